@@ -1,0 +1,45 @@
+/** The parts of an OpenAPI 3.1 document the emitters read. Loose on purpose: the spec test validates the whole. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+export type ParameterObject = {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  description?: string;
+  schema?: JsonSchema;
+};
+
+export type MediaTypeObject = { schema?: JsonSchema };
+
+export type ResponseObject = {
+  description?: string;
+  content?: Record<string, MediaTypeObject>;
+  headers?: Record<string, unknown>;
+  [extension: `x-${string}`]: unknown;
+};
+
+export type OperationObject = {
+  operationId: string;
+  summary?: string;
+  description?: string;
+  parameters?: ParameterObject[];
+  requestBody?: { required?: boolean; content: Record<string, MediaTypeObject> };
+  responses: Record<string, ResponseObject>;
+  'x-auth'?: 'none' | 'optional';
+  'x-access-types'?: Array<'client' | 'server' | 'admin'>;
+  [extension: `x-${string}`]: unknown;
+};
+
+export const httpMethods = ['get', 'post', 'put', 'patch', 'delete'] as const;
+export type HttpMethod = (typeof httpMethods)[number];
+
+export type OpenApiDocument = {
+  openapi: string;
+  servers?: Array<{ url: string }>;
+  paths: Record<string, Partial<Record<HttpMethod, OperationObject>> & { parameters?: ParameterObject[] }>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, ResponseObject>;
+    parameters: Record<string, ParameterObject>;
+  };
+};

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { metaHandlers } from './modules/meta/meta.routes.ts';
+import { projectHandlers } from './modules/projects/projects.routes.ts';
+import { apiReferencePlugin } from './plugins/api-reference.ts';
+import { bodyParsersPlugin } from './plugins/body-parsers.ts';
+import { corsPlugin } from './plugins/cors.ts';
+import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { responseHeadersPlugin } from './plugins/response-headers.ts';
+import type { OperationHandlers } from './routing/operation-handlers.ts';
+import { registerOperations } from './routing/register-operations.ts';
+import type { Services } from './services.ts';
+import './routing/fastify-augmentation.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export type AppOptions = {
+  services: Services;
+  logger?: FastifyServerOptions['logger'];
+  trustProxy?: FastifyServerOptions['trustProxy'];
+};
+
+/** The HTTP app: plugins for the cross-cutting concerns, then every operation of the spec. */
+export async function buildApp(options: AppOptions) {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
+    genReqId: () => randomUUID(),
+    // Profile images may be data URLs of up to 1,000,000 characters.
+    bodyLimit: 4 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+  });
+  app.decorate('services', options.services);
+  app.decorateRequest('auth', null);
+
+  await app.register(corsPlugin);
+  await app.register(responseHeadersPlugin);
+  await app.register(errorHandlerPlugin);
+  await app.register(bodyParsersPlugin);
+  await app.register(apiReferencePlugin);
+
+  const handlers: OperationHandlers = {
+    ...metaHandlers(),
+    ...projectHandlers(options.services),
+  };
+  registerOperations(app, handlers, options.services.requestAuth);
+  return app;
+}

@@ -1,0 +1,56 @@
+import { resolve } from 'node:path';
+
+/** Everything a run is configured with; read once from the environment at start. */
+export type ServerEnv = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** Base URL clients reach the server at: token issuers and printed URLs are built from it. */
+  publicUrl: string;
+  /** Optional fixed secret (hex or any string ≥ 32 chars); otherwise one is generated and kept in the database. */
+  serverSecret?: string;
+  /**
+   * Which proxies may set X-Forwarded-For: `true` (all: only behind a proxy that overwrites it), a hop
+   * count, or a comma list of proxy addresses/CIDRs. Off by default, so a client cannot spoof its IP.
+   */
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  logLevel: string;
+  seed: {
+    projectId?: string;
+    publishableClientKey?: string;
+    secretServerKey?: string;
+    superSecretAdminKey?: string;
+  };
+};
+
+export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
+  const port = Number(env.PORT ?? 8102);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    serverSecret: env.SERVER_SECRET || undefined,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    seed: {
+      projectId: env.SEED_PROJECT_ID || undefined,
+      publishableClientKey: env.SEED_PUBLISHABLE_CLIENT_KEY || undefined,
+      secretServerKey: env.SEED_SECRET_SERVER_KEY || undefined,
+      superSecretAdminKey: env.SEED_SUPER_SECRET_ADMIN_KEY || undefined,
+    },
+  };
+}
+
+function parseTrustProxy(value: string | undefined): ServerEnv['trustProxy'] {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value;
+}

@@ -1,0 +1,33 @@
+import { buildApp } from './app.ts';
+import { readEnv } from './config/env.ts';
+import { createDatabase } from './db/create-database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seedProjects } from './modules/bootstrap/seed-projects.ts';
+import { resolveServerSecret } from './modules/server-secret/server-secret.service.ts';
+import { printStartBanner } from './start-banner.ts';
+import { createServices } from './services.ts';
+
+/** `pnpm start`: database (PGlite unless DATABASE_URL), migrations, seed projects, HTTP server. */
+async function main(): Promise<void> {
+  const env = readEnv();
+  const database = await createDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  await migrateToLatest(database.db);
+  const services = createServices(database.db, env, await resolveServerSecret(database.db, env.serverSecret));
+  const seeded = await seedProjects(services, env);
+  const app = await buildApp({ services, logger: { level: env.logLevel }, trustProxy: env.trustProxy });
+  await app.listen({ port: env.port, host: env.host });
+  printStartBanner(env, database, seeded);
+
+  const stop = async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,130 @@
+import {
+  AccessTypeWithoutProjectIdError,
+  AdminAccessTokenExpiredError,
+  AdminAccessTokenIsNotAdminError,
+  AdminAuthenticationRequiredError,
+  AccessTokenExpiredError,
+  AnonymousAuthenticationNotAllowedError,
+  BranchDoesNotExistError,
+  CurrentProjectNotFoundError,
+  InvalidAccessTypeError,
+  InvalidProjectForAccessTokenError,
+  InvalidPublishableClientKeyError,
+  InvalidSecretServerKeyError,
+  InvalidSuperSecretAdminKeyError,
+  ProjectKeyWithoutAccessTypeError,
+  PublishableClientKeyRequiredForProjectError,
+  RestrictedUserNotAllowedError,
+  ServerAuthenticationRequiredError,
+  UnparsableAdminAccessTokenError,
+} from '@gatehouse/client/errors';
+import type { ApiKeyService } from '../api-keys/api-key.service.ts';
+import type { Project, ProjectService } from '../projects/project.service.ts';
+import type { AccessTokenClaims } from './access-token-claims.ts';
+import type { AccessTokenService } from './access-token.service.ts';
+import { type AccessType, isAccessType } from './access-type.ts';
+import type { AuthHeaders } from './read-headers.ts';
+
+export type RequestAuth = {
+  project: Project;
+  accessType: AccessType;
+  /** The verified claims of the user's access token, when one was sent. */
+  user?: AccessTokenClaims;
+  refreshToken?: string;
+  /** The `internal` user behind an admin access token, when that is how the call authenticated. */
+  adminUserId?: string;
+};
+
+/** Whether a user of the `internal` project manages a project (through its owner team). */
+export type ProjectOwnershipCheck = (internalUserId: string, project: Project) => Promise<boolean>;
+
+/**
+ * Turns the authentication headers into `{project, accessType, user?}` or the catalogued error,
+ * checking in the order of protocol README §2 so answers match Stack's for the same request.
+ */
+export class RequestAuthService {
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly apiKeys: ApiKeyService,
+    private readonly accessTokens: AccessTokenService,
+    private readonly managesProject: ProjectOwnershipCheck,
+  ) {}
+
+  async resolve(headers: AuthHeaders): Promise<RequestAuth | null> {
+    const hasCredentials = Boolean(
+      headers.publishableClientKey || headers.secretServerKey || headers.superSecretAdminKey || headers.adminAccessToken,
+    );
+    if (headers.accessType === undefined) {
+      if (hasCredentials) throw new ProjectKeyWithoutAccessTypeError();
+      return null;
+    }
+    if (!isAccessType(headers.accessType)) throw new InvalidAccessTypeError();
+    const accessType = headers.accessType;
+    if (headers.projectId === undefined) throw new AccessTypeWithoutProjectIdError({ request_type: accessType });
+    const projectId = headers.projectId.toLowerCase();
+
+    const user = headers.accessToken ? await this.verifyUserToken(headers, projectId) : undefined;
+
+    const project = await this.projects.find(projectId);
+    if (!project) throw new CurrentProjectNotFoundError({ project_id: headers.projectId });
+
+    let adminUserId: string | undefined;
+    if (headers.adminAccessToken) adminUserId = await this.verifyAdminToken(headers.adminAccessToken, project);
+    else await this.checkKeys(headers, accessType, project);
+
+    if (headers.branchId !== undefined && headers.branchId !== 'main') throw new BranchDoesNotExistError({ branch_id: headers.branchId });
+    return { project, accessType, user, refreshToken: headers.refreshToken, adminUserId };
+  }
+
+  private async verifyUserToken(headers: AuthHeaders, projectId: string): Promise<AccessTokenClaims> {
+    const claims = await this.accessTokens.verify(headers.accessToken as string);
+    if (claims.project_id !== projectId) {
+      throw new InvalidProjectForAccessTokenError({ expected_project_id: projectId, actual_project_id: claims.project_id });
+    }
+    // Allowing anonymous users implies allowing restricted ones.
+    if (claims.is_anonymous && !headers.allowAnonymousUser) throw new AnonymousAuthenticationNotAllowedError();
+    if (claims.is_restricted && !claims.is_anonymous && !headers.allowRestrictedUser && !headers.allowAnonymousUser) {
+      throw new RestrictedUserNotAllowedError({ restricted_reason: claims.restricted_reason ?? { type: 'restricted_by_administrator' } });
+    }
+    return claims;
+  }
+
+  private async checkKeys(headers: AuthHeaders, accessType: AccessType, project: Project): Promise<void> {
+    const projectId = project.id;
+    if (accessType === 'client') {
+      if (headers.publishableClientKey !== undefined) {
+        if (!(await this.apiKeys.isValidKey(projectId, 'publishable_client_key', headers.publishableClientKey))) {
+          throw new InvalidPublishableClientKeyError({ project_id: projectId });
+        }
+      } else if (project.config.project.requirePublishableClientKey) {
+        throw new PublishableClientKeyRequiredForProjectError({ project_id: projectId });
+      }
+    } else if (accessType === 'server') {
+      if (headers.secretServerKey === undefined) throw new ServerAuthenticationRequiredError();
+      if (!(await this.apiKeys.isValidKey(projectId, 'secret_server_key', headers.secretServerKey))) {
+        throw new InvalidSecretServerKeyError({ project_id: projectId });
+      }
+    } else {
+      if (headers.superSecretAdminKey === undefined) throw new AdminAuthenticationRequiredError();
+      if (!(await this.apiKeys.isValidKey(projectId, 'super_secret_admin_key', headers.superSecretAdminKey))) {
+        throw new InvalidSuperSecretAdminKeyError({ project_id: projectId });
+      }
+    }
+  }
+
+  /** An admin access token is an `internal` user's access token; it replaces the keys. */
+  private async verifyAdminToken(token: string, project: Project): Promise<string> {
+    let claims: AccessTokenClaims;
+    try {
+      claims = await this.accessTokens.verify(token);
+    } catch (error) {
+      if (error instanceof AccessTokenExpiredError) {
+        throw new AdminAccessTokenExpiredError({ expired_at_millis: error.details.expired_at_millis });
+      }
+      throw new UnparsableAdminAccessTokenError();
+    }
+    if (claims.project_id !== 'internal' || claims.is_restricted) throw new AdminAccessTokenIsNotAdminError();
+    if (!(await this.managesProject(claims.sub, project))) throw new AdminAccessTokenIsNotAdminError();
+    return claims.sub;
+  }
+}

@@ -1,0 +1,22 @@
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { RequestAuth } from '../auth/request-auth.service.ts';
+import { servedOpenApiDocument } from './openapi-document.ts';
+
+export function metaHandlers() {
+  return {
+    getApiRoot: async (request) => `Welcome to the Gatehouse API (Stack Auth compatible).\n\n${describeAuth(request.auth)}\n`,
+
+    getOpenApiDocument: async (_request, reply) => reply.type('application/json; charset=utf-8').send(servedOpenApiDocument()),
+
+    checkFeatureSupport: async (request) => {
+      const feature = typeof request.body?.featureName === 'string' ? ` "${request.body.featureName}"` : '';
+      return `The feature${feature} is not supported by this Gatehouse server yet.`;
+    },
+  } satisfies Partial<OperationHandlers>;
+}
+
+function describeAuth(auth: RequestAuth | null): string {
+  if (!auth) return 'Authentication: none';
+  const user = auth.user ? `, user ${auth.user.sub}` : '';
+  return `Authentication: ${auth.accessType} access to project ${auth.project.id}${user}`;
+}

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, ProjectRow } from '../../db/schema.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
+import { type ProjectConfig, renderConfig } from './project-config.ts';
+import { findProjectById, insertProject, updateProjectConfigOverride } from './project.repository.ts';
+
+export type Project = ProjectRow & { config: ProjectConfig };
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Project ids are UUIDs, or `internal` (the Stack SDKs refuse anything else). */
+export const isProjectId = (id: string): boolean => id === 'internal' || uuidPattern.test(id);
+
+/** Projects with their rendered config, cached for the hot path of every authenticated request. */
+export class ProjectService {
+  private readonly cache = new TtlCache<string, Project | null>(5_000);
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async find(id: string): Promise<Project | undefined> {
+    if (!isProjectId(id)) return undefined;
+    const project = await this.cache.getOrLoad(id.toLowerCase(), async () => {
+      const row = await findProjectById(this.db, id.toLowerCase());
+      return row ? { ...row, config: renderConfig(row.config_override) } : null;
+    });
+    return project ?? undefined;
+  }
+
+  async create(input: {
+    id?: string;
+    displayName: string;
+    description?: string;
+    configOverride?: Record<string, unknown>;
+  }): Promise<Project> {
+    const row = await insertProject(this.db, {
+      id: input.id ?? randomUUID(),
+      display_name: input.displayName,
+      description: input.description ?? '',
+      owner_team_id: null,
+      config_override: JSON.stringify(input.configOverride ?? {}),
+    });
+    this.cache.delete(row.id);
+    return { ...row, config: renderConfig(row.config_override) };
+  }
+
+  async replaceConfigOverride(id: string, override: Record<string, unknown>): Promise<void> {
+    await updateProjectConfigOverride(this.db, id, override);
+    this.cache.delete(id);
+  }
+}

@@ -1,0 +1,24 @@
+import { ProjectNotFoundError } from '@gatehouse/client/errors';
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { Services } from '../../services.ts';
+import { authOf } from '../auth/auth-of.ts';
+import { toClientProject } from './client-project.ts';
+
+export function projectHandlers(services: Services) {
+  return {
+    getCurrentProject: async (request) => toClientProject(authOf(request).project),
+
+    getProjectJwks: async (request, reply) => {
+      const project = await services.projects.find(request.params.project_id);
+      if (!project) throw new ProjectNotFoundError({ project_id: request.params.project_id });
+      reply.header('cache-control', 'public, max-age=3600');
+      return services.signingKeys.publicJwks(project.id, {
+        includeAnonymous: request.query.include_anonymous === 'true',
+        includeRestricted: request.query.include_restricted === 'true',
+      });
+    },
+
+    redirectAnonymousJwks: async (request, reply) =>
+      reply.redirect(`/api/v1/projects/${encodeURIComponent(request.params.project_id)}/.well-known/jwks.json?include_anonymous=true`, 307),
+  } satisfies Partial<OperationHandlers>;
+}

@@ -1,0 +1,25 @@
+import { BodyParsingError } from '@gatehouse/client/errors';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * The content types of protocol README §1: JSON (an empty body is no body), form-urlencoded (the
+ * OAuth token endpoint), text/plain and octet-stream (analytics batches). Any other type is
+ * BODY_PARSING_ERROR, raised by Fastify and mapped by the error handler.
+ */
+export const bodyParsersPlugin = fp(async (app: FastifyInstance) => {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
+    const body = String(raw);
+    if (body.trim() === '') return done(null, undefined);
+    // The default parser (prototype-poisoning safe) answers through its callback.
+    void parseJson(request, body, (error, parsed) => {
+      if (error) return done(new BodyParsingError(`The request body is not valid JSON: ${error.message}`), undefined);
+      done(null, parsed);
+    });
+  });
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  await app.register(formbody);
+});

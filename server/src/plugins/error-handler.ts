@@ -1,0 +1,50 @@
+import { BodyParsingError, KnownError, SchemaError } from '@gatehouse/client/errors';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { describeValidationError } from './describe-validation-error.ts';
+import { sendKnownError } from './known-error-reply.ts';
+import { methodsForPath } from '../routing/path-methods.ts';
+
+/**
+ * One error handler for the whole API: catalogued errors to the envelope, validation failures to
+ * SCHEMA_ERROR, unreadable bodies to BODY_PARSING_ERROR, and anything else to a logged 500 that
+ * reveals nothing.
+ */
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof KnownError) return sendKnownError(reply, error);
+    if (error.validation) return sendKnownError(reply, new SchemaError({ message: describeValidationError(error) }));
+    if (isBodyParsingFailure(error)) return sendKnownError(reply, new BodyParsingError(bodyParsingMessage(error)));
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendPlain(reply, error.statusCode, error.message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendPlain(reply, 500, 'Internal server error. The request id in x-stack-request-id identifies it in the server log.');
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = methodsForPath(app, path);
+    if (allowed.length > 0)
+      return sendPlain(reply.header('allow', allowed.join(', ')), 405, `Method ${request.method} is not allowed on ${path}`);
+    return sendPlain(reply, 404, `No endpoint at ${request.method} ${path}`);
+  });
+});
+
+const sendPlain = (reply: FastifyReply, status: number, message: string) =>
+  reply.status(status).type('text/plain; charset=utf-8').send(message);
+
+function isBodyParsingFailure(error: FastifyError): boolean {
+  return (error.code?.startsWith('FST_ERR_CTP_') ?? false) || error instanceof SyntaxError;
+}
+
+function bodyParsingMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type: send application/json, application/x-www-form-urlencoded, text/plain or application/octet-stream';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large';
+    default:
+      return `The request body could not be read: ${error.message}`;
+  }
+}

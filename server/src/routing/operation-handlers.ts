@@ -1,0 +1,20 @@
+import type { OperationBody, OperationParams, OperationQuery, OperationResult } from '@gatehouse/client/operation-types';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OperationId } from '../generated/route-table.ts';
+
+export type OperationRequest<Id extends OperationId> = FastifyRequest<{
+  Params: OperationParams<Id>;
+  Querystring: OperationQuery<Id>;
+  Body: OperationBody<Id>;
+}>;
+
+/**
+ * A handler gets the validated request and returns the success body (serialised with the spec's
+ * schema), or the reply itself when it answered another way (a redirect).
+ */
+export type OperationHandler<Id extends OperationId> = (
+  request: OperationRequest<Id>,
+  reply: FastifyReply,
+) => Promise<OperationResult<Id> | FastifyReply>;
+
+export type OperationHandlers = { [Id in OperationId]: OperationHandler<Id> };

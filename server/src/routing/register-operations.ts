@@ -1,0 +1,57 @@
+import { AccessTypeRequiredError, InsufficientAccessTypeError } from '@gatehouse/client/errors';
+import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { routeTable } from '../generated/route-table.ts';
+import type { RequestAuthService } from '../modules/auth/request-auth.service.ts';
+import { readAuthHeaders } from '../modules/auth/read-headers.ts';
+import type { OperationHandlers } from './operation-handlers.ts';
+import type { RouteDefinition } from './route-definition.ts';
+import { validatorCompiler } from './validator-compiler.ts';
+
+/**
+ * Registers every operation of the spec with its handler. Authentication runs in `onRequest`, before
+ * the body is read, so header errors come first (protocol README §2), then validation, then the handler.
+ */
+export function registerOperations(app: FastifyInstance, handlers: OperationHandlers, requestAuth: RequestAuthService): void {
+  app.setValidatorCompiler(validatorCompiler);
+  for (const route of routeTable as readonly RouteDefinition[]) {
+    const handler = handlers[route.operationId as keyof OperationHandlers] as unknown as RouteHandlerMethod;
+    if (!handler) throw new Error(`no handler for operation ${route.operationId}`);
+    app.route({
+      method: route.method,
+      url: route.url,
+      schema: {
+        params: route.schema.params,
+        querystring: route.schema.querystring,
+        body: route.schema.body,
+        response: route.schema.response,
+      },
+      config: { operation: route },
+      onRequest: async (request) => {
+        request.auth = route.auth === 'none' ? null : await authenticate(request, route, requestAuth);
+      },
+      preValidation: async (request) => {
+        // An absent body is an empty one: optional-only bodies pass, required fields are reported.
+        if (route.schema.body !== undefined && request.body === undefined) request.body = {};
+      },
+      handler: async function (request, reply) {
+        const result = await handler.call(this, request, reply);
+        if (result === reply) return reply;
+        reply.status(route.successStatus);
+        if (route.successContentType && route.successContentType !== 'application/json') {
+          reply.type(`${route.successContentType}; charset=utf-8`);
+        }
+        return result;
+      },
+    });
+  }
+}
+
+async function authenticate(request: FastifyRequest, route: RouteDefinition, requestAuth: RequestAuthService) {
+  const auth = await requestAuth.resolve(readAuthHeaders(request.headers));
+  if (route.auth !== 'required') return auth;
+  if (!auth) throw new AccessTypeRequiredError();
+  if (!route.accessTypes.includes(auth.accessType)) {
+    throw new InsufficientAccessTypeError({ actual_access_type: auth.accessType, allowed_access_types: [...route.accessTypes] });
+  }
+  return auth;
+}

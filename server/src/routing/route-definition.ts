@@ -1,0 +1,23 @@
+import type { AccessType } from '../modules/auth/access-type.ts';
+
+/** The shape of one generated route-table entry (see codegen/src/emit-route-table.ts). */
+export type RouteDefinition = {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  specPath: string;
+  /** `required`: the operation needs project authentication; `optional`: headers are read when sent; `none`: never read. */
+  auth: 'required' | 'optional' | 'none';
+  accessTypes: readonly AccessType[];
+  successStatus: number;
+  successContentType: string | null;
+  bodyRequired: boolean;
+  schema: {
+    params?: unknown;
+    querystring?: unknown;
+    headers?: unknown;
+    body?: unknown;
+    response?: Record<string, unknown>;
+  };
+  errorCodes: Record<string, readonly string[]>;
+};

@@ -1,0 +1,33 @@
+import type { ServerEnv } from './config/env.ts';
+import type { DatabaseHandle } from './db/create-database.ts';
+import type { SeededProject } from './modules/bootstrap/seed-projects.ts';
+
+/** What a newcomer needs after `pnpm start`: where the API is, and the keys to call it with. */
+export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seeded: { internal: SeededProject; demo: SeededProject }): void {
+  const api = `${env.publicUrl}/api/v1`;
+  const project = (label: string, seededProject: SeededProject) => [
+    `  ${label}: ${seededProject.id}   (saved in ${seededProject.file})`,
+    `    publishable client key  ${seededProject.keys.publishable_client_key}`,
+    `    secret server key       ${seededProject.keys.secret_server_key}`,
+    `    super secret admin key  ${seededProject.keys.super_secret_admin_key}`,
+  ];
+  const { demo } = seeded;
+  console.log(
+    [
+      '',
+      'Gatehouse is running.',
+      `  API            ${api}`,
+      `  API reference  ${api}/docs`,
+      `  OpenAPI        ${api}/openapi.json`,
+      `  Database       ${database.kind === 'pglite' ? `PGlite in ${database.location}` : `Postgres at ${database.location}`}`,
+      '',
+      ...project('Demo project', demo),
+      ...project('Internal project', seeded.internal),
+      '',
+      'Try it:',
+      `  curl -H 'x-stack-access-type: client' -H 'x-stack-project-id: ${demo.id}' \\`,
+      `       -H 'x-stack-publishable-client-key: ${demo.keys.publishable_client_key}' ${api}/projects/current`,
+      '',
+    ].join('\n'),
+  );
+}
