@@ -198,7 +198,7 @@ export interface components {
         /** @description Malformed project authentication headers. */
         ProjectAuthErrors400: components["schemas"]["ProjectKeyWithoutAccessTypeError"] | components["schemas"]["InvalidAccessTypeError"] | components["schemas"]["AccessTypeWithoutProjectIdError"] | components["schemas"]["CurrentProjectNotFoundError"] | components["schemas"]["BranchDoesNotExistError"];
         /** @description Missing, wrong, revoked or insufficient project credentials, or an unusable user access token. */
-        ProjectAuthErrors401: components["schemas"]["InsufficientAccessTypeError"] | components["schemas"]["InvalidPublishableClientKeyError"] | components["schemas"]["PublishableClientKeyRequiredForProjectError"] | components["schemas"]["InvalidSecretServerKeyError"] | components["schemas"]["ServerAuthenticationRequiredError"] | components["schemas"]["InvalidSuperSecretAdminKeyError"] | components["schemas"]["AdminAuthenticationRequiredError"] | components["schemas"]["UnparsableAdminAccessTokenError"] | components["schemas"]["AdminAccessTokenExpiredError"] | components["schemas"]["InvalidProjectForAdminAccessTokenError"] | components["schemas"]["AdminAccessTokenIsNotAdminError"] | components["schemas"]["UnparsableAccessTokenError"] | components["schemas"]["AccessTokenExpiredError"] | components["schemas"]["InvalidProjectForAccessTokenError"] | components["schemas"]["AnonymousAuthenticationNotAllowedError"];
+        ProjectAuthErrors401: components["schemas"]["InvalidPublishableClientKeyError"] | components["schemas"]["PublishableClientKeyRequiredForProjectError"] | components["schemas"]["InvalidSecretServerKeyError"] | components["schemas"]["ServerAuthenticationRequiredError"] | components["schemas"]["InvalidSuperSecretAdminKeyError"] | components["schemas"]["AdminAuthenticationRequiredError"] | components["schemas"]["UnparsableAdminAccessTokenError"] | components["schemas"]["AdminAccessTokenExpiredError"] | components["schemas"]["AdminAccessTokenIsNotAdminError"] | components["schemas"]["UnparsableAccessTokenError"] | components["schemas"]["AccessTokenExpiredError"] | components["schemas"]["InvalidProjectForAccessTokenError"] | components["schemas"]["AnonymousAuthenticationNotAllowedError"];
         /** @description The user access token belongs to a restricted user and the request did not allow restricted users. */
         UserTokenErrors403: components["schemas"]["RestrictedUserNotAllowedError"];
         /** @description Client-side placeholder for an error code the SDK does not know; a server should never need to send it. */
@@ -2824,17 +2824,35 @@ export interface components {
                 "application/json": components["schemas"]["RequestErrors400"];
             };
         };
-        /** @description Malformed authentication headers. */
-        ProjectAuth400: {
+        /** @description The query or path does not match the operation. */
+        Query400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ProjectAuthErrors400"];
+                "application/json": components["schemas"]["SchemaError"];
             };
         };
-        /** @description Malformed authentication headers, unreadable body or schema mismatch. */
-        AuthenticatedRequest400: {
+        /** @description Malformed authentication headers, or a query that does not match the operation. */
+        OptionalAuthQuery400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors400"] | components["schemas"]["SchemaError"];
+            };
+        };
+        /** @description Missing or malformed authentication headers, or a query that does not match the operation. */
+        RequiredAuthQuery400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors400"] | components["schemas"]["SchemaError"] | components["schemas"]["AccessTypeRequiredError"];
+            };
+        };
+        /** @description Missing or malformed authentication headers, an unreadable body, or a request that does not match the operation. */
+        RequiredAuth400: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2849,6 +2867,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ProjectAuthErrors401"];
+            };
+        };
+        /** @description Credentials rejected, or an access type this operation does not allow. */
+        RestrictedAccess401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["InsufficientAccessTypeError"];
             };
         };
         /** @description Restricted user not allowed. */
@@ -3005,7 +3032,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            400: components["responses"]["ProjectAuth400"];
+            400: components["responses"]["OptionalAuthQuery400"];
             401: components["responses"]["ProjectAuth401"];
             403: components["responses"]["UserToken403"];
         };
@@ -3028,7 +3055,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            400: components["responses"]["Request400"];
+            400: components["responses"]["Query400"];
         };
     };
     checkFeatureSupport: {
@@ -3135,7 +3162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientProject"];
                 };
             };
-            400: components["responses"]["AuthenticatedRequest400"];
+            400: components["responses"]["RequiredAuthQuery400"];
             401: components["responses"]["ProjectAuth401"];
             403: components["responses"]["UserToken403"];
         };
@@ -3167,7 +3194,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonWebKeySet"];
                 };
             };
-            400: components["responses"]["Request400"];
+            400: components["responses"]["Query400"];
             404: components["responses"]["PROJECT_NOT_FOUND"];
         };
     };
@@ -3191,7 +3218,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["Request400"];
+            400: components["responses"]["Query400"];
         };
     };
 }

@@ -21,7 +21,7 @@ export class UnsupportedError extends KnownError {
 export class BodyParsingError extends KnownError {
   static readonly code = "BODY_PARSING_ERROR";
   static readonly status = 400;
-  static readonly defaultMessage = "The request body could not be decoded (bad UTF-8, invalid JSON/form data, or an unsupported content type).";
+  static readonly defaultMessage = "The request body could not be read.";
   declare readonly code: "BODY_PARSING_ERROR";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -33,7 +33,7 @@ export class BodyParsingError extends KnownError {
 export class SchemaError extends KnownError {
   static readonly code = "SCHEMA_ERROR";
   static readonly status = 400;
-  static readonly defaultMessage = "Request validation failed (body, query, params or headers do not match the endpoint schema); details.message repeats the human text listing every failing field.";
+  static readonly defaultMessage = "The request does not match the endpoint schema.";
   declare readonly code: "SCHEMA_ERROR";
   declare readonly details: components['schemas']['SchemaError']['details'];
   constructor(details: components['schemas']['SchemaError']['details'], message?: string) {
@@ -63,7 +63,7 @@ export abstract class InvalidProjectAuthenticationError extends ProjectAuthentic
 export class ProjectKeyWithoutAccessTypeError extends InvalidProjectAuthenticationError {
   static readonly code = "PROJECT_KEY_WITHOUT_ACCESS_TYPE";
   static readonly status = 400;
-  static readonly defaultMessage = "A key or admin access token header was present but the access-type header was missing.";
+  static readonly defaultMessage = "A project key or admin access token was sent without the x-stack-access-type header.";
   declare readonly code: "PROJECT_KEY_WITHOUT_ACCESS_TYPE";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -75,7 +75,7 @@ export class ProjectKeyWithoutAccessTypeError extends InvalidProjectAuthenticati
 export class InvalidAccessTypeError extends InvalidProjectAuthenticationError {
   static readonly code = "INVALID_ACCESS_TYPE";
   static readonly status = 400;
-  static readonly defaultMessage = "The access-type header is not one of client, server, admin.";
+  static readonly defaultMessage = "The x-stack-access-type header must be one of client, server or admin.";
   declare readonly code: "INVALID_ACCESS_TYPE";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -87,7 +87,7 @@ export class InvalidAccessTypeError extends InvalidProjectAuthenticationError {
 export class AccessTypeWithoutProjectIdError extends InvalidProjectAuthenticationError {
   static readonly code = "ACCESS_TYPE_WITHOUT_PROJECT_ID";
   static readonly status = 400;
-  static readonly defaultMessage = "Access-type header given without a project-id header.";
+  static readonly defaultMessage = "The x-stack-access-type header was sent without the x-stack-project-id header.";
   declare readonly code: "ACCESS_TYPE_WITHOUT_PROJECT_ID";
   declare readonly details: components['schemas']['AccessTypeWithoutProjectIdError']['details'];
   constructor(details: components['schemas']['AccessTypeWithoutProjectIdError']['details'], message?: string) {
@@ -99,7 +99,7 @@ export class AccessTypeWithoutProjectIdError extends InvalidProjectAuthenticatio
 export class AccessTypeRequiredError extends InvalidProjectAuthenticationError {
   static readonly code = "ACCESS_TYPE_REQUIRED";
   static readonly status = 400;
-  static readonly defaultMessage = "The endpoint needs project authentication but no access-type header was sent at all.";
+  static readonly defaultMessage = "This endpoint needs project authentication: send the x-stack-access-type and x-stack-project-id headers.";
   declare readonly code: "ACCESS_TYPE_REQUIRED";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -111,7 +111,7 @@ export class AccessTypeRequiredError extends InvalidProjectAuthenticationError {
 export class InsufficientAccessTypeError extends InvalidProjectAuthenticationError {
   static readonly code = "INSUFFICIENT_ACCESS_TYPE";
   static readonly status = 401;
-  static readonly defaultMessage = "The access type used is not allowed on this endpoint (e.g.";
+  static readonly defaultMessage = "This endpoint does not allow the access type of the request.";
   declare readonly code: "INSUFFICIENT_ACCESS_TYPE";
   declare readonly details: components['schemas']['InsufficientAccessTypeError']['details'];
   constructor(details: components['schemas']['InsufficientAccessTypeError']['details'], message?: string) {
@@ -123,7 +123,7 @@ export class InsufficientAccessTypeError extends InvalidProjectAuthenticationErr
 export class InvalidPublishableClientKeyError extends InvalidProjectAuthenticationError {
   static readonly code = "INVALID_PUBLISHABLE_CLIENT_KEY";
   static readonly status = 401;
-  static readonly defaultMessage = "Publishable client key unknown, revoked or expired for this project.";
+  static readonly defaultMessage = "The publishable client key is not valid for this project (unknown, revoked or expired).";
   declare readonly code: "INVALID_PUBLISHABLE_CLIENT_KEY";
   declare readonly details: components['schemas']['InvalidPublishableClientKeyError']['details'];
   constructor(details: components['schemas']['InvalidPublishableClientKeyError']['details'], message?: string) {
@@ -135,7 +135,7 @@ export class InvalidPublishableClientKeyError extends InvalidProjectAuthenticati
 export class InvalidSecretServerKeyError extends InvalidProjectAuthenticationError {
   static readonly code = "INVALID_SECRET_SERVER_KEY";
   static readonly status = 401;
-  static readonly defaultMessage = "Secret server key unknown, revoked or expired for this project.";
+  static readonly defaultMessage = "The secret server key is not valid for this project (unknown, revoked or expired).";
   declare readonly code: "INVALID_SECRET_SERVER_KEY";
   declare readonly details: components['schemas']['InvalidSecretServerKeyError']['details'];
   constructor(details: components['schemas']['InvalidSecretServerKeyError']['details'], message?: string) {
@@ -147,7 +147,7 @@ export class InvalidSecretServerKeyError extends InvalidProjectAuthenticationErr
 export class InvalidSuperSecretAdminKeyError extends InvalidProjectAuthenticationError {
   static readonly code = "INVALID_SUPER_SECRET_ADMIN_KEY";
   static readonly status = 401;
-  static readonly defaultMessage = "Super secret admin key unknown, revoked or expired for this project.";
+  static readonly defaultMessage = "The super secret admin key is not valid for this project (unknown, revoked or expired).";
   declare readonly code: "INVALID_SUPER_SECRET_ADMIN_KEY";
   declare readonly details: components['schemas']['InvalidSuperSecretAdminKeyError']['details'];
   constructor(details: components['schemas']['InvalidSuperSecretAdminKeyError']['details'], message?: string) {
@@ -162,7 +162,7 @@ export abstract class InvalidAdminAccessTokenError extends InvalidProjectAuthent
 export class UnparsableAdminAccessTokenError extends InvalidAdminAccessTokenError {
   static readonly code = "UNPARSABLE_ADMIN_ACCESS_TOKEN";
   static readonly status = 401;
-  static readonly defaultMessage = "Admin access token is not a valid/verifiable JWT.";
+  static readonly defaultMessage = "The admin access token is not a valid token.";
   declare readonly code: "UNPARSABLE_ADMIN_ACCESS_TOKEN";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -174,7 +174,7 @@ export class UnparsableAdminAccessTokenError extends InvalidAdminAccessTokenErro
 export class AdminAccessTokenExpiredError extends InvalidAdminAccessTokenError {
   static readonly code = "ADMIN_ACCESS_TOKEN_EXPIRED";
   static readonly status = 401;
-  static readonly defaultMessage = "Admin access token JWT has expired; the dashboard should refresh it against the internal project.";
+  static readonly defaultMessage = "The admin access token has expired; refresh it through the internal project.";
   declare readonly code: "ADMIN_ACCESS_TOKEN_EXPIRED";
   declare readonly details: components['schemas']['AdminAccessTokenExpiredError']['details'];
   constructor(details: components['schemas']['AdminAccessTokenExpiredError']['details'], message?: string) {
@@ -198,7 +198,7 @@ export class InvalidProjectForAdminAccessTokenError extends InvalidAdminAccessTo
 export class AdminAccessTokenIsNotAdminError extends InvalidAdminAccessTokenError {
   static readonly code = "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
   static readonly status = 401;
-  static readonly defaultMessage = "Admin access token is not from the internal project, or its user does not manage (own via a team) the target project.";
+  static readonly defaultMessage = "The admin access token does not belong to a user who manages this project.";
   declare readonly code: "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -225,7 +225,7 @@ export class ClientAuthenticationRequiredError extends ProjectAuthenticationRequ
 export class PublishableClientKeyRequiredForProjectError extends ProjectAuthenticationRequiredError {
   static readonly code = "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT";
   static readonly status = 401;
-  static readonly defaultMessage = "Client request without a publishable client key on a project whose config requires one (project.requirePublishableClientKey).";
+  static readonly defaultMessage = "This project requires a publishable client key on client requests.";
   declare readonly code: "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT";
   declare readonly details: components['schemas']['PublishableClientKeyRequiredForProjectError']['details'];
   constructor(details: components['schemas']['PublishableClientKeyRequiredForProjectError']['details'], message?: string) {
@@ -237,7 +237,7 @@ export class PublishableClientKeyRequiredForProjectError extends ProjectAuthenti
 export class ServerAuthenticationRequiredError extends ProjectAuthenticationRequiredError {
   static readonly code = "SERVER_AUTHENTICATION_REQUIRED";
   static readonly status = 401;
-  static readonly defaultMessage = "Access type server but no secret server key header (still thrown by the backend).";
+  static readonly defaultMessage = "Server access needs the x-stack-secret-server-key header.";
   declare readonly code: "SERVER_AUTHENTICATION_REQUIRED";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -285,7 +285,7 @@ export class ClientOrServerOrAdminAuthenticationRequiredError extends ProjectAut
 export class AdminAuthenticationRequiredError extends ProjectAuthenticationRequiredError {
   static readonly code = "ADMIN_AUTHENTICATION_REQUIRED";
   static readonly status = 401;
-  static readonly defaultMessage = "Access type admin without super secret admin key or admin access token (still thrown by the backend).";
+  static readonly defaultMessage = "Admin access needs the x-stack-super-secret-admin-key or x-stack-admin-access-token header.";
   declare readonly code: "ADMIN_AUTHENTICATION_REQUIRED";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -318,7 +318,7 @@ export abstract class InvalidAccessTokenError extends InvalidSessionAuthenticati
 export class UnparsableAccessTokenError extends InvalidAccessTokenError {
   static readonly code = "UNPARSABLE_ACCESS_TOKEN";
   static readonly status = 401;
-  static readonly defaultMessage = "Access token is not a JWT or its signature/issuer cannot be verified.";
+  static readonly defaultMessage = "The access token is not a valid token.";
   declare readonly code: "UNPARSABLE_ACCESS_TOKEN";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -330,7 +330,7 @@ export class UnparsableAccessTokenError extends InvalidAccessTokenError {
 export class AccessTokenExpiredError extends InvalidAccessTokenError {
   static readonly code = "ACCESS_TOKEN_EXPIRED";
   static readonly status = 401;
-  static readonly defaultMessage = "Access token JWT exp is in the past.";
+  static readonly defaultMessage = "The access token has expired; refresh it and try again.";
   declare readonly code: "ACCESS_TOKEN_EXPIRED";
   declare readonly details: components['schemas']['AccessTokenExpiredError']['details'];
   constructor(details: components['schemas']['AccessTokenExpiredError']['details'], message?: string) {
@@ -342,7 +342,7 @@ export class AccessTokenExpiredError extends InvalidAccessTokenError {
 export class InvalidProjectForAccessTokenError extends InvalidAccessTokenError {
   static readonly code = "INVALID_PROJECT_FOR_ACCESS_TOKEN";
   static readonly status = 401;
-  static readonly defaultMessage = "Access token audience belongs to another project than the project-id header.";
+  static readonly defaultMessage = "The access token was issued for another project.";
   declare readonly code: "INVALID_PROJECT_FOR_ACCESS_TOKEN";
   declare readonly details: components['schemas']['InvalidProjectForAccessTokenError']['details'];
   constructor(details: components['schemas']['InvalidProjectForAccessTokenError']['details'], message?: string) {
@@ -453,7 +453,7 @@ export class UserNotFoundError extends KnownError {
 export class RestrictedUserNotAllowedError extends KnownError {
   static readonly code = "RESTRICTED_USER_NOT_ALLOWED";
   static readonly status = 403;
-  static readonly defaultMessage = "The access token belongs to a restricted user (anonymous, unverified email when required, or restricted by admin) and the request did not opt in with the allow-restricted-user header.";
+  static readonly defaultMessage = "The access token belongs to a restricted user; send x-stack-allow-restricted-user: true to allow it.";
   declare readonly code: "RESTRICTED_USER_NOT_ALLOWED";
   declare readonly details: components['schemas']['RestrictedUserNotAllowedError']['details'];
   constructor(details: components['schemas']['RestrictedUserNotAllowedError']['details'], message?: string) {
@@ -465,7 +465,7 @@ export class RestrictedUserNotAllowedError extends KnownError {
 export class ProjectNotFoundError extends KnownError {
   static readonly code = "PROJECT_NOT_FOUND";
   static readonly status = 404;
-  static readonly defaultMessage = "A project id named in the request does not exist or is not accessible to the caller.";
+  static readonly defaultMessage = "The project does not exist or is not accessible.";
   declare readonly code: "PROJECT_NOT_FOUND";
   declare readonly details: components['schemas']['ProjectNotFoundError']['details'];
   constructor(details: components['schemas']['ProjectNotFoundError']['details'], message?: string) {
@@ -477,7 +477,7 @@ export class ProjectNotFoundError extends KnownError {
 export class CurrentProjectNotFoundError extends KnownError {
   static readonly code = "CURRENT_PROJECT_NOT_FOUND";
   static readonly status = 400;
-  static readonly defaultMessage = "The project-id header names a project that does not exist.";
+  static readonly defaultMessage = "The project named by the x-stack-project-id header does not exist.";
   declare readonly code: "CURRENT_PROJECT_NOT_FOUND";
   declare readonly details: components['schemas']['CurrentProjectNotFoundError']['details'];
   constructor(details: components['schemas']['CurrentProjectNotFoundError']['details'], message?: string) {
@@ -489,7 +489,7 @@ export class CurrentProjectNotFoundError extends KnownError {
 export class BranchDoesNotExistError extends KnownError {
   static readonly code = "BRANCH_DOES_NOT_EXIST";
   static readonly status = 400;
-  static readonly defaultMessage = "The branch-id header names a branch that does not exist (only \"main\" is supported).";
+  static readonly defaultMessage = "The branch does not exist; only main is supported.";
   declare readonly code: "BRANCH_DOES_NOT_EXIST";
   declare readonly details: components['schemas']['BranchDoesNotExistError']['details'];
   constructor(details: components['schemas']['BranchDoesNotExistError']['details'], message?: string) {
@@ -609,7 +609,7 @@ export class AnonymousAccountsNotEnabledError extends KnownError {
 export class AnonymousAuthenticationNotAllowedError extends KnownError {
   static readonly code = "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED";
   static readonly status = 401;
-  static readonly defaultMessage = "The access token is for an anonymous user but the request did not send the allow-anonymous-user header with value true.";
+  static readonly defaultMessage = "The access token belongs to an anonymous user; send x-stack-allow-anonymous-user: true to allow it.";
   declare readonly code: "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -1775,10 +1775,10 @@ export type KnownErrorCode = keyof typeof knownErrorClasses;
 
 /** The catalogued errors each operation declares. */
 export type OperationErrors = {
-  getApiRoot: AccessTokenExpiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidProjectForAdminAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
-  getOpenApiDocument: BodyParsingError | SchemaError;
+  getApiRoot: AccessTokenExpiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  getOpenApiDocument: SchemaError;
   checkFeatureSupport: BodyParsingError | SchemaError;
-  getCurrentProject: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidProjectForAdminAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
-  getProjectJwks: BodyParsingError | ProjectNotFoundError | SchemaError;
-  redirectAnonymousJwks: BodyParsingError | SchemaError;
+  getCurrentProject: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  getProjectJwks: ProjectNotFoundError | SchemaError;
+  redirectAnonymousJwks: SchemaError;
 };

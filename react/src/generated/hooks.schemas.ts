@@ -136,7 +136,7 @@ export type ProjectAuthErrors400 = ProjectKeyWithoutAccessTypeError | InvalidAcc
 /**
  * Missing, wrong, revoked or insufficient project credentials, or an unusable user access token.
  */
-export type ProjectAuthErrors401 = InsufficientAccessTypeError | InvalidPublishableClientKeyError | PublishableClientKeyRequiredForProjectError | InvalidSecretServerKeyError | ServerAuthenticationRequiredError | InvalidSuperSecretAdminKeyError | AdminAuthenticationRequiredError | UnparsableAdminAccessTokenError | AdminAccessTokenExpiredError | InvalidProjectForAdminAccessTokenError | AdminAccessTokenIsNotAdminError | UnparsableAccessTokenError | AccessTokenExpiredError | InvalidProjectForAccessTokenError | AnonymousAuthenticationNotAllowedError;
+export type ProjectAuthErrors401 = InvalidPublishableClientKeyError | PublishableClientKeyRequiredForProjectError | InvalidSecretServerKeyError | ServerAuthenticationRequiredError | InvalidSuperSecretAdminKeyError | AdminAuthenticationRequiredError | UnparsableAdminAccessTokenError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | UnparsableAccessTokenError | AccessTokenExpiredError | InvalidProjectForAccessTokenError | AnonymousAuthenticationNotAllowedError;
 
 /**
  * The user access token belongs to a restricted user and the request did not allow restricted users.
@@ -2436,16 +2436,22 @@ export type NewPurchasesBlockedResponse = NewPurchasesBlockedError;
 export type Request400Response = RequestErrors400;
 
 /**
- * Malformed authentication headers.
+ * The query or path does not match the operation.
  */
-export type ProjectAuth400Response = ProjectAuthErrors400;
+export type Query400Response = SchemaError;
 
-export type AuthenticatedRequest400Response = ProjectAuthErrors400 | RequestErrors400 | AccessTypeRequiredError;
+export type OptionalAuthQuery400Response = ProjectAuthErrors400 | SchemaError;
+
+export type RequiredAuthQuery400Response = ProjectAuthErrors400 | SchemaError | AccessTypeRequiredError;
+
+export type RequiredAuth400Response = ProjectAuthErrors400 | RequestErrors400 | AccessTypeRequiredError;
 
 /**
  * Project or user credentials rejected.
  */
 export type ProjectAuth401Response = ProjectAuthErrors401;
+
+export type RestrictedAccess401Response = ProjectAuthErrors401 | InsufficientAccessTypeError;
 
 /**
  * Restricted user not allowed.

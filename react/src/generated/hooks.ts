@@ -19,16 +19,17 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
-  AuthenticatedRequest400Response,
   CheckFeatureSupportBody,
   ClientProject,
   GetOpenApiDocument200,
   GetProjectJwksParams,
   JsonWebKeySet,
-  ProjectAuth400Response,
+  OptionalAuthQuery400Response,
   ProjectAuth401Response,
   ProjectNotFoundResponse,
+  Query400Response,
   Request400Response,
+  RequiredAuthQuery400Response,
   UserToken403Response
 } from './hooks.schemas';
 
@@ -77,7 +78,7 @@ export const getGetApiRootQueryKey = () => {
     }
 
     
-export const getGetApiRootQueryOptions = <TData = Awaited<ReturnType<typeof getApiRoot>>, TError = ProjectAuth400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetApiRootQueryOptions = <TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -96,14 +97,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetApiRootQueryResult = NonNullable<Awaited<ReturnType<typeof getApiRoot>>>
-export type GetApiRootQueryError = ProjectAuth400Response | ProjectAuth401Response | UserToken403Response
+export type GetApiRootQueryError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response
 
 
 /**
  * @summary Welcome text
  */
 
-export function useGetApiRoot<TData = Awaited<ReturnType<typeof getApiRoot>>, TError = ProjectAuth400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetApiRoot<TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -119,7 +120,7 @@ export function useGetApiRoot<TData = Awaited<ReturnType<typeof getApiRoot>>, TE
 
 
 
-export const getGetApiRootSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getApiRoot>>, TError = ProjectAuth400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetApiRootSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -138,14 +139,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetApiRootSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getApiRoot>>>
-export type GetApiRootSuspenseQueryError = ProjectAuth400Response | ProjectAuth401Response | UserToken403Response
+export type GetApiRootSuspenseQueryError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response
 
 
 /**
  * @summary Welcome text
  */
 
-export function useGetApiRootSuspense<TData = Awaited<ReturnType<typeof getApiRoot>>, TError = ProjectAuth400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetApiRootSuspense<TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -196,7 +197,7 @@ export const getGetOpenApiDocumentQueryKey = () => {
     }
 
     
-export const getGetOpenApiDocumentQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Request400Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetOpenApiDocumentQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Query400Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -215,14 +216,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetOpenApiDocumentQueryResult = NonNullable<Awaited<ReturnType<typeof getOpenApiDocument>>>
-export type GetOpenApiDocumentQueryError = Request400Response
+export type GetOpenApiDocumentQueryError = Query400Response
 
 
 /**
  * @summary This API document
  */
 
-export function useGetOpenApiDocument<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Request400Response>(
+export function useGetOpenApiDocument<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Query400Response>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -238,7 +239,7 @@ export function useGetOpenApiDocument<TData = Awaited<ReturnType<typeof getOpenA
 
 
 
-export const getGetOpenApiDocumentSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Request400Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetOpenApiDocumentSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Query400Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -257,14 +258,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetOpenApiDocumentSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getOpenApiDocument>>>
-export type GetOpenApiDocumentSuspenseQueryError = Request400Response
+export type GetOpenApiDocumentSuspenseQueryError = Query400Response
 
 
 /**
  * @summary This API document
  */
 
-export function useGetOpenApiDocumentSuspense<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Request400Response>(
+export function useGetOpenApiDocumentSuspense<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Query400Response>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -387,7 +388,7 @@ export const getGetCurrentProjectQueryKey = () => {
     }
 
     
-export const getGetCurrentProjectQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = AuthenticatedRequest400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetCurrentProjectQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -406,14 +407,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCurrentProjectQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentProject>>>
-export type GetCurrentProjectQueryError = AuthenticatedRequest400Response | ProjectAuth401Response | UserToken403Response
+export type GetCurrentProjectQueryError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response
 
 
 /**
  * @summary The current project (client view)
  */
 
-export function useGetCurrentProject<TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = AuthenticatedRequest400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetCurrentProject<TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -429,7 +430,7 @@ export function useGetCurrentProject<TData = Awaited<ReturnType<typeof getCurren
 
 
 
-export const getGetCurrentProjectSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = AuthenticatedRequest400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetCurrentProjectSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -448,14 +449,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCurrentProjectSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentProject>>>
-export type GetCurrentProjectSuspenseQueryError = AuthenticatedRequest400Response | ProjectAuth401Response | UserToken403Response
+export type GetCurrentProjectSuspenseQueryError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response
 
 
 /**
  * @summary The current project (client view)
  */
 
-export function useGetCurrentProjectSuspense<TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = AuthenticatedRequest400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetCurrentProjectSuspense<TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -516,7 +517,7 @@ export const getGetProjectJwksQueryKey = (projectId?: string,
     }
 
     
-export const getGetProjectJwksQueryOptions = <TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Request400Response | ProjectNotFoundResponse>(projectId: string,
+export const getGetProjectJwksQueryOptions = <TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Query400Response | ProjectNotFoundResponse>(projectId: string,
     params?: GetProjectJwksParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -536,14 +537,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProjectJwksQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectJwks>>>
-export type GetProjectJwksQueryError = Request400Response | ProjectNotFoundResponse
+export type GetProjectJwksQueryError = Query400Response | ProjectNotFoundResponse
 
 
 /**
  * @summary Public keys that verify the project's access tokens
  */
 
-export function useGetProjectJwks<TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Request400Response | ProjectNotFoundResponse>(
+export function useGetProjectJwks<TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Query400Response | ProjectNotFoundResponse>(
  projectId: string,
     params?: GetProjectJwksParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -560,7 +561,7 @@ export function useGetProjectJwks<TData = Awaited<ReturnType<typeof getProjectJw
 
 
 
-export const getGetProjectJwksSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Request400Response | ProjectNotFoundResponse>(projectId: string,
+export const getGetProjectJwksSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Query400Response | ProjectNotFoundResponse>(projectId: string,
     params?: GetProjectJwksParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -580,14 +581,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProjectJwksSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectJwks>>>
-export type GetProjectJwksSuspenseQueryError = Request400Response | ProjectNotFoundResponse
+export type GetProjectJwksSuspenseQueryError = Query400Response | ProjectNotFoundResponse
 
 
 /**
  * @summary Public keys that verify the project's access tokens
  */
 
-export function useGetProjectJwksSuspense<TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Request400Response | ProjectNotFoundResponse>(
+export function useGetProjectJwksSuspense<TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Query400Response | ProjectNotFoundResponse>(
  projectId: string,
     params?: GetProjectJwksParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -639,7 +640,7 @@ export const getRedirectAnonymousJwksQueryKey = (projectId?: string,) => {
     }
 
     
-export const getRedirectAnonymousJwksQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Request400Response>(projectId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getRedirectAnonymousJwksQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Query400Response>(projectId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -658,14 +659,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type RedirectAnonymousJwksQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousJwks>>>
-export type RedirectAnonymousJwksQueryError = void | Request400Response
+export type RedirectAnonymousJwksQueryError = void | Query400Response
 
 
 /**
  * @summary Legacy location of the anonymous-user keys
  */
 
-export function useRedirectAnonymousJwks<TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Request400Response>(
+export function useRedirectAnonymousJwks<TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Query400Response>(
  projectId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -681,7 +682,7 @@ export function useRedirectAnonymousJwks<TData = Awaited<ReturnType<typeof redir
 
 
 
-export const getRedirectAnonymousJwksSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Request400Response>(projectId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getRedirectAnonymousJwksSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Query400Response>(projectId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -700,14 +701,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type RedirectAnonymousJwksSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousJwks>>>
-export type RedirectAnonymousJwksSuspenseQueryError = void | Request400Response
+export type RedirectAnonymousJwksSuspenseQueryError = void | Query400Response
 
 
 /**
  * @summary Legacy location of the anonymous-user keys
  */
 
-export function useRedirectAnonymousJwksSuspense<TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Request400Response>(
+export function useRedirectAnonymousJwksSuspense<TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Query400Response>(
  projectId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {

@@ -170,7 +170,8 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
-        "PROJECT_KEY_WITHOUT_ACCESS_TYPE"
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -178,9 +179,7 @@ export const routeTable = [
         "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
         "ADMIN_AUTHENTICATION_REQUIRED",
         "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
-        "INSUFFICIENT_ACCESS_TYPE",
         "INVALID_PROJECT_FOR_ACCESS_TOKEN",
-        "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
         "INVALID_PUBLISHABLE_CLIENT_KEY",
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
@@ -219,7 +218,6 @@ export const routeTable = [
     },
     "errorCodes": {
       "400": [
-        "BODY_PARSING_ERROR",
         "SCHEMA_ERROR"
       ]
     }
@@ -539,7 +537,6 @@ export const routeTable = [
       "400": [
         "ACCESS_TYPE_REQUIRED",
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
-        "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
@@ -552,9 +549,7 @@ export const routeTable = [
         "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
         "ADMIN_AUTHENTICATION_REQUIRED",
         "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
-        "INSUFFICIENT_ACCESS_TYPE",
         "INVALID_PROJECT_FOR_ACCESS_TOKEN",
-        "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
         "INVALID_PUBLISHABLE_CLIENT_KEY",
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
@@ -670,7 +665,6 @@ export const routeTable = [
     },
     "errorCodes": {
       "400": [
-        "BODY_PARSING_ERROR",
         "SCHEMA_ERROR"
       ],
       "404": [
@@ -712,7 +706,6 @@ export const routeTable = [
     },
     "errorCodes": {
       "400": [
-        "BODY_PARSING_ERROR",
         "SCHEMA_ERROR"
       ]
     }

@@ -13,7 +13,10 @@ import { methodsForPath } from '../routing/path-methods.ts';
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof KnownError) return sendKnownError(reply, error);
-    if (error.validation) return sendKnownError(reply, new SchemaError({ message: describeValidationError(error) }));
+    if (error.validation) {
+      const message = describeValidationError(error);
+      return sendKnownError(reply, new SchemaError({ message }, message));
+    }
     if (isBodyParsingFailure(error)) return sendKnownError(reply, new BodyParsingError(bodyParsingMessage(error)));
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return sendPlain(reply, error.statusCode, error.message);
@@ -24,7 +27,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const allowed = methodsForPath(app, path);
+    const allowed = methodsForPath(path);
     if (allowed.length > 0)
       return sendPlain(reply.header('allow', allowed.join(', ')), 405, `Method ${request.method} is not allowed on ${path}`);
     return sendPlain(reply, 404, `No endpoint at ${request.method} ${path}`);

@@ -1,0 +1,63 @@
+import { fileURLToPath } from 'node:url';
+import { createConfig, lint } from '@redocly/openapi-core';
+import { describe, expect, it } from 'vitest';
+import { routeTable } from '../../server/src/generated/route-table.ts';
+import { loadSpec } from './load-spec.ts';
+import { collectErrorCodes, deref, listOperations } from './spec-walk.ts';
+
+const specPath = fileURLToPath(new URL('../../openapi/v1.yaml', import.meta.url));
+const configPath = fileURLToPath(new URL('../../openapi/redocly.yaml', import.meta.url));
+const doc = await loadSpec(specPath);
+const operations = listOperations(doc);
+
+describe('openapi/v1.yaml', () => {
+  it('passes the redocly lint rules of openapi/redocly.yaml with no error', async () => {
+    const config = await createConfig(undefined, { configPath });
+    const problems = await lint({ ref: specPath, config });
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    expect(errors.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('gives every operation a unique verb+noun operationId and a 2xx or 3xx answer', () => {
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { operation } of operations) {
+      expect(operation.operationId).toMatch(/^(get|list|create|update|delete|check|redirect|send|sign|verify|revoke|refresh)[A-Z]\w+$/);
+      expect(Object.keys(operation.responses).some((status) => /^[23]\d\d$/.test(status)), operation.operationId).toBe(true);
+    }
+  });
+
+  it('answers every 4xx of every operation with catalogued errors only', () => {
+    for (const { operation } of operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!/^4\d\d$/.test(status)) continue;
+        const schema = deref(doc, response).content?.['application/json']?.schema;
+        const codes = collectErrorCodes(doc, schema);
+        expect(codes.size, `${operation.operationId} ${status}`).toBeGreaterThan(0);
+        for (const code of codes) {
+          const entry = Object.values(doc.components.schemas).find((candidate) => candidate['x-error-code'] === code);
+          expect(entry?.['x-error-status'], `${operation.operationId} declares ${code} under ${status}`).toBe(Number(status));
+        }
+      }
+    }
+  });
+
+  it('declares the header errors on every operation that reads project authentication', () => {
+    const headerErrors = ['PROJECT_KEY_WITHOUT_ACCESS_TYPE', 'INVALID_ACCESS_TYPE', 'ACCESS_TYPE_WITHOUT_PROJECT_ID', 'CURRENT_PROJECT_NOT_FOUND', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED'];
+    for (const route of routeTable) {
+      if (route.auth === 'none') continue;
+      const declared = Object.values(route.errorCodes).flat() as string[];
+      for (const code of headerErrors) expect(declared, `${route.operationId} must declare ${code}`).toContain(code);
+      if (route.auth === 'required') expect(declared).toContain('ACCESS_TYPE_REQUIRED');
+      if (route.accessTypes.length < 3 && route.auth === 'required') expect(declared).toContain('INSUFFICIENT_ACCESS_TYPE');
+    }
+  });
+
+  it('rejects unknown fields: every request body object is closed unless it documents why', () => {
+    for (const route of routeTable) {
+      const body = route.schema.body as { type?: string; additionalProperties?: unknown } | undefined;
+      if (!body || body.type !== 'object') continue;
+      if (body.additionalProperties !== false) expect(route.operationId).toBe('checkFeatureSupport');
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeTable } from '../generated/route-table.ts';
+import type { RouteDefinition } from '../routing/route-definition.ts';
+import { createTestContext, type TestContext, type TestProject } from '../testing/test-context.ts';
+
+/**
+ * Bad input on every operation of the spec: each gets a catalogued 400, never a 500, and the
+ * request reaches validation because it carries valid credentials for an allowed access type.
+ */
+let context: TestContext;
+let project: TestProject;
+beforeAll(async () => {
+  context = await createTestContext();
+  project = await context.createProject();
+});
+afterAll(() => context.close());
+
+type JsonSchemaNode = { type?: string | string[]; properties?: Record<string, JsonSchemaNode>; maxLength?: number; additionalProperties?: unknown };
+const routes = routeTable as readonly RouteDefinition[];
+const withBody = routes.filter((route) => route.schema.body !== undefined);
+
+function urlOf(route: RouteDefinition, params: Record<string, string> = {}): string {
+  return route.url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => params[name] ?? (name === 'project_id' ? project.project.id : 'x'));
+}
+function headersOf(route: RouteDefinition): Record<string, string> {
+  if (route.auth === 'none') return {};
+  const type = route.accessTypes.includes('server') ? 'server' : route.accessTypes.includes('admin') ? 'admin' : 'client';
+  return project.headers[type];
+}
+const send = (route: RouteDefinition, options: { url?: string; payload?: string; contentType?: string }) =>
+  context.request({
+    method: route.method,
+    url: options.url ?? urlOf(route),
+    headers: { ...headersOf(route), ...(options.contentType ? { 'content-type': options.contentType } : {}) },
+    payload: options.payload,
+  });
+
+describe.each(routes.map((route) => ({ ...route, name: `${route.method} ${route.url}` })))('$name', (route) => {
+  it('rejects an unknown query field with SCHEMA_ERROR', async () => {
+    const response = await send(route, { url: `${urlOf(route)}?unexpected_field=1` });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('SCHEMA_ERROR');
+  });
+
+  it('never answers a malformed JSON body with a 5xx', async () => {
+    const response = await send(route, { payload: '{"truncated": ', contentType: 'application/json' });
+    expect(response.status).toBeLessThan(500);
+    if (route.method !== 'GET') expect(response.body.code).toBe('BODY_PARSING_ERROR');
+  });
+
+  const stringParams = Object.entries((route.schema.params as JsonSchemaNode | undefined)?.properties ?? {}).filter(([, schema]) => schema.maxLength);
+  it.runIf(stringParams.length > 0)('rejects an over-long path parameter with SCHEMA_ERROR', async () => {
+    for (const [name, schema] of stringParams) {
+      const response = await send(route, { url: urlOf(route, { [name]: 'p'.repeat((schema.maxLength as number) + 1) }) });
+      expect(response.body.code).toBe('SCHEMA_ERROR');
+    }
+  });
+});
+
+describe.each(withBody.map((route) => ({ ...route, name: `${route.method} ${route.url}` })))('body of $name', (route) => {
+  const body = route.schema.body as JsonSchemaNode;
+  const json = (value: unknown) => send(route, { payload: JSON.stringify(value), contentType: 'application/json' });
+
+  it('rejects an unsupported content type with BODY_PARSING_ERROR', async () => {
+    const response = await send(route, { payload: '<xml/>', contentType: 'application/xml' });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('BODY_PARSING_ERROR');
+  });
+
+  it('rejects a body of the wrong type with SCHEMA_ERROR', async () => {
+    const response = await json(['not', 'an', 'object']);
+    expect(response.body.code).toBe('SCHEMA_ERROR');
+  });
+
+  it.runIf(body.additionalProperties === false)('rejects an unknown body field with SCHEMA_ERROR', async () => {
+    const response = await json({ unexpected_field: true });
+    expect(response.body.code).toBe('SCHEMA_ERROR');
+    expect(response.body.details.message).toContain('unexpected_field');
+  });
+
+  const properties = Object.entries(body.properties ?? {});
+  it.runIf(properties.length > 0)('rejects each field given a value of the wrong type, and over-long strings', async () => {
+    for (const [name, schema] of properties) {
+      const wrong = schema.type === 'string' ? 12345 : 'a string where another type belongs';
+      const response = await json({ [name]: wrong });
+      expect(response.body.code, name).toBe('SCHEMA_ERROR');
+      expect(response.body.details.message).toContain(name);
+      if (schema.maxLength) {
+        const long = await json({ [name]: 'l'.repeat(schema.maxLength + 1) });
+        expect(long.body.code, `${name} over maxLength`).toBe('SCHEMA_ERROR');
+      }
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext, type TestProject } from '../testing/test-context.ts';
+
+let context: TestContext;
+let project: TestProject;
+beforeAll(async () => {
+  context = await createTestContext();
+  project = await context.createProject();
+});
+afterAll(() => context.close());
+
+describe('headers and answers every response shares', () => {
+  it('sends a 4xx as 200 with the real status when the request asks (either spelling); never a 5xx', async () => {
+    for (const header of ['x-stack-override-error-status', 'x-hexclave-override-error-status']) {
+      const response = await context.request({ url: '/api/v1/projects/current', headers: { [header]: 'true', 'x-stack-access-type': 'admin' } });
+      expect(response.httpStatus).toBe(200);
+      expect(response.status).toBe(400);
+      expect(response.headers['x-stack-actual-status']).toBe('400');
+      expect(response.headers['x-stack-known-error']).toBe('ACCESS_TYPE_WITHOUT_PROJECT_ID');
+    }
+    const plain = await context.app.inject({ url: '/api/v1/nothing-here', headers: { 'x-stack-override-error-status': 'true' } });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['x-stack-actual-status']).toBe('404');
+  });
+
+  it('gives every response its own request id and no-store caching', async () => {
+    const first = await context.request({ url: '/api/v1/projects/current', headers: project.headers.client });
+    const second = await context.request({ url: '/api/v1/projects/current', headers: project.headers.client });
+    expect(first.headers['x-stack-request-id']).not.toBe(second.headers['x-stack-request-id']);
+    expect(first.headers['cache-control']).toBe('no-store, max-age=0');
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('answers CORS preflight on any API path with an empty 200 allowing the SDK headers', async () => {
+    const response = await context.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/users/me',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-hexclave-access-token,content-type' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('');
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(String(response.headers['access-control-allow-headers'])).toContain('x-hexclave-access-token');
+    expect(String(response.headers['access-control-allow-methods'])).toContain('PATCH');
+    const simple = await context.app.inject({ url: '/api/v1/', headers: { origin: 'https://app.example.com' } });
+    expect(simple.headers['access-control-expose-headers']).toContain('x-stack-known-error');
+  });
+
+  it('answers an unknown path with a plain 404 and a wrong method with 405', async () => {
+    const missing = await context.request({ url: '/api/v1/no/such/endpoint' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const wrongMethod = await context.request({ method: 'DELETE', url: '/api/v1/projects/current' });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('GET');
+  });
+
+  it('answers an unexpected failure with a 500 that leaks nothing, and logs it', async () => {
+    const { buildApp } = await import('../app.ts');
+    const logged: string[] = [];
+    const app = await buildApp({
+      services: context.services,
+      logger: { level: 'error', stream: { write: (line: string) => logged.push(line) } },
+    });
+    app.get('/api/v1/__explode', async () => {
+      throw new Error('secret database password is hunter2');
+    });
+    const response = await app.inject({ url: '/api/v1/__explode', headers: { 'x-stack-override-error-status': 'true' } });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('hunter2');
+    expect(response.body).toContain('Internal server error');
+    expect(response.headers['x-stack-known-error']).toBeUndefined();
+    expect(logged.join('')).toContain('hunter2');
+    await app.close();
+  });
+});

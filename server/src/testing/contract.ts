@@ -1,0 +1,110 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import openapi from '../generated/openapi.json' with { type: 'json' };
+import { routeTable } from '../generated/route-table.ts';
+import { routePattern } from '../routing/route-pattern.ts';
+
+type ResponseSpec = { content?: Record<string, { schema?: unknown }>; $ref?: string };
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+addFormats(ajv);
+ajv.addSchema(openapi, 'openapi');
+
+const operations = routeTable.map((route) => ({
+  route,
+  pattern: routePattern(route.url),
+}));
+
+export type ContractResponse = {
+  operationId: string | undefined;
+  /** The real status (after undoing the status override). */
+  status: number;
+  httpStatus: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+  /** Parsed JSON for JSON responses, else the text. */
+  body: any;
+};
+
+const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+function validatorFor(pointer: string) {
+  let validate = validators.get(pointer);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `openapi#${pointer}` });
+    validators.set(pointer, validate);
+  }
+  return validate;
+}
+
+function resolveResponse(response: ResponseSpec): ResponseSpec {
+  if (!response.$ref) return response;
+  const name = response.$ref.split('/').pop() as string;
+  return (openapi.components.responses as Record<string, ResponseSpec>)[name] as ResponseSpec;
+}
+
+/**
+ * Sends a request through `app.inject` and checks the answer against the spec: the status is one the
+ * operation declares, the body matches the declared schema, and the known-error header equals
+ * `body.code`. Every checked (operation, status, code) is recorded for the coverage report of `pnpm test`.
+ */
+export async function contractRequest(app: FastifyInstance, options: InjectOptions & { url: string }): Promise<ContractResponse> {
+  const response = await app.inject(options);
+  const method = (options.method ?? 'GET').toUpperCase();
+  const path = options.url.split('?')[0] as string;
+  const match = operations.find((operation) => operation.route.method === method && operation.pattern.test(path));
+  const headers = response.headers;
+  const actualHeader = headers['x-stack-actual-status'];
+  const status = actualHeader === undefined ? response.statusCode : Number(actualHeader);
+  const contentType = String(headers['content-type'] ?? '');
+  const isJson = contentType.startsWith('application/json');
+  const body = isJson ? JSON.parse(response.body) : response.body;
+  const fail = (problem: string): never => {
+    throw new Error(`contract violation on ${method} ${options.url}: ${problem}\nstatus ${status}, body: ${response.body.slice(0, 500)}`);
+  };
+
+  if (!headers['x-stack-request-id']) fail('no x-stack-request-id header');
+  if (actualHeader !== undefined) {
+    if (response.statusCode !== 200 || status < 400 || status >= 500) fail('status override must turn only 4xx into 200');
+    if (headers['x-hexclave-actual-status'] !== actualHeader) fail('x-hexclave-actual-status differs from x-stack-actual-status');
+  }
+  const knownError = headers['x-stack-known-error'];
+  if (knownError !== headers['x-hexclave-known-error']) fail('the two known-error headers differ');
+  if (knownError !== undefined && (!isJson || body?.code !== knownError)) fail(`known-error header ${knownError} does not equal body.code`);
+  if (status >= 400 && isJson && typeof body?.code === 'string' && knownError === undefined) fail('catalogued error without known-error header');
+
+  if (!match) {
+    if (status !== 404 && status !== 405) fail('no operation matches and the answer is not 404/405');
+    return { operationId: undefined, status, httpStatus: response.statusCode, headers, text: response.body, body };
+  }
+  const { route } = match;
+  const specPath = route.specPath;
+  const declared = (openapi.paths as Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>)[specPath]?.[method.toLowerCase()];
+  const responseSpec = declared?.responses[String(status)];
+  if (!responseSpec) fail(`status ${status} is not declared by ${route.operationId}`);
+  const resolved = resolveResponse(responseSpec as ResponseSpec);
+  const declaredTypes = Object.keys(resolved.content ?? {});
+  if (declaredTypes.length > 0 && !declaredTypes.some((type) => contentType.startsWith(type))) {
+    fail(`content type ${contentType} is not one of ${declaredTypes.join(', ')}`);
+  }
+  if (isJson && resolved.content?.['application/json']?.schema) {
+    const pointer = `/paths/${escapePointer(specPath)}/${method.toLowerCase()}/responses/${status}`;
+    const schemaPointer = (responseSpec as ResponseSpec).$ref
+      ? `/components/responses/${(responseSpec as ResponseSpec).$ref?.split('/').pop()}/content/application~1json/schema`
+      : `${pointer}/content/application~1json/schema`;
+    const validate = validatorFor(schemaPointer);
+    if (!validate(body)) fail(`body does not match the declared schema: ${ajv.errorsText(validate.errors?.slice(0, 5))}`);
+  }
+  recordCoverage(route.operationId, status, typeof body?.code === 'string' && status >= 400 ? body.code : undefined);
+  return { operationId: route.operationId, status, httpStatus: response.statusCode, headers, text: response.body, body };
+}
+
+function recordCoverage(operationId: string, status: number, code: string | undefined): void {
+  const dir = process.env.CONTRACT_COVERAGE_DIR;
+  if (!dir) return;
+  appendFileSync(join(dir, `${process.pid}.jsonl`), `${JSON.stringify({ operationId, status, code })}\n`);
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['{codegen,server,client,react,scripts}/src/**/*.test.{ts,tsx}'],
+    globalSetup: ['scripts/src/testing/vitest-global-setup.ts'],
+    // Files run in parallel on the machine's cores; each isolates itself with its own projects.
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
