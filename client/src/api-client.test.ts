@@ -27,8 +27,11 @@ describe('createApiClient', () => {
   });
 
   it('turns a known error into its generated class, with or without the status override', async () => {
-    for (const override of [{}, { 'x-stack-override-error-status': 'true' }]) {
-      const client = createApiClient({ baseUrl, headers: { ...project.headers.client, 'x-stack-project-id': '00000000-0000-4000-8000-000000000001', ...override } });
+    for (const override of [{}, { 'x-stack-override-error-status': 'true' }] as Record<string, string>[]) {
+      const client = createApiClient({
+        baseUrl,
+        headers: { ...project.headers.client, 'x-stack-project-id': '00000000-0000-4000-8000-000000000001', ...override },
+      });
       const error = await client.call('getCurrentProject').catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(CurrentProjectNotFoundError);
       expect(error).toBeInstanceOf(KnownError);
@@ -38,7 +41,9 @@ describe('createApiClient', () => {
     const wrongKey = createApiClient({ baseUrl, headers: { ...project.headers.server, 'x-stack-secret-server-key': 'ssk_nope' } });
     await expect(wrongKey.call('getCurrentProject')).rejects.toBeInstanceOf(InvalidProjectAuthenticationError);
     const bad = createApiClient({ baseUrl });
-    await expect(bad.call('getProjectJwks', { params: { project_id: project.project.id }, query: { include_anonymous: 'maybe' as 'true' } })).rejects.toBeInstanceOf(SchemaError);
+    await expect(
+      bad.call('getProjectJwks', { params: { project_id: project.project.id }, query: { include_anonymous: 'maybe' as 'true' } }),
+    ).rejects.toBeInstanceOf(SchemaError);
   });
 
   it('raises an ApiHttpError for plain-text errors, and runs middleware outermost first', async () => {

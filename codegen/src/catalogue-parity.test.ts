@@ -4,15 +4,19 @@ import * as generatedErrors from '@gatehouse/client/errors';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import openapi from '../../server/src/generated/openapi.json' with { type: 'json' };
-import { type ReferenceError, catalogueParity } from './catalogue-parity.ts';
+import { type ReferenceEntry, catalogueParity } from './catalogue-parity.ts';
 import type { OpenApiDocument } from './openapi-document.ts';
 
 const reference = parse(readFileSync(fileURLToPath(new URL('../../../shared/protocol/errors.yaml', import.meta.url)), 'utf8')) as {
   count: number;
-  errors: ReferenceError[];
+  errors: ReferenceEntry[];
 };
 const spec = openapi as unknown as OpenApiDocument;
-const classNames = new Set(Object.entries(generatedErrors).filter(([, value]) => typeof value === 'function').map(([name]) => name));
+const classNames = new Set(
+  Object.entries(generatedErrors)
+    .filter(([, value]) => typeof value === 'function')
+    .map(([name]) => name),
+);
 
 describe('error catalogue parity', () => {
   it('has all 144 reference codes in the spec, each with its class, status, parent and details', () => {
@@ -34,7 +38,12 @@ describe('error catalogue parity', () => {
   });
 
   it('keeps families: a child is an instance of its abstract parent', () => {
-    const expired = new generatedErrors.AccessTokenExpiredError({ expired_at_millis: 1, project_id: 'p', user_id: null, refresh_token_id: null });
+    const expired = new generatedErrors.AccessTokenExpiredError({
+      expired_at_millis: 1,
+      project_id: 'p',
+      user_id: null,
+      refresh_token_id: null,
+    });
     expect(expired).toBeInstanceOf(generatedErrors.InvalidAccessTokenError);
     expect(expired).toBeInstanceOf(generatedErrors.SessionAuthenticationError);
     expect(expired.toBody()).toEqual({ code: 'ACCESS_TOKEN_EXPIRED', error: expired.message, details: expired.details });
@@ -52,16 +61,21 @@ describe('error catalogue parity', () => {
 
     const fewerClasses = new Set(classNames);
     fewerClasses.delete('BranchDoesNotExistError');
-    expect(catalogueParity(reference.errors, spec, fewerClasses)).toContain('BRANCH_DOES_NOT_EXIST: no generated class BranchDoesNotExistError');
+    expect(catalogueParity(reference.errors, spec, fewerClasses)).toContain(
+      'BRANCH_DOES_NOT_EXIST: no generated class BranchDoesNotExistError',
+    );
 
     const missingReference = reference.errors.filter((entry) => entry.code !== 'EMAIL_NOT_VERIFIED');
-    expect(catalogueParity(missingReference, spec, classNames)).toContain('EMAIL_NOT_VERIFIED: in the spec but not in the reference catalogue');
+    expect(catalogueParity(missingReference, spec, classNames)).toContain(
+      'EMAIL_NOT_VERIFIED: in the spec but not in the reference catalogue',
+    );
   });
 
   it('fails when a status or a details field drifts', () => {
     const drifted = structuredClone(spec);
     (drifted.components.schemas.UserNotFoundError as Record<string, unknown>)['x-error-status'] = 400;
-    const details = (drifted.components.schemas.SchemaError as { properties: { details: { properties: Record<string, unknown> } } }).properties.details;
+    const details = (drifted.components.schemas.SchemaError as { properties: { details: { properties: Record<string, unknown> } } })
+      .properties.details;
     delete details.properties.message;
     const problems = catalogueParity(reference.errors, drifted, classNames);
     expect(problems).toContain('USER_NOT_FOUND: status 400, expected 404');

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createConfig, lint } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { routeTable } from '../../server/src/generated/route-table.ts';
+import type { RouteDefinition } from '../../server/src/routing/route-definition.ts';
 import { loadSpec } from './load-spec.ts';
 import { collectErrorCodes, deref, listOperations } from './spec-walk.ts';
 
@@ -23,7 +24,10 @@ describe('openapi/v1.yaml', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const { operation } of operations) {
       expect(operation.operationId).toMatch(/^(get|list|create|update|delete|check|redirect|send|sign|verify|revoke|refresh)[A-Z]\w+$/);
-      expect(Object.keys(operation.responses).some((status) => /^[23]\d\d$/.test(status)), operation.operationId).toBe(true);
+      expect(
+        Object.keys(operation.responses).some((status) => /^[23]\d\d$/.test(status)),
+        operation.operationId,
+      ).toBe(true);
     }
   });
 
@@ -43,7 +47,14 @@ describe('openapi/v1.yaml', () => {
   });
 
   it('declares the header errors on every operation that reads project authentication', () => {
-    const headerErrors = ['PROJECT_KEY_WITHOUT_ACCESS_TYPE', 'INVALID_ACCESS_TYPE', 'ACCESS_TYPE_WITHOUT_PROJECT_ID', 'CURRENT_PROJECT_NOT_FOUND', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED'];
+    const headerErrors = [
+      'PROJECT_KEY_WITHOUT_ACCESS_TYPE',
+      'INVALID_ACCESS_TYPE',
+      'ACCESS_TYPE_WITHOUT_PROJECT_ID',
+      'CURRENT_PROJECT_NOT_FOUND',
+      'UNPARSABLE_ACCESS_TOKEN',
+      'ACCESS_TOKEN_EXPIRED',
+    ];
     for (const route of routeTable) {
       if (route.auth === 'none') continue;
       const declared = Object.values(route.errorCodes).flat() as string[];
@@ -54,9 +65,9 @@ describe('openapi/v1.yaml', () => {
   });
 
   it('rejects unknown fields: every request body object is closed unless it documents why', () => {
-    for (const route of routeTable) {
+    for (const route of routeTable as readonly RouteDefinition[]) {
       const body = route.schema.body as { type?: string; additionalProperties?: unknown } | undefined;
-      if (!body || body.type !== 'object') continue;
+      if (body?.type !== 'object') continue;
       if (body.additionalProperties !== false) expect(route.operationId).toBe('checkFeatureSupport');
     }
   });

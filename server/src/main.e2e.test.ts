@@ -21,7 +21,12 @@ afterAll(() => {
 
 async function start(env: Record<string, string>): Promise<{ output: string; stop: () => Promise<void> }> {
   // Its own process group: pnpm → tsx → node all stop together.
-  const child = spawn('pnpm', ['start'], { cwd: serverDir, env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env }, stdio: 'pipe', detached: true });
+  const child = spawn('pnpm', ['start'], {
+    cwd: serverDir,
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    stdio: 'pipe',
+    detached: true,
+  });
   running.push(child);
   let output = '';
   child.stdout?.on('data', (chunk) => {
@@ -48,7 +53,10 @@ async function start(env: Record<string, string>): Promise<{ output: string; sto
       process.kill(-(child.pid as number), 'SIGTERM');
       // Stopped once the port refuses connections.
       for (let attempt = 0; attempt < 100; attempt++) {
-        const open = await fetch(`http://127.0.0.1:${env.PORT}/api/v1/`).then(() => true, () => false);
+        const open = await fetch(`http://127.0.0.1:${env.PORT}/api/v1/`).then(
+          () => true,
+          () => false,
+        );
         if (!open) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -101,7 +109,11 @@ describe('pnpm start', () => {
     expect(server.output).toContain('Postgres at');
     expect(server.output).toContain(`Demo project: ${seed.SEED_PROJECT_ID}`);
     const response = await fetch(`http://127.0.0.1:${port}/api/v1/projects/current`, {
-      headers: { 'x-stack-access-type': 'server', 'x-stack-project-id': seed.SEED_PROJECT_ID, 'x-stack-secret-server-key': seed.SEED_SECRET_SERVER_KEY },
+      headers: {
+        'x-stack-access-type': 'server',
+        'x-stack-project-id': seed.SEED_PROJECT_ID,
+        'x-stack-secret-server-key': seed.SEED_SECRET_SERVER_KEY,
+      },
     });
     expect(response.status).toBe(200);
     await server.stop();

@@ -19,7 +19,8 @@ export function uncoveredDeclaredErrors(coverageDir: string): string[] {
   for (const route of routeTable) {
     if (!seen.has(`${route.operationId} ${route.successStatus}`)) missing.push(`${route.operationId} ${route.successStatus} (success)`);
     for (const [status, codes] of Object.entries(route.errorCodes)) {
-      for (const code of codes) if (!seen.has(`${route.operationId} ${status} ${code}`)) missing.push(`${route.operationId} ${status} ${code}`);
+      for (const code of codes)
+        if (!seen.has(`${route.operationId} ${status} ${code}`)) missing.push(`${route.operationId} ${status} ${code}`);
     }
   }
   return missing;

@@ -16,8 +16,8 @@ declare module 'vitest' {
  * fresh database in it, migrated once; files isolate themselves by creating their own projects.
  */
 export default async function setup(project: TestProject) {
-  let server: ThrowawayPostgres | undefined;
-  const adminUrl = process.env.DATABASE_URL ?? (server = await startThrowawayPostgres()).url;
+  const server: ThrowawayPostgres | undefined = process.env.DATABASE_URL ? undefined : await startThrowawayPostgres();
+  const adminUrl = process.env.DATABASE_URL ?? (server?.url as string);
   const databaseName = `gatehouse_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

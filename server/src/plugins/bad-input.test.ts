@@ -15,7 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => context.close());
 
-type JsonSchemaNode = { type?: string | string[]; properties?: Record<string, JsonSchemaNode>; maxLength?: number; additionalProperties?: unknown };
+type JsonSchemaNode = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchemaNode>;
+  maxLength?: number;
+  additionalProperties?: unknown;
+};
 const routes = routeTable as readonly RouteDefinition[];
 const withBody = routes.filter((route) => route.schema.body !== undefined);
 
@@ -48,7 +53,9 @@ describe.each(routes.map((route) => ({ ...route, name: `${route.method} ${route.
     if (route.method !== 'GET') expect(response.body.code).toBe('BODY_PARSING_ERROR');
   });
 
-  const stringParams = Object.entries((route.schema.params as JsonSchemaNode | undefined)?.properties ?? {}).filter(([, schema]) => schema.maxLength);
+  const stringParams = Object.entries((route.schema.params as JsonSchemaNode | undefined)?.properties ?? {}).filter(
+    ([, schema]) => schema.maxLength,
+  );
   it.runIf(stringParams.length > 0)('rejects an over-long path parameter with SCHEMA_ERROR', async () => {
     for (const [name, schema] of stringParams) {
       const response = await send(route, { url: urlOf(route, { [name]: 'p'.repeat((schema.maxLength as number) + 1) }) });

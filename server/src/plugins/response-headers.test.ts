@@ -12,7 +12,10 @@ afterAll(() => context.close());
 describe('headers and answers every response shares', () => {
   it('sends a 4xx as 200 with the real status when the request asks (either spelling); never a 5xx', async () => {
     for (const header of ['x-stack-override-error-status', 'x-hexclave-override-error-status']) {
-      const response = await context.request({ url: '/api/v1/projects/current', headers: { [header]: 'true', 'x-stack-access-type': 'admin' } });
+      const response = await context.request({
+        url: '/api/v1/projects/current',
+        headers: { [header]: 'true', 'x-stack-access-type': 'admin' },
+      });
       expect(response.httpStatus).toBe(200);
       expect(response.status).toBe(400);
       expect(response.headers['x-stack-actual-status']).toBe('400');
@@ -35,7 +38,11 @@ describe('headers and answers every response shares', () => {
     const response = await context.app.inject({
       method: 'OPTIONS',
       url: '/api/v1/users/me',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-hexclave-access-token,content-type' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'x-hexclave-access-token,content-type',
+      },
     });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('');

@@ -21,9 +21,12 @@ export function registerOperations(app: FastifyInstance, handlers: OperationHand
       url: route.url,
       // Headers are not validated by schema: the request-auth service answers them with catalogued errors, in order.
       schema: Object.fromEntries(
-        Object.entries({ params: route.schema.params, querystring: route.schema.querystring, body: route.schema.body, response: route.schema.response }).filter(
-          ([, schema]) => schema !== undefined,
-        ),
+        Object.entries({
+          params: route.schema.params,
+          querystring: route.schema.querystring,
+          body: route.schema.body,
+          response: route.schema.response,
+        }).filter(([, schema]) => schema !== undefined),
       ),
       config: { operation: route },
       onRequest: async (request) => {

@@ -51,9 +51,21 @@ export async function createTestContext(options: { database?: 'postgres' | 'pgli
       keys: fullKeys,
       /** Headers of a correctly authenticated call with that access type. */
       headers: {
-        client: { 'x-stack-access-type': 'client', 'x-stack-project-id': project.id, 'x-stack-publishable-client-key': fullKeys.publishable_client_key },
-        server: { 'x-stack-access-type': 'server', 'x-stack-project-id': project.id, 'x-stack-secret-server-key': fullKeys.secret_server_key },
-        admin: { 'x-stack-access-type': 'admin', 'x-stack-project-id': project.id, 'x-stack-super-secret-admin-key': fullKeys.super_secret_admin_key },
+        client: {
+          'x-stack-access-type': 'client',
+          'x-stack-project-id': project.id,
+          'x-stack-publishable-client-key': fullKeys.publishable_client_key,
+        },
+        server: {
+          'x-stack-access-type': 'server',
+          'x-stack-project-id': project.id,
+          'x-stack-secret-server-key': fullKeys.secret_server_key,
+        },
+        admin: {
+          'x-stack-access-type': 'admin',
+          'x-stack-project-id': project.id,
+          'x-stack-super-secret-admin-key': fullKeys.super_secret_admin_key,
+        },
       },
     };
   }
@@ -74,7 +86,10 @@ export async function createTestContext(options: { database?: 'postgres' | 'pgli
 }
 
 /** Claims of a signed-in test user; override to make it anonymous, restricted, of another project... */
-export function tokenSubject(projectId: string, overrides: Partial<import('../modules/auth/access-token-claims.ts').AccessTokenSubject> = {}) {
+export function tokenSubject(
+  projectId: string,
+  overrides: Partial<import('../modules/auth/access-token-claims.ts').AccessTokenSubject> = {},
+) {
   return {
     sub: randomUUID(),
     project_id: projectId,

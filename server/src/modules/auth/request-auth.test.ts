@@ -30,7 +30,12 @@ const expectError = async (url: string, headers: Record<string, string>, status:
 
 describe.each(endpoints)('header checks on $name, in the order of protocol README §2', ({ url }) => {
   it('1. a key or admin token without an access type is PROJECT_KEY_WITHOUT_ACCESS_TYPE', async () => {
-    await expectError(url, { 'x-stack-project-id': project.project.id, 'x-stack-secret-server-key': project.keys.secret_server_key }, 400, 'PROJECT_KEY_WITHOUT_ACCESS_TYPE');
+    await expectError(
+      url,
+      { 'x-stack-project-id': project.project.id, 'x-stack-secret-server-key': project.keys.secret_server_key },
+      400,
+      'PROJECT_KEY_WITHOUT_ACCESS_TYPE',
+    );
     await expectError(url, { 'x-stack-admin-access-token': 'whatever' }, 400, 'PROJECT_KEY_WITHOUT_ACCESS_TYPE');
   });
 
@@ -60,7 +65,11 @@ describe.each(endpoints)('header checks on $name, in the order of protocol READM
     const subject = tokenSubject(project.project.id);
     const token = await context.services.accessTokens.sign(subject, { now: Date.now() - 3_600_000 });
     const response = await expectError(url, { ...project.headers.client, 'x-stack-access-token': token }, 401, 'ACCESS_TOKEN_EXPIRED');
-    expect(response.body.details).toMatchObject({ project_id: project.project.id, user_id: subject.sub, refresh_token_id: subject.refresh_token_id });
+    expect(response.body.details).toMatchObject({
+      project_id: project.project.id,
+      user_id: subject.sub,
+      refresh_token_id: subject.refresh_token_id,
+    });
     expect(response.body.details.expired_at_millis).toBeLessThan(Date.now());
   });
 
@@ -82,13 +91,21 @@ describe.each(endpoints)('header checks on $name, in the order of protocol READM
       tokenSubject(project.project.id, { is_anonymous: true, is_restricted: true, restricted_reason: { type: 'anonymous' }, email: null }),
     );
     await expectError(url, { ...project.headers.client, 'x-stack-access-token': anonymous }, 401, 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
-    const allowed = await context.request({ url, headers: { ...project.headers.client, 'x-stack-access-token': anonymous, 'x-stack-allow-anonymous-user': 'true' } });
+    const allowed = await context.request({
+      url,
+      headers: { ...project.headers.client, 'x-stack-access-token': anonymous, 'x-stack-allow-anonymous-user': 'true' },
+    });
     expect(allowed.status).toBe(200);
 
     const restricted = await context.services.accessTokens.sign(
       tokenSubject(project.project.id, { is_restricted: true, restricted_reason: { type: 'email_not_verified' }, email_verified: false }),
     );
-    const refused = await expectError(url, { ...project.headers.client, 'x-stack-access-token': restricted }, 403, 'RESTRICTED_USER_NOT_ALLOWED');
+    const refused = await expectError(
+      url,
+      { ...project.headers.client, 'x-stack-access-token': restricted },
+      403,
+      'RESTRICTED_USER_NOT_ALLOWED',
+    );
     expect(refused.body.details).toEqual({ restricted_reason: { type: 'email_not_verified' } });
     const restrictedAllowed = await context.request({
       url,
@@ -101,15 +118,35 @@ describe.each(endpoints)('header checks on $name, in the order of protocol READM
     const unknown = randomUUID();
     const response = await expectError(url, { ...project.headers.server, 'x-stack-project-id': unknown }, 400, 'CURRENT_PROJECT_NOT_FOUND');
     expect(response.body.details).toEqual({ project_id: unknown });
-    await expectError(url, { ...project.headers.client, 'x-stack-project-id': 'not-a-project; drop table project' }, 400, 'CURRENT_PROJECT_NOT_FOUND');
+    await expectError(
+      url,
+      { ...project.headers.client, 'x-stack-project-id': 'not-a-project; drop table project' },
+      400,
+      'CURRENT_PROJECT_NOT_FOUND',
+    );
     await expectError(url, { ...project.headers.client, 'x-stack-project-id': 'x'.repeat(4000) }, 400, 'CURRENT_PROJECT_NOT_FOUND');
   });
 
   it('7. client keys: wrong, of another project, or missing where required', async () => {
-    const wrong = await expectError(url, { ...project.headers.client, 'x-stack-publishable-client-key': 'pck_wrong' }, 401, 'INVALID_PUBLISHABLE_CLIENT_KEY');
+    const wrong = await expectError(
+      url,
+      { ...project.headers.client, 'x-stack-publishable-client-key': 'pck_wrong' },
+      401,
+      'INVALID_PUBLISHABLE_CLIENT_KEY',
+    );
     expect(wrong.body.details).toEqual({ project_id: project.project.id });
-    await expectError(url, { ...project.headers.client, 'x-stack-publishable-client-key': other.keys.publishable_client_key }, 401, 'INVALID_PUBLISHABLE_CLIENT_KEY');
-    await expectError(url, { ...project.headers.client, 'x-stack-publishable-client-key': project.keys.secret_server_key }, 401, 'INVALID_PUBLISHABLE_CLIENT_KEY');
+    await expectError(
+      url,
+      { ...project.headers.client, 'x-stack-publishable-client-key': other.keys.publishable_client_key },
+      401,
+      'INVALID_PUBLISHABLE_CLIENT_KEY',
+    );
+    await expectError(
+      url,
+      { ...project.headers.client, 'x-stack-publishable-client-key': project.keys.secret_server_key },
+      401,
+      'INVALID_PUBLISHABLE_CLIENT_KEY',
+    );
     const required = await expectError(
       url,
       { 'x-stack-access-type': 'client', 'x-stack-project-id': keyless.project.id },
@@ -120,22 +157,52 @@ describe.each(endpoints)('header checks on $name, in the order of protocol READM
   });
 
   it('7. server keys: missing, wrong, or of another project', async () => {
-    await expectError(url, { 'x-stack-access-type': 'server', 'x-stack-project-id': project.project.id }, 401, 'SERVER_AUTHENTICATION_REQUIRED');
+    await expectError(
+      url,
+      { 'x-stack-access-type': 'server', 'x-stack-project-id': project.project.id },
+      401,
+      'SERVER_AUTHENTICATION_REQUIRED',
+    );
     await expectError(url, { ...project.headers.server, 'x-stack-secret-server-key': 'ssk_wrong' }, 401, 'INVALID_SECRET_SERVER_KEY');
-    await expectError(url, { ...project.headers.server, 'x-stack-secret-server-key': other.keys.secret_server_key }, 401, 'INVALID_SECRET_SERVER_KEY');
+    await expectError(
+      url,
+      { ...project.headers.server, 'x-stack-secret-server-key': other.keys.secret_server_key },
+      401,
+      'INVALID_SECRET_SERVER_KEY',
+    );
   });
 
   it('7. admin keys: missing, wrong, or of another project', async () => {
-    await expectError(url, { 'x-stack-access-type': 'admin', 'x-stack-project-id': project.project.id }, 401, 'ADMIN_AUTHENTICATION_REQUIRED');
-    await expectError(url, { ...project.headers.admin, 'x-stack-super-secret-admin-key': 'sak_wrong' }, 401, 'INVALID_SUPER_SECRET_ADMIN_KEY');
-    await expectError(url, { ...project.headers.admin, 'x-stack-super-secret-admin-key': other.keys.super_secret_admin_key }, 401, 'INVALID_SUPER_SECRET_ADMIN_KEY');
+    await expectError(
+      url,
+      { 'x-stack-access-type': 'admin', 'x-stack-project-id': project.project.id },
+      401,
+      'ADMIN_AUTHENTICATION_REQUIRED',
+    );
+    await expectError(
+      url,
+      { ...project.headers.admin, 'x-stack-super-secret-admin-key': 'sak_wrong' },
+      401,
+      'INVALID_SUPER_SECRET_ADMIN_KEY',
+    );
+    await expectError(
+      url,
+      { ...project.headers.admin, 'x-stack-super-secret-admin-key': other.keys.super_secret_admin_key },
+      401,
+      'INVALID_SUPER_SECRET_ADMIN_KEY',
+    );
   });
 
   it('7. an admin access token replaces the keys and is checked like a token of the internal project', async () => {
     const adminHeaders = { 'x-stack-access-type': 'admin', 'x-stack-project-id': project.project.id };
     await expectError(url, { ...adminHeaders, 'x-stack-admin-access-token': 'garbage' }, 401, 'UNPARSABLE_ADMIN_ACCESS_TOKEN');
     const expired = await context.services.accessTokens.sign(tokenSubject('internal'), { now: Date.now() - 3_600_000 });
-    const expiredResponse = await expectError(url, { ...adminHeaders, 'x-stack-admin-access-token': expired }, 401, 'ADMIN_ACCESS_TOKEN_EXPIRED');
+    const expiredResponse = await expectError(
+      url,
+      { ...adminHeaders, 'x-stack-admin-access-token': expired },
+      401,
+      'ADMIN_ACCESS_TOKEN_EXPIRED',
+    );
     expect(expiredResponse.body.details.expired_at_millis).toBeLessThan(Date.now());
     const notInternal = await context.services.accessTokens.sign(tokenSubject(project.project.id));
     await expectError(url, { ...adminHeaders, 'x-stack-admin-access-token': notInternal }, 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
@@ -157,19 +224,31 @@ describe.each(endpoints)('header checks on $name, in the order of protocol READM
       expiresAt: new Date(Date.now() - 1000),
       keys: { secret_server_key: true },
     });
-    await expectError(url, { ...victim.headers.server, 'x-stack-secret-server-key': keys.secret_server_key as string }, 401, 'INVALID_SECRET_SERVER_KEY');
+    await expectError(
+      url,
+      { ...victim.headers.server, 'x-stack-secret-server-key': keys.secret_server_key as string },
+      401,
+      'INVALID_SECRET_SERVER_KEY',
+    );
   });
 
   it('8. a branch other than main is BRANCH_DOES_NOT_EXIST, after the key checks', async () => {
     const response = await expectError(url, { ...project.headers.server, 'x-stack-branch-id': 'dev' }, 400, 'BRANCH_DOES_NOT_EXIST');
     expect(response.body.details).toEqual({ branch_id: 'dev' });
-    await expectError(url, { ...project.headers.server, 'x-stack-branch-id': 'dev', 'x-stack-secret-server-key': 'ssk_wrong' }, 401, 'INVALID_SECRET_SERVER_KEY');
+    await expectError(
+      url,
+      { ...project.headers.server, 'x-stack-branch-id': 'dev', 'x-stack-secret-server-key': 'ssk_wrong' },
+      401,
+      'INVALID_SECRET_SERVER_KEY',
+    );
     const main = await context.request({ url, headers: { ...project.headers.server, 'x-stack-branch-id': 'main' } });
     expect(main.status).toBe(200);
   });
 
   it('accepts the x-hexclave-* spelling, and prefers it when both spellings differ', async () => {
-    const hexclave = Object.fromEntries(Object.entries(project.headers.server).map(([name, value]) => [name.replace('x-stack-', 'x-hexclave-'), value]));
+    const hexclave = Object.fromEntries(
+      Object.entries(project.headers.server).map(([name, value]) => [name.replace('x-stack-', 'x-hexclave-'), value]),
+    );
     expect((await context.request({ url, headers: hexclave })).status).toBe(200);
     const both = { ...project.headers.server, 'x-hexclave-secret-server-key': 'ssk_wrong' };
     await expectError(url, both, 401, 'INVALID_SECRET_SERVER_KEY');
@@ -190,12 +269,17 @@ describe('access type requirements', () => {
       expect(response.status).toBe(200);
       expect(response.body.id).toBe(project.project.id);
     }
-    const noKey = await context.request({ url: '/api/v1/projects/current', headers: { 'x-stack-access-type': 'client', 'x-stack-project-id': project.project.id } });
+    const noKey = await context.request({
+      url: '/api/v1/projects/current',
+      headers: { 'x-stack-access-type': 'client', 'x-stack-project-id': project.project.id },
+    });
     expect(noKey.status).toBe(200);
   });
 
   it('GET / describes the authentication it saw', async () => {
-    const token = await context.services.accessTokens.sign(tokenSubject(project.project.id, { sub: '11111111-2222-4333-8444-555555555555' }));
+    const token = await context.services.accessTokens.sign(
+      tokenSubject(project.project.id, { sub: '11111111-2222-4333-8444-555555555555' }),
+    );
     const root = await context.request({ url: '/api/v1/', headers: { ...project.headers.client, 'x-stack-access-token': token } });
     expect(root.body).toContain(`client access to project ${project.project.id}, user 11111111-2222-4333-8444-555555555555`);
   });

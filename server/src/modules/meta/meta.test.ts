@@ -36,7 +36,11 @@ describe('meta endpoints', () => {
   });
 
   it('POST /check-feature-support answers in plain text that the feature is missing', async () => {
-    const response = await context.request({ method: 'POST', url: '/api/v1/check-feature-support', payload: { featureName: 'payments', extra: { any: 'json' } } });
+    const response = await context.request({
+      method: 'POST',
+      url: '/api/v1/check-feature-support',
+      payload: { featureName: 'payments', extra: { any: 'json' } },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toBe('The feature "payments" is not supported by this Gatehouse server yet.');
     const empty = await context.request({ method: 'POST', url: '/api/v1/check-feature-support' });

@@ -12,7 +12,10 @@ beforeAll(async () => {
     'auth.password.allowSignIn': true,
     'domains.allowLocalhost': true,
     'apiKeys.enabled.user': true,
-    'auth.oauth.providers': { github: { type: 'github', isShared: true, allowSignIn: true }, google: { type: 'google', isShared: true, allowSignIn: false } },
+    'auth.oauth.providers': {
+      github: { type: 'github', isShared: true, allowSignIn: true },
+      google: { type: 'google', isShared: true, allowSignIn: false },
+    },
     'domains.trustedDomains': { main: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } },
   });
 });
@@ -81,9 +84,31 @@ describe('GET /projects/{project_id}/.well-known/jwks.json', () => {
     const { body } = await context.request({ url: jwksUrl(project.project.id, '?include_anonymous=true') });
     const jwks = createLocalJWKSet(body);
     const normal = await context.services.accessTokens.sign(tokenSubject(project.project.id));
-    const { payload, protectedHeader } = await jwtVerify(normal, jwks, { audience: project.project.id, issuer: `http://localhost:8102/api/v1/projects/${project.project.id}` });
+    const { payload, protectedHeader } = await jwtVerify(normal, jwks, {
+      audience: project.project.id,
+      issuer: `http://localhost:8102/api/v1/projects/${project.project.id}`,
+    });
     expect(protectedHeader.alg).toBe('ES256');
-    for (const claim of ['sub', 'iat', 'exp', 'iss', 'aud', 'project_id', 'branch_id', 'refresh_token_id', 'role', 'name', 'email', 'email_verified', 'selected_team_id', 'signed_up_at', 'is_anonymous', 'is_restricted', 'restricted_reason', 'requires_totp_mfa']) {
+    for (const claim of [
+      'sub',
+      'iat',
+      'exp',
+      'iss',
+      'aud',
+      'project_id',
+      'branch_id',
+      'refresh_token_id',
+      'role',
+      'name',
+      'email',
+      'email_verified',
+      'selected_team_id',
+      'signed_up_at',
+      'is_anonymous',
+      'is_restricted',
+      'restricted_reason',
+      'requires_totp_mfa',
+    ]) {
       expect(payload, claim).toHaveProperty(claim);
     }
     expect((payload.exp as number) - (payload.iat as number)).toBe(600);
@@ -106,7 +131,11 @@ describe('GET /projects/{project_id}/.well-known/jwks.json', () => {
   });
 
   it('rejects a bad flag value, an unknown query field and an over-long project id with SCHEMA_ERROR', async () => {
-    for (const url of [jwksUrl(project.project.id, '?include_anonymous=yes'), jwksUrl(project.project.id, '?kid=1'), jwksUrl('a'.repeat(65))]) {
+    for (const url of [
+      jwksUrl(project.project.id, '?include_anonymous=yes'),
+      jwksUrl(project.project.id, '?kid=1'),
+      jwksUrl('a'.repeat(65)),
+    ]) {
       const response = await context.request({ url });
       expect(response.status, url).toBe(400);
       expect(response.body.code).toBe('SCHEMA_ERROR');
