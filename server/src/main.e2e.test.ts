@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
 /** `pnpm start` as a newcomer runs it: a real process, its printed keys, a real HTTP call. */
-const serverDir = new URL('..', import.meta.url).pathname;
+const repoRoot = new URL('../..', import.meta.url).pathname;
 const running: ChildProcess[] = [];
 const dirs: string[] = [];
 afterAll(() => {
@@ -22,7 +22,7 @@ afterAll(() => {
 async function start(env: Record<string, string>): Promise<{ output: string; stop: () => Promise<void> }> {
   // Its own process group: pnpm → tsx → node all stop together.
   const child = spawn('pnpm', ['start'], {
-    cwd: serverDir,
+    cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: 'pipe',
     detached: true,
