@@ -81,3 +81,23 @@ describe('headers and answers every response shares', () => {
     await app.close();
   });
 });
+
+describe('response serialisation', () => {
+  it('drops fields the spec does not declare, so server-only data never leaks', async () => {
+    const Fastify = (await import('fastify')).default;
+    const { routeTable } = await import('../generated/route-table.ts');
+    const route = routeTable.find((entry) => entry.operationId === 'getCurrentProject');
+    const app = Fastify();
+    const { toClientProject } = await import('../modules/projects/client-project.ts');
+    const view = toClientProject(project.project);
+    app.get('/leaky', { schema: { response: route?.schema.response } }, async () => ({
+      ...view,
+      server_metadata: { secret: 'never sent' },
+      config: { ...view.config, password_hash: 'never sent' },
+    }));
+    const response = await app.inject({ url: '/leaky' });
+    expect(response.body).not.toContain('never sent');
+    expect(JSON.parse(response.body)).toEqual(view);
+    await app.close();
+  });
+});

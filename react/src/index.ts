@@ -1,0 +1,2 @@
+export { apiMutator, setApiClient } from './api-mutator.ts';
+export * from './generated/hooks.ts';
