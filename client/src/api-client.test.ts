@@ -1,27 +1,20 @@
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext, type TestProject } from '../../server/src/testing/test-context.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestContext } from '../../server/src/testing/test-context.ts';
 import { ApiHttpError, createApiClient } from './api-client.ts';
 import { CurrentProjectNotFoundError, InvalidProjectAuthenticationError, KnownError, SchemaError } from './errors.ts';
 
 /** The client against the real server over HTTP. */
-let context: TestContext;
-let project: TestProject;
-let baseUrl: string;
-beforeAll(async () => {
-  context = await createTestContext();
-  project = await context.createProject();
-  await context.app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(context.app.server.address() as AddressInfo).port}`;
-});
-afterAll(() => context.close());
+const env = useTestContext({ listen: true });
 
 describe('createApiClient', () => {
   it('calls an operation by id with typed params and returns the parsed body', async () => {
-    const client = createApiClient({ baseUrl, headers: project.headers.client });
+    const client = createApiClient({ baseUrl: env.baseUrl, headers: env.project.headers.client });
     const current = await client.call('getCurrentProject');
-    expect(current.id).toBe(project.project.id);
-    const jwks = await client.call('getProjectJwks', { params: { project_id: project.project.id }, query: { include_restricted: 'true' } });
+    expect(current.id).toBe(env.project.project.id);
+    const jwks = await client.call('getProjectJwks', {
+      params: { project_id: env.project.project.id },
+      query: { include_restricted: 'true' },
+    });
     expect(jwks.keys).toHaveLength(2);
     expect(await client.call('getApiRoot')).toContain('Welcome');
   });
@@ -29,8 +22,8 @@ describe('createApiClient', () => {
   it('turns a known error into its generated class, with or without the status override', async () => {
     for (const override of [{}, { 'x-stack-override-error-status': 'true' }] as Record<string, string>[]) {
       const client = createApiClient({
-        baseUrl,
-        headers: { ...project.headers.client, 'x-stack-project-id': '00000000-0000-4000-8000-000000000001', ...override },
+        baseUrl: env.baseUrl,
+        headers: { ...env.project.headers.client, 'x-stack-project-id': '00000000-0000-4000-8000-000000000001', ...override },
       });
       const error = await client.call('getCurrentProject').catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(CurrentProjectNotFoundError);
@@ -38,18 +31,21 @@ describe('createApiClient', () => {
       expect((error as CurrentProjectNotFoundError).status).toBe(400);
       expect((error as CurrentProjectNotFoundError).details.project_id).toBe('00000000-0000-4000-8000-000000000001');
     }
-    const wrongKey = createApiClient({ baseUrl, headers: { ...project.headers.server, 'x-stack-secret-server-key': 'ssk_nope' } });
+    const wrongKey = createApiClient({
+      baseUrl: env.baseUrl,
+      headers: { ...env.project.headers.server, 'x-stack-secret-server-key': 'ssk_nope' },
+    });
     await expect(wrongKey.call('getCurrentProject')).rejects.toBeInstanceOf(InvalidProjectAuthenticationError);
-    const bad = createApiClient({ baseUrl });
+    const bad = createApiClient({ baseUrl: env.baseUrl });
     await expect(
-      bad.call('getProjectJwks', { params: { project_id: project.project.id }, query: { include_anonymous: 'maybe' as 'true' } }),
+      bad.call('getProjectJwks', { params: { project_id: env.project.project.id }, query: { include_anonymous: 'maybe' as 'true' } }),
     ).rejects.toBeInstanceOf(SchemaError);
   });
 
   it('raises an ApiHttpError for plain-text errors, and runs middleware outermost first', async () => {
     const order: string[] = [];
     const client = createApiClient({
-      baseUrl,
+      baseUrl: env.baseUrl,
       middleware: [
         async (request, next) => {
           order.push('outer');
@@ -58,12 +54,12 @@ describe('createApiClient', () => {
         async (request, next) => {
           order.push('inner');
           request.headers.set('x-stack-access-type', 'client');
-          request.headers.set('x-stack-project-id', project.project.id);
+          request.headers.set('x-stack-project-id', env.project.project.id);
           return next(request);
         },
       ],
     });
-    expect((await client.call('getCurrentProject')).id).toBe(project.project.id);
+    expect((await client.call('getCurrentProject')).id).toBe(env.project.project.id);
     expect(order).toEqual(['outer', 'inner']);
     const error = await client.fetchJson('/no/such/route', {}).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiHttpError);

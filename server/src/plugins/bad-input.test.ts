@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routeTable } from '../generated/route-table.ts';
 import type { RouteDefinition } from '../routing/route-definition.ts';
-import { createTestContext, type TestContext, type TestProject } from '../testing/test-context.ts';
+import { useTestContext } from '../testing/test-context.ts';
 
 /**
  * Bad input on every operation of the spec: each gets a catalogued 400, never a 500, and the
  * request reaches validation because it carries valid credentials for an allowed access type.
  */
-let context: TestContext;
-let project: TestProject;
-beforeAll(async () => {
-  context = await createTestContext();
-  project = await context.createProject();
-});
-afterAll(() => context.close());
+const env = useTestContext();
 
 type JsonSchemaNode = {
   type?: string | string[];
@@ -25,15 +19,18 @@ const routes = routeTable as readonly RouteDefinition[];
 const withBody = routes.filter((route) => route.schema.body !== undefined);
 
 function urlOf(route: RouteDefinition, params: Record<string, string> = {}): string {
-  return route.url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => params[name] ?? (name === 'project_id' ? project.project.id : 'x'));
+  return route.url.replace(
+    /:([A-Za-z_]+)/g,
+    (_match, name: string) => params[name] ?? (name === 'project_id' ? env.project.project.id : 'x'),
+  );
 }
 function headersOf(route: RouteDefinition): Record<string, string> {
   if (route.auth === 'none') return {};
   const type = route.accessTypes.includes('server') ? 'server' : route.accessTypes.includes('admin') ? 'admin' : 'client';
-  return project.headers[type];
+  return env.project.headers[type];
 }
 const send = (route: RouteDefinition, options: { url?: string; payload?: string; contentType?: string }) =>
-  context.request({
+  env.context.request({
     method: route.method,
     url: options.url ?? urlOf(route),
     headers: { ...headersOf(route), ...(options.contentType ? { 'content-type': options.contentType } : {}) },

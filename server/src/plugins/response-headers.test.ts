@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext, type TestProject } from '../testing/test-context.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestContext } from '../testing/test-context.ts';
 
-let context: TestContext;
-let project: TestProject;
-beforeAll(async () => {
-  context = await createTestContext();
-  project = await context.createProject();
-});
-afterAll(() => context.close());
+const env = useTestContext();
 
 describe('headers and answers every response shares', () => {
   it('sends a 4xx as 200 with the real status when the request asks (either spelling); never a 5xx', async () => {
     for (const header of ['x-stack-override-error-status', 'x-hexclave-override-error-status']) {
-      const response = await context.request({
+      const response = await env.context.request({
         url: '/api/v1/projects/current',
         headers: { [header]: 'true', 'x-stack-access-type': 'admin' },
       });
@@ -21,21 +15,21 @@ describe('headers and answers every response shares', () => {
       expect(response.headers['x-stack-actual-status']).toBe('400');
       expect(response.headers['x-stack-known-error']).toBe('ACCESS_TYPE_WITHOUT_PROJECT_ID');
     }
-    const plain = await context.app.inject({ url: '/api/v1/nothing-here', headers: { 'x-stack-override-error-status': 'true' } });
+    const plain = await env.context.app.inject({ url: '/api/v1/nothing-here', headers: { 'x-stack-override-error-status': 'true' } });
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['x-stack-actual-status']).toBe('404');
   });
 
   it('gives every response its own request id and no-store caching', async () => {
-    const first = await context.request({ url: '/api/v1/projects/current', headers: project.headers.client });
-    const second = await context.request({ url: '/api/v1/projects/current', headers: project.headers.client });
+    const first = await env.context.request({ url: '/api/v1/projects/current', headers: env.project.headers.client });
+    const second = await env.context.request({ url: '/api/v1/projects/current', headers: env.project.headers.client });
     expect(first.headers['x-stack-request-id']).not.toBe(second.headers['x-stack-request-id']);
     expect(first.headers['cache-control']).toBe('no-store, max-age=0');
     expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 
   it('answers CORS preflight on any API path with an empty 200 allowing the SDK headers', async () => {
-    const response = await context.app.inject({
+    const response = await env.context.app.inject({
       method: 'OPTIONS',
       url: '/api/v1/users/me',
       headers: {
@@ -49,15 +43,15 @@ describe('headers and answers every response shares', () => {
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(String(response.headers['access-control-allow-headers'])).toContain('x-hexclave-access-token');
     expect(String(response.headers['access-control-allow-methods'])).toContain('PATCH');
-    const simple = await context.app.inject({ url: '/api/v1/', headers: { origin: 'https://app.example.com' } });
+    const simple = await env.context.app.inject({ url: '/api/v1/', headers: { origin: 'https://app.example.com' } });
     expect(simple.headers['access-control-expose-headers']).toContain('x-stack-known-error');
   });
 
   it('answers an unknown path with a plain 404 and a wrong method with 405', async () => {
-    const missing = await context.request({ url: '/api/v1/no/such/endpoint' });
+    const missing = await env.context.request({ url: '/api/v1/no/such/endpoint' });
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toBe('text/plain; charset=utf-8');
-    const wrongMethod = await context.request({ method: 'DELETE', url: '/api/v1/projects/current' });
+    const wrongMethod = await env.context.request({ method: 'DELETE', url: '/api/v1/projects/current' });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.allow).toBe('GET');
   });
@@ -66,7 +60,7 @@ describe('headers and answers every response shares', () => {
     const { buildApp } = await import('../app.ts');
     const logged: string[] = [];
     const app = await buildApp({
-      services: context.services,
+      services: env.context.services,
       logger: { level: 'error', stream: { write: (line: string) => logged.push(line) } },
     });
     app.get('/api/v1/__explode', async () => {
@@ -89,7 +83,7 @@ describe('response serialisation', () => {
     const route = routeTable.find((entry) => entry.operationId === 'getCurrentProject');
     const app = Fastify();
     const { toClientProject } = await import('../modules/projects/client-project.ts');
-    const view = toClientProject(project.project);
+    const view = toClientProject(env.project.project);
     app.get('/leaky', { schema: { response: route?.schema.response } }, async () => ({
       ...view,
       server_metadata: { secret: 'never sent' },

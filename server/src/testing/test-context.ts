@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
-import { inject } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createDatabase, type DatabaseHandle } from '../db/create-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -105,4 +106,26 @@ export function tokenSubject(
     requires_totp_mfa: false,
     ...overrides,
   };
+}
+
+export type TestEnvironment = { context: TestContext; project: TestProject; baseUrl: string };
+
+/**
+ * Registers beforeAll/afterAll for a file: a test context, one project (with the given config
+ * override) and, with `listen`, a real HTTP port for clients. Read the fields inside tests.
+ */
+export function useTestContext(
+  options: { database?: 'postgres' | 'pglite'; listen?: boolean; projectConfig?: Record<string, unknown> } = {},
+): TestEnvironment {
+  const environment = {} as TestEnvironment;
+  beforeAll(async () => {
+    environment.context = await createTestContext({ database: options.database });
+    environment.project = await environment.context.createProject(options.projectConfig);
+    if (options.listen) {
+      await environment.context.app.listen({ port: 0, host: '127.0.0.1' });
+      environment.baseUrl = `http://127.0.0.1:${(environment.context.app.server.address() as AddressInfo).port}`;
+    }
+  });
+  afterAll(() => environment.context.close());
+  return environment;
 }
