@@ -33,11 +33,111 @@ export interface ApiKeySetTable {
   super_secret_admin_key_last_four: string | null;
 }
 
+type Json = ColumnType<unknown, string | null, string | null>;
+
+export interface UserTable {
+  id: string;
+  project_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  signed_up_at: Generated<Date>;
+  last_active_at: Generated<Date>;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+  server_metadata: Json;
+  is_anonymous: Generated<boolean>;
+  password_hash: string | null;
+  otp_auth_enabled: Generated<boolean>;
+  totp_secret: Buffer | null;
+  selected_team_id: string | null;
+  restricted_by_admin: Generated<boolean>;
+  restricted_by_admin_reason: string | null;
+  restricted_by_admin_private_details: string | null;
+  country_code: string | null;
+  risk_scores: Json;
+  /** How the user signed up: password, otp, oauth, anonymous, server (metrics). */
+  sign_up_method: string | null;
+}
+
+export interface ContactChannelTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  type: Generated<string>;
+  value: string;
+  is_verified: Generated<boolean>;
+  is_primary: Generated<boolean>;
+  used_for_auth: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface RefreshSessionTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  token_hash: string;
+  /** With rotation: the digest of the token this one replaced, accepted during the grace window. */
+  previous_token_hash: string | null;
+  rotated_at: Date | null;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  last_used_at: Generated<Date>;
+  last_used_ip: string | null;
+  is_impersonation: Generated<boolean>;
+}
+
+export interface VerificationCodeTable {
+  id: string;
+  project_id: string;
+  purpose: string;
+  /** The last 39 characters of the code; identifies the row an OTP attempt is checked against. */
+  nonce: string;
+  code_hash: string;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  attempts: Generated<number>;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface EmailOutboxTable {
+  id: string;
+  project_id: string;
+  to_address: string;
+  kind: string;
+  subject: string;
+  html: string;
+  text: string;
+  created_at: Generated<Date>;
+  sent_at: Date | null;
+  error: string | null;
+}
+
+export interface EventTable {
+  id: Generated<string>;
+  project_id: string;
+  type: string;
+  data: ColumnType<unknown, string, string>;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   server_secret: ServerSecretTable;
   project: ProjectTable;
   api_key_set: ApiKeySetTable;
+  project_user: UserTable;
+  contact_channel: ContactChannelTable;
+  refresh_session: RefreshSessionTable;
+  verification_code: VerificationCodeTable;
+  email_outbox: EmailOutboxTable;
+  event: EventTable;
 }
+
+export type UserRow = Selectable<UserTable>;
+export type ContactChannelRow = Selectable<ContactChannelTable>;
+export type RefreshSessionRow = Selectable<RefreshSessionTable>;
+export type VerificationCodeRow = Selectable<VerificationCodeTable>;
+export type EmailOutboxRow = Selectable<EmailOutboxTable>;
 
 export type ProjectRow = Selectable<ProjectTable>;
 export type NewProjectRow = Insertable<ProjectTable>;
