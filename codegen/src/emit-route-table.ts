@@ -53,6 +53,8 @@ export function emitRouteTable(doc: OpenApiDocument): GeneratedFile[] {
       specPath: entry.path,
       auth: operation['x-access-types'] ? 'required' : (operation['x-auth'] ?? 'required'),
       accessTypes: operation['x-access-types'] ?? [],
+      user: operation['x-user'] ?? 'optional',
+      rateLimit: operation['x-rate-limit'] ?? null,
       successStatus: Number(successStatus),
       successContentType,
       bodyRequired: operation.requestBody?.required === true,

@@ -27,6 +27,10 @@ export type OperationObject = {
   responses: Record<string, ResponseObject>;
   'x-auth'?: 'none' | 'optional';
   'x-access-types'?: Array<'client' | 'server' | 'admin'>;
+  /** `required`: no user token is USER_AUTHENTICATION_REQUIRED; `me`: it is CANNOT_GET_OWN_USER_WITHOUT_USER. */
+  'x-user'?: 'required' | 'me';
+  /** The rate-limit bucket the operation counts against. */
+  'x-rate-limit'?: string;
   [extension: `x-${string}`]: unknown;
 };
 

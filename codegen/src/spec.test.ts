@@ -23,7 +23,9 @@ describe('openapi/v1.yaml', () => {
     const ids = operations.map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const { operation } of operations) {
-      expect(operation.operationId).toMatch(/^(get|list|create|update|delete|check|redirect|send|sign|verify|revoke|refresh)[A-Z]\w+$/);
+      expect(operation.operationId).toMatch(
+        /^(get|list|create|update|delete|check|redirect|send|sign|verify|revoke|refresh|set|reset|exchange)[A-Z]\w+$/,
+      );
       expect(
         Object.keys(operation.responses).some((status) => /^[23]\d\d$/.test(status)),
         operation.operationId,
@@ -61,6 +63,13 @@ describe('openapi/v1.yaml', () => {
       for (const code of headerErrors) expect(declared, `${route.operationId} must declare ${code}`).toContain(code);
       if (route.auth === 'required') expect(declared).toContain('ACCESS_TYPE_REQUIRED');
       if (route.accessTypes.length < 3 && route.auth === 'required') expect(declared).toContain('INSUFFICIENT_ACCESS_TYPE');
+    }
+  });
+
+  it('declares BODY_PARSING_ERROR on every operation whose method carries a body (the SDKs send {} on DELETE)', () => {
+    for (const route of routeTable as readonly RouteDefinition[]) {
+      if (route.method === 'GET') continue;
+      expect(Object.values(route.errorCodes).flat(), route.operationId).toContain('BODY_PARSING_ERROR');
     }
   });
 

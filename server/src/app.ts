@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import { contactChannelHandlers } from './modules/contact-channels/contact-channels.routes.ts';
 import { metaHandlers } from './modules/meta/meta.routes.ts';
+import { otpAuthHandlers } from './modules/otp-auth/otp-auth.routes.ts';
+import { passwordAuthHandlers } from './modules/password-auth/password-auth.routes.ts';
 import { projectHandlers } from './modules/projects/projects.routes.ts';
+import { oauthTokenHandlers } from './modules/sessions/oauth-token.routes.ts';
+import { sessionHandlers } from './modules/sessions/sessions.routes.ts';
+import { anonymousHandlers } from './modules/sign-in/anonymous.routes.ts';
+import { userHandlers } from './modules/users/users.routes.ts';
 import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { corsPlugin } from './plugins/cors.ts';
@@ -46,6 +53,13 @@ export async function buildApp(options: AppOptions) {
   const handlers: OperationHandlers = {
     ...metaHandlers(),
     ...projectHandlers(options.services),
+    ...userHandlers(options.services),
+    ...sessionHandlers(options.services),
+    ...oauthTokenHandlers(options.services),
+    ...passwordAuthHandlers(options.services),
+    ...anonymousHandlers(options.services),
+    ...otpAuthHandlers(options.services),
+    ...contactChannelHandlers(options.services),
   };
   registerOperations(app, handlers, options.services.requestAuth);
   return app;

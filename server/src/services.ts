@@ -4,8 +4,18 @@ import type { Database } from './db/schema.ts';
 import { ApiKeyService } from './modules/api-keys/api-key.service.ts';
 import { AccessTokenService } from './modules/auth/access-token.service.ts';
 import { type ProjectOwnershipCheck, RequestAuthService } from './modules/auth/request-auth.service.ts';
+import { ContactChannelService } from './modules/contact-channels/contact-channel.service.ts';
+import { type EmailLog, EmailService } from './modules/email/email.service.ts';
+import { OtpAuthService } from './modules/otp-auth/otp-auth.service.ts';
+import { PasswordAuthService } from './modules/password-auth/password-auth.service.ts';
+import { PasswordResetService } from './modules/password-auth/password-reset.service.ts';
 import { ProjectService } from './modules/projects/project.service.ts';
+import { SessionService } from './modules/sessions/session.service.ts';
+import { TokenService } from './modules/sessions/token.service.ts';
+import { SignInService } from './modules/sign-in/sign-in.service.ts';
 import { SigningKeysService } from './modules/signing-keys/signing-keys.service.ts';
+import { UserService } from './modules/users/user.service.ts';
+import { VerificationCodeService } from './modules/verification-codes/verification-code.service.ts';
 
 /**
  * Until teams exist (the project-administration issue adds owner-team membership), no user of the
@@ -13,14 +23,50 @@ import { SigningKeysService } from './modules/signing-keys/signing-keys.service.
  */
 const noOwnershipYet: ProjectOwnershipCheck = async () => false;
 
+export type ServiceOptions = Pick<ServerEnv, 'publicUrl' | 'smtp'> & { emailLog?: EmailLog };
+
 /** Every service, wired once per app; handlers and tests reach them through `app.services`. */
-export function createServices(db: Kysely<Database>, env: Pick<ServerEnv, 'publicUrl'>, serverSecret: Buffer) {
+export function createServices(db: Kysely<Database>, env: ServiceOptions, serverSecret: Buffer) {
   const projects = new ProjectService(db);
   const apiKeys = new ApiKeyService(db);
   const signingKeys = new SigningKeysService(serverSecret);
   const accessTokens = new AccessTokenService(signingKeys, env.publicUrl);
-  const requestAuth = new RequestAuthService(projects, apiKeys, accessTokens, noOwnershipYet);
-  return { db, projects, apiKeys, signingKeys, accessTokens, requestAuth };
+  const users = new UserService(db);
+  const sessions = new SessionService(db);
+  const tokens = new TokenService(sessions, users, accessTokens);
+  const signIn = new SignInService(sessions, accessTokens);
+  const email = new EmailService(db, {
+    sharedSmtp: env.smtp,
+    log: env.emailLog ?? ((message, fields) => console.log(message, fields.text ?? '')),
+  });
+  const verificationCodes = new VerificationCodeService(db);
+  const contactChannels = new ContactChannelService(db, users, verificationCodes, email);
+  const passwordAuth = new PasswordAuthService(users, sessions, signIn, (project, user, callbackUrl) =>
+    contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
+  );
+  const passwordReset = new PasswordResetService(users, sessions, verificationCodes, email);
+  const otpAuth = new OtpAuthService(users, verificationCodes, email, signIn);
+  const requestAuth = new RequestAuthService(projects, apiKeys, accessTokens, noOwnershipYet, (projectId, userId) =>
+    users.find(projectId, userId),
+  );
+  return {
+    db,
+    projects,
+    apiKeys,
+    signingKeys,
+    accessTokens,
+    users,
+    sessions,
+    tokens,
+    signIn,
+    email,
+    verificationCodes,
+    contactChannels,
+    passwordAuth,
+    passwordReset,
+    otpAuth,
+    requestAuth,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

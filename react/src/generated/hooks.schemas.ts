@@ -123,6 +123,484 @@ export interface ListEnvelope {
   pagination?: ListPagination;
 }
 
+export type UserId = string;
+
+/**
+ * A user id, or `me` for the user of the access token (`CANNOT_GET_OWN_USER_WITHOUT_USER` without one).
+ * @pattern ^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$
+ */
+export type UserIdOrMe = string;
+
+/**
+ * Any JSON value, including null. Updates replace the whole value.
+ */
+export interface Json {}
+
+/**
+ * An http(s) URL or a data URL of an image, at most 1,000,000 characters.
+ * @maxLength 1000000
+ * @pattern ^(https?://|data:image/)
+ */
+export type ImageUrl = string | null;
+
+/**
+ * @maxLength 256
+ */
+export type DisplayName = string | null;
+
+/**
+ * @maxLength 256
+ */
+export type Email = string;
+
+/**
+ * At least 8 and at most 70 characters, checked by the server (`PASSWORD_TOO_SHORT` / `PASSWORD_TOO_LONG` with details). The schema bounds the input at 4096.
+ * @maxLength 4096
+ */
+export type Password = string;
+
+/**
+ * A 45-character code (case-insensitive), or for sign-in a 6-character OTP followed by the nonce.
+ * @minLength 1
+ * @maxLength 128
+ */
+export type VerificationCode = string;
+
+/**
+ * Must be on one of the project's trusted domains (or localhost when the project allows it), else `REDIRECT_URL_NOT_WHITELISTED`.
+ * @maxLength 2048
+ */
+export type CallbackUrl = string;
+
+export type BotChallengeFieldsBotChallengePhase = typeof BotChallengeFieldsBotChallengePhase[keyof typeof BotChallengeFieldsBotChallengePhase];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const BotChallengeFieldsBotChallengePhase = {
+  invisible: 'invisible',
+  visible: 'visible',
+} as const;
+
+export type BotChallengeFieldsBotChallengeUnavailable = typeof BotChallengeFieldsBotChallengeUnavailable[keyof typeof BotChallengeFieldsBotChallengeUnavailable];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const BotChallengeFieldsBotChallengeUnavailable = {
+  true: 'true',
+} as const;
+
+/**
+ * Sent by newer SDKs; accepted and ignored (no bot protection is configured).
+ */
+export interface BotChallengeFields {
+  /** @maxLength 4096 */
+  bot_challenge_token?: string;
+  bot_challenge_phase?: BotChallengeFieldsBotChallengePhase;
+  bot_challenge_unavailable?: BotChallengeFieldsBotChallengeUnavailable;
+}
+
+export const SuccessValue = {
+  success: true,
+} as const;
+export type Success = typeof SuccessValue;
+
+export const CodeCheckResultValue = {
+  is_code_valid: true,
+} as const;
+export type CodeCheckResult = typeof CodeCheckResultValue;
+
+export interface SignInResponse {
+  access_token: string;
+  refresh_token: string;
+  user_id: UserId;
+  is_new_user?: boolean;
+}
+
+/**
+ * The user's selected team (teams arrive with the teams feature; null until then).
+ */
+export type SelectedTeamAnyOf = {
+  id: string;
+  display_name: string;
+  profile_image_url: ImageUrl;
+  client_metadata?: Json;
+  client_read_only_metadata?: Json;
+  server_metadata?: Json;
+  created_at_millis?: number;
+};
+
+/**
+ * The user's selected team (teams arrive with the teams feature; null until then).
+ */
+export type SelectedTeam = SelectedTeamAnyOf | null;
+
+export type UserOAuthProviderSummaryEmail = string | null;
+
+export interface UserOAuthProviderSummary {
+  id: string;
+  account_id: string;
+  email?: UserOAuthProviderSummaryEmail;
+}
+
+export type ServerUserPrimaryEmail = string | null;
+
+export type ServerUserSelectedTeamId = string | null;
+
+export type ServerUserRestrictedReason = RestrictedReason | null;
+
+export type ServerUserRestrictedByAdminReason = string | null;
+
+export type ServerUserRestrictedByAdminPrivateDetails = string | null;
+
+export type ServerUserCountryCode = string | null;
+
+export type ServerUserRiskScoresSignUp = {
+  /**
+   * @minimum 0
+   * @maximum 100
+   */
+  bot: number;
+  /**
+   * @minimum 0
+   * @maximum 100
+   */
+  free_trial_abuse: number;
+};
+
+export type ServerUserRiskScores = {
+  sign_up: ServerUserRiskScoresSignUp;
+};
+
+export interface ServerUser {
+  id: UserId;
+  primary_email: ServerUserPrimaryEmail;
+  primary_email_verified: boolean;
+  /** The primary email can be used for password and OTP sign-in. */
+  primary_email_auth_enabled: boolean;
+  display_name: DisplayName;
+  selected_team: SelectedTeam;
+  selected_team_id: ServerUserSelectedTeamId;
+  profile_image_url: ImageUrl;
+  signed_up_at_millis: number;
+  has_password: boolean;
+  otp_auth_enabled: boolean;
+  passkey_auth_enabled: boolean;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+  server_metadata: Json;
+  last_active_at_millis: number;
+  is_anonymous: boolean;
+  is_restricted: boolean;
+  restricted_reason: ServerUserRestrictedReason;
+  restricted_by_admin: boolean;
+  restricted_by_admin_reason: ServerUserRestrictedByAdminReason;
+  restricted_by_admin_private_details: ServerUserRestrictedByAdminPrivateDetails;
+  country_code: ServerUserCountryCode;
+  risk_scores: ServerUserRiskScores;
+  oauth_providers: UserOAuthProviderSummary[];
+  /** @deprecated */
+  auth_with_email: boolean;
+  requires_totp_mfa: boolean;
+}
+
+export type ClientCurrentUserPrimaryEmail = string | null;
+
+export type ClientCurrentUserSelectedTeamId = string | null;
+
+export type ClientCurrentUserRestrictedReason = RestrictedReason | null;
+
+export type ClientCurrentUserRestrictedByAdminReason = string | null;
+
+/**
+ * What a client sees of its own user; no server-only fields.
+ */
+export interface ClientCurrentUser {
+  id: UserId;
+  primary_email: ClientCurrentUserPrimaryEmail;
+  primary_email_verified: boolean;
+  display_name: DisplayName;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+  profile_image_url: ImageUrl;
+  signed_up_at_millis: number;
+  has_password: boolean;
+  auth_with_email: boolean;
+  oauth_providers: UserOAuthProviderSummary[];
+  selected_team_id: ClientCurrentUserSelectedTeamId;
+  selected_team: SelectedTeam;
+  requires_totp_mfa: boolean;
+  otp_auth_enabled: boolean;
+  passkey_auth_enabled: boolean;
+  is_anonymous: boolean;
+  is_restricted: boolean;
+  restricted_reason: ClientCurrentUserRestrictedReason;
+  restricted_by_admin: boolean;
+  restricted_by_admin_reason: ClientCurrentUserRestrictedByAdminReason;
+}
+
+/**
+ * `/users/me` answers the client view to client access and the server view to server and admin access.
+ */
+export type CurrentUser = ClientCurrentUser | ServerUser;
+
+export type CurrentUserClientUpdateSelectedTeamId = string | null;
+
+export interface CurrentUserClientUpdate {
+  display_name?: DisplayName;
+  profile_image_url?: ImageUrl;
+  client_metadata?: Json;
+  selected_team_id?: CurrentUserClientUpdateSelectedTeamId;
+  otp_auth_enabled?: boolean;
+  /** Can only be turned off. */
+  passkey_auth_enabled?: boolean;
+  /**
+   * Changes the primary email; the new one is unverified.
+   * @maxLength 256
+   */
+  primary_email?: string;
+}
+
+/**
+ * @maxLength 256
+ */
+export type ServerUserUpdatePrimaryEmail = string | null;
+
+/**
+ * null removes the password. Setting or removing it ends every session of the user.
+ * @maxLength 4096
+ */
+export type ServerUserUpdatePassword = string | null;
+
+export type ServerUserUpdateSelectedTeamId = string | null;
+
+/**
+ * @maxLength 1024
+ */
+export type ServerUserUpdateRestrictedByAdminReason = string | null;
+
+/**
+ * @maxLength 4096
+ */
+export type ServerUserUpdateRestrictedByAdminPrivateDetails = string | null;
+
+/**
+ * @pattern ^[A-Z]{2}$
+ */
+export type ServerUserUpdateCountryCode = string | null;
+
+/**
+ * Arrives with MFA; accepted and stored.
+ * @maxLength 256
+ */
+export type ServerUserUpdateTotpSecretBase64 = string | null;
+
+export interface ServerUserUpdate {
+  display_name?: DisplayName;
+  profile_image_url?: ImageUrl;
+  client_metadata?: Json;
+  client_read_only_metadata?: Json;
+  server_metadata?: Json;
+  /** @maxLength 256 */
+  primary_email?: ServerUserUpdatePrimaryEmail;
+  primary_email_verified?: boolean;
+  primary_email_auth_enabled?: boolean;
+  passkey_auth_enabled?: boolean;
+  /**
+   * null removes the password. Setting or removing it ends every session of the user.
+   * @maxLength 4096
+   */
+  password?: ServerUserUpdatePassword;
+  /**
+   * A bcrypt hash (`$2a$`, `$2b$`, `$2y$`) to import; upgraded to argon2id at the next sign-in. Not together with `password`.
+   * @maxLength 256
+   */
+  password_hash?: string;
+  otp_auth_enabled?: boolean;
+  selected_team_id?: ServerUserUpdateSelectedTeamId;
+  /** Only `false`, which upgrades an anonymous user. */
+  is_anonymous?: false;
+  restricted_by_admin?: boolean;
+  /** @maxLength 1024 */
+  restricted_by_admin_reason?: ServerUserUpdateRestrictedByAdminReason;
+  /** @maxLength 4096 */
+  restricted_by_admin_private_details?: ServerUserUpdateRestrictedByAdminPrivateDetails;
+  /** @pattern ^[A-Z]{2}$ */
+  country_code?: ServerUserUpdateCountryCode;
+  /**
+   * Arrives with MFA; accepted and stored.
+   * @maxLength 256
+   */
+  totp_secret_base64?: ServerUserUpdateTotpSecretBase64;
+}
+
+/**
+ * @maxLength 256
+ */
+export type ServerUserCreatePrimaryEmail = string | null;
+
+/**
+ * @maxLength 4096
+ */
+export type ServerUserCreatePassword = string | null;
+
+/**
+ * @maxLength 1024
+ */
+export type ServerUserCreateRestrictedByAdminReason = string | null;
+
+/**
+ * @maxLength 4096
+ */
+export type ServerUserCreateRestrictedByAdminPrivateDetails = string | null;
+
+/**
+ * @pattern ^[A-Z]{2}$
+ */
+export type ServerUserCreateCountryCode = string | null;
+
+export interface ServerUserCreate {
+  display_name?: DisplayName;
+  profile_image_url?: ImageUrl;
+  client_metadata?: Json;
+  client_read_only_metadata?: Json;
+  server_metadata?: Json;
+  /** @maxLength 256 */
+  primary_email?: ServerUserCreatePrimaryEmail;
+  primary_email_verified?: boolean;
+  primary_email_auth_enabled?: boolean;
+  /** @maxLength 4096 */
+  password?: ServerUserCreatePassword;
+  /** @maxLength 256 */
+  password_hash?: string;
+  otp_auth_enabled?: boolean;
+  is_anonymous?: boolean;
+  restricted_by_admin?: boolean;
+  /** @maxLength 1024 */
+  restricted_by_admin_reason?: ServerUserCreateRestrictedByAdminReason;
+  /** @maxLength 4096 */
+  restricted_by_admin_private_details?: ServerUserCreateRestrictedByAdminPrivateDetails;
+  /** @pattern ^[A-Z]{2}$ */
+  country_code?: ServerUserCreateCountryCode;
+}
+
+export interface UserList {
+  items: ServerUser[];
+  is_paginated: boolean;
+  pagination?: ListPagination;
+}
+
+export type SessionLastUsedAtEndUserIpInfoCountryCode = string | null;
+
+export type SessionLastUsedAtEndUserIpInfoRegionCode = string | null;
+
+export type SessionLastUsedAtEndUserIpInfoCityName = string | null;
+
+export type SessionLastUsedAtEndUserIpInfoLatitude = number | null;
+
+export type SessionLastUsedAtEndUserIpInfoLongitude = number | null;
+
+export type SessionLastUsedAtEndUserIpInfoTzIdentifier = string | null;
+
+export type SessionLastUsedAtEndUserIpInfo = {
+  ip: string;
+  countryCode?: SessionLastUsedAtEndUserIpInfoCountryCode;
+  regionCode?: SessionLastUsedAtEndUserIpInfoRegionCode;
+  cityName?: SessionLastUsedAtEndUserIpInfoCityName;
+  latitude?: SessionLastUsedAtEndUserIpInfoLatitude;
+  longitude?: SessionLastUsedAtEndUserIpInfoLongitude;
+  tzIdentifier?: SessionLastUsedAtEndUserIpInfoTzIdentifier;
+};
+
+export interface Session {
+  id: string;
+  user_id: UserId;
+  /** Milliseconds since epoch (despite the name). */
+  created_at: number;
+  is_impersonation: boolean;
+  /** Milliseconds since epoch. */
+  last_used_at: number;
+  is_current_session: boolean;
+  last_used_at_end_user_ip_info?: SessionLastUsedAtEndUserIpInfo;
+}
+
+export interface SessionList {
+  items: Session[];
+  is_paginated: false;
+}
+
+export interface OAuthTokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  /** Seconds the access token is valid for. */
+  expires_in: number;
+  /** The same refresh token, or a new one when the project rotates refresh tokens. */
+  refresh_token: string;
+  scope: 'legacy';
+}
+
+export interface ContactChannel {
+  id: string;
+  user_id: UserId;
+  type: 'email';
+  value: string;
+  used_for_auth: boolean;
+  is_verified: boolean;
+  is_primary: boolean;
+}
+
+export interface ContactChannelList {
+  items: ContactChannel[];
+  is_paginated: false;
+}
+
+export interface CodeRequest {
+  code: VerificationCode;
+}
+
+export interface CallbackRequest {
+  callback_url: CallbackUrl;
+}
+
+export type OAuthTokenRequestGrantType = typeof OAuthTokenRequestGrantType[keyof typeof OAuthTokenRequestGrantType];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const OAuthTokenRequestGrantType = {
+  refresh_token: 'refresh_token',
+} as const;
+
+export interface OAuthTokenRequest {
+  grant_type: OAuthTokenRequestGrantType;
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  refresh_token: string;
+  /**
+   * The project id, optionally `projectId#branchId`.
+   * @minLength 1
+   * @maxLength 128
+   */
+  client_id: string;
+  /**
+   * A publishable client key, or `__stack_public_client__`.
+   * @maxLength 256
+   */
+  client_secret?: string;
+  /** @maxLength 256 */
+  scope?: string;
+}
+
+/**
+ * Missing or malformed authentication headers, an unreadable body, or a request that does not match the operation.
+ */
+export type RequiredAuthErrors400 = ProjectAuthErrors400 | RequestErrors400 | AccessTypeRequiredError;
+
+/**
+ * Missing or malformed authentication headers, or a query that does not match the operation.
+ */
+export type RequiredAuthQueryErrors400 = ProjectAuthErrors400 | SchemaError | AccessTypeRequiredError;
+
 /**
  * The request body, query or path could not be read or does not match the operation.
  */
@@ -2451,6 +2929,41 @@ export type RequiredAuth400Response = ProjectAuthErrors400 | RequestErrors400 | 
  */
 export type ProjectAuth401Response = ProjectAuthErrors401;
 
+export type Code400Response = RequiredAuthErrors400 | VerificationCodeExpiredError | VerificationCodeMaxAttemptsReachedError;
+
+export type CodeWithPassword400Response = RequiredAuthErrors400 | VerificationCodeExpiredError | VerificationCodeMaxAttemptsReachedError | PasswordTooShortError | PasswordTooLongError | PasswordAuthenticationNotEnabledError;
+
+export type UserMe400ResponseOne = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError;
+
+/**
+ * Bad request, `me` without a signed-in user, or a channel the user already has (plain text).
+ */
+export type UserMe400Response = UserMe400ResponseOne | string;
+
+/**
+ * Another user already signs in with this email.
+ */
+export type ContactChannelConflict409Response = ContactChannelAlreadyUsedForAuthBySomeoneElseError;
+
+/**
+ * Too many requests from this client or for this email; retry after the given seconds.
+ */
+export type RateLimitedResponse = string;
+
+export type UserRequired401Response = ProjectAuthErrors401 | UserAuthenticationRequiredError;
+
+/**
+ * A restricted user without the allow header, or client access to another user's data (plain text).
+ */
+export type UserToken403OrForbiddenResponse = RestrictedUserNotAllowedError | string;
+
+/**
+ * Not found (plain text).
+ */
+export type NotFoundTextResponse = string;
+
+export type UserMeQuery400Response = RequiredAuthQueryErrors400 | CannotGetOwnUserWithoutUserError;
+
 export type RestrictedAccess401Response = ProjectAuthErrors401 | InsufficientAccessTypeError;
 
 /**
@@ -2642,4 +3155,233 @@ include_anonymous?: QueryBoolean;
  */
 include_restricted?: QueryBoolean;
 };
+
+export type SignUpWithPasswordBodyBotChallengePhase = typeof SignUpWithPasswordBodyBotChallengePhase[keyof typeof SignUpWithPasswordBodyBotChallengePhase];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const SignUpWithPasswordBodyBotChallengePhase = {
+  invisible: 'invisible',
+  visible: 'visible',
+} as const;
+
+export type SignUpWithPasswordBodyBotChallengeUnavailable = typeof SignUpWithPasswordBodyBotChallengeUnavailable[keyof typeof SignUpWithPasswordBodyBotChallengeUnavailable];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const SignUpWithPasswordBodyBotChallengeUnavailable = {
+  true: 'true',
+} as const;
+
+export type SignUpWithPasswordBody = {
+  email: Email;
+  password: Password;
+  verification_callback_url?: CallbackUrl;
+  /** @maxLength 4096 */
+  bot_challenge_token?: string;
+  bot_challenge_phase?: SignUpWithPasswordBodyBotChallengePhase;
+  bot_challenge_unavailable?: SignUpWithPasswordBodyBotChallengeUnavailable;
+};
+
+export type SignUpWithPassword400 = RequiredAuthErrors400 | PasswordAuthenticationNotEnabledError | SignUpNotEnabledError | PasswordTooShortError | PasswordTooLongError | RedirectUrlNotWhitelistedError;
+
+export type SignInWithPasswordBody = {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  email: string;
+  password: Password;
+};
+
+export type SignInWithPassword400 = RequiredAuthErrors400 | EmailPasswordMismatchError | PasswordAuthenticationNotEnabledError;
+
+export type UpdatePasswordBody = {
+  old_password: Password;
+  new_password: Password;
+};
+
+export type UpdatePassword400 = RequiredAuthErrors400 | PasswordConfirmationMismatchError | UserDoesNotHavePasswordError | PasswordTooShortError | PasswordTooLongError | PasswordAuthenticationNotEnabledError;
+
+export type SetPasswordBody = {
+  password: Password;
+};
+
+export type SetPassword400One = RequiredAuthErrors400 | PasswordTooShortError | PasswordTooLongError | PasswordAuthenticationNotEnabledError;
+
+export type SignUpAnonymouslyBody = { [key: string]: unknown };
+
+export type SignUpAnonymously400 = RequiredAuthErrors400 | AnonymousAccountsNotEnabledError;
+
+export type ExchangeOAuthToken400 = RequestErrors400 | InvalidOauthClientIdOrSecretError;
+
+export type ExchangeOAuthToken401 = RefreshTokenNotFoundOrExpiredError | PublishableClientKeyRequiredForProjectError;
+
+export type RefreshCurrentSessionBody = { [key: string]: unknown };
+
+export type RefreshCurrentSession200 = {
+  access_token: string;
+  refresh_token?: string;
+};
+
+export type RefreshCurrentSession401 = ProjectAuthErrors401 | RefreshTokenNotFoundOrExpiredError;
+
+export type DeleteCurrentSession401 = ProjectAuthErrors401 | UserAuthenticationRequiredError | RefreshTokenNotFoundOrExpiredError;
+
+export type ListSessionsParams = {
+user_id: UserIdOrMe;
+};
+
+export type ListSessions400 = RequiredAuthQueryErrors400 | CannotGetOwnUserWithoutUserError;
+
+export type CreateSessionBody = {
+  user_id: UserIdOrMe;
+  /**
+   * @minimum 1
+   * @maximum 31708800000
+   */
+  expires_in_millis?: number;
+  is_impersonation?: boolean;
+};
+
+export type CreateSession200 = {
+  refresh_token: string;
+  access_token: string;
+};
+
+export type CreateSession400 = RequiredAuthErrors400 | UserIdDoesNotExistError | CannotGetOwnUserWithoutUserError;
+
+export type DeleteSessionParams = {
+user_id: UserIdOrMe;
+};
+
+export type DeleteSession400 = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError | CannotDeleteCurrentSessionError;
+
+/**
+ * `CurrentUserClientUpdate` on client access (other fields are a `SCHEMA_ERROR`), `ServerUserUpdate` on server and admin access.
+ */
+export type UpdateCurrentUserBody = CurrentUserClientUpdate | ServerUserUpdate;
+
+export type UpdateCurrentUser400 = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError | PasswordTooShortError | PasswordTooLongError;
+
+export type DeleteCurrentUser400One = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError;
+
+export type ListUsersParams = {
+/**
+ * @minimum 1
+ * @maximum 1000
+ */
+limit?: number;
+cursor?: string;
+order_by?: ListUsersOrderBy;
+desc?: QueryBoolean;
+/**
+ * Case-insensitive substring of the display name or an email, or an exact user id.
+ * @maxLength 256
+ */
+query?: string;
+include_restricted?: QueryBoolean;
+include_anonymous?: QueryBoolean;
+only_anonymous?: QueryBoolean;
+};
+
+export type ListUsersOrderBy = typeof ListUsersOrderBy[keyof typeof ListUsersOrderBy];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const ListUsersOrderBy = {
+  signed_up_at: 'signed_up_at',
+} as const;
+
+export type CreateUser400One = RequiredAuthErrors400 | PasswordTooShortError | PasswordTooLongError;
+
+export type UpdateUser400One = RequiredAuthErrors400 | PasswordTooShortError | PasswordTooLongError;
+
+export type SendPasswordResetCodeBody = {
+  email: Email;
+  callback_url: CallbackUrl;
+};
+
+export type SendPasswordResetCode200 = {
+  success: 'maybe, only if user with e-mail exists';
+};
+
+export type SendPasswordResetCode400 = RequiredAuthErrors400 | PasswordAuthenticationNotEnabledError | RedirectUrlNotWhitelistedError;
+
+export type ResetPasswordBody = {
+  code: VerificationCode;
+  password: Password;
+};
+
+export type SendSignInCodeBodyBotChallengePhase = typeof SendSignInCodeBodyBotChallengePhase[keyof typeof SendSignInCodeBodyBotChallengePhase];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const SendSignInCodeBodyBotChallengePhase = {
+  invisible: 'invisible',
+  visible: 'visible',
+} as const;
+
+export type SendSignInCodeBodyBotChallengeUnavailable = typeof SendSignInCodeBodyBotChallengeUnavailable[keyof typeof SendSignInCodeBodyBotChallengeUnavailable];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const SendSignInCodeBodyBotChallengeUnavailable = {
+  true: 'true',
+} as const;
+
+export type SendSignInCodeBody = {
+  email: Email;
+  callback_url: CallbackUrl;
+  /** @maxLength 4096 */
+  bot_challenge_token?: string;
+  bot_challenge_phase?: SendSignInCodeBodyBotChallengePhase;
+  bot_challenge_unavailable?: SendSignInCodeBodyBotChallengeUnavailable;
+};
+
+export type SendSignInCode200 = {
+  /**
+   * @minLength 39
+   * @maxLength 39
+   */
+  nonce: string;
+};
+
+export type SendSignInCode400 = RequiredAuthErrors400 | RedirectUrlNotWhitelistedError;
+
+export type SignInWithCode400 = RequiredAuthErrors400 | VerificationCodeExpiredError | VerificationCodeMaxAttemptsReachedError | SignUpNotEnabledError;
+
+export type SignInWithCode409 = VerificationCodeAlreadyUsedError | UserEmailAlreadyExistsError;
+
+export type ListContactChannelsParams = {
+user_id: UserIdOrMe;
+};
+
+export type CreateContactChannelBody = {
+  user_id: UserIdOrMe;
+  value: Email;
+  type: 'email';
+  used_for_auth: boolean;
+  is_primary?: boolean;
+  /** Server and admin access only. */
+  is_verified?: boolean;
+};
+
+export type UpdateContactChannelBody = {
+  value?: Email;
+  type?: 'email';
+  used_for_auth?: boolean;
+  is_primary?: boolean;
+  /** Server and admin access only. */
+  is_verified?: boolean;
+};
+
+export type SendContactChannelVerificationCode400 = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError | RedirectUrlNotWhitelistedError;
+
+export type SendPrimaryEmailVerificationCodeBody = {
+  email: Email;
+  callback_url: CallbackUrl;
+};
+
+export type SendPrimaryEmailVerificationCode400 = RequiredAuthErrors400 | EmailIsNotPrimaryEmailError | RedirectUrlNotWhitelistedError;
 

@@ -19,18 +19,94 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  CallbackRequest,
   CheckFeatureSupportBody,
   ClientProject,
+  Code400Response,
+  CodeCheckResult,
+  CodeRequest,
+  CodeWithPassword400Response,
+  ContactChannel,
+  ContactChannelConflict409Response,
+  ContactChannelList,
+  CreateContactChannelBody,
+  CreateSession200,
+  CreateSession400,
+  CreateSessionBody,
+  CreateUser400One,
+  CurrentUser,
+  DeleteCurrentSession401,
+  DeleteCurrentUser400One,
+  DeleteSession400,
+  DeleteSessionParams,
+  EmailAlreadyVerifiedResponse,
+  ExchangeOAuthToken400,
+  ExchangeOAuthToken401,
   GetOpenApiDocument200,
   GetProjectJwksParams,
   JsonWebKeySet,
+  ListContactChannelsParams,
+  ListSessions400,
+  ListSessionsParams,
+  ListUsersParams,
+  NotFoundTextResponse,
+  OAuthTokenRequest,
+  OAuthTokenResponse,
   OptionalAuthQuery400Response,
   ProjectAuth401Response,
   ProjectNotFoundResponse,
   Query400Response,
+  RateLimitedResponse,
+  RefreshCurrentSession200,
+  RefreshCurrentSession401,
+  RefreshCurrentSessionBody,
   Request400Response,
+  RequiredAuth400Response,
   RequiredAuthQuery400Response,
-  UserToken403Response
+  ResetPasswordBody,
+  RestrictedAccess401Response,
+  RestrictedUserNotAllowedError,
+  SendContactChannelVerificationCode400,
+  SendPasswordResetCode200,
+  SendPasswordResetCode400,
+  SendPasswordResetCodeBody,
+  SendPrimaryEmailVerificationCode400,
+  SendPrimaryEmailVerificationCodeBody,
+  SendSignInCode200,
+  SendSignInCode400,
+  SendSignInCodeBody,
+  ServerUser,
+  ServerUserCreate,
+  ServerUserUpdate,
+  SessionList,
+  SetPassword400One,
+  SetPasswordBody,
+  SignInResponse,
+  SignInWithCode400,
+  SignInWithCode409,
+  SignInWithPassword400,
+  SignInWithPasswordBody,
+  SignUpAnonymously400,
+  SignUpAnonymouslyBody,
+  SignUpWithPassword400,
+  SignUpWithPasswordBody,
+  Success,
+  UpdateContactChannelBody,
+  UpdateCurrentUser400,
+  UpdateCurrentUserBody,
+  UpdatePassword400,
+  UpdatePasswordBody,
+  UpdateUser400One,
+  UserEmailAlreadyExistsResponse,
+  UserList,
+  UserMe400Response,
+  UserMeQuery400Response,
+  UserNotFoundResponse,
+  UserRequired401Response,
+  UserToken403OrForbiddenResponse,
+  UserToken403Response,
+  VerificationCodeAlreadyUsedResponse,
+  VerificationCodeNotFoundResponse
 } from './hooks.schemas';
 
 import { apiMutator } from '../api-mutator';
@@ -725,3 +801,2798 @@ export function useRedirectAnonymousJwksSuspense<TData = Awaited<ReturnType<type
 
 
 
+/**
+ * Signs the new user in. When `verification_callback_url` is given, a verification email with a link to it is sent. Rate-limited per client IP and per email.
+ * @summary Create a user with an email and a password
+ */
+export const getSignUpWithPasswordUrl = () => {
+
+
+  
+
+  return `/auth/password/sign-up`
+}
+
+export const signUpWithPassword = async (signUpWithPasswordBody: SignUpWithPasswordBody, options?: RequestInit): Promise<SignInResponse> => {
+  
+  return apiMutator<SignInResponse>(getSignUpWithPasswordUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signUpWithPasswordBody,)
+  }
+);}
+
+
+
+
+export const getSignUpWithPasswordMutationOptions = <TError = SignUpWithPassword400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signUpWithPassword>>, TError,{data: SignUpWithPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof signUpWithPassword>>, TError,{data: SignUpWithPasswordBody}, TContext> => {
+
+const mutationKey = ['signUpWithPassword'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof signUpWithPassword>>, {data: SignUpWithPasswordBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  signUpWithPassword(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SignUpWithPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof signUpWithPassword>>>
+    export type SignUpWithPasswordMutationBody = SignUpWithPasswordBody
+    export type SignUpWithPasswordMutationError = SignUpWithPassword400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse | RateLimitedResponse
+
+    /**
+ * @summary Create a user with an email and a password
+ */
+export const useSignUpWithPassword = <TError = SignUpWithPassword400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signUpWithPassword>>, TError,{data: SignUpWithPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof signUpWithPassword>>,
+        TError,
+        {data: SignUpWithPasswordBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSignUpWithPasswordMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP and per email.
+ * @summary Sign in with an email and a password
+ */
+export const getSignInWithPasswordUrl = () => {
+
+
+  
+
+  return `/auth/password/sign-in`
+}
+
+export const signInWithPassword = async (signInWithPasswordBody: SignInWithPasswordBody, options?: RequestInit): Promise<SignInResponse> => {
+  
+  return apiMutator<SignInResponse>(getSignInWithPasswordUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signInWithPasswordBody,)
+  }
+);}
+
+
+
+
+export const getSignInWithPasswordMutationOptions = <TError = SignInWithPassword400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithPassword>>, TError,{data: SignInWithPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof signInWithPassword>>, TError,{data: SignInWithPasswordBody}, TContext> => {
+
+const mutationKey = ['signInWithPassword'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof signInWithPassword>>, {data: SignInWithPasswordBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  signInWithPassword(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SignInWithPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithPassword>>>
+    export type SignInWithPasswordMutationBody = SignInWithPasswordBody
+    export type SignInWithPasswordMutationError = SignInWithPassword400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse
+
+    /**
+ * @summary Sign in with an email and a password
+ */
+export const useSignInWithPassword = <TError = SignInWithPassword400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithPassword>>, TError,{data: SignInWithPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof signInWithPassword>>,
+        TError,
+        {data: SignInWithPasswordBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSignInWithPasswordMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Ends every other session of the user; the session of the `X-Stack-Refresh-Token` header (when sent) stays.
+ * @summary Change the signed-in user's password
+ */
+export const getUpdatePasswordUrl = () => {
+
+
+  
+
+  return `/auth/password/update`
+}
+
+export const updatePassword = async (updatePasswordBody: UpdatePasswordBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getUpdatePasswordUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updatePasswordBody,)
+  }
+);}
+
+
+
+
+export const getUpdatePasswordMutationOptions = <TError = UpdatePassword400 | UserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePassword>>, TError,{data: UpdatePasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updatePassword>>, TError,{data: UpdatePasswordBody}, TContext> => {
+
+const mutationKey = ['updatePassword'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updatePassword>>, {data: UpdatePasswordBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  updatePassword(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdatePasswordMutationResult = NonNullable<Awaited<ReturnType<typeof updatePassword>>>
+    export type UpdatePasswordMutationBody = UpdatePasswordBody
+    export type UpdatePasswordMutationError = UpdatePassword400 | UserRequired401Response | UserToken403Response
+
+    /**
+ * @summary Change the signed-in user's password
+ */
+export const useUpdatePassword = <TError = UpdatePassword400 | UserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePassword>>, TError,{data: UpdatePasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updatePassword>>,
+        TError,
+        {data: UpdatePasswordBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdatePasswordMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Give a password to a signed-in user who has none
+ */
+export const getSetPasswordUrl = () => {
+
+
+  
+
+  return `/auth/password/set`
+}
+
+export const setPassword = async (setPasswordBody: SetPasswordBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getSetPasswordUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setPasswordBody,)
+  }
+);}
+
+
+
+
+export const getSetPasswordMutationOptions = <TError = SetPassword400One | string | UserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setPassword>>, TError,{data: SetPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof setPassword>>, TError,{data: SetPasswordBody}, TContext> => {
+
+const mutationKey = ['setPassword'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setPassword>>, {data: SetPasswordBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  setPassword(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof setPassword>>>
+    export type SetPasswordMutationBody = SetPasswordBody
+    export type SetPasswordMutationError = SetPassword400One | string | UserRequired401Response | UserToken403Response
+
+    /**
+ * @summary Give a password to a signed-in user who has none
+ */
+export const useSetPassword = <TError = SetPassword400One | string | UserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setPassword>>, TError,{data: SetPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof setPassword>>,
+        TError,
+        {data: SetPasswordBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSetPasswordMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The user is restricted (`{type:"anonymous"}`) and its tokens use the `{projectId}:anon` audience, so calls need `X-Stack-Allow-Anonymous-User true`. When it later signs up (PATCH `is_anonymous` false, or a sign-up with its token) it keeps its id and data. The project setting `auth.allowAnonymousSignUp` (default true) turns it off.
+ * @summary Create an anonymous user
+ */
+export const getSignUpAnonymouslyUrl = () => {
+
+
+  
+
+  return `/auth/anonymous/sign-up`
+}
+
+export const signUpAnonymously = async (signUpAnonymouslyBody?: SignUpAnonymouslyBody, options?: RequestInit): Promise<SignInResponse> => {
+  
+  return apiMutator<SignInResponse>(getSignUpAnonymouslyUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signUpAnonymouslyBody,)
+  }
+);}
+
+
+
+
+export const getSignUpAnonymouslyMutationOptions = <TError = SignUpAnonymously400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signUpAnonymously>>, TError,{data: SignUpAnonymouslyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof signUpAnonymously>>, TError,{data: SignUpAnonymouslyBody}, TContext> => {
+
+const mutationKey = ['signUpAnonymously'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof signUpAnonymously>>, {data: SignUpAnonymouslyBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  signUpAnonymously(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SignUpAnonymouslyMutationResult = NonNullable<Awaited<ReturnType<typeof signUpAnonymously>>>
+    export type SignUpAnonymouslyMutationBody = SignUpAnonymouslyBody
+    export type SignUpAnonymouslyMutationError = SignUpAnonymously400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse
+
+    /**
+ * @summary Create an anonymous user
+ */
+export const useSignUpAnonymously = <TError = SignUpAnonymously400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signUpAnonymously>>, TError,{data: SignUpAnonymouslyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof signUpAnonymously>>,
+        TError,
+        {data: SignUpAnonymouslyBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSignUpAnonymouslyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Form-encoded (`client_secret_post`); JSON is accepted too. `client_id` is the project id (optionally `projectId#branchId`); `client_secret` is a publishable client key, or `__stack_public_client__` for none. No project headers are needed.
+ * @summary OAuth 2.0 token endpoint (refresh grant)
+ */
+export const getExchangeOAuthTokenUrl = () => {
+
+
+  
+
+  return `/auth/oauth/token`
+}
+
+export const exchangeOAuthToken = async (oAuthTokenRequest: OAuthTokenRequest, options?: RequestInit): Promise<OAuthTokenResponse> => {
+    const formUrlEncoded = new URLSearchParams();
+formUrlEncoded.append(`grant_type`, oAuthTokenRequest.grant_type)
+formUrlEncoded.append(`refresh_token`, oAuthTokenRequest.refresh_token)
+formUrlEncoded.append(`client_id`, oAuthTokenRequest.client_id)
+if(oAuthTokenRequest.client_secret !== undefined) {
+ formUrlEncoded.append(`client_secret`, oAuthTokenRequest.client_secret)
+ }
+if(oAuthTokenRequest.scope !== undefined) {
+ formUrlEncoded.append(`scope`, oAuthTokenRequest.scope)
+ }
+
+  return apiMutator<OAuthTokenResponse>(getExchangeOAuthTokenUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options?.headers },
+    body: 
+      formUrlEncoded,
+  }
+);}
+
+
+
+
+export const getExchangeOAuthTokenMutationOptions = <TError = ExchangeOAuthToken400 | ExchangeOAuthToken401,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOAuthToken>>, TError,{data: OAuthTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof exchangeOAuthToken>>, TError,{data: OAuthTokenRequest}, TContext> => {
+
+const mutationKey = ['exchangeOAuthToken'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof exchangeOAuthToken>>, {data: OAuthTokenRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  exchangeOAuthToken(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ExchangeOAuthTokenMutationResult = NonNullable<Awaited<ReturnType<typeof exchangeOAuthToken>>>
+    export type ExchangeOAuthTokenMutationBody = OAuthTokenRequest
+    export type ExchangeOAuthTokenMutationError = ExchangeOAuthToken400 | ExchangeOAuthToken401
+
+    /**
+ * @summary OAuth 2.0 token endpoint (refresh grant)
+ */
+export const useExchangeOAuthToken = <TError = ExchangeOAuthToken400 | ExchangeOAuthToken401,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOAuthToken>>, TError,{data: OAuthTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof exchangeOAuthToken>>,
+        TError,
+        {data: OAuthTokenRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getExchangeOAuthTokenMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary A fresh access token for the refresh token of the header
+ */
+export const getRefreshCurrentSessionUrl = () => {
+
+
+  
+
+  return `/auth/sessions/current/refresh`
+}
+
+export const refreshCurrentSession = async (refreshCurrentSessionBody?: RefreshCurrentSessionBody, options?: RequestInit): Promise<RefreshCurrentSession200> => {
+  
+  return apiMutator<RefreshCurrentSession200>(getRefreshCurrentSessionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      refreshCurrentSessionBody,)
+  }
+);}
+
+
+
+
+export const getRefreshCurrentSessionMutationOptions = <TError = RequiredAuth400Response | RefreshCurrentSession401 | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshCurrentSession>>, TError,{data: RefreshCurrentSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof refreshCurrentSession>>, TError,{data: RefreshCurrentSessionBody}, TContext> => {
+
+const mutationKey = ['refreshCurrentSession'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof refreshCurrentSession>>, {data: RefreshCurrentSessionBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  refreshCurrentSession(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RefreshCurrentSessionMutationResult = NonNullable<Awaited<ReturnType<typeof refreshCurrentSession>>>
+    export type RefreshCurrentSessionMutationBody = RefreshCurrentSessionBody
+    export type RefreshCurrentSessionMutationError = RequiredAuth400Response | RefreshCurrentSession401 | UserToken403Response
+
+    /**
+ * @summary A fresh access token for the refresh token of the header
+ */
+export const useRefreshCurrentSession = <TError = RequiredAuth400Response | RefreshCurrentSession401 | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshCurrentSession>>, TError,{data: RefreshCurrentSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof refreshCurrentSession>>,
+        TError,
+        {data: RefreshCurrentSessionBody},
+        TContext
+      > => {
+
+      const mutationOptions = getRefreshCurrentSessionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Sign out (end the session of the access token)
+ */
+export const getDeleteCurrentSessionUrl = () => {
+
+
+  
+
+  return `/auth/sessions/current`
+}
+
+export const deleteCurrentSession = async ( options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteCurrentSessionUrl(),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteCurrentSessionMutationOptions = <TError = RequiredAuth400Response | DeleteCurrentSession401 | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentSession>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentSession>>, TError,void, TContext> => {
+
+const mutationKey = ['deleteCurrentSession'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteCurrentSession>>, void> = () => {
+          
+
+          return  deleteCurrentSession(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteCurrentSessionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteCurrentSession>>>
+    
+    export type DeleteCurrentSessionMutationError = RequiredAuth400Response | DeleteCurrentSession401 | UserToken403Response
+
+    /**
+ * @summary Sign out (end the session of the access token)
+ */
+export const useDeleteCurrentSession = <TError = RequiredAuth400Response | DeleteCurrentSession401 | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentSession>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteCurrentSession>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteCurrentSessionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access may only list its own (`user_id=me`). `is_current_session` marks the session of the access token.
+ * @summary A user's active sessions
+ */
+export const getListSessionsUrl = (params: ListSessionsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/auth/sessions?${stringifiedParams}` : `/auth/sessions`
+}
+
+export const listSessions = async (params: ListSessionsParams, options?: RequestInit): Promise<SessionList> => {
+  
+  return apiMutator<SessionList>(getListSessionsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListSessionsQueryKey = (params?: ListSessionsParams,) => {
+    return [
+    `/auth/sessions`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listSessions>>, TError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(params: ListSessionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSessionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSessions>>> = ({ signal }) => listSessions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listSessions>>>
+export type ListSessionsQueryError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+
+/**
+ * @summary A user's active sessions
+ */
+
+export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+ params: ListSessionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListSessionsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListSessionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listSessions>>, TError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(params: ListSessionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSessionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSessions>>> = ({ signal }) => listSessions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListSessionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listSessions>>>
+export type ListSessionsSuspenseQueryError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+
+/**
+ * @summary A user's active sessions
+ */
+
+export function useListSessionsSuspense<TData = Awaited<ReturnType<typeof listSessions>>, TError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+ params: ListSessionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListSessionsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Returns tokens for the user, e.g. to act as them or to impersonate them (`is_impersonation`, shown in session lists). Default lifetime 365 days, at most 367.
+ * @summary Create a session for a user (server)
+ */
+export const getCreateSessionUrl = () => {
+
+
+  
+
+  return `/auth/sessions`
+}
+
+export const createSession = async (createSessionBody: CreateSessionBody, options?: RequestInit): Promise<CreateSession200> => {
+  
+  return apiMutator<CreateSession200>(getCreateSessionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createSessionBody,)
+  }
+);}
+
+
+
+
+export const getCreateSessionMutationOptions = <TError = CreateSession400 | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSession>>, TError,{data: CreateSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createSession>>, TError,{data: CreateSessionBody}, TContext> => {
+
+const mutationKey = ['createSession'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createSession>>, {data: CreateSessionBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createSession(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateSessionMutationResult = NonNullable<Awaited<ReturnType<typeof createSession>>>
+    export type CreateSessionMutationBody = CreateSessionBody
+    export type CreateSessionMutationError = CreateSession400 | RestrictedAccess401Response | UserToken403Response
+
+    /**
+ * @summary Create a session for a user (server)
+ */
+export const useCreateSession = <TError = CreateSession400 | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSession>>, TError,{data: CreateSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createSession>>,
+        TError,
+        {data: CreateSessionBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateSessionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Not the current one (use `DELETE /auth/sessions/current`). Client access may only end its own sessions.
+ * @summary End one of a user's sessions
+ */
+export const getDeleteSessionUrl = (sessionId: string,
+    params: DeleteSessionParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/auth/sessions/${sessionId}?${stringifiedParams}` : `/auth/sessions/${sessionId}`
+}
+
+export const deleteSession = async (sessionId: string,
+    params: DeleteSessionParams, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteSessionUrl(sessionId,params),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteSessionMutationOptions = <TError = DeleteSession400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSession>>, TError,{sessionId: string;params: DeleteSessionParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteSession>>, TError,{sessionId: string;params: DeleteSessionParams}, TContext> => {
+
+const mutationKey = ['deleteSession'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteSession>>, {sessionId: string;params: DeleteSessionParams}> = (props) => {
+          const {sessionId,params} = props ?? {};
+
+          return  deleteSession(sessionId,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteSessionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteSession>>>
+    
+    export type DeleteSessionMutationError = DeleteSession400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+
+    /**
+ * @summary End one of a user's sessions
+ */
+export const useDeleteSession = <TError = DeleteSession400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSession>>, TError,{sessionId: string;params: DeleteSessionParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteSession>>,
+        TError,
+        {sessionId: string;params: DeleteSessionParams},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteSessionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access gets the client view; server and admin access get the server view. Without a user token: `CANNOT_GET_OWN_USER_WITHOUT_USER` (the SDKs read it as signed out).
+ * @summary The signed-in user
+ */
+export const getGetCurrentUserUrl = () => {
+
+
+  
+
+  return `/users/me`
+}
+
+export const getCurrentUser = async ( options?: RequestInit): Promise<CurrentUser> => {
+  
+  return apiMutator<CurrentUser>(getGetCurrentUserUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetCurrentUserQueryKey = () => {
+    return [
+    `/users/me`
+    ] as const;
+    }
+
+    
+export const getGetCurrentUserQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCurrentUserQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCurrentUser>>> = ({ signal }) => getCurrentUser({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCurrentUserQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentUser>>>
+export type GetCurrentUserQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response
+
+
+/**
+ * @summary The signed-in user
+ */
+
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCurrentUserQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetCurrentUserSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCurrentUserQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCurrentUser>>> = ({ signal }) => getCurrentUser({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCurrentUserSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentUser>>>
+export type GetCurrentUserSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response
+
+
+/**
+ * @summary The signed-in user
+ */
+
+export function useGetCurrentUserSuspense<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCurrentUserSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Client access may change only the fields of `CurrentUserClientUpdate`; server and admin access those of `ServerUserUpdate`.
+ * @summary Update the signed-in user
+ */
+export const getUpdateCurrentUserUrl = () => {
+
+
+  
+
+  return `/users/me`
+}
+
+export const updateCurrentUser = async (updateCurrentUserBody: UpdateCurrentUserBody, options?: RequestInit): Promise<CurrentUser> => {
+  
+  return apiMutator<CurrentUser>(getUpdateCurrentUserUrl(),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateCurrentUserBody,)
+  }
+);}
+
+
+
+
+export const getUpdateCurrentUserMutationOptions = <TError = UpdateCurrentUser400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCurrentUser>>, TError,{data: UpdateCurrentUserBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateCurrentUser>>, TError,{data: UpdateCurrentUserBody}, TContext> => {
+
+const mutationKey = ['updateCurrentUser'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateCurrentUser>>, {data: UpdateCurrentUserBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  updateCurrentUser(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateCurrentUserMutationResult = NonNullable<Awaited<ReturnType<typeof updateCurrentUser>>>
+    export type UpdateCurrentUserMutationBody = UpdateCurrentUserBody
+    export type UpdateCurrentUserMutationError = UpdateCurrentUser400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse
+
+    /**
+ * @summary Update the signed-in user
+ */
+export const useUpdateCurrentUser = <TError = UpdateCurrentUser400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCurrentUser>>, TError,{data: UpdateCurrentUserBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateCurrentUser>>,
+        TError,
+        {data: UpdateCurrentUserBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateCurrentUserMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * On client access only when the project allows client user deletion (plain 400 otherwise). Every session and token of the user stops working.
+ * @summary Delete the signed-in user
+ */
+export const getDeleteCurrentUserUrl = () => {
+
+
+  
+
+  return `/users/me`
+}
+
+export const deleteCurrentUser = async ( options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteCurrentUserUrl(),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteCurrentUserMutationOptions = <TError = DeleteCurrentUser400One | string | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentUser>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentUser>>, TError,void, TContext> => {
+
+const mutationKey = ['deleteCurrentUser'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteCurrentUser>>, void> = () => {
+          
+
+          return  deleteCurrentUser(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteCurrentUserMutationResult = NonNullable<Awaited<ReturnType<typeof deleteCurrentUser>>>
+    
+    export type DeleteCurrentUserMutationError = DeleteCurrentUser400One | string | ProjectAuth401Response | UserToken403Response
+
+    /**
+ * @summary Delete the signed-in user
+ */
+export const useDeleteCurrentUser = <TError = DeleteCurrentUser400One | string | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentUser>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteCurrentUser>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteCurrentUserMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Keyset pagination: `cursor` is the id of the first user of the next page. Without `limit` every matching user is returned. Anonymous and restricted users are left out unless asked for (`include_anonymous` implies `include_restricted`).
+ * @summary List users (server)
+ */
+export const getListUsersUrl = (params?: ListUsersParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/users?${stringifiedParams}` : `/users`
+}
+
+export const listUsers = async (params?: ListUsersParams, options?: RequestInit): Promise<UserList> => {
+  
+  return apiMutator<UserList>(getListUsersUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListUsersQueryKey = (params?: ListUsersParams,) => {
+    return [
+    `/users`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListUsersQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(params?: ListUsersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListUsersQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listUsers>>> = ({ signal }) => listUsers(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListUsersQueryResult = NonNullable<Awaited<ReturnType<typeof listUsers>>>
+export type ListUsersQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary List users (server)
+ */
+
+export function useListUsers<TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+ params?: ListUsersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListUsersQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListUsersSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(params?: ListUsersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListUsersQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listUsers>>> = ({ signal }) => listUsers(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListUsersSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listUsers>>>
+export type ListUsersSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary List users (server)
+ */
+
+export function useListUsersSuspense<TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+ params?: ListUsersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListUsersSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Always allowed, whatever the project's sign-up setting.
+ * @summary Create a user (server)
+ */
+export const getCreateUserUrl = () => {
+
+
+  
+
+  return `/users`
+}
+
+export const createUser = async (serverUserCreate: ServerUserCreate, options?: RequestInit): Promise<ServerUser> => {
+  
+  return apiMutator<ServerUser>(getCreateUserUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      serverUserCreate,)
+  }
+);}
+
+
+
+
+export const getCreateUserMutationOptions = <TError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: ServerUserCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: ServerUserCreate}, TContext> => {
+
+const mutationKey = ['createUser'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createUser>>, {data: ServerUserCreate}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createUser(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateUserMutationResult = NonNullable<Awaited<ReturnType<typeof createUser>>>
+    export type CreateUserMutationBody = ServerUserCreate
+    export type CreateUserMutationError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserEmailAlreadyExistsResponse
+
+    /**
+ * @summary Create a user (server)
+ */
+export const useCreateUser = <TError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: ServerUserCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createUser>>,
+        TError,
+        {data: ServerUserCreate},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateUserMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary A user (server)
+ */
+export const getGetUserUrl = (userId: string,) => {
+
+
+  
+
+  return `/users/${userId}`
+}
+
+export const getUser = async (userId: string, options?: RequestInit): Promise<ServerUser> => {
+  
+  return apiMutator<ServerUser>(getGetUserUrl(userId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUserQueryKey = (userId?: string,) => {
+    return [
+    `/users/${userId}`
+    ] as const;
+    }
+
+    
+export const getGetUserQueryOptions = <TData = Awaited<ReturnType<typeof getUser>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse>(userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserQueryKey(userId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUser>>> = ({ signal }) => getUser(userId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(userId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserQueryResult = NonNullable<Awaited<ReturnType<typeof getUser>>>
+export type GetUserQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse
+
+
+/**
+ * @summary A user (server)
+ */
+
+export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse>(
+ userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserQueryOptions(userId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetUserSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUser>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse>(userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserQueryKey(userId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUser>>> = ({ signal }) => getUser(userId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUser>>>
+export type GetUserSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse
+
+
+/**
+ * @summary A user (server)
+ */
+
+export function useGetUserSuspense<TData = Awaited<ReturnType<typeof getUser>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse>(
+ userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserSuspenseQueryOptions(userId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Setting or removing the password ends every session of the user.
+ * @summary Update a user (server)
+ */
+export const getUpdateUserUrl = (userId: string,) => {
+
+
+  
+
+  return `/users/${userId}`
+}
+
+export const updateUser = async (userId: string,
+    serverUserUpdate: ServerUserUpdate, options?: RequestInit): Promise<ServerUser> => {
+  
+  return apiMutator<ServerUser>(getUpdateUserUrl(userId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      serverUserUpdate,)
+  }
+);}
+
+
+
+
+export const getUpdateUserMutationOptions = <TError = UpdateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse | UserEmailAlreadyExistsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{userId: string;data: ServerUserUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{userId: string;data: ServerUserUpdate}, TContext> => {
+
+const mutationKey = ['updateUser'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateUser>>, {userId: string;data: ServerUserUpdate}> = (props) => {
+          const {userId,data} = props ?? {};
+
+          return  updateUser(userId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateUserMutationResult = NonNullable<Awaited<ReturnType<typeof updateUser>>>
+    export type UpdateUserMutationBody = ServerUserUpdate
+    export type UpdateUserMutationError = UpdateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse | UserEmailAlreadyExistsResponse
+
+    /**
+ * @summary Update a user (server)
+ */
+export const useUpdateUser = <TError = UpdateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse | UserEmailAlreadyExistsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{userId: string;data: ServerUserUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateUser>>,
+        TError,
+        {userId: string;data: ServerUserUpdate},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateUserMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Every session and token of the user stops working at once.
+ * @summary Delete a user (server)
+ */
+export const getDeleteUserUrl = (userId: string,) => {
+
+
+  
+
+  return `/users/${userId}`
+}
+
+export const deleteUser = async (userId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteUserUrl(userId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteUserMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUser>>, TError,{userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteUser>>, TError,{userId: string}, TContext> => {
+
+const mutationKey = ['deleteUser'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteUser>>, {userId: string}> = (props) => {
+          const {userId} = props ?? {};
+
+          return  deleteUser(userId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteUserMutationResult = NonNullable<Awaited<ReturnType<typeof deleteUser>>>
+    
+    export type DeleteUserMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse
+
+    /**
+ * @summary Delete a user (server)
+ */
+export const useDeleteUser = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUser>>, TError,{userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteUser>>,
+        TError,
+        {userId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteUserMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Answers the same whether or not a user has that email, so it cannot be used to find users. The link is `callback_url?code=…`. Rate-limited per client IP and per email.
+ * @summary Email a password-reset link
+ */
+export const getSendPasswordResetCodeUrl = () => {
+
+
+  
+
+  return `/auth/password/send-reset-code`
+}
+
+export const sendPasswordResetCode = async (sendPasswordResetCodeBody: SendPasswordResetCodeBody, options?: RequestInit): Promise<SendPasswordResetCode200> => {
+  
+  return apiMutator<SendPasswordResetCode200>(getSendPasswordResetCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendPasswordResetCodeBody,)
+  }
+);}
+
+
+
+
+export const getSendPasswordResetCodeMutationOptions = <TError = SendPasswordResetCode400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendPasswordResetCode>>, TError,{data: SendPasswordResetCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendPasswordResetCode>>, TError,{data: SendPasswordResetCodeBody}, TContext> => {
+
+const mutationKey = ['sendPasswordResetCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendPasswordResetCode>>, {data: SendPasswordResetCodeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendPasswordResetCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendPasswordResetCodeMutationResult = NonNullable<Awaited<ReturnType<typeof sendPasswordResetCode>>>
+    export type SendPasswordResetCodeMutationBody = SendPasswordResetCodeBody
+    export type SendPasswordResetCodeMutationError = SendPasswordResetCode400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse
+
+    /**
+ * @summary Email a password-reset link
+ */
+export const useSendPasswordResetCode = <TError = SendPasswordResetCode400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendPasswordResetCode>>, TError,{data: SendPasswordResetCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendPasswordResetCode>>,
+        TError,
+        {data: SendPasswordResetCodeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendPasswordResetCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Ends every session of the user. Rate-limited per client IP.
+ * @summary Set a new password with an emailed reset code
+ */
+export const getResetPasswordUrl = () => {
+
+
+  
+
+  return `/auth/password/reset`
+}
+
+export const resetPassword = async (resetPasswordBody: ResetPasswordBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getResetPasswordUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      resetPasswordBody,)
+  }
+);}
+
+
+
+
+export const getResetPasswordMutationOptions = <TError = CodeWithPassword400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: ResetPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: ResetPasswordBody}, TContext> => {
+
+const mutationKey = ['resetPassword'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resetPassword>>, {data: ResetPasswordBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  resetPassword(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetPassword>>>
+    export type ResetPasswordMutationBody = ResetPasswordBody
+    export type ResetPasswordMutationError = CodeWithPassword400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary Set a new password with an emailed reset code
+ */
+export const useResetPassword = <TError = CodeWithPassword400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: ResetPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof resetPassword>>,
+        TError,
+        {data: ResetPasswordBody},
+        TContext
+      > => {
+
+      const mutationOptions = getResetPasswordMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Whether a reset code is still valid (does not use it)
+ */
+export const getCheckPasswordResetCodeUrl = () => {
+
+
+  
+
+  return `/auth/password/reset/check-code`
+}
+
+export const checkPasswordResetCode = async (codeRequest: CodeRequest, options?: RequestInit): Promise<CodeCheckResult> => {
+  
+  return apiMutator<CodeCheckResult>(getCheckPasswordResetCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      codeRequest,)
+  }
+);}
+
+
+
+
+export const getCheckPasswordResetCodeMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkPasswordResetCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkPasswordResetCode>>, TError,{data: CodeRequest}, TContext> => {
+
+const mutationKey = ['checkPasswordResetCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkPasswordResetCode>>, {data: CodeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkPasswordResetCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckPasswordResetCodeMutationResult = NonNullable<Awaited<ReturnType<typeof checkPasswordResetCode>>>
+    export type CheckPasswordResetCodeMutationBody = CodeRequest
+    export type CheckPasswordResetCodeMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary Whether a reset code is still valid (does not use it)
+ */
+export const useCheckPasswordResetCode = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkPasswordResetCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkPasswordResetCode>>,
+        TError,
+        {data: CodeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckPasswordResetCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The email carries `callback_url?code=<45 characters>` and the first 6 characters as a code to type; the answer carries the other 39 (`nonce`), so the client signs in with `otp + nonce`. Works for new emails too when the project allows sign-up. Rate-limited per client IP and per email.
+ * @summary Email a magic link and a one-time code
+ */
+export const getSendSignInCodeUrl = () => {
+
+
+  
+
+  return `/auth/otp/send-sign-in-code`
+}
+
+export const sendSignInCode = async (sendSignInCodeBody: SendSignInCodeBody, options?: RequestInit): Promise<SendSignInCode200> => {
+  
+  return apiMutator<SendSignInCode200>(getSendSignInCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendSignInCodeBody,)
+  }
+);}
+
+
+
+
+export const getSendSignInCodeMutationOptions = <TError = SendSignInCode400 | ProjectAuth401Response | RestrictedUserNotAllowedError | string | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendSignInCode>>, TError,{data: SendSignInCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendSignInCode>>, TError,{data: SendSignInCodeBody}, TContext> => {
+
+const mutationKey = ['sendSignInCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendSignInCode>>, {data: SendSignInCodeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendSignInCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendSignInCodeMutationResult = NonNullable<Awaited<ReturnType<typeof sendSignInCode>>>
+    export type SendSignInCodeMutationBody = SendSignInCodeBody
+    export type SendSignInCodeMutationError = SendSignInCode400 | ProjectAuth401Response | RestrictedUserNotAllowedError | string | RateLimitedResponse
+
+    /**
+ * @summary Email a magic link and a one-time code
+ */
+export const useSendSignInCode = <TError = SendSignInCode400 | ProjectAuth401Response | RestrictedUserNotAllowedError | string | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendSignInCode>>, TError,{data: SendSignInCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendSignInCode>>,
+        TError,
+        {data: SendSignInCodeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendSignInCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Sign in (or up) with a magic-link code or an OTP plus nonce
+ */
+export const getSignInWithCodeUrl = () => {
+
+
+  
+
+  return `/auth/otp/sign-in`
+}
+
+export const signInWithCode = async (codeRequest: CodeRequest, options?: RequestInit): Promise<SignInResponse> => {
+  
+  return apiMutator<SignInResponse>(getSignInWithCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      codeRequest,)
+  }
+);}
+
+
+
+
+export const getSignInWithCodeMutationOptions = <TError = SignInWithCode400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof signInWithCode>>, TError,{data: CodeRequest}, TContext> => {
+
+const mutationKey = ['signInWithCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof signInWithCode>>, {data: CodeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  signInWithCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SignInWithCodeMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithCode>>>
+    export type SignInWithCodeMutationBody = CodeRequest
+    export type SignInWithCodeMutationError = SignInWithCode400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse
+
+    /**
+ * @summary Sign in (or up) with a magic-link code or an OTP plus nonce
+ */
+export const useSignInWithCode = <TError = SignInWithCode400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof signInWithCode>>,
+        TError,
+        {data: CodeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getSignInWithCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Whether a sign-in code is still valid (does not use it)
+ */
+export const getCheckSignInCodeUrl = () => {
+
+
+  
+
+  return `/auth/otp/sign-in/check-code`
+}
+
+export const checkSignInCode = async (codeRequest: CodeRequest, options?: RequestInit): Promise<CodeCheckResult> => {
+  
+  return apiMutator<CodeCheckResult>(getCheckSignInCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      codeRequest,)
+  }
+);}
+
+
+
+
+export const getCheckSignInCodeMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSignInCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkSignInCode>>, TError,{data: CodeRequest}, TContext> => {
+
+const mutationKey = ['checkSignInCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkSignInCode>>, {data: CodeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkSignInCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckSignInCodeMutationResult = NonNullable<Awaited<ReturnType<typeof checkSignInCode>>>
+    export type CheckSignInCodeMutationBody = CodeRequest
+    export type CheckSignInCodeMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary Whether a sign-in code is still valid (does not use it)
+ */
+export const useCheckSignInCode = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSignInCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkSignInCode>>,
+        TError,
+        {data: CodeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckSignInCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary A user's contact channels
+ */
+export const getListContactChannelsUrl = (params: ListContactChannelsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/contact-channels?${stringifiedParams}` : `/contact-channels`
+}
+
+export const listContactChannels = async (params: ListContactChannelsParams, options?: RequestInit): Promise<ContactChannelList> => {
+  
+  return apiMutator<ContactChannelList>(getListContactChannelsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListContactChannelsQueryKey = (params?: ListContactChannelsParams,) => {
+    return [
+    `/contact-channels`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListContactChannelsQueryOptions = <TData = Awaited<ReturnType<typeof listContactChannels>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(params: ListContactChannelsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListContactChannelsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listContactChannels>>> = ({ signal }) => listContactChannels(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListContactChannelsQueryResult = NonNullable<Awaited<ReturnType<typeof listContactChannels>>>
+export type ListContactChannelsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+
+/**
+ * @summary A user's contact channels
+ */
+
+export function useListContactChannels<TData = Awaited<ReturnType<typeof listContactChannels>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+ params: ListContactChannelsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListContactChannelsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListContactChannelsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listContactChannels>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(params: ListContactChannelsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListContactChannelsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listContactChannels>>> = ({ signal }) => listContactChannels(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListContactChannelsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listContactChannels>>>
+export type ListContactChannelsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+
+/**
+ * @summary A user's contact channels
+ */
+
+export function useListContactChannelsSuspense<TData = Awaited<ReturnType<typeof listContactChannels>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+ params: ListContactChannelsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListContactChannelsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A channel used for auth must be unique in the project. Only server access may mark it verified.
+ * @summary Add a contact channel (an email) to a user
+ */
+export const getCreateContactChannelUrl = () => {
+
+
+  
+
+  return `/contact-channels`
+}
+
+export const createContactChannel = async (createContactChannelBody: CreateContactChannelBody, options?: RequestInit): Promise<ContactChannel> => {
+  
+  return apiMutator<ContactChannel>(getCreateContactChannelUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createContactChannelBody,)
+  }
+);}
+
+
+
+
+export const getCreateContactChannelMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse | ContactChannelConflict409Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createContactChannel>>, TError,{data: CreateContactChannelBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createContactChannel>>, TError,{data: CreateContactChannelBody}, TContext> => {
+
+const mutationKey = ['createContactChannel'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createContactChannel>>, {data: CreateContactChannelBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createContactChannel(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateContactChannelMutationResult = NonNullable<Awaited<ReturnType<typeof createContactChannel>>>
+    export type CreateContactChannelMutationBody = CreateContactChannelBody
+    export type CreateContactChannelMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse | ContactChannelConflict409Response
+
+    /**
+ * @summary Add a contact channel (an email) to a user
+ */
+export const useCreateContactChannel = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse | ContactChannelConflict409Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createContactChannel>>, TError,{data: CreateContactChannelBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createContactChannel>>,
+        TError,
+        {data: CreateContactChannelBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateContactChannelMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One contact channel
+ */
+export const getGetContactChannelUrl = (userId: string,
+    contactChannelId: string,) => {
+
+
+  
+
+  return `/contact-channels/${userId}/${contactChannelId}`
+}
+
+export const getContactChannel = async (userId: string,
+    contactChannelId: string, options?: RequestInit): Promise<ContactChannel> => {
+  
+  return apiMutator<ContactChannel>(getGetContactChannelUrl(userId,contactChannelId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetContactChannelQueryKey = (userId?: string,
+    contactChannelId?: string,) => {
+    return [
+    `/contact-channels/${userId}/${contactChannelId}`
+    ] as const;
+    }
+
+    
+export const getGetContactChannelQueryOptions = <TData = Awaited<ReturnType<typeof getContactChannel>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(userId: string,
+    contactChannelId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetContactChannelQueryKey(userId,contactChannelId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getContactChannel>>> = ({ signal }) => getContactChannel(userId,contactChannelId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(userId && contactChannelId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetContactChannelQueryResult = NonNullable<Awaited<ReturnType<typeof getContactChannel>>>
+export type GetContactChannelQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+
+
+/**
+ * @summary One contact channel
+ */
+
+export function useGetContactChannel<TData = Awaited<ReturnType<typeof getContactChannel>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(
+ userId: string,
+    contactChannelId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetContactChannelQueryOptions(userId,contactChannelId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetContactChannelSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getContactChannel>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(userId: string,
+    contactChannelId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetContactChannelQueryKey(userId,contactChannelId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getContactChannel>>> = ({ signal }) => getContactChannel(userId,contactChannelId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetContactChannelSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getContactChannel>>>
+export type GetContactChannelSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+
+
+/**
+ * @summary One contact channel
+ */
+
+export function useGetContactChannelSuspense<TData = Awaited<ReturnType<typeof getContactChannel>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(
+ userId: string,
+    contactChannelId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetContactChannelSuspenseQueryOptions(userId,contactChannelId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A changed value is unverified again. Only server access may set `is_verified`.
+ * @summary Change a contact channel
+ */
+export const getUpdateContactChannelUrl = (userId: string,
+    contactChannelId: string,) => {
+
+
+  
+
+  return `/contact-channels/${userId}/${contactChannelId}`
+}
+
+export const updateContactChannel = async (userId: string,
+    contactChannelId: string,
+    updateContactChannelBody: UpdateContactChannelBody, options?: RequestInit): Promise<ContactChannel> => {
+  
+  return apiMutator<ContactChannel>(getUpdateContactChannelUrl(userId,contactChannelId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateContactChannelBody,)
+  }
+);}
+
+
+
+
+export const getUpdateContactChannelMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | ContactChannelConflict409Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateContactChannel>>, TError,{userId: string;contactChannelId: string;data: UpdateContactChannelBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateContactChannel>>, TError,{userId: string;contactChannelId: string;data: UpdateContactChannelBody}, TContext> => {
+
+const mutationKey = ['updateContactChannel'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateContactChannel>>, {userId: string;contactChannelId: string;data: UpdateContactChannelBody}> = (props) => {
+          const {userId,contactChannelId,data} = props ?? {};
+
+          return  updateContactChannel(userId,contactChannelId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateContactChannelMutationResult = NonNullable<Awaited<ReturnType<typeof updateContactChannel>>>
+    export type UpdateContactChannelMutationBody = UpdateContactChannelBody
+    export type UpdateContactChannelMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | ContactChannelConflict409Response
+
+    /**
+ * @summary Change a contact channel
+ */
+export const useUpdateContactChannel = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | ContactChannelConflict409Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateContactChannel>>, TError,{userId: string;contactChannelId: string;data: UpdateContactChannelBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateContactChannel>>,
+        TError,
+        {userId: string;contactChannelId: string;data: UpdateContactChannelBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateContactChannelMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Remove a contact channel
+ */
+export const getDeleteContactChannelUrl = (userId: string,
+    contactChannelId: string,) => {
+
+
+  
+
+  return `/contact-channels/${userId}/${contactChannelId}`
+}
+
+export const deleteContactChannel = async (userId: string,
+    contactChannelId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteContactChannelUrl(userId,contactChannelId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteContactChannelMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteContactChannel>>, TError,{userId: string;contactChannelId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteContactChannel>>, TError,{userId: string;contactChannelId: string}, TContext> => {
+
+const mutationKey = ['deleteContactChannel'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteContactChannel>>, {userId: string;contactChannelId: string}> = (props) => {
+          const {userId,contactChannelId} = props ?? {};
+
+          return  deleteContactChannel(userId,contactChannelId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteContactChannelMutationResult = NonNullable<Awaited<ReturnType<typeof deleteContactChannel>>>
+    
+    export type DeleteContactChannelMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+
+    /**
+ * @summary Remove a contact channel
+ */
+export const useDeleteContactChannel = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteContactChannel>>, TError,{userId: string;contactChannelId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteContactChannel>>,
+        TError,
+        {userId: string;contactChannelId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteContactChannelMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Email a verification link for a channel
+ */
+export const getSendContactChannelVerificationCodeUrl = (userId: string,
+    contactChannelId: string,) => {
+
+
+  
+
+  return `/contact-channels/${userId}/${contactChannelId}/send-verification-code`
+}
+
+export const sendContactChannelVerificationCode = async (userId: string,
+    contactChannelId: string,
+    callbackRequest: CallbackRequest, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getSendContactChannelVerificationCodeUrl(userId,contactChannelId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      callbackRequest,)
+  }
+);}
+
+
+
+
+export const getSendContactChannelVerificationCodeMutationOptions = <TError = SendContactChannelVerificationCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | EmailAlreadyVerifiedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactChannelVerificationCode>>, TError,{userId: string;contactChannelId: string;data: CallbackRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendContactChannelVerificationCode>>, TError,{userId: string;contactChannelId: string;data: CallbackRequest}, TContext> => {
+
+const mutationKey = ['sendContactChannelVerificationCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendContactChannelVerificationCode>>, {userId: string;contactChannelId: string;data: CallbackRequest}> = (props) => {
+          const {userId,contactChannelId,data} = props ?? {};
+
+          return  sendContactChannelVerificationCode(userId,contactChannelId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendContactChannelVerificationCodeMutationResult = NonNullable<Awaited<ReturnType<typeof sendContactChannelVerificationCode>>>
+    export type SendContactChannelVerificationCodeMutationBody = CallbackRequest
+    export type SendContactChannelVerificationCodeMutationError = SendContactChannelVerificationCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | EmailAlreadyVerifiedResponse | RateLimitedResponse
+
+    /**
+ * @summary Email a verification link for a channel
+ */
+export const useSendContactChannelVerificationCode = <TError = SendContactChannelVerificationCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | EmailAlreadyVerifiedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactChannelVerificationCode>>, TError,{userId: string;contactChannelId: string;data: CallbackRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendContactChannelVerificationCode>>,
+        TError,
+        {userId: string;contactChannelId: string;data: CallbackRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getSendContactChannelVerificationCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Email a verification link for the signed-in user's primary email (legacy)
+ */
+export const getSendPrimaryEmailVerificationCodeUrl = () => {
+
+
+  
+
+  return `/contact-channels/send-verification-code`
+}
+
+export const sendPrimaryEmailVerificationCode = async (sendPrimaryEmailVerificationCodeBody: SendPrimaryEmailVerificationCodeBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getSendPrimaryEmailVerificationCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendPrimaryEmailVerificationCodeBody,)
+  }
+);}
+
+
+
+
+export const getSendPrimaryEmailVerificationCodeMutationOptions = <TError = SendPrimaryEmailVerificationCode400 | UserRequired401Response | UserToken403Response | EmailAlreadyVerifiedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>, TError,{data: SendPrimaryEmailVerificationCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>, TError,{data: SendPrimaryEmailVerificationCodeBody}, TContext> => {
+
+const mutationKey = ['sendPrimaryEmailVerificationCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>, {data: SendPrimaryEmailVerificationCodeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendPrimaryEmailVerificationCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendPrimaryEmailVerificationCodeMutationResult = NonNullable<Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>>
+    export type SendPrimaryEmailVerificationCodeMutationBody = SendPrimaryEmailVerificationCodeBody
+    export type SendPrimaryEmailVerificationCodeMutationError = SendPrimaryEmailVerificationCode400 | UserRequired401Response | UserToken403Response | EmailAlreadyVerifiedResponse | RateLimitedResponse
+
+    /**
+ * @summary Email a verification link for the signed-in user's primary email (legacy)
+ */
+export const useSendPrimaryEmailVerificationCode = <TError = SendPrimaryEmailVerificationCode400 | UserRequired401Response | UserToken403Response | EmailAlreadyVerifiedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>, TError,{data: SendPrimaryEmailVerificationCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>,
+        TError,
+        {data: SendPrimaryEmailVerificationCodeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendPrimaryEmailVerificationCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Verify a channel with an emailed code
+ */
+export const getVerifyContactChannelUrl = () => {
+
+
+  
+
+  return `/contact-channels/verify`
+}
+
+export const verifyContactChannel = async (codeRequest: CodeRequest, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getVerifyContactChannelUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      codeRequest,)
+  }
+);}
+
+
+
+
+export const getVerifyContactChannelMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyContactChannel>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof verifyContactChannel>>, TError,{data: CodeRequest}, TContext> => {
+
+const mutationKey = ['verifyContactChannel'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyContactChannel>>, {data: CodeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  verifyContactChannel(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type VerifyContactChannelMutationResult = NonNullable<Awaited<ReturnType<typeof verifyContactChannel>>>
+    export type VerifyContactChannelMutationBody = CodeRequest
+    export type VerifyContactChannelMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary Verify a channel with an emailed code
+ */
+export const useVerifyContactChannel = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyContactChannel>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof verifyContactChannel>>,
+        TError,
+        {data: CodeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getVerifyContactChannelMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Whether a verification code is still valid (does not use it)
+ */
+export const getCheckContactChannelVerificationCodeUrl = () => {
+
+
+  
+
+  return `/contact-channels/verify/check-code`
+}
+
+export const checkContactChannelVerificationCode = async (codeRequest: CodeRequest, options?: RequestInit): Promise<CodeCheckResult> => {
+  
+  return apiMutator<CodeCheckResult>(getCheckContactChannelVerificationCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      codeRequest,)
+  }
+);}
+
+
+
+
+export const getCheckContactChannelVerificationCodeMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkContactChannelVerificationCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkContactChannelVerificationCode>>, TError,{data: CodeRequest}, TContext> => {
+
+const mutationKey = ['checkContactChannelVerificationCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkContactChannelVerificationCode>>, {data: CodeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkContactChannelVerificationCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckContactChannelVerificationCodeMutationResult = NonNullable<Awaited<ReturnType<typeof checkContactChannelVerificationCode>>>
+    export type CheckContactChannelVerificationCodeMutationBody = CodeRequest
+    export type CheckContactChannelVerificationCodeMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary Whether a verification code is still valid (does not use it)
+ */
+export const useCheckContactChannelVerificationCode = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkContactChannelVerificationCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkContactChannelVerificationCode>>,
+        TError,
+        {data: CodeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckContactChannelVerificationCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    

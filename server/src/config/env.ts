@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { SmtpSettings } from '../modules/email/smtp-settings.ts';
 
 /** Everything a run is configured with; read once from the environment at start. */
 export type ServerEnv = {
@@ -16,6 +17,8 @@ export type ServerEnv = {
    */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   logLevel: string;
+  /** The shared mail server (SMTP_*), used by projects on the shared server; without it emails only reach the outbox and the log. */
+  smtp?: SmtpSettings;
   seed: {
     projectId?: string;
     publishableClientKey?: string;
@@ -36,12 +39,28 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     serverSecret: env.SERVER_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
+    smtp: parseSmtp(env),
     seed: {
       projectId: env.SEED_PROJECT_ID || undefined,
       publishableClientKey: env.SEED_PUBLISHABLE_CLIENT_KEY || undefined,
       secretServerKey: env.SEED_SECRET_SERVER_KEY || undefined,
       superSecretAdminKey: env.SEED_SUPER_SECRET_ADMIN_KEY || undefined,
     },
+  };
+}
+
+function parseSmtp(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
+  if (!env.SMTP_HOST) return undefined;
+  const port = Number(env.SMTP_PORT || 587);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`SMTP_PORT must be a port number, got ${env.SMTP_PORT}`);
+  return {
+    host: env.SMTP_HOST,
+    port,
+    username: env.SMTP_USERNAME || undefined,
+    password: env.SMTP_PASSWORD || undefined,
+    secure: env.SMTP_SECURE === 'true',
+    senderName: env.SMTP_SENDER_NAME || 'Gatehouse',
+    senderEmail: env.SMTP_SENDER_EMAIL || 'noreply@localhost',
   };
 }
 

@@ -1,4 +1,9 @@
-import { AccessTypeRequiredError, InsufficientAccessTypeError } from '@gatehouse/client/errors';
+import {
+  AccessTypeRequiredError,
+  CannotGetOwnUserWithoutUserError,
+  InsufficientAccessTypeError,
+  UserAuthenticationRequiredError,
+} from '@gatehouse/client/errors';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { routeTable } from '../generated/route-table.ts';
 import type { RequestAuthService } from '../modules/auth/request-auth.service.ts';
@@ -56,5 +61,7 @@ async function authenticate(request: FastifyRequest, route: RouteDefinition, req
   if (!route.accessTypes.includes(auth.accessType)) {
     throw new InsufficientAccessTypeError({ actual_access_type: auth.accessType, allowed_access_types: [...route.accessTypes] });
   }
+  if (!auth.user && route.user === 'required') throw new UserAuthenticationRequiredError();
+  if (!auth.user && route.user === 'me') throw new CannotGetOwnUserWithoutUserError();
   return auth;
 }

@@ -9,6 +9,8 @@ export type RouteDefinition = {
   /** `required`: the operation needs project authentication; `optional`: headers are read when sent; `none`: never read. */
   auth: 'required' | 'optional' | 'none';
   accessTypes: readonly AccessType[];
+  user: 'required' | 'me' | 'optional';
+  rateLimit: string | null;
   successStatus: number;
   successContentType: string | null;
   bodyRequired: boolean;

@@ -85,7 +85,7 @@ export async function contractRequest(app: FastifyInstance, options: InjectOptio
   }
   const { route } = match;
   const specPath = route.specPath;
-  const declared = (openapi.paths as Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>)[specPath]?.[
+  const declared = (openapi.paths as unknown as Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>)[specPath]?.[
     method.toLowerCase()
   ];
   const responseSpec = declared?.responses[String(status)];

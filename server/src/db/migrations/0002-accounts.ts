@@ -40,7 +40,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('used_for_auth', 'boolean', (column) => column.notNull().defaultTo(false))
     .addColumn('created_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`create unique index contact_channel_auth_value_idx on contact_channel (project_id, type, lower(value)) where used_for_auth`.execute(db);
+  await sql`create unique index contact_channel_auth_value_idx on contact_channel (project_id, type, lower(value)) where used_for_auth`.execute(
+    db,
+  );
   await sql`create unique index contact_channel_primary_idx on contact_channel (user_id) where is_primary`.execute(db);
   await sql`create unique index contact_channel_user_value_idx on contact_channel (user_id, type, lower(value))`.execute(db);
   await sql`create index contact_channel_value_idx on contact_channel (project_id, lower(value))`.execute(db);
@@ -60,7 +62,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('is_impersonation', 'boolean', (column) => column.notNull().defaultTo(false))
     .execute();
   await db.schema.createIndex('refresh_session_user_idx').on('refresh_session').column('user_id').execute();
-  await sql`create unique index refresh_session_previous_hash_idx on refresh_session (previous_token_hash) where previous_token_hash is not null`.execute(db);
+  await sql`create unique index refresh_session_previous_hash_idx on refresh_session (previous_token_hash) where previous_token_hash is not null`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('verification_code')

@@ -1,5 +1,6 @@
 import { errors as joseErrors, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { AccessTokenExpiredError, UnparsableAccessTokenError } from '@gatehouse/client/errors';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
 import { type AccessTokenClaims, type AccessTokenSubject, audienceFor, parseAudience } from './access-token-claims.ts';
 
@@ -7,6 +8,9 @@ export const accessTokenLifetimeSeconds = 10 * 60;
 
 /** Signs and verifies ES256 access tokens with the project's derived keys. */
 export class AccessTokenService {
+  /** Verified tokens: an ECDSA verification per request is the costliest step of authentication. */
+  private readonly verified = new TtlCache<string, AccessTokenClaims>(60_000, 100_000);
+
   constructor(
     private readonly signingKeys: SigningKeysService,
     private readonly publicUrl: string,
@@ -30,6 +34,14 @@ export class AccessTokenService {
    * the caller compares it with the project the request is for.
    */
   async verify(token: string): Promise<AccessTokenClaims> {
+    const cached = this.verified.get(token);
+    if (cached && cached.exp * 1000 > Date.now()) return cached;
+    const claims = await this.verifyUncached(token);
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private async verifyUncached(token: string): Promise<AccessTokenClaims> {
     let unverified: ReturnType<typeof decodeJwt>;
     try {
       decodeProtectedHeader(token);

@@ -16,20 +16,24 @@ import {
   PublishableClientKeyRequiredForProjectError,
   RestrictedUserNotAllowedError,
   ServerAuthenticationRequiredError,
+  UnparsableAccessTokenError,
   UnparsableAdminAccessTokenError,
 } from '@gatehouse/client/errors';
 import type { ApiKeyService } from '../api-keys/api-key.service.ts';
 import type { Project, ProjectService } from '../projects/project.service.ts';
+import type { UserRecord } from '../users/user.repository.ts';
 import type { AccessTokenClaims } from './access-token-claims.ts';
 import type { AccessTokenService } from './access-token.service.ts';
 import { type AccessType, isAccessType } from './access-type.ts';
 import type { AuthHeaders } from './read-headers.ts';
 
+/** The user of a verified access token, as stored now (a deleted user's token no longer authenticates). */
+export type AuthenticatedUser = { claims: AccessTokenClaims; record: UserRecord };
+
 export type RequestAuth = {
   project: Project;
   accessType: AccessType;
-  /** The verified claims of the user's access token, when one was sent. */
-  user?: AccessTokenClaims;
+  user?: AuthenticatedUser;
   refreshToken?: string;
   /** The `internal` user behind an admin access token, when that is how the call authenticated. */
   adminUserId?: string;
@@ -37,6 +41,8 @@ export type RequestAuth = {
 
 /** Whether a user of the `internal` project manages a project (through its owner team). */
 export type ProjectOwnershipCheck = (internalUserId: string, project: Project) => Promise<boolean>;
+
+export type UserLoader = (projectId: string, userId: string) => Promise<UserRecord | undefined>;
 
 /**
  * Turns the authentication headers into `{project, accessType, user?}` or the catalogued error,
@@ -48,6 +54,7 @@ export class RequestAuthService {
     private readonly apiKeys: ApiKeyService,
     private readonly accessTokens: AccessTokenService,
     private readonly managesProject: ProjectOwnershipCheck,
+    private readonly loadUser: UserLoader,
   ) {}
 
   async resolve(headers: AuthHeaders): Promise<RequestAuth | null> {
@@ -63,10 +70,11 @@ export class RequestAuthService {
     if (headers.projectId === undefined) throw new AccessTypeWithoutProjectIdError({ request_type: accessType });
     const projectId = headers.projectId.toLowerCase();
 
-    const user = headers.accessToken ? await this.verifyUserToken(headers, projectId) : undefined;
+    const claims = headers.accessToken ? await this.verifyUserToken(headers, projectId) : undefined;
 
     const project = await this.projects.find(projectId);
     if (!project) throw new CurrentProjectNotFoundError({ project_id: headers.projectId });
+    const user = claims ? await this.currentUser(project, claims) : undefined;
 
     let adminUserId: string | undefined;
     if (headers.adminAccessToken) adminUserId = await this.verifyAdminToken(headers.adminAccessToken, project);
@@ -87,6 +95,12 @@ export class RequestAuthService {
       throw new RestrictedUserNotAllowedError({ restricted_reason: claims.restricted_reason ?? { type: 'restricted_by_administrator' } });
     }
     return claims;
+  }
+
+  private async currentUser(project: Project, claims: AccessTokenClaims): Promise<AuthenticatedUser> {
+    const record = await this.loadUser(project.id, claims.sub);
+    if (!record) throw new UnparsableAccessTokenError('The user of this access token no longer exists.');
+    return { claims, record };
   }
 
   private async checkKeys(headers: AuthHeaders, accessType: AccessType, project: Project): Promise<void> {

@@ -17,6 +17,6 @@ export function metaHandlers() {
 
 function describeAuth(auth: RequestAuth | null): string {
   if (!auth) return 'Authentication: none';
-  const user = auth.user ? `, user ${auth.user.sub}` : '';
+  const user = auth.user ? `, user ${auth.user.claims.sub}` : '';
   return `Authentication: ${auth.accessType} access to project ${auth.project.id}${user}`;
 }

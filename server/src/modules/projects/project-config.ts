@@ -32,6 +32,10 @@ export type ProjectConfig = {
     oauth: { accountMergeStrategy: 'link_method' | 'raise_error' | 'allow_duplicates'; providers: Record<string, OAuthProviderConfig> };
     signUpRules: Record<string, unknown>;
     signUpRulesDefaultAction: 'allow' | 'reject';
+    /** Anonymous sign-up (`/auth/anonymous/sign-up`); the Stack SDKs expect it on. */
+    allowAnonymousSignUp: boolean;
+    /** Opt-in refresh-token rotation with reuse detection (the Stack SDKs ignore a returned token). */
+    sessions: { rotateRefreshTokens: boolean };
   };
   domains: { allowLocalhost: boolean; trustedDomains: Record<string, { baseUrl: string; handlerPath: string }> };
   emails: {
@@ -79,6 +83,8 @@ export const defaultProjectConfig: ProjectConfig = {
     oauth: { accountMergeStrategy: 'link_method', providers: {} },
     signUpRules: {},
     signUpRulesDefaultAction: 'allow',
+    allowAnonymousSignUp: true,
+    sessions: { rotateRefreshTokens: false },
   },
   domains: { allowLocalhost: false, trustedDomains: {} },
   emails: { selectedThemeId: defaultEmailThemeId, themes: {}, templates: {}, server: { isShared: true } },

@@ -1,0 +1,12 @@
+import type { components } from '@gatehouse/client/api-types';
+import type { ContactChannelRow } from '../../db/schema.ts';
+
+export const toContactChannel = (row: ContactChannelRow): components['schemas']['ContactChannel'] => ({
+  id: row.id,
+  user_id: row.user_id,
+  type: 'email',
+  value: row.value,
+  used_for_auth: row.used_for_auth,
+  is_verified: row.is_verified,
+  is_primary: row.is_primary,
+});

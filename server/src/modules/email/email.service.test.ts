@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
+import { useTestContext } from '../../testing/test-context.ts';
+import { renderConfig } from '../projects/project-config.ts';
+import { emailKinds, renderEmail } from './email-templates.ts';
+import { type EmailLog, EmailService } from './email.service.ts';
+import { resolveSmtpSettings } from './smtp-settings.ts';
+
+const link = 'https://app.example.com/handler/sign-in?code=abc123&after=%2Fhome';
+const escapedLink = 'https://app.example.com/handler/sign-in?code=abc123&amp;after=%2Fhome';
+
+function capturingLog() {
+  const lines: { message: string; fields: Record<string, unknown> }[] = [];
+  const log: EmailLog = (message, fields) => lines.push({ message, fields });
+  return { lines, log };
+}
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('EmailService', () => {
+  const env = useTestContext();
+  let sink: SmtpSink;
+  let sharedSink: SmtpSink;
+  const services: EmailService[] = [];
+  const service = (options: ConstructorParameters<typeof EmailService>[1]) => {
+    const created = new EmailService(env.context.database.db, options);
+    services.push(created);
+    return created;
+  };
+  // With credentials, so delivery also goes through SMTP AUTH (the sink accepts any login).
+  const ownServer = (port: number) => ({
+    'emails.server': {
+      isShared: false,
+      host: '127.0.0.1',
+      port,
+      username: 'acme',
+      password: 'secret',
+      senderName: 'Acme Auth',
+      senderEmail: 'auth@acme.test',
+    },
+  });
+
+  beforeAll(async () => {
+    [sink, sharedSink] = await Promise.all([startSmtpSink(), startSmtpSink()]);
+  });
+  afterAll(async () => {
+    for (const created of services) created.close();
+    await Promise.all([sink?.close(), sharedSink?.close()]);
+  });
+
+  it("delivers through the project's own mail server", async () => {
+    const project = await env.context.services.projects.create({ displayName: 'Acme', configOverride: ownServer(sink.port) });
+    const emails = service({ sharedSmtp: sharedSink.settings(), log: capturingLog().log });
+    const to = `${randomUUID()}@example.com`;
+
+    const result = await emails.send(project, { to, kind: 'sign_in_code', variables: { link, otp: 'K7Q2XZ' } });
+
+    expect(result.delivered).toBe(true);
+    const message = await sink.waitFor((candidate) => candidate.to.includes(to));
+    expect(message.subject).toBe('Your Acme sign-in code is K7Q2XZ');
+    expect(message.from).toBe('"Acme Auth" <auth@acme.test>');
+    expect(message.text).toContain(link);
+    expect(message.text).toContain('Your sign-in code is K7Q2XZ, or click the link');
+    expect(message.html).toContain(escapedLink);
+    expect(message.html).toContain('K7Q2XZ');
+    expect(sharedSink.messages.some((candidate) => candidate.to.includes(to))).toBe(false);
+
+    const [row] = await emails.listOutbox(project.id, 10);
+    expect(row).toMatchObject({ id: result.outboxId, to_address: to, kind: 'sign_in_code', error: null });
+    expect(row?.sent_at).toBeInstanceOf(Date);
+  });
+
+  it('uses the shared mail server when the project does', async () => {
+    const project = await env.context.services.projects.create({ displayName: 'Shared Co' });
+    const emails = service({ sharedSmtp: sharedSink.settings('noreply@gatehouse.test'), log: capturingLog().log });
+    const to = `${randomUUID()}@example.com`;
+
+    const result = await emails.send(project, { to, kind: 'email_verification', variables: { link } });
+
+    expect(result.delivered).toBe(true);
+    const message = await sharedSink.waitFor((candidate) => candidate.to.includes(to));
+    expect(message.subject).toBe('Verify your email for Shared Co');
+    expect(message.from).toBe('"Gatehouse Test" <noreply@gatehouse.test>');
+    expect(message.text).toContain(link);
+  });
+
+  it('without a mail server, keeps the email in the outbox and the log', async () => {
+    const project = await env.context.services.projects.create({ displayName: 'Offline' });
+    const { lines, log } = capturingLog();
+    const emails = service({ log });
+    const to = `${randomUUID()}@example.com`;
+
+    const result = await emails.send(project, { to, kind: 'password_reset', variables: { link } });
+
+    expect(result.delivered).toBe(false);
+    const [row] = await emails.listOutbox(project.id, 10);
+    expect(row).toMatchObject({ id: result.outboxId, to_address: to, sent_at: null, error: null, subject: 'Reset your Offline password' });
+    expect(row?.text).toContain(link);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.message).toContain(to);
+    expect(lines[0]?.fields).toMatchObject({ to, subject: 'Reset your Offline password' });
+    expect(String(lines[0]?.fields.text)).toContain(link);
+  });
+
+  it('records a delivery failure on the row instead of throwing', async () => {
+    const project = await env.context.services.projects.create({ displayName: 'Broken', configOverride: ownServer(await closedPort()) });
+    const { lines, log } = capturingLog();
+    const emails = service({ log });
+
+    const result = await emails.send(project, { to: 'someone@example.com', kind: 'password_reset', variables: { link } });
+
+    expect(result.delivered).toBe(false);
+    const [row] = await emails.listOutbox(project.id, 10);
+    expect(row?.id).toBe(result.outboxId);
+    expect(row?.sent_at).toBeNull();
+    expect(row?.error).toMatch(/ECONNREFUSED|connect/i);
+    expect(lines.map((line) => line.message)).toContain('email delivery failed');
+  });
+
+  it('HTML-escapes the variables', async () => {
+    const project = await env.context.services.projects.create({
+      displayName: '<script>alert(1)</script>',
+      configOverride: ownServer(sink.port),
+    });
+    const emails = service({ log: capturingLog().log });
+    const to = `${randomUUID()}@example.com`;
+
+    await emails.send(project, { to, kind: 'sign_in_code', variables: { link: 'https://x.test/"><img src=x>', otp: '<b>1</b>' } });
+
+    const message = await sink.waitFor((candidate) => candidate.to.includes(to));
+    expect(message.html).not.toContain('<script>');
+    expect(message.html).not.toContain('<img');
+    expect(message.html).not.toContain('<b>1</b>');
+    expect(message.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(message.html).toContain('https://x.test/&quot;&gt;&lt;img src=x&gt;');
+    expect(message.text).toContain('Sign in to <script>alert(1)</script>');
+  });
+
+  it('lists the outbox newest first, up to the limit', async () => {
+    const project = await env.context.services.projects.create({ displayName: 'Busy' });
+    const emails = service({ log: capturingLog().log });
+    for (const to of ['first@example.com', 'second@example.com', 'third@example.com']) {
+      await emails.send(project, { to, kind: 'email_verification', variables: { link } });
+    }
+
+    const rows = await emails.listOutbox(project.id, 2);
+
+    expect(rows.map((row) => row.to_address)).toEqual(['third@example.com', 'second@example.com']);
+  });
+});
+
+describe('renderEmail', () => {
+  it.each(emailKinds)('%s escapes every variable in the HTML and keeps them raw in the text', (kind) => {
+    const email = renderEmail(kind, { projectName: 'A & <B>', link: 'https://x.test/?a=1&b="2"', otp: "<'1'>" });
+    expect(email.html).toContain('A &amp; &lt;B&gt;');
+    expect(email.html).toContain('https://x.test/?a=1&amp;b=&quot;2&quot;');
+    expect(email.html).not.toMatch(/<B>|"2"|<'1'>/);
+    expect(email.text).toContain('https://x.test/?a=1&b="2"');
+    expect(email.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it('keeps line breaks of a variable out of the subject', () => {
+    expect(renderEmail('password_reset', { projectName: 'A\r\nBcc: x@evil.test', link }).subject).toBe(
+      'Reset your A Bcc: x@evil.test password',
+    );
+  });
+});
+
+describe('resolveSmtpSettings', () => {
+  const shared = { host: 'smtp.shared.test', port: 587, senderName: 'Gatehouse', senderEmail: 'noreply@shared.test' };
+  const project = (server: Record<string, unknown>) => ({ display_name: 'Acme', config: renderConfig({ 'emails.server': server }) });
+
+  it("uses the project's own server when it opted out of the shared one", () => {
+    expect(
+      resolveSmtpSettings(
+        project({ isShared: false, host: 'mail.acme.test', port: 465, username: 'u', password: 'p', senderEmail: 'a@acme.test' }),
+        shared,
+      ),
+    ).toEqual({
+      host: 'mail.acme.test',
+      port: 465,
+      username: 'u',
+      password: 'p',
+      secure: true,
+      senderName: 'Acme',
+      senderEmail: 'a@acme.test',
+    });
+  });
+
+  it('falls back to the shared settings (or none) when the project uses them or its own are incomplete', () => {
+    expect(resolveSmtpSettings(project({ isShared: true, host: 'mail.acme.test', port: 25, senderEmail: 'a@acme.test' }), shared)).toBe(
+      shared,
+    );
+    expect(resolveSmtpSettings(project({ isShared: false, host: 'mail.acme.test' }), shared)).toBe(shared);
+    expect(resolveSmtpSettings(project({ isShared: true }), undefined)).toBeUndefined();
+  });
+});

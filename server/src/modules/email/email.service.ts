@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Database, EmailOutboxRow } from '../../db/schema.ts';
+import type { Project } from '../projects/project.service.ts';
+import { type EmailKind, type EmailVariables, renderEmail } from './email-templates.ts';
+import { insertEmailOutbox, listEmailOutbox, markEmailOutboxFailed, markEmailOutboxSent } from './email-outbox.repository.ts';
+import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
+
+export type EmailLog = (message: string, fields: Record<string, unknown>) => void;
+
+/** `projectName` defaults to the project's display name. */
+export type OutgoingEmail<K extends EmailKind> = {
+  to: string;
+  kind: K;
+  variables: Omit<EmailVariables[K], 'projectName'> & { projectName?: string };
+};
+
+// Short timeouts: sending happens inside a request, and a dead mail server must not hold it for minutes.
+const timeouts = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000, dnsTimeout: 5_000 };
+// Transports are cheap but keyed by credentials; bound the cache so rotating passwords cannot grow it.
+const maxCachedTransports = 100;
+
+/**
+ * Renders an email, records it in the outbox, logs it, then delivers it when a mail server is
+ * configured. The outbox row comes first so that without a mail server the email can still be read.
+ */
+export class EmailService {
+  private readonly transports = new Map<string, Transporter>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: { sharedSmtp?: SmtpSettings; log: EmailLog },
+  ) {}
+
+  /** Throws only when the outbox row cannot be written; a delivery failure is recorded on the row. */
+  async send<K extends EmailKind>(
+    project: Pick<Project, 'id' | 'display_name' | 'config'>,
+    email: OutgoingEmail<K>,
+  ): Promise<{ outboxId: string; delivered: boolean }> {
+    const variables = { ...email.variables, projectName: email.variables.projectName ?? project.display_name } as EmailVariables[K];
+    const { subject, html, text } = renderEmail(email.kind, variables);
+    const row = await insertEmailOutbox(this.db, {
+      id: randomUUID(),
+      project_id: project.id,
+      to_address: email.to,
+      kind: email.kind,
+      subject,
+      html,
+      text,
+      sent_at: null,
+      error: null,
+    });
+    const fields = { projectId: project.id, outboxId: row.id, kind: email.kind, to: email.to, subject };
+    this.options.log(`email to ${email.to}: ${subject}`, { ...fields, text });
+
+    const settings = resolveSmtpSettings(project, this.options.sharedSmtp);
+    if (!settings) return { outboxId: row.id, delivered: false };
+
+    try {
+      await this.transport(settings).sendMail({
+        from: { name: settings.senderName, address: settings.senderEmail },
+        to: email.to,
+        subject,
+        html,
+        text,
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.log('email delivery failed', { ...fields, host: settings.host, port: settings.port, error: message });
+      await this.record(() => markEmailOutboxFailed(this.db, row.id, message), fields);
+      return { outboxId: row.id, delivered: false };
+    }
+    await this.record(() => markEmailOutboxSent(this.db, row.id, new Date()), fields);
+    return { outboxId: row.id, delivered: true };
+  }
+
+  /** The project's outbox, newest first. */
+  async listOutbox(projectId: string, limit = 50): Promise<EmailOutboxRow[]> {
+    return listEmailOutbox(this.db, projectId, limit);
+  }
+
+  /** Closes the cached transports (they hold no pooled connections, so this only releases them). */
+  close(): void {
+    for (const transport of this.transports.values()) transport.close();
+    this.transports.clear();
+  }
+
+  private transport(settings: SmtpSettings): Transporter {
+    const key = JSON.stringify([settings.host, settings.port, settings.secure ?? false, settings.username ?? '', settings.password ?? '']);
+    let transport = this.transports.get(key);
+    if (!transport) {
+      transport = nodemailer.createTransport({
+        host: settings.host,
+        port: settings.port,
+        secure: settings.secure ?? false,
+        auth: settings.username ? { user: settings.username, pass: settings.password ?? '' } : undefined,
+        ...timeouts,
+      });
+      if (this.transports.size >= maxCachedTransports) {
+        const oldest = this.transports.keys().next().value as string;
+        this.transports.get(oldest)?.close();
+        this.transports.delete(oldest);
+      }
+      this.transports.set(key, transport);
+    }
+    return transport;
+  }
+
+  // The email's fate is already decided; a failure to note it is logged rather than failing the caller.
+  private async record(update: () => Promise<void>, fields: Record<string, unknown>): Promise<void> {
+    try {
+      await update();
+    } catch (error) {
+      this.options.log('email outbox update failed', { ...fields, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import type { Project } from '../projects/project.service.ts';
+
+/** Where and as whom an email is sent. */
+export type SmtpSettings = {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  /** Implicit TLS from the first byte (usually port 465); otherwise STARTTLS is used when offered. */
+  secure?: boolean;
+  senderName: string;
+  senderEmail: string;
+};
+
+/**
+ * The project's own mail server when it has opted out of the shared one and configured enough to
+ * send; otherwise the server's shared settings. `undefined`: no mail server, outbox and log only.
+ */
+export function resolveSmtpSettings(
+  project: Pick<Project, 'display_name' | 'config'>,
+  shared: SmtpSettings | undefined,
+): SmtpSettings | undefined {
+  const own = project.config.emails.server;
+  if (own.isShared === false && own.host && own.port && own.senderEmail) {
+    return {
+      host: own.host,
+      port: own.port,
+      username: own.username || undefined,
+      password: own.password || undefined,
+      // The config has no TLS switch; 465 is the port that speaks TLS from the start.
+      secure: own.port === 465,
+      senderName: own.senderName || project.display_name,
+      senderEmail: own.senderEmail,
+    };
+  }
+  return shared;
+}

@@ -1,0 +1,16 @@
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { Services } from '../../services.ts';
+import { authOf } from '../auth/auth-of.ts';
+
+export function otpAuthHandlers(services: Services) {
+  return {
+    sendSignInCode: async (request) => services.otpAuth.sendCode(authOf(request).project, request.body.email, request.body.callback_url),
+
+    signInWithCode: async (request) => services.otpAuth.signInWithCode(authOf(request).project, request.body.code, request.ip),
+
+    checkSignInCode: async (request) => {
+      await services.verificationCodes.redeem(authOf(request).project.id, 'otp_sign_in', request.body.code, { peek: true });
+      return { is_code_valid: true } as const;
+    },
+  } satisfies Partial<OperationHandlers>;
+}

@@ -1,0 +1,36 @@
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { Services } from '../../services.ts';
+import { authOf } from '../auth/auth-of.ts';
+
+export function passwordAuthHandlers(services: Services) {
+  return {
+    signUpWithPassword: async (request) => services.passwordAuth.signUp(authOf(request), request.body, request.ip),
+
+    signInWithPassword: async (request) => services.passwordAuth.signInWithPassword(authOf(request).project, request.body, request.ip),
+
+    updatePassword: async (request) => {
+      await services.passwordAuth.updatePassword(authOf(request), request.body);
+      return { success: true } as const;
+    },
+
+    setPassword: async (request) => {
+      await services.passwordAuth.setPassword(authOf(request), request.body.password);
+      return { success: true } as const;
+    },
+
+    sendPasswordResetCode: async (request) => {
+      await services.passwordReset.sendCode(authOf(request).project, request.body.email, request.body.callback_url);
+      return { success: 'maybe, only if user with e-mail exists' } as const;
+    },
+
+    checkPasswordResetCode: async (request) => {
+      await services.passwordReset.check(authOf(request).project, request.body.code);
+      return { is_code_valid: true } as const;
+    },
+
+    resetPassword: async (request) => {
+      await services.passwordReset.reset(authOf(request).project, request.body.code, request.body.password);
+      return { success: true } as const;
+    },
+  } satisfies Partial<OperationHandlers>;
+}

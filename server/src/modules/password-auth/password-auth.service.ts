@@ -1,0 +1,89 @@
+import {
+  EmailPasswordMismatchError,
+  PasswordAuthenticationNotEnabledError,
+  PasswordConfirmationMismatchError,
+  SignUpNotEnabledError,
+  UserDoesNotHavePasswordError,
+  UserEmailAlreadyExistsError,
+} from '@gatehouse/client/errors';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import type { RequestAuth } from '../auth/request-auth.service.ts';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../passwords/password-hasher.ts';
+import { assertPasswordPolicy } from '../passwords/password-policy.ts';
+import type { Project } from '../projects/project.service.ts';
+import { assertTrustedUrl } from '../projects/trusted-urls.ts';
+import type { SessionService } from '../sessions/session.service.ts';
+import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
+import type { UserRecord } from '../users/user.repository.ts';
+import type { UserService } from '../users/user.service.ts';
+
+/** Sends the verification email of a new address (wired to the contact-channel service). */
+export type VerificationSender = (project: Project, user: UserRecord, callbackUrl: string) => Promise<void>;
+
+/** Password sign-up, sign-in and changes. */
+export class PasswordAuthService {
+  constructor(
+    private readonly users: UserService,
+    private readonly sessions: SessionService,
+    private readonly signIn: SignInService,
+    private readonly sendVerification: VerificationSender,
+  ) {}
+
+  async signUp(
+    auth: RequestAuth,
+    input: { email: string; password: string; verification_callback_url?: string },
+    ip: string,
+  ): Promise<SignInTokens> {
+    const { project } = auth;
+    assertPasswordSignIn(project);
+    if (!project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
+    if (input.verification_callback_url) assertTrustedUrl(project, input.verification_callback_url);
+    assertPasswordPolicy(input.password);
+    if (await this.users.findByAuthEmail(project.id, input.email)) {
+      throw new UserEmailAlreadyExistsError({ email: input.email, would_work_if_email_was_verified: false });
+    }
+    const write = { primary_email: input.email, primary_email_auth_enabled: true, password: input.password };
+    // An anonymous user who signs up keeps its id and everything attached to it.
+    const anonymous = auth.user?.record.is_anonymous ? auth.user.record : undefined;
+    const user = anonymous
+      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false })
+      : await this.users.create(project, write, 'password');
+    if (input.verification_callback_url) await this.sendVerification(project, user, input.verification_callback_url);
+    return this.signIn.signIn(project, user, { ip });
+  }
+
+  /** An unknown email costs a full verification too, and answers the same error. */
+  async signInWithPassword(project: Project, input: { email: string; password: string }, ip: string): Promise<SignInTokens> {
+    assertPasswordSignIn(project);
+    const user = await this.users.findByAuthEmail(project.id, input.email);
+    const valid = user?.password_hash ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
+    if (!user || !valid) throw new EmailPasswordMismatchError();
+    if (user.password_hash && needsRehash(user.password_hash))
+      await this.users.replacePasswordHash(user.id, await hashPassword(input.password));
+    return this.signIn.signIn(project, user, { ip });
+  }
+
+  /** Changes the password and ends every other session; the one of the refresh-token header stays. */
+  async updatePassword(auth: RequestAuth, input: { old_password: string; new_password: string }): Promise<void> {
+    assertPasswordSignIn(auth.project);
+    const user = auth.user?.record as UserRecord;
+    if (!user.password_hash) throw new UserDoesNotHavePasswordError();
+    if (!(await verifyPassword(user.password_hash, input.old_password))) throw new PasswordConfirmationMismatchError();
+    assertPasswordPolicy(input.new_password);
+    await this.users.replacePasswordHash(user.id, await hashPassword(input.new_password));
+    const keep = auth.refreshToken ? await this.sessions.findByRefreshToken(auth.project.id, auth.refreshToken) : undefined;
+    await this.sessions.endAllOfUser(user.id, keep?.user_id === user.id ? keep.id : undefined);
+  }
+
+  async setPassword(auth: RequestAuth, password: string): Promise<void> {
+    assertPasswordSignIn(auth.project);
+    const user = auth.user?.record as UserRecord;
+    if (user.password_hash) throw new PlainHttpError(400, 'The user already has a password; use /auth/password/update to change it.');
+    assertPasswordPolicy(password);
+    await this.users.replacePasswordHash(user.id, await hashPassword(password));
+  }
+}
+
+function assertPasswordSignIn(project: Project): void {
+  if (!project.config.auth.password.allowSignIn) throw new PasswordAuthenticationNotEnabledError();
+}

@@ -1,0 +1,49 @@
+import { PasswordAuthenticationNotEnabledError } from '@gatehouse/client/errors';
+import type { EmailService } from '../email/email.service.ts';
+import { hashPassword } from '../passwords/password-hasher.ts';
+import { assertPasswordPolicy } from '../passwords/password-policy.ts';
+import type { Project } from '../projects/project.service.ts';
+import { assertTrustedUrl } from '../projects/trusted-urls.ts';
+import type { SessionService } from '../sessions/session.service.ts';
+import type { UserService } from '../users/user.service.ts';
+import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+
+const resetCodeLifetimeMillis = 60 * 60 * 1000;
+
+/** Forgotten passwords: an emailed one-hour code, then a new password that ends every session. */
+export class PasswordResetService {
+  constructor(
+    private readonly users: UserService,
+    private readonly sessions: SessionService,
+    private readonly codes: VerificationCodeService,
+    private readonly email: EmailService,
+  ) {}
+
+  /** Says nothing about whether the email exists. */
+  async sendCode(project: Project, email: string, callbackUrl: string): Promise<void> {
+    assertPasswordSignIn(project);
+    assertTrustedUrl(project, callbackUrl);
+    const user = await this.users.findByAuthEmail(project.id, email);
+    if (!user) return;
+    const { code } = await this.codes.issue(project.id, 'password_reset', { user_id: user.id }, resetCodeLifetimeMillis);
+    await this.email.send(project, { to: email, kind: 'password_reset', variables: { link: linkWithCode(callbackUrl, code) } });
+  }
+
+  async check(project: Project, code: string): Promise<void> {
+    await this.codes.redeem(project.id, 'password_reset', code, { peek: true });
+  }
+
+  async reset(project: Project, code: string, password: string): Promise<void> {
+    assertPasswordSignIn(project);
+    // Validate the new password before using the code up, so a weak one can be retried.
+    await this.codes.redeem(project.id, 'password_reset', code, { peek: true });
+    assertPasswordPolicy(password);
+    const { user_id: userId } = (await this.codes.redeem(project.id, 'password_reset', code)) as { user_id: string };
+    await this.users.replacePasswordHash(userId, await hashPassword(password));
+    await this.sessions.endAllOfUser(userId);
+  }
+}
+
+function assertPasswordSignIn(project: Project): void {
+  if (!project.config.auth.password.allowSignIn) throw new PasswordAuthenticationNotEnabledError();
+}

@@ -1,0 +1,46 @@
+import { RedirectUrlNotWhitelistedError } from '@gatehouse/client/errors';
+import type { Project } from './project.service.ts';
+
+const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** `*` matches one host label, `**` any number of labels; nothing else is special. */
+function hostPattern(host: string): RegExp {
+  const escaped = host
+    .split('**')
+    .map((part) =>
+      part
+        .split('*')
+        .map((literal) => literal.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^.]+'),
+    )
+    .join('.+');
+  return new RegExp(`^${escaped}$`, 'i');
+}
+
+/**
+ * The one check of redirect and callback URLs: on a trusted domain of the project (same scheme,
+ * host pattern, port, and under its path), or on localhost when the project allows it.
+ */
+export function isTrustedUrl(project: Project, candidate: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  if (project.config.domains.allowLocalhost && (localHosts.has(url.hostname) || url.hostname.endsWith('.localhost'))) return true;
+  return Object.values(project.config.domains.trustedDomains).some(({ baseUrl }) => {
+    const match = /^(https?):\/\/([^/:]+)(?::(\d+))?(\/.*)?$/i.exec(baseUrl.trim());
+    if (!match) return false;
+    const [, scheme, host, port, path] = match;
+    if (`${scheme?.toLowerCase()}:` !== url.protocol || !hostPattern(host as string).test(url.hostname)) return false;
+    if ((port ?? '') !== url.port) return false;
+    const basePath = (path ?? '/').replace(/\/$/, '');
+    return url.pathname === basePath || url.pathname.startsWith(`${basePath}/`) || basePath === '';
+  });
+}
+
+export function assertTrustedUrl(project: Project, url: string): void {
+  if (!isTrustedUrl(project, url)) throw new RedirectUrlNotWhitelistedError();
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { CannotDeleteCurrentSessionError, RefreshTokenNotFoundOrExpiredError } from '@gatehouse/client/errors';
+import type { Kysely } from 'kysely';
+import type { Database, RefreshSessionRow } from '../../db/schema.ts';
+import { digestSecret } from '../../lib/digest.ts';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import { randomBase32 } from '../../lib/random.ts';
+import type { Project } from '../projects/project.service.ts';
+import {
+  deleteSessionRow,
+  deleteSessionsOfUser,
+  findSession,
+  findSessionByPreviousTokenHash,
+  findSessionByTokenHash,
+  insertSession,
+  listActiveSessionsOfUser,
+  recordSessionUse,
+  rotateSessionToken,
+} from './session.repository.ts';
+
+export const defaultSessionLifetimeMillis = 365 * 24 * 60 * 60 * 1000;
+/** With rotation on, the replaced token still works this long (concurrent refreshes from several tabs). */
+export const rotationGraceMillis = 10_000;
+/** Last-used times are written at most this often per session, keeping refresh a read on the hot path. */
+const lastUsedWriteIntervalMillis = 60_000;
+
+/** A refresh token: 45 lowercase base32 characters (225 bits), stored only as a digest. */
+export const generateRefreshToken = (): string => randomBase32(45);
+
+export type RefreshOutcome = { session: RefreshSessionRow; refreshToken: string };
+
+/** Sessions (refresh tokens): creation, refresh with optional rotation and reuse detection, revocation. */
+export class SessionService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(
+    projectId: string,
+    userId: string,
+    options: { expiresInMillis?: number; isImpersonation?: boolean; ip?: string | null } = {},
+  ): Promise<RefreshOutcome> {
+    const refreshToken = generateRefreshToken();
+    const now = Date.now();
+    const session = await insertSession(this.db, {
+      id: randomUUID(),
+      project_id: projectId,
+      user_id: userId,
+      token_hash: digestSecret(refreshToken),
+      expires_at: new Date(now + (options.expiresInMillis ?? defaultSessionLifetimeMillis)),
+      last_used_ip: options.ip ?? null,
+      is_impersonation: options.isImpersonation ?? false,
+    });
+    return { session, refreshToken };
+  }
+
+  /**
+   * The session a refresh token names, if it is alive. With rotation the token is replaced; a replaced
+   * token is still honoured during the grace window, and replaying it later ends the whole session.
+   */
+  async refresh(project: Project, refreshToken: string, ip: string | null): Promise<RefreshOutcome> {
+    const now = new Date();
+    const digest = digestSecret(refreshToken.toLowerCase());
+    const session = await findSessionByTokenHash(this.db, digest);
+    if (!session) return this.refreshWithReplacedToken(project, digest, refreshToken, now);
+    if (session.project_id !== project.id || session.expires_at <= now) throw new RefreshTokenNotFoundOrExpiredError();
+    if (now.getTime() - session.last_used_at.getTime() > lastUsedWriteIntervalMillis) await recordSessionUse(this.db, session, ip, now);
+    if (!project.config.auth.sessions.rotateRefreshTokens) return { session, refreshToken };
+    const rotated = generateRefreshToken();
+    await rotateSessionToken(this.db, session.id, digestSecret(rotated), digest, now);
+    return { session, refreshToken: rotated };
+  }
+
+  private async refreshWithReplacedToken(project: Project, digest: string, refreshToken: string, now: Date): Promise<RefreshOutcome> {
+    const session = await findSessionByPreviousTokenHash(this.db, digest);
+    if (!session || session.project_id !== project.id || session.expires_at <= now) throw new RefreshTokenNotFoundOrExpiredError();
+    if (session.rotated_at && now.getTime() - session.rotated_at.getTime() <= rotationGraceMillis) return { session, refreshToken };
+    // A token used after it was replaced has leaked: end the session for everyone holding it.
+    await deleteSessionRow(this.db, project.id, session.id);
+    throw new RefreshTokenNotFoundOrExpiredError();
+  }
+
+  async findByRefreshToken(projectId: string, refreshToken: string): Promise<RefreshSessionRow | undefined> {
+    const session = await findSessionByTokenHash(this.db, digestSecret(refreshToken.toLowerCase()));
+    return session?.project_id === projectId ? session : undefined;
+  }
+
+  listActive(projectId: string, userId: string): Promise<RefreshSessionRow[]> {
+    return listActiveSessionsOfUser(this.db, projectId, userId);
+  }
+
+  async endCurrent(projectId: string, sessionId: string): Promise<void> {
+    if (!(await deleteSessionRow(this.db, projectId, sessionId))) throw new RefreshTokenNotFoundOrExpiredError();
+  }
+
+  async endOther(projectId: string, userId: string, sessionId: string, currentSessionId: string | undefined): Promise<void> {
+    if (sessionId === currentSessionId) throw new CannotDeleteCurrentSessionError();
+    const session = await findSession(this.db, projectId, sessionId);
+    if (!session || session.user_id !== userId) throw new PlainHttpError(404, 'Session not found.');
+    await deleteSessionRow(this.db, projectId, sessionId);
+  }
+
+  endAllOfUser(userId: string, exceptSessionId?: string): Promise<void> {
+    return deleteSessionsOfUser(this.db, userId, exceptSessionId);
+  }
+}

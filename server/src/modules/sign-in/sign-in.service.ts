@@ -1,0 +1,45 @@
+import type { AccessTokenSubject } from '../auth/access-token-claims.ts';
+import type { AccessTokenService } from '../auth/access-token.service.ts';
+import type { Project } from '../projects/project.service.ts';
+import type { SessionService } from '../sessions/session.service.ts';
+import type { UserRecord } from '../users/user.repository.ts';
+import { restrictionOf } from '../users/user-views.ts';
+
+export type SignInTokens = { access_token: string; refresh_token: string; user_id: string };
+
+/** The access-token claims of a user in a session (protocol README §5). */
+export function accessTokenSubject(project: Project, user: UserRecord, sessionId: string): AccessTokenSubject {
+  const restriction = restrictionOf(project, user);
+  return {
+    sub: user.id,
+    project_id: project.id,
+    refresh_token_id: sessionId,
+    name: user.display_name,
+    email: user.primary_email,
+    email_verified: user.primary_email_verified ?? false,
+    selected_team_id: user.selected_team_id,
+    signed_up_at: Math.floor(user.signed_up_at.getTime() / 1000),
+    is_anonymous: user.is_anonymous,
+    is_restricted: restriction !== null,
+    restricted_reason: restriction,
+    requires_totp_mfa: user.totp_secret !== null,
+  };
+}
+
+/** Every sign-in method ends here: a new session and its first access token. */
+export class SignInService {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly accessTokens: AccessTokenService,
+  ) {}
+
+  async signIn(
+    project: Project,
+    user: UserRecord,
+    options: { ip?: string | null; expiresInMillis?: number; isImpersonation?: boolean } = {},
+  ): Promise<SignInTokens> {
+    const { session, refreshToken } = await this.sessions.create(project.id, user.id, options);
+    const accessToken = await this.accessTokens.sign(accessTokenSubject(project, user, session.id));
+    return { access_token: accessToken, refresh_token: refreshToken, user_id: user.id };
+  }
+}

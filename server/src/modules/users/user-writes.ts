@@ -1,0 +1,44 @@
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import { isBcryptHash } from '../passwords/password-hasher.ts';
+
+/** The writable user fields shared by server create and update (the spec's ServerUserCreate/Update). */
+export type UserWrite = {
+  display_name?: string | null;
+  profile_image_url?: string | null;
+  client_metadata?: unknown;
+  client_read_only_metadata?: unknown;
+  server_metadata?: unknown;
+  primary_email?: string | null;
+  primary_email_verified?: boolean;
+  primary_email_auth_enabled?: boolean;
+  passkey_auth_enabled?: boolean;
+  password?: string | null;
+  password_hash?: string;
+  otp_auth_enabled?: boolean;
+  selected_team_id?: string | null;
+  is_anonymous?: boolean;
+  restricted_by_admin?: boolean;
+  restricted_by_admin_reason?: string | null;
+  restricted_by_admin_private_details?: string | null;
+  country_code?: string | null;
+  totp_secret_base64?: string | null;
+};
+
+/** Combinations the schema cannot express; answered in plain text as the protocol does. */
+export function assertConsistentWrite(write: UserWrite): void {
+  if (write.password !== undefined && write.password !== null && write.password_hash !== undefined) {
+    throw new PlainHttpError(400, 'Set either password or password_hash, not both.');
+  }
+  if (write.password_hash !== undefined && !isBcryptHash(write.password_hash)) {
+    throw new PlainHttpError(400, 'password_hash must be a bcrypt hash in Modular Crypt Format ($2a$, $2b$ or $2y$).');
+  }
+  if (write.primary_email === null && (write.primary_email_verified || write.primary_email_auth_enabled)) {
+    throw new PlainHttpError(400, 'primary_email_verified and primary_email_auth_enabled need a primary_email.');
+  }
+  if (write.passkey_auth_enabled === true) {
+    throw new PlainHttpError(400, 'passkey_auth_enabled can only be turned off; register a passkey to turn it on.');
+  }
+}
+
+/** JSON columns are written as JSON text; `undefined` leaves the column as it is. */
+export const jsonColumn = (value: unknown): string | null | undefined => (value === undefined ? undefined : JSON.stringify(value));

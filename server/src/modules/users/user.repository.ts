@@ -1,0 +1,87 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, UserRow } from '../../db/schema.ts';
+
+/** A user with its primary email, as every read needs them. */
+export type UserRecord = UserRow & {
+  primary_email: string | null;
+  primary_email_verified: boolean | null;
+  primary_email_auth_enabled: boolean | null;
+};
+
+const selectUserRecords = (db: Kysely<Database>) =>
+  db
+    .selectFrom('project_user as u')
+    .leftJoin('contact_channel as c', (join) => join.onRef('c.user_id', '=', 'u.id').on('c.is_primary', '=', true))
+    .selectAll('u')
+    .select(['c.value as primary_email', 'c.is_verified as primary_email_verified', 'c.used_for_auth as primary_email_auth_enabled']);
+
+export async function findUserRecord(db: Kysely<Database>, projectId: string, userId: string): Promise<UserRecord | undefined> {
+  return selectUserRecords(db).where('u.project_id', '=', projectId).where('u.id', '=', userId).executeTakeFirst();
+}
+
+/** The user whose auth-enabled email channel has this address (case-insensitive). */
+export async function findUserRecordByAuthEmail(db: Kysely<Database>, projectId: string, email: string): Promise<UserRecord | undefined> {
+  const channel = await db
+    .selectFrom('contact_channel')
+    .select('user_id')
+    .where('project_id', '=', projectId)
+    .where(sql`lower(value)`, '=', email.toLowerCase())
+    .where('used_for_auth', '=', true)
+    .executeTakeFirst();
+  return channel ? findUserRecord(db, projectId, channel.user_id) : undefined;
+}
+
+export type UserListFilter = {
+  limit?: number;
+  cursor?: string;
+  desc: boolean;
+  query?: string;
+  includeAnonymous: boolean;
+  includeRestricted: boolean;
+  onlyAnonymous: boolean;
+  /** When the project requires verified emails, users without one are restricted. */
+  requireEmailVerification: boolean;
+};
+
+/** Keyset pagination on (signed_up_at, id): the cursor is the id of the first user of the page. */
+export async function listUserRecords(db: Kysely<Database>, projectId: string, filter: UserListFilter): Promise<UserRecord[]> {
+  let query = selectUserRecords(db).where('u.project_id', '=', projectId);
+  if (filter.onlyAnonymous) query = query.where('u.is_anonymous', '=', true);
+  else if (!filter.includeAnonymous) query = query.where('u.is_anonymous', '=', false);
+  if (!filter.includeRestricted && !filter.includeAnonymous) {
+    query = query.where('u.restricted_by_admin', '=', false);
+    if (filter.requireEmailVerification) query = query.where('c.is_verified', '=', true);
+  }
+  if (filter.query) {
+    const pattern = `%${filter.query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const text = filter.query;
+    query = query.where((eb) =>
+      eb.or([
+        eb('u.display_name', 'ilike', pattern),
+        eb(sql`u.id::text`, '=', text.toLowerCase()),
+        eb.exists(
+          eb
+            .selectFrom('contact_channel as search')
+            .select('search.id')
+            .whereRef('search.user_id', '=', 'u.id')
+            .where('search.value', 'ilike', pattern),
+        ),
+      ]),
+    );
+  }
+  if (filter.cursor) {
+    const comparison = sql.raw(filter.desc ? '<=' : '>=');
+    query = query.where(
+      sql<boolean>`(u.signed_up_at, u.id) ${comparison} (select signed_up_at, id from project_user where project_id = ${projectId} and id = ${filter.cursor})`,
+    );
+  }
+  const direction = filter.desc ? 'desc' : 'asc';
+  query = query.orderBy('u.signed_up_at', direction).orderBy('u.id', direction);
+  if (filter.limit !== undefined) query = query.limit(filter.limit + 1);
+  return query.execute();
+}
+
+export async function deleteUserRow(db: Kysely<Database>, projectId: string, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('project_user').where('project_id', '=', projectId).where('id', '=', userId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

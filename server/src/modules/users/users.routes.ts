@@ -1,0 +1,102 @@
+import { SchemaError } from '@gatehouse/client/errors';
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { Services } from '../../services.ts';
+import { authOf } from '../auth/auth-of.ts';
+import type { RequestAuth } from '../auth/request-auth.service.ts';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import { toClientCurrentUser, toServerUser } from './user-views.ts';
+import type { UserRecord } from './user.repository.ts';
+import type { UserWrite } from './user-writes.ts';
+
+/** The fields of `CurrentUserClientUpdate`: a client may change nothing else of itself. */
+const clientWritableFields = new Set([
+  'display_name',
+  'profile_image_url',
+  'client_metadata',
+  'selected_team_id',
+  'otp_auth_enabled',
+  'passkey_auth_enabled',
+  'primary_email',
+]);
+
+const currentUserView = (auth: RequestAuth, user: UserRecord) =>
+  auth.accessType === 'client' ? toClientCurrentUser(auth.project, user) : toServerUser(auth.project, user);
+
+export function userHandlers(services: Services) {
+  const ownUser = (auth: RequestAuth) => auth.user?.record as UserRecord;
+
+  return {
+    getCurrentUser: async (request) => {
+      const auth = authOf(request);
+      return currentUserView(auth, ownUser(auth));
+    },
+
+    updateCurrentUser: async (request) => {
+      const auth = authOf(request);
+      const body = request.body as UserWrite;
+      if (auth.accessType === 'client') {
+        const forbidden = Object.keys(body).filter((field) => !clientWritableFields.has(field));
+        if (forbidden.length > 0) {
+          const message = forbidden.map((field) => `body contains field "${field}" that client access may not set`).join('\n');
+          throw new SchemaError({ message }, message);
+        }
+      }
+      const updated = await services.users.update(auth.project, ownUser(auth).id, body);
+      return currentUserView(auth, updated);
+    },
+
+    deleteCurrentUser: async (request) => {
+      const auth = authOf(request);
+      if (auth.accessType === 'client' && !auth.project.config.users.allowClientUserDeletion) {
+        throw new PlainHttpError(400, 'Client user deletion is not enabled for this project.');
+      }
+      await services.users.delete(auth.project, ownUser(auth).id);
+      return { success: true } as const;
+    },
+
+    listUsers: async (request) => {
+      const auth = authOf(request);
+      const { limit, cursor, desc, query, include_anonymous, include_restricted, only_anonymous } = request.query;
+      if (only_anonymous === 'true' && include_anonymous !== 'true') {
+        throw new PlainHttpError(400, 'only_anonymous needs include_anonymous=true.');
+      }
+      const records = await services.users.list(auth.project.id, {
+        limit,
+        cursor,
+        desc: desc === 'true',
+        query,
+        includeAnonymous: include_anonymous === 'true',
+        includeRestricted: include_restricted === 'true',
+        onlyAnonymous: only_anonymous === 'true',
+        requireEmailVerification: auth.project.config.onboarding.requireEmailVerification,
+      });
+      const page = limit === undefined ? records : records.slice(0, limit);
+      const items = page.map((record) => toServerUser(auth.project, record));
+      if (limit === undefined) return { items, is_paginated: false };
+      return { items, is_paginated: true, pagination: { next_cursor: records[limit]?.id ?? null } };
+    },
+
+    createUser: async (request, reply) => {
+      const auth = authOf(request);
+      const created = await services.users.create(auth.project, request.body, 'server');
+      reply.status(201);
+      return toServerUser(auth.project, created);
+    },
+
+    getUser: async (request) => {
+      const auth = authOf(request);
+      return toServerUser(auth.project, await services.users.get(auth.project.id, request.params.user_id.toLowerCase()));
+    },
+
+    updateUser: async (request) => {
+      const auth = authOf(request);
+      return toServerUser(auth.project, await services.users.update(auth.project, request.params.user_id.toLowerCase(), request.body));
+    },
+
+    deleteUser: async (request) => {
+      const auth = authOf(request);
+      await services.users.delete(auth.project, request.params.user_id.toLowerCase());
+      return { success: true } as const;
+    },
+  } satisfies Partial<OperationHandlers>;
+}
