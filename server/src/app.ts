@@ -13,7 +13,9 @@ import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { corsPlugin } from './plugins/cors.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { responseHeadersPlugin } from './plugins/response-headers.ts';
+import type { RateLimits } from './config/rate-limits.ts';
 import type { OperationHandlers } from './routing/operation-handlers.ts';
 import { registerOperations } from './routing/register-operations.ts';
 import type { Services } from './services.ts';
@@ -29,6 +31,8 @@ export type AppOptions = {
   services: Services;
   logger?: FastifyServerOptions['logger'];
   trustProxy?: FastifyServerOptions['trustProxy'];
+  /** null turns rate limits off (tests that are not about them). */
+  rateLimits: RateLimits | null;
 };
 
 /** The HTTP app: plugins for the cross-cutting concerns, then every operation of the spec. */
@@ -49,6 +53,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(errorHandlerPlugin);
   await app.register(bodyParsersPlugin);
   await app.register(apiReferencePlugin);
+  await app.register(rateLimitsPlugin);
 
   const handlers: OperationHandlers = {
     ...metaHandlers(),
@@ -61,6 +66,6 @@ export async function buildApp(options: AppOptions) {
     ...otpAuthHandlers(options.services),
     ...contactChannelHandlers(options.services),
   };
-  registerOperations(app, handlers, options.services.requestAuth);
+  registerOperations(app, handlers, options.services.requestAuth, options.rateLimits);
   return app;
 }

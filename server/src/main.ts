@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   await migrateToLatest(database.db);
   const services = createServices(database.db, env, await resolveServerSecret(database.db, env.serverSecret));
   const seeded = await seedProjects(services, env);
-  const app = await buildApp({ services, logger: { level: env.logLevel }, trustProxy: env.trustProxy });
+  const app = await buildApp({ services, logger: { level: env.logLevel }, trustProxy: env.trustProxy, rateLimits: env.rateLimits });
   await app.listen({ port: env.port, host: env.host });
   printStartBanner(env, database, seeded);
 

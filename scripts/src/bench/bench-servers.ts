@@ -20,7 +20,8 @@ const { keys } = await services.apiKeys.createKeySet({
   expiresAt: new Date(Date.now() + 3_600_000),
   keys: { publishable_client_key: true, secret_server_key: true },
 });
-const app = await buildApp({ services });
+// Throughput is the point here: limits would only measure 429s.
+const app = await buildApp({ services, rateLimits: null });
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const bare = Fastify({ logger: false });

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { type RateLimits, readRateLimits } from './rate-limits.ts';
 import type { SmtpSettings } from '../modules/email/smtp-settings.ts';
 
 /** Everything a run is configured with; read once from the environment at start. */
@@ -17,6 +18,8 @@ export type ServerEnv = {
    */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   logLevel: string;
+  /** Per-route limits (see rate-limits.ts); null when RATE_LIMITS=off. */
+  rateLimits: RateLimits | null;
   /** The shared mail server (SMTP_*), used by projects on the shared server; without it emails only reach the outbox and the log. */
   smtp?: SmtpSettings;
   seed: {
@@ -39,6 +42,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     serverSecret: env.SERVER_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
+    rateLimits: readRateLimits(env),
     smtp: parseSmtp(env),
     seed: {
       projectId: env.SEED_PROJECT_ID || undefined,

@@ -61,6 +61,7 @@ describe('headers and answers every response shares', () => {
     const logged: string[] = [];
     const app = await buildApp({
       services: env.context.services,
+      rateLimits: null,
       logger: { level: 'error', stream: { write: (line: string) => logged.push(line) } },
     });
     app.get('/api/v1/__explode', async () => {

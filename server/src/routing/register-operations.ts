@@ -5,6 +5,8 @@ import {
   UserAuthenticationRequiredError,
 } from '@gatehouse/client/errors';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { RateLimitBucket, RateLimits } from '../config/rate-limits.ts';
+import { perEmailLimit, perIpLimit } from '../plugins/rate-limits.ts';
 import { routeTable } from '../generated/route-table.ts';
 import type { RequestAuthService } from '../modules/auth/request-auth.service.ts';
 import { readAuthHeaders } from '../modules/auth/read-headers.ts';
@@ -16,11 +18,18 @@ import { validatorCompiler } from './validator-compiler.ts';
  * Registers every operation of the spec with its handler. Authentication runs in `onRequest`, before
  * the body is read, so header errors come first (protocol README §2), then validation, then the handler.
  */
-export function registerOperations(app: FastifyInstance, handlers: OperationHandlers, requestAuth: RequestAuthService): void {
+export function registerOperations(
+  app: FastifyInstance,
+  handlers: OperationHandlers,
+  requestAuth: RequestAuthService,
+  rateLimits: RateLimits | null,
+): void {
   app.setValidatorCompiler(validatorCompiler);
   for (const route of routeTable as readonly RouteDefinition[]) {
     const handler = handlers[route.operationId as keyof OperationHandlers] as unknown as RouteHandlerMethod;
     if (!handler) throw new Error(`no handler for operation ${route.operationId}`);
+    const limit = route.rateLimit && rateLimits ? rateLimits[route.rateLimit as RateLimitBucket] : undefined;
+    if (route.rateLimit && rateLimits && !limit) throw new Error(`${route.operationId}: unknown rate-limit bucket ${route.rateLimit}`);
     app.route({
       method: route.method,
       url: route.url,
@@ -33,7 +42,8 @@ export function registerOperations(app: FastifyInstance, handlers: OperationHand
           response: route.schema.response,
         }).filter(([, schema]) => schema !== undefined),
       ),
-      config: { operation: route },
+      config: { operation: route, rateLimit: limit && route.rateLimit ? perIpLimit(route.rateLimit, limit) : undefined },
+      preHandler: limit && route.rateLimit ? perEmailLimit(app, route.rateLimit, limit) : undefined,
       onRequest: async (request) => {
         request.auth = route.auth === 'none' ? null : await authenticate(request, route, requestAuth);
       },

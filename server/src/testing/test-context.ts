@@ -6,6 +6,7 @@ import type { InjectOptions } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../app.ts';
+import type { RateLimits } from '../config/rate-limits.ts';
 import { createDatabase, type DatabaseHandle } from '../db/create-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { ProjectKeyKind } from '../modules/api-keys/key-format.ts';
@@ -23,7 +24,7 @@ export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
  * An app on the run's shared Postgres (or, for the smoke subset, on its own PGlite), requests
  * through the contract checker, and a factory for isolated projects with keys.
  */
-export async function createTestContext(options: { database?: 'postgres' | 'pglite' } = {}) {
+export async function createTestContext(options: { database?: 'postgres' | 'pglite'; rateLimits?: RateLimits | null } = {}) {
   let pgliteDir: string | undefined;
   let database: DatabaseHandle;
   if (options.database === 'pglite') {
@@ -33,8 +34,15 @@ export async function createTestContext(options: { database?: 'postgres' | 'pgli
   } else {
     database = await createDatabase({ databaseUrl: inject('databaseUrl'), dataDir: '', poolSize: 4 });
   }
-  const services = createServices(database.db, { publicUrl: testPublicUrl }, testServerSecret);
-  const app = await buildApp({ services });
+  /** Every email the server wrote to its outbox log, newest last (recipient, subject, text with the link). */
+  const sentEmails: Array<{ to: string; subject: string; text: string }> = [];
+  const services = createServices(
+    database.db,
+    { publicUrl: testPublicUrl, emailLog: (_message, fields) => sentEmails.push(fields as { to: string; subject: string; text: string }) },
+    testServerSecret,
+  );
+  // Rate limits are off unless a test is about them: the suite signs in far more often than a person.
+  const app = await buildApp({ services, rateLimits: options.rateLimits ?? null });
   await app.ready();
 
   async function createProject(configOverride: Record<string, unknown> = {}) {
@@ -75,6 +83,14 @@ export async function createTestContext(options: { database?: 'postgres' | 'pgli
     app,
     services,
     database,
+    sentEmails,
+    /** The `code` query parameter of the link in the newest email to `to`. */
+    codeSentTo(to: string): string {
+      const email = sentEmails.filter((candidate) => candidate.to === to).at(-1);
+      const code = email?.text.match(/[?&]code=([a-z2-7]{45})/)?.[1];
+      if (!code) throw new Error(`no email with a code was sent to ${to}`);
+      return code;
+    },
     /** A request checked against the spec (see contract.ts). */
     request: (request: InjectOptions & { url: string }) => contractRequest(app, request),
     createProject,
