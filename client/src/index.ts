@@ -1,3 +1,3 @@
-export { createApiClient, type ApiClient, type ApiClientOptions } from './api-client.ts';
+export { ApiHttpError, createApiClient, type ApiClient, type ApiClientOptions, type Middleware } from './api-client.ts';
 export * from './errors.ts';
 export { operationDescriptors, type OperationName } from './generated/operations.ts';

@@ -15,7 +15,7 @@ import type { RouteDefinition } from './route-definition.ts';
 import { validatorCompiler } from './validator-compiler.ts';
 
 /**
- * Registers every operation of the spec with its handler. Authentication runs in `onRequest`, before
+ * Registers every operation of the spec with its handler. Authentication runs in `preParsing`, before
  * the body is read, so header errors come first (protocol README §2), then validation, then the handler.
  */
 export function registerOperations(
@@ -43,9 +43,11 @@ export function registerOperations(
         }).filter(([, schema]) => schema !== undefined),
       ),
       config: { operation: route, rateLimit: limit && route.rateLimit ? perIpLimit(route.rateLimit, limit) : undefined },
-      preHandler: limit && route.rateLimit ? perEmailLimit(app, route.rateLimit, limit) : undefined,
-      onRequest: async (request) => {
+      preHandler: limit && route.rateLimit ? perEmailLimit(route.rateLimit, limit) : undefined,
+      // After the per-IP rate limit (onRequest), before the body is read.
+      preParsing: async (request, _reply, payload) => {
         request.auth = route.auth === 'none' ? null : await authenticate(request, route, requestAuth);
+        return payload;
       },
       preValidation: async (request) => {
         // An absent body is an empty one: optional-only bodies pass, required fields are reported.

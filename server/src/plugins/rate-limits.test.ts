@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RateLimits } from '../config/rate-limits.ts';
+import { routeTable } from '../generated/route-table.ts';
+import type { RouteDefinition } from '../routing/route-definition.ts';
+import { contractRequest } from '../testing/contract.ts';
+import { createTestContext, type TestContext, type TestProject } from '../testing/test-context.ts';
+
+/** Tight limits so a handful of requests reach them: 3 per IP, 2 per email, per minute. */
+const tight: RateLimits = {
+  'sign-in': { perIp: 3, perEmail: 2, windowSeconds: 60 },
+  'sign-up': { perIp: 3, perEmail: 2, windowSeconds: 60 },
+  'send-code': { perIp: 3, perEmail: 2, windowSeconds: 60 },
+  'check-code': { perIp: 3, windowSeconds: 60 },
+};
+
+let context: TestContext;
+let project: TestProject;
+beforeAll(async () => {
+  context = await createTestContext({ rateLimits: tight });
+  project = await context.createProject({
+    'auth.password.allowSignIn': true,
+    'auth.otp.allowSignIn': true,
+    'domains.allowLocalhost': true,
+  });
+});
+afterAll(() => context.close());
+
+const limited = (routeTable as readonly RouteDefinition[]).filter((route) => route.rateLimit !== null);
+
+describe.each(limited.map((route) => ({ route, name: `${route.method} ${route.url} (${route.rateLimit})` })))('$name', ({ route }) => {
+  it('answers 429 with Retry-After once a client IP used up its bucket, and counts per IP', async () => {
+    const url = route.url.replace(/:([A-Za-z_]+)/g, 'me');
+    // Each test uses its own address, as a proxy we trust would report it.
+    const ip = `10.9.${limited.indexOf(route)}.1`;
+    const send = (from: string) =>
+      context.request({
+        method: route.method,
+        url,
+        headers: { ...project.headers.client, 'content-type': 'application/json' },
+        payload: '{}',
+        remoteAddress: from,
+      });
+    for (let attempt = 0; attempt < 3; attempt++) expect((await send(ip)).status).not.toBe(429);
+    const limitedResponse = await send(ip);
+    expect(limitedResponse.status).toBe(429);
+    expect(Number(limitedResponse.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limitedResponse.text).toMatch(/Too many requests/);
+    // Another client is not affected.
+    expect((await send(`10.8.${limited.indexOf(route)}.1`)).status).not.toBe(429);
+  });
+});
+
+describe('per-email limits', () => {
+  it('limit one address across many client IPs', async () => {
+    const signIn = (ip: string) =>
+      context.request({
+        method: 'POST',
+        url: '/api/v1/auth/password/sign-in',
+        headers: project.headers.client,
+        payload: { email: 'target@example.com', password: 'wrong password' },
+        remoteAddress: ip,
+      });
+    expect((await signIn('10.20.0.1')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    expect((await signIn('10.20.0.2')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    expect((await signIn('10.20.0.3')).status).toBe(429);
+    // Another address from the same IP still gets through.
+    const other = await context.request({
+      method: 'POST',
+      url: '/api/v1/auth/password/sign-in',
+      headers: project.headers.client,
+      payload: { email: 'someone-else@example.com', password: 'wrong password' },
+      remoteAddress: '10.20.0.3',
+    });
+    expect(other.body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+  });
+});
+
+describe('client IP behind proxies', () => {
+  const sendCode = (app: TestContext['app'], headers: Record<string, string>, remoteAddress: string) =>
+    contractRequest(app, {
+      method: 'POST',
+      url: '/api/v1/auth/otp/send-sign-in-code',
+      headers: { ...project.headers.client, ...headers },
+      payload: { email: `x${Math.random()}@example.com`, callback_url: 'http://localhost:3000/handler/magic-link-callback' },
+      remoteAddress,
+    });
+
+  it('ignores X-Forwarded-For from an untrusted peer, so a spoofed header gets no fresh bucket', async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect((await sendCode(context.app, { 'x-forwarded-for': `203.0.113.${attempt}` }, '10.30.0.1')).status).toBe(200);
+    }
+    expect((await sendCode(context.app, { 'x-forwarded-for': '203.0.113.99' }, '10.30.0.1')).status).toBe(429);
+  });
+
+  it('uses the forwarded client address when the peer is a trusted proxy', async () => {
+    const { buildApp } = await import('../app.ts');
+    const app = await buildApp({ services: context.services, rateLimits: tight, trustProxy: '10.40.0.1' });
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect((await sendCode(app, { 'x-forwarded-for': '198.51.100.7' }, '10.40.0.1')).status).toBe(200);
+    expect((await sendCode(app, { 'x-forwarded-for': '198.51.100.7' }, '10.40.0.1')).status).toBe(429);
+    // A different client behind the same proxy has its own bucket; a forged extra hop does not help.
+    expect((await sendCode(app, { 'x-forwarded-for': '198.51.100.8' }, '10.40.0.1')).status).toBe(200);
+    expect((await sendCode(app, { 'x-forwarded-for': '1.2.3.4, 198.51.100.7' }, '10.40.0.1')).status).toBe(429);
+    await app.close();
+  });
+});
