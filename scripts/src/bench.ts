@@ -1,11 +1,15 @@
 import { fork } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
+import { measureArgon2Capacity } from './bench/argon2-capacity.ts';
 import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
 
 /**
- * `pnpm bench`: requests/s, p50 and p99 of the platform's hot read endpoints at fixed concurrency,
- * each beside a bare Fastify route measured in the same run (the framework floor), as a ratio.
+ * `pnpm bench`: requests/s, p50 and p99 of the platform's hot endpoints at fixed concurrency, each
+ * beside a floor measured in the same run, as a ratio:
+ * - reads against a bare Fastify route (the framework floor);
+ * - authenticated calls against a bare route that verifies an ES256 JWT and selects one row by id;
+ * - password sign-in against what the machine's cores can hash with argon2id at the same parameters.
  */
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
@@ -17,14 +21,25 @@ const child = fork(new URL('./bench/bench-servers.ts', import.meta.url).pathname
   execArgv: ['--import', 'tsx'],
   stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
 });
-const ready = await new Promise<{ appPort: number; barePort: number; projectId: string; keys: Record<string, string> }>((resolve) => {
+type Ready = {
+  appPort: number;
+  floorPort: number;
+  projectId: string;
+  keys: Record<string, string>;
+  email: string;
+  password: string;
+  tokens: { access_token: string; refresh_token: string };
+};
+const ready = await new Promise<Ready>((resolve) => {
   child.stdout?.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString())));
 });
 
 type Result = { name: string; rps: number; p50: number; p99: number; errors: number };
-async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
-  await autocannon({ url, headers, connections, duration: 1 }); // warm-up: JIT, caches, pool
-  const result = await autocannon({ url, headers, connections, duration });
+type Request = NonNullable<autocannon.Options['requests']>[number];
+async function measure(name: string, url: string, request: Request = {}): Promise<Result> {
+  const options = { url, connections, requests: [request] };
+  await autocannon({ ...options, duration: 1 }); // warm-up: JIT, caches, pool
+  const result = await autocannon({ ...options, duration });
   return {
     name,
     rps: Math.round(result.requests.average),
@@ -35,17 +50,61 @@ async function measure(name: string, url: string, headers: Record<string, string
 }
 
 const app = `http://127.0.0.1:${ready.appPort}`;
-const serverHeaders = {
+const floorUrl = `http://127.0.0.1:${ready.floorPort}`;
+const client = {
+  'x-stack-access-type': 'client',
+  'x-stack-project-id': ready.projectId,
+  'x-stack-publishable-client-key': ready.keys.publishable_client_key as string,
+};
+const server = {
   'x-stack-access-type': 'server',
   'x-stack-project-id': ready.projectId,
   'x-stack-secret-server-key': ready.keys.secret_server_key as string,
 };
-const floor = await measure('bare Fastify route (floor)', `http://127.0.0.1:${ready.barePort}/bare`);
-const results = [
-  floor,
-  await measure('GET /projects/current (server key)', `${app}/api/v1/projects/current`, serverHeaders),
-  await measure('GET /projects/{id}/.well-known/jwks.json', `${app}/api/v1/projects/${ready.projectId}/.well-known/jwks.json`),
+const json = { 'content-type': 'application/json' };
+let signUps = 0;
+
+const bare = await measure('bare Fastify route (floor A)', `${floorUrl}/bare`);
+const jwtFloor = await measure('bare route: verify ES256 JWT + select row by id (floor B)', `${floorUrl}/jwt-and-row`, {
+  headers: { 'x-stack-access-token': ready.tokens.access_token },
+});
+const rows: Array<[Result, Result | { name: string; rps: number }]> = [
+  [await measure('GET /projects/current (server key)', `${app}/api/v1/projects/current`, { headers: server }), bare],
+  [await measure('GET /projects/{id}/.well-known/jwks.json', `${app}/api/v1/projects/${ready.projectId}/.well-known/jwks.json`), bare],
+  [
+    await measure('GET /users/me', `${app}/api/v1/users/me`, { headers: { ...client, 'x-stack-access-token': ready.tokens.access_token } }),
+    jwtFloor,
+  ],
+  [
+    await measure('POST /auth/sessions/current/refresh', `${app}/api/v1/auth/sessions/current/refresh`, {
+      method: 'POST',
+      headers: { ...client, ...json, 'x-stack-refresh-token': ready.tokens.refresh_token },
+      body: '{}',
+    }),
+    jwtFloor,
+  ],
 ];
+const argon2 = await measureArgon2Capacity(cpus().length, 5);
+const argonFloor = { name: `argon2id hashes/s on ${cpus().length} cores (floor C)`, rps: Math.round(argon2) };
+rows.push([
+  await measure('POST /auth/password/sign-in', `${app}/api/v1/auth/password/sign-in`, {
+    method: 'POST',
+    headers: { ...client, ...json },
+    body: JSON.stringify({ email: ready.email, password: ready.password }),
+  }),
+  argonFloor,
+]);
+rows.push([
+  await measure('POST /auth/password/sign-up', `${app}/api/v1/auth/password/sign-up`, {
+    method: 'POST',
+    headers: { ...client, ...json },
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({ email: `signup-${process.pid}-${++signUps}@example.com`, password: 'sign up password 1' }),
+    }),
+  }),
+  argonFloor,
+]);
 child.send('memory');
 const memory = await new Promise<{ rssMb: number }>((resolve) => child.once('message', (message) => resolve(message as { rssMb: number })));
 
@@ -53,11 +112,15 @@ console.log(`\nMachine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.r
 console.log(
   `Load: autocannon, ${connections} connections, ${duration} s per endpoint; Postgres ${process.env.DATABASE_URL ? 'from DATABASE_URL' : '15 (throwaway)'}\n`,
 );
-console.log('| endpoint | req/s | p50 ms | p99 ms | vs floor | non-2xx |');
-console.log('|---|---:|---:|---:|---:|---:|');
-for (const result of results) {
+console.log('| endpoint | req/s | p50 ms | p99 ms | floor | vs floor | non-2xx |');
+console.log('|---|---:|---:|---:|---|---:|---:|');
+for (const floor of [bare, jwtFloor])
+  console.log(`| ${floor.name} | ${floor.rps} | ${floor.p50} | ${floor.p99} | — | — | ${floor.errors} |`);
+console.log(`| ${argonFloor.name} | ${argonFloor.rps} | | | — | — | |`);
+for (const [result, floor] of rows) {
+  const label = floor === bare ? 'A' : floor === jwtFloor ? 'B' : 'C';
   console.log(
-    `| ${result.name} | ${result.rps} | ${result.p50} | ${result.p99} | ${(result.rps / floor.rps).toFixed(2)}x | ${result.errors} |`,
+    `| ${result.name} | ${result.rps} | ${result.p50} | ${result.p99} | ${label} | ${(result.rps / floor.rps).toFixed(2)}x | ${result.errors} |`,
   );
 }
 console.log(`\nServer process RSS after the run: ${memory.rssMb} MB`);

@@ -33,7 +33,7 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
   const accessTokens = new AccessTokenService(signingKeys, env.publicUrl);
   const users = new UserService(db);
   const sessions = new SessionService(db);
-  const tokens = new TokenService(sessions, users, accessTokens);
+  const tokens = new TokenService(sessions, accessTokens);
   const signIn = new SignInService(sessions, accessTokens);
   const email = new EmailService(db, {
     sharedSmtp: env.smtp,

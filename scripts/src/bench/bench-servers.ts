@@ -1,48 +1,74 @@
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
+import { jwtVerify } from 'jose';
+import { sql } from 'kysely';
 import { buildApp } from '../../../server/src/app.ts';
 import { createDatabase } from '../../../server/src/db/create-database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { createServices } from '../../../server/src/services.ts';
 
 /**
- * The processes under load, apart from the load generator: the platform on real Postgres, and a
- * bare Fastify route (the framework floor). Prints one JSON line with where to find them.
+ * The processes under load, apart from the load generator: the platform on real Postgres, and two
+ * bare Fastify floors (a static route; and a route that verifies an ES256 JWT and selects one row by
+ * primary key). Prints one JSON line with where to find them and the credentials to use.
  */
 const databaseUrl = process.env.DATABASE_URL as string;
 const database = await createDatabase({ databaseUrl, dataDir: '', poolSize: 10 });
 await migrateToLatest(database.db);
-const services = createServices(database.db, { publicUrl: 'http://127.0.0.1' }, createHash('sha256').update('bench').digest());
-const project = await services.projects.create({ displayName: 'Bench project' });
+const services = createServices(
+  database.db,
+  { publicUrl: 'http://127.0.0.1', emailLog: () => {} },
+  createHash('sha256').update('bench').digest(),
+);
+const project = await services.projects.create({ displayName: 'Bench project', configOverride: { 'auth.password.allowSignIn': true } });
 const { keys } = await services.apiKeys.createKeySet({
   projectId: project.id,
   description: 'bench',
   expiresAt: new Date(Date.now() + 3_600_000),
   keys: { publishable_client_key: true, secret_server_key: true },
 });
-// Throughput is the point here: limits would only measure 429s.
+const email = `bench-${Date.now()}@example.com`;
+const password = 'bench password 123';
+const user = await services.users.create(project, { primary_email: email, primary_email_auth_enabled: true, password }, 'server');
+const tokens = await services.signIn.signIn(project, user);
+// Throughput is the point here: rate limits would only measure 429s.
 const app = await buildApp({ services, rateLimits: null });
 await app.listen({ port: 0, host: '127.0.0.1' });
 
-const bare = Fastify({ logger: false });
-bare.get(
-  '/bare',
-  { schema: { response: { 200: { type: 'object', properties: { id: { type: 'string' }, display_name: { type: 'string' } } } } } },
-  async () => ({
-    id: project.id,
-    display_name: project.display_name,
+const floor = Fastify({ logger: false });
+floor.get('/bare', { schema: { response: { 200: { type: 'object', properties: { id: { type: 'string' } } } } } }, async () => ({
+  id: project.id,
+}));
+// The same work /users/me cannot avoid: verify the token's signature, read the user's row.
+const publicKey = services.signingKeys.keyPair(project.id, 'normal').publicKey;
+floor.get('/jwt-and-row', async (request) => {
+  const { payload } = await jwtVerify(String(request.headers['x-stack-access-token']), publicKey, { algorithms: ['ES256'] });
+  const { rows } = await sql<{
+    id: string;
+    display_name: string | null;
+  }>`select id, display_name from project_user where id = ${payload.sub}`.execute(database.db);
+  return rows[0];
+});
+await floor.listen({ port: 0, host: '127.0.0.1' });
+
+const portOf = (server: typeof floor) => (server.server.address() as { port: number }).port;
+console.log(
+  JSON.stringify({
+    appPort: portOf(app as unknown as typeof floor),
+    floorPort: portOf(floor),
+    projectId: project.id,
+    keys,
+    email,
+    password,
+    tokens,
   }),
 );
-await bare.listen({ port: 0, host: '127.0.0.1' });
-
-const portOf = (server: typeof bare) => (server.server.address() as { port: number }).port;
-console.log(JSON.stringify({ appPort: portOf(app as unknown as typeof bare), barePort: portOf(bare), projectId: project.id, keys }));
 process.on('message', (message) => {
   if (message === 'memory') process.send?.({ rssMb: Math.round(process.memoryUsage().rss / 1024 / 1024) });
 });
 process.once('SIGTERM', async () => {
   await app.close();
-  await bare.close();
+  await floor.close();
   await database.close();
   process.exit(0);
 });

@@ -1,5 +1,8 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, RefreshSessionRow, RefreshSessionTable } from '../../db/schema.ts';
+import { type UserRecord, selectUserRecords } from '../users/user.repository.ts';
+
+export type SessionWithUser = { session: RefreshSessionRow; user: UserRecord };
 
 export async function insertSession(db: Kysely<Database>, row: Insertable<RefreshSessionTable>): Promise<RefreshSessionRow> {
   return db.insertInto('refresh_session').values(row).returningAll().executeTakeFirstOrThrow();
@@ -9,8 +12,54 @@ export async function findSessionByTokenHash(db: Kysely<Database>, tokenHash: st
   return db.selectFrom('refresh_session').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
-export async function findSessionByPreviousTokenHash(db: Kysely<Database>, tokenHash: string): Promise<RefreshSessionRow | undefined> {
-  return db.selectFrom('refresh_session').selectAll().where('previous_token_hash', '=', tokenHash).executeTakeFirst();
+/** The session of a refresh token with its user, in one round trip (the hot path of every refresh). */
+export async function findSessionWithUser(
+  db: Kysely<Database>,
+  column: 'token_hash' | 'previous_token_hash',
+  tokenHash: string,
+): Promise<SessionWithUser | undefined> {
+  const row = await selectUserRecords(db)
+    .innerJoin('refresh_session as s', 's.user_id', 'u.id')
+    .where(`s.${column}`, '=', tokenHash)
+    .select((eb) => [
+      eb.ref('s.id').as('session_id'),
+      eb.ref('s.token_hash').as('session_token_hash'),
+      eb.ref('s.previous_token_hash').as('session_previous_token_hash'),
+      eb.ref('s.rotated_at').as('session_rotated_at'),
+      eb.ref('s.created_at').as('session_created_at'),
+      eb.ref('s.expires_at').as('session_expires_at'),
+      eb.ref('s.last_used_at').as('session_last_used_at'),
+      eb.ref('s.last_used_ip').as('session_last_used_ip'),
+      eb.ref('s.is_impersonation').as('session_is_impersonation'),
+    ])
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const {
+    session_id: id,
+    session_token_hash: token_hash,
+    session_previous_token_hash: previous_token_hash,
+    session_rotated_at: rotated_at,
+    session_created_at: created_at,
+    session_expires_at: expires_at,
+    session_last_used_at: last_used_at,
+    session_last_used_ip: last_used_ip,
+    session_is_impersonation: is_impersonation,
+    ...user
+  } = row;
+  const session = {
+    id,
+    project_id: user.project_id,
+    user_id: user.id,
+    token_hash,
+    previous_token_hash,
+    rotated_at,
+    created_at,
+    expires_at,
+    last_used_at,
+    last_used_ip,
+    is_impersonation,
+  };
+  return { session, user };
 }
 
 export async function findSession(db: Kysely<Database>, projectId: string, id: string): Promise<RefreshSessionRow | undefined> {

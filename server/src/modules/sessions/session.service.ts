@@ -6,12 +6,13 @@ import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
 import type { Project } from '../projects/project.service.ts';
+import type { UserRecord } from '../users/user.repository.ts';
 import {
   deleteSessionRow,
   deleteSessionsOfUser,
   findSession,
-  findSessionByPreviousTokenHash,
   findSessionByTokenHash,
+  findSessionWithUser,
   insertSession,
   listActiveSessionsOfUser,
   recordSessionUse,
@@ -27,7 +28,7 @@ const lastUsedWriteIntervalMillis = 60_000;
 /** A refresh token: 45 lowercase base32 characters (225 bits), stored only as a digest. */
 export const generateRefreshToken = (): string => randomBase32(45);
 
-export type RefreshOutcome = { session: RefreshSessionRow; refreshToken: string };
+export type RefreshOutcome = { session: RefreshSessionRow; user: UserRecord; refreshToken: string };
 
 /** Sessions (refresh tokens): creation, refresh with optional rotation and reuse detection, revocation. */
 export class SessionService {
@@ -37,7 +38,7 @@ export class SessionService {
     projectId: string,
     userId: string,
     options: { expiresInMillis?: number; isImpersonation?: boolean; ip?: string | null } = {},
-  ): Promise<RefreshOutcome> {
+  ): Promise<{ session: RefreshSessionRow; refreshToken: string }> {
     const refreshToken = generateRefreshToken();
     const now = Date.now();
     const session = await insertSession(this.db, {
@@ -59,20 +60,23 @@ export class SessionService {
   async refresh(project: Project, refreshToken: string, ip: string | null): Promise<RefreshOutcome> {
     const now = new Date();
     const digest = digestSecret(refreshToken.toLowerCase());
-    const session = await findSessionByTokenHash(this.db, digest);
-    if (!session) return this.refreshWithReplacedToken(project, digest, refreshToken, now);
+    const found = await findSessionWithUser(this.db, 'token_hash', digest);
+    if (!found) return this.refreshWithReplacedToken(project, digest, refreshToken, now);
+    const { session, user } = found;
     if (session.project_id !== project.id || session.expires_at <= now) throw new RefreshTokenNotFoundOrExpiredError();
     if (now.getTime() - session.last_used_at.getTime() > lastUsedWriteIntervalMillis) await recordSessionUse(this.db, session, ip, now);
-    if (!project.config.auth.sessions.rotateRefreshTokens) return { session, refreshToken };
+    if (!project.config.auth.sessions.rotateRefreshTokens) return { session, user, refreshToken };
     const rotated = generateRefreshToken();
     await rotateSessionToken(this.db, session.id, digestSecret(rotated), digest, now);
-    return { session, refreshToken: rotated };
+    return { session, user, refreshToken: rotated };
   }
 
   private async refreshWithReplacedToken(project: Project, digest: string, refreshToken: string, now: Date): Promise<RefreshOutcome> {
-    const session = await findSessionByPreviousTokenHash(this.db, digest);
-    if (!session || session.project_id !== project.id || session.expires_at <= now) throw new RefreshTokenNotFoundOrExpiredError();
-    if (session.rotated_at && now.getTime() - session.rotated_at.getTime() <= rotationGraceMillis) return { session, refreshToken };
+    const found = await findSessionWithUser(this.db, 'previous_token_hash', digest);
+    if (!found || found.session.project_id !== project.id || found.session.expires_at <= now)
+      throw new RefreshTokenNotFoundOrExpiredError();
+    const { session, user } = found;
+    if (session.rotated_at && now.getTime() - session.rotated_at.getTime() <= rotationGraceMillis) return { session, user, refreshToken };
     // A token used after it was replaced has leaked: end the session for everyone holding it.
     await deleteSessionRow(this.db, project.id, session.id);
     throw new RefreshTokenNotFoundOrExpiredError();

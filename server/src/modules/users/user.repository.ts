@@ -8,7 +8,7 @@ export type UserRecord = UserRow & {
   primary_email_auth_enabled: boolean | null;
 };
 
-const selectUserRecords = (db: Kysely<Database>) =>
+export const selectUserRecords = (db: Kysely<Database>) =>
   db
     .selectFrom('project_user as u')
     .leftJoin('contact_channel as c', (join) => join.onRef('c.user_id', '=', 'u.id').on('c.is_primary', '=', true))
