@@ -6678,6 +6678,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"];
+                    "text/plain": string;
                 };
             };
             401: components["responses"]["ProjectAuth401"];
@@ -6770,7 +6771,16 @@ export interface operations {
                     "application/json": components["schemas"]["UserList"];
                 };
             };
-            400: components["responses"]["RequiredAuthQuery400"];
+            /** @description Bad request, or a combination of filters that makes no sense (plain text). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthQueryErrors400"];
+                    "text/plain": string;
+                };
+            };
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };

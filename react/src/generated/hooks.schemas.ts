@@ -3262,7 +3262,7 @@ export type DeleteSession400 = RequiredAuthErrors400 | CannotGetOwnUserWithoutUs
  */
 export type UpdateCurrentUserBody = CurrentUserClientUpdate | ServerUserUpdate;
 
-export type UpdateCurrentUser400 = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError | PasswordTooShortError | PasswordTooLongError;
+export type UpdateCurrentUser400One = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError | PasswordTooShortError | PasswordTooLongError;
 
 export type DeleteCurrentUser400One = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError;
 

@@ -63,6 +63,7 @@ import type {
   Request400Response,
   RequiredAuth400Response,
   RequiredAuthQuery400Response,
+  RequiredAuthQueryErrors400,
   ResetPasswordBody,
   RestrictedAccess401Response,
   RestrictedUserNotAllowedError,
@@ -92,7 +93,7 @@ import type {
   SignUpWithPasswordBody,
   Success,
   UpdateContactChannelBody,
-  UpdateCurrentUser400,
+  UpdateCurrentUser400One,
   UpdateCurrentUserBody,
   UpdatePassword400,
   UpdatePasswordBody,
@@ -1817,7 +1818,7 @@ export const updateCurrentUser = async (updateCurrentUserBody: UpdateCurrentUser
 
 
 
-export const getUpdateCurrentUserMutationOptions = <TError = UpdateCurrentUser400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+export const getUpdateCurrentUserMutationOptions = <TError = UpdateCurrentUser400One | string | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCurrentUser>>, TError,{data: UpdateCurrentUserBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateCurrentUser>>, TError,{data: UpdateCurrentUserBody}, TContext> => {
 
@@ -1844,12 +1845,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateCurrentUserMutationResult = NonNullable<Awaited<ReturnType<typeof updateCurrentUser>>>
     export type UpdateCurrentUserMutationBody = UpdateCurrentUserBody
-    export type UpdateCurrentUserMutationError = UpdateCurrentUser400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse
+    export type UpdateCurrentUserMutationError = UpdateCurrentUser400One | string | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse
 
     /**
  * @summary Update the signed-in user
  */
-export const useUpdateCurrentUser = <TError = UpdateCurrentUser400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+export const useUpdateCurrentUser = <TError = UpdateCurrentUser400One | string | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCurrentUser>>, TError,{data: UpdateCurrentUserBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateCurrentUser>>,
@@ -1976,7 +1977,7 @@ export const getListUsersQueryKey = (params?: ListUsersParams,) => {
     }
 
     
-export const getListUsersQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(params?: ListUsersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListUsersQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response>(params?: ListUsersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1995,14 +1996,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListUsersQueryResult = NonNullable<Awaited<ReturnType<typeof listUsers>>>
-export type ListUsersQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type ListUsersQueryError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response
 
 
 /**
  * @summary List users (server)
  */
 
-export function useListUsers<TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useListUsers<TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response>(
  params?: ListUsersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -2018,7 +2019,7 @@ export function useListUsers<TData = Awaited<ReturnType<typeof listUsers>>, TErr
 
 
 
-export const getListUsersSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(params?: ListUsersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListUsersSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response>(params?: ListUsersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -2037,14 +2038,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListUsersSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listUsers>>>
-export type ListUsersSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type ListUsersSuspenseQueryError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response
 
 
 /**
  * @summary List users (server)
  */
 
-export function useListUsersSuspense<TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useListUsersSuspense<TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response>(
  params?: ListUsersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {

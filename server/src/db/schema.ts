@@ -76,14 +76,18 @@ export interface RefreshSessionTable {
   project_id: string;
   user_id: string;
   token_hash: string;
-  /** With rotation: the digest of the token this one replaced, accepted during the grace window. */
-  previous_token_hash: string | null;
-  rotated_at: Date | null;
   created_at: Generated<Date>;
   expires_at: Date;
   last_used_at: Generated<Date>;
   last_used_ip: string | null;
   is_impersonation: Generated<boolean>;
+}
+
+/** A refresh token replaced by rotation: honoured during the grace window, reuse afterwards. */
+export interface ReplacedRefreshTokenTable {
+  token_hash: string;
+  session_id: string;
+  replaced_at: Generated<Date>;
 }
 
 export interface VerificationCodeTable {
@@ -128,6 +132,7 @@ export interface Database {
   project_user: UserTable;
   contact_channel: ContactChannelTable;
   refresh_session: RefreshSessionTable;
+  replaced_refresh_token: ReplacedRefreshTokenTable;
   verification_code: VerificationCodeTable;
   email_outbox: EmailOutboxTable;
   event: EventTable;

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as tenancy from './0001-tenancy.ts';
 import * as accounts from './0002-accounts.ts';
+import * as replacedRefreshTokens from './0003-replaced-refresh-tokens.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
   '0001-tenancy': tenancy,
   '0002-accounts': accounts,
+  '0003-replaced-refresh-tokens': replacedRefreshTokens,
 };

@@ -15,17 +15,18 @@ export async function findSessionByTokenHash(db: Kysely<Database>, tokenHash: st
 /** The session of a refresh token with its user, in one round trip (the hot path of every refresh). */
 export async function findSessionWithUser(
   db: Kysely<Database>,
-  column: 'token_hash' | 'previous_token_hash',
-  tokenHash: string,
+  sessionFilter: { tokenHash: string } | { id: string },
 ): Promise<SessionWithUser | undefined> {
   const row = await selectUserRecords(db)
     .innerJoin('refresh_session as s', 's.user_id', 'u.id')
-    .where(`s.${column}`, '=', tokenHash)
+    .where(
+      'tokenHash' in sessionFilter ? 's.token_hash' : 's.id',
+      '=',
+      'tokenHash' in sessionFilter ? sessionFilter.tokenHash : sessionFilter.id,
+    )
     .select((eb) => [
       eb.ref('s.id').as('session_id'),
       eb.ref('s.token_hash').as('session_token_hash'),
-      eb.ref('s.previous_token_hash').as('session_previous_token_hash'),
-      eb.ref('s.rotated_at').as('session_rotated_at'),
       eb.ref('s.created_at').as('session_created_at'),
       eb.ref('s.expires_at').as('session_expires_at'),
       eb.ref('s.last_used_at').as('session_last_used_at'),
@@ -37,8 +38,6 @@ export async function findSessionWithUser(
   const {
     session_id: id,
     session_token_hash: token_hash,
-    session_previous_token_hash: previous_token_hash,
-    session_rotated_at: rotated_at,
     session_created_at: created_at,
     session_expires_at: expires_at,
     session_last_used_at: last_used_at,
@@ -51,8 +50,6 @@ export async function findSessionWithUser(
     project_id: user.project_id,
     user_id: user.id,
     token_hash,
-    previous_token_hash,
-    rotated_at,
     created_at,
     expires_at,
     last_used_at,
@@ -82,12 +79,16 @@ export async function recordSessionUse(db: Kysely<Database>, session: RefreshSes
   await db.updateTable('project_user').set({ last_active_at: at }).where('id', '=', session.user_id).execute();
 }
 
+/** Replaces the session's token, remembering the old one for the grace window and reuse detection. */
 export async function rotateSessionToken(db: Kysely<Database>, id: string, newHash: string, previousHash: string, at: Date): Promise<void> {
-  await db
-    .updateTable('refresh_session')
-    .set({ token_hash: newHash, previous_token_hash: previousHash, rotated_at: at })
-    .where('id', '=', id)
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('refresh_session').set({ token_hash: newHash }).where('id', '=', id).execute();
+    await trx.insertInto('replaced_refresh_token').values({ token_hash: previousHash, session_id: id, replaced_at: at }).execute();
+  });
+}
+
+export async function findReplacedToken(db: Kysely<Database>, tokenHash: string) {
+  return db.selectFrom('replaced_refresh_token').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
 export async function deleteSessionRow(db: Kysely<Database>, projectId: string, id: string): Promise<boolean> {

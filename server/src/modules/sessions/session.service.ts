@@ -11,6 +11,7 @@ import {
   deleteSessionRow,
   deleteSessionsOfUser,
   findSession,
+  findReplacedToken,
   findSessionByTokenHash,
   findSessionWithUser,
   insertSession,
@@ -60,7 +61,7 @@ export class SessionService {
   async refresh(project: Project, refreshToken: string, ip: string | null): Promise<RefreshOutcome> {
     const now = new Date();
     const digest = digestSecret(refreshToken.toLowerCase());
-    const found = await findSessionWithUser(this.db, 'token_hash', digest);
+    const found = await findSessionWithUser(this.db, { tokenHash: digest });
     if (!found) return this.refreshWithReplacedToken(project, digest, refreshToken, now);
     const { session, user } = found;
     if (session.project_id !== project.id || session.expires_at <= now) throw new RefreshTokenNotFoundOrExpiredError();
@@ -71,14 +72,25 @@ export class SessionService {
     return { session, user, refreshToken: rotated };
   }
 
+  /**
+   * A token rotation replaced: the one replaced last is honoured during the grace window (several
+   * tabs refreshing at once); any other replay means the token leaked, and ends the session.
+   */
   private async refreshWithReplacedToken(project: Project, digest: string, refreshToken: string, now: Date): Promise<RefreshOutcome> {
-    const found = await findSessionWithUser(this.db, 'previous_token_hash', digest);
-    if (!found || found.session.project_id !== project.id || found.session.expires_at <= now)
+    const replaced = await findReplacedToken(this.db, digest);
+    const found = replaced && (await findSessionWithUser(this.db, { id: replaced.session_id }));
+    if (!replaced || !found || found.session.project_id !== project.id || found.session.expires_at <= now)
       throw new RefreshTokenNotFoundOrExpiredError();
-    const { session, user } = found;
-    if (session.rotated_at && now.getTime() - session.rotated_at.getTime() <= rotationGraceMillis) return { session, user, refreshToken };
-    // A token used after it was replaced has leaked: end the session for everyone holding it.
-    await deleteSessionRow(this.db, project.id, session.id);
+    const newest = await this.db
+      .selectFrom('replaced_refresh_token')
+      .select('token_hash')
+      .where('session_id', '=', replaced.session_id)
+      .orderBy('replaced_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const withinGrace = newest?.token_hash === digest && now.getTime() - replaced.replaced_at.getTime() <= rotationGraceMillis;
+    if (withinGrace) return { session: found.session, user: found.user, refreshToken };
+    await deleteSessionRow(this.db, project.id, found.session.id);
     throw new RefreshTokenNotFoundOrExpiredError();
   }
 

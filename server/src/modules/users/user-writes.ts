@@ -25,14 +25,15 @@ export type UserWrite = {
 };
 
 /** Combinations the schema cannot express; answered in plain text as the protocol does. */
-export function assertConsistentWrite(write: UserWrite): void {
+export function assertConsistentWrite(write: UserWrite, operation: 'create' | 'update'): void {
   if (write.password !== undefined && write.password !== null && write.password_hash !== undefined) {
     throw new PlainHttpError(400, 'Set either password or password_hash, not both.');
   }
   if (write.password_hash !== undefined && !isBcryptHash(write.password_hash)) {
     throw new PlainHttpError(400, 'password_hash must be a bcrypt hash in Modular Crypt Format ($2a$, $2b$ or $2y$).');
   }
-  if (write.primary_email === null && (write.primary_email_verified || write.primary_email_auth_enabled)) {
+  const noEmail = write.primary_email === null || (operation === 'create' && write.primary_email === undefined);
+  if (noEmail && (write.primary_email_verified !== undefined || write.primary_email_auth_enabled !== undefined)) {
     throw new PlainHttpError(400, 'primary_email_verified and primary_email_auth_enabled need a primary_email.');
   }
   if (write.passkey_auth_enabled === true) {

@@ -45,7 +45,7 @@ export class UserService {
   }
 
   async create(project: Project, write: UserWrite, signUpMethod: SignUpMethod): Promise<UserRecord> {
-    assertConsistentWrite(write);
+    assertConsistentWrite(write, 'create');
     const passwordHash = await this.passwordHashOf(write);
     const id = randomUUID();
     return this.inTransaction(write.primary_email, async (trx) => {
@@ -93,7 +93,7 @@ export class UserService {
   }
 
   async update(project: Project, userId: string, write: UserWrite): Promise<UserRecord> {
-    assertConsistentWrite(write);
+    assertConsistentWrite(write, 'update');
     const passwordHash = await this.passwordHashOf(write);
     const updated = await this.inTransaction(write.primary_email, async (trx) => {
       const current = await findUserRecord(trx, project.id, userId);
