@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { useTestContext } from '../../server/src/testing/test-context.ts';
+import { withTestContext } from '../../server/src/testing/test-context.ts';
 import { ApiHttpError, createApiClient } from './api-client.ts';
 import { CurrentProjectNotFoundError, InvalidProjectAuthenticationError, KnownError, SchemaError } from './errors.ts';
 
 /** The client against the real server over HTTP. */
-const env = useTestContext({ listen: true });
+const env = withTestContext({ listen: true });
 
 describe('createApiClient', () => {
   it('calls an operation by id with typed params and returns the parsed body', async () => {

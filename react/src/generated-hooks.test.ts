@@ -1,12 +1,12 @@
 import { createApiClient, CurrentProjectNotFoundError } from '@gatehouse/client';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { useTestContext } from '../../server/src/testing/test-context.ts';
+import { withTestContext } from '../../server/src/testing/test-context.ts';
 import { setApiClient } from './api-mutator.ts';
 import { getGetCurrentProjectQueryKey, getGetCurrentProjectQueryOptions, getGetProjectJwksQueryOptions } from './generated/hooks.ts';
 
 /** The orval-generated query options run through the project's own client against the real server. */
-const env = useTestContext({ listen: true });
+const env = withTestContext({ listen: true });
 
 describe('generated React Query hooks', () => {
   it('fetch through the configured client and cache under the path-derived key', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useTestContext } from './testing/test-context.ts';
+import { withTestContext } from './testing/test-context.ts';
 
 /** The smoke subset on the embedded database: same migrations, same SQL, same answers. */
-const env = useTestContext({ database: 'pglite', projectConfig: { 'auth.password.allowSignIn': true } });
+const env = withTestContext({ database: 'pglite', projectConfig: { 'auth.password.allowSignIn': true } });
 
 describe('on PGlite', () => {
   it('migrates, stores a project and its hashed keys, and authenticates with them', async () => {

@@ -1447,7 +1447,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in (or up) with a magic-link code or an OTP plus nonce */
+        /**
+         * Sign in (or up) with a magic-link code or an OTP plus nonce
+         * @description A new email signs up (an anonymous user sending its token keeps its id). An existing account whose email was never verified is not entered with a code: `USER_EMAIL_ALREADY_EXISTS` with `would_work_if_email_was_verified` true (the address may have been registered by someone else). Magic-link sign-in turned off: 403 plain text.
+         */
         post: operations["signInWithCode"];
         delete?: never;
         options?: never;
@@ -7619,7 +7622,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["ProjectAuth401"];
-            403: components["responses"]["UserToken403"];
+            403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
             /** @description The code was used, or its email now belongs to another account. */
             409: {

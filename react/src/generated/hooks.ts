@@ -2691,6 +2691,7 @@ export const useSendSignInCode = <TError = SendSignInCode400 | ProjectAuth401Res
     }
     
 /**
+ * A new email signs up (an anonymous user sending its token keeps its id). An existing account whose email was never verified is not entered with a code: `USER_EMAIL_ALREADY_EXISTS` with `would_work_if_email_was_verified` true (the address may have been registered by someone else). Magic-link sign-in turned off: 403 plain text.
  * @summary Sign in (or up) with a magic-link code or an OTP plus nonce
  */
 export const getSignInWithCodeUrl = () => {
@@ -2716,7 +2717,7 @@ export const signInWithCode = async (codeRequest: CodeRequest, options?: Request
 
 
 
-export const getSignInWithCodeMutationOptions = <TError = SignInWithCode400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse,
+export const getSignInWithCodeMutationOptions = <TError = SignInWithCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof signInWithCode>>, TError,{data: CodeRequest}, TContext> => {
 
@@ -2743,12 +2744,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SignInWithCodeMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithCode>>>
     export type SignInWithCodeMutationBody = CodeRequest
-    export type SignInWithCodeMutationError = SignInWithCode400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse
+    export type SignInWithCodeMutationError = SignInWithCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse
 
     /**
  * @summary Sign in (or up) with a magic-link code or an OTP plus nonce
  */
-export const useSignInWithCode = <TError = SignInWithCode400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse,
+export const useSignInWithCode = <TError = SignInWithCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof signInWithCode>>,

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../generated/route-table.ts';
 import type { RouteDefinition } from '../routing/route-definition.ts';
-import { useTestContext } from '../testing/test-context.ts';
+import { withTestContext } from '../testing/test-context.ts';
 
 /**
  * Bad input on every operation of the spec: each gets a catalogued 400, never a 500, and the
  * request reaches validation because it carries valid credentials for an allowed access type.
  */
-const env = useTestContext();
+const env = withTestContext();
 
 type JsonSchemaNode = {
   type?: string | string[];

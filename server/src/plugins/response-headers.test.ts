@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useTestContext } from '../testing/test-context.ts';
+import { withTestContext } from '../testing/test-context.ts';
 
-const env = useTestContext();
+const env = withTestContext();
 
 describe('headers and answers every response shares', () => {
   it('sends a 4xx as 200 with the real status when the request asks (either spelling); never a 5xx', async () => {

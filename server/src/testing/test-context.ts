@@ -130,7 +130,7 @@ export type TestEnvironment = { context: TestContext; project: TestProject; base
  * Registers beforeAll/afterAll for a file: a test context, one project (with the given config
  * override) and, with `listen`, a real HTTP port for clients. Read the fields inside tests.
  */
-export function useTestContext(
+export function withTestContext(
   options: { database?: 'postgres' | 'pglite'; listen?: boolean; projectConfig?: Record<string, unknown> } = {},
 ): TestEnvironment {
   const environment = {} as TestEnvironment;

@@ -3,14 +3,14 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../generated/route-table.ts';
 import type { RouteDefinition } from '../../routing/route-definition.ts';
-import { useTestContext, type TestProject } from '../../testing/test-context.ts';
+import { withTestContext, type TestProject } from '../../testing/test-context.ts';
 import { accessTokenSubject } from '../sign-in/sign-in.service.ts';
 
 /**
  * The header checks of protocol README §2, in their order, on every operation that reads project
  * authentication: each answers exactly the catalogued error of the first failing check.
  */
-const env = useTestContext();
+const env = withTestContext();
 let other: TestProject;
 let keyless: TestProject;
 const tokens = {} as Record<

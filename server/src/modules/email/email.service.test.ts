@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
-import { useTestContext } from '../../testing/test-context.ts';
+import { withTestContext } from '../../testing/test-context.ts';
 import { renderConfig } from '../projects/project-config.ts';
 import { emailKinds, renderEmail } from './email-templates.ts';
 import { type EmailLog, EmailService } from './email.service.ts';
@@ -27,7 +27,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('EmailService', () => {
-  const env = useTestContext();
+  const env = withTestContext();
   let sink: SmtpSink;
   let sharedSink: SmtpSink;
   const services: EmailService[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useTestContext } from '../../testing/test-context.ts';
+import { withTestContext } from '../../testing/test-context.ts';
 
-const env = useTestContext();
+const env = withTestContext();
 
 describe('meta endpoints', () => {
   it('GET / welcomes in plain text and rejects unknown query fields', async () => {

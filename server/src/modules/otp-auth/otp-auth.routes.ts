@@ -6,7 +6,7 @@ export function otpAuthHandlers(services: Services) {
   return {
     sendSignInCode: async (request) => services.otpAuth.sendCode(authOf(request).project, request.body.email, request.body.callback_url),
 
-    signInWithCode: async (request) => services.otpAuth.signInWithCode(authOf(request).project, request.body.code, request.ip),
+    signInWithCode: async (request) => services.otpAuth.signInWithCode(authOf(request), request.body.code, request.ip),
 
     checkSignInCode: async (request) => {
       await services.verificationCodes.redeem(authOf(request).project.id, 'otp_sign_in', request.body.code, { peek: true });

@@ -1,9 +1,11 @@
-import { SignUpNotEnabledError } from '@gatehouse/client/errors';
+import { SignUpNotEnabledError, UserEmailAlreadyExistsError } from '@gatehouse/client/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import type { RequestAuth } from '../auth/request-auth.service.ts';
 import type { EmailService } from '../email/email.service.ts';
 import type { Project } from '../projects/project.service.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
+import type { UserRecord } from '../users/user.repository.ts';
 import type { UserService } from '../users/user.service.ts';
 import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
 
@@ -20,7 +22,7 @@ export class OtpAuthService {
   ) {}
 
   async sendCode(project: Project, email: string, callbackUrl: string): Promise<{ nonce: string }> {
-    if (!project.config.auth.otp.allowSignIn) throw new PlainHttpError(403, 'Magic link sign-in is not enabled for this project.');
+    assertOtpEnabled(project);
     assertTrustedUrl(project, callbackUrl);
     const { code, otp, nonce } = await this.codes.issue(project.id, 'otp_sign_in', { email }, signInCodeLifetimeMillis);
     await this.email.send(project, {
@@ -31,25 +33,31 @@ export class OtpAuthService {
     return { nonce };
   }
 
-  /** Signs the email's user in, creating it when new and the project allows sign-up. */
-  async signInWithCode(project: Project, code: string, ip: string): Promise<SignInTokens & { is_new_user: boolean }> {
-    // Check first, use the code only once the sign-in can go through.
+  /**
+   * Signs the email's user in, or signs up: a new user, or the anonymous user of the request, who
+   * keeps its id. An account that never verified this email is not entered by whoever gets the code
+   * (someone may have registered the address before its owner): USER_EMAIL_ALREADY_EXISTS.
+   */
+  async signInWithCode(auth: RequestAuth, code: string, ip: string): Promise<SignInTokens & { is_new_user: boolean }> {
+    const { project } = auth;
+    assertOtpEnabled(project);
+    // Check first; use the code only once the sign-in can go through.
     const { email } = (await this.codes.redeem(project.id, 'otp_sign_in', code, { peek: true })) as { email: string };
-    const existing = await this.users.findByAuthEmail(project.id, email);
-    if (!existing && !project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
+    const owner = await this.users.findAuthEmail(project.id, email);
+    if (owner && !owner.is_verified) throw new UserEmailAlreadyExistsError({ email, would_work_if_email_was_verified: true });
+    if (!owner && !project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
     await this.codes.redeem(project.id, 'otp_sign_in', code);
-    if (existing) {
-      // The emailed code proves the address: it is verified from now on.
-      if (!existing.primary_email_verified && existing.primary_email?.toLowerCase() === email.toLowerCase()) {
-        await this.users.update(project, existing.id, { primary_email_verified: true });
-      }
-      return { ...(await this.signIn.signIn(project, existing, { ip })), is_new_user: false };
-    }
-    const user = await this.users.create(
-      project,
-      { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true },
-      'otp',
-    );
+    if (owner)
+      return { ...(await this.signIn.signIn(project, await this.users.get(project.id, owner.user_id), { ip })), is_new_user: false };
+    const write = { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true };
+    const anonymous = auth.user?.record.is_anonymous ? auth.user.record : undefined;
+    const user: UserRecord = anonymous
+      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false })
+      : await this.users.create(project, write, 'otp');
     return { ...(await this.signIn.signIn(project, user, { ip })), is_new_user: true };
   }
+}
+
+function assertOtpEnabled(project: Project): void {
+  if (!project.config.auth.otp.allowSignIn) throw new PlainHttpError(403, 'Magic link sign-in is not enabled for this project.');
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { useTestContext } from '../../testing/test-context.ts';
+import { withTestContext } from '../../testing/test-context.ts';
 
 /**
  * An unknown email and a wrong password must look the same: the same error, and the same time
  * (the unknown email is verified against a dummy argon2id hash). Samples alternate so load on the
  * machine hits both alike; medians must be within 20 %.
  */
-const env = useTestContext({ projectConfig: { 'auth.password.allowSignIn': true } });
+const env = withTestContext({ projectConfig: { 'auth.password.allowSignIn': true } });
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

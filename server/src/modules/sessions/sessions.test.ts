@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { type TestProject, useTestContext } from '../../testing/test-context.ts';
+import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 
 /**
  * Sessions (protocol README §6, endpoints.md §8): the OAuth refresh grant, the header refresh,
  * opt-in rotation with reuse detection, listing, creating and ending sessions.
  */
-const env = useTestContext();
+const env = withTestContext();
 
 const publicClient = '__stack_public_client__';
 const dayMillis = 24 * 60 * 60 * 1000;

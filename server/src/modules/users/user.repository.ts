@@ -19,15 +19,20 @@ export async function findUserRecord(db: Kysely<Database>, projectId: string, us
   return selectUserRecords(db).where('u.project_id', '=', projectId).where('u.id', '=', userId).executeTakeFirst();
 }
 
-/** The user whose auth-enabled email channel has this address (case-insensitive). */
-export async function findUserRecordByAuthEmail(db: Kysely<Database>, projectId: string, email: string): Promise<UserRecord | undefined> {
-  const channel = await db
+/** The auth-enabled email channel with this address (case-insensitive): at most one per project. */
+export async function findAuthEmailChannel(db: Kysely<Database>, projectId: string, email: string) {
+  return db
     .selectFrom('contact_channel')
-    .select('user_id')
+    .select(['user_id', 'is_verified'])
     .where('project_id', '=', projectId)
     .where(sql`lower(value)`, '=', email.toLowerCase())
     .where('used_for_auth', '=', true)
     .executeTakeFirst();
+}
+
+/** The user whose auth-enabled email channel has this address (case-insensitive). */
+export async function findUserRecordByAuthEmail(db: Kysely<Database>, projectId: string, email: string): Promise<UserRecord | undefined> {
+  const channel = await findAuthEmailChannel(db, projectId, email);
   return channel ? findUserRecord(db, projectId, channel.user_id) : undefined;
 }
 

@@ -11,6 +11,7 @@ import type { Project } from '../projects/project.service.ts';
 import { deleteSessionsOfUser } from '../sessions/session.repository.ts';
 import {
   deleteUserRow,
+  findAuthEmailChannel,
   findUserRecord,
   findUserRecordByAuthEmail,
   listUserRecords,
@@ -38,6 +39,11 @@ export class UserService {
 
   findByAuthEmail(projectId: string, email: string): Promise<UserRecord | undefined> {
     return findUserRecordByAuthEmail(this.db, projectId, email);
+  }
+
+  /** Who signs in with this email, and whether they proved they own it. */
+  findAuthEmail(projectId: string, email: string): Promise<{ user_id: string; is_verified: boolean } | undefined> {
+    return findAuthEmailChannel(this.db, projectId, email);
   }
 
   list(projectId: string, filter: UserListFilter): Promise<UserRecord[]> {

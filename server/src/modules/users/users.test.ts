@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestProject, useTestContext } from '../../testing/test-context.ts';
+import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 import type { UserWrite } from './user-writes.ts';
 
 /**
  * The users operations (protocol endpoints.md §10, entities.md User): views per access type,
  * metadata, primary email, passwords, deletion, listing and the events each change records.
  */
-const env = useTestContext();
+const env = withTestContext();
 
 type RequestOptions = { method?: 'GET' | 'POST' | 'PATCH' | 'DELETE'; headers?: Record<string, string>; payload?: unknown };
 const call = (url: string, options: RequestOptions = {}) =>
@@ -102,6 +102,22 @@ describe('GET /users/me: the view depends on the access type', () => {
       });
       expect(typeof serverView.body.last_active_at_millis).toBe('number');
     }
+  });
+});
+
+describe('PATCH /users/me with server access', () => {
+  it('applies the password policy with its catalogued errors', async () => {
+    const { access_token } = await signedInUser({ primary_email: unique('policy') });
+    const headers = { ...env.project.headers.server, 'x-stack-access-token': access_token };
+    const short = await call('/users/me', { method: 'PATCH', headers, payload: { password: 'seven77' } });
+    expectKnownError(short, 400, 'PASSWORD_TOO_SHORT');
+    expect(short.body.details).toEqual({ min_length: 8 });
+    const long = await call('/users/me', { method: 'PATCH', headers, payload: { password: 'x'.repeat(71) } });
+    expectKnownError(long, 400, 'PASSWORD_TOO_LONG');
+    expect(long.body.details).toEqual({ maxLength: 70 });
+    const ok = await call('/users/me', { method: 'PATCH', headers, payload: { password: 'eight888' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.has_password).toBe(true);
   });
 });
 
