@@ -12,6 +12,8 @@ import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
  * - password sign-in against what the machine's cores can hash with argon2id at the same parameters.
  */
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** `BENCH_ONLY=users/me` measures the floors and the matching endpoints only. */
+const only = new RegExp(process.env.BENCH_ONLY ?? '.');
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
 
 const postgres = process.env.DATABASE_URL ? undefined : await startThrowawayPostgres();
@@ -37,6 +39,7 @@ const ready = await new Promise<Ready>((resolve) => {
 type Result = { name: string; rps: number; p50: number; p99: number; errors: number };
 type Request = NonNullable<autocannon.Options['requests']>[number];
 async function measure(name: string, url: string, request: Request = {}): Promise<Result> {
+  if (!name.includes('floor') && !only.test(name)) return { name, rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, errors: 0 };
   const options = { url, connections, requests: [request] };
   await autocannon({ ...options, duration: 1 }); // warm-up: JIT, caches, pool
   const result = await autocannon({ ...options, duration });
@@ -84,7 +87,7 @@ const rows: Array<[Result, Result | { name: string; rps: number }]> = [
     jwtFloor,
   ],
 ];
-const argon2 = await measureArgon2Capacity(cpus().length, 5);
+const argon2 = only.test('sign-in sign-up') ? await measureArgon2Capacity(cpus().length, 5) : Number.NaN;
 const argonFloor = { name: `argon2id hashes/s on ${cpus().length} cores (floor C)`, rps: Math.round(argon2) };
 rows.push([
   await measure('POST /auth/password/sign-in', `${app}/api/v1/auth/password/sign-in`, {
@@ -117,7 +120,7 @@ console.log('|---|---:|---:|---:|---|---:|---:|');
 for (const floor of [bare, jwtFloor])
   console.log(`| ${floor.name} | ${floor.rps} | ${floor.p50} | ${floor.p99} | — | — | ${floor.errors} |`);
 console.log(`| ${argonFloor.name} | ${argonFloor.rps} | | | — | — | |`);
-for (const [result, floor] of rows) {
+for (const [result, floor] of rows.filter(([result]) => !Number.isNaN(result.rps))) {
   const label = floor === bare ? 'A' : floor === jwtFloor ? 'B' : 'C';
   console.log(
     `| ${result.name} | ${result.rps} | ${result.p50} | ${result.p99} | ${label} | ${(result.rps / floor.rps).toFixed(2)}x | ${result.errors} |`,

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { KyselyPGlite } from 'kysely-pglite';
-import pg from 'pg';
+import { PreparedStatementsPool } from './prepared-statements-pool.ts';
 import type { Database } from './schema.ts';
 
 export type DatabaseHandle = { db: Kysely<Database>; kind: 'postgres' | 'pglite'; location: string; close: () => Promise<void> };
@@ -13,7 +13,7 @@ export type DatabaseHandle = { db: Kysely<Database>; kind: 'postgres' | 'pglite'
  */
 export async function createDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new PreparedStatementsPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const location = new URL(options.databaseUrl).host + new URL(options.databaseUrl).pathname;
     return { db, kind: 'postgres', location, close: () => db.destroy() };

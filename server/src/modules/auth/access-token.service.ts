@@ -1,6 +1,7 @@
-import { errors as joseErrors, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { errors as joseErrors, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { AccessTokenExpiredError, UnparsableAccessTokenError } from '@gatehouse/client/errors';
 import { TtlCache } from '../../lib/ttl-cache.ts';
+import { signCompactJws } from '../signing-keys/sign-compact-jws.ts';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
 import { type AccessTokenClaims, type AccessTokenSubject, audienceFor, parseAudience } from './access-token-claims.ts';
 
@@ -20,13 +21,16 @@ export class AccessTokenService {
     const { aud, audience, issuerPath } = audienceFor(subject.project_id, subject);
     const pair = this.signingKeys.keyPair(subject.project_id, audience);
     const now = Math.floor((options.now ?? Date.now()) / 1000);
-    return new SignJWT({ ...subject, branch_id: 'main', role: 'authenticated' })
-      .setProtectedHeader({ alg: 'ES256', kid: pair.kid })
-      .setIssuer(new URL(`/api/v1/${issuerPath}/${subject.project_id}`, this.publicUrl).toString())
-      .setAudience(aud)
-      .setIssuedAt(now)
-      .setExpirationTime(now + (options.lifetimeSeconds ?? accessTokenLifetimeSeconds))
-      .sign(pair.privateKey);
+    const claims = {
+      ...subject,
+      branch_id: 'main',
+      role: 'authenticated',
+      iss: new URL(`/api/v1/${issuerPath}/${subject.project_id}`, this.publicUrl).toString(),
+      aud,
+      iat: now,
+      exp: now + (options.lifetimeSeconds ?? accessTokenLifetimeSeconds),
+    } satisfies AccessTokenClaims;
+    return signCompactJws({ alg: 'ES256', kid: pair.kid }, claims, pair.privateKey);
   }
 
   /**
