@@ -12,36 +12,54 @@ export async function findSessionByTokenHash(db: Kysely<Database>, tokenHash: st
   return db.selectFrom('refresh_session').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+type SessionColumns = {
+  session_id: string;
+  session_token_hash: string;
+  session_created_at: Date;
+  session_expires_at: Date;
+  session_last_used_at: Date;
+  session_last_used_ip: string | null;
+  session_is_impersonation: boolean;
+};
+
 /** The session of a refresh token (or id) with its user, in one statement: the hot path of every refresh. */
 export async function findSessionWithUser(
   db: Kysely<Database>,
   sessionFilter: { tokenHash: string } | { id: string },
 ): Promise<SessionWithUser | undefined> {
   const condition = 'tokenHash' in sessionFilter ? sql`s.token_hash = ${sessionFilter.tokenHash}` : sql`s.id = ${sessionFilter.id}`;
-  const { rows } = await sql<
-    UserRecord & {
-      session: Omit<RefreshSessionRow, 'created_at' | 'expires_at' | 'last_used_at'> &
-        Record<'created_at' | 'expires_at' | 'last_used_at', string>;
-    }
-  >`
+  const { rows } = await sql<UserRecord & SessionColumns>`
     select u.*, c.value as primary_email, c.is_verified as primary_email_verified, c.used_for_auth as primary_email_auth_enabled,
-      json_build_object('id', s.id, 'project_id', s.project_id, 'user_id', s.user_id, 'token_hash', s.token_hash,
-        'created_at', s.created_at, 'expires_at', s.expires_at, 'last_used_at', s.last_used_at,
-        'last_used_ip', s.last_used_ip, 'is_impersonation', s.is_impersonation) as session
+      s.id as session_id, s.token_hash as session_token_hash, s.created_at as session_created_at, s.expires_at as session_expires_at,
+      s.last_used_at as session_last_used_at, s.last_used_ip as session_last_used_ip, s.is_impersonation as session_is_impersonation
     from refresh_session s
     join project_user u on u.id = s.user_id
     left join contact_channel c on c.user_id = u.id and c.is_primary
     where ${condition}`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  const { session, ...user } = row;
+  const {
+    session_id: id,
+    session_token_hash: token_hash,
+    session_created_at: created_at,
+    session_expires_at: expires_at,
+    session_last_used_at: last_used_at,
+    session_last_used_ip: last_used_ip,
+    session_is_impersonation: is_impersonation,
+    ...user
+  } = row;
   return {
     user,
     session: {
-      ...session,
-      created_at: new Date(session.created_at),
-      expires_at: new Date(session.expires_at),
-      last_used_at: new Date(session.last_used_at),
+      id,
+      project_id: user.project_id,
+      user_id: user.id,
+      token_hash,
+      created_at,
+      expires_at,
+      last_used_at,
+      last_used_ip,
+      is_impersonation,
     },
   };
 }
