@@ -1,6 +1,7 @@
 import { knownErrorFromBody } from './errors.ts';
 import { type OperationName, operationDescriptors } from './generated/operations.ts';
 import type { OperationBody, OperationParams, OperationQuery, OperationResult } from './operation-types.ts';
+import { actualStatus, knownErrorCode } from './response-status.ts';
 
 /** A step around every request, outermost first; it may change the request, retry, or map the response. */
 export type Middleware = (request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>;
@@ -90,10 +91,8 @@ export function createApiClient(options: ApiClientOptions) {
  * it becomes the generated class. Anything else non-2xx is an ApiHttpError.
  */
 async function throwForError(response: Response): Promise<never> {
-  const status = Number(
-    response.headers.get('x-stack-actual-status') ?? response.headers.get('x-hexclave-actual-status') ?? response.status,
-  );
-  const code = response.headers.get('x-stack-known-error') ?? response.headers.get('x-hexclave-known-error');
+  const status = actualStatus(response);
+  const code = knownErrorCode(response);
   const text = await response.text();
   if (code) {
     try {

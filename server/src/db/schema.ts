@@ -57,6 +57,10 @@ export interface UserTable {
   risk_scores: Json;
   /** How the user signed up: password, otp, oauth, anonymous, server (metrics). */
   sign_up_method: string | null;
+  /** Copies of the primary contact channel, kept by a trigger (migration 0004); never written by code. */
+  primary_email: ColumnType<string | null, never, never>;
+  primary_email_verified: ColumnType<boolean | null, never, never>;
+  primary_email_auth_enabled: ColumnType<boolean | null, never, never>;
 }
 
 export interface ContactChannelTable {

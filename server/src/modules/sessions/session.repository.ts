@@ -29,12 +29,11 @@ export async function findSessionWithUser(
 ): Promise<SessionWithUser | undefined> {
   const condition = 'tokenHash' in sessionFilter ? sql`s.token_hash = ${sessionFilter.tokenHash}` : sql`s.id = ${sessionFilter.id}`;
   const { rows } = await sql<UserRecord & SessionColumns>`
-    select u.*, c.value as primary_email, c.is_verified as primary_email_verified, c.used_for_auth as primary_email_auth_enabled,
+    select u.*,
       s.id as session_id, s.token_hash as session_token_hash, s.created_at as session_created_at, s.expires_at as session_expires_at,
       s.last_used_at as session_last_used_at, s.last_used_ip as session_last_used_ip, s.is_impersonation as session_is_impersonation
     from refresh_session s
     join project_user u on u.id = s.user_id
-    left join contact_channel c on c.user_id = u.id and c.is_primary
     where ${condition}`.execute(db);
   const row = rows[0];
   if (!row) return undefined;

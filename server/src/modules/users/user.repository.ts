@@ -1,30 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, UserRow } from '../../db/schema.ts';
 
-/** A user with its primary email, as every read needs them. */
-export type UserRecord = UserRow & {
-  primary_email: string | null;
-  primary_email_verified: boolean | null;
-  primary_email_auth_enabled: boolean | null;
-};
+/** A user with its primary email (kept on the row by a trigger), as every read needs them. */
+export type UserRecord = UserRow;
 
-const selectUserRecords = (db: Kysely<Database>) =>
-  db
-    .selectFrom('project_user as u')
-    .leftJoin('contact_channel as c', (join) => join.onRef('c.user_id', '=', 'u.id').on('c.is_primary', '=', true))
-    .selectAll('u')
-    .select(['c.value as primary_email', 'c.is_verified as primary_email_verified', 'c.used_for_auth as primary_email_auth_enabled']);
+const selectUserRecords = (db: Kysely<Database>) => db.selectFrom('project_user as u').selectAll('u');
 
-/**
- * The hot path of every request with a user token: one statement, written out so no query is built
- * per request (the same columns as selectUserRecords).
- */
+/** The hot path of every request with a user token: one primary-key lookup, written out so no query is built per request. */
 export async function findUserRecord(db: Kysely<Database>, projectId: string, userId: string): Promise<UserRecord | undefined> {
-  const { rows } = await sql<UserRecord>`
-    select u.*, c.value as primary_email, c.is_verified as primary_email_verified, c.used_for_auth as primary_email_auth_enabled
-    from project_user u
-    left join contact_channel c on c.user_id = u.id and c.is_primary
-    where u.id = ${userId} and u.project_id = ${projectId}`.execute(db);
+  const { rows } = await sql<UserRecord>`select * from project_user where id = ${userId} and project_id = ${projectId}`.execute(db);
   return rows[0];
 }
 
@@ -64,7 +48,7 @@ export async function listUserRecords(db: Kysely<Database>, projectId: string, f
   else if (!filter.includeAnonymous) query = query.where('u.is_anonymous', '=', false);
   if (!filter.includeRestricted && !filter.includeAnonymous) {
     query = query.where('u.restricted_by_admin', '=', false);
-    if (filter.requireEmailVerification) query = query.where('c.is_verified', '=', true);
+    if (filter.requireEmailVerification) query = query.where('u.primary_email_verified', '=', true);
   }
   if (filter.query) {
     const pattern = `%${filter.query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
