@@ -9,6 +9,8 @@ import { oauthTokenHandlers } from './modules/sessions/oauth-token.routes.ts';
 import { sessionHandlers } from './modules/sessions/sessions.routes.ts';
 import { anonymousHandlers } from './modules/sign-in/anonymous.routes.ts';
 import { userHandlers } from './modules/users/users.routes.ts';
+import { teamHandlers } from './modules/teams/teams.routes.ts';
+import { permissionHandlers } from './modules/permissions/permissions.routes.ts';
 import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { corsPlugin } from './plugins/cors.ts';
@@ -65,6 +67,8 @@ export async function buildApp(options: AppOptions) {
     ...anonymousHandlers(options.services),
     ...otpAuthHandlers(options.services),
     ...contactChannelHandlers(options.services),
+    ...teamHandlers(options.services),
+    ...permissionHandlers(options.services),
   };
   registerOperations(app, handlers, options.services.requestAuth, options.rateLimits);
   return app;

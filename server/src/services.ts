@@ -8,6 +8,8 @@ import { ContactChannelService } from './modules/contact-channels/contact-channe
 import { type EmailLog, EmailService } from './modules/email/email.service.ts';
 import { OtpAuthService } from './modules/otp-auth/otp-auth.service.ts';
 import { PasswordAuthService } from './modules/password-auth/password-auth.service.ts';
+import { PermissionService } from './modules/permissions/permission.service.ts';
+import { TeamService } from './modules/teams/team.service.ts';
 import { PasswordResetService } from './modules/password-auth/password-reset.service.ts';
 import { ProjectService } from './modules/projects/project.service.ts';
 import { SessionService } from './modules/sessions/session.service.ts';
@@ -27,11 +29,22 @@ export type ServiceOptions = Pick<ServerEnv, 'publicUrl' | 'smtp'> & { emailLog?
 
 /** Every service, wired once per app; handlers and tests reach them through `app.services`. */
 export function createServices(db: Kysely<Database>, env: ServiceOptions, serverSecret: Buffer) {
-  const projects = new ProjectService(db);
+  const permissions = new PermissionService(db);
+  const projects = new ProjectService(db, (projectId, trx) => permissions.seedDefaults(projectId, trx));
+  const teams = new TeamService(db, permissions);
   const apiKeys = new ApiKeyService(db);
   const signingKeys = new SigningKeysService(serverSecret);
   const accessTokens = new AccessTokenService(signingKeys, env.publicUrl);
-  const users = new UserService(db);
+  // New users get the sign-up default project permissions, and a personal team when the project asks.
+  const users = new UserService(db, async (trx, project, user) => {
+    for (const permissionId of Object.keys(project.config.rbac.defaultPermissions.signUp))
+      await permissions.grantProject(project.id, user.id, permissionId, trx);
+    if (project.config.teams.createPersonalTeamOnSignUp && !user.is_anonymous) {
+      const name = user.display_name ? `${user.display_name}'s Team` : 'Personal Team';
+      const team = await teams.create(project, { display_name: name }, user.id, trx);
+      await trx.updateTable('project_user').set({ selected_team_id: team.id }).where('id', '=', user.id).execute();
+    }
+  });
   const sessions = new SessionService(db);
   const tokens = new TokenService(sessions, accessTokens);
   const signIn = new SignInService(sessions, accessTokens);
@@ -50,6 +63,8 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
     users.find(projectId, userId),
   );
   return {
+    permissions,
+    teams,
     db,
     projects,
     apiKeys,

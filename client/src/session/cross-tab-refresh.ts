@@ -16,11 +16,17 @@ export type CrossTabOptions = {
   broadcastChannel?: ((name: string) => BroadcastChannelLike) | null;
 };
 
-/** What a tab tells the others after refreshing; no access token means the session ended. */
-export type RefreshAnnouncement = { type: 'refreshed'; refreshToken: string; accessToken?: string };
+/**
+ * What a tab tells the others: it starts a refresh, then either its outcome (no access token: the
+ * session ended) or that it failed, so waiting tabs go ahead themselves.
+ */
+export type RefreshAnnouncement =
+  | { type: 'refreshing' }
+  | { type: 'refreshed'; refreshToken: string; accessToken?: string }
+  | { type: 'refresh-failed' };
 
 export type CrossTabRefresh = {
-  /** Runs the task while no other tab of this project is refreshing, as far as the platform can tell. */
+  /** Runs the task once no other tab of this project is refreshing, as far as the platform can tell. */
   exclusive<T>(task: () => Promise<T>): Promise<T>;
   announce(message: RefreshAnnouncement): void;
 };
@@ -49,11 +55,11 @@ export function createCrossTabRefresh(
 
   let foreignRefresh: { promise: Promise<void>; settle: () => void } | undefined;
   channel.addEventListener('message', (event) => {
-    const message = event.data as { type?: unknown } | null;
+    const message = event.data as RefreshAnnouncement | null;
     if (message?.type === 'refreshing') {
       foreignRefresh ??= waitForAnnouncement();
-    } else if (message?.type === 'refreshed') {
-      onAnnouncement(message as RefreshAnnouncement);
+    } else if (message?.type === 'refreshed' || message?.type === 'refresh-failed') {
+      onAnnouncement(message);
       foreignRefresh?.settle();
     }
   });
@@ -74,7 +80,6 @@ export function createCrossTabRefresh(
   return {
     async exclusive(task) {
       if (foreignRefresh) await foreignRefresh.promise;
-      channel.postMessage({ type: 'refreshing' });
       return task();
     },
     announce: (message) => channel.postMessage(message),

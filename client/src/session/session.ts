@@ -27,7 +27,10 @@ export type Session = {
   getAccessToken(): Promise<string | undefined>;
   /** Drops an access token the server rejected (only if it is still the stored one). */
   markAccessTokenExpired(accessToken: string): void;
-  /** One shared refresh; resolves to the new access token, or undefined when the session is over. */
+  /**
+   * One shared refresh: resolves to an access token good for REFRESH_MARGIN_MS (the stored one if it
+   * still is, e.g. because another tab refreshed), or undefined once the session is over.
+   */
   refresh(): Promise<string | undefined>;
   /** Tells the listener about every change of the tokens; returns the unsubscribe function. */
   subscribe(listener: (tokens: SessionTokens) => void): () => void;
@@ -56,7 +59,7 @@ export function createSession(options: SessionOptions): Session {
 
   /** Another tab refreshed this very session: take its outcome instead of refreshing again. */
   function adoptAnnouncement(message: RefreshAnnouncement) {
-    if (store.get().refreshToken !== message.refreshToken) return;
+    if (message.type !== 'refreshed' || store.get().refreshToken !== message.refreshToken) return;
     write(message.accessToken ? { refreshToken: message.refreshToken, accessToken: message.accessToken } : {});
   }
 
@@ -69,12 +72,19 @@ export function createSession(options: SessionOptions): Session {
       write({});
       return undefined;
     }
-    const accessToken = await requestRefreshGrant({ ...options, fetch: fetchImpl }, refreshToken);
-    // A sign-out or a new sign-in during the refresh wins over its result.
-    if (store.get().refreshToken !== refreshToken) return store.get().accessToken;
-    write(accessToken ? { refreshToken, accessToken } : {});
-    crossTab.announce({ type: 'refreshed', refreshToken, accessToken });
-    return accessToken;
+    // Every "refreshing" is followed by an outcome, or the other tabs would wait for nothing.
+    let outcome: RefreshAnnouncement = { type: 'refresh-failed' };
+    crossTab.announce({ type: 'refreshing' });
+    try {
+      const accessToken = await requestRefreshGrant({ ...options, fetch: fetchImpl }, refreshToken);
+      // A sign-out or a new sign-in during the refresh wins over its result.
+      if (store.get().refreshToken !== refreshToken) return store.get().accessToken;
+      write(accessToken ? { refreshToken, accessToken } : {});
+      outcome = { type: 'refreshed', refreshToken, accessToken };
+      return accessToken;
+    } finally {
+      crossTab.announce(outcome);
+    }
   }
 
   const session: Session = {

@@ -35,7 +35,7 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     for (const pair of doc!.cookie.split(';')) {
       const separator = pair.indexOf('=');
       if (separator >= 0 && pair.slice(0, separator).trim() === name) {
-        return decodeURIComponent(pair.slice(separator + 1).trim()) || undefined;
+        return safeDecode(pair.slice(separator + 1).trim()) || undefined;
       }
     }
     return undefined;
@@ -50,4 +50,13 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     clear: () => store.set({}),
   };
   return store;
+}
+
+/** A cookie of that name written by something else may not be URI-encoded. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

@@ -24,7 +24,8 @@ export function createLocalStorageTokenStore(options: LocalStorageTokenStoreOpti
   }
 
   const store: TokenStore = {
-    get: () => presentTokens({ accessToken: storage.getItem(accessKey) ?? undefined, refreshToken: storage.getItem(refreshKey) ?? undefined }),
+    get: () =>
+      presentTokens({ accessToken: storage.getItem(accessKey) ?? undefined, refreshToken: storage.getItem(refreshKey) ?? undefined }),
     set: (tokens) => {
       write(accessKey, tokens.accessToken);
       write(refreshKey, tokens.refreshToken);

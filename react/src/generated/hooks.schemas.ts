@@ -538,6 +538,148 @@ export interface OAuthTokenResponse {
   scope: 'legacy';
 }
 
+export interface ClientTeam {
+  id: string;
+  display_name: string;
+  profile_image_url: ImageUrl;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+}
+
+export interface ServerTeam {
+  id: string;
+  display_name: string;
+  profile_image_url: ImageUrl;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+  server_metadata: Json;
+  created_at_millis: number;
+}
+
+/**
+ * The client view to client access, the server view to server and admin access.
+ */
+export type TeamView = ClientTeam | ServerTeam;
+
+export interface TeamList {
+  items: TeamView[];
+  is_paginated: false;
+}
+
+export interface TeamCreate {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  display_name: string;
+  profile_image_url?: ImageUrl;
+  client_metadata?: Json;
+  /** Server and admin access only. */
+  client_read_only_metadata?: Json;
+  /** Server and admin access only. */
+  server_metadata?: Json;
+  creator_user_id?: UserIdOrMe;
+}
+
+export interface TeamUpdate {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  display_name?: string;
+  profile_image_url?: ImageUrl;
+  client_metadata?: Json;
+  /** Server and admin access only. */
+  client_read_only_metadata?: Json;
+  /** Server and admin access only. */
+  server_metadata?: Json;
+}
+
+export interface TeamMembership {
+  team_id: string;
+  user_id: UserId;
+}
+
+export interface TeamMemberProfile {
+  team_id: string;
+  user_id: UserId;
+  display_name: DisplayName;
+  profile_image_url: ImageUrl;
+  /** Server and admin access only. */
+  user?: ServerUser;
+}
+
+export interface TeamMemberProfileList {
+  items: TeamMemberProfile[];
+  is_paginated: false;
+}
+
+/**
+ * Custom ids are `^[a-z0-9_:]+$`; `$`-ids are the system team permissions.
+ * @minLength 1
+ * @maxLength 100
+ * @pattern ^\$?[a-z0-9_:]+$
+ */
+export type PermissionId = string;
+
+export interface TeamPermission {
+  id: PermissionId;
+  user_id: UserId;
+  team_id: string;
+}
+
+export interface TeamPermissionList {
+  items: TeamPermission[];
+  is_paginated: false;
+}
+
+export interface ProjectPermission {
+  id: PermissionId;
+  user_id: UserId;
+}
+
+export interface ProjectPermissionList {
+  items: ProjectPermission[];
+  is_paginated: false;
+}
+
+export interface PermissionDefinition {
+  id: PermissionId;
+  description?: string;
+  contained_permission_ids: PermissionId[];
+}
+
+export interface PermissionDefinitionList {
+  items: PermissionDefinition[];
+  is_paginated: false;
+}
+
+export interface PermissionDefinitionCreate {
+  /**
+   * @minLength 1
+   * @maxLength 100
+   * @pattern ^[a-z0-9_:]+$
+   */
+  id: string;
+  /** @maxLength 1024 */
+  description?: string;
+  /** @maxItems 1000 */
+  contained_permission_ids?: PermissionId[];
+}
+
+export interface PermissionDefinitionUpdate {
+  /**
+   * @minLength 1
+   * @maxLength 100
+   * @pattern ^[a-z0-9_:]+$
+   */
+  id?: string;
+  /** @maxLength 1024 */
+  description?: string;
+  /** @maxItems 1000 */
+  contained_permission_ids?: PermissionId[];
+}
+
 export interface ContactChannel {
   id: string;
   user_id: UserId;
@@ -2945,6 +3087,15 @@ export type UserMe400Response = UserMe400ResponseOne | string;
  */
 export type ContactChannelConflict409Response = ContactChannelAlreadyUsedForAuthBySomeoneElseError;
 
+export type TeamPermission401Response = ProjectAuthErrors401 | TeamPermissionRequiredError;
+
+export type PermissionDefinitionWrite400ResponseOne = RequiredAuthErrors400 | PermissionIdAlreadyExistsError | ContainedPermissionNotFoundError;
+
+/**
+ * Bad request, a taken id, an unknown contained permission, or a containment cycle (plain text).
+ */
+export type PermissionDefinitionWrite400Response = PermissionDefinitionWrite400ResponseOne | string;
+
 /**
  * Too many requests from this client or for this email; retry after the given seconds.
  */
@@ -3384,4 +3535,39 @@ export type SendPrimaryEmailVerificationCodeBody = {
 };
 
 export type SendPrimaryEmailVerificationCode400 = RequiredAuthErrors400 | EmailIsNotPrimaryEmailError | RedirectUrlNotWhitelistedError;
+
+export type ListTeamsParams = {
+user_id?: UserIdOrMe;
+};
+
+export type CreateTeamMembership404 = UserNotFoundError | TeamNotFoundError;
+
+export type ListTeamMemberProfilesParams = {
+team_id?: string;
+user_id?: UserIdOrMe;
+};
+
+export type UpdateTeamMemberProfileBody = {
+  display_name?: DisplayName;
+  profile_image_url?: ImageUrl;
+};
+
+export type ListTeamPermissionsParams = {
+team_id?: string;
+user_id?: UserIdOrMe;
+permission_id?: PermissionId;
+recursive?: QueryBoolean;
+};
+
+export type CreateTeamPermission404 = PermissionNotFoundError | WrongPermissionScopeError | TeamMembershipNotFoundError;
+
+export type DeleteTeamPermission401 = ProjectAuthErrors401 | InsufficientAccessTypeError | TeamPermissionNotFoundError;
+
+export type ListProjectPermissionsParams = {
+user_id?: UserIdOrMe;
+permission_id?: PermissionId;
+recursive?: QueryBoolean;
+};
+
+export type CreateProjectPermission404 = UserNotFoundError | PermissionNotFoundError | WrongPermissionScopeError;
 

@@ -30,15 +30,19 @@ import type {
   ContactChannelConflict409Response,
   ContactChannelList,
   CreateContactChannelBody,
+  CreateProjectPermission404,
   CreateSession200,
   CreateSession400,
   CreateSessionBody,
+  CreateTeamMembership404,
+  CreateTeamPermission404,
   CreateUser400One,
   CurrentUser,
   DeleteCurrentSession401,
   DeleteCurrentUser400One,
   DeleteSession400,
   DeleteSessionParams,
+  DeleteTeamPermission401,
   EmailAlreadyVerifiedResponse,
   ExchangeOAuthToken400,
   ExchangeOAuthToken401,
@@ -46,15 +50,27 @@ import type {
   GetProjectJwksParams,
   JsonWebKeySet,
   ListContactChannelsParams,
+  ListProjectPermissionsParams,
   ListSessions400,
   ListSessionsParams,
+  ListTeamMemberProfilesParams,
+  ListTeamPermissionsParams,
+  ListTeamsParams,
   ListUsersParams,
   NotFoundTextResponse,
   OAuthTokenRequest,
   OAuthTokenResponse,
   OptionalAuthQuery400Response,
+  PermissionDefinition,
+  PermissionDefinitionCreate,
+  PermissionDefinitionList,
+  PermissionDefinitionUpdate,
+  PermissionDefinitionWrite400Response,
+  PermissionNotFoundResponse,
   ProjectAuth401Response,
   ProjectNotFoundResponse,
+  ProjectPermission,
+  ProjectPermissionList,
   Query400Response,
   RateLimitedResponse,
   RefreshCurrentSession200,
@@ -92,11 +108,25 @@ import type {
   SignUpWithPassword400,
   SignUpWithPasswordBody,
   Success,
+  TeamCreate,
+  TeamList,
+  TeamMemberProfile,
+  TeamMemberProfileList,
+  TeamMembership,
+  TeamMembershipAlreadyExistsResponse,
+  TeamMembershipNotFoundResponse,
+  TeamNotFoundResponse,
+  TeamPermission,
+  TeamPermission401Response,
+  TeamPermissionList,
+  TeamUpdate,
+  TeamView,
   UpdateContactChannelBody,
   UpdateCurrentUser400One,
   UpdateCurrentUserBody,
   UpdatePassword400,
   UpdatePasswordBody,
+  UpdateTeamMemberProfileBody,
   UpdateUser400One,
   UserEmailAlreadyExistsResponse,
   UserList,
@@ -3594,6 +3624,2170 @@ export const useCheckContactChannelVerificationCode = <TError = Code400Response 
       > => {
 
       const mutationOptions = getCheckContactChannelVerificationCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access lists the teams of its own user (`user_id=me`, the default). Server access lists a user's teams, or every team without `user_id`. Without `limit` every team is returned (the SDKs find a team by listing).
+ * @summary Teams (a user's, or all of the project's)
+ */
+export const getListTeamsUrl = (params?: ListTeamsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/teams?${stringifiedParams}` : `/teams`
+}
+
+export const listTeams = async (params?: ListTeamsParams, options?: RequestInit): Promise<TeamList> => {
+  
+  return apiMutator<TeamList>(getListTeamsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListTeamsQueryKey = (params?: ListTeamsParams,) => {
+    return [
+    `/teams`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListTeamsQueryOptions = <TData = Awaited<ReturnType<typeof listTeams>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListTeamsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeams>>> = ({ signal }) => listTeams(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamsQueryResult = NonNullable<Awaited<ReturnType<typeof listTeams>>>
+export type ListTeamsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Teams (a user's, or all of the project's)
+ */
+
+export function useListTeams<TData = Awaited<ReturnType<typeof listTeams>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params?: ListTeamsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListTeamsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeams>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListTeamsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeams>>> = ({ signal }) => listTeams(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeams>>>
+export type ListTeamsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Teams (a user's, or all of the project's)
+ */
+
+export function useListTeamsSuspense<TData = Awaited<ReturnType<typeof listTeams>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params?: ListTeamsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The creator (`creator_user_id`, which client access must leave out or set to `me`) becomes a member with the project's team-creator default permissions. Client access needs `teams.allowClientTeamCreation` (403 plain text otherwise).
+ * @summary Create a team
+ */
+export const getCreateTeamUrl = () => {
+
+
+  
+
+  return `/teams`
+}
+
+export const createTeam = async (teamCreate: TeamCreate, options?: RequestInit): Promise<TeamView> => {
+  
+  return apiMutator<TeamView>(getCreateTeamUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      teamCreate,)
+  }
+);}
+
+
+
+
+export const getCreateTeamMutationOptions = <TError = UserMe400Response | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeam>>, TError,{data: TeamCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createTeam>>, TError,{data: TeamCreate}, TContext> => {
+
+const mutationKey = ['createTeam'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createTeam>>, {data: TeamCreate}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createTeam(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateTeamMutationResult = NonNullable<Awaited<ReturnType<typeof createTeam>>>
+    export type CreateTeamMutationBody = TeamCreate
+    export type CreateTeamMutationError = UserMe400Response | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+    /**
+ * @summary Create a team
+ */
+export const useCreateTeam = <TError = UserMe400Response | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeam>>, TError,{data: TeamCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createTeam>>,
+        TError,
+        {data: TeamCreate},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateTeamMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access only for members.
+ * @summary A team
+ */
+export const getGetTeamUrl = (teamId: string,) => {
+
+
+  
+
+  return `/teams/${teamId}`
+}
+
+export const getTeam = async (teamId: string, options?: RequestInit): Promise<TeamView> => {
+  
+  return apiMutator<TeamView>(getGetTeamUrl(teamId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetTeamQueryKey = (teamId?: string,) => {
+    return [
+    `/teams/${teamId}`
+    ] as const;
+    }
+
+    
+export const getGetTeamQueryOptions = <TData = Awaited<ReturnType<typeof getTeam>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse>(teamId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetTeamQueryKey(teamId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getTeam>>> = ({ signal }) => getTeam(teamId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(teamId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetTeamQueryResult = NonNullable<Awaited<ReturnType<typeof getTeam>>>
+export type GetTeamQueryError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse
+
+
+/**
+ * @summary A team
+ */
+
+export function useGetTeam<TData = Awaited<ReturnType<typeof getTeam>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse>(
+ teamId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetTeamQueryOptions(teamId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetTeamSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeam>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse>(teamId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetTeamQueryKey(teamId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getTeam>>> = ({ signal }) => getTeam(teamId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetTeamSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getTeam>>>
+export type GetTeamSuspenseQueryError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse
+
+
+/**
+ * @summary A team
+ */
+
+export function useGetTeamSuspense<TData = Awaited<ReturnType<typeof getTeam>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse>(
+ teamId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetTeamSuspenseQueryOptions(teamId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Client access needs `$update_team` in the team and may not set `client_read_only_metadata` or `server_metadata`.
+ * @summary Change a team
+ */
+export const getUpdateTeamUrl = (teamId: string,) => {
+
+
+  
+
+  return `/teams/${teamId}`
+}
+
+export const updateTeam = async (teamId: string,
+    teamUpdate: TeamUpdate, options?: RequestInit): Promise<TeamView> => {
+  
+  return apiMutator<TeamView>(getUpdateTeamUrl(teamId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      teamUpdate,)
+  }
+);}
+
+
+
+
+export const getUpdateTeamMutationOptions = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeam>>, TError,{teamId: string;data: TeamUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateTeam>>, TError,{teamId: string;data: TeamUpdate}, TContext> => {
+
+const mutationKey = ['updateTeam'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateTeam>>, {teamId: string;data: TeamUpdate}> = (props) => {
+          const {teamId,data} = props ?? {};
+
+          return  updateTeam(teamId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateTeamMutationResult = NonNullable<Awaited<ReturnType<typeof updateTeam>>>
+    export type UpdateTeamMutationBody = TeamUpdate
+    export type UpdateTeamMutationError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse
+
+    /**
+ * @summary Change a team
+ */
+export const useUpdateTeam = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeam>>, TError,{teamId: string;data: TeamUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateTeam>>,
+        TError,
+        {teamId: string;data: TeamUpdate},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateTeamMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access needs `$delete_team`. Members whose selected team it was have none afterwards.
+ * @summary Delete a team
+ */
+export const getDeleteTeamUrl = (teamId: string,) => {
+
+
+  
+
+  return `/teams/${teamId}`
+}
+
+export const deleteTeam = async (teamId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteTeamUrl(teamId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteTeamMutationOptions = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{teamId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{teamId: string}, TContext> => {
+
+const mutationKey = ['deleteTeam'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteTeam>>, {teamId: string}> = (props) => {
+          const {teamId} = props ?? {};
+
+          return  deleteTeam(teamId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteTeamMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeam>>>
+    
+    export type DeleteTeamMutationError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse
+
+    /**
+ * @summary Delete a team
+ */
+export const useDeleteTeam = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{teamId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteTeam>>,
+        TError,
+        {teamId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteTeamMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The member gets the project's team-member default permissions.
+ * @summary Add a user to a team (server)
+ */
+export const getCreateTeamMembershipUrl = (teamId: string,
+    userId: string,) => {
+
+
+  
+
+  return `/team-memberships/${teamId}/${userId}`
+}
+
+export const createTeamMembership = async (teamId: string,
+    userId: string, options?: RequestInit): Promise<TeamMembership> => {
+  
+  return apiMutator<TeamMembership>(getCreateTeamMembershipUrl(teamId,userId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getCreateTeamMembershipMutationOptions = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamMembership404 | TeamMembershipAlreadyExistsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamMembership>>, TError,{teamId: string;userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createTeamMembership>>, TError,{teamId: string;userId: string}, TContext> => {
+
+const mutationKey = ['createTeamMembership'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createTeamMembership>>, {teamId: string;userId: string}> = (props) => {
+          const {teamId,userId} = props ?? {};
+
+          return  createTeamMembership(teamId,userId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateTeamMembershipMutationResult = NonNullable<Awaited<ReturnType<typeof createTeamMembership>>>
+    
+    export type CreateTeamMembershipMutationError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamMembership404 | TeamMembershipAlreadyExistsResponse
+
+    /**
+ * @summary Add a user to a team (server)
+ */
+export const useCreateTeamMembership = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamMembership404 | TeamMembershipAlreadyExistsResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamMembership>>, TError,{teamId: string;userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createTeamMembership>>,
+        TError,
+        {teamId: string;userId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateTeamMembershipMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access may always remove itself; removing others needs `$remove_members`. The member's team permissions go with the membership.
+ * @summary Remove a member (or leave, with `me`)
+ */
+export const getDeleteTeamMembershipUrl = (teamId: string,
+    userId: string,) => {
+
+
+  
+
+  return `/team-memberships/${teamId}/${userId}`
+}
+
+export const deleteTeamMembership = async (teamId: string,
+    userId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteTeamMembershipUrl(teamId,userId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteTeamMembershipMutationOptions = <TError = UserMe400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamMembership>>, TError,{teamId: string;userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamMembership>>, TError,{teamId: string;userId: string}, TContext> => {
+
+const mutationKey = ['deleteTeamMembership'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteTeamMembership>>, {teamId: string;userId: string}> = (props) => {
+          const {teamId,userId} = props ?? {};
+
+          return  deleteTeamMembership(teamId,userId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteTeamMembershipMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeamMembership>>>
+    
+    export type DeleteTeamMembershipMutationError = UserMe400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse
+
+    /**
+ * @summary Remove a member (or leave, with `me`)
+ */
+export const useDeleteTeamMembership = <TError = UserMe400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamMembership>>, TError,{teamId: string;userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteTeamMembership>>,
+        TError,
+        {teamId: string;userId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteTeamMembershipMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access needs `team_id`, and `$read_members` unless it lists only itself (`user_id=me`). Server access may filter by team, user, both or neither; its items embed the user.
+ * @summary Members' team profiles
+ */
+export const getListTeamMemberProfilesUrl = (params?: ListTeamMemberProfilesParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-member-profiles?${stringifiedParams}` : `/team-member-profiles`
+}
+
+export const listTeamMemberProfiles = async (params?: ListTeamMemberProfilesParams, options?: RequestInit): Promise<TeamMemberProfileList> => {
+  
+  return apiMutator<TeamMemberProfileList>(getListTeamMemberProfilesUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListTeamMemberProfilesQueryKey = (params?: ListTeamMemberProfilesParams,) => {
+    return [
+    `/team-member-profiles`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListTeamMemberProfilesQueryOptions = <TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params?: ListTeamMemberProfilesParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamMemberProfilesQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamMemberProfiles>>> = ({ signal }) => listTeamMemberProfiles(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamMemberProfilesQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamMemberProfiles>>>
+export type ListTeamMemberProfilesQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Members' team profiles
+ */
+
+export function useListTeamMemberProfiles<TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+ params?: ListTeamMemberProfilesParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamMemberProfilesQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListTeamMemberProfilesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params?: ListTeamMemberProfilesParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamMemberProfilesQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamMemberProfiles>>> = ({ signal }) => listTeamMemberProfiles(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamMemberProfilesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamMemberProfiles>>>
+export type ListTeamMemberProfilesSuspenseQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Members' team profiles
+ */
+
+export function useListTeamMemberProfilesSuspense<TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+ params?: ListTeamMemberProfilesParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamMemberProfilesSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Client access for itself, or with `$read_members`.
+ * @summary A member's team profile
+ */
+export const getGetTeamMemberProfileUrl = (teamId: string,
+    userId: string,) => {
+
+
+  
+
+  return `/team-member-profiles/${teamId}/${userId}`
+}
+
+export const getTeamMemberProfile = async (teamId: string,
+    userId: string, options?: RequestInit): Promise<TeamMemberProfile> => {
+  
+  return apiMutator<TeamMemberProfile>(getGetTeamMemberProfileUrl(teamId,userId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetTeamMemberProfileQueryKey = (teamId?: string,
+    userId?: string,) => {
+    return [
+    `/team-member-profiles/${teamId}/${userId}`
+    ] as const;
+    }
+
+    
+export const getGetTeamMemberProfileQueryOptions = <TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse>(teamId: string,
+    userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetTeamMemberProfileQueryKey(teamId,userId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getTeamMemberProfile>>> = ({ signal }) => getTeamMemberProfile(teamId,userId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(teamId && userId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetTeamMemberProfileQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamMemberProfile>>>
+export type GetTeamMemberProfileQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse
+
+
+/**
+ * @summary A member's team profile
+ */
+
+export function useGetTeamMemberProfile<TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse>(
+ teamId: string,
+    userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetTeamMemberProfileQueryOptions(teamId,userId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetTeamMemberProfileSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse>(teamId: string,
+    userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetTeamMemberProfileQueryKey(teamId,userId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getTeamMemberProfile>>> = ({ signal }) => getTeamMemberProfile(teamId,userId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetTeamMemberProfileSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamMemberProfile>>>
+export type GetTeamMemberProfileSuspenseQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse
+
+
+/**
+ * @summary A member's team profile
+ */
+
+export function useGetTeamMemberProfileSuspense<TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse>(
+ teamId: string,
+    userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetTeamMemberProfileSuspenseQueryOptions(teamId,userId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Client access only for its own profile (403 plain text otherwise). The team profile is separate from the user's display name and image.
+ * @summary Change a member's team profile
+ */
+export const getUpdateTeamMemberProfileUrl = (teamId: string,
+    userId: string,) => {
+
+
+  
+
+  return `/team-member-profiles/${teamId}/${userId}`
+}
+
+export const updateTeamMemberProfile = async (teamId: string,
+    userId: string,
+    updateTeamMemberProfileBody: UpdateTeamMemberProfileBody, options?: RequestInit): Promise<TeamMemberProfile> => {
+  
+  return apiMutator<TeamMemberProfile>(getUpdateTeamMemberProfileUrl(teamId,userId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateTeamMemberProfileBody,)
+  }
+);}
+
+
+
+
+export const getUpdateTeamMemberProfileMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | TeamMembershipNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamMemberProfile>>, TError,{teamId: string;userId: string;data: UpdateTeamMemberProfileBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateTeamMemberProfile>>, TError,{teamId: string;userId: string;data: UpdateTeamMemberProfileBody}, TContext> => {
+
+const mutationKey = ['updateTeamMemberProfile'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateTeamMemberProfile>>, {teamId: string;userId: string;data: UpdateTeamMemberProfileBody}> = (props) => {
+          const {teamId,userId,data} = props ?? {};
+
+          return  updateTeamMemberProfile(teamId,userId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateTeamMemberProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateTeamMemberProfile>>>
+    export type UpdateTeamMemberProfileMutationBody = UpdateTeamMemberProfileBody
+    export type UpdateTeamMemberProfileMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | TeamMembershipNotFoundResponse
+
+    /**
+ * @summary Change a member's team profile
+ */
+export const useUpdateTeamMemberProfile = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | TeamMembershipNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamMemberProfile>>, TError,{teamId: string;userId: string;data: UpdateTeamMemberProfileBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateTeamMemberProfile>>,
+        TError,
+        {teamId: string;userId: string;data: UpdateTeamMemberProfileBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateTeamMemberProfileMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * `recursive` (default true) lists the transitive closure over contained permissions, otherwise direct grants only. Client access only for itself (`user_id=me`, the default).
+ * @summary Team permission grants
+ */
+export const getListTeamPermissionsUrl = (params?: ListTeamPermissionsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-permissions?${stringifiedParams}` : `/team-permissions`
+}
+
+export const listTeamPermissions = async (params?: ListTeamPermissionsParams, options?: RequestInit): Promise<TeamPermissionList> => {
+  
+  return apiMutator<TeamPermissionList>(getListTeamPermissionsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListTeamPermissionsQueryKey = (params?: ListTeamPermissionsParams,) => {
+    return [
+    `/team-permissions`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListTeamPermissionsQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListTeamPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamPermissionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamPermissions>>> = ({ signal }) => listTeamPermissions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamPermissionsQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamPermissions>>>
+export type ListTeamPermissionsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Team permission grants
+ */
+
+export function useListTeamPermissions<TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params?: ListTeamPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamPermissionsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListTeamPermissionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListTeamPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamPermissionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamPermissions>>> = ({ signal }) => listTeamPermissions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamPermissionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamPermissions>>>
+export type ListTeamPermissionsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Team permission grants
+ */
+
+export function useListTeamPermissionsSuspense<TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params?: ListTeamPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamPermissionsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * @summary Grant a team permission to a member (server)
+ */
+export const getCreateTeamPermissionUrl = (teamId: string,
+    userId: string,
+    permissionId: string,) => {
+
+
+  
+
+  return `/team-permissions/${teamId}/${userId}/${permissionId}`
+}
+
+export const createTeamPermission = async (teamId: string,
+    userId: string,
+    permissionId: string, options?: RequestInit): Promise<TeamPermission> => {
+  
+  return apiMutator<TeamPermission>(getCreateTeamPermissionUrl(teamId,userId,permissionId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getCreateTeamPermissionMutationOptions = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamPermission404,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext> => {
+
+const mutationKey = ['createTeamPermission'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createTeamPermission>>, {teamId: string;userId: string;permissionId: string}> = (props) => {
+          const {teamId,userId,permissionId} = props ?? {};
+
+          return  createTeamPermission(teamId,userId,permissionId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateTeamPermissionMutationResult = NonNullable<Awaited<ReturnType<typeof createTeamPermission>>>
+    
+    export type CreateTeamPermissionMutationError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamPermission404
+
+    /**
+ * @summary Grant a team permission to a member (server)
+ */
+export const useCreateTeamPermission = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamPermission404,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createTeamPermission>>,
+        TError,
+        {teamId: string;userId: string;permissionId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateTeamPermissionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Revoke a team permission (server)
+ */
+export const getDeleteTeamPermissionUrl = (teamId: string,
+    userId: string,
+    permissionId: string,) => {
+
+
+  
+
+  return `/team-permissions/${teamId}/${userId}/${permissionId}`
+}
+
+export const deleteTeamPermission = async (teamId: string,
+    userId: string,
+    permissionId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteTeamPermissionUrl(teamId,userId,permissionId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteTeamPermissionMutationOptions = <TError = UserMe400Response | DeleteTeamPermission401 | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext> => {
+
+const mutationKey = ['deleteTeamPermission'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteTeamPermission>>, {teamId: string;userId: string;permissionId: string}> = (props) => {
+          const {teamId,userId,permissionId} = props ?? {};
+
+          return  deleteTeamPermission(teamId,userId,permissionId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteTeamPermissionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeamPermission>>>
+    
+    export type DeleteTeamPermissionMutationError = UserMe400Response | DeleteTeamPermission401 | UserToken403Response
+
+    /**
+ * @summary Revoke a team permission (server)
+ */
+export const useDeleteTeamPermission = <TError = UserMe400Response | DeleteTeamPermission401 | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteTeamPermission>>,
+        TError,
+        {teamId: string;userId: string;permissionId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteTeamPermissionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * `recursive` (default true) lists the transitive closure. Client access only for itself.
+ * @summary Project permission grants
+ */
+export const getListProjectPermissionsUrl = (params?: ListProjectPermissionsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/project-permissions?${stringifiedParams}` : `/project-permissions`
+}
+
+export const listProjectPermissions = async (params?: ListProjectPermissionsParams, options?: RequestInit): Promise<ProjectPermissionList> => {
+  
+  return apiMutator<ProjectPermissionList>(getListProjectPermissionsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListProjectPermissionsQueryKey = (params?: ListProjectPermissionsParams,) => {
+    return [
+    `/project-permissions`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListProjectPermissionsQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListProjectPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListProjectPermissionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listProjectPermissions>>> = ({ signal }) => listProjectPermissions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListProjectPermissionsQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectPermissions>>>
+export type ListProjectPermissionsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Project permission grants
+ */
+
+export function useListProjectPermissions<TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params?: ListProjectPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListProjectPermissionsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListProjectPermissionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListProjectPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListProjectPermissionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listProjectPermissions>>> = ({ signal }) => listProjectPermissions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListProjectPermissionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectPermissions>>>
+export type ListProjectPermissionsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Project permission grants
+ */
+
+export function useListProjectPermissionsSuspense<TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params?: ListProjectPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListProjectPermissionsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * @summary Grant a project permission to a user (server)
+ */
+export const getCreateProjectPermissionUrl = (userId: string,
+    permissionId: string,) => {
+
+
+  
+
+  return `/project-permissions/${userId}/${permissionId}`
+}
+
+export const createProjectPermission = async (userId: string,
+    permissionId: string, options?: RequestInit): Promise<ProjectPermission> => {
+  
+  return apiMutator<ProjectPermission>(getCreateProjectPermissionUrl(userId,permissionId),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getCreateProjectPermissionMutationOptions = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateProjectPermission404,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectPermission>>, TError,{userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createProjectPermission>>, TError,{userId: string;permissionId: string}, TContext> => {
+
+const mutationKey = ['createProjectPermission'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createProjectPermission>>, {userId: string;permissionId: string}> = (props) => {
+          const {userId,permissionId} = props ?? {};
+
+          return  createProjectPermission(userId,permissionId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateProjectPermissionMutationResult = NonNullable<Awaited<ReturnType<typeof createProjectPermission>>>
+    
+    export type CreateProjectPermissionMutationError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateProjectPermission404
+
+    /**
+ * @summary Grant a project permission to a user (server)
+ */
+export const useCreateProjectPermission = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateProjectPermission404,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectPermission>>, TError,{userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createProjectPermission>>,
+        TError,
+        {userId: string;permissionId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateProjectPermissionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Revoke a project permission (server)
+ */
+export const getDeleteProjectPermissionUrl = (userId: string,
+    permissionId: string,) => {
+
+
+  
+
+  return `/project-permissions/${userId}/${permissionId}`
+}
+
+export const deleteProjectPermission = async (userId: string,
+    permissionId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteProjectPermissionUrl(userId,permissionId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteProjectPermissionMutationOptions = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermission>>, TError,{userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermission>>, TError,{userId: string;permissionId: string}, TContext> => {
+
+const mutationKey = ['deleteProjectPermission'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteProjectPermission>>, {userId: string;permissionId: string}> = (props) => {
+          const {userId,permissionId} = props ?? {};
+
+          return  deleteProjectPermission(userId,permissionId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteProjectPermissionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteProjectPermission>>>
+    
+    export type DeleteProjectPermissionMutationError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+
+    /**
+ * @summary Revoke a project permission (server)
+ */
+export const useDeleteProjectPermission = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermission>>, TError,{userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteProjectPermission>>,
+        TError,
+        {userId: string;permissionId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteProjectPermissionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Includes the system permissions (`$update_team`, `$delete_team`, `$read_members`, `$remove_members`, `$invite_members`, `$manage_api_keys`), which cannot be created, changed or deleted.
+ * @summary Team permission definitions (admin)
+ */
+export const getListTeamPermissionDefinitionsUrl = () => {
+
+
+  
+
+  return `/team-permission-definitions`
+}
+
+export const listTeamPermissionDefinitions = async ( options?: RequestInit): Promise<PermissionDefinitionList> => {
+  
+  return apiMutator<PermissionDefinitionList>(getListTeamPermissionDefinitionsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListTeamPermissionDefinitionsQueryKey = () => {
+    return [
+    `/team-permission-definitions`
+    ] as const;
+    }
+
+    
+export const getListTeamPermissionDefinitionsQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamPermissionDefinitionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>> = ({ signal }) => listTeamPermissionDefinitions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamPermissionDefinitionsQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>>
+export type ListTeamPermissionDefinitionsQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary Team permission definitions (admin)
+ */
+
+export function useListTeamPermissionDefinitions<TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamPermissionDefinitionsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListTeamPermissionDefinitionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamPermissionDefinitionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>> = ({ signal }) => listTeamPermissionDefinitions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamPermissionDefinitionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>>
+export type ListTeamPermissionDefinitionsSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary Team permission definitions (admin)
+ */
+
+export function useListTeamPermissionDefinitionsSuspense<TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamPermissionDefinitionsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A definition may contain other team permissions; the containment must stay acyclic (a cycle is a 400 plain text).
+ * @summary Define a team permission (admin)
+ */
+export const getCreateTeamPermissionDefinitionUrl = () => {
+
+
+  
+
+  return `/team-permission-definitions`
+}
+
+export const createTeamPermissionDefinition = async (permissionDefinitionCreate: PermissionDefinitionCreate, options?: RequestInit): Promise<PermissionDefinition> => {
+  
+  return apiMutator<PermissionDefinition>(getCreateTeamPermissionDefinitionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      permissionDefinitionCreate,)
+  }
+);}
+
+
+
+
+export const getCreateTeamPermissionDefinitionMutationOptions = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createTeamPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext> => {
+
+const mutationKey = ['createTeamPermissionDefinition'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createTeamPermissionDefinition>>, {data: PermissionDefinitionCreate}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createTeamPermissionDefinition(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateTeamPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof createTeamPermissionDefinition>>>
+    export type CreateTeamPermissionDefinitionMutationBody = PermissionDefinitionCreate
+    export type CreateTeamPermissionDefinitionMutationError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response
+
+    /**
+ * @summary Define a team permission (admin)
+ */
+export const useCreateTeamPermissionDefinition = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createTeamPermissionDefinition>>,
+        TError,
+        {data: PermissionDefinitionCreate},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateTeamPermissionDefinitionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * A rename carries every grant and containment along.
+ * @summary Change (or rename) a team permission (admin)
+ */
+export const getUpdateTeamPermissionDefinitionUrl = (permissionId: string,) => {
+
+
+  
+
+  return `/team-permission-definitions/${permissionId}`
+}
+
+export const updateTeamPermissionDefinition = async (permissionId: string,
+    permissionDefinitionUpdate: PermissionDefinitionUpdate, options?: RequestInit): Promise<PermissionDefinition> => {
+  
+  return apiMutator<PermissionDefinition>(getUpdateTeamPermissionDefinitionUrl(permissionId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      permissionDefinitionUpdate,)
+  }
+);}
+
+
+
+
+export const getUpdateTeamPermissionDefinitionMutationOptions = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateTeamPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext> => {
+
+const mutationKey = ['updateTeamPermissionDefinition'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateTeamPermissionDefinition>>, {permissionId: string;data: PermissionDefinitionUpdate}> = (props) => {
+          const {permissionId,data} = props ?? {};
+
+          return  updateTeamPermissionDefinition(permissionId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateTeamPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof updateTeamPermissionDefinition>>>
+    export type UpdateTeamPermissionDefinitionMutationBody = PermissionDefinitionUpdate
+    export type UpdateTeamPermissionDefinitionMutationError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+
+    /**
+ * @summary Change (or rename) a team permission (admin)
+ */
+export const useUpdateTeamPermissionDefinition = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateTeamPermissionDefinition>>,
+        TError,
+        {permissionId: string;data: PermissionDefinitionUpdate},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateTeamPermissionDefinitionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Its grants go with it, and definitions that contained it no longer do.
+ * @summary Delete a team permission (admin)
+ */
+export const getDeleteTeamPermissionDefinitionUrl = (permissionId: string,) => {
+
+
+  
+
+  return `/team-permission-definitions/${permissionId}`
+}
+
+export const deleteTeamPermissionDefinition = async (permissionId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteTeamPermissionDefinitionUrl(permissionId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteTeamPermissionDefinitionMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>, TError,{permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>, TError,{permissionId: string}, TContext> => {
+
+const mutationKey = ['deleteTeamPermissionDefinition'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>, {permissionId: string}> = (props) => {
+          const {permissionId} = props ?? {};
+
+          return  deleteTeamPermissionDefinition(permissionId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteTeamPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>>
+    
+    export type DeleteTeamPermissionDefinitionMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+
+    /**
+ * @summary Delete a team permission (admin)
+ */
+export const useDeleteTeamPermissionDefinition = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>, TError,{permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>,
+        TError,
+        {permissionId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteTeamPermissionDefinitionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Custom project-scope permissions.
+ * @summary Project permission definitions (admin)
+ */
+export const getListProjectPermissionDefinitionsUrl = () => {
+
+
+  
+
+  return `/project-permission-definitions`
+}
+
+export const listProjectPermissionDefinitions = async ( options?: RequestInit): Promise<PermissionDefinitionList> => {
+  
+  return apiMutator<PermissionDefinitionList>(getListProjectPermissionDefinitionsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListProjectPermissionDefinitionsQueryKey = () => {
+    return [
+    `/project-permission-definitions`
+    ] as const;
+    }
+
+    
+export const getListProjectPermissionDefinitionsQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListProjectPermissionDefinitionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>> = ({ signal }) => listProjectPermissionDefinitions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListProjectPermissionDefinitionsQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>>
+export type ListProjectPermissionDefinitionsQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary Project permission definitions (admin)
+ */
+
+export function useListProjectPermissionDefinitions<TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListProjectPermissionDefinitionsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListProjectPermissionDefinitionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListProjectPermissionDefinitionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>> = ({ signal }) => listProjectPermissionDefinitions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListProjectPermissionDefinitionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>>
+export type ListProjectPermissionDefinitionsSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary Project permission definitions (admin)
+ */
+
+export function useListProjectPermissionDefinitionsSuspense<TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListProjectPermissionDefinitionsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A definition may contain other project permissions; the containment must stay acyclic (a cycle is a 400 plain text).
+ * @summary Define a project permission (admin)
+ */
+export const getCreateProjectPermissionDefinitionUrl = () => {
+
+
+  
+
+  return `/project-permission-definitions`
+}
+
+export const createProjectPermissionDefinition = async (permissionDefinitionCreate: PermissionDefinitionCreate, options?: RequestInit): Promise<PermissionDefinition> => {
+  
+  return apiMutator<PermissionDefinition>(getCreateProjectPermissionDefinitionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      permissionDefinitionCreate,)
+  }
+);}
+
+
+
+
+export const getCreateProjectPermissionDefinitionMutationOptions = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createProjectPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext> => {
+
+const mutationKey = ['createProjectPermissionDefinition'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createProjectPermissionDefinition>>, {data: PermissionDefinitionCreate}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createProjectPermissionDefinition(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateProjectPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof createProjectPermissionDefinition>>>
+    export type CreateProjectPermissionDefinitionMutationBody = PermissionDefinitionCreate
+    export type CreateProjectPermissionDefinitionMutationError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response
+
+    /**
+ * @summary Define a project permission (admin)
+ */
+export const useCreateProjectPermissionDefinition = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createProjectPermissionDefinition>>,
+        TError,
+        {data: PermissionDefinitionCreate},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateProjectPermissionDefinitionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * A rename carries every grant and containment along.
+ * @summary Change (or rename) a project permission (admin)
+ */
+export const getUpdateProjectPermissionDefinitionUrl = (permissionId: string,) => {
+
+
+  
+
+  return `/project-permission-definitions/${permissionId}`
+}
+
+export const updateProjectPermissionDefinition = async (permissionId: string,
+    permissionDefinitionUpdate: PermissionDefinitionUpdate, options?: RequestInit): Promise<PermissionDefinition> => {
+  
+  return apiMutator<PermissionDefinition>(getUpdateProjectPermissionDefinitionUrl(permissionId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      permissionDefinitionUpdate,)
+  }
+);}
+
+
+
+
+export const getUpdateProjectPermissionDefinitionMutationOptions = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateProjectPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext> => {
+
+const mutationKey = ['updateProjectPermissionDefinition'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProjectPermissionDefinition>>, {permissionId: string;data: PermissionDefinitionUpdate}> = (props) => {
+          const {permissionId,data} = props ?? {};
+
+          return  updateProjectPermissionDefinition(permissionId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateProjectPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof updateProjectPermissionDefinition>>>
+    export type UpdateProjectPermissionDefinitionMutationBody = PermissionDefinitionUpdate
+    export type UpdateProjectPermissionDefinitionMutationError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+
+    /**
+ * @summary Change (or rename) a project permission (admin)
+ */
+export const useUpdateProjectPermissionDefinition = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateProjectPermissionDefinition>>,
+        TError,
+        {permissionId: string;data: PermissionDefinitionUpdate},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateProjectPermissionDefinitionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Its grants go with it, and definitions that contained it no longer do.
+ * @summary Delete a project permission (admin)
+ */
+export const getDeleteProjectPermissionDefinitionUrl = (permissionId: string,) => {
+
+
+  
+
+  return `/project-permission-definitions/${permissionId}`
+}
+
+export const deleteProjectPermissionDefinition = async (permissionId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteProjectPermissionDefinitionUrl(permissionId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteProjectPermissionDefinitionMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>, TError,{permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>, TError,{permissionId: string}, TContext> => {
+
+const mutationKey = ['deleteProjectPermissionDefinition'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>, {permissionId: string}> = (props) => {
+          const {permissionId} = props ?? {};
+
+          return  deleteProjectPermissionDefinition(permissionId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteProjectPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>>
+    
+    export type DeleteProjectPermissionDefinitionMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+
+    /**
+ * @summary Delete a project permission (admin)
+ */
+export const useDeleteProjectPermissionDefinition = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>, TError,{permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>,
+        TError,
+        {permissionId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteProjectPermissionDefinitionMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

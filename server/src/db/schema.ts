@@ -129,6 +129,48 @@ export interface EventTable {
   created_at: Generated<Date>;
 }
 
+export interface TeamTable {
+  id: string;
+  project_id: string;
+  display_name: string;
+  profile_image_url: string | null;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+  server_metadata: Json;
+  created_at: Generated<Date>;
+}
+
+/** A membership, carrying the member's team profile (separate from the user's own name and image). */
+export interface TeamMemberTable {
+  team_id: string;
+  user_id: string;
+  project_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface PermissionDefinitionTable {
+  project_id: string;
+  scope: 'team' | 'project';
+  id: string;
+  description: string | null;
+  contained_ids: ColumnType<string[], string[] | undefined, string[]>;
+}
+
+export interface TeamPermissionGrantTable {
+  project_id: string;
+  team_id: string;
+  user_id: string;
+  permission_id: string;
+}
+
+export interface ProjectPermissionGrantTable {
+  project_id: string;
+  user_id: string;
+  permission_id: string;
+}
+
 export interface Database {
   server_secret: ServerSecretTable;
   project: ProjectTable;
@@ -140,6 +182,11 @@ export interface Database {
   verification_code: VerificationCodeTable;
   email_outbox: EmailOutboxTable;
   event: EventTable;
+  team: TeamTable;
+  team_member: TeamMemberTable;
+  permission_definition: PermissionDefinitionTable;
+  team_permission_grant: TeamPermissionGrantTable;
+  project_permission_grant: ProjectPermissionGrantTable;
 }
 
 export type UserRow = Selectable<UserTable>;
@@ -152,3 +199,6 @@ export type ProjectRow = Selectable<ProjectTable>;
 export type NewProjectRow = Insertable<ProjectTable>;
 export type ApiKeySetRow = Selectable<ApiKeySetTable>;
 export type NewApiKeySetRow = Insertable<ApiKeySetTable>;
+export type TeamRow = Selectable<TeamTable>;
+export type TeamMemberRow = Selectable<TeamMemberTable>;
+export type PermissionDefinitionRow = Selectable<PermissionDefinitionTable>;

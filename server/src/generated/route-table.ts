@@ -4,7 +4,7 @@
 
 import type { RouteDefinition } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition";
 
 export const routeTable = [
   {
@@ -10739,6 +10739,6821 @@ export const routeTable = [
         "VERIFICATION_CODE_ALREADY_USED"
       ],
       "429": []
+    }
+  },
+  {
+    "operationId": "listTeams",
+    "method": "GET",
+    "url": "/api/v1/teams",
+    "specPath": "/teams",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "oneOf": [
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "display_name",
+                      "profile_image_url",
+                      "client_metadata",
+                      "client_read_only_metadata"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      },
+                      "display_name": {
+                        "type": "string"
+                      },
+                      "profile_image_url": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 1000000,
+                        "pattern": "^(https?://|data:image/)"
+                      },
+                      "client_metadata": {},
+                      "client_read_only_metadata": {}
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "display_name",
+                      "profile_image_url",
+                      "client_metadata",
+                      "client_read_only_metadata",
+                      "server_metadata",
+                      "created_at_millis"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      },
+                      "display_name": {
+                        "type": "string"
+                      },
+                      "profile_image_url": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 1000000,
+                        "pattern": "^(https?://|data:image/)"
+                      },
+                      "client_metadata": {},
+                      "client_read_only_metadata": {},
+                      "server_metadata": {},
+                      "created_at_millis": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                ]
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "createTeam",
+    "method": "POST",
+    "url": "/api/v1/teams",
+    "specPath": "/teams",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "display_name"
+        ],
+        "properties": {
+          "display_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "profile_image_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "client_metadata": {},
+          "client_read_only_metadata": {},
+          "server_metadata": {},
+          "creator_user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "oneOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "display_name",
+                "profile_image_url",
+                "client_metadata",
+                "client_read_only_metadata"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "display_name": {
+                  "type": "string"
+                },
+                "profile_image_url": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 1000000,
+                  "pattern": "^(https?://|data:image/)"
+                },
+                "client_metadata": {},
+                "client_read_only_metadata": {}
+              }
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "display_name",
+                "profile_image_url",
+                "client_metadata",
+                "client_read_only_metadata",
+                "server_metadata",
+                "created_at_millis"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "display_name": {
+                  "type": "string"
+                },
+                "profile_image_url": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 1000000,
+                  "pattern": "^(https?://|data:image/)"
+                },
+                "client_metadata": {},
+                "client_read_only_metadata": {},
+                "server_metadata": {},
+                "created_at_millis": {
+                  "type": "integer"
+                }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "USER_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "getTeam",
+    "method": "GET",
+    "url": "/api/v1/teams/:team_id",
+    "specPath": "/teams/{team_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "oneOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "display_name",
+                "profile_image_url",
+                "client_metadata",
+                "client_read_only_metadata"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "display_name": {
+                  "type": "string"
+                },
+                "profile_image_url": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 1000000,
+                  "pattern": "^(https?://|data:image/)"
+                },
+                "client_metadata": {},
+                "client_read_only_metadata": {}
+              }
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "display_name",
+                "profile_image_url",
+                "client_metadata",
+                "client_read_only_metadata",
+                "server_metadata",
+                "created_at_millis"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "display_name": {
+                  "type": "string"
+                },
+                "profile_image_url": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 1000000,
+                  "pattern": "^(https?://|data:image/)"
+                },
+                "client_metadata": {},
+                "client_read_only_metadata": {},
+                "server_metadata": {},
+                "created_at_millis": {
+                  "type": "integer"
+                }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "TEAM_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "updateTeam",
+    "method": "PATCH",
+    "url": "/api/v1/teams/:team_id",
+    "specPath": "/teams/{team_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "profile_image_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "client_metadata": {},
+          "client_read_only_metadata": {},
+          "server_metadata": {}
+        }
+      },
+      "response": {
+        "200": {
+          "oneOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "display_name",
+                "profile_image_url",
+                "client_metadata",
+                "client_read_only_metadata"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "display_name": {
+                  "type": "string"
+                },
+                "profile_image_url": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 1000000,
+                  "pattern": "^(https?://|data:image/)"
+                },
+                "client_metadata": {},
+                "client_read_only_metadata": {}
+              }
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "display_name",
+                "profile_image_url",
+                "client_metadata",
+                "client_read_only_metadata",
+                "server_metadata",
+                "created_at_millis"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "display_name": {
+                  "type": "string"
+                },
+                "profile_image_url": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 1000000,
+                  "pattern": "^(https?://|data:image/)"
+                },
+                "client_metadata": {},
+                "client_read_only_metadata": {},
+                "server_metadata": {},
+                "created_at_millis": {
+                  "type": "integer"
+                }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "TEAM_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "deleteTeam",
+    "method": "DELETE",
+    "url": "/api/v1/teams/:team_id",
+    "specPath": "/teams/{team_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "TEAM_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "createTeamMembership",
+    "method": "POST",
+    "url": "/api/v1/team-memberships/:team_id/:user_id",
+    "specPath": "/team-memberships/{team_id}/{user_id}",
+    "auth": "required",
+    "accessTypes": [
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id",
+          "user_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "team_id",
+            "user_id"
+          ],
+          "properties": {
+            "team_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "user_id": {
+              "type": "string",
+              "format": "uuid"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "TEAM_NOT_FOUND",
+        "USER_NOT_FOUND"
+      ],
+      "409": [
+        "TEAM_MEMBERSHIP_ALREADY_EXISTS"
+      ]
+    }
+  },
+  {
+    "operationId": "deleteTeamMembership",
+    "method": "DELETE",
+    "url": "/api/v1/team-memberships/:team_id/:user_id",
+    "specPath": "/team-memberships/{team_id}/{user_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id",
+          "user_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "TEAM_MEMBERSHIP_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "listTeamMemberProfiles",
+    "method": "GET",
+    "url": "/api/v1/team-member-profiles",
+    "specPath": "/team-member-profiles",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "team_id",
+                  "user_id",
+                  "display_name",
+                  "profile_image_url"
+                ],
+                "properties": {
+                  "team_id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "user_id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "display_name": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 256
+                  },
+                  "profile_image_url": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 1000000,
+                    "pattern": "^(https?://|data:image/)"
+                  },
+                  "user": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "primary_email",
+                      "primary_email_verified",
+                      "primary_email_auth_enabled",
+                      "display_name",
+                      "selected_team",
+                      "selected_team_id",
+                      "profile_image_url",
+                      "signed_up_at_millis",
+                      "has_password",
+                      "otp_auth_enabled",
+                      "passkey_auth_enabled",
+                      "client_metadata",
+                      "client_read_only_metadata",
+                      "server_metadata",
+                      "last_active_at_millis",
+                      "is_anonymous",
+                      "is_restricted",
+                      "restricted_reason",
+                      "restricted_by_admin",
+                      "restricted_by_admin_reason",
+                      "restricted_by_admin_private_details",
+                      "country_code",
+                      "risk_scores",
+                      "oauth_providers",
+                      "auth_with_email",
+                      "requires_totp_mfa"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      },
+                      "primary_email": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "primary_email_verified": {
+                        "type": "boolean"
+                      },
+                      "primary_email_auth_enabled": {
+                        "type": "boolean"
+                      },
+                      "display_name": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 256
+                      },
+                      "selected_team": {
+                        "type": [
+                          "object",
+                          "null"
+                        ],
+                        "additionalProperties": false,
+                        "required": [
+                          "id",
+                          "display_name",
+                          "profile_image_url"
+                        ],
+                        "properties": {
+                          "id": {
+                            "type": "string",
+                            "format": "uuid"
+                          },
+                          "display_name": {
+                            "type": "string"
+                          },
+                          "profile_image_url": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 1000000,
+                            "pattern": "^(https?://|data:image/)"
+                          },
+                          "client_metadata": {},
+                          "client_read_only_metadata": {},
+                          "server_metadata": {},
+                          "created_at_millis": {
+                            "type": "integer"
+                          }
+                        }
+                      },
+                      "selected_team_id": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "profile_image_url": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 1000000,
+                        "pattern": "^(https?://|data:image/)"
+                      },
+                      "signed_up_at_millis": {
+                        "type": "integer"
+                      },
+                      "has_password": {
+                        "type": "boolean"
+                      },
+                      "otp_auth_enabled": {
+                        "type": "boolean"
+                      },
+                      "passkey_auth_enabled": {
+                        "type": "boolean"
+                      },
+                      "client_metadata": {},
+                      "client_read_only_metadata": {},
+                      "server_metadata": {},
+                      "last_active_at_millis": {
+                        "type": "integer"
+                      },
+                      "is_anonymous": {
+                        "type": "boolean"
+                      },
+                      "is_restricted": {
+                        "type": "boolean"
+                      },
+                      "restricted_reason": {
+                        "oneOf": [
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "type"
+                            ],
+                            "properties": {
+                              "type": {
+                                "type": "string",
+                                "enum": [
+                                  "anonymous",
+                                  "email_not_verified",
+                                  "restricted_by_administrator"
+                                ]
+                              }
+                            }
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "restricted_by_admin": {
+                        "type": "boolean"
+                      },
+                      "restricted_by_admin_reason": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "restricted_by_admin_private_details": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "country_code": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "risk_scores": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "sign_up"
+                        ],
+                        "properties": {
+                          "sign_up": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": [
+                              "bot",
+                              "free_trial_abuse"
+                            ],
+                            "properties": {
+                              "bot": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "maximum": 100
+                              },
+                              "free_trial_abuse": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "maximum": 100
+                              }
+                            }
+                          }
+                        }
+                      },
+                      "oauth_providers": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "id",
+                            "account_id"
+                          ],
+                          "properties": {
+                            "id": {
+                              "type": "string"
+                            },
+                            "account_id": {
+                              "type": "string"
+                            },
+                            "email": {
+                              "type": [
+                                "string",
+                                "null"
+                              ]
+                            }
+                          }
+                        }
+                      },
+                      "auth_with_email": {
+                        "type": "boolean"
+                      },
+                      "requires_totp_mfa": {
+                        "type": "boolean"
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "getTeamMemberProfile",
+    "method": "GET",
+    "url": "/api/v1/team-member-profiles/:team_id/:user_id",
+    "specPath": "/team-member-profiles/{team_id}/{user_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id",
+          "user_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "team_id",
+            "user_id",
+            "display_name",
+            "profile_image_url"
+          ],
+          "properties": {
+            "team_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "user_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "display_name": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 256
+            },
+            "profile_image_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "user": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "primary_email",
+                "primary_email_verified",
+                "primary_email_auth_enabled",
+                "display_name",
+                "selected_team",
+                "selected_team_id",
+                "profile_image_url",
+                "signed_up_at_millis",
+                "has_password",
+                "otp_auth_enabled",
+                "passkey_auth_enabled",
+                "client_metadata",
+                "client_read_only_metadata",
+                "server_metadata",
+                "last_active_at_millis",
+                "is_anonymous",
+                "is_restricted",
+                "restricted_reason",
+                "restricted_by_admin",
+                "restricted_by_admin_reason",
+                "restricted_by_admin_private_details",
+                "country_code",
+                "risk_scores",
+                "oauth_providers",
+                "auth_with_email",
+                "requires_totp_mfa"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "primary_email": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "primary_email_verified": {
+                  "type": "boolean"
+                },
+                "primary_email_auth_enabled": {
+                  "type": "boolean"
+                },
+                "display_name": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 256
+                },
+                "selected_team": {
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "display_name",
+                    "profile_image_url"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "format": "uuid"
+                    },
+                    "display_name": {
+                      "type": "string"
+                    },
+                    "profile_image_url": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 1000000,
+                      "pattern": "^(https?://|data:image/)"
+                    },
+                    "client_metadata": {},
+                    "client_read_only_metadata": {},
+                    "server_metadata": {},
+                    "created_at_millis": {
+                      "type": "integer"
+                    }
+                  }
+                },
+                "selected_team_id": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "profile_image_url": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 1000000,
+                  "pattern": "^(https?://|data:image/)"
+                },
+                "signed_up_at_millis": {
+                  "type": "integer"
+                },
+                "has_password": {
+                  "type": "boolean"
+                },
+                "otp_auth_enabled": {
+                  "type": "boolean"
+                },
+                "passkey_auth_enabled": {
+                  "type": "boolean"
+                },
+                "client_metadata": {},
+                "client_read_only_metadata": {},
+                "server_metadata": {},
+                "last_active_at_millis": {
+                  "type": "integer"
+                },
+                "is_anonymous": {
+                  "type": "boolean"
+                },
+                "is_restricted": {
+                  "type": "boolean"
+                },
+                "restricted_reason": {
+                  "oneOf": [
+                    {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "type"
+                      ],
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "enum": [
+                            "anonymous",
+                            "email_not_verified",
+                            "restricted_by_administrator"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "restricted_by_admin": {
+                  "type": "boolean"
+                },
+                "restricted_by_admin_reason": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "restricted_by_admin_private_details": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "country_code": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "risk_scores": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "sign_up"
+                  ],
+                  "properties": {
+                    "sign_up": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "bot",
+                        "free_trial_abuse"
+                      ],
+                      "properties": {
+                        "bot": {
+                          "type": "integer",
+                          "minimum": 0,
+                          "maximum": 100
+                        },
+                        "free_trial_abuse": {
+                          "type": "integer",
+                          "minimum": 0,
+                          "maximum": 100
+                        }
+                      }
+                    }
+                  }
+                },
+                "oauth_providers": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "account_id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string"
+                      },
+                      "account_id": {
+                        "type": "string"
+                      },
+                      "email": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    }
+                  }
+                },
+                "auth_with_email": {
+                  "type": "boolean"
+                },
+                "requires_totp_mfa": {
+                  "type": "boolean"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "TEAM_MEMBERSHIP_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "updateTeamMemberProfile",
+    "method": "PATCH",
+    "url": "/api/v1/team-member-profiles/:team_id/:user_id",
+    "specPath": "/team-member-profiles/{team_id}/{user_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id",
+          "user_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 256
+          },
+          "profile_image_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "team_id",
+            "user_id",
+            "display_name",
+            "profile_image_url"
+          ],
+          "properties": {
+            "team_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "user_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "display_name": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 256
+            },
+            "profile_image_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "user": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "primary_email",
+                "primary_email_verified",
+                "primary_email_auth_enabled",
+                "display_name",
+                "selected_team",
+                "selected_team_id",
+                "profile_image_url",
+                "signed_up_at_millis",
+                "has_password",
+                "otp_auth_enabled",
+                "passkey_auth_enabled",
+                "client_metadata",
+                "client_read_only_metadata",
+                "server_metadata",
+                "last_active_at_millis",
+                "is_anonymous",
+                "is_restricted",
+                "restricted_reason",
+                "restricted_by_admin",
+                "restricted_by_admin_reason",
+                "restricted_by_admin_private_details",
+                "country_code",
+                "risk_scores",
+                "oauth_providers",
+                "auth_with_email",
+                "requires_totp_mfa"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "primary_email": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "primary_email_verified": {
+                  "type": "boolean"
+                },
+                "primary_email_auth_enabled": {
+                  "type": "boolean"
+                },
+                "display_name": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 256
+                },
+                "selected_team": {
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "display_name",
+                    "profile_image_url"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "format": "uuid"
+                    },
+                    "display_name": {
+                      "type": "string"
+                    },
+                    "profile_image_url": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 1000000,
+                      "pattern": "^(https?://|data:image/)"
+                    },
+                    "client_metadata": {},
+                    "client_read_only_metadata": {},
+                    "server_metadata": {},
+                    "created_at_millis": {
+                      "type": "integer"
+                    }
+                  }
+                },
+                "selected_team_id": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "profile_image_url": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 1000000,
+                  "pattern": "^(https?://|data:image/)"
+                },
+                "signed_up_at_millis": {
+                  "type": "integer"
+                },
+                "has_password": {
+                  "type": "boolean"
+                },
+                "otp_auth_enabled": {
+                  "type": "boolean"
+                },
+                "passkey_auth_enabled": {
+                  "type": "boolean"
+                },
+                "client_metadata": {},
+                "client_read_only_metadata": {},
+                "server_metadata": {},
+                "last_active_at_millis": {
+                  "type": "integer"
+                },
+                "is_anonymous": {
+                  "type": "boolean"
+                },
+                "is_restricted": {
+                  "type": "boolean"
+                },
+                "restricted_reason": {
+                  "oneOf": [
+                    {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "type"
+                      ],
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "enum": [
+                            "anonymous",
+                            "email_not_verified",
+                            "restricted_by_administrator"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "restricted_by_admin": {
+                  "type": "boolean"
+                },
+                "restricted_by_admin_reason": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "restricted_by_admin_private_details": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "country_code": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "risk_scores": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "sign_up"
+                  ],
+                  "properties": {
+                    "sign_up": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "bot",
+                        "free_trial_abuse"
+                      ],
+                      "properties": {
+                        "bot": {
+                          "type": "integer",
+                          "minimum": 0,
+                          "maximum": 100
+                        },
+                        "free_trial_abuse": {
+                          "type": "integer",
+                          "minimum": 0,
+                          "maximum": 100
+                        }
+                      }
+                    }
+                  }
+                },
+                "oauth_providers": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "account_id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string"
+                      },
+                      "account_id": {
+                        "type": "string"
+                      },
+                      "email": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    }
+                  }
+                },
+                "auth_with_email": {
+                  "type": "boolean"
+                },
+                "requires_totp_mfa": {
+                  "type": "boolean"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "TEAM_MEMBERSHIP_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "listTeamPermissions",
+    "method": "GET",
+    "url": "/api/v1/team-permissions",
+    "specPath": "/team-permissions",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          },
+          "recursive": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          }
+        }
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "user_id",
+                  "team_id"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100,
+                    "pattern": "^\\$?[a-z0-9_:]+$"
+                  },
+                  "user_id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "team_id": {
+                    "type": "string",
+                    "format": "uuid"
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "createTeamPermission",
+    "method": "POST",
+    "url": "/api/v1/team-permissions/:team_id/:user_id/:permission_id",
+    "specPath": "/team-permissions/{team_id}/{user_id}/{permission_id}",
+    "auth": "required",
+    "accessTypes": [
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id",
+          "user_id",
+          "permission_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "user_id",
+            "team_id"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            },
+            "user_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "team_id": {
+              "type": "string",
+              "format": "uuid"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "PERMISSION_NOT_FOUND",
+        "TEAM_MEMBERSHIP_NOT_FOUND",
+        "WRONG_PERMISSION_SCOPE"
+      ]
+    }
+  },
+  {
+    "operationId": "deleteTeamPermission",
+    "method": "DELETE",
+    "url": "/api/v1/team-permissions/:team_id/:user_id/:permission_id",
+    "specPath": "/team-permissions/{team_id}/{user_id}/{permission_id}",
+    "auth": "required",
+    "accessTypes": [
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id",
+          "user_id",
+          "permission_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_NOT_FOUND",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "listProjectPermissions",
+    "method": "GET",
+    "url": "/api/v1/project-permissions",
+    "specPath": "/project-permissions",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          },
+          "recursive": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          }
+        }
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "user_id"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100,
+                    "pattern": "^\\$?[a-z0-9_:]+$"
+                  },
+                  "user_id": {
+                    "type": "string",
+                    "format": "uuid"
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "createProjectPermission",
+    "method": "POST",
+    "url": "/api/v1/project-permissions/:user_id/:permission_id",
+    "specPath": "/project-permissions/{user_id}/{permission_id}",
+    "auth": "required",
+    "accessTypes": [
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id",
+          "permission_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "user_id"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            },
+            "user_id": {
+              "type": "string",
+              "format": "uuid"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "PERMISSION_NOT_FOUND",
+        "USER_NOT_FOUND",
+        "WRONG_PERMISSION_SCOPE"
+      ]
+    }
+  },
+  {
+    "operationId": "deleteProjectPermission",
+    "method": "DELETE",
+    "url": "/api/v1/project-permissions/:user_id/:permission_id",
+    "specPath": "/project-permissions/{user_id}/{permission_id}",
+    "auth": "required",
+    "accessTypes": [
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id",
+          "permission_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "PERMISSION_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "listTeamPermissionDefinitions",
+    "method": "GET",
+    "url": "/api/v1/team-permission-definitions",
+    "specPath": "/team-permission-definitions",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "contained_permission_ids"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100,
+                    "pattern": "^\\$?[a-z0-9_:]+$"
+                  },
+                  "description": {
+                    "type": "string"
+                  },
+                  "contained_permission_ids": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100,
+                      "pattern": "^\\$?[a-z0-9_:]+$"
+                    }
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "createTeamPermissionDefinition",
+    "method": "POST",
+    "url": "/api/v1/team-permission-definitions",
+    "specPath": "/team-permission-definitions",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[a-z0-9_:]+$"
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "contained_permission_ids": {
+            "type": "array",
+            "maxItems": 1000,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            }
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "contained_permission_ids"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            },
+            "description": {
+              "type": "string"
+            },
+            "contained_permission_ids": {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100,
+                "pattern": "^\\$?[a-z0-9_:]+$"
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CONTAINED_PERMISSION_NOT_FOUND",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PERMISSION_ID_ALREADY_EXISTS",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "updateTeamPermissionDefinition",
+    "method": "PATCH",
+    "url": "/api/v1/team-permission-definitions/:permission_id",
+    "specPath": "/team-permission-definitions/{permission_id}",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "permission_id"
+        ],
+        "properties": {
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[a-z0-9_:]+$"
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "contained_permission_ids": {
+            "type": "array",
+            "maxItems": 1000,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            }
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "contained_permission_ids"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            },
+            "description": {
+              "type": "string"
+            },
+            "contained_permission_ids": {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100,
+                "pattern": "^\\$?[a-z0-9_:]+$"
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CONTAINED_PERMISSION_NOT_FOUND",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PERMISSION_ID_ALREADY_EXISTS",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "PERMISSION_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "deleteTeamPermissionDefinition",
+    "method": "DELETE",
+    "url": "/api/v1/team-permission-definitions/:permission_id",
+    "specPath": "/team-permission-definitions/{permission_id}",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "permission_id"
+        ],
+        "properties": {
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "PERMISSION_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "listProjectPermissionDefinitions",
+    "method": "GET",
+    "url": "/api/v1/project-permission-definitions",
+    "specPath": "/project-permission-definitions",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "contained_permission_ids"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100,
+                    "pattern": "^\\$?[a-z0-9_:]+$"
+                  },
+                  "description": {
+                    "type": "string"
+                  },
+                  "contained_permission_ids": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100,
+                      "pattern": "^\\$?[a-z0-9_:]+$"
+                    }
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "createProjectPermissionDefinition",
+    "method": "POST",
+    "url": "/api/v1/project-permission-definitions",
+    "specPath": "/project-permission-definitions",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[a-z0-9_:]+$"
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "contained_permission_ids": {
+            "type": "array",
+            "maxItems": 1000,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            }
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "contained_permission_ids"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            },
+            "description": {
+              "type": "string"
+            },
+            "contained_permission_ids": {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100,
+                "pattern": "^\\$?[a-z0-9_:]+$"
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CONTAINED_PERMISSION_NOT_FOUND",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PERMISSION_ID_ALREADY_EXISTS",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "updateProjectPermissionDefinition",
+    "method": "PATCH",
+    "url": "/api/v1/project-permission-definitions/:permission_id",
+    "specPath": "/project-permission-definitions/{permission_id}",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "permission_id"
+        ],
+        "properties": {
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[a-z0-9_:]+$"
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "contained_permission_ids": {
+            "type": "array",
+            "maxItems": 1000,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            }
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "contained_permission_ids"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^\\$?[a-z0-9_:]+$"
+            },
+            "description": {
+              "type": "string"
+            },
+            "contained_permission_ids": {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100,
+                "pattern": "^\\$?[a-z0-9_:]+$"
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CONTAINED_PERMISSION_NOT_FOUND",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PERMISSION_ID_ALREADY_EXISTS",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "PERMISSION_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "deleteProjectPermissionDefinition",
+    "method": "DELETE",
+    "url": "/api/v1/project-permission-definitions/:permission_id",
+    "specPath": "/project-permission-definitions/{permission_id}",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "permission_id"
+        ],
+        "properties": {
+          "permission_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^\\$?[a-z0-9_:]+$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "PERMISSION_NOT_FOUND"
+      ]
     }
   }
 ] as const satisfies readonly RouteDefinition[];

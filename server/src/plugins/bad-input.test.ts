@@ -20,11 +20,13 @@ const routes = routeTable as readonly RouteDefinition[];
 const withBody = routes.filter((route) => route.schema.body !== undefined);
 
 function urlOf(route: RouteDefinition, params: Record<string, string> = {}): string {
-  return route.url.replace(
-    /:([A-Za-z_]+)/g,
-    (_match, name: string) => params[name] ?? (name === 'project_id' ? env.project.project.id : randomUUID()),
-  );
+  return route.url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => params[name] ?? exampleParams[name]?.() ?? randomUUID());
 }
+/** Well-formed values for path parameters that are not UUIDs, so requests get past the params. */
+const exampleParams: Record<string, () => string> = {
+  project_id: () => env.project.project.id,
+  permission_id: () => 'some_permission',
+};
 /** Valid credentials of an allowed access type and a signed-in user, so requests reach validation. */
 function headersOf(route: RouteDefinition): Record<string, string> {
   if (route.auth === 'none') return {};

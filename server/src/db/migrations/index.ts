@@ -3,6 +3,7 @@ import * as tenancy from './0001-tenancy.ts';
 import * as accounts from './0002-accounts.ts';
 import * as replacedRefreshTokens from './0003-replaced-refresh-tokens.ts';
 import * as primaryEmailOnUser from './0004-primary-email-on-user.ts';
+import * as teamsAndPermissions from './0005-teams-and-permissions.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-accounts': accounts,
   '0003-replaced-refresh-tokens': replacedRefreshTokens,
   '0004-primary-email-on-user': primaryEmailOnUser,
+  '0005-teams-and-permissions': teamsAndPermissions,
 };

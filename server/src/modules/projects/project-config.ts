@@ -69,7 +69,7 @@ export const defaultEmailThemeId = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
 export const defaultProjectConfig: ProjectConfig = {
   sourceOfTruth: { type: 'hosted' },
   project: { requirePublishableClientKey: false },
-  rbac: { permissions: {}, defaultPermissions: { teamCreator: {}, teamMember: {}, signUp: {} } },
+  rbac: { permissions: {}, defaultPermissions: { teamCreator: { team_admin: true }, teamMember: { team_member: true }, signUp: {} } },
   teams: { createPersonalTeamOnSignUp: false, allowClientTeamCreation: false },
   users: { allowClientUserDeletion: false },
   onboarding: { requireEmailVerification: false },

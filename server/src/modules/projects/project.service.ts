@@ -15,7 +15,11 @@ export const isProjectId = (id: string): boolean => id === 'internal' || uuidPat
 export class ProjectService {
   private readonly cache = new TtlCache<string, Project | null>(5_000);
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Runs in the creating transaction: what every new project starts with (the default team roles). */
+    private readonly onProjectCreated: (projectId: string, trx: Kysely<Database>) => Promise<void> = async () => {},
+  ) {}
 
   async find(id: string): Promise<Project | undefined> {
     if (!isProjectId(id)) return undefined;
@@ -32,12 +36,16 @@ export class ProjectService {
     description?: string;
     configOverride?: Record<string, unknown>;
   }): Promise<Project> {
-    const row = await insertProject(this.db, {
-      id: input.id ?? randomUUID(),
-      display_name: input.displayName,
-      description: input.description ?? '',
-      owner_team_id: null,
-      config_override: JSON.stringify(input.configOverride ?? {}),
+    const row = await this.db.transaction().execute(async (trx) => {
+      const inserted = await insertProject(trx, {
+        id: input.id ?? randomUUID(),
+        display_name: input.displayName,
+        description: input.description ?? '',
+        owner_team_id: null,
+        config_override: JSON.stringify(input.configOverride ?? {}),
+      });
+      await this.onProjectCreated(inserted.id, trx);
+      return inserted;
     });
     this.cache.delete(row.id);
     return { ...row, config: renderConfig(row.config_override) };

@@ -1,5 +1,7 @@
 import type { components } from '@gatehouse/client/api-types';
+import type { TeamRow } from '../../db/schema.ts';
 import type { Project } from '../projects/project.service.ts';
+import { toClientTeam, toServerTeam } from '../teams/team-views.ts';
 import type { UserRecord } from './user.repository.ts';
 
 type ServerUser = components['schemas']['ServerUser'];
@@ -17,7 +19,8 @@ export function restrictionOf(project: Project, user: UserRecord): RestrictedRea
   return null;
 }
 
-export function toServerUser(project: Project, user: UserRecord): ServerUser {
+/** `selectedTeam` is the row of `user.selected_team_id`, when the caller loaded it. */
+export function toServerUser(project: Project, user: UserRecord, selectedTeam?: TeamRow): ServerUser {
   const restriction = restrictionOf(project, user);
   const hasPassword = user.password_hash !== null;
   return {
@@ -26,7 +29,7 @@ export function toServerUser(project: Project, user: UserRecord): ServerUser {
     primary_email_verified: user.primary_email_verified ?? false,
     primary_email_auth_enabled: user.primary_email_auth_enabled ?? false,
     display_name: user.display_name,
-    selected_team: null,
+    selected_team: selectedTeam ? toServerTeam(selectedTeam) : null,
     selected_team_id: user.selected_team_id,
     profile_image_url: user.profile_image_url,
     signed_up_at_millis: user.signed_up_at.getTime(),
@@ -52,7 +55,7 @@ export function toServerUser(project: Project, user: UserRecord): ServerUser {
 }
 
 /** The client's view of itself: the server view without server-only fields. */
-export function toClientCurrentUser(project: Project, user: UserRecord): ClientCurrentUser {
+export function toClientCurrentUser(project: Project, user: UserRecord, selectedTeam?: TeamRow): ClientCurrentUser {
   const {
     server_metadata: _serverMetadata,
     last_active_at_millis: _lastActive,
@@ -62,5 +65,5 @@ export function toClientCurrentUser(project: Project, user: UserRecord): ClientC
     risk_scores: _risk,
     ...client
   } = toServerUser(project, user);
-  return client;
+  return { ...client, selected_team: selectedTeam ? toClientTeam(selectedTeam) : null };
 }

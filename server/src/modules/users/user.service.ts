@@ -24,8 +24,14 @@ import { assertConsistentWrite, jsonColumn, type UserWrite } from './user-writes
 export type SignUpMethod = 'password' | 'otp' | 'oauth' | 'anonymous' | 'server' | 'passkey';
 
 /** Users and their primary email: the rules of create, update and delete, each in one transaction. */
+export type UserCreatedHook = (trx: Kysely<Database>, project: Project, user: UserRecord) => Promise<void>;
+
 export class UserService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Runs in the creating transaction (default permissions, the personal team). */
+    private readonly onUserCreated: UserCreatedHook = async () => {},
+  ) {}
 
   find(projectId: string, userId: string): Promise<UserRecord | undefined> {
     return findUserRecord(this.db, projectId, userId);
@@ -92,6 +98,7 @@ export class UserService {
           })
           .execute();
       }
+      await this.onUserCreated(trx, project, (await findUserRecord(trx, project.id, id)) as UserRecord);
       const created = (await findUserRecord(trx, project.id, id)) as UserRecord;
       await recordEvent(trx, project.id, 'user.created', toServerUser(project, created));
       return created;
@@ -104,6 +111,15 @@ export class UserService {
     const updated = await this.inTransaction(write.primary_email, async (trx) => {
       const current = await findUserRecord(trx, project.id, userId);
       if (!current) throw new UserNotFoundError();
+      if (write.selected_team_id) {
+        const member = await trx
+          .selectFrom('team_member')
+          .select('team_id')
+          .where('team_id', '=', write.selected_team_id)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (!member) throw new PlainHttpError(400, 'selected_team_id must be a team the user is a member of.');
+      }
       const columns: Updateable<UserTable> = {
         display_name: write.display_name,
         profile_image_url: write.profile_image_url,

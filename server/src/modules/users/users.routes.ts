@@ -19,11 +19,15 @@ const clientWritableFields = new Set([
   'primary_email',
 ]);
 
-const currentUserView = (auth: RequestAuth, user: UserRecord) =>
-  auth.accessType === 'client' ? toClientCurrentUser(auth.project, user) : toServerUser(auth.project, user);
-
 export function userHandlers(services: Services) {
   const ownUser = (auth: RequestAuth) => auth.user?.record as UserRecord;
+  const selectedTeam = (user: UserRecord) =>
+    user.selected_team_id ? services.teams.get(user.project_id, user.selected_team_id) : Promise.resolve(undefined);
+  const currentUserView = async (auth: RequestAuth, user: UserRecord) =>
+    auth.accessType === 'client'
+      ? toClientCurrentUser(auth.project, user, await selectedTeam(user))
+      : toServerUser(auth.project, user, await selectedTeam(user));
+  const serverView = async (auth: RequestAuth, user: UserRecord) => toServerUser(auth.project, user, await selectedTeam(user));
 
   return {
     getCurrentUser: async (request) => {
@@ -71,7 +75,13 @@ export function userHandlers(services: Services) {
         requireEmailVerification: auth.project.config.onboarding.requireEmailVerification,
       });
       const page = limit === undefined ? records : records.slice(0, limit);
-      const items = page.map((record) => toServerUser(auth.project, record));
+      const teamIds = [...new Set(page.map((record) => record.selected_team_id).filter((id): id is string => id !== null))];
+      const teams = new Map(
+        (await Promise.all(teamIds.map((id) => services.teams.get(auth.project.id, id)))).map((team) => [team.id, team]),
+      );
+      const items = page.map((record) =>
+        toServerUser(auth.project, record, record.selected_team_id ? teams.get(record.selected_team_id) : undefined),
+      );
       if (limit === undefined) return { items, is_paginated: false };
       return { items, is_paginated: true, pagination: { next_cursor: records[limit]?.id ?? null } };
     },
@@ -80,17 +90,17 @@ export function userHandlers(services: Services) {
       const auth = authOf(request);
       const created = await services.users.create(auth.project, request.body, 'server');
       reply.status(201);
-      return toServerUser(auth.project, created);
+      return serverView(auth, created);
     },
 
     getUser: async (request) => {
       const auth = authOf(request);
-      return toServerUser(auth.project, await services.users.get(auth.project.id, request.params.user_id.toLowerCase()));
+      return serverView(auth, await services.users.get(auth.project.id, request.params.user_id.toLowerCase()));
     },
 
     updateUser: async (request) => {
       const auth = authOf(request);
-      return toServerUser(auth.project, await services.users.update(auth.project, request.params.user_id.toLowerCase(), request.body));
+      return serverView(auth, await services.users.update(auth.project, request.params.user_id.toLowerCase(), request.body));
     },
 
     deleteUser: async (request) => {

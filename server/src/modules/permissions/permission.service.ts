@@ -1,0 +1,214 @@
+import {
+  ContainedPermissionNotFoundError,
+  PermissionIdAlreadyExistsError,
+  PermissionNotFoundError,
+  TeamMembershipNotFoundError,
+  TeamPermissionNotFoundError,
+  TeamPermissionRequiredError,
+  UserNotFoundError,
+  WrongPermissionScopeError,
+} from '@gatehouse/client/errors';
+import type { Kysely } from 'kysely';
+import type { Database, PermissionDefinitionRow } from '../../db/schema.ts';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import {
+  deleteDefinition,
+  findDefinition,
+  listDefinitions,
+  listProjectGrants,
+  listTeamGrants,
+  reaches,
+  renameDefinition,
+  type Scope,
+} from './permission.repository.ts';
+import { defaultTeamRoles, isSystemPermission, systemTeamPermissions } from './system-permissions.ts';
+
+export type DefinitionView = { id: string; description?: string; contained_permission_ids: string[] };
+export type DefinitionWrite = { id?: string; description?: string; contained_permission_ids?: string[] };
+
+const toView = (row: PermissionDefinitionRow): DefinitionView => ({
+  id: row.id,
+  ...(row.description !== null ? { description: row.description } : {}),
+  contained_permission_ids: [...row.contained_ids].sort(),
+});
+
+/** Permission definitions (a DAG per scope) and grants; effective permissions are the closure. */
+export class PermissionService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async seedDefaults(projectId: string, db: Kysely<Database> = this.db): Promise<void> {
+    await db
+      .insertInto('permission_definition')
+      .values(defaultTeamRoles.map((role) => ({ project_id: projectId, scope: 'team' as const, ...role })))
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+  }
+
+  async listDefinitions(projectId: string, scope: Scope): Promise<DefinitionView[]> {
+    const custom = (await listDefinitions(this.db, projectId, scope)).map(toView);
+    const system = scope === 'team' ? systemTeamPermissions.map((id) => ({ id, contained_permission_ids: [] })) : [];
+    return [...system, ...custom];
+  }
+
+  async createDefinition(
+    projectId: string,
+    scope: Scope,
+    write: Required<Pick<DefinitionWrite, 'id'>> & DefinitionWrite,
+  ): Promise<DefinitionView> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.assertIdFree(trx, projectId, write.id);
+      const contained = await this.checkedContained(trx, projectId, scope, write.contained_permission_ids ?? []);
+      await trx
+        .insertInto('permission_definition')
+        .values({ project_id: projectId, scope, id: write.id, description: write.description ?? null, contained_ids: contained })
+        .execute();
+      return toView((await findDefinition(trx, projectId, write.id)) as PermissionDefinitionRow);
+    });
+  }
+
+  async updateDefinition(projectId: string, scope: Scope, id: string, write: DefinitionWrite): Promise<DefinitionView> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await this.definitionIn(trx, projectId, scope, id);
+      let currentId = current.id;
+      if (write.id !== undefined && write.id !== currentId) {
+        await this.assertIdFree(trx, projectId, write.id);
+        await renameDefinition(trx, projectId, scope, currentId, write.id);
+        currentId = write.id;
+      }
+      if (write.contained_permission_ids !== undefined) {
+        const contained = await this.checkedContained(trx, projectId, scope, write.contained_permission_ids);
+        if (contained.includes(currentId) || (await reaches(trx, projectId, scope, contained, currentId))) {
+          throw new PlainHttpError(400, `Permission "${currentId}" would contain itself: containment must stay acyclic.`);
+        }
+        await trx
+          .updateTable('permission_definition')
+          .set({ contained_ids: contained })
+          .where('project_id', '=', projectId)
+          .where('scope', '=', scope)
+          .where('id', '=', currentId)
+          .execute();
+      }
+      if (write.description !== undefined) {
+        await trx
+          .updateTable('permission_definition')
+          .set({ description: write.description })
+          .where('project_id', '=', projectId)
+          .where('scope', '=', scope)
+          .where('id', '=', currentId)
+          .execute();
+      }
+      return toView((await findDefinition(trx, projectId, currentId)) as PermissionDefinitionRow);
+    });
+  }
+
+  async deleteDefinition(projectId: string, scope: Scope, id: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.definitionIn(trx, projectId, scope, id);
+      await deleteDefinition(trx, projectId, scope, id);
+    });
+  }
+
+  listTeamGrants(projectId: string, filter: { teamId?: string; userId?: string; permissionId?: string; recursive: boolean }) {
+    return listTeamGrants(this.db, projectId, filter);
+  }
+
+  listProjectGrants(projectId: string, filter: { userId?: string; permissionId?: string; recursive: boolean }) {
+    return listProjectGrants(this.db, projectId, filter);
+  }
+
+  async grantTeam(projectId: string, teamId: string, userId: string, permissionId: string, db: Kysely<Database> = this.db): Promise<void> {
+    await this.assertGrantable(db, projectId, 'team', permissionId);
+    const member = await db
+      .selectFrom('team_member')
+      .select('user_id')
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', userId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
+    if (!member) throw new TeamMembershipNotFoundError({ team_id: teamId, user_id: userId });
+    await db
+      .insertInto('team_permission_grant')
+      .values({ project_id: projectId, team_id: teamId, user_id: userId, permission_id: permissionId })
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+  }
+
+  async revokeTeam(projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
+    const result = await this.db
+      .deleteFrom('team_permission_grant')
+      .where('project_id', '=', projectId)
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', userId)
+      .where('permission_id', '=', permissionId)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n)
+      throw new TeamPermissionNotFoundError({ team_id: teamId, user_id: userId, permission_id: permissionId });
+  }
+
+  async grantProject(projectId: string, userId: string, permissionId: string, db: Kysely<Database> = this.db): Promise<void> {
+    const user = await db
+      .selectFrom('project_user')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user) throw new UserNotFoundError();
+    await this.assertGrantable(db, projectId, 'project', permissionId);
+    await db
+      .insertInto('project_permission_grant')
+      .values({ project_id: projectId, user_id: userId, permission_id: permissionId })
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+  }
+
+  async revokeProject(projectId: string, userId: string, permissionId: string): Promise<void> {
+    const result = await this.db
+      .deleteFrom('project_permission_grant')
+      .where('project_id', '=', projectId)
+      .where('user_id', '=', userId)
+      .where('permission_id', '=', permissionId)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n) throw new PermissionNotFoundError({ permission_id: permissionId });
+  }
+
+  /** Throws TEAM_PERMISSION_REQUIRED unless the member holds the permission, directly or through another. */
+  async requireTeamPermission(projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
+    const held = await listTeamGrants(this.db, projectId, { teamId, userId, permissionId, recursive: true });
+    if (held.length === 0) throw new TeamPermissionRequiredError({ team_id: teamId, user_id: userId, permission_id: permissionId });
+  }
+
+  private async definitionIn(db: Kysely<Database>, projectId: string, scope: Scope, id: string): Promise<PermissionDefinitionRow> {
+    const found = isSystemPermission(id) ? undefined : await findDefinition(db, projectId, id);
+    if (!found || found.scope !== scope) throw new PermissionNotFoundError({ permission_id: id });
+    return found;
+  }
+
+  private async assertIdFree(db: Kysely<Database>, projectId: string, id: string): Promise<void> {
+    if (await findDefinition(db, projectId, id)) throw new PermissionIdAlreadyExistsError({ permission_id: id });
+  }
+
+  /** Contained ids must exist in the same scope (team scope may contain the system permissions). */
+  private async checkedContained(db: Kysely<Database>, projectId: string, scope: Scope, ids: string[]): Promise<string[]> {
+    const unique = [...new Set(ids)];
+    const known = new Set((await listDefinitions(db, projectId, scope)).map((row) => row.id));
+    for (const id of unique) {
+      const exists = known.has(id) || (scope === 'team' && (systemTeamPermissions as readonly string[]).includes(id));
+      if (!exists) throw new ContainedPermissionNotFoundError({ permission_id: id });
+    }
+    return unique;
+  }
+
+  private async assertGrantable(db: Kysely<Database>, projectId: string, scope: Scope, permissionId: string): Promise<void> {
+    if (isSystemPermission(permissionId)) {
+      if ((systemTeamPermissions as readonly string[]).includes(permissionId) && scope === 'team') return;
+      if ((systemTeamPermissions as readonly string[]).includes(permissionId)) {
+        throw new WrongPermissionScopeError({ permission_id: permissionId, expected_scope: scope, actual_scope: 'team' });
+      }
+      throw new PermissionNotFoundError({ permission_id: permissionId });
+    }
+    const definition = await findDefinition(db, projectId, permissionId);
+    if (!definition) throw new PermissionNotFoundError({ permission_id: permissionId });
+    if (definition.scope !== scope)
+      throw new WrongPermissionScopeError({ permission_id: permissionId, expected_scope: scope, actual_scope: definition.scope });
+  }
+}

@@ -1,0 +1,37 @@
+import type { components } from '@gatehouse/client/api-types';
+import type { TeamMemberRow, TeamRow } from '../../db/schema.ts';
+import type { AccessType } from '../auth/access-type.ts';
+
+type ServerTeam = components['schemas']['ServerTeam'];
+type ClientTeam = components['schemas']['ClientTeam'];
+
+export function toServerTeam(team: TeamRow): ServerTeam {
+  return {
+    id: team.id,
+    display_name: team.display_name,
+    profile_image_url: team.profile_image_url,
+    client_metadata: team.client_metadata ?? null,
+    client_read_only_metadata: team.client_read_only_metadata ?? null,
+    server_metadata: team.server_metadata ?? null,
+    created_at_millis: team.created_at.getTime(),
+  };
+}
+
+export function toClientTeam(team: TeamRow): ClientTeam {
+  return {
+    id: team.id,
+    display_name: team.display_name,
+    profile_image_url: team.profile_image_url,
+    client_metadata: team.client_metadata ?? null,
+    client_read_only_metadata: team.client_read_only_metadata ?? null,
+  };
+}
+
+export const toTeamView = (accessType: AccessType, team: TeamRow) => (accessType === 'client' ? toClientTeam(team) : toServerTeam(team));
+
+export const toMemberProfile = (member: TeamMemberRow) => ({
+  team_id: member.team_id,
+  user_id: member.user_id,
+  display_name: member.display_name,
+  profile_image_url: member.profile_image_url,
+});
