@@ -31,6 +31,8 @@ type Ready = {
   email: string;
   password: string;
   tokens: { access_token: string; refresh_token: string };
+  teamId: string;
+  userId: string;
 };
 const ready = await new Promise<Ready>((resolve) => {
   child.stdout?.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString())));
@@ -87,6 +89,15 @@ const rows: Array<[Result, Result | { name: string; rps: number }]> = [
     jwtFloor,
   ],
 ];
+const permissionsUrl = (recursive: boolean) =>
+  `${app}/api/v1/team-permissions?team_id=${ready.teamId}&user_id=${ready.userId}&recursive=${recursive}`;
+const directGrants = await measure('GET /team-permissions (direct grants)', permissionsUrl(false), { headers: server });
+const directFloor = { name: 'direct grants (floor D)', rps: directGrants.rps };
+rows.push([directGrants, directFloor]);
+rows.push([
+  await measure('GET /team-permissions (recursive: 200 definitions, 5 levels)', permissionsUrl(true), { headers: server }),
+  directFloor,
+]);
 const argon2 = only.test('sign-in sign-up') ? await measureArgon2Capacity(cpus().length, 5) : Number.NaN;
 const argonFloor = { name: `argon2id hashes/s on ${cpus().length} cores (floor C)`, rps: Math.round(argon2) };
 rows.push([
@@ -121,7 +132,7 @@ for (const floor of [bare, jwtFloor])
   console.log(`| ${floor.name} | ${floor.rps} | ${floor.p50} | ${floor.p99} | — | — | ${floor.errors} |`);
 console.log(`| ${argonFloor.name} | ${argonFloor.rps} | | | — | — | |`);
 for (const [result, floor] of rows.filter(([result]) => !Number.isNaN(result.rps))) {
-  const label = floor === bare ? 'A' : floor === jwtFloor ? 'B' : 'C';
+  const label = floor === bare ? 'A' : floor === jwtFloor ? 'B' : floor === directFloor ? 'D' : 'C';
   console.log(
     `| ${result.name} | ${result.rps} | ${result.p50} | ${result.p99} | ${label} | ${(result.rps / floor.rps).toFixed(2)}x | ${result.errors} |`,
   );

@@ -29,8 +29,8 @@ export type ServiceOptions = Pick<ServerEnv, 'publicUrl' | 'smtp'> & { emailLog?
 
 /** Every service, wired once per app; handlers and tests reach them through `app.services`. */
 export function createServices(db: Kysely<Database>, env: ServiceOptions, serverSecret: Buffer) {
-  const permissions = new PermissionService(db);
-  const projects = new ProjectService(db, (projectId, trx) => permissions.seedDefaults(projectId, trx));
+  const projects: ProjectService = new ProjectService(db, (projectId, trx) => permissions.seedDefaults(projectId, trx));
+  const permissions = new PermissionService(db, (projectId, change, trx) => projects.updateDefaultPermissions(projectId, change, trx));
   const teams = new TeamService(db, permissions);
   const apiKeys = new ApiKeyService(db);
   const signingKeys = new SigningKeysService(serverSecret);

@@ -6227,13 +6227,14 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Malformed authentication headers, a query that does not match, or no signed-in user. */
+        /** @description Malformed authentication headers, a query that does not match, no signed-in user, or a query combination the operation refuses (plain text). */
         UserMeQuery400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["RequiredAuthQueryErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"];
+                "text/plain": string;
             };
         };
         /** @description Credentials rejected, or an access type this operation does not allow. */

@@ -3113,7 +3113,12 @@ export type UserToken403OrForbiddenResponse = RestrictedUserNotAllowedError | st
  */
 export type NotFoundTextResponse = string;
 
-export type UserMeQuery400Response = RequiredAuthQueryErrors400 | CannotGetOwnUserWithoutUserError;
+export type UserMeQuery400ResponseOne = RequiredAuthQueryErrors400 | CannotGetOwnUserWithoutUserError;
+
+/**
+ * Malformed authentication headers, a query that does not match, no signed-in user, or a query combination the operation refuses (plain text).
+ */
+export type UserMeQuery400Response = UserMeQuery400ResponseOne | string;
 
 export type RestrictedAccess401Response = ProjectAuthErrors401 | InsufficientAccessTypeError;
 

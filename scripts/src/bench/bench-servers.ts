@@ -6,6 +6,7 @@ import { buildApp } from '../../../server/src/app.ts';
 import { createDatabase } from '../../../server/src/db/create-database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { createServices } from '../../../server/src/services.ts';
+import { buildPermissionGraph } from './permission-graph.ts';
 
 /**
  * The processes under load, apart from the load generator: the platform on real Postgres, and two
@@ -31,6 +32,9 @@ const email = `bench-${Date.now()}@example.com`;
 const password = 'bench password 123';
 const user = await services.users.create(project, { primary_email: email, primary_email_auth_enabled: true, password }, 'server');
 const tokens = await services.signIn.signIn(project, user);
+const team = await services.teams.create(project, { display_name: 'Bench team' });
+await services.teams.addMember(project, team.id, user.id);
+await buildPermissionGraph(services, project.id, team.id, user.id);
 // Throughput is the point here: rate limits would only measure 429s.
 const app = await buildApp({ services, rateLimits: null });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -61,6 +65,8 @@ console.log(
     email,
     password,
     tokens,
+    teamId: team.id,
+    userId: user.id,
   }),
 );
 process.on('message', (message) => {

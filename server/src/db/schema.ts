@@ -171,6 +171,14 @@ export interface ProjectPermissionGrantTable {
   permission_id: string;
 }
 
+/** Per permission, every permission it implies (itself included); rebuilt on every definition write. */
+export interface PermissionClosureTable {
+  project_id: string;
+  scope: 'team' | 'project';
+  id: string;
+  implied_ids: string[];
+}
+
 export interface Database {
   server_secret: ServerSecretTable;
   project: ProjectTable;
@@ -187,6 +195,7 @@ export interface Database {
   permission_definition: PermissionDefinitionTable;
   team_permission_grant: TeamPermissionGrantTable;
   project_permission_grant: ProjectPermissionGrantTable;
+  permission_closure: PermissionClosureTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -4,6 +4,7 @@ import * as accounts from './0002-accounts.ts';
 import * as replacedRefreshTokens from './0003-replaced-refresh-tokens.ts';
 import * as primaryEmailOnUser from './0004-primary-email-on-user.ts';
 import * as teamsAndPermissions from './0005-teams-and-permissions.ts';
+import * as permissionClosure from './0006-permission-closure.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-replaced-refresh-tokens': replacedRefreshTokens,
   '0004-primary-email-on-user': primaryEmailOnUser,
   '0005-teams-and-permissions': teamsAndPermissions,
+  '0006-permission-closure': permissionClosure,
 };

@@ -36,47 +36,52 @@ export async function reaches(db: Kysely<Database>, projectId: string, scope: Sc
 
 type GrantFilter = { teamId?: string; userId?: string; permissionId?: string; recursive: boolean };
 
+/** Recomputes a project scope's closure from its definitions (inside the writing transaction). */
+export async function rebuildClosure(db: Kysely<Database>, projectId: string, scope: Scope): Promise<void> {
+  await db.deleteFrom('permission_closure').where('project_id', '=', projectId).where('scope', '=', scope).execute();
+  await sql`
+    insert into permission_closure (project_id, scope, id, implied_ids)
+    with recursive closure(id, implied_id) as (
+      select id, id from permission_definition where project_id = ${projectId} and scope = ${scope}
+      union
+      select c.id, unnest(d.contained_ids) from closure c
+      join permission_definition d on d.project_id = ${projectId} and d.scope = ${scope} and d.id = c.implied_id
+    )
+    select ${projectId}, ${scope}, id, array_agg(implied_id) from closure group by id`.execute(db);
+}
+
 /**
- * Team grants, directly held or (recursive) through contained permissions: the transitive closure
- * in one recursive CTE.
+ * Team grants, held directly or (recursive) through contained permissions: one join with the
+ * maintained closure. System permissions have no definition, so they stand for themselves.
  */
 export async function listTeamGrants(db: Kysely<Database>, projectId: string, filter: GrantFilter) {
-  const direct = sql`select g.team_id, g.user_id, g.permission_id as id from team_permission_grant g
-    where g.project_id = ${projectId}
-    ${filter.teamId ? sql`and g.team_id = ${filter.teamId}` : sql``}
-    ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}`;
+  const permission = filter.recursive ? sql`unnest(coalesce(c.implied_ids, array[g.permission_id]))` : sql`g.permission_id`;
   const { rows } = await sql<{ team_id: string; user_id: string; id: string }>`
-    with recursive closure(team_id, user_id, id) as (
-      ${direct}
-      ${
-        filter.recursive
-          ? sql`union select c.team_id, c.user_id, unnest(d.contained_ids) from closure c
-        join permission_definition d on d.project_id = ${projectId} and d.scope = 'team' and d.id = c.id`
-          : sql``
-      }
-    )
-    select distinct team_id, user_id, id from closure
+    select distinct team_id, user_id, id from (
+      select g.team_id, g.user_id, ${permission} as id
+      from team_permission_grant g
+      ${filter.recursive ? sql`left join permission_closure c on c.project_id = g.project_id and c.scope = 'team' and c.id = g.permission_id` : sql``}
+      where g.project_id = ${projectId}
+      ${filter.teamId ? sql`and g.team_id = ${filter.teamId}` : sql``}
+      ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}
+    ) effective
     ${filter.permissionId ? sql`where id = ${filter.permissionId}` : sql``}
-    order by team_id, user_id, id`.execute(db);
+    order by 1, 2, 3`.execute(db);
   return rows;
 }
 
 export async function listProjectGrants(db: Kysely<Database>, projectId: string, filter: Omit<GrantFilter, 'teamId'>) {
-  const direct = sql`select g.user_id, g.permission_id as id from project_permission_grant g
-    where g.project_id = ${projectId} ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}`;
+  const permission = filter.recursive ? sql`unnest(coalesce(c.implied_ids, array[g.permission_id]))` : sql`g.permission_id`;
   const { rows } = await sql<{ user_id: string; id: string }>`
-    with recursive closure(user_id, id) as (
-      ${direct}
-      ${
-        filter.recursive
-          ? sql`union select c.user_id, unnest(d.contained_ids) from closure c
-        join permission_definition d on d.project_id = ${projectId} and d.scope = 'project' and d.id = c.id`
-          : sql``
-      }
-    )
-    select distinct user_id, id from closure
+    select distinct user_id, id from (
+      select g.user_id, ${permission} as id
+      from project_permission_grant g
+      ${filter.recursive ? sql`left join permission_closure c on c.project_id = g.project_id and c.scope = 'project' and c.id = g.permission_id` : sql``}
+      where g.project_id = ${projectId}
+      ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}
+    ) effective
     ${filter.permissionId ? sql`where id = ${filter.permissionId}` : sql``}
-    order by user_id, id`.execute(db);
+    order by 1, 2`.execute(db);
   return rows;
 }
 

@@ -18,6 +18,7 @@ import {
   listProjectGrants,
   listTeamGrants,
   reaches,
+  rebuildClosure,
   renameDefinition,
   type Scope,
 } from './permission.repository.ts';
@@ -33,8 +34,14 @@ const toView = (row: PermissionDefinitionRow): DefinitionView => ({
 });
 
 /** Permission definitions (a DAG per scope) and grants; effective permissions are the closure. */
+/** Keeps the project's default-permission lists naming only permissions that exist. */
+export type DefaultPermissionsUpdater = (projectId: string, change: (ids: string[]) => string[], trx: Kysely<Database>) => Promise<void>;
+
 export class PermissionService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly updateDefaults: DefaultPermissionsUpdater = async () => {},
+  ) {}
 
   async seedDefaults(projectId: string, db: Kysely<Database> = this.db): Promise<void> {
     await db
@@ -42,6 +49,7 @@ export class PermissionService {
       .values(defaultTeamRoles.map((role) => ({ project_id: projectId, scope: 'team' as const, ...role })))
       .onConflict((conflict) => conflict.doNothing())
       .execute();
+    await rebuildClosure(db, projectId, 'team');
   }
 
   async listDefinitions(projectId: string, scope: Scope): Promise<DefinitionView[]> {
@@ -62,6 +70,7 @@ export class PermissionService {
         .insertInto('permission_definition')
         .values({ project_id: projectId, scope, id: write.id, description: write.description ?? null, contained_ids: contained })
         .execute();
+      await rebuildClosure(trx, projectId, scope);
       return toView((await findDefinition(trx, projectId, write.id)) as PermissionDefinitionRow);
     });
   }
@@ -73,6 +82,8 @@ export class PermissionService {
       if (write.id !== undefined && write.id !== currentId) {
         await this.assertIdFree(trx, projectId, write.id);
         await renameDefinition(trx, projectId, scope, currentId, write.id);
+        const [from, to] = [currentId, write.id];
+        await this.updateDefaults(projectId, (ids) => ids.map((permission) => (permission === from ? to : permission)), trx);
         currentId = write.id;
       }
       if (write.contained_permission_ids !== undefined) {
@@ -97,6 +108,7 @@ export class PermissionService {
           .where('id', '=', currentId)
           .execute();
       }
+      await rebuildClosure(trx, projectId, scope);
       return toView((await findDefinition(trx, projectId, currentId)) as PermissionDefinitionRow);
     });
   }
@@ -105,6 +117,8 @@ export class PermissionService {
     await this.db.transaction().execute(async (trx) => {
       await this.definitionIn(trx, projectId, scope, id);
       await deleteDefinition(trx, projectId, scope, id);
+      await this.updateDefaults(projectId, (ids) => ids.filter((permission) => permission !== id), trx);
+      await rebuildClosure(trx, projectId, scope);
     });
   }
 
@@ -131,6 +145,21 @@ export class PermissionService {
       .values({ project_id: projectId, team_id: teamId, user_id: userId, permission_id: permissionId })
       .onConflict((conflict) => conflict.doNothing())
       .execute();
+  }
+
+  /** The project's default grants for a new member; an id no longer defined is skipped, not an error. */
+  async grantTeamDefaults(projectId: string, teamId: string, userId: string, permissionIds: string[], db: Kysely<Database>): Promise<void> {
+    for (const permissionId of permissionIds) {
+      const known =
+        (systemTeamPermissions as readonly string[]).includes(permissionId) ||
+        (await findDefinition(db, projectId, permissionId))?.scope === 'team';
+      if (known)
+        await db
+          .insertInto('team_permission_grant')
+          .values({ project_id: projectId, team_id: teamId, user_id: userId, permission_id: permissionId })
+          .onConflict((conflict) => conflict.doNothing())
+          .execute();
+    }
   }
 
   async revokeTeam(projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {

@@ -95,19 +95,22 @@ export const defaultProjectConfig: ProjectConfig = {
 type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Defaults with the override applied: nested objects merge, any other value replaces. */
+/**
+ * Defaults with the override applied. A dotted key (`a.b.c`) sets the value at that path; a plain
+ * key's object value merges into the defaults, so a partial section changes only what it names.
+ */
 export function renderConfig(override: JsonObject): ProjectConfig {
   const rendered = structuredClone(defaultProjectConfig) as unknown as JsonObject;
-  for (const [key, value] of Object.entries(override)) setPath(rendered, key.split('.'), value);
+  for (const [key, value] of Object.entries(override)) setPath(rendered, key.split('.'), value, key.includes('.'));
   return rendered as unknown as ProjectConfig;
 }
 
-function setPath(target: JsonObject, path: string[], value: unknown): void {
+function setPath(target: JsonObject, path: string[], value: unknown, replace = false): void {
   const [head, ...rest] = path as [string, ...string[]];
   if (rest.length > 0) {
     if (!isObject(target[head])) target[head] = {};
-    setPath(target[head] as JsonObject, rest, value);
-  } else if (isObject(value) && isObject(target[head])) {
+    setPath(target[head] as JsonObject, rest, value, replace);
+  } else if (!replace && isObject(value) && isObject(target[head])) {
     for (const [key, nested] of Object.entries(value)) setPath(target[head] as JsonObject, key.split('.'), nested);
   } else {
     target[head] = structuredClone(value);

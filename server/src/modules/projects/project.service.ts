@@ -51,6 +51,21 @@ export class ProjectService {
     return { ...row, config: renderConfig(row.config_override) };
   }
 
+  /** Rewrites the three default-permission lists (a permission was renamed or deleted). */
+  async updateDefaultPermissions(id: string, change: (ids: string[]) => string[], db: Kysely<Database> = this.db): Promise<void> {
+    const row = await findProjectById(db, id);
+    if (!row) return;
+    const { defaultPermissions } = renderConfig(row.config_override).rbac;
+    const override = { ...row.config_override };
+    for (const list of ['teamCreator', 'teamMember', 'signUp'] as const) {
+      override[`rbac.defaultPermissions.${list}`] = Object.fromEntries(
+        change(Object.keys(defaultPermissions[list])).map((permission) => [permission, true]),
+      );
+    }
+    await updateProjectConfigOverride(db, id, override);
+    this.cache.delete(id);
+  }
+
   async replaceConfigOverride(id: string, override: Record<string, unknown>): Promise<void> {
     await updateProjectConfigOverride(this.db, id, override);
     this.cache.delete(id);

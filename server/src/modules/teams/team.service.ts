@@ -184,6 +184,6 @@ export class TeamService {
       if (isUniqueViolation(error)) throw new TeamMembershipAlreadyExistsError();
       throw error;
     }
-    for (const permissionId of permissionIds) await this.permissions.grantTeam(project.id, teamId, userId, permissionId, trx);
+    await this.permissions.grantTeamDefaults(project.id, teamId, userId, permissionIds, trx);
   }
 }
