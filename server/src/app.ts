@@ -10,6 +10,7 @@ import { sessionHandlers } from './modules/sessions/sessions.routes.ts';
 import { anonymousHandlers } from './modules/sign-in/anonymous.routes.ts';
 import { userHandlers } from './modules/users/users.routes.ts';
 import { teamHandlers } from './modules/teams/teams.routes.ts';
+import { teamInvitationHandlers } from './modules/teams/team-invitations.routes.ts';
 import { permissionHandlers } from './modules/permissions/permissions.routes.ts';
 import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
@@ -68,6 +69,7 @@ export async function buildApp(options: AppOptions) {
     ...otpAuthHandlers(options.services),
     ...contactChannelHandlers(options.services),
     ...teamHandlers(options.services),
+    ...teamInvitationHandlers(options.services),
     ...permissionHandlers(options.services),
   };
   registerOperations(app, handlers, options.services.requestAuth, options.rateLimits);

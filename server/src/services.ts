@@ -10,6 +10,7 @@ import { OtpAuthService } from './modules/otp-auth/otp-auth.service.ts';
 import { PasswordAuthService } from './modules/password-auth/password-auth.service.ts';
 import { PermissionService } from './modules/permissions/permission.service.ts';
 import { TeamService } from './modules/teams/team.service.ts';
+import { TeamInvitationService } from './modules/teams/team-invitation.service.ts';
 import { PasswordResetService } from './modules/password-auth/password-reset.service.ts';
 import { ProjectService } from './modules/projects/project.service.ts';
 import { SessionService } from './modules/sessions/session.service.ts';
@@ -37,8 +38,7 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
   const accessTokens = new AccessTokenService(signingKeys, env.publicUrl);
   // New users get the sign-up default project permissions, and a personal team when the project asks.
   const users = new UserService(db, async (trx, project, user) => {
-    for (const permissionId of Object.keys(project.config.rbac.defaultPermissions.signUp))
-      await permissions.grantProject(project.id, user.id, permissionId, trx);
+    await permissions.grantProjectDefaults(project.id, user.id, Object.keys(project.config.rbac.defaultPermissions.signUp), trx);
     if (project.config.teams.createPersonalTeamOnSignUp && !user.is_anonymous) {
       const name = user.display_name ? `${user.display_name}'s Team` : 'Personal Team';
       const team = await teams.create(project, { display_name: name }, user.id, trx);
@@ -58,6 +58,7 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
     contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
   );
   const passwordReset = new PasswordResetService(users, sessions, verificationCodes, email);
+  const invitations = new TeamInvitationService(db, teams, verificationCodes, email);
   const otpAuth = new OtpAuthService(users, verificationCodes, email, signIn);
   const requestAuth = new RequestAuthService(projects, apiKeys, accessTokens, noOwnershipYet, (projectId, userId) =>
     users.find(projectId, userId),
@@ -65,6 +66,7 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
   return {
     permissions,
     teams,
+    invitations,
     db,
     projects,
     apiKeys,

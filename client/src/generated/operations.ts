@@ -68,6 +68,12 @@ export const operationDescriptors = {
   createProjectPermissionDefinition: {"method":"POST","path":"/project-permission-definitions","responseType":"json","bodyType":"application/json","auth":"required"},
   updateProjectPermissionDefinition: {"method":"PATCH","path":"/project-permission-definitions/{permission_id}","responseType":"json","bodyType":"application/json","auth":"required"},
   deleteProjectPermissionDefinition: {"method":"DELETE","path":"/project-permission-definitions/{permission_id}","responseType":"json","auth":"required"},
+  sendTeamInvitation: {"method":"POST","path":"/team-invitations/send-code","responseType":"json","bodyType":"application/json","auth":"required"},
+  listTeamInvitations: {"method":"GET","path":"/team-invitations","responseType":"json","auth":"required"},
+  deleteTeamInvitation: {"method":"DELETE","path":"/team-invitations/{invitation_id}","responseType":"json","auth":"required"},
+  acceptTeamInvitation: {"method":"POST","path":"/team-invitations/accept","responseType":"json","bodyType":"application/json","auth":"required"},
+  checkTeamInvitationCode: {"method":"POST","path":"/team-invitations/accept/check-code","responseType":"json","bodyType":"application/json","auth":"required"},
+  getTeamInvitationDetails: {"method":"POST","path":"/team-invitations/accept/details","responseType":"json","bodyType":"application/json","auth":"required"},
 } as const;
 
 export type OperationName = keyof typeof operationDescriptors;

@@ -680,6 +680,19 @@ export interface PermissionDefinitionUpdate {
   contained_permission_ids?: PermissionId[];
 }
 
+export interface TeamInvitation {
+  id: string;
+  team_id: string;
+  team_display_name: string;
+  expires_at_millis: number;
+  recipient_email: string;
+}
+
+export interface TeamInvitationList {
+  items: TeamInvitation[];
+  is_paginated: false;
+}
+
 export interface ContactChannel {
   id: string;
   user_id: UserId;
@@ -3575,4 +3588,36 @@ recursive?: QueryBoolean;
 };
 
 export type CreateProjectPermission404 = UserNotFoundError | PermissionNotFoundError | WrongPermissionScopeError;
+
+export type SendTeamInvitationBody = {
+  team_id: string;
+  email: Email;
+  callback_url: CallbackUrl;
+};
+
+export type SendTeamInvitation200 = {
+  success: true;
+  id: string;
+};
+
+export type SendTeamInvitation400 = RequiredAuthErrors400 | RedirectUrlNotWhitelistedError;
+
+export type SendTeamInvitation401 = ProjectAuthErrors401 | UserAuthenticationRequiredError | TeamPermissionRequiredError;
+
+export type ListTeamInvitationsParams = {
+team_id: string;
+};
+
+export type DeleteTeamInvitationParams = {
+team_id: string;
+};
+
+export type AcceptTeamInvitation200 = { [key: string]: unknown };
+
+export type AcceptTeamInvitation403 = RestrictedUserNotAllowedError | TeamInvitationRestrictedUserNotAllowedError | TeamInvitationEmailMismatchError;
+
+export type GetTeamInvitationDetails200 = {
+  team_id: string;
+  team_display_name: string;
+};
 

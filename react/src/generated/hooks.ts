@@ -19,6 +19,8 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  AcceptTeamInvitation200,
+  AcceptTeamInvitation403,
   CallbackRequest,
   CheckFeatureSupportBody,
   ClientProject,
@@ -42,17 +44,20 @@ import type {
   DeleteCurrentUser400One,
   DeleteSession400,
   DeleteSessionParams,
+  DeleteTeamInvitationParams,
   DeleteTeamPermission401,
   EmailAlreadyVerifiedResponse,
   ExchangeOAuthToken400,
   ExchangeOAuthToken401,
   GetOpenApiDocument200,
   GetProjectJwksParams,
+  GetTeamInvitationDetails200,
   JsonWebKeySet,
   ListContactChannelsParams,
   ListProjectPermissionsParams,
   ListSessions400,
   ListSessionsParams,
+  ListTeamInvitationsParams,
   ListTeamMemberProfilesParams,
   ListTeamPermissionsParams,
   ListTeamsParams,
@@ -92,6 +97,10 @@ import type {
   SendSignInCode200,
   SendSignInCode400,
   SendSignInCodeBody,
+  SendTeamInvitation200,
+  SendTeamInvitation400,
+  SendTeamInvitation401,
+  SendTeamInvitationBody,
   ServerUser,
   ServerUserCreate,
   ServerUserUpdate,
@@ -109,6 +118,7 @@ import type {
   SignUpWithPasswordBody,
   Success,
   TeamCreate,
+  TeamInvitationList,
   TeamList,
   TeamMemberProfile,
   TeamMemberProfileList,
@@ -5788,6 +5798,503 @@ export const useDeleteProjectPermissionDefinition = <TError = RequiredAuth400Res
       > => {
 
       const mutationOptions = getDeleteProjectPermissionDefinitionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Emails `callback_url?code=…`. Client access needs a signed-in member with `$invite_members`. Rate-limited like other codes.
+ * @summary Invite someone to a team by email
+ */
+export const getSendTeamInvitationUrl = () => {
+
+
+  
+
+  return `/team-invitations/send-code`
+}
+
+export const sendTeamInvitation = async (sendTeamInvitationBody: SendTeamInvitationBody, options?: RequestInit): Promise<SendTeamInvitation200> => {
+  
+  return apiMutator<SendTeamInvitation200>(getSendTeamInvitationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendTeamInvitationBody,)
+  }
+);}
+
+
+
+
+export const getSendTeamInvitationMutationOptions = <TError = SendTeamInvitation400 | SendTeamInvitation401 | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTeamInvitation>>, TError,{data: SendTeamInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendTeamInvitation>>, TError,{data: SendTeamInvitationBody}, TContext> => {
+
+const mutationKey = ['sendTeamInvitation'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendTeamInvitation>>, {data: SendTeamInvitationBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendTeamInvitation(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendTeamInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof sendTeamInvitation>>>
+    export type SendTeamInvitationMutationBody = SendTeamInvitationBody
+    export type SendTeamInvitationMutationError = SendTeamInvitation400 | SendTeamInvitation401 | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse
+
+    /**
+ * @summary Invite someone to a team by email
+ */
+export const useSendTeamInvitation = <TError = SendTeamInvitation400 | SendTeamInvitation401 | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTeamInvitation>>, TError,{data: SendTeamInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendTeamInvitation>>,
+        TError,
+        {data: SendTeamInvitationBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendTeamInvitationMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access needs `$read_members` and `$invite_members` in the team.
+ * @summary Pending invitations of a team
+ */
+export const getListTeamInvitationsUrl = (params: ListTeamInvitationsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-invitations?${stringifiedParams}` : `/team-invitations`
+}
+
+export const listTeamInvitations = async (params: ListTeamInvitationsParams, options?: RequestInit): Promise<TeamInvitationList> => {
+  
+  return apiMutator<TeamInvitationList>(getListTeamInvitationsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListTeamInvitationsQueryKey = (params?: ListTeamInvitationsParams,) => {
+    return [
+    `/team-invitations`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListTeamInvitationsQueryOptions = <TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse>(params: ListTeamInvitationsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamInvitationsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamInvitations>>> = ({ signal }) => listTeamInvitations(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamInvitationsQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamInvitations>>>
+export type ListTeamInvitationsQueryError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse
+
+
+/**
+ * @summary Pending invitations of a team
+ */
+
+export function useListTeamInvitations<TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse>(
+ params: ListTeamInvitationsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamInvitationsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListTeamInvitationsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse>(params: ListTeamInvitationsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamInvitationsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamInvitations>>> = ({ signal }) => listTeamInvitations(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamInvitationsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamInvitations>>>
+export type ListTeamInvitationsSuspenseQueryError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse
+
+
+/**
+ * @summary Pending invitations of a team
+ */
+
+export function useListTeamInvitationsSuspense<TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse>(
+ params: ListTeamInvitationsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamInvitationsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Client access needs `$remove_members` in the team.
+ * @summary Revoke a pending invitation
+ */
+export const getDeleteTeamInvitationUrl = (invitationId: string,
+    params: DeleteTeamInvitationParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-invitations/${invitationId}?${stringifiedParams}` : `/team-invitations/${invitationId}`
+}
+
+export const deleteTeamInvitation = async (invitationId: string,
+    params: DeleteTeamInvitationParams, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteTeamInvitationUrl(invitationId,params),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteTeamInvitationMutationOptions = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamInvitation>>, TError,{invitationId: string;params: DeleteTeamInvitationParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamInvitation>>, TError,{invitationId: string;params: DeleteTeamInvitationParams}, TContext> => {
+
+const mutationKey = ['deleteTeamInvitation'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteTeamInvitation>>, {invitationId: string;params: DeleteTeamInvitationParams}> = (props) => {
+          const {invitationId,params} = props ?? {};
+
+          return  deleteTeamInvitation(invitationId,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteTeamInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeamInvitation>>>
+    
+    export type DeleteTeamInvitationMutationError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | NotFoundTextResponse
+
+    /**
+ * @summary Revoke a pending invitation
+ */
+export const useDeleteTeamInvitation = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamInvitation>>, TError,{invitationId: string;params: DeleteTeamInvitationParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteTeamInvitation>>,
+        TError,
+        {invitationId: string;params: DeleteTeamInvitationParams},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteTeamInvitationMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The signed-in user must own the invited email as a verified contact channel, and may not be restricted. Joining a team one is already in just uses the code.
+ * @summary Join a team with an invitation code
+ */
+export const getAcceptTeamInvitationUrl = () => {
+
+
+  
+
+  return `/team-invitations/accept`
+}
+
+export const acceptTeamInvitation = async (codeRequest: CodeRequest, options?: RequestInit): Promise<AcceptTeamInvitation200> => {
+  
+  return apiMutator<AcceptTeamInvitation200>(getAcceptTeamInvitationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      codeRequest,)
+  }
+);}
+
+
+
+
+export const getAcceptTeamInvitationMutationOptions = <TError = Code400Response | UserRequired401Response | AcceptTeamInvitation403 | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitation>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitation>>, TError,{data: CodeRequest}, TContext> => {
+
+const mutationKey = ['acceptTeamInvitation'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof acceptTeamInvitation>>, {data: CodeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  acceptTeamInvitation(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AcceptTeamInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof acceptTeamInvitation>>>
+    export type AcceptTeamInvitationMutationBody = CodeRequest
+    export type AcceptTeamInvitationMutationError = Code400Response | UserRequired401Response | AcceptTeamInvitation403 | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary Join a team with an invitation code
+ */
+export const useAcceptTeamInvitation = <TError = Code400Response | UserRequired401Response | AcceptTeamInvitation403 | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitation>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof acceptTeamInvitation>>,
+        TError,
+        {data: CodeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getAcceptTeamInvitationMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Whether an invitation code is still valid (does not use it)
+ */
+export const getCheckTeamInvitationCodeUrl = () => {
+
+
+  
+
+  return `/team-invitations/accept/check-code`
+}
+
+export const checkTeamInvitationCode = async (codeRequest: CodeRequest, options?: RequestInit): Promise<CodeCheckResult> => {
+  
+  return apiMutator<CodeCheckResult>(getCheckTeamInvitationCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      codeRequest,)
+  }
+);}
+
+
+
+
+export const getCheckTeamInvitationCodeMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamInvitationCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkTeamInvitationCode>>, TError,{data: CodeRequest}, TContext> => {
+
+const mutationKey = ['checkTeamInvitationCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkTeamInvitationCode>>, {data: CodeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkTeamInvitationCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckTeamInvitationCodeMutationResult = NonNullable<Awaited<ReturnType<typeof checkTeamInvitationCode>>>
+    export type CheckTeamInvitationCodeMutationBody = CodeRequest
+    export type CheckTeamInvitationCodeMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary Whether an invitation code is still valid (does not use it)
+ */
+export const useCheckTeamInvitationCode = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamInvitationCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkTeamInvitationCode>>,
+        TError,
+        {data: CodeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckTeamInvitationCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary The team an invitation code is for (does not use it)
+ */
+export const getGetTeamInvitationDetailsUrl = () => {
+
+
+  
+
+  return `/team-invitations/accept/details`
+}
+
+export const getTeamInvitationDetails = async (codeRequest: CodeRequest, options?: RequestInit): Promise<GetTeamInvitationDetails200> => {
+  
+  return apiMutator<GetTeamInvitationDetails200>(getGetTeamInvitationDetailsUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      codeRequest,)
+  }
+);}
+
+
+
+
+export const getGetTeamInvitationDetailsMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getTeamInvitationDetails>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof getTeamInvitationDetails>>, TError,{data: CodeRequest}, TContext> => {
+
+const mutationKey = ['getTeamInvitationDetails'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getTeamInvitationDetails>>, {data: CodeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  getTeamInvitationDetails(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetTeamInvitationDetailsMutationResult = NonNullable<Awaited<ReturnType<typeof getTeamInvitationDetails>>>
+    export type GetTeamInvitationDetailsMutationBody = CodeRequest
+    export type GetTeamInvitationDetailsMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary The team an invitation code is for (does not use it)
+ */
+export const useGetTeamInvitationDetails = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getTeamInvitationDetails>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof getTeamInvitationDetails>>,
+        TError,
+        {data: CodeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getGetTeamInvitationDetailsMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

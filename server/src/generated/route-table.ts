@@ -4,7 +4,7 @@
 
 import type { RouteDefinition } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails";
 
 export const routeTable = [
   {
@@ -17554,6 +17554,1430 @@ export const routeTable = [
       "404": [
         "PERMISSION_NOT_FOUND"
       ]
+    }
+  },
+  {
+    "operationId": "sendTeamInvitation",
+    "method": "POST",
+    "url": "/api/v1/team-invitations/send-code",
+    "specPath": "/team-invitations/send-code",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": "send-code",
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id",
+          "email",
+          "callback_url"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "email": {
+            "type": "string",
+            "format": "email",
+            "maxLength": 256
+          },
+          "callback_url": {
+            "type": "string",
+            "format": "uri",
+            "maxLength": 2048
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success",
+            "id"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            },
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REDIRECT_URL_NOT_WHITELISTED",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "TEAM_NOT_FOUND"
+      ],
+      "429": []
+    }
+  },
+  {
+    "operationId": "listTeamInvitations",
+    "method": "GET",
+    "url": "/api/v1/team-invitations",
+    "specPath": "/team-invitations",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "team_id",
+                  "team_display_name",
+                  "expires_at_millis",
+                  "recipient_email"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "team_id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "team_display_name": {
+                    "type": "string"
+                  },
+                  "expires_at_millis": {
+                    "type": "integer"
+                  },
+                  "recipient_email": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "TEAM_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "deleteTeamInvitation",
+    "method": "DELETE",
+    "url": "/api/v1/team-invitations/:invitation_id",
+    "specPath": "/team-invitations/{invitation_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "invitation_id"
+        ],
+        "properties": {
+          "invitation_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "team_id"
+        ],
+        "properties": {
+          "team_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": []
+    }
+  },
+  {
+    "operationId": "acceptTeamInvitation",
+    "method": "POST",
+    "url": "/api/v1/team-invitations/accept",
+    "specPath": "/team-invitations/accept",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "required",
+    "rateLimit": "check-code",
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "code"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "VERIFICATION_CODE_EXPIRED",
+        "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED",
+        "TEAM_INVITATION_EMAIL_MISMATCH",
+        "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "VERIFICATION_CODE_NOT_FOUND"
+      ],
+      "409": [
+        "VERIFICATION_CODE_ALREADY_USED"
+      ],
+      "429": []
+    }
+  },
+  {
+    "operationId": "checkTeamInvitationCode",
+    "method": "POST",
+    "url": "/api/v1/team-invitations/accept/check-code",
+    "specPath": "/team-invitations/accept/check-code",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": "check-code",
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "code"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "is_code_valid"
+          ],
+          "properties": {
+            "is_code_valid": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "VERIFICATION_CODE_EXPIRED",
+        "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "VERIFICATION_CODE_NOT_FOUND"
+      ],
+      "409": [
+        "VERIFICATION_CODE_ALREADY_USED"
+      ],
+      "429": []
+    }
+  },
+  {
+    "operationId": "getTeamInvitationDetails",
+    "method": "POST",
+    "url": "/api/v1/team-invitations/accept/details",
+    "specPath": "/team-invitations/accept/details",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": "check-code",
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "code"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "team_id",
+            "team_display_name"
+          ],
+          "properties": {
+            "team_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "team_display_name": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "VERIFICATION_CODE_EXPIRED",
+        "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "VERIFICATION_CODE_NOT_FOUND"
+      ],
+      "409": [
+        "VERIFICATION_CODE_ALREADY_USED"
+      ],
+      "429": []
     }
   }
 ] as const satisfies readonly RouteDefinition[];

@@ -8,6 +8,7 @@
 export type EmailVariables = {
   email_verification: { projectName: string; link: string };
   password_reset: { projectName: string; link: string };
+  team_invitation: { projectName: string; link: string; teamName: string };
   sign_in_code: { projectName: string; link: string; otp: string };
 };
 
@@ -15,7 +16,12 @@ export type EmailKind = keyof EmailVariables;
 
 export type RenderedEmail = { subject: string; html: string; text: string };
 
-export const emailKinds = ['email_verification', 'password_reset', 'sign_in_code'] as const satisfies readonly EmailKind[];
+export const emailKinds = [
+  'email_verification',
+  'password_reset',
+  'sign_in_code',
+  'team_invitation',
+] as const satisfies readonly EmailKind[];
 
 const templates: { [K in EmailKind]: (variables: EmailVariables[K]) => RenderedEmail } = {
   email_verification: ({ projectName, link }) => ({
@@ -57,6 +63,27 @@ const templates: { [K in EmailKind]: (variables: EmailVariables[K]) => RenderedE
       link,
       '',
       'If you did not ask for this, you can ignore this email: your password stays as it is.',
+    ),
+  }),
+
+  team_invitation: ({ projectName, link, teamName }) => ({
+    subject: `You are invited to join ${headerText(teamName)} on ${headerText(projectName)}`,
+    html: layout({
+      title: `Join ${escapeHtml(teamName)}`,
+      body: [
+        paragraph(`You have been invited to join the team ${escapeHtml(teamName)} on ${escapeHtml(projectName)}.`),
+        button(link, 'Accept the invitation'),
+        linkFallback(link),
+        footnote('If you do not want to join, you can ignore this email.'),
+      ],
+    }),
+    text: lines(
+      `Join ${teamName}`,
+      '',
+      `You have been invited to join the team ${teamName} on ${projectName}. Accept the invitation here:`,
+      link,
+      '',
+      'If you do not want to join, you can ignore this email.',
     ),
   }),
 

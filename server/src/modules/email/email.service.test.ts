@@ -160,10 +160,10 @@ describe('EmailService', () => {
 
 describe('renderEmail', () => {
   it.each(emailKinds)('%s escapes every variable in the HTML and keeps them raw in the text', (kind) => {
-    const email = renderEmail(kind, { projectName: 'A & <B>', link: 'https://x.test/?a=1&b="2"', otp: "<'1'>" });
+    const email = renderEmail(kind, { projectName: 'A & <B>', link: 'https://x.test/?a=1&b="2"', otp: "<'1'>", teamName: '<T&T>' });
     expect(email.html).toContain('A &amp; &lt;B&gt;');
     expect(email.html).toContain('https://x.test/?a=1&amp;b=&quot;2&quot;');
-    expect(email.html).not.toMatch(/<B>|"2"|<'1'>/);
+    expect(email.html).not.toMatch(/<B>|"2"|<'1'>|<T&T>/);
     expect(email.text).toContain('https://x.test/?a=1&b="2"');
     expect(email.subject).not.toMatch(/[\r\n]/);
   });

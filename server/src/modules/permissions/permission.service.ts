@@ -162,6 +162,18 @@ export class PermissionService {
     }
   }
 
+  /** The sign-up default project permissions of a new user; an id no longer defined is skipped. */
+  async grantProjectDefaults(projectId: string, userId: string, permissionIds: string[], db: Kysely<Database>): Promise<void> {
+    for (const permissionId of permissionIds) {
+      if ((await findDefinition(db, projectId, permissionId))?.scope !== 'project') continue;
+      await db
+        .insertInto('project_permission_grant')
+        .values({ project_id: projectId, user_id: userId, permission_id: permissionId })
+        .onConflict((conflict) => conflict.doNothing())
+        .execute();
+    }
+  }
+
   async revokeTeam(projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
     const result = await this.db
       .deleteFrom('team_permission_grant')

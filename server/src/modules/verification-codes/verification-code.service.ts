@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { randomBase32 } from '../../lib/random.ts';
 
-export type VerificationPurpose = 'contact_channel_verification' | 'password_reset' | 'otp_sign_in';
+export type VerificationPurpose = 'contact_channel_verification' | 'password_reset' | 'otp_sign_in' | 'team_invitation';
 
 export const codeLength = 45;
 /** The first characters of a code are the OTP a person types; the rest is the nonce the client keeps. */
@@ -18,7 +18,8 @@ export const otpLength = 6;
 export const maxAttempts = 20;
 export const defaultCodeLifetimeMillis = 7 * 24 * 60 * 60 * 1000;
 
-export type IssuedCode = { code: string; otp: string; nonce: string };
+/** `id` names the row (invitations are listed and revoked by it). */
+export type IssuedCode = { id: string; code: string; otp: string; nonce: string };
 
 /**
  * Verification codes: 45 lowercase base32 characters, stored as a digest and found by their nonce
@@ -35,10 +36,11 @@ export class VerificationCodeService {
   ): Promise<IssuedCode> {
     const code = randomBase32(codeLength);
     const nonce = code.slice(otpLength);
+    const id = randomUUID();
     await this.db
       .insertInto('verification_code')
       .values({
-        id: randomUUID(),
+        id,
         project_id: projectId,
         purpose,
         nonce,
@@ -47,7 +49,7 @@ export class VerificationCodeService {
         expires_at: new Date(Date.now() + lifetimeMillis),
       })
       .execute();
-    return { code, otp: code.slice(0, otpLength), nonce };
+    return { id, code, otp: code.slice(0, otpLength), nonce };
   }
 
   /** Checks a code and, unless `peek`, uses it up. Returns the data it was issued with. */

@@ -1,0 +1,113 @@
+import {
+  TeamInvitationEmailMismatchError,
+  TeamInvitationRestrictedUserNotAllowedError,
+  TeamMembershipAlreadyExistsError,
+} from '@gatehouse/client/errors';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import type { EmailService } from '../email/email.service.ts';
+import type { Project } from '../projects/project.service.ts';
+import { assertTrustedUrl } from '../projects/trusted-urls.ts';
+import type { UserRecord } from '../users/user.repository.ts';
+import { restrictionOf } from '../users/user-views.ts';
+import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import type { TeamService } from './team.service.ts';
+
+const invitationLifetimeMillis = 7 * 24 * 60 * 60 * 1000;
+
+type InvitationData = { team_id: string; email: string };
+
+/** Invitations are verification codes of purpose team_invitation: emailed, listed, revoked, accepted once. */
+export class TeamInvitationService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly teams: TeamService,
+    private readonly codes: VerificationCodeService,
+    private readonly email: EmailService,
+  ) {}
+
+  async send(project: Project, teamId: string, email: string, callbackUrl: string): Promise<string> {
+    assertTrustedUrl(project, callbackUrl);
+    const team = await this.teams.get(project.id, teamId);
+    const { code, id } = await this.codes.issue(
+      project.id,
+      'team_invitation',
+      { team_id: teamId, email } satisfies InvitationData,
+      invitationLifetimeMillis,
+    );
+    await this.email.send(project, {
+      to: email,
+      kind: 'team_invitation',
+      variables: { link: linkWithCode(callbackUrl, code), teamName: team.display_name },
+    });
+    return id;
+  }
+
+  async list(projectId: string, teamId: string) {
+    const team = await this.teams.get(projectId, teamId);
+    const rows = await this.db
+      .selectFrom('verification_code')
+      .select(['id', 'data', 'expires_at'])
+      .where('project_id', '=', projectId)
+      .where('purpose', '=', 'team_invitation')
+      .where(sql`data->>'team_id'`, '=', teamId)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', new Date())
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      team_id: teamId,
+      team_display_name: team.display_name,
+      expires_at_millis: row.expires_at.getTime(),
+      recipient_email: String((row.data as InvitationData).email),
+    }));
+  }
+
+  /** Revoking uses the code up, so its link stops working. */
+  async revoke(projectId: string, teamId: string, invitationId: string): Promise<void> {
+    const result = await this.db
+      .updateTable('verification_code')
+      .set({ used_at: new Date() })
+      .where('project_id', '=', projectId)
+      .where('purpose', '=', 'team_invitation')
+      .where('id', '=', invitationId)
+      .where(sql`data->>'team_id'`, '=', teamId)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw new PlainHttpError(404, 'Invitation not found.');
+  }
+
+  async details(project: Project, code: string): Promise<{ team_id: string; team_display_name: string }> {
+    const data = (await this.codes.redeem(project.id, 'team_invitation', code, { peek: true })) as InvitationData;
+    const team = await this.teams.get(project.id, data.team_id);
+    return { team_id: team.id, team_display_name: team.display_name };
+  }
+
+  check(project: Project, code: string): Promise<unknown> {
+    return this.codes.redeem(project.id, 'team_invitation', code, { peek: true });
+  }
+
+  /** The invited email must be a verified channel of the user; joining twice just uses the code. */
+  async accept(project: Project, user: UserRecord, code: string): Promise<void> {
+    const data = (await this.codes.redeem(project.id, 'team_invitation', code, { peek: true })) as InvitationData;
+    const restriction = restrictionOf(project, user);
+    if (restriction) throw new TeamInvitationRestrictedUserNotAllowedError({ restricted_reason: restriction });
+    const owns = await this.db
+      .selectFrom('contact_channel')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('is_verified', '=', true)
+      .where(sql`lower(value)`, '=', data.email.toLowerCase())
+      .executeTakeFirst();
+    if (!owns) throw new TeamInvitationEmailMismatchError();
+    await this.codes.redeem(project.id, 'team_invitation', code);
+    try {
+      await this.teams.addMember(project, data.team_id, user.id);
+    } catch (error) {
+      if (!(error instanceof TeamMembershipAlreadyExistsError)) throw error;
+    }
+  }
+}

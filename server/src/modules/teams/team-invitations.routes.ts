@@ -1,0 +1,48 @@
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { Services } from '../../services.ts';
+import { authOf } from '../auth/auth-of.ts';
+import type { UserRecord } from '../users/user.repository.ts';
+import { UserAuthenticationRequiredError } from '@gatehouse/client/errors';
+import { requireTeamPermission } from './team-access.ts';
+
+export function teamInvitationHandlers(services: Services) {
+  const { invitations, permissions } = services;
+  return {
+    sendTeamInvitation: async (request) => {
+      const auth = authOf(request);
+      const { team_id: teamId, email, callback_url: callbackUrl } = request.body;
+      if (auth.accessType === 'client' && !auth.user) throw new UserAuthenticationRequiredError();
+      await services.teams.get(auth.project.id, teamId);
+      await requireTeamPermission(permissions, auth, teamId, '$invite_members');
+      return { success: true as const, id: await invitations.send(auth.project, teamId, email, callbackUrl) };
+    },
+
+    listTeamInvitations: async (request) => {
+      const auth = authOf(request);
+      await services.teams.get(auth.project.id, request.query.team_id);
+      await requireTeamPermission(permissions, auth, request.query.team_id, '$read_members');
+      await requireTeamPermission(permissions, auth, request.query.team_id, '$invite_members');
+      return { items: await invitations.list(auth.project.id, request.query.team_id), is_paginated: false as const };
+    },
+
+    deleteTeamInvitation: async (request) => {
+      const auth = authOf(request);
+      await requireTeamPermission(permissions, auth, request.query.team_id, '$remove_members');
+      await invitations.revoke(auth.project.id, request.query.team_id, request.params.invitation_id);
+      return { success: true } as const;
+    },
+
+    acceptTeamInvitation: async (request) => {
+      const auth = authOf(request);
+      await invitations.accept(auth.project, auth.user?.record as UserRecord, request.body.code);
+      return {};
+    },
+
+    checkTeamInvitationCode: async (request) => {
+      await invitations.check(authOf(request).project, request.body.code);
+      return { is_code_valid: true } as const;
+    },
+
+    getTeamInvitationDetails: async (request) => invitations.details(authOf(request).project, request.body.code),
+  } satisfies Partial<OperationHandlers>;
+}
