@@ -11,6 +11,7 @@ import { anonymousHandlers } from './modules/sign-in/anonymous.routes.ts';
 import { userHandlers } from './modules/users/users.routes.ts';
 import { teamHandlers } from './modules/teams/teams.routes.ts';
 import { teamInvitationHandlers } from './modules/teams/team-invitations.routes.ts';
+import { endUserApiKeyHandlers } from './modules/end-user-api-keys/end-user-api-keys.routes.ts';
 import { permissionHandlers } from './modules/permissions/permissions.routes.ts';
 import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
@@ -70,6 +71,7 @@ export async function buildApp(options: AppOptions) {
     ...contactChannelHandlers(options.services),
     ...teamHandlers(options.services),
     ...teamInvitationHandlers(options.services),
+    ...endUserApiKeyHandlers(options.services),
     ...permissionHandlers(options.services),
   };
   registerOperations(app, handlers, options.services.requestAuth, options.rateLimits);

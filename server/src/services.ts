@@ -11,6 +11,7 @@ import { PasswordAuthService } from './modules/password-auth/password-auth.servi
 import { PermissionService } from './modules/permissions/permission.service.ts';
 import { TeamService } from './modules/teams/team.service.ts';
 import { TeamInvitationService } from './modules/teams/team-invitation.service.ts';
+import { EndUserApiKeyService } from './modules/end-user-api-keys/end-user-api-key.service.ts';
 import { PasswordResetService } from './modules/password-auth/password-reset.service.ts';
 import { ProjectService } from './modules/projects/project.service.ts';
 import { SessionService } from './modules/sessions/session.service.ts';
@@ -58,6 +59,7 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
     contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
   );
   const passwordReset = new PasswordResetService(users, sessions, verificationCodes, email);
+  const endUserApiKeys = new EndUserApiKeyService(db);
   const invitations = new TeamInvitationService(db, teams, verificationCodes, email);
   const otpAuth = new OtpAuthService(users, verificationCodes, email, signIn);
   const requestAuth = new RequestAuthService(projects, apiKeys, accessTokens, noOwnershipYet, (projectId, userId) =>
@@ -67,6 +69,7 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
     permissions,
     teams,
     invitations,
+    endUserApiKeys,
     db,
     projects,
     apiKeys,

@@ -74,6 +74,16 @@ export const operationDescriptors = {
   acceptTeamInvitation: {"method":"POST","path":"/team-invitations/accept","responseType":"json","bodyType":"application/json","auth":"required"},
   checkTeamInvitationCode: {"method":"POST","path":"/team-invitations/accept/check-code","responseType":"json","bodyType":"application/json","auth":"required"},
   getTeamInvitationDetails: {"method":"POST","path":"/team-invitations/accept/details","responseType":"json","bodyType":"application/json","auth":"required"},
+  listUserApiKeys: {"method":"GET","path":"/user-api-keys","responseType":"json","auth":"required"},
+  createUserApiKey: {"method":"POST","path":"/user-api-keys","responseType":"json","bodyType":"application/json","auth":"required"},
+  getUserApiKey: {"method":"GET","path":"/user-api-keys/{api_key_id}","responseType":"json","auth":"required"},
+  updateUserApiKey: {"method":"PATCH","path":"/user-api-keys/{api_key_id}","responseType":"json","bodyType":"application/json","auth":"required"},
+  checkUserApiKey: {"method":"POST","path":"/user-api-keys/check","responseType":"json","bodyType":"application/json","auth":"required"},
+  listTeamApiKeys: {"method":"GET","path":"/team-api-keys","responseType":"json","auth":"required"},
+  createTeamApiKey: {"method":"POST","path":"/team-api-keys","responseType":"json","bodyType":"application/json","auth":"required"},
+  getTeamApiKey: {"method":"GET","path":"/team-api-keys/{api_key_id}","responseType":"json","auth":"required"},
+  updateTeamApiKey: {"method":"PATCH","path":"/team-api-keys/{api_key_id}","responseType":"json","bodyType":"application/json","auth":"required"},
+  checkTeamApiKey: {"method":"POST","path":"/team-api-keys/check","responseType":"json","bodyType":"application/json","auth":"required"},
 } as const;
 
 export type OperationName = keyof typeof operationDescriptors;

@@ -693,6 +693,74 @@ export interface TeamInvitationList {
   is_paginated: false;
 }
 
+export type UserApiKeyValue = {
+  last_four: string;
+};
+
+export interface UserApiKey {
+  id: string;
+  description: string;
+  expires_at_millis?: number;
+  manually_revoked_at_millis?: number;
+  created_at_millis: number;
+  is_public: boolean;
+  type: 'user';
+  user_id: UserId;
+  value: UserApiKeyValue;
+}
+
+export interface UserApiKeyCreated {
+  id: string;
+  description: string;
+  expires_at_millis?: number;
+  manually_revoked_at_millis?: number;
+  created_at_millis: number;
+  is_public: boolean;
+  type: 'user';
+  user_id: UserId;
+  /** The full key; shown this once. */
+  value: string;
+}
+
+export interface UserApiKeyList {
+  items: UserApiKey[];
+  is_paginated: false;
+}
+
+export type TeamApiKeyValue = {
+  last_four: string;
+};
+
+export interface TeamApiKey {
+  id: string;
+  description: string;
+  expires_at_millis?: number;
+  manually_revoked_at_millis?: number;
+  created_at_millis: number;
+  is_public: boolean;
+  type: 'team';
+  team_id: string;
+  value: TeamApiKeyValue;
+}
+
+export interface TeamApiKeyCreated {
+  id: string;
+  description: string;
+  expires_at_millis?: number;
+  manually_revoked_at_millis?: number;
+  created_at_millis: number;
+  is_public: boolean;
+  type: 'team';
+  team_id: string;
+  /** The full key; shown this once. */
+  value: string;
+}
+
+export interface TeamApiKeyList {
+  items: TeamApiKey[];
+  is_paginated: false;
+}
+
 export interface ContactChannel {
   id: string;
   user_id: UserId;
@@ -3620,4 +3688,92 @@ export type GetTeamInvitationDetails200 = {
   team_id: string;
   team_display_name: string;
 };
+
+export type ListUserApiKeysParams = {
+user_id: UserIdOrMe;
+};
+
+/**
+ * Absent or null never expires.
+ */
+export type CreateUserApiKeyBodyExpiresAtMillis = number | null;
+
+export type CreateUserApiKeyBody = {
+  user_id: UserIdOrMe;
+  /** @maxLength 1024 */
+  description: string;
+  /** Absent or null never expires. */
+  expires_at_millis?: CreateUserApiKeyBodyExpiresAtMillis;
+  is_public?: boolean;
+};
+
+export type GetUserApiKeyParams = {
+user_id: UserIdOrMe;
+};
+
+export type UpdateUserApiKeyParams = {
+user_id: UserIdOrMe;
+};
+
+export type UpdateUserApiKeyBody = {
+  /** @maxLength 1024 */
+  description?: string;
+  revoked?: true;
+};
+
+export type CheckUserApiKeyBody = {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  api_key: string;
+};
+
+export type CheckUserApiKey400One = RequiredAuthErrors400 | WrongApiKeyTypeError;
+
+export type CheckUserApiKey401 = ProjectAuthErrors401 | ApiKeyExpiredError | ApiKeyRevokedError;
+
+export type ListTeamApiKeysParams = {
+team_id: string;
+};
+
+/**
+ * Absent or null never expires.
+ */
+export type CreateTeamApiKeyBodyExpiresAtMillis = number | null;
+
+export type CreateTeamApiKeyBody = {
+  team_id: string;
+  /** @maxLength 1024 */
+  description: string;
+  /** Absent or null never expires. */
+  expires_at_millis?: CreateTeamApiKeyBodyExpiresAtMillis;
+  is_public?: boolean;
+};
+
+export type GetTeamApiKeyParams = {
+team_id: string;
+};
+
+export type UpdateTeamApiKeyParams = {
+team_id: string;
+};
+
+export type UpdateTeamApiKeyBody = {
+  /** @maxLength 1024 */
+  description?: string;
+  revoked?: true;
+};
+
+export type CheckTeamApiKeyBody = {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  api_key: string;
+};
+
+export type CheckTeamApiKey400One = RequiredAuthErrors400 | WrongApiKeyTypeError;
+
+export type CheckTeamApiKey401 = ProjectAuthErrors401 | ApiKeyExpiredError | ApiKeyRevokedError;
 

@@ -21,8 +21,15 @@ import type {
 import type {
   AcceptTeamInvitation200,
   AcceptTeamInvitation403,
+  ApiKeyNotFoundResponse,
   CallbackRequest,
   CheckFeatureSupportBody,
+  CheckTeamApiKey400One,
+  CheckTeamApiKey401,
+  CheckTeamApiKeyBody,
+  CheckUserApiKey400One,
+  CheckUserApiKey401,
+  CheckUserApiKeyBody,
   ClientProject,
   Code400Response,
   CodeCheckResult,
@@ -36,9 +43,11 @@ import type {
   CreateSession200,
   CreateSession400,
   CreateSessionBody,
+  CreateTeamApiKeyBody,
   CreateTeamMembership404,
   CreateTeamPermission404,
   CreateUser400One,
+  CreateUserApiKeyBody,
   CurrentUser,
   DeleteCurrentSession401,
   DeleteCurrentUser400One,
@@ -51,16 +60,20 @@ import type {
   ExchangeOAuthToken401,
   GetOpenApiDocument200,
   GetProjectJwksParams,
+  GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
+  GetUserApiKeyParams,
   JsonWebKeySet,
   ListContactChannelsParams,
   ListProjectPermissionsParams,
   ListSessions400,
   ListSessionsParams,
+  ListTeamApiKeysParams,
   ListTeamInvitationsParams,
   ListTeamMemberProfilesParams,
   ListTeamPermissionsParams,
   ListTeamsParams,
+  ListUserApiKeysParams,
   ListUsersParams,
   NotFoundTextResponse,
   OAuthTokenRequest,
@@ -117,6 +130,9 @@ import type {
   SignUpWithPassword400,
   SignUpWithPasswordBody,
   Success,
+  TeamApiKey,
+  TeamApiKeyCreated,
+  TeamApiKeyList,
   TeamCreate,
   TeamInvitationList,
   TeamList,
@@ -136,8 +152,15 @@ import type {
   UpdateCurrentUserBody,
   UpdatePassword400,
   UpdatePasswordBody,
+  UpdateTeamApiKeyBody,
+  UpdateTeamApiKeyParams,
   UpdateTeamMemberProfileBody,
   UpdateUser400One,
+  UpdateUserApiKeyBody,
+  UpdateUserApiKeyParams,
+  UserApiKey,
+  UserApiKeyCreated,
+  UserApiKeyList,
   UserEmailAlreadyExistsResponse,
   UserList,
   UserMe400Response,
@@ -6295,6 +6318,980 @@ export const useGetTeamInvitationDetails = <TError = Code400Response | ProjectAu
       > => {
 
       const mutationOptions = getGetTeamInvitationDetailsMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access only for itself. Only when the project enables user API keys (plain 400 otherwise).
+ * @summary A user's API keys
+ */
+export const getListUserApiKeysUrl = (params: ListUserApiKeysParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/user-api-keys?${stringifiedParams}` : `/user-api-keys`
+}
+
+export const listUserApiKeys = async (params: ListUserApiKeysParams, options?: RequestInit): Promise<UserApiKeyList> => {
+  
+  return apiMutator<UserApiKeyList>(getListUserApiKeysUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListUserApiKeysQueryKey = (params?: ListUserApiKeysParams,) => {
+    return [
+    `/user-api-keys`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListUserApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params: ListUserApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListUserApiKeysQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listUserApiKeys>>> = ({ signal }) => listUserApiKeys(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListUserApiKeysQueryResult = NonNullable<Awaited<ReturnType<typeof listUserApiKeys>>>
+export type ListUserApiKeysQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary A user's API keys
+ */
+
+export function useListUserApiKeys<TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params: ListUserApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListUserApiKeysQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListUserApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params: ListUserApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListUserApiKeysQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listUserApiKeys>>> = ({ signal }) => listUserApiKeys(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListUserApiKeysSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listUserApiKeys>>>
+export type ListUserApiKeysSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary A user's API keys
+ */
+
+export function useListUserApiKeysSuspense<TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params: ListUserApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListUserApiKeysSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The full key is in `value` this once only; it is stored hashed. Keys look like `sk_…` (`pk_…` when public) and carry the marker `574ck4u7h` and a CRC32 checksum so secret scanners recognise them. Client access only for itself.
+ * @summary Create a user API key
+ */
+export const getCreateUserApiKeyUrl = () => {
+
+
+  
+
+  return `/user-api-keys`
+}
+
+export const createUserApiKey = async (createUserApiKeyBody: CreateUserApiKeyBody, options?: RequestInit): Promise<UserApiKeyCreated> => {
+  
+  return apiMutator<UserApiKeyCreated>(getCreateUserApiKeyUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createUserApiKeyBody,)
+  }
+);}
+
+
+
+
+export const getCreateUserApiKeyMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUserApiKey>>, TError,{data: CreateUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createUserApiKey>>, TError,{data: CreateUserApiKeyBody}, TContext> => {
+
+const mutationKey = ['createUserApiKey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createUserApiKey>>, {data: CreateUserApiKeyBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createUserApiKey(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateUserApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof createUserApiKey>>>
+    export type CreateUserApiKeyMutationBody = CreateUserApiKeyBody
+    export type CreateUserApiKeyMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+    /**
+ * @summary Create a user API key
+ */
+export const useCreateUserApiKey = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUserApiKey>>, TError,{data: CreateUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createUserApiKey>>,
+        TError,
+        {data: CreateUserApiKeyBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateUserApiKeyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One user API key
+ */
+export const getGetUserApiKeyUrl = (apiKeyId: string,
+    params: GetUserApiKeyParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/user-api-keys/${apiKeyId}?${stringifiedParams}` : `/user-api-keys/${apiKeyId}`
+}
+
+export const getUserApiKey = async (apiKeyId: string,
+    params: GetUserApiKeyParams, options?: RequestInit): Promise<UserApiKey> => {
+  
+  return apiMutator<UserApiKey>(getGetUserApiKeyUrl(apiKeyId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUserApiKeyQueryKey = (apiKeyId?: string,
+    params?: GetUserApiKeyParams,) => {
+    return [
+    `/user-api-keys/${apiKeyId}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetUserApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+    params: GetUserApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserApiKeyQueryKey(apiKeyId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserApiKey>>> = ({ signal }) => getUserApiKey(apiKeyId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(apiKeyId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserApiKeyQueryResult = NonNullable<Awaited<ReturnType<typeof getUserApiKey>>>
+export type GetUserApiKeyQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+
+
+/**
+ * @summary One user API key
+ */
+
+export function useGetUserApiKey<TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+ apiKeyId: string,
+    params: GetUserApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserApiKeyQueryOptions(apiKeyId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetUserApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+    params: GetUserApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserApiKeyQueryKey(apiKeyId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserApiKey>>> = ({ signal }) => getUserApiKey(apiKeyId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserApiKeySuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUserApiKey>>>
+export type GetUserApiKeySuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+
+
+/**
+ * @summary One user API key
+ */
+
+export function useGetUserApiKeySuspense<TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+ apiKeyId: string,
+    params: GetUserApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserApiKeySuspenseQueryOptions(apiKeyId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A key is invalid once revoked or expired (there is no DELETE).
+ * @summary Describe or revoke a user API key
+ */
+export const getUpdateUserApiKeyUrl = (apiKeyId: string,
+    params: UpdateUserApiKeyParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/user-api-keys/${apiKeyId}?${stringifiedParams}` : `/user-api-keys/${apiKeyId}`
+}
+
+export const updateUserApiKey = async (apiKeyId: string,
+    updateUserApiKeyBody: UpdateUserApiKeyBody,
+    params: UpdateUserApiKeyParams, options?: RequestInit): Promise<UserApiKey> => {
+  
+  return apiMutator<UserApiKey>(getUpdateUserApiKeyUrl(apiKeyId,params),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateUserApiKeyBody,)
+  }
+);}
+
+
+
+
+export const getUpdateUserApiKeyMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUserApiKey>>, TError,{apiKeyId: string;data: UpdateUserApiKeyBody;params: UpdateUserApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateUserApiKey>>, TError,{apiKeyId: string;data: UpdateUserApiKeyBody;params: UpdateUserApiKeyParams}, TContext> => {
+
+const mutationKey = ['updateUserApiKey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateUserApiKey>>, {apiKeyId: string;data: UpdateUserApiKeyBody;params: UpdateUserApiKeyParams}> = (props) => {
+          const {apiKeyId,data,params} = props ?? {};
+
+          return  updateUserApiKey(apiKeyId,data,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateUserApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof updateUserApiKey>>>
+    export type UpdateUserApiKeyMutationBody = UpdateUserApiKeyBody
+    export type UpdateUserApiKeyMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+
+    /**
+ * @summary Describe or revoke a user API key
+ */
+export const useUpdateUserApiKey = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUserApiKey>>, TError,{apiKeyId: string;data: UpdateUserApiKeyBody;params: UpdateUserApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateUserApiKey>>,
+        TError,
+        {apiKeyId: string;data: UpdateUserApiKeyBody;params: UpdateUserApiKeyParams},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateUserApiKeyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Status precedence when several apply: expired, then revoked.
+ * @summary Who a user API key belongs to, if it is valid
+ */
+export const getCheckUserApiKeyUrl = () => {
+
+
+  
+
+  return `/user-api-keys/check`
+}
+
+export const checkUserApiKey = async (checkUserApiKeyBody: CheckUserApiKeyBody, options?: RequestInit): Promise<UserApiKey> => {
+  
+  return apiMutator<UserApiKey>(getCheckUserApiKeyUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      checkUserApiKeyBody,)
+  }
+);}
+
+
+
+
+export const getCheckUserApiKeyMutationOptions = <TError = CheckUserApiKey400One | string | CheckUserApiKey401 | UserToken403Response | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkUserApiKey>>, TError,{data: CheckUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkUserApiKey>>, TError,{data: CheckUserApiKeyBody}, TContext> => {
+
+const mutationKey = ['checkUserApiKey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkUserApiKey>>, {data: CheckUserApiKeyBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkUserApiKey(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckUserApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof checkUserApiKey>>>
+    export type CheckUserApiKeyMutationBody = CheckUserApiKeyBody
+    export type CheckUserApiKeyMutationError = CheckUserApiKey400One | string | CheckUserApiKey401 | UserToken403Response | ApiKeyNotFoundResponse
+
+    /**
+ * @summary Who a user API key belongs to, if it is valid
+ */
+export const useCheckUserApiKey = <TError = CheckUserApiKey400One | string | CheckUserApiKey401 | UserToken403Response | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkUserApiKey>>, TError,{data: CheckUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkUserApiKey>>,
+        TError,
+        {data: CheckUserApiKeyBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckUserApiKeyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access needs `$manage_api_keys` in the team. Only when the project enables team API keys (plain 400 otherwise).
+ * @summary A team's API keys
+ */
+export const getListTeamApiKeysUrl = (params: ListTeamApiKeysParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-api-keys?${stringifiedParams}` : `/team-api-keys`
+}
+
+export const listTeamApiKeys = async (params: ListTeamApiKeysParams, options?: RequestInit): Promise<TeamApiKeyList> => {
+  
+  return apiMutator<TeamApiKeyList>(getListTeamApiKeysUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListTeamApiKeysQueryKey = (params?: ListTeamApiKeysParams,) => {
+    return [
+    `/team-api-keys`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListTeamApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params: ListTeamApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamApiKeysQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamApiKeys>>> = ({ signal }) => listTeamApiKeys(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamApiKeysQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamApiKeys>>>
+export type ListTeamApiKeysQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary A team's API keys
+ */
+
+export function useListTeamApiKeys<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+ params: ListTeamApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamApiKeysQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListTeamApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params: ListTeamApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTeamApiKeysQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTeamApiKeys>>> = ({ signal }) => listTeamApiKeys(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListTeamApiKeysSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamApiKeys>>>
+export type ListTeamApiKeysSuspenseQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary A team's API keys
+ */
+
+export function useListTeamApiKeysSuspense<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+ params: ListTeamApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListTeamApiKeysSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The full key is in `value` this once only; it is stored hashed. Keys look like `sk_…` (`pk_…` when public) and carry the marker `574ck4u7h` and a CRC32 checksum so secret scanners recognise them. Client access needs `$manage_api_keys` in the team.
+ * @summary Create a team API key
+ */
+export const getCreateTeamApiKeyUrl = () => {
+
+
+  
+
+  return `/team-api-keys`
+}
+
+export const createTeamApiKey = async (createTeamApiKeyBody: CreateTeamApiKeyBody, options?: RequestInit): Promise<TeamApiKeyCreated> => {
+  
+  return apiMutator<TeamApiKeyCreated>(getCreateTeamApiKeyUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createTeamApiKeyBody,)
+  }
+);}
+
+
+
+
+export const getCreateTeamApiKeyMutationOptions = <TError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamApiKey>>, TError,{data: CreateTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createTeamApiKey>>, TError,{data: CreateTeamApiKeyBody}, TContext> => {
+
+const mutationKey = ['createTeamApiKey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createTeamApiKey>>, {data: CreateTeamApiKeyBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createTeamApiKey(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateTeamApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof createTeamApiKey>>>
+    export type CreateTeamApiKeyMutationBody = CreateTeamApiKeyBody
+    export type CreateTeamApiKeyMutationError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse
+
+    /**
+ * @summary Create a team API key
+ */
+export const useCreateTeamApiKey = <TError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamApiKey>>, TError,{data: CreateTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createTeamApiKey>>,
+        TError,
+        {data: CreateTeamApiKeyBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateTeamApiKeyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One team API key
+ */
+export const getGetTeamApiKeyUrl = (apiKeyId: string,
+    params: GetTeamApiKeyParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-api-keys/${apiKeyId}?${stringifiedParams}` : `/team-api-keys/${apiKeyId}`
+}
+
+export const getTeamApiKey = async (apiKeyId: string,
+    params: GetTeamApiKeyParams, options?: RequestInit): Promise<TeamApiKey> => {
+  
+  return apiMutator<TeamApiKey>(getGetTeamApiKeyUrl(apiKeyId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetTeamApiKeyQueryKey = (apiKeyId?: string,
+    params?: GetTeamApiKeyParams,) => {
+    return [
+    `/team-api-keys/${apiKeyId}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetTeamApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+    params: GetTeamApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetTeamApiKeyQueryKey(apiKeyId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getTeamApiKey>>> = ({ signal }) => getTeamApiKey(apiKeyId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(apiKeyId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetTeamApiKeyQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamApiKey>>>
+export type GetTeamApiKeyQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+
+
+/**
+ * @summary One team API key
+ */
+
+export function useGetTeamApiKey<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+ apiKeyId: string,
+    params: GetTeamApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetTeamApiKeyQueryOptions(apiKeyId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetTeamApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+    params: GetTeamApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetTeamApiKeyQueryKey(apiKeyId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getTeamApiKey>>> = ({ signal }) => getTeamApiKey(apiKeyId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetTeamApiKeySuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamApiKey>>>
+export type GetTeamApiKeySuspenseQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+
+
+/**
+ * @summary One team API key
+ */
+
+export function useGetTeamApiKeySuspense<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+ apiKeyId: string,
+    params: GetTeamApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetTeamApiKeySuspenseQueryOptions(apiKeyId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A key is invalid once revoked or expired (there is no DELETE).
+ * @summary Describe or revoke a team API key
+ */
+export const getUpdateTeamApiKeyUrl = (apiKeyId: string,
+    params: UpdateTeamApiKeyParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-api-keys/${apiKeyId}?${stringifiedParams}` : `/team-api-keys/${apiKeyId}`
+}
+
+export const updateTeamApiKey = async (apiKeyId: string,
+    updateTeamApiKeyBody: UpdateTeamApiKeyBody,
+    params: UpdateTeamApiKeyParams, options?: RequestInit): Promise<TeamApiKey> => {
+  
+  return apiMutator<TeamApiKey>(getUpdateTeamApiKeyUrl(apiKeyId,params),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateTeamApiKeyBody,)
+  }
+);}
+
+
+
+
+export const getUpdateTeamApiKeyMutationOptions = <TError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamApiKey>>, TError,{apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateTeamApiKey>>, TError,{apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}, TContext> => {
+
+const mutationKey = ['updateTeamApiKey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateTeamApiKey>>, {apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}> = (props) => {
+          const {apiKeyId,data,params} = props ?? {};
+
+          return  updateTeamApiKey(apiKeyId,data,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateTeamApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof updateTeamApiKey>>>
+    export type UpdateTeamApiKeyMutationBody = UpdateTeamApiKeyBody
+    export type UpdateTeamApiKeyMutationError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+
+    /**
+ * @summary Describe or revoke a team API key
+ */
+export const useUpdateTeamApiKey = <TError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamApiKey>>, TError,{apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateTeamApiKey>>,
+        TError,
+        {apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateTeamApiKeyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Status precedence when several apply: expired, then revoked.
+ * @summary Who a team API key belongs to, if it is valid
+ */
+export const getCheckTeamApiKeyUrl = () => {
+
+
+  
+
+  return `/team-api-keys/check`
+}
+
+export const checkTeamApiKey = async (checkTeamApiKeyBody: CheckTeamApiKeyBody, options?: RequestInit): Promise<TeamApiKey> => {
+  
+  return apiMutator<TeamApiKey>(getCheckTeamApiKeyUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      checkTeamApiKeyBody,)
+  }
+);}
+
+
+
+
+export const getCheckTeamApiKeyMutationOptions = <TError = CheckTeamApiKey400One | string | CheckTeamApiKey401 | UserToken403Response | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamApiKey>>, TError,{data: CheckTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkTeamApiKey>>, TError,{data: CheckTeamApiKeyBody}, TContext> => {
+
+const mutationKey = ['checkTeamApiKey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkTeamApiKey>>, {data: CheckTeamApiKeyBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkTeamApiKey(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckTeamApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof checkTeamApiKey>>>
+    export type CheckTeamApiKeyMutationBody = CheckTeamApiKeyBody
+    export type CheckTeamApiKeyMutationError = CheckTeamApiKey400One | string | CheckTeamApiKey401 | UserToken403Response | ApiKeyNotFoundResponse
+
+    /**
+ * @summary Who a team API key belongs to, if it is valid
+ */
+export const useCheckTeamApiKey = <TError = CheckTeamApiKey400One | string | CheckTeamApiKey401 | UserToken403Response | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamApiKey>>, TError,{data: CheckTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkTeamApiKey>>,
+        TError,
+        {data: CheckTeamApiKeyBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckTeamApiKeyMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

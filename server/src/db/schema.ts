@@ -179,6 +179,21 @@ export interface PermissionClosureTable {
   implied_ids: string[];
 }
 
+export interface EndUserApiKeyTable {
+  id: string;
+  project_id: string;
+  type: 'user' | 'team';
+  user_id: string | null;
+  team_id: string | null;
+  description: string;
+  is_public: Generated<boolean>;
+  created_at: Generated<Date>;
+  expires_at: Date | null;
+  manually_revoked_at: Date | null;
+  key_hash: string;
+  last_four: string;
+}
+
 export interface Database {
   server_secret: ServerSecretTable;
   project: ProjectTable;
@@ -196,6 +211,7 @@ export interface Database {
   team_permission_grant: TeamPermissionGrantTable;
   project_permission_grant: ProjectPermissionGrantTable;
   permission_closure: PermissionClosureTable;
+  end_user_api_key: EndUserApiKeyTable;
 }
 
 export type UserRow = Selectable<UserTable>;
@@ -211,3 +227,4 @@ export type NewApiKeySetRow = Insertable<ApiKeySetTable>;
 export type TeamRow = Selectable<TeamTable>;
 export type TeamMemberRow = Selectable<TeamMemberTable>;
 export type PermissionDefinitionRow = Selectable<PermissionDefinitionTable>;
+export type EndUserApiKeyRow = Selectable<EndUserApiKeyTable>;

@@ -5,6 +5,7 @@ import * as replacedRefreshTokens from './0003-replaced-refresh-tokens.ts';
 import * as primaryEmailOnUser from './0004-primary-email-on-user.ts';
 import * as teamsAndPermissions from './0005-teams-and-permissions.ts';
 import * as permissionClosure from './0006-permission-closure.ts';
+import * as endUserApiKeys from './0007-end-user-api-keys.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-primary-email-on-user': primaryEmailOnUser,
   '0005-teams-and-permissions': teamsAndPermissions,
   '0006-permission-closure': permissionClosure,
+  '0007-end-user-api-keys': endUserApiKeys,
 };

@@ -5,7 +5,7 @@ import {
   TeamNotFoundError,
   UserNotFoundError,
 } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, TeamMemberRow, TeamRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { PermissionService } from '../permissions/permission.service.ts';
@@ -107,9 +107,18 @@ export class TeamService {
     return this.get(projectId, teamId);
   }
 
+  /** The team, its memberships (cascade) and its pending invitations go together. */
   async delete(projectId: string, teamId: string): Promise<void> {
-    const result = await this.db.deleteFrom('team').where('project_id', '=', projectId).where('id', '=', teamId).executeTakeFirst();
-    if (result.numDeletedRows === 0n) throw new TeamNotFoundError({ team_id: teamId });
+    await this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('team').where('project_id', '=', projectId).where('id', '=', teamId).executeTakeFirst();
+      if (result.numDeletedRows === 0n) throw new TeamNotFoundError({ team_id: teamId });
+      await trx
+        .deleteFrom('verification_code')
+        .where('project_id', '=', projectId)
+        .where('purpose', '=', 'team_invitation')
+        .where(sql`data->>'team_id'`, '=', teamId)
+        .execute();
+    });
   }
 
   async addMember(project: Project, teamId: string, userId: string): Promise<void> {

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { ApiKeyExpiredError, ApiKeyNotFoundError, ApiKeyRevokedError, WrongApiKeyTypeError } from '@gatehouse/client/errors';
+import type { components } from '@gatehouse/client/api-types';
+import type { Kysely } from 'kysely';
+import type { Database, EndUserApiKeyRow } from '../../db/schema.ts';
+import { digestSecret } from '../../lib/digest.ts';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import type { Project } from '../projects/project.service.ts';
+import { generateEndUserKey, parseEndUserKey } from './end-user-key-format.ts';
+
+export type KeyType = 'user' | 'team';
+export type KeyOwner = { type: 'user'; userId: string } | { type: 'team'; teamId: string };
+
+const ownerColumn = (owner: KeyOwner) =>
+  owner.type === 'user' ? { column: 'user_id' as const, id: owner.userId } : { column: 'team_id' as const, id: owner.teamId };
+
+/** The fields both kinds share; the value shows only its last four characters after creation. */
+function commonView(row: EndUserApiKeyRow) {
+  return {
+    id: row.id,
+    description: row.description,
+    ...(row.expires_at ? { expires_at_millis: row.expires_at.getTime() } : {}),
+    ...(row.manually_revoked_at ? { manually_revoked_at_millis: row.manually_revoked_at.getTime() } : {}),
+    created_at_millis: row.created_at.getTime(),
+    is_public: row.is_public,
+    value: { last_four: row.last_four },
+  };
+}
+
+export const toUserApiKey = (row: EndUserApiKeyRow): components['schemas']['UserApiKey'] => ({
+  ...commonView(row),
+  type: 'user',
+  user_id: row.user_id as string,
+});
+export const toTeamApiKey = (row: EndUserApiKeyRow): components['schemas']['TeamApiKey'] => ({
+  ...commonView(row),
+  type: 'team',
+  team_id: row.team_id as string,
+});
+
+/** API keys of end users and teams: created with the full value once, then found by digest. */
+export class EndUserApiKeyService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  assertEnabled(project: Project, type: KeyType): void {
+    if (!project.config.apiKeys.enabled[type])
+      throw new PlainHttpError(400, `${type === 'user' ? 'User' : 'Team'} API keys are not enabled for this project.`);
+  }
+
+  async create(project: Project, owner: KeyOwner, input: { description: string; expires_at_millis?: number | null; is_public?: boolean }) {
+    const id = randomUUID();
+    const value = generateEndUserKey({ id, type: owner.type, isPublic: input.is_public ?? false });
+    const { column, id: ownerId } = ownerColumn(owner);
+    const row = await this.db
+      .insertInto('end_user_api_key')
+      .values({
+        id,
+        project_id: project.id,
+        type: owner.type,
+        user_id: column === 'user_id' ? ownerId : null,
+        team_id: column === 'team_id' ? ownerId : null,
+        description: input.description,
+        is_public: input.is_public ?? false,
+        expires_at: input.expires_at_millis == null ? null : new Date(input.expires_at_millis),
+        manually_revoked_at: null,
+        key_hash: digestSecret(value),
+        last_four: value.slice(-4),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { row, value };
+  }
+
+  list(projectId: string, owner: KeyOwner): Promise<EndUserApiKeyRow[]> {
+    const { column, id } = ownerColumn(owner);
+    return this.db
+      .selectFrom('end_user_api_key')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where(column, '=', id)
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+
+  async get(projectId: string, owner: KeyOwner, keyId: string): Promise<EndUserApiKeyRow> {
+    const { column, id } = ownerColumn(owner);
+    const row = await this.db
+      .selectFrom('end_user_api_key')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where(column, '=', id)
+      .where('id', '=', keyId)
+      .executeTakeFirst();
+    if (!row) throw new ApiKeyNotFoundError();
+    return row;
+  }
+
+  async update(
+    projectId: string,
+    owner: KeyOwner,
+    keyId: string,
+    input: { description?: string; revoked?: true },
+  ): Promise<EndUserApiKeyRow> {
+    const current = await this.get(projectId, owner, keyId);
+    const changes = {
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.revoked && !current.manually_revoked_at ? { manually_revoked_at: new Date() } : {}),
+    };
+    if (Object.keys(changes).length === 0) return current;
+    return this.db.updateTable('end_user_api_key').set(changes).where('id', '=', keyId).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** The key's owner if it is valid; expired wins over revoked when both apply. */
+  async check(projectId: string, expected: KeyType, key: string): Promise<EndUserApiKeyRow> {
+    const claimed = parseEndUserKey(key);
+    const row =
+      claimed && (await this.db.selectFrom('end_user_api_key').selectAll().where('key_hash', '=', digestSecret(key)).executeTakeFirst());
+    if (!claimed || !row || row.project_id !== projectId) throw new ApiKeyNotFoundError();
+    if (row.type !== expected) throw new WrongApiKeyTypeError({ expected_type: expected, actual_type: row.type });
+    if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new ApiKeyExpiredError();
+    if (row.manually_revoked_at) throw new ApiKeyRevokedError();
+    return row;
+  }
+}

@@ -1,0 +1,78 @@
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { Services } from '../../services.ts';
+import { authOf } from '../auth/auth-of.ts';
+import type { RequestAuth } from '../auth/request-auth.service.ts';
+import { resolveUserId } from '../auth/resolve-user-id.ts';
+import { requireTeamPermission } from '../teams/team-access.ts';
+import type { KeyOwner } from './end-user-api-key.service.ts';
+import { toTeamApiKey, toUserApiKey } from './end-user-api-key.service.ts';
+
+export function endUserApiKeyHandlers(services: Services) {
+  const keys = services.endUserApiKeys;
+  const userOwner = (auth: RequestAuth, userId: string): KeyOwner => {
+    keys.assertEnabled(auth.project, 'user');
+    return { type: 'user', userId: resolveUserId(auth, userId) };
+  };
+  /** Team keys: client access needs $manage_api_keys in the team. */
+  const teamOwner = async (auth: RequestAuth, teamId: string): Promise<KeyOwner> => {
+    keys.assertEnabled(auth.project, 'team');
+    await requireTeamPermission(services.permissions, auth, teamId, '$manage_api_keys');
+    return { type: 'team', teamId };
+  };
+
+  return {
+    listUserApiKeys: async (request) => {
+      const auth = authOf(request);
+      const rows = await keys.list(auth.project.id, userOwner(auth, request.query.user_id));
+      return { items: rows.map(toUserApiKey), is_paginated: false as const };
+    },
+    createUserApiKey: async (request) => {
+      const auth = authOf(request);
+      const owner = userOwner(auth, request.body.user_id);
+      if (owner.type === 'user') await services.users.get(auth.project.id, owner.userId);
+      const { row, value } = await keys.create(auth.project, owner, request.body);
+      return { ...toUserApiKey(row), value };
+    },
+    getUserApiKey: async (request) => {
+      const auth = authOf(request);
+      return toUserApiKey(await keys.get(auth.project.id, userOwner(auth, request.query.user_id), request.params.api_key_id));
+    },
+    updateUserApiKey: async (request) => {
+      const auth = authOf(request);
+      return toUserApiKey(
+        await keys.update(auth.project.id, userOwner(auth, request.query.user_id), request.params.api_key_id, request.body),
+      );
+    },
+    checkUserApiKey: async (request) => {
+      const auth = authOf(request);
+      keys.assertEnabled(auth.project, 'user');
+      return toUserApiKey(await keys.check(auth.project.id, 'user', request.body.api_key));
+    },
+    listTeamApiKeys: async (request) => {
+      const auth = authOf(request);
+      const rows = await keys.list(auth.project.id, await teamOwner(auth, request.query.team_id));
+      return { items: rows.map(toTeamApiKey), is_paginated: false as const };
+    },
+    createTeamApiKey: async (request) => {
+      const auth = authOf(request);
+      await services.teams.get(auth.project.id, request.body.team_id);
+      const { row, value } = await keys.create(auth.project, await teamOwner(auth, request.body.team_id), request.body);
+      return { ...toTeamApiKey(row), value };
+    },
+    getTeamApiKey: async (request) => {
+      const auth = authOf(request);
+      return toTeamApiKey(await keys.get(auth.project.id, await teamOwner(auth, request.query.team_id), request.params.api_key_id));
+    },
+    updateTeamApiKey: async (request) => {
+      const auth = authOf(request);
+      return toTeamApiKey(
+        await keys.update(auth.project.id, await teamOwner(auth, request.query.team_id), request.params.api_key_id, request.body),
+      );
+    },
+    checkTeamApiKey: async (request) => {
+      const auth = authOf(request);
+      keys.assertEnabled(auth.project, 'team');
+      return toTeamApiKey(await keys.check(auth.project.id, 'team', request.body.api_key));
+    },
+  } satisfies Partial<OperationHandlers>;
+}
