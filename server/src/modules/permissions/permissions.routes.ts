@@ -1,4 +1,8 @@
+import type { FastifyReply } from 'fastify';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { RequestAuth } from '../auth/request-auth.service.ts';
+import type { Scope } from './permission.repository.ts';
+import type { DefinitionWrite } from './permission.service.ts';
 import type { Services } from '../../services.ts';
 import { authOf } from '../auth/auth-of.ts';
 import { resolveUserId } from '../auth/resolve-user-id.ts';
@@ -6,6 +10,23 @@ import { resolveUserId } from '../auth/resolve-user-id.ts';
 export function permissionHandlers(services: Services) {
   const { permissions } = services;
   const success = { success: true } as const;
+  /** The admin CRUD of definitions, the same for both scopes. */
+  const definitions = {
+    list: async (auth: RequestAuth, scope: Scope) => ({
+      items: await permissions.listDefinitions(auth.project.id, scope),
+      is_paginated: false as const,
+    }),
+    create: async (auth: RequestAuth, scope: Scope, body: DefinitionWrite & { id: string }, reply: FastifyReply) => {
+      reply.status(201);
+      return permissions.createDefinition(auth.project.id, scope, body);
+    },
+    update: (auth: RequestAuth, scope: Scope, id: string, body: DefinitionWrite) =>
+      permissions.updateDefinition(auth.project.id, scope, id, body),
+    delete: async (auth: RequestAuth, scope: Scope, id: string) => {
+      await permissions.deleteDefinition(auth.project.id, scope, id);
+      return success;
+    },
+  };
   return {
     listTeamPermissions: async (request) => {
       const auth = authOf(request);
@@ -57,33 +78,15 @@ export function permissionHandlers(services: Services) {
       await permissions.revokeProject(auth.project.id, resolveUserId(auth, request.params.user_id), request.params.permission_id);
       return success;
     },
-    listTeamPermissionDefinitions: async (request) => ({
-      items: await permissions.listDefinitions(authOf(request).project.id, 'team'),
-      is_paginated: false as const,
-    }),
-    createTeamPermissionDefinition: async (request, reply) => {
-      reply.status(201);
-      return permissions.createDefinition(authOf(request).project.id, 'team', request.body);
-    },
+    listTeamPermissionDefinitions: async (request) => definitions.list(authOf(request), 'team'),
+    createTeamPermissionDefinition: async (request, reply) => definitions.create(authOf(request), 'team', request.body, reply),
     updateTeamPermissionDefinition: async (request) =>
-      permissions.updateDefinition(authOf(request).project.id, 'team', request.params.permission_id, request.body),
-    deleteTeamPermissionDefinition: async (request) => {
-      await permissions.deleteDefinition(authOf(request).project.id, 'team', request.params.permission_id);
-      return success;
-    },
-    listProjectPermissionDefinitions: async (request) => ({
-      items: await permissions.listDefinitions(authOf(request).project.id, 'project'),
-      is_paginated: false as const,
-    }),
-    createProjectPermissionDefinition: async (request, reply) => {
-      reply.status(201);
-      return permissions.createDefinition(authOf(request).project.id, 'project', request.body);
-    },
+      definitions.update(authOf(request), 'team', request.params.permission_id, request.body),
+    deleteTeamPermissionDefinition: async (request) => definitions.delete(authOf(request), 'team', request.params.permission_id),
+    listProjectPermissionDefinitions: async (request) => definitions.list(authOf(request), 'project'),
+    createProjectPermissionDefinition: async (request, reply) => definitions.create(authOf(request), 'project', request.body, reply),
     updateProjectPermissionDefinition: async (request) =>
-      permissions.updateDefinition(authOf(request).project.id, 'project', request.params.permission_id, request.body),
-    deleteProjectPermissionDefinition: async (request) => {
-      await permissions.deleteDefinition(authOf(request).project.id, 'project', request.params.permission_id);
-      return success;
-    },
+      definitions.update(authOf(request), 'project', request.params.permission_id, request.body),
+    deleteProjectPermissionDefinition: async (request) => definitions.delete(authOf(request), 'project', request.params.permission_id),
   } satisfies Partial<OperationHandlers>;
 }

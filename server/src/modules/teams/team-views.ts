@@ -5,18 +5,6 @@ import type { AccessType } from '../auth/access-type.ts';
 type ServerTeam = components['schemas']['ServerTeam'];
 type ClientTeam = components['schemas']['ClientTeam'];
 
-export function toServerTeam(team: TeamRow): ServerTeam {
-  return {
-    id: team.id,
-    display_name: team.display_name,
-    profile_image_url: team.profile_image_url,
-    client_metadata: team.client_metadata ?? null,
-    client_read_only_metadata: team.client_read_only_metadata ?? null,
-    server_metadata: team.server_metadata ?? null,
-    created_at_millis: team.created_at.getTime(),
-  };
-}
-
 export function toClientTeam(team: TeamRow): ClientTeam {
   return {
     id: team.id,
@@ -26,6 +14,13 @@ export function toClientTeam(team: TeamRow): ClientTeam {
     client_read_only_metadata: team.client_read_only_metadata ?? null,
   };
 }
+
+/** The client view plus what only the server may read. */
+export const toServerTeam = (team: TeamRow): ServerTeam => ({
+  ...toClientTeam(team),
+  server_metadata: team.server_metadata ?? null,
+  created_at_millis: team.created_at.getTime(),
+});
 
 export const toTeamView = (accessType: AccessType, team: TeamRow) => (accessType === 'client' ? toClientTeam(team) : toServerTeam(team));
 
