@@ -7201,6 +7201,26 @@ export interface components {
                 "text/plain": string;
             };
         };
+        /** @description Bad request, or refused by a project setting (plain text). */
+        RequiredAuthOrText400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"];
+                "text/plain": string;
+            };
+        };
+        /** @description Bad query, or refused by a project setting (plain text). */
+        RequiredAuthQueryOrText400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthQueryErrors400"];
+                "text/plain": string;
+            };
+        };
         /** @description Too many requests from this client or for this email; retry after the given seconds. */
         RateLimited: {
             headers: {
@@ -13846,7 +13866,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKeyList"];
                 };
             };
-            400: components["responses"]["UserMeQuery400"];
+            400: components["responses"]["RequiredAuthQueryOrText400"];
             401: components["responses"]["TeamPermission401"];
             403: components["responses"]["UserToken403OrForbidden"];
         };
@@ -13938,7 +13958,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKeyCreated"];
                 };
             };
-            400: components["responses"]["UserMe400"];
+            400: components["responses"]["RequiredAuthOrText400"];
             401: components["responses"]["TeamPermission401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["TEAM_NOT_FOUND"];
@@ -14023,7 +14043,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKey"];
                 };
             };
-            400: components["responses"]["UserMeQuery400"];
+            400: components["responses"]["RequiredAuthQueryOrText400"];
             401: components["responses"]["TeamPermission401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["API_KEY_NOT_FOUND"];
@@ -14116,7 +14136,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKey"];
                 };
             };
-            400: components["responses"]["UserMe400"];
+            400: components["responses"]["RequiredAuthOrText400"];
             401: components["responses"]["TeamPermission401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["API_KEY_NOT_FOUND"];

@@ -3178,6 +3178,16 @@ export type PermissionDefinitionWrite400ResponseOne = RequiredAuthErrors400 | Pe
 export type PermissionDefinitionWrite400Response = PermissionDefinitionWrite400ResponseOne | string;
 
 /**
+ * Bad request, or refused by a project setting (plain text).
+ */
+export type RequiredAuthOrText400Response = RequiredAuthErrors400 | string;
+
+/**
+ * Bad query, or refused by a project setting (plain text).
+ */
+export type RequiredAuthQueryOrText400Response = RequiredAuthQueryErrors400 | string;
+
+/**
  * Too many requests from this client or for this email; retry after the given seconds.
  */
 export type RateLimitedResponse = string;
@@ -3695,6 +3705,8 @@ user_id: UserIdOrMe;
 
 /**
  * Absent or null never expires.
+ * @minimum 0
+ * @maximum 8640000000000000
  */
 export type CreateUserApiKeyBodyExpiresAtMillis = number | null;
 
@@ -3702,7 +3714,11 @@ export type CreateUserApiKeyBody = {
   user_id: UserIdOrMe;
   /** @maxLength 1024 */
   description: string;
-  /** Absent or null never expires. */
+  /**
+   * Absent or null never expires.
+   * @minimum 0
+   * @maximum 8640000000000000
+   */
   expires_at_millis?: CreateUserApiKeyBodyExpiresAtMillis;
   is_public?: boolean;
 };
@@ -3739,6 +3755,8 @@ team_id: string;
 
 /**
  * Absent or null never expires.
+ * @minimum 0
+ * @maximum 8640000000000000
  */
 export type CreateTeamApiKeyBodyExpiresAtMillis = number | null;
 
@@ -3746,7 +3764,11 @@ export type CreateTeamApiKeyBody = {
   team_id: string;
   /** @maxLength 1024 */
   description: string;
-  /** Absent or null never expires. */
+  /**
+   * Absent or null never expires.
+   * @minimum 0
+   * @maximum 8640000000000000
+   */
   expires_at_millis?: CreateTeamApiKeyBodyExpiresAtMillis;
   is_public?: boolean;
 };

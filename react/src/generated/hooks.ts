@@ -96,8 +96,10 @@ import type {
   RefreshCurrentSessionBody,
   Request400Response,
   RequiredAuth400Response,
+  RequiredAuthOrText400Response,
   RequiredAuthQuery400Response,
   RequiredAuthQueryErrors400,
+  RequiredAuthQueryOrText400Response,
   ResetPasswordBody,
   RestrictedAccess401Response,
   RestrictedUserNotAllowedError,
@@ -6850,7 +6852,7 @@ export const getListTeamApiKeysQueryKey = (params?: ListTeamApiKeysParams,) => {
     }
 
     
-export const getListTeamApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params: ListTeamApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params: ListTeamApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -6869,14 +6871,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamApiKeysQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamApiKeys>>>
-export type ListTeamApiKeysQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+export type ListTeamApiKeysQueryError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
 
 
 /**
  * @summary A team's API keys
  */
 
-export function useListTeamApiKeys<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+export function useListTeamApiKeys<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
  params: ListTeamApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -6892,7 +6894,7 @@ export function useListTeamApiKeys<TData = Awaited<ReturnType<typeof listTeamApi
 
 
 
-export const getListTeamApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params: ListTeamApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params: ListTeamApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -6911,14 +6913,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamApiKeysSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamApiKeys>>>
-export type ListTeamApiKeysSuspenseQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+export type ListTeamApiKeysSuspenseQueryError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
 
 
 /**
  * @summary A team's API keys
  */
 
-export function useListTeamApiKeysSuspense<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+export function useListTeamApiKeysSuspense<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
  params: ListTeamApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -6962,7 +6964,7 @@ export const createTeamApiKey = async (createTeamApiKeyBody: CreateTeamApiKeyBod
 
 
 
-export const getCreateTeamApiKeyMutationOptions = <TError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse,
+export const getCreateTeamApiKeyMutationOptions = <TError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamApiKey>>, TError,{data: CreateTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createTeamApiKey>>, TError,{data: CreateTeamApiKeyBody}, TContext> => {
 
@@ -6989,12 +6991,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateTeamApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof createTeamApiKey>>>
     export type CreateTeamApiKeyMutationBody = CreateTeamApiKeyBody
-    export type CreateTeamApiKeyMutationError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse
+    export type CreateTeamApiKeyMutationError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse
 
     /**
  * @summary Create a team API key
  */
-export const useCreateTeamApiKey = <TError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse,
+export const useCreateTeamApiKey = <TError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamApiKey>>, TError,{data: CreateTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createTeamApiKey>>,
@@ -7051,7 +7053,7 @@ export const getGetTeamApiKeyQueryKey = (apiKeyId?: string,
     }
 
     
-export const getGetTeamApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+export const getGetTeamApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
     params: GetTeamApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -7071,14 +7073,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetTeamApiKeyQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamApiKey>>>
-export type GetTeamApiKeyQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+export type GetTeamApiKeyQueryError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
 
 
 /**
  * @summary One team API key
  */
 
-export function useGetTeamApiKey<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+export function useGetTeamApiKey<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
  apiKeyId: string,
     params: GetTeamApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -7095,7 +7097,7 @@ export function useGetTeamApiKey<TData = Awaited<ReturnType<typeof getTeamApiKey
 
 
 
-export const getGetTeamApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+export const getGetTeamApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
     params: GetTeamApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -7115,14 +7117,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetTeamApiKeySuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamApiKey>>>
-export type GetTeamApiKeySuspenseQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+export type GetTeamApiKeySuspenseQueryError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
 
 
 /**
  * @summary One team API key
  */
 
-export function useGetTeamApiKeySuspense<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+export function useGetTeamApiKeySuspense<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
  apiKeyId: string,
     params: GetTeamApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -7177,7 +7179,7 @@ export const updateTeamApiKey = async (apiKeyId: string,
 
 
 
-export const getUpdateTeamApiKeyMutationOptions = <TError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+export const getUpdateTeamApiKeyMutationOptions = <TError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamApiKey>>, TError,{apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateTeamApiKey>>, TError,{apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}, TContext> => {
 
@@ -7204,12 +7206,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateTeamApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof updateTeamApiKey>>>
     export type UpdateTeamApiKeyMutationBody = UpdateTeamApiKeyBody
-    export type UpdateTeamApiKeyMutationError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+    export type UpdateTeamApiKeyMutationError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
 
     /**
  * @summary Describe or revoke a team API key
  */
-export const useUpdateTeamApiKey = <TError = UserMe400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+export const useUpdateTeamApiKey = <TError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamApiKey>>, TError,{apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateTeamApiKey>>,

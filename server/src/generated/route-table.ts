@@ -19436,7 +19436,9 @@ export const routeTable = [
             "type": [
               "integer",
               "null"
-            ]
+            ],
+            "minimum": 0,
+            "maximum": 8640000000000000
           },
           "is_public": {
             "type": "boolean",
@@ -20606,7 +20608,6 @@ export const routeTable = [
         "ACCESS_TYPE_REQUIRED",
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
         "BRANCH_DOES_NOT_EXIST",
-        "CANNOT_GET_OWN_USER_WITHOUT_USER",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -20815,7 +20816,9 @@ export const routeTable = [
             "type": [
               "integer",
               "null"
-            ]
+            ],
+            "minimum": 0,
+            "maximum": 8640000000000000
           },
           "is_public": {
             "type": "boolean",
@@ -20877,7 +20880,6 @@ export const routeTable = [
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
-        "CANNOT_GET_OWN_USER_WITHOUT_USER",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -21151,7 +21153,6 @@ export const routeTable = [
         "ACCESS_TYPE_REQUIRED",
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
         "BRANCH_DOES_NOT_EXIST",
-        "CANNOT_GET_OWN_USER_WITHOUT_USER",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -21440,7 +21441,6 @@ export const routeTable = [
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
-        "CANNOT_GET_OWN_USER_WITHOUT_USER",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",

@@ -13,9 +13,10 @@ export function endUserApiKeyHandlers(services: Services) {
     keys.assertEnabled(auth.project, 'user');
     return { type: 'user', userId: resolveUserId(auth, userId) };
   };
-  /** Team keys: client access needs $manage_api_keys in the team. */
-  const teamOwner = async (auth: RequestAuth, teamId: string): Promise<KeyOwner> => {
+  /** Team keys: enabled first, then (when creating) the team must exist, then client access needs $manage_api_keys. */
+  const teamOwner = async (auth: RequestAuth, teamId: string, options: { mustExist?: boolean } = {}): Promise<KeyOwner> => {
     keys.assertEnabled(auth.project, 'team');
+    if (options.mustExist) await services.teams.get(auth.project.id, teamId);
     await requireTeamPermission(services.permissions, auth, teamId, '$manage_api_keys');
     return { type: 'team', teamId };
   };
@@ -55,8 +56,11 @@ export function endUserApiKeyHandlers(services: Services) {
     },
     createTeamApiKey: async (request) => {
       const auth = authOf(request);
-      await services.teams.get(auth.project.id, request.body.team_id);
-      const { row, value } = await keys.create(auth.project, await teamOwner(auth, request.body.team_id), request.body);
+      const { row, value } = await keys.create(
+        auth.project,
+        await teamOwner(auth, request.body.team_id, { mustExist: true }),
+        request.body,
+      );
       return { ...toTeamApiKey(row), value };
     },
     getTeamApiKey: async (request) => {
