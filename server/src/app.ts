@@ -12,6 +12,7 @@ import { userHandlers } from './modules/users/users.routes.ts';
 import { teamHandlers } from './modules/teams/teams.routes.ts';
 import { teamInvitationHandlers } from './modules/teams/team-invitations.routes.ts';
 import { endUserApiKeyHandlers } from './modules/end-user-api-keys/end-user-api-keys.routes.ts';
+import { internalHandlers } from './modules/internal/internal.routes.ts';
 import { permissionHandlers } from './modules/permissions/permissions.routes.ts';
 import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
@@ -72,6 +73,7 @@ export async function buildApp(options: AppOptions) {
     ...teamHandlers(options.services),
     ...teamInvitationHandlers(options.services),
     ...endUserApiKeyHandlers(options.services),
+    ...internalHandlers(options.services),
     ...permissionHandlers(options.services),
   };
   registerOperations(app, handlers, options.services.requestAuth, options.rateLimits);

@@ -3,7 +3,8 @@ import type { ServerEnv } from './config/env.ts';
 import type { Database } from './db/schema.ts';
 import { ApiKeyService } from './modules/api-keys/api-key.service.ts';
 import { AccessTokenService } from './modules/auth/access-token.service.ts';
-import { type ProjectOwnershipCheck, RequestAuthService } from './modules/auth/request-auth.service.ts';
+import { RequestAuthService } from './modules/auth/request-auth.service.ts';
+import { InternalProjectService } from './modules/internal/internal-project.service.ts';
 import { ContactChannelService } from './modules/contact-channels/contact-channel.service.ts';
 import { type EmailLog, EmailService } from './modules/email/email.service.ts';
 import { OtpAuthService } from './modules/otp-auth/otp-auth.service.ts';
@@ -20,12 +21,6 @@ import { SignInService } from './modules/sign-in/sign-in.service.ts';
 import { SigningKeysService } from './modules/signing-keys/signing-keys.service.ts';
 import { UserService } from './modules/users/user.service.ts';
 import { VerificationCodeService } from './modules/verification-codes/verification-code.service.ts';
-
-/**
- * Until teams exist (the project-administration issue adds owner-team membership), no user of the
- * `internal` project manages any project, so every admin access token is refused as not admin.
- */
-const noOwnershipYet: ProjectOwnershipCheck = async () => false;
 
 export type ServiceOptions = Pick<ServerEnv, 'publicUrl' | 'smtp'> & { emailLog?: EmailLog };
 
@@ -60,16 +55,23 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
   );
   const passwordReset = new PasswordResetService(users, sessions, verificationCodes, email);
   const endUserApiKeys = new EndUserApiKeyService(db);
+  // Admin access tokens: an internal user manages the projects its teams own.
+  const internalProjects = new InternalProjectService(db, projects);
   const invitations = new TeamInvitationService(db, teams, verificationCodes, email);
   const otpAuth = new OtpAuthService(users, verificationCodes, email, signIn);
-  const requestAuth = new RequestAuthService(projects, apiKeys, accessTokens, noOwnershipYet, (projectId, userId) =>
-    users.find(projectId, userId),
+  const requestAuth = new RequestAuthService(
+    projects,
+    apiKeys,
+    accessTokens,
+    (userId, project) => internalProjects.manages(userId, project),
+    (projectId, userId) => users.find(projectId, userId),
   );
   return {
     permissions,
     teams,
     invitations,
     endUserApiKeys,
+    internalProjects,
     db,
     projects,
     apiKeys,

@@ -84,6 +84,16 @@ export const operationDescriptors = {
   getTeamApiKey: {"method":"GET","path":"/team-api-keys/{api_key_id}","responseType":"json","auth":"required"},
   updateTeamApiKey: {"method":"PATCH","path":"/team-api-keys/{api_key_id}","responseType":"json","bodyType":"application/json","auth":"required"},
   checkTeamApiKey: {"method":"POST","path":"/team-api-keys/check","responseType":"json","bodyType":"application/json","auth":"required"},
+  listInternalProjects: {"method":"GET","path":"/internal/projects","responseType":"json","auth":"required"},
+  createInternalProject: {"method":"POST","path":"/internal/projects","responseType":"json","bodyType":"application/json","auth":"required"},
+  transferInternalProject: {"method":"POST","path":"/internal/projects/transfer","responseType":"json","bodyType":"application/json","auth":"required"},
+  getAdminProject: {"method":"GET","path":"/internal/projects/current","responseType":"json","auth":"required"},
+  updateAdminProject: {"method":"PATCH","path":"/internal/projects/current","responseType":"json","bodyType":"application/json","auth":"required"},
+  deleteAdminProject: {"method":"DELETE","path":"/internal/projects/current","responseType":"json","auth":"required"},
+  listInternalApiKeys: {"method":"GET","path":"/internal/api-keys","responseType":"json","auth":"required"},
+  createInternalApiKey: {"method":"POST","path":"/internal/api-keys","responseType":"json","bodyType":"application/json","auth":"required"},
+  getInternalApiKey: {"method":"GET","path":"/internal/api-keys/{api_key_id}","responseType":"json","auth":"required"},
+  updateInternalApiKey: {"method":"PATCH","path":"/internal/api-keys/{api_key_id}","responseType":"json","bodyType":"application/json","auth":"required"},
 } as const;
 
 export type OperationName = keyof typeof operationDescriptors;

@@ -761,6 +761,168 @@ export interface TeamApiKeyList {
   is_paginated: false;
 }
 
+export type InternalApiKeyPublishableClientKey = {
+  last_four: string;
+};
+
+export type InternalApiKeySecretServerKey = {
+  last_four: string;
+};
+
+export type InternalApiKeySuperSecretAdminKey = {
+  last_four: string;
+};
+
+export interface InternalApiKey {
+  id: string;
+  description: string;
+  expires_at_millis: number;
+  manually_revoked_at_millis?: number;
+  created_at_millis: number;
+  publishable_client_key?: InternalApiKeyPublishableClientKey;
+  secret_server_key?: InternalApiKeySecretServerKey;
+  super_secret_admin_key?: InternalApiKeySuperSecretAdminKey;
+}
+
+export interface InternalApiKeyCreated {
+  id: string;
+  description: string;
+  expires_at_millis: number;
+  created_at_millis: number;
+  /** @pattern ^pck_ */
+  publishable_client_key?: string;
+  /** @pattern ^ssk_ */
+  secret_server_key?: string;
+  /** @pattern ^sak_ */
+  super_secret_admin_key?: string;
+}
+
+export interface InternalApiKeyList {
+  items: InternalApiKey[];
+  is_paginated: false;
+}
+
+export interface PermissionRef {
+  id: PermissionId;
+}
+
+export type AdminProjectConfigEnabledOauthProvidersItem = {
+  id: OAuthProviderType;
+};
+
+export type AdminProjectConfigOauthAccountMergeStrategy = typeof AdminProjectConfigOauthAccountMergeStrategy[keyof typeof AdminProjectConfigOauthAccountMergeStrategy];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const AdminProjectConfigOauthAccountMergeStrategy = {
+  link_method: 'link_method',
+  raise_error: 'raise_error',
+  allow_duplicates: 'allow_duplicates',
+} as const;
+
+export interface AdminProjectConfig {
+  allow_localhost: boolean;
+  sign_up_enabled: boolean;
+  credential_enabled: boolean;
+  magic_link_enabled: boolean;
+  passkey_enabled: boolean;
+  client_team_creation_enabled: boolean;
+  client_user_deletion_enabled: boolean;
+  allow_user_api_keys: boolean;
+  allow_team_api_keys: boolean;
+  create_team_on_sign_up: boolean;
+  enabled_oauth_providers: AdminProjectConfigEnabledOauthProvidersItem[];
+  domains: TrustedDomain[];
+  team_creator_default_permissions: PermissionRef[];
+  team_member_default_permissions: PermissionRef[];
+  user_default_permissions: PermissionRef[];
+  oauth_account_merge_strategy: AdminProjectConfigOauthAccountMergeStrategy;
+}
+
+export type AdminProjectOwnerTeamId = string | null;
+
+export interface AdminProject {
+  id: ProjectId;
+  display_name: string;
+  description: string;
+  created_at_millis: number;
+  is_production_mode: boolean;
+  is_development_environment: boolean;
+  owner_team_id: AdminProjectOwnerTeamId;
+  config: AdminProjectConfig;
+}
+
+export interface AdminProjectList {
+  items: AdminProject[];
+  is_paginated: false;
+}
+
+export type ProjectConfigUpdateDomainsItem = {
+  /**
+   * A base URL; wildcards only in the host, no leading, trailing or double dots.
+   * @maxLength 300
+   */
+  domain: string;
+  /**
+   * @maxLength 300
+   * @pattern ^/
+   */
+  handler_path: string;
+};
+
+export type ProjectConfigUpdateOauthAccountMergeStrategy = typeof ProjectConfigUpdateOauthAccountMergeStrategy[keyof typeof ProjectConfigUpdateOauthAccountMergeStrategy];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const ProjectConfigUpdateOauthAccountMergeStrategy = {
+  link_method: 'link_method',
+  raise_error: 'raise_error',
+  allow_duplicates: 'allow_duplicates',
+} as const;
+
+export interface ProjectConfigUpdate {
+  allow_localhost?: boolean;
+  sign_up_enabled?: boolean;
+  credential_enabled?: boolean;
+  magic_link_enabled?: boolean;
+  passkey_enabled?: boolean;
+  client_team_creation_enabled?: boolean;
+  client_user_deletion_enabled?: boolean;
+  allow_user_api_keys?: boolean;
+  allow_team_api_keys?: boolean;
+  create_team_on_sign_up?: boolean;
+  /** @maxItems 100 */
+  domains?: ProjectConfigUpdateDomainsItem[];
+  team_creator_default_permissions?: PermissionRef[];
+  team_member_default_permissions?: PermissionRef[];
+  user_default_permissions?: PermissionRef[];
+  oauth_account_merge_strategy?: ProjectConfigUpdateOauthAccountMergeStrategy;
+}
+
+export interface ProjectUpdate {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  display_name?: string;
+  /** @maxLength 4096 */
+  description?: string;
+  config?: ProjectConfigUpdate;
+}
+
+export interface ProjectCreate {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  display_name: string;
+  /** @maxLength 4096 */
+  description?: string;
+  owner_team_id: string;
+  is_development_environment?: boolean;
+  config?: ProjectConfigUpdate;
+}
+
 export interface ContactChannel {
   id: string;
   user_id: UserId;
@@ -3187,6 +3349,8 @@ export type RequiredAuthOrText400Response = RequiredAuthErrors400 | string;
  */
 export type RequiredAuthQueryOrText400Response = RequiredAuthQueryErrors400 | string;
 
+export type InternalUserRequired401Response = ProjectAuthErrors401 | InsufficientAccessTypeError | UserAuthenticationRequiredError | ExpectedInternalProjectError;
+
 /**
  * Too many requests from this client or for this email; retry after the given seconds.
  */
@@ -3798,4 +3962,32 @@ export type CheckTeamApiKeyBody = {
 export type CheckTeamApiKey400One = RequiredAuthErrors400 | WrongApiKeyTypeError;
 
 export type CheckTeamApiKey401 = ProjectAuthErrors401 | ApiKeyExpiredError | ApiKeyRevokedError;
+
+export type TransferInternalProjectBody = {
+  project_id: ProjectId;
+  new_team_id: string;
+};
+
+export type TransferInternalProject200 = {
+  success: 'true';
+};
+
+export type CreateInternalApiKeyBody = {
+  /** @maxLength 1024 */
+  description: string;
+  /**
+   * @minimum 0
+   * @maximum 8640000000000000
+   */
+  expires_at_millis: number;
+  has_publishable_client_key?: boolean;
+  has_secret_server_key?: boolean;
+  has_super_secret_admin_key?: boolean;
+};
+
+export type UpdateInternalApiKeyBody = {
+  /** @maxLength 1024 */
+  description?: string;
+  revoked?: true;
+};
 

@@ -21,6 +21,8 @@ import type {
 import type {
   AcceptTeamInvitation200,
   AcceptTeamInvitation403,
+  AdminProject,
+  AdminProjectList,
   ApiKeyNotFoundResponse,
   CallbackRequest,
   CheckFeatureSupportBody,
@@ -39,6 +41,7 @@ import type {
   ContactChannelConflict409Response,
   ContactChannelList,
   CreateContactChannelBody,
+  CreateInternalApiKeyBody,
   CreateProjectPermission404,
   CreateSession200,
   CreateSession400,
@@ -63,6 +66,10 @@ import type {
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUserApiKeyParams,
+  InternalApiKey,
+  InternalApiKeyCreated,
+  InternalApiKeyList,
+  InternalUserRequired401Response,
   JsonWebKeySet,
   ListContactChannelsParams,
   ListProjectPermissionsParams,
@@ -86,9 +93,11 @@ import type {
   PermissionDefinitionWrite400Response,
   PermissionNotFoundResponse,
   ProjectAuth401Response,
+  ProjectCreate,
   ProjectNotFoundResponse,
   ProjectPermission,
   ProjectPermissionList,
+  ProjectUpdate,
   Query400Response,
   RateLimitedResponse,
   RefreshCurrentSession200,
@@ -149,9 +158,12 @@ import type {
   TeamPermissionList,
   TeamUpdate,
   TeamView,
+  TransferInternalProject200,
+  TransferInternalProjectBody,
   UpdateContactChannelBody,
   UpdateCurrentUser400One,
   UpdateCurrentUserBody,
+  UpdateInternalApiKeyBody,
   UpdatePassword400,
   UpdatePasswordBody,
   UpdateTeamApiKeyBody,
@@ -7294,6 +7306,914 @@ export const useCheckTeamApiKey = <TError = CheckTeamApiKey400One | string | Che
       > => {
 
       const mutationOptions = getCheckTeamApiKeyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access on the `internal` project with a user token: the projects owned by teams the user belongs to.
+ * @summary The projects the signed-in dashboard user manages
+ */
+export const getListInternalProjectsUrl = () => {
+
+
+  
+
+  return `/internal/projects`
+}
+
+export const listInternalProjects = async ( options?: RequestInit): Promise<AdminProjectList> => {
+  
+  return apiMutator<AdminProjectList>(getListInternalProjectsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListInternalProjectsQueryKey = () => {
+    return [
+    `/internal/projects`
+    ] as const;
+    }
+
+    
+export const getListInternalProjectsQueryOptions = <TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListInternalProjectsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listInternalProjects>>> = ({ signal }) => listInternalProjects({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListInternalProjectsQueryResult = NonNullable<Awaited<ReturnType<typeof listInternalProjects>>>
+export type ListInternalProjectsQueryError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response
+
+
+/**
+ * @summary The projects the signed-in dashboard user manages
+ */
+
+export function useListInternalProjects<TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListInternalProjectsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListInternalProjectsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListInternalProjectsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listInternalProjects>>> = ({ signal }) => listInternalProjects({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListInternalProjectsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listInternalProjects>>>
+export type ListInternalProjectsSuspenseQueryError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response
+
+
+/**
+ * @summary The projects the signed-in dashboard user manages
+ */
+
+export function useListInternalProjectsSuspense<TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListInternalProjectsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * @summary Create a project owned by one of the user's teams
+ */
+export const getCreateInternalProjectUrl = () => {
+
+
+  
+
+  return `/internal/projects`
+}
+
+export const createInternalProject = async (projectCreate: ProjectCreate, options?: RequestInit): Promise<AdminProject> => {
+  
+  return apiMutator<AdminProject>(getCreateInternalProjectUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      projectCreate,)
+  }
+);}
+
+
+
+
+export const getCreateInternalProjectMutationOptions = <TError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createInternalProject>>, TError,{data: ProjectCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createInternalProject>>, TError,{data: ProjectCreate}, TContext> => {
+
+const mutationKey = ['createInternalProject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createInternalProject>>, {data: ProjectCreate}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createInternalProject(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateInternalProjectMutationResult = NonNullable<Awaited<ReturnType<typeof createInternalProject>>>
+    export type CreateInternalProjectMutationBody = ProjectCreate
+    export type CreateInternalProjectMutationError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response
+
+    /**
+ * @summary Create a project owned by one of the user's teams
+ */
+export const useCreateInternalProject = <TError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createInternalProject>>, TError,{data: ProjectCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createInternalProject>>,
+        TError,
+        {data: ProjectCreate},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateInternalProjectMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Move a project to another of the user's teams
+ */
+export const getTransferInternalProjectUrl = () => {
+
+
+  
+
+  return `/internal/projects/transfer`
+}
+
+export const transferInternalProject = async (transferInternalProjectBody: TransferInternalProjectBody, options?: RequestInit): Promise<TransferInternalProject200> => {
+  
+  return apiMutator<TransferInternalProject200>(getTransferInternalProjectUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      transferInternalProjectBody,)
+  }
+);}
+
+
+
+
+export const getTransferInternalProjectMutationOptions = <TError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response | ProjectNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof transferInternalProject>>, TError,{data: TransferInternalProjectBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof transferInternalProject>>, TError,{data: TransferInternalProjectBody}, TContext> => {
+
+const mutationKey = ['transferInternalProject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof transferInternalProject>>, {data: TransferInternalProjectBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  transferInternalProject(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type TransferInternalProjectMutationResult = NonNullable<Awaited<ReturnType<typeof transferInternalProject>>>
+    export type TransferInternalProjectMutationBody = TransferInternalProjectBody
+    export type TransferInternalProjectMutationError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response | ProjectNotFoundResponse
+
+    /**
+ * @summary Move a project to another of the user's teams
+ */
+export const useTransferInternalProject = <TError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response | ProjectNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof transferInternalProject>>, TError,{data: TransferInternalProjectBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof transferInternalProject>>,
+        TError,
+        {data: TransferInternalProjectBody},
+        TContext
+      > => {
+
+      const mutationOptions = getTransferInternalProjectMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary The current project (admin view)
+ */
+export const getGetAdminProjectUrl = () => {
+
+
+  
+
+  return `/internal/projects/current`
+}
+
+export const getAdminProject = async ( options?: RequestInit): Promise<AdminProject> => {
+  
+  return apiMutator<AdminProject>(getGetAdminProjectUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetAdminProjectQueryKey = () => {
+    return [
+    `/internal/projects/current`
+    ] as const;
+    }
+
+    
+export const getGetAdminProjectQueryOptions = <TData = Awaited<ReturnType<typeof getAdminProject>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetAdminProjectQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAdminProject>>> = ({ signal }) => getAdminProject({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetAdminProjectQueryResult = NonNullable<Awaited<ReturnType<typeof getAdminProject>>>
+export type GetAdminProjectQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary The current project (admin view)
+ */
+
+export function useGetAdminProject<TData = Awaited<ReturnType<typeof getAdminProject>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetAdminProjectQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetAdminProjectSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getAdminProject>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetAdminProjectQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAdminProject>>> = ({ signal }) => getAdminProject({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetAdminProjectSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getAdminProject>>>
+export type GetAdminProjectSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary The current project (admin view)
+ */
+
+export function useGetAdminProjectSuspense<TData = Awaited<ReturnType<typeof getAdminProject>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetAdminProjectSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * @summary Change the current project
+ */
+export const getUpdateAdminProjectUrl = () => {
+
+
+  
+
+  return `/internal/projects/current`
+}
+
+export const updateAdminProject = async (projectUpdate: ProjectUpdate, options?: RequestInit): Promise<AdminProject> => {
+  
+  return apiMutator<AdminProject>(getUpdateAdminProjectUrl(),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      projectUpdate,)
+  }
+);}
+
+
+
+
+export const getUpdateAdminProjectMutationOptions = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAdminProject>>, TError,{data: ProjectUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateAdminProject>>, TError,{data: ProjectUpdate}, TContext> => {
+
+const mutationKey = ['updateAdminProject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateAdminProject>>, {data: ProjectUpdate}> = (props) => {
+          const {data} = props ?? {};
+
+          return  updateAdminProject(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateAdminProjectMutationResult = NonNullable<Awaited<ReturnType<typeof updateAdminProject>>>
+    export type UpdateAdminProjectMutationBody = ProjectUpdate
+    export type UpdateAdminProjectMutationError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response
+
+    /**
+ * @summary Change the current project
+ */
+export const useUpdateAdminProject = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAdminProject>>, TError,{data: ProjectUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateAdminProject>>,
+        TError,
+        {data: ProjectUpdate},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateAdminProjectMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The `internal` project cannot be deleted (plain 400).
+ * @summary Delete the current project and everything in it
+ */
+export const getDeleteAdminProjectUrl = () => {
+
+
+  
+
+  return `/internal/projects/current`
+}
+
+export const deleteAdminProject = async ( options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteAdminProjectUrl(),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteAdminProjectMutationOptions = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAdminProject>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteAdminProject>>, TError,void, TContext> => {
+
+const mutationKey = ['deleteAdminProject'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteAdminProject>>, void> = () => {
+          
+
+          return  deleteAdminProject(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteAdminProjectMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAdminProject>>>
+    
+    export type DeleteAdminProjectMutationError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response
+
+    /**
+ * @summary Delete the current project and everything in it
+ */
+export const useDeleteAdminProject = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAdminProject>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteAdminProject>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteAdminProjectMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary The project's key sets
+ */
+export const getListInternalApiKeysUrl = () => {
+
+
+  
+
+  return `/internal/api-keys`
+}
+
+export const listInternalApiKeys = async ( options?: RequestInit): Promise<InternalApiKeyList> => {
+  
+  return apiMutator<InternalApiKeyList>(getListInternalApiKeysUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListInternalApiKeysQueryKey = () => {
+    return [
+    `/internal/api-keys`
+    ] as const;
+    }
+
+    
+export const getListInternalApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListInternalApiKeysQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listInternalApiKeys>>> = ({ signal }) => listInternalApiKeys({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListInternalApiKeysQueryResult = NonNullable<Awaited<ReturnType<typeof listInternalApiKeys>>>
+export type ListInternalApiKeysQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary The project's key sets
+ */
+
+export function useListInternalApiKeys<TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListInternalApiKeysQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListInternalApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListInternalApiKeysQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listInternalApiKeys>>> = ({ signal }) => listInternalApiKeys({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListInternalApiKeysSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listInternalApiKeys>>>
+export type ListInternalApiKeysSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary The project's key sets
+ */
+
+export function useListInternalApiKeysSuspense<TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListInternalApiKeysSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The full keys are in the answer this once only; they are stored as digests.
+ * @summary Create a key set
+ */
+export const getCreateInternalApiKeyUrl = () => {
+
+
+  
+
+  return `/internal/api-keys`
+}
+
+export const createInternalApiKey = async (createInternalApiKeyBody: CreateInternalApiKeyBody, options?: RequestInit): Promise<InternalApiKeyCreated> => {
+  
+  return apiMutator<InternalApiKeyCreated>(getCreateInternalApiKeyUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createInternalApiKeyBody,)
+  }
+);}
+
+
+
+
+export const getCreateInternalApiKeyMutationOptions = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createInternalApiKey>>, TError,{data: CreateInternalApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createInternalApiKey>>, TError,{data: CreateInternalApiKeyBody}, TContext> => {
+
+const mutationKey = ['createInternalApiKey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createInternalApiKey>>, {data: CreateInternalApiKeyBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createInternalApiKey(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateInternalApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof createInternalApiKey>>>
+    export type CreateInternalApiKeyMutationBody = CreateInternalApiKeyBody
+    export type CreateInternalApiKeyMutationError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response
+
+    /**
+ * @summary Create a key set
+ */
+export const useCreateInternalApiKey = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createInternalApiKey>>, TError,{data: CreateInternalApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createInternalApiKey>>,
+        TError,
+        {data: CreateInternalApiKeyBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateInternalApiKeyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One key set
+ */
+export const getGetInternalApiKeyUrl = (apiKeyId: string,) => {
+
+
+  
+
+  return `/internal/api-keys/${apiKeyId}`
+}
+
+export const getInternalApiKey = async (apiKeyId: string, options?: RequestInit): Promise<InternalApiKey> => {
+  
+  return apiMutator<InternalApiKey>(getGetInternalApiKeyUrl(apiKeyId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetInternalApiKeyQueryKey = (apiKeyId?: string,) => {
+    return [
+    `/internal/api-keys/${apiKeyId}`
+    ] as const;
+    }
+
+    
+export const getGetInternalApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse>(apiKeyId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetInternalApiKeyQueryKey(apiKeyId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getInternalApiKey>>> = ({ signal }) => getInternalApiKey(apiKeyId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(apiKeyId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetInternalApiKeyQueryResult = NonNullable<Awaited<ReturnType<typeof getInternalApiKey>>>
+export type GetInternalApiKeyQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse
+
+
+/**
+ * @summary One key set
+ */
+
+export function useGetInternalApiKey<TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse>(
+ apiKeyId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetInternalApiKeyQueryOptions(apiKeyId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetInternalApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse>(apiKeyId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetInternalApiKeyQueryKey(apiKeyId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getInternalApiKey>>> = ({ signal }) => getInternalApiKey(apiKeyId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetInternalApiKeySuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getInternalApiKey>>>
+export type GetInternalApiKeySuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse
+
+
+/**
+ * @summary One key set
+ */
+
+export function useGetInternalApiKeySuspense<TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse>(
+ apiKeyId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetInternalApiKeySuspenseQueryOptions(apiKeyId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A key set is invalid once revoked or expired; status precedence is expired, then revoked.
+ * @summary Describe or revoke a key set
+ */
+export const getUpdateInternalApiKeyUrl = (apiKeyId: string,) => {
+
+
+  
+
+  return `/internal/api-keys/${apiKeyId}`
+}
+
+export const updateInternalApiKey = async (apiKeyId: string,
+    updateInternalApiKeyBody: UpdateInternalApiKeyBody, options?: RequestInit): Promise<InternalApiKey> => {
+  
+  return apiMutator<InternalApiKey>(getUpdateInternalApiKeyUrl(apiKeyId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateInternalApiKeyBody,)
+  }
+);}
+
+
+
+
+export const getUpdateInternalApiKeyMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateInternalApiKey>>, TError,{apiKeyId: string;data: UpdateInternalApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateInternalApiKey>>, TError,{apiKeyId: string;data: UpdateInternalApiKeyBody}, TContext> => {
+
+const mutationKey = ['updateInternalApiKey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateInternalApiKey>>, {apiKeyId: string;data: UpdateInternalApiKeyBody}> = (props) => {
+          const {apiKeyId,data} = props ?? {};
+
+          return  updateInternalApiKey(apiKeyId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateInternalApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof updateInternalApiKey>>>
+    export type UpdateInternalApiKeyMutationBody = UpdateInternalApiKeyBody
+    export type UpdateInternalApiKeyMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse
+
+    /**
+ * @summary Describe or revoke a key set
+ */
+export const useUpdateInternalApiKey = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateInternalApiKey>>, TError,{apiKeyId: string;data: UpdateInternalApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateInternalApiKey>>,
+        TError,
+        {apiKeyId: string;data: UpdateInternalApiKeyBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateInternalApiKeyMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

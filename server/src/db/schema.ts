@@ -14,6 +14,7 @@ export interface ProjectTable {
   created_at: Generated<Date>;
   is_production_mode: Generated<boolean>;
   owner_team_id: string | null;
+  is_development_environment: Generated<boolean>;
   /** The project-level config override; the rendered config is defaults + this (see project-config.ts). */
   config_override: ColumnType<Record<string, unknown>, string | undefined, string>;
 }

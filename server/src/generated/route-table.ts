@@ -4,7 +4,7 @@
 
 import type { RouteDefinition } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey";
 
 export const routeTable = [
   {
@@ -21723,6 +21723,3452 @@ export const routeTable = [
         "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
         "API_KEY_EXPIRED",
         "API_KEY_REVOKED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "API_KEY_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "listInternalProjects",
+    "method": "GET",
+    "url": "/api/v1/internal/projects",
+    "specPath": "/internal/projects",
+    "auth": "required",
+    "accessTypes": [
+      "client"
+    ],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "display_name",
+                  "description",
+                  "created_at_millis",
+                  "is_production_mode",
+                  "is_development_environment",
+                  "owner_team_id",
+                  "config"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "pattern": "^(internal|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+                  },
+                  "display_name": {
+                    "type": "string"
+                  },
+                  "description": {
+                    "type": "string"
+                  },
+                  "created_at_millis": {
+                    "type": "integer"
+                  },
+                  "is_production_mode": {
+                    "type": "boolean"
+                  },
+                  "is_development_environment": {
+                    "type": "boolean"
+                  },
+                  "owner_team_id": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "config": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "allow_localhost",
+                      "sign_up_enabled",
+                      "credential_enabled",
+                      "magic_link_enabled",
+                      "passkey_enabled",
+                      "client_team_creation_enabled",
+                      "client_user_deletion_enabled",
+                      "allow_user_api_keys",
+                      "allow_team_api_keys",
+                      "create_team_on_sign_up",
+                      "enabled_oauth_providers",
+                      "domains",
+                      "team_creator_default_permissions",
+                      "team_member_default_permissions",
+                      "user_default_permissions",
+                      "oauth_account_merge_strategy"
+                    ],
+                    "properties": {
+                      "allow_localhost": {
+                        "type": "boolean"
+                      },
+                      "sign_up_enabled": {
+                        "type": "boolean"
+                      },
+                      "credential_enabled": {
+                        "type": "boolean"
+                      },
+                      "magic_link_enabled": {
+                        "type": "boolean"
+                      },
+                      "passkey_enabled": {
+                        "type": "boolean"
+                      },
+                      "client_team_creation_enabled": {
+                        "type": "boolean"
+                      },
+                      "client_user_deletion_enabled": {
+                        "type": "boolean"
+                      },
+                      "allow_user_api_keys": {
+                        "type": "boolean"
+                      },
+                      "allow_team_api_keys": {
+                        "type": "boolean"
+                      },
+                      "create_team_on_sign_up": {
+                        "type": "boolean"
+                      },
+                      "enabled_oauth_providers": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "id"
+                          ],
+                          "properties": {
+                            "id": {
+                              "type": "string",
+                              "enum": [
+                                "google",
+                                "github",
+                                "microsoft",
+                                "spotify",
+                                "facebook",
+                                "discord",
+                                "gitlab",
+                                "bitbucket",
+                                "linkedin",
+                                "apple",
+                                "x",
+                                "twitch"
+                              ]
+                            }
+                          }
+                        }
+                      },
+                      "domains": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "domain",
+                            "handler_path"
+                          ],
+                          "properties": {
+                            "domain": {
+                              "type": "string"
+                            },
+                            "handler_path": {
+                              "type": "string",
+                              "pattern": "^/"
+                            }
+                          }
+                        }
+                      },
+                      "team_creator_default_permissions": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "id"
+                          ],
+                          "properties": {
+                            "id": {
+                              "type": "string",
+                              "minLength": 1,
+                              "maxLength": 100,
+                              "pattern": "^\\$?[a-z0-9_:]+$"
+                            }
+                          }
+                        }
+                      },
+                      "team_member_default_permissions": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "id"
+                          ],
+                          "properties": {
+                            "id": {
+                              "type": "string",
+                              "minLength": 1,
+                              "maxLength": 100,
+                              "pattern": "^\\$?[a-z0-9_:]+$"
+                            }
+                          }
+                        }
+                      },
+                      "user_default_permissions": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "id"
+                          ],
+                          "properties": {
+                            "id": {
+                              "type": "string",
+                              "minLength": 1,
+                              "maxLength": 100,
+                              "pattern": "^\\$?[a-z0-9_:]+$"
+                            }
+                          }
+                        }
+                      },
+                      "oauth_account_merge_strategy": {
+                        "type": "string",
+                        "enum": [
+                          "link_method",
+                          "raise_error",
+                          "allow_duplicates"
+                        ]
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "EXPECTED_INTERNAL_PROJECT",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "createInternalProject",
+    "method": "POST",
+    "url": "/api/v1/internal/projects",
+    "specPath": "/internal/projects",
+    "auth": "required",
+    "accessTypes": [
+      "client"
+    ],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "display_name",
+          "owner_team_id"
+        ],
+        "properties": {
+          "display_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "owner_team_id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "is_development_environment": {
+            "type": "boolean"
+          },
+          "config": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "allow_localhost": {
+                "type": "boolean"
+              },
+              "sign_up_enabled": {
+                "type": "boolean"
+              },
+              "credential_enabled": {
+                "type": "boolean"
+              },
+              "magic_link_enabled": {
+                "type": "boolean"
+              },
+              "passkey_enabled": {
+                "type": "boolean"
+              },
+              "client_team_creation_enabled": {
+                "type": "boolean"
+              },
+              "client_user_deletion_enabled": {
+                "type": "boolean"
+              },
+              "allow_user_api_keys": {
+                "type": "boolean"
+              },
+              "allow_team_api_keys": {
+                "type": "boolean"
+              },
+              "create_team_on_sign_up": {
+                "type": "boolean"
+              },
+              "domains": {
+                "type": "array",
+                "maxItems": 100,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "domain",
+                    "handler_path"
+                  ],
+                  "properties": {
+                    "domain": {
+                      "type": "string",
+                      "maxLength": 300
+                    },
+                    "handler_path": {
+                      "type": "string",
+                      "maxLength": 300,
+                      "pattern": "^/"
+                    }
+                  }
+                }
+              },
+              "team_creator_default_permissions": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100,
+                      "pattern": "^\\$?[a-z0-9_:]+$"
+                    }
+                  }
+                }
+              },
+              "team_member_default_permissions": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100,
+                      "pattern": "^\\$?[a-z0-9_:]+$"
+                    }
+                  }
+                }
+              },
+              "user_default_permissions": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100,
+                      "pattern": "^\\$?[a-z0-9_:]+$"
+                    }
+                  }
+                }
+              },
+              "oauth_account_merge_strategy": {
+                "type": "string",
+                "enum": [
+                  "link_method",
+                  "raise_error",
+                  "allow_duplicates"
+                ]
+              }
+            }
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "display_name",
+            "description",
+            "created_at_millis",
+            "is_production_mode",
+            "is_development_environment",
+            "owner_team_id",
+            "config"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^(internal|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            },
+            "display_name": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            },
+            "created_at_millis": {
+              "type": "integer"
+            },
+            "is_production_mode": {
+              "type": "boolean"
+            },
+            "is_development_environment": {
+              "type": "boolean"
+            },
+            "owner_team_id": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "config": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "allow_localhost",
+                "sign_up_enabled",
+                "credential_enabled",
+                "magic_link_enabled",
+                "passkey_enabled",
+                "client_team_creation_enabled",
+                "client_user_deletion_enabled",
+                "allow_user_api_keys",
+                "allow_team_api_keys",
+                "create_team_on_sign_up",
+                "enabled_oauth_providers",
+                "domains",
+                "team_creator_default_permissions",
+                "team_member_default_permissions",
+                "user_default_permissions",
+                "oauth_account_merge_strategy"
+              ],
+              "properties": {
+                "allow_localhost": {
+                  "type": "boolean"
+                },
+                "sign_up_enabled": {
+                  "type": "boolean"
+                },
+                "credential_enabled": {
+                  "type": "boolean"
+                },
+                "magic_link_enabled": {
+                  "type": "boolean"
+                },
+                "passkey_enabled": {
+                  "type": "boolean"
+                },
+                "client_team_creation_enabled": {
+                  "type": "boolean"
+                },
+                "client_user_deletion_enabled": {
+                  "type": "boolean"
+                },
+                "allow_user_api_keys": {
+                  "type": "boolean"
+                },
+                "allow_team_api_keys": {
+                  "type": "boolean"
+                },
+                "create_team_on_sign_up": {
+                  "type": "boolean"
+                },
+                "enabled_oauth_providers": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "enum": [
+                          "google",
+                          "github",
+                          "microsoft",
+                          "spotify",
+                          "facebook",
+                          "discord",
+                          "gitlab",
+                          "bitbucket",
+                          "linkedin",
+                          "apple",
+                          "x",
+                          "twitch"
+                        ]
+                      }
+                    }
+                  }
+                },
+                "domains": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "domain",
+                      "handler_path"
+                    ],
+                    "properties": {
+                      "domain": {
+                        "type": "string"
+                      },
+                      "handler_path": {
+                        "type": "string",
+                        "pattern": "^/"
+                      }
+                    }
+                  }
+                },
+                "team_creator_default_permissions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 100,
+                        "pattern": "^\\$?[a-z0-9_:]+$"
+                      }
+                    }
+                  }
+                },
+                "team_member_default_permissions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 100,
+                        "pattern": "^\\$?[a-z0-9_:]+$"
+                      }
+                    }
+                  }
+                },
+                "user_default_permissions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 100,
+                        "pattern": "^\\$?[a-z0-9_:]+$"
+                      }
+                    }
+                  }
+                },
+                "oauth_account_merge_strategy": {
+                  "type": "string",
+                  "enum": [
+                    "link_method",
+                    "raise_error",
+                    "allow_duplicates"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "EXPECTED_INTERNAL_PROJECT",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "transferInternalProject",
+    "method": "POST",
+    "url": "/api/v1/internal/projects/transfer",
+    "specPath": "/internal/projects/transfer",
+    "auth": "required",
+    "accessTypes": [
+      "client"
+    ],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "project_id",
+          "new_team_id"
+        ],
+        "properties": {
+          "project_id": {
+            "type": "string",
+            "pattern": "^(internal|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "new_team_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "string",
+              "const": "true"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "EXPECTED_INTERNAL_PROJECT",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "PROJECT_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "getAdminProject",
+    "method": "GET",
+    "url": "/api/v1/internal/projects/current",
+    "specPath": "/internal/projects/current",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "display_name",
+            "description",
+            "created_at_millis",
+            "is_production_mode",
+            "is_development_environment",
+            "owner_team_id",
+            "config"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^(internal|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            },
+            "display_name": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            },
+            "created_at_millis": {
+              "type": "integer"
+            },
+            "is_production_mode": {
+              "type": "boolean"
+            },
+            "is_development_environment": {
+              "type": "boolean"
+            },
+            "owner_team_id": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "config": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "allow_localhost",
+                "sign_up_enabled",
+                "credential_enabled",
+                "magic_link_enabled",
+                "passkey_enabled",
+                "client_team_creation_enabled",
+                "client_user_deletion_enabled",
+                "allow_user_api_keys",
+                "allow_team_api_keys",
+                "create_team_on_sign_up",
+                "enabled_oauth_providers",
+                "domains",
+                "team_creator_default_permissions",
+                "team_member_default_permissions",
+                "user_default_permissions",
+                "oauth_account_merge_strategy"
+              ],
+              "properties": {
+                "allow_localhost": {
+                  "type": "boolean"
+                },
+                "sign_up_enabled": {
+                  "type": "boolean"
+                },
+                "credential_enabled": {
+                  "type": "boolean"
+                },
+                "magic_link_enabled": {
+                  "type": "boolean"
+                },
+                "passkey_enabled": {
+                  "type": "boolean"
+                },
+                "client_team_creation_enabled": {
+                  "type": "boolean"
+                },
+                "client_user_deletion_enabled": {
+                  "type": "boolean"
+                },
+                "allow_user_api_keys": {
+                  "type": "boolean"
+                },
+                "allow_team_api_keys": {
+                  "type": "boolean"
+                },
+                "create_team_on_sign_up": {
+                  "type": "boolean"
+                },
+                "enabled_oauth_providers": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "enum": [
+                          "google",
+                          "github",
+                          "microsoft",
+                          "spotify",
+                          "facebook",
+                          "discord",
+                          "gitlab",
+                          "bitbucket",
+                          "linkedin",
+                          "apple",
+                          "x",
+                          "twitch"
+                        ]
+                      }
+                    }
+                  }
+                },
+                "domains": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "domain",
+                      "handler_path"
+                    ],
+                    "properties": {
+                      "domain": {
+                        "type": "string"
+                      },
+                      "handler_path": {
+                        "type": "string",
+                        "pattern": "^/"
+                      }
+                    }
+                  }
+                },
+                "team_creator_default_permissions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 100,
+                        "pattern": "^\\$?[a-z0-9_:]+$"
+                      }
+                    }
+                  }
+                },
+                "team_member_default_permissions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 100,
+                        "pattern": "^\\$?[a-z0-9_:]+$"
+                      }
+                    }
+                  }
+                },
+                "user_default_permissions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 100,
+                        "pattern": "^\\$?[a-z0-9_:]+$"
+                      }
+                    }
+                  }
+                },
+                "oauth_account_merge_strategy": {
+                  "type": "string",
+                  "enum": [
+                    "link_method",
+                    "raise_error",
+                    "allow_duplicates"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "updateAdminProject",
+    "method": "PATCH",
+    "url": "/api/v1/internal/projects/current",
+    "specPath": "/internal/projects/current",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "config": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "allow_localhost": {
+                "type": "boolean"
+              },
+              "sign_up_enabled": {
+                "type": "boolean"
+              },
+              "credential_enabled": {
+                "type": "boolean"
+              },
+              "magic_link_enabled": {
+                "type": "boolean"
+              },
+              "passkey_enabled": {
+                "type": "boolean"
+              },
+              "client_team_creation_enabled": {
+                "type": "boolean"
+              },
+              "client_user_deletion_enabled": {
+                "type": "boolean"
+              },
+              "allow_user_api_keys": {
+                "type": "boolean"
+              },
+              "allow_team_api_keys": {
+                "type": "boolean"
+              },
+              "create_team_on_sign_up": {
+                "type": "boolean"
+              },
+              "domains": {
+                "type": "array",
+                "maxItems": 100,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "domain",
+                    "handler_path"
+                  ],
+                  "properties": {
+                    "domain": {
+                      "type": "string",
+                      "maxLength": 300
+                    },
+                    "handler_path": {
+                      "type": "string",
+                      "maxLength": 300,
+                      "pattern": "^/"
+                    }
+                  }
+                }
+              },
+              "team_creator_default_permissions": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100,
+                      "pattern": "^\\$?[a-z0-9_:]+$"
+                    }
+                  }
+                }
+              },
+              "team_member_default_permissions": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100,
+                      "pattern": "^\\$?[a-z0-9_:]+$"
+                    }
+                  }
+                }
+              },
+              "user_default_permissions": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 100,
+                      "pattern": "^\\$?[a-z0-9_:]+$"
+                    }
+                  }
+                }
+              },
+              "oauth_account_merge_strategy": {
+                "type": "string",
+                "enum": [
+                  "link_method",
+                  "raise_error",
+                  "allow_duplicates"
+                ]
+              }
+            }
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "display_name",
+            "description",
+            "created_at_millis",
+            "is_production_mode",
+            "is_development_environment",
+            "owner_team_id",
+            "config"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^(internal|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            },
+            "display_name": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            },
+            "created_at_millis": {
+              "type": "integer"
+            },
+            "is_production_mode": {
+              "type": "boolean"
+            },
+            "is_development_environment": {
+              "type": "boolean"
+            },
+            "owner_team_id": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "config": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "allow_localhost",
+                "sign_up_enabled",
+                "credential_enabled",
+                "magic_link_enabled",
+                "passkey_enabled",
+                "client_team_creation_enabled",
+                "client_user_deletion_enabled",
+                "allow_user_api_keys",
+                "allow_team_api_keys",
+                "create_team_on_sign_up",
+                "enabled_oauth_providers",
+                "domains",
+                "team_creator_default_permissions",
+                "team_member_default_permissions",
+                "user_default_permissions",
+                "oauth_account_merge_strategy"
+              ],
+              "properties": {
+                "allow_localhost": {
+                  "type": "boolean"
+                },
+                "sign_up_enabled": {
+                  "type": "boolean"
+                },
+                "credential_enabled": {
+                  "type": "boolean"
+                },
+                "magic_link_enabled": {
+                  "type": "boolean"
+                },
+                "passkey_enabled": {
+                  "type": "boolean"
+                },
+                "client_team_creation_enabled": {
+                  "type": "boolean"
+                },
+                "client_user_deletion_enabled": {
+                  "type": "boolean"
+                },
+                "allow_user_api_keys": {
+                  "type": "boolean"
+                },
+                "allow_team_api_keys": {
+                  "type": "boolean"
+                },
+                "create_team_on_sign_up": {
+                  "type": "boolean"
+                },
+                "enabled_oauth_providers": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "enum": [
+                          "google",
+                          "github",
+                          "microsoft",
+                          "spotify",
+                          "facebook",
+                          "discord",
+                          "gitlab",
+                          "bitbucket",
+                          "linkedin",
+                          "apple",
+                          "x",
+                          "twitch"
+                        ]
+                      }
+                    }
+                  }
+                },
+                "domains": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "domain",
+                      "handler_path"
+                    ],
+                    "properties": {
+                      "domain": {
+                        "type": "string"
+                      },
+                      "handler_path": {
+                        "type": "string",
+                        "pattern": "^/"
+                      }
+                    }
+                  }
+                },
+                "team_creator_default_permissions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 100,
+                        "pattern": "^\\$?[a-z0-9_:]+$"
+                      }
+                    }
+                  }
+                },
+                "team_member_default_permissions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 100,
+                        "pattern": "^\\$?[a-z0-9_:]+$"
+                      }
+                    }
+                  }
+                },
+                "user_default_permissions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 100,
+                        "pattern": "^\\$?[a-z0-9_:]+$"
+                      }
+                    }
+                  }
+                },
+                "oauth_account_merge_strategy": {
+                  "type": "string",
+                  "enum": [
+                    "link_method",
+                    "raise_error",
+                    "allow_duplicates"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "deleteAdminProject",
+    "method": "DELETE",
+    "url": "/api/v1/internal/projects/current",
+    "specPath": "/internal/projects/current",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "listInternalApiKeys",
+    "method": "GET",
+    "url": "/api/v1/internal/api-keys",
+    "specPath": "/internal/api-keys",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "description",
+                  "expires_at_millis",
+                  "created_at_millis"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "description": {
+                    "type": "string"
+                  },
+                  "expires_at_millis": {
+                    "type": "integer"
+                  },
+                  "manually_revoked_at_millis": {
+                    "type": "integer"
+                  },
+                  "created_at_millis": {
+                    "type": "integer"
+                  },
+                  "publishable_client_key": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "last_four"
+                    ],
+                    "properties": {
+                      "last_four": {
+                        "type": "string"
+                      }
+                    }
+                  },
+                  "secret_server_key": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "last_four"
+                    ],
+                    "properties": {
+                      "last_four": {
+                        "type": "string"
+                      }
+                    }
+                  },
+                  "super_secret_admin_key": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "last_four"
+                    ],
+                    "properties": {
+                      "last_four": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "createInternalApiKey",
+    "method": "POST",
+    "url": "/api/v1/internal/api-keys",
+    "specPath": "/internal/api-keys",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "description",
+          "expires_at_millis"
+        ],
+        "properties": {
+          "description": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "expires_at_millis": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 8640000000000000
+          },
+          "has_publishable_client_key": {
+            "type": "boolean",
+            "default": false
+          },
+          "has_secret_server_key": {
+            "type": "boolean",
+            "default": false
+          },
+          "has_super_secret_admin_key": {
+            "type": "boolean",
+            "default": false
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "description",
+            "expires_at_millis",
+            "created_at_millis"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "description": {
+              "type": "string"
+            },
+            "expires_at_millis": {
+              "type": "integer"
+            },
+            "created_at_millis": {
+              "type": "integer"
+            },
+            "publishable_client_key": {
+              "type": "string",
+              "pattern": "^pck_"
+            },
+            "secret_server_key": {
+              "type": "string",
+              "pattern": "^ssk_"
+            },
+            "super_secret_admin_key": {
+              "type": "string",
+              "pattern": "^sak_"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "getInternalApiKey",
+    "method": "GET",
+    "url": "/api/v1/internal/api-keys/:api_key_id",
+    "specPath": "/internal/api-keys/{api_key_id}",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "api_key_id"
+        ],
+        "properties": {
+          "api_key_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "description",
+            "expires_at_millis",
+            "created_at_millis"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "description": {
+              "type": "string"
+            },
+            "expires_at_millis": {
+              "type": "integer"
+            },
+            "manually_revoked_at_millis": {
+              "type": "integer"
+            },
+            "created_at_millis": {
+              "type": "integer"
+            },
+            "publishable_client_key": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "last_four"
+              ],
+              "properties": {
+                "last_four": {
+                  "type": "string"
+                }
+              }
+            },
+            "secret_server_key": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "last_four"
+              ],
+              "properties": {
+                "last_four": {
+                  "type": "string"
+                }
+              }
+            },
+            "super_secret_admin_key": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "last_four"
+              ],
+              "properties": {
+                "last_four": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "API_KEY_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "updateInternalApiKey",
+    "method": "PATCH",
+    "url": "/api/v1/internal/api-keys/:api_key_id",
+    "specPath": "/internal/api-keys/{api_key_id}",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "api_key_id"
+        ],
+        "properties": {
+          "api_key_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "description": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "revoked": {
+            "type": "boolean",
+            "const": true
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "description",
+            "expires_at_millis",
+            "created_at_millis"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "description": {
+              "type": "string"
+            },
+            "expires_at_millis": {
+              "type": "integer"
+            },
+            "manually_revoked_at_millis": {
+              "type": "integer"
+            },
+            "created_at_millis": {
+              "type": "integer"
+            },
+            "publishable_client_key": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "last_four"
+              ],
+              "properties": {
+                "last_four": {
+                  "type": "string"
+                }
+              }
+            },
+            "secret_server_key": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "last_four"
+              ],
+              "properties": {
+                "last_four": {
+                  "type": "string"
+                }
+              }
+            },
+            "super_secret_admin_key": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "last_four"
+              ],
+              "properties": {
+                "last_four": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
         "INVALID_PROJECT_FOR_ACCESS_TOKEN",
         "INVALID_PUBLISHABLE_CLIENT_KEY",
         "INVALID_SECRET_SERVER_KEY",

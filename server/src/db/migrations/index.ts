@@ -6,6 +6,7 @@ import * as primaryEmailOnUser from './0004-primary-email-on-user.ts';
 import * as teamsAndPermissions from './0005-teams-and-permissions.ts';
 import * as permissionClosure from './0006-permission-closure.ts';
 import * as endUserApiKeys from './0007-end-user-api-keys.ts';
+import * as projectDevelopmentFlag from './0008-project-development-flag.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-teams-and-permissions': teamsAndPermissions,
   '0006-permission-closure': permissionClosure,
   '0007-end-user-api-keys': endUserApiKeys,
+  '0008-project-development-flag': projectDevelopmentFlag,
 };

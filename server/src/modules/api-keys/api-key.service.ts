@@ -64,6 +64,24 @@ export class ApiKeyService {
     return findApiKeySetByDigest(this.db, kind, digestKey(key));
   }
 
+  list(projectId: string): Promise<ApiKeySetRow[]> {
+    return this.db.selectFrom('api_key_set').selectAll().where('project_id', '=', projectId).orderBy('created_at', 'desc').execute();
+  }
+
+  async get(projectId: string, id: string): Promise<ApiKeySetRow | undefined> {
+    return this.db.selectFrom('api_key_set').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async describe(projectId: string, id: string, description: string): Promise<ApiKeySetRow | undefined> {
+    return this.db
+      .updateTable('api_key_set')
+      .set({ description })
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   async revokeKeySet(projectId: string, id: string): Promise<ApiKeySetRow | undefined> {
     const row = await markApiKeySetRevoked(this.db, projectId, id, new Date());
     this.byDigest.clear();

@@ -152,9 +152,10 @@ describe.each(authenticated.map((route) => ({ route, name: `${route.method} ${ro
     expect(response.body.details).toEqual({ branch_id: 'dev' });
   });
 
-  it.runIf(route.auth === 'required' && route.accessTypes.length < 3)('a lower access type is INSUFFICIENT_ACCESS_TYPE', async () => {
-    const response = await expectError(project().headers.client, 401, 'INSUFFICIENT_ACCESS_TYPE');
-    expect(response.body.details).toEqual({ actual_access_type: 'client', allowed_access_types: route.accessTypes });
+  it.runIf(route.auth === 'required' && route.accessTypes.length < 3)('a disallowed access type is INSUFFICIENT_ACCESS_TYPE', async () => {
+    const disallowed = (['client', 'server', 'admin'] as const).find((type) => !route.accessTypes.includes(type)) as 'client' | 'server' | 'admin';
+    const response = await expectError(project().headers[disallowed], 401, 'INSUFFICIENT_ACCESS_TYPE');
+    expect(response.body.details).toEqual({ actual_access_type: disallowed, allowed_access_types: route.accessTypes });
   });
 
   it.runIf(route.user !== 'optional')('no signed-in user is the catalogued user error', async () => {

@@ -34,6 +34,8 @@ export class ProjectService {
     id?: string;
     displayName: string;
     description?: string;
+    ownerTeamId?: string;
+    isDevelopmentEnvironment?: boolean;
     configOverride?: Record<string, unknown>;
   }): Promise<Project> {
     const row = await this.db.transaction().execute(async (trx) => {
@@ -41,7 +43,8 @@ export class ProjectService {
         id: input.id ?? randomUUID(),
         display_name: input.displayName,
         description: input.description ?? '',
-        owner_team_id: null,
+        owner_team_id: input.ownerTeamId ?? null,
+        is_development_environment: input.isDevelopmentEnvironment ?? false,
         config_override: JSON.stringify(input.configOverride ?? {}),
       });
       await this.onProjectCreated(inserted.id, trx);
@@ -63,6 +66,30 @@ export class ProjectService {
       );
     }
     await updateProjectConfigOverride(db, id, override);
+    this.cache.delete(id);
+  }
+
+  async update(
+    id: string,
+    changes: { displayName?: string; description?: string; configOverride?: Record<string, unknown> },
+  ): Promise<void> {
+    const set = {
+      ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+      ...(changes.configOverride !== undefined ? { config_override: JSON.stringify(changes.configOverride) } : {}),
+    };
+    if (Object.keys(set).length > 0) await this.db.updateTable('project').set(set).where('id', '=', id).execute();
+    this.cache.delete(id);
+  }
+
+  async setOwnerTeam(id: string, teamId: string): Promise<void> {
+    await this.db.updateTable('project').set({ owner_team_id: teamId }).where('id', '=', id).execute();
+    this.cache.delete(id);
+  }
+
+  /** Deletes the project and, by cascade, everything in it. */
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('project').where('id', '=', id).execute();
     this.cache.delete(id);
   }
 

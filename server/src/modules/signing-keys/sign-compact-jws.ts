@@ -6,7 +6,11 @@ const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toStrin
  * An ES256 compact JWS signed with node:crypto's asynchronous sign: the work runs on libuv's thread
  * pool (off the event loop) without WebCrypto's per-call overhead. Tokens are verified with jose.
  */
-export function signCompactJws(header: { alg: 'ES256'; kid: string }, payload: Record<string, unknown>, privateKey: KeyObject): Promise<string> {
+export function signCompactJws(
+  header: { alg: 'ES256'; kid: string },
+  payload: Record<string, unknown>,
+  privateKey: KeyObject,
+): Promise<string> {
   const signingInput = `${base64url(header)}.${base64url(payload)}`;
   return new Promise((resolve, reject) => {
     sign('sha256', Buffer.from(signingInput), { key: privateKey, dsaEncoding: 'ieee-p1363' }, (error, signature) => {

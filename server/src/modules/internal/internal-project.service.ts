@@ -1,0 +1,101 @@
+import { ExpectedInternalProjectError, ProjectNotFoundError } from '@gatehouse/client/errors';
+import type { components } from '@gatehouse/client/api-types';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import type { Project, ProjectService } from '../projects/project.service.ts';
+import { renderConfig } from '../projects/project-config.ts';
+import { toAdminProjectConfig, toConfigOverride } from './legacy-project-config.ts';
+
+type ProjectCreate = components['schemas']['ProjectCreate'];
+type ProjectUpdate = components['schemas']['ProjectUpdate'];
+
+export const toAdminProject = (project: Project): components['schemas']['AdminProject'] => ({
+  id: project.id,
+  display_name: project.display_name,
+  description: project.description,
+  created_at_millis: project.created_at.getTime(),
+  is_production_mode: project.is_production_mode,
+  is_development_environment: project.is_development_environment,
+  owner_team_id: project.owner_team_id,
+  config: toAdminProjectConfig(project.config),
+});
+
+/** Dashboard users (of the `internal` project) manage the projects their teams own. */
+export class InternalProjectService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly projects: ProjectService,
+  ) {}
+
+  assertInternal(project: Project): void {
+    if (project.id !== 'internal') throw new ExpectedInternalProjectError();
+  }
+
+  /** Whether an internal user belongs to the team that owns the project. */
+  async manages(internalUserId: string, project: Project): Promise<boolean> {
+    if (!project.owner_team_id) return false;
+    return Boolean(
+      await this.db
+        .selectFrom('team_member')
+        .select('user_id')
+        .where('project_id', '=', 'internal')
+        .where('team_id', '=', project.owner_team_id)
+        .where('user_id', '=', internalUserId)
+        .executeTakeFirst(),
+    );
+  }
+
+  async list(internalUserId: string): Promise<Project[]> {
+    const rows = await this.db
+      .selectFrom('project')
+      .innerJoin('team_member', 'team_member.team_id', 'project.owner_team_id')
+      .selectAll('project')
+      .where('team_member.user_id', '=', internalUserId)
+      .where('team_member.project_id', '=', 'internal')
+      .orderBy('project.created_at')
+      .execute();
+    return rows.map((row) => ({ ...row, config: renderConfig(row.config_override) }));
+  }
+
+  async create(internalUserId: string, input: ProjectCreate): Promise<Project> {
+    await this.assertTeamOfUser(internalUserId, input.owner_team_id);
+    const created = await this.projects.create({
+      displayName: input.display_name,
+      description: input.description,
+      ownerTeamId: input.owner_team_id,
+      isDevelopmentEnvironment: input.is_development_environment ?? false,
+      configOverride: input.config ? toConfigOverride(input.config) : {},
+    });
+    return created;
+  }
+
+  async transfer(internalUserId: string, projectId: string, newTeamId: string): Promise<void> {
+    const project = await this.projects.find(projectId);
+    if (!project || !(await this.manages(internalUserId, project))) throw new ProjectNotFoundError({ project_id: projectId });
+    await this.assertTeamOfUser(internalUserId, newTeamId);
+    await this.projects.setOwnerTeam(project.id, newTeamId);
+  }
+
+  async update(project: Project, input: ProjectUpdate): Promise<Project> {
+    const override = input.config ? { ...project.config_override, ...toConfigOverride(input.config) } : undefined;
+    await this.projects.update(project.id, { displayName: input.display_name, description: input.description, configOverride: override });
+    return (await this.projects.find(project.id)) as Project;
+  }
+
+  async delete(project: Project): Promise<void> {
+    if (project.id === 'internal') throw new PlainHttpError(400, 'The internal project cannot be deleted.');
+    await this.projects.delete(project.id);
+  }
+
+  private async assertTeamOfUser(internalUserId: string, teamId: string): Promise<void> {
+    const member = await this.db
+      .selectFrom('team_member')
+      .select('team_id')
+      .where('project_id', '=', 'internal')
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', internalUserId)
+      .executeTakeFirst();
+    if (!member) throw new PlainHttpError(400, 'The owner team must be a team of the internal project that you belong to.');
+  }
+}

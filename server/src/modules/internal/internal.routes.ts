@@ -1,0 +1,81 @@
+import { ApiKeyNotFoundError } from '@gatehouse/client/errors';
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { Services } from '../../services.ts';
+import { toInternalApiKey } from '../api-keys/key-set-view.ts';
+import { authOf } from '../auth/auth-of.ts';
+import type { UserRecord } from '../users/user.repository.ts';
+import { toAdminProject } from './internal-project.service.ts';
+
+export function internalHandlers(services: Services) {
+  const { internalProjects, apiKeys } = services;
+  return {
+    listInternalProjects: async (request) => {
+      const auth = authOf(request);
+      internalProjects.assertInternal(auth.project);
+      const projects = await internalProjects.list((auth.user?.record as UserRecord).id);
+      return { items: projects.map(toAdminProject), is_paginated: false as const };
+    },
+    createInternalProject: async (request, reply) => {
+      const auth = authOf(request);
+      internalProjects.assertInternal(auth.project);
+      const project = await internalProjects.create((auth.user?.record as UserRecord).id, request.body);
+      reply.status(201);
+      return toAdminProject(project);
+    },
+    transferInternalProject: async (request) => {
+      const auth = authOf(request);
+      internalProjects.assertInternal(auth.project);
+      await internalProjects.transfer(
+        (auth.user?.record as UserRecord).id,
+        request.body.project_id.toLowerCase(),
+        request.body.new_team_id,
+      );
+      return { success: 'true' as const };
+    },
+    getAdminProject: async (request) => toAdminProject(authOf(request).project),
+    updateAdminProject: async (request) => toAdminProject(await internalProjects.update(authOf(request).project, request.body)),
+    deleteAdminProject: async (request) => {
+      await internalProjects.delete(authOf(request).project);
+      return { success: true } as const;
+    },
+
+    listInternalApiKeys: async (request) => ({
+      items: (await apiKeys.list(authOf(request).project.id)).map(toInternalApiKey),
+      is_paginated: false as const,
+    }),
+    createInternalApiKey: async (request) => {
+      const { project } = authOf(request);
+      const body = request.body;
+      const { row, keys } = await apiKeys.createKeySet({
+        projectId: project.id,
+        description: body.description,
+        expiresAt: new Date(body.expires_at_millis),
+        keys: {
+          ...(body.has_publishable_client_key ? { publishable_client_key: true as const } : {}),
+          ...(body.has_secret_server_key ? { secret_server_key: true as const } : {}),
+          ...(body.has_super_secret_admin_key ? { super_secret_admin_key: true as const } : {}),
+        },
+      });
+      return {
+        id: row.id,
+        description: row.description,
+        expires_at_millis: row.expires_at.getTime(),
+        created_at_millis: row.created_at.getTime(),
+        ...keys,
+      };
+    },
+    getInternalApiKey: async (request) => {
+      const row = await apiKeys.get(authOf(request).project.id, request.params.api_key_id);
+      if (!row) throw new ApiKeyNotFoundError();
+      return toInternalApiKey(row);
+    },
+    updateInternalApiKey: async (request) => {
+      const { project } = authOf(request);
+      const id = request.params.api_key_id;
+      if (!(await apiKeys.get(project.id, id))) throw new ApiKeyNotFoundError();
+      if (request.body.description !== undefined) await apiKeys.describe(project.id, id, request.body.description);
+      if (request.body.revoked) await apiKeys.revokeKeySet(project.id, id);
+      return toInternalApiKey((await apiKeys.get(project.id, id)) as NonNullable<Awaited<ReturnType<typeof apiKeys.get>>>);
+    },
+  } satisfies Partial<OperationHandlers>;
+}
