@@ -11,6 +11,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database, PermissionDefinitionRow } from '../../db/schema.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import { recordEvent } from '../events/event.repository.ts';
 import {
   deleteDefinition,
   findDefinition,
@@ -140,11 +141,13 @@ export class PermissionService {
       .where('project_id', '=', projectId)
       .executeTakeFirst();
     if (!member) throw new TeamMembershipNotFoundError({ team_id: teamId, user_id: userId });
-    await db
+    const granted = await db
       .insertInto('team_permission_grant')
       .values({ project_id: projectId, team_id: teamId, user_id: userId, permission_id: permissionId })
       .onConflict((conflict) => conflict.doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (granted.numInsertedOrUpdatedRows)
+      await recordEvent(db, projectId, 'team_permission.created', { id: permissionId, user_id: userId, team_id: teamId });
   }
 
   /** The project's default grants for a new member; an id no longer defined is skipped, not an error. */
@@ -184,6 +187,7 @@ export class PermissionService {
       .executeTakeFirst();
     if (result.numDeletedRows === 0n)
       throw new TeamPermissionNotFoundError({ team_id: teamId, user_id: userId, permission_id: permissionId });
+    await recordEvent(this.db, projectId, 'team_permission.deleted', { id: permissionId, user_id: userId, team_id: teamId });
   }
 
   async grantProject(projectId: string, userId: string, permissionId: string, db: Kysely<Database> = this.db): Promise<void> {
@@ -195,11 +199,13 @@ export class PermissionService {
       .executeTakeFirst();
     if (!user) throw new UserNotFoundError();
     await this.assertGrantable(db, projectId, 'project', permissionId);
-    await db
+    const granted = await db
       .insertInto('project_permission_grant')
       .values({ project_id: projectId, user_id: userId, permission_id: permissionId })
       .onConflict((conflict) => conflict.doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (granted.numInsertedOrUpdatedRows)
+      await recordEvent(db, projectId, 'project_permission.created', { id: permissionId, user_id: userId });
   }
 
   async revokeProject(projectId: string, userId: string, permissionId: string): Promise<void> {
@@ -210,6 +216,7 @@ export class PermissionService {
       .where('permission_id', '=', permissionId)
       .executeTakeFirst();
     if (result.numDeletedRows === 0n) throw new PermissionNotFoundError({ permission_id: permissionId });
+    await recordEvent(this.db, projectId, 'project_permission.deleted', { id: permissionId, user_id: userId });
   }
 
   /** Throws TEAM_PERMISSION_REQUIRED unless the member holds the permission, directly or through another. */

@@ -8,7 +8,9 @@ import {
 import { type Kysely, sql } from 'kysely';
 import type { Database, TeamMemberRow, TeamRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { recordEvent } from '../events/event.repository.ts';
 import type { PermissionService } from '../permissions/permission.service.ts';
+import { toServerTeam } from './team-views.ts';
 import type { Project } from '../projects/project.service.ts';
 import { jsonColumn } from '../users/user-writes.ts';
 
@@ -85,6 +87,7 @@ export class TeamService {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await recordEvent(trx, project.id, 'team.created', toServerTeam(team));
       if (creatorUserId)
         await this.addMemberIn(trx, project, team.id, creatorUserId, Object.keys(project.config.rbac.defaultPermissions.teamCreator));
       return team;
@@ -104,7 +107,9 @@ export class TeamService {
       }).filter(([, value]) => value !== undefined),
     );
     if (Object.keys(changes).length > 0) await this.db.updateTable('team').set(changes).where('id', '=', teamId).execute();
-    return this.get(projectId, teamId);
+    const team = await this.get(projectId, teamId);
+    await recordEvent(this.db, projectId, 'team.updated', toServerTeam(team));
+    return team;
   }
 
   /** The team, its memberships (cascade) and its pending invitations go together. */
@@ -112,6 +117,7 @@ export class TeamService {
     await this.db.transaction().execute(async (trx) => {
       const result = await trx.deleteFrom('team').where('project_id', '=', projectId).where('id', '=', teamId).executeTakeFirst();
       if (result.numDeletedRows === 0n) throw new TeamNotFoundError({ team_id: teamId });
+      await recordEvent(trx, projectId, 'team.deleted', { id: teamId });
       await trx
         .deleteFrom('verification_code')
         .where('project_id', '=', projectId)
@@ -143,6 +149,7 @@ export class TeamService {
       .where('user_id', '=', userId)
       .executeTakeFirst();
     if (result.numDeletedRows === 0n) throw new TeamMembershipNotFoundError({ team_id: teamId, user_id: userId });
+    await recordEvent(this.db, projectId, 'team_membership.deleted', { team_id: teamId, user_id: userId });
     await this.db
       .updateTable('project_user')
       .set({ selected_team_id: null })
@@ -193,6 +200,7 @@ export class TeamService {
       if (isUniqueViolation(error)) throw new TeamMembershipAlreadyExistsError();
       throw error;
     }
+    await recordEvent(trx, project.id, 'team_membership.created', { team_id: teamId, user_id: userId });
     await this.permissions.grantTeamDefaults(project.id, teamId, userId, permissionIds, trx);
   }
 }
