@@ -94,6 +94,7 @@ export const operationDescriptors = {
   createInternalApiKey: {"method":"POST","path":"/internal/api-keys","responseType":"json","bodyType":"application/json","auth":"required"},
   getInternalApiKey: {"method":"GET","path":"/internal/api-keys/{api_key_id}","responseType":"json","auth":"required"},
   updateInternalApiKey: {"method":"PATCH","path":"/internal/api-keys/{api_key_id}","responseType":"json","bodyType":"application/json","auth":"required"},
+  getProjectMetrics: {"method":"GET","path":"/internal/metrics","responseType":"json","auth":"required"},
 } as const;
 
 export type OperationName = keyof typeof operationDescriptors;

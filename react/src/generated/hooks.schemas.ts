@@ -923,6 +923,46 @@ export interface ProjectCreate {
   config?: ProjectConfigUpdate;
 }
 
+export interface DailyCount {
+  /** YYYY-MM-DD (UTC) */
+  date: string;
+  activity: number;
+}
+
+export type RecentUserDisplayName = string | null;
+
+export type RecentUserPrimaryEmail = string | null;
+
+export type RecentUserProfileImageUrl = string | null;
+
+export type RecentUserLastActiveAtMillis = number | null;
+
+export interface RecentUser {
+  id: UserId;
+  display_name: RecentUserDisplayName;
+  primary_email: RecentUserPrimaryEmail;
+  profile_image_url: RecentUserProfileImageUrl;
+  signed_up_at_millis: number;
+  last_active_at_millis: RecentUserLastActiveAtMillis;
+}
+
+export type ProjectMetricsUsersByCountry = {[key: string]: number};
+
+export type ProjectMetricsLoginMethodsItem = {
+  method: string;
+  count: number;
+};
+
+export interface ProjectMetrics {
+  total_users: number;
+  daily_users: DailyCount[];
+  daily_active_users: DailyCount[];
+  users_by_country: ProjectMetricsUsersByCountry;
+  recently_registered: RecentUser[];
+  recently_active: RecentUser[];
+  login_methods: ProjectMetricsLoginMethodsItem[];
+}
+
 export interface ContactChannel {
   id: string;
   user_id: UserId;
@@ -3989,5 +4029,9 @@ export type UpdateInternalApiKeyBody = {
   /** @maxLength 1024 */
   description?: string;
   revoked?: true;
+};
+
+export type GetProjectMetricsParams = {
+include_anonymous?: QueryBoolean;
 };
 

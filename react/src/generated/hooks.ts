@@ -63,6 +63,7 @@ import type {
   ExchangeOAuthToken401,
   GetOpenApiDocument200,
   GetProjectJwksParams,
+  GetProjectMetricsParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUserApiKeyParams,
@@ -94,6 +95,7 @@ import type {
   PermissionNotFoundResponse,
   ProjectAuth401Response,
   ProjectCreate,
+  ProjectMetrics,
   ProjectNotFoundResponse,
   ProjectPermission,
   ProjectPermissionList,
@@ -8218,3 +8220,129 @@ export const useUpdateInternalApiKey = <TError = RequiredAuth400Response | Restr
       return useMutation(mutationOptions);
     }
     
+/**
+ * Totals, sign-ups and active users per day over the last 30 days (UTC), users by country where known, sign-up methods, and the latest users. Anonymous users count only with `include_anonymous=true`. Daily active users are counted from each user's last activity.
+ * @summary User metrics of the current project
+ */
+export const getGetProjectMetricsUrl = (params?: GetProjectMetricsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/internal/metrics?${stringifiedParams}` : `/internal/metrics`
+}
+
+export const getProjectMetrics = async (params?: GetProjectMetricsParams, options?: RequestInit): Promise<ProjectMetrics> => {
+  
+  return apiMutator<ProjectMetrics>(getGetProjectMetricsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectMetricsQueryKey = (params?: GetProjectMetricsParams,) => {
+    return [
+    `/internal/metrics`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetProjectMetricsQueryOptions = <TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(params?: GetProjectMetricsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectMetricsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectMetrics>>> = ({ signal }) => getProjectMetrics(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectMetricsQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectMetrics>>>
+export type GetProjectMetricsQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary User metrics of the current project
+ */
+
+export function useGetProjectMetrics<TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+ params?: GetProjectMetricsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectMetricsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectMetricsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(params?: GetProjectMetricsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectMetricsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectMetrics>>> = ({ signal }) => getProjectMetrics(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectMetricsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectMetrics>>>
+export type GetProjectMetricsSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary User metrics of the current project
+ */
+
+export function useGetProjectMetricsSuspense<TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+ params?: GetProjectMetricsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectMetricsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+

@@ -7,6 +7,7 @@ import { createDatabase } from '../../../server/src/db/create-database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { createServices } from '../../../server/src/services.ts';
 import { buildPermissionGraph } from './permission-graph.ts';
+import { generateUsers } from '../generate-users.ts';
 
 /**
  * The processes under load, apart from the load generator: the platform on real Postgres, and two
@@ -35,6 +36,15 @@ const tokens = await services.signIn.signIn(project, user);
 const team = await services.teams.create(project, { display_name: 'Bench team' });
 await services.teams.addMember(project, team.id, user.id);
 await buildPermissionGraph(services, project.id, team.id, user.id);
+// A project of 100 000 users for the metrics endpoint.
+const bigProject = await services.projects.create({ displayName: 'Metrics project' });
+const bigKeys = await services.apiKeys.createKeySet({
+  projectId: bigProject.id,
+  description: 'bench',
+  expiresAt: new Date(Date.now() + 3_600_000),
+  keys: { super_secret_admin_key: true },
+});
+await generateUsers(database.db, bigProject.id, Number(process.env.BENCH_METRICS_USERS ?? 100_000));
 // Throughput is the point here: rate limits would only measure 429s.
 const app = await buildApp({ services, rateLimits: null });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -67,6 +77,8 @@ console.log(
     tokens,
     teamId: team.id,
     userId: user.id,
+    metricsProjectId: bigProject.id,
+    metricsAdminKey: bigKeys.keys.super_secret_admin_key,
   }),
 );
 process.on('message', (message) => {

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics";
 
 export const routeTable = [
   {
@@ -25183,6 +25183,385 @@ export const routeTable = [
       ],
       "404": [
         "API_KEY_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "getProjectMetrics",
+    "method": "GET",
+    "url": "/api/v1/internal/metrics",
+    "specPath": "/internal/metrics",
+    "auth": "required",
+    "accessTypes": [
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "include_anonymous": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          }
+        }
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "total_users",
+            "daily_users",
+            "daily_active_users",
+            "users_by_country",
+            "recently_registered",
+            "recently_active",
+            "login_methods"
+          ],
+          "properties": {
+            "total_users": {
+              "type": "integer"
+            },
+            "daily_users": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "date",
+                  "activity"
+                ],
+                "properties": {
+                  "date": {
+                    "type": "string"
+                  },
+                  "activity": {
+                    "type": "integer"
+                  }
+                }
+              }
+            },
+            "daily_active_users": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "date",
+                  "activity"
+                ],
+                "properties": {
+                  "date": {
+                    "type": "string"
+                  },
+                  "activity": {
+                    "type": "integer"
+                  }
+                }
+              }
+            },
+            "users_by_country": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "integer"
+              }
+            },
+            "recently_registered": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "display_name",
+                  "primary_email",
+                  "profile_image_url",
+                  "signed_up_at_millis",
+                  "last_active_at_millis"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "display_name": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "primary_email": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "profile_image_url": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "signed_up_at_millis": {
+                    "type": "integer"
+                  },
+                  "last_active_at_millis": {
+                    "type": [
+                      "integer",
+                      "null"
+                    ]
+                  }
+                }
+              }
+            },
+            "recently_active": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "display_name",
+                  "primary_email",
+                  "profile_image_url",
+                  "signed_up_at_millis",
+                  "last_active_at_millis"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "display_name": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "primary_email": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "profile_image_url": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "signed_up_at_millis": {
+                    "type": "integer"
+                  },
+                  "last_active_at_millis": {
+                    "type": [
+                      "integer",
+                      "null"
+                    ]
+                  }
+                }
+              }
+            },
+            "login_methods": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "method",
+                  "count"
+                ],
+                "properties": {
+                  "method": {
+                    "type": "string"
+                  },
+                  "count": {
+                    "type": "integer"
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
       ]
     }
   }

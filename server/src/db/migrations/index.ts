@@ -7,6 +7,7 @@ import * as teamsAndPermissions from './0005-teams-and-permissions.ts';
 import * as permissionClosure from './0006-permission-closure.ts';
 import * as endUserApiKeys from './0007-end-user-api-keys.ts';
 import * as projectDevelopmentFlag from './0008-project-development-flag.ts';
+import * as metricsIndexes from './0009-metrics-indexes.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-permission-closure': permissionClosure,
   '0007-end-user-api-keys': endUserApiKeys,
   '0008-project-development-flag': projectDevelopmentFlag,
+  '0009-metrics-indexes': metricsIndexes,
 };

@@ -153,7 +153,10 @@ describe.each(authenticated.map((route) => ({ route, name: `${route.method} ${ro
   });
 
   it.runIf(route.auth === 'required' && route.accessTypes.length < 3)('a disallowed access type is INSUFFICIENT_ACCESS_TYPE', async () => {
-    const disallowed = (['client', 'server', 'admin'] as const).find((type) => !route.accessTypes.includes(type)) as 'client' | 'server' | 'admin';
+    const disallowed = (['client', 'server', 'admin'] as const).find((type) => !route.accessTypes.includes(type)) as
+      | 'client'
+      | 'server'
+      | 'admin';
     const response = await expectError(project().headers[disallowed], 401, 'INSUFFICIENT_ACCESS_TYPE');
     expect(response.body.details).toEqual({ actual_access_type: disallowed, allowed_access_types: route.accessTypes });
   });

@@ -2,9 +2,9 @@ import { ApiKeyNotFoundError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
 import { toInternalApiKey } from '../api-keys/key-set-view.ts';
-import { authOf } from '../auth/auth-of.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import { authOf, userOf } from '../auth/auth-of.ts';
 import { toAdminProject } from './internal-project.service.ts';
+import { projectMetrics } from './metrics.service.ts';
 
 export function internalHandlers(services: Services) {
   const { internalProjects, apiKeys } = services;
@@ -12,24 +12,20 @@ export function internalHandlers(services: Services) {
     listInternalProjects: async (request) => {
       const auth = authOf(request);
       internalProjects.assertInternal(auth.project);
-      const projects = await internalProjects.list((auth.user?.record as UserRecord).id);
+      const projects = await internalProjects.list(userOf(request).id);
       return { items: projects.map(toAdminProject), is_paginated: false as const };
     },
     createInternalProject: async (request, reply) => {
       const auth = authOf(request);
       internalProjects.assertInternal(auth.project);
-      const project = await internalProjects.create((auth.user?.record as UserRecord).id, request.body);
+      const project = await internalProjects.create(userOf(request).id, request.body);
       reply.status(201);
       return toAdminProject(project);
     },
     transferInternalProject: async (request) => {
       const auth = authOf(request);
       internalProjects.assertInternal(auth.project);
-      await internalProjects.transfer(
-        (auth.user?.record as UserRecord).id,
-        request.body.project_id.toLowerCase(),
-        request.body.new_team_id,
-      );
+      await internalProjects.transfer(userOf(request).id, request.body.project_id.toLowerCase(), request.body.new_team_id);
       return { success: 'true' as const };
     },
     getAdminProject: async (request) => toAdminProject(authOf(request).project),
@@ -38,6 +34,9 @@ export function internalHandlers(services: Services) {
       await internalProjects.delete(authOf(request).project);
       return { success: true } as const;
     },
+
+    getProjectMetrics: async (request) =>
+      projectMetrics(services.db, authOf(request).project.id, request.query.include_anonymous === 'true'),
 
     listInternalApiKeys: async (request) => ({
       items: (await apiKeys.list(authOf(request).project.id)).map(toInternalApiKey),
