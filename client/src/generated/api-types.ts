@@ -4993,6 +4993,16 @@ export interface components {
         ProjectUpdate: {
             display_name?: string;
             description?: string;
+            /**
+             * @description Turning production mode on (or changing domains while it is on) checks the domains; the
+             *     first failure is a plain-text 400, each naming the fix at `/projects/{id}/domains`:
+             *     - `Production mode does not allow localhost callbacks: turn off "allow localhost" at /projects/{id}/domains.`
+             *     - `Trusted domain {domain} is not a valid URL: fix it at /projects/{id}/domains.`
+             *     - `Trusted domain {domain} points to localhost, which production mode does not allow: remove it at /projects/{id}/domains.`
+             *     - `Trusted domain {domain} is an IP address; production mode needs a domain name: change it at /projects/{id}/domains.`
+             *     - `Trusted domain {domain} must use HTTPS in production mode: change it at /projects/{id}/domains.`
+             */
+            is_production_mode?: boolean;
             config?: components["schemas"]["ProjectConfigUpdate"];
         };
         ProjectCreate: {

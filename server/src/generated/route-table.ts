@@ -23513,6 +23513,9 @@ export const routeTable = [
             "type": "string",
             "maxLength": 4096
           },
+          "is_production_mode": {
+            "type": "boolean"
+          },
           "config": {
             "type": "object",
             "additionalProperties": false,

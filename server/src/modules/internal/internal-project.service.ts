@@ -6,6 +6,7 @@ import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project, ProjectService } from '../projects/project.service.ts';
 import { renderConfig } from '../projects/project-config.ts';
 import { toAdminProjectConfig, toConfigOverride } from './legacy-project-config.ts';
+import { assertProductionReady } from './production-mode.ts';
 
 type ProjectCreate = components['schemas']['ProjectCreate'];
 type ProjectUpdate = components['schemas']['ProjectUpdate'];
@@ -79,7 +80,14 @@ export class InternalProjectService {
 
   async update(project: Project, input: ProjectUpdate): Promise<Project> {
     const override = input.config ? { ...project.config_override, ...toConfigOverride(input.config) } : undefined;
-    await this.projects.update(project.id, { displayName: input.display_name, description: input.description, configOverride: override });
+    const productionMode = input.is_production_mode ?? project.is_production_mode;
+    if (productionMode) assertProductionReady(project.id, override ? renderConfig(override) : project.config);
+    await this.projects.update(project.id, {
+      displayName: input.display_name,
+      description: input.description,
+      isProductionMode: input.is_production_mode,
+      configOverride: override,
+    });
     return (await this.projects.find(project.id)) as Project;
   }
 

@@ -71,9 +71,10 @@ export class ProjectService {
 
   async update(
     id: string,
-    changes: { displayName?: string; description?: string; configOverride?: Record<string, unknown> },
+    changes: { displayName?: string; description?: string; isProductionMode?: boolean; configOverride?: Record<string, unknown> },
   ): Promise<void> {
     const set = {
+      ...(changes.isProductionMode !== undefined ? { is_production_mode: changes.isProductionMode } : {}),
       ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
       ...(changes.description !== undefined ? { description: changes.description } : {}),
       ...(changes.configOverride !== undefined ? { config_override: JSON.stringify(changes.configOverride) } : {}),
