@@ -95,6 +95,9 @@ export const operationDescriptors = {
   getInternalApiKey: {"method":"GET","path":"/internal/api-keys/{api_key_id}","responseType":"json","auth":"required"},
   updateInternalApiKey: {"method":"PATCH","path":"/internal/api-keys/{api_key_id}","responseType":"json","bodyType":"application/json","auth":"required"},
   getProjectMetrics: {"method":"GET","path":"/internal/metrics","responseType":"json","auth":"required"},
+  getProjectConfig: {"method":"GET","path":"/internal/config","responseType":"json","auth":"required"},
+  updateProjectConfigOverride: {"method":"PATCH","path":"/internal/config/override/{level}","responseType":"json","bodyType":"application/json","auth":"required"},
+  sendTestEmail: {"method":"POST","path":"/internal/send-test-email","responseType":"json","bodyType":"application/json","auth":"required"},
 } as const;
 
 export type OperationName = keyof typeof operationDescriptors;

@@ -932,6 +932,11 @@ export interface ProjectCreate {
   config?: ProjectConfigUpdate;
 }
 
+export interface ConfigString {
+  /** The rendered config as JSON (entities.md Config). */
+  config_string: string;
+}
+
 export interface DailyCount {
   /** YYYY-MM-DD (UTC) */
   date: string;
@@ -4042,5 +4047,43 @@ export type UpdateInternalApiKeyBody = {
 
 export type GetProjectMetricsParams = {
 include_anonymous?: QueryBoolean;
+};
+
+export type UpdateProjectConfigOverrideBody = {
+  /** @maxLength 1000000 */
+  config_override_string: string;
+};
+
+export type SendTestEmailBodyEmailConfig = {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  host: string;
+  /**
+   * @minimum 0
+   * @maximum 65535
+   */
+  port: number;
+  /** @maxLength 256 */
+  username: string;
+  /** @maxLength 256 */
+  password: string;
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  sender_name: string;
+  sender_email: Email;
+};
+
+export type SendTestEmailBody = {
+  recipient_email: Email;
+  email_config: SendTestEmailBodyEmailConfig;
+};
+
+export type SendTestEmail200 = {
+  success: boolean;
+  error_message?: string;
 };
 

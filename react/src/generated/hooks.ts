@@ -37,6 +37,7 @@ import type {
   CodeCheckResult,
   CodeRequest,
   CodeWithPassword400Response,
+  ConfigString,
   ContactChannel,
   ContactChannelConflict409Response,
   ContactChannelList,
@@ -127,6 +128,8 @@ import type {
   SendTeamInvitation400,
   SendTeamInvitation401,
   SendTeamInvitationBody,
+  SendTestEmail200,
+  SendTestEmailBody,
   ServerUser,
   ServerUserCreate,
   ServerUserUpdate,
@@ -168,6 +171,7 @@ import type {
   UpdateInternalApiKeyBody,
   UpdatePassword400,
   UpdatePasswordBody,
+  UpdateProjectConfigOverrideBody,
   UpdateTeamApiKeyBody,
   UpdateTeamApiKeyParams,
   UpdateTeamMemberProfileBody,
@@ -8346,3 +8350,274 @@ export function useGetProjectMetricsSuspense<TData = Awaited<ReturnType<typeof g
 
 
 
+/**
+ * @summary The project's rendered config (defaults with the override applied)
+ */
+export const getGetProjectConfigUrl = () => {
+
+
+  
+
+  return `/internal/config`
+}
+
+export const getProjectConfig = async ( options?: RequestInit): Promise<ConfigString> => {
+  
+  return apiMutator<ConfigString>(getGetProjectConfigUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectConfigQueryKey = () => {
+    return [
+    `/internal/config`
+    ] as const;
+    }
+
+    
+export const getGetProjectConfigQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfig>>> = ({ signal }) => getProjectConfig({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfig>>>
+export type GetProjectConfigQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary The project's rendered config (defaults with the override applied)
+ */
+
+export function useGetProjectConfig<TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectConfigSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfig>>> = ({ signal }) => getProjectConfig({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfig>>>
+export type GetProjectConfigSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+
+
+/**
+ * @summary The project's rendered config (defaults with the override applied)
+ */
+
+export function useGetProjectConfigSuspense<TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * `config_override_string` is a JSON object whose keys may be dotted paths (`"auth.password.allowSignIn": true`);
+a dotted key sets the value at its path. There is one level of overrides here: `project`, `branch` and
+`environment` all edit it. The rendered result is validated; the first problem is a plain-text 400:
+a standard OAuth provider needs its client id and secret, a standard email server needs host, port
+(0-65535), username, password, sender name and sender email, trusted domains must be http(s) URLs with
+wildcards only in the host, handler paths start with `/`, and production mode applies its domain checks.
+
+ * @summary Merge entries into the project's config override
+ */
+export const getUpdateProjectConfigOverrideUrl = (level: 'project' | 'branch' | 'environment',) => {
+
+
+  
+
+  return `/internal/config/override/${level}`
+}
+
+export const updateProjectConfigOverride = async (level: 'project' | 'branch' | 'environment',
+    updateProjectConfigOverrideBody: UpdateProjectConfigOverrideBody, options?: RequestInit): Promise<ConfigString> => {
+  
+  return apiMutator<ConfigString>(getUpdateProjectConfigOverrideUrl(level),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateProjectConfigOverrideBody,)
+  }
+);}
+
+
+
+
+export const getUpdateProjectConfigOverrideMutationOptions = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext> => {
+
+const mutationKey = ['updateProjectConfigOverride'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProjectConfigOverride>>, {level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}> = (props) => {
+          const {level,data} = props ?? {};
+
+          return  updateProjectConfigOverride(level,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateProjectConfigOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof updateProjectConfigOverride>>>
+    export type UpdateProjectConfigOverrideMutationBody = UpdateProjectConfigOverrideBody
+    export type UpdateProjectConfigOverrideMutationError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response
+
+    /**
+ * @summary Merge entries into the project's config override
+ */
+export const useUpdateProjectConfigOverride = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateProjectConfigOverride>>,
+        TError,
+        {level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateProjectConfigOverrideMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Reports the SMTP server's error text, or `Email test error not specified` when it gave none.
+ * @summary Send a test email through a given SMTP server
+ */
+export const getSendTestEmailUrl = () => {
+
+
+  
+
+  return `/internal/send-test-email`
+}
+
+export const sendTestEmail = async (sendTestEmailBody: SendTestEmailBody, options?: RequestInit): Promise<SendTestEmail200> => {
+  
+  return apiMutator<SendTestEmail200>(getSendTestEmailUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendTestEmailBody,)
+  }
+);}
+
+
+
+
+export const getSendTestEmailMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTestEmail>>, TError,{data: SendTestEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendTestEmail>>, TError,{data: SendTestEmailBody}, TContext> => {
+
+const mutationKey = ['sendTestEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendTestEmail>>, {data: SendTestEmailBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendTestEmail(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendTestEmailMutationResult = NonNullable<Awaited<ReturnType<typeof sendTestEmail>>>
+    export type SendTestEmailMutationBody = SendTestEmailBody
+    export type SendTestEmailMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response
+
+    /**
+ * @summary Send a test email through a given SMTP server
+ */
+export const useSendTestEmail = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTestEmail>>, TError,{data: SendTestEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendTestEmail>>,
+        TError,
+        {data: SendTestEmailBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendTestEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    

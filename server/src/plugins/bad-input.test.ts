@@ -26,6 +26,7 @@ function urlOf(route: RouteDefinition, params: Record<string, string> = {}): str
 const exampleParams: Record<string, () => string> = {
   project_id: () => env.project.project.id,
   permission_id: () => 'some_permission',
+  level: () => 'project',
 };
 /** Valid credentials of an allowed access type and a signed-in user, so requests reach validation. */
 function headersOf(route: RouteDefinition): Record<string, string> {

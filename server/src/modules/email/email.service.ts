@@ -86,6 +86,31 @@ export class EmailService {
     this.transports.clear();
   }
 
+  /** Sends one test email through the given server (not cached); the server's error text, if any. */
+  async sendTest(settings: SmtpSettings, to: string): Promise<{ success: boolean; error_message?: string }> {
+    const transport = nodemailer.createTransport({
+      host: settings.host,
+      port: settings.port,
+      secure: settings.secure ?? settings.port === 465,
+      auth: settings.username ? { user: settings.username, pass: settings.password ?? '' } : undefined,
+      ...timeouts,
+    });
+    try {
+      await transport.sendMail({
+        from: { name: settings.senderName, address: settings.senderEmail },
+        to,
+        subject: 'Test email',
+        text: 'This test email shows that your email server settings work.',
+      });
+      return { success: true };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : '';
+      return { success: false, error_message: message || 'Email test error not specified' };
+    } finally {
+      transport.close();
+    }
+  }
+
   private transport(settings: SmtpSettings): Transporter {
     const key = JSON.stringify([settings.host, settings.port, settings.secure ?? false, settings.username ?? '', settings.password ?? '']);
     let transport = this.transports.get(key);

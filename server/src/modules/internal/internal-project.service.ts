@@ -6,6 +6,7 @@ import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project, ProjectService } from '../projects/project.service.ts';
 import { renderConfig } from '../projects/project-config.ts';
 import { toAdminProjectConfig, toConfigOverride } from './legacy-project-config.ts';
+import { assertValidConfig, parseOverride } from './config-validation.ts';
 import { assertProductionReady } from './production-mode.ts';
 
 type ProjectCreate = components['schemas']['ProjectCreate'];
@@ -88,6 +89,14 @@ export class InternalProjectService {
       isProductionMode: input.is_production_mode,
       configOverride: override,
     });
+    return (await this.projects.find(project.id)) as Project;
+  }
+
+  /** Merges entries into the override, validates the rendered result, and saves it. */
+  async mergeConfigOverride(project: Project, overrideText: string): Promise<Project> {
+    const override = { ...project.config_override, ...parseOverride(overrideText) };
+    assertValidConfig(project.id, renderConfig(override), project.is_production_mode);
+    await this.projects.update(project.id, { configOverride: override });
     return (await this.projects.find(project.id)) as Project;
   }
 

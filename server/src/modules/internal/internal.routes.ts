@@ -35,6 +35,26 @@ export function internalHandlers(services: Services) {
       return { success: true } as const;
     },
 
+    getProjectConfig: async (request) => ({ config_string: JSON.stringify(authOf(request).project.config) }),
+    updateProjectConfigOverride: async (request) => {
+      const project = await internalProjects.mergeConfigOverride(authOf(request).project, request.body.config_override_string);
+      return { config_string: JSON.stringify(project.config) };
+    },
+    sendTestEmail: async (request) => {
+      const { email_config: config, recipient_email: to } = request.body;
+      return services.email.sendTest(
+        {
+          host: config.host,
+          port: config.port,
+          username: config.username || undefined,
+          password: config.password,
+          senderName: config.sender_name,
+          senderEmail: config.sender_email,
+        },
+        to,
+      );
+    },
+
     getProjectMetrics: async (request) =>
       projectMetrics(services.db, authOf(request).project.id, request.query.include_anonymous === 'true'),
 
