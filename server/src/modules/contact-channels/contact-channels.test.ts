@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../testing/contract.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 
 /**
@@ -25,16 +25,6 @@ const sendCode = (headers: Headers, userId: string, channelId: string, url = cal
 const verify = (code: string) => request('POST', '/verify', env.project.headers.client, { code });
 const check = (code: string) => request('POST', '/verify/check-code', env.project.headers.client, { code });
 const emailsTo = (address: string) => env.context.sentEmails.filter((email) => email.to === address);
-
-function expectError(response: ContractResponse, status: number, code: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-}
-
-function expectPlain(response: ContractResponse, status: number) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^text\/plain/);
-}
 
 /** A user (with a primary auth email unless `null`), its session, and client headers acting as it. */
 async function newUser(email: string | null = newEmail('user'), verified = false) {

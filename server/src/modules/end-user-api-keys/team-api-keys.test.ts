@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContractResponse } from '../../testing/contract.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 import { generateEndUserKey } from './end-user-key-format.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
  * Team API keys (endpoints.md §19): the user key operations with `team_id`, where client access
@@ -22,18 +23,6 @@ const call = (method: Method, url: string, headers: Headers, payload?: object) =
 const server = (project: TestProject = env.project) => project.headers.server;
 const wrongKey = () => ({ ...server(), 'x-stack-secret-server-key': 'ssk_wrong' });
 const keyPattern = /^(sk|pk)_[a-z2-7]{45}[0-9a-f]{32}(user|team)[a-z2-7]574ck4u7h[0-9a-f]{8}$/;
-
-function expectError(response: ContractResponse, status: number, code: string, details?: object) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-  if (details) expect(response.body.details).toEqual(details);
-}
-
-function expectPlain(response: ContractResponse, status: number) {
-  expect(response.status, response.text).toBe(status);
-  expect(String(response.headers['content-type'])).toMatch(/^text\/plain/);
-  expect(response.headers['x-stack-known-error']).toBeUndefined();
-}
 
 const missingPermission = (response: ContractResponse, teamId: string, userId: string | null) =>
   expectError(response, 401, 'TEAM_PERMISSION_REQUIRED', { team_id: teamId, user_id: userId, permission_id: '$manage_api_keys' });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../testing/contract.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 import { generateEndUserKey } from './end-user-key-format.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
  * User API keys (endpoints.md §19, entities.md "User / team API keys"): create with the full value
@@ -22,18 +22,6 @@ const call = (method: Method, url: string, headers: Headers, payload?: object) =
 const server = (project: TestProject = env.project) => project.headers.server;
 /** Server headers with the secret key of another project. */
 const wrongKey = () => ({ ...server(), 'x-stack-secret-server-key': disabled.keys.secret_server_key });
-
-function expectError(response: ContractResponse, status: number, code: string, details?: object) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-  if (details) expect(response.body.details).toEqual(details);
-}
-
-function expectPlain(response: ContractResponse, status: number) {
-  expect(response.status, response.text).toBe(status);
-  expect(String(response.headers['content-type'])).toMatch(/^text\/plain/);
-  expect(response.headers['x-stack-known-error']).toBeUndefined();
-}
 
 /** A user with a session, and client headers acting as it. */
 async function newUser(project: TestProject = env.project, write: Record<string, unknown> = {}) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../testing/contract.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
+import { expectError } from '../../testing/expect-response.ts';
 
 /**
  * Project key sets (endpoints.md §25, README §3): listed by their last four characters, created with
@@ -13,11 +13,6 @@ type Headers = Record<string, string>;
 type Method = 'GET' | 'POST' | 'PATCH';
 const call = (method: Method, url: string, headers: Headers, payload?: object) =>
   env.context.request({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
-
-function expectError(response: ContractResponse, status: number, code: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-}
 
 const inAnHour = () => Date.now() + 3_600_000;
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../testing/contract.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { Project } from '../projects/project.service.ts';
+import { ensureInternalProject } from '../../testing/internal-project.ts';
 
 /**
  * Dashboard projects (endpoints.md §25, README §4): the internal user's list, creation and transfer
@@ -14,23 +15,8 @@ let internalKey: string;
 let internalAdminKey: string;
 
 beforeAll(async () => {
-  const { projects, apiKeys } = env.context.services;
-  if (!(await projects.find('internal'))) {
-    try {
-      await projects.create({ id: 'internal', displayName: 'Internal' });
-    } catch (error) {
-      // Another test file created it at the same moment; drop the cached "not found".
-      if ((error as { code?: string }).code !== '23505') throw error;
-      await projects.update('internal', {});
-    }
-  }
-  internal = (await projects.find('internal')) as Project;
-  const { keys } = await apiKeys.createKeySet({
-    projectId: 'internal',
-    description: 'x',
-    expiresAt: new Date(Date.now() + 3_600_000),
-    keys: { publishable_client_key: true, super_secret_admin_key: true },
-  });
+  const { project, keys } = await ensureInternalProject(env.context, { publishable_client_key: true, super_secret_admin_key: true });
+  internal = project;
   internalKey = keys.publishable_client_key as string;
   internalAdminKey = keys.super_secret_admin_key as string;
 });
@@ -39,17 +25,6 @@ type Headers = Record<string, string>;
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const call = (method: Method, url: string, headers: Headers, payload?: object) =>
   env.context.request({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
-
-function expectError(response: ContractResponse, status: number, code: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-}
-
-function expectPlain(response: ContractResponse, status: number) {
-  expect(response.status, response.text).toBe(status);
-  expect(String(response.headers['content-type'])).toMatch(/^text\/plain/);
-  expect(response.headers['x-stack-known-error']).toBeUndefined();
-}
 
 const adminOn = (projectId: string, token: string): Headers => ({
   'x-stack-access-type': 'admin',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../testing/contract.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
  * Team and project permission definitions (endpoints.md §16, entities.md Permissions): admin-only
@@ -15,18 +15,6 @@ type Scope = 'team' | 'project';
 const call = (method: Method, url: string, headers: Headers, payload?: object) =>
   env.context.request({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
 const systemIds = ['$update_team', '$delete_team', '$read_members', '$remove_members', '$invite_members', '$manage_api_keys'];
-
-function expectError(response: ContractResponse, status: number, code: string, details?: object) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-  if (details) expect(response.body.details).toEqual(details);
-}
-
-function expectPlain(response: ContractResponse, status: number) {
-  expect(response.status, response.text).toBe(status);
-  expect(String(response.headers['content-type'])).toMatch(/^text\/plain/);
-  expect(response.headers['x-stack-known-error']).toBeUndefined();
-}
 
 /** The definition endpoints of one scope in a fresh project (so listings are exact). */
 async function scopeApi(scope: Scope) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ContractResponse } from '../../testing/contract.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { UserWrite } from '../users/user-writes.ts';
 
@@ -20,22 +21,10 @@ const server = () => env.project.headers.server;
 const newEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 const emailsTo = (address: string) => env.context.sentEmails.filter((email) => email.to === address);
 
-function expectError(response: ContractResponse, status: number, code: string, details?: object) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-  if (details) expect(response.body.details).toEqual(details);
-}
-
 const expectMissing = (response: ContractResponse, team_id: string, user_id: string, permission_id: string) =>
   expectError(response, 401, 'TEAM_PERMISSION_REQUIRED', { team_id, user_id, permission_id });
 const expectRestricted = (response: ContractResponse, type: string) =>
   expectError(response, 403, 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: { type } });
-
-function expectPlain(response: ContractResponse, status: number) {
-  expect(response.status, response.text).toBe(status);
-  expect(String(response.headers['content-type'])).toMatch(/^text\/plain/);
-  expect(response.headers['x-stack-known-error']).toBeUndefined();
-}
 
 /** A signed-in user owning `email` as a verified primary channel (unless overridden), with client headers. */
 async function newUser(email: string | null = newEmail('user'), write: UserWrite = {}) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContractResponse } from '../../testing/contract.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
  * Team memberships and member profiles (endpoints.md §13-§14, entities.md TeamMemberProfile), and the
@@ -19,18 +20,6 @@ const call = (method: Method, url: string, headers: Headers, payload?: object) =
   env.context.request({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
 const server = (project: TestProject = env.project) => project.headers.server;
 const ids = (response: ContractResponse): string[] => response.body.items.map((item: { user_id: string }) => item.user_id).sort();
-
-function expectError(response: ContractResponse, status: number, code: string, details?: object) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-  if (details) expect(response.body.details).toEqual(details);
-}
-
-function expectPlain(response: ContractResponse, status: number) {
-  expect(response.status, response.text).toBe(status);
-  expect(String(response.headers['content-type'])).toMatch(/^text\/plain/);
-  expect(response.headers['x-stack-known-error']).toBeUndefined();
-}
 
 async function newUser(project: TestProject = env.project, displayName = 'Member') {
   const { users, signIn } = env.context.services;

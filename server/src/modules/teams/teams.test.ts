@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContractResponse } from '../../testing/contract.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
  * Teams (endpoints.md §12, entities.md Team): create, list, read, change and delete, the client
@@ -20,18 +21,6 @@ const call = (method: Method, url: string, headers: Headers, payload?: object) =
 const server = (project: TestProject = env.project) => project.headers.server;
 const serverOnly = ['server_metadata', 'created_at_millis'];
 const listed = (response: ContractResponse): Array<{ id: string }> => response.body.items;
-
-function expectError(response: ContractResponse, status: number, code: string, details?: object) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-  if (details) expect(response.body.details).toEqual(details);
-}
-
-function expectPlain(response: ContractResponse, status: number) {
-  expect(response.status, response.text).toBe(status);
-  expect(String(response.headers['content-type'])).toMatch(/^text\/plain/);
-  expect(response.headers['x-stack-known-error']).toBeUndefined();
-}
 
 /** A user with a session, and client headers acting as it. */
 async function newUser(project: TestProject = env.project, displayName = 'Member') {

@@ -1,0 +1,27 @@
+import type { Project } from '../modules/projects/project.service.ts';
+import type { TestContext } from './test-context.ts';
+
+/**
+ * The `internal` project, created by whichever test file gets there first (files run concurrently
+ * on one database), with a fresh key set holding the requested keys.
+ */
+export async function ensureInternalProject(context: TestContext, keys: { publishable_client_key?: true; super_secret_admin_key?: true }) {
+  const { projects, apiKeys } = context.services;
+  if (!(await projects.find('internal'))) {
+    try {
+      await projects.create({ id: 'internal', displayName: 'Internal' });
+    } catch (error) {
+      // Another file created it at the same moment; drop this instance's cached "not found".
+      if ((error as { code?: string }).code !== '23505') throw error;
+      await projects.update('internal', {});
+    }
+  }
+  const project = (await projects.find('internal')) as Project;
+  const created = await apiKeys.createKeySet({
+    projectId: 'internal',
+    description: 'test keys',
+    expiresAt: new Date(Date.now() + 3_600_000),
+    keys,
+  });
+  return { project, keys: created.keys };
+}
