@@ -10,8 +10,6 @@ export function setApiClient(client: ApiClient): void {
   configuredClient = client;
 }
 
-export type ApiMutatorConfig = RequestInit & { url: string };
-
 export async function apiMutator<T>(url: string, init?: RequestInit): Promise<T> {
   if (!configuredClient) throw new Error('Call setApiClient(client) (or render <GatehouseProvider>) before using the hooks');
   return (await configuredClient.fetchJson(url, init ?? {})) as T;

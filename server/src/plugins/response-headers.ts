@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -22,5 +21,3 @@ export const responseHeadersPlugin = fp(async (app: FastifyInstance) => {
     return payload;
   });
 });
-
-export const generateRequestId = (): string => randomUUID();

@@ -25,3 +25,18 @@ export async function ensureInternalProject(context: TestContext, keys: { publis
   });
   return { project, keys: created.keys };
 }
+
+/** A dashboard user (of `internal`) with a team of their own, and the headers of their client calls. */
+export async function newDashboardUser(context: TestContext, internal: Project, publishableKey: string, name: string) {
+  const { users, signIn, teams } = context.services;
+  const user = await users.create(internal, { display_name: name }, 'server');
+  const { access_token: token } = await signIn.signIn(internal, user);
+  const team = await teams.create(internal, { display_name: `${name} team` }, user.id);
+  const client: Record<string, string> = {
+    'x-stack-access-type': 'client',
+    'x-stack-project-id': 'internal',
+    'x-stack-publishable-client-key': publishableKey,
+    'x-stack-access-token': token,
+  };
+  return { user, token, team, client };
+}

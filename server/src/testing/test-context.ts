@@ -84,6 +84,14 @@ export async function createTestContext(options: { database?: 'postgres' | 'pgli
     services,
     database,
     sentEmails,
+    /** Moves a verification code's expiry into the past. */
+    async expireCode(code: string): Promise<void> {
+      await database.db
+        .updateTable('verification_code')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('nonce', '=', code.toLowerCase().slice(6))
+        .execute();
+    },
     /** The `code` query parameter of the link in the newest email to `to`. */
     codeSentTo(to: string): string {
       const email = sentEmails.filter((candidate) => candidate.to === to).at(-1);

@@ -21,6 +21,17 @@ const timeouts = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeo
 // Transports are cheap but keyed by credentials; bound the cache so rotating passwords cannot grow it.
 const maxCachedTransports = 100;
 
+/** A nodemailer transport for an SMTP server, with timeouts so a dead server cannot hang a request. */
+function createSmtpTransport(settings: SmtpSettings): Transporter {
+  return nodemailer.createTransport({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure ?? settings.port === 465,
+    auth: settings.username ? { user: settings.username, pass: settings.password ?? '' } : undefined,
+    ...timeouts,
+  });
+}
+
 /**
  * Renders an email, records it in the outbox, logs it, then delivers it when a mail server is
  * configured. The outbox row comes first so that without a mail server the email can still be read.
@@ -88,13 +99,7 @@ export class EmailService {
 
   /** Sends one test email through the given server (not cached); the server's error text, if any. */
   async sendTest(settings: SmtpSettings, to: string): Promise<{ success: boolean; error_message?: string }> {
-    const transport = nodemailer.createTransport({
-      host: settings.host,
-      port: settings.port,
-      secure: settings.secure ?? settings.port === 465,
-      auth: settings.username ? { user: settings.username, pass: settings.password ?? '' } : undefined,
-      ...timeouts,
-    });
+    const transport = createSmtpTransport(settings);
     try {
       await transport.sendMail({
         from: { name: settings.senderName, address: settings.senderEmail },
@@ -115,13 +120,7 @@ export class EmailService {
     const key = JSON.stringify([settings.host, settings.port, settings.secure ?? false, settings.username ?? '', settings.password ?? '']);
     let transport = this.transports.get(key);
     if (!transport) {
-      transport = nodemailer.createTransport({
-        host: settings.host,
-        port: settings.port,
-        secure: settings.secure ?? false,
-        auth: settings.username ? { user: settings.username, pass: settings.password ?? '' } : undefined,
-        ...timeouts,
-      });
+      transport = createSmtpTransport(settings);
       if (this.transports.size >= maxCachedTransports) {
         const oldest = this.transports.keys().next().value as string;
         this.transports.get(oldest)?.close();

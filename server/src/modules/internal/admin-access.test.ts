@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { Project } from '../projects/project.service.ts';
-import { ensureInternalProject } from '../../testing/internal-project.ts';
+import { ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
 
 /**
  * The isolation of dashboard owners (README §3-§4): a project owner cannot reach another owner's
@@ -36,16 +36,7 @@ const keyHeaders = (projectId: string, keys: Record<string, string>) => ({
 
 /** An owner: an internal user, their team, and a project of that team with a full key set. */
 async function newOwner(name: string) {
-  const { users, signIn, teams } = env.context.services;
-  const user = await users.create(internal, { display_name: name }, 'server');
-  const { access_token } = await signIn.signIn(internal, user);
-  const team = await teams.create(internal, { display_name: `${name} team` }, user.id);
-  const client: Headers = {
-    'x-stack-access-type': 'client',
-    'x-stack-project-id': 'internal',
-    'x-stack-publishable-client-key': internalKey,
-    'x-stack-access-token': access_token,
-  };
+  const { user, token: access_token, team, client } = await newDashboardUser(env.context, internal, internalKey, name);
   const created = await call('POST', '/internal/projects', client, { display_name: `${name} project`, owner_team_id: team.id });
   expect(created.status, created.text).toBe(201);
   const projectId: string = created.body.id;

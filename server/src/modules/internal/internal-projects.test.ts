@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { Project } from '../projects/project.service.ts';
-import { ensureInternalProject } from '../../testing/internal-project.ts';
+import { ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
 
 /**
  * Dashboard projects (endpoints.md §25, README §4): the internal user's list, creation and transfer
@@ -34,17 +34,8 @@ const adminOn = (projectId: string, token: string): Headers => ({
 
 /** A dashboard user (of `internal`) with a team of their own. */
 async function newOwner(name = 'Owner') {
-  const { users, signIn, teams } = env.context.services;
-  const user = await users.create(internal, { display_name: name }, 'server');
-  const { access_token } = await signIn.signIn(internal, user);
-  const team = await teams.create(internal, { display_name: `${name} team` }, user.id);
-  const client: Headers = {
-    'x-stack-access-type': 'client',
-    'x-stack-project-id': 'internal',
-    'x-stack-publishable-client-key': internalKey,
-    'x-stack-access-token': access_token,
-  };
-  return { id: user.id, token: access_token, teamId: team.id, client };
+  const { user, token, team, client } = await newDashboardUser(env.context, internal, internalKey, name);
+  return { id: user.id, token, teamId: team.id, client };
 }
 type Owner = Awaited<ReturnType<typeof newOwner>>;
 

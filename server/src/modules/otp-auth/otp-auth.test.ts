@@ -31,12 +31,7 @@ const send = (email: string, project: TestProject = env.project, url = callback)
 const signIn = (code: string, project: TestProject = env.project) => post('/sign-in', { code }, project);
 const check = (code: string, project: TestProject = env.project) => post('/sign-in/check-code', { code }, project);
 const emailsTo = (address: string) => env.context.sentEmails.filter((email) => email.to === address);
-const expire = (code: string) =>
-  env.context.database.db
-    .updateTable('verification_code')
-    .set({ expires_at: new Date(Date.now() - 1000) })
-    .where('nonce', '=', code.slice(6))
-    .execute();
+const expire = (code: string) => env.context.expireCode(code);
 
 function expectError(response: { status: number; body: { code?: string } }, status: number, code: string) {
   expect(response.status, JSON.stringify(response.body)).toBe(status);

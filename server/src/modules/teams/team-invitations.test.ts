@@ -55,12 +55,7 @@ const revoke = (id: string, teamId: string, headers: Headers = server()) =>
 const accept = (code: string, headers: Headers) => call('POST', '/team-invitations/accept', headers, { code });
 const check = (code: string) => call('POST', '/team-invitations/accept/check-code', env.project.headers.client, { code });
 const details = (code: string) => call('POST', '/team-invitations/accept/details', env.project.headers.client, { code });
-const expire = (code: string) =>
-  env.context.database.db
-    .updateTable('verification_code')
-    .set({ expires_at: new Date(Date.now() - 1000) })
-    .where('nonce', '=', code.slice(6))
-    .execute();
+const expire = (code: string) => env.context.expireCode(code);
 const directGrants = async (teamId: string, userId: string) =>
   (await call('GET', `/team-permissions?team_id=${teamId}&user_id=${userId}&recursive=false`, server())).body.items;
 const teamIdsOf = async (headers: Headers) => (await call('GET', '/teams', headers)).body.items.map((team: { id: string }) => team.id);
