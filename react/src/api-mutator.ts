@@ -4,9 +4,9 @@ import type { ApiClient } from '@gatehouse/client';
  * orval calls this for every generated hook: requests go through the project's own fetch client
  * (headers, token refresh, retry, known errors), never a second HTTP stack.
  */
-let configuredClient: ApiClient | undefined;
+let configuredClient: Pick<ApiClient, 'fetchJson'> | undefined;
 
-export function setApiClient(client: ApiClient): void {
+export function setApiClient(client: Pick<ApiClient, 'fetchJson'>): void {
   configuredClient = client;
 }
 

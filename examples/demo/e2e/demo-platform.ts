@@ -1,0 +1,54 @@
+import { ensureExampleAppBuilt } from '../../../scripts/src/example-app/build-example-app.ts';
+import type { ExampleAppConfig } from '../../../server/src/plugins/example-app.ts';
+import { type SmtpSink, startSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
+import { createTestContext, type TestContext, type TestProject } from '../../../server/src/testing/test-context.ts';
+
+export type DemoPlatform = {
+  /** Where the browser opens the example app (same origin as the API). */
+  url: string;
+  context: TestContext;
+  project: TestProject;
+  /** Receives the project's emails over real SMTP. */
+  mail: SmtpSink;
+  close(): Promise<void>;
+};
+
+/**
+ * The example app as a newcomer gets it from `pnpm start`: built by Vite, served by the platform on
+ * its own port (real HTTP, the run's Postgres), for a project that sends email through a real SMTP
+ * server and allows what the app offers (password and magic-link sign-in, client team creation).
+ */
+export async function startDemoPlatform(projectConfig: Record<string, unknown> = {}): Promise<DemoPlatform> {
+  const [distDir, mail] = await Promise.all([ensureExampleAppBuilt(), startSmtpSink()]);
+  let config: ExampleAppConfig | undefined;
+  const context = await createTestContext({
+    exampleApp: {
+      distDir,
+      config: () => {
+        if (!config) throw new Error('the demo project is not created yet');
+        return config;
+      },
+    },
+  });
+  const project = await context.createProject({
+    'auth.password.allowSignIn': true,
+    'auth.otp.allowSignIn': true,
+    'domains.allowLocalhost': true,
+    'teams.allowClientTeamCreation': true,
+    'users.allowClientUserDeletion': true,
+    'emails.server': { isShared: false, host: '127.0.0.1', port: mail.port, senderName: 'Demo app', senderEmail: 'auth@demo.test' },
+    ...projectConfig,
+  });
+  config = { projectId: project.project.id, publishableClientKey: project.keys.publishable_client_key };
+  const address = await context.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    context,
+    project,
+    mail,
+    async close() {
+      await context.close();
+      await mail.close();
+    },
+  };
+}

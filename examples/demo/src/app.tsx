@@ -1,0 +1,33 @@
+import { GatehouseHandler, Link, SelectedTeamSwitcher, UserButton, useGatehouse, useLocation } from '@gatehouse/react';
+import { Suspense } from 'react';
+import { Home } from './home.tsx';
+import { Protected } from './protected.tsx';
+
+/** The whole routing of the example: the handler pages under /handler, two pages of its own. */
+export function App() {
+  const { urls } = useGatehouse();
+  const { pathname } = useLocation();
+  const page = pathname.startsWith(`${urls.handler}/`) ? <GatehouseHandler /> : pathname === '/protected' ? <Protected /> : <Home />;
+  return (
+    <>
+      <header className="app-header">
+        <Link href="/" className="brand">
+          Demo app
+        </Link>
+        <nav>
+          <Link href="/protected">Protected page</Link>
+        </nav>
+        <div className="app-header-end">
+          <Suspense fallback={null}>
+            <SelectedTeamSwitcher />
+            <UserButton />
+          </Suspense>
+        </div>
+      </header>
+      {/* Below the location subscription, so a page that suspends (or redirects) never hides the router. */}
+      <main>
+        <Suspense fallback={<p className="loading">Loading…</p>}>{page}</Suspense>
+      </main>
+    </>
+  );
+}

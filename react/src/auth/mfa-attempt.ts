@@ -1,0 +1,28 @@
+import { MultiFactorAuthenticationRequiredError } from '@gatehouse/client';
+import type { Gatehouse } from '../gatehouse-context.ts';
+import { RETURN_TO_PARAM } from '../navigation.ts';
+
+const storageKey = (projectId: string) => `gatehouse-mfa-attempt-${projectId}`;
+
+/**
+ * A first factor that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED: the attempt code waits in
+ * session storage (this tab only, gone when it closes) while the mfa page asks for the second factor.
+ * Returns false for any other error, which the caller shows.
+ */
+export function continueWithMfa(gatehouse: Gatehouse, error: unknown): boolean {
+  if (!(error instanceof MultiFactorAuthenticationRequiredError)) return false;
+  sessionStorage.setItem(storageKey(gatehouse.projectId), error.details.attempt_code);
+  const target = new URL(gatehouse.urls.mfa, window.location.href);
+  const returnTo = new URLSearchParams(window.location.search).get(RETURN_TO_PARAM);
+  if (returnTo) target.searchParams.set(RETURN_TO_PARAM, returnTo);
+  gatehouse.navigate(target.href);
+  return true;
+}
+
+export function takeMfaAttemptCode(projectId: string): string | null {
+  return sessionStorage.getItem(storageKey(projectId));
+}
+
+export function clearMfaAttemptCode(projectId: string): void {
+  sessionStorage.removeItem(storageKey(projectId));
+}

@@ -1,0 +1,68 @@
+import type { Gatehouse } from '../gatehouse-context.ts';
+import { absoluteUrl } from '../absolute-url.ts';
+import { RETURN_TO_PARAM } from '../navigation.ts';
+
+/** What the callback page needs to finish a flow this tab started, keyed by the flow's `state`. */
+export type PendingOAuthFlow = { codeVerifier: string; redirectUri: string; returnTo: string | null; type: 'authenticate' | 'link' };
+
+const storageKey = (state: string) => `gatehouse-oauth-${state}`;
+
+/**
+ * Starts an OAuth sign-in (or, with `type: 'link'`, connects a provider to the signed-in user):
+ * PKCE S256 with a fresh verifier and state kept in session storage, then a full navigation to the
+ * platform's authorize endpoint, which sends the browser on to the provider.
+ */
+export async function startOAuth(
+  gatehouse: Gatehouse,
+  provider: string,
+  options: { type?: 'authenticate' | 'link'; providerScope?: string; returnTo?: string | null } = {},
+): Promise<void> {
+  const type = options.type ?? 'authenticate';
+  const codeVerifier = randomBase64Url(32);
+  const state = randomBase64Url(24);
+  const redirectUri = absoluteUrl(gatehouse.urls.oauthCallback);
+  const returnTo = options.returnTo ?? new URLSearchParams(window.location.search).get(RETURN_TO_PARAM);
+  const flow: PendingOAuthFlow = { codeVerifier, redirectUri, returnTo, type };
+  sessionStorage.setItem(storageKey(state), JSON.stringify(flow));
+
+  const url = new URL(`${gatehouse.baseUrl.replace(/\/$/, '')}/api/v1/auth/oauth/authorize/${encodeURIComponent(provider)}`);
+  const params: Record<string, string> = {
+    client_id: gatehouse.projectId,
+    client_secret: gatehouse.publishableClientKey,
+    redirect_uri: redirectUri,
+    scope: 'legacy',
+    state,
+    grant_type: 'authorization_code',
+    code_challenge: await s256(codeVerifier),
+    code_challenge_method: 'S256',
+    response_type: 'code',
+    type,
+    error_redirect_url: absoluteUrl(gatehouse.urls.error),
+  };
+  if (type === 'link') params.token = (await gatehouse.session.getAccessToken()) ?? '';
+  if (options.providerScope) params.provider_scope = options.providerScope;
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  window.location.assign(url.href);
+}
+
+/** The flow a callback belongs to; each flow can be finished once. */
+export function takePendingOAuthFlow(state: string): PendingOAuthFlow | null {
+  const saved = sessionStorage.getItem(storageKey(state));
+  sessionStorage.removeItem(storageKey(state));
+  return saved ? (JSON.parse(saved) as PendingOAuthFlow) : null;
+}
+
+function randomBase64Url(bytes: number): string {
+  return base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+async function s256(verifier: string): Promise<string> {
+  return base64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+}
+
+function base64Url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}

@@ -1,0 +1,51 @@
+import { type ReactNode, Suspense, useState } from 'react';
+import { useProject } from '../hooks/use-project.ts';
+import { useUser } from '../hooks/use-user.ts';
+import { Card, Loading } from '../ui/form.tsx';
+import { ApiKeysSection } from './account-settings/api-keys-section.tsx';
+import { DeleteAccountSection } from './account-settings/delete-account-section.tsx';
+import { EmailsSection } from './account-settings/emails-section.tsx';
+import { PasswordSection } from './account-settings/password-section.tsx';
+import { ProfileSection } from './account-settings/profile-section.tsx';
+import { SessionsSection } from './account-settings/sessions-section.tsx';
+import { TeamsSection } from './account-settings/teams-section.tsx';
+
+type Tab = { id: string; label: string; render: () => ReactNode };
+
+/** Everything a user manages about their account, one tab per concern. Signed-out users are sent to sign in. */
+export function AccountSettings() {
+  const user = useUser({ or: 'redirect' });
+  const { config } = useProject();
+  const tabs: Tab[] = [
+    { id: 'profile', label: 'Profile', render: () => <ProfileSection user={user} /> },
+    { id: 'emails', label: 'Emails', render: () => <EmailsSection /> },
+    { id: 'password', label: 'Password', render: () => <PasswordSection user={user} /> },
+    { id: 'sessions', label: 'Sessions', render: () => <SessionsSection /> },
+    { id: 'teams', label: 'Teams', render: () => <TeamsSection /> },
+  ];
+  if (config.allow_user_api_keys) tabs.push({ id: 'api-keys', label: 'API keys', render: () => <ApiKeysSection /> });
+  if (config.client_user_deletion_enabled) tabs.push({ id: 'delete', label: 'Delete account', render: () => <DeleteAccountSection /> });
+  const [selected, setSelected] = useState('profile');
+  const tab = tabs.find((candidate) => candidate.id === selected) ?? tabs[0]!;
+
+  return (
+    <Card title="Account settings" wide>
+      <div className="gh-tabs" role="tablist" aria-label="Account settings">
+        {tabs.map((candidate) => (
+          <button
+            key={candidate.id}
+            type="button"
+            role="tab"
+            aria-selected={candidate.id === tab.id}
+            onClick={() => setSelected(candidate.id)}
+          >
+            {candidate.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel">
+        <Suspense fallback={<Loading />}>{tab.render()}</Suspense>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,66 @@
+import { type FormEvent, useState } from 'react';
+import { getListUserApiKeysQueryKey, useCreateUserApiKey, useUpdateUserApiKey } from '../../generated/hooks.ts';
+import { useInvalidate } from '../../hooks/invalidate.ts';
+import { myApiKeysParams, useApiKeys } from '../../hooks/use-api-keys.ts';
+import { Field, RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+
+/** The user's API keys: a new key's value is shown once; revoked keys stay listed as revoked. */
+export function ApiKeysSection() {
+  const keys = useApiKeys();
+  const invalidate = useInvalidate();
+  const changed = { onSuccess: invalidate(getListUserApiKeysQueryKey(myApiKeysParams)) };
+  const create = useCreateUserApiKey({ mutation: changed });
+  const revoke = useUpdateUserApiKey({ mutation: changed });
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState<string>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = validate.required(description, 'a description');
+    setError(invalid);
+    if (!invalid) create.mutate({ data: { user_id: 'me', description: description.trim() } }, { onSuccess: () => setDescription('') });
+  };
+
+  return (
+    <section aria-labelledby="gh-api-keys">
+      <h2 id="gh-api-keys">API keys</h2>
+      {create.data ? (
+        <p className="gh-success" role="status">
+          Copy your new key now, it will not be shown again: <code>{create.data.value}</code>
+        </p>
+      ) : null}
+      <ul className="gh-list">
+        {keys.map((key) => (
+          <li key={key.id}>
+            <span>
+              {key.description} <span className="gh-muted">…{key.value.last_four}</span>
+            </span>
+            {key.manually_revoked_at_millis ? (
+              <span className="gh-muted">revoked</span>
+            ) : (
+              <button
+                type="button"
+                className="gh-danger"
+                onClick={() => revoke.mutate({ apiKeyId: key.id, data: { revoked: true }, params: myApiKeysParams })}
+              >
+                Revoke
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <RequestError error={revoke.error} />
+      <form onSubmit={submit} noValidate aria-label="Create an API key">
+        <Field
+          label="Description"
+          name="api-key-description"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          error={error}
+        />
+        <RequestError error={create.error} />
+        <SubmitButton pending={create.isPending}>Create API key</SubmitButton>
+      </form>
+    </section>
+  );
+}

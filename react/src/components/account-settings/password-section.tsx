@@ -1,0 +1,66 @@
+import { type FormEvent, useState } from 'react';
+import type { CurrentUser } from '../../generated/hooks.schemas.ts';
+import { getGetCurrentUserQueryKey, useSetPassword, useUpdatePassword } from '../../generated/hooks.ts';
+import { useInvalidate } from '../../hooks/invalidate.ts';
+import { Field, RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+
+/** Changes the password (current one required), or sets a first one for users who have none. */
+export function PasswordSection({ user }: { user: CurrentUser }) {
+  const invalidate = useInvalidate();
+  const update = useUpdatePassword();
+  const set = useSetPassword({ mutation: { onSuccess: invalidate(getGetCurrentUserQueryKey()) } });
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [errors, setErrors] = useState<{ current?: string; next?: string }>({});
+  const mutation = user.has_password ? update : set;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = { current: user.has_password && !current ? 'Enter your current password.' : undefined, next: validate.password(next) };
+    setErrors(found);
+    if (found.current || found.next) return;
+    const reset = {
+      onSuccess: () => {
+        setCurrent('');
+        setNext('');
+      },
+    };
+    if (user.has_password) update.mutate({ data: { old_password: current, new_password: next } }, reset);
+    else set.mutate({ data: { password: next } }, reset);
+  };
+
+  return (
+    <section aria-labelledby="gh-password">
+      <h2 id="gh-password">Password</h2>
+      <form onSubmit={submit} noValidate aria-label="Password">
+        {user.has_password ? (
+          <Field
+            label="Current password"
+            name="current-password"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+            error={errors.current}
+          />
+        ) : null}
+        <Field
+          label="New password"
+          name="new-password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          error={errors.next}
+        />
+        <RequestError error={mutation.error} />
+        {mutation.isSuccess ? (
+          <p className="gh-success" role="status">
+            Password saved.
+          </p>
+        ) : null}
+        <SubmitButton pending={mutation.isPending}>{user.has_password ? 'Change password' : 'Set password'}</SubmitButton>
+      </form>
+    </section>
+  );
+}

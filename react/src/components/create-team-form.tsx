@@ -1,0 +1,31 @@
+import { type FormEvent, useState } from 'react';
+import { useCreateTeam } from '../hooks/use-create-team.ts';
+import { useSelectTeam } from '../hooks/use-select-team.ts';
+import { Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+
+/** Creates a team with the user as its first member, then selects it. */
+export function CreateTeamForm({ onCreated }: { onCreated?: (teamId: string) => void }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string>();
+  const createTeam = useCreateTeam();
+  const { selectTeam } = useSelectTeam();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = validate.required(name, 'a team name');
+    setError(invalid);
+    if (invalid) return;
+    const team = await createTeam.mutateAsync({ data: { display_name: name.trim(), creator_user_id: 'me' } });
+    await selectTeam(team.id);
+    setName('');
+    onCreated?.(team.id);
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event).catch(() => undefined)} noValidate aria-label="Create a team">
+      <Field label="Team name" name="team-name" value={name} onChange={(e) => setName(e.target.value)} error={error} />
+      <RequestError error={createTeam.error} />
+      <SubmitButton pending={createTeam.isPending}>Create team</SubmitButton>
+    </form>
+  );
+}

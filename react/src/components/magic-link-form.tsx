@@ -1,0 +1,62 @@
+import { type FormEvent, useState } from 'react';
+import { absoluteUrl } from '../absolute-url.ts';
+import { continueWithMfa } from '../auth/mfa-attempt.ts';
+import { useGatehouse } from '../gatehouse-context.ts';
+import { useSendSignInCode, useSignInWithCode } from '../generated/hooks.ts';
+import { Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+
+/** Emails a sign-in link that also carries a 6-character code to type here instead. */
+export function MagicLinkForm() {
+  const gatehouse = useGatehouse();
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string>();
+  const [otp, setOtp] = useState('');
+  const send = useSendSignInCode();
+  const signIn = useSignInWithCode({ mutation: { onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-in') } });
+  const failure = signIn.error && !continueWithMfa(gatehouse, signIn.error) ? signIn.error : null;
+
+  const sendLink = (event: FormEvent) => {
+    event.preventDefault();
+    const error = validate.email(email);
+    setEmailError(error);
+    if (!error) send.mutate({ data: { email: email.trim(), callback_url: absoluteUrl(gatehouse.urls.magicLinkCallback) } });
+  };
+
+  if (send.data) {
+    const submitOtp = (event: FormEvent) => {
+      event.preventDefault();
+      signIn.mutate({ data: { code: `${otp.trim().toUpperCase()}${send.data.nonce}` } });
+    };
+    return (
+      <form onSubmit={submitOtp} noValidate aria-label="Enter the emailed code">
+        <p className="gh-success" role="status">
+          Check your inbox: we sent a sign-in link to {email.trim()}.
+        </p>
+        <Field
+          label="Or type the code from the email"
+          name="otp"
+          autoComplete="one-time-code"
+          value={otp}
+          onChange={(e) => setOtp(e.target.value)}
+        />
+        <RequestError error={failure} />
+        <SubmitButton pending={signIn.isPending}>Sign in with code</SubmitButton>
+      </form>
+    );
+  }
+  return (
+    <form onSubmit={sendLink} noValidate aria-label="Sign in with an emailed link">
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={emailError}
+      />
+      <RequestError error={send.error} />
+      <SubmitButton pending={send.isPending}>Email me a sign-in link</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { useGatehouse } from '../gatehouse-context.ts';
+import { useProject } from '../hooks/use-project.ts';
+import { keepReturnTo } from '../navigation.ts';
+import { Card } from '../ui/form.tsx';
+import { Link } from '../ui/link.tsx';
+import { MagicLinkForm } from './magic-link-form.tsx';
+import { OAuthButtons } from './oauth-buttons.tsx';
+import { PasswordSignInForm } from './password-sign-in-form.tsx';
+
+/** The sign-in form with every method the project offers (password, emailed link/code, OAuth). */
+export function SignIn({ title = 'Sign in' }: { title?: string }) {
+  const { urls } = useGatehouse();
+  const { config, display_name } = useProject();
+  const [method, setMethod] = useState<'password' | 'magic-link'>(config.credential_enabled ? 'password' : 'magic-link');
+  const both = config.credential_enabled && config.magic_link_enabled;
+  return (
+    <Card title={title}>
+      <p className="gh-muted">to continue to {display_name}</p>
+      <div className="gh-stack">
+        <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
+        {both ? (
+          <div className="gh-tabs" role="tablist" aria-label="Sign-in method">
+            <button type="button" role="tab" aria-selected={method === 'password'} onClick={() => setMethod('password')}>
+              Password
+            </button>
+            <button type="button" role="tab" aria-selected={method === 'magic-link'} onClick={() => setMethod('magic-link')}>
+              Email link
+            </button>
+          </div>
+        ) : null}
+        {method === 'password' && config.credential_enabled ? <PasswordSignInForm /> : null}
+        {method === 'magic-link' && config.magic_link_enabled ? <MagicLinkForm /> : null}
+        {config.credential_enabled ? <Link href={keepReturnTo(urls.forgotPassword)}>Forgot your password?</Link> : null}
+        {config.sign_up_enabled ? (
+          <p className="gh-muted">
+            No account yet? <Link href={keepReturnTo(urls.signUp)}>Sign up</Link>
+          </p>
+        ) : null}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,87 @@
+import { type FormEvent, useState } from 'react';
+import { absoluteUrl } from '../absolute-url.ts';
+import { useGatehouse } from '../gatehouse-context.ts';
+import { useSignUpWithPassword } from '../generated/hooks.ts';
+import { useProject } from '../hooks/use-project.ts';
+import { keepReturnTo } from '../navigation.ts';
+import { Card, Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { Link } from '../ui/link.tsx';
+import { OAuthButtons } from './oauth-buttons.tsx';
+
+/** Creates an account with email and password (and offers the project's OAuth providers). */
+export function SignUp({ title = 'Create your account' }: { title?: string }) {
+  const gatehouse = useGatehouse();
+  const { config, display_name } = useProject();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; password?: string; repeat?: string }>({});
+  const signUp = useSignUpWithPassword({ mutation: { onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-up') } });
+
+  if (!config.sign_up_enabled) {
+    return (
+      <Card title={title}>
+        <p className="gh-error">Sign-up is turned off for {display_name}.</p>
+      </Card>
+    );
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = {
+      email: validate.email(email),
+      password: validate.password(password),
+      repeat: repeat === password ? undefined : 'The passwords do not match.',
+    };
+    setErrors(found);
+    if (found.email || found.password || found.repeat) return;
+    signUp.mutate({
+      data: { email: email.trim(), password, verification_callback_url: absoluteUrl(gatehouse.urls.emailVerification) },
+    });
+  };
+
+  return (
+    <Card title={title}>
+      <p className="gh-muted">for {display_name}</p>
+      <div className="gh-stack">
+        <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
+        {config.credential_enabled ? (
+          <form onSubmit={submit} noValidate aria-label="Sign up with password">
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              error={errors.email}
+            />
+            <Field
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              error={errors.password}
+            />
+            <Field
+              label="Repeat password"
+              name="repeat-password"
+              type="password"
+              autoComplete="new-password"
+              value={repeat}
+              onChange={(e) => setRepeat(e.target.value)}
+              error={errors.repeat}
+            />
+            <RequestError error={signUp.error} />
+            <SubmitButton pending={signUp.isPending}>Sign up</SubmitButton>
+          </form>
+        ) : null}
+        <p className="gh-muted">
+          Already have an account? <Link href={keepReturnTo(gatehouse.urls.signIn)}>Sign in</Link>
+        </p>
+      </div>
+    </Card>
+  );
+}

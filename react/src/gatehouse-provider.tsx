@@ -1,0 +1,136 @@
+import {
+  createCookieTokenStore,
+  createLocalStorageTokenStore,
+  createMemoryTokenStore,
+  createSessionClient,
+  type TokenStore,
+} from '@gatehouse/client';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useState } from 'react';
+import { setApiClient } from './api-mutator.ts';
+import { type Gatehouse, GatehouseContext, type SignInTokens } from './gatehouse-context.ts';
+import { signUpAnonymously } from './generated/hooks.ts';
+import { type HandlerUrlOptions, resolveHandlerUrls } from './handler-urls.ts';
+import { isTrustedRedirect, navigate, RETURN_TO_PARAM } from './navigation.ts';
+import { createGatehouseQueryClient } from './query-policy.ts';
+import { GatehouseStyles, type Theme } from './ui/styles.tsx';
+
+export type GatehouseProviderProps = {
+  projectId: string;
+  publishableClientKey: string;
+  /** Where the platform is; this page's origin by default. */
+  baseUrl?: string;
+  /** Where tokens live: cookies by default (they survive reloads and reach your server). */
+  tokenStore?: 'cookie' | 'localStorage' | 'memory' | TokenStore;
+  /** Handler path and redirect targets (home, after sign-in/up/out, single pages). */
+  urls?: HandlerUrlOptions;
+  /** Origins other than this one that `after_auth_return_to` may point to. */
+  trustedOrigins?: string[];
+  theme?: Theme;
+  /**
+   * Your router's navigation (e.g. react-router's `navigate`), so redirects re-render your routes;
+   * by default the History API plus `useLocation()` of this package.
+   */
+  navigate?: (url: string, options?: { replace?: boolean }) => void;
+  /** Bring your own React Query client; it should follow `createGatehouseQueryClient()`'s policy. */
+  queryClient?: QueryClient;
+  children: ReactNode;
+};
+
+/**
+ * Everything the hooks, components and handler pages need: a session (tokens in the chosen store),
+ * the API client the generated hooks call through, the React Query cache, the handler URLs.
+ *
+ * @example
+ * <GatehouseProvider projectId={id} publishableClientKey={key}>
+ *   <Suspense fallback={<Spinner />}><App /></Suspense>
+ * </GatehouseProvider>
+ */
+export function GatehouseProvider(props: GatehouseProviderProps) {
+  const [queryClient] = useState(() => props.queryClient ?? createGatehouseQueryClient());
+  // Made once: a provider for another project (or other keys) needs its own `key`.
+  const [gatehouse] = useState(() => createGatehouse(props, queryClient));
+
+  useEffect(() => {
+    // A new sign-in or a sign-out changes whose data the cache holds: start over. Access-token
+    // refreshes keep the same refresh token and leave the cache alone.
+    let refreshToken = gatehouse.session.getTokens().refreshToken;
+    return gatehouse.session.subscribe((tokens) => {
+      if (tokens.refreshToken === refreshToken) return;
+      refreshToken = tokens.refreshToken;
+      void queryClient.resetQueries();
+    });
+  }, [gatehouse, queryClient]);
+
+  return (
+    <GatehouseContext.Provider value={gatehouse}>
+      <QueryClientProvider client={queryClient}>
+        <GatehouseStyles theme={props.theme ?? 'system'} />
+        {props.children}
+      </QueryClientProvider>
+    </GatehouseContext.Provider>
+  );
+}
+
+function createGatehouse(props: GatehouseProviderProps, queryClient: QueryClient): Gatehouse {
+  const baseUrl = props.baseUrl ?? window.location.origin;
+  const client = createSessionClient({
+    baseUrl,
+    projectId: props.projectId,
+    accessType: 'client',
+    publishableClientKey: props.publishableClientKey,
+    tokenStore: tokenStoreOf(props.tokenStore ?? 'cookie', props.projectId),
+  });
+  // Anonymous users' tokens are accepted; useUser() hides them unless asked for `{ or: 'anonymous' }`.
+  setApiClient({
+    fetchJson: (path, init) =>
+      client.fetchJson(path, { ...init, headers: { ...headersOf(init.headers), 'x-stack-allow-anonymous-user': 'true' } }),
+  });
+  const urls = resolveHandlerUrls(props.urls);
+  const trustedOrigins = props.trustedOrigins ?? [];
+  let anonymousSignUp: Promise<void> | undefined;
+
+  const appNavigate = props.navigate ?? navigate;
+  const redirect = (url: string | null | undefined, fallback: string) =>
+    appNavigate(url && isTrustedRedirect(url, trustedOrigins) ? url : fallback);
+
+  return {
+    projectId: props.projectId,
+    publishableClientKey: props.publishableClientKey,
+    baseUrl,
+    client,
+    session: client.session,
+    urls,
+    trustedOrigins,
+    navigate: appNavigate,
+    redirect,
+    completeSignIn(tokens: SignInTokens, kind) {
+      client.session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+      const returnTo = new URLSearchParams(window.location.search).get(RETURN_TO_PARAM);
+      redirect(returnTo, kind === 'sign-up' ? urls.afterSignUp : urls.afterSignIn);
+    },
+    ensureAnonymousSession() {
+      if (client.session.getTokens().refreshToken) return Promise.resolve();
+      anonymousSignUp ??= signUpAnonymously()
+        .then((tokens) => {
+          client.session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+          return queryClient.resetQueries();
+        })
+        .finally(() => {
+          anonymousSignUp = undefined;
+        });
+      return anonymousSignUp;
+    },
+  };
+}
+
+function tokenStoreOf(choice: NonNullable<GatehouseProviderProps['tokenStore']>, projectId: string): TokenStore {
+  if (typeof choice !== 'string') return choice;
+  if (choice === 'memory') return createMemoryTokenStore();
+  if (choice === 'localStorage') return createLocalStorageTokenStore({ projectId });
+  return createCookieTokenStore({ projectId });
+}
+
+function headersOf(headers: HeadersInit | undefined): Record<string, string> {
+  return Object.fromEntries(new Headers(headers));
+}

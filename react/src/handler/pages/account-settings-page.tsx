@@ -1,0 +1,5 @@
+import { AccountSettings } from '../../components/account-settings.tsx';
+
+export function AccountSettingsPage() {
+  return <AccountSettings />;
+}

@@ -1,0 +1,8 @@
+import { ensureExampleAppBuilt } from './example-app/build-example-app.ts';
+
+/**
+ * `pnpm start`: builds the example app when its sources changed (once on a fresh clone), then starts
+ * the platform, which serves the app on its own port. EXAMPLE_APP_DIR="" starts the API alone.
+ */
+if (process.env.EXAMPLE_APP_DIR === undefined) process.env.EXAMPLE_APP_DIR = await ensureExampleAppBuilt();
+await import('../../server/src/main.ts');
