@@ -5,6 +5,7 @@ import { Card, Loading } from '../ui/form.tsx';
 import { ApiKeysSection } from './account-settings/api-keys-section.tsx';
 import { DeleteAccountSection } from './account-settings/delete-account-section.tsx';
 import { EmailsSection } from './account-settings/emails-section.tsx';
+import { MfaSection } from './account-settings/mfa-section.tsx';
 import { PasswordSection } from './account-settings/password-section.tsx';
 import { ProfileSection } from './account-settings/profile-section.tsx';
 import { SessionsSection } from './account-settings/sessions-section.tsx';
@@ -20,6 +21,7 @@ export function AccountSettings() {
     { id: 'profile', label: 'Profile', render: () => <ProfileSection user={user} /> },
     { id: 'emails', label: 'Emails', render: () => <EmailsSection /> },
     { id: 'password', label: 'Password', render: () => <PasswordSection user={user} /> },
+    { id: 'mfa', label: 'Two-factor', render: () => <MfaSection user={user} /> },
     { id: 'sessions', label: 'Sessions', render: () => <SessionsSection /> },
     { id: 'teams', label: 'Teams', render: () => <TeamsSection /> },
   ];

@@ -4,10 +4,12 @@ import { type HandlerPage, handlerPageOf } from '../handler-urls.ts';
 import { useLocation } from '../navigation.ts';
 import { Card, Loading } from '../ui/form.tsx';
 import { AccountSettingsPage } from './pages/account-settings-page.tsx';
+import { CliAuthConfirmPage } from './pages/cli-auth-confirm-page.tsx';
 import { EmailVerificationPage } from './pages/email-verification-page.tsx';
 import { ErrorPage } from './pages/error-page.tsx';
 import { ForgotPasswordPage } from './pages/forgot-password-page.tsx';
 import { MagicLinkCallbackPage } from './pages/magic-link-callback-page.tsx';
+import { MfaPage } from './pages/mfa-page.tsx';
 import { PasswordResetPage } from './pages/password-reset-page.tsx';
 import { SignInPage } from './pages/sign-in-page.tsx';
 import { SignOutPage } from './pages/sign-out-page.tsx';
@@ -25,6 +27,8 @@ const pages: Partial<Record<HandlerPage, ComponentType>> = {
   'account-settings': AccountSettingsPage,
   error: ErrorPage,
   'team-invitation': TeamInvitationPage,
+  mfa: MfaPage,
+  'cli-auth-confirm': CliAuthConfirmPage,
 };
 
 /**
