@@ -18,3 +18,24 @@ export {
 } from './token-store/local-storage-token-store.ts';
 export { createMemoryTokenStore } from './token-store/memory-token-store.ts';
 export type { SessionTokens, TokenStore } from './token-store/token-store.ts';
+export { type AdminApp, type AdminAppOptions, type ConfigOverrideLevel, createAdminApp, type ProjectConfig } from './app/admin-app.ts';
+export type { AppCall } from './app/app-call.ts';
+export type * from './app/app-types.ts';
+export type { AdminAccessTokenSource } from './app/backend-call.ts';
+export { type ClientApp, type ClientAppOptions, createClientApp, type GetUserOr } from './app/client-app.ts';
+export type { ClientSignIn, OAuthSignInResult } from './app/client-sign-in.ts';
+export type { ClientTeamUpdate, Team } from './app/client-team.ts';
+export type { ClientTeamCreate, CurrentUser, NewContactChannel, TeamRef } from './app/current-user.ts';
+export type { OAuthProvider, OAuthSignInUrl, OAuthSignInUrlOptions } from './app/oauth-sign-in-url.ts';
+export { browserPasskeyCeremonies, type PasskeyCeremonies } from './app/passkey-ceremonies.ts';
+export { createServerApp, type ServerApp, type ServerAppOptions, type ServerCapabilities } from './app/server-app.ts';
+export type { ServerApiKeys, ServerProjectPermissions, ServerTeamPermissions, ServerTeams } from './app/server-teams.ts';
+export type { ListUsersOptions, ServerContactChannels, ServerSessions, ServerUsers } from './app/server-users.ts';
+export type {
+  ContactChannel,
+  ContactChannelUpdate,
+  TeamApiKey,
+  TeamApiKeyCreated,
+  UserApiKey,
+  UserApiKeyCreated,
+} from './app/user-resources.ts';

@@ -18,7 +18,8 @@ export function emitRouteTable(doc: OpenApiDocument): GeneratedFile[] {
       if (selected.length === 0 && location !== 'query') return undefined;
       return {
         type: 'object',
-        additionalProperties: location === 'header',
+        // Headers are open; a query is closed unless the operation ignores unknown parameters (`x-unknown-query: ignore`).
+        additionalProperties: location === 'header' || (location === 'query' && operation['x-unknown-query'] === 'ignore'),
         required: selected.filter((parameter) => parameter.required).map((parameter) => parameter.name.toLowerCase()),
         properties: Object.fromEntries(
           selected.map((parameter) => [

@@ -31,6 +31,8 @@ export type OperationObject = {
   'x-user'?: 'required' | 'me';
   /** The rate-limit bucket the operation counts against. */
   'x-rate-limit'?: string;
+  /** `ignore`: unknown query parameters are accepted and ignored (browser navigations such as OAuth authorize). */
+  'x-unknown-query'?: 'ignore';
   [extension: `x-${string}`]: unknown;
 };
 

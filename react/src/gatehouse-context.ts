@@ -16,7 +16,7 @@ export type Gatehouse = {
   /** Origins besides this one that redirects may go to. */
   trustedOrigins: readonly string[];
   /** Stores the tokens of a finished sign-in and leaves for the return-to page or the after-sign-in/up URL. */
-  completeSignIn(tokens: SignInTokens, kind: 'sign-in' | 'sign-up'): void;
+  completeSignIn(tokens: SignInTokens, kind: 'sign-in' | 'sign-up', returnTo?: string | null): void;
   /** Leaves for a URL if it is trusted, else for the fallback. */
   redirect(url: string | null | undefined, fallback: string): void;
   /** One anonymous sign-up at a time, however many components ask for it. */

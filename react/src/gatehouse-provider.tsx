@@ -104,9 +104,8 @@ function createGatehouse(props: GatehouseProviderProps, queryClient: QueryClient
     trustedOrigins,
     navigate: appNavigate,
     redirect,
-    completeSignIn(tokens: SignInTokens, kind) {
+    completeSignIn(tokens: SignInTokens, kind, returnTo = new URLSearchParams(window.location.search).get(RETURN_TO_PARAM)) {
       client.session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
-      const returnTo = new URLSearchParams(window.location.search).get(RETURN_TO_PARAM);
       redirect(returnTo, kind === 'sign-up' ? urls.afterSignUp : urls.afterSignIn);
     },
     ensureAnonymousSession() {

@@ -2,13 +2,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureExampleAppBuilt } from './example-app/build-example-app.ts';
 import { uncoveredDeclaredErrors } from './testing/contract-coverage.ts';
+import { ensureChromium } from './testing/ensure-chromium.ts';
 
 /**
  * `pnpm test`: the whole suite on a throwaway Postgres (started by the vitest global setup unless
  * DATABASE_URL is set), then the contract coverage report: every success and error response the spec
  * declares must have been produced by some test. Ends with a plain `N passed, N failed` line.
  */
+// The browser tests need Chromium and the built example app; both are made ready once, up front.
+ensureChromium();
+await ensureExampleAppBuilt();
+
 const work = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
 const coverageDir = join(work, 'coverage');
 const resultsFile = join(work, 'results.json');

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { contactChannelHandlers } from './modules/contact-channels/contact-channels.routes.ts';
+import { notificationPreferenceHandlers } from './modules/notification-preferences/notification-preferences.routes.ts';
 import { metaHandlers } from './modules/meta/meta.routes.ts';
 import { otpAuthHandlers } from './modules/otp-auth/otp-auth.routes.ts';
+import { oauthHandlers } from './modules/oauth/oauth.routes.ts';
+import { passkeyHandlers } from './modules/passkeys/passkeys.routes.ts';
+import { mfaHandlers } from './modules/mfa/mfa.routes.ts';
+import { cliLoginHandlers } from './modules/cli-login/cli-login.routes.ts';
 import { passwordAuthHandlers } from './modules/password-auth/password-auth.routes.ts';
 import { projectHandlers } from './modules/projects/projects.routes.ts';
 import { oauthTokenHandlers } from './modules/sessions/oauth-token.routes.ts';
@@ -18,6 +24,7 @@ import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { corsPlugin } from './plugins/cors.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { type ExampleAppOptions, exampleAppPlugin } from './plugins/example-app.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { responseHeadersPlugin } from './plugins/response-headers.ts';
 import type { RateLimits } from './config/rate-limits.ts';
@@ -38,6 +45,8 @@ export type AppOptions = {
   trustProxy?: FastifyServerOptions['trustProxy'];
   /** null turns rate limits off (tests that are not about them). */
   rateLimits: RateLimits | null;
+  /** A built example app served beside the API (see plugins/example-app.ts). */
+  exampleApp?: ExampleAppOptions;
 };
 
 /** The HTTP app: plugins for the cross-cutting concerns, then every operation of the spec. */
@@ -57,6 +66,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(responseHeadersPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(bodyParsersPlugin);
+  // The OAuth flow's cookie (PKCE verifier of the provider round trip).
+  await app.register(cookie);
   await app.register(apiReferencePlugin);
   await app.register(rateLimitsPlugin);
 
@@ -69,7 +80,12 @@ export async function buildApp(options: AppOptions) {
     ...passwordAuthHandlers(options.services),
     ...anonymousHandlers(options.services),
     ...otpAuthHandlers(options.services),
+    ...oauthHandlers(options.services),
+    ...passkeyHandlers(options.services),
+    ...mfaHandlers(options.services),
+    ...cliLoginHandlers(options.services),
     ...contactChannelHandlers(options.services),
+    ...notificationPreferenceHandlers(options.services),
     ...teamHandlers(options.services),
     ...teamInvitationHandlers(options.services),
     ...endUserApiKeyHandlers(options.services),
@@ -77,5 +93,6 @@ export async function buildApp(options: AppOptions) {
     ...permissionHandlers(options.services),
   };
   registerOperations(app, handlers, options.services.requestAuth, options.rateLimits);
+  if (options.exampleApp) await app.register(exampleAppPlugin, options.exampleApp);
   return app;
 }

@@ -14,7 +14,14 @@ async function main(): Promise<void> {
   await migrateToLatest(database.db);
   const services = createServices(database.db, env, await resolveServerSecret(database.db, env.serverSecret));
   const seeded = await seedProjects(services, env);
-  const app = await buildApp({ services, logger: { level: env.logLevel }, trustProxy: env.trustProxy, rateLimits: env.rateLimits });
+  const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
+  const app = await buildApp({
+    services,
+    logger: { level: env.logLevel },
+    trustProxy: env.trustProxy,
+    rateLimits: env.rateLimits,
+    exampleApp: env.exampleAppDir ? { distDir: env.exampleAppDir, config: () => demoClient } : undefined,
+  });
   await app.listen({ port: env.port, host: env.host });
   printStartBanner(env, database, seeded);
 

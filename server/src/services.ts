@@ -8,6 +8,7 @@ import { InternalProjectService } from './modules/internal/internal-project.serv
 import { ContactChannelService } from './modules/contact-channels/contact-channel.service.ts';
 import { type EmailLog, EmailService } from './modules/email/email.service.ts';
 import { OtpAuthService } from './modules/otp-auth/otp-auth.service.ts';
+import { PasskeyService } from './modules/passkeys/passkey.service.ts';
 import { PasswordAuthService } from './modules/password-auth/password-auth.service.ts';
 import { PermissionService } from './modules/permissions/permission.service.ts';
 import { TeamService } from './modules/teams/team.service.ts';
@@ -21,8 +22,17 @@ import { SignInService } from './modules/sign-in/sign-in.service.ts';
 import { SigningKeysService } from './modules/signing-keys/signing-keys.service.ts';
 import { UserService } from './modules/users/user.service.ts';
 import { VerificationCodeService } from './modules/verification-codes/verification-code.service.ts';
+import { ConnectedAccountService } from './modules/oauth/connected-account.service.ts';
+import { OAuthAccountService } from './modules/oauth/oauth-account.service.ts';
+import { OAuthFlowService } from './modules/oauth/oauth-flow.service.ts';
+import { OAuthLinkService } from './modules/oauth/oauth-link.service.ts';
+import type { OAuthSettings } from './modules/oauth/oauth-settings.ts';
+import { TokenSealer } from './modules/oauth/token-sealing.ts';
+import { MfaService } from './modules/mfa/mfa.service.ts';
+import { CliLoginService } from './modules/cli-login/cli-login.service.ts';
+import { NotificationPreferenceService } from './modules/notification-preferences/notification-preference.service.ts';
 
-export type ServiceOptions = Pick<ServerEnv, 'publicUrl' | 'smtp'> & { emailLog?: EmailLog };
+export type ServiceOptions = Pick<ServerEnv, 'publicUrl' | 'smtp'> & { emailLog?: EmailLog; oauth?: OAuthSettings };
 
 /** Every service, wired once per app; handlers and tests reach them through `app.services`. */
 export function createServices(db: Kysely<Database>, env: ServiceOptions, serverSecret: Buffer) {
@@ -43,13 +53,14 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
   });
   const sessions = new SessionService(db);
   const tokens = new TokenService(sessions, accessTokens);
-  const signIn = new SignInService(sessions, accessTokens);
+  const verificationCodes = new VerificationCodeService(db);
+  const signIn = new SignInService(sessions, accessTokens, verificationCodes);
   const email = new EmailService(db, {
     sharedSmtp: env.smtp,
     log: env.emailLog ?? ((message, fields) => console.log(message, fields.text ?? '')),
   });
-  const verificationCodes = new VerificationCodeService(db);
   const contactChannels = new ContactChannelService(db, users, verificationCodes, email);
+  const notificationPreferences = new NotificationPreferenceService(db, users);
   const passwordAuth = new PasswordAuthService(users, sessions, signIn, (project, user, callbackUrl) =>
     contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
   );
@@ -59,6 +70,16 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
   const internalProjects = new InternalProjectService(db, projects);
   const invitations = new TeamInvitationService(db, teams, verificationCodes, email);
   const otpAuth = new OtpAuthService(users, verificationCodes, email, signIn);
+  const passkeys = new PasskeyService(db, users, verificationCodes, signIn);
+  const mfa = new MfaService(db, users, verificationCodes, signIn);
+  const cliLogin = new CliLoginService(db, sessions, users, signIn);
+  // OAuth sign-in: provider tokens sealed with a key derived from the server secret.
+  const oauthSettings: OAuthSettings = env.oauth ?? { endpoints: {}, sharedKeys: {} };
+  const tokenSealer = new TokenSealer(serverSecret);
+  const oauthAccounts = new OAuthAccountService(db, users, tokenSealer);
+  const oauthFlows = new OAuthFlowService(db, projects, apiKeys, accessTokens, users, oauthAccounts, signIn, oauthSettings, env.publicUrl);
+  const connectedAccounts = new ConnectedAccountService(db, users, tokenSealer, oauthSettings, env.publicUrl);
+  const oauthLinks = new OAuthLinkService(db, users);
   const requestAuth = new RequestAuthService(
     projects,
     apiKeys,
@@ -67,6 +88,9 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
     (projectId, userId) => users.find(projectId, userId),
   );
   return {
+    oauthFlows,
+    connectedAccounts,
+    oauthLinks,
     permissions,
     teams,
     invitations,
@@ -84,9 +108,13 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
     email,
     verificationCodes,
     contactChannels,
+    notificationPreferences,
     passwordAuth,
     passwordReset,
     otpAuth,
+    passkeys,
+    mfa,
+    cliLogin,
     requestAuth,
   };
 }

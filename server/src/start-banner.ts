@@ -16,6 +16,7 @@ export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seede
     [
       '',
       'Gatehouse is running.',
+      ...(env.exampleAppDir ? [`  Example app    ${env.publicUrl}/   (sign up at ${env.publicUrl}/handler/sign-up)`] : []),
       `  API            ${api}`,
       `  API reference  ${api}/docs`,
       `  OpenAPI        ${api}/openapi.json`,

@@ -99,6 +99,14 @@ describe('the example app in Chromium', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved.');
     await shot(page, 'account-settings');
+    // Marketing emails can be turned off (and stay off); account emails cannot.
+    await page.getByRole('tab', { name: 'Notifications' }).click();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Transactional' }).isDisabled()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Marketing' }).uncheck();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Notifications' }).click();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Marketing' }).isChecked()).toBe(false);
+    await shot(page, 'notifications');
     await page.getByRole('link', { name: 'Demo app' }).click();
     await expect.poll(() => greeting(page).textContent()).toBe('Hello, Ada Lovelace');
 

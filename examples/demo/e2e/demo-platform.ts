@@ -1,4 +1,6 @@
+import { createServer } from 'node:net';
 import { ensureExampleAppBuilt } from '../../../scripts/src/example-app/build-example-app.ts';
+import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-settings.ts';
 import type { ExampleAppConfig } from '../../../server/src/plugins/example-app.ts';
 import { type SmtpSink, startSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../../server/src/testing/test-context.ts';
@@ -18,10 +20,17 @@ export type DemoPlatform = {
  * its own port (real HTTP, the run's Postgres), for a project that sends email through a real SMTP
  * server and allows what the app offers (password and magic-link sign-in, client team creation).
  */
-export async function startDemoPlatform(projectConfig: Record<string, unknown> = {}): Promise<DemoPlatform> {
-  const [distDir, mail] = await Promise.all([ensureExampleAppBuilt(), startSmtpSink()]);
+export async function startDemoPlatform(
+  projectConfig: Record<string, unknown> = {},
+  options: { oauth?: OAuthSettings } = {},
+): Promise<DemoPlatform> {
+  const [distDir, mail, port] = await Promise.all([ensureExampleAppBuilt(), startSmtpSink(), freePort()]);
+  // Known before the server starts: OAuth callbacks are built from the public URL.
+  const url = `http://127.0.0.1:${port}`;
   let config: ExampleAppConfig | undefined;
   const context = await createTestContext({
+    oauth: options.oauth,
+    publicUrl: url,
     exampleApp: {
       distDir,
       config: () => {
@@ -40,9 +49,9 @@ export async function startDemoPlatform(projectConfig: Record<string, unknown> =
     ...projectConfig,
   });
   config = { projectId: project.project.id, publishableClientKey: project.keys.publishable_client_key };
-  const address = await context.app.listen({ port: 0, host: '127.0.0.1' });
+  await context.app.listen({ port, host: '127.0.0.1' });
   return {
-    url: address,
+    url,
     context,
     project,
     mail,
@@ -51,4 +60,16 @@ export async function startDemoPlatform(projectConfig: Record<string, unknown> =
       await mail.close();
     },
   };
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }

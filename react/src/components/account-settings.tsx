@@ -3,9 +3,11 @@ import { useProject } from '../hooks/use-project.ts';
 import { useUser } from '../hooks/use-user.ts';
 import { Card, Loading } from '../ui/form.tsx';
 import { ApiKeysSection } from './account-settings/api-keys-section.tsx';
+import { ConnectedAccountsSection } from './account-settings/connected-accounts-section.tsx';
 import { DeleteAccountSection } from './account-settings/delete-account-section.tsx';
 import { EmailsSection } from './account-settings/emails-section.tsx';
 import { MfaSection } from './account-settings/mfa-section.tsx';
+import { NotificationsSection } from './account-settings/notifications-section.tsx';
 import { PasswordSection } from './account-settings/password-section.tsx';
 import { ProfileSection } from './account-settings/profile-section.tsx';
 import { SessionsSection } from './account-settings/sessions-section.tsx';
@@ -24,7 +26,10 @@ export function AccountSettings() {
     { id: 'mfa', label: 'Two-factor', render: () => <MfaSection user={user} /> },
     { id: 'sessions', label: 'Sessions', render: () => <SessionsSection /> },
     { id: 'teams', label: 'Teams', render: () => <TeamsSection /> },
+    { id: 'notifications', label: 'Notifications', render: () => <NotificationsSection /> },
   ];
+  if (config.enabled_oauth_providers.length > 0)
+    tabs.splice(3, 0, { id: 'connected-accounts', label: 'Connected accounts', render: () => <ConnectedAccountsSection /> });
   if (config.allow_user_api_keys) tabs.push({ id: 'api-keys', label: 'API keys', render: () => <ApiKeysSection /> });
   if (config.client_user_deletion_enabled) tabs.push({ id: 'delete', label: 'Delete account', render: () => <DeleteAccountSection /> });
   const [selected, setSelected] = useState('profile');

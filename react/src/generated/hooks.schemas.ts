@@ -345,6 +345,12 @@ export type CurrentUser = ClientCurrentUser | ServerUser;
 
 export type CurrentUserClientUpdateSelectedTeamId = string | null;
 
+/**
+ * Turns TOTP MFA on with this secret (base64 of 16 to 64 bytes; plain 400 otherwise), or off with null. See `POST /auth/mfa/sign-in`.
+ * @maxLength 256
+ */
+export type CurrentUserClientUpdateTotpSecretBase64 = string | null;
+
 export interface CurrentUserClientUpdate {
   display_name?: DisplayName;
   profile_image_url?: ImageUrl;
@@ -358,6 +364,11 @@ export interface CurrentUserClientUpdate {
    * @maxLength 256
    */
   primary_email?: string;
+  /**
+   * Turns TOTP MFA on with this secret (base64 of 16 to 64 bytes; plain 400 otherwise), or off with null. See `POST /auth/mfa/sign-in`.
+   * @maxLength 256
+   */
+  totp_secret_base64?: CurrentUserClientUpdateTotpSecretBase64;
 }
 
 /**
@@ -389,7 +400,7 @@ export type ServerUserUpdateRestrictedByAdminPrivateDetails = string | null;
 export type ServerUserUpdateCountryCode = string | null;
 
 /**
- * Arrives with MFA; accepted and stored.
+ * Turns TOTP MFA on with this secret (base64 of 16 to 64 bytes; plain 400 otherwise), or off with null. Setting or clearing it deletes the user's recovery codes and its last used TOTP step.
  * @maxLength 256
  */
 export type ServerUserUpdateTotpSecretBase64 = string | null;
@@ -427,7 +438,7 @@ export interface ServerUserUpdate {
   /** @pattern ^[A-Z]{2}$ */
   country_code?: ServerUserUpdateCountryCode;
   /**
-   * Arrives with MFA; accepted and stored.
+   * Turns TOTP MFA on with this secret (base64 of 16 to 64 bytes; plain 400 otherwise), or off with null. Setting or clearing it deletes the user's recovery codes and its last used TOTP step.
    * @maxLength 256
    */
   totp_secret_base64?: ServerUserUpdateTotpSecretBase64;
@@ -536,6 +547,12 @@ export interface OAuthTokenResponse {
   /** The same refresh token, or a new one when the project rotates refresh tokens. */
   refresh_token: string;
   scope: 'legacy';
+  /** Authorization code grant: the OAuth sign-in created the user. */
+  is_new_user?: boolean;
+  after_callback_redirect_url?: AfterCallbackRedirectUrl;
+  /** @deprecated */
+  newUser?: boolean;
+  afterCallbackRedirectUrl?: AfterCallbackRedirectUrl;
 }
 
 export interface ClientTeam {
@@ -992,6 +1009,252 @@ export interface ContactChannelList {
   is_paginated: false;
 }
 
+export type NotificationPreferenceNotificationCategoryName = typeof NotificationPreferenceNotificationCategoryName[keyof typeof NotificationPreferenceNotificationCategoryName];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const NotificationPreferenceNotificationCategoryName = {
+  Transactional: 'Transactional',
+  Marketing: 'Marketing',
+} as const;
+
+export interface NotificationPreference {
+  notification_category_id: string;
+  notification_category_name: NotificationPreferenceNotificationCategoryName;
+  enabled: boolean;
+  /** False for `Transactional`: such a category is always enabled. */
+  can_disable: boolean;
+}
+
+export interface NotificationPreferenceList {
+  items: NotificationPreference[];
+  is_paginated: false;
+}
+
+/**
+ * Bytes in unpadded base64url, as WebAuthn's JSON forms carry them.
+ * @maxLength 4096
+ * @pattern ^[A-Za-z0-9_-]*$
+ */
+export type WebAuthnBase64Url = string;
+
+/**
+ * Placeholder for the relying-party id; the client replaces it with the page's hostname before calling the browser (the Stack SDKs refuse any other value).
+ */
+export type WebAuthnRelyingPartySentinel = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
+
+export interface PasskeyCredentialDescriptor {
+  id: WebAuthnBase64Url;
+  type: 'public-key';
+  transports?: string[];
+}
+
+export type PasskeyCreationOptionsRp = {
+  /** The project's display name. */
+  name: string;
+  id: WebAuthnRelyingPartySentinel;
+};
+
+export type PasskeyCreationOptionsUser = {
+  id: WebAuthnBase64Url;
+  name: string;
+  displayName: string;
+};
+
+export type PasskeyCreationOptionsPubKeyCredParamsItem = {
+  type: 'public-key';
+  /** A COSE algorithm: -8 EdDSA, -7 ES256, -257 RS256. */
+  alg: number;
+};
+
+export type PasskeyCreationOptionsAttestation = typeof PasskeyCreationOptionsAttestation[keyof typeof PasskeyCreationOptionsAttestation];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const PasskeyCreationOptionsAttestation = {
+  none: 'none',
+  indirect: 'indirect',
+  direct: 'direct',
+  enterprise: 'enterprise',
+} as const;
+
+export type PasskeyCreationOptionsAuthenticatorSelectionAuthenticatorAttachment = typeof PasskeyCreationOptionsAuthenticatorSelectionAuthenticatorAttachment[keyof typeof PasskeyCreationOptionsAuthenticatorSelectionAuthenticatorAttachment];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const PasskeyCreationOptionsAuthenticatorSelectionAuthenticatorAttachment = {
+  platform: 'platform',
+  'cross-platform': 'cross-platform',
+} as const;
+
+export type PasskeyCreationOptionsAuthenticatorSelectionResidentKey = typeof PasskeyCreationOptionsAuthenticatorSelectionResidentKey[keyof typeof PasskeyCreationOptionsAuthenticatorSelectionResidentKey];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const PasskeyCreationOptionsAuthenticatorSelectionResidentKey = {
+  discouraged: 'discouraged',
+  preferred: 'preferred',
+  required: 'required',
+} as const;
+
+export type PasskeyCreationOptionsAuthenticatorSelectionUserVerification = typeof PasskeyCreationOptionsAuthenticatorSelectionUserVerification[keyof typeof PasskeyCreationOptionsAuthenticatorSelectionUserVerification];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const PasskeyCreationOptionsAuthenticatorSelectionUserVerification = {
+  discouraged: 'discouraged',
+  preferred: 'preferred',
+  required: 'required',
+} as const;
+
+export type PasskeyCreationOptionsAuthenticatorSelection = {
+  authenticatorAttachment?: PasskeyCreationOptionsAuthenticatorSelectionAuthenticatorAttachment;
+  residentKey?: PasskeyCreationOptionsAuthenticatorSelectionResidentKey;
+  requireResidentKey?: boolean;
+  userVerification?: PasskeyCreationOptionsAuthenticatorSelectionUserVerification;
+};
+
+export type PasskeyCreationOptionsExtensions = {
+  credProps?: boolean;
+};
+
+/**
+ * PublicKeyCredentialCreationOptionsJSON, for `navigator.credentials.create()` once `rp.id` is replaced.
+ */
+export interface PasskeyCreationOptions {
+  challenge: WebAuthnBase64Url;
+  rp: PasskeyCreationOptionsRp;
+  user: PasskeyCreationOptionsUser;
+  pubKeyCredParams: PasskeyCreationOptionsPubKeyCredParamsItem[];
+  /** Milliseconds. */
+  timeout: number;
+  attestation: PasskeyCreationOptionsAttestation;
+  excludeCredentials: PasskeyCredentialDescriptor[];
+  authenticatorSelection: PasskeyCreationOptionsAuthenticatorSelection;
+  extensions?: PasskeyCreationOptionsExtensions;
+}
+
+export type PasskeyRequestOptionsUserVerification = typeof PasskeyRequestOptionsUserVerification[keyof typeof PasskeyRequestOptionsUserVerification];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const PasskeyRequestOptionsUserVerification = {
+  discouraged: 'discouraged',
+  preferred: 'preferred',
+  required: 'required',
+} as const;
+
+/**
+ * PublicKeyCredentialRequestOptionsJSON, for `navigator.credentials.get()` once `rpId` is replaced.
+ */
+export interface PasskeyRequestOptions {
+  challenge: WebAuthnBase64Url;
+  rpId: WebAuthnRelyingPartySentinel;
+  allowCredentials: PasskeyCredentialDescriptor[];
+  /** Milliseconds. */
+  timeout: number;
+  userVerification: PasskeyRequestOptionsUserVerification;
+}
+
+/**
+ * @maxLength 64
+ */
+export type PasskeyRegistrationResponseAuthenticatorAttachment = string | null;
+
+export type PasskeyRegistrationResponseClientExtensionResults = { [key: string]: unknown };
+
+export type PasskeyRegistrationResponseResponse = {
+  clientDataJSON: WebAuthnClientData;
+  /**
+   * @maxLength 262144
+   * @pattern ^[A-Za-z0-9_-]*$
+   */
+  attestationObject: string;
+  /**
+   * @maxLength 65536
+   * @pattern ^[A-Za-z0-9_-]*$
+   */
+  authenticatorData?: string;
+  /** @maxItems 16 */
+  transports?: string[];
+  publicKeyAlgorithm?: number;
+  publicKey?: WebAuthnBase64Url;
+  [key: string]: unknown;
+ };
+
+/**
+ * RegistrationResponseJSON, as the browser (or `@simplewebauthn/browser`) produces it. Fields WebAuthn may add are accepted and ignored.
+ */
+export interface PasskeyRegistrationResponse {
+  id: WebAuthnCredentialId;
+  rawId: WebAuthnCredentialId;
+  type: 'public-key';
+  /** @maxLength 64 */
+  authenticatorAttachment?: PasskeyRegistrationResponseAuthenticatorAttachment;
+  clientExtensionResults?: PasskeyRegistrationResponseClientExtensionResults;
+  response: PasskeyRegistrationResponseResponse;
+  [key: string]: unknown;
+ }
+
+/**
+ * @maxLength 64
+ */
+export type PasskeyAuthenticationResponseAuthenticatorAttachment = string | null;
+
+export type PasskeyAuthenticationResponseClientExtensionResults = { [key: string]: unknown };
+
+/**
+ * The credential's user handle (1 to 64 bytes); checked by the server, which answers `PASSKEY_AUTHENTICATION_FAILED` for another length or another handle. Null or absent when the authenticator gives none.
+ * @maxLength 1024
+ * @pattern ^[A-Za-z0-9_-]*$
+ */
+export type PasskeyAuthenticationResponseResponseUserHandle = string | null;
+
+export type PasskeyAuthenticationResponseResponse = {
+  clientDataJSON: WebAuthnClientData;
+  /**
+   * @maxLength 65536
+   * @pattern ^[A-Za-z0-9_-]*$
+   */
+  authenticatorData: string;
+  signature: WebAuthnBase64Url;
+  /**
+   * The credential's user handle (1 to 64 bytes); checked by the server, which answers `PASSKEY_AUTHENTICATION_FAILED` for another length or another handle. Null or absent when the authenticator gives none.
+   * @maxLength 1024
+   * @pattern ^[A-Za-z0-9_-]*$
+   */
+  userHandle?: PasskeyAuthenticationResponseResponseUserHandle;
+  [key: string]: unknown;
+ };
+
+/**
+ * AuthenticationResponseJSON, as the browser (or `@simplewebauthn/browser`) produces it. Fields WebAuthn may add are accepted and ignored.
+ */
+export interface PasskeyAuthenticationResponse {
+  id: WebAuthnCredentialId;
+  rawId: WebAuthnCredentialId;
+  type: 'public-key';
+  /** @maxLength 64 */
+  authenticatorAttachment?: PasskeyAuthenticationResponseAuthenticatorAttachment;
+  clientExtensionResults?: PasskeyAuthenticationResponseClientExtensionResults;
+  response: PasskeyAuthenticationResponseResponse;
+  [key: string]: unknown;
+ }
+
+/**
+ * A credential id (at most 1023 bytes) in unpadded base64url.
+ * @maxLength 1366
+ * @pattern ^[A-Za-z0-9_-]+$
+ */
+export type WebAuthnCredentialId = string;
+
+/**
+ * The clientDataJSON bytes in unpadded base64url.
+ * @maxLength 65536
+ * @pattern ^[A-Za-z0-9_-]+$
+ */
+export type WebAuthnClientData = string;
+
 export interface CodeRequest {
   code: VerificationCode;
 }
@@ -1005,16 +1268,38 @@ export type OAuthTokenRequestGrantType = typeof OAuthTokenRequestGrantType[keyof
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const OAuthTokenRequestGrantType = {
+  authorization_code: 'authorization_code',
   refresh_token: 'refresh_token',
 } as const;
 
+/**
+ * `authorization_code` needs `code`, `redirect_uri` and `code_verifier`; `refresh_token` needs `refresh_token` (`SCHEMA_ERROR` otherwise).
+ */
 export interface OAuthTokenRequest {
   grant_type: OAuthTokenRequestGrantType;
   /**
+   * `refresh_token` grant.
    * @minLength 1
    * @maxLength 256
    */
-  refresh_token: string;
+  refresh_token?: string;
+  /**
+   * `authorization_code` grant: the code the OAuth callback gave the app.
+   * @minLength 1
+   * @maxLength 256
+   */
+  code?: string;
+  /**
+   * `authorization_code` grant: the authorize request's redirect URI.
+   * @maxLength 2048
+   */
+  redirect_uri?: string;
+  /**
+   * `authorization_code` grant: the PKCE verifier.
+   * @minLength 43
+   * @maxLength 128
+   */
+  code_verifier?: string;
   /**
    * The project id, optionally `projectId#branchId`.
    * @minLength 1
@@ -1029,6 +1314,114 @@ export interface OAuthTokenRequest {
   /** @maxLength 256 */
   scope?: string;
 }
+
+/**
+ * Authorization code grant: the authorize request's `after_callback_redirect_url` (`afterCallbackRedirectUrl` is its deprecated twin).
+ */
+export type AfterCallbackRedirectUrl = string | null;
+
+/**
+ * The id of a provider in the project config (`auth.oauth.providers.<id>`); its `type` defaults to the id.
+ * @minLength 1
+ * @maxLength 63
+ * @pattern ^[a-zA-Z0-9_][a-zA-Z0-9_-]*$
+ */
+export type OAuthProviderConfigId = string;
+
+/**
+ * The parameters providers post (Apple's `form_post`).
+ */
+export interface OAuthCallbackForm {
+  /** @maxLength 512 */
+  state?: string;
+  /** @maxLength 4096 */
+  code?: string;
+  /** @maxLength 256 */
+  error?: string;
+  /** @maxLength 2048 */
+  error_description?: string;
+  /** @maxLength 2048 */
+  iss?: string;
+  /** @maxLength 2048 */
+  error_uri?: string;
+  /** @maxLength 8192 */
+  id_token?: string;
+  /**
+   * Apple: the user's name and email, on the first sign-in only.
+   * @maxLength 4096
+   */
+  user?: string;
+}
+
+export interface ConnectedAccountAccessTokenRequest {
+  /**
+   * Provider scopes the token must have, space separated.
+   * @maxLength 1024
+   */
+  scope?: string;
+}
+
+export interface ConnectedAccountAccessToken {
+  access_token: string;
+}
+
+export interface ConnectedAccount {
+  user_id: string;
+  /** The provider config id. */
+  provider: string;
+  provider_account_id: string;
+}
+
+export interface ConnectedAccountList {
+  items: ConnectedAccount[];
+  is_paginated: false;
+}
+
+export interface ClientOAuthProvider {
+  /** The link's id. */
+  id: string;
+  user_id: string;
+  provider_config_id: string;
+  type: OAuthProviderType;
+  /** The provider account's email, when the provider told it. */
+  email?: string;
+  /** Signs the user in; at most one linked account per provider type. */
+  allow_sign_in: boolean;
+  /** Its provider tokens may be handed out (connected accounts). */
+  allow_connected_accounts: boolean;
+}
+
+export interface ServerOAuthProvider {
+  id: string;
+  user_id: string;
+  provider_config_id: string;
+  type: OAuthProviderType;
+  email?: string;
+  allow_sign_in: boolean;
+  allow_connected_accounts: boolean;
+  /** The provider-side account id. */
+  account_id: string;
+}
+
+/**
+ * The client view to client access, the server view to server and admin access.
+ */
+export type OAuthProviderView = ClientOAuthProvider | ServerOAuthProvider;
+
+export interface OAuthProviderList {
+  items: OAuthProviderView[];
+  is_paginated: false;
+}
+
+/**
+ * What the callback answers (or redirects to the flow's error URL) when the provider or the project refuses.
+ */
+export type OAuthCallbackErrors400 = OauthProviderAccessDeniedError | OauthProviderNotFoundOrNotEnabledError | SignUpNotEnabledError | RedirectUrlNotWhitelistedError;
+
+/**
+ * Why no provider access token can be handed out.
+ */
+export type ConnectedAccountErrors400 = OauthConnectionNotConnectedToUserError | OauthConnectionDoesNotHaveRequiredScopeError | OauthAccessTokenNotAvailableError | OauthAccessTokenNotAvailableWithSharedOauthKeysError | OauthProviderNotFoundOrNotEnabledError;
 
 /**
  * Missing or malformed authentication headers, an unreadable body, or a request that does not match the operation.
@@ -3347,6 +3740,22 @@ export type DefaultPaymentMethodRequiredResponse = DefaultPaymentMethodRequiredE
  */
 export type NewPurchasesBlockedResponse = NewPurchasesBlockedError;
 
+export type OAuthCallback409Response = OauthConnectionAlreadyConnectedToAnotherUserError | ContactChannelAlreadyUsedForAuthBySomeoneElseError;
+
+/**
+ * A provider access token with the requested scopes.
+ */
+export type ConnectedAccountAccessToken201Response = ConnectedAccountAccessToken;
+
+export type ConnectedAccountAccessToken400Response = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError | ConnectedAccountErrors400;
+
+export type OAuthProviderWrite400ResponseOne = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError | OauthProviderAccountIdAlreadyUsedForSignInError;
+
+/**
+ * Bad request, `me` without a signed-in user, a provider account that signs in another user, or (plain text) a second sign-in account of the same provider type.
+ */
+export type OAuthProviderWrite400Response = OAuthProviderWrite400ResponseOne | string;
+
 /**
  * Unreadable body or schema mismatch.
  */
@@ -3659,7 +4068,7 @@ export type SignInWithPasswordBody = {
   password: Password;
 };
 
-export type SignInWithPassword400 = RequiredAuthErrors400 | EmailPasswordMismatchError | PasswordAuthenticationNotEnabledError;
+export type SignInWithPassword400 = RequiredAuthErrors400 | EmailPasswordMismatchError | PasswordAuthenticationNotEnabledError | MultiFactorAuthenticationRequiredError;
 
 export type UpdatePasswordBody = {
   old_password: Password;
@@ -3678,9 +4087,231 @@ export type SignUpAnonymouslyBody = { [key: string]: unknown };
 
 export type SignUpAnonymously400 = RequiredAuthErrors400 | AnonymousAccountsNotEnabledError;
 
-export type ExchangeOAuthToken400 = RequestErrors400 | InvalidOauthClientIdOrSecretError;
+export type ExchangeOAuthToken400One = RequestErrors400 | InvalidOauthClientIdOrSecretError | InvalidAuthorizationCodeError | MultiFactorAuthenticationRequiredError;
 
 export type ExchangeOAuthToken401 = RefreshTokenNotFoundOrExpiredError | PublishableClientKeyRequiredForProjectError;
+
+export type RedirectToOAuthProviderParams = {
+/**
+ * The project id, optionally `projectId#branchId`.
+ * @minLength 1
+ * @maxLength 128
+ */
+client_id: string;
+/**
+ * A publishable client key, or `__stack_public_client__`.
+ * @maxLength 256
+ */
+client_secret: string;
+/**
+ * The app's callback; must be on a trusted domain. Its fragment is dropped.
+ * @maxLength 2048
+ */
+redirect_uri: string;
+/**
+ * Always `legacy` (anything else is `INVALID_SCOPE`).
+ * @maxLength 256
+ */
+scope: string;
+/**
+ * The app's state, echoed to `redirect_uri`.
+ * @minLength 1
+ * @maxLength 512
+ */
+state: string;
+grant_type: RedirectToOAuthProviderGrantType;
+/**
+ * @pattern ^[A-Za-z0-9._~-]{43,128}$
+ */
+code_challenge: string;
+code_challenge_method: RedirectToOAuthProviderCodeChallengeMethod;
+response_type: RedirectToOAuthProviderResponseType;
+type?: RedirectToOAuthProviderType;
+/**
+ * The signed-in user's access token (required for `link`).
+ * @maxLength 4096
+ */
+token?: string;
+/**
+ * Extra provider scopes, space separated.
+ * @maxLength 1024
+ */
+provider_scope?: string;
+/**
+ * Deprecated spelling of `error_redirect_uri`.
+ * @maxLength 2048
+ */
+error_redirect_url?: string;
+/**
+ * Where failures of the callback are redirected (query `errorCode`, `message`, `details`, `error`, `error_description`); must be trusted.
+ * @maxLength 2048
+ */
+error_redirect_uri?: string;
+/**
+ * Echoed back by the token endpoint.
+ * @maxLength 2048
+ */
+after_callback_redirect_url?: string;
+stack_response_mode?: RedirectToOAuthProviderStackResponseMode;
+hexclave_response_mode?: RedirectToOAuthProviderHexclaveResponseMode;
+/**
+ * Accepted and ignored (no bot protection).
+ * @maxLength 4096
+ */
+bot_challenge_token?: string;
+bot_challenge_phase?: RedirectToOAuthProviderBotChallengePhase;
+bot_challenge_unavailable?: RedirectToOAuthProviderBotChallengeUnavailable;
+};
+
+export type RedirectToOAuthProviderGrantType = typeof RedirectToOAuthProviderGrantType[keyof typeof RedirectToOAuthProviderGrantType];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const RedirectToOAuthProviderGrantType = {
+  authorization_code: 'authorization_code',
+} as const;
+
+export type RedirectToOAuthProviderCodeChallengeMethod = typeof RedirectToOAuthProviderCodeChallengeMethod[keyof typeof RedirectToOAuthProviderCodeChallengeMethod];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const RedirectToOAuthProviderCodeChallengeMethod = {
+  S256: 'S256',
+} as const;
+
+export type RedirectToOAuthProviderResponseType = typeof RedirectToOAuthProviderResponseType[keyof typeof RedirectToOAuthProviderResponseType];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const RedirectToOAuthProviderResponseType = {
+  code: 'code',
+} as const;
+
+export type RedirectToOAuthProviderType = typeof RedirectToOAuthProviderType[keyof typeof RedirectToOAuthProviderType];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const RedirectToOAuthProviderType = {
+  authenticate: 'authenticate',
+  link: 'link',
+} as const;
+
+export type RedirectToOAuthProviderStackResponseMode = typeof RedirectToOAuthProviderStackResponseMode[keyof typeof RedirectToOAuthProviderStackResponseMode];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const RedirectToOAuthProviderStackResponseMode = {
+  json: 'json',
+  redirect: 'redirect',
+} as const;
+
+export type RedirectToOAuthProviderHexclaveResponseMode = typeof RedirectToOAuthProviderHexclaveResponseMode[keyof typeof RedirectToOAuthProviderHexclaveResponseMode];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const RedirectToOAuthProviderHexclaveResponseMode = {
+  json: 'json',
+  redirect: 'redirect',
+} as const;
+
+export type RedirectToOAuthProviderBotChallengePhase = typeof RedirectToOAuthProviderBotChallengePhase[keyof typeof RedirectToOAuthProviderBotChallengePhase];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const RedirectToOAuthProviderBotChallengePhase = {
+  invisible: 'invisible',
+  visible: 'visible',
+} as const;
+
+export type RedirectToOAuthProviderBotChallengeUnavailable = typeof RedirectToOAuthProviderBotChallengeUnavailable[keyof typeof RedirectToOAuthProviderBotChallengeUnavailable];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const RedirectToOAuthProviderBotChallengeUnavailable = {
+  true: 'true',
+} as const;
+
+export type RedirectToOAuthProvider200 = {
+  location: string;
+};
+
+export type RedirectToOAuthProvider400One = SchemaError | InvalidOauthClientIdOrSecretError | InvalidScopeError | OauthProviderNotFoundOrNotEnabledError | InvalidSharedOauthProviderIdError | InvalidStandardOauthProviderIdError | OauthExtraScopeNotAvailableWithSharedOauthKeysError | RedirectUrlNotWhitelistedError;
+
+export type RedirectToOAuthProvider401 = InvalidPublishableClientKeyError | PublishableClientKeyRequiredForProjectError | UnparsableAccessTokenError | AccessTokenExpiredError | InvalidProjectForAccessTokenError;
+
+export type RedirectFromOAuthProviderParams = {
+/**
+ * @maxLength 512
+ */
+state?: string;
+/**
+ * @maxLength 4096
+ */
+code?: string;
+/**
+ * @maxLength 256
+ */
+error?: string;
+/**
+ * @maxLength 2048
+ */
+error_description?: string;
+/**
+ * @maxLength 2048
+ */
+iss?: string;
+};
+
+export type RedirectFromOAuthProvider400One = SchemaError | OAuthCallbackErrors400;
+
+export type RedirectFromOAuthProviderForm400One = RequestErrors400 | OAuthCallbackErrors400;
+
+export type GetOwnConnectedAccountAccessToken400 = RequiredAuthErrors400 | ConnectedAccountErrors400;
+
+export type ListOAuthProvidersParams = {
+user_id?: UserIdOrMe;
+};
+
+/**
+ * @maxLength 256
+ */
+export type CreateOAuthProviderBodyEmail = string | null;
+
+export type CreateOAuthProviderBody = {
+  user_id: UserIdOrMe;
+  provider_config_id: OAuthProviderConfigId;
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  account_id: string;
+  /** @maxLength 256 */
+  email?: CreateOAuthProviderBodyEmail;
+  allow_sign_in: boolean;
+  allow_connected_accounts: boolean;
+};
+
+/**
+ * Server and admin access only.
+ * @maxLength 256
+ */
+export type UpdateOAuthProviderBodyEmail = string | null;
+
+export type UpdateOAuthProviderBody = {
+  allow_sign_in?: boolean;
+  allow_connected_accounts?: boolean;
+  /**
+   * Server and admin access only.
+   * @maxLength 256
+   */
+  email?: UpdateOAuthProviderBodyEmail;
+  /**
+   * Server and admin access only.
+   * @minLength 1
+   * @maxLength 256
+   */
+  account_id?: string;
+};
 
 export type RefreshCurrentSessionBody = { [key: string]: unknown };
 
@@ -3721,6 +4352,135 @@ user_id: UserIdOrMe;
 };
 
 export type DeleteSession400 = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError | CannotDeleteCurrentSessionError;
+
+export type SignInWithMfaBodyType = typeof SignInWithMfaBodyType[keyof typeof SignInWithMfaBodyType];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const SignInWithMfaBodyType = {
+  totp: 'totp',
+} as const;
+
+export type SignInWithMfaBody = {
+  type: SignInWithMfaBodyType;
+  /**
+   * The 6-digit TOTP, or a recovery code (Gatehouse extension).
+   * @minLength 1
+   * @maxLength 64
+   */
+  totp: string;
+  /**
+   * The `attempt_code` of the `MULTI_FACTOR_AUTHENTICATION_REQUIRED` answer.
+   * @minLength 1
+   * @maxLength 256
+   */
+  code: string;
+};
+
+export type SignInWithMfa400 = RequiredAuthErrors400 | InvalidTotpCodeError | VerificationCodeExpiredError | VerificationCodeMaxAttemptsReachedError;
+
+export type CreateMfaRecoveryCodesBody = { [key: string]: unknown };
+
+export type CreateMfaRecoveryCodes200 = {
+  /**
+   * @minItems 10
+   * @maxItems 10
+   */
+  recovery_codes: string[];
+};
+
+export type CreateCliLoginBody = {
+  /**
+   * How long the login may take; 2 hours unless given, at most 24 hours.
+   * @minimum 1
+   * @maximum 86400000
+   */
+  expires_in_millis?: number;
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  anon_refresh_token?: string;
+};
+
+export type CreateCliLogin200 = {
+  polling_code: string;
+  login_code: string;
+  expires_at: string;
+};
+
+export type PollCliLoginBody = {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  polling_code: string;
+};
+
+export type PollCliLogin200Status = typeof PollCliLogin200Status[keyof typeof PollCliLogin200Status];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const PollCliLogin200Status = {
+  waiting: 'waiting',
+  expired: 'expired',
+  used: 'used',
+} as const;
+
+export type PollCliLogin200 = {
+  status: PollCliLogin200Status;
+};
+
+export type PollCliLogin201 = {
+  status: 'success';
+  refresh_token: string;
+};
+
+export type PollCliLogin400 = RequiredAuthErrors400 | InvalidPollingCodeError;
+
+export type CompleteCliLoginBodyMode = typeof CompleteCliLoginBodyMode[keyof typeof CompleteCliLoginBodyMode];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const CompleteCliLoginBodyMode = {
+  check: 'check',
+  'claim-anon-session': 'claim-anon-session',
+  complete: 'complete',
+} as const;
+
+export type CompleteCliLoginBody = {
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  login_code: string;
+  mode?: CompleteCliLoginBodyMode;
+  /**
+   * @minLength 1
+   * @maxLength 256
+   */
+  refresh_token?: string;
+};
+
+export type CompleteCliLogin200OneOfCliSessionState = typeof CompleteCliLogin200OneOfCliSessionState[keyof typeof CompleteCliLogin200OneOfCliSessionState];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const CompleteCliLogin200OneOfCliSessionState = {
+  anonymous: 'anonymous',
+  none: 'none',
+} as const;
+
+export type CompleteCliLogin200OneOf = {
+  cli_session_state: CompleteCliLogin200OneOfCliSessionState;
+};
+
+export type CompleteCliLogin200OneOfThree = {
+  access_token: string;
+  refresh_token: string;
+};
+
+export type CompleteCliLogin200 = CompleteCliLogin200OneOf | CompleteCliLogin200OneOfThree | Success;
 
 /**
  * `CurrentUserClientUpdate` on client access (other fields are a `SCHEMA_ERROR`), `ServerUserUpdate` on server and admin access.
@@ -3814,9 +4574,53 @@ export type SendSignInCode200 = {
 
 export type SendSignInCode400 = RequiredAuthErrors400 | RedirectUrlNotWhitelistedError;
 
-export type SignInWithCode400 = RequiredAuthErrors400 | VerificationCodeExpiredError | VerificationCodeMaxAttemptsReachedError | SignUpNotEnabledError;
+export type SignInWithCode400 = RequiredAuthErrors400 | VerificationCodeExpiredError | VerificationCodeMaxAttemptsReachedError | SignUpNotEnabledError | MultiFactorAuthenticationRequiredError;
 
 export type SignInWithCode409 = VerificationCodeAlreadyUsedError | UserEmailAlreadyExistsError;
+
+export type InitiatePasskeyRegistrationBody = { [key: string]: unknown };
+
+export type InitiatePasskeyRegistration200 = {
+  options_json: PasskeyCreationOptions;
+  /**
+   * @minLength 45
+   * @maxLength 45
+   */
+  code: string;
+};
+
+export type InitiatePasskeyRegistration400 = RequiredAuthErrors400 | PasskeyAuthenticationNotEnabledError;
+
+export type RegisterPasskeyBody = {
+  credential: PasskeyRegistrationResponse;
+  code: VerificationCode;
+};
+
+export type RegisterPasskey200 = {
+  user_handle: WebAuthnBase64Url;
+};
+
+export type RegisterPasskey400 = RequiredAuthErrors400 | VerificationCodeExpiredError | VerificationCodeMaxAttemptsReachedError | PasskeyRegistrationFailedError | PasskeyAuthenticationNotEnabledError;
+
+export type InitiatePasskeyAuthenticationBody = { [key: string]: unknown };
+
+export type InitiatePasskeyAuthentication200 = {
+  options_json: PasskeyRequestOptions;
+  /**
+   * @minLength 45
+   * @maxLength 45
+   */
+  code: string;
+};
+
+export type InitiatePasskeyAuthentication400 = RequiredAuthErrors400 | PasskeyAuthenticationNotEnabledError;
+
+export type SignInWithPasskeyBody = {
+  authentication_response: PasskeyAuthenticationResponse;
+  code: VerificationCode;
+};
+
+export type SignInWithPasskey400 = RequiredAuthErrors400 | VerificationCodeExpiredError | VerificationCodeMaxAttemptsReachedError | PasskeyAuthenticationFailedError | PasskeyAuthenticationNotEnabledError | MultiFactorAuthenticationRequiredError;
 
 export type ListContactChannelsParams = {
 user_id: UserIdOrMe;
@@ -4016,6 +4820,14 @@ export type CheckTeamApiKeyBody = {
 export type CheckTeamApiKey400One = RequiredAuthErrors400 | WrongApiKeyTypeError;
 
 export type CheckTeamApiKey401 = ProjectAuthErrors401 | ApiKeyExpiredError | ApiKeyRevokedError;
+
+export type ListNotificationPreferences400 = RequiredAuthQueryErrors400 | CannotGetOwnUserWithoutUserError;
+
+export type UpdateNotificationPreferenceBody = {
+  enabled: boolean;
+};
+
+export type UpdateNotificationPreference400One = RequiredAuthErrors400 | CannotGetOwnUserWithoutUserError;
 
 export type TransferInternalProjectBody = {
   project_id: ProjectId;

@@ -37,12 +37,23 @@ import type {
   CodeCheckResult,
   CodeRequest,
   CodeWithPassword400Response,
+  CompleteCliLogin200,
+  CompleteCliLoginBody,
   ConfigString,
+  ConnectedAccountAccessToken201Response,
+  ConnectedAccountAccessToken400Response,
+  ConnectedAccountAccessTokenRequest,
+  ConnectedAccountList,
   ContactChannel,
   ContactChannelConflict409Response,
   ContactChannelList,
+  CreateCliLogin200,
+  CreateCliLoginBody,
   CreateContactChannelBody,
   CreateInternalApiKeyBody,
+  CreateMfaRecoveryCodes200,
+  CreateMfaRecoveryCodesBody,
+  CreateOAuthProviderBody,
   CreateProjectPermission404,
   CreateSession200,
   CreateSession400,
@@ -60,20 +71,29 @@ import type {
   DeleteTeamInvitationParams,
   DeleteTeamPermission401,
   EmailAlreadyVerifiedResponse,
-  ExchangeOAuthToken400,
+  ExchangeOAuthToken400One,
   ExchangeOAuthToken401,
   GetOpenApiDocument200,
+  GetOwnConnectedAccountAccessToken400,
   GetProjectJwksParams,
   GetProjectMetricsParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUserApiKeyParams,
+  InitiatePasskeyAuthentication200,
+  InitiatePasskeyAuthentication400,
+  InitiatePasskeyAuthenticationBody,
+  InitiatePasskeyRegistration200,
+  InitiatePasskeyRegistration400,
+  InitiatePasskeyRegistrationBody,
   InternalApiKey,
   InternalApiKeyCreated,
   InternalApiKeyList,
   InternalUserRequired401Response,
   JsonWebKeySet,
   ListContactChannelsParams,
+  ListNotificationPreferences400,
+  ListOAuthProvidersParams,
   ListProjectPermissionsParams,
   ListSessions400,
   ListSessionsParams,
@@ -85,15 +105,28 @@ import type {
   ListUserApiKeysParams,
   ListUsersParams,
   NotFoundTextResponse,
+  NotificationPreference,
+  NotificationPreferenceList,
+  OAuthCallback409Response,
+  OAuthCallbackForm,
+  OAuthProviderList,
+  OAuthProviderView,
+  OAuthProviderWrite400Response,
   OAuthTokenRequest,
   OAuthTokenResponse,
+  OauthProviderTemporarilyUnavailableResponse,
   OptionalAuthQuery400Response,
+  OuterOauthTimeoutResponse,
   PermissionDefinition,
   PermissionDefinitionCreate,
   PermissionDefinitionList,
   PermissionDefinitionUpdate,
   PermissionDefinitionWrite400Response,
   PermissionNotFoundResponse,
+  PollCliLogin200,
+  PollCliLogin201,
+  PollCliLogin400,
+  PollCliLoginBody,
   ProjectAuth401Response,
   ProjectCreate,
   ProjectMetrics,
@@ -103,9 +136,19 @@ import type {
   ProjectUpdate,
   Query400Response,
   RateLimitedResponse,
+  RedirectFromOAuthProvider400One,
+  RedirectFromOAuthProviderForm400One,
+  RedirectFromOAuthProviderParams,
+  RedirectToOAuthProvider200,
+  RedirectToOAuthProvider400One,
+  RedirectToOAuthProvider401,
+  RedirectToOAuthProviderParams,
   RefreshCurrentSession200,
   RefreshCurrentSession401,
   RefreshCurrentSessionBody,
+  RegisterPasskey200,
+  RegisterPasskey400,
+  RegisterPasskeyBody,
   Request400Response,
   RequiredAuth400Response,
   RequiredAuthOrText400Response,
@@ -130,6 +173,7 @@ import type {
   SendTeamInvitationBody,
   SendTestEmail200,
   SendTestEmailBody,
+  ServerOAuthProvider,
   ServerUser,
   ServerUserCreate,
   ServerUserUpdate,
@@ -139,6 +183,10 @@ import type {
   SignInResponse,
   SignInWithCode400,
   SignInWithCode409,
+  SignInWithMfa400,
+  SignInWithMfaBody,
+  SignInWithPasskey400,
+  SignInWithPasskeyBody,
   SignInWithPassword400,
   SignInWithPasswordBody,
   SignUpAnonymously400,
@@ -169,6 +217,9 @@ import type {
   UpdateCurrentUser400One,
   UpdateCurrentUserBody,
   UpdateInternalApiKeyBody,
+  UpdateNotificationPreference400One,
+  UpdateNotificationPreferenceBody,
+  UpdateOAuthProviderBody,
   UpdatePassword400,
   UpdatePasswordBody,
   UpdateProjectConfigOverrideBody,
@@ -185,6 +236,7 @@ import type {
   UserList,
   UserMe400Response,
   UserMeQuery400Response,
+  UserNotFoundError,
   UserNotFoundResponse,
   UserRequired401Response,
   UserToken403OrForbiddenResponse,
@@ -1251,7 +1303,10 @@ export const useSignUpAnonymously = <TError = SignUpAnonymously400 | ProjectAuth
     
 /**
  * Form-encoded (`client_secret_post`); JSON is accepted too. `client_id` is the project id (optionally `projectId#branchId`); `client_secret` is a publishable client key, or `__stack_public_client__` for none. No project headers are needed.
- * @summary OAuth 2.0 token endpoint (refresh grant)
+
+`authorization_code` exchanges the code the OAuth callback gave the app (once, within 10 minutes), with the `redirect_uri` of the authorize request (plain 400 when it differs) and the `code_verifier` of its S256 `code_challenge`. The sign-in ends like every other: a user with TOTP gets `MULTI_FACTOR_AUTHENTICATION_REQUIRED` with `details.attempt_code` instead of tokens. The answer adds `is_new_user` and `after_callback_redirect_url` (and their deprecated camelCase twins).
+
+ * @summary OAuth 2.0 token endpoint (authorization code and refresh grants)
  */
 export const getExchangeOAuthTokenUrl = () => {
 
@@ -1264,7 +1319,18 @@ export const getExchangeOAuthTokenUrl = () => {
 export const exchangeOAuthToken = async (oAuthTokenRequest: OAuthTokenRequest, options?: RequestInit): Promise<OAuthTokenResponse> => {
     const formUrlEncoded = new URLSearchParams();
 formUrlEncoded.append(`grant_type`, oAuthTokenRequest.grant_type)
-formUrlEncoded.append(`refresh_token`, oAuthTokenRequest.refresh_token)
+if(oAuthTokenRequest.refresh_token !== undefined) {
+ formUrlEncoded.append(`refresh_token`, oAuthTokenRequest.refresh_token)
+ }
+if(oAuthTokenRequest.code !== undefined) {
+ formUrlEncoded.append(`code`, oAuthTokenRequest.code)
+ }
+if(oAuthTokenRequest.redirect_uri !== undefined) {
+ formUrlEncoded.append(`redirect_uri`, oAuthTokenRequest.redirect_uri)
+ }
+if(oAuthTokenRequest.code_verifier !== undefined) {
+ formUrlEncoded.append(`code_verifier`, oAuthTokenRequest.code_verifier)
+ }
 formUrlEncoded.append(`client_id`, oAuthTokenRequest.client_id)
 if(oAuthTokenRequest.client_secret !== undefined) {
  formUrlEncoded.append(`client_secret`, oAuthTokenRequest.client_secret)
@@ -1286,7 +1352,7 @@ if(oAuthTokenRequest.scope !== undefined) {
 
 
 
-export const getExchangeOAuthTokenMutationOptions = <TError = ExchangeOAuthToken400 | ExchangeOAuthToken401,
+export const getExchangeOAuthTokenMutationOptions = <TError = ExchangeOAuthToken400One | string | ExchangeOAuthToken401,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOAuthToken>>, TError,{data: OAuthTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof exchangeOAuthToken>>, TError,{data: OAuthTokenRequest}, TContext> => {
 
@@ -1313,12 +1379,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ExchangeOAuthTokenMutationResult = NonNullable<Awaited<ReturnType<typeof exchangeOAuthToken>>>
     export type ExchangeOAuthTokenMutationBody = OAuthTokenRequest
-    export type ExchangeOAuthTokenMutationError = ExchangeOAuthToken400 | ExchangeOAuthToken401
+    export type ExchangeOAuthTokenMutationError = ExchangeOAuthToken400One | string | ExchangeOAuthToken401
 
     /**
- * @summary OAuth 2.0 token endpoint (refresh grant)
+ * @summary OAuth 2.0 token endpoint (authorization code and refresh grants)
  */
-export const useExchangeOAuthToken = <TError = ExchangeOAuthToken400 | ExchangeOAuthToken401,
+export const useExchangeOAuthToken = <TError = ExchangeOAuthToken400One | string | ExchangeOAuthToken401,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOAuthToken>>, TError,{data: OAuthTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof exchangeOAuthToken>>,
@@ -1328,6 +1394,1242 @@ export const useExchangeOAuthToken = <TError = ExchangeOAuthToken400 | ExchangeO
       > => {
 
       const mutationOptions = getExchangeOAuthTokenMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Public: the project comes from `client_id`, the key from `client_secret`. Unknown query
+parameters are ignored. The server starts its own PKCE (S256) round trip with the provider
+(the inner flow) and answers a redirect to the provider's authorization page (`307`), or
+`{location}` when `stack_response_mode` / `hexclave_response_mode` is `json`.
+
+The outer flow (this request's parameters) is kept for 10 minutes; a callback after that is
+`OUTER_OAUTH_TIMEOUT`. In redirect mode the provider code verifier is kept only in the
+browser, in the HttpOnly cookie `stack-oauth-inner-<state>` (path `/api/v1/auth/oauth/callback`,
+`SameSite=None; Secure` when the server's public URL is HTTPS so that Apple's form POST
+carries it, `SameSite=Lax` otherwise): the callback must come from the browser that started the
+flow. In JSON mode (the SDK fetches this URL without credentials) no cookie is set and the
+verifier stays with the server-side flow; the app's own PKCE pair still binds the resulting
+code to the app.
+
+`type=link` needs `token`, the access token of the user to link to. With `type=authenticate`,
+a `token` of an anonymous user makes a new OAuth account upgrade that user (it keeps its id).
+
+Shared (development) keys: a provider configured with `isShared` uses the operator's keys
+(`OAUTH_SHARED_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET`), only for google, github, microsoft
+and spotify, and only in projects that are development environments (plain 400 otherwise).
+`provider_scope` (extra provider scopes) needs the project's own keys.
+
+ * @summary Start OAuth sign-in or linking with a provider (browser navigation)
+ */
+export const getRedirectToOAuthProviderUrl = (providerId: string,
+    params: RedirectToOAuthProviderParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/auth/oauth/authorize/${providerId}?${stringifiedParams}` : `/auth/oauth/authorize/${providerId}`
+}
+
+export const redirectToOAuthProvider = async (providerId: string,
+    params: RedirectToOAuthProviderParams, options?: RequestInit): Promise<RedirectToOAuthProvider200> => {
+  
+  return apiMutator<RedirectToOAuthProvider200>(getRedirectToOAuthProviderUrl(providerId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getRedirectToOAuthProviderQueryKey = (providerId?: string,
+    params?: RedirectToOAuthProviderParams,) => {
+    return [
+    `/auth/oauth/authorize/${providerId}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getRedirectToOAuthProviderQueryOptions = <TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401>(providerId: string,
+    params: RedirectToOAuthProviderParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectToOAuthProviderQueryKey(providerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectToOAuthProvider>>> = ({ signal }) => redirectToOAuthProvider(providerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(providerId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectToOAuthProviderQueryResult = NonNullable<Awaited<ReturnType<typeof redirectToOAuthProvider>>>
+export type RedirectToOAuthProviderQueryError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401
+
+
+/**
+ * @summary Start OAuth sign-in or linking with a provider (browser navigation)
+ */
+
+export function useRedirectToOAuthProvider<TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401>(
+ providerId: string,
+    params: RedirectToOAuthProviderParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectToOAuthProviderQueryOptions(providerId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getRedirectToOAuthProviderSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401>(providerId: string,
+    params: RedirectToOAuthProviderParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectToOAuthProviderQueryKey(providerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectToOAuthProvider>>> = ({ signal }) => redirectToOAuthProvider(providerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectToOAuthProviderSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectToOAuthProvider>>>
+export type RedirectToOAuthProviderSuspenseQueryError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401
+
+
+/**
+ * @summary Start OAuth sign-in or linking with a provider (browser navigation)
+ */
+
+export function useRedirectToOAuthProviderSuspense<TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401>(
+ providerId: string,
+    params: RedirectToOAuthProviderParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectToOAuthProviderSuspenseQueryOptions(providerId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Finds the flow by `state`, exchanges the provider's code (with the inner PKCE verifier),
+reads the provider account (id, email, name, picture), then:
+
+- `link`: links the account to the user of the flow (`OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER`
+  when another user signs in with it). A second account of a type the user already signs in
+  with is linked for connected accounts only (`allow_sign_in` false).
+- `authenticate`: the user who signs in with this provider account; else, when the email is
+  already an auth-enabled email of a user, the project's `auth.oauth.accountMergeStrategy`:
+  `link_method` (default) links the account to that user when both the provider and the
+  existing channel say the email is verified, else `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE`
+  (`would_work_if_email_was_verified` true); `raise_error` always answers that error;
+  `allow_duplicates` signs up a new user whose copy of the email is not used for sign-in.
+  Otherwise a new user (`SIGN_UP_NOT_ENABLED` when sign-up is off), or the anonymous user of
+  the flow upgraded in place.
+
+The provider tokens are kept (sealed) for connected accounts, with the scopes the provider
+granted. Success redirects (`303`) to the app's `redirect_uri` with `code` (valid 10 minutes,
+once) and `state`; the app exchanges the code at `POST /auth/oauth/token`. Once the flow is
+known, failures are redirected to its `error_redirect_uri` when it had one, else answered.
+Without the flow's cookie (redirect mode), or with an unknown state: plain 400.
+
+ * @summary The provider's redirect back (browser navigation)
+ */
+export const getRedirectFromOAuthProviderUrl = (providerId: string,
+    params?: RedirectFromOAuthProviderParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/auth/oauth/callback/${providerId}?${stringifiedParams}` : `/auth/oauth/callback/${providerId}`
+}
+
+export const redirectFromOAuthProvider = async (providerId: string,
+    params?: RedirectFromOAuthProviderParams, options?: RequestInit): Promise<unknown> => {
+  
+  return apiMutator<unknown>(getRedirectFromOAuthProviderUrl(providerId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getRedirectFromOAuthProviderQueryKey = (providerId?: string,
+    params?: RedirectFromOAuthProviderParams,) => {
+    return [
+    `/auth/oauth/callback/${providerId}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getRedirectFromOAuthProviderQueryOptions = <TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse>(providerId: string,
+    params?: RedirectFromOAuthProviderParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectFromOAuthProviderQueryKey(providerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectFromOAuthProvider>>> = ({ signal }) => redirectFromOAuthProvider(providerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(providerId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectFromOAuthProviderQueryResult = NonNullable<Awaited<ReturnType<typeof redirectFromOAuthProvider>>>
+export type RedirectFromOAuthProviderQueryError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse
+
+
+/**
+ * @summary The provider's redirect back (browser navigation)
+ */
+
+export function useRedirectFromOAuthProvider<TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse>(
+ providerId: string,
+    params?: RedirectFromOAuthProviderParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectFromOAuthProviderQueryOptions(providerId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getRedirectFromOAuthProviderSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse>(providerId: string,
+    params?: RedirectFromOAuthProviderParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectFromOAuthProviderQueryKey(providerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectFromOAuthProvider>>> = ({ signal }) => redirectFromOAuthProvider(providerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectFromOAuthProviderSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectFromOAuthProvider>>>
+export type RedirectFromOAuthProviderSuspenseQueryError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse
+
+
+/**
+ * @summary The provider's redirect back (browser navigation)
+ */
+
+export function useRedirectFromOAuthProviderSuspense<TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse>(
+ providerId: string,
+    params?: RedirectFromOAuthProviderParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectFromOAuthProviderSuspenseQueryOptions(providerId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The same as the GET callback, with the provider's parameters in a form body.
+ * @summary The provider's form POST back (Apple's `response_mode=form_post`)
+ */
+export const getRedirectFromOAuthProviderFormUrl = (providerId: string,) => {
+
+
+  
+
+  return `/auth/oauth/callback/${providerId}`
+}
+
+export const redirectFromOAuthProviderForm = async (providerId: string,
+    oAuthCallbackForm?: OAuthCallbackForm, options?: RequestInit): Promise<unknown> => {
+    const formUrlEncoded = new URLSearchParams();
+if(oAuthCallbackForm?.state !== undefined) {
+ formUrlEncoded.append(`state`, oAuthCallbackForm.state)
+ }
+if(oAuthCallbackForm?.code !== undefined) {
+ formUrlEncoded.append(`code`, oAuthCallbackForm.code)
+ }
+if(oAuthCallbackForm?.error !== undefined) {
+ formUrlEncoded.append(`error`, oAuthCallbackForm.error)
+ }
+if(oAuthCallbackForm?.error_description !== undefined) {
+ formUrlEncoded.append(`error_description`, oAuthCallbackForm.error_description)
+ }
+if(oAuthCallbackForm?.iss !== undefined) {
+ formUrlEncoded.append(`iss`, oAuthCallbackForm.iss)
+ }
+if(oAuthCallbackForm?.error_uri !== undefined) {
+ formUrlEncoded.append(`error_uri`, oAuthCallbackForm.error_uri)
+ }
+if(oAuthCallbackForm?.id_token !== undefined) {
+ formUrlEncoded.append(`id_token`, oAuthCallbackForm.id_token)
+ }
+if(oAuthCallbackForm?.user !== undefined) {
+ formUrlEncoded.append(`user`, oAuthCallbackForm.user)
+ }
+
+  return apiMutator<unknown>(getRedirectFromOAuthProviderFormUrl(providerId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options?.headers },
+    body: 
+      formUrlEncoded,
+  }
+);}
+
+
+
+
+export const getRedirectFromOAuthProviderFormMutationOptions = <TError = void | RedirectFromOAuthProviderForm400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>, TError,{providerId: string;data: OAuthCallbackForm}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>, TError,{providerId: string;data: OAuthCallbackForm}, TContext> => {
+
+const mutationKey = ['redirectFromOAuthProviderForm'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>, {providerId: string;data: OAuthCallbackForm}> = (props) => {
+          const {providerId,data} = props ?? {};
+
+          return  redirectFromOAuthProviderForm(providerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RedirectFromOAuthProviderFormMutationResult = NonNullable<Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>>
+    export type RedirectFromOAuthProviderFormMutationBody = OAuthCallbackForm
+    export type RedirectFromOAuthProviderFormMutationError = void | RedirectFromOAuthProviderForm400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse
+
+    /**
+ * @summary The provider's form POST back (Apple's `response_mode=form_post`)
+ */
+export const useRedirectFromOAuthProviderForm = <TError = void | RedirectFromOAuthProviderForm400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>, TError,{providerId: string;data: OAuthCallbackForm}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>,
+        TError,
+        {providerId: string;data: OAuthCallbackForm},
+        TContext
+      > => {
+
+      const mutationOptions = getRedirectFromOAuthProviderFormMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The legacy spelling of `POST /connected-accounts/me/{provider_id}/access-token`.
+ * @summary A provider access token of the signed-in user's connected account (legacy path)
+ */
+export const getGetOwnConnectedAccountAccessTokenUrl = (providerId: string,) => {
+
+
+  
+
+  return `/auth/oauth/connected-accounts/${providerId}/access-token`
+}
+
+export const getOwnConnectedAccountAccessToken = async (providerId: string,
+    connectedAccountAccessTokenRequest?: ConnectedAccountAccessTokenRequest, options?: RequestInit): Promise<ConnectedAccountAccessToken201Response> => {
+  
+  return apiMutator<ConnectedAccountAccessToken201Response>(getGetOwnConnectedAccountAccessTokenUrl(providerId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      connectedAccountAccessTokenRequest,)
+  }
+);}
+
+
+
+
+export const getGetOwnConnectedAccountAccessTokenMutationOptions = <TError = GetOwnConnectedAccountAccessToken400 | UserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>, TError,{providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>, TError,{providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext> => {
+
+const mutationKey = ['getOwnConnectedAccountAccessToken'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>, {providerId: string;data: ConnectedAccountAccessTokenRequest}> = (props) => {
+          const {providerId,data} = props ?? {};
+
+          return  getOwnConnectedAccountAccessToken(providerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetOwnConnectedAccountAccessTokenMutationResult = NonNullable<Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>>
+    export type GetOwnConnectedAccountAccessTokenMutationBody = ConnectedAccountAccessTokenRequest
+    export type GetOwnConnectedAccountAccessTokenMutationError = GetOwnConnectedAccountAccessToken400 | UserRequired401Response | UserToken403Response
+
+    /**
+ * @summary A provider access token of the signed-in user's connected account (legacy path)
+ */
+export const useGetOwnConnectedAccountAccessToken = <TError = GetOwnConnectedAccountAccessToken400 | UserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>, TError,{providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>,
+        TError,
+        {providerId: string;data: ConnectedAccountAccessTokenRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getGetOwnConnectedAccountAccessTokenMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The provider accounts of the user that allow connected-account access (`allow_connected_accounts`).
+ * @summary A user's connected accounts
+ */
+export const getListConnectedAccountsUrl = (userId: string,) => {
+
+
+  
+
+  return `/connected-accounts/${userId}`
+}
+
+export const listConnectedAccounts = async (userId: string, options?: RequestInit): Promise<ConnectedAccountList> => {
+  
+  return apiMutator<ConnectedAccountList>(getListConnectedAccountsUrl(userId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListConnectedAccountsQueryKey = (userId?: string,) => {
+    return [
+    `/connected-accounts/${userId}`
+    ] as const;
+    }
+
+    
+export const getListConnectedAccountsQueryOptions = <TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListConnectedAccountsQueryKey(userId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listConnectedAccounts>>> = ({ signal }) => listConnectedAccounts(userId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(userId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListConnectedAccountsQueryResult = NonNullable<Awaited<ReturnType<typeof listConnectedAccounts>>>
+export type ListConnectedAccountsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+
+/**
+ * @summary A user's connected accounts
+ */
+
+export function useListConnectedAccounts<TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+ userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListConnectedAccountsQueryOptions(userId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListConnectedAccountsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListConnectedAccountsQueryKey(userId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listConnectedAccounts>>> = ({ signal }) => listConnectedAccounts(userId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListConnectedAccountsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listConnectedAccounts>>>
+export type ListConnectedAccountsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+
+/**
+ * @summary A user's connected accounts
+ */
+
+export function useListConnectedAccountsSuspense<TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+ userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListConnectedAccountsSuspenseQueryOptions(userId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A stored, unexpired provider access token whose scopes cover `scope` (space separated;
+default: none beyond the provider's base scopes), else a new one from a stored refresh token
+with those scopes (a rotated refresh token replaces the old one). When the user has several
+accounts of the provider, the most recently linked one. Only with the project's own keys
+(`OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS`). No token with the scopes:
+`OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE` (link again with `provider_scope`); the
+provider refused the refresh: `OAUTH_ACCESS_TOKEN_NOT_AVAILABLE`, and that refresh token is
+not tried again.
+
+ * @summary A provider access token of a user's connected account
+ */
+export const getGetConnectedAccountAccessTokenUrl = (userId: string,
+    providerId: string,) => {
+
+
+  
+
+  return `/connected-accounts/${userId}/${providerId}/access-token`
+}
+
+export const getConnectedAccountAccessToken = async (userId: string,
+    providerId: string,
+    connectedAccountAccessTokenRequest?: ConnectedAccountAccessTokenRequest, options?: RequestInit): Promise<ConnectedAccountAccessToken201Response> => {
+  
+  return apiMutator<ConnectedAccountAccessToken201Response>(getGetConnectedAccountAccessTokenUrl(userId,providerId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      connectedAccountAccessTokenRequest,)
+  }
+);}
+
+
+
+
+export const getGetConnectedAccountAccessTokenMutationOptions = <TError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessToken>>, TError,{userId: string;providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessToken>>, TError,{userId: string;providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext> => {
+
+const mutationKey = ['getConnectedAccountAccessToken'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getConnectedAccountAccessToken>>, {userId: string;providerId: string;data: ConnectedAccountAccessTokenRequest}> = (props) => {
+          const {userId,providerId,data} = props ?? {};
+
+          return  getConnectedAccountAccessToken(userId,providerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetConnectedAccountAccessTokenMutationResult = NonNullable<Awaited<ReturnType<typeof getConnectedAccountAccessToken>>>
+    export type GetConnectedAccountAccessTokenMutationBody = ConnectedAccountAccessTokenRequest
+    export type GetConnectedAccountAccessTokenMutationError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+    /**
+ * @summary A provider access token of a user's connected account
+ */
+export const useGetConnectedAccountAccessToken = <TError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessToken>>, TError,{userId: string;providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof getConnectedAccountAccessToken>>,
+        TError,
+        {userId: string;providerId: string;data: ConnectedAccountAccessTokenRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getGetConnectedAccountAccessTokenMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * As `POST /connected-accounts/{user_id}/{provider_id}/access-token`, for the account with this provider-side id.
+ * @summary A provider access token of one of a user's connected accounts
+ */
+export const getGetConnectedAccountAccessTokenForAccountUrl = (userId: string,
+    providerId: string,
+    providerAccountId: string,) => {
+
+
+  
+
+  return `/connected-accounts/${userId}/${providerId}/${providerAccountId}/access-token`
+}
+
+export const getConnectedAccountAccessTokenForAccount = async (userId: string,
+    providerId: string,
+    providerAccountId: string,
+    connectedAccountAccessTokenRequest?: ConnectedAccountAccessTokenRequest, options?: RequestInit): Promise<ConnectedAccountAccessToken201Response> => {
+  
+  return apiMutator<ConnectedAccountAccessToken201Response>(getGetConnectedAccountAccessTokenForAccountUrl(userId,providerId,providerAccountId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      connectedAccountAccessTokenRequest,)
+  }
+);}
+
+
+
+
+export const getGetConnectedAccountAccessTokenForAccountMutationOptions = <TError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>, TError,{userId: string;providerId: string;providerAccountId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>, TError,{userId: string;providerId: string;providerAccountId: string;data: ConnectedAccountAccessTokenRequest}, TContext> => {
+
+const mutationKey = ['getConnectedAccountAccessTokenForAccount'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>, {userId: string;providerId: string;providerAccountId: string;data: ConnectedAccountAccessTokenRequest}> = (props) => {
+          const {userId,providerId,providerAccountId,data} = props ?? {};
+
+          return  getConnectedAccountAccessTokenForAccount(userId,providerId,providerAccountId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetConnectedAccountAccessTokenForAccountMutationResult = NonNullable<Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>>
+    export type GetConnectedAccountAccessTokenForAccountMutationBody = ConnectedAccountAccessTokenRequest
+    export type GetConnectedAccountAccessTokenForAccountMutationError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+    /**
+ * @summary A provider access token of one of a user's connected accounts
+ */
+export const useGetConnectedAccountAccessTokenForAccount = <TError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>, TError,{userId: string;providerId: string;providerAccountId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>,
+        TError,
+        {userId: string;providerId: string;providerAccountId: string;data: ConnectedAccountAccessTokenRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getGetConnectedAccountAccessTokenForAccountMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Client access lists its own user's accounts (`user_id` omitted or `me`); server access may omit `user_id` to list the whole project's.
+ * @summary Linked provider accounts (of a user, or of the project)
+ */
+export const getListOAuthProvidersUrl = (params?: ListOAuthProvidersParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/oauth-providers?${stringifiedParams}` : `/oauth-providers`
+}
+
+export const listOAuthProviders = async (params?: ListOAuthProvidersParams, options?: RequestInit): Promise<OAuthProviderList> => {
+  
+  return apiMutator<OAuthProviderList>(getListOAuthProvidersUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListOAuthProvidersQueryKey = (params?: ListOAuthProvidersParams,) => {
+    return [
+    `/oauth-providers`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListOAuthProvidersQueryOptions = <TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListOAuthProvidersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListOAuthProvidersQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listOAuthProviders>>> = ({ signal }) => listOAuthProviders(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListOAuthProvidersQueryResult = NonNullable<Awaited<ReturnType<typeof listOAuthProviders>>>
+export type ListOAuthProvidersQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Linked provider accounts (of a user, or of the project)
+ */
+
+export function useListOAuthProviders<TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params?: ListOAuthProvidersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListOAuthProvidersQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListOAuthProvidersSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListOAuthProvidersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListOAuthProvidersQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listOAuthProviders>>> = ({ signal }) => listOAuthProviders(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListOAuthProvidersSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listOAuthProviders>>>
+export type ListOAuthProvidersSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+
+
+/**
+ * @summary Linked provider accounts (of a user, or of the project)
+ */
+
+export function useListOAuthProvidersSuspense<TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+ params?: ListOAuthProvidersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListOAuthProvidersSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * `provider_config_id` must name a configured provider (plain 404). Only one linked account per provider type may allow sign-in for a user (plain 400), and a provider account signs in one user (`OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN`).
+ * @summary Link a provider account to a user (server)
+ */
+export const getCreateOAuthProviderUrl = () => {
+
+
+  
+
+  return `/oauth-providers`
+}
+
+export const createOAuthProvider = async (createOAuthProviderBody: CreateOAuthProviderBody, options?: RequestInit): Promise<ServerOAuthProvider> => {
+  
+  return apiMutator<ServerOAuthProvider>(getCreateOAuthProviderUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createOAuthProviderBody,)
+  }
+);}
+
+
+
+
+export const getCreateOAuthProviderMutationOptions = <TError = OAuthProviderWrite400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundError | string,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createOAuthProvider>>, TError,{data: CreateOAuthProviderBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createOAuthProvider>>, TError,{data: CreateOAuthProviderBody}, TContext> => {
+
+const mutationKey = ['createOAuthProvider'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createOAuthProvider>>, {data: CreateOAuthProviderBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createOAuthProvider(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateOAuthProviderMutationResult = NonNullable<Awaited<ReturnType<typeof createOAuthProvider>>>
+    export type CreateOAuthProviderMutationBody = CreateOAuthProviderBody
+    export type CreateOAuthProviderMutationError = OAuthProviderWrite400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundError | string
+
+    /**
+ * @summary Link a provider account to a user (server)
+ */
+export const useCreateOAuthProvider = <TError = OAuthProviderWrite400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundError | string,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createOAuthProvider>>, TError,{data: CreateOAuthProviderBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createOAuthProvider>>,
+        TError,
+        {data: CreateOAuthProviderBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateOAuthProviderMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * `provider_id` is the link's id (`OAuthProvider.id`).
+ * @summary One linked provider account
+ */
+export const getGetOAuthProviderUrl = (userId: string,
+    providerId: string,) => {
+
+
+  
+
+  return `/oauth-providers/${userId}/${providerId}`
+}
+
+export const getOAuthProvider = async (userId: string,
+    providerId: string, options?: RequestInit): Promise<OAuthProviderView> => {
+  
+  return apiMutator<OAuthProviderView>(getGetOAuthProviderUrl(userId,providerId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetOAuthProviderQueryKey = (userId?: string,
+    providerId?: string,) => {
+    return [
+    `/oauth-providers/${userId}/${providerId}`
+    ] as const;
+    }
+
+    
+export const getGetOAuthProviderQueryOptions = <TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(userId: string,
+    providerId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetOAuthProviderQueryKey(userId,providerId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOAuthProvider>>> = ({ signal }) => getOAuthProvider(userId,providerId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(userId && providerId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetOAuthProviderQueryResult = NonNullable<Awaited<ReturnType<typeof getOAuthProvider>>>
+export type GetOAuthProviderQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+
+
+/**
+ * @summary One linked provider account
+ */
+
+export function useGetOAuthProvider<TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(
+ userId: string,
+    providerId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetOAuthProviderQueryOptions(userId,providerId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetOAuthProviderSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(userId: string,
+    providerId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetOAuthProviderQueryKey(userId,providerId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOAuthProvider>>> = ({ signal }) => getOAuthProvider(userId,providerId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetOAuthProviderSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getOAuthProvider>>>
+export type GetOAuthProviderSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+
+
+/**
+ * @summary One linked provider account
+ */
+
+export function useGetOAuthProviderSuspense<TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(
+ userId: string,
+    providerId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetOAuthProviderSuspenseQueryOptions(userId,providerId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Client access may change `allow_sign_in` and `allow_connected_accounts`; server access also `email` and `account_id`. The sign-in rules of the create apply.
+ * @summary Change a linked provider account
+ */
+export const getUpdateOAuthProviderUrl = (userId: string,
+    providerId: string,) => {
+
+
+  
+
+  return `/oauth-providers/${userId}/${providerId}`
+}
+
+export const updateOAuthProvider = async (userId: string,
+    providerId: string,
+    updateOAuthProviderBody: UpdateOAuthProviderBody, options?: RequestInit): Promise<OAuthProviderView> => {
+  
+  return apiMutator<OAuthProviderView>(getUpdateOAuthProviderUrl(userId,providerId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateOAuthProviderBody,)
+  }
+);}
+
+
+
+
+export const getUpdateOAuthProviderMutationOptions = <TError = OAuthProviderWrite400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateOAuthProvider>>, TError,{userId: string;providerId: string;data: UpdateOAuthProviderBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateOAuthProvider>>, TError,{userId: string;providerId: string;data: UpdateOAuthProviderBody}, TContext> => {
+
+const mutationKey = ['updateOAuthProvider'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateOAuthProvider>>, {userId: string;providerId: string;data: UpdateOAuthProviderBody}> = (props) => {
+          const {userId,providerId,data} = props ?? {};
+
+          return  updateOAuthProvider(userId,providerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateOAuthProviderMutationResult = NonNullable<Awaited<ReturnType<typeof updateOAuthProvider>>>
+    export type UpdateOAuthProviderMutationBody = UpdateOAuthProviderBody
+    export type UpdateOAuthProviderMutationError = OAuthProviderWrite400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+
+    /**
+ * @summary Change a linked provider account
+ */
+export const useUpdateOAuthProvider = <TError = OAuthProviderWrite400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateOAuthProvider>>, TError,{userId: string;providerId: string;data: UpdateOAuthProviderBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateOAuthProvider>>,
+        TError,
+        {userId: string;providerId: string;data: UpdateOAuthProviderBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateOAuthProviderMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Its stored provider tokens go with it.
+ * @summary Unlink a provider account
+ */
+export const getDeleteOAuthProviderUrl = (userId: string,
+    providerId: string,) => {
+
+
+  
+
+  return `/oauth-providers/${userId}/${providerId}`
+}
+
+export const deleteOAuthProvider = async (userId: string,
+    providerId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteOAuthProviderUrl(userId,providerId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteOAuthProviderMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteOAuthProvider>>, TError,{userId: string;providerId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteOAuthProvider>>, TError,{userId: string;providerId: string}, TContext> => {
+
+const mutationKey = ['deleteOAuthProvider'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteOAuthProvider>>, {userId: string;providerId: string}> = (props) => {
+          const {userId,providerId} = props ?? {};
+
+          return  deleteOAuthProvider(userId,providerId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteOAuthProviderMutationResult = NonNullable<Awaited<ReturnType<typeof deleteOAuthProvider>>>
+    
+    export type DeleteOAuthProviderMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+
+    /**
+ * @summary Unlink a provider account
+ */
+export const useDeleteOAuthProvider = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteOAuthProvider>>, TError,{userId: string;providerId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteOAuthProvider>>,
+        TError,
+        {userId: string;providerId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteOAuthProviderMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -1751,6 +3053,413 @@ export const useDeleteSession = <TError = DeleteSession400 | ProjectAuth401Respo
       > => {
 
       const mutationOptions = getDeleteSessionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * A user with TOTP on (`totp_secret_base64` set) who passes any first factor (password, magic link / OTP,
+passkey, OAuth) gets `MULTI_FACTOR_AUTHENTICATION_REQUIRED` with `details.attempt_code` instead of tokens.
+Sending that attempt code here with a current TOTP (RFC 6238: SHA-1, 6 digits, 30-second steps, one step of
+clock drift either way) signs the user in. The attempt code lives 10 minutes and is used up by the sign-in.
+
+Decided here:
+- A TOTP is accepted once: the time step of the last accepted code is kept per user, and a code of that
+  step or an earlier one is refused (`INVALID_TOTP_CODE`).
+- **Gatehouse extension**: `totp` also accepts one of the user's recovery codes (see
+  `POST /users/me/mfa/recovery-codes`), dashes and case ignored. Each works once.
+- Wrong codes are limited per user: after 5 wrong TOTP or recovery codes within 15 minutes, every attempt
+  of that user answers 429 (with `Retry-After`) until the window ends, whatever the attempt code. The
+  operation is also limited per client IP (`check-code` bucket).
+
+ * @summary Finish a sign-in with a TOTP code or a recovery code
+ */
+export const getSignInWithMfaUrl = () => {
+
+
+  
+
+  return `/auth/mfa/sign-in`
+}
+
+export const signInWithMfa = async (signInWithMfaBody: SignInWithMfaBody, options?: RequestInit): Promise<SignInResponse> => {
+  
+  return apiMutator<SignInResponse>(getSignInWithMfaUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signInWithMfaBody,)
+  }
+);}
+
+
+
+
+export const getSignInWithMfaMutationOptions = <TError = SignInWithMfa400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithMfa>>, TError,{data: SignInWithMfaBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof signInWithMfa>>, TError,{data: SignInWithMfaBody}, TContext> => {
+
+const mutationKey = ['signInWithMfa'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof signInWithMfa>>, {data: SignInWithMfaBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  signInWithMfa(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SignInWithMfaMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithMfa>>>
+    export type SignInWithMfaMutationBody = SignInWithMfaBody
+    export type SignInWithMfaMutationError = SignInWithMfa400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary Finish a sign-in with a TOTP code or a recovery code
+ */
+export const useSignInWithMfa = <TError = SignInWithMfa400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithMfa>>, TError,{data: SignInWithMfaBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof signInWithMfa>>,
+        TError,
+        {data: SignInWithMfaBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSignInWithMfaMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * **Gatehouse extension** (not in Stack Auth's protocol). Answers ten new single-use recovery codes
+(16 base32 characters in groups of four, e.g. `abcd-efgh-ijkl-mnop`) and replaces any earlier ones. They
+are shown only in this answer; the server keeps salted SHA-256 digests. Each one works once in place of
+a TOTP at `POST /auth/mfa/sign-in`.
+
+Turning TOTP on or changing its secret (`totp_secret_base64` on `PATCH /users/me` or
+`PATCH /users/{user_id}`) deletes the earlier codes, so a client calls this right after turning TOTP on
+and shows the codes once; calling it again replaces lost codes. Turning TOTP off (`null`) deletes them.
+The user update answer stays the user entity Stack's SDKs expect, which is why the codes come from here.
+Without TOTP on: 400 plain text.
+
+ * @summary New recovery codes for the signed-in user (Gatehouse extension)
+ */
+export const getCreateMfaRecoveryCodesUrl = () => {
+
+
+  
+
+  return `/users/me/mfa/recovery-codes`
+}
+
+export const createMfaRecoveryCodes = async (createMfaRecoveryCodesBody?: CreateMfaRecoveryCodesBody, options?: RequestInit): Promise<CreateMfaRecoveryCodes200> => {
+  
+  return apiMutator<CreateMfaRecoveryCodes200>(getCreateMfaRecoveryCodesUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createMfaRecoveryCodesBody,)
+  }
+);}
+
+
+
+
+export const getCreateMfaRecoveryCodesMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createMfaRecoveryCodes>>, TError,{data: CreateMfaRecoveryCodesBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createMfaRecoveryCodes>>, TError,{data: CreateMfaRecoveryCodesBody}, TContext> => {
+
+const mutationKey = ['createMfaRecoveryCodes'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createMfaRecoveryCodes>>, {data: CreateMfaRecoveryCodesBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createMfaRecoveryCodes(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateMfaRecoveryCodesMutationResult = NonNullable<Awaited<ReturnType<typeof createMfaRecoveryCodes>>>
+    export type CreateMfaRecoveryCodesMutationBody = CreateMfaRecoveryCodesBody
+    export type CreateMfaRecoveryCodesMutationError = UserMe400Response | ProjectAuth401Response | UserToken403Response
+
+    /**
+ * @summary New recovery codes for the signed-in user (Gatehouse extension)
+ */
+export const useCreateMfaRecoveryCodes = <TError = UserMe400Response | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createMfaRecoveryCodes>>, TError,{data: CreateMfaRecoveryCodesBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createMfaRecoveryCodes>>,
+        TError,
+        {data: CreateMfaRecoveryCodesBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateMfaRecoveryCodesMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * A command-line program starts here, opens `{app}/handler/cli-auth-confirm?login_code=…` in a browser and
+polls `POST /auth/cli/poll` with the polling code until a signed-in browser user completes the login code.
+Both codes are 45 random base32 characters, stored as digests. `anon_refresh_token`, when sent, must be a
+live refresh token of an anonymous user of this project (the CLI's own session), which the browser may
+then claim (plain 400 otherwise). `expires_at` is an ISO date.
+
+ * @summary Start a CLI login
+ */
+export const getCreateCliLoginUrl = () => {
+
+
+  
+
+  return `/auth/cli`
+}
+
+export const createCliLogin = async (createCliLoginBody?: CreateCliLoginBody, options?: RequestInit): Promise<CreateCliLogin200> => {
+  
+  return apiMutator<CreateCliLogin200>(getCreateCliLoginUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createCliLoginBody,)
+  }
+);}
+
+
+
+
+export const getCreateCliLoginMutationOptions = <TError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCliLogin>>, TError,{data: CreateCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createCliLogin>>, TError,{data: CreateCliLoginBody}, TContext> => {
+
+const mutationKey = ['createCliLogin'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createCliLogin>>, {data: CreateCliLoginBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createCliLogin(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateCliLoginMutationResult = NonNullable<Awaited<ReturnType<typeof createCliLogin>>>
+    export type CreateCliLoginMutationBody = CreateCliLoginBody
+    export type CreateCliLoginMutationError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response
+
+    /**
+ * @summary Start a CLI login
+ */
+export const useCreateCliLogin = <TError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCliLogin>>, TError,{data: CreateCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createCliLogin>>,
+        TError,
+        {data: CreateCliLoginBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateCliLoginMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * `waiting` until the login code is completed, then once **201** with `status: "success"` and a refresh
+token of a new session of the user who completed it; `used` after that, `expired` once the login expired
+(checked first). An unknown polling code is `INVALID_POLLING_CODE`.
+
+ * @summary Whether a CLI login was completed
+ */
+export const getPollCliLoginUrl = () => {
+
+
+  
+
+  return `/auth/cli/poll`
+}
+
+export const pollCliLogin = async (pollCliLoginBody: PollCliLoginBody, options?: RequestInit): Promise<PollCliLogin200 | PollCliLogin201> => {
+  
+  return apiMutator<PollCliLogin200 | PollCliLogin201>(getPollCliLoginUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      pollCliLoginBody,)
+  }
+);}
+
+
+
+
+export const getPollCliLoginMutationOptions = <TError = PollCliLogin400 | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof pollCliLogin>>, TError,{data: PollCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof pollCliLogin>>, TError,{data: PollCliLoginBody}, TContext> => {
+
+const mutationKey = ['pollCliLogin'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof pollCliLogin>>, {data: PollCliLoginBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  pollCliLogin(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type PollCliLoginMutationResult = NonNullable<Awaited<ReturnType<typeof pollCliLogin>>>
+    export type PollCliLoginMutationBody = PollCliLoginBody
+    export type PollCliLoginMutationError = PollCliLogin400 | ProjectAuth401Response | UserToken403Response
+
+    /**
+ * @summary Whether a CLI login was completed
+ */
+export const usePollCliLogin = <TError = PollCliLogin400 | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof pollCliLogin>>, TError,{data: PollCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof pollCliLogin>>,
+        TError,
+        {data: PollCliLoginBody},
+        TContext
+      > => {
+
+      const mutationOptions = getPollCliLoginMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The browser page of a CLI login calls this with the `login_code` of its URL:
+- `check` answers whether the CLI sent an anonymous session that is still alive (`cli_session_state`).
+- `claim-anon-session` hands the browser a new session of that anonymous user (`access_token`,
+  `refresh_token`), once; the browser may then sign up, keeping the user's id and data.
+- `complete` (the default) completes the login for the user of `refresh_token`, a live refresh token of
+  the signed-in browser (required; when an access token is sent too, both must be of the same user);
+  the CLI's next poll answers a new session of that user. Restricted users (anonymous, unverified
+  email when required, restricted by an administrator) cannot complete: `RESTRICTED_USER_NOT_ALLOWED`.
+
+An unknown, expired, completed or used login code, a missing or invalid refresh token, and no anonymous
+session to claim are answered 400 in plain text.
+
+ * @summary Check, claim or complete a CLI login code (browser side)
+ */
+export const getCompleteCliLoginUrl = () => {
+
+
+  
+
+  return `/auth/cli/complete`
+}
+
+export const completeCliLogin = async (completeCliLoginBody: CompleteCliLoginBody, options?: RequestInit): Promise<CompleteCliLogin200> => {
+  
+  return apiMutator<CompleteCliLogin200>(getCompleteCliLoginUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      completeCliLoginBody,)
+  }
+);}
+
+
+
+
+export const getCompleteCliLoginMutationOptions = <TError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeCliLogin>>, TError,{data: CompleteCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof completeCliLogin>>, TError,{data: CompleteCliLoginBody}, TContext> => {
+
+const mutationKey = ['completeCliLogin'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof completeCliLogin>>, {data: CompleteCliLoginBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  completeCliLogin(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CompleteCliLoginMutationResult = NonNullable<Awaited<ReturnType<typeof completeCliLogin>>>
+    export type CompleteCliLoginMutationBody = CompleteCliLoginBody
+    export type CompleteCliLoginMutationError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response
+
+    /**
+ * @summary Check, claim or complete a CLI login code (browser side)
+ */
+export const useCompleteCliLogin = <TError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeCliLogin>>, TError,{data: CompleteCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof completeCliLogin>>,
+        TError,
+        {data: CompleteCliLoginBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCompleteCliLoginMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -2914,6 +4623,298 @@ export const useCheckSignInCode = <TError = Code400Response | ProjectAuth401Resp
       > => {
 
       const mutationOptions = getCheckSignInCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Answers the options for `navigator.credentials.create()` and a challenge `code` (single use, valid for the 60-second WebAuthn timeout plus 5 seconds). `options_json.rp.id` is the sentinel `THIS_VALUE_WILL_BE_REPLACED.example.com`: the client replaces it with the page's hostname before calling the browser, so one project serves all its trusted domains (see `/auth/passkey/register` for what the server then accepts). The user handle (`user.id`) is the user's id in UTF-8, base64url-encoded (36 bytes; WebAuthn allows 1 to 64), the same for every passkey of the user; `excludeCredentials` lists the user's passkeys so one authenticator is not registered twice. Discoverable credentials are required; user verification is preferred, not required. A server SDK registers a passkey for a user by creating a short session for them (`POST /auth/sessions`) and calling this with its token.
+ * @summary Start registering a passkey for the signed-in user
+ */
+export const getInitiatePasskeyRegistrationUrl = () => {
+
+
+  
+
+  return `/auth/passkey/initiate-passkey-registration`
+}
+
+export const initiatePasskeyRegistration = async (initiatePasskeyRegistrationBody?: InitiatePasskeyRegistrationBody, options?: RequestInit): Promise<InitiatePasskeyRegistration200> => {
+  
+  return apiMutator<InitiatePasskeyRegistration200>(getInitiatePasskeyRegistrationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      initiatePasskeyRegistrationBody,)
+  }
+);}
+
+
+
+
+export const getInitiatePasskeyRegistrationMutationOptions = <TError = InitiatePasskeyRegistration400 | UserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyRegistration>>, TError,{data: InitiatePasskeyRegistrationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyRegistration>>, TError,{data: InitiatePasskeyRegistrationBody}, TContext> => {
+
+const mutationKey = ['initiatePasskeyRegistration'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof initiatePasskeyRegistration>>, {data: InitiatePasskeyRegistrationBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  initiatePasskeyRegistration(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type InitiatePasskeyRegistrationMutationResult = NonNullable<Awaited<ReturnType<typeof initiatePasskeyRegistration>>>
+    export type InitiatePasskeyRegistrationMutationBody = InitiatePasskeyRegistrationBody
+    export type InitiatePasskeyRegistrationMutationError = InitiatePasskeyRegistration400 | UserRequired401Response | UserToken403Response
+
+    /**
+ * @summary Start registering a passkey for the signed-in user
+ */
+export const useInitiatePasskeyRegistration = <TError = InitiatePasskeyRegistration400 | UserRequired401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyRegistration>>, TError,{data: InitiatePasskeyRegistrationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof initiatePasskeyRegistration>>,
+        TError,
+        {data: InitiatePasskeyRegistrationBody},
+        TContext
+      > => {
+
+      const mutationOptions = getInitiatePasskeyRegistrationMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Verifies the registration response against the challenge of `code`, which must have been issued to the same user (else `VERIFICATION_CODE_NOT_FOUND`) and is used up by the attempt, whatever its outcome. **Origin and relying party** (decided here: the reference protocol leaves the relying-party id to the client): `clientDataJSON.origin` must be an origin the project runs on, that is the scheme, host (with the trusted domains' wildcards) and port of one of its trusted domains, whatever that domain's path, or a localhost origin (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`) while `domains.allowLocalhost` is on; and the relying-party id the authenticator signed for must be exactly that origin's hostname (a parent domain as relying-party id is refused). The attestation statement is checked as its format requires (`none` has none) but not against trust anchors. An untrusted origin, another relying-party id, a wrong challenge, a malformed or unverifiable response, or a credential that already belongs to another user: `PASSKEY_REGISTRATION_FAILED`. A user may have several passkeys; registering the same credential again replaces it. The answer's `user_handle` is the base64url user handle the passkey is stored with.
+ * @summary Register a passkey with the browser's registration response
+ */
+export const getRegisterPasskeyUrl = () => {
+
+
+  
+
+  return `/auth/passkey/register`
+}
+
+export const registerPasskey = async (registerPasskeyBody: RegisterPasskeyBody, options?: RequestInit): Promise<RegisterPasskey200> => {
+  
+  return apiMutator<RegisterPasskey200>(getRegisterPasskeyUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      registerPasskeyBody,)
+  }
+);}
+
+
+
+
+export const getRegisterPasskeyMutationOptions = <TError = RegisterPasskey400 | UserRequired401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof registerPasskey>>, TError,{data: RegisterPasskeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof registerPasskey>>, TError,{data: RegisterPasskeyBody}, TContext> => {
+
+const mutationKey = ['registerPasskey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof registerPasskey>>, {data: RegisterPasskeyBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  registerPasskey(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RegisterPasskeyMutationResult = NonNullable<Awaited<ReturnType<typeof registerPasskey>>>
+    export type RegisterPasskeyMutationBody = RegisterPasskeyBody
+    export type RegisterPasskeyMutationError = RegisterPasskey400 | UserRequired401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse
+
+    /**
+ * @summary Register a passkey with the browser's registration response
+ */
+export const useRegisterPasskey = <TError = RegisterPasskey400 | UserRequired401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof registerPasskey>>, TError,{data: RegisterPasskeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof registerPasskey>>,
+        TError,
+        {data: RegisterPasskeyBody},
+        TContext
+      > => {
+
+      const mutationOptions = getRegisterPasskeyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Answers the options for `navigator.credentials.get()` and a challenge `code` (single use, valid for the 60-second WebAuthn timeout plus 5 seconds). `allowCredentials` is empty: the authenticator offers the user's discoverable credentials. `options_json.rpId` is the same sentinel as at registration, replaced by the client with the page's hostname.
+ * @summary Start signing in with a passkey
+ */
+export const getInitiatePasskeyAuthenticationUrl = () => {
+
+
+  
+
+  return `/auth/passkey/initiate-passkey-authentication`
+}
+
+export const initiatePasskeyAuthentication = async (initiatePasskeyAuthenticationBody?: InitiatePasskeyAuthenticationBody, options?: RequestInit): Promise<InitiatePasskeyAuthentication200> => {
+  
+  return apiMutator<InitiatePasskeyAuthentication200>(getInitiatePasskeyAuthenticationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      initiatePasskeyAuthenticationBody,)
+  }
+);}
+
+
+
+
+export const getInitiatePasskeyAuthenticationMutationOptions = <TError = InitiatePasskeyAuthentication400 | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyAuthentication>>, TError,{data: InitiatePasskeyAuthenticationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyAuthentication>>, TError,{data: InitiatePasskeyAuthenticationBody}, TContext> => {
+
+const mutationKey = ['initiatePasskeyAuthentication'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof initiatePasskeyAuthentication>>, {data: InitiatePasskeyAuthenticationBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  initiatePasskeyAuthentication(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type InitiatePasskeyAuthenticationMutationResult = NonNullable<Awaited<ReturnType<typeof initiatePasskeyAuthentication>>>
+    export type InitiatePasskeyAuthenticationMutationBody = InitiatePasskeyAuthenticationBody
+    export type InitiatePasskeyAuthenticationMutationError = InitiatePasskeyAuthentication400 | ProjectAuth401Response | UserToken403Response
+
+    /**
+ * @summary Start signing in with a passkey
+ */
+export const useInitiatePasskeyAuthentication = <TError = InitiatePasskeyAuthentication400 | ProjectAuth401Response | UserToken403Response,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyAuthentication>>, TError,{data: InitiatePasskeyAuthenticationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof initiatePasskeyAuthentication>>,
+        TError,
+        {data: InitiatePasskeyAuthenticationBody},
+        TContext
+      > => {
+
+      const mutationOptions = getInitiatePasskeyAuthenticationMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Finds the passkey by the response's credential id and verifies the signature over the challenge of `code`, which is used up by the attempt, whatever its outcome. The origin and the relying-party id follow the rules of `/auth/passkey/register`. `response.userHandle`, when sent, must decode to 1 to 64 bytes and be the passkey's user handle. The signature counter must grow from one sign-in to the next unless the authenticator keeps none (always 0): a counter that does not grow points to a cloned authenticator. User verification is not required. An unknown credential and every failed check: `PASSKEY_AUTHENTICATION_FAILED`. A user with TOTP on gets `MULTI_FACTOR_AUTHENTICATION_REQUIRED` (finish at `/auth/mfa/sign-in` with `details.attempt_code`). `is_new_user` is always false: passkeys are registered by signed-in users. Rate-limited per client IP.
+ * @summary Sign in with the browser's passkey authentication response
+ */
+export const getSignInWithPasskeyUrl = () => {
+
+
+  
+
+  return `/auth/passkey/sign-in`
+}
+
+export const signInWithPasskey = async (signInWithPasskeyBody: SignInWithPasskeyBody, options?: RequestInit): Promise<SignInResponse> => {
+  
+  return apiMutator<SignInResponse>(getSignInWithPasskeyUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signInWithPasskeyBody,)
+  }
+);}
+
+
+
+
+export const getSignInWithPasskeyMutationOptions = <TError = SignInWithPasskey400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithPasskey>>, TError,{data: SignInWithPasskeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof signInWithPasskey>>, TError,{data: SignInWithPasskeyBody}, TContext> => {
+
+const mutationKey = ['signInWithPasskey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof signInWithPasskey>>, {data: SignInWithPasskeyBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  signInWithPasskey(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SignInWithPasskeyMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithPasskey>>>
+    export type SignInWithPasskeyMutationBody = SignInWithPasskeyBody
+    export type SignInWithPasskeyMutationError = SignInWithPasskey400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+
+    /**
+ * @summary Sign in with the browser's passkey authentication response
+ */
+export const useSignInWithPasskey = <TError = SignInWithPasskey400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithPasskey>>, TError,{data: SignInWithPasskeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof signInWithPasskey>>,
+        TError,
+        {data: SignInWithPasskeyBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSignInWithPasskeyMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -7312,6 +9313,211 @@ export const useCheckTeamApiKey = <TError = CheckTeamApiKey400One | string | Che
       > => {
 
       const mutationOptions = getCheckTeamApiKeyMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * One entry per notification category, in this order: `Transactional`
+(`7bb82d33-2f54-4a3d-9d23-82739e0d66ef`, always enabled, cannot be disabled) and `Marketing`
+(`4f6f8873-3d04-46bd-8bef-18338b1a1b4c`, enabled until the user turns it off). The categories
+and their ids are fixed (Stack Auth's). Client access reads only its own user (`me` or its own
+id); server and admin access read any user of the project.
+
+ * @summary A user's email notification preferences
+ */
+export const getListNotificationPreferencesUrl = (userId: string,) => {
+
+
+  
+
+  return `/emails/notification-preference/${userId}`
+}
+
+export const listNotificationPreferences = async (userId: string, options?: RequestInit): Promise<NotificationPreferenceList> => {
+  
+  return apiMutator<NotificationPreferenceList>(getListNotificationPreferencesUrl(userId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListNotificationPreferencesQueryKey = (userId?: string,) => {
+    return [
+    `/emails/notification-preference/${userId}`
+    ] as const;
+    }
+
+    
+export const getListNotificationPreferencesQueryOptions = <TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListNotificationPreferencesQueryKey(userId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listNotificationPreferences>>> = ({ signal }) => listNotificationPreferences(userId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(userId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListNotificationPreferencesQueryResult = NonNullable<Awaited<ReturnType<typeof listNotificationPreferences>>>
+export type ListNotificationPreferencesQueryError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+
+/**
+ * @summary A user's email notification preferences
+ */
+
+export function useListNotificationPreferences<TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+ userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListNotificationPreferencesQueryOptions(userId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListNotificationPreferencesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListNotificationPreferencesQueryKey(userId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listNotificationPreferences>>> = ({ signal }) => listNotificationPreferences(userId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListNotificationPreferencesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listNotificationPreferences>>>
+export type ListNotificationPreferencesSuspenseQueryError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+
+
+/**
+ * @summary A user's email notification preferences
+ */
+
+export function useListNotificationPreferencesSuspense<TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+ userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListNotificationPreferencesSuspenseQueryOptions(userId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Client access changes only its own user (`me` or its own id; another id is a plain-text 403, and
+an id without a user token is `USER_AUTHENTICATION_REQUIRED`); server and admin access change
+any user of the project. Turning off a category whose `can_disable` is false (`Transactional`)
+is refused with a plain-text 400: the catalogue has no code for it, and the request, not the
+caller, is at fault. Turning such a category on is accepted and changes nothing.
+
+ * @summary Turn an email notification category on or off for a user
+ */
+export const getUpdateNotificationPreferenceUrl = (userId: string,
+    notificationCategoryId: string,) => {
+
+
+  
+
+  return `/emails/notification-preference/${userId}/${notificationCategoryId}`
+}
+
+export const updateNotificationPreference = async (userId: string,
+    notificationCategoryId: string,
+    updateNotificationPreferenceBody: UpdateNotificationPreferenceBody, options?: RequestInit): Promise<NotificationPreference> => {
+  
+  return apiMutator<NotificationPreference>(getUpdateNotificationPreferenceUrl(userId,notificationCategoryId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateNotificationPreferenceBody,)
+  }
+);}
+
+
+
+
+export const getUpdateNotificationPreferenceMutationOptions = <TError = UpdateNotificationPreference400One | string | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundError | string,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateNotificationPreference>>, TError,{userId: string;notificationCategoryId: string;data: UpdateNotificationPreferenceBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateNotificationPreference>>, TError,{userId: string;notificationCategoryId: string;data: UpdateNotificationPreferenceBody}, TContext> => {
+
+const mutationKey = ['updateNotificationPreference'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateNotificationPreference>>, {userId: string;notificationCategoryId: string;data: UpdateNotificationPreferenceBody}> = (props) => {
+          const {userId,notificationCategoryId,data} = props ?? {};
+
+          return  updateNotificationPreference(userId,notificationCategoryId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateNotificationPreferenceMutationResult = NonNullable<Awaited<ReturnType<typeof updateNotificationPreference>>>
+    export type UpdateNotificationPreferenceMutationBody = UpdateNotificationPreferenceBody
+    export type UpdateNotificationPreferenceMutationError = UpdateNotificationPreference400One | string | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundError | string
+
+    /**
+ * @summary Turn an email notification category on or off for a user
+ */
+export const useUpdateNotificationPreference = <TError = UpdateNotificationPreference400One | string | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundError | string,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateNotificationPreference>>, TError,{userId: string;notificationCategoryId: string;data: UpdateNotificationPreferenceBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateNotificationPreference>>,
+        TError,
+        {userId: string;notificationCategoryId: string;data: UpdateNotificationPreferenceBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateNotificationPreferenceMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

@@ -10,6 +10,7 @@ import { ErrorPage } from './pages/error-page.tsx';
 import { ForgotPasswordPage } from './pages/forgot-password-page.tsx';
 import { MagicLinkCallbackPage } from './pages/magic-link-callback-page.tsx';
 import { MfaPage } from './pages/mfa-page.tsx';
+import { OAuthCallbackPage } from './pages/oauth-callback-page.tsx';
 import { PasswordResetPage } from './pages/password-reset-page.tsx';
 import { SignInPage } from './pages/sign-in-page.tsx';
 import { SignOutPage } from './pages/sign-out-page.tsx';
@@ -24,6 +25,7 @@ const pages: Partial<Record<HandlerPage, ComponentType>> = {
   'forgot-password': ForgotPasswordPage,
   'password-reset': PasswordResetPage,
   'magic-link-callback': MagicLinkCallbackPage,
+  'oauth-callback': OAuthCallbackPage,
   'account-settings': AccountSettingsPage,
   error: ErrorPage,
   'team-invitation': TeamInvitationPage,

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type RateLimits, readRateLimits } from './rate-limits.ts';
 import type { SmtpSettings } from '../modules/email/smtp-settings.ts';
+import { type OAuthSettings, readOAuthSettings } from '../modules/oauth/oauth-settings.ts';
 
 /** Everything a run is configured with; read once from the environment at start. */
 export type ServerEnv = {
@@ -18,10 +19,14 @@ export type ServerEnv = {
    */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   logLevel: string;
+  /** A built example app to serve on the same port (set by `pnpm start`; empty or unset: none). */
+  exampleAppDir?: string;
   /** Per-route limits (see rate-limits.ts); null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
   /** The shared mail server (SMTP_*), used by projects on the shared server; without it emails only reach the outbox and the log. */
   smtp?: SmtpSettings;
+  /** OAuth provider endpoint overrides and shared (development) keys (OAUTH_*; see oauth-settings.ts). */
+  oauth: OAuthSettings;
   seed: {
     projectId?: string;
     publishableClientKey?: string;
@@ -42,8 +47,10 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     serverSecret: env.SERVER_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
+    exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
     rateLimits: readRateLimits(env),
     smtp: parseSmtp(env),
+    oauth: readOAuthSettings(env),
     seed: {
       projectId: env.SEED_PROJECT_ID || undefined,
       publishableClientKey: env.SEED_PUBLISHABLE_CLIENT_KEY || undefined,

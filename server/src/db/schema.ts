@@ -62,6 +62,8 @@ export interface UserTable {
   primary_email: ColumnType<string | null, never, never>;
   primary_email_verified: ColumnType<boolean | null, never, never>;
   primary_email_auth_enabled: ColumnType<boolean | null, never, never>;
+  /** Whether the user has a passkey, kept by a trigger on passkey (migration 0013); never written by code. */
+  has_passkey: ColumnType<boolean, never, never>;
 }
 
 export interface ContactChannelTable {
@@ -195,6 +197,115 @@ export interface EndUserApiKeyTable {
   last_four: string;
 }
 
+/** A user's linked account at an OAuth provider (the API's OAuthProvider). */
+export interface OAuthAccountTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  provider_config_id: string;
+  provider_type: string;
+  account_id: string;
+  email: string | null;
+  allow_sign_in: boolean;
+  allow_connected_accounts: boolean;
+  created_at: Generated<Date>;
+}
+
+/** A provider access or refresh token of a linked account, sealed (see oauth/token-sealing.ts). */
+export interface OAuthProviderTokenTable {
+  id: string;
+  oauth_account_id: string;
+  kind: 'access' | 'refresh';
+  sealed_value: string;
+  scopes: string[];
+  expires_at: Date | null;
+  is_valid: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+/** An OAuth round trip between authorize and callback, keyed by the state sent to the provider. */
+export interface OAuthFlowTable {
+  inner_state: string;
+  project_id: string;
+  provider_config_id: string;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+  expires_at: Date;
+}
+
+/** An authorization code the callback gave the app, exchanged once at the token endpoint (PKCE). */
+export interface OAuthAuthorizationCodeTable {
+  code_hash: string;
+  project_id: string;
+  user_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  is_new_user: boolean;
+  after_callback_redirect_url: string | null;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** A WebAuthn credential; ids and user handles base64url as the browser sends them, the rp id a hostname. */
+export interface PasskeyTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  credential_id: string;
+  /** The COSE public key from the attestation. */
+  public_key: Buffer;
+  /** The authenticator's signature counter (0 for authenticators without one); int8, which pg reads as a string. */
+  counter: ColumnType<string | number | bigint, number | undefined, number>;
+  transports: ColumnType<string[], string | undefined, string>;
+  user_handle: string;
+  rp_id: string;
+  device_type: string;
+  backed_up: boolean;
+  created_at: Generated<Date>;
+  last_used_at: Date | null;
+}
+
+/** A single-use MFA recovery code, as a digest salted with the user id (see mfa/recovery-codes.ts). */
+export interface MfaRecoveryCodeTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: Generated<Date>;
+  used_at: Date | null;
+}
+
+/** Per user with TOTP: the last accepted time step (no code twice) and the window of wrong attempts. */
+export interface UserMfaStateTable {
+  user_id: string;
+  last_totp_step: number | null;
+  failed_attempts: Generated<number>;
+  failures_since: Date | null;
+}
+
+/** A CLI login (endpoints.md §9): codes as digests; `user_id` is set when a browser user completes it. */
+export interface CliLoginAttemptTable {
+  id: string;
+  project_id: string;
+  polling_code_hash: string;
+  login_code_hash: string;
+  anon_session_id: string | null;
+  user_id: string | null;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  completed_at: Date | null;
+  used_at: Date | null;
+}
+
+/** A user's choice for one email notification category (categories are fixed in code). */
+export interface NotificationPreferenceTable {
+  project_id: string;
+  user_id: string;
+  notification_category_id: string;
+  enabled: boolean;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   server_secret: ServerSecretTable;
   project: ProjectTable;
@@ -213,6 +324,15 @@ export interface Database {
   project_permission_grant: ProjectPermissionGrantTable;
   permission_closure: PermissionClosureTable;
   end_user_api_key: EndUserApiKeyTable;
+  mfa_recovery_code: MfaRecoveryCodeTable;
+  user_mfa_state: UserMfaStateTable;
+  cli_login_attempt: CliLoginAttemptTable;
+  passkey: PasskeyTable;
+  oauth_account: OAuthAccountTable;
+  oauth_provider_token: OAuthProviderTokenTable;
+  oauth_flow: OAuthFlowTable;
+  oauth_authorization_code: OAuthAuthorizationCodeTable;
+  notification_preference: NotificationPreferenceTable;
 }
 
 export type UserRow = Selectable<UserTable>;
@@ -229,3 +349,6 @@ export type TeamRow = Selectable<TeamTable>;
 export type TeamMemberRow = Selectable<TeamMemberTable>;
 export type PermissionDefinitionRow = Selectable<PermissionDefinitionTable>;
 export type EndUserApiKeyRow = Selectable<EndUserApiKeyTable>;
+export type PasskeyRow = Selectable<PasskeyTable>;
+export type OAuthAccountRow = Selectable<OAuthAccountTable>;
+export type OAuthProviderTokenRow = Selectable<OAuthProviderTokenTable>;

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail";
 
 export const routeTable = [
   {
@@ -1209,6 +1209,7 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "EMAIL_PASSWORD_MISMATCH",
         "INVALID_ACCESS_TYPE",
+        "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
         "PASSWORD_AUTHENTICATION_NOT_ENABLED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
@@ -1943,13 +1944,13 @@ export const routeTable = [
         "additionalProperties": false,
         "required": [
           "grant_type",
-          "refresh_token",
           "client_id"
         ],
         "properties": {
           "grant_type": {
             "type": "string",
             "enum": [
+              "authorization_code",
               "refresh_token"
             ]
           },
@@ -1957,6 +1958,20 @@ export const routeTable = [
             "type": "string",
             "minLength": 1,
             "maxLength": 256
+          },
+          "code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "redirect_uri": {
+            "type": "string",
+            "maxLength": 2048
+          },
+          "code_verifier": {
+            "type": "string",
+            "minLength": 43,
+            "maxLength": 128
           },
           "client_id": {
             "type": "string",
@@ -2001,6 +2016,24 @@ export const routeTable = [
             "scope": {
               "type": "string",
               "const": "legacy"
+            },
+            "is_new_user": {
+              "type": "boolean"
+            },
+            "after_callback_redirect_url": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "newUser": {
+              "type": "boolean"
+            },
+            "afterCallbackRedirectUrl": {
+              "type": [
+                "string",
+                "null"
+              ]
             }
           }
         }
@@ -2009,13 +2042,2890 @@ export const routeTable = [
     "errorCodes": {
       "400": [
         "BODY_PARSING_ERROR",
+        "INVALID_AUTHORIZATION_CODE",
         "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+        "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
         "SCHEMA_ERROR"
       ],
       "401": [
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
         "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"
       ]
+    }
+  },
+  {
+    "operationId": "redirectToOAuthProvider",
+    "method": "GET",
+    "url": "/api/v1/auth/oauth/authorize/:provider_id",
+    "specPath": "/auth/oauth/authorize/{provider_id}",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "provider_id"
+        ],
+        "properties": {
+          "provider_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 63,
+            "pattern": "^[a-zA-Z0-9_][a-zA-Z0-9_-]*$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [
+          "client_id",
+          "client_secret",
+          "redirect_uri",
+          "scope",
+          "state",
+          "grant_type",
+          "code_challenge",
+          "code_challenge_method",
+          "response_type"
+        ],
+        "properties": {
+          "client_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128
+          },
+          "client_secret": {
+            "type": "string",
+            "maxLength": 256
+          },
+          "redirect_uri": {
+            "type": "string",
+            "format": "uri",
+            "maxLength": 2048
+          },
+          "scope": {
+            "type": "string",
+            "maxLength": 256
+          },
+          "state": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 512
+          },
+          "grant_type": {
+            "type": "string",
+            "enum": [
+              "authorization_code"
+            ]
+          },
+          "code_challenge": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9._~-]{43,128}$"
+          },
+          "code_challenge_method": {
+            "type": "string",
+            "enum": [
+              "S256"
+            ]
+          },
+          "response_type": {
+            "type": "string",
+            "enum": [
+              "code"
+            ]
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "authenticate",
+              "link"
+            ],
+            "default": "authenticate"
+          },
+          "token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "provider_scope": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "error_redirect_url": {
+            "type": "string",
+            "format": "uri",
+            "maxLength": 2048
+          },
+          "error_redirect_uri": {
+            "type": "string",
+            "format": "uri",
+            "maxLength": 2048
+          },
+          "after_callback_redirect_url": {
+            "type": "string",
+            "maxLength": 2048
+          },
+          "stack_response_mode": {
+            "type": "string",
+            "enum": [
+              "json",
+              "redirect"
+            ]
+          },
+          "hexclave_response_mode": {
+            "type": "string",
+            "enum": [
+              "json",
+              "redirect"
+            ]
+          },
+          "bot_challenge_token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "bot_challenge_phase": {
+            "type": "string",
+            "enum": [
+              "invisible",
+              "visible"
+            ]
+          },
+          "bot_challenge_unavailable": {
+            "type": "string",
+            "enum": [
+              "true"
+            ]
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "location"
+          ],
+          "properties": {
+            "location": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+        "INVALID_SCOPE",
+        "INVALID_SHARED_OAUTH_PROVIDER_ID",
+        "INVALID_STANDARD_OAUTH_PROVIDER_ID",
+        "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+        "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "REDIRECT_URL_NOT_WHITELISTED",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "UNPARSABLE_ACCESS_TOKEN"
+      ]
+    }
+  },
+  {
+    "operationId": "redirectFromOAuthProvider",
+    "method": "GET",
+    "url": "/api/v1/auth/oauth/callback/:provider_id",
+    "specPath": "/auth/oauth/callback/{provider_id}",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 303,
+    "successContentType": null,
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "provider_id"
+        ],
+        "properties": {
+          "provider_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 63,
+            "pattern": "^[a-zA-Z0-9_][a-zA-Z0-9_-]*$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "state": {
+            "type": "string",
+            "maxLength": 512
+          },
+          "code": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "error": {
+            "type": "string",
+            "maxLength": 256
+          },
+          "error_description": {
+            "type": "string",
+            "maxLength": 2048
+          },
+          "iss": {
+            "type": "string",
+            "maxLength": 2048
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "OAUTH_PROVIDER_ACCESS_DENIED",
+        "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "REDIRECT_URL_NOT_WHITELISTED",
+        "SCHEMA_ERROR",
+        "SIGN_UP_NOT_ENABLED"
+      ],
+      "408": [
+        "OUTER_OAUTH_TIMEOUT"
+      ],
+      "409": [
+        "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+        "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"
+      ],
+      "503": [
+        "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"
+      ]
+    }
+  },
+  {
+    "operationId": "redirectFromOAuthProviderForm",
+    "method": "POST",
+    "url": "/api/v1/auth/oauth/callback/:provider_id",
+    "specPath": "/auth/oauth/callback/{provider_id}",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 303,
+    "successContentType": null,
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "provider_id"
+        ],
+        "properties": {
+          "provider_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 63,
+            "pattern": "^[a-zA-Z0-9_][a-zA-Z0-9_-]*$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "state": {
+            "type": "string",
+            "maxLength": 512
+          },
+          "code": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "error": {
+            "type": "string",
+            "maxLength": 256
+          },
+          "error_description": {
+            "type": "string",
+            "maxLength": 2048
+          },
+          "iss": {
+            "type": "string",
+            "maxLength": 2048
+          },
+          "error_uri": {
+            "type": "string",
+            "maxLength": 2048
+          },
+          "id_token": {
+            "type": "string",
+            "maxLength": 8192
+          },
+          "user": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "BODY_PARSING_ERROR",
+        "OAUTH_PROVIDER_ACCESS_DENIED",
+        "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "REDIRECT_URL_NOT_WHITELISTED",
+        "SCHEMA_ERROR",
+        "SIGN_UP_NOT_ENABLED"
+      ],
+      "408": [
+        "OUTER_OAUTH_TIMEOUT"
+      ],
+      "409": [
+        "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+        "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"
+      ],
+      "503": [
+        "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"
+      ]
+    }
+  },
+  {
+    "operationId": "getOwnConnectedAccountAccessToken",
+    "method": "POST",
+    "url": "/api/v1/auth/oauth/connected-accounts/:provider_id/access-token",
+    "specPath": "/auth/oauth/connected-accounts/{provider_id}/access-token",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "provider_id"
+        ],
+        "properties": {
+          "provider_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 63,
+            "pattern": "^[a-zA-Z0-9_][a-zA-Z0-9_-]*$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "scope": {
+            "type": "string",
+            "maxLength": 1024
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "access_token"
+          ],
+          "properties": {
+            "access_token": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",
+        "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+        "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
+        "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
+        "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "listConnectedAccounts",
+    "method": "GET",
+    "url": "/api/v1/connected-accounts/:user_id",
+    "specPath": "/connected-accounts/{user_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "user_id",
+                  "provider",
+                  "provider_account_id"
+                ],
+                "properties": {
+                  "user_id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "provider": {
+                    "type": "string"
+                  },
+                  "provider_account_id": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "USER_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "getConnectedAccountAccessToken",
+    "method": "POST",
+    "url": "/api/v1/connected-accounts/:user_id/:provider_id/access-token",
+    "specPath": "/connected-accounts/{user_id}/{provider_id}/access-token",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id",
+          "provider_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "provider_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 63,
+            "pattern": "^[a-zA-Z0-9_][a-zA-Z0-9_-]*$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "scope": {
+            "type": "string",
+            "maxLength": 1024
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "access_token"
+          ],
+          "properties": {
+            "access_token": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",
+        "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+        "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
+        "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
+        "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "USER_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "getConnectedAccountAccessTokenForAccount",
+    "method": "POST",
+    "url": "/api/v1/connected-accounts/:user_id/:provider_id/:provider_account_id/access-token",
+    "specPath": "/connected-accounts/{user_id}/{provider_id}/{provider_account_id}/access-token",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id",
+          "provider_id",
+          "provider_account_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "provider_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 63,
+            "pattern": "^[a-zA-Z0-9_][a-zA-Z0-9_-]*$"
+          },
+          "provider_account_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "scope": {
+            "type": "string",
+            "maxLength": 1024
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "access_token"
+          ],
+          "properties": {
+            "access_token": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",
+        "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+        "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
+        "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
+        "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "USER_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "listOAuthProviders",
+    "method": "GET",
+    "url": "/api/v1/oauth-providers",
+    "specPath": "/oauth-providers",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "oneOf": [
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "user_id",
+                      "provider_config_id",
+                      "type",
+                      "allow_sign_in",
+                      "allow_connected_accounts"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      },
+                      "user_id": {
+                        "type": "string",
+                        "format": "uuid"
+                      },
+                      "provider_config_id": {
+                        "type": "string"
+                      },
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "google",
+                          "github",
+                          "microsoft",
+                          "spotify",
+                          "facebook",
+                          "discord",
+                          "gitlab",
+                          "bitbucket",
+                          "linkedin",
+                          "apple",
+                          "x",
+                          "twitch"
+                        ]
+                      },
+                      "email": {
+                        "type": "string"
+                      },
+                      "allow_sign_in": {
+                        "type": "boolean"
+                      },
+                      "allow_connected_accounts": {
+                        "type": "boolean"
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "user_id",
+                      "provider_config_id",
+                      "type",
+                      "allow_sign_in",
+                      "allow_connected_accounts",
+                      "account_id"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      },
+                      "user_id": {
+                        "type": "string",
+                        "format": "uuid"
+                      },
+                      "provider_config_id": {
+                        "type": "string"
+                      },
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "google",
+                          "github",
+                          "microsoft",
+                          "spotify",
+                          "facebook",
+                          "discord",
+                          "gitlab",
+                          "bitbucket",
+                          "linkedin",
+                          "apple",
+                          "x",
+                          "twitch"
+                        ]
+                      },
+                      "email": {
+                        "type": "string"
+                      },
+                      "allow_sign_in": {
+                        "type": "boolean"
+                      },
+                      "allow_connected_accounts": {
+                        "type": "boolean"
+                      },
+                      "account_id": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                ]
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "createOAuthProvider",
+    "method": "POST",
+    "url": "/api/v1/oauth-providers",
+    "specPath": "/oauth-providers",
+    "auth": "required",
+    "accessTypes": [
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id",
+          "provider_config_id",
+          "account_id",
+          "allow_sign_in",
+          "allow_connected_accounts"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "provider_config_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 63,
+            "pattern": "^[a-zA-Z0-9_][a-zA-Z0-9_-]*$"
+          },
+          "account_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 256
+          },
+          "allow_sign_in": {
+            "type": "boolean"
+          },
+          "allow_connected_accounts": {
+            "type": "boolean"
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "user_id",
+            "provider_config_id",
+            "type",
+            "allow_sign_in",
+            "allow_connected_accounts",
+            "account_id"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "user_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "provider_config_id": {
+              "type": "string"
+            },
+            "type": {
+              "type": "string",
+              "enum": [
+                "google",
+                "github",
+                "microsoft",
+                "spotify",
+                "facebook",
+                "discord",
+                "gitlab",
+                "bitbucket",
+                "linkedin",
+                "apple",
+                "x",
+                "twitch"
+              ]
+            },
+            "email": {
+              "type": "string"
+            },
+            "allow_sign_in": {
+              "type": "boolean"
+            },
+            "allow_connected_accounts": {
+              "type": "boolean"
+            },
+            "account_id": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "USER_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "getOAuthProvider",
+    "method": "GET",
+    "url": "/api/v1/oauth-providers/:user_id/:provider_id",
+    "specPath": "/oauth-providers/{user_id}/{provider_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id",
+          "provider_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "provider_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "oneOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "user_id",
+                "provider_config_id",
+                "type",
+                "allow_sign_in",
+                "allow_connected_accounts"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "user_id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "provider_config_id": {
+                  "type": "string"
+                },
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "google",
+                    "github",
+                    "microsoft",
+                    "spotify",
+                    "facebook",
+                    "discord",
+                    "gitlab",
+                    "bitbucket",
+                    "linkedin",
+                    "apple",
+                    "x",
+                    "twitch"
+                  ]
+                },
+                "email": {
+                  "type": "string"
+                },
+                "allow_sign_in": {
+                  "type": "boolean"
+                },
+                "allow_connected_accounts": {
+                  "type": "boolean"
+                }
+              }
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "user_id",
+                "provider_config_id",
+                "type",
+                "allow_sign_in",
+                "allow_connected_accounts",
+                "account_id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "user_id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "provider_config_id": {
+                  "type": "string"
+                },
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "google",
+                    "github",
+                    "microsoft",
+                    "spotify",
+                    "facebook",
+                    "discord",
+                    "gitlab",
+                    "bitbucket",
+                    "linkedin",
+                    "apple",
+                    "x",
+                    "twitch"
+                  ]
+                },
+                "email": {
+                  "type": "string"
+                },
+                "allow_sign_in": {
+                  "type": "boolean"
+                },
+                "allow_connected_accounts": {
+                  "type": "boolean"
+                },
+                "account_id": {
+                  "type": "string"
+                }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": []
+    }
+  },
+  {
+    "operationId": "updateOAuthProvider",
+    "method": "PATCH",
+    "url": "/api/v1/oauth-providers/:user_id/:provider_id",
+    "specPath": "/oauth-providers/{user_id}/{provider_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id",
+          "provider_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "provider_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "allow_sign_in": {
+            "type": "boolean"
+          },
+          "allow_connected_accounts": {
+            "type": "boolean"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 256
+          },
+          "account_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "oneOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "user_id",
+                "provider_config_id",
+                "type",
+                "allow_sign_in",
+                "allow_connected_accounts"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "user_id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "provider_config_id": {
+                  "type": "string"
+                },
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "google",
+                    "github",
+                    "microsoft",
+                    "spotify",
+                    "facebook",
+                    "discord",
+                    "gitlab",
+                    "bitbucket",
+                    "linkedin",
+                    "apple",
+                    "x",
+                    "twitch"
+                  ]
+                },
+                "email": {
+                  "type": "string"
+                },
+                "allow_sign_in": {
+                  "type": "boolean"
+                },
+                "allow_connected_accounts": {
+                  "type": "boolean"
+                }
+              }
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "user_id",
+                "provider_config_id",
+                "type",
+                "allow_sign_in",
+                "allow_connected_accounts",
+                "account_id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "user_id": {
+                  "type": "string",
+                  "format": "uuid"
+                },
+                "provider_config_id": {
+                  "type": "string"
+                },
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "google",
+                    "github",
+                    "microsoft",
+                    "spotify",
+                    "facebook",
+                    "discord",
+                    "gitlab",
+                    "bitbucket",
+                    "linkedin",
+                    "apple",
+                    "x",
+                    "twitch"
+                  ]
+                },
+                "email": {
+                  "type": "string"
+                },
+                "allow_sign_in": {
+                  "type": "boolean"
+                },
+                "allow_connected_accounts": {
+                  "type": "boolean"
+                },
+                "account_id": {
+                  "type": "string"
+                }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": []
+    }
+  },
+  {
+    "operationId": "deleteOAuthProvider",
+    "method": "DELETE",
+    "url": "/api/v1/oauth-providers/:user_id/:provider_id",
+    "specPath": "/oauth-providers/{user_id}/{provider_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id",
+          "provider_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "provider_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "success"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": true
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": []
     }
   },
   {
@@ -3220,6 +6130,1234 @@ export const routeTable = [
     }
   },
   {
+    "operationId": "signInWithMfa",
+    "method": "POST",
+    "url": "/api/v1/auth/mfa/sign-in",
+    "specPath": "/auth/mfa/sign-in",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": "check-code",
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "type",
+          "totp",
+          "code"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "totp"
+            ]
+          },
+          "totp": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64
+          },
+          "code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "access_token",
+            "refresh_token",
+            "user_id"
+          ],
+          "properties": {
+            "access_token": {
+              "type": "string"
+            },
+            "refresh_token": {
+              "type": "string"
+            },
+            "user_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "is_new_user": {
+              "type": "boolean"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "INVALID_TOTP_CODE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "VERIFICATION_CODE_EXPIRED",
+        "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "VERIFICATION_CODE_NOT_FOUND"
+      ],
+      "409": [
+        "VERIFICATION_CODE_ALREADY_USED"
+      ],
+      "429": []
+    }
+  },
+  {
+    "operationId": "createMfaRecoveryCodes",
+    "method": "POST",
+    "url": "/api/v1/users/me/mfa/recovery-codes",
+    "specPath": "/users/me/mfa/recovery-codes",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "me",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "recovery_codes"
+          ],
+          "properties": {
+            "recovery_codes": {
+              "type": "array",
+              "minItems": 10,
+              "maxItems": 10,
+              "items": {
+                "type": "string",
+                "pattern": "^[a-z2-7]{4}(-[a-z2-7]{4}){3}$"
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "createCliLogin",
+    "method": "POST",
+    "url": "/api/v1/auth/cli",
+    "specPath": "/auth/cli",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "expires_in_millis": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 86400000,
+            "default": 7200000
+          },
+          "anon_refresh_token": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "polling_code",
+            "login_code",
+            "expires_at"
+          ],
+          "properties": {
+            "polling_code": {
+              "type": "string"
+            },
+            "login_code": {
+              "type": "string"
+            },
+            "expires_at": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "pollCliLogin",
+    "method": "POST",
+    "url": "/api/v1/auth/cli/poll",
+    "specPath": "/auth/cli/poll",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "polling_code"
+        ],
+        "properties": {
+          "polling_code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "status"
+          ],
+          "properties": {
+            "status": {
+              "type": "string",
+              "enum": [
+                "waiting",
+                "expired",
+                "used"
+              ]
+            }
+          }
+        },
+        "201": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "status",
+            "refresh_token"
+          ],
+          "properties": {
+            "status": {
+              "type": "string",
+              "const": "success"
+            },
+            "refresh_token": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "INVALID_POLLING_CODE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "completeCliLogin",
+    "method": "POST",
+    "url": "/api/v1/auth/cli/complete",
+    "specPath": "/auth/cli/complete",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "login_code"
+        ],
+        "properties": {
+          "login_code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "mode": {
+            "type": "string",
+            "enum": [
+              "check",
+              "claim-anon-session",
+              "complete"
+            ],
+            "default": "complete"
+          },
+          "refresh_token": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "oneOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "cli_session_state"
+              ],
+              "properties": {
+                "cli_session_state": {
+                  "type": "string",
+                  "enum": [
+                    "anonymous",
+                    "none"
+                  ]
+                }
+              }
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "access_token",
+                "refresh_token"
+              ],
+              "properties": {
+                "access_token": {
+                  "type": "string"
+                },
+                "refresh_token": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "success"
+              ],
+              "properties": {
+                "success": {
+                  "type": "boolean",
+                  "const": true
+                }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
     "operationId": "getCurrentUser",
     "method": "GET",
     "url": "/api/v1/users/me",
@@ -4037,6 +8175,13 @@ export const routeTable = [
               "primary_email": {
                 "type": "string",
                 "format": "email",
+                "maxLength": 256
+              },
+              "totp_secret_base64": {
+                "type": [
+                  "string",
+                  "null"
+                ],
                 "maxLength": 256
               }
             }
@@ -8224,6 +12369,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "SIGN_UP_NOT_ENABLED",
@@ -8458,6 +12604,1293 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "VERIFICATION_CODE_EXPIRED",
+        "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "VERIFICATION_CODE_NOT_FOUND"
+      ],
+      "409": [
+        "VERIFICATION_CODE_ALREADY_USED"
+      ],
+      "429": []
+    }
+  },
+  {
+    "operationId": "initiatePasskeyRegistration",
+    "method": "POST",
+    "url": "/api/v1/auth/passkey/initiate-passkey-registration",
+    "specPath": "/auth/passkey/initiate-passkey-registration",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "options_json",
+            "code"
+          ],
+          "properties": {
+            "options_json": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "challenge",
+                "rp",
+                "user",
+                "pubKeyCredParams",
+                "timeout",
+                "attestation",
+                "excludeCredentials",
+                "authenticatorSelection"
+              ],
+              "properties": {
+                "challenge": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]*$",
+                  "maxLength": 4096
+                },
+                "rp": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "name",
+                    "id"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string"
+                    },
+                    "id": {
+                      "type": "string",
+                      "const": "THIS_VALUE_WILL_BE_REPLACED.example.com"
+                    }
+                  }
+                },
+                "user": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "name",
+                    "displayName"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9_-]*$",
+                      "maxLength": 4096
+                    },
+                    "name": {
+                      "type": "string"
+                    },
+                    "displayName": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "pubKeyCredParams": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "type",
+                      "alg"
+                    ],
+                    "properties": {
+                      "type": {
+                        "type": "string",
+                        "const": "public-key"
+                      },
+                      "alg": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                },
+                "timeout": {
+                  "type": "integer"
+                },
+                "attestation": {
+                  "type": "string",
+                  "enum": [
+                    "none",
+                    "indirect",
+                    "direct",
+                    "enterprise"
+                  ]
+                },
+                "excludeCredentials": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "type"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z0-9_-]*$",
+                        "maxLength": 4096
+                      },
+                      "type": {
+                        "type": "string",
+                        "const": "public-key"
+                      },
+                      "transports": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  }
+                },
+                "authenticatorSelection": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "authenticatorAttachment": {
+                      "type": "string",
+                      "enum": [
+                        "platform",
+                        "cross-platform"
+                      ]
+                    },
+                    "residentKey": {
+                      "type": "string",
+                      "enum": [
+                        "discouraged",
+                        "preferred",
+                        "required"
+                      ]
+                    },
+                    "requireResidentKey": {
+                      "type": "boolean"
+                    },
+                    "userVerification": {
+                      "type": "string",
+                      "enum": [
+                        "discouraged",
+                        "preferred",
+                        "required"
+                      ]
+                    }
+                  }
+                },
+                "extensions": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "credProps": {
+                      "type": "boolean"
+                    }
+                  }
+                }
+              }
+            },
+            "code": {
+              "type": "string",
+              "minLength": 45,
+              "maxLength": 45
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PASSKEY_AUTHENTICATION_NOT_ENABLED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "registerPasskey",
+    "method": "POST",
+    "url": "/api/v1/auth/passkey/register",
+    "specPath": "/auth/passkey/register",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "credential",
+          "code"
+        ],
+        "properties": {
+          "credential": {
+            "type": "object",
+            "additionalProperties": true,
+            "required": [
+              "id",
+              "rawId",
+              "response",
+              "type"
+            ],
+            "properties": {
+              "id": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_-]+$",
+                "maxLength": 1366
+              },
+              "rawId": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_-]+$",
+                "maxLength": 1366
+              },
+              "type": {
+                "type": "string",
+                "const": "public-key"
+              },
+              "authenticatorAttachment": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 64
+              },
+              "clientExtensionResults": {
+                "type": "object",
+                "additionalProperties": true
+              },
+              "response": {
+                "type": "object",
+                "additionalProperties": true,
+                "required": [
+                  "clientDataJSON",
+                  "attestationObject"
+                ],
+                "properties": {
+                  "clientDataJSON": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]+$",
+                    "maxLength": 65536
+                  },
+                  "attestationObject": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]*$",
+                    "maxLength": 262144
+                  },
+                  "authenticatorData": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]*$",
+                    "maxLength": 65536
+                  },
+                  "transports": {
+                    "type": "array",
+                    "maxItems": 16,
+                    "items": {
+                      "type": "string",
+                      "maxLength": 64
+                    }
+                  },
+                  "publicKeyAlgorithm": {
+                    "type": "integer"
+                  },
+                  "publicKey": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]*$",
+                    "maxLength": 4096
+                  }
+                }
+              }
+            }
+          },
+          "code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "user_handle"
+          ],
+          "properties": {
+            "user_handle": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]*$",
+              "maxLength": 4096
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PASSKEY_AUTHENTICATION_NOT_ENABLED",
+        "PASSKEY_REGISTRATION_FAILED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "VERIFICATION_CODE_EXPIRED",
+        "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "VERIFICATION_CODE_NOT_FOUND"
+      ],
+      "409": [
+        "VERIFICATION_CODE_ALREADY_USED"
+      ]
+    }
+  },
+  {
+    "operationId": "initiatePasskeyAuthentication",
+    "method": "POST",
+    "url": "/api/v1/auth/passkey/initiate-passkey-authentication",
+    "specPath": "/auth/passkey/initiate-passkey-authentication",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "options_json",
+            "code"
+          ],
+          "properties": {
+            "options_json": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "challenge",
+                "rpId",
+                "allowCredentials",
+                "timeout",
+                "userVerification"
+              ],
+              "properties": {
+                "challenge": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]*$",
+                  "maxLength": 4096
+                },
+                "rpId": {
+                  "type": "string",
+                  "const": "THIS_VALUE_WILL_BE_REPLACED.example.com"
+                },
+                "allowCredentials": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "id",
+                      "type"
+                    ],
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z0-9_-]*$",
+                        "maxLength": 4096
+                      },
+                      "type": {
+                        "type": "string",
+                        "const": "public-key"
+                      },
+                      "transports": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  }
+                },
+                "timeout": {
+                  "type": "integer"
+                },
+                "userVerification": {
+                  "type": "string",
+                  "enum": [
+                    "discouraged",
+                    "preferred",
+                    "required"
+                  ]
+                }
+              }
+            },
+            "code": {
+              "type": "string",
+              "minLength": 45,
+              "maxLength": 45
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PASSKEY_AUTHENTICATION_NOT_ENABLED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ]
+    }
+  },
+  {
+    "operationId": "signInWithPasskey",
+    "method": "POST",
+    "url": "/api/v1/auth/passkey/sign-in",
+    "specPath": "/auth/passkey/sign-in",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": "sign-in",
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "authentication_response",
+          "code"
+        ],
+        "properties": {
+          "authentication_response": {
+            "type": "object",
+            "additionalProperties": true,
+            "required": [
+              "id",
+              "rawId",
+              "response",
+              "type"
+            ],
+            "properties": {
+              "id": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_-]+$",
+                "maxLength": 1366
+              },
+              "rawId": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_-]+$",
+                "maxLength": 1366
+              },
+              "type": {
+                "type": "string",
+                "const": "public-key"
+              },
+              "authenticatorAttachment": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 64
+              },
+              "clientExtensionResults": {
+                "type": "object",
+                "additionalProperties": true
+              },
+              "response": {
+                "type": "object",
+                "additionalProperties": true,
+                "required": [
+                  "clientDataJSON",
+                  "authenticatorData",
+                  "signature"
+                ],
+                "properties": {
+                  "clientDataJSON": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]+$",
+                    "maxLength": 65536
+                  },
+                  "authenticatorData": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]*$",
+                    "maxLength": 65536
+                  },
+                  "signature": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]*$",
+                    "maxLength": 4096
+                  },
+                  "userHandle": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^[A-Za-z0-9_-]*$",
+                    "maxLength": 1024
+                  }
+                }
+              }
+            }
+          },
+          "code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "access_token",
+            "refresh_token",
+            "user_id"
+          ],
+          "properties": {
+            "access_token": {
+              "type": "string"
+            },
+            "refresh_token": {
+              "type": "string"
+            },
+            "user_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "is_new_user": {
+              "type": "boolean"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+        "PASSKEY_AUTHENTICATION_FAILED",
+        "PASSKEY_AUTHENTICATION_NOT_ENABLED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "VERIFICATION_CODE_EXPIRED",
@@ -21737,6 +27170,525 @@ export const routeTable = [
       ],
       "404": [
         "API_KEY_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "listNotificationPreferences",
+    "method": "GET",
+    "url": "/api/v1/emails/notification-preference/:user_id",
+    "specPath": "/emails/notification-preference/{user_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "items",
+            "is_paginated"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "notification_category_id",
+                  "notification_category_name",
+                  "enabled",
+                  "can_disable"
+                ],
+                "properties": {
+                  "notification_category_id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "notification_category_name": {
+                    "type": "string",
+                    "enum": [
+                      "Transactional",
+                      "Marketing"
+                    ]
+                  },
+                  "enabled": {
+                    "type": "boolean"
+                  },
+                  "can_disable": {
+                    "type": "boolean"
+                  }
+                }
+              }
+            },
+            "is_paginated": {
+              "type": "boolean",
+              "const": false
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "USER_NOT_FOUND"
+      ]
+    }
+  },
+  {
+    "operationId": "updateNotificationPreference",
+    "method": "PATCH",
+    "url": "/api/v1/emails/notification-preference/:user_id/:notification_category_id",
+    "specPath": "/emails/notification-preference/{user_id}/{notification_category_id}",
+    "auth": "required",
+    "accessTypes": [
+      "client",
+      "server",
+      "admin"
+    ],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "user_id",
+          "notification_category_id"
+        ],
+        "properties": {
+          "user_id": {
+            "type": "string",
+            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+          },
+          "notification_category_id": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {}
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "x-stack-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-project-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-branch-id": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-hexclave-access-type": {
+            "type": "string",
+            "enum": [
+              "client",
+              "server",
+              "admin"
+            ]
+          },
+          "x-stack-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-publishable-client-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-secret-server-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-super-secret-admin-key": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-admin-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-access-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-refresh-token": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-anonymous-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-hexclave-allow-restricted-user": {
+            "type": "string",
+            "enum": [
+              "true",
+              "false"
+            ]
+          },
+          "x-stack-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-override-error-status": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-client-version": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-stack-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          },
+          "x-hexclave-random-nonce": {
+            "type": "string",
+            "maxLength": 4096
+          }
+        }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "enabled"
+        ],
+        "properties": {
+          "enabled": {
+            "type": "boolean"
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "notification_category_id",
+            "notification_category_name",
+            "enabled",
+            "can_disable"
+          ],
+          "properties": {
+            "notification_category_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "notification_category_name": {
+              "type": "string",
+              "enum": [
+                "Transactional",
+                "Marketing"
+              ]
+            },
+            "enabled": {
+              "type": "boolean"
+            },
+            "can_disable": {
+              "type": "boolean"
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": [
+        "RESTRICTED_USER_NOT_ALLOWED"
+      ],
+      "404": [
+        "USER_NOT_FOUND"
       ]
     }
   },

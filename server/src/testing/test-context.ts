@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { ExampleAppOptions } from '../plugins/example-app.ts';
+import type { OAuthSettings } from '../modules/oauth/oauth-settings.ts';
 import { buildApp } from '../app.ts';
 import type { RateLimits } from '../config/rate-limits.ts';
 import { createDatabase, type DatabaseHandle } from '../db/create-database.ts';
@@ -24,7 +26,17 @@ export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
  * An app on the run's shared Postgres (or, for the smoke subset, on its own PGlite), requests
  * through the contract checker, and a factory for isolated projects with keys.
  */
-export async function createTestContext(options: { database?: 'postgres' | 'pglite'; rateLimits?: RateLimits | null } = {}) {
+export async function createTestContext(
+  options: {
+    database?: 'postgres' | 'pglite';
+    rateLimits?: RateLimits | null;
+    exampleApp?: ExampleAppOptions;
+    /** OAuth endpoint overrides and shared keys (tests point providers at a local OIDC server). */
+    oauth?: OAuthSettings;
+    /** The URL the server tells others to reach it at (OAuth callbacks, email links' defaults). */
+    publicUrl?: string;
+  } = {},
+) {
   let pgliteDir: string | undefined;
   let database: DatabaseHandle;
   if (options.database === 'pglite') {
@@ -38,11 +50,15 @@ export async function createTestContext(options: { database?: 'postgres' | 'pgli
   const sentEmails: Array<{ to: string; subject: string; text: string }> = [];
   const services = createServices(
     database.db,
-    { publicUrl: testPublicUrl, emailLog: (_message, fields) => sentEmails.push(fields as { to: string; subject: string; text: string }) },
+    {
+      publicUrl: options.publicUrl ?? testPublicUrl,
+      emailLog: (_message, fields) => sentEmails.push(fields as { to: string; subject: string; text: string }),
+      oauth: options.oauth,
+    },
     testServerSecret,
   );
   // Rate limits are off unless a test is about them: the suite signs in far more often than a person.
-  const app = await buildApp({ services, rateLimits: options.rateLimits ?? null });
+  const app = await buildApp({ services, rateLimits: options.rateLimits ?? null, exampleApp: options.exampleApp });
   await app.ready();
 
   async function createProject(configOverride: Record<string, unknown> = {}) {
@@ -139,11 +155,11 @@ export type TestEnvironment = { context: TestContext; project: TestProject; base
  * override) and, with `listen`, a real HTTP port for clients. Read the fields inside tests.
  */
 export function withTestContext(
-  options: { database?: 'postgres' | 'pglite'; listen?: boolean; projectConfig?: Record<string, unknown> } = {},
+  options: { database?: 'postgres' | 'pglite'; listen?: boolean; projectConfig?: Record<string, unknown>; oauth?: OAuthSettings } = {},
 ): TestEnvironment {
   const environment = {} as TestEnvironment;
   beforeAll(async () => {
-    environment.context = await createTestContext({ database: options.database });
+    environment.context = await createTestContext({ database: options.database, oauth: options.oauth });
     environment.project = await environment.context.createProject(options.projectConfig);
     if (options.listen) {
       await environment.context.app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,33 +1,54 @@
+import { Suspense } from 'react';
+import type { TeamView } from '../../generated/hooks.schemas.ts';
 import { getGetCurrentUserQueryKey, getListTeamsQueryKey, useDeleteTeamMembership } from '../../generated/hooks.ts';
 import { useInvalidate } from '../../hooks/invalidate.ts';
+import { usePermission } from '../../hooks/use-permission.ts';
 import { useProject } from '../../hooks/use-project.ts';
 import { myTeamsParams, useTeams } from '../../hooks/use-teams.ts';
 import { RequestError } from '../../ui/form.tsx';
 import { CreateTeamForm } from '../create-team-form.tsx';
+import { InviteMemberForm } from '../invite-member-form.tsx';
 
 export function TeamsSection() {
   const teams = useTeams();
   const { config } = useProject();
+  return (
+    <section aria-labelledby="gh-teams">
+      <h2 id="gh-teams">Teams</h2>
+      {teams.length === 0 ? <p className="gh-muted">You are not in any team yet.</p> : null}
+      <ul className="gh-list" aria-label="Your teams">
+        {teams.map((team) => (
+          <TeamRow key={team.id} team={team} />
+        ))}
+      </ul>
+      {config.client_team_creation_enabled ? <CreateTeamForm /> : null}
+    </section>
+  );
+}
+
+function TeamRow({ team }: { team: TeamView }) {
   const invalidate = useInvalidate();
   const leave = useDeleteTeamMembership({
     mutation: { onSuccess: invalidate(getListTeamsQueryKey(myTeamsParams), getGetCurrentUserQueryKey()) },
   });
   return (
-    <section aria-labelledby="gh-teams">
-      <h2 id="gh-teams">Teams</h2>
-      {teams.length === 0 ? <p className="gh-muted">You are not in any team yet.</p> : null}
-      <ul className="gh-list">
-        {teams.map((team) => (
-          <li key={team.id}>
-            <span>{team.display_name}</span>
-            <button type="button" className="gh-danger" onClick={() => leave.mutate({ teamId: team.id, userId: 'me' })}>
-              Leave
-            </button>
-          </li>
-        ))}
-      </ul>
+    <li className="gh-stack">
+      <div className="gh-row">
+        <strong>{team.display_name}</strong>
+        <button type="button" className="gh-danger" onClick={() => leave.mutate({ teamId: team.id, userId: 'me' })}>
+          Leave
+        </button>
+      </div>
       <RequestError error={leave.error} />
-      {config.client_team_creation_enabled ? <CreateTeamForm /> : null}
-    </section>
+      <Suspense fallback={null}>
+        <InviteIfAllowed team={team} />
+      </Suspense>
+    </li>
   );
+}
+
+/** Only members who may invite see the invitation form. */
+function InviteIfAllowed({ team }: { team: TeamView }) {
+  const canInvite = usePermission(team, '$invite_members');
+  return canInvite ? <InviteMemberForm teamId={team.id} teamName={team.display_name} /> : null;
 }

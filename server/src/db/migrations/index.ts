@@ -8,6 +8,11 @@ import * as permissionClosure from './0006-permission-closure.ts';
 import * as endUserApiKeys from './0007-end-user-api-keys.ts';
 import * as projectDevelopmentFlag from './0008-project-development-flag.ts';
 import * as metricsIndexes from './0009-metrics-indexes.ts';
+import * as mfa from './0010-mfa.ts';
+import * as cliLogin from './0011-cli-login.ts';
+import * as oauth from './0012-oauth.ts';
+import * as passkeys from './0013-passkeys.ts';
+import * as notificationPreferences from './0014-notification-preferences.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +25,9 @@ export const migrations: Record<string, Migration> = {
   '0007-end-user-api-keys': endUserApiKeys,
   '0008-project-development-flag': projectDevelopmentFlag,
   '0009-metrics-indexes': metricsIndexes,
+  '0010-mfa': mfa,
+  '0011-cli-login': cliLogin,
+  '0012-oauth': oauth,
+  '0013-passkeys': passkeys,
+  '0014-notification-preferences': notificationPreferences,
 };

@@ -48,7 +48,10 @@ export class OtpAuthService {
     if (!owner && !project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
     await this.codes.redeem(project.id, 'otp_sign_in', code);
     if (owner)
-      return { ...(await this.signIn.signIn(project, await this.users.get(project.id, owner.user_id), { ip })), is_new_user: false };
+      return {
+        ...(await this.signIn.signInWithMfaCheck(project, await this.users.get(project.id, owner.user_id), { ip })),
+        is_new_user: false,
+      };
     const write = { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true };
     const anonymous = auth.user?.record.is_anonymous ? auth.user.record : undefined;
     const user: UserRecord = anonymous

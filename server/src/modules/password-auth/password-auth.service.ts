@@ -60,7 +60,7 @@ export class PasswordAuthService {
     if (!user || !valid) throw new EmailPasswordMismatchError();
     if (user.password_hash && needsRehash(user.password_hash))
       await this.users.replacePasswordHash(user.id, await hashPassword(input.password));
-    return this.signIn.signIn(project, user, { ip });
+    return this.signIn.signInWithMfaCheck(project, user, { ip });
   }
 
   /** Changes the password and ends every other session; the one of the refresh-token header stays. */

@@ -19,9 +19,9 @@ function hostPattern(host: string): RegExp {
 
 /**
  * The one check of redirect and callback URLs: on a trusted domain of the project (same scheme,
- * host pattern, port, and under its path), or on localhost when the project allows it.
+ * host pattern, port, and under its path unless `anyPath`), or on localhost when the project allows it.
  */
-export function isTrustedUrl(project: Project, candidate: string): boolean {
+export function isTrustedUrl(project: Project, candidate: string, options: { anyPath?: boolean } = {}): boolean {
   let url: URL;
   try {
     url = new URL(candidate);
@@ -36,9 +36,23 @@ export function isTrustedUrl(project: Project, candidate: string): boolean {
     const [, scheme, host, port, path] = match;
     if (`${scheme?.toLowerCase()}:` !== url.protocol || !hostPattern(host as string).test(url.hostname)) return false;
     if ((port ?? '') !== url.port) return false;
+    if (options.anyPath) return true;
     const basePath = (path ?? '/').replace(/\/$/, '');
     return url.pathname === basePath || url.pathname.startsWith(`${basePath}/`) || basePath === '';
   });
+}
+
+/**
+ * A browser origin (`scheme://host[:port]`, as WebAuthn's clientDataJSON carries it) on which the
+ * project's pages may run: a trusted domain's scheme, host and port whatever its path, or localhost.
+ */
+export function isTrustedOrigin(project: Project, origin: string): boolean {
+  try {
+    if (new URL(origin).origin !== origin) return false;
+  } catch {
+    return false;
+  }
+  return isTrustedUrl(project, origin, { anyPath: true });
 }
 
 export function assertTrustedUrl(project: Project, url: string): void {

@@ -1,25 +1,39 @@
-import { InvalidOauthClientIdOrSecretError, PublishableClientKeyRequiredForProjectError } from '@gatehouse/client/errors';
+import { SchemaError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
 import { accessTokenLifetimeSeconds } from '../auth/access-token.service.ts';
 
-/** The sentinel client secret of clients without a publishable key. */
-const publicClientSecret = '__stack_public_client__';
+const missing = (field: string, grant: string) => {
+  const message = `body/${field} is required for grant_type ${grant}`;
+  return new SchemaError({ message }, message);
+};
 
 export function oauthTokenHandlers(services: Services) {
   return {
     exchangeOAuthToken: async (request) => {
-      const { client_id: clientId, client_secret: clientSecret, refresh_token: refreshToken } = request.body;
-      const projectId = (clientId.split('#')[0] as string).toLowerCase();
-      const project = await services.projects.find(projectId);
-      if (!project) throw new InvalidOauthClientIdOrSecretError({ client_id: clientId });
-      if (clientSecret === undefined || clientSecret === '' || clientSecret === publicClientSecret) {
-        if (project.config.project.requirePublishableClientKey)
-          throw new PublishableClientKeyRequiredForProjectError({ project_id: project.id });
-      } else if (!(await services.apiKeys.isValidKey(project.id, 'publishable_client_key', clientSecret))) {
-        throw new InvalidOauthClientIdOrSecretError({ client_id: clientId });
+      const { body } = request;
+      const project = await services.oauthFlows.clientProject(body.client_id, body.client_secret, 'token');
+      if (body.grant_type === 'authorization_code') {
+        for (const field of ['code', 'redirect_uri', 'code_verifier'] as const) if (!body[field]) throw missing(field, body.grant_type);
+        const result = await services.oauthFlows.exchangeCode(
+          project,
+          { code: body.code as string, redirectUri: body.redirect_uri as string, codeVerifier: body.code_verifier as string },
+          request.ip,
+        );
+        return {
+          access_token: result.access_token,
+          token_type: 'Bearer' as const,
+          expires_in: accessTokenLifetimeSeconds,
+          refresh_token: result.refresh_token,
+          scope: 'legacy' as const,
+          is_new_user: result.isNewUser,
+          after_callback_redirect_url: result.afterCallbackRedirectUrl,
+          newUser: result.isNewUser,
+          afterCallbackRedirectUrl: result.afterCallbackRedirectUrl,
+        };
       }
-      const tokens = await services.tokens.refresh(project, refreshToken, request.ip);
+      if (!body.refresh_token) throw missing('refresh_token', body.grant_type);
+      const tokens = await services.tokens.refresh(project, body.refresh_token, request.ip);
       return {
         access_token: tokens.accessToken,
         token_type: 'Bearer' as const,

@@ -35,7 +35,7 @@ export function toServerUser(project: Project, user: UserRecord, selectedTeam?: 
     signed_up_at_millis: user.signed_up_at.getTime(),
     has_password: hasPassword,
     otp_auth_enabled: user.otp_auth_enabled,
-    passkey_auth_enabled: false,
+    passkey_auth_enabled: user.has_passkey,
     client_metadata: user.client_metadata ?? null,
     client_read_only_metadata: user.client_read_only_metadata ?? null,
     server_metadata: user.server_metadata ?? null,

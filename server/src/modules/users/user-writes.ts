@@ -1,4 +1,5 @@
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import { decodeTotpSecret } from '../mfa/totp.ts';
 import { isBcryptHash } from '../passwords/password-hasher.ts';
 
 /** The writable user fields shared by server create and update (the spec's ServerUserCreate/Update). */
@@ -38,6 +39,9 @@ export function assertConsistentWrite(write: UserWrite, operation: 'create' | 'u
   }
   if (write.passkey_auth_enabled === true) {
     throw new PlainHttpError(400, 'passkey_auth_enabled can only be turned off; register a passkey to turn it on.');
+  }
+  if (typeof write.totp_secret_base64 === 'string' && !decodeTotpSecret(write.totp_secret_base64)) {
+    throw new PlainHttpError(400, 'totp_secret_base64 must be the base64 of a 16 to 64 byte secret.');
   }
 }
 

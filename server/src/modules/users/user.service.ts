@@ -5,9 +5,11 @@ import type { Database, UserTable } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { recordEvent } from '../events/event.repository.ts';
+import { resetMfaState } from '../mfa/mfa.repository.ts';
 import { hashPassword } from '../passwords/password-hasher.ts';
 import { assertPasswordPolicy } from '../passwords/password-policy.ts';
 import type { Project } from '../projects/project.service.ts';
+import { deletePasskeysOfUser } from '../passkeys/passkey.repository.ts';
 import { deleteSessionsOfUser } from '../sessions/session.repository.ts';
 import {
   deleteUserRow,
@@ -144,7 +146,11 @@ export class UserService {
       const defined = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
       if (Object.keys(defined).length > 0) await trx.updateTable('project_user').set(defined).where('id', '=', userId).execute();
       await this.writePrimaryEmail(trx, project.id, current, write);
+      // Turning passkey sign-in off removes the user's passkeys (it is turned on by registering one).
+      if (write.passkey_auth_enabled === false) await deletePasskeysOfUser(trx, project.id, userId);
       if (write.password !== undefined || write.password_hash !== undefined) await deleteSessionsOfUser(trx, userId);
+      // A new or removed TOTP secret invalidates the recovery codes and the replay guard of the old one.
+      if (write.totp_secret_base64 !== undefined) await resetMfaState(trx, userId);
       const updatedRecord = (await findUserRecord(trx, project.id, userId)) as UserRecord;
       await recordEvent(trx, project.id, 'user.updated', toServerUser(project, updatedRecord));
       return updatedRecord;

@@ -17,6 +17,7 @@ const clientWritableFields = new Set([
   'otp_auth_enabled',
   'passkey_auth_enabled',
   'primary_email',
+  'totp_secret_base64',
 ]);
 
 export function userHandlers(services: Services) {

@@ -10,7 +10,14 @@ import type { Database } from '../../db/schema.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { randomBase32 } from '../../lib/random.ts';
 
-export type VerificationPurpose = 'contact_channel_verification' | 'password_reset' | 'otp_sign_in' | 'team_invitation';
+export type VerificationPurpose =
+  | 'contact_channel_verification'
+  | 'password_reset'
+  | 'otp_sign_in'
+  | 'team_invitation'
+  | 'mfa_attempt'
+  | 'passkey_registration'
+  | 'passkey_authentication';
 
 export const codeLength = 45;
 /** The first characters of a code are the OTP a person types; the rest is the nonce the client keeps. */

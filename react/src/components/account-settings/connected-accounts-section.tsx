@@ -1,0 +1,57 @@
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { startOAuth } from '../../auth/oauth-flow.ts';
+import { useGatehouse } from '../../gatehouse-context.ts';
+import { getListOAuthProvidersQueryKey, listOAuthProviders, useDeleteOAuthProvider } from '../../generated/hooks.ts';
+import { useInvalidate } from '../../hooks/invalidate.ts';
+import { useProject } from '../../hooks/use-project.ts';
+import { RequestError } from '../../ui/form.tsx';
+import { providerName } from '../oauth-buttons.tsx';
+
+const myProviders = { user_id: 'me' } as const;
+
+/** The OAuth accounts linked to the user; the project's other providers can be connected from here. */
+export function ConnectedAccountsSection() {
+  const gatehouse = useGatehouse();
+  const { config } = useProject();
+  const linked = useSuspenseQuery({
+    queryKey: getListOAuthProvidersQueryKey(myProviders),
+    queryFn: async ({ signal }) => (await listOAuthProviders(myProviders, { signal })).items,
+  }).data;
+  const invalidate = useInvalidate();
+  const unlink = useDeleteOAuthProvider({ mutation: { onSuccess: invalidate(getListOAuthProvidersQueryKey(myProviders)) } });
+  const [error, setError] = useState<unknown>(null);
+  const linkedConfigs = new Set(linked.map((account) => account.provider_config_id));
+  const connectable = config.enabled_oauth_providers.filter((provider) => !linkedConfigs.has(provider.id));
+
+  return (
+    <section aria-labelledby="gh-connected-accounts">
+      <h2 id="gh-connected-accounts">Connected accounts</h2>
+      {linked.length === 0 ? <p className="gh-muted">No account is connected yet.</p> : null}
+      <ul className="gh-list" aria-label="Connected accounts">
+        {linked.map((account) => (
+          <li key={account.id}>
+            <span>
+              {providerName(account.type)} {account.email ? <span className="gh-muted">{account.email}</span> : null}
+            </span>
+            <button type="button" className="gh-danger" onClick={() => unlink.mutate({ userId: 'me', providerId: account.id })}>
+              Disconnect
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="gh-row">
+        {connectable.map((provider) => (
+          <button
+            key={provider.id}
+            type="button"
+            onClick={() => startOAuth(gatehouse, provider.id, { type: 'link', returnTo: window.location.href }).catch(setError)}
+          >
+            Connect {providerName(provider.id)}
+          </button>
+        ))}
+      </div>
+      <RequestError error={error ?? unlink.error} />
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { type FormEvent, useState } from 'react';
+import { absoluteUrl } from '../absolute-url.ts';
+import { useGatehouse } from '../gatehouse-context.ts';
+import { getListTeamInvitationsQueryKey, useSendTeamInvitation } from '../generated/hooks.ts';
+import { useInvalidate } from '../hooks/invalidate.ts';
+import { Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+
+/** Emails an invitation to join a team (for members holding `$invite_members`). */
+export function InviteMemberForm({ teamId, teamName }: { teamId: string; teamName: string }) {
+  const { urls } = useGatehouse();
+  const invalidate = useInvalidate();
+  const invite = useSendTeamInvitation({ mutation: { onSuccess: invalidate(getListTeamInvitationsQueryKey({ team_id: teamId })) } });
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string>();
+  const [sentTo, setSentTo] = useState<string>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = validate.email(email);
+    setError(invalid);
+    if (invalid) return;
+    const address = email.trim();
+    invite.mutate(
+      { data: { team_id: teamId, email: address, callback_url: absoluteUrl(urls.teamInvitation) } },
+      {
+        onSuccess: () => {
+          setSentTo(address);
+          setEmail('');
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={`Invite a member to ${teamName}`}>
+      <Field
+        label={`Invite to ${teamName}`}
+        name="invite-email"
+        type="email"
+        placeholder="colleague@example.com"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={error}
+      />
+      {sentTo ? (
+        <p className="gh-success" role="status">
+          Invitation sent to {sentTo}.
+        </p>
+      ) : null}
+      <RequestError error={invite.error} />
+      <SubmitButton pending={invite.isPending}>Send invitation</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/** The categories a user has chosen for, with the choice; categories without a row keep their default. */
+export async function listPreferencesOfUser(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+): Promise<Array<{ notification_category_id: string; enabled: boolean }>> {
+  return db
+    .selectFrom('notification_preference')
+    .select(['notification_category_id', 'enabled'])
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function findPreference(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+  categoryId: string,
+): Promise<{ enabled: boolean } | undefined> {
+  return db
+    .selectFrom('notification_preference')
+    .select('enabled')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('notification_category_id', '=', categoryId)
+    .executeTakeFirst();
+}
+
+export async function upsertPreference(
+  db: Kysely<Database>,
+  row: { project_id: string; user_id: string; notification_category_id: string; enabled: boolean },
+): Promise<void> {
+  await db
+    .insertInto('notification_preference')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict.columns(['user_id', 'notification_category_id']).doUpdateSet({ enabled: row.enabled, updated_at: new Date() }),
+    )
+    .execute();
+}

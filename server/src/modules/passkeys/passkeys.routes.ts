@@ -1,0 +1,17 @@
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { Services } from '../../services.ts';
+import { authOf, userOf } from '../auth/auth-of.ts';
+
+export function passkeyHandlers(services: Services) {
+  return {
+    initiatePasskeyRegistration: async (request) => services.passkeys.initiateRegistration(authOf(request).project, userOf(request)),
+
+    registerPasskey: async (request) =>
+      services.passkeys.register(authOf(request).project, userOf(request), request.body.credential, request.body.code),
+
+    initiatePasskeyAuthentication: async (request) => services.passkeys.initiateAuthentication(authOf(request).project),
+
+    signInWithPasskey: async (request) =>
+      services.passkeys.signInWithPasskey(authOf(request).project, request.body.authentication_response, request.body.code, request.ip),
+  } satisfies Partial<OperationHandlers>;
+}
