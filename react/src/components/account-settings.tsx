@@ -8,6 +8,7 @@ import { DeleteAccountSection } from './account-settings/delete-account-section.
 import { EmailsSection } from './account-settings/emails-section.tsx';
 import { MfaSection } from './account-settings/mfa-section.tsx';
 import { NotificationsSection } from './account-settings/notifications-section.tsx';
+import { PasskeysSection } from './account-settings/passkeys-section.tsx';
 import { PasswordSection } from './account-settings/password-section.tsx';
 import { ProfileSection } from './account-settings/profile-section.tsx';
 import { SessionsSection } from './account-settings/sessions-section.tsx';
@@ -28,6 +29,7 @@ export function AccountSettings() {
     { id: 'teams', label: 'Teams', render: () => <TeamsSection /> },
     { id: 'notifications', label: 'Notifications', render: () => <NotificationsSection /> },
   ];
+  if (config.passkey_enabled) tabs.splice(4, 0, { id: 'passkeys', label: 'Passkeys', render: () => <PasskeysSection user={user} /> });
   if (config.enabled_oauth_providers.length > 0)
     tabs.splice(3, 0, { id: 'connected-accounts', label: 'Connected accounts', render: () => <ConnectedAccountsSection /> });
   if (config.allow_user_api_keys) tabs.push({ id: 'api-keys', label: 'API keys', render: () => <ApiKeysSection /> });

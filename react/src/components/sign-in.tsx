@@ -6,6 +6,7 @@ import { Card } from '../ui/form.tsx';
 import { Link } from '../ui/link.tsx';
 import { MagicLinkForm } from './magic-link-form.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
+import { PasskeySignInButton } from './passkey-sign-in-button.tsx';
 import { PasswordSignInForm } from './password-sign-in-form.tsx';
 
 /** The sign-in form with every method the project offers (password, emailed link/code, OAuth). */
@@ -19,6 +20,7 @@ export function SignIn({ title = 'Sign in' }: { title?: string }) {
       <p className="gh-muted">to continue to {display_name}</p>
       <div className="gh-stack">
         <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
+        {config.passkey_enabled ? <PasskeySignInButton /> : null}
         {both ? (
           <div className="gh-tabs" role="tablist" aria-label="Sign-in method">
             <button type="button" role="tab" aria-selected={method === 'password'} onClick={() => setMethod('password')}>

@@ -1,0 +1,22 @@
+import { useMutation } from '@tanstack/react-query';
+import { continueWithMfa } from '../auth/mfa-attempt.ts';
+import { signInWithPasskeyInBrowser } from '../auth/passkeys.ts';
+import { useGatehouse } from '../gatehouse-context.ts';
+import { RequestError } from '../ui/form.tsx';
+
+export function PasskeySignInButton() {
+  const gatehouse = useGatehouse();
+  const signIn = useMutation({
+    mutationFn: signInWithPasskeyInBrowser,
+    onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-in'),
+  });
+  const failure = signIn.error && !continueWithMfa(gatehouse, signIn.error) ? signIn.error : null;
+  return (
+    <div className="gh-stack">
+      <button type="button" disabled={signIn.isPending} onClick={() => signIn.mutate()}>
+        Sign in with a passkey
+      </button>
+      <RequestError error={failure} />
+    </div>
+  );
+}
