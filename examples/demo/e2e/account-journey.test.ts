@@ -1,26 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshots } from './chromium.ts';
-import { type DemoPlatform, startDemoPlatform } from './demo-platform.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshots } from './chromium.ts';
+import { createPasswordUser, greetingOf, signInWithPassword, submitPasswordSignIn, withDemoInChromium } from './e2e-environment.ts';
 
 /**
  * A newcomer's first visit, in a real Chromium against the example app served by the platform on
  * real Postgres, with email through a real SMTP server: sign up, sign out, sign in (first with a
  * wrong password), reset the password with the emailed link, rename, create and switch to a team.
  */
-let platform: DemoPlatform;
-let browser: Browser;
-
-beforeAll(async () => {
-  [platform, browser] = await Promise.all([startDemoPlatform(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-});
-
-const greeting = (page: Page) => page.getByTestId('greeting');
+const env = withDemoInChromium();
 
 async function signOutWithUserButton(page: Page) {
   await page.getByRole('button', { name: /@demo\.test|Ada/ }).click();
@@ -28,21 +17,14 @@ async function signOutWithUserButton(page: Page) {
   await expect.poll(() => page.getByRole('heading', { name: 'Welcome to the demo app' }).isVisible()).toBe(true);
 }
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${platform.url}/handler/sign-in`);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
 describe('the example app in Chromium', () => {
   it('takes a newcomer through sign-up, sign-in, a password reset, settings and teams', { timeout: 120_000 }, async () => {
     const shot = screenshots('account-journey');
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     const email = `ada-${randomUUID().slice(0, 8)}@demo.test`;
 
     // Sign up: client-side validation first, then the account, then the app's home page.
-    await page.goto(`${platform.url}/handler/sign-up`);
+    await page.goto(`${env.platform.url}/handler/sign-up`);
     await expect.poll(() => page.getByRole('heading', { name: 'Create your account' }).isVisible()).toBe(true);
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('short');
@@ -53,7 +35,7 @@ describe('the example app in Chromium', () => {
     await page.getByLabel('Password', { exact: true }).fill('first-password-1');
     await page.getByLabel('Repeat password', { exact: true }).fill('first-password-1');
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await expect.poll(() => greeting(page).textContent()).toBe(`Hello, ${email}`);
+    await expect.poll(() => greetingOf(page)).toBe(`Hello, ${email}`);
     expect(new URL(page.url()).pathname).toBe('/');
     await shot(page, 'signed-up-home');
 
@@ -61,22 +43,22 @@ describe('the example app in Chromium', () => {
     await shot(page, 'signed-out');
 
     // The wrong password is told as such, without saying whether the email exists.
-    await signIn(page, email, 'not-the-password');
+    await signInWithPassword(page, env.platform.url, { email, password: 'not-the-password' });
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong email or password.');
     await shot(page, 'wrong-password');
     await page.getByLabel('Password', { exact: true }).fill('first-password-1');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect.poll(() => greeting(page).textContent()).toBe(`Hello, ${email}`);
+    await expect.poll(() => greetingOf(page)).toBe(`Hello, ${email}`);
     await signOutWithUserButton(page);
 
     // Forgot password: the emailed link (real SMTP) leads to the reset page.
-    await page.goto(`${platform.url}/handler/sign-in`);
+    await page.goto(`${env.platform.url}/handler/sign-in`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('we sent it a link');
     await shot(page, 'forgot-password-sent');
-    const message = await platform.mail.waitFor(
+    const message = await env.platform.mail.waitFor(
       (candidate) => candidate.to.includes(email) && candidate.text.includes('/handler/password-reset'),
     );
     const link = message.text.match(/https?:\/\/\S+\/handler\/password-reset\?code=[A-Za-z0-9]+/)?.[0];
@@ -87,11 +69,11 @@ describe('the example app in Chromium', () => {
     await shot(page, 'password-reset');
     await page.getByRole('button', { name: 'Change password' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Your password has been changed.');
-    await signIn(page, email, 'first-password-1');
+    await signInWithPassword(page, env.platform.url, { email, password: 'first-password-1' });
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong email or password.');
     await page.getByLabel('Password', { exact: true }).fill('second-password-2');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect.poll(() => greeting(page).textContent()).toBe(`Hello, ${email}`);
+    await expect.poll(() => greetingOf(page)).toBe(`Hello, ${email}`);
 
     // Account settings: the new display name is saved and shown by the app.
     await page.getByRole('link', { name: 'Account settings' }).click();
@@ -108,7 +90,7 @@ describe('the example app in Chromium', () => {
     await expect.poll(() => page.getByRole('checkbox', { name: 'Marketing' }).isChecked()).toBe(false);
     await shot(page, 'notifications');
     await page.getByRole('link', { name: 'Demo app' }).click();
-    await expect.poll(() => greeting(page).textContent()).toBe('Hello, Ada Lovelace');
+    await expect.poll(() => greetingOf(page)).toBe('Hello, Ada Lovelace');
 
     // A new team from the switcher becomes the selected one.
     await page.getByLabel('Team', { exact: true }).selectOption({ label: '+ Create a team…' });
@@ -119,7 +101,7 @@ describe('the example app in Chromium', () => {
     // Both live on the server, not only in this page's cache.
     await page.reload();
     await expect.poll(() => page.getByTestId('selected-team').textContent()).toBe('Current team: Analytical Engines');
-    await expect.poll(() => greeting(page).textContent()).toBe('Hello, Ada Lovelace');
+    await expect.poll(() => greetingOf(page)).toBe('Hello, Ada Lovelace');
 
     await signOutWithUserButton(page);
     await page.reload();
@@ -129,22 +111,15 @@ describe('the example app in Chromium', () => {
 
   it('sends a signed-out visitor of a protected page to sign in and back', { timeout: 60_000 }, async () => {
     const shot = screenshots('return-to');
-    const page = await browser.newPage();
-    const email = `grace-${randomUUID().slice(0, 8)}@demo.test`;
-    await platform.context.services.users.create(
-      platform.project.project,
-      { primary_email: email, primary_email_auth_enabled: true, password: 'grace-password-1' },
-      'server',
-    );
-    await page.goto(`${platform.url}/protected`);
+    const page = await env.browser.newPage();
+    const grace = await createPasswordUser(env.platform, 'grace');
+    await page.goto(`${env.platform.url}/protected`);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/handler/sign-in');
-    expect(new URL(page.url()).searchParams.get('after_auth_return_to')).toBe(`${platform.url}/protected`);
+    expect(new URL(page.url()).searchParams.get('after_auth_return_to')).toBe(`${env.platform.url}/protected`);
     await shot(page, 'redirected-to-sign-in');
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('grace-password-1');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await submitPasswordSignIn(page, grace);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/protected');
-    await expect.poll(() => page.getByText(`You are ${email}.`).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(`You are ${grace.email}.`).isVisible()).toBe(true);
     await shot(page, 'back-on-protected-page');
   });
 });

@@ -1,35 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshots } from './chromium.ts';
-import { type DemoPlatform, startDemoPlatform } from './demo-platform.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { screenshots } from './chromium.ts';
+import { createPasswordUser, submitPasswordSignIn, withDemoInChromium } from './e2e-environment.ts';
 
 /**
  * The example CLI (examples/cli) as a person uses it: it prints the confirmation URL and polls every
  * 2 s; the person, signed in in Chromium, confirms; the CLI ends signed in as that person.
  */
-let platform: DemoPlatform;
-let browser: Browser;
+const env = withDemoInChromium();
 const configDir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'));
-
-beforeAll(async () => {
-  [platform, browser] = await Promise.all([startDemoPlatform(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  rmSync(configDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 
 function runCli(): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const main = resolve(import.meta.dirname, '../../cli/src/main.ts');
   const { projectId, publishableClientKey } = {
-    projectId: platform.project.project.id,
-    publishableClientKey: platform.project.keys.publishable_client_key,
+    projectId: env.platform.project.project.id,
+    publishableClientKey: env.platform.project.keys.publishable_client_key,
   };
   const child = spawn(
     process.execPath,
@@ -38,7 +27,7 @@ function runCli(): { child: ChildProcess; output: () => string; exited: Promise<
       'tsx',
       main,
       '--base-url',
-      platform.url,
+      env.platform.url,
       '--project-id',
       projectId,
       '--publishable-key',
@@ -62,23 +51,16 @@ function runCli(): { child: ChildProcess; output: () => string; exited: Promise<
 describe('CLI login in Chromium', () => {
   it('signs the CLI in once the person confirms in the browser', { timeout: 90_000 }, async () => {
     const shot = screenshots('cli-login');
-    const email = `linus-${randomUUID().slice(0, 8)}@demo.test`;
-    await platform.context.services.users.create(
-      platform.project.project,
-      { primary_email: email, primary_email_auth_enabled: true, password: 'cli-password-1' },
-      'server',
-    );
+    const linus = await createPasswordUser(env.platform, 'linus');
     const cli = runCli();
     await expect.poll(() => cli.output(), { timeout: 20_000 }).toMatch(/cli-auth-confirm\?login_code=/);
     const confirmUrl = cli.output().match(/https?:\/\/\S+\/handler\/cli-auth-confirm\?login_code=\S+/)![0];
 
     // Signed out, the page sends the person to sign in and back.
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     await page.goto(confirmUrl);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/handler/sign-in');
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('cli-password-1');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await submitPasswordSignIn(page, linus);
     await expect.poll(() => page.getByRole('heading', { name: 'Authorize the CLI' }).isVisible()).toBe(true);
     await shot(page, 'confirm');
     // The CLI is still waiting: nothing happens without the click.
@@ -88,12 +70,12 @@ describe('CLI login in Chromium', () => {
     await shot(page, 'authorized');
 
     expect(await cli.exited).toBe(0);
-    expect(cli.output()).toContain(`Signed in as ${email}.`);
-    const saved = JSON.parse(readFileSync(join(configDir, `${platform.project.project.id}.json`), 'utf8')) as { refresh_token: string };
+    expect(cli.output()).toContain(`Signed in as ${linus.email}.`);
+    const saved = JSON.parse(readFileSync(join(configDir, `${env.platform.project.project.id}.json`), 'utf8')) as { refresh_token: string };
     // The saved session is a real one: it refreshes into an access token of that user.
-    const refreshed = await fetch(`${platform.url}/api/v1/auth/sessions/current/refresh`, {
+    const refreshed = await fetch(`${env.platform.url}/api/v1/auth/sessions/current/refresh`, {
       method: 'POST',
-      headers: { ...platform.project.headers.client, 'x-stack-refresh-token': saved.refresh_token },
+      headers: { ...env.platform.project.headers.client, 'x-stack-refresh-token': saved.refresh_token },
     });
     expect(refreshed.status).toBe(200);
   });

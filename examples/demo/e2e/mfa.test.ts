@@ -1,55 +1,28 @@
-import { randomUUID } from 'node:crypto';
 import { generate } from 'otplib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshots } from './chromium.ts';
-import { type DemoPlatform, startDemoPlatform } from './demo-platform.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshots } from './chromium.ts';
+import { createPasswordUser, greetingOf, signInWithPassword, signOutViaPage, withDemoInChromium } from './e2e-environment.ts';
 
 /**
  * Two-factor authentication in a real Chromium: turned on in account settings with a code the test
  * computes from the key the page shows, then sign-ins that stop at the mfa page and finish with a
  * fresh TOTP, then with a recovery code.
  */
-let platform: DemoPlatform;
-let browser: Browser;
-
-beforeAll(async () => {
-  [platform, browser] = await Promise.all([startDemoPlatform(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-});
+const env = withDemoInChromium();
 
 const totpFor = (base32Key: string, stepsFromNow = 0) =>
   generate({ secret: base32Key, epoch: Math.floor(Date.now() / 1000) + stepsFromNow * 30 });
 
-async function signInWithPassword(page: Page, email: string, password: string) {
-  await page.goto(`${platform.url}/handler/sign-in`);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-async function signOut(page: Page) {
-  await page.goto(`${platform.url}/handler/sign-out`);
-  await expect.poll(() => page.getByRole('heading', { name: 'Welcome to the demo app' }).isVisible()).toBe(true);
-}
-
 describe('two-factor authentication in Chromium', () => {
   it('is turned on in account settings, then asked for at sign-in (TOTP, then a recovery code)', { timeout: 120_000 }, async () => {
     const shot = screenshots('mfa');
-    const page = await browser.newPage();
-    const email = `ada-${randomUUID().slice(0, 8)}@demo.test`;
-    await platform.context.services.users.create(
-      platform.project.project,
-      { primary_email: email, primary_email_auth_enabled: true, password: 'mfa-password-1' },
-      'server',
-    );
-    await signInWithPassword(page, email, 'mfa-password-1');
-    await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(`Hello, ${email}`);
+    const page = await env.browser.newPage();
+    const ada = await createPasswordUser(env.platform, 'ada');
+    const email = ada.email;
+    await signInWithPassword(page, env.platform.url, ada);
+    await expect.poll(() => greetingOf(page)).toBe(`Hello, ${email}`);
 
-    await page.goto(`${platform.url}/handler/account-settings`);
+    await page.goto(`${env.platform.url}/handler/account-settings`);
     await page.getByRole('tab', { name: 'Two-factor' }).click();
     await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
     const key = (await page.getByTestId('totp-secret').textContent()) ?? '';
@@ -65,8 +38,8 @@ describe('two-factor authentication in Chromium', () => {
     await shot(page, 'mfa-turned-on');
 
     // Password alone is not enough any more: the mfa page asks for the app's code.
-    await signOut(page);
-    await signInWithPassword(page, email, 'mfa-password-1');
+    await signOutViaPage(page, env.platform.url);
+    await signInWithPassword(page, env.platform.url, ada);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/handler/mfa');
     await shot(page, 'mfa-asked');
     await page.getByLabel('Authentication code', { exact: true }).fill('123456' === (await totpFor(key)) ? '654321' : '123456');
@@ -74,19 +47,19 @@ describe('two-factor authentication in Chromium', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toBeTruthy();
     await page.getByLabel('Authentication code', { exact: true }).fill(await totpFor(key));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(`Hello, ${email}`);
+    await expect.poll(() => greetingOf(page)).toBe(`Hello, ${email}`);
 
     // A recovery code works once in place of the app's code.
-    await signOut(page);
-    await signInWithPassword(page, email, 'mfa-password-1');
+    await signOutViaPage(page, env.platform.url);
+    await signInWithPassword(page, env.platform.url, ada);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/handler/mfa');
     await page.getByLabel('Authentication code', { exact: true }).fill(recoveryCodes[0]!);
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(`Hello, ${email}`);
+    await expect.poll(() => greetingOf(page)).toBe(`Hello, ${email}`);
     await shot(page, 'signed-in-with-recovery-code');
 
-    await signOut(page);
-    await signInWithPassword(page, email, 'mfa-password-1');
+    await signOutViaPage(page, env.platform.url);
+    await signInWithPassword(page, env.platform.url, ada);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/handler/mfa');
     await page.getByLabel('Authentication code', { exact: true }).fill(recoveryCodes[0]!);
     await page.getByRole('button', { name: 'Verify' }).click();

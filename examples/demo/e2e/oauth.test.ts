@@ -1,51 +1,42 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownKeys } from '../../../server/src/modules/oauth/oauth-test-flow.ts';
 import { type MockProvider, startMockProvider } from '../../../server/src/testing/mock-oauth-provider.ts';
-import { launchChromium, screenshots } from './chromium.ts';
-import { type DemoPlatform, startDemoPlatform } from './demo-platform.ts';
+import { screenshots } from './chromium.ts';
+import { greetingOf, signOutViaPage, withDemoInChromium } from './e2e-environment.ts';
 
 /**
  * OAuth in a real Chromium against a real OpenID provider on 127.0.0.1 (oauth2-mock-server, which
  * approves at once): "Continue with Google" goes authorize → provider → callback → the app's
  * oauth-callback page → signed in; then GitHub is connected from account settings.
  */
-let platform: DemoPlatform;
-let browser: Browser;
 let mock: MockProvider;
-
 beforeAll(async () => {
   mock = await startMockProvider();
-  const oauth = { endpoints: { google: mock.endpoints(), github: mock.endpoints(true) }, sharedKeys: {} };
-  [platform, browser] = await Promise.all([
-    startDemoPlatform({ 'auth.oauth.providers': { google: ownKeys('google'), github: ownKeys('github') } }, { oauth }),
-    launchChromium(),
-  ]);
 });
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await mock?.stop();
-});
+afterAll(() => mock?.stop());
+const env = withDemoInChromium(
+  { 'auth.oauth.providers': { google: ownKeys('google'), github: ownKeys('github') } },
+  { oauth: () => ({ endpoints: { google: mock.endpoints(), github: mock.endpoints(true) }, sharedKeys: {} }) },
+);
 
 describe('OAuth in Chromium', () => {
   it('signs in with a provider, then connects a second one in account settings', { timeout: 120_000 }, async () => {
     const shot = screenshots('oauth');
     const email = `ada-${randomUUID().slice(0, 8)}@demo.test`;
     mock.state.profile = { sub: randomUUID(), email, email_verified: true, name: 'Ada Lovelace' };
-    const page = await browser.newPage();
-    await page.goto(`${platform.url}/handler/sign-in`);
+    const page = await env.browser.newPage();
+    await page.goto(`${env.platform.url}/handler/sign-in`);
     await shot(page, 'sign-in-with-providers');
     await page.getByRole('button', { name: 'Continue with Google' }).click();
-    await expect.poll(() => page.getByTestId('greeting').textContent(), { timeout: 20_000 }).toBe('Hello, Ada Lovelace');
+    await expect.poll(() => greetingOf(page), { timeout: 20_000 }).toBe('Hello, Ada Lovelace');
     // The callback page took code and state out of the URL before anything else.
     expect(page.url()).not.toMatch(/[?&](code|state)=/);
     await shot(page, 'signed-in-with-google');
 
     mock.state.profile = { id: 4242, login: 'ada-octo', name: 'Ada', email: null };
     mock.state.emails = [{ email, primary: true, verified: true }];
-    await page.goto(`${platform.url}/handler/account-settings`);
+    await page.goto(`${env.platform.url}/handler/account-settings`);
     await page.getByRole('tab', { name: 'Connected accounts' }).click();
     await expect.poll(() => page.getByRole('list', { name: 'Connected accounts' }).textContent()).toContain('Google');
     await page.getByRole('button', { name: 'Connect GitHub' }).click();
@@ -55,10 +46,9 @@ describe('OAuth in Chromium', () => {
     await shot(page, 'github-connected');
 
     // The linked GitHub account now signs the same user in.
-    await page.goto(`${platform.url}/handler/sign-out`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Welcome to the demo app' }).isVisible()).toBe(true);
-    await page.goto(`${platform.url}/handler/sign-in`);
+    await signOutViaPage(page, env.platform.url);
+    await page.goto(`${env.platform.url}/handler/sign-in`);
     await page.getByRole('button', { name: 'Continue with GitHub' }).click();
-    await expect.poll(() => page.getByTestId('greeting').textContent(), { timeout: 20_000 }).toBe('Hello, Ada Lovelace');
+    await expect.poll(() => greetingOf(page), { timeout: 20_000 }).toBe('Hello, Ada Lovelace');
   });
 });

@@ -1,51 +1,24 @@
-import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshots } from './chromium.ts';
-import { type DemoPlatform, startDemoPlatform } from './demo-platform.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshots } from './chromium.ts';
+import { createPasswordUser, greetingOf, submitPasswordSignIn, withDemoInChromium } from './e2e-environment.ts';
 
 /**
  * Team invitations in a real Chromium: the creator of a team invites a second user by email (real
  * SMTP), who accepts on the team-invitation page and then sees the team.
  */
-let platform: DemoPlatform;
-let browser: Browser;
-
-beforeAll(async () => {
-  [platform, browser] = await Promise.all([startDemoPlatform(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-});
-
-async function newUser(label: string) {
-  const email = `${label}-${randomUUID().slice(0, 8)}@demo.test`;
-  await platform.context.services.users.create(
-    platform.project.project,
-    { primary_email: email, primary_email_auth_enabled: true, primary_email_verified: true, password: `${label}-password-1` },
-    'server',
-  );
-  return { email, password: `${label}-password-1` };
-}
-
-async function signIn(page: Page, user: { email: string; password: string }) {
-  await page.getByLabel('Email', { exact: true }).fill(user.email);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
+const env = withDemoInChromium();
 
 describe('team invitations in Chromium', () => {
   it('invite by email, accept on the invitation page, see the team', { timeout: 120_000 }, async () => {
     const shot = screenshots('team-invitation');
-    const owner = await newUser('owner');
-    const invitee = await newUser('invitee');
+    const owner = await createPasswordUser(env.platform, 'owner');
+    const invitee = await createPasswordUser(env.platform, 'invitee');
 
-    const ownerPage = await (await browser.newContext()).newPage();
-    await ownerPage.goto(`${platform.url}/handler/sign-in`);
-    await signIn(ownerPage, owner);
-    await expect.poll(() => ownerPage.getByTestId('greeting').textContent()).toBe(`Hello, ${owner.email}`);
-    await ownerPage.goto(`${platform.url}/handler/account-settings`);
+    const ownerPage = await (await env.browser.newContext()).newPage();
+    await ownerPage.goto(`${env.platform.url}/handler/sign-in`);
+    await submitPasswordSignIn(ownerPage, owner);
+    await expect.poll(() => greetingOf(ownerPage)).toBe(`Hello, ${owner.email}`);
+    await ownerPage.goto(`${env.platform.url}/handler/account-settings`);
     await ownerPage.getByRole('tab', { name: 'Teams' }).click();
     await ownerPage.getByLabel('Team name', { exact: true }).fill('Difference Engines');
     await ownerPage.getByRole('button', { name: 'Create team' }).click();
@@ -54,24 +27,24 @@ describe('team invitations in Chromium', () => {
     await expect.poll(() => ownerPage.getByRole('status').textContent()).toBe(`Invitation sent to ${invitee.email}.`);
     await shot(ownerPage, 'invitation-sent');
 
-    const email = await platform.mail.waitFor(
+    const email = await env.platform.mail.waitFor(
       (message) => message.to.includes(invitee.email) && message.text.includes('/handler/team-invitation'),
     );
     const link = email.text.match(/https?:\/\/\S+\/handler\/team-invitation\?code=[A-Za-z0-9]+/)?.[0];
     expect(link, email.text).toBeDefined();
 
     // The invitee opens the link signed out, signs in, comes back, and joins.
-    const inviteePage = await (await browser.newContext()).newPage();
+    const inviteePage = await (await env.browser.newContext()).newPage();
     await inviteePage.goto(link!);
     await inviteePage.getByRole('link', { name: 'Sign in' }).last().click();
-    await signIn(inviteePage, invitee);
+    await submitPasswordSignIn(inviteePage, invitee);
     await expect.poll(() => inviteePage.getByText('You are invited to join').isVisible()).toBe(true);
     await shot(inviteePage, 'invitation');
     await inviteePage.getByRole('button', { name: 'Join Difference Engines' }).click();
     await expect.poll(() => inviteePage.getByRole('status').textContent()).toBe('You joined Difference Engines.');
     await shot(inviteePage, 'joined');
 
-    await inviteePage.goto(`${platform.url}/handler/account-settings`);
+    await inviteePage.goto(`${env.platform.url}/handler/account-settings`);
     await inviteePage.getByRole('tab', { name: 'Teams' }).click();
     await expect.poll(() => inviteePage.getByRole('list', { name: 'Your teams' }).textContent()).toContain('Difference Engines');
     await expect

@@ -4,6 +4,7 @@ import { continueWithMfa } from '../auth/mfa-attempt.ts';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { useSendSignInCode, useSignInWithCode } from '../generated/hooks.ts';
 import { Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { EmailField } from '../ui/fields.tsx';
 
 /** Emails a sign-in link that also carries a 6-character code to type here instead. */
 export function MagicLinkForm() {
@@ -46,15 +47,7 @@ export function MagicLinkForm() {
   }
   return (
     <form onSubmit={sendLink} noValidate aria-label="Sign in with an emailed link">
-      <Field
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={emailError}
-      />
+      <EmailField value={email} onChange={setEmail} error={emailError} />
       <RequestError error={send.error} />
       <SubmitButton pending={send.isPending}>Email me a sign-in link</SubmitButton>
     </form>

@@ -2,7 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { continueWithMfa } from '../auth/mfa-attempt.ts';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { useSignInWithPassword } from '../generated/hooks.ts';
-import { Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { EmailField, PasswordField } from '../ui/fields.tsx';
 
 export function PasswordSignInForm() {
   const gatehouse = useGatehouse();
@@ -22,22 +23,13 @@ export function PasswordSignInForm() {
 
   return (
     <form onSubmit={submit} noValidate aria-label="Sign in with password">
-      <Field
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={errors.email}
-      />
-      <Field
+      <EmailField value={email} onChange={setEmail} error={errors.email} />
+      <PasswordField
         label="Password"
         name="password"
-        type="password"
         autoComplete="current-password"
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onChange={setPassword}
         error={errors.password}
       />
       <RequestError error={failure} />

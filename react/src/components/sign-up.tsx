@@ -4,7 +4,8 @@ import { useGatehouse } from '../gatehouse-context.ts';
 import { useSignUpWithPassword } from '../generated/hooks.ts';
 import { useProject } from '../hooks/use-project.ts';
 import { keepReturnTo } from '../navigation.ts';
-import { Card, Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { EmailField, type NewPassword, NewPasswordFields } from '../ui/fields.tsx';
+import { Card, newPasswordErrors, RequestError, SubmitButton, validate } from '../ui/form.tsx';
 import { Link } from '../ui/link.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
 
@@ -13,8 +14,7 @@ export function SignUp({ title = 'Create your account' }: { title?: string }) {
   const gatehouse = useGatehouse();
   const { config, display_name } = useProject();
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const [newPassword, setNewPassword] = useState<NewPassword>({ password: '', repeat: '' });
   const [errors, setErrors] = useState<{ email?: string; password?: string; repeat?: string }>({});
   const signUp = useSignUpWithPassword({ mutation: { onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-up') } });
 
@@ -28,15 +28,15 @@ export function SignUp({ title = 'Create your account' }: { title?: string }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = {
-      email: validate.email(email),
-      password: validate.password(password),
-      repeat: repeat === password ? undefined : 'The passwords do not match.',
-    };
+    const found = { email: validate.email(email), ...newPasswordErrors(newPassword) };
     setErrors(found);
     if (found.email || found.password || found.repeat) return;
     signUp.mutate({
-      data: { email: email.trim(), password, verification_callback_url: absoluteUrl(gatehouse.urls.emailVerification) },
+      data: {
+        email: email.trim(),
+        password: newPassword.password,
+        verification_callback_url: absoluteUrl(gatehouse.urls.emailVerification),
+      },
     });
   };
 
@@ -47,33 +47,8 @@ export function SignUp({ title = 'Create your account' }: { title?: string }) {
         <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
         {config.credential_enabled ? (
           <form onSubmit={submit} noValidate aria-label="Sign up with password">
-            <Field
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              error={errors.email}
-            />
-            <Field
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={errors.password}
-            />
-            <Field
-              label="Repeat password"
-              name="repeat-password"
-              type="password"
-              autoComplete="new-password"
-              value={repeat}
-              onChange={(e) => setRepeat(e.target.value)}
-              error={errors.repeat}
-            />
+            <EmailField value={email} onChange={setEmail} error={errors.email} />
+            <NewPasswordFields value={newPassword} onChange={setNewPassword} errors={errors} />
             <RequestError error={signUp.error} />
             <SubmitButton pending={signUp.isPending}>Sign up</SubmitButton>
           </form>

@@ -848,12 +848,67 @@ export interface AdminProjectConfig {
   allow_user_api_keys: boolean;
   allow_team_api_keys: boolean;
   create_team_on_sign_up: boolean;
+  /** Every OAuth provider of the config, in config order; a disabled one stays listed with `enabled` false. */
+  oauth_providers: AdminOAuthProvider[];
+  /** The providers users may sign in with (deprecated; `oauth_providers` with `enabled`). */
   enabled_oauth_providers: AdminProjectConfigEnabledOauthProvidersItem[];
   domains: TrustedDomain[];
+  email_config: AdminEmailConfig;
+  /** The selected email theme's id (`emails.selectedThemeId`). */
+  email_theme: string;
   team_creator_default_permissions: PermissionRef[];
   team_member_default_permissions: PermissionRef[];
   user_default_permissions: PermissionRef[];
   oauth_account_merge_strategy: AdminProjectConfigOauthAccountMergeStrategy;
+}
+
+/**
+ * `shared`: the server's shared keys (development projects only); `standard`: the project's own client id and secret.
+ */
+export type AdminOAuthProviderType = typeof AdminOAuthProviderType[keyof typeof AdminOAuthProviderType];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const AdminOAuthProviderType = {
+  shared: 'shared',
+  standard: 'standard',
+} as const;
+
+export interface AdminOAuthProvider {
+  /** The provider's key in the config (`auth.oauth.providers.<key>`), which linked accounts name. */
+  provider_config_id: string;
+  id: OAuthProviderType;
+  /** `shared`: the server's shared keys (development projects only); `standard`: the project's own client id and secret. */
+  type: AdminOAuthProviderType;
+  /** Whether users may sign in with it. */
+  enabled: boolean;
+  client_id?: string;
+  client_secret?: string;
+  facebook_config_id?: string;
+  microsoft_tenant_id?: string;
+  apple_bundle_ids?: string[];
+}
+
+export type AdminEmailConfigType = typeof AdminEmailConfigType[keyof typeof AdminEmailConfigType];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const AdminEmailConfigType = {
+  shared: 'shared',
+  standard: 'standard',
+} as const;
+
+/**
+ * `shared`: the server's mail server; `standard`: the project's own SMTP server (the fields it was given).
+ */
+export interface AdminEmailConfig {
+  type: AdminEmailConfigType;
+  host?: string;
+  port?: number;
+  username?: string;
+  password?: string;
+  sender_name?: string;
+  sender_email?: string;
 }
 
 export type AdminProjectOwnerTeamId = string | null;
@@ -897,6 +952,19 @@ export const ProjectConfigUpdateOauthAccountMergeStrategy = {
   allow_duplicates: 'allow_duplicates',
 } as const;
 
+/**
+ * The legacy (dashboard) view of the config: each field given is written to the config override
+(entities.md §Config), then the rendered config is validated by the rules of
+`updateProjectConfigOverride`; the first broken rule is a plain-text 400 and nothing is saved.
+The messages of the fields here:
+- `OAuth provider {id} uses its own keys: its client id is required.` (and `its client secret is required.`)
+- `The email server needs a host.`, `... a port between 0 and 65535.`, `... a username.`, `... a password.`,
+  `... a sender name.`, `... a valid sender email.` (in that order)
+- `Invalid domain "{domain}": it must be an http or https URL.`, `... the host may not start or end with a dot or contain
+  two dots in a row.`, `... wildcards are allowed only in the host.` (and the other domain messages listed there)
+- `Email theme {id} does not exist.`
+
+ */
 export interface ProjectConfigUpdate {
   allow_localhost?: boolean;
   sign_up_enabled?: boolean;
@@ -908,12 +976,86 @@ export interface ProjectConfigUpdate {
   allow_user_api_keys?: boolean;
   allow_team_api_keys?: boolean;
   create_team_on_sign_up?: boolean;
+  /**
+   * The project's whole list of OAuth providers (`auth.oauth.providers`): a provider left out is removed, and one
+listed with `enabled: false` stays listed, disabled. A provider keeps its config key (`provider_config_id`) and
+the settings this view does not show (`allowConnectedAccounts`, `customCallbackUrl`); a new one is keyed by its id.
+Each id at most once (plain 400 `OAuth provider {id} is listed twice.`).
+
+   * @maxItems 50
+   */
+  oauth_providers?: OAuthProviderUpdate[];
+  email_config?: EmailConfigUpdate;
+  /**
+   * The email theme to use: the built-in one or one of `emails.themes`.
+   * @maxLength 256
+   */
+  email_theme?: string;
   /** @maxItems 100 */
   domains?: ProjectConfigUpdateDomainsItem[];
   team_creator_default_permissions?: PermissionRef[];
   team_member_default_permissions?: PermissionRef[];
   user_default_permissions?: PermissionRef[];
   oauth_account_merge_strategy?: ProjectConfigUpdateOauthAccountMergeStrategy;
+}
+
+/**
+ * `standard` needs `client_id` and `client_secret` (plain 400 otherwise); `shared` drops them.
+ */
+export type OAuthProviderUpdateType = typeof OAuthProviderUpdateType[keyof typeof OAuthProviderUpdateType];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const OAuthProviderUpdateType = {
+  shared: 'shared',
+  standard: 'standard',
+} as const;
+
+export interface OAuthProviderUpdate {
+  id: OAuthProviderType;
+  /** `standard` needs `client_id` and `client_secret` (plain 400 otherwise); `shared` drops them. */
+  type: OAuthProviderUpdateType;
+  /** Whether users may sign in with it; absent: true. */
+  enabled?: boolean;
+  /** @maxLength 1024 */
+  client_id?: string;
+  /** @maxLength 1024 */
+  client_secret?: string;
+  /** @maxLength 1024 */
+  facebook_config_id?: string;
+  /** @maxLength 1024 */
+  microsoft_tenant_id?: string;
+  /** @maxItems 100 */
+  apple_bundle_ids?: string[];
+}
+
+export type EmailConfigUpdateType = typeof EmailConfigUpdateType[keyof typeof EmailConfigUpdateType];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const EmailConfigUpdateType = {
+  shared: 'shared',
+  standard: 'standard',
+} as const;
+
+/**
+ * Replaces `emails.server`. `standard` needs every other field: host, port (an integer 0-65535), username,
+password, sender name and sender email, each refused with its own plain-text message (see ProjectConfigUpdate).
+
+ */
+export interface EmailConfigUpdate {
+  type: EmailConfigUpdateType;
+  /** @maxLength 256 */
+  host?: string;
+  port?: number;
+  /** @maxLength 256 */
+  username?: string;
+  /** @maxLength 256 */
+  password?: string;
+  /** @maxLength 256 */
+  sender_name?: string;
+  /** @maxLength 256 */
+  sender_email?: string;
 }
 
 export interface ProjectUpdate {
@@ -1447,6 +1589,14 @@ export type ProjectAuthErrors400 = ProjectKeyWithoutAccessTypeError | InvalidAcc
  * Missing, wrong, revoked or insufficient project credentials, or an unusable user access token.
  */
 export type ProjectAuthErrors401 = InvalidPublishableClientKeyError | PublishableClientKeyRequiredForProjectError | InvalidSecretServerKeyError | ServerAuthenticationRequiredError | InvalidSuperSecretAdminKeyError | AdminAuthenticationRequiredError | UnparsableAdminAccessTokenError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | UnparsableAccessTokenError | AccessTokenExpiredError | InvalidProjectForAccessTokenError | AnonymousAuthenticationNotAllowedError;
+
+/**
+ * The plain-text 401 (no known-error header) of a valid admin access token whose `internal` user has
+been deleted; the dashboard should refresh its token. The user is looked up only when the token's
+user does not manage the project, so the answer is this text instead of `ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN`.
+
+ */
+export type DeletedAdminUserText = 'The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.';
 
 /**
  * The user access token belongs to a restricted user and the request did not allow restricted users.
@@ -3773,9 +3923,9 @@ export type RequiredAuthQuery400Response = ProjectAuthErrors400 | SchemaError | 
 export type RequiredAuth400Response = ProjectAuthErrors400 | RequestErrors400 | AccessTypeRequiredError;
 
 /**
- * Project or user credentials rejected.
+ * Project or user credentials rejected, or (plain text) an admin access token whose user was deleted.
  */
-export type ProjectAuth401Response = ProjectAuthErrors401;
+export type ProjectAuth401Response = ProjectAuthErrors401 | DeletedAdminUserText;
 
 export type Code400Response = RequiredAuthErrors400 | VerificationCodeExpiredError | VerificationCodeMaxAttemptsReachedError;
 
@@ -3793,7 +3943,12 @@ export type UserMe400Response = UserMe400ResponseOne | string;
  */
 export type ContactChannelConflict409Response = ContactChannelAlreadyUsedForAuthBySomeoneElseError;
 
-export type TeamPermission401Response = ProjectAuthErrors401 | TeamPermissionRequiredError;
+export type TeamPermission401ResponseOne = ProjectAuthErrors401 | TeamPermissionRequiredError;
+
+/**
+ * Credentials rejected, the signed-in member lacks the team permission the operation needs, or (plain text) an admin access token whose user was deleted.
+ */
+export type TeamPermission401Response = TeamPermission401ResponseOne | DeletedAdminUserText;
 
 export type PermissionDefinitionWrite400ResponseOne = RequiredAuthErrors400 | PermissionIdAlreadyExistsError | ContainedPermissionNotFoundError;
 
@@ -3812,14 +3967,24 @@ export type RequiredAuthOrText400Response = RequiredAuthErrors400 | string;
  */
 export type RequiredAuthQueryOrText400Response = RequiredAuthQueryErrors400 | string;
 
-export type InternalUserRequired401Response = ProjectAuthErrors401 | InsufficientAccessTypeError | UserAuthenticationRequiredError | ExpectedInternalProjectError;
+export type InternalUserRequired401ResponseOne = ProjectAuthErrors401 | InsufficientAccessTypeError | UserAuthenticationRequiredError | ExpectedInternalProjectError;
+
+/**
+ * Credentials rejected, not the internal project, no signed-in user, or (plain text) an admin access token whose user was deleted.
+ */
+export type InternalUserRequired401Response = InternalUserRequired401ResponseOne | DeletedAdminUserText;
 
 /**
  * Too many requests from this client or for this email; retry after the given seconds.
  */
 export type RateLimitedResponse = string;
 
-export type UserRequired401Response = ProjectAuthErrors401 | UserAuthenticationRequiredError;
+export type UserRequired401ResponseOne = ProjectAuthErrors401 | UserAuthenticationRequiredError;
+
+/**
+ * Credentials rejected, no signed-in user, or (plain text) an admin access token whose user was deleted.
+ */
+export type UserRequired401Response = UserRequired401ResponseOne | DeletedAdminUserText;
 
 /**
  * A restricted user without the allow header, or client access to another user's data (plain text).
@@ -3838,7 +4003,12 @@ export type UserMeQuery400ResponseOne = RequiredAuthQueryErrors400 | CannotGetOw
  */
 export type UserMeQuery400Response = UserMeQuery400ResponseOne | string;
 
-export type RestrictedAccess401Response = ProjectAuthErrors401 | InsufficientAccessTypeError;
+export type RestrictedAccess401ResponseOne = ProjectAuthErrors401 | InsufficientAccessTypeError;
+
+/**
+ * Credentials rejected, an access type this operation does not allow, or (plain text) an admin access token whose user was deleted.
+ */
+export type RestrictedAccess401Response = RestrictedAccess401ResponseOne | DeletedAdminUserText;
 
 /**
  * Restricted user not allowed.
@@ -4320,9 +4490,9 @@ export type RefreshCurrentSession200 = {
   refresh_token?: string;
 };
 
-export type RefreshCurrentSession401 = ProjectAuthErrors401 | RefreshTokenNotFoundOrExpiredError;
+export type RefreshCurrentSession401One = ProjectAuthErrors401 | RefreshTokenNotFoundOrExpiredError;
 
-export type DeleteCurrentSession401 = ProjectAuthErrors401 | UserAuthenticationRequiredError | RefreshTokenNotFoundOrExpiredError;
+export type DeleteCurrentSession401One = ProjectAuthErrors401 | UserAuthenticationRequiredError | RefreshTokenNotFoundOrExpiredError;
 
 export type ListSessionsParams = {
 user_id: UserIdOrMe;
@@ -4679,7 +4849,7 @@ recursive?: QueryBoolean;
 
 export type CreateTeamPermission404 = PermissionNotFoundError | WrongPermissionScopeError | TeamMembershipNotFoundError;
 
-export type DeleteTeamPermission401 = ProjectAuthErrors401 | InsufficientAccessTypeError | TeamPermissionNotFoundError;
+export type DeleteTeamPermission401One = ProjectAuthErrors401 | InsufficientAccessTypeError | TeamPermissionNotFoundError;
 
 export type ListProjectPermissionsParams = {
 user_id?: UserIdOrMe;
@@ -4702,7 +4872,7 @@ export type SendTeamInvitation200 = {
 
 export type SendTeamInvitation400 = RequiredAuthErrors400 | RedirectUrlNotWhitelistedError;
 
-export type SendTeamInvitation401 = ProjectAuthErrors401 | UserAuthenticationRequiredError | TeamPermissionRequiredError;
+export type SendTeamInvitation401One = ProjectAuthErrors401 | UserAuthenticationRequiredError | TeamPermissionRequiredError;
 
 export type ListTeamInvitationsParams = {
 team_id: string;
@@ -4769,7 +4939,7 @@ export type CheckUserApiKeyBody = {
 
 export type CheckUserApiKey400One = RequiredAuthErrors400 | WrongApiKeyTypeError;
 
-export type CheckUserApiKey401 = ProjectAuthErrors401 | ApiKeyExpiredError | ApiKeyRevokedError;
+export type CheckUserApiKey401One = ProjectAuthErrors401 | ApiKeyExpiredError | ApiKeyRevokedError;
 
 export type ListTeamApiKeysParams = {
 team_id: string;
@@ -4819,7 +4989,7 @@ export type CheckTeamApiKeyBody = {
 
 export type CheckTeamApiKey400One = RequiredAuthErrors400 | WrongApiKeyTypeError;
 
-export type CheckTeamApiKey401 = ProjectAuthErrors401 | ApiKeyExpiredError | ApiKeyRevokedError;
+export type CheckTeamApiKey401One = ProjectAuthErrors401 | ApiKeyExpiredError | ApiKeyRevokedError;
 
 export type ListNotificationPreferences400 = RequiredAuthQueryErrors400 | CannotGetOwnUserWithoutUserError;
 

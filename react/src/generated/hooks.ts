@@ -27,10 +27,10 @@ import type {
   CallbackRequest,
   CheckFeatureSupportBody,
   CheckTeamApiKey400One,
-  CheckTeamApiKey401,
+  CheckTeamApiKey401One,
   CheckTeamApiKeyBody,
   CheckUserApiKey400One,
-  CheckUserApiKey401,
+  CheckUserApiKey401One,
   CheckUserApiKeyBody,
   ClientProject,
   Code400Response,
@@ -64,12 +64,13 @@ import type {
   CreateUser400One,
   CreateUserApiKeyBody,
   CurrentUser,
-  DeleteCurrentSession401,
+  DeleteCurrentSession401One,
   DeleteCurrentUser400One,
   DeleteSession400,
   DeleteSessionParams,
   DeleteTeamInvitationParams,
-  DeleteTeamPermission401,
+  DeleteTeamPermission401One,
+  DeletedAdminUserText,
   EmailAlreadyVerifiedResponse,
   ExchangeOAuthToken400One,
   ExchangeOAuthToken401,
@@ -144,7 +145,7 @@ import type {
   RedirectToOAuthProvider401,
   RedirectToOAuthProviderParams,
   RefreshCurrentSession200,
-  RefreshCurrentSession401,
+  RefreshCurrentSession401One,
   RefreshCurrentSessionBody,
   RegisterPasskey200,
   RegisterPasskey400,
@@ -169,7 +170,7 @@ import type {
   SendSignInCodeBody,
   SendTeamInvitation200,
   SendTeamInvitation400,
-  SendTeamInvitation401,
+  SendTeamInvitation401One,
   SendTeamInvitationBody,
   SendTestEmail200,
   SendTestEmailBody,
@@ -2660,7 +2661,7 @@ export const refreshCurrentSession = async (refreshCurrentSessionBody?: RefreshC
 
 
 
-export const getRefreshCurrentSessionMutationOptions = <TError = RequiredAuth400Response | RefreshCurrentSession401 | UserToken403Response,
+export const getRefreshCurrentSessionMutationOptions = <TError = RequiredAuth400Response | RefreshCurrentSession401One | DeletedAdminUserText | UserToken403Response,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshCurrentSession>>, TError,{data: RefreshCurrentSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof refreshCurrentSession>>, TError,{data: RefreshCurrentSessionBody}, TContext> => {
 
@@ -2687,12 +2688,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RefreshCurrentSessionMutationResult = NonNullable<Awaited<ReturnType<typeof refreshCurrentSession>>>
     export type RefreshCurrentSessionMutationBody = RefreshCurrentSessionBody
-    export type RefreshCurrentSessionMutationError = RequiredAuth400Response | RefreshCurrentSession401 | UserToken403Response
+    export type RefreshCurrentSessionMutationError = RequiredAuth400Response | RefreshCurrentSession401One | DeletedAdminUserText | UserToken403Response
 
     /**
  * @summary A fresh access token for the refresh token of the header
  */
-export const useRefreshCurrentSession = <TError = RequiredAuth400Response | RefreshCurrentSession401 | UserToken403Response,
+export const useRefreshCurrentSession = <TError = RequiredAuth400Response | RefreshCurrentSession401One | DeletedAdminUserText | UserToken403Response,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshCurrentSession>>, TError,{data: RefreshCurrentSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof refreshCurrentSession>>,
@@ -2731,7 +2732,7 @@ export const deleteCurrentSession = async ( options?: RequestInit): Promise<Succ
 
 
 
-export const getDeleteCurrentSessionMutationOptions = <TError = RequiredAuth400Response | DeleteCurrentSession401 | UserToken403Response,
+export const getDeleteCurrentSessionMutationOptions = <TError = RequiredAuth400Response | DeleteCurrentSession401One | DeletedAdminUserText | UserToken403Response,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentSession>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentSession>>, TError,void, TContext> => {
 
@@ -2758,12 +2759,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteCurrentSessionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteCurrentSession>>>
     
-    export type DeleteCurrentSessionMutationError = RequiredAuth400Response | DeleteCurrentSession401 | UserToken403Response
+    export type DeleteCurrentSessionMutationError = RequiredAuth400Response | DeleteCurrentSession401One | DeletedAdminUserText | UserToken403Response
 
     /**
  * @summary Sign out (end the session of the access token)
  */
-export const useDeleteCurrentSession = <TError = RequiredAuth400Response | DeleteCurrentSession401 | UserToken403Response,
+export const useDeleteCurrentSession = <TError = RequiredAuth400Response | DeleteCurrentSession401One | DeletedAdminUserText | UserToken403Response,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentSession>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteCurrentSession>>,
@@ -6852,7 +6853,7 @@ export const deleteTeamPermission = async (teamId: string,
 
 
 
-export const getDeleteTeamPermissionMutationOptions = <TError = UserMe400Response | DeleteTeamPermission401 | UserToken403Response,
+export const getDeleteTeamPermissionMutationOptions = <TError = UserMe400Response | DeleteTeamPermission401One | DeletedAdminUserText | UserToken403Response,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext> => {
 
@@ -6879,12 +6880,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteTeamPermissionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeamPermission>>>
     
-    export type DeleteTeamPermissionMutationError = UserMe400Response | DeleteTeamPermission401 | UserToken403Response
+    export type DeleteTeamPermissionMutationError = UserMe400Response | DeleteTeamPermission401One | DeletedAdminUserText | UserToken403Response
 
     /**
  * @summary Revoke a team permission (server)
  */
-export const useDeleteTeamPermission = <TError = UserMe400Response | DeleteTeamPermission401 | UserToken403Response,
+export const useDeleteTeamPermission = <TError = UserMe400Response | DeleteTeamPermission401One | DeletedAdminUserText | UserToken403Response,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteTeamPermission>>,
@@ -7873,7 +7874,7 @@ export const sendTeamInvitation = async (sendTeamInvitationBody: SendTeamInvitat
 
 
 
-export const getSendTeamInvitationMutationOptions = <TError = SendTeamInvitation400 | SendTeamInvitation401 | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse,
+export const getSendTeamInvitationMutationOptions = <TError = SendTeamInvitation400 | SendTeamInvitation401One | DeletedAdminUserText | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTeamInvitation>>, TError,{data: SendTeamInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendTeamInvitation>>, TError,{data: SendTeamInvitationBody}, TContext> => {
 
@@ -7900,12 +7901,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendTeamInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof sendTeamInvitation>>>
     export type SendTeamInvitationMutationBody = SendTeamInvitationBody
-    export type SendTeamInvitationMutationError = SendTeamInvitation400 | SendTeamInvitation401 | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse
+    export type SendTeamInvitationMutationError = SendTeamInvitation400 | SendTeamInvitation401One | DeletedAdminUserText | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse
 
     /**
  * @summary Invite someone to a team by email
  */
-export const useSendTeamInvitation = <TError = SendTeamInvitation400 | SendTeamInvitation401 | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse,
+export const useSendTeamInvitation = <TError = SendTeamInvitation400 | SendTeamInvitation401One | DeletedAdminUserText | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTeamInvitation>>, TError,{data: SendTeamInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof sendTeamInvitation>>,
@@ -8784,7 +8785,7 @@ export const checkUserApiKey = async (checkUserApiKeyBody: CheckUserApiKeyBody, 
 
 
 
-export const getCheckUserApiKeyMutationOptions = <TError = CheckUserApiKey400One | string | CheckUserApiKey401 | UserToken403Response | ApiKeyNotFoundResponse,
+export const getCheckUserApiKeyMutationOptions = <TError = CheckUserApiKey400One | string | CheckUserApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkUserApiKey>>, TError,{data: CheckUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkUserApiKey>>, TError,{data: CheckUserApiKeyBody}, TContext> => {
 
@@ -8811,12 +8812,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckUserApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof checkUserApiKey>>>
     export type CheckUserApiKeyMutationBody = CheckUserApiKeyBody
-    export type CheckUserApiKeyMutationError = CheckUserApiKey400One | string | CheckUserApiKey401 | UserToken403Response | ApiKeyNotFoundResponse
+    export type CheckUserApiKeyMutationError = CheckUserApiKey400One | string | CheckUserApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse
 
     /**
  * @summary Who a user API key belongs to, if it is valid
  */
-export const useCheckUserApiKey = <TError = CheckUserApiKey400One | string | CheckUserApiKey401 | UserToken403Response | ApiKeyNotFoundResponse,
+export const useCheckUserApiKey = <TError = CheckUserApiKey400One | string | CheckUserApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkUserApiKey>>, TError,{data: CheckUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof checkUserApiKey>>,
@@ -9271,7 +9272,7 @@ export const checkTeamApiKey = async (checkTeamApiKeyBody: CheckTeamApiKeyBody, 
 
 
 
-export const getCheckTeamApiKeyMutationOptions = <TError = CheckTeamApiKey400One | string | CheckTeamApiKey401 | UserToken403Response | ApiKeyNotFoundResponse,
+export const getCheckTeamApiKeyMutationOptions = <TError = CheckTeamApiKey400One | string | CheckTeamApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamApiKey>>, TError,{data: CheckTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkTeamApiKey>>, TError,{data: CheckTeamApiKeyBody}, TContext> => {
 
@@ -9298,12 +9299,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckTeamApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof checkTeamApiKey>>>
     export type CheckTeamApiKeyMutationBody = CheckTeamApiKeyBody
-    export type CheckTeamApiKeyMutationError = CheckTeamApiKey400One | string | CheckTeamApiKey401 | UserToken403Response | ApiKeyNotFoundResponse
+    export type CheckTeamApiKeyMutationError = CheckTeamApiKey400One | string | CheckTeamApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse
 
     /**
  * @summary Who a team API key belongs to, if it is valid
  */
-export const useCheckTeamApiKey = <TError = CheckTeamApiKey400One | string | CheckTeamApiKey401 | UserToken403Response | ApiKeyNotFoundResponse,
+export const useCheckTeamApiKey = <TError = CheckTeamApiKey400One | string | CheckTeamApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamApiKey>>, TError,{data: CheckTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof checkTeamApiKey>>,
@@ -10676,11 +10677,31 @@ export function useGetProjectConfigSuspense<TData = Awaited<ReturnType<typeof ge
 
 /**
  * `config_override_string` is a JSON object whose keys may be dotted paths (`"auth.password.allowSignIn": true`);
-a dotted key sets the value at its path. There is one level of overrides here: `project`, `branch` and
-`environment` all edit it. The rendered result is validated; the first problem is a plain-text 400:
-a standard OAuth provider needs its client id and secret, a standard email server needs host, port
-(0-65535), username, password, sender name and sender email, trusted domains must be http(s) URLs with
-wildcards only in the host, handler paths start with `/`, and production mode applies its domain checks.
+a dotted key sets the value at its path. A key applies before the keys nested under it, and an entry merged
+here wins over what the override already said about that part of the tree (older nested keys it covers
+are dropped). There is one level of overrides here: `project`, `branch` and `environment` all edit it.
+The rendered result is validated; the first problem is a plain-text 400 and nothing is saved, in this order:
+- `config_override_string is not valid JSON.`, `config_override_string must be a JSON object.`,
+  `config_override_string may not use the key "{__proto__|prototype|constructor}".`
+- a setting keeps the kind of its default: `{path} must be true or false.`, `{path} must be a string.`,
+  `{path} must be an object.`, `{path} must be one of {choices}.` (e.g. `auth.oauth.accountMergeStrategy`)
+- each OAuth provider: `auth.oauth.providers.{id} must be an object.`, `auth.oauth.providers.{id}.{setting} must be
+  true or false.` (`isShared`, `allowSignIn`, `allowConnectedAccounts`), `... must be a string.` (`type`, `clientId`,
+  `clientSecret`, `facebookConfigId`, `microsoftTenantId`, `customCallbackUrl`), `OAuth provider {id} has an unknown
+  type "{type}".`; one with its own keys (`isShared: false`, or no `isShared` and a `clientId`):
+  `OAuth provider {id} uses its own keys: its client id is required.`, `... its client secret is required.`
+- a standard email server (`emails.server.isShared: false`): `The email server needs a host.`,
+  `The email server needs a port between 0 and 65535.`, `The email server needs a username.`,
+  `The email server needs a password.`, `The email server needs a sender name.`,
+  `The email server needs a valid sender email.`
+- each trusted domain: `domains.trustedDomains.{id} must be an object.`, then for its `baseUrl`:
+  `Invalid domain "{domain}": it must be an http or https URL.`, `... it may be at most 300 characters long.`,
+  `... the host may not start or end with a dot or contain two dots in a row.`, `... wildcards are allowed only in
+  the host.` (`*` one label, `**` any number; never in the port or path), `... the port must be a number.`,
+  `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
+  `The handler path of {domain} must start with "/".`
+- `Email theme {id} does not exist.` (`emails.selectedThemeId`: the built-in theme or one of `emails.themes`)
+- in production mode, the domain checks of ProjectUpdate.is_production_mode.
 
  * @summary Merge entries into the project's config override
  */

@@ -71,3 +71,11 @@ export const validate = {
     return value.trim() ? undefined : `Enter ${what}.`;
   },
 };
+
+/** The checks of a new password typed twice, with the messages the forms show. */
+export function newPasswordErrors(value: { password: string; repeat: string }): { password?: string; repeat?: string } {
+  return {
+    password: validate.password(value.password),
+    repeat: value.repeat === value.password ? undefined : 'The passwords do not match.',
+  };
+}

@@ -1,9 +1,10 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { startOAuth } from '../../auth/oauth-flow.ts';
 import { useGatehouse } from '../../gatehouse-context.ts';
 import { getListOAuthProvidersQueryKey, listOAuthProviders, useDeleteOAuthProvider } from '../../generated/hooks.ts';
+import type { OAuthProviderView } from '../../generated/hooks.schemas.ts';
 import { useInvalidate } from '../../hooks/invalidate.ts';
+import { useSignedInQuery } from '../../hooks/use-signed-in-query.ts';
 import { useProject } from '../../hooks/use-project.ts';
 import { RequestError } from '../../ui/form.tsx';
 import { providerName } from '../oauth-buttons.tsx';
@@ -14,10 +15,11 @@ const myProviders = { user_id: 'me' } as const;
 export function ConnectedAccountsSection() {
   const gatehouse = useGatehouse();
   const { config } = useProject();
-  const linked = useSuspenseQuery({
-    queryKey: getListOAuthProvidersQueryKey(myProviders),
-    queryFn: async ({ signal }) => (await listOAuthProviders(myProviders, { signal })).items,
-  }).data;
+  const linked = useSignedInQuery<OAuthProviderView[]>(
+    getListOAuthProvidersQueryKey(myProviders),
+    [],
+    async (signal) => (await listOAuthProviders(myProviders, { signal })).items,
+  );
   const invalidate = useInvalidate();
   const unlink = useDeleteOAuthProvider({ mutation: { onSuccess: invalidate(getListOAuthProvidersQueryKey(myProviders)) } });
   const [error, setError] = useState<unknown>(null);

@@ -11,7 +11,8 @@ import {
 } from '../../generated/hooks.ts';
 import { useInvalidate } from '../../hooks/invalidate.ts';
 import { myContactChannelsParams, useContactChannels } from '../../hooks/use-contact-channels.ts';
-import { Field, RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { EmailField } from '../../ui/fields.tsx';
 
 export function EmailsSection() {
   const { urls } = useGatehouse();
@@ -82,14 +83,7 @@ export function EmailsSection() {
       ) : null}
       <RequestError error={sendVerification.error ?? update.error ?? remove.error} />
       <form onSubmit={add} noValidate aria-label="Add an email">
-        <Field
-          label="Add an email"
-          name="new-email"
-          type="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={emailError}
-        />
+        <EmailField label="Add an email" name="new-email" value={email} onChange={setEmail} error={emailError} />
         <RequestError error={create.error} />
         <SubmitButton pending={create.isPending}>Add email</SubmitButton>
       </form>

@@ -2,7 +2,8 @@ import { type FormEvent, useState } from 'react';
 import type { CurrentUser } from '../../generated/hooks.schemas.ts';
 import { getGetCurrentUserQueryKey, useSetPassword, useUpdatePassword } from '../../generated/hooks.ts';
 import { useInvalidate } from '../../hooks/invalidate.ts';
-import { Field, RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { PasswordField } from '../../ui/fields.tsx';
 
 /** Changes the password (current one required), or sets a first one for users who have none. */
 export function PasswordSection({ user }: { user: CurrentUser }) {
@@ -34,23 +35,21 @@ export function PasswordSection({ user }: { user: CurrentUser }) {
       <h2 id="gh-password">Password</h2>
       <form onSubmit={submit} noValidate aria-label="Password">
         {user.has_password ? (
-          <Field
+          <PasswordField
             label="Current password"
             name="current-password"
-            type="password"
             autoComplete="current-password"
             value={current}
-            onChange={(e) => setCurrent(e.target.value)}
+            onChange={setCurrent}
             error={errors.current}
           />
         ) : null}
-        <Field
+        <PasswordField
           label="New password"
           name="new-password"
-          type="password"
           autoComplete="new-password"
           value={next}
-          onChange={(e) => setNext(e.target.value)}
+          onChange={setNext}
           error={errors.next}
         />
         <RequestError error={mutation.error} />

@@ -3,7 +3,8 @@ import { absoluteUrl } from '../../absolute-url.ts';
 import { useGatehouse } from '../../gatehouse-context.ts';
 import { useSendPasswordResetCode } from '../../generated/hooks.ts';
 import { keepReturnTo } from '../../navigation.ts';
-import { Card, Field, RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { Card, RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { EmailField } from '../../ui/fields.tsx';
 import { Link } from '../../ui/link.tsx';
 
 export function ForgotPasswordPage() {
@@ -25,15 +26,7 @@ export function ForgotPasswordPage() {
         </p>
       ) : (
         <form onSubmit={submit} noValidate aria-label="Reset your password">
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={error}
-          />
+          <EmailField value={email} onChange={setEmail} error={error} />
           <RequestError error={send.error} />
           <SubmitButton pending={send.isPending}>Send reset link</SubmitButton>
         </form>

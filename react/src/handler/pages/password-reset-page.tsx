@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { useGatehouse } from '../../gatehouse-context.ts';
 import { useCheckPasswordResetCode, useResetPassword } from '../../generated/hooks.ts';
-import { Card, Field, Loading, RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { type NewPassword, NewPasswordFields } from '../../ui/fields.tsx';
+import { Card, Loading, newPasswordErrors, RequestError, SubmitButton } from '../../ui/form.tsx';
 import { Link } from '../../ui/link.tsx';
 import { queryParam } from './query-param.ts';
 
@@ -11,8 +12,7 @@ export function PasswordResetPage() {
   const code = queryParam('code');
   const check = useCheckPasswordResetCode();
   const reset = useResetPassword();
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const [newPassword, setNewPassword] = useState<NewPassword>({ password: '', repeat: '' });
   const [errors, setErrors] = useState<{ password?: string; repeat?: string }>({});
   const { mutate: checkCode } = check;
 
@@ -48,31 +48,14 @@ export function PasswordResetPage() {
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = { password: validate.password(password), repeat: repeat === password ? undefined : 'The passwords do not match.' };
+    const found = newPasswordErrors(newPassword);
     setErrors(found);
-    if (!found.password && !found.repeat) reset.mutate({ data: { code, password } });
+    if (!found.password && !found.repeat) reset.mutate({ data: { code, password: newPassword.password } });
   };
   return (
     <Card title="Choose a new password">
       <form onSubmit={submit} noValidate aria-label="Choose a new password">
-        <Field
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
-        />
-        <Field
-          label="Repeat password"
-          name="repeat-password"
-          type="password"
-          autoComplete="new-password"
-          value={repeat}
-          onChange={(e) => setRepeat(e.target.value)}
-          error={errors.repeat}
-        />
+        <NewPasswordFields label="New password" value={newPassword} onChange={setNewPassword} errors={errors} />
         <RequestError error={reset.error} />
         <SubmitButton pending={reset.isPending}>Change password</SubmitButton>
       </form>
