@@ -122,4 +122,16 @@ describe('the example app in Chromium', () => {
     await expect.poll(() => page.getByText(`You are ${grace.email}.`).isVisible()).toBe(true);
     await shot(page, 'back-on-protected-page');
   });
+
+  it('follows the system dark theme', { timeout: 60_000 }, async () => {
+    const shot = screenshots('dark-theme');
+    const page = await env.browser.newPage({ colorScheme: 'dark' });
+    await page.goto(`${env.platform.url}/handler/sign-in`);
+    const card = page.locator('.gh-card');
+    await expect.poll(() => card.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(17, 24, 39)');
+    await shot(page, 'sign-in-dark');
+    const light = await env.browser.newPage({ colorScheme: 'light' });
+    await light.goto(`${env.platform.url}/handler/sign-in`);
+    await expect.poll(() => light.locator('.gh-card').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 255, 255)');
+  });
 });

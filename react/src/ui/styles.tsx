@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+
 export type Theme = 'light' | 'dark' | 'system';
 
 /**
@@ -45,12 +47,12 @@ const css = `
 .gh-divider { text-align: center; color: var(--gh-muted); font-size: 13px; }
 `;
 
-/** Injects the stylesheet once and sets the theme on the document. */
+/** Injects the stylesheet and puts the theme's class on the document (`gh-light`, `gh-dark`, `gh-system`). */
 export function GatehouseStyles({ theme }: { theme: Theme }) {
-  if (typeof document !== 'undefined') {
+  useEffect(() => {
     const root = document.documentElement.classList;
-    root.remove('gh-light', 'gh-dark', 'gh-system');
     root.add(`gh-${theme}`);
-  }
+    return () => root.remove(`gh-${theme}`);
+  }, [theme]);
   return <style data-gatehouse="">{css}</style>;
 }
