@@ -98,6 +98,14 @@ describe('the example app in Chromium', () => {
     await page.getByRole('button', { name: 'Create team' }).click();
     await expect.poll(() => page.getByTestId('selected-team').textContent()).toBe('Current team: Analytical Engines');
     await shot(page, 'team-created');
+    // With a second team, the switcher moves between them.
+    await page.getByLabel('Team', { exact: true }).selectOption({ label: '+ Create a team…' });
+    await page.getByLabel('Team name', { exact: true }).fill('Difference Engines');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await expect.poll(() => page.getByTestId('selected-team').textContent()).toBe('Current team: Difference Engines');
+    await page.getByLabel('Team', { exact: true }).selectOption({ label: 'Analytical Engines' });
+    await expect.poll(() => page.getByTestId('selected-team').textContent()).toBe('Current team: Analytical Engines');
+    await shot(page, 'team-switched');
     // Both live on the server, not only in this page's cache.
     await page.reload();
     await expect.poll(() => page.getByTestId('selected-team').textContent()).toBe('Current team: Analytical Engines');
