@@ -140,6 +140,8 @@ describe('the example app in Chromium', () => {
     await shot(page, 'sign-in-dark');
     const light = await env.browser.newPage({ colorScheme: 'light' });
     await light.goto(`${env.platform.url}/handler/sign-in`);
-    await expect.poll(() => light.locator('.gh-card').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 255, 255)');
+    await expect
+      .poll(() => light.locator('.gh-card').evaluate((element) => getComputedStyle(element).backgroundColor))
+      .toBe('rgb(255, 255, 255)');
   });
 });
