@@ -68,6 +68,16 @@ describe('openapi/v1.yaml', () => {
     }
   });
 
+  it("declares the deleted admin user's plain-text 401 wherever an admin access token is read", () => {
+    for (const { operation } of operations) {
+      const response = operation.responses['401'];
+      const content = response ? deref(doc, response).content : undefined;
+      const schema = content?.['application/json']?.schema;
+      if (!schema || !collectErrorCodes(doc, schema).has('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN')) continue;
+      expect(content?.['text/plain']?.schema, operation.operationId).toEqual({ $ref: '#/components/schemas/DeletedAdminUserText' });
+    }
+  });
+
   it('declares BODY_PARSING_ERROR on every operation whose method carries a body (the SDKs send {} on DELETE)', () => {
     for (const route of routeTable as readonly RouteDefinition[]) {
       if (route.method === 'GET') continue;

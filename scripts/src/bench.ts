@@ -15,12 +15,14 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** `BENCH_ONLY=users/me` measures the floors and the matching endpoints only. */
 const only = new RegExp(process.env.BENCH_ONLY ?? '.');
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
+/** `BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of the server process there (open it in Chrome DevTools). */
+const cpuProfile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
 const postgres = process.env.DATABASE_URL ? undefined : await startThrowawayPostgres();
 const databaseUrl = process.env.DATABASE_URL ?? (postgres?.url as string);
 const child = fork(new URL('./bench/bench-servers.ts', import.meta.url).pathname, [], {
   env: { ...process.env, DATABASE_URL: databaseUrl },
-  execArgv: ['--import', 'tsx'],
+  execArgv: ['--import', 'tsx', ...cpuProfile],
   stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
 });
 type Ready = {

@@ -6015,11 +6015,31 @@ export interface paths {
         /**
          * Merge entries into the project's config override
          * @description `config_override_string` is a JSON object whose keys may be dotted paths (`"auth.password.allowSignIn": true`);
-         *     a dotted key sets the value at its path. There is one level of overrides here: `project`, `branch` and
-         *     `environment` all edit it. The rendered result is validated; the first problem is a plain-text 400:
-         *     a standard OAuth provider needs its client id and secret, a standard email server needs host, port
-         *     (0-65535), username, password, sender name and sender email, trusted domains must be http(s) URLs with
-         *     wildcards only in the host, handler paths start with `/`, and production mode applies its domain checks.
+         *     a dotted key sets the value at its path. A key applies before the keys nested under it, and an entry merged
+         *     here wins over what the override already said about that part of the tree (older nested keys it covers
+         *     are dropped). There is one level of overrides here: `project`, `branch` and `environment` all edit it.
+         *     The rendered result is validated; the first problem is a plain-text 400 and nothing is saved, in this order:
+         *     - `config_override_string is not valid JSON.`, `config_override_string must be a JSON object.`,
+         *       `config_override_string may not use the key "{__proto__|prototype|constructor}".`
+         *     - a setting keeps the kind of its default: `{path} must be true or false.`, `{path} must be a string.`,
+         *       `{path} must be an object.`, `{path} must be one of {choices}.` (e.g. `auth.oauth.accountMergeStrategy`)
+         *     - each OAuth provider: `auth.oauth.providers.{id} must be an object.`, `auth.oauth.providers.{id}.{setting} must be
+         *       true or false.` (`isShared`, `allowSignIn`, `allowConnectedAccounts`), `... must be a string.` (`type`, `clientId`,
+         *       `clientSecret`, `facebookConfigId`, `microsoftTenantId`, `customCallbackUrl`), `OAuth provider {id} has an unknown
+         *       type "{type}".`; one with its own keys (`isShared: false`, or no `isShared` and a `clientId`):
+         *       `OAuth provider {id} uses its own keys: its client id is required.`, `... its client secret is required.`
+         *     - a standard email server (`emails.server.isShared: false`): `The email server needs a host.`,
+         *       `The email server needs a port between 0 and 65535.`, `The email server needs a username.`,
+         *       `The email server needs a password.`, `The email server needs a sender name.`,
+         *       `The email server needs a valid sender email.`
+         *     - each trusted domain: `domains.trustedDomains.{id} must be an object.`, then for its `baseUrl`:
+         *       `Invalid domain "{domain}": it must be an http or https URL.`, `... it may be at most 300 characters long.`,
+         *       `... the host may not start or end with a dot or contain two dots in a row.`, `... wildcards are allowed only in
+         *       the host.` (`*` one label, `**` any number; never in the port or path), `... the port must be a number.`,
+         *       `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
+         *       `The handler path of {domain} must start with "/".`
+         *     - `Email theme {id} does not exist.` (`emails.selectedThemeId`: the built-in theme or one of `emails.themes`)
+         *     - in production mode, the domain checks of ProjectUpdate.is_production_mode.
          */
         patch: operations["updateProjectConfigOverride"];
         trace?: never;
@@ -6642,15 +6662,49 @@ export interface components {
             allow_user_api_keys: boolean;
             allow_team_api_keys: boolean;
             create_team_on_sign_up: boolean;
+            /** @description Every OAuth provider of the config, in config order; a disabled one stays listed with `enabled` false. */
+            oauth_providers: components["schemas"]["AdminOAuthProvider"][];
+            /** @description The providers users may sign in with (deprecated; `oauth_providers` with `enabled`). */
             enabled_oauth_providers: {
                 id: components["schemas"]["OAuthProviderType"];
             }[];
             domains: components["schemas"]["TrustedDomain"][];
+            email_config: components["schemas"]["AdminEmailConfig"];
+            /** @description The selected email theme's id (`emails.selectedThemeId`). */
+            email_theme: string;
             team_creator_default_permissions: components["schemas"]["PermissionRef"][];
             team_member_default_permissions: components["schemas"]["PermissionRef"][];
             user_default_permissions: components["schemas"]["PermissionRef"][];
             /** @enum {string} */
             oauth_account_merge_strategy: "link_method" | "raise_error" | "allow_duplicates";
+        };
+        AdminOAuthProvider: {
+            /** @description The provider's key in the config (`auth.oauth.providers.<key>`), which linked accounts name. */
+            provider_config_id: string;
+            id: components["schemas"]["OAuthProviderType"];
+            /**
+             * @description `shared`: the server's shared keys (development projects only); `standard`: the project's own client id and secret.
+             * @enum {string}
+             */
+            type: "shared" | "standard";
+            /** @description Whether users may sign in with it. */
+            enabled: boolean;
+            client_id?: string;
+            client_secret?: string;
+            facebook_config_id?: string;
+            microsoft_tenant_id?: string;
+            apple_bundle_ids?: string[];
+        };
+        /** @description `shared`: the server's mail server; `standard`: the project's own SMTP server (the fields it was given). */
+        AdminEmailConfig: {
+            /** @enum {string} */
+            type: "shared" | "standard";
+            host?: string;
+            port?: number;
+            username?: string;
+            password?: string;
+            sender_name?: string;
+            sender_email?: string;
         };
         AdminProject: {
             id: components["schemas"]["ProjectId"];
@@ -6667,6 +6721,18 @@ export interface components {
             /** @constant */
             is_paginated: false;
         };
+        /**
+         * @description The legacy (dashboard) view of the config: each field given is written to the config override
+         *     (entities.md §Config), then the rendered config is validated by the rules of
+         *     `updateProjectConfigOverride`; the first broken rule is a plain-text 400 and nothing is saved.
+         *     The messages of the fields here:
+         *     - `OAuth provider {id} uses its own keys: its client id is required.` (and `its client secret is required.`)
+         *     - `The email server needs a host.`, `... a port between 0 and 65535.`, `... a username.`, `... a password.`,
+         *       `... a sender name.`, `... a valid sender email.` (in that order)
+         *     - `Invalid domain "{domain}": it must be an http or https URL.`, `... the host may not start or end with a dot or contain
+         *       two dots in a row.`, `... wildcards are allowed only in the host.` (and the other domain messages listed there)
+         *     - `Email theme {id} does not exist.`
+         */
         ProjectConfigUpdate: {
             allow_localhost?: boolean;
             sign_up_enabled?: boolean;
@@ -6678,6 +6744,16 @@ export interface components {
             allow_user_api_keys?: boolean;
             allow_team_api_keys?: boolean;
             create_team_on_sign_up?: boolean;
+            /**
+             * @description The project's whole list of OAuth providers (`auth.oauth.providers`): a provider left out is removed, and one
+             *     listed with `enabled: false` stays listed, disabled. A provider keeps its config key (`provider_config_id`) and
+             *     the settings this view does not show (`allowConnectedAccounts`, `customCallbackUrl`); a new one is keyed by its id.
+             *     Each id at most once (plain 400 `OAuth provider {id} is listed twice.`).
+             */
+            oauth_providers?: components["schemas"]["OAuthProviderUpdate"][];
+            email_config?: components["schemas"]["EmailConfigUpdate"];
+            /** @description The email theme to use: the built-in one or one of `emails.themes`. */
+            email_theme?: string;
             domains?: {
                 /** @description A base URL; wildcards only in the host, no leading, trailing or double dots. */
                 domain: string;
@@ -6688,6 +6764,35 @@ export interface components {
             user_default_permissions?: components["schemas"]["PermissionRef"][];
             /** @enum {string} */
             oauth_account_merge_strategy?: "link_method" | "raise_error" | "allow_duplicates";
+        };
+        OAuthProviderUpdate: {
+            id: components["schemas"]["OAuthProviderType"];
+            /**
+             * @description `standard` needs `client_id` and `client_secret` (plain 400 otherwise); `shared` drops them.
+             * @enum {string}
+             */
+            type: "shared" | "standard";
+            /** @description Whether users may sign in with it; absent: true. */
+            enabled?: boolean;
+            client_id?: string;
+            client_secret?: string;
+            facebook_config_id?: string;
+            microsoft_tenant_id?: string;
+            apple_bundle_ids?: string[];
+        };
+        /**
+         * @description Replaces `emails.server`. `standard` needs every other field: host, port (an integer 0-65535), username,
+         *     password, sender name and sender email, each refused with its own plain-text message (see ProjectConfigUpdate).
+         */
+        EmailConfigUpdate: {
+            /** @enum {string} */
+            type: "shared" | "standard";
+            host?: string;
+            port?: number;
+            username?: string;
+            password?: string;
+            sender_name?: string;
+            sender_email?: string;
         };
         ProjectUpdate: {
             display_name?: string;
@@ -6992,6 +7097,13 @@ export interface components {
         ProjectAuthErrors400: components["schemas"]["ProjectKeyWithoutAccessTypeError"] | components["schemas"]["InvalidAccessTypeError"] | components["schemas"]["AccessTypeWithoutProjectIdError"] | components["schemas"]["CurrentProjectNotFoundError"] | components["schemas"]["BranchDoesNotExistError"];
         /** @description Missing, wrong, revoked or insufficient project credentials, or an unusable user access token. */
         ProjectAuthErrors401: components["schemas"]["InvalidPublishableClientKeyError"] | components["schemas"]["PublishableClientKeyRequiredForProjectError"] | components["schemas"]["InvalidSecretServerKeyError"] | components["schemas"]["ServerAuthenticationRequiredError"] | components["schemas"]["InvalidSuperSecretAdminKeyError"] | components["schemas"]["AdminAuthenticationRequiredError"] | components["schemas"]["UnparsableAdminAccessTokenError"] | components["schemas"]["AdminAccessTokenExpiredError"] | components["schemas"]["AdminAccessTokenIsNotAdminError"] | components["schemas"]["UnparsableAccessTokenError"] | components["schemas"]["AccessTokenExpiredError"] | components["schemas"]["InvalidProjectForAccessTokenError"] | components["schemas"]["AnonymousAuthenticationNotAllowedError"];
+        /**
+         * @description The plain-text 401 (no known-error header) of a valid admin access token whose `internal` user has
+         *     been deleted; the dashboard should refresh its token. The user is looked up only when the token's
+         *     user does not manage the project, so the answer is this text instead of `ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN`.
+         * @constant
+         */
+        DeletedAdminUserText: "The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.";
         /** @description The user access token belongs to a restricted user and the request did not allow restricted users. */
         UserTokenErrors403: components["schemas"]["RestrictedUserNotAllowedError"];
         /** @description Client-side placeholder for an error code the SDK does not know; a server should never need to send it. */
@@ -9690,13 +9802,14 @@ export interface components {
                 "application/json": components["schemas"]["ProjectAuthErrors400"] | components["schemas"]["RequestErrors400"] | components["schemas"]["AccessTypeRequiredError"];
             };
         };
-        /** @description Project or user credentials rejected. */
+        /** @description Project or user credentials rejected, or (plain text) an admin access token whose user was deleted. */
         ProjectAuth401: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ProjectAuthErrors401"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
         /** @description Bad request, or an expired or exhausted code. */
@@ -9736,13 +9849,14 @@ export interface components {
                 "application/json": components["schemas"]["ContactChannelAlreadyUsedForAuthBySomeoneElseError"];
             };
         };
-        /** @description Credentials rejected, or the signed-in member lacks the team permission the operation needs. */
+        /** @description Credentials rejected, the signed-in member lacks the team permission the operation needs, or (plain text) an admin access token whose user was deleted. */
         TeamPermission401: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["TeamPermissionRequiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
         /** @description Bad request, a taken id, an unknown contained permission, or a containment cycle (plain text). */
@@ -9775,13 +9889,14 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Credentials rejected, not the internal project, or no signed-in user. */
+        /** @description Credentials rejected, not the internal project, no signed-in user, or (plain text) an admin access token whose user was deleted. */
         InternalUserRequired401: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["InsufficientAccessTypeError"] | components["schemas"]["UserAuthenticationRequiredError"] | components["schemas"]["ExpectedInternalProjectError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
         /** @description Too many requests from this client or for this email; retry after the given seconds. */
@@ -9794,13 +9909,14 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Credentials rejected, or no signed-in user. */
+        /** @description Credentials rejected, no signed-in user, or (plain text) an admin access token whose user was deleted. */
         UserRequired401: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["UserAuthenticationRequiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
         /** @description A restricted user without the allow header, or client access to another user's data (plain text). */
@@ -9832,13 +9948,14 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Credentials rejected, or an access type this operation does not allow. */
+        /** @description Credentials rejected, an access type this operation does not allow, or (plain text) an admin access token whose user was deleted. */
         RestrictedAccess401: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["InsufficientAccessTypeError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
         /** @description Restricted user not allowed. */
@@ -11756,6 +11873,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                    "text/plain": components["schemas"]["DeletedAdminUserText"];
                 };
             };
             403: components["responses"]["UserToken403"];
@@ -11844,6 +11962,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["UserAuthenticationRequiredError"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                    "text/plain": components["schemas"]["DeletedAdminUserText"];
                 };
             };
             403: components["responses"]["UserToken403"];
@@ -16242,6 +16361,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["InsufficientAccessTypeError"] | components["schemas"]["TeamPermissionNotFoundError"];
+                    "text/plain": components["schemas"]["DeletedAdminUserText"];
                 };
             };
             403: components["responses"]["UserToken403"];
@@ -17280,6 +17400,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["UserAuthenticationRequiredError"] | components["schemas"]["TeamPermissionRequiredError"];
+                    "text/plain": components["schemas"]["DeletedAdminUserText"];
                 };
             };
             403: components["responses"]["UserToken403"];
@@ -18178,6 +18299,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["ApiKeyExpiredError"] | components["schemas"]["ApiKeyRevokedError"];
+                    "text/plain": components["schemas"]["DeletedAdminUserText"];
                 };
             };
             403: components["responses"]["UserToken403"];
@@ -18635,6 +18757,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["ApiKeyExpiredError"] | components["schemas"]["ApiKeyRevokedError"];
+                    "text/plain": components["schemas"]["DeletedAdminUserText"];
                 };
             };
             403: components["responses"]["UserToken403"];

@@ -8,6 +8,18 @@ const cachedPlanChanged = '0A000';
 
 type QueryArguments = [text: unknown, values?: unknown, callback?: unknown];
 
+/** Statement text → its name: a hot query hashes its text once, not on every call. The app has a few hundred shapes. */
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= 5_000) names.clear();
+    name = `s_${createHash('sha1').update(text).digest('base64url')}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
 /**
  * A pg Pool whose clients run every parameterised DML statement as a named prepared statement, as
  * postgres.js does by default: each connection parses and plans a statement shape once, instead of
@@ -21,8 +33,7 @@ export class PreparedStatementsPool extends pg.Pool {
       (client as unknown as { query: (...args: QueryArguments) => unknown }).query = (...args: QueryArguments) => {
         const [text, values, callback] = args;
         if (typeof text !== 'string' || !Array.isArray(values) || callback !== undefined || !preparable.test(text)) return query(...args);
-        const name = `s_${createHash('sha1').update(text).digest('base64url')}`;
-        return query({ name, text, values }).catch((error: { code?: string }) => {
+        return query({ name: statementName(text), text, values }).catch((error: { code?: string }) => {
           if (error?.code !== cachedPlanChanged) throw error;
           return query(text, values);
         });

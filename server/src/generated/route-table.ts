@@ -27916,8 +27916,11 @@ export const routeTable = [
                       "allow_user_api_keys",
                       "allow_team_api_keys",
                       "create_team_on_sign_up",
+                      "oauth_providers",
                       "enabled_oauth_providers",
                       "domains",
+                      "email_config",
+                      "email_theme",
                       "team_creator_default_permissions",
                       "team_member_default_permissions",
                       "user_default_permissions",
@@ -27953,6 +27956,69 @@ export const routeTable = [
                       },
                       "create_team_on_sign_up": {
                         "type": "boolean"
+                      },
+                      "oauth_providers": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "provider_config_id",
+                            "id",
+                            "type",
+                            "enabled"
+                          ],
+                          "properties": {
+                            "provider_config_id": {
+                              "type": "string"
+                            },
+                            "id": {
+                              "type": "string",
+                              "enum": [
+                                "google",
+                                "github",
+                                "microsoft",
+                                "spotify",
+                                "facebook",
+                                "discord",
+                                "gitlab",
+                                "bitbucket",
+                                "linkedin",
+                                "apple",
+                                "x",
+                                "twitch"
+                              ]
+                            },
+                            "type": {
+                              "type": "string",
+                              "enum": [
+                                "shared",
+                                "standard"
+                              ]
+                            },
+                            "enabled": {
+                              "type": "boolean"
+                            },
+                            "client_id": {
+                              "type": "string"
+                            },
+                            "client_secret": {
+                              "type": "string"
+                            },
+                            "facebook_config_id": {
+                              "type": "string"
+                            },
+                            "microsoft_tenant_id": {
+                              "type": "string"
+                            },
+                            "apple_bundle_ids": {
+                              "type": "array",
+                              "items": {
+                                "type": "string"
+                              }
+                            }
+                          }
+                        }
                       },
                       "enabled_oauth_providers": {
                         "type": "array",
@@ -28002,6 +28068,43 @@ export const routeTable = [
                             }
                           }
                         }
+                      },
+                      "email_config": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "type"
+                        ],
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "shared",
+                              "standard"
+                            ]
+                          },
+                          "host": {
+                            "type": "string"
+                          },
+                          "port": {
+                            "type": "integer"
+                          },
+                          "username": {
+                            "type": "string"
+                          },
+                          "password": {
+                            "type": "string"
+                          },
+                          "sender_name": {
+                            "type": "string"
+                          },
+                          "sender_email": {
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "email_theme": {
+                        "type": "string"
                       },
                       "team_creator_default_permissions": {
                         "type": "array",
@@ -28329,6 +28432,114 @@ export const routeTable = [
               "create_team_on_sign_up": {
                 "type": "boolean"
               },
+              "oauth_providers": {
+                "type": "array",
+                "maxItems": 50,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "type"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "enum": [
+                        "google",
+                        "github",
+                        "microsoft",
+                        "spotify",
+                        "facebook",
+                        "discord",
+                        "gitlab",
+                        "bitbucket",
+                        "linkedin",
+                        "apple",
+                        "x",
+                        "twitch"
+                      ]
+                    },
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "shared",
+                        "standard"
+                      ]
+                    },
+                    "enabled": {
+                      "type": "boolean"
+                    },
+                    "client_id": {
+                      "type": "string",
+                      "maxLength": 1024
+                    },
+                    "client_secret": {
+                      "type": "string",
+                      "maxLength": 1024
+                    },
+                    "facebook_config_id": {
+                      "type": "string",
+                      "maxLength": 1024
+                    },
+                    "microsoft_tenant_id": {
+                      "type": "string",
+                      "maxLength": 1024
+                    },
+                    "apple_bundle_ids": {
+                      "type": "array",
+                      "maxItems": 100,
+                      "items": {
+                        "type": "string",
+                        "maxLength": 1024
+                      }
+                    }
+                  }
+                }
+              },
+              "email_config": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "shared",
+                      "standard"
+                    ]
+                  },
+                  "host": {
+                    "type": "string",
+                    "maxLength": 256
+                  },
+                  "port": {
+                    "type": "integer"
+                  },
+                  "username": {
+                    "type": "string",
+                    "maxLength": 256
+                  },
+                  "password": {
+                    "type": "string",
+                    "maxLength": 256
+                  },
+                  "sender_name": {
+                    "type": "string",
+                    "maxLength": 256
+                  },
+                  "sender_email": {
+                    "type": "string",
+                    "maxLength": 256
+                  }
+                }
+              },
+              "email_theme": {
+                "type": "string",
+                "maxLength": 256
+              },
               "domains": {
                 "type": "array",
                 "maxItems": 100,
@@ -28472,8 +28683,11 @@ export const routeTable = [
                 "allow_user_api_keys",
                 "allow_team_api_keys",
                 "create_team_on_sign_up",
+                "oauth_providers",
                 "enabled_oauth_providers",
                 "domains",
+                "email_config",
+                "email_theme",
                 "team_creator_default_permissions",
                 "team_member_default_permissions",
                 "user_default_permissions",
@@ -28509,6 +28723,69 @@ export const routeTable = [
                 },
                 "create_team_on_sign_up": {
                   "type": "boolean"
+                },
+                "oauth_providers": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "provider_config_id",
+                      "id",
+                      "type",
+                      "enabled"
+                    ],
+                    "properties": {
+                      "provider_config_id": {
+                        "type": "string"
+                      },
+                      "id": {
+                        "type": "string",
+                        "enum": [
+                          "google",
+                          "github",
+                          "microsoft",
+                          "spotify",
+                          "facebook",
+                          "discord",
+                          "gitlab",
+                          "bitbucket",
+                          "linkedin",
+                          "apple",
+                          "x",
+                          "twitch"
+                        ]
+                      },
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "shared",
+                          "standard"
+                        ]
+                      },
+                      "enabled": {
+                        "type": "boolean"
+                      },
+                      "client_id": {
+                        "type": "string"
+                      },
+                      "client_secret": {
+                        "type": "string"
+                      },
+                      "facebook_config_id": {
+                        "type": "string"
+                      },
+                      "microsoft_tenant_id": {
+                        "type": "string"
+                      },
+                      "apple_bundle_ids": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  }
                 },
                 "enabled_oauth_providers": {
                   "type": "array",
@@ -28558,6 +28835,43 @@ export const routeTable = [
                       }
                     }
                   }
+                },
+                "email_config": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "type"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "shared",
+                        "standard"
+                      ]
+                    },
+                    "host": {
+                      "type": "string"
+                    },
+                    "port": {
+                      "type": "integer"
+                    },
+                    "username": {
+                      "type": "string"
+                    },
+                    "password": {
+                      "type": "string"
+                    },
+                    "sender_name": {
+                      "type": "string"
+                    },
+                    "sender_email": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "email_theme": {
+                  "type": "string"
                 },
                 "team_creator_default_permissions": {
                   "type": "array",
@@ -29106,8 +29420,11 @@ export const routeTable = [
                 "allow_user_api_keys",
                 "allow_team_api_keys",
                 "create_team_on_sign_up",
+                "oauth_providers",
                 "enabled_oauth_providers",
                 "domains",
+                "email_config",
+                "email_theme",
                 "team_creator_default_permissions",
                 "team_member_default_permissions",
                 "user_default_permissions",
@@ -29143,6 +29460,69 @@ export const routeTable = [
                 },
                 "create_team_on_sign_up": {
                   "type": "boolean"
+                },
+                "oauth_providers": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "provider_config_id",
+                      "id",
+                      "type",
+                      "enabled"
+                    ],
+                    "properties": {
+                      "provider_config_id": {
+                        "type": "string"
+                      },
+                      "id": {
+                        "type": "string",
+                        "enum": [
+                          "google",
+                          "github",
+                          "microsoft",
+                          "spotify",
+                          "facebook",
+                          "discord",
+                          "gitlab",
+                          "bitbucket",
+                          "linkedin",
+                          "apple",
+                          "x",
+                          "twitch"
+                        ]
+                      },
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "shared",
+                          "standard"
+                        ]
+                      },
+                      "enabled": {
+                        "type": "boolean"
+                      },
+                      "client_id": {
+                        "type": "string"
+                      },
+                      "client_secret": {
+                        "type": "string"
+                      },
+                      "facebook_config_id": {
+                        "type": "string"
+                      },
+                      "microsoft_tenant_id": {
+                        "type": "string"
+                      },
+                      "apple_bundle_ids": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  }
                 },
                 "enabled_oauth_providers": {
                   "type": "array",
@@ -29192,6 +29572,43 @@ export const routeTable = [
                       }
                     }
                   }
+                },
+                "email_config": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "type"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "shared",
+                        "standard"
+                      ]
+                    },
+                    "host": {
+                      "type": "string"
+                    },
+                    "port": {
+                      "type": "integer"
+                    },
+                    "username": {
+                      "type": "string"
+                    },
+                    "password": {
+                      "type": "string"
+                    },
+                    "sender_name": {
+                      "type": "string"
+                    },
+                    "sender_email": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "email_theme": {
+                  "type": "string"
                 },
                 "team_creator_default_permissions": {
                   "type": "array",
@@ -29502,6 +29919,114 @@ export const routeTable = [
               "create_team_on_sign_up": {
                 "type": "boolean"
               },
+              "oauth_providers": {
+                "type": "array",
+                "maxItems": 50,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "type"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string",
+                      "enum": [
+                        "google",
+                        "github",
+                        "microsoft",
+                        "spotify",
+                        "facebook",
+                        "discord",
+                        "gitlab",
+                        "bitbucket",
+                        "linkedin",
+                        "apple",
+                        "x",
+                        "twitch"
+                      ]
+                    },
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "shared",
+                        "standard"
+                      ]
+                    },
+                    "enabled": {
+                      "type": "boolean"
+                    },
+                    "client_id": {
+                      "type": "string",
+                      "maxLength": 1024
+                    },
+                    "client_secret": {
+                      "type": "string",
+                      "maxLength": 1024
+                    },
+                    "facebook_config_id": {
+                      "type": "string",
+                      "maxLength": 1024
+                    },
+                    "microsoft_tenant_id": {
+                      "type": "string",
+                      "maxLength": 1024
+                    },
+                    "apple_bundle_ids": {
+                      "type": "array",
+                      "maxItems": 100,
+                      "items": {
+                        "type": "string",
+                        "maxLength": 1024
+                      }
+                    }
+                  }
+                }
+              },
+              "email_config": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "shared",
+                      "standard"
+                    ]
+                  },
+                  "host": {
+                    "type": "string",
+                    "maxLength": 256
+                  },
+                  "port": {
+                    "type": "integer"
+                  },
+                  "username": {
+                    "type": "string",
+                    "maxLength": 256
+                  },
+                  "password": {
+                    "type": "string",
+                    "maxLength": 256
+                  },
+                  "sender_name": {
+                    "type": "string",
+                    "maxLength": 256
+                  },
+                  "sender_email": {
+                    "type": "string",
+                    "maxLength": 256
+                  }
+                }
+              },
+              "email_theme": {
+                "type": "string",
+                "maxLength": 256
+              },
               "domains": {
                 "type": "array",
                 "maxItems": 100,
@@ -29645,8 +30170,11 @@ export const routeTable = [
                 "allow_user_api_keys",
                 "allow_team_api_keys",
                 "create_team_on_sign_up",
+                "oauth_providers",
                 "enabled_oauth_providers",
                 "domains",
+                "email_config",
+                "email_theme",
                 "team_creator_default_permissions",
                 "team_member_default_permissions",
                 "user_default_permissions",
@@ -29682,6 +30210,69 @@ export const routeTable = [
                 },
                 "create_team_on_sign_up": {
                   "type": "boolean"
+                },
+                "oauth_providers": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "provider_config_id",
+                      "id",
+                      "type",
+                      "enabled"
+                    ],
+                    "properties": {
+                      "provider_config_id": {
+                        "type": "string"
+                      },
+                      "id": {
+                        "type": "string",
+                        "enum": [
+                          "google",
+                          "github",
+                          "microsoft",
+                          "spotify",
+                          "facebook",
+                          "discord",
+                          "gitlab",
+                          "bitbucket",
+                          "linkedin",
+                          "apple",
+                          "x",
+                          "twitch"
+                        ]
+                      },
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "shared",
+                          "standard"
+                        ]
+                      },
+                      "enabled": {
+                        "type": "boolean"
+                      },
+                      "client_id": {
+                        "type": "string"
+                      },
+                      "client_secret": {
+                        "type": "string"
+                      },
+                      "facebook_config_id": {
+                        "type": "string"
+                      },
+                      "microsoft_tenant_id": {
+                        "type": "string"
+                      },
+                      "apple_bundle_ids": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  }
                 },
                 "enabled_oauth_providers": {
                   "type": "array",
@@ -29731,6 +30322,43 @@ export const routeTable = [
                       }
                     }
                   }
+                },
+                "email_config": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "type"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "shared",
+                        "standard"
+                      ]
+                    },
+                    "host": {
+                      "type": "string"
+                    },
+                    "port": {
+                      "type": "integer"
+                    },
+                    "username": {
+                      "type": "string"
+                    },
+                    "password": {
+                      "type": "string"
+                    },
+                    "sender_name": {
+                      "type": "string"
+                    },
+                    "sender_email": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "email_theme": {
+                  "type": "string"
                 },
                 "team_creator_default_permissions": {
                   "type": "array",

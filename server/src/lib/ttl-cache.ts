@@ -1,10 +1,13 @@
 /**
- * A bounded map whose entries expire. Hot lookups (projects, key digests, signing keys) are served
- * from memory; writers call `delete`/`clear` so this instance sees its own changes at once, and other
- * instances within `ttlMs`.
+ * A bounded map whose entries expire. Hot lookups (projects, key digests, signing keys, verified
+ * tokens) are served from memory; writers call `delete`/`clear` so this instance sees its own changes
+ * at once, and other instances within `ttlMs`. When full, it evicts like an LRU by "second chance":
+ * the oldest entry goes unless it was read since it was last passed over (a read costs one flag).
  */
 export class TtlCache<K, V> {
-  private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  private readonly entries = new Map<K, { value: V; expiresAt: number; used: boolean }>();
+  /** Bumped by every invalidation: a load that began before one must not cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -18,31 +21,54 @@ export class TtlCache<K, V> {
       this.entries.delete(key);
       return undefined;
     }
+    entry.used = true;
     return entry.value;
   }
 
-  set(key: K, value: V): void {
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+  /** `ttlMs` overrides the cache's lifetime for this entry (a verified token lives until its expiry). */
+  set(key: K, value: V, ttlMs = this.ttlMs): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.evictOne();
+    this.entries.set(key, { value, expiresAt: Date.now() + ttlMs, used: false });
   }
 
-  /** Returns the cached value, or loads, caches and returns it (a load that throws caches nothing). */
+  private evictOne(): void {
+    // Map iteration is insertion order: a used entry is moved to the back once, then may go.
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done) return;
+      const [key, entry] = oldest.value;
+      this.entries.delete(key);
+      if (!entry.used || attempt === 15) return;
+      entry.used = false;
+      this.entries.set(key, entry);
+    }
+  }
+
+  /**
+   * Returns the cached value, or loads, caches and returns it. A load that throws caches nothing, nor
+   * does one overtaken by an invalidation (it may have read the row as it was before that write).
+   */
   async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
     const cached = this.get(key);
     if (cached !== undefined) return cached;
+    const generation = this.generation;
     const value = await load();
-    this.set(key, value);
+    if (generation === this.generation) this.set(key, value);
     return value;
   }
 
   delete(key: K): void {
+    this.generation++;
     this.entries.delete(key);
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 }

@@ -6,7 +6,8 @@ import fp from 'fastify-plugin';
  * route chose otherwise, and the status override that turns a 4xx into a 200 for SDKs that ask.
  */
 export const responseHeadersPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback style: an async hook costs every response a promise and a microtask turn.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-stack-request-id', request.id);
     reply.header('x-hexclave-request-id', request.id);
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store, max-age=0');
@@ -18,6 +19,6 @@ export const responseHeadersPlugin = fp(async (app: FastifyInstance) => {
       reply.header('x-hexclave-actual-status', String(status));
       reply.status(200);
     }
-    return payload;
+    done(null, payload);
   });
 });

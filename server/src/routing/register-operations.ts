@@ -49,10 +49,14 @@ export function registerOperations(
         request.auth = route.auth === 'none' ? null : await authenticate(request, route, requestAuth);
         return payload;
       },
-      preValidation: async (request) => {
-        // An absent body is an empty one: optional-only bodies pass, required fields are reported.
-        if (route.schema.body !== undefined && request.body === undefined) request.body = {};
-      },
+      // An absent body is an empty one: optional-only bodies pass, required fields are reported.
+      preValidation:
+        route.schema.body === undefined
+          ? undefined
+          : (request, _reply, done) => {
+              if (request.body === undefined) request.body = {};
+              done();
+            },
       handler: async function (request, reply) {
         const result = await handler.call(this, request, reply);
         if (result === reply) return reply;

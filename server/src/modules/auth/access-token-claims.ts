@@ -1,3 +1,5 @@
+import type { UserRecord } from '../users/user.repository.ts';
+
 /** The 17 claims every access token carries (protocol README §5); the Stack SDKs need all of them. */
 export type RestrictedReason = { type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator' };
 
@@ -23,6 +25,21 @@ export type AccessTokenClaims = {
 };
 
 export type AccessTokenSubject = Omit<AccessTokenClaims, 'iat' | 'exp' | 'iss' | 'aud' | 'role' | 'branch_id'>;
+
+/** The user columns the claims are made of (a refresh reads only these). */
+export type ClaimsUser = Pick<
+  UserRecord,
+  | 'id'
+  | 'project_id'
+  | 'display_name'
+  | 'primary_email'
+  | 'primary_email_verified'
+  | 'selected_team_id'
+  | 'signed_up_at'
+  | 'is_anonymous'
+  | 'restricted_by_admin'
+  | 'totp_secret'
+>;
 
 /** `project`, `project:anon` or `project:restricted`, as the claims demand. */
 export function audienceFor(projectId: string, subject: Pick<AccessTokenClaims, 'is_anonymous' | 'is_restricted'>) {

@@ -1,7 +1,7 @@
 import { errors as joseErrors, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { AccessTokenExpiredError, UnparsableAccessTokenError } from '@gatehouse/client/errors';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import { signCompactJws } from '../signing-keys/sign-compact-jws.ts';
+import { compactSigningInput, signCompactJws } from '../signing-keys/sign-compact-jws.ts';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
 import { type AccessTokenClaims, type AccessTokenSubject, audienceFor, parseAudience } from './access-token-claims.ts';
 
@@ -9,8 +9,20 @@ export const accessTokenLifetimeSeconds = 10 * 60;
 
 /** Signs and verifies ES256 access tokens with the project's derived keys. */
 export class AccessTokenService {
-  /** Verified tokens: an ECDSA verification per request is the costliest step of authentication. */
-  private readonly verified = new TtlCache<string, AccessTokenClaims>(60_000, 100_000);
+  /**
+   * Verified tokens until they expire, keyed by the whole token: an ECDSA verification per request is
+   * the costliest step of authentication. The result depends on nothing else (the keys are derived
+   * from the server secret); a deleted user is caught by the user lookup that follows.
+   */
+  private readonly verified = new TtlCache<string, AccessTokenClaims>(accessTokenLifetimeSeconds * 1000, 20_000);
+  /**
+   * Signatures of the current second, by key id and payload: the same session refreshing several
+   * times within one second (tabs, retries) gets one signature, over a payload (iat included) byte
+   * for byte the one a new signature would cover.
+   */
+  private readonly recentlySigned = new TtlCache<string, Promise<string>>(1_000, 10_000);
+  /** Issuer URLs by audience path and project: parsing a URL per signature is measurable on refresh. */
+  private readonly issuers = new Map<string, string>();
 
   constructor(
     private readonly signingKeys: SigningKeysService,
@@ -25,12 +37,43 @@ export class AccessTokenService {
       ...subject,
       branch_id: 'main',
       role: 'authenticated',
-      iss: new URL(`/api/v1/${issuerPath}/${subject.project_id}`, this.publicUrl).toString(),
+      iss: this.issuer(issuerPath, subject.project_id),
       aud,
       iat: now,
       exp: now + (options.lifetimeSeconds ?? accessTokenLifetimeSeconds),
     } satisfies AccessTokenClaims;
-    return signCompactJws({ alg: 'ES256', kid: pair.kid }, claims, pair.privateKey);
+    const payload = JSON.stringify(claims);
+    const signed = `${pair.kid}.${payload}`;
+    let signing = this.recentlySigned.get(signed);
+    if (!signing) {
+      signing = signCompactJws(compactSigningInput({ alg: 'ES256', kid: pair.kid }, payload), pair.privateKey);
+      this.recentlySigned.set(signed, signing);
+    }
+    let token: string;
+    try {
+      token = await signing;
+    } catch (error) {
+      this.recentlySigned.delete(signed);
+      throw error;
+    }
+    // The client's next request carries this token: this instance need not verify what it signed.
+    if (claims.exp * 1000 > Date.now() && hasConsistentClaims(claims, audience)) this.remember(token, claims);
+    return token;
+  }
+
+  private remember(token: string, claims: AccessTokenClaims): void {
+    this.verified.set(token, claims, claims.exp * 1000 - Date.now());
+  }
+
+  private issuer(issuerPath: string, projectId: string): string {
+    const path = `/api/v1/${issuerPath}/${projectId}`;
+    let issuer = this.issuers.get(path);
+    if (issuer === undefined) {
+      if (this.issuers.size >= 10_000) this.issuers.clear();
+      issuer = new URL(path, this.publicUrl).toString();
+      this.issuers.set(path, issuer);
+    }
+    return issuer;
   }
 
   /**
@@ -41,7 +84,7 @@ export class AccessTokenService {
     const cached = this.verified.get(token);
     if (cached && cached.exp * 1000 > Date.now()) return cached;
     const claims = await this.verifyUncached(token);
-    this.verified.set(token, claims);
+    this.remember(token, claims);
     return claims;
   }
 

@@ -19,6 +19,7 @@ import {
   UnparsableAccessTokenError,
   UnparsableAdminAccessTokenError,
 } from '@gatehouse/client/errors';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { ApiKeyService } from '../api-keys/api-key.service.ts';
 import type { Project, ProjectService } from '../projects/project.service.ts';
 import type { UserRecord } from '../users/user.repository.ts';
@@ -26,6 +27,10 @@ import type { AccessTokenClaims } from './access-token-claims.ts';
 import type { AccessTokenService } from './access-token.service.ts';
 import { type AccessType, isAccessType } from './access-type.ts';
 import type { AuthHeaders } from './read-headers.ts';
+
+/** Stack's wording for an admin access token whose `internal` user has been deleted. */
+export const deletedAdminUserMessage =
+  'The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.';
 
 /** The user of a verified access token, as stored now (a deleted user's token no longer authenticates). */
 export type AuthenticatedUser = { claims: AccessTokenClaims; record: UserRecord };
@@ -138,7 +143,12 @@ export class RequestAuthService {
       throw new UnparsableAdminAccessTokenError();
     }
     if (claims.project_id !== 'internal' || claims.is_restricted) throw new AdminAccessTokenIsNotAdminError();
-    if (!(await this.managesProject(claims.sub, project))) throw new AdminAccessTokenIsNotAdminError();
+    if (!(await this.managesProject(claims.sub, project))) {
+      // A member of the owner team exists, so the user is looked up only when the check fails:
+      // a deleted user's still-valid token gets the protocol's plain-text 401 (README §4).
+      if (!(await this.loadUser('internal', claims.sub))) throw new PlainHttpError(401, deletedAdminUserMessage);
+      throw new AdminAccessTokenIsNotAdminError();
+    }
     return claims.sub;
   }
 }

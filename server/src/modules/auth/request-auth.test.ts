@@ -3,6 +3,8 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../generated/route-table.ts';
 import type { RouteDefinition } from '../../routing/route-definition.ts';
+import { expectPlain } from '../../testing/expect-response.ts';
+import { ensureInternalProject } from '../../testing/internal-project.ts';
 import { withTestContext, type TestProject } from '../../testing/test-context.ts';
 import { accessTokenSubject } from '../sign-in/sign-in.service.ts';
 
@@ -14,7 +16,16 @@ const env = withTestContext();
 let other: TestProject;
 let keyless: TestProject;
 const tokens = {} as Record<
-  'normal' | 'anonymous' | 'restricted' | 'expired' | 'deleted' | 'foreign' | 'internalExpired' | 'internal' | 'notInternal',
+  | 'normal'
+  | 'anonymous'
+  | 'restricted'
+  | 'expired'
+  | 'deleted'
+  | 'foreign'
+  | 'internalExpired'
+  | 'internal'
+  | 'internalGone'
+  | 'notInternal',
   string
 >;
 
@@ -39,9 +50,13 @@ beforeAll(async () => {
   await users.delete(project.project, doomed.id);
   const foreignUser = await users.create(other.project, {}, 'server');
   tokens.foreign = (await signIn(foreignUser, other.project)).access_token;
-  const internalSubject = { ...accessTokenSubject(project.project, normal, randomUUID()), project_id: 'internal' };
-  tokens.internal = await context.services.accessTokens.sign(internalSubject);
-  tokens.internalExpired = await context.services.accessTokens.sign(internalSubject, { now: Date.now() - 3_600_000 });
+  const { project: internal } = await ensureInternalProject(context, {});
+  const internalUser = await users.create(internal, { display_name: 'Dashboard user' }, 'server');
+  tokens.internal = (await signIn(internalUser, internal)).access_token;
+  // A valid token of the internal project whose user does not exist (deleted since).
+  const goneSubject = { ...accessTokenSubject(project.project, normal, randomUUID()), project_id: 'internal' };
+  tokens.internalGone = await context.services.accessTokens.sign(goneSubject);
+  tokens.internalExpired = await context.services.accessTokens.sign(goneSubject, { now: Date.now() - 3_600_000 });
   tokens.notInternal = tokens.normal;
 });
 
@@ -145,6 +160,13 @@ describe.each(authenticated.map((route) => ({ route, name: `${route.method} ${ro
     await expectError({ ...admin, 'x-stack-admin-access-token': tokens.notInternal }, 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     // An internal user who does not manage the project (no owner team yet) is refused too.
     await expectError({ ...admin, 'x-stack-admin-access-token': tokens.internal }, 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    // A deleted internal user's token: the plain-text 401 of README §4.
+    const gone = await env.context.request({
+      method: route.method,
+      url: url(),
+      headers: { ...admin, 'x-stack-admin-access-token': tokens.internalGone },
+    });
+    expectPlain(gone, 401);
   });
 
   it('8. a branch other than main is BRANCH_DOES_NOT_EXIST, after the keys', async () => {

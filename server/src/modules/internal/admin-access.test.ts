@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../testing/expect-response.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { Project } from '../projects/project.service.ts';
 import { ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
@@ -164,15 +164,23 @@ describe('losing membership', () => {
     expect((await current(adminOn(owner.projectId, mate.token))).status).toBe(200);
   });
 
-  it('refuses the admin token of a deleted internal user', async () => {
+  it('answers the plain-text 401 of README §4 to the admin token of a deleted internal user, whatever the operation', async () => {
     const owner = await newOwner('Deleted');
     await env.context.services.users.delete(internal, owner.user.id);
-    // README §4 says a plain 401; the spec declares only JSON 401s here, so check outside the contract.
-    const response = await env.context.app.inject({
-      method: 'GET',
-      url: '/api/v1/internal/projects/current',
-      headers: adminOn(owner.projectId, owner.token),
-    });
-    expect(response.statusCode, response.body).toBe(401);
+    const text = 'The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.';
+    for (const response of [
+      await current(adminOn(owner.projectId, owner.token)),
+      await call('PATCH', '/internal/projects/current', adminOn(owner.projectId, owner.token), { display_name: 'Orphan' }),
+      await call('GET', '/users', adminOn(owner.projectId, owner.token, 'server')),
+      await call('GET', '/projects/current', adminOn(owner.projectId, owner.token, 'client')),
+      // Not even a project the user never managed reveals more.
+      await current(adminOn(b.projectId, owner.token)),
+    ]) {
+      expectPlain(response, 401);
+      expect(response.text).toBe(text);
+    }
+    // The project is untouched; its owner team (now empty) still owns it.
+    const project = await env.context.services.projects.find(owner.projectId);
+    expect(project).toMatchObject({ display_name: 'Deleted project', owner_team_id: owner.teamId });
   });
 });

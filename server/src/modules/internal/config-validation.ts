@@ -1,38 +1,115 @@
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { ProjectConfig } from '../projects/project-config.ts';
-import { assertValidDomain } from './legacy-project-config.ts';
+import { isProviderType } from '../oauth/provider-table.ts';
+import { usesSharedKeys } from '../oauth/resolve-provider.ts';
+import { defaultEmailThemeId, defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../projects/project-config.ts';
 import { assertProductionReady } from './production-mode.ts';
 
-const fail = (message: string): never => {
+function fail(message: string): never {
   throw new PlainHttpError(400, message);
+}
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Sections that are records of entries (their defaults name entries, not settings): not walked into. */
+const records = new Set(['rbac.defaultPermissions.teamCreator', 'rbac.defaultPermissions.teamMember', 'rbac.defaultPermissions.signUp']);
+
+/** The settings whose values are a closed list. */
+const choices: Record<string, readonly string[]> = {
+  'sourceOfTruth.type': ['hosted'],
+  'auth.oauth.accountMergeStrategy': ['link_method', 'raise_error', 'allow_duplicates'],
+  'auth.signUpRulesDefaultAction': ['allow', 'reject'],
 };
 
-/** The rules a rendered config must follow; the first broken one is the answer (plain 400). */
+/**
+ * The rules a rendered config must follow; the first broken one is the answer (plain 400). The
+ * messages are listed in the spec (updateProjectConfigOverride, ProjectConfigUpdate).
+ */
 export function assertValidConfig(projectId: string, config: ProjectConfig, isProductionMode: boolean): void {
-  for (const [id, provider] of Object.entries(config.auth.oauth.providers)) {
-    if (provider.isShared === false || provider.type === 'standard') {
-      if (!provider.clientId) fail(`OAuth provider ${id} uses its own keys: its client id is required.`);
-      if (!provider.clientSecret) fail(`OAuth provider ${id} uses its own keys: its client secret is required.`);
-    }
+  assertShape(defaultProjectConfig as unknown as JsonObject, config as unknown as JsonObject, '');
+  for (const [id, provider] of Object.entries(config.auth.oauth.providers)) assertValidProvider(id, provider);
+  assertValidEmailServer(config.emails.server);
+  for (const [id, domain] of Object.entries(config.domains.trustedDomains)) {
+    if (!isObject(domain)) fail(`domains.trustedDomains.${id} must be an object.`);
+    assertValidDomain(domain.baseUrl);
+    if (typeof domain.handlerPath !== 'string' || !domain.handlerPath.startsWith('/'))
+      fail(`The handler path of ${domain.baseUrl} must start with "/".`);
   }
-  const server = config.emails.server;
-  if (server.isShared === false) {
-    if (!server.host) fail('The email server needs a host.');
-    if (server.port === undefined || !Number.isInteger(server.port) || server.port < 0 || server.port > 65535)
-      fail('The email server needs a port between 0 and 65535.');
-    if (!server.username) fail('The email server needs a username.');
-    if (!server.password) fail('The email server needs a password.');
-    if (!server.senderName) fail('The email server needs a sender name.');
-    if (!server.senderEmail || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(server.senderEmail)) fail('The email server needs a valid sender email.');
-  }
-  for (const { baseUrl, handlerPath } of Object.values(config.domains.trustedDomains)) {
-    assertValidDomain(baseUrl);
-    if (!handlerPath?.startsWith('/')) fail(`The handler path of ${baseUrl} must start with "/".`);
-  }
+  const theme = config.emails.selectedThemeId;
+  if (theme !== defaultEmailThemeId && !Object.hasOwn(config.emails.themes, theme)) fail(`Email theme ${theme} does not exist.`);
   if (isProductionMode) assertProductionReady(projectId, config);
 }
 
-/** A config override must be a JSON object. */
+/** Every setting that has a default keeps its default's kind (a boolean stays a boolean, a section an object). */
+function assertShape(defaults: JsonObject, rendered: JsonObject, prefix: string): void {
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const path = `${prefix}${key}`;
+    const value = rendered[key];
+    const allowed = choices[path];
+    if (allowed && !allowed.includes(value as string)) fail(`${path} must be one of ${allowed.join(', ')}.`);
+    if (typeof fallback === 'boolean' && typeof value !== 'boolean') fail(`${path} must be true or false.`);
+    if (typeof fallback === 'string' && typeof value !== 'string') fail(`${path} must be a string.`);
+    if (isObject(fallback)) {
+      if (!isObject(value)) fail(`${path} must be an object.`);
+      if (!records.has(path)) assertShape(fallback, value as JsonObject, `${path}.`);
+    }
+  }
+}
+
+const providerFlags = ['isShared', 'allowSignIn', 'allowConnectedAccounts'] as const;
+const providerTexts = ['type', 'clientId', 'clientSecret', 'facebookConfigId', 'microsoftTenantId', 'customCallbackUrl'] as const;
+
+function assertValidProvider(id: string, provider: unknown): void {
+  const path = `auth.oauth.providers.${id}`;
+  if (!isObject(provider)) fail(`${path} must be an object.`);
+  for (const flag of providerFlags) {
+    if (provider[flag] !== undefined && typeof provider[flag] !== 'boolean') fail(`${path}.${flag} must be true or false.`);
+  }
+  for (const text of providerTexts) {
+    if (provider[text] !== undefined && typeof provider[text] !== 'string') fail(`${path}.${text} must be a string.`);
+  }
+  const type = (provider.type as string | undefined) ?? id;
+  if (!isProviderType(type)) fail(`OAuth provider ${id} has an unknown type "${type}".`);
+  // Own keys: `isShared: false`, or no `isShared` and a client id (how sign-in reads it).
+  if (!usesSharedKeys(provider)) {
+    if (!provider.clientId) fail(`OAuth provider ${id} uses its own keys: its client id is required.`);
+    if (!provider.clientSecret) fail(`OAuth provider ${id} uses its own keys: its client secret is required.`);
+  }
+}
+
+const filled = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
+
+function assertValidEmailServer(server: ProjectConfig['emails']['server']): void {
+  if (server.isShared !== false) return;
+  if (!filled(server.host)) fail('The email server needs a host.');
+  if (server.port === undefined || !Number.isInteger(server.port) || server.port < 0 || server.port > 65535)
+    fail('The email server needs a port between 0 and 65535.');
+  if (!filled(server.username)) fail('The email server needs a username.');
+  if (!filled(server.password)) fail('The email server needs a password.');
+  if (!filled(server.senderName)) fail('The email server needs a sender name.');
+  if (!filled(server.senderEmail) || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(server.senderEmail as string))
+    fail('The email server needs a valid sender email.');
+}
+
+/**
+ * A trusted domain: an http(s) base URL of at most 300 characters whose host may hold wildcards
+ * (`*` one label, `**` any number) but no leading, trailing or double dots; the port and path may not.
+ */
+export function assertValidDomain(domain: unknown): void {
+  const text = typeof domain === 'string' ? domain : String(domain);
+  const match = typeof domain === 'string' ? /^(https?):\/\/([^/:?#]+)(:[^/?#]*)?(\/[^?#]*)?$/i.exec(domain) : null;
+  const host = match?.[2];
+  if (!match || !host) fail(`Invalid domain "${text}": it must be an http or https URL.`);
+  if (text.length > 300) fail(`Invalid domain "${text}": it may be at most 300 characters long.`);
+  if (host.startsWith('.') || host.endsWith('.') || host.includes('..')) {
+    fail(`Invalid domain "${text}": the host may not start or end with a dot or contain two dots in a row.`);
+  }
+  const [, , , port = '', path = ''] = match;
+  if (port.includes('*') || path.includes('*')) fail(`Invalid domain "${text}": wildcards are allowed only in the host.`);
+  if (port !== '' && !/^:\d{1,5}$/.test(port)) fail(`Invalid domain "${text}": the port must be a number.`);
+  if (!/^[a-z0-9*.-]+$/i.test(host)) fail(`Invalid domain "${text}": the host may hold only letters, digits, hyphens, dots and wildcards.`);
+}
+
+/** A config override must be a JSON object, with no key that reaches an object's prototype. */
 export function parseOverride(text: string): Record<string, unknown> {
   let parsed: unknown;
   try {
@@ -40,6 +117,17 @@ export function parseOverride(text: string): Record<string, unknown> {
   } catch {
     return fail('config_override_string is not valid JSON.');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) fail('config_override_string must be a JSON object.');
-  return parsed as Record<string, unknown>;
+  if (!isObject(parsed)) return fail('config_override_string must be a JSON object.');
+  assertSafeKeys(parsed);
+  return parsed;
+}
+
+function assertSafeKeys(value: unknown): void {
+  if (Array.isArray(value)) for (const item of value) assertSafeKeys(item);
+  if (!isObject(value)) return;
+  for (const [key, nested] of Object.entries(value)) {
+    const unsafe = key.split('.').find((segment) => unsafeKeySegments.has(segment));
+    if (unsafe !== undefined) fail(`config_override_string may not use the key "${unsafe}".`);
+    assertSafeKeys(nested);
+  }
 }

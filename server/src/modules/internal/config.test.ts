@@ -33,6 +33,34 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
   it.each([
     ['not JSON', '{oops', 'config_override_string is not valid JSON.'],
     ['not an object', '[1, 2]', 'config_override_string must be a JSON object.'],
+    ['a key reaching the prototype', '{"__proto__.polluted": true}', 'config_override_string may not use the key "__proto__".'],
+    [
+      'a nested prototype key',
+      '{"auth": {"constructor": {"prototype": {"polluted": true}}}}',
+      'config_override_string may not use the key "constructor".',
+    ],
+    ['a flag that is not a boolean', { 'auth.password.allowSignIn': 'yes' }, 'auth.password.allowSignIn must be true or false.'],
+    ['a section that is not an object', { 'auth.oauth.providers': [] }, 'auth.oauth.providers must be an object.'],
+    [
+      'an unknown account merge strategy',
+      { 'auth.oauth.accountMergeStrategy': 'merge_all' },
+      'auth.oauth.accountMergeStrategy must be one of link_method, raise_error, allow_duplicates.',
+    ],
+    [
+      'an OAuth provider of an unknown type',
+      { 'auth.oauth.providers.acme': { allowSignIn: true } },
+      'OAuth provider acme has an unknown type "acme".',
+    ],
+    [
+      'an OAuth provider with a setting of the wrong kind',
+      { 'auth.oauth.providers.github': { allowSignIn: 'true' } },
+      'auth.oauth.providers.github.allowSignIn must be true or false.',
+    ],
+    [
+      'an OAuth provider with a client id (so its own keys) and no secret',
+      { 'auth.oauth.providers.github': { clientId: 'id', allowSignIn: true } },
+      'OAuth provider github uses its own keys: its client secret is required.',
+    ],
     [
       'an OAuth provider with own keys and no client id',
       { 'auth.oauth.providers': { github: { type: 'github', isShared: false, allowSignIn: true } } },
@@ -75,6 +103,42 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
       'Invalid domain "https://a..example.com": the host may not start or end with a dot or contain two dots in a row.',
     ],
     [
+      'a wildcard in the path of a domain',
+      { 'domains.trustedDomains': { a: { baseUrl: 'https://example.com/*', handlerPath: '/handler' } } },
+      'Invalid domain "https://example.com/*": wildcards are allowed only in the host.',
+    ],
+    [
+      'a wildcard in the port of a domain',
+      { 'domains.trustedDomains': { a: { baseUrl: 'https://example.com:*', handlerPath: '/handler' } } },
+      'Invalid domain "https://example.com:*": wildcards are allowed only in the host.',
+    ],
+    [
+      'a domain with a leading dot',
+      { 'domains.trustedDomains': { a: { baseUrl: 'https://.example.com', handlerPath: '/handler' } } },
+      'Invalid domain "https://.example.com": the host may not start or end with a dot or contain two dots in a row.',
+    ],
+    [
+      'a domain with a trailing dot',
+      { 'domains.trustedDomains': { a: { baseUrl: 'https://*.example.com.', handlerPath: '/handler' } } },
+      'Invalid domain "https://*.example.com.": the host may not start or end with a dot or contain two dots in a row.',
+    ],
+    [
+      'a domain that is not a string',
+      { 'domains.trustedDomains': { a: { baseUrl: 42, handlerPath: '/handler' } } },
+      'Invalid domain "42": it must be an http or https URL.',
+    ],
+    [
+      'a domain longer than 300 characters',
+      { 'domains.trustedDomains': { a: { baseUrl: `https://${'a'.repeat(300)}.com`, handlerPath: '/handler' } } },
+      `Invalid domain "https://${'a'.repeat(300)}.com": it may be at most 300 characters long.`,
+    ],
+    [
+      'a host with characters a domain cannot hold',
+      { 'domains.trustedDomains': { a: { baseUrl: 'https://ex_ample.com', handlerPath: '/handler' } } },
+      'Invalid domain "https://ex_ample.com": the host may hold only letters, digits, hyphens, dots and wildcards.',
+    ],
+    ['an unknown email theme', { 'emails.selectedThemeId': 'nope' }, 'Email theme nope does not exist.'],
+    [
       'a handler path without slash',
       { 'domains.trustedDomains': { a: { baseUrl: 'https://example.com', handlerPath: 'handler' } } },
       'The handler path of https://example.com must start with "/".',
@@ -88,6 +152,34 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
     );
     expect(config.emails.server.isShared).toBe(true);
     expect(config.auth.oauth.providers).toEqual({});
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('accepts wildcard hosts, a port and a path in domains', async () => {
+    const project = await env.context.createProject();
+    const domains = {
+      a: { baseUrl: 'https://*.example.com', handlerPath: '/handler' },
+      b: { baseUrl: 'https://**.shop.example.com:8443/app', handlerPath: '/auth/handler' },
+    };
+    const response = await patchOverride({ 'domains.trustedDomains': domains }, project.headers.admin);
+    expect(response.status, response.text).toBe(200);
+    expect(JSON.parse(response.body.config_string).domains.trustedDomains).toEqual(domains);
+  });
+
+  it('lets a later entry win over an older nested one (re-enabling a disabled provider)', async () => {
+    const project = await env.context.createProject();
+    const provider = { type: 'github', isShared: false, clientId: 'id', clientSecret: 'secret', allowSignIn: true };
+    await patchOverride({ 'auth.oauth.providers.github': provider }, project.headers.admin);
+    await patchOverride({ 'auth.oauth.providers.github.allowSignIn': false }, project.headers.admin);
+    const again = await patchOverride({ 'auth.oauth.providers.github': provider }, project.headers.admin);
+    expect(JSON.parse(again.body.config_string).auth.oauth.providers.github.allowSignIn).toBe(true);
+    const admin = await env.context.request({ url: '/api/v1/internal/projects/current', headers: project.headers.admin });
+    expect(admin.body.config.enabled_oauth_providers).toEqual([{ id: 'github' }]);
+    // A merged (undotted) section sets only what it names, and still wins over the older entries it names.
+    await patchOverride({ 'auth.password.allowSignIn': false, 'auth.otp.allowSignIn': true }, project.headers.admin);
+    const merged = await patchOverride({ auth: { password: { allowSignIn: true } } }, project.headers.admin);
+    const { auth } = JSON.parse(merged.body.config_string);
+    expect([auth.password.allowSignIn, auth.otp.allowSignIn]).toEqual([true, true]);
   });
 
   it('keeps a provider that was enabled and then disabled listed with allowSignIn false', async () => {
@@ -98,6 +190,9 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
     expect(JSON.parse(off.body.config_string).auth.oauth.providers.github).toMatchObject({ clientId: 'id', allowSignIn: false });
     const admin = await env.context.request({ url: '/api/v1/internal/projects/current', headers: project.headers.admin });
     expect(admin.body.config.enabled_oauth_providers).toEqual([]);
+    expect(admin.body.config.oauth_providers).toEqual([
+      { provider_config_id: 'github', id: 'github', type: 'standard', enabled: false, client_id: 'id', client_secret: 'secret' },
+    ]);
   });
 });
 

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project, ProjectService } from '../projects/project.service.ts';
-import { renderConfig } from '../projects/project-config.ts';
+import { mergeOverride, renderConfig } from '../projects/project-config.ts';
 import { toAdminProjectConfig, toConfigOverride } from './legacy-project-config.ts';
 import { assertValidConfig, parseOverride } from './config-validation.ts';
 import { assertProductionReady } from './production-mode.ts';
@@ -62,14 +62,15 @@ export class InternalProjectService {
 
   async create(internalUserId: string, input: ProjectCreate): Promise<Project> {
     await this.assertTeamOfUser(internalUserId, input.owner_team_id);
-    const created = await this.projects.create({
+    const configOverride = input.config ? toConfigOverride(input.config, renderConfig({})) : {};
+    if (input.config) assertValidConfig('new', renderConfig(configOverride), false);
+    return this.projects.create({
       displayName: input.display_name,
       description: input.description,
       ownerTeamId: input.owner_team_id,
       isDevelopmentEnvironment: input.is_development_environment ?? false,
-      configOverride: input.config ? toConfigOverride(input.config) : {},
+      configOverride,
     });
-    return created;
   }
 
   async transfer(internalUserId: string, projectId: string, newTeamId: string): Promise<void> {
@@ -80,9 +81,11 @@ export class InternalProjectService {
   }
 
   async update(project: Project, input: ProjectUpdate): Promise<Project> {
-    const override = input.config ? { ...project.config_override, ...toConfigOverride(input.config) } : undefined;
+    const override = input.config ? mergeOverride(project.config_override, toConfigOverride(input.config, project.config)) : undefined;
     const productionMode = input.is_production_mode ?? project.is_production_mode;
-    if (productionMode) assertProductionReady(project.id, override ? renderConfig(override) : project.config);
+    // A config change is validated as a whole (the rules of the config override); production mode alone checks the domains.
+    if (override) assertValidConfig(project.id, renderConfig(override), productionMode);
+    else if (productionMode) assertProductionReady(project.id, project.config);
     await this.projects.update(project.id, {
       displayName: input.display_name,
       description: input.description,
@@ -94,7 +97,7 @@ export class InternalProjectService {
 
   /** Merges entries into the override, validates the rendered result, and saves it. */
   async mergeConfigOverride(project: Project, overrideText: string): Promise<Project> {
-    const override = { ...project.config_override, ...parseOverride(overrideText) };
+    const override = mergeOverride(project.config_override, parseOverride(overrideText));
     assertValidConfig(project.id, renderConfig(override), project.is_production_mode);
     await this.projects.update(project.id, { configOverride: override });
     return (await this.projects.find(project.id)) as Project;

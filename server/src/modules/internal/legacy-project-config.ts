@@ -1,15 +1,62 @@
 import type { components } from '@gatehouse/client/api-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { ProjectConfig } from '../projects/project-config.ts';
+import { isProviderType } from '../oauth/provider-table.ts';
+import { providerTypeOf, usesSharedKeys } from '../oauth/resolve-provider.ts';
+import type { OAuthProviderConfig, ProjectConfig } from '../projects/project-config.ts';
 
 type AdminProjectConfig = components['schemas']['AdminProjectConfig'];
+type AdminOAuthProvider = components['schemas']['AdminOAuthProvider'];
+type AdminEmailConfig = components['schemas']['AdminEmailConfig'];
 type ProjectConfigUpdate = components['schemas']['ProjectConfigUpdate'];
-type OAuthProviderType = components['schemas']['OAuthProviderType'];
+type OAuthProviderUpdate = components['schemas']['OAuthProviderUpdate'];
+type EmailConfigUpdate = components['schemas']['EmailConfigUpdate'];
 
 const ids = (record: Record<string, true>) => Object.keys(record).map((id) => ({ id }));
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** The object without its undefined fields (the view omits what the config does not say). */
+const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+
+/** The providers of the config whose type the API names (validation refuses the others). */
+function knownProviders(config: ProjectConfig) {
+  return Object.entries(config.auth.oauth.providers).flatMap(([configId, provider]) => {
+    const type = providerTypeOf(configId, provider);
+    return isProviderType(type) ? [{ configId, type, provider }] : [];
+  });
+}
+
+function toAdminOAuthProvider({ configId, type, provider }: ReturnType<typeof knownProviders>[number]): AdminOAuthProvider {
+  const bundles = provider.appleBundles;
+  return defined({
+    provider_config_id: configId,
+    id: type,
+    type: usesSharedKeys(provider) ? 'shared' : 'standard',
+    enabled: provider.allowSignIn === true,
+    client_id: text(provider.clientId),
+    client_secret: text(provider.clientSecret),
+    facebook_config_id: text(provider.facebookConfigId),
+    microsoft_tenant_id: text(provider.microsoftTenantId),
+    apple_bundle_ids:
+      bundles && typeof bundles === 'object'
+        ? Object.values(bundles as Record<string, { bundleId?: unknown }>).flatMap((bundle) => text(bundle?.bundleId) ?? [])
+        : undefined,
+  });
+}
+
+function toAdminEmailConfig(server: ProjectConfig['emails']['server']): AdminEmailConfig {
+  return defined({
+    type: server.isShared === false ? 'standard' : 'shared',
+    host: text(server.host),
+    port: Number.isInteger(server.port) ? server.port : undefined,
+    username: text(server.username),
+    password: text(server.password),
+    sender_name: text(server.senderName),
+    sender_email: text(server.senderEmail),
+  });
+}
 
 /** The dashboard's (legacy) view of the config tree. */
 export function toAdminProjectConfig(config: ProjectConfig): AdminProjectConfig {
+  const providers = knownProviders(config);
   return {
     allow_localhost: config.domains.allowLocalhost,
     sign_up_enabled: config.auth.allowSignUp,
@@ -21,10 +68,11 @@ export function toAdminProjectConfig(config: ProjectConfig): AdminProjectConfig 
     allow_user_api_keys: config.apiKeys.enabled.user,
     allow_team_api_keys: config.apiKeys.enabled.team,
     create_team_on_sign_up: config.teams.createPersonalTeamOnSignUp,
-    enabled_oauth_providers: Object.entries(config.auth.oauth.providers)
-      .filter(([, provider]) => provider.allowSignIn)
-      .map(([id, provider]) => ({ id: (provider.type ?? id) as OAuthProviderType })),
+    oauth_providers: providers.map(toAdminOAuthProvider),
+    enabled_oauth_providers: providers.filter(({ provider }) => provider.allowSignIn).map(({ type }) => ({ id: type })),
     domains: Object.values(config.domains.trustedDomains).map((domain) => ({ domain: domain.baseUrl, handler_path: domain.handlerPath })),
+    email_config: toAdminEmailConfig(config.emails.server),
+    email_theme: config.emails.selectedThemeId,
     team_creator_default_permissions: ids(config.rbac.defaultPermissions.teamCreator),
     team_member_default_permissions: ids(config.rbac.defaultPermissions.teamMember),
     user_default_permissions: ids(config.rbac.defaultPermissions.signUp),
@@ -32,22 +80,72 @@ export function toAdminProjectConfig(config: ProjectConfig): AdminProjectConfig 
   };
 }
 
+/** The settings of a provider this view writes; the others (e.g. `allowConnectedAccounts`) are kept. */
+const legacyProviderSettings = [
+  'type',
+  'isShared',
+  'clientId',
+  'clientSecret',
+  'facebookConfigId',
+  'microsoftTenantId',
+  'appleBundles',
+  'allowSignIn',
+];
+
 /**
- * A trusted domain: an http(s) base URL whose host may hold wildcards (`*`, `**`) but no leading,
- * trailing or double dots.
+ * The whole provider roster of a legacy update. A listed provider keeps its config key (the one of
+ * its type already in the config, if any) and the settings the legacy view does not carry.
  */
-export function assertValidDomain(domain: string): void {
-  const match = /^(https?):\/\/([^/:?#]+)(:\d{1,5})?(\/[^?#]*)?$/i.exec(domain);
-  const host = match?.[2];
-  if (!match || !host) throw new PlainHttpError(400, `Invalid domain "${domain}": it must be an http or https URL.`);
-  if (host.startsWith('.') || host.endsWith('.') || host.includes('..')) {
-    throw new PlainHttpError(400, `Invalid domain "${domain}": the host may not start or end with a dot or contain two dots in a row.`);
+function toProviderRoster(list: OAuthProviderUpdate[], current: ProjectConfig): Record<string, OAuthProviderConfig> {
+  const existing = current.auth.oauth.providers;
+  const roster: Record<string, OAuthProviderConfig> = {};
+  const seen = new Set<string>();
+  for (const provider of list) {
+    if (seen.has(provider.id)) throw new PlainHttpError(400, `OAuth provider ${provider.id} is listed twice.`);
+    seen.add(provider.id);
+    const configId = Object.hasOwn(existing, provider.id)
+      ? provider.id
+      : (Object.keys(existing).find((id) => providerTypeOf(id, existing[id] as OAuthProviderConfig) === provider.id) ?? provider.id);
+    const kept = Object.fromEntries(
+      Object.entries(existing[configId] ?? {}).filter(([setting]) => !legacyProviderSettings.includes(setting)),
+    );
+    const standard = provider.type === 'standard';
+    roster[configId] = defined({
+      allowConnectedAccounts: true,
+      ...kept,
+      type: provider.id,
+      isShared: !standard,
+      clientId: standard ? provider.client_id : undefined,
+      clientSecret: standard ? provider.client_secret : undefined,
+      facebookConfigId: provider.facebook_config_id,
+      microsoftTenantId: provider.microsoft_tenant_id,
+      appleBundles: provider.apple_bundle_ids
+        ? Object.fromEntries(provider.apple_bundle_ids.map((bundleId, index) => [`bundle_${index}`, { bundleId }]))
+        : undefined,
+      allowSignIn: provider.enabled ?? true,
+    });
   }
-  if (!/^[a-z0-9*.-]+$/i.test(host)) throw new PlainHttpError(400, `Invalid domain "${domain}": wildcards are allowed only in the host.`);
+  return roster;
 }
 
-/** The override entries (dotted keys) a legacy config update sets. */
-export function toConfigOverride(update: ProjectConfigUpdate): Record<string, unknown> {
+function toEmailServer(email: EmailConfigUpdate): ProjectConfig['emails']['server'] {
+  return defined({
+    isShared: email.type === 'shared',
+    provider: email.type === 'standard' ? ('smtp' as const) : undefined,
+    host: email.host,
+    port: email.port,
+    username: email.username,
+    password: email.password,
+    senderName: email.sender_name,
+    senderEmail: email.sender_email,
+  });
+}
+
+/**
+ * The override entries (dotted keys) a legacy config update sets; `current` is the rendered config
+ * it applies to (providers keep what the legacy view does not show). Validation is the caller's.
+ */
+export function toConfigOverride(update: ProjectConfigUpdate, current: ProjectConfig): Record<string, unknown> {
   const override: Record<string, unknown> = {};
   const set = (key: string, value: unknown) => {
     if (value !== undefined) override[key] = value;
@@ -63,12 +161,14 @@ export function toConfigOverride(update: ProjectConfigUpdate): Record<string, un
   set('apiKeys.enabled.team', update.allow_team_api_keys);
   set('teams.createPersonalTeamOnSignUp', update.create_team_on_sign_up);
   set('auth.oauth.accountMergeStrategy', update.oauth_account_merge_strategy);
+  if (update.oauth_providers) override['auth.oauth.providers'] = toProviderRoster(update.oauth_providers, current);
   if (update.domains) {
-    for (const { domain } of update.domains) assertValidDomain(domain);
     override['domains.trustedDomains'] = Object.fromEntries(
       update.domains.map((domain, index) => [`domain_${index}`, { baseUrl: domain.domain, handlerPath: domain.handler_path }]),
     );
   }
+  if (update.email_config) override['emails.server'] = toEmailServer(update.email_config);
+  set('emails.selectedThemeId', update.email_theme);
   const permissionSet = (list?: Array<{ id: string }>) => (list ? Object.fromEntries(list.map(({ id }) => [id, true])) : undefined);
   set('rbac.defaultPermissions.teamCreator', permissionSet(update.team_creator_default_permissions));
   set('rbac.defaultPermissions.teamMember', permissionSet(update.team_member_default_permissions));

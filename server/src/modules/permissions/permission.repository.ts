@@ -51,16 +51,15 @@ export async function rebuildClosure(db: Kysely<Database>, projectId: string, sc
 }
 
 /**
- * Team grants, held directly or (recursive) through contained permissions: one join with the
- * maintained closure. System permissions have no definition, so they stand for themselves.
+ * Team grants, held directly or (recursive) through contained permissions. System permissions have
+ * no definition, so they stand for themselves.
  */
 export async function listTeamGrants(db: Kysely<Database>, projectId: string, filter: GrantFilter) {
-  const permission = filter.recursive ? sql`unnest(coalesce(c.implied_ids, array[g.permission_id]))` : sql`g.permission_id`;
+  if (filter.recursive) return listEffectiveTeamGrants(db, projectId, filter);
   const { rows } = await sql<{ team_id: string; user_id: string; id: string }>`
     select distinct team_id, user_id, id from (
-      select g.team_id, g.user_id, ${permission} as id
+      select g.team_id, g.user_id, g.permission_id as id
       from team_permission_grant g
-      ${filter.recursive ? sql`left join permission_closure c on c.project_id = g.project_id and c.scope = 'team' and c.id = g.permission_id` : sql``}
       where g.project_id = ${projectId}
       ${filter.teamId ? sql`and g.team_id = ${filter.teamId}` : sql``}
       ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}
@@ -70,13 +69,45 @@ export async function listTeamGrants(db: Kysely<Database>, projectId: string, fi
   return rows;
 }
 
+/** Everything a grant implies, from the maintained closure by its full primary key (itself when it has none). */
+const implied = (scope: Scope) => sql`unnest(coalesce((select c.implied_ids from permission_closure c
+  where c.project_id = g.project_id and c.scope = ${scope} and c.id = g.permission_id), array[g.permission_id]))`;
+
+/**
+ * The effective team permissions in one indexed query, one row per member with the sorted, distinct
+ * ids as an array: a grant implies tens of permissions, and a row per permission costs the client
+ * more than the query costs Postgres.
+ */
+async function listEffectiveTeamGrants(db: Kysely<Database>, projectId: string, filter: GrantFilter) {
+  const { rows } = await sql<{ team_id: string; user_id: string; ids: string[] }>`
+    select g.team_id, g.user_id, array_agg(distinct i.id order by i.id) as ids
+    from team_permission_grant g cross join lateral ${implied('team')} as i(id)
+    where g.project_id = ${projectId}
+      ${filter.teamId ? sql`and g.team_id = ${filter.teamId}` : sql``}
+      ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}
+      ${filter.permissionId ? sql`and i.id = ${filter.permissionId}` : sql``}
+    group by g.team_id, g.user_id
+    order by g.team_id, g.user_id`.execute(db);
+  return rows.flatMap(({ team_id, user_id, ids }) => ids.map((id) => ({ team_id, user_id, id })));
+}
+
+/** Project grants, held directly or (recursive) through contained permissions, as the team listing. */
 export async function listProjectGrants(db: Kysely<Database>, projectId: string, filter: Omit<GrantFilter, 'teamId'>) {
-  const permission = filter.recursive ? sql`unnest(coalesce(c.implied_ids, array[g.permission_id]))` : sql`g.permission_id`;
+  if (filter.recursive) {
+    const { rows } = await sql<{ user_id: string; ids: string[] }>`
+      select g.user_id, array_agg(distinct i.id order by i.id) as ids
+      from project_permission_grant g cross join lateral ${implied('project')} as i(id)
+      where g.project_id = ${projectId}
+        ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}
+        ${filter.permissionId ? sql`and i.id = ${filter.permissionId}` : sql``}
+      group by g.user_id
+      order by g.user_id`.execute(db);
+    return rows.flatMap(({ user_id, ids }) => ids.map((id) => ({ user_id, id })));
+  }
   const { rows } = await sql<{ user_id: string; id: string }>`
     select distinct user_id, id from (
-      select g.user_id, ${permission} as id
+      select g.user_id, g.permission_id as id
       from project_permission_grant g
-      ${filter.recursive ? sql`left join permission_closure c on c.project_id = g.project_id and c.scope = 'project' and c.id = g.permission_id` : sql``}
       where g.project_id = ${projectId}
       ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}
     ) effective

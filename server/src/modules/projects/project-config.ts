@@ -95,18 +95,64 @@ export const defaultProjectConfig: ProjectConfig = {
 type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Path segments that would reach an object's prototype; never a config key. */
+export const unsafeKeySegments: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
+
 /**
  * Defaults with the override applied. A dotted key (`a.b.c`) sets the value at that path; a plain
  * key's object value merges into the defaults, so a partial section changes only what it names.
+ * A key applies before the keys nested under it (`auth.oauth.providers` before
+ * `auth.oauth.providers.github.allowSignIn`), whatever order the store keeps them in (jsonb sorts keys).
  */
 export function renderConfig(override: JsonObject): ProjectConfig {
   const rendered = structuredClone(defaultProjectConfig) as unknown as JsonObject;
-  for (const [key, value] of Object.entries(override)) setPath(rendered, key.split('.'), value, key.includes('.'));
+  const entries = Object.entries(override).map(([key, value]) => ({ key, value, path: key.split('.') }));
+  entries.sort((a, b) => a.path.length - b.path.length);
+  for (const { key, value, path } of entries) setPath(rendered, path, value, key.includes('.'));
   return rendered as unknown as ProjectConfig;
+}
+
+/**
+ * The override with `entries` merged in so that each entry wins over what the override already says
+ * about the same part of the tree: older keys nested under an entry are dropped when the entry
+ * replaces that part (a dotted key, or a value that is not an object), or when the merged object
+ * sets them; an older dotted key above a merged value takes the merged value in.
+ */
+export function mergeOverride(existing: JsonObject, entries: JsonObject): JsonObject {
+  const merged: JsonObject = { ...existing };
+  for (const [key, value] of Object.entries(entries)) {
+    const replaces = key.includes('.') || !isObject(value);
+    for (const olderKey of Object.keys(merged)) {
+      if (!olderKey.startsWith(`${key}.`)) continue;
+      const rest = olderKey.slice(key.length + 1).split('.');
+      const covered = replaces ? 'all' : coverage(value as JsonObject, rest);
+      if (covered === 'all') delete merged[olderKey];
+      else if (covered !== 'none') {
+        const holder: JsonObject = { value: merged[olderKey] };
+        setPath(holder, ['value'], covered.value);
+        merged[olderKey] = holder.value;
+      }
+    }
+    delete merged[key];
+    merged[key] = value;
+  }
+  return merged;
+}
+
+/** How much of the tree at `path` a merged object sets: all of it, part of it (this value), or none. */
+function coverage(value: JsonObject, path: string[]): 'all' | 'none' | { value: JsonObject } {
+  let node: unknown = value;
+  for (const segment of path) {
+    if (!isObject(node)) return 'all';
+    if (!Object.hasOwn(node, segment)) return 'none';
+    node = node[segment];
+  }
+  return isObject(node) ? { value: node } : 'all';
 }
 
 function setPath(target: JsonObject, path: string[], value: unknown, replace = false): void {
   const [head, ...rest] = path as [string, ...string[]];
+  if (unsafeKeySegments.has(head)) return;
   if (rest.length > 0) {
     if (!isObject(target[head])) target[head] = {};
     setPath(target[head] as JsonObject, rest, value, replace);

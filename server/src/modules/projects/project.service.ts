@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, ProjectRow } from '../../db/schema.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import { type ProjectConfig, renderConfig } from './project-config.ts';
+import { mergeOverride, type ProjectConfig, renderConfig } from './project-config.ts';
 import { findProjectById, insertProject, updateProjectConfigOverride } from './project.repository.ts';
 
 export type Project = ProjectRow & { config: ProjectConfig };
@@ -59,13 +59,11 @@ export class ProjectService {
     const row = await findProjectById(db, id);
     if (!row) return;
     const { defaultPermissions } = renderConfig(row.config_override).rbac;
-    const override = { ...row.config_override };
-    for (const list of ['teamCreator', 'teamMember', 'signUp'] as const) {
-      override[`rbac.defaultPermissions.${list}`] = Object.fromEntries(
-        change(Object.keys(defaultPermissions[list])).map((permission) => [permission, true]),
-      );
-    }
-    await updateProjectConfigOverride(db, id, override);
+    const lists = (['teamCreator', 'teamMember', 'signUp'] as const).map((list) => [
+      `rbac.defaultPermissions.${list}`,
+      Object.fromEntries(change(Object.keys(defaultPermissions[list])).map((permission) => [permission, true])),
+    ]);
+    await updateProjectConfigOverride(db, id, mergeOverride(row.config_override, Object.fromEntries(lists)));
     this.cache.delete(id);
   }
 

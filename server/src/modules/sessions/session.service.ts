@@ -6,19 +6,18 @@ import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
 import type { Project } from '../projects/project.service.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import type { ClaimsUser } from '../auth/access-token-claims.ts';
 import {
   deleteSessionRow,
   deleteSessionsOfUser,
   findSession,
   findReplacedToken,
   findSessionByTokenHash,
-  findSessionWithUser,
   insertSession,
   listActiveSessionsOfUser,
-  recordSessionUse,
   rotateSessionToken,
 } from './session.repository.ts';
+import { findSessionById, findSessionByToken, type RefreshableSession, recordSessionUse } from './session-refresh.repository.ts';
 
 export const defaultSessionLifetimeMillis = 365 * 24 * 60 * 60 * 1000;
 /** With rotation on, the replaced token still works this long (concurrent refreshes from several tabs). */
@@ -29,7 +28,7 @@ const lastUsedWriteIntervalMillis = 60_000;
 /** A refresh token: 45 lowercase base32 characters (225 bits), stored only as a digest. */
 export const generateRefreshToken = (): string => randomBase32(45);
 
-export type RefreshOutcome = { session: RefreshSessionRow; user: UserRecord; refreshToken: string };
+export type RefreshOutcome = { session: RefreshableSession; user: ClaimsUser; refreshToken: string };
 
 /** Sessions (refresh tokens): creation, refresh with optional rotation and reuse detection, revocation. */
 export class SessionService {
@@ -61,11 +60,11 @@ export class SessionService {
   async refresh(project: Project, refreshToken: string, ip: string | null): Promise<RefreshOutcome> {
     const now = new Date();
     const digest = digestSecret(refreshToken.toLowerCase());
-    const found = await findSessionWithUser(this.db, { tokenHash: digest });
+    const found = await findSessionByToken(this.db, digest);
     if (!found) return this.refreshWithReplacedToken(project, digest, refreshToken, now);
     const { session, user } = found;
     if (session.project_id !== project.id || session.expires_at <= now) throw new RefreshTokenNotFoundOrExpiredError();
-    if (now.getTime() - session.last_used_at.getTime() > lastUsedWriteIntervalMillis) await recordSessionUse(this.db, session, ip, now);
+    if (now.getTime() - session.last_used_at.getTime() > lastUsedWriteIntervalMillis) await recordSessionUse(this.db, session.id, ip, now);
     if (!project.config.auth.sessions.rotateRefreshTokens) return { session, user, refreshToken };
     const rotated = generateRefreshToken();
     await rotateSessionToken(this.db, session.id, digestSecret(rotated), digest, now);
@@ -78,7 +77,7 @@ export class SessionService {
    */
   private async refreshWithReplacedToken(project: Project, digest: string, refreshToken: string, now: Date): Promise<RefreshOutcome> {
     const replaced = await findReplacedToken(this.db, digest);
-    const found = replaced && (await findSessionWithUser(this.db, { id: replaced.session_id }));
+    const found = replaced && (await findSessionById(this.db, replaced.session_id));
     if (!replaced || !found || found.session.project_id !== project.id || found.session.expires_at <= now)
       throw new RefreshTokenNotFoundOrExpiredError();
     const newest = await this.db

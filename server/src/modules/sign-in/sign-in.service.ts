@@ -1,5 +1,5 @@
 import { MultiFactorAuthenticationRequiredError } from '@gatehouse/client/errors';
-import type { AccessTokenSubject } from '../auth/access-token-claims.ts';
+import type { AccessTokenSubject, ClaimsUser } from '../auth/access-token-claims.ts';
 import type { AccessTokenService } from '../auth/access-token.service.ts';
 import type { Project } from '../projects/project.service.ts';
 import type { SessionService } from '../sessions/session.service.ts';
@@ -15,7 +15,7 @@ export const mfaAttemptLifetimeMillis = 10 * 60 * 1000;
 export type SignInTokens = { access_token: string; refresh_token: string; user_id: string };
 
 /** The access-token claims of a user in a session (protocol README §5). */
-export function accessTokenSubject(project: Project, user: UserRecord, sessionId: string): AccessTokenSubject {
+export function accessTokenSubject(project: Project, user: ClaimsUser, sessionId: string): AccessTokenSubject {
   const restriction = restrictionOf(project, user);
   return {
     sub: user.id,
