@@ -37,7 +37,11 @@ export type ServiceOptions = Pick<ServerEnv, 'publicUrl' | 'smtp'> & { emailLog?
 /** Every service, wired once per app; handlers and tests reach them through `app.services`. */
 export function createServices(db: Kysely<Database>, env: ServiceOptions, serverSecret: Buffer) {
   const projects: ProjectService = new ProjectService(db, (projectId, trx) => permissions.seedDefaults(projectId, trx));
-  const permissions = new PermissionService(db, (projectId, change, trx) => projects.updateDefaultPermissions(projectId, change, trx));
+  const permissions = new PermissionService(
+    db,
+    (projectId, change, trx) => projects.updateDefaultPermissions(projectId, change, trx),
+    (projectId) => projects.forget(projectId),
+  );
   const teams = new TeamService(db, permissions);
   const apiKeys = new ApiKeyService(db);
   const signingKeys = new SigningKeysService(serverSecret);

@@ -94,7 +94,7 @@ export function serverTeams(call: AppCall): ServerTeams {
 }
 
 const permissionQuery = (filter: PermissionQuery) =>
-  definedOnly({ user_id: filter.userId, permission_id: filter.permissionId, recursive: queryBoolean(filter.recursive) });
+  definedOnly({ user_id: filter.userId, permission_id: filter.permissionId, recursive: queryBoolean(filter.recursive ?? true) });
 
 export function serverTeamPermissions(call: AppCall): ServerTeamPermissions {
   const list: ServerTeamPermissions['list'] = async (filter = {}) =>

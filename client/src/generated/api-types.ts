@@ -3752,7 +3752,7 @@ export interface paths {
         };
         /**
          * Team permission grants
-         * @description `recursive` (default true) lists the transitive closure over contained permissions, otherwise direct grants only. Client access only for itself (`user_id=me`, the default).
+         * @description `recursive=true` lists the transitive closure over contained permissions; otherwise (`false` or absent, as the protocol says) direct grants only. The SDKs send `recursive=true` unless asked otherwise. Client access only for itself (`user_id=me`, the default).
          */
         get: operations["listTeamPermissions"];
         put?: never;
@@ -3904,7 +3904,7 @@ export interface paths {
         };
         /**
          * Project permission grants
-         * @description `recursive` (default true) lists the transitive closure. Client access only for itself.
+         * @description `recursive=true` lists the transitive closure; otherwise (`false` or absent) direct grants only. The SDKs send `recursive=true` unless asked otherwise. Client access only for itself.
          */
         get: operations["listProjectPermissions"];
         put?: never;

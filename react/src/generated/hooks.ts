@@ -6624,7 +6624,7 @@ export const useUpdateTeamMemberProfile = <TError = UserMe400Response | ProjectA
     }
     
 /**
- * `recursive` (default true) lists the transitive closure over contained permissions, otherwise direct grants only. Client access only for itself (`user_id=me`, the default).
+ * `recursive=true` lists the transitive closure over contained permissions; otherwise (`false` or absent, as the protocol says) direct grants only. The SDKs send `recursive=true` unless asked otherwise. Client access only for itself (`user_id=me`, the default).
  * @summary Team permission grants
  */
 export const getListTeamPermissionsUrl = (params?: ListTeamPermissionsParams,) => {
@@ -6900,7 +6900,7 @@ export const useDeleteTeamPermission = <TError = UserMe400Response | DeleteTeamP
     }
     
 /**
- * `recursive` (default true) lists the transitive closure. Client access only for itself.
+ * `recursive=true` lists the transitive closure; otherwise (`false` or absent) direct grants only. The SDKs send `recursive=true` unless asked otherwise. Client access only for itself.
  * @summary Project permission grants
  */
 export const getListProjectPermissionsUrl = (params?: ListProjectPermissionsParams,) => {

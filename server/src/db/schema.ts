@@ -306,6 +306,24 @@ export interface NotificationPreferenceTable {
   updated_at: Generated<Date>;
 }
 
+/** Users per sign-up method and country ('' for none), kept by triggers on project_user (migration 0015). */
+export interface UserMetricsTotalTable {
+  project_id: string;
+  is_anonymous: boolean;
+  sign_up_method: string;
+  country_code: string;
+  users: number;
+}
+
+/** Per UTC day: sign-ups, and users whose latest activity is that day; kept by triggers (migration 0015). */
+export interface UserMetricsDailyTable {
+  project_id: string;
+  day: ColumnType<string, string, string>;
+  is_anonymous: boolean;
+  sign_ups: number;
+  last_active: number;
+}
+
 export interface Database {
   server_secret: ServerSecretTable;
   project: ProjectTable;
@@ -333,6 +351,8 @@ export interface Database {
   oauth_flow: OAuthFlowTable;
   oauth_authorization_code: OAuthAuthorizationCodeTable;
   notification_preference: NotificationPreferenceTable;
+  user_metrics_total: UserMetricsTotalTable;
+  user_metrics_daily: UserMetricsDailyTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -13,6 +13,7 @@ import * as cliLogin from './0011-cli-login.ts';
 import * as oauth from './0012-oauth.ts';
 import * as passkeys from './0013-passkeys.ts';
 import * as notificationPreferences from './0014-notification-preferences.ts';
+import * as userMetricsRollups from './0015-user-metrics-rollups.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-oauth': oauth,
   '0013-passkeys': passkeys,
   '0014-notification-preferences': notificationPreferences,
+  '0015-user-metrics-rollups': userMetricsRollups,
 };

@@ -11,25 +11,12 @@ export type RecentRow = {
 };
 
 /**
- * The metrics' queries, each answerable from a covering index (migration 0009) and run
- * concurrently; anonymous users only when included.
+ * The metrics' queries, run concurrently: the counts come from the rollups that triggers keep on
+ * project_user (migration 0015), a few dozen rows whatever the number of users; the recent users
+ * from covering indexes. Anonymous users only when included.
  */
 export function metricsQueries(db: Kysely<Database>, projectId: string, includeAnonymous: boolean) {
   const anonymous = includeAnonymous ? sql`` : sql`and not is_anonymous`;
-  const perDay = async (column: 'signed_up_at' | 'last_active_at') => {
-    const { rows } = await sql<{ date: string; activity: number }>`
-      select to_char(${sql.ref(column)} at time zone 'utc', 'YYYY-MM-DD') as date, count(*)::int as activity
-      from project_user
-      where project_id = ${projectId} and ${sql.ref(column)} >= (now() at time zone 'utc')::date - 29 ${anonymous}
-      group by 1`.execute(db);
-    return rows;
-  };
-  const grouped = async (column: 'country_code' | 'sign_up_method') => {
-    const { rows } = await sql<{ key: string | null; count: number }>`
-      select ${sql.ref(column)} as key, count(*)::int as count from project_user
-      where project_id = ${projectId} ${anonymous} group by 1`.execute(db);
-    return rows;
-  };
   const recent = async (column: 'signed_up_at' | 'last_active_at') => {
     const { rows } = await sql<RecentRow>`
       select id, display_name, primary_email, profile_image_url, signed_up_at, last_active_at from project_user
@@ -37,10 +24,20 @@ export function metricsQueries(db: Kysely<Database>, projectId: string, includeA
     return rows;
   };
   return {
-    signUpsPerDay: () => perDay('signed_up_at'),
-    activePerDay: () => perDay('last_active_at'),
-    byCountry: () => grouped('country_code'),
-    byMethod: () => grouped('sign_up_method'),
+    /** Users per sign-up method and country ('' for none). */
+    totals: async () => {
+      const { rows } = await sql<{ sign_up_method: string; country_code: string; users: number }>`
+        select sign_up_method, country_code, sum(users)::int as users from user_metrics_total
+        where project_id = ${projectId} ${anonymous} group by 1, 2 having sum(users) > 0`.execute(db);
+      return rows;
+    },
+    /** Sign-ups and latest activity per UTC day (`YYYY-MM-DD`), from `firstDay` on. */
+    days: async (firstDay: string) => {
+      const { rows } = await sql<{ day: string; sign_ups: number; last_active: number }>`
+        select day::text as day, sum(sign_ups)::int as sign_ups, sum(last_active)::int as last_active from user_metrics_daily
+        where project_id = ${projectId} and day >= ${firstDay}::date ${anonymous} group by 1`.execute(db);
+      return rows;
+    },
     recentlyRegistered: () => recent('signed_up_at'),
     recentlyActive: () => recent('last_active_at'),
   };

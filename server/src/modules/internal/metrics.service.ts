@@ -12,39 +12,53 @@ const toRecentUser = (row: RecentRow) => ({
   last_active_at_millis: row.last_active_at.getTime(),
 });
 
-/** The last 30 UTC days, oldest first, each with its count (0 when none). */
-function last30Days(rows: Array<{ date: string; activity: number }>) {
-  const counts = new Map(rows.map((row) => [row.date, row.activity]));
+/** The last 30 UTC days (`YYYY-MM-DD`), oldest first. */
+function last30Days(): string[] {
   const now = new Date();
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: 30 }, (_, index) => {
-    const date = new Date(today - (29 - index) * 86_400_000).toISOString().slice(0, 10);
-    return { date, activity: counts.get(date) ?? 0 };
-  });
+  return Array.from({ length: 30 }, (_, index) => new Date(today - (29 - index) * 86_400_000).toISOString().slice(0, 10));
 }
 
-/** The dashboard's user metrics, its queries run concurrently. The total is the sum per method. */
+/** Sums `count` per key ('' stands for none). */
+function tally<Row>(rows: Row[], key: (row: Row) => string, count: (row: Row) => number): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const row of rows) totals.set(key(row), (totals.get(key(row)) ?? 0) + count(row));
+  return totals;
+}
+
+/** The dashboard's user metrics, its queries run concurrently. */
 export async function projectMetrics(
   db: Kysely<Database>,
   projectId: string,
   includeAnonymous: boolean,
 ): Promise<components['schemas']['ProjectMetrics']> {
   const queries = metricsQueries(db, projectId, includeAnonymous);
-  const [signUps, active, countries, methods, registered, recentlyActive] = await Promise.all([
-    queries.signUpsPerDay(),
-    queries.activePerDay(),
-    queries.byCountry(),
-    queries.byMethod(),
+  const days = last30Days();
+  const [totals, perDay, registered, recentlyActive] = await Promise.all([
+    queries.totals(),
+    queries.days(days[0] as string),
     queries.recentlyRegistered(),
     queries.recentlyActive(),
   ]);
+  const byDay = new Map(perDay.map((row) => [row.day, row]));
+  const byCountry = tally(
+    totals,
+    (row) => row.country_code,
+    (row) => row.users,
+  );
+  const byMethod = tally(
+    totals,
+    (row) => row.sign_up_method,
+    (row) => row.users,
+  );
+  byCountry.delete('');
   return {
-    total_users: methods.reduce((sum, row) => sum + row.count, 0),
-    daily_users: last30Days(signUps),
-    daily_active_users: last30Days(active),
-    users_by_country: Object.fromEntries(countries.filter((row) => row.key !== null).map((row) => [row.key, row.count])),
+    total_users: totals.reduce((sum, row) => sum + row.users, 0),
+    daily_users: days.map((date) => ({ date, activity: byDay.get(date)?.sign_ups ?? 0 })),
+    daily_active_users: days.map((date) => ({ date, activity: byDay.get(date)?.last_active ?? 0 })),
+    users_by_country: Object.fromEntries(byCountry),
     recently_registered: registered.map(toRecentUser),
     recently_active: recentlyActive.map(toRecentUser),
-    login_methods: methods.map((row) => ({ method: row.key ?? 'other', count: row.count })).sort((a, b) => b.count - a.count),
+    login_methods: [...byMethod].map(([method, count]) => ({ method: method || 'other', count })).sort((a, b) => b.count - a.count),
   };
 }

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, PermissionDefinitionRow } from '../../db/schema.ts';
+import { effectiveGrants } from './effective-grants.ts';
 
 export type Scope = 'team' | 'project';
 
@@ -69,40 +70,41 @@ export async function listTeamGrants(db: Kysely<Database>, projectId: string, fi
   return rows;
 }
 
-/** Everything a grant implies, from the maintained closure by its full primary key (itself when it has none). */
-const implied = (scope: Scope) => sql`unnest(coalesce((select c.implied_ids from permission_closure c
+/** Everything a grant implies, from the maintained closure by its full primary key (itself when it has none), as JSON. */
+const implied = (scope: Scope) => sql`to_json(coalesce((select c.implied_ids from permission_closure c
   where c.project_id = g.project_id and c.scope = ${scope} and c.id = g.permission_id), array[g.permission_id]))`;
 
 /**
- * The effective team permissions in one indexed query, one row per member with the sorted, distinct
- * ids as an array: a grant implies tens of permissions, and a row per permission costs the client
- * more than the query costs Postgres.
+ * The effective team permissions: one indexed query answering each grant with its closure (JSON, which
+ * pg parses natively), merged per member by `effectiveGrants`.
  */
 async function listEffectiveTeamGrants(db: Kysely<Database>, projectId: string, filter: GrantFilter) {
   const { rows } = await sql<{ team_id: string; user_id: string; ids: string[] }>`
-    select g.team_id, g.user_id, array_agg(distinct i.id order by i.id) as ids
-    from team_permission_grant g cross join lateral ${implied('team')} as i(id)
+    select g.team_id, g.user_id, ${implied('team')} as ids from team_permission_grant g
     where g.project_id = ${projectId}
       ${filter.teamId ? sql`and g.team_id = ${filter.teamId}` : sql``}
-      ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}
-      ${filter.permissionId ? sql`and i.id = ${filter.permissionId}` : sql``}
-    group by g.team_id, g.user_id
-    order by g.team_id, g.user_id`.execute(db);
-  return rows.flatMap(({ team_id, user_id, ids }) => ids.map((id) => ({ team_id, user_id, id })));
+      ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}`.execute(db);
+  const grants = rows.map(({ team_id, user_id, ids }) => ({ member: { team_id, user_id }, ids }));
+  const items: Array<{ team_id: string; user_id: string; id: string }> = [];
+  for (const { member, ids } of effectiveGrants(grants, (m) => `${m.team_id} ${m.user_id}`, filter.permissionId)) {
+    for (const id of ids) items.push({ team_id: member.team_id, user_id: member.user_id, id });
+  }
+  return items;
 }
 
 /** Project grants, held directly or (recursive) through contained permissions, as the team listing. */
 export async function listProjectGrants(db: Kysely<Database>, projectId: string, filter: Omit<GrantFilter, 'teamId'>) {
   if (filter.recursive) {
     const { rows } = await sql<{ user_id: string; ids: string[] }>`
-      select g.user_id, array_agg(distinct i.id order by i.id) as ids
-      from project_permission_grant g cross join lateral ${implied('project')} as i(id)
+      select g.user_id, ${implied('project')} as ids from project_permission_grant g
       where g.project_id = ${projectId}
-        ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}
-        ${filter.permissionId ? sql`and i.id = ${filter.permissionId}` : sql``}
-      group by g.user_id
-      order by g.user_id`.execute(db);
-    return rows.flatMap(({ user_id, ids }) => ids.map((id) => ({ user_id, id })));
+        ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}`.execute(db);
+    const grants = rows.map(({ user_id, ids }) => ({ member: user_id, ids }));
+    const items: Array<{ user_id: string; id: string }> = [];
+    for (const { member, ids } of effectiveGrants(grants, (userId) => userId, filter.permissionId)) {
+      for (const id of ids) items.push({ user_id: member, id });
+    }
+    return items;
   }
   const { rows } = await sql<{ user_id: string; id: string }>`
     select distinct user_id, id from (

@@ -42,6 +42,11 @@ export class PermissionService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly updateDefaults: DefaultPermissionsUpdater = async () => {},
+    /**
+     * Told once such a rewrite has committed: a project read between the rewrite and the commit saw
+     * the old lists, and a cache must not keep them.
+     */
+    private readonly defaultsCommitted: (projectId: string) => void = () => {},
   ) {}
 
   async seedDefaults(projectId: string, db: Kysely<Database> = this.db): Promise<void> {
@@ -77,7 +82,7 @@ export class PermissionService {
   }
 
   async updateDefinition(projectId: string, scope: Scope, id: string, write: DefinitionWrite): Promise<DefinitionView> {
-    return this.db.transaction().execute(async (trx) => {
+    const view = await this.db.transaction().execute(async (trx) => {
       const current = await this.definitionIn(trx, projectId, scope, id);
       let currentId = current.id;
       if (write.id !== undefined && write.id !== currentId) {
@@ -112,6 +117,8 @@ export class PermissionService {
       await rebuildClosure(trx, projectId, scope);
       return toView((await findDefinition(trx, projectId, currentId)) as PermissionDefinitionRow);
     });
+    if (view.id !== id) this.defaultsCommitted(projectId);
+    return view;
   }
 
   async deleteDefinition(projectId: string, scope: Scope, id: string): Promise<void> {
@@ -121,6 +128,7 @@ export class PermissionService {
       await this.updateDefaults(projectId, (ids) => ids.filter((permission) => permission !== id), trx);
       await rebuildClosure(trx, projectId, scope);
     });
+    this.defaultsCommitted(projectId);
   }
 
   listTeamGrants(projectId: string, filter: { teamId?: string; userId?: string; permissionId?: string; recursive: boolean }) {

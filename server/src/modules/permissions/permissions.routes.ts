@@ -35,7 +35,7 @@ export function permissionHandlers(services: Services) {
         teamId: request.query.team_id,
         userId: requested === undefined ? undefined : resolveUserId(auth, requested),
         permissionId: request.query.permission_id,
-        recursive: request.query.recursive !== 'false',
+        recursive: request.query.recursive === 'true',
       });
       return { items: rows, is_paginated: false as const };
     },
@@ -62,7 +62,7 @@ export function permissionHandlers(services: Services) {
       const rows = await permissions.listProjectGrants(auth.project.id, {
         userId: requested === undefined ? undefined : resolveUserId(auth, requested),
         permissionId: request.query.permission_id,
-        recursive: request.query.recursive !== 'false',
+        recursive: request.query.recursive === 'true',
       });
       return { items: rows, is_paginated: false as const };
     },

@@ -121,24 +121,24 @@ describe('DELETE /team-permissions/{team_id}/{user_id}/{permission_id}', () => {
 });
 
 describe('GET /team-permissions', () => {
-  it('lists the closure by default, only direct grants with recursive=false, and filters by permission_id', async () => {
+  it("lists the closure with recursive=true, only direct grants otherwise (the protocol's default), and filters by permission_id", async () => {
     const member = await newUser();
     const teamId = await teamOf(member);
     await call('POST', `/team-permissions/${teamId}/${member.id}/team_top`, server(), {});
     const base = `/team-permissions?team_id=${teamId}&user_id=${member.id}`;
     const closure = ['team_top', 'team_mid', 'team_leaf', '$invite_members', 'team_member', '$read_members'].sort();
-    for (const query of ['', '&recursive=true']) {
-      const listed = await call('GET', `${base}${query}`, server());
-      expect(listed.body.is_paginated).toBe(false);
-      expect(sortedIds(listed)).toEqual(closure);
-      for (const item of listed.body.items) expect(item).toEqual({ id: item.id, team_id: teamId, user_id: member.id });
+    const listed = await call('GET', `${base}&recursive=true`, server());
+    expect(listed.body.is_paginated).toBe(false);
+    expect(sortedIds(listed)).toEqual(closure);
+    for (const item of listed.body.items) expect(item).toEqual({ id: item.id, team_id: teamId, user_id: member.id });
+    for (const query of ['', '&recursive=false']) {
+      expect(sortedIds(await call('GET', `${base}${query}`, server()))).toEqual(['team_member', 'team_top']);
     }
-    expect(sortedIds(await call('GET', `${base}&recursive=false`, server()))).toEqual(['team_member', 'team_top']);
-    expect((await call('GET', `${base}&permission_id=team_leaf`, server())).body.items).toEqual([
+    expect((await call('GET', `${base}&permission_id=team_leaf&recursive=true`, server())).body.items).toEqual([
       { id: 'team_leaf', team_id: teamId, user_id: member.id },
     ]);
-    expect((await call('GET', `${base}&permission_id=team_leaf&recursive=false`, server())).body.items).toEqual([]);
-    expect(sortedIds(await call('GET', `${base}&permission_id=$invite_members`, server()))).toEqual(['$invite_members']);
+    expect((await call('GET', `${base}&permission_id=team_leaf`, server())).body.items).toEqual([]);
+    expect(sortedIds(await call('GET', `${base}&permission_id=$invite_members&recursive=true`, server()))).toEqual(['$invite_members']);
   });
 
   it('lets a client list only its own grants', async () => {
@@ -173,13 +173,13 @@ describe('project permissions', () => {
       expect(granted.body).toEqual({ id: 'proj_top', user_id: user.id });
     }
     const base = `/project-permissions?user_id=${user.id}`;
-    const closure = await call('GET', base, server());
+    const closure = await call('GET', `${base}&recursive=true`, server());
     expect(closure.body.is_paginated).toBe(false);
     expect(sortedIds(closure)).toEqual(['proj_leaf', 'proj_mid', 'proj_top']);
     expect(closure.body.items[0]).toEqual({ id: expect.any(String), user_id: user.id });
-    expect(sortedIds(await call('GET', `${base}&recursive=true`, server()))).toEqual(['proj_leaf', 'proj_mid', 'proj_top']);
+    expect(sortedIds(await call('GET', base, server()))).toEqual(['proj_top']);
     expect(sortedIds(await call('GET', `${base}&recursive=false`, server()))).toEqual(['proj_top']);
-    expect(sortedIds(await call('GET', `${base}&permission_id=proj_mid`, server()))).toEqual(['proj_mid']);
+    expect(sortedIds(await call('GET', `${base}&permission_id=proj_mid&recursive=true`, server()))).toEqual(['proj_mid']);
     expect(sortedIds(await call('GET', `${base}&permission_id=proj_mid&recursive=false`, server()))).toEqual([]);
 
     const revoked = await call('DELETE', `/project-permissions/${user.id}/proj_top`, server(), {});
@@ -213,7 +213,7 @@ describe('project permissions', () => {
     const user = await newUser();
     const other = await newUser();
     await call('POST', `/project-permissions/${user.id}/proj_mid`, server(), {});
-    for (const query of ['', '?user_id=me', `?user_id=${user.id}`]) {
+    for (const query of ['?recursive=true', '?user_id=me&recursive=true', `?user_id=${user.id}&recursive=true`]) {
       const own = await call('GET', `/project-permissions${query}`, user.client);
       expect(own.status).toBe(200);
       expect(own.body.items).toEqual([
@@ -239,7 +239,7 @@ describe('rbac.defaultPermissions.signUp', () => {
     expect(created.status).toBe(201);
     const direct = await call('GET', `/project-permissions?user_id=${created.body.id}&recursive=false`, server(project));
     expect(direct.body.items).toEqual([{ id: 'signup_perk', user_id: created.body.id }]);
-    expect(sortedIds(await call('GET', `/project-permissions?user_id=${created.body.id}`, server(project)))).toEqual([
+    expect(sortedIds(await call('GET', `/project-permissions?user_id=${created.body.id}&recursive=true`, server(project)))).toEqual([
       'signup_base',
       'signup_perk',
     ]);

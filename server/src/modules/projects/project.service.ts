@@ -67,6 +67,11 @@ export class ProjectService {
     this.cache.delete(id);
   }
 
+  /** Drops the cached row (a transaction that changed it has committed). */
+  forget(id: string): void {
+    this.cache.delete(id);
+  }
+
   async update(
     id: string,
     changes: { displayName?: string; description?: string; isProductionMode?: boolean; configOverride?: Record<string, unknown> },

@@ -23,10 +23,13 @@ export async function findAuthEmailChannel(db: Kysely<Database>, projectId: stri
     .executeTakeFirst();
 }
 
-/** The user whose auth-enabled email channel has this address (case-insensitive). */
+/** The user whose auth-enabled email channel has this address (case-insensitive), in one round trip: every password sign-in starts here. */
 export async function findUserRecordByAuthEmail(db: Kysely<Database>, projectId: string, email: string): Promise<UserRecord | undefined> {
-  const channel = await findAuthEmailChannel(db, projectId, email);
-  return channel ? findUserRecord(db, projectId, channel.user_id) : undefined;
+  const { rows } = await sql<UserRecord>`
+    select u.* from contact_channel c join project_user u on u.id = c.user_id and u.project_id = c.project_id
+    where c.project_id = ${projectId} and lower(c.value) = ${email.toLowerCase()} and c.used_for_auth
+    limit 1`.execute(db);
+  return rows[0];
 }
 
 export type UserListFilter = {

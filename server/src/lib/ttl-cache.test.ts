@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TtlCache } from './ttl-cache.ts';
+
+describe('TtlCache', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('forgets entries after their lifetime, the cache-wide one or their own', () => {
+    vi.useFakeTimers();
+    const cache = new TtlCache<string, number>(1_000);
+    cache.set('short', 1);
+    cache.set('long', 2, 5_000);
+    vi.advanceTimersByTime(1_000);
+    expect(cache.get('short')).toBeUndefined();
+    expect(cache.get('long')).toBe(2);
+    vi.advanceTimersByTime(4_000);
+    expect(cache.get('long')).toBeUndefined();
+  });
+
+  it('when full, evicts the oldest entry not read since, like an LRU', () => {
+    const cache = new TtlCache<string, number>(60_000, 3);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    cache.get('a');
+    cache.set('d', 4);
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')]).toEqual([1, undefined, 3, 4]);
+    expect(cache.size).toBe(3);
+  });
+
+  it('does not keep what a load read before an invalidation that overtook it', async () => {
+    const cache = new TtlCache<string, string>(60_000);
+    let finishLoad: (value: string) => void = () => {};
+    const loading = cache.getOrLoad('project', () => new Promise((resolve) => (finishLoad = resolve)));
+    cache.delete('project'); // a write committed while the row was being read
+    finishLoad('row as it was');
+    expect(await loading).toBe('row as it was');
+    expect(cache.get('project')).toBeUndefined();
+    expect(await cache.getOrLoad('project', async () => 'row as it is')).toBe('row as it is');
+    expect(cache.get('project')).toBe('row as it is');
+  });
+
+  it('caches nothing when a load throws', async () => {
+    const cache = new TtlCache<string, string>(60_000);
+    await expect(cache.getOrLoad('key', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(cache.get('key')).toBeUndefined();
+  });
+});
