@@ -312,6 +312,8 @@ export interface UserMetricsTotalTable {
   is_anonymous: boolean;
   sign_up_method: string;
   country_code: string;
+  /** One of 16 per counter, picked by the writing connection (spreads the row locks). */
+  shard: number;
   users: number;
 }
 
@@ -320,6 +322,7 @@ export interface UserMetricsDailyTable {
   project_id: string;
   day: ColumnType<string, string, string>;
   is_anonymous: boolean;
+  shard: number;
   sign_ups: number;
   last_active: number;
 }

@@ -9,6 +9,8 @@ import { type Kysely, sql } from 'kysely';
  * Inserts and deletes are counted per statement from their transition tables (a bulk import is one
  * aggregate); an update only when it moves a counted attribute: last activity within the same day,
  * the frequent case, fires nothing. Upserts go in key order, so concurrent writers lock alike.
+ * Each counter is split over 16 shards picked by the writing connection: concurrent sign-ups would
+ * otherwise queue on one row per project and day, each holding it until its transaction commits.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -17,8 +19,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       is_anonymous boolean not null,
       sign_up_method text not null,
       country_code text not null,
+      shard smallint not null,
       users integer not null,
-      primary key (project_id, is_anonymous, sign_up_method, country_code)
+      primary key (project_id, is_anonymous, sign_up_method, country_code, shard)
     )`.execute(db);
   await sql`
     create table user_metrics_daily (
@@ -26,8 +29,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       day date not null,
       is_anonymous boolean not null,
       sign_ups integer not null,
+      shard smallint not null,
       last_active integer not null,
-      primary key (project_id, day, is_anonymous)
+      primary key (project_id, day, is_anonymous, shard)
     )`.execute(db);
   await sql`create function utc_day(at timestamptz) returns date language sql immutable as $$ select (at at time zone 'utc')::date $$`.execute(
     db,
@@ -43,18 +47,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           as r(project_id, is_anonymous, sign_up_method, country_code, signed_up_at, last_active_at, sign)
         where exists (select 1 from project p where p.id = r.project_id)
       ), totals as (
-        insert into user_metrics_total as t (project_id, is_anonymous, sign_up_method, country_code, users)
-        select project_id, is_anonymous, coalesce(sign_up_method, ''), coalesce(country_code, ''), sum(sign)
+        insert into user_metrics_total as t (project_id, is_anonymous, sign_up_method, country_code, shard, users)
+        select project_id, is_anonymous, coalesce(sign_up_method, ''), coalesce(country_code, ''), pg_backend_pid() % 16, sum(sign)
         from u group by 1, 2, 3, 4 having sum(sign) <> 0 order by 1, 2, 3, 4
-        on conflict (project_id, is_anonymous, sign_up_method, country_code) do update set users = t.users + excluded.users
+        on conflict (project_id, is_anonymous, sign_up_method, country_code, shard) do update set users = t.users + excluded.users
       )
-      insert into user_metrics_daily as d (project_id, day, is_anonymous, sign_ups, last_active)
-      select project_id, day, is_anonymous, sum(sign_ups), sum(active) from (
+      insert into user_metrics_daily as d (project_id, day, is_anonymous, shard, sign_ups, last_active)
+      select project_id, day, is_anonymous, pg_backend_pid() % 16, sum(sign_ups), sum(active) from (
         select project_id, utc_day(signed_up_at) as day, is_anonymous, sign as sign_ups, 0 as active from u
         union all
         select project_id, utc_day(last_active_at), is_anonymous, 0, sign from u
       ) days group by 1, 2, 3 having sum(sign_ups) <> 0 or sum(active) <> 0 order by 1, 2, 3
-      on conflict (project_id, day, is_anonymous)
+      on conflict (project_id, day, is_anonymous, shard)
         do update set sign_ups = d.sign_ups + excluded.sign_ups, last_active = d.last_active + excluded.last_active
     $$`.execute(db);
   const counted = (rows: string, sign: number) =>

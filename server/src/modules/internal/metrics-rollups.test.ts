@@ -12,11 +12,13 @@ const day = 24 * 60 * 60 * 1000;
 
 async function rollups(db: Kysely<Database>, projectId: string) {
   const { rows: totals } = await sql<{ key: string; users: number }>`
-    select concat_ws('/', is_anonymous, sign_up_method, country_code) as key, users from user_metrics_total
-    where project_id = ${projectId} and users <> 0 order by 1`.execute(db);
+    select concat_ws('/', is_anonymous, sign_up_method, country_code) as key, sum(users)::int as users from user_metrics_total
+    where project_id = ${projectId} group by 1 having sum(users) <> 0 order by 1`.execute(db);
   const { rows: days } = await sql<{ key: string; sign_ups: number; last_active: number }>`
-    select concat_ws('/', day, is_anonymous) as key, sign_ups, last_active from user_metrics_daily
-    where project_id = ${projectId} and (sign_ups <> 0 or last_active <> 0) order by 1`.execute(db);
+    select concat_ws('/', day, is_anonymous) as key, sum(sign_ups)::int as sign_ups, sum(last_active)::int as last_active
+    from user_metrics_daily where project_id = ${projectId} group by 1 having sum(sign_ups) <> 0 or sum(last_active) <> 0 order by 1`.execute(
+    db,
+  );
   return { totals, days };
 }
 
@@ -48,6 +50,17 @@ describe('user metrics rollups', () => {
     await expectConsistent(project.id);
     await users.update(project, anonymous.id, { is_anonymous: false, country_code: 'FR' });
     await expectConsistent(project.id);
+  });
+
+  it('stay exact under concurrent sign-ups over many connections (sharded counters)', async () => {
+    const { project } = await env.context.createProject();
+    const { users } = env.context.services;
+    await Promise.all(Array.from({ length: 24 }, (_, n) => users.create(project, { country_code: n % 2 ? 'SE' : null }, 'password')));
+    await expectConsistent(project.id);
+    const { db } = env.context.database;
+    const { rows } = await sql<{ shards: number }>`
+      select count(distinct shard)::int as shards from user_metrics_total where project_id = ${project.id}`.execute(db);
+    expect(rows[0]?.shards).toBeGreaterThan(1);
   });
 
   it('move users between days and countries on updates, and forget deleted users', async () => {
