@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { NotificationPreference } from '../../generated/hooks.schemas.ts';
 import { getListNotificationPreferencesQueryKey, useUpdateNotificationPreference } from '../../generated/hooks.ts';
 import { useNotificationPreferences } from '../../hooks/use-notification-preferences.ts';
@@ -8,14 +9,19 @@ export function NotificationsSection() {
   const preferences = useNotificationPreferences();
   const queryClient = useQueryClient();
   const key = getListNotificationPreferencesQueryKey('me');
-  // The box flips at once; the server's answer (or a refetch after an error) settles it.
+  // The box flips within the click (React state; the query cache notifies its subscribers a tick
+  // later, and a controlled box would spring back meanwhile); the server's answer settles it.
+  const [flipped, setFlipped] = useState<Record<string, boolean>>({});
   const update = useUpdateNotificationPreference({
     mutation: {
       onMutate: ({ notificationCategoryId, data }) =>
         queryClient.setQueryData<NotificationPreference[]>(key, (current) =>
           current?.map((item) => (item.notification_category_id === notificationCategoryId ? { ...item, enabled: data.enabled } : item)),
         ),
-      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+      onSettled: async (_data, _error, { notificationCategoryId }) => {
+        await queryClient.invalidateQueries({ queryKey: key });
+        setFlipped(({ [notificationCategoryId]: _settled, ...others }) => others);
+      },
     },
   });
   return (
@@ -27,15 +33,13 @@ export function NotificationsSection() {
             <label className="gh-row">
               <input
                 type="checkbox"
-                checked={preference.enabled}
+                checked={flipped[preference.notification_category_id] ?? preference.enabled}
                 disabled={!preference.can_disable}
-                onChange={(event) =>
-                  update.mutate({
-                    userId: 'me',
-                    notificationCategoryId: preference.notification_category_id,
-                    data: { enabled: event.target.checked },
-                  })
-                }
+                onChange={(event) => {
+                  const enabled = event.target.checked;
+                  setFlipped((current) => ({ ...current, [preference.notification_category_id]: enabled }));
+                  update.mutate({ userId: 'me', notificationCategoryId: preference.notification_category_id, data: { enabled } });
+                }}
               />
               {preference.notification_category_name}
             </label>
