@@ -20,6 +20,7 @@ import { teamInvitationHandlers } from './modules/teams/team-invitations.routes.
 import { endUserApiKeyHandlers } from './modules/end-user-api-keys/end-user-api-keys.routes.ts';
 import { internalHandlers } from './modules/internal/internal.routes.ts';
 import { permissionHandlers } from './modules/permissions/permissions.routes.ts';
+import { scheduleExpiredRowsCleanup } from './modules/maintenance/expired-rows-cleanup.ts';
 import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { corsPlugin } from './plugins/cors.ts';
@@ -47,6 +48,8 @@ export type AppOptions = {
   rateLimits: RateLimits | null;
   /** A built example app served beside the API (see plugins/example-app.ts). */
   exampleApp?: ExampleAppOptions;
+  /** Deletes expired rows this often while the app runs (see modules/maintenance); off when absent or 0. */
+  expiredRowsCleanupIntervalMillis?: number;
 };
 
 /** The HTTP app: plugins for the cross-cutting concerns, then every operation of the spec. */
@@ -94,5 +97,12 @@ export async function buildApp(options: AppOptions) {
   };
   registerOperations(app, handlers, options.services.requestAuth, options.rateLimits);
   if (options.exampleApp) await app.register(exampleAppPlugin, options.exampleApp);
+  if (options.expiredRowsCleanupIntervalMillis) {
+    const cleanup = scheduleExpiredRowsCleanup(options.services.db, {
+      intervalMillis: options.expiredRowsCleanupIntervalMillis,
+      log: app.log,
+    });
+    app.addHook('onClose', () => cleanup.stop());
+  }
   return app;
 }

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     logger: { level: env.logLevel },
     trustProxy: env.trustProxy,
     rateLimits: env.rateLimits,
+    expiredRowsCleanupIntervalMillis: env.expiredRowsCleanupIntervalMillis,
     exampleApp: env.exampleAppDir ? { distDir: env.exampleAppDir, config: () => demoClient } : undefined,
   });
   await app.listen({ port: env.port, host: env.host });

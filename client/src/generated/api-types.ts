@@ -6247,9 +6247,13 @@ export interface components {
             server_metadata?: components["schemas"]["Json"];
             created_at_millis?: number;
         } | null;
+        /** @description A provider account linked to the user (see `/oauth-providers`); a user's list is oldest link first. */
         UserOAuthProviderSummary: {
+            /** @description The provider config id: the key of the provider in the project's `auth.oauth.providers`. */
             id: string;
+            /** @description The user's account id at the provider. */
             account_id: string;
+            /** @description The email the provider reported for the account, or null. */
             email?: string | null;
         };
         ServerUser: {
@@ -6283,6 +6287,7 @@ export interface components {
                     free_trial_abuse: number;
                 };
             };
+            /** @description Every provider account linked to the user, those that sign in and those only connected. */
             oauth_providers: components["schemas"]["UserOAuthProviderSummary"][];
             /** @deprecated */
             auth_with_email: boolean;
@@ -6300,6 +6305,7 @@ export interface components {
             signed_up_at_millis: number;
             has_password: boolean;
             auth_with_email: boolean;
+            /** @description Every provider account linked to the user, those that sign in and those only connected. */
             oauth_providers: components["schemas"]["UserOAuthProviderSummary"][];
             selected_team_id: string | null;
             selected_team: components["schemas"]["SelectedTeam"];
@@ -6710,12 +6716,35 @@ export interface components {
             id: components["schemas"]["ProjectId"];
             display_name: string;
             description: string;
+            logo_url: components["schemas"]["ImageUrl"];
+            logo_full_url: components["schemas"]["ImageUrl"];
+            logo_dark_mode_url: components["schemas"]["ImageUrl"];
+            logo_full_dark_mode_url: components["schemas"]["ImageUrl"];
             created_at_millis: number;
             is_production_mode: boolean;
             is_development_environment: boolean;
             owner_team_id: string | null;
+            onboarding_status: components["schemas"]["ProjectOnboardingStatus"];
+            onboarding_state: components["schemas"]["ProjectOnboardingState"];
             config: components["schemas"]["AdminProjectConfig"];
         };
+        /**
+         * @description The step of the dashboard's setup wizard the project is at; `completed` once it is done. A project
+         *     created through the API starts `completed` unless `onboarding_status` is given (projects that existed
+         *     before the field, `internal` and the demo project included, are `completed` too).
+         * @enum {string}
+         */
+        ProjectOnboardingStatus: "config_choice" | "apps_selection" | "auth_setup" | "domain_setup" | "email_theme_setup" | "payments_setup" | "welcome" | "completed";
+        /** @description The choices made so far in the setup wizard, kept as given; null (the default) when none were saved. */
+        ProjectOnboardingState: {
+            /** @enum {string} */
+            selected_config_choice: "create-new" | "link-existing";
+            selected_apps: string[];
+            selected_sign_in_methods: ("credential" | "magicLink" | "passkey" | "google" | "github" | "microsoft")[];
+            selected_email_theme_id: string | null;
+            /** @enum {string} */
+            selected_payments_country: "US" | "OTHER";
+        } | null;
         AdminProjectList: {
             items: components["schemas"]["AdminProject"][];
             /** @constant */
@@ -6807,14 +6836,34 @@ export interface components {
              *     - `Trusted domain {domain} must use HTTPS in production mode: change it at /projects/{id}/domains.`
              */
             is_production_mode?: boolean;
+            logo_url?: components["schemas"]["ImageUrl"];
+            logo_full_url?: components["schemas"]["ImageUrl"];
+            logo_dark_mode_url?: components["schemas"]["ImageUrl"];
+            logo_full_dark_mode_url?: components["schemas"]["ImageUrl"];
+            onboarding_status?: components["schemas"]["ProjectOnboardingStatus"];
+            onboarding_state?: components["schemas"]["ProjectOnboardingState"];
+            require_email_verification?: components["schemas"]["RequireEmailVerification"];
             config?: components["schemas"]["ProjectConfigUpdate"];
         };
+        /**
+         * @description Writes `onboarding.requireEmailVerification` to the config override (entities.md §Config), validated with the
+         *     rest of the config like a `config` field: while it is on, a user whose primary email is not verified (or who
+         *     has none) is restricted (`restricted_reason: {type: "email_not_verified"}`). Read it back in `getProjectConfig`.
+         */
+        RequireEmailVerification: boolean;
         ProjectCreate: {
             display_name: string;
             description?: string;
             /** Format: uuid */
             owner_team_id: string;
             is_development_environment?: boolean;
+            logo_url?: components["schemas"]["ImageUrl"];
+            logo_full_url?: components["schemas"]["ImageUrl"];
+            logo_dark_mode_url?: components["schemas"]["ImageUrl"];
+            logo_full_dark_mode_url?: components["schemas"]["ImageUrl"];
+            onboarding_status?: components["schemas"]["ProjectOnboardingStatus"];
+            onboarding_state?: components["schemas"]["ProjectOnboardingState"];
+            require_email_verification?: components["schemas"]["RequireEmailVerification"];
             config?: components["schemas"]["ProjectConfigUpdate"];
         };
         ConfigString: {

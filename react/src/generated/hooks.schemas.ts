@@ -234,11 +234,20 @@ export type SelectedTeamAnyOf = {
  */
 export type SelectedTeam = SelectedTeamAnyOf | null;
 
+/**
+ * The email the provider reported for the account, or null.
+ */
 export type UserOAuthProviderSummaryEmail = string | null;
 
+/**
+ * A provider account linked to the user (see `/oauth-providers`); a user's list is oldest link first.
+ */
 export interface UserOAuthProviderSummary {
+  /** The provider config id: the key of the provider in the project's `auth.oauth.providers`. */
   id: string;
+  /** The user's account id at the provider. */
   account_id: string;
+  /** The email the provider reported for the account, or null. */
   email?: UserOAuthProviderSummaryEmail;
 }
 
@@ -297,6 +306,7 @@ export interface ServerUser {
   restricted_by_admin_private_details: ServerUserRestrictedByAdminPrivateDetails;
   country_code: ServerUserCountryCode;
   risk_scores: ServerUserRiskScores;
+  /** Every provider account linked to the user, those that sign in and those only connected. */
   oauth_providers: UserOAuthProviderSummary[];
   /** @deprecated */
   auth_with_email: boolean;
@@ -325,6 +335,7 @@ export interface ClientCurrentUser {
   signed_up_at_millis: number;
   has_password: boolean;
   auth_with_email: boolean;
+  /** Every provider account linked to the user, those that sign in and those only connected. */
   oauth_providers: UserOAuthProviderSummary[];
   selected_team_id: ClientCurrentUserSelectedTeamId;
   selected_team: SelectedTeam;
@@ -917,12 +928,94 @@ export interface AdminProject {
   id: ProjectId;
   display_name: string;
   description: string;
+  logo_url: ImageUrl;
+  logo_full_url: ImageUrl;
+  logo_dark_mode_url: ImageUrl;
+  logo_full_dark_mode_url: ImageUrl;
   created_at_millis: number;
   is_production_mode: boolean;
   is_development_environment: boolean;
   owner_team_id: AdminProjectOwnerTeamId;
+  onboarding_status: ProjectOnboardingStatus;
+  onboarding_state: ProjectOnboardingState;
   config: AdminProjectConfig;
 }
+
+/**
+ * The step of the dashboard's setup wizard the project is at; `completed` once it is done. A project
+created through the API starts `completed` unless `onboarding_status` is given (projects that existed
+before the field, `internal` and the demo project included, are `completed` too).
+
+ */
+export type ProjectOnboardingStatus = typeof ProjectOnboardingStatus[keyof typeof ProjectOnboardingStatus];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const ProjectOnboardingStatus = {
+  config_choice: 'config_choice',
+  apps_selection: 'apps_selection',
+  auth_setup: 'auth_setup',
+  domain_setup: 'domain_setup',
+  email_theme_setup: 'email_theme_setup',
+  payments_setup: 'payments_setup',
+  welcome: 'welcome',
+  completed: 'completed',
+} as const;
+
+export type ProjectOnboardingStateAnyOfSelectedConfigChoice = typeof ProjectOnboardingStateAnyOfSelectedConfigChoice[keyof typeof ProjectOnboardingStateAnyOfSelectedConfigChoice];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const ProjectOnboardingStateAnyOfSelectedConfigChoice = {
+  'create-new': 'create-new',
+  'link-existing': 'link-existing',
+} as const;
+
+export type ProjectOnboardingStateAnyOfSelectedSignInMethodsItem = typeof ProjectOnboardingStateAnyOfSelectedSignInMethodsItem[keyof typeof ProjectOnboardingStateAnyOfSelectedSignInMethodsItem];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const ProjectOnboardingStateAnyOfSelectedSignInMethodsItem = {
+  credential: 'credential',
+  magicLink: 'magicLink',
+  passkey: 'passkey',
+  google: 'google',
+  github: 'github',
+  microsoft: 'microsoft',
+} as const;
+
+/**
+ * @maxLength 256
+ */
+export type ProjectOnboardingStateAnyOfSelectedEmailThemeId = string | null;
+
+export type ProjectOnboardingStateAnyOfSelectedPaymentsCountry = typeof ProjectOnboardingStateAnyOfSelectedPaymentsCountry[keyof typeof ProjectOnboardingStateAnyOfSelectedPaymentsCountry];
+
+
+// eslint-disable-next-line @typescript-eslint/no-redeclare
+export const ProjectOnboardingStateAnyOfSelectedPaymentsCountry = {
+  US: 'US',
+  OTHER: 'OTHER',
+} as const;
+
+/**
+ * The choices made so far in the setup wizard, kept as given; null (the default) when none were saved.
+ */
+export type ProjectOnboardingStateAnyOf = {
+  selected_config_choice: ProjectOnboardingStateAnyOfSelectedConfigChoice;
+  /** @maxItems 100 */
+  selected_apps: string[];
+  /** @maxItems 6 */
+  selected_sign_in_methods: ProjectOnboardingStateAnyOfSelectedSignInMethodsItem[];
+  /** @maxLength 256 */
+  selected_email_theme_id: ProjectOnboardingStateAnyOfSelectedEmailThemeId;
+  selected_payments_country: ProjectOnboardingStateAnyOfSelectedPaymentsCountry;
+};
+
+/**
+ * The choices made so far in the setup wizard, kept as given; null (the default) when none were saved.
+ */
+export type ProjectOnboardingState = ProjectOnboardingStateAnyOf | null;
 
 export interface AdminProjectList {
   items: AdminProject[];
@@ -1075,8 +1168,23 @@ first failure is a plain-text 400, each naming the fix at `/projects/{id}/domain
 - `Trusted domain {domain} must use HTTPS in production mode: change it at /projects/{id}/domains.`
  */
   is_production_mode?: boolean;
+  logo_url?: ImageUrl;
+  logo_full_url?: ImageUrl;
+  logo_dark_mode_url?: ImageUrl;
+  logo_full_dark_mode_url?: ImageUrl;
+  onboarding_status?: ProjectOnboardingStatus;
+  onboarding_state?: ProjectOnboardingState;
+  require_email_verification?: RequireEmailVerification;
   config?: ProjectConfigUpdate;
 }
+
+/**
+ * Writes `onboarding.requireEmailVerification` to the config override (entities.md §Config), validated with the
+rest of the config like a `config` field: while it is on, a user whose primary email is not verified (or who
+has none) is restricted (`restricted_reason: {type: "email_not_verified"}`). Read it back in `getProjectConfig`.
+
+ */
+export type RequireEmailVerification = boolean;
 
 export interface ProjectCreate {
   /**
@@ -1088,6 +1196,13 @@ export interface ProjectCreate {
   description?: string;
   owner_team_id: string;
   is_development_environment?: boolean;
+  logo_url?: ImageUrl;
+  logo_full_url?: ImageUrl;
+  logo_dark_mode_url?: ImageUrl;
+  logo_full_dark_mode_url?: ImageUrl;
+  onboarding_status?: ProjectOnboardingStatus;
+  onboarding_state?: ProjectOnboardingState;
+  require_email_verification?: RequireEmailVerification;
   config?: ProjectConfigUpdate;
 }
 

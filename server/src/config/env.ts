@@ -27,6 +27,8 @@ export type ServerEnv = {
   smtp?: SmtpSettings;
   /** OAuth provider endpoint overrides and shared (development) keys (OAUTH_*; see oauth-settings.ts). */
   oauth: OAuthSettings;
+  /** How often expired rows are deleted (EXPIRED_ROWS_CLEANUP_INTERVAL_SECONDS, default 600); 0: never. */
+  expiredRowsCleanupIntervalMillis: number;
   seed: {
     projectId?: string;
     publishableClientKey?: string;
@@ -51,6 +53,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     rateLimits: readRateLimits(env),
     smtp: parseSmtp(env),
     oauth: readOAuthSettings(env),
+    expiredRowsCleanupIntervalMillis: parseCleanupInterval(env.EXPIRED_ROWS_CLEANUP_INTERVAL_SECONDS),
     seed: {
       projectId: env.SEED_PROJECT_ID || undefined,
       publishableClientKey: env.SEED_PUBLISHABLE_CLIENT_KEY || undefined,
@@ -73,6 +76,15 @@ function parseSmtp(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
     senderName: env.SMTP_SENDER_NAME || 'Gatehouse',
     senderEmail: env.SMTP_SENDER_EMAIL || 'noreply@localhost',
   };
+}
+
+function parseCleanupInterval(value: string | undefined): number {
+  if (value === undefined || value === '') return 600_000;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 86_400) {
+    throw new Error(`EXPIRED_ROWS_CLEANUP_INTERVAL_SECONDS must be a whole number of seconds from 0 (off) to 86400, got ${value}`);
+  }
+  return seconds * 1000;
 }
 
 function parseTrustProxy(value: string | undefined): ServerEnv['trustProxy'] {

@@ -15,6 +15,14 @@ export interface ProjectTable {
   is_production_mode: Generated<boolean>;
   owner_team_id: string | null;
   is_development_environment: Generated<boolean>;
+  logo_url: string | null;
+  logo_full_url: string | null;
+  logo_dark_mode_url: string | null;
+  logo_full_dark_mode_url: string | null;
+  /** The dashboard's setup step (the spec's ProjectOnboardingStatus); `completed` by default. */
+  onboarding_status: Generated<string>;
+  /** The setup wizard's choices (the spec's ProjectOnboardingState), or null. */
+  onboarding_state: Json;
   /** The project-level config override; the rendered config is defaults + this (see project-config.ts). */
   config_override: ColumnType<Record<string, unknown>, string | undefined, string>;
 }

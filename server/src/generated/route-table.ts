@@ -27870,10 +27870,16 @@ export const routeTable = [
                   "id",
                   "display_name",
                   "description",
+                  "logo_url",
+                  "logo_full_url",
+                  "logo_dark_mode_url",
+                  "logo_full_dark_mode_url",
                   "created_at_millis",
                   "is_production_mode",
                   "is_development_environment",
                   "owner_team_id",
+                  "onboarding_status",
+                  "onboarding_state",
                   "config"
                 ],
                 "properties": {
@@ -27886,6 +27892,38 @@ export const routeTable = [
                   },
                   "description": {
                     "type": "string"
+                  },
+                  "logo_url": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 1000000,
+                    "pattern": "^(https?://|data:image/)"
+                  },
+                  "logo_full_url": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 1000000,
+                    "pattern": "^(https?://|data:image/)"
+                  },
+                  "logo_dark_mode_url": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 1000000,
+                    "pattern": "^(https?://|data:image/)"
+                  },
+                  "logo_full_dark_mode_url": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 1000000,
+                    "pattern": "^(https?://|data:image/)"
                   },
                   "created_at_millis": {
                     "type": "integer"
@@ -27901,6 +27939,83 @@ export const routeTable = [
                       "string",
                       "null"
                     ]
+                  },
+                  "onboarding_status": {
+                    "type": "string",
+                    "enum": [
+                      "config_choice",
+                      "apps_selection",
+                      "auth_setup",
+                      "domain_setup",
+                      "email_theme_setup",
+                      "payments_setup",
+                      "welcome",
+                      "completed"
+                    ]
+                  },
+                  "onboarding_state": {
+                    "type": [
+                      "object",
+                      "null"
+                    ],
+                    "additionalProperties": false,
+                    "required": [
+                      "selected_config_choice",
+                      "selected_apps",
+                      "selected_sign_in_methods",
+                      "selected_email_theme_id",
+                      "selected_payments_country"
+                    ],
+                    "properties": {
+                      "selected_config_choice": {
+                        "type": "string",
+                        "enum": [
+                          "create-new",
+                          "link-existing"
+                        ]
+                      },
+                      "selected_apps": {
+                        "type": "array",
+                        "maxItems": 100,
+                        "uniqueItems": true,
+                        "items": {
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 63,
+                          "pattern": "^[a-z0-9][a-z0-9-]*$"
+                        }
+                      },
+                      "selected_sign_in_methods": {
+                        "type": "array",
+                        "maxItems": 6,
+                        "uniqueItems": true,
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "credential",
+                            "magicLink",
+                            "passkey",
+                            "google",
+                            "github",
+                            "microsoft"
+                          ]
+                        }
+                      },
+                      "selected_email_theme_id": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 256
+                      },
+                      "selected_payments_country": {
+                        "type": "string",
+                        "enum": [
+                          "US",
+                          "OTHER"
+                        ]
+                      }
+                    }
                   },
                   "config": {
                     "type": "object",
@@ -28398,6 +28513,118 @@ export const routeTable = [
           "is_development_environment": {
             "type": "boolean"
           },
+          "logo_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "logo_full_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "logo_dark_mode_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "logo_full_dark_mode_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "onboarding_status": {
+            "type": "string",
+            "enum": [
+              "config_choice",
+              "apps_selection",
+              "auth_setup",
+              "domain_setup",
+              "email_theme_setup",
+              "payments_setup",
+              "welcome",
+              "completed"
+            ]
+          },
+          "onboarding_state": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "additionalProperties": false,
+            "required": [
+              "selected_config_choice",
+              "selected_apps",
+              "selected_sign_in_methods",
+              "selected_email_theme_id",
+              "selected_payments_country"
+            ],
+            "properties": {
+              "selected_config_choice": {
+                "type": "string",
+                "enum": [
+                  "create-new",
+                  "link-existing"
+                ]
+              },
+              "selected_apps": {
+                "type": "array",
+                "maxItems": 100,
+                "uniqueItems": true,
+                "items": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 63,
+                  "pattern": "^[a-z0-9][a-z0-9-]*$"
+                }
+              },
+              "selected_sign_in_methods": {
+                "type": "array",
+                "maxItems": 6,
+                "uniqueItems": true,
+                "items": {
+                  "type": "string",
+                  "enum": [
+                    "credential",
+                    "magicLink",
+                    "passkey",
+                    "google",
+                    "github",
+                    "microsoft"
+                  ]
+                }
+              },
+              "selected_email_theme_id": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 256
+              },
+              "selected_payments_country": {
+                "type": "string",
+                "enum": [
+                  "US",
+                  "OTHER"
+                ]
+              }
+            }
+          },
+          "require_email_verification": {
+            "type": "boolean"
+          },
           "config": {
             "type": "object",
             "additionalProperties": false,
@@ -28637,10 +28864,16 @@ export const routeTable = [
             "id",
             "display_name",
             "description",
+            "logo_url",
+            "logo_full_url",
+            "logo_dark_mode_url",
+            "logo_full_dark_mode_url",
             "created_at_millis",
             "is_production_mode",
             "is_development_environment",
             "owner_team_id",
+            "onboarding_status",
+            "onboarding_state",
             "config"
           ],
           "properties": {
@@ -28653,6 +28886,38 @@ export const routeTable = [
             },
             "description": {
               "type": "string"
+            },
+            "logo_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "logo_full_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "logo_dark_mode_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "logo_full_dark_mode_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
             },
             "created_at_millis": {
               "type": "integer"
@@ -28668,6 +28933,83 @@ export const routeTable = [
                 "string",
                 "null"
               ]
+            },
+            "onboarding_status": {
+              "type": "string",
+              "enum": [
+                "config_choice",
+                "apps_selection",
+                "auth_setup",
+                "domain_setup",
+                "email_theme_setup",
+                "payments_setup",
+                "welcome",
+                "completed"
+              ]
+            },
+            "onboarding_state": {
+              "type": [
+                "object",
+                "null"
+              ],
+              "additionalProperties": false,
+              "required": [
+                "selected_config_choice",
+                "selected_apps",
+                "selected_sign_in_methods",
+                "selected_email_theme_id",
+                "selected_payments_country"
+              ],
+              "properties": {
+                "selected_config_choice": {
+                  "type": "string",
+                  "enum": [
+                    "create-new",
+                    "link-existing"
+                  ]
+                },
+                "selected_apps": {
+                  "type": "array",
+                  "maxItems": 100,
+                  "uniqueItems": true,
+                  "items": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 63,
+                    "pattern": "^[a-z0-9][a-z0-9-]*$"
+                  }
+                },
+                "selected_sign_in_methods": {
+                  "type": "array",
+                  "maxItems": 6,
+                  "uniqueItems": true,
+                  "items": {
+                    "type": "string",
+                    "enum": [
+                      "credential",
+                      "magicLink",
+                      "passkey",
+                      "google",
+                      "github",
+                      "microsoft"
+                    ]
+                  }
+                },
+                "selected_email_theme_id": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 256
+                },
+                "selected_payments_country": {
+                  "type": "string",
+                  "enum": [
+                    "US",
+                    "OTHER"
+                  ]
+                }
+              }
             },
             "config": {
               "type": "object",
@@ -29374,10 +29716,16 @@ export const routeTable = [
             "id",
             "display_name",
             "description",
+            "logo_url",
+            "logo_full_url",
+            "logo_dark_mode_url",
+            "logo_full_dark_mode_url",
             "created_at_millis",
             "is_production_mode",
             "is_development_environment",
             "owner_team_id",
+            "onboarding_status",
+            "onboarding_state",
             "config"
           ],
           "properties": {
@@ -29390,6 +29738,38 @@ export const routeTable = [
             },
             "description": {
               "type": "string"
+            },
+            "logo_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "logo_full_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "logo_dark_mode_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "logo_full_dark_mode_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
             },
             "created_at_millis": {
               "type": "integer"
@@ -29405,6 +29785,83 @@ export const routeTable = [
                 "string",
                 "null"
               ]
+            },
+            "onboarding_status": {
+              "type": "string",
+              "enum": [
+                "config_choice",
+                "apps_selection",
+                "auth_setup",
+                "domain_setup",
+                "email_theme_setup",
+                "payments_setup",
+                "welcome",
+                "completed"
+              ]
+            },
+            "onboarding_state": {
+              "type": [
+                "object",
+                "null"
+              ],
+              "additionalProperties": false,
+              "required": [
+                "selected_config_choice",
+                "selected_apps",
+                "selected_sign_in_methods",
+                "selected_email_theme_id",
+                "selected_payments_country"
+              ],
+              "properties": {
+                "selected_config_choice": {
+                  "type": "string",
+                  "enum": [
+                    "create-new",
+                    "link-existing"
+                  ]
+                },
+                "selected_apps": {
+                  "type": "array",
+                  "maxItems": 100,
+                  "uniqueItems": true,
+                  "items": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 63,
+                    "pattern": "^[a-z0-9][a-z0-9-]*$"
+                  }
+                },
+                "selected_sign_in_methods": {
+                  "type": "array",
+                  "maxItems": 6,
+                  "uniqueItems": true,
+                  "items": {
+                    "type": "string",
+                    "enum": [
+                      "credential",
+                      "magicLink",
+                      "passkey",
+                      "google",
+                      "github",
+                      "microsoft"
+                    ]
+                  }
+                },
+                "selected_email_theme_id": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 256
+                },
+                "selected_payments_country": {
+                  "type": "string",
+                  "enum": [
+                    "US",
+                    "OTHER"
+                  ]
+                }
+              }
             },
             "config": {
               "type": "object",
@@ -29885,6 +30342,118 @@ export const routeTable = [
           "is_production_mode": {
             "type": "boolean"
           },
+          "logo_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "logo_full_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "logo_dark_mode_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "logo_full_dark_mode_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000000,
+            "pattern": "^(https?://|data:image/)"
+          },
+          "onboarding_status": {
+            "type": "string",
+            "enum": [
+              "config_choice",
+              "apps_selection",
+              "auth_setup",
+              "domain_setup",
+              "email_theme_setup",
+              "payments_setup",
+              "welcome",
+              "completed"
+            ]
+          },
+          "onboarding_state": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "additionalProperties": false,
+            "required": [
+              "selected_config_choice",
+              "selected_apps",
+              "selected_sign_in_methods",
+              "selected_email_theme_id",
+              "selected_payments_country"
+            ],
+            "properties": {
+              "selected_config_choice": {
+                "type": "string",
+                "enum": [
+                  "create-new",
+                  "link-existing"
+                ]
+              },
+              "selected_apps": {
+                "type": "array",
+                "maxItems": 100,
+                "uniqueItems": true,
+                "items": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 63,
+                  "pattern": "^[a-z0-9][a-z0-9-]*$"
+                }
+              },
+              "selected_sign_in_methods": {
+                "type": "array",
+                "maxItems": 6,
+                "uniqueItems": true,
+                "items": {
+                  "type": "string",
+                  "enum": [
+                    "credential",
+                    "magicLink",
+                    "passkey",
+                    "google",
+                    "github",
+                    "microsoft"
+                  ]
+                }
+              },
+              "selected_email_theme_id": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 256
+              },
+              "selected_payments_country": {
+                "type": "string",
+                "enum": [
+                  "US",
+                  "OTHER"
+                ]
+              }
+            }
+          },
+          "require_email_verification": {
+            "type": "boolean"
+          },
           "config": {
             "type": "object",
             "additionalProperties": false,
@@ -30124,10 +30693,16 @@ export const routeTable = [
             "id",
             "display_name",
             "description",
+            "logo_url",
+            "logo_full_url",
+            "logo_dark_mode_url",
+            "logo_full_dark_mode_url",
             "created_at_millis",
             "is_production_mode",
             "is_development_environment",
             "owner_team_id",
+            "onboarding_status",
+            "onboarding_state",
             "config"
           ],
           "properties": {
@@ -30140,6 +30715,38 @@ export const routeTable = [
             },
             "description": {
               "type": "string"
+            },
+            "logo_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "logo_full_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "logo_dark_mode_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
+            },
+            "logo_full_dark_mode_url": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 1000000,
+              "pattern": "^(https?://|data:image/)"
             },
             "created_at_millis": {
               "type": "integer"
@@ -30155,6 +30762,83 @@ export const routeTable = [
                 "string",
                 "null"
               ]
+            },
+            "onboarding_status": {
+              "type": "string",
+              "enum": [
+                "config_choice",
+                "apps_selection",
+                "auth_setup",
+                "domain_setup",
+                "email_theme_setup",
+                "payments_setup",
+                "welcome",
+                "completed"
+              ]
+            },
+            "onboarding_state": {
+              "type": [
+                "object",
+                "null"
+              ],
+              "additionalProperties": false,
+              "required": [
+                "selected_config_choice",
+                "selected_apps",
+                "selected_sign_in_methods",
+                "selected_email_theme_id",
+                "selected_payments_country"
+              ],
+              "properties": {
+                "selected_config_choice": {
+                  "type": "string",
+                  "enum": [
+                    "create-new",
+                    "link-existing"
+                  ]
+                },
+                "selected_apps": {
+                  "type": "array",
+                  "maxItems": 100,
+                  "uniqueItems": true,
+                  "items": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 63,
+                    "pattern": "^[a-z0-9][a-z0-9-]*$"
+                  }
+                },
+                "selected_sign_in_methods": {
+                  "type": "array",
+                  "maxItems": 6,
+                  "uniqueItems": true,
+                  "items": {
+                    "type": "string",
+                    "enum": [
+                      "credential",
+                      "magicLink",
+                      "passkey",
+                      "google",
+                      "github",
+                      "microsoft"
+                    ]
+                  }
+                },
+                "selected_email_theme_id": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 256
+                },
+                "selected_payments_country": {
+                  "type": "string",
+                  "enum": [
+                    "US",
+                    "OTHER"
+                  ]
+                }
+              }
             },
             "config": {
               "type": "object",

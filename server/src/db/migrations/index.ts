@@ -14,6 +14,8 @@ import * as oauth from './0012-oauth.ts';
 import * as passkeys from './0013-passkeys.ts';
 import * as notificationPreferences from './0014-notification-preferences.ts';
 import * as userMetricsRollups from './0015-user-metrics-rollups.ts';
+import * as projectLogosOnboarding from './0016-project-logos-onboarding.ts';
+import * as expiryIndexes from './0017-expiry-indexes.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +34,6 @@ export const migrations: Record<string, Migration> = {
   '0013-passkeys': passkeys,
   '0014-notification-preferences': notificationPreferences,
   '0015-user-metrics-rollups': userMetricsRollups,
+  '0016-project-logos-onboarding': projectLogosOnboarding,
+  '0017-expiry-indexes': expiryIndexes,
 };

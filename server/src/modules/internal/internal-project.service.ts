@@ -3,23 +3,40 @@ import type { components } from '@gatehouse/client/api-types';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { Project, ProjectService } from '../projects/project.service.ts';
+import type { Project, ProjectLogos, ProjectService } from '../projects/project.service.ts';
 import { mergeOverride, renderConfig } from '../projects/project-config.ts';
-import { toAdminProjectConfig, toConfigOverride } from './legacy-project-config.ts';
+import { toAdminProjectConfig, toProjectWriteOverride } from './legacy-project-config.ts';
 import { assertValidConfig, parseOverride } from './config-validation.ts';
 import { assertProductionReady } from './production-mode.ts';
 
+type AdminProject = components['schemas']['AdminProject'];
 type ProjectCreate = components['schemas']['ProjectCreate'];
 type ProjectUpdate = components['schemas']['ProjectUpdate'];
 
-export const toAdminProject = (project: Project): components['schemas']['AdminProject'] => ({
+const logoFields = ['logo_url', 'logo_full_url', 'logo_dark_mode_url', 'logo_full_dark_mode_url'] as const;
+
+/** The dashboard details a create or update gives (logos, setup status and choices), in the project service's terms. */
+const detailsOf = (input: ProjectCreate | ProjectUpdate) => ({
+  logos: Object.fromEntries(logoFields.filter((field) => input[field] !== undefined).map((field) => [field, input[field]])) as ProjectLogos,
+  onboardingStatus: input.onboarding_status,
+  onboardingState: input.onboarding_state,
+});
+
+export const toAdminProject = (project: Project): AdminProject => ({
   id: project.id,
   display_name: project.display_name,
   description: project.description,
+  logo_url: project.logo_url,
+  logo_full_url: project.logo_full_url,
+  logo_dark_mode_url: project.logo_dark_mode_url,
+  logo_full_dark_mode_url: project.logo_full_dark_mode_url,
   created_at_millis: project.created_at.getTime(),
   is_production_mode: project.is_production_mode,
   is_development_environment: project.is_development_environment,
   owner_team_id: project.owner_team_id,
+  // Both columns only ever hold what the request schema accepted.
+  onboarding_status: project.onboarding_status as AdminProject['onboarding_status'],
+  onboarding_state: (project.onboarding_state ?? null) as AdminProject['onboarding_state'],
   config: toAdminProjectConfig(project.config),
 });
 
@@ -62,14 +79,15 @@ export class InternalProjectService {
 
   async create(internalUserId: string, input: ProjectCreate): Promise<Project> {
     await this.assertTeamOfUser(internalUserId, input.owner_team_id);
-    const configOverride = input.config ? toConfigOverride(input.config, renderConfig({})) : {};
-    if (input.config) assertValidConfig('new', renderConfig(configOverride), false);
+    const configOverride = toProjectWriteOverride(input, renderConfig({}));
+    if (configOverride) assertValidConfig('new', renderConfig(configOverride), false);
     return this.projects.create({
       displayName: input.display_name,
       description: input.description,
       ownerTeamId: input.owner_team_id,
       isDevelopmentEnvironment: input.is_development_environment ?? false,
-      configOverride,
+      configOverride: configOverride ?? {},
+      ...detailsOf(input),
     });
   }
 
@@ -81,7 +99,8 @@ export class InternalProjectService {
   }
 
   async update(project: Project, input: ProjectUpdate): Promise<Project> {
-    const override = input.config ? mergeOverride(project.config_override, toConfigOverride(input.config, project.config)) : undefined;
+    const entries = toProjectWriteOverride(input, project.config);
+    const override = entries ? mergeOverride(project.config_override, entries) : undefined;
     const productionMode = input.is_production_mode ?? project.is_production_mode;
     // A config change is validated as a whole (the rules of the config override); production mode alone checks the domains.
     if (override) assertValidConfig(project.id, renderConfig(override), productionMode);
@@ -91,6 +110,7 @@ export class InternalProjectService {
       description: input.description,
       isProductionMode: input.is_production_mode,
       configOverride: override,
+      ...detailsOf(input),
     });
     return (await this.projects.find(project.id)) as Project;
   }

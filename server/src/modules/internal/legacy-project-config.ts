@@ -175,3 +175,17 @@ export function toConfigOverride(update: ProjectConfigUpdate, current: ProjectCo
   set('rbac.defaultPermissions.signUp', permissionSet(update.user_default_permissions));
   return override;
 }
+
+/**
+ * The override entries of a project create or update: its legacy `config` and `require_email_verification`
+ * (`onboarding.requireEmailVerification`); undefined when it sets neither.
+ */
+export function toProjectWriteOverride(
+  input: { config?: ProjectConfigUpdate; require_email_verification?: boolean },
+  current: ProjectConfig,
+): Record<string, unknown> | undefined {
+  if (!input.config && input.require_email_verification === undefined) return undefined;
+  const override = input.config ? toConfigOverride(input.config, current) : {};
+  if (input.require_email_verification !== undefined) override['onboarding.requireEmailVerification'] = input.require_email_verification;
+  return override;
+}

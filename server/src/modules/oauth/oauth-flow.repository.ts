@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 /** What authorize keeps for the callback (the outer flow). */
@@ -30,8 +30,7 @@ export async function insertFlow(
       expires_at: flow.expiresAt,
     })
     .execute();
-  // Abandoned flows are removed as new ones start.
-  await db.deleteFrom('oauth_flow').where('expires_at', '<', sql<Date>`now() - interval '1 day'`).execute();
+  // Abandoned flows are deleted by the expired-rows cleanup (modules/maintenance).
 }
 
 export type StoredFlow = { projectId: string; providerConfigId: string; data: OuterFlow; expiresAt: Date };

@@ -155,6 +155,38 @@ describe('linking a provider account to a signed-in user', () => {
     expect(subOf(viaGithub)).toBe(subOf({ body: user }));
   });
 
+  it('lists the linked accounts in every user view (me, server read, server list), and drops an unlinked one', async () => {
+    const email = newEmail('views');
+    const googleSub = googleProfile(email);
+    const user = (await flows.signIn()).body;
+    const userId = subOf({ body: user });
+    const google = { id: 'google', account_id: googleSub, email };
+    expect((await me(user.access_token)).body.oauth_providers).toEqual([google]);
+    mock.state.profile = { id: 777002, login: 'viewed-octo', email: null };
+    mock.state.emails = [];
+    await flows.signIn({ provider: 'github', type: 'link', token: user.access_token });
+    const github = { id: 'github', account_id: '777002', email: null };
+
+    const asUser = { ...env.project.headers.client, 'x-stack-access-token': user.access_token };
+    const server = env.project.headers.server;
+    const views = async () => [
+      (await me(user.access_token)).body.oauth_providers,
+      (await env.context.request({ url: '/api/v1/users/me', headers: { ...server, 'x-stack-access-token': user.access_token } })).body
+        .oauth_providers,
+      (await env.context.request({ url: `/api/v1/users/${userId}`, headers: server })).body.oauth_providers,
+      (await env.context.request({ url: `/api/v1/users?query=${encodeURIComponent(email)}&limit=5`, headers: server })).body.items.find(
+        (item: { id: string }) => item.id === userId,
+      ).oauth_providers,
+    ];
+    for (const view of await views()) expect(view).toEqual([google, github]);
+
+    const links = await env.context.request({ url: '/api/v1/oauth-providers?user_id=me', headers: asUser });
+    const githubLink = links.body.items.find((item: { type: string }) => item.type === 'github');
+    const unlinked = await env.context.request({ method: 'DELETE', url: `/api/v1/oauth-providers/me/${githubLink.id}`, headers: asUser });
+    expect(unlinked.body).toEqual({ success: true });
+    for (const view of await views()) expect(view).toEqual([google]);
+  });
+
   it('refuses a provider account that signs in another user, and link without a token (plain 400)', async () => {
     const sub = googleProfile(newEmail('owner'));
     await flows.signIn();

@@ -118,6 +118,22 @@ describe('/oauth-providers/{user_id}/{provider_id}', () => {
     expectPlain(await one('DELETE', 'me', created.id, asAlice()), 404);
   });
 
+  it("shows in the user's views as it is linked, changed and unlinked", async () => {
+    const carol = await env.context.services.users.create(env.project.project, { display_name: 'Carol' }, 'server');
+    const viewOf = async () => (await env.context.request({ url: `/api/v1/users/${carol.id}`, headers: server() })).body.oauth_providers;
+    expect(await viewOf()).toEqual([]);
+    const [workAccount, githubAccount] = [randomUUID(), randomUUID()];
+    const created = (await link(carol.id, 'work', true, workAccount)).body;
+    const connectOnly = (await link(carol.id, 'github', false, githubAccount)).body;
+    expect(await viewOf()).toEqual([
+      { id: 'work', account_id: workAccount, email: null },
+      { id: 'github', account_id: githubAccount, email: null },
+    ]);
+    await one('PATCH', carol.id, created.id, server(), { email: 'carol@work.example.com', account_id: 'carol-at-work' });
+    await one('DELETE', carol.id, connectOnly.id, server());
+    expect(await viewOf()).toEqual([{ id: 'work', account_id: 'carol-at-work', email: 'carol@work.example.com' }]);
+  });
+
   it('applies the sign-in rules to updates', async () => {
     const spare = (await link(alice.id, 'work', false)).body;
     expectPlain(await one('PATCH', alice.id, spare.id, server(), { allow_sign_in: true }), 400);

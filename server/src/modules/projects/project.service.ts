@@ -1,11 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database, ProjectRow } from '../../db/schema.ts';
+import type { Kysely, Updateable } from 'kysely';
+import type { Database, ProjectRow, ProjectTable } from '../../db/schema.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import { mergeOverride, type ProjectConfig, renderConfig } from './project-config.ts';
-import { findProjectById, insertProject, updateProjectConfigOverride } from './project.repository.ts';
+import { findProjectById, insertProject, updateProject, updateProjectConfigOverride } from './project.repository.ts';
 
 export type Project = ProjectRow & { config: ProjectConfig };
+
+/** The four logos (light and dark, square and full); null clears one. */
+export type ProjectLogos = Partial<Pick<ProjectRow, 'logo_url' | 'logo_full_url' | 'logo_dark_mode_url' | 'logo_full_dark_mode_url'>>;
+
+/** What the dashboard keeps about the project besides its config. */
+interface ProjectDetails {
+  logos?: ProjectLogos;
+  onboardingStatus?: string;
+  /** The setup wizard's choices; null clears them. */
+  onboardingState?: object | null;
+}
+
+/** The row's columns for the details given; the setup choices are JSON, and null is SQL NULL (not JSON `null`). */
+function detailColumns(details: ProjectDetails): Updateable<ProjectTable> {
+  const columns: Updateable<ProjectTable> = { ...details.logos };
+  if (details.onboardingStatus !== undefined) columns.onboarding_status = details.onboardingStatus;
+  if (details.onboardingState !== undefined) {
+    columns.onboarding_state = details.onboardingState === null ? null : JSON.stringify(details.onboardingState);
+  }
+  return columns;
+}
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Project ids are UUIDs, or `internal` (the Stack SDKs refuse anything else). */
@@ -30,14 +51,16 @@ export class ProjectService {
     return project ?? undefined;
   }
 
-  async create(input: {
-    id?: string;
-    displayName: string;
-    description?: string;
-    ownerTeamId?: string;
-    isDevelopmentEnvironment?: boolean;
-    configOverride?: Record<string, unknown>;
-  }): Promise<Project> {
+  async create(
+    input: {
+      id?: string;
+      displayName: string;
+      description?: string;
+      ownerTeamId?: string;
+      isDevelopmentEnvironment?: boolean;
+      configOverride?: Record<string, unknown>;
+    } & ProjectDetails,
+  ): Promise<Project> {
     const row = await this.db.transaction().execute(async (trx) => {
       const inserted = await insertProject(trx, {
         id: input.id ?? randomUUID(),
@@ -46,6 +69,7 @@ export class ProjectService {
         owner_team_id: input.ownerTeamId ?? null,
         is_development_environment: input.isDevelopmentEnvironment ?? false,
         config_override: JSON.stringify(input.configOverride ?? {}),
+        ...detailColumns(input),
       });
       await this.onProjectCreated(inserted.id, trx);
       return inserted;
@@ -74,15 +98,20 @@ export class ProjectService {
 
   async update(
     id: string,
-    changes: { displayName?: string; description?: string; isProductionMode?: boolean; configOverride?: Record<string, unknown> },
+    changes: {
+      displayName?: string;
+      description?: string;
+      isProductionMode?: boolean;
+      configOverride?: Record<string, unknown>;
+    } & ProjectDetails,
   ): Promise<void> {
-    const set = {
+    await updateProject(this.db, id, {
       ...(changes.isProductionMode !== undefined ? { is_production_mode: changes.isProductionMode } : {}),
       ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
       ...(changes.description !== undefined ? { description: changes.description } : {}),
       ...(changes.configOverride !== undefined ? { config_override: JSON.stringify(changes.configOverride) } : {}),
-    };
-    if (Object.keys(set).length > 0) await this.db.updateTable('project').set(set).where('id', '=', id).execute();
+      ...detailColumns(changes),
+    });
     this.cache.delete(id);
   }
 

@@ -51,7 +51,7 @@ export function toServerUser(project: Project, user: UserRecord, selectedTeam?: 
     restricted_by_admin_private_details: user.restricted_by_admin ? user.restricted_by_admin_private_details : null,
     country_code: user.country_code,
     risk_scores: (user.risk_scores as ServerUser['risk_scores'] | null) ?? { sign_up: { bot: 0, free_trial_abuse: 0 } },
-    oauth_providers: [],
+    oauth_providers: user.oauth_providers,
     auth_with_email: (hasPassword || user.otp_auth_enabled) && (user.primary_email_auth_enabled ?? false),
     requires_totp_mfa: user.totp_secret !== null,
   };

@@ -1,14 +1,30 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, UserRow } from '../../db/schema.ts';
 
-/** A user with its primary email (kept on the row by a trigger), as every read needs them. */
-export type UserRecord = UserRow;
+/** A provider account linked to the user, as the user views list it (the spec's UserOAuthProviderSummary). */
+export type UserOAuthProviderSummary = { id: string; account_id: string; email: string | null };
 
-const selectUserRecords = (db: Kysely<Database>) => db.selectFrom('project_user as u').selectAll('u');
+/** A user with its primary email (kept on the row by a trigger) and its linked provider accounts, as every read needs them. */
+export type UserRecord = UserRow & { oauth_providers: UserOAuthProviderSummary[] };
+
+/**
+ * The linked provider accounts of the user `u`, oldest first, as a JSON array: a subquery of the
+ * user read (an index probe on oauth_account_user_account_idx), so reading a user stays one round
+ * trip and a page of users one query.
+ */
+const oauthProviders = sql<UserOAuthProviderSummary[]>`coalesce((
+  select json_agg(json_build_object('id', a.provider_config_id, 'account_id', a.account_id, 'email', a.email) order by a.created_at, a.id)
+  from oauth_account a where a.user_id = u.id), '[]'::json)`;
+
+const selectUserRecords = (db: Kysely<Database>) =>
+  db.selectFrom('project_user as u').selectAll('u').select(oauthProviders.as('oauth_providers'));
 
 /** The hot path of every request with a user token: one primary-key lookup, written out so no query is built per request. */
 export async function findUserRecord(db: Kysely<Database>, projectId: string, userId: string): Promise<UserRecord | undefined> {
-  const { rows } = await sql<UserRecord>`select * from project_user where id = ${userId} and project_id = ${projectId}`.execute(db);
+  const { rows } = await sql<UserRecord>`
+    select u.*, ${oauthProviders} as oauth_providers from project_user u where u.id = ${userId} and u.project_id = ${projectId}`.execute(
+    db,
+  );
   return rows[0];
 }
 
@@ -26,7 +42,8 @@ export async function findAuthEmailChannel(db: Kysely<Database>, projectId: stri
 /** The user whose auth-enabled email channel has this address (case-insensitive), in one round trip: every password sign-in starts here. */
 export async function findUserRecordByAuthEmail(db: Kysely<Database>, projectId: string, email: string): Promise<UserRecord | undefined> {
   const { rows } = await sql<UserRecord>`
-    select u.* from contact_channel c join project_user u on u.id = c.user_id and u.project_id = c.project_id
+    select u.*, ${oauthProviders} as oauth_providers
+    from contact_channel c join project_user u on u.id = c.user_id and u.project_id = c.project_id
     where c.project_id = ${projectId} and lower(c.value) = ${email.toLowerCase()} and c.used_for_auth
     limit 1`.execute(db);
   return rows[0];

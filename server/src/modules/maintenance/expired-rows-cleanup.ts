@@ -1,0 +1,80 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { deleteExpiredBatch, type ExpiringTable } from './expired-rows.repository.ts';
+
+const day = 24 * 60 * 60 * 1000;
+
+/**
+ * How long after its expiry a row is kept: as long as the protocol answers an expired row
+ * differently from an unknown one, else not at all.
+ */
+export const expiredRowsGraceMillis: Record<ExpiringTable, number> = {
+  // VERIFICATION_CODE_EXPIRED (email and OTP codes, password resets, invitations, MFA attempts, passkey challenges).
+  verification_code: 7 * day,
+  // A poll answers status `expired`.
+  cli_login_attempt: 7 * day,
+  // The callback answers OUTER_OAUTH_TIMEOUT.
+  oauth_flow: day,
+  // Expired, used or unknown: the same INVALID_AUTHORIZATION_CODE.
+  oauth_authorization_code: 0,
+  // Expired or unknown: the same REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED.
+  refresh_session: 0,
+  // Only expired access tokens a newer one covers (see the repository).
+  oauth_provider_token: 0,
+};
+
+export type ExpiredRowsDeleted = Record<ExpiringTable, number>;
+
+/** Deletes every expired row past its grace period, a batch (one short statement) at a time; how many per table. */
+export async function deleteExpiredRows(
+  db: Kysely<Database>,
+  options: { now?: Date; batchSize?: number } = {},
+): Promise<ExpiredRowsDeleted> {
+  const now = (options.now ?? new Date()).getTime();
+  const batchSize = options.batchSize ?? 5000;
+  const deleted = {} as ExpiredRowsDeleted;
+  for (const [table, graceMillis] of Object.entries(expiredRowsGraceMillis) as Array<[ExpiringTable, number]>) {
+    const cutoff = new Date(now - graceMillis);
+    deleted[table] = 0;
+    let batch: number;
+    do {
+      batch = await deleteExpiredBatch(db, table, cutoff, batchSize);
+      deleted[table] += batch;
+    } while (batch === batchSize);
+  }
+  return deleted;
+}
+
+export type CleanupLog = { info: (fields: object, message: string) => void; error: (fields: object, message: string) => void };
+
+/**
+ * Runs `deleteExpiredRows` every `intervalMillis` (first after one interval) on a timer that does
+ * not keep the process alive; a run still going when the next is due is not doubled. `stop` waits
+ * for a run in progress, so the database can be closed after it.
+ */
+export function scheduleExpiredRowsCleanup(
+  db: Kysely<Database>,
+  options: { intervalMillis: number; log: CleanupLog },
+): { stop: () => Promise<void> } {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = deleteExpiredRows(db)
+      .then(
+        (deleted) => {
+          if (Object.values(deleted).some((count) => count > 0)) options.log.info({ deleted }, 'expired rows deleted');
+        },
+        (error: unknown) => options.log.error({ err: error }, 'expired rows cleanup failed'),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  }, options.intervalMillis);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
