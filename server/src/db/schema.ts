@@ -190,6 +190,13 @@ export interface PermissionClosureTable {
   implied_ids: string[];
 }
 
+/** Bumped with every closure rebuild of a project scope (migration 0018); absent means 0. */
+export interface PermissionGraphVersionTable {
+  project_id: string;
+  scope: 'team' | 'project';
+  version: ColumnType<string, string | number, string | number>;
+}
+
 export interface EndUserApiKeyTable {
   id: string;
   project_id: string;
@@ -352,6 +359,7 @@ export interface Database {
   team_permission_grant: TeamPermissionGrantTable;
   project_permission_grant: ProjectPermissionGrantTable;
   permission_closure: PermissionClosureTable;
+  permission_graph_version: PermissionGraphVersionTable;
   end_user_api_key: EndUserApiKeyTable;
   mfa_recovery_code: MfaRecoveryCodeTable;
   user_mfa_state: UserMfaStateTable;

@@ -16,6 +16,7 @@ import * as notificationPreferences from './0014-notification-preferences.ts';
 import * as userMetricsRollups from './0015-user-metrics-rollups.ts';
 import * as projectLogosOnboarding from './0016-project-logos-onboarding.ts';
 import * as expiryIndexes from './0017-expiry-indexes.ts';
+import * as permissionGraphVersion from './0018-permission-graph-version.ts';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-user-metrics-rollups': userMetricsRollups,
   '0016-project-logos-onboarding': projectLogosOnboarding,
   '0017-expiry-indexes': expiryIndexes,
+  '0018-permission-graph-version': permissionGraphVersion,
 };

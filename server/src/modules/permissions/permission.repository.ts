@@ -1,6 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, PermissionDefinitionRow } from '../../db/schema.ts';
-import { effectiveGrants } from './effective-grants.ts';
 
 export type Scope = 'team' | 'project';
 
@@ -35,7 +34,7 @@ export async function reaches(db: Kysely<Database>, projectId: string, scope: Sc
   return rows[0]?.found ?? false;
 }
 
-type GrantFilter = { teamId?: string; userId?: string; permissionId?: string; recursive: boolean };
+type GrantFilter = { teamId?: string; userId?: string; permissionId?: string };
 
 /** Recomputes a project scope's closure from its definitions (inside the writing transaction). */
 export async function rebuildClosure(db: Kysely<Database>, projectId: string, scope: Scope): Promise<void> {
@@ -49,14 +48,51 @@ export async function rebuildClosure(db: Kysely<Database>, projectId: string, sc
       join permission_definition d on d.project_id = ${projectId} and d.scope = ${scope} and d.id = c.implied_id
     )
     select ${projectId}, ${scope}, id, array_agg(implied_id) from closure group by id`.execute(db);
+  await sql`
+    insert into permission_graph_version as v (project_id, scope, version) values (${projectId}, ${scope}, 1)
+    on conflict (project_id, scope) do update set version = v.version + 1`.execute(db);
 }
 
-/**
- * Team grants, held directly or (recursive) through contained permissions. System permissions have
- * no definition, so they stand for themselves.
- */
-export async function listTeamGrants(db: Kysely<Database>, projectId: string, filter: GrantFilter) {
-  if (filter.recursive) return listEffectiveTeamGrants(db, projectId, filter);
+/** The graph version a listing is read at: the same statement as the grants, so they agree. */
+const graphVersion = (scope: Scope) => sql`coalesce((select v.version from permission_graph_version v
+  where v.project_id = g.project_id and v.scope = ${scope}), 0)::text`;
+
+export type ClosureSnapshot = { version: string; implied: Record<string, string[]> };
+
+/** A scope's whole closure (each id with what it implies, itself included) and its version, in one statement. */
+export async function loadClosure(db: Kysely<Database>, projectId: string, scope: Scope): Promise<ClosureSnapshot> {
+  const { rows } = await sql<ClosureSnapshot>`
+    select coalesce((select version from permission_graph_version where project_id = ${projectId} and scope = ${scope}), 0)::text as version,
+      coalesce((select json_object_agg(id, implied_ids) from permission_closure where project_id = ${projectId} and scope = ${scope}), '{}') as implied`.execute(
+    db,
+  );
+  return rows[0] as ClosureSnapshot;
+}
+
+export type TeamGrantRow = { team_id: string; user_id: string; permission_id: string; version: string };
+export type ProjectGrantRow = { user_id: string; permission_id: string; version: string };
+
+/** A team scope's direct grant rows with the graph version, for the effective listing. */
+export async function listTeamGrantRows(db: Kysely<Database>, projectId: string, filter: { teamId?: string; userId?: string }) {
+  const { rows } = await sql<TeamGrantRow>`
+    select g.team_id, g.user_id, g.permission_id, ${graphVersion('team')} as version from team_permission_grant g
+    where g.project_id = ${projectId}
+      ${filter.teamId ? sql`and g.team_id = ${filter.teamId}` : sql``}
+      ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}`.execute(db);
+  return rows;
+}
+
+/** A project scope's direct grant rows with the graph version, for the effective listing. */
+export async function listProjectGrantRows(db: Kysely<Database>, projectId: string, filter: { userId?: string }) {
+  const { rows } = await sql<ProjectGrantRow>`
+    select g.user_id, g.permission_id, ${graphVersion('project')} as version from project_permission_grant g
+    where g.project_id = ${projectId}
+      ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}`.execute(db);
+  return rows;
+}
+
+/** Direct team grants, sorted and filtered (the effective ones: permission.service with the closure cache). */
+export async function listDirectTeamGrants(db: Kysely<Database>, projectId: string, filter: GrantFilter) {
   const { rows } = await sql<{ team_id: string; user_id: string; id: string }>`
     select distinct team_id, user_id, id from (
       select g.team_id, g.user_id, g.permission_id as id
@@ -70,42 +106,8 @@ export async function listTeamGrants(db: Kysely<Database>, projectId: string, fi
   return rows;
 }
 
-/** Everything a grant implies, from the maintained closure by its full primary key (itself when it has none), as JSON. */
-const implied = (scope: Scope) => sql`to_json(coalesce((select c.implied_ids from permission_closure c
-  where c.project_id = g.project_id and c.scope = ${scope} and c.id = g.permission_id), array[g.permission_id]))`;
-
-/**
- * The effective team permissions: one indexed query answering each grant with its closure (JSON, which
- * pg parses natively), merged per member by `effectiveGrants`.
- */
-async function listEffectiveTeamGrants(db: Kysely<Database>, projectId: string, filter: GrantFilter) {
-  const { rows } = await sql<{ team_id: string; user_id: string; ids: string[] }>`
-    select g.team_id, g.user_id, ${implied('team')} as ids from team_permission_grant g
-    where g.project_id = ${projectId}
-      ${filter.teamId ? sql`and g.team_id = ${filter.teamId}` : sql``}
-      ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}`.execute(db);
-  const grants = rows.map(({ team_id, user_id, ids }) => ({ member: { team_id, user_id }, ids }));
-  const items: Array<{ team_id: string; user_id: string; id: string }> = [];
-  for (const { member, ids } of effectiveGrants(grants, (m) => `${m.team_id} ${m.user_id}`, filter.permissionId)) {
-    for (const id of ids) items.push({ team_id: member.team_id, user_id: member.user_id, id });
-  }
-  return items;
-}
-
-/** Project grants, held directly or (recursive) through contained permissions, as the team listing. */
-export async function listProjectGrants(db: Kysely<Database>, projectId: string, filter: Omit<GrantFilter, 'teamId'>) {
-  if (filter.recursive) {
-    const { rows } = await sql<{ user_id: string; ids: string[] }>`
-      select g.user_id, ${implied('project')} as ids from project_permission_grant g
-      where g.project_id = ${projectId}
-        ${filter.userId ? sql`and g.user_id = ${filter.userId}` : sql``}`.execute(db);
-    const grants = rows.map(({ user_id, ids }) => ({ member: user_id, ids }));
-    const items: Array<{ user_id: string; id: string }> = [];
-    for (const { member, ids } of effectiveGrants(grants, (userId) => userId, filter.permissionId)) {
-      for (const id of ids) items.push({ user_id: member, id });
-    }
-    return items;
-  }
+/** Direct project grants, sorted and filtered. */
+export async function listDirectProjectGrants(db: Kysely<Database>, projectId: string, filter: Omit<GrantFilter, 'teamId'>) {
   const { rows } = await sql<{ user_id: string; id: string }>`
     select distinct user_id, id from (
       select g.user_id, g.permission_id as id

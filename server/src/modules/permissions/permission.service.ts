@@ -16,13 +16,18 @@ import {
   deleteDefinition,
   findDefinition,
   listDefinitions,
-  listProjectGrants,
-  listTeamGrants,
+  listDirectProjectGrants,
+  listDirectTeamGrants,
+  listProjectGrantRows,
+  listTeamGrantRows,
+  loadClosure,
   reaches,
   rebuildClosure,
   renameDefinition,
   type Scope,
 } from './permission.repository.ts';
+import { PermissionClosureCache } from './closure-cache.ts';
+import { effectiveGrants } from './effective-grants.ts';
 import { defaultTeamRoles, isSystemPermission, systemTeamPermissions } from './system-permissions.ts';
 
 export type DefinitionView = { id: string; description?: string; contained_permission_ids: string[] };
@@ -39,6 +44,8 @@ const toView = (row: PermissionDefinitionRow): DefinitionView => ({
 export type DefaultPermissionsUpdater = (projectId: string, change: (ids: string[]) => string[], trx: Kysely<Database>) => Promise<void>;
 
 export class PermissionService {
+  private readonly closures = new PermissionClosureCache((projectId, scope) => loadClosure(this.db, projectId, scope));
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly updateDefaults: DefaultPermissionsUpdater = async () => {},
@@ -131,12 +138,32 @@ export class PermissionService {
     this.defaultsCommitted(projectId);
   }
 
-  listTeamGrants(projectId: string, filter: { teamId?: string; userId?: string; permissionId?: string; recursive: boolean }) {
-    return listTeamGrants(this.db, projectId, filter);
+  /** Direct grants, or (recursive) the effective permissions: the direct grants expanded by the cached closure. */
+  async listTeamGrants(projectId: string, filter: { teamId?: string; userId?: string; permissionId?: string; recursive: boolean }) {
+    if (!filter.recursive) return listDirectTeamGrants(this.db, projectId, filter);
+    const rows = await listTeamGrantRows(this.db, projectId, filter);
+    if (rows.length === 0) return [];
+    const closure = await this.closures.at(projectId, 'team', (rows[0] as { version: string }).version);
+    const grants = rows.map((row) => ({ member: row, permissionId: row.permission_id }));
+    const items: Array<{ team_id: string; user_id: string; id: string }> = [];
+    for (const { member, ids } of effectiveGrants(grants, (m) => `${m.team_id} ${m.user_id}`, closure, filter.permissionId)) {
+      for (const id of ids) items.push({ team_id: member.team_id, user_id: member.user_id, id });
+    }
+    return items;
   }
 
-  listProjectGrants(projectId: string, filter: { userId?: string; permissionId?: string; recursive: boolean }) {
-    return listProjectGrants(this.db, projectId, filter);
+  /** As `listTeamGrants`, for project permissions. */
+  async listProjectGrants(projectId: string, filter: { userId?: string; permissionId?: string; recursive: boolean }) {
+    if (!filter.recursive) return listDirectProjectGrants(this.db, projectId, filter);
+    const rows = await listProjectGrantRows(this.db, projectId, filter);
+    if (rows.length === 0) return [];
+    const closure = await this.closures.at(projectId, 'project', (rows[0] as { version: string }).version);
+    const grants = rows.map((row) => ({ member: row.user_id, permissionId: row.permission_id }));
+    const items: Array<{ user_id: string; id: string }> = [];
+    for (const { member, ids } of effectiveGrants(grants, (userId) => userId, closure, filter.permissionId)) {
+      for (const id of ids) items.push({ user_id: member, id });
+    }
+    return items;
   }
 
   async grantTeam(projectId: string, teamId: string, userId: string, permissionId: string, db: Kysely<Database> = this.db): Promise<void> {
@@ -229,7 +256,7 @@ export class PermissionService {
 
   /** Throws TEAM_PERMISSION_REQUIRED unless the member holds the permission, directly or through another. */
   async requireTeamPermission(projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
-    const held = await listTeamGrants(this.db, projectId, { teamId, userId, permissionId, recursive: true });
+    const held = await this.listTeamGrants(projectId, { teamId, userId, permissionId, recursive: true });
     if (held.length === 0) throw new TeamPermissionRequiredError({ team_id: teamId, user_id: userId, permission_id: permissionId });
   }
 

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContractResponse } from '../../testing/contract.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
+import { PermissionService } from './permission.service.ts';
 
 /**
  * Team and project permission grants (endpoints.md §16, entities.md Permissions): granting,
@@ -260,5 +261,25 @@ describe('rbac.defaultPermissions.signUp', () => {
     const created = await call('POST', '/users', server(project), {});
     expect(created.status, created.text).toBe(201);
     expect(sortedIds(await call('GET', `/project-permissions?user_id=${created.body.id}`, server(project)))).toEqual(['kept_perk']);
+  });
+});
+
+describe('the cached closure', () => {
+  it('follows a definition change made through another server instance at once', async () => {
+    const project = await env.context.createProject();
+    // A second instance on the same database: its writes reach this instance only through Postgres.
+    const otherInstance = new PermissionService(env.context.database.db);
+    const user = await env.context.services.users.create(project.project, { display_name: 'Member' }, 'server');
+    await otherInstance.createDefinition(project.project.id, 'project', { id: 'reader', contained_permission_ids: [] });
+    await otherInstance.createDefinition(project.project.id, 'project', { id: 'editor', contained_permission_ids: ['reader'] });
+    await call('POST', `/project-permissions/${user.id}/editor`, server(project), {});
+    const listed = () => call('GET', `/project-permissions?user_id=${user.id}&recursive=true`, server(project)).then(sortedIds);
+    expect(await listed()).toEqual(['editor', 'reader']);
+
+    await otherInstance.createDefinition(project.project.id, 'project', { id: 'auditor', contained_permission_ids: [] });
+    await otherInstance.updateDefinition(project.project.id, 'project', 'editor', { contained_permission_ids: ['auditor'] });
+    expect(await listed()).toEqual(['auditor', 'editor']);
+    await otherInstance.deleteDefinition(project.project.id, 'project', 'auditor');
+    expect(await listed()).toEqual(['editor']);
   });
 });
