@@ -6857,6 +6857,8 @@ export interface components {
             /** Format: uuid */
             owner_team_id: string;
             is_development_environment?: boolean;
+            /** @description Creates the project in production mode (default false); its config, as given, must pass the same domain checks as turning production mode on (the plain-text 400 messages of ProjectUpdate.is_production_mode, with `new` in place of the project id, which does not exist yet). */
+            is_production_mode?: boolean;
             logo_url?: components["schemas"]["ImageUrl"];
             logo_full_url?: components["schemas"]["ImageUrl"];
             logo_dark_mode_url?: components["schemas"]["ImageUrl"];

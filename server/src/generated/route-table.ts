@@ -28513,6 +28513,9 @@ export const routeTable = [
           "is_development_environment": {
             "type": "boolean"
           },
+          "is_production_mode": {
+            "type": "boolean"
+          },
           "logo_url": {
             "type": [
               "string",

@@ -80,12 +80,16 @@ export class InternalProjectService {
   async create(internalUserId: string, input: ProjectCreate): Promise<Project> {
     await this.assertTeamOfUser(internalUserId, input.owner_team_id);
     const configOverride = toProjectWriteOverride(input, renderConfig({}));
-    if (configOverride) assertValidConfig('new', renderConfig(configOverride), false);
+    const productionMode = input.is_production_mode ?? false;
+    // As on update: a config is validated as a whole; production mode alone checks the (default) domains.
+    if (configOverride) assertValidConfig('new', renderConfig(configOverride), productionMode);
+    else if (productionMode) assertProductionReady('new', renderConfig({}));
     return this.projects.create({
       displayName: input.display_name,
       description: input.description,
       ownerTeamId: input.owner_team_id,
       isDevelopmentEnvironment: input.is_development_environment ?? false,
+      isProductionMode: productionMode,
       configOverride: configOverride ?? {},
       ...detailsOf(input),
     });

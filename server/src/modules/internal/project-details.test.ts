@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../testing/expect-response.ts';
+import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { Project } from '../projects/project.service.ts';
@@ -226,3 +226,37 @@ const invalidDetails: object[] = [
   { onboarding_state: { selected_config_choice: 'create-new' } },
   { require_email_verification: 'yes' },
 ];
+
+describe('is_production_mode on POST /internal/projects', () => {
+  it('creates a project in production mode when its config passes the domain checks', async () => {
+    const owner = await newOwner();
+    const created = await createProject(owner, {
+      is_production_mode: true,
+      config: { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.is_production_mode).toBe(true);
+    expect((await createProject(owner)).body.is_production_mode).toBe(false);
+  });
+
+  it('refuses one whose config fails them, with the message of turning it on, and creates nothing', async () => {
+    const owner = await newOwner();
+    const before = (await call('GET', '/internal/projects', owner.client)).body.items.length;
+    for (const [config, message] of [
+      [
+        { allow_localhost: true },
+        'Production mode does not allow localhost callbacks: turn off "allow localhost" at /projects/new/domains.',
+      ],
+      [
+        { domains: [{ domain: 'http://app.example.com', handler_path: '/handler' }] },
+        'Trusted domain http://app.example.com must use HTTPS in production mode: change it at /projects/new/domains.',
+      ],
+    ] as const) {
+      const refused = await createProject(owner, { is_production_mode: true, config });
+      expectPlain(refused, 400);
+      expect(refused.text).toBe(message);
+      expect((await createProject(owner, { is_production_mode: false, config })).status).toBe(201);
+    }
+    expect((await call('GET', '/internal/projects', owner.client)).body.items.length).toBe(before + 2);
+  });
+});

@@ -58,6 +58,7 @@ export class ProjectService {
       description?: string;
       ownerTeamId?: string;
       isDevelopmentEnvironment?: boolean;
+      isProductionMode?: boolean;
       configOverride?: Record<string, unknown>;
     } & ProjectDetails,
   ): Promise<Project> {
@@ -68,6 +69,7 @@ export class ProjectService {
         description: input.description ?? '',
         owner_team_id: input.ownerTeamId ?? null,
         is_development_environment: input.isDevelopmentEnvironment ?? false,
+        is_production_mode: input.isProductionMode ?? false,
         config_override: JSON.stringify(input.configOverride ?? {}),
         ...detailColumns(input),
       });
