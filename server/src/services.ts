@@ -47,14 +47,19 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
   const signingKeys = new SigningKeysService(serverSecret);
   const accessTokens = new AccessTokenService(signingKeys, env.publicUrl);
   // New users get the sign-up default project permissions, and a personal team when the project asks.
-  const users = new UserService(db, async (trx, project, user) => {
-    await permissions.grantProjectDefaults(project.id, user.id, Object.keys(project.config.rbac.defaultPermissions.signUp), trx);
-    if (project.config.teams.createPersonalTeamOnSignUp && !user.is_anonymous) {
-      const name = user.display_name ? `${user.display_name}'s Team` : 'Personal Team';
-      const team = await teams.create(project, { display_name: name }, user.id, trx);
-      await trx.updateTable('project_user').set({ selected_team_id: team.id }).where('id', '=', user.id).execute();
-    }
-  });
+  // Provider accounts imported by POST /users are linked in the creating transaction.
+  const users: UserService = new UserService(
+    db,
+    async (trx, project, user) => {
+      await permissions.grantProjectDefaults(project.id, user.id, Object.keys(project.config.rbac.defaultPermissions.signUp), trx);
+      if (project.config.teams.createPersonalTeamOnSignUp && !user.is_anonymous) {
+        const name = user.display_name ? `${user.display_name}'s Team` : 'Personal Team';
+        const team = await teams.create(project, { display_name: name }, user.id, trx);
+        await trx.updateTable('project_user').set({ selected_team_id: team.id }).where('id', '=', user.id).execute();
+      }
+    },
+    (trx, project, userId, account) => oauthLinks.linkImported(trx, project, userId, account),
+  );
   const sessions = new SessionService(db);
   const tokens = new TokenService(sessions, accessTokens);
   const verificationCodes = new VerificationCodeService(db);

@@ -1,13 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { withTestContext } from '../../../server/src/testing/test-context.ts';
-import { InvalidSecretServerKeyError, TeamMembershipNotFoundError, UserEmailAlreadyExistsError } from '../errors.ts';
+import { ownKeys } from '../../../server/src/modules/oauth/oauth-test-flow.ts';
+import {
+  InvalidSecretServerKeyError,
+  OauthProviderAccountIdAlreadyUsedForSignInError,
+  TeamMembershipNotFoundError,
+  UserEmailAlreadyExistsError,
+} from '../errors.ts';
 import { createMemoryTokenStore } from '../token-store/memory-token-store.ts';
 import { createClientApp } from './client-app.ts';
 import { createServerApp } from './server-app.ts';
 
 /** The server app against the real server over HTTP. */
-const env = withTestContext({ listen: true, projectConfig: { 'auth.password.allowSignIn': true } });
+const env = withTestContext({
+  listen: true,
+  projectConfig: { 'auth.password.allowSignIn': true, 'auth.oauth.providers': { github: ownKeys('github') } },
+});
 
 const newEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 const newServerApp = (secretServerKey = env.project.keys.secret_server_key) =>
@@ -45,6 +54,19 @@ describe('createServerApp against the server', () => {
 
     await server.users.delete(user.id);
     expect(await server.users.get(user.id)).toBeNull();
+  });
+
+  it('imports a user with its linked provider accounts', async () => {
+    const server = newServerApp();
+    const accountId = randomUUID();
+    const user = await server.users.create({
+      display_name: 'Imported',
+      oauth_providers: [{ id: 'github', account_id: accountId, email: null }],
+    });
+    expect(user.oauth_providers).toEqual([{ id: 'github', account_id: accountId, email: null }]);
+    await expect(server.users.create({ oauth_providers: [{ id: 'github', account_id: accountId }] })).rejects.toBeInstanceOf(
+      OauthProviderAccountIdAlreadyUsedForSignInError,
+    );
   });
 
   it('impersonates a user: the session signs a client in as them and is listed as an impersonation', async () => {

@@ -1973,7 +1973,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user (server)
-         * @description Always allowed, whatever the project's sign-up setting.
+         * @description Always allowed, whatever the project's sign-up setting. `oauth_providers` links provider accounts in the same transaction (see ServerUserCreate): the `user.created` event and the answer list them, and a refused link creates nothing.
          */
         post: operations["createUser"];
         delete?: never;
@@ -6385,6 +6385,16 @@ export interface components {
             restricted_by_admin_reason?: string | null;
             restricted_by_admin_private_details?: string | null;
             country_code?: string | null;
+            /** @description Provider accounts to link to the new user (importing users from another system), in order, each as `POST /oauth-providers` would link it with `allow_sign_in` and `allow_connected_accounts` both true, and with its rules: `id` must name a configured provider (plain 404), a provider account signs in one user (`OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN`), and the user may sign in with one account per provider type (plain 400). The user and its links are created together: when a link is refused, no user is created. */
+            oauth_providers?: components["schemas"]["ServerUserCreateOAuthProvider"][];
+        };
+        /** @description A provider account linked by `POST /users`; the new user's `oauth_providers` lists it in the same shape. */
+        ServerUserCreateOAuthProvider: {
+            id: components["schemas"]["OAuthProviderConfigId"];
+            /** @description The user's account id at the provider. */
+            account_id: string;
+            /** @description The email the provider reports for the account, or null. */
+            email?: string | null;
         };
         UserList: {
             items: components["schemas"]["ServerUser"][];
@@ -13237,18 +13247,27 @@ export interface operations {
                     "application/json": components["schemas"]["ServerUser"];
                 };
             };
-            /** @description Bad request, password and hash together, an unreadable hash, email flags without an email, or a weak password. */
+            /** @description Bad request, password and hash together, an unreadable hash, email flags without an email, a weak password, a provider account that signs in another user, or (plain text) two sign-in accounts of one provider type. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["OauthProviderAccountIdAlreadyUsedForSignInError"];
                     "text/plain": string;
                 };
             };
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
+            /** @description An `oauth_providers` entry names a provider the project has not configured (plain text). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             409: components["responses"]["USER_EMAIL_ALREADY_EXISTS"];
         };
     };

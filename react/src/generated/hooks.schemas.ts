@@ -503,6 +503,35 @@ export interface ServerUserCreate {
   restricted_by_admin_private_details?: ServerUserCreateRestrictedByAdminPrivateDetails;
   /** @pattern ^[A-Z]{2}$ */
   country_code?: ServerUserCreateCountryCode;
+  /**
+   * Provider accounts to link to the new user (importing users from another system), in order, each as `POST /oauth-providers` would link it with `allow_sign_in` and `allow_connected_accounts` both true, and with its rules: `id` must name a configured provider (plain 404), a provider account signs in one user (`OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN`), and the user may sign in with one account per provider type (plain 400). The user and its links are created together: when a link is refused, no user is created.
+   * @maxItems 64
+   */
+  oauth_providers?: ServerUserCreateOAuthProvider[];
+}
+
+/**
+ * The email the provider reports for the account, or null.
+ * @maxLength 256
+ */
+export type ServerUserCreateOAuthProviderEmail = string | null;
+
+/**
+ * A provider account linked by `POST /users`; the new user's `oauth_providers` lists it in the same shape.
+ */
+export interface ServerUserCreateOAuthProvider {
+  id: OAuthProviderConfigId;
+  /**
+   * The user's account id at the provider.
+   * @minLength 1
+   * @maxLength 256
+   */
+  account_id: string;
+  /**
+   * The email the provider reports for the account, or null.
+   * @maxLength 256
+   */
+  email?: ServerUserCreateOAuthProviderEmail;
 }
 
 export interface UserList {
@@ -4805,7 +4834,7 @@ export const ListUsersOrderBy = {
   signed_up_at: 'signed_up_at',
 } as const;
 
-export type CreateUser400One = RequiredAuthErrors400 | PasswordTooShortError | PasswordTooLongError;
+export type CreateUser400One = RequiredAuthErrors400 | PasswordTooShortError | PasswordTooLongError | OauthProviderAccountIdAlreadyUsedForSignInError;
 
 export type UpdateUser400One = RequiredAuthErrors400 | PasswordTooShortError | PasswordTooLongError;
 

@@ -3856,7 +3856,7 @@ export function useListUsersSuspense<TData = Awaited<ReturnType<typeof listUsers
 
 
 /**
- * Always allowed, whatever the project's sign-up setting.
+ * Always allowed, whatever the project's sign-up setting. `oauth_providers` links provider accounts in the same transaction (see ServerUserCreate): the `user.created` event and the answer list them, and a refused link creates nothing.
  * @summary Create a user (server)
  */
 export const getCreateUserUrl = () => {
@@ -3882,7 +3882,7 @@ export const createUser = async (serverUserCreate: ServerUserCreate, options?: R
 
 
 
-export const getCreateUserMutationOptions = <TError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+export const getCreateUserMutationOptions = <TError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | string | UserEmailAlreadyExistsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: ServerUserCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: ServerUserCreate}, TContext> => {
 
@@ -3909,12 +3909,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateUserMutationResult = NonNullable<Awaited<ReturnType<typeof createUser>>>
     export type CreateUserMutationBody = ServerUserCreate
-    export type CreateUserMutationError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserEmailAlreadyExistsResponse
+    export type CreateUserMutationError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | string | UserEmailAlreadyExistsResponse
 
     /**
  * @summary Create a user (server)
  */
-export const useCreateUser = <TError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+export const useCreateUser = <TError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | string | UserEmailAlreadyExistsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: ServerUserCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createUser>>,

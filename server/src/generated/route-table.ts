@@ -9704,6 +9704,38 @@ export const routeTable = [
               "null"
             ],
             "pattern": "^[A-Z]{2}$"
+          },
+          "oauth_providers": {
+            "type": "array",
+            "maxItems": 64,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "account_id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 63,
+                  "pattern": "^[a-zA-Z0-9_][a-zA-Z0-9_-]*$"
+                },
+                "account_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 256
+                },
+                "email": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 256
+                }
+              }
+            }
           }
         }
       },
@@ -9954,6 +9986,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -9978,6 +10011,7 @@ export const routeTable = [
       "403": [
         "RESTRICTED_USER_NOT_ALLOWED"
       ],
+      "404": [],
       "409": [
         "USER_EMAIL_ALREADY_EXISTS"
       ]

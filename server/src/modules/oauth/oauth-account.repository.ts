@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Updateable } from 'kysely';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import type { Database, OAuthAccountRow, OAuthAccountTable, OAuthProviderTokenRow } from '../../db/schema.ts';
 
 /** Linked provider accounts and their provider tokens (Kysely only). */
@@ -56,9 +56,10 @@ export async function findAccount(db: Kysely<Database>, projectId: string, userI
 export type NewAccount = Omit<OAuthAccountRow, 'id' | 'created_at'>;
 
 export async function insertAccount(db: Kysely<Database>, account: NewAccount): Promise<OAuthAccountRow> {
+  // The statement's clock, not the transaction's: links made in one transaction (POST /users) keep their order.
   return db
     .insertInto('oauth_account')
-    .values({ id: randomUUID(), ...account })
+    .values({ id: randomUUID(), ...account, created_at: sql<Date>`clock_timestamp()` })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -7,6 +7,7 @@ import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { AccessType } from '../auth/access-type.ts';
 import type { Project } from '../projects/project.service.ts';
 import type { UserService } from '../users/user.service.ts';
+import type { ProviderAccountImport } from '../users/user-writes.ts';
 import { deleteAccount, findAccount, findSignInAccount, insertAccount, listAccounts, updateAccount } from './oauth-account.repository.ts';
 import { isProviderType, type ProviderType } from './provider-table.ts';
 import { providerTypeOf } from './resolve-provider.ts';
@@ -58,13 +59,21 @@ export class OAuthLinkService {
 
   async create(project: Project, userId: string, link: LinkCreate): Promise<OAuthAccountRow> {
     await this.users.get(project.id, userId);
+    return this.createFor(this.db, project, userId, link);
+  }
+
+  /**
+   * The rules and the insert of `create` in `db`, for a user the caller has just read or written
+   * there: `POST /users` links the imported accounts in the transaction that creates the user.
+   */
+  async createFor(db: Kysely<Database>, project: Project, userId: string, link: LinkCreate): Promise<OAuthAccountRow> {
     const providers = project.config.auth.oauth.providers;
     const config = Object.hasOwn(providers, link.providerConfigId) ? providers[link.providerConfigId] : undefined;
     const type = config ? providerTypeOf(link.providerConfigId, config) : undefined;
     if (!type || !isProviderType(type)) throw new PlainHttpError(404, `The project has no OAuth provider ${link.providerConfigId}.`);
-    if (link.allowSignIn) await this.assertSignInFree(project.id, userId, type, link.providerConfigId, link.accountId);
-    return this.write(() =>
-      insertAccount(this.db, {
+    if (link.allowSignIn) await assertSignInFree(db, project.id, userId, type, link.providerConfigId, link.accountId);
+    return writeLink(() =>
+      insertAccount(db, {
         project_id: project.id,
         user_id: userId,
         provider_config_id: link.providerConfigId,
@@ -77,43 +86,61 @@ export class OAuthLinkService {
     );
   }
 
+  /** A provider account imported with a new user (`POST /users`): it allows sign-in and connected accounts (see ServerUserCreate in the spec). */
+  async linkImported(trx: Kysely<Database>, project: Project, userId: string, account: ProviderAccountImport): Promise<void> {
+    await this.createFor(trx, project, userId, {
+      providerConfigId: account.id,
+      accountId: account.account_id,
+      email: account.email ?? null,
+      allowSignIn: true,
+      allowConnectedAccounts: true,
+    });
+  }
+
   async update(projectId: string, userId: string, id: string, changes: LinkUpdate): Promise<OAuthAccountRow> {
     const row = await this.get(projectId, userId, id);
     const accountId = changes.account_id ?? row.account_id;
     if ((changes.allow_sign_in ?? row.allow_sign_in) && (changes.allow_sign_in === true || accountId !== row.account_id)) {
-      await this.assertSignInFree(projectId, userId, row.provider_type, row.provider_config_id, accountId, row.id);
+      await assertSignInFree(this.db, projectId, userId, row.provider_type, row.provider_config_id, accountId, row.id);
     }
     const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     if (Object.keys(set).length === 0) return row;
-    return this.write(() => updateAccount(this.db, row.id, set));
+    return writeLink(() => updateAccount(this.db, row.id, set));
   }
 
   async delete(projectId: string, userId: string, id: string): Promise<void> {
     await deleteAccount(this.db, (await this.get(projectId, userId, id)).id);
   }
+}
 
-  private async assertSignInFree(projectId: string, userId: string, type: string, configId: string, accountId: string, exceptId?: string) {
-    const links = await listAccounts(this.db, projectId, { userId });
-    if (links.some((link) => link.id !== exceptId && link.provider_type === type && link.allow_sign_in)) {
-      throw new PlainHttpError(
-        400,
-        `The user already signs in with another ${type} account; only one per provider type may allow sign-in.`,
-      );
-    }
-    const taken = await findSignInAccount(this.db, projectId, configId, accountId);
-    if (taken && taken.id !== exceptId) throw new OauthProviderAccountIdAlreadyUsedForSignInError();
+/** One sign-in account per provider type and user (plain 400), one user per sign-in account; `exceptId` is the link being changed. */
+async function assertSignInFree(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+  type: string,
+  configId: string,
+  accountId: string,
+  exceptId?: string,
+): Promise<void> {
+  const links = await listAccounts(db, projectId, { userId });
+  if (links.some((link) => link.id !== exceptId && link.provider_type === type && link.allow_sign_in)) {
+    throw new PlainHttpError(400, `The user already signs in with another ${type} account; only one per provider type may allow sign-in.`);
   }
+  const taken = await findSignInAccount(db, projectId, configId, accountId);
+  if (taken && taken.id !== exceptId) throw new OauthProviderAccountIdAlreadyUsedForSignInError();
+}
 
-  private async write(work: () => Promise<OAuthAccountRow>): Promise<OAuthAccountRow> {
-    try {
-      return await work();
-    } catch (error) {
-      if (isUniqueViolation(error, 'oauth_account_sign_in_idx')) throw new OauthProviderAccountIdAlreadyUsedForSignInError();
-      if (isUniqueViolation(error, 'oauth_account_user_account_idx')) {
-        throw new PlainHttpError(400, 'This provider account is already linked to the user.');
-      }
-      if (isUniqueViolation(error)) throw new PlainHttpError(400, 'Only one linked account per provider type may allow sign-in.');
-      throw error;
+/** A link write whose unique violations (a race past the checks) become the same answers as the checks. */
+async function writeLink(work: () => Promise<OAuthAccountRow>): Promise<OAuthAccountRow> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error, 'oauth_account_sign_in_idx')) throw new OauthProviderAccountIdAlreadyUsedForSignInError();
+    if (isUniqueViolation(error, 'oauth_account_user_account_idx')) {
+      throw new PlainHttpError(400, 'This provider account is already linked to the user.');
     }
+    if (isUniqueViolation(error)) throw new PlainHttpError(400, 'Only one linked account per provider type may allow sign-in.');
+    throw error;
   }
 }

@@ -23,7 +23,12 @@ export type UserWrite = {
   restricted_by_admin_private_details?: string | null;
   country_code?: string | null;
   totp_secret_base64?: string | null;
+  /** Create only: provider accounts to link (an import from another system). */
+  oauth_providers?: ProviderAccountImport[];
 };
+
+/** A provider account linked by `POST /users`: `id` is the provider config id. */
+export type ProviderAccountImport = { id: string; account_id: string; email?: string | null };
 
 /** Combinations the schema cannot express; answered in plain text as the protocol does. */
 export function assertConsistentWrite(write: UserWrite, operation: 'create' | 'update'): void {

@@ -21,18 +21,30 @@ import {
   type UserRecord,
 } from './user.repository.ts';
 import { toServerUser } from './user-views.ts';
-import { assertConsistentWrite, jsonColumn, type UserWrite } from './user-writes.ts';
+import { assertConsistentWrite, jsonColumn, type ProviderAccountImport, type UserWrite } from './user-writes.ts';
 
 export type SignUpMethod = 'password' | 'otp' | 'oauth' | 'anonymous' | 'server' | 'passkey';
 
 /** Users and their primary email: the rules of create, update and delete, each in one transaction. */
 export type UserCreatedHook = (trx: Kysely<Database>, project: Project, user: UserRecord) => Promise<void>;
+/** Links an imported provider account to the user being created, in the creating transaction, with the rules of `POST /oauth-providers`. */
+export type ProviderAccountLinker = (
+  trx: Kysely<Database>,
+  project: Project,
+  userId: string,
+  account: ProviderAccountImport,
+) => Promise<void>;
+
+const noLinker: ProviderAccountLinker = async () => {
+  throw new Error('This UserService was built without a provider account linker.');
+};
 
 export class UserService {
   constructor(
     private readonly db: Kysely<Database>,
     /** Runs in the creating transaction (default permissions, the personal team). */
     private readonly onUserCreated: UserCreatedHook = async () => {},
+    private readonly linkProviderAccount: ProviderAccountLinker = noLinker,
   ) {}
 
   find(projectId: string, userId: string): Promise<UserRecord | undefined> {
@@ -100,6 +112,8 @@ export class UserService {
           })
           .execute();
       }
+      // One after the other: each link's checks see the links before it (two sign-in accounts of one type are refused).
+      for (const account of write.oauth_providers ?? []) await this.linkProviderAccount(trx, project, id, account);
       await this.onUserCreated(trx, project, (await findUserRecord(trx, project.id, id)) as UserRecord);
       const created = (await findUserRecord(trx, project.id, id)) as UserRecord;
       await recordEvent(trx, project.id, 'user.created', toServerUser(project, created));
