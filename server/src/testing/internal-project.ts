@@ -13,7 +13,7 @@ export async function ensureInternalProject(context: TestContext, keys: { publis
     } catch (error) {
       // Another file created it at the same moment; drop this instance's cached "not found".
       if ((error as { code?: string }).code !== '23505') throw error;
-      await projects.update('internal', {});
+      projects.forget('internal');
     }
   }
   const project = (await projects.find('internal')) as Project;
@@ -40,3 +40,10 @@ export async function newDashboardUser(context: TestContext, internal: Project, 
   };
   return { user, token, team, client };
 }
+
+/** Headers of an admin call on `projectId` with a dashboard user's access token (another access type: to test its refusal). */
+export const adminTokenHeaders = (projectId: string, token: string, accessType = 'admin'): Record<string, string> => ({
+  'x-stack-access-type': accessType,
+  'x-stack-project-id': projectId,
+  'x-stack-admin-access-token': token,
+});

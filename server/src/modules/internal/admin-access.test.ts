@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { Project } from '../projects/project.service.ts';
-import { ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
+import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
 
 /**
  * The isolation of dashboard owners (README §3-§4): a project owner cannot reach another owner's
@@ -23,11 +23,6 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const call = (method: Method, url: string, headers: Headers, payload?: object) =>
   env.context.request({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
 
-const adminOn = (projectId: string, token: string, accessType = 'admin'): Headers => ({
-  'x-stack-access-type': accessType,
-  'x-stack-project-id': projectId,
-  'x-stack-admin-access-token': token,
-});
 const keyHeaders = (projectId: string, keys: Record<string, string>) => ({
   client: { 'x-stack-access-type': 'client', 'x-stack-project-id': projectId, 'x-stack-publishable-client-key': keys.pck as string },
   server: { 'x-stack-access-type': 'server', 'x-stack-project-id': projectId, 'x-stack-secret-server-key': keys.ssk as string },
@@ -40,7 +35,7 @@ async function newOwner(name: string) {
   const created = await call('POST', '/internal/projects', client, { display_name: `${name} project`, owner_team_id: team.id });
   expect(created.status, created.text).toBe(201);
   const projectId: string = created.body.id;
-  const keySet = await call('POST', '/internal/api-keys', adminOn(projectId, access_token), {
+  const keySet = await call('POST', '/internal/api-keys', adminTokenHeaders(projectId, access_token), {
     description: 'all',
     expires_at_millis: Date.now() + 3_600_000,
     has_publishable_client_key: true,
@@ -64,13 +59,13 @@ const current = (headers: Headers) => call('GET', '/internal/projects/current', 
 
 describe("an owner's admin access token", () => {
   it('administers their own project', async () => {
-    const response = await current(adminOn(a.projectId, a.token));
+    const response = await current(adminTokenHeaders(a.projectId, a.token));
     expect(response.status, response.text).toBe(200);
     expect(response.body).toMatchObject({ id: a.projectId, owner_team_id: a.teamId });
   });
 
   it("is refused on another owner's project, whatever the operation or access type", async () => {
-    const onB = adminOn(b.projectId, a.token);
+    const onB = adminTokenHeaders(b.projectId, a.token);
     expectError(await current(onB), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     expectError(await call('PATCH', '/internal/projects/current', onB, { display_name: 'Taken' }), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     expectError(await call('DELETE', '/internal/projects/current', onB), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
@@ -86,16 +81,20 @@ describe("an owner's admin access token", () => {
     );
     expectError(await call('PATCH', `/internal/api-keys/${b.keySetId}`, onB, { revoked: true }), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     // The token replaces the keys for every access type, so no lower type slips through.
-    expectError(await call('GET', '/users', adminOn(b.projectId, a.token, 'server')), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
-    expectError(await call('GET', '/projects/current', adminOn(b.projectId, a.token, 'client')), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    expectError(await call('GET', '/users', adminTokenHeaders(b.projectId, a.token, 'server')), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    expectError(
+      await call('GET', '/projects/current', adminTokenHeaders(b.projectId, a.token, 'client')),
+      401,
+      'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
+    );
     // B's project is untouched and B's keys still work.
-    const mine = await current(adminOn(b.projectId, b.token));
+    const mine = await current(adminTokenHeaders(b.projectId, b.token));
     expect(mine.body).toMatchObject({ display_name: 'B project', owner_team_id: b.teamId });
     expect((await current(keyHeaders(b.projectId, b.keys).admin)).status).toBe(200);
   });
 
   it('does not administer the internal project, which no team owns', async () => {
-    expectError(await current(adminOn('internal', a.token)), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    expectError(await current(adminTokenHeaders('internal', a.token)), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
   });
 });
 
@@ -115,7 +114,9 @@ describe("an owner's project keys", () => {
 
   it('stop working once revoked, at once', async () => {
     const owner = await newOwner('Revoker');
-    const revoked = await call('PATCH', `/internal/api-keys/${owner.keySetId}`, adminOn(owner.projectId, owner.token), { revoked: true });
+    const revoked = await call('PATCH', `/internal/api-keys/${owner.keySetId}`, adminTokenHeaders(owner.projectId, owner.token), {
+      revoked: true,
+    });
     expect(revoked.status, revoked.text).toBe(200);
     const headers = keyHeaders(owner.projectId, owner.keys);
     expectError(await current(headers.admin), 401, 'INVALID_SUPER_SECRET_ADMIN_KEY');
@@ -146,8 +147,8 @@ describe("an owner's internal session", () => {
     const { users, signIn } = env.context.services;
     const user = await users.create(project, { display_name: 'End user' }, 'server');
     const { access_token } = await signIn.signIn(project, user);
-    expectError(await current(adminOn(a.projectId, access_token)), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
-    expectError(await current(adminOn(b.projectId, access_token)), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    expectError(await current(adminTokenHeaders(a.projectId, access_token)), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    expectError(await current(adminTokenHeaders(b.projectId, access_token)), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
   });
 });
 
@@ -156,12 +157,12 @@ describe('losing membership', () => {
     const owner = await newOwner('Leaver');
     const mate = await newOwner('Mate');
     await env.context.services.teams.addMember(internal, owner.teamId, mate.user.id);
-    expect((await current(adminOn(owner.projectId, mate.token))).status).toBe(200);
+    expect((await current(adminTokenHeaders(owner.projectId, mate.token))).status).toBe(200);
     await env.context.services.teams.removeMember('internal', owner.teamId, owner.user.id);
-    expectError(await current(adminOn(owner.projectId, owner.token)), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    expectError(await current(adminTokenHeaders(owner.projectId, owner.token)), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     expect((await call('GET', '/internal/projects', owner.client)).body.items).toEqual([]);
     // The team still owns the project: the remaining member keeps managing it.
-    expect((await current(adminOn(owner.projectId, mate.token))).status).toBe(200);
+    expect((await current(adminTokenHeaders(owner.projectId, mate.token))).status).toBe(200);
   });
 
   it('answers the plain-text 401 of README §4 to the admin token of a deleted internal user, whatever the operation', async () => {
@@ -169,12 +170,12 @@ describe('losing membership', () => {
     await env.context.services.users.delete(internal, owner.user.id);
     const text = 'The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.';
     for (const response of [
-      await current(adminOn(owner.projectId, owner.token)),
-      await call('PATCH', '/internal/projects/current', adminOn(owner.projectId, owner.token), { display_name: 'Orphan' }),
-      await call('GET', '/users', adminOn(owner.projectId, owner.token, 'server')),
-      await call('GET', '/projects/current', adminOn(owner.projectId, owner.token, 'client')),
+      await current(adminTokenHeaders(owner.projectId, owner.token)),
+      await call('PATCH', '/internal/projects/current', adminTokenHeaders(owner.projectId, owner.token), { display_name: 'Orphan' }),
+      await call('GET', '/users', adminTokenHeaders(owner.projectId, owner.token, 'server')),
+      await call('GET', '/projects/current', adminTokenHeaders(owner.projectId, owner.token, 'client')),
       // Not even a project the user never managed reveals more.
-      await current(adminOn(b.projectId, owner.token)),
+      await current(adminTokenHeaders(b.projectId, owner.token)),
     ]) {
       expectPlain(response, 401);
       expect(response.text).toBe(text);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { Project } from '../projects/project.service.ts';
-import { ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
+import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
 
 /**
  * Dashboard projects (endpoints.md §25, README §4): the internal user's list, creation and transfer
@@ -25,12 +25,6 @@ type Headers = Record<string, string>;
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const call = (method: Method, url: string, headers: Headers, payload?: object) =>
   env.context.request({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
-
-const adminOn = (projectId: string, token: string): Headers => ({
-  'x-stack-access-type': 'admin',
-  'x-stack-project-id': projectId,
-  'x-stack-admin-access-token': token,
-});
 
 /** A dashboard user (of `internal`) with a team of their own. */
 async function newOwner(name = 'Owner') {
@@ -103,11 +97,11 @@ describe('POST /internal/projects', () => {
       },
     });
     expect(Math.abs(created.body.created_at_millis - Date.now())).toBeLessThan(60_000);
-    const definitions = await call('GET', '/team-permission-definitions', adminOn(created.body.id, owner.token));
+    const definitions = await call('GET', '/team-permission-definitions', adminTokenHeaders(created.body.id, owner.token));
     expect(definitions.status, definitions.text).toBe(200);
     const ids = definitions.body.items.map((definition: { id: string }) => definition.id);
     expect(ids).toEqual(expect.arrayContaining(['team_admin', 'team_member']));
-    const current = await call('GET', '/internal/projects/current', adminOn(created.body.id, owner.token));
+    const current = await call('GET', '/internal/projects/current', adminTokenHeaders(created.body.id, owner.token));
     expect(current.body).toEqual(created.body);
   });
 
@@ -155,18 +149,18 @@ describe('POST /internal/projects/transfer', () => {
     const newMate = await newOwner('New mate');
     await env.context.services.teams.addMember(internal, newMate.teamId, owner.id);
     const project = (await createProject(owner)).body;
-    expect((await call('GET', '/internal/projects/current', adminOn(project.id, oldMate.token))).status).toBe(200);
+    expect((await call('GET', '/internal/projects/current', adminTokenHeaders(project.id, oldMate.token))).status).toBe(200);
 
     const moved = await call('POST', '/internal/projects/transfer', owner.client, { project_id: project.id, new_team_id: newMate.teamId });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toEqual({ success: 'true' });
     expect(await listedIds(newMate)).toEqual([project.id]);
     expect(await listedIds(oldMate)).toEqual([]);
-    const current = await call('GET', '/internal/projects/current', adminOn(project.id, newMate.token));
+    const current = await call('GET', '/internal/projects/current', adminTokenHeaders(project.id, newMate.token));
     expect(current.status, current.text).toBe(200);
     expect(current.body.owner_team_id).toBe(newMate.teamId);
     expectError(
-      await call('GET', '/internal/projects/current', adminOn(project.id, oldMate.token)),
+      await call('GET', '/internal/projects/current', adminTokenHeaders(project.id, oldMate.token)),
       401,
       'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
     );
@@ -210,7 +204,7 @@ describe('GET, PATCH and DELETE /internal/projects/current', () => {
   it('changes names, config booleans, domains and default permissions', async () => {
     const owner = await newOwner();
     const project = (await createProject(owner)).body;
-    const admin = adminOn(project.id, owner.token);
+    const admin = adminTokenHeaders(project.id, owner.token);
     const patched = await call('PATCH', '/internal/projects/current', admin, {
       display_name: 'Renamed',
       description: 'New words',
@@ -247,7 +241,7 @@ describe('GET, PATCH and DELETE /internal/projects/current', () => {
   it('trusts a wildcard domain for callbacks and refuses malformed domains with plain 400', async () => {
     const owner = await newOwner();
     const project = (await createProject(owner, { config: { credential_enabled: true } })).body;
-    const admin = adminOn(project.id, owner.token);
+    const admin = adminTokenHeaders(project.id, owner.token);
     for (const domain of ['https://..example.com', 'ftp://x', 'https://example.com.', 'not a url']) {
       expectPlain(await call('PATCH', '/internal/projects/current', admin, { config: { domains: [{ domain, handler_path: '/h' }] } }), 400);
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
-import { ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
+import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { Project } from '../projects/project.service.ts';
 
@@ -23,12 +23,6 @@ type Headers = Record<string, string>;
 type Method = 'GET' | 'POST' | 'PATCH';
 const call = (method: Method, url: string, headers: Headers, payload?: object) =>
   env.context.request({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
-
-const adminOn = (projectId: string, token: string): Headers => ({
-  'x-stack-access-type': 'admin',
-  'x-stack-project-id': projectId,
-  'x-stack-admin-access-token': token,
-});
 
 async function newOwner() {
   const { token, team, client } = await newDashboardUser(env.context, internal, internalKey, 'Owner');
@@ -56,6 +50,12 @@ const state = {
   selected_email_theme_id: null,
   selected_payments_country: 'US',
 };
+const otherState = {
+  ...state,
+  selected_config_choice: 'link-existing',
+  selected_email_theme_id: 'dark',
+  selected_payments_country: 'OTHER',
+};
 
 describe('logos and onboarding on POST /internal/projects', () => {
   it('starts with no logos, no setup choices, `completed`, and no email verification required', async () => {
@@ -63,7 +63,7 @@ describe('logos and onboarding on POST /internal/projects', () => {
     const created = await createProject(owner);
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ ...noLogos, onboarding_status: 'completed', onboarding_state: null });
-    expect(await requiresVerification(adminOn(created.body.id, owner.token))).toBe(false);
+    expect(await requiresVerification(adminTokenHeaders(created.body.id, owner.token))).toBe(false);
   });
 
   it('keeps every field given, as every read shows it', async () => {
@@ -78,7 +78,7 @@ describe('logos and onboarding on POST /internal/projects', () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ ...logos, onboarding_status: 'auth_setup', onboarding_state: state });
     expect(created.body.config.credential_enabled).toBe(true);
-    const admin = adminOn(created.body.id, owner.token);
+    const admin = adminTokenHeaders(created.body.id, owner.token);
     expect((await call('GET', '/internal/projects/current', admin)).body).toEqual(created.body);
     expect((await call('GET', '/internal/projects', owner.client)).body.items).toEqual([created.body]);
     expect(await requiresVerification(admin)).toBe(true);
@@ -95,28 +95,18 @@ describe('logos and onboarding on PATCH /internal/projects/current', () => {
   it('sets every field, keeps what a later change does not name, and clears the logos and choices with null', async () => {
     const owner = await newOwner();
     const project = (await createProject(owner)).body;
-    const admin = adminOn(project.id, owner.token);
+    const admin = adminTokenHeaders(project.id, owner.token);
     const patched = await call('PATCH', '/internal/projects/current', admin, {
       ...logos,
       onboarding_status: 'domain_setup',
-      onboarding_state: {
-        ...state,
-        selected_config_choice: 'link-existing',
-        selected_email_theme_id: 'dark',
-        selected_payments_country: 'OTHER',
-      },
+      onboarding_state: otherState,
     });
     expect(patched.status, patched.text).toBe(200);
     const expected = {
       ...project,
       ...logos,
       onboarding_status: 'domain_setup',
-      onboarding_state: {
-        ...state,
-        selected_config_choice: 'link-existing',
-        selected_email_theme_id: 'dark',
-        selected_payments_country: 'OTHER',
-      },
+      onboarding_state: otherState,
     };
     expect(patched.body).toEqual(expected);
     expect((await call('GET', '/internal/projects/current', admin)).body).toEqual(expected);
@@ -139,7 +129,7 @@ describe('logos and onboarding on PATCH /internal/projects/current', () => {
 
   it('takes a logo of exactly 1,000,000 characters', async () => {
     const owner = await newOwner();
-    const admin = adminOn((await createProject(owner)).body.id, owner.token);
+    const admin = adminTokenHeaders((await createProject(owner)).body.id, owner.token);
     const longest = `https://cdn.example.com/${'a'.repeat(1_000_000 - 24)}`;
     expect(longest).toHaveLength(1_000_000);
     const patched = await call('PATCH', '/internal/projects/current', admin, { logo_full_url: longest });
@@ -150,7 +140,7 @@ describe('logos and onboarding on PATCH /internal/projects/current', () => {
   it('refuses bad logos, statuses and setup choices with SCHEMA_ERROR, and changes nothing', async () => {
     const owner = await newOwner();
     const project = (await createProject(owner, { ...logos, onboarding_status: 'welcome', onboarding_state: state })).body;
-    const admin = adminOn(project.id, owner.token);
+    const admin = adminTokenHeaders(project.id, owner.token);
     for (const body of invalidDetails) expectError(await call('PATCH', '/internal/projects/current', admin, body), 400, 'SCHEMA_ERROR');
     expect((await call('GET', '/internal/projects/current', admin)).body).toEqual(project);
     expect(await requiresVerification(admin)).toBe(false);
@@ -161,7 +151,7 @@ describe('require_email_verification', () => {
   it('restricts users without a verified primary email while on, and lifts it when off again', async () => {
     const owner = await newOwner();
     const created = await createProject(owner);
-    const admin = adminOn(created.body.id, owner.token);
+    const admin = adminTokenHeaders(created.body.id, owner.token);
     const project = (await env.context.services.projects.find(created.body.id)) as Project;
     const { users } = env.context.services;
     const unverified = await users.create(project, { primary_email: `u-${randomUUID()}@example.com` }, 'server');
@@ -202,7 +192,7 @@ describe('require_email_verification', () => {
     expect(created.status, created.text).toBe(201);
     const project = (await env.context.services.projects.find(created.body.id)) as Project;
     const user = await env.context.services.users.create(project, { primary_email: `n-${randomUUID()}@example.com` }, 'server');
-    const read = await call('GET', `/users/${user.id}`, adminOn(project.id, owner.token));
+    const read = await call('GET', `/users/${user.id}`, adminTokenHeaders(project.id, owner.token));
     expect(read.body).toMatchObject({ is_restricted: true, restricted_reason: { type: 'email_not_verified' } });
   });
 });

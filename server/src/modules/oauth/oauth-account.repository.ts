@@ -20,17 +20,6 @@ export async function findSignInAccount(
     .executeTakeFirst();
 }
 
-/** Every link of this provider account in the project (one signs in; others only connect). */
-export async function findAccountsByProviderAccount(db: Kysely<Database>, projectId: string, providerConfigId: string, accountId: string) {
-  return db
-    .selectFrom('oauth_account')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('provider_config_id', '=', providerConfigId)
-    .where('account_id', '=', accountId)
-    .execute();
-}
-
 export async function listAccounts(
   db: Kysely<Database>,
   projectId: string,

@@ -142,28 +142,48 @@ export class PermissionService {
   async listTeamGrants(projectId: string, filter: { teamId?: string; userId?: string; permissionId?: string; recursive: boolean }) {
     if (!filter.recursive) return listDirectTeamGrants(this.db, projectId, filter);
     const rows = await listTeamGrantRows(this.db, projectId, filter);
-    if (rows.length === 0) return [];
-    const closure = await this.closures.at(projectId, 'team', (rows[0] as { version: string }).version);
-    const grants = rows.map((row) => ({ member: row, permissionId: row.permission_id }));
-    const items: Array<{ team_id: string; user_id: string; id: string }> = [];
-    for (const { member, ids } of effectiveGrants(grants, (m) => `${m.team_id} ${m.user_id}`, closure, filter.permissionId)) {
-      for (const id of ids) items.push({ team_id: member.team_id, user_id: member.user_id, id });
-    }
-    return items;
+    return this.expand(
+      projectId,
+      'team',
+      rows,
+      (row) => `${row.team_id} ${row.user_id}`,
+      filter.permissionId,
+      (row, id) => ({
+        team_id: row.team_id,
+        user_id: row.user_id,
+        id,
+      }),
+    );
   }
 
   /** As `listTeamGrants`, for project permissions. */
   async listProjectGrants(projectId: string, filter: { userId?: string; permissionId?: string; recursive: boolean }) {
     if (!filter.recursive) return listDirectProjectGrants(this.db, projectId, filter);
     const rows = await listProjectGrantRows(this.db, projectId, filter);
-    if (rows.length === 0) return [];
-    const closure = await this.closures.at(projectId, 'project', (rows[0] as { version: string }).version);
-    const grants = rows.map((row) => ({ member: row.user_id, permissionId: row.permission_id }));
-    const items: Array<{ user_id: string; id: string }> = [];
-    for (const { member, ids } of effectiveGrants(grants, (userId) => userId, closure, filter.permissionId)) {
-      for (const id of ids) items.push({ user_id: member, id });
-    }
-    return items;
+    return this.expand(
+      projectId,
+      'project',
+      rows,
+      (row) => row.user_id,
+      filter.permissionId,
+      (row, id) => ({ user_id: row.user_id, id }),
+    );
+  }
+
+  /** Direct grant rows (read with the graph version) expanded with that version's closure: an item per member and effective id. */
+  private async expand<Row extends { permission_id: string; version: string }, Item>(
+    projectId: string,
+    scope: Scope,
+    rows: Row[],
+    memberKey: (row: Row) => string,
+    permissionId: string | undefined,
+    toItem: (row: Row, id: string) => Item,
+  ): Promise<Item[]> {
+    const [first] = rows;
+    if (!first) return [];
+    const closure = await this.closures.at(projectId, scope, first.version);
+    const grants = rows.map((row) => ({ member: row, permissionId: row.permission_id }));
+    return effectiveGrants(grants, memberKey, closure, permissionId).flatMap(({ member, ids }) => ids.map((id) => toItem(member, id)));
   }
 
   async grantTeam(projectId: string, teamId: string, userId: string, permissionId: string, db: Kysely<Database> = this.db): Promise<void> {
