@@ -7,7 +7,7 @@ import openapi from '../../server/src/generated/openapi.json' with { type: 'json
 import { type ReferenceEntry, catalogueParity } from './catalogue-parity.ts';
 import type { OpenApiDocument } from './openapi-document.ts';
 
-const reference = parse(readFileSync(fileURLToPath(new URL('../../../shared/protocol/errors.yaml', import.meta.url)), 'utf8')) as {
+const reference = parse(readFileSync(fileURLToPath(new URL('../reference/stack-auth-errors.yaml', import.meta.url)), 'utf8')) as {
   count: number;
   errors: ReferenceEntry[];
 };

@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from './openapi-document.ts';
 import { readCatalogue } from './emit-errors.ts';
 
-/** An entry of ../shared/protocol/errors.yaml, the reference catalogue. */
+/** An entry of codegen/reference/stack-auth-errors.yaml, the reference catalogue (Stack Auth's known errors). */
 export type ReferenceEntry = {
   code: string;
   status: number | string;
