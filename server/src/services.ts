@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { ServerEnv } from './config/env.ts';
 import type { Database } from './db/schema.ts';
 import { ApiKeyService } from './modules/api-keys/api-key.service.ts';
-import { AccessTokenService } from './modules/auth/access-token.service.ts';
-import { RequestAuthService } from './modules/auth/request-auth.service.ts';
+import { AccessTokenService } from './modules/access-tokens/access-token.service.ts';
+import { RequestAuthenticator } from './request-context/request-auth.ts';
 import { InternalProjectService } from './modules/internal/internal-project.service.ts';
 import { ContactChannelService } from './modules/contact-channels/contact-channel.service.ts';
 import { type EmailLog, EmailService } from './modules/email/email.service.ts';
@@ -89,13 +89,13 @@ export function createServices(db: Kysely<Database>, env: ServiceOptions, server
   const oauthFlows = new OAuthFlowService(db, projects, apiKeys, accessTokens, users, oauthAccounts, signIn, oauthSettings, env.publicUrl);
   const connectedAccounts = new ConnectedAccountService(db, users, tokenSealer, oauthSettings, env.publicUrl);
   const oauthLinks = new OAuthLinkService(db, users);
-  const requestAuth = new RequestAuthService(
-    projects,
-    apiKeys,
-    accessTokens,
-    (userId, project) => internalProjects.manages(userId, project),
-    (projectId, userId) => users.find(projectId, userId),
-  );
+  const requestAuth = new RequestAuthenticator({
+    findProject: (projectId) => projects.find(projectId),
+    isValidKey: (projectId, kind, key) => apiKeys.isValidKey(projectId, kind, key),
+    verifyAccessToken: (token) => accessTokens.verify(token),
+    managesProject: (userId, project) => internalProjects.manages(userId, project),
+    loadUser: (projectId, userId) => users.find(projectId, userId),
+  });
   return {
     oauthFlows,
     connectedAccounts,

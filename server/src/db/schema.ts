@@ -1,30 +1,18 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { JsonColumn as Json } from './column-types.ts';
 
-/** Row types of every table (snake_case, as in SQL). One interface per table. */
+/**
+ * The database: one interface every table joins by declaration merging (`declare module` in the
+ * `*.table.ts` file of the folder that owns it), so this file names no feature.
+ */
+export interface Database {
+  server_secret: ServerSecretTable;
+}
+
 export interface ServerSecretTable {
   id: Generated<number>;
   secret: Buffer;
   created_at: Generated<Date>;
-}
-
-export interface ProjectTable {
-  id: string;
-  display_name: string;
-  description: Generated<string>;
-  created_at: Generated<Date>;
-  is_production_mode: Generated<boolean>;
-  owner_team_id: string | null;
-  is_development_environment: Generated<boolean>;
-  logo_url: string | null;
-  logo_full_url: string | null;
-  logo_dark_mode_url: string | null;
-  logo_full_dark_mode_url: string | null;
-  /** The dashboard's setup step (the spec's ProjectOnboardingStatus); `completed` by default. */
-  onboarding_status: Generated<string>;
-  /** The setup wizard's choices (the spec's ProjectOnboardingState), or null. */
-  onboarding_state: Json;
-  /** The project-level config override; the rendered config is defaults + this (see project-config.ts). */
-  config_override: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
 export interface ApiKeySetTable {
@@ -40,38 +28,6 @@ export interface ApiKeySetTable {
   secret_server_key_last_four: string | null;
   super_secret_admin_key_hash: string | null;
   super_secret_admin_key_last_four: string | null;
-}
-
-type Json = ColumnType<unknown, string | null, string | null>;
-
-export interface UserTable {
-  id: string;
-  project_id: string;
-  display_name: string | null;
-  profile_image_url: string | null;
-  signed_up_at: Generated<Date>;
-  last_active_at: Generated<Date>;
-  client_metadata: Json;
-  client_read_only_metadata: Json;
-  server_metadata: Json;
-  is_anonymous: Generated<boolean>;
-  password_hash: string | null;
-  otp_auth_enabled: Generated<boolean>;
-  totp_secret: Buffer | null;
-  selected_team_id: string | null;
-  restricted_by_admin: Generated<boolean>;
-  restricted_by_admin_reason: string | null;
-  restricted_by_admin_private_details: string | null;
-  country_code: string | null;
-  risk_scores: Json;
-  /** How the user signed up: password, otp, oauth, anonymous, server (metrics). */
-  sign_up_method: string | null;
-  /** Copies of the primary contact channel, kept by a trigger (migration 0004); never written by code. */
-  primary_email: ColumnType<string | null, never, never>;
-  primary_email_verified: ColumnType<boolean | null, never, never>;
-  primary_email_auth_enabled: ColumnType<boolean | null, never, never>;
-  /** Whether the user has a passkey, kept by a trigger on passkey (migration 0013); never written by code. */
-  has_passkey: ColumnType<boolean, never, never>;
 }
 
 export interface ContactChannelTable {
@@ -343,10 +299,7 @@ export interface UserMetricsDailyTable {
 }
 
 export interface Database {
-  server_secret: ServerSecretTable;
-  project: ProjectTable;
   api_key_set: ApiKeySetTable;
-  project_user: UserTable;
   contact_channel: ContactChannelTable;
   refresh_session: RefreshSessionTable;
   replaced_refresh_token: ReplacedRefreshTokenTable;
@@ -374,14 +327,11 @@ export interface Database {
   user_metrics_daily: UserMetricsDailyTable;
 }
 
-export type UserRow = Selectable<UserTable>;
 export type ContactChannelRow = Selectable<ContactChannelTable>;
 export type RefreshSessionRow = Selectable<RefreshSessionTable>;
 export type VerificationCodeRow = Selectable<VerificationCodeTable>;
 export type EmailOutboxRow = Selectable<EmailOutboxTable>;
 
-export type ProjectRow = Selectable<ProjectTable>;
-export type NewProjectRow = Insertable<ProjectTable>;
 export type ApiKeySetRow = Selectable<ApiKeySetTable>;
 export type NewApiKeySetRow = Insertable<ApiKeySetTable>;
 export type TeamRow = Selectable<TeamTable>;

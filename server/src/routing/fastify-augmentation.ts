@@ -1,4 +1,4 @@
-import type { RequestAuth } from '../modules/auth/request-auth.service.ts';
+import type { RequestAuth } from '../request-context/request-auth.ts';
 import type { RouteDefinition } from './route-definition.ts';
 
 declare module 'fastify' {

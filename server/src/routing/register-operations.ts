@@ -8,8 +8,8 @@ import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastif
 import type { RateLimitBucket, RateLimits } from '../config/rate-limits.ts';
 import { perEmailLimit, perIpLimit } from '../plugins/rate-limits.ts';
 import { routeTable } from '../generated/route-table.ts';
-import type { RequestAuthService } from '../modules/auth/request-auth.service.ts';
-import { readAuthHeaders } from '../modules/auth/read-headers.ts';
+import type { RequestAuthenticator } from '../request-context/request-auth.ts';
+import { readAuthHeaders } from '../request-context/read-headers.ts';
 import type { OperationHandlers } from './operation-handlers.ts';
 import type { RouteDefinition } from './route-definition.ts';
 import { validatorCompiler } from './validator-compiler.ts';
@@ -21,7 +21,7 @@ import { validatorCompiler } from './validator-compiler.ts';
 export function registerOperations(
   app: FastifyInstance,
   handlers: OperationHandlers,
-  requestAuth: RequestAuthService,
+  requestAuth: RequestAuthenticator,
   rateLimits: RateLimits | null,
 ): void {
   app.setValidatorCompiler(validatorCompiler);
@@ -70,7 +70,7 @@ export function registerOperations(
   }
 }
 
-async function authenticate(request: FastifyRequest, route: RouteDefinition, requestAuth: RequestAuthService) {
+async function authenticate(request: FastifyRequest, route: RouteDefinition, requestAuth: RequestAuthenticator) {
   const auth = await requestAuth.resolve(readAuthHeaders(request.headers));
   if (route.auth !== 'required') return auth;
   if (!auth) throw new AccessTypeRequiredError();

@@ -1,4 +1,4 @@
-import type { AccessType } from '../modules/auth/access-type.ts';
+import type { AccessType } from '../request-context/access-type.ts';
 
 /** The shape of one generated route-table entry (see codegen/src/emit-route-table.ts). */
 export type RouteDefinition = {

@@ -1,4 +1,4 @@
-import type { Project } from '../modules/projects/project.service.ts';
+import type { Project } from '../tenancy/project.ts';
 import type { TestContext } from './test-context.ts';
 
 /**

@@ -129,7 +129,7 @@ export async function createTestContext(
 /** Claims of a signed-in test user; override to make it anonymous, restricted, of another project... */
 export function tokenSubject(
   projectId: string,
-  overrides: Partial<import('../modules/auth/access-token-claims.ts').AccessTokenSubject> = {},
+  overrides: Partial<import('../request-context/access-token-claims.ts').AccessTokenSubject> = {},
 ) {
   return {
     sub: randomUUID(),

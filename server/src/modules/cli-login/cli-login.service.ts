@@ -5,12 +5,12 @@ import type { Database, RefreshSessionRow } from '../../db/schema.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { findSession } from '../sessions/session.repository.ts';
 import type { SessionService } from '../sessions/session.service.ts';
 import type { SignInService } from '../sign-in/sign-in.service.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserService } from '../users/user.service.ts';
 import { restrictionOf } from '../users/user-views.ts';
 import {

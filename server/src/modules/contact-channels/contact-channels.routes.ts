@@ -1,10 +1,10 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
-import { resolveUserId } from '../auth/resolve-user-id.ts';
+import { authOf } from '../../request-context/auth-of.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
+import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import { SchemaError } from '@gatehouse/client/errors';
-import type { UserRecord } from '../users/user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import { toContactChannel } from './contact-channel-view.ts';
 
 /** Only server and admin access may mark a channel verified without a code. */

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
 import { withTestContext } from '../../testing/test-context.ts';
-import { renderConfig } from '../projects/project-config.ts';
+import { renderConfig } from '../../tenancy/project-config.ts';
 import { emailKinds, renderEmail } from './email-templates.ts';
 import { type EmailLog, EmailService } from './email.service.ts';
 import { resolveSmtpSettings } from './smtp-settings.ts';

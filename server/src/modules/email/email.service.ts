@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Database, EmailOutboxRow } from '../../db/schema.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { type EmailKind, type EmailVariables, renderEmail } from './email-templates.ts';
 import { insertEmailOutbox, listEmailOutbox, markEmailOutboxFailed, markEmailOutboxSent } from './email-outbox.repository.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';

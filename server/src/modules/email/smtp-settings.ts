@@ -1,4 +1,4 @@
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 
 /** Where and as whom an email is sent. */
 export type SmtpSettings = {

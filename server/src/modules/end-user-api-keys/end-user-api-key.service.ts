@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database, EndUserApiKeyRow } from '../../db/schema.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { generateEndUserKey, parseEndUserKey } from './end-user-key-format.ts';
 
 export type KeyType = 'user' | 'team';

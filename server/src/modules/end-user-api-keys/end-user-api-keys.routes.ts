@@ -1,8 +1,8 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
-import { resolveUserId } from '../auth/resolve-user-id.ts';
+import { authOf } from '../../request-context/auth-of.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
+import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import { requireTeamPermission } from '../teams/team-access.ts';
 import type { KeyOwner } from './end-user-api-key.service.ts';
 import { toTeamApiKey, toUserApiKey } from './end-user-api-key.service.ts';

@@ -1,7 +1,7 @@
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { isProviderType } from '../oauth/provider-table.ts';
 import { usesSharedKeys } from '../oauth/resolve-provider.ts';
-import { defaultEmailThemeId, defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../projects/project-config.ts';
+import { defaultEmailThemeId, defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../tenancy/project-config.ts';
 import { assertProductionReady } from './production-mode.ts';
 
 function fail(message: string): never {

@@ -2,7 +2,7 @@ import { ApiKeyNotFoundError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
 import { toInternalApiKey } from '../api-keys/key-set-view.ts';
-import { authOf, userOf } from '../auth/auth-of.ts';
+import { authOf, userOf } from '../../request-context/auth-of.ts';
 import { toAdminProject } from './internal-project.service.ts';
 import { projectMetrics } from './metrics.service.ts';
 

@@ -2,7 +2,7 @@ import type { components } from '@gatehouse/client/api-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { isProviderType } from '../oauth/provider-table.ts';
 import { providerTypeOf, usesSharedKeys } from '../oauth/resolve-provider.ts';
-import type { OAuthProviderConfig, ProjectConfig } from '../projects/project-config.ts';
+import type { OAuthProviderConfig, ProjectConfig } from '../../tenancy/project-config.ts';
 
 type AdminProjectConfig = components['schemas']['AdminProjectConfig'];
 type AdminOAuthProvider = components['schemas']['AdminOAuthProvider'];

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { ProjectConfig } from '../projects/project-config.ts';
+import type { ProjectConfig } from '../../tenancy/project-config.ts';
 
 const localHost = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]';
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
 import { withTestContext } from '../../testing/test-context.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 
 /**
  * The dashboard details of a project (entities.md AdminProject): its four logos, its setup-wizard

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/schema.ts';
 import { withTestContext } from '../../testing/test-context.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import { deleteExpiredRows, scheduleExpiredRowsCleanup } from './expired-rows-cleanup.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { servedOpenApiDocument } from './openapi-document.ts';
 
 export function metaHandlers() {

@@ -1,6 +1,6 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf, userOf } from '../auth/auth-of.ts';
+import { authOf, userOf } from '../../request-context/auth-of.ts';
 import { MfaLockedOutError } from './mfa.service.ts';
 
 export function mfaHandlers(services: Services) {

@@ -2,9 +2,9 @@ import { InvalidTotpCodeError, VerificationCodeNotFoundError } from '@gatehouse/
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserService } from '../users/user.service.ts';
 import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
 import {

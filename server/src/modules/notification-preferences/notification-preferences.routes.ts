@@ -1,9 +1,9 @@
 import { UserAuthenticationRequiredError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
-import { resolveUserId } from '../auth/resolve-user-id.ts';
+import { authOf } from '../../request-context/auth-of.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
+import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 
 /**
  * The user whose preferences are meant: `me` or, on client access, the signed-in user's own id.

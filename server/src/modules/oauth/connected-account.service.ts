@@ -8,7 +8,7 @@ import {
 import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import type { Database, OAuthProviderTokenRow } from '../../db/schema.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import type { UserService } from '../users/user.service.ts';
 import { insertToken, invalidateToken, listAccounts, listValidTokens } from './oauth-account.repository.ts';
 import type { OAuthSettings } from './oauth-settings.ts';

@@ -2,8 +2,8 @@ import { SchemaError } from '@gatehouse/client/errors';
 import type { FastifyReply } from 'fastify';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf, userOf } from '../auth/auth-of.ts';
-import { resolveUserId } from '../auth/resolve-user-id.ts';
+import { authOf, userOf } from '../../request-context/auth-of.ts';
+import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import { toOAuthProvider } from './oauth-link.service.ts';
 import { innerCookiePrefix, outerFlowLifetimeMillis } from './oauth-flow.service.ts';
 

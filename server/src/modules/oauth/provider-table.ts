@@ -1,5 +1,5 @@
 import type { components } from '@gatehouse/client/api-types';
-import type { OAuthProviderConfig } from '../projects/project-config.ts';
+import type { OAuthProviderConfig } from '../../tenancy/project-config.ts';
 
 export type ProviderType = components['schemas']['OAuthProviderType'];
 

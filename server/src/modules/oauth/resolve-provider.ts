@@ -4,8 +4,8 @@ import {
   OauthProviderNotFoundOrNotEnabledError,
 } from '@gatehouse/client/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { OAuthProviderConfig } from '../projects/project-config.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { OAuthProviderConfig } from '../../tenancy/project-config.ts';
+import type { Project } from '../../tenancy/project.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
 import type { ResolvedProvider } from './provider-client.ts';
 import { isProviderType, type ProviderType, providerTable, sharedKeyProviderTypes } from './provider-table.ts';

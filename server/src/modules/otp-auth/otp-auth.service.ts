@@ -1,11 +1,11 @@
 import { SignUpNotEnabledError, UserEmailAlreadyExistsError } from '@gatehouse/client/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { EmailService } from '../email/email.service.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserService } from '../users/user.service.ts';
 import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
 

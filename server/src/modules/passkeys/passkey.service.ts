@@ -16,9 +16,9 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserService } from '../users/user.service.ts';
 import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
 import { advanceCounter, findPasskeyByCredentialId, listPasskeysOfUser, upsertPasskey } from './passkey.repository.ts';

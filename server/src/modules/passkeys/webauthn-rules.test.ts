@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { isValidUserHandle, relyingPartyOf, sameBytes, userHandleOf } from './webauthn-rules.ts';
 
 const projectWith = (domains: { allowLocalhost: boolean; trustedDomains: Record<string, { baseUrl: string; handlerPath: string }> }) =>

@@ -1,5 +1,5 @@
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { isTrustedOrigin } from '../projects/trusted-urls.ts';
 
 /** The relying-party id the server sends; the client puts the page's hostname in its place (the Stack SDKs check for it). */

@@ -1,6 +1,6 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
+import { authOf } from '../../request-context/auth-of.ts';
 
 export function passwordAuthHandlers(services: Services) {
   return {

@@ -7,14 +7,14 @@ import {
   UserEmailAlreadyExistsError,
 } from '@gatehouse/client/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../passwords/password-hasher.ts';
 import { assertPasswordPolicy } from '../passwords/password-policy.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SessionService } from '../sessions/session.service.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserService } from '../users/user.service.ts';
 
 /** Sends the verification email of a new address (wired to the contact-channel service). */

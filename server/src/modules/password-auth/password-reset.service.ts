@@ -2,7 +2,7 @@ import { PasswordAuthenticationNotEnabledError } from '@gatehouse/client/errors'
 import type { EmailService } from '../email/email.service.ts';
 import { hashPassword } from '../passwords/password-hasher.ts';
 import { assertPasswordPolicy } from '../passwords/password-policy.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SessionService } from '../sessions/session.service.ts';
 import type { UserService } from '../users/user.service.ts';

@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { Scope } from './permission.repository.ts';
 import type { DefinitionWrite } from './permission.service.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
-import { resolveUserId } from '../auth/resolve-user-id.ts';
+import { authOf } from '../../request-context/auth-of.ts';
+import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 
 export function permissionHandlers(services: Services) {
   const { permissions } = services;

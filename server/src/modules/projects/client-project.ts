@@ -1,5 +1,5 @@
 import type { components } from '@gatehouse/client/api-types';
-import type { Project } from './project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 
 type ClientProject = components['schemas']['ClientProject'];
 type OAuthProviderType = components['schemas']['OAuthProviderType'];

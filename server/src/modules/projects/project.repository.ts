@@ -1,5 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
-import type { Database, NewProjectRow, ProjectRow, ProjectTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { NewProjectRow, ProjectRow, ProjectTable } from '../../tenancy/project.table.ts';
 
 export async function findProjectById(db: Kysely<Database>, id: string): Promise<ProjectRow | undefined> {
   return db.selectFrom('project').selectAll().where('id', '=', id).executeTakeFirst();

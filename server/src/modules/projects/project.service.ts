@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
-import type { Database, ProjectRow, ProjectTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { ProjectRow, ProjectTable } from '../../tenancy/project.table.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import { mergeOverride, type ProjectConfig, renderConfig } from './project-config.ts';
+import { mergeOverride, renderConfig } from '../../tenancy/project-config.ts';
+import { isProjectId, type Project } from '../../tenancy/project.ts';
 import { findProjectById, insertProject, updateProject, updateProjectConfigOverride } from './project.repository.ts';
-
-export type Project = ProjectRow & { config: ProjectConfig };
 
 /** The four logos (light and dark, square and full); null clears one. */
 export type ProjectLogos = Partial<Pick<ProjectRow, 'logo_url' | 'logo_full_url' | 'logo_dark_mode_url' | 'logo_full_dark_mode_url'>>;
@@ -27,10 +27,6 @@ function detailColumns(details: ProjectDetails): Updateable<ProjectTable> {
   }
   return columns;
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Project ids are UUIDs, or `internal` (the Stack SDKs refuse anything else). */
-export const isProjectId = (id: string): boolean => id === 'internal' || uuidPattern.test(id);
 
 /** Projects with their rendered config, cached for the hot path of every authenticated request. */
 export class ProjectService {

@@ -1,7 +1,7 @@
 import { ProjectNotFoundError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
+import { authOf } from '../../request-context/auth-of.ts';
 import { toClientProject } from './client-project.ts';
 
 export function projectHandlers(services: Services) {

@@ -1,5 +1,5 @@
 import { RedirectUrlNotWhitelistedError } from '@gatehouse/client/errors';
-import type { Project } from './project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -1,7 +1,7 @@
 import { SchemaError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { accessTokenLifetimeSeconds } from '../auth/access-token.service.ts';
+import { accessTokenLifetimeSeconds } from '../access-tokens/access-token.service.ts';
 
 const missing = (field: string, grant: string) => {
   const message = `body/${field} is required for grant_type ${grant}`;

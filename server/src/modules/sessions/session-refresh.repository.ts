@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, RefreshSessionRow } from '../../db/schema.ts';
-import type { ClaimsUser } from '../auth/access-token-claims.ts';
+import type { ClaimsUser } from '../../request-context/access-token-claims.ts';
 
 /** What a refresh needs of the session: whose it is, whether it is alive, when it was last used. */
 export type RefreshableSession = Pick<RefreshSessionRow, 'id' | 'project_id' | 'user_id' | 'expires_at' | 'last_used_at'>;

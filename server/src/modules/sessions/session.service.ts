@@ -5,8 +5,8 @@ import type { Database, RefreshSessionRow } from '../../db/schema.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
-import type { Project } from '../projects/project.service.ts';
-import type { ClaimsUser } from '../auth/access-token-claims.ts';
+import type { Project } from '../../tenancy/project.ts';
+import type { ClaimsUser } from '../../request-context/access-token-claims.ts';
 import {
   deleteSessionRow,
   deleteSessionsOfUser,

@@ -1,8 +1,8 @@
 import { RefreshTokenNotFoundOrExpiredError, UserIdDoesNotExistError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
-import { resolveUserId } from '../auth/resolve-user-id.ts';
+import { authOf } from '../../request-context/auth-of.ts';
+import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 
 export function sessionHandlers(services: Services) {
   return {

@@ -1,5 +1,5 @@
-import type { AccessTokenService } from '../auth/access-token.service.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { AccessTokenService } from '../access-tokens/access-token.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { accessTokenSubject } from '../sign-in/sign-in.service.ts';
 import type { SessionService } from './session.service.ts';
 

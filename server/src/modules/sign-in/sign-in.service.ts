@@ -1,9 +1,9 @@
 import { MultiFactorAuthenticationRequiredError } from '@gatehouse/client/errors';
-import type { AccessTokenSubject, ClaimsUser } from '../auth/access-token-claims.ts';
-import type { AccessTokenService } from '../auth/access-token.service.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { AccessTokenSubject, ClaimsUser } from '../../request-context/access-token-claims.ts';
+import type { AccessTokenService } from '../access-tokens/access-token.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import type { SessionService } from '../sessions/session.service.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import { restrictionOf } from '../users/user-views.ts';
 import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
 

@@ -1,5 +1,5 @@
 import { TeamPermissionRequiredError } from '@gatehouse/client/errors';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { PermissionService } from '../permissions/permission.service.ts';
 import type { SystemTeamPermission } from '../permissions/system-permissions.ts';
 

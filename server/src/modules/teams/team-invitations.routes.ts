@@ -1,7 +1,7 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import { authOf } from '../../request-context/auth-of.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import { UserAuthenticationRequiredError } from '@gatehouse/client/errors';
 import { requireTeamPermission } from './team-access.ts';
 

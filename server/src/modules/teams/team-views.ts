@@ -1,6 +1,6 @@
 import type { components } from '@gatehouse/client/api-types';
 import type { TeamMemberRow, TeamRow } from '../../db/schema.ts';
-import type { AccessType } from '../auth/access-type.ts';
+import type { AccessType } from '../../request-context/access-type.ts';
 
 type ServerTeam = components['schemas']['ServerTeam'];
 type ClientTeam = components['schemas']['ClientTeam'];

@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import type { PermissionService } from '../permissions/permission.service.ts';
 import { toServerTeam } from './team-views.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { jsonColumn } from '../users/user-writes.ts';
 
 export type TeamWrite = {

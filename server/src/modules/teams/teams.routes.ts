@@ -2,9 +2,9 @@ import { SchemaError, TeamNotFoundError, UserAuthenticationRequiredError } from 
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
-import { resolveUserId } from '../auth/resolve-user-id.ts';
+import { authOf } from '../../request-context/auth-of.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
+import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import { toServerUser } from '../users/user-views.ts';
 import { requireTeamPermission } from './team-access.ts';
 import { toMemberProfile, toTeamView } from './team-views.ts';

@@ -1,8 +1,8 @@
 import type { components } from '@gatehouse/client/api-types';
 import type { TeamRow } from '../../db/schema.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { toClientTeam, toServerTeam } from '../teams/team-views.ts';
-import type { UserRecord } from './user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 
 type ServerUser = components['schemas']['ServerUser'];
 type ClientCurrentUser = components['schemas']['ClientCurrentUser'];

@@ -1,11 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database, UserRow } from '../../db/schema.ts';
-
-/** A provider account linked to the user, as the user views list it (the spec's UserOAuthProviderSummary). */
-export type UserOAuthProviderSummary = { id: string; account_id: string; email: string | null };
-
-/** A user with its primary email (kept on the row by a trigger) and its linked provider accounts, as every read needs them. */
-export type UserRecord = UserRow & { oauth_providers: UserOAuthProviderSummary[] };
+import type { Database } from '../../db/schema.ts';
+import type { UserOAuthProviderSummary, UserRecord } from '../../tenancy/user-record.ts';
 
 /**
  * The linked provider accounts of the user `u`, oldest first, as a JSON array: a subquery of the

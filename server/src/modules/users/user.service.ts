@@ -1,25 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { UserEmailAlreadyExistsError, UserNotFoundError } from '@gatehouse/client/errors';
 import type { Kysely, Updateable } from 'kysely';
-import type { Database, UserTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { UserTable } from '../../tenancy/user.table.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { resetMfaState } from '../mfa/mfa.repository.ts';
 import { hashPassword } from '../passwords/password-hasher.ts';
 import { assertPasswordPolicy } from '../passwords/password-policy.ts';
-import type { Project } from '../projects/project.service.ts';
+import type { Project } from '../../tenancy/project.ts';
 import { deletePasskeysOfUser } from '../passkeys/passkey.repository.ts';
 import { deleteSessionsOfUser } from '../sessions/session.repository.ts';
-import {
-  deleteUserRow,
-  findAuthEmailChannel,
-  findUserRecord,
-  findUserRecordByAuthEmail,
-  listUserRecords,
-  type UserListFilter,
-  type UserRecord,
-} from './user.repository.ts';
+import { deleteUserRow, findAuthEmailChannel, findUserRecord, findUserRecordByAuthEmail, listUserRecords, type UserListFilter } from './user.repository.ts';
+import { type UserRecord } from '../../tenancy/user-record.ts';
 import { toServerUser } from './user-views.ts';
 import { assertConsistentWrite, jsonColumn, type ProviderAccountImport, type UserWrite } from './user-writes.ts';
 

@@ -1,11 +1,11 @@
 import { SchemaError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
-import { authOf } from '../auth/auth-of.ts';
-import type { RequestAuth } from '../auth/request-auth.service.ts';
+import { authOf } from '../../request-context/auth-of.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { toClientCurrentUser, toServerUser } from './user-views.ts';
-import type { UserRecord } from './user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserWrite } from './user-writes.ts';
 
 /** The fields of `CurrentUserClientUpdate`: a client may change nothing else of itself. */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserRecord } from '../users/user.repository.ts';
-import type { RequestAuth } from './request-auth.service.ts';
+import type { UserRecord } from '../tenancy/user-record.ts';
+import type { RequestAuth } from './request-auth.ts';
 
 /** The authentication of an operation declared with `x-access-types` (registerOperations guarantees it). */
 export function authOf(request: FastifyRequest): RequestAuth {

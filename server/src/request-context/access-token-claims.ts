@@ -1,4 +1,4 @@
-import type { UserRecord } from '../users/user.repository.ts';
+import type { UserRecord } from '../tenancy/user-record.ts';
 
 /** The 17 claims every access token carries (protocol README §5); the Stack SDKs need all of them. */
 export type RestrictedReason = { type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator' };

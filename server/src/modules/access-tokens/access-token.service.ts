@@ -3,7 +3,7 @@ import { AccessTokenExpiredError, UnparsableAccessTokenError } from '@gatehouse/
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import { compactSigningInput, signCompactJws } from '../signing-keys/sign-compact-jws.ts';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
-import { type AccessTokenClaims, type AccessTokenSubject, audienceFor, parseAudience } from './access-token-claims.ts';
+import { type AccessTokenClaims, type AccessTokenSubject, audienceFor, parseAudience } from '../../request-context/access-token-claims.ts';
 
 export const accessTokenLifetimeSeconds = 10 * 60;
 

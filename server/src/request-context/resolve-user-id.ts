@@ -1,6 +1,6 @@
 import { CannotGetOwnUserWithoutUserError } from '@gatehouse/client/errors';
-import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { RequestAuth } from './request-auth.service.ts';
+import { PlainHttpError } from '../lib/plain-http-error.ts';
+import type { RequestAuth } from './request-auth.ts';
 
 /**
  * A "user id or me" of a path, query or body (protocol README §9): `me` is the token's user; client

@@ -19,12 +19,10 @@ import {
   UnparsableAccessTokenError,
   UnparsableAdminAccessTokenError,
 } from '@gatehouse/client/errors';
-import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { ApiKeyService } from '../api-keys/api-key.service.ts';
-import type { Project, ProjectService } from '../projects/project.service.ts';
-import type { UserRecord } from '../users/user.repository.ts';
+import { PlainHttpError } from '../lib/plain-http-error.ts';
+import type { Project } from '../tenancy/project.ts';
+import type { UserRecord } from '../tenancy/user-record.ts';
 import type { AccessTokenClaims } from './access-token-claims.ts';
-import type { AccessTokenService } from './access-token.service.ts';
 import { type AccessType, isAccessType } from './access-type.ts';
 import type { AuthHeaders } from './read-headers.ts';
 
@@ -44,23 +42,28 @@ export type RequestAuth = {
   adminUserId?: string;
 };
 
-/** Whether a user of the `internal` project manages a project (through its owner team). */
-export type ProjectOwnershipCheck = (internalUserId: string, project: Project) => Promise<boolean>;
+export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
 
-export type UserLoader = (projectId: string, userId: string) => Promise<UserRecord | undefined>;
+/**
+ * What authenticating a request asks of the features, wired by the module that owns request
+ * authentication: this folder sits below every feature and imports none.
+ */
+export interface RequestAuthPorts {
+  findProject(projectId: string): Promise<Project | undefined>;
+  isValidKey(projectId: string, kind: ProjectKeyKind, key: string): Promise<boolean>;
+  /** Verifies an access token's signature, expiry and claims (throws the catalogued token errors). */
+  verifyAccessToken(token: string): Promise<AccessTokenClaims>;
+  /** Whether a user of the `internal` project manages a project (through its owner team). */
+  managesProject(internalUserId: string, project: Project): Promise<boolean>;
+  loadUser(projectId: string, userId: string): Promise<UserRecord | undefined>;
+}
 
 /**
  * Turns the authentication headers into `{project, accessType, user?}` or the catalogued error,
  * checking in the order of protocol README §2 so answers match Stack's for the same request.
  */
-export class RequestAuthService {
-  constructor(
-    private readonly projects: ProjectService,
-    private readonly apiKeys: ApiKeyService,
-    private readonly accessTokens: AccessTokenService,
-    private readonly managesProject: ProjectOwnershipCheck,
-    private readonly loadUser: UserLoader,
-  ) {}
+export class RequestAuthenticator {
+  constructor(private readonly ports: RequestAuthPorts) {}
 
   async resolve(headers: AuthHeaders): Promise<RequestAuth | null> {
     const hasCredentials = Boolean(
@@ -77,7 +80,7 @@ export class RequestAuthService {
 
     const claims = headers.accessToken ? await this.verifyUserToken(headers, projectId) : undefined;
 
-    const project = await this.projects.find(projectId);
+    const project = await this.ports.findProject(projectId);
     if (!project) throw new CurrentProjectNotFoundError({ project_id: headers.projectId });
     const user = claims ? await this.currentUser(project, claims) : undefined;
 
@@ -90,7 +93,7 @@ export class RequestAuthService {
   }
 
   private async verifyUserToken(headers: AuthHeaders, projectId: string): Promise<AccessTokenClaims> {
-    const claims = await this.accessTokens.verify(headers.accessToken as string);
+    const claims = await this.ports.verifyAccessToken(headers.accessToken as string);
     if (claims.project_id !== projectId) {
       throw new InvalidProjectForAccessTokenError({ expected_project_id: projectId, actual_project_id: claims.project_id });
     }
@@ -103,7 +106,7 @@ export class RequestAuthService {
   }
 
   private async currentUser(project: Project, claims: AccessTokenClaims): Promise<AuthenticatedUser> {
-    const record = await this.loadUser(project.id, claims.sub);
+    const record = await this.ports.loadUser(project.id, claims.sub);
     if (!record) throw new UnparsableAccessTokenError('The user of this access token no longer exists.');
     return { claims, record };
   }
@@ -112,7 +115,7 @@ export class RequestAuthService {
     const projectId = project.id;
     if (accessType === 'client') {
       if (headers.publishableClientKey !== undefined) {
-        if (!(await this.apiKeys.isValidKey(projectId, 'publishable_client_key', headers.publishableClientKey))) {
+        if (!(await this.ports.isValidKey(projectId, 'publishable_client_key', headers.publishableClientKey))) {
           throw new InvalidPublishableClientKeyError({ project_id: projectId });
         }
       } else if (project.config.project.requirePublishableClientKey) {
@@ -120,12 +123,12 @@ export class RequestAuthService {
       }
     } else if (accessType === 'server') {
       if (headers.secretServerKey === undefined) throw new ServerAuthenticationRequiredError();
-      if (!(await this.apiKeys.isValidKey(projectId, 'secret_server_key', headers.secretServerKey))) {
+      if (!(await this.ports.isValidKey(projectId, 'secret_server_key', headers.secretServerKey))) {
         throw new InvalidSecretServerKeyError({ project_id: projectId });
       }
     } else {
       if (headers.superSecretAdminKey === undefined) throw new AdminAuthenticationRequiredError();
-      if (!(await this.apiKeys.isValidKey(projectId, 'super_secret_admin_key', headers.superSecretAdminKey))) {
+      if (!(await this.ports.isValidKey(projectId, 'super_secret_admin_key', headers.superSecretAdminKey))) {
         throw new InvalidSuperSecretAdminKeyError({ project_id: projectId });
       }
     }
@@ -135,7 +138,7 @@ export class RequestAuthService {
   private async verifyAdminToken(token: string, project: Project): Promise<string> {
     let claims: AccessTokenClaims;
     try {
-      claims = await this.accessTokens.verify(token);
+      claims = await this.ports.verifyAccessToken(token);
     } catch (error) {
       if (error instanceof AccessTokenExpiredError) {
         throw new AdminAccessTokenExpiredError({ expired_at_millis: error.details.expired_at_millis });
@@ -143,10 +146,10 @@ export class RequestAuthService {
       throw new UnparsableAdminAccessTokenError();
     }
     if (claims.project_id !== 'internal' || claims.is_restricted) throw new AdminAccessTokenIsNotAdminError();
-    if (!(await this.managesProject(claims.sub, project))) {
+    if (!(await this.ports.managesProject(claims.sub, project))) {
       // A member of the owner team exists, so the user is looked up only when the check fails:
       // a deleted user's still-valid token gets the protocol's plain-text 401 (README §4).
-      if (!(await this.loadUser('internal', claims.sub))) throw new PlainHttpError(401, deletedAdminUserMessage);
+      if (!(await this.ports.loadUser('internal', claims.sub))) throw new PlainHttpError(401, deletedAdminUserMessage);
       throw new AdminAccessTokenIsNotAdminError();
     }
     return claims.sub;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeTable } from '../../generated/route-table.ts';
-import type { RouteDefinition } from '../../routing/route-definition.ts';
-import { expectPlain } from '../../testing/expect-response.ts';
-import { ensureInternalProject } from '../../testing/internal-project.ts';
-import { withTestContext, type TestProject } from '../../testing/test-context.ts';
-import { accessTokenSubject } from '../sign-in/sign-in.service.ts';
+import { routeTable } from '../generated/route-table.ts';
+import type { RouteDefinition } from '../routing/route-definition.ts';
+import { expectPlain } from '../testing/expect-response.ts';
+import { ensureInternalProject } from '../testing/internal-project.ts';
+import { withTestContext, type TestProject } from '../testing/test-context.ts';
+import { accessTokenSubject } from '../modules/sign-in/sign-in.service.ts';
 
 /**
  * The header checks of protocol README §2, in their order, on every operation that reads project
