@@ -12,8 +12,15 @@ import { assertPasswordPolicy } from '../passwords/password-policy.ts';
 import type { Project } from '../../tenancy/project.ts';
 import { deletePasskeysOfUser } from '../passkeys/passkey.repository.ts';
 import { deleteSessionsOfUser } from '../sessions/session.repository.ts';
-import { deleteUserRow, findAuthEmailChannel, findUserRecord, findUserRecordByAuthEmail, listUserRecords, type UserListFilter } from './user.repository.ts';
-import { type UserRecord } from '../../tenancy/user-record.ts';
+import {
+  deleteUserRow,
+  findAuthEmailChannel,
+  findUserRecord,
+  findUserRecordByAuthEmail,
+  listUserRecords,
+  type UserListFilter,
+} from './user.repository.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
 import { toServerUser } from './user-views.ts';
 import { assertConsistentWrite, jsonColumn, type ProviderAccountImport, type UserWrite } from './user-writes.ts';
 
