@@ -22,7 +22,8 @@ module.exports = {
   forbidden: [
     {
       name: 'no-folder-cycles',
-      comment: 'Two folders import each other (directly or around a loop): one of them has to depend on the other through a hook or a port it exposes.',
+      comment:
+        'Two folders import each other (directly or around a loop): one of them has to depend on the other through a hook or a port it exposes.',
       severity: 'error',
       scope: 'folder',
       from: { path: '^server/src/' },

@@ -2,25 +2,29 @@ import { buildApp } from './app.ts';
 import { readEnv } from './config/env.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { seedProjects } from './modules/bootstrap/seed-projects.ts';
-import { resolveServerSecret } from './modules/server-secret/server-secret.service.ts';
+import { seedProjects } from './bootstrap/seed-projects.ts';
+import { resolveServerSecret } from './db/server-secret.ts';
 import { printStartBanner } from './start-banner.ts';
-import { createServices } from './services.ts';
+import { createServer, migrations } from './services.ts';
 
 /** `pnpm start`: database (PGlite unless DATABASE_URL), migrations, seed projects, HTTP server. */
 async function main(): Promise<void> {
   const env = readEnv();
   const database = await createDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
-  await migrateToLatest(database.db);
-  const services = createServices(database.db, env, await resolveServerSecret(database.db, env.serverSecret));
-  const seeded = await seedProjects(services, env);
+  await migrateToLatest(database.db, migrations);
+  const server = createServer(database.db, {
+    publicUrl: env.publicUrl,
+    serverSecret: await resolveServerSecret(database.db, env.serverSecret),
+    environment: process.env,
+  });
+  const seeded = await seedProjects(server.services, env);
   const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
   const app = await buildApp({
-    services,
+    server,
     logger: { level: env.logLevel },
     trustProxy: env.trustProxy,
     rateLimits: env.rateLimits,
-    expiredRowsCleanupIntervalMillis: env.expiredRowsCleanupIntervalMillis,
+    backgroundJobs: true,
     exampleApp: env.exampleAppDir ? { distDir: env.exampleAppDir, config: () => demoClient } : undefined,
   });
   await app.listen({ port: env.port, host: env.host });

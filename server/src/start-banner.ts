@@ -1,6 +1,6 @@
 import type { ServerEnv } from './config/env.ts';
 import type { DatabaseHandle } from './db/create-database.ts';
-import type { SeededProject } from './modules/bootstrap/seed-projects.ts';
+import type { SeededProject } from './bootstrap/seed-projects.ts';
 
 /** What a newcomer needs after `pnpm start`: where the API is, and the keys to call it with. */
 export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seeded: { internal: SeededProject; demo: SeededProject }): void {

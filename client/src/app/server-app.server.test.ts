@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { withTestContext } from '../../../server/src/testing/test-context.ts';
-import { ownKeys } from '../../../server/src/modules/oauth/oauth-test-flow.ts';
+import { ownKeys } from '../../../server/src/testing/oauth-test-flow.ts';
 import {
   InvalidSecretServerKeyError,
   OauthProviderAccountIdAlreadyUsedForSignInError,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownKeys } from '../../../server/src/modules/oauth/oauth-test-flow.ts';
+import { ownKeys } from '../../../server/src/testing/oauth-test-flow.ts';
 import { type MockProvider, startMockProvider } from '../../../server/src/testing/mock-oauth-provider.ts';
 import { screenshots } from './chromium.ts';
 import { greetingOf, signOutViaPage, withDemoInChromium } from './e2e-environment.ts';

@@ -1,4 +1,4 @@
-import { hashPassword } from '../../../server/src/modules/passwords/password-hasher.ts';
+import { hashPassword } from '../../../server/src/lib/passwords/password-hasher.ts';
 
 /** argon2id hashes per second at the platform's parameters, `parallel` at a time, for `seconds`. */
 export async function measureArgon2Capacity(parallel: number, seconds: number): Promise<number> {

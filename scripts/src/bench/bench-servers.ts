@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../../../server/src/app.ts';
 import { createDatabase } from '../../../server/src/db/create-database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
-import { createServices } from '../../../server/src/services.ts';
+import { createServer, migrations } from '../../../server/src/services.ts';
 import { buildPermissionGraph } from './permission-graph.ts';
 import { generateUsers } from '../generate-users.ts';
 
@@ -16,12 +16,13 @@ import { generateUsers } from '../generate-users.ts';
  */
 const databaseUrl = process.env.DATABASE_URL as string;
 const database = await createDatabase({ databaseUrl, dataDir: '', poolSize: 10 });
-await migrateToLatest(database.db);
-const services = createServices(
-  database.db,
-  { publicUrl: 'http://127.0.0.1', emailLog: () => {} },
-  createHash('sha256').update('bench').digest(),
-);
+await migrateToLatest(database.db, migrations);
+const server = createServer(database.db, {
+  publicUrl: 'http://127.0.0.1',
+  serverSecret: createHash('sha256').update('bench').digest(),
+  settings: { email: { log: () => {} } },
+});
+const { services } = server;
 const project = await services.projects.create({ displayName: 'Bench project', configOverride: { 'auth.password.allowSignIn': true } });
 const { keys } = await services.apiKeys.createKeySet({
   projectId: project.id,
@@ -46,7 +47,7 @@ const bigKeys = await services.apiKeys.createKeySet({
 });
 await generateUsers(database.db, bigProject.id, Number(process.env.BENCH_METRICS_USERS ?? 100_000));
 // Throughput is the point here: rate limits would only measure 429s.
-const app = await buildApp({ services, rateLimits: null });
+const app = await buildApp({ server, rateLimits: null });
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const floor = Fastify({ logger: false });

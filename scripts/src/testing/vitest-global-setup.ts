@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
+import { migrations } from '../../../server/src/services.ts';
 import { type ThrowawayPostgres, startThrowawayPostgres } from './throwaway-postgres.ts';
 
 declare module 'vitest' {
@@ -25,7 +26,7 @@ export default async function setup(project: TestProject) {
   const url = new URL(adminUrl);
   url.pathname = `/${databaseName}`;
   const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 1 }) }) });
-  await migrateToLatest(db);
+  await migrateToLatest(db, migrations);
   await db.destroy();
   project.provide('databaseUrl', url.toString());
 

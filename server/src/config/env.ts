@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { type RateLimits, readRateLimits } from './rate-limits.ts';
-import type { SmtpSettings } from '../modules/email/smtp-settings.ts';
-import { type OAuthSettings, readOAuthSettings } from '../modules/oauth/oauth-settings.ts';
 
-/** Everything a run is configured with; read once from the environment at start. */
+/**
+ * The server's own settings, read once from the environment at start. Each module reads its own
+ * (SMTP_*, OAUTH_*, EXPIRED_ROWS_CLEANUP_INTERVAL_SECONDS...) in its definition's `settings`.
+ */
 export type ServerEnv = {
   port: number;
   host: string;
@@ -23,12 +24,6 @@ export type ServerEnv = {
   exampleAppDir?: string;
   /** Per-route limits (see rate-limits.ts); null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
-  /** The shared mail server (SMTP_*), used by projects on the shared server; without it emails only reach the outbox and the log. */
-  smtp?: SmtpSettings;
-  /** OAuth provider endpoint overrides and shared (development) keys (OAUTH_*; see oauth-settings.ts). */
-  oauth: OAuthSettings;
-  /** How often expired rows are deleted (EXPIRED_ROWS_CLEANUP_INTERVAL_SECONDS, default 600); 0: never. */
-  expiredRowsCleanupIntervalMillis: number;
   seed: {
     projectId?: string;
     publishableClientKey?: string;
@@ -51,9 +46,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     logLevel: env.LOG_LEVEL ?? 'info',
     exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
     rateLimits: readRateLimits(env),
-    smtp: parseSmtp(env),
-    oauth: readOAuthSettings(env),
-    expiredRowsCleanupIntervalMillis: parseCleanupInterval(env.EXPIRED_ROWS_CLEANUP_INTERVAL_SECONDS),
     seed: {
       projectId: env.SEED_PROJECT_ID || undefined,
       publishableClientKey: env.SEED_PUBLISHABLE_CLIENT_KEY || undefined,
@@ -61,30 +53,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
       superSecretAdminKey: env.SEED_SUPER_SECRET_ADMIN_KEY || undefined,
     },
   };
-}
-
-function parseSmtp(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
-  if (!env.SMTP_HOST) return undefined;
-  const port = Number(env.SMTP_PORT || 587);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`SMTP_PORT must be a port number, got ${env.SMTP_PORT}`);
-  return {
-    host: env.SMTP_HOST,
-    port,
-    username: env.SMTP_USERNAME || undefined,
-    password: env.SMTP_PASSWORD || undefined,
-    secure: env.SMTP_SECURE === 'true',
-    senderName: env.SMTP_SENDER_NAME || 'Gatehouse',
-    senderEmail: env.SMTP_SENDER_EMAIL || 'noreply@localhost',
-  };
-}
-
-function parseCleanupInterval(value: string | undefined): number {
-  if (value === undefined || value === '') return 600_000;
-  const seconds = Number(value);
-  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 86_400) {
-    throw new Error(`EXPIRED_ROWS_CLEANUP_INTERVAL_SECONDS must be a whole number of seconds from 0 (off) to 86400, got ${value}`);
-  }
-  return seconds * 1000;
 }
 
 function parseTrustProxy(value: string | undefined): ServerEnv['trustProxy'] {

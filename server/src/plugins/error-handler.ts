@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { describeValidationError } from './describe-validation-error.ts';
 import { sendKnownError } from './known-error-reply.ts';
-import { methodsForPath } from '../routing/path-methods.ts';
+import { methodsForPath } from './path-methods.ts';
 
 /**
  * One error handler for the whole API: catalogued errors to the envelope, validation failures to

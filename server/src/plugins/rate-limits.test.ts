@@ -94,7 +94,7 @@ describe('client IP behind proxies', () => {
 
   it('uses the forwarded client address when the peer is a trusted proxy', async () => {
     const { buildApp } = await import('../app.ts');
-    const app = await buildApp({ services: context.services, rateLimits: tight, trustProxy: '10.40.0.1' });
+    const app = await buildApp({ server: context.server, rateLimits: tight, trustProxy: '10.40.0.1' });
     for (let attempt = 0; attempt < 3; attempt++)
       expect((await sendCode(app, { 'x-forwarded-for': '198.51.100.7' }, '10.40.0.1')).status).toBe(200);
     expect((await sendCode(app, { 'x-forwarded-for': '198.51.100.7' }, '10.40.0.1')).status).toBe(429);

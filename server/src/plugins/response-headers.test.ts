@@ -60,7 +60,7 @@ describe('headers and answers every response shares', () => {
     const { buildApp } = await import('../app.ts');
     const logged: string[] = [];
     const app = await buildApp({
-      services: env.context.services,
+      server: env.context.server,
       rateLimits: null,
       logger: { level: 'error', stream: { write: (line: string) => logged.push(line) } },
     });

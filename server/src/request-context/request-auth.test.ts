@@ -6,7 +6,7 @@ import type { RouteDefinition } from '../routing/route-definition.ts';
 import { expectPlain } from '../testing/expect-response.ts';
 import { ensureInternalProject } from '../testing/internal-project.ts';
 import { withTestContext, type TestProject } from '../testing/test-context.ts';
-import { accessTokenSubject } from '../modules/sign-in/sign-in.service.ts';
+import { accessTokenSubject } from '../modules/access-tokens/access-token-subject.ts';
 
 /**
  * The header checks of protocol README §2, in their order, on every operation that reads project

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import openapi from '../generated/openapi.json' with { type: 'json' };
 import { routeTable } from '../generated/route-table.ts';
-import { routePattern } from '../routing/route-pattern.ts';
+import { routePattern } from '../plugins/route-pattern.ts';
 
 type ResponseSpec = { content?: Record<string, { schema?: unknown }>; $ref?: string };
 

@@ -12,7 +12,7 @@ import type { RateLimits } from '../config/rate-limits.ts';
 import { createDatabase, type DatabaseHandle } from '../db/create-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { ProjectKeyKind } from '../modules/api-keys/key-format.ts';
-import { createServices } from '../services.ts';
+import { createServer, migrations } from '../services.ts';
 import { contractRequest } from './contract.ts';
 
 /** A fixed secret: tokens a test signs verify in any test file. */
@@ -42,23 +42,23 @@ export async function createTestContext(
   if (options.database === 'pglite') {
     pgliteDir = mkdtempSync(join(tmpdir(), 'gatehouse-pglite-'));
     database = await createDatabase({ dataDir: pgliteDir });
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, migrations);
   } else {
     database = await createDatabase({ databaseUrl: inject('databaseUrl'), dataDir: '', poolSize: 4 });
   }
   /** Every email the server wrote to its outbox log, newest last (recipient, subject, text with the link). */
   const sentEmails: Array<{ to: string; subject: string; text: string }> = [];
-  const services = createServices(
-    database.db,
-    {
-      publicUrl: options.publicUrl ?? testPublicUrl,
-      emailLog: (_message, fields) => sentEmails.push(fields as { to: string; subject: string; text: string }),
-      oauth: options.oauth,
+  const server = createServer(database.db, {
+    publicUrl: options.publicUrl ?? testPublicUrl,
+    serverSecret: testServerSecret,
+    settings: {
+      email: { log: (_message, fields) => sentEmails.push(fields as { to: string; subject: string; text: string }) },
+      ...(options.oauth ? { oauth: options.oauth } : {}),
     },
-    testServerSecret,
-  );
+  });
+  const { services } = server;
   // Rate limits are off unless a test is about them: the suite signs in far more often than a person.
-  const app = await buildApp({ services, rateLimits: options.rateLimits ?? null, exampleApp: options.exampleApp });
+  const app = await buildApp({ server, rateLimits: options.rateLimits ?? null, exampleApp: options.exampleApp });
   await app.ready();
 
   async function createProject(configOverride: Record<string, unknown> = {}) {
@@ -97,6 +97,7 @@ export async function createTestContext(
 
   return {
     app,
+    server,
     services,
     database,
     sentEmails,

@@ -1,12 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { ApiKeySetRow, Database } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { ApiKeySetRow } from './api-key-set.table.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import { findApiKeySetByDigest, insertApiKeySet, markApiKeySetRevoked } from './api-key.repository.ts';
+import {
+  describeApiKeySet,
+  findApiKeySet,
+  findApiKeySetByDigest,
+  findApiKeySetByDigestInAnyProject,
+  insertApiKeySet,
+  listApiKeySets,
+  markApiKeySetRevoked,
+} from './api-key.repository.ts';
 import { type ProjectKeyKind, digestKey, generateProjectKey, lastFour, projectKeyKinds } from './key-format.ts';
 
 export type NewKeySet = {
-  projectId: string;
+  projectId: ProjectId;
   description: string;
   expiresAt: Date;
   /** Which keys to create; a value given here is stored instead of a random one (seeding). */
@@ -24,7 +33,7 @@ export class ApiKeyService {
   /** digest → key set row (or null); revocation clears it so this instance sees it at once. */
   private readonly byDigest = new TtlCache<string, ApiKeySetRow | null>(5_000);
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: DbHandle) {}
 
   async createKeySet(input: NewKeySet): Promise<CreatedKeySet> {
     const keys: Partial<Record<ProjectKeyKind, string>> = {};
@@ -51,38 +60,33 @@ export class ApiKeyService {
   }
 
   /** True when `key` is an active key of that kind belonging to `projectId`. */
-  async isValidKey(projectId: string, kind: ProjectKeyKind, key: string): Promise<boolean> {
+  async isValidKey(projectId: ProjectId, kind: ProjectKeyKind, key: string): Promise<boolean> {
     const digest = digestKey(key);
     const row = await this.byDigest.getOrLoad(
-      `${kind}:${digest}`,
-      async () => (await findApiKeySetByDigest(this.db, kind, digest)) ?? null,
+      `${projectId}:${kind}:${digest}`,
+      async () => (await findApiKeySetByDigest(this.db, projectId, kind, digest)) ?? null,
     );
-    return row !== null && row.project_id === projectId && isKeySetActive(row);
+    return row !== null && isKeySetActive(row);
   }
 
-  async findKeySetByKey(kind: ProjectKeyKind, key: string): Promise<ApiKeySetRow | undefined> {
-    return findApiKeySetByDigest(this.db, kind, digestKey(key));
+  /** The key set holding this key in any project (seeding refuses a key another project holds). */
+  async findKeySetInAnyProject(kind: ProjectKeyKind, key: string): Promise<ApiKeySetRow | undefined> {
+    return findApiKeySetByDigestInAnyProject(this.db, kind, digestKey(key));
   }
 
-  list(projectId: string): Promise<ApiKeySetRow[]> {
-    return this.db.selectFrom('api_key_set').selectAll().where('project_id', '=', projectId).orderBy('created_at', 'desc').execute();
+  list(projectId: ProjectId): Promise<ApiKeySetRow[]> {
+    return listApiKeySets(this.db, projectId);
   }
 
-  async get(projectId: string, id: string): Promise<ApiKeySetRow | undefined> {
-    return this.db.selectFrom('api_key_set').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  async get(projectId: ProjectId, id: string): Promise<ApiKeySetRow | undefined> {
+    return findApiKeySet(this.db, projectId, id);
   }
 
-  async describe(projectId: string, id: string, description: string): Promise<ApiKeySetRow | undefined> {
-    return this.db
-      .updateTable('api_key_set')
-      .set({ description })
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+  async describe(projectId: ProjectId, id: string, description: string): Promise<ApiKeySetRow | undefined> {
+    return describeApiKeySet(this.db, projectId, id, description);
   }
 
-  async revokeKeySet(projectId: string, id: string): Promise<ApiKeySetRow | undefined> {
+  async revokeKeySet(projectId: ProjectId, id: string): Promise<ApiKeySetRow | undefined> {
     const row = await markApiKeySetRevoked(this.db, projectId, id, new Date());
     this.byDigest.clear();
     return row;

@@ -1,5 +1,5 @@
 import type { components } from '@gatehouse/client/api-types';
-import type { ApiKeySetRow } from '../../db/schema.ts';
+import type { ApiKeySetRow } from './api-key-set.table.ts';
 import { type ProjectKeyKind, projectKeyKinds } from './key-format.ts';
 
 /** A key set as the dashboard sees it: each key only by its last four characters. */

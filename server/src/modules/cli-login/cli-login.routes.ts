@@ -1,8 +1,8 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { CliLoginService } from './cli-login.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 
-export function cliLoginHandlers(services: Services) {
+export function cliLoginHandlers(services: { cliLogin: CliLoginService }) {
   return {
     createCliLogin: async (request) => services.cliLogin.start(authOf(request).project, request.body ?? {}),
 

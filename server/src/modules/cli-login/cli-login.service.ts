@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidPollingCodeError, RestrictedUserNotAllowedError } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
-import type { Database, RefreshSessionRow } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { RefreshSessionRow } from '../sessions/session.table.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { findSession } from '../sessions/session.repository.ts';
 import type { SessionService } from '../sessions/session.service.ts';
 import type { SignInService } from '../sign-in/sign-in.service.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserService } from '../users/user.service.ts';
-import { restrictionOf } from '../users/user-views.ts';
+import { restrictionOf } from '../../tenancy/restriction.ts';
 import {
   type CliLoginAttemptRow,
   completeCliLoginAttempt,
@@ -37,7 +36,7 @@ const invalidLoginCode = () => new PlainHttpError(400, 'Invalid login code or th
  */
 export class CliLoginService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly sessions: SessionService,
     private readonly users: UserService,
     private readonly signIn: SignInService,
@@ -76,7 +75,7 @@ export class CliLoginService {
     if (attempt.expires_at <= now) return { status: 'expired' };
     if (attempt.used_at) return { status: 'used' };
     if (!attempt.user_id) return { status: 'waiting' };
-    const userId = await useCliLoginAttempt(this.db, attempt.id, now);
+    const userId = await useCliLoginAttempt(this.db, project.id, attempt.id, now);
     if (!userId) return { status: 'used' };
     const { refreshToken } = await this.sessions.create(project.id, userId, { ip });
     return { status: 'success', refresh_token: refreshToken };
@@ -94,7 +93,7 @@ export class CliLoginService {
     const anonymous = await this.anonymousSessionOf(project, attempt);
     const noSession = () => new PlainHttpError(400, 'No anonymous session is associated with this login code.');
     if (!anonymous) throw noSession();
-    if (!(await detachAnonSession(this.db, attempt.id, anonymous.session.id, new Date()))) throw noSession();
+    if (!(await detachAnonSession(this.db, project.id, attempt.id, anonymous.session.id, new Date()))) throw noSession();
     const tokens = await this.signIn.signIn(project, anonymous.user, { ip });
     return { access_token: tokens.access_token, refresh_token: tokens.refresh_token };
   }
@@ -110,7 +109,7 @@ export class CliLoginService {
       throw new PlainHttpError(400, 'The refresh token and the access token belong to different users.');
     const restriction = restrictionOf(project, browser.user);
     if (restriction) throw new RestrictedUserNotAllowedError({ restricted_reason: restriction });
-    if (!(await completeCliLoginAttempt(this.db, attempt.id, browser.user.id, new Date()))) throw invalidLoginCode();
+    if (!(await completeCliLoginAttempt(this.db, project.id, attempt.id, browser.user.id, new Date()))) throw invalidLoginCode();
     return { success: true };
   }
 
@@ -127,7 +126,7 @@ export class CliLoginService {
 
   private async anonymousSessionOf(project: Project, attempt: CliLoginAttemptRow): Promise<LiveSession | undefined> {
     if (!attempt.anon_session_id) return undefined;
-    const live = await this.withUser(project, await findSession(this.db, project.id, attempt.anon_session_id));
+    const live = await this.withUser(project, await this.sessions.find(project.id, attempt.anon_session_id));
     return live?.user.is_anonymous ? live : undefined;
   }
 

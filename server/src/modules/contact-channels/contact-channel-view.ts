@@ -1,5 +1,5 @@
 import type { components } from '@gatehouse/client/api-types';
-import type { ContactChannelRow } from '../../db/schema.ts';
+import type { ContactChannelRow } from '../users/contact-channel.table.ts';
 
 export const toContactChannel = (row: ContactChannelRow): components['schemas']['ContactChannel'] => ({
   id: row.id,

@@ -1,8 +1,10 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { ContactChannelRow, ContactChannelTable, Database } from '../../db/schema.ts';
+import type { Insertable, Updateable } from 'kysely';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { ContactChannelRow, ContactChannelTable } from '../users/contact-channel.table.ts';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
-export async function listChannelsOfUser(db: Kysely<Database>, projectId: string, userId: string): Promise<ContactChannelRow[]> {
-  return db
+export async function listChannelsOfUser(db: DbHandle, projectId: ProjectId, userId: string): Promise<ContactChannelRow[]> {
+  return kyselyOf(db)
     .selectFrom('contact_channel')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -12,13 +14,8 @@ export async function listChannelsOfUser(db: Kysely<Database>, projectId: string
     .execute();
 }
 
-export async function findChannel(
-  db: Kysely<Database>,
-  projectId: string,
-  userId: string,
-  id: string,
-): Promise<ContactChannelRow | undefined> {
-  return db
+export async function findChannel(db: DbHandle, projectId: ProjectId, userId: string, id: string): Promise<ContactChannelRow | undefined> {
+  return kyselyOf(db)
     .selectFrom('contact_channel')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -27,22 +24,46 @@ export async function findChannel(
     .executeTakeFirst();
 }
 
-export async function insertChannel(db: Kysely<Database>, row: Insertable<ContactChannelTable>): Promise<ContactChannelRow> {
-  return db.insertInto('contact_channel').values(row).returningAll().executeTakeFirstOrThrow();
+export async function insertChannel(db: DbHandle, row: Insertable<ContactChannelTable>): Promise<ContactChannelRow> {
+  return kyselyOf(db).insertInto('contact_channel').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function updateChannel(
-  db: Kysely<Database>,
+  db: DbHandle,
+  projectId: ProjectId,
   id: string,
   changes: Updateable<ContactChannelTable>,
 ): Promise<ContactChannelRow> {
-  return db.updateTable('contact_channel').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return kyselyOf(db)
+    .updateTable('contact_channel')
+    .set(changes)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-export async function clearPrimary(db: Kysely<Database>, userId: string): Promise<void> {
-  await db.updateTable('contact_channel').set({ is_primary: false }).where('user_id', '=', userId).where('is_primary', '=', true).execute();
+export async function clearPrimary(db: DbHandle, projectId: ProjectId, userId: string): Promise<void> {
+  await kyselyOf(db)
+    .updateTable('contact_channel')
+    .set({ is_primary: false })
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('is_primary', '=', true)
+    .execute();
 }
 
-export async function deleteChannel(db: Kysely<Database>, id: string): Promise<void> {
-  await db.deleteFrom('contact_channel').where('id', '=', id).execute();
+export async function deleteChannel(db: DbHandle, projectId: ProjectId, id: string): Promise<void> {
+  await kyselyOf(db).deleteFrom('contact_channel').where('project_id', '=', projectId).where('id', '=', id).execute();
+}
+
+/** Marks the channel verified if it still has the verified value. */
+export async function markChannelVerified(db: DbHandle, projectId: ProjectId, id: string, value: string): Promise<void> {
+  await kyselyOf(db)
+    .updateTable('contact_channel')
+    .set({ is_verified: true })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .where('value', '=', value)
+    .execute();
 }

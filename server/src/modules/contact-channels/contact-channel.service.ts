@@ -4,8 +4,9 @@ import {
   EmailAlreadyVerifiedError,
   EmailIsNotPrimaryEmailError,
 } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
-import type { ContactChannelRow, Database } from '../../db/schema.ts';
+import { type DbHandle, inTransaction } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { ContactChannelRow } from '../users/contact-channel.table.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { EmailService } from '../email/email.service.ts';
@@ -20,6 +21,7 @@ import {
   findChannel,
   insertChannel,
   listChannelsOfUser,
+  markChannelVerified,
   updateChannel,
 } from './contact-channel.repository.ts';
 
@@ -28,31 +30,31 @@ export type ChannelWrite = { value?: string; used_for_auth?: boolean; is_primary
 /** A user's emails: one primary, each verified by an emailed code; an auth email is unique in the project. */
 export class ContactChannelService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly users: UserService,
     private readonly codes: VerificationCodeService,
     private readonly email: EmailService,
   ) {}
 
-  async list(projectId: string, userId: string): Promise<ContactChannelRow[]> {
+  async list(projectId: ProjectId, userId: string): Promise<ContactChannelRow[]> {
     await this.users.get(projectId, userId);
     return listChannelsOfUser(this.db, projectId, userId);
   }
 
-  async get(projectId: string, userId: string, id: string): Promise<ContactChannelRow> {
+  async get(projectId: ProjectId, userId: string, id: string): Promise<ContactChannelRow> {
     const channel = await findChannel(this.db, projectId, userId, id);
     if (!channel) throw new PlainHttpError(404, 'Contact channel not found.');
     return channel;
   }
 
   async create(
-    projectId: string,
+    projectId: ProjectId,
     userId: string,
     write: Required<Pick<ChannelWrite, 'value' | 'used_for_auth'>> & ChannelWrite,
   ): Promise<ContactChannelRow> {
     await this.users.get(projectId, userId);
     return this.write(write, async (trx) => {
-      if (write.is_primary) await clearPrimary(trx, userId);
+      if (write.is_primary) await clearPrimary(trx, projectId, userId);
       return insertChannel(trx, {
         id: randomUUID(),
         project_id: projectId,
@@ -65,12 +67,12 @@ export class ContactChannelService {
     });
   }
 
-  async update(projectId: string, userId: string, id: string, write: ChannelWrite): Promise<ContactChannelRow> {
+  async update(projectId: ProjectId, userId: string, id: string, write: ChannelWrite): Promise<ContactChannelRow> {
     const channel = await this.get(projectId, userId, id);
     const valueChanged = write.value !== undefined && write.value.toLowerCase() !== channel.value.toLowerCase();
     return this.write({ value: write.value ?? channel.value }, async (trx) => {
-      if (write.is_primary) await clearPrimary(trx, userId);
-      return updateChannel(trx, id, {
+      if (write.is_primary) await clearPrimary(trx, projectId, userId);
+      return updateChannel(trx, projectId, id, {
         value: write.value,
         used_for_auth: write.used_for_auth,
         is_primary: write.is_primary,
@@ -79,9 +81,9 @@ export class ContactChannelService {
     });
   }
 
-  async delete(projectId: string, userId: string, id: string): Promise<void> {
+  async delete(projectId: ProjectId, userId: string, id: string): Promise<void> {
     await this.get(projectId, userId, id);
-    await deleteChannel(this.db, id);
+    await deleteChannel(this.db, projectId, id);
   }
 
   async sendVerification(project: Project, userId: string, id: string, callbackUrl: string): Promise<void> {
@@ -106,16 +108,11 @@ export class ContactChannelService {
     if (primary && !primary.is_verified) await this.emailCode(project, primary, callbackUrl);
   }
 
-  async verify(projectId: string, code: string, options: { peek?: boolean } = {}): Promise<void> {
+  async verify(projectId: ProjectId, code: string, options: { peek?: boolean } = {}): Promise<void> {
     const data = await this.codes.redeem(projectId, 'contact_channel_verification', code, options);
     if (options.peek) return;
     // The channel may have changed address since the email was sent: only that address is verified.
-    await this.db
-      .updateTable('contact_channel')
-      .set({ is_verified: true })
-      .where('id', '=', String(data.channel_id))
-      .where('value', '=', String(data.value))
-      .execute();
+    await markChannelVerified(this.db, projectId, String(data.channel_id), String(data.value));
   }
 
   private async emailCode(project: Project, channel: ContactChannelRow, callbackUrl: string): Promise<void> {
@@ -127,9 +124,9 @@ export class ContactChannelService {
     await this.email.send(project, { to: channel.value, kind: 'email_verification', variables: { link: linkWithCode(callbackUrl, code) } });
   }
 
-  private async write(write: ChannelWrite, work: (trx: Kysely<Database>) => Promise<ContactChannelRow>): Promise<ContactChannelRow> {
+  private async write(write: ChannelWrite, work: (trx: DbHandle) => Promise<ContactChannelRow>): Promise<ContactChannelRow> {
     try {
-      return await this.db.transaction().execute(work);
+      return await inTransaction(this.db, work);
     } catch (error) {
       if (isUniqueViolation(error, 'contact_channel_auth_value_idx')) {
         throw new ContactChannelAlreadyUsedForAuthBySomeoneElseError({

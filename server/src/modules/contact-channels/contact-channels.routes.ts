@@ -1,5 +1,5 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { ContactChannelService } from './contact-channel.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
@@ -15,7 +15,7 @@ function assertMayVerify(auth: RequestAuth, body: { is_verified?: boolean }): vo
   }
 }
 
-export function contactChannelHandlers(services: Services) {
+export function contactChannelHandlers(services: { contactChannels: ContactChannelService }) {
   const channels = services.contactChannels;
   return {
     listContactChannels: async (request) => {

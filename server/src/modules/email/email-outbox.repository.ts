@@ -1,20 +1,22 @@
-import type { Insertable, Kysely } from 'kysely';
-import type { Database, EmailOutboxRow, EmailOutboxTable } from '../../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { EmailOutboxRow, EmailOutboxTable } from './email-outbox.table.ts';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
-export async function insertEmailOutbox(db: Kysely<Database>, row: Insertable<EmailOutboxTable>): Promise<EmailOutboxRow> {
-  return db.insertInto('email_outbox').values(row).returningAll().executeTakeFirstOrThrow();
+export async function insertEmailOutbox(db: DbHandle, row: Insertable<EmailOutboxTable>): Promise<EmailOutboxRow> {
+  return kyselyOf(db).insertInto('email_outbox').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function markEmailOutboxSent(db: Kysely<Database>, id: string, at: Date): Promise<void> {
-  await db.updateTable('email_outbox').set({ sent_at: at, error: null }).where('id', '=', id).execute();
+export async function markEmailOutboxSent(db: DbHandle, id: string, at: Date): Promise<void> {
+  await kyselyOf(db).updateTable('email_outbox').set({ sent_at: at, error: null }).where('id', '=', id).execute();
 }
 
-export async function markEmailOutboxFailed(db: Kysely<Database>, id: string, error: string): Promise<void> {
-  await db.updateTable('email_outbox').set({ sent_at: null, error }).where('id', '=', id).execute();
+export async function markEmailOutboxFailed(db: DbHandle, id: string, error: string): Promise<void> {
+  await kyselyOf(db).updateTable('email_outbox').set({ sent_at: null, error }).where('id', '=', id).execute();
 }
 
-export async function listEmailOutbox(db: Kysely<Database>, projectId: string, limit: number): Promise<EmailOutboxRow[]> {
-  return db
+export async function listEmailOutbox(db: DbHandle, projectId: ProjectId, limit: number): Promise<EmailOutboxRow[]> {
+  return kyselyOf(db)
     .selectFrom('email_outbox')
     .selectAll()
     .where('project_id', '=', projectId)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
+import { handleOf } from '../../db/handle.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import { renderConfig } from '../../tenancy/project-config.ts';
 import { emailKinds, renderEmail } from './email-templates.ts';
@@ -32,7 +33,7 @@ describe('EmailService', () => {
   let sharedSink: SmtpSink;
   const services: EmailService[] = [];
   const service = (options: ConstructorParameters<typeof EmailService>[1]) => {
-    const created = new EmailService(env.context.database.db, options);
+    const created = new EmailService(handleOf(env.context.database.db), options);
     services.push(created);
     return created;
   };

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Database, EmailOutboxRow } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { EmailOutboxRow } from './email-outbox.table.ts';
 import type { Project } from '../../tenancy/project.ts';
 import { type EmailKind, type EmailVariables, renderEmail } from './email-templates.ts';
 import { insertEmailOutbox, listEmailOutbox, markEmailOutboxFailed, markEmailOutboxSent } from './email-outbox.repository.ts';
@@ -40,7 +41,7 @@ export class EmailService {
   private readonly transports = new Map<string, Transporter>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly options: { sharedSmtp?: SmtpSettings; log: EmailLog },
   ) {}
 
@@ -87,7 +88,7 @@ export class EmailService {
   }
 
   /** The project's outbox, newest first. */
-  async listOutbox(projectId: string, limit = 50): Promise<EmailOutboxRow[]> {
+  async listOutbox(projectId: ProjectId, limit = 50): Promise<EmailOutboxRow[]> {
     return listEmailOutbox(this.db, projectId, limit);
   }
 

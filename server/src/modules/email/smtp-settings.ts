@@ -35,3 +35,19 @@ export function resolveSmtpSettings(
   }
   return shared;
 }
+
+/** The shared mail server (SMTP_*), used by projects on the shared server; none without SMTP_HOST. */
+export function readSmtpSettings(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
+  if (!env.SMTP_HOST) return undefined;
+  const port = Number(env.SMTP_PORT || 587);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`SMTP_PORT must be a port number, got ${env.SMTP_PORT}`);
+  return {
+    host: env.SMTP_HOST,
+    port,
+    username: env.SMTP_USERNAME || undefined,
+    password: env.SMTP_PASSWORD || undefined,
+    secure: env.SMTP_SECURE === 'true',
+    senderName: env.SMTP_SENDER_NAME || 'Gatehouse',
+    senderEmail: env.SMTP_SENDER_EMAIL || 'noreply@localhost',
+  };
+}

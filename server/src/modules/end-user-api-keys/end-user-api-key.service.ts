@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApiKeyExpiredError, ApiKeyNotFoundError, ApiKeyRevokedError, WrongApiKeyTypeError } from '@gatehouse/client/errors';
 import type { components } from '@gatehouse/client/api-types';
-import type { Kysely } from 'kysely';
-import type { Database, EndUserApiKeyRow } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import { findKey, findKeyByHash, insertKey, listKeys, type OwnerColumn, updateKey } from './end-user-api-key.repository.ts';
+import type { EndUserApiKeyRow } from './end-user-api-key.table.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
@@ -11,7 +13,7 @@ import { generateEndUserKey, parseEndUserKey } from './end-user-key-format.ts';
 export type KeyType = 'user' | 'team';
 export type KeyOwner = { type: 'user'; userId: string } | { type: 'team'; teamId: string };
 
-const ownerColumn = (owner: KeyOwner) =>
+const ownerColumn = (owner: KeyOwner): OwnerColumn =>
   owner.type === 'user' ? { column: 'user_id' as const, id: owner.userId } : { column: 'team_id' as const, id: owner.teamId };
 
 /** The fields both kinds share; the value shows only its last four characters after creation. */
@@ -40,7 +42,7 @@ export const toTeamApiKey = (row: EndUserApiKeyRow): components['schemas']['Team
 
 /** API keys of end users and teams: created with the full value once, then found by digest. */
 export class EndUserApiKeyService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: DbHandle) {}
 
   assertEnabled(project: Project, type: KeyType): void {
     if (!project.config.apiKeys.enabled[type])
@@ -51,52 +53,34 @@ export class EndUserApiKeyService {
     const id = randomUUID();
     const value = generateEndUserKey({ id, type: owner.type, isPublic: input.is_public ?? false });
     const { column, id: ownerId } = ownerColumn(owner);
-    const row = await this.db
-      .insertInto('end_user_api_key')
-      .values({
-        id,
-        project_id: project.id,
-        type: owner.type,
-        user_id: column === 'user_id' ? ownerId : null,
-        team_id: column === 'team_id' ? ownerId : null,
-        description: input.description,
-        is_public: input.is_public ?? false,
-        expires_at: input.expires_at_millis == null ? null : new Date(input.expires_at_millis),
-        manually_revoked_at: null,
-        key_hash: digestSecret(value),
-        last_four: value.slice(-4),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertKey(this.db, {
+      id,
+      project_id: project.id,
+      type: owner.type,
+      user_id: column === 'user_id' ? ownerId : null,
+      team_id: column === 'team_id' ? ownerId : null,
+      description: input.description,
+      is_public: input.is_public ?? false,
+      expires_at: input.expires_at_millis == null ? null : new Date(input.expires_at_millis),
+      manually_revoked_at: null,
+      key_hash: digestSecret(value),
+      last_four: value.slice(-4),
+    });
     return { row, value };
   }
 
-  list(projectId: string, owner: KeyOwner): Promise<EndUserApiKeyRow[]> {
-    const { column, id } = ownerColumn(owner);
-    return this.db
-      .selectFrom('end_user_api_key')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where(column, '=', id)
-      .orderBy('created_at', 'desc')
-      .execute();
+  list(projectId: ProjectId, owner: KeyOwner): Promise<EndUserApiKeyRow[]> {
+    return listKeys(this.db, projectId, ownerColumn(owner));
   }
 
-  async get(projectId: string, owner: KeyOwner, keyId: string): Promise<EndUserApiKeyRow> {
-    const { column, id } = ownerColumn(owner);
-    const row = await this.db
-      .selectFrom('end_user_api_key')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where(column, '=', id)
-      .where('id', '=', keyId)
-      .executeTakeFirst();
+  async get(projectId: ProjectId, owner: KeyOwner, keyId: string): Promise<EndUserApiKeyRow> {
+    const row = await findKey(this.db, projectId, ownerColumn(owner), keyId);
     if (!row) throw new ApiKeyNotFoundError();
     return row;
   }
 
   async update(
-    projectId: string,
+    projectId: ProjectId,
     owner: KeyOwner,
     keyId: string,
     input: { description?: string; revoked?: true },
@@ -107,15 +91,14 @@ export class EndUserApiKeyService {
       ...(input.revoked && !current.manually_revoked_at ? { manually_revoked_at: new Date() } : {}),
     };
     if (Object.keys(changes).length === 0) return current;
-    return this.db.updateTable('end_user_api_key').set(changes).where('id', '=', keyId).returningAll().executeTakeFirstOrThrow();
+    return updateKey(this.db, projectId, keyId, changes);
   }
 
   /** The key's owner if it is valid; expired wins over revoked when both apply. */
-  async check(projectId: string, expected: KeyType, key: string): Promise<EndUserApiKeyRow> {
+  async check(projectId: ProjectId, expected: KeyType, key: string): Promise<EndUserApiKeyRow> {
     const claimed = parseEndUserKey(key);
-    const row =
-      claimed && (await this.db.selectFrom('end_user_api_key').selectAll().where('key_hash', '=', digestSecret(key)).executeTakeFirst());
-    if (!claimed || !row || row.project_id !== projectId) throw new ApiKeyNotFoundError();
+    const row = claimed && (await findKeyByHash(this.db, projectId, digestSecret(key)));
+    if (!claimed || !row) throw new ApiKeyNotFoundError();
     if (row.type !== expected) throw new WrongApiKeyTypeError({ expected_type: expected, actual_type: row.type });
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new ApiKeyExpiredError();
     if (row.manually_revoked_at) throw new ApiKeyRevokedError();

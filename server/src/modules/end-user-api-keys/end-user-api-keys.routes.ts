@@ -1,13 +1,20 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { PermissionService } from '../permissions/permission.service.ts';
+import type { TeamService } from '../teams/team.service.ts';
+import type { UserService } from '../users/user.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
-import { requireTeamPermission } from '../teams/team-access.ts';
-import type { KeyOwner } from './end-user-api-key.service.ts';
+import { requireTeamPermission } from '../permissions/team-permission-guard.ts';
+import type { EndUserApiKeyService, KeyOwner } from './end-user-api-key.service.ts';
 import { toTeamApiKey, toUserApiKey } from './end-user-api-key.service.ts';
 
-export function endUserApiKeyHandlers(services: Services) {
+export function endUserApiKeyHandlers(services: {
+  endUserApiKeys: EndUserApiKeyService;
+  teams: TeamService;
+  permissions: PermissionService;
+  users: UserService;
+}) {
   const keys = services.endUserApiKeys;
   const userOwner = (auth: RequestAuth, userId: string): KeyOwner => {
     keys.assertEnabled(auth.project, 'user');

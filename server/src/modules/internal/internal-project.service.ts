@@ -1,10 +1,10 @@
 import { ExpectedInternalProjectError, ProjectNotFoundError } from '@gatehouse/client/errors';
 import type { components } from '@gatehouse/client/api-types';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { ProjectLogos, ProjectService } from '../projects/project.service.ts';
 import type { Project } from '../../tenancy/project.ts';
+import { internalProjectId } from '../../tenancy/project-id.ts';
+import type { ProjectLogos, ProjectService } from '../projects/project.service.ts';
+import type { TeamService } from '../teams/team.service.ts';
 import { mergeOverride, renderConfig } from '../../tenancy/project-config.ts';
 import { toAdminProjectConfig, toProjectWriteOverride } from './legacy-project-config.ts';
 import { assertValidConfig, parseOverride } from './config-validation.ts';
@@ -44,8 +44,8 @@ export const toAdminProject = (project: Project): AdminProject => ({
 /** Dashboard users (of the `internal` project) manage the projects their teams own. */
 export class InternalProjectService {
   constructor(
-    private readonly db: Kysely<Database>,
     private readonly projects: ProjectService,
+    private readonly teams: TeamService,
   ) {}
 
   assertInternal(project: Project): void {
@@ -55,27 +55,13 @@ export class InternalProjectService {
   /** Whether an internal user belongs to the team that owns the project. */
   async manages(internalUserId: string, project: Project): Promise<boolean> {
     if (!project.owner_team_id) return false;
-    return Boolean(
-      await this.db
-        .selectFrom('team_member')
-        .select('user_id')
-        .where('project_id', '=', 'internal')
-        .where('team_id', '=', project.owner_team_id)
-        .where('user_id', '=', internalUserId)
-        .executeTakeFirst(),
-    );
+    return this.teams.isMember(internalProjectId, project.owner_team_id, internalUserId);
   }
 
+  /** The projects owned by the user's teams of the internal project, oldest first. */
   async list(internalUserId: string): Promise<Project[]> {
-    const rows = await this.db
-      .selectFrom('project')
-      .innerJoin('team_member', 'team_member.team_id', 'project.owner_team_id')
-      .selectAll('project')
-      .where('team_member.user_id', '=', internalUserId)
-      .where('team_member.project_id', '=', 'internal')
-      .orderBy('project.created_at')
-      .execute();
-    return rows.map((row) => ({ ...row, config: renderConfig(row.config_override) }));
+    const teams = await this.teams.list(internalProjectId, internalUserId);
+    return this.projects.listOwnedBy(teams.map((team) => team.id));
   }
 
   async create(internalUserId: string, input: ProjectCreate): Promise<Project> {
@@ -134,13 +120,7 @@ export class InternalProjectService {
   }
 
   private async assertTeamOfUser(internalUserId: string, teamId: string): Promise<void> {
-    const member = await this.db
-      .selectFrom('team_member')
-      .select('team_id')
-      .where('project_id', '=', 'internal')
-      .where('team_id', '=', teamId)
-      .where('user_id', '=', internalUserId)
-      .executeTakeFirst();
-    if (!member) throw new PlainHttpError(400, 'The owner team must be a team of the internal project that you belong to.');
+    if (!(await this.teams.isMember(internalProjectId, teamId, internalUserId)))
+      throw new PlainHttpError(400, 'The owner team must be a team of the internal project that you belong to.');
   }
 }

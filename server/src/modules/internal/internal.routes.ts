@@ -1,12 +1,19 @@
 import { ApiKeyNotFoundError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { ApiKeyService } from '../api-keys/api-key.service.ts';
+import type { EmailService } from '../email/email.service.ts';
+import type { InternalProjectService } from './internal-project.service.ts';
+import type { MetricsService } from './metrics.service.ts';
 import { toInternalApiKey } from '../api-keys/key-set-view.ts';
 import { authOf, userOf } from '../../request-context/auth-of.ts';
 import { toAdminProject } from './internal-project.service.ts';
-import { projectMetrics } from './metrics.service.ts';
 
-export function internalHandlers(services: Services) {
+export function internalHandlers(services: {
+  internalProjects: InternalProjectService;
+  apiKeys: ApiKeyService;
+  email: EmailService;
+  metrics: MetricsService;
+}) {
   const { internalProjects, apiKeys } = services;
   return {
     listInternalProjects: async (request) => {
@@ -55,8 +62,7 @@ export function internalHandlers(services: Services) {
       );
     },
 
-    getProjectMetrics: async (request) =>
-      projectMetrics(services.db, authOf(request).project.id, request.query.include_anonymous === 'true'),
+    getProjectMetrics: async (request) => services.metrics.of(authOf(request).project.id, request.query.include_anonymous === 'true'),
 
     listInternalApiKeys: async (request) => ({
       items: (await apiKeys.list(authOf(request).project.id)).map(toInternalApiKey),

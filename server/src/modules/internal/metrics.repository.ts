@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import { sql } from 'kysely';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
 export type RecentRow = {
   id: string;
@@ -15,12 +16,12 @@ export type RecentRow = {
  * project_user (migration 0015), a few dozen rows whatever the number of users; the recent users
  * from covering indexes. Anonymous users only when included.
  */
-export function metricsQueries(db: Kysely<Database>, projectId: string, includeAnonymous: boolean) {
+export function metricsQueries(db: DbHandle, projectId: ProjectId, includeAnonymous: boolean) {
   const anonymous = includeAnonymous ? sql`` : sql`and not is_anonymous`;
   const recent = async (column: 'signed_up_at' | 'last_active_at') => {
     const { rows } = await sql<RecentRow>`
       select id, display_name, primary_email, profile_image_url, signed_up_at, last_active_at from project_user
-      where project_id = ${projectId} ${anonymous} order by ${sql.ref(column)} desc limit 10`.execute(db);
+      where project_id = ${projectId} ${anonymous} order by ${sql.ref(column)} desc limit 10`.execute(kyselyOf(db));
     return rows;
   };
   return {
@@ -28,14 +29,14 @@ export function metricsQueries(db: Kysely<Database>, projectId: string, includeA
     totals: async () => {
       const { rows } = await sql<{ sign_up_method: string; country_code: string; users: number }>`
         select sign_up_method, country_code, sum(users)::int as users from user_metrics_total
-        where project_id = ${projectId} ${anonymous} group by 1, 2 having sum(users) > 0`.execute(db);
+        where project_id = ${projectId} ${anonymous} group by 1, 2 having sum(users) > 0`.execute(kyselyOf(db));
       return rows;
     },
     /** Sign-ups and latest activity per UTC day (`YYYY-MM-DD`), from `firstDay` on. */
     days: async (firstDay: string) => {
       const { rows } = await sql<{ day: string; sign_ups: number; last_active: number }>`
         select day::text as day, sum(sign_ups)::int as sign_ups, sum(last_active)::int as last_active from user_metrics_daily
-        where project_id = ${projectId} and day >= ${firstDay}::date ${anonymous} group by 1`.execute(db);
+        where project_id = ${projectId} and day >= ${firstDay}::date ${anonymous} group by 1`.execute(kyselyOf(db));
       return rows;
     },
     recentlyRegistered: () => recent('signed_up_at'),

@@ -1,6 +1,6 @@
 import type { components } from '@gatehouse/client/api-types';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
 import { metricsQueries, type RecentRow } from './metrics.repository.ts';
 
 const toRecentUser = (row: RecentRow) => ({
@@ -27,9 +27,9 @@ function tally<Row>(rows: Row[], key: (row: Row) => string, count: (row: Row) =>
 }
 
 /** The dashboard's user metrics, its queries run concurrently. */
-export async function projectMetrics(
-  db: Kysely<Database>,
-  projectId: string,
+async function projectMetrics(
+  db: DbHandle,
+  projectId: ProjectId,
   includeAnonymous: boolean,
 ): Promise<components['schemas']['ProjectMetrics']> {
   const queries = metricsQueries(db, projectId, includeAnonymous);
@@ -61,4 +61,13 @@ export async function projectMetrics(
     recently_active: recentlyActive.map(toRecentUser),
     login_methods: [...byMethod].map(([method, count]) => ({ method: method || 'other', count })).sort((a, b) => b.count - a.count),
   };
+}
+
+/** The dashboard's user metrics of a project. */
+export class MetricsService {
+  constructor(private readonly db: DbHandle) {}
+
+  of(projectId: ProjectId, includeAnonymous: boolean): Promise<components['schemas']['ProjectMetrics']> {
+    return projectMetrics(this.db, projectId, includeAnonymous);
+  }
 }

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/schema.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
+import { handleOf } from '../../db/handle.ts';
 import { deleteExpiredRows, scheduleExpiredRowsCleanup } from './expired-rows-cleanup.ts';
 
 /**
@@ -100,7 +101,7 @@ describe('deleteExpiredRows', () => {
     const flows = { fresh: await insertFlow(at(minute)), recent: await insertFlow(at(-minute)), old: await insertFlow(at(-2 * day)) };
     const authorizationCodes = { fresh: await insertAuthorizationCode(at(minute)), expired: await insertAuthorizationCode(at(-minute)) };
 
-    const deleted = await deleteExpiredRows(db());
+    const deleted = await deleteExpiredRows(handleOf(db()));
 
     expect(await remaining('verification_code', 'id', Object.values(codes))).toEqual([codes.fresh, codes.recent]);
     expect(await remaining('refresh_session', 'id', Object.values(sessions))).toEqual([sessions.fresh]);
@@ -153,7 +154,7 @@ describe('deleteExpiredRows', () => {
       refresh: await insertToken('refresh', ['email'], at(-3 * day), null),
       newest: await insertToken('access', ['email', 'profile'], at(-2 * day), at(-day)),
     };
-    await deleteExpiredRows(db());
+    await deleteExpiredRows(handleOf(db()));
     expect(await remaining('oauth_provider_token', 'id', Object.values(tokens))).toEqual([
       tokens.otherScope,
       tokens.refresh,
@@ -163,16 +164,16 @@ describe('deleteExpiredRows', () => {
 
   it('goes through more rows than a batch, a batch at a time', async () => {
     const sessions = await Promise.all([1, 2, 3, 4, 5].map(() => insertSession(at(-minute))));
-    const deleted = await deleteExpiredRows(db(), { batchSize: 2 });
+    const deleted = await deleteExpiredRows(handleOf(db()), { batchSize: 2 });
     expect(deleted.refresh_session).toBe(5);
     expect(await remaining('refresh_session', 'id', sessions)).toEqual([]);
   });
 
   it('keeps a recently expired row that a later time deletes', async () => {
     const code = await insertCode(at(-minute));
-    await deleteExpiredRows(db());
+    await deleteExpiredRows(handleOf(db()));
     expect(await remaining('verification_code', 'id', [code])).toEqual([code]);
-    await deleteExpiredRows(db(), { now: at(7 * day) });
+    await deleteExpiredRows(handleOf(db()), { now: at(7 * day) });
     expect(await remaining('verification_code', 'id', [code])).toEqual([]);
   });
 });
@@ -181,7 +182,7 @@ describe('scheduleExpiredRowsCleanup', () => {
   it('runs on its interval, logs what it deleted, and stops', async () => {
     const session = await insertSession(at(-minute));
     const log = { info: vi.fn(), error: vi.fn() };
-    const cleanup = scheduleExpiredRowsCleanup(db(), { intervalMillis: 20, log });
+    const cleanup = scheduleExpiredRowsCleanup(handleOf(db()), { intervalMillis: 20, log });
     await vi.waitFor(async () => expect(await remaining('refresh_session', 'id', [session])).toEqual([]), { timeout: 5000 });
     await cleanup.stop();
     expect(log.info).toHaveBeenCalledWith({ deleted: expect.objectContaining({ refresh_session: 1 }) }, 'expired rows deleted');

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { deleteExpiredBatch, type ExpiringTable } from './expired-rows.repository.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import { type BackgroundJob, type JobLog, scheduleJob } from '../../kernel/background-job.ts';
+import { deleteExpiredBatchAcrossProjects, type ExpiringTable } from './expired-rows.repository.ts';
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -26,10 +26,7 @@ export const expiredRowsGraceMillis: Record<ExpiringTable, number> = {
 export type ExpiredRowsDeleted = Record<ExpiringTable, number>;
 
 /** Deletes every expired row past its grace period, a batch (one short statement) at a time; how many per table. */
-export async function deleteExpiredRows(
-  db: Kysely<Database>,
-  options: { now?: Date; batchSize?: number } = {},
-): Promise<ExpiredRowsDeleted> {
+export async function deleteExpiredRows(db: DbHandle, options: { now?: Date; batchSize?: number } = {}): Promise<ExpiredRowsDeleted> {
   const now = (options.now ?? new Date()).getTime();
   const batchSize = options.batchSize ?? 5000;
   const deleted = {} as ExpiredRowsDeleted;
@@ -38,43 +35,26 @@ export async function deleteExpiredRows(
     deleted[table] = 0;
     let batch: number;
     do {
-      batch = await deleteExpiredBatch(db, table, cutoff, batchSize);
+      batch = await deleteExpiredBatchAcrossProjects(db, table, cutoff, batchSize);
       deleted[table] += batch;
     } while (batch === batchSize);
   }
   return deleted;
 }
 
-export type CleanupLog = { info: (fields: object, message: string) => void; error: (fields: object, message: string) => void };
-
-/**
- * Runs `deleteExpiredRows` every `intervalMillis` (first after one interval) on a timer that does
- * not keep the process alive; a run still going when the next is due is not doubled. `stop` waits
- * for a run in progress, so the database can be closed after it.
- */
-export function scheduleExpiredRowsCleanup(
-  db: Kysely<Database>,
-  options: { intervalMillis: number; log: CleanupLog },
-): { stop: () => Promise<void> } {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = deleteExpiredRows(db)
-      .then(
-        (deleted) => {
-          if (Object.values(deleted).some((count) => count > 0)) options.log.info({ deleted }, 'expired rows deleted');
-        },
-        (error: unknown) => options.log.error({ err: error }, 'expired rows cleanup failed'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  }, options.intervalMillis);
-  timer.unref();
+/** The cleanup as a background job: logs what it deleted when it deleted anything. */
+export function expiredRowsCleanupJob(db: DbHandle, intervalMillis: number): BackgroundJob {
   return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+    name: 'expired rows cleanup',
+    intervalMillis,
+    run: async (log) => {
+      const deleted = await deleteExpiredRows(db);
+      if (Object.values(deleted).some((count) => count > 0)) log.info({ deleted }, 'expired rows deleted');
     },
   };
+}
+
+/** The job on its own timer (see `scheduleJob`): first run after one interval; `stop` waits for a run in progress. */
+export function scheduleExpiredRowsCleanup(db: DbHandle, options: { intervalMillis: number; log: JobLog }): { stop: () => Promise<void> } {
+  return scheduleJob(expiredRowsCleanupJob(db, options.intervalMillis), options.log);
 }

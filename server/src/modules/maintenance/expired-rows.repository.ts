@@ -1,5 +1,5 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import { type RawBuilder, sql } from 'kysely';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
 /** The tables whose rows lapse (each has an `expires_at`, indexed by migration 0017). */
 export type ExpiringTable =
@@ -27,11 +27,11 @@ function deletable(table: ExpiringTable, cutoff: Date): RawBuilder<boolean> {
 /**
  * Deletes at most `limit` deletable rows of `table`, picked by ctid (a TID scan) so each statement
  * is short and holds few locks; returns how many went. A row updated after it was picked has a new
- * ctid and stays (an expiry moved on is not lost).
+ * ctid and stays (an expiry moved on is not lost). Across every project: expiry is the same rule for all.
  */
-export async function deleteExpiredBatch(db: Kysely<Database>, table: ExpiringTable, cutoff: Date, limit: number): Promise<number> {
+export async function deleteExpiredBatchAcrossProjects(db: DbHandle, table: ExpiringTable, cutoff: Date, limit: number): Promise<number> {
   const result = await sql`
     delete from ${sql.table(table)}
-    where ctid = any(array(select ctid from ${sql.table(table)} where ${deletable(table, cutoff)} limit ${limit}))`.execute(db);
+    where ctid = any(array(select ctid from ${sql.table(table)} where ${deletable(table, cutoff)} limit ${limit}))`.execute(kyselyOf(db));
   return Number(result.numAffectedRows ?? 0n);
 }

@@ -1,6 +1,6 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
-import { servedOpenApiDocument } from './openapi-document.ts';
+import { servedOpenApiDocument } from '../../plugins/openapi-document.ts';
 
 export function metaHandlers() {
   return {

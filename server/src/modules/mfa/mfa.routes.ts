@@ -1,9 +1,8 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
 import { authOf, userOf } from '../../request-context/auth-of.ts';
-import { MfaLockedOutError } from './mfa.service.ts';
+import { MfaLockedOutError, type MfaService } from './mfa.service.ts';
 
-export function mfaHandlers(services: Services) {
+export function mfaHandlers(services: { mfa: MfaService }) {
   return {
     signInWithMfa: async (request, reply) => {
       try {

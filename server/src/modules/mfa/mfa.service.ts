@@ -1,6 +1,5 @@
 import { InvalidTotpCodeError, VerificationCodeNotFoundError } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
@@ -13,6 +12,7 @@ import {
   findFailureWindow,
   recordFailure,
   replaceRecoveryCodes,
+  resetMfaState,
   useRecoveryCode,
 } from './mfa.repository.ts';
 import { generateRecoveryCode, normalizeRecoveryCode, recoveryCodeCount, recoveryCodeDigest } from './recovery-codes.ts';
@@ -32,7 +32,7 @@ export class MfaLockedOutError extends PlainHttpError {
 /** The second factor of a sign-in (TOTP or a recovery code) and the user's recovery codes. */
 export class MfaService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly users: UserService,
     private readonly codes: VerificationCodeService,
     private readonly signIn: SignInService,
@@ -43,14 +43,19 @@ export class MfaService {
     const { user_id: userId } = (await this.codes.redeem(project.id, 'mfa_attempt', input.code, { peek: true })) as { user_id: string };
     const user = await this.users.find(project.id, userId);
     if (!user) throw new VerificationCodeNotFoundError();
-    await this.assertNotLockedOut(user.id);
-    if (!(await this.checkSecondFactor(user, input.totp))) {
-      await recordFailure(this.db, user.id, new Date(), failureWindowMillis);
+    await this.assertNotLockedOut(project, user.id);
+    if (!(await this.checkSecondFactor(project, user, input.totp))) {
+      await recordFailure(this.db, project.id, user.id, new Date(), failureWindowMillis);
       throw new InvalidTotpCodeError();
     }
     await this.codes.redeem(project.id, 'mfa_attempt', input.code);
-    await clearFailures(this.db, user.id);
+    await clearFailures(this.db, project.id, user.id);
     return this.signIn.signIn(project, user, { ip });
+  }
+
+  /** Forgets the recovery codes and the replay guard of a TOTP secret that changed (in the changing transaction). */
+  async reset(trx: DbHandle, project: Project, userId: string): Promise<void> {
+    await resetMfaState(trx, project.id, userId);
   }
 
   /** Ten new recovery codes replacing the earlier ones; only their digests are kept. */
@@ -63,18 +68,18 @@ export class MfaService {
   }
 
   /** A TOTP of a step later than the last accepted one, or an unused recovery code (used up here). */
-  private async checkSecondFactor(user: UserRecord, input: string): Promise<boolean> {
+  private async checkSecondFactor(project: Project, user: UserRecord, input: string): Promise<boolean> {
     if (user.totp_secret === null) return false;
     if (looksLikeTotp(input)) {
       const step = await matchTotpStep(user.totp_secret, input);
-      return step !== null && (await acceptTotpStep(this.db, user.id, step));
+      return step !== null && (await acceptTotpStep(this.db, project.id, user.id, step));
     }
     const recoveryCode = normalizeRecoveryCode(input);
-    return recoveryCode !== undefined && (await useRecoveryCode(this.db, user.id, recoveryCodeDigest(user.id, recoveryCode)));
+    return recoveryCode !== undefined && (await useRecoveryCode(this.db, project.id, user.id, recoveryCodeDigest(user.id, recoveryCode)));
   }
 
-  private async assertNotLockedOut(userId: string): Promise<void> {
-    const window = await findFailureWindow(this.db, userId);
+  private async assertNotLockedOut(project: Project, userId: string): Promise<void> {
+    const window = await findFailureWindow(this.db, project.id, userId);
     if (!window?.failures_since || window.failed_attempts < maxFailedAttempts) return;
     const remainingMillis = window.failures_since.getTime() + failureWindowMillis - Date.now();
     if (remainingMillis > 0) throw new MfaLockedOutError(Math.max(1, Math.ceil(remainingMillis / 1000)));

@@ -1,13 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
 /** The categories a user has chosen for, with the choice; categories without a row keep their default. */
 export async function listPreferencesOfUser(
-  db: Kysely<Database>,
-  projectId: string,
+  db: DbHandle,
+  projectId: ProjectId,
   userId: string,
 ): Promise<Array<{ notification_category_id: string; enabled: boolean }>> {
-  return db
+  return kyselyOf(db)
     .selectFrom('notification_preference')
     .select(['notification_category_id', 'enabled'])
     .where('project_id', '=', projectId)
@@ -16,12 +16,12 @@ export async function listPreferencesOfUser(
 }
 
 export async function findPreference(
-  db: Kysely<Database>,
-  projectId: string,
+  db: DbHandle,
+  projectId: ProjectId,
   userId: string,
   categoryId: string,
 ): Promise<{ enabled: boolean } | undefined> {
-  return db
+  return kyselyOf(db)
     .selectFrom('notification_preference')
     .select('enabled')
     .where('project_id', '=', projectId)
@@ -31,10 +31,10 @@ export async function findPreference(
 }
 
 export async function upsertPreference(
-  db: Kysely<Database>,
+  db: DbHandle,
   row: { project_id: string; user_id: string; notification_category_id: string; enabled: boolean },
 ): Promise<void> {
-  await db
+  await kyselyOf(db)
     .insertInto('notification_preference')
     .values(row)
     .onConflict((conflict) =>

@@ -1,6 +1,6 @@
 import type { components } from '@gatehouse/client/api-types';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { UserService } from '../users/user.service.ts';
 import { findNotificationCategory, type NotificationCategory, notificationCategories } from './notification-categories.ts';
@@ -22,12 +22,12 @@ const toPreference = (category: NotificationCategory, enabled: boolean): Notific
 /** Which email notification categories a user receives (endpoints.md §21). */
 export class NotificationPreferenceService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly users: UserService,
   ) {}
 
   /** Every category, in catalogue order, with the user's choice or the default. */
-  async list(projectId: string, userId: string): Promise<NotificationPreference[]> {
+  async list(projectId: ProjectId, userId: string): Promise<NotificationPreference[]> {
     await this.users.get(projectId, userId);
     const stored = new Map(
       (await listPreferencesOfUser(this.db, projectId, userId)).map((row) => [row.notification_category_id, row.enabled]),
@@ -36,7 +36,7 @@ export class NotificationPreferenceService {
   }
 
   /** Turning on a category that is always on is accepted and changes nothing; turning it off is refused. */
-  async update(projectId: string, userId: string, categoryId: string, enabled: boolean): Promise<NotificationPreference> {
+  async update(projectId: ProjectId, userId: string, categoryId: string, enabled: boolean): Promise<NotificationPreference> {
     const category = findNotificationCategory(categoryId);
     if (!category) throw new PlainHttpError(404, 'Notification category not found.');
     await this.users.get(projectId, userId);
@@ -52,7 +52,7 @@ export class NotificationPreferenceService {
    * Whether an email of this category may be sent to the user. The built-in emails are all
    * transactional; this is the check for a future sender of other categories.
    */
-  async isEnabled(projectId: string, userId: string, categoryId: string): Promise<boolean> {
+  async isEnabled(projectId: ProjectId, userId: string, categoryId: string): Promise<boolean> {
     const category = findNotificationCategory(categoryId);
     if (!category) throw new Error(`unknown notification category ${categoryId}`);
     if (!category.canDisable) return true;

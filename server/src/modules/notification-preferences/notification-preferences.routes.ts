@@ -1,6 +1,6 @@
 import { UserAuthenticationRequiredError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { NotificationPreferenceService } from './notification-preference.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
@@ -15,7 +15,7 @@ function targetUserId(auth: RequestAuth, requested: string): string {
   return resolveUserId(auth, requested);
 }
 
-export function notificationPreferenceHandlers(services: Services) {
+export function notificationPreferenceHandlers(services: { notificationPreferences: NotificationPreferenceService }) {
   const preferences = services.notificationPreferences;
   return {
     listNotificationPreferences: async (request) => {

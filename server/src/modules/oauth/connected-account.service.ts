@@ -5,12 +5,13 @@ import {
   OauthConnectionNotConnectedToUserError,
   OauthProviderNotFoundOrNotEnabledError,
 } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
-import type { Database, OAuthProviderTokenRow } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { OAuthProviderTokenRow } from './oauth.table.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { UserService } from '../users/user.service.ts';
-import { insertToken, invalidateToken, listAccounts, listValidTokens } from './oauth-account.repository.ts';
+import { insertToken, invalidateToken, listAccounts, listTokenScopes, listValidTokens } from './oauth-account.repository.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
 import { ProviderClient, type ResolvedProvider, splitScopes } from './provider-client.ts';
 import { providerConfigOf, resolveProvider, usesSharedKeys } from './resolve-provider.ts';
@@ -22,14 +23,14 @@ const minimumRemainingMillis = 60 * 1000;
 /** Connected accounts: a user's provider accounts whose provider access tokens the app may use. */
 export class ConnectedAccountService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly users: UserService,
     private readonly sealer: TokenSealer,
     private readonly settings: OAuthSettings,
     private readonly publicUrl: string,
   ) {}
 
-  async list(projectId: string, userId: string) {
+  async list(projectId: ProjectId, userId: string) {
     await this.users.get(projectId, userId);
     const accounts = await listAccounts(this.db, projectId, { userId });
     return accounts
@@ -53,16 +54,12 @@ export class ConnectedAccountService {
     const required = splitScopes(scope);
     const covers = (token: OAuthProviderTokenRow) => required.every((name) => token.scopes.includes(name));
 
-    const stored = (await listValidTokens(this.db, account.id, 'access', minimumRemainingMillis)).find(covers);
+    const stored = (await listValidTokens(this.db, project.id, account.id, 'access', minimumRemainingMillis)).find(covers);
     if (stored) return { access_token: this.sealer.open(stored.sealed_value) };
-    const refreshTokens = (await listValidTokens(this.db, account.id, 'refresh')).filter(covers);
+    const refreshTokens = (await listValidTokens(this.db, project.id, account.id, 'refresh')).filter(covers);
     if (refreshTokens.length === 0) {
-      const anyWithScopes = await this.db
-        .selectFrom('oauth_provider_token')
-        .select(['scopes'])
-        .where('oauth_account_id', '=', account.id)
-        .execute();
-      if (!anyWithScopes.some((token) => required.every((name) => token.scopes.includes(name)))) {
+      const scopeSets = await listTokenScopes(this.db, project.id, account.id);
+      if (!scopeSets.some((scopes) => required.every((name) => scopes.includes(name)))) {
         throw new OauthConnectionDoesNotHaveRequiredScopeError();
       }
       throw unavailable(providerConfigId, 'The access token expired and the provider gave no refresh token; connect the account again.');
@@ -78,7 +75,7 @@ export class ConnectedAccountService {
     for (const refreshToken of refreshTokens) {
       try {
         const tokens = await providerClient.refresh(this.sealer.open(refreshToken.sealed_value), refreshToken.scopes);
-        await insertToken(this.db, {
+        await insertToken(this.db, project.id, {
           oauthAccountId: account.id,
           kind: 'access',
           sealedValue: this.sealer.seal(tokens.accessToken),
@@ -87,20 +84,20 @@ export class ConnectedAccountService {
         });
         if (tokens.refreshToken && tokens.refreshToken !== this.sealer.open(refreshToken.sealed_value)) {
           // The provider rotated the refresh token: keep the new one only.
-          await insertToken(this.db, {
+          await insertToken(this.db, project.id, {
             oauthAccountId: account.id,
             kind: 'refresh',
             sealedValue: this.sealer.seal(tokens.refreshToken),
             scopes: refreshToken.scopes,
             expiresAt: null,
           });
-          await invalidateToken(this.db, refreshToken.id);
+          await invalidateToken(this.db, project.id, refreshToken.id);
         }
         return { access_token: tokens.accessToken };
       } catch (error) {
         // A refused refresh token (revoked, expired) is not tried again; a network failure may pass.
         if (error instanceof client.ResponseBodyError && error.status < 500) {
-          await invalidateToken(this.db, refreshToken.id);
+          await invalidateToken(this.db, project.id, refreshToken.id);
           failure = `The provider refused the refresh token (${error.error}); connect the account again.`;
         } else {
           failure = 'The provider could not be reached to refresh the access token; try again later.';

@@ -5,7 +5,7 @@ import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { type MockProvider, startMockProvider } from '../../testing/mock-oauth-provider.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
-import { oauthFlows, ownKeys, trustedDomains } from './oauth-test-flow.ts';
+import { oauthFlows, ownKeys, trustedDomains } from '../../testing/oauth-test-flow.ts';
 
 /**
  * Connected accounts (endpoints.md §17): provider access tokens kept from the OAuth flow, handed

@@ -4,8 +4,8 @@ import {
   SignUpNotEnabledError,
   UserEmailAlreadyExistsError,
 } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
-import type { Database, OAuthAccountRow } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { OAuthAccountRow } from './oauth.table.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
@@ -27,7 +27,7 @@ export type FlowOutcome = { userId: string; isNewUser: boolean };
  */
 export class OAuthAccountService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly users: UserService,
     private readonly sealer: TokenSealer,
   ) {}
@@ -44,11 +44,11 @@ export class OAuthAccountService {
       const user = await this.users.find(project.id, flow.userId ?? '');
       if (!user) throw new PlainHttpError(400, 'The user this OAuth flow links to no longer exists.');
       if (signIn && signIn.user_id !== user.id) throw new OauthConnectionAlreadyConnectedToAnotherUserError();
-      await this.keepTokens(await this.link(project, provider, user.id, profile), tokens);
+      await this.keepTokens(project, await this.link(project, provider, user.id, profile), tokens);
       return { userId: user.id, isNewUser: false };
     }
     if (signIn) {
-      await this.keepTokens(signIn, tokens);
+      await this.keepTokens(project, signIn, tokens);
       return { userId: signIn.user_id, isNewUser: false };
     }
     let emailSignsIn = profile.email !== null;
@@ -70,14 +70,14 @@ export class OAuthAccountService {
           default:
             // link_method: only when both sides proved they own the address.
             if (!owner.is_verified || !profile.emailVerified) throw conflict(true);
-            await this.keepTokens(await this.link(project, provider, owner.user_id, profile), tokens);
+            await this.keepTokens(project, await this.link(project, provider, owner.user_id, profile), tokens);
             return { userId: owner.user_id, isNewUser: false };
         }
       }
     }
     if (!project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
     const user = await this.signUp(project, flow, profile, emailSignsIn);
-    await this.keepTokens(await this.link(project, provider, user.id, profile), tokens);
+    await this.keepTokens(project, await this.link(project, provider, user.id, profile), tokens);
     return { userId: user.id, isNewUser: true };
   }
 
@@ -116,12 +116,12 @@ export class OAuthAccountService {
     const config = project.config.auth.oauth.providers[provider.configId];
     const links = await listAccounts(this.db, project.id, { userId });
     const same = links.find((link) => link.provider_config_id === provider.configId && link.account_id === profile.accountId);
-    if (same) return profile.email && same.email !== profile.email ? updateAccount(this.db, same.id, { email: profile.email }) : same;
+    if (same)
+      return profile.email && same.email !== profile.email ? updateAccount(this.db, project.id, same.id, { email: profile.email }) : same;
     const signsInWithType = links.some((link) => link.provider_type === provider.type && link.allow_sign_in);
     const allowSignIn = (config?.allowSignIn ?? false) && !signsInWithType;
     try {
-      return await insertAccount(this.db, {
-        project_id: project.id,
+      return await insertAccount(this.db, project.id, {
         user_id: userId,
         provider_config_id: provider.configId,
         provider_type: provider.type,
@@ -136,8 +136,8 @@ export class OAuthAccountService {
     }
   }
 
-  private async keepTokens(account: OAuthAccountRow, tokens: ProviderTokens): Promise<void> {
-    await insertToken(this.db, {
+  private async keepTokens(project: Project, account: OAuthAccountRow, tokens: ProviderTokens): Promise<void> {
+    await insertToken(this.db, project.id, {
       oauthAccountId: account.id,
       kind: 'access',
       sealedValue: this.sealer.seal(tokens.accessToken),
@@ -145,7 +145,7 @@ export class OAuthAccountService {
       expiresAt: tokens.expiresAt,
     });
     if (tokens.refreshToken) {
-      await insertToken(this.db, {
+      await insertToken(this.db, project.id, {
         oauthAccountId: account.id,
         kind: 'refresh',
         sealedValue: this.sealer.seal(tokens.refreshToken),

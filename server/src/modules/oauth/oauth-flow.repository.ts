@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
 /** What authorize keeps for the callback (the outer flow). */
 export type OuterFlow = {
@@ -17,10 +17,10 @@ export type OuterFlow = {
 };
 
 export async function insertFlow(
-  db: Kysely<Database>,
-  flow: { innerState: string; projectId: string; providerConfigId: string; data: OuterFlow; expiresAt: Date },
+  db: DbHandle,
+  flow: { innerState: string; projectId: ProjectId; providerConfigId: string; data: OuterFlow; expiresAt: Date },
 ): Promise<void> {
-  await db
+  await kyselyOf(db)
     .insertInto('oauth_flow')
     .values({
       inner_state: flow.innerState,
@@ -33,26 +33,34 @@ export async function insertFlow(
   // Abandoned flows are deleted by the expired-rows cleanup (modules/maintenance).
 }
 
-export type StoredFlow = { projectId: string; providerConfigId: string; data: OuterFlow; expiresAt: Date };
+export type StoredFlow = { projectId: ProjectId; providerConfigId: string; data: OuterFlow; expiresAt: Date };
 
-export async function findFlow(db: Kysely<Database>, innerState: string): Promise<StoredFlow | undefined> {
-  const row = await db.selectFrom('oauth_flow').selectAll().where('inner_state', '=', innerState).executeTakeFirst();
+/**
+ * The flow of a provider's callback, by the state it carries: the callback names no project, so this
+ * lookup spans them (the state is 128 random bits, known only to this flow's browser and provider).
+ */
+export async function findFlowInAnyProject(db: DbHandle, innerState: string): Promise<StoredFlow | undefined> {
+  const row = await kyselyOf(db).selectFrom('oauth_flow').selectAll().where('inner_state', '=', innerState).executeTakeFirst();
   return row
     ? { projectId: row.project_id, providerConfigId: row.provider_config_id, data: row.data as OuterFlow, expiresAt: row.expires_at }
     : undefined;
 }
 
 /** Removes the flow; false when another request already did (a state is used once). */
-export async function deleteFlow(db: Kysely<Database>, innerState: string): Promise<boolean> {
-  const result = await db.deleteFrom('oauth_flow').where('inner_state', '=', innerState).executeTakeFirst();
+export async function deleteFlow(db: DbHandle, projectId: ProjectId, innerState: string): Promise<boolean> {
+  const result = await kyselyOf(db)
+    .deleteFrom('oauth_flow')
+    .where('project_id', '=', projectId)
+    .where('inner_state', '=', innerState)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
 export async function insertAuthorizationCode(
-  db: Kysely<Database>,
+  db: DbHandle,
   code: {
     codeHash: string;
-    projectId: string;
+    projectId: ProjectId;
     userId: string;
     redirectUri: string;
     codeChallenge: string;
@@ -61,7 +69,7 @@ export async function insertAuthorizationCode(
     expiresAt: Date;
   },
 ): Promise<void> {
-  await db
+  await kyselyOf(db)
     .insertInto('oauth_authorization_code')
     .values({
       code_hash: code.codeHash,
@@ -77,8 +85,8 @@ export async function insertAuthorizationCode(
 }
 
 /** Marks an unused, unexpired code of the project used and returns it; undefined when there is none. */
-export async function useAuthorizationCode(db: Kysely<Database>, projectId: string, codeHash: string) {
-  return db
+export async function useAuthorizationCode(db: DbHandle, projectId: ProjectId, codeHash: string) {
+  return kyselyOf(db)
     .updateTable('oauth_authorization_code')
     .set({ used_at: new Date() })
     .where('code_hash', '=', codeHash)

@@ -12,9 +12,8 @@ import {
   OuterOauthTimeoutError,
   PublishableClientKeyRequiredForProjectError,
 } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
-import type { Database } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
@@ -28,7 +27,7 @@ import type { UserService } from '../users/user.service.ts';
 import type { OAuthAccountService } from './oauth-account.service.ts';
 import {
   deleteFlow,
-  findFlow,
+  findFlowInAnyProject,
   insertAuthorizationCode,
   insertFlow,
   type OuterFlow,
@@ -71,7 +70,7 @@ export type CallbackResult = { location: string };
  */
 export class OAuthFlowService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly projects: ProjectService,
     private readonly apiKeys: ApiKeyService,
     private readonly accessTokens: AccessTokenService,
@@ -161,7 +160,7 @@ export class OAuthFlowService {
     cookies: Record<string, string | undefined>,
   ): Promise<CallbackResult> {
     const innerState = parameters.state ?? '';
-    const stored = innerState ? await findFlow(this.db, innerState) : undefined;
+    const stored = innerState ? await findFlowInAnyProject(this.db, innerState) : undefined;
     if (!stored || stored.providerConfigId !== providerConfigId) {
       throw new PlainHttpError(400, 'Unknown OAuth state: this sign-in was already completed or never started here. Please sign in again.');
     }
@@ -172,7 +171,7 @@ export class OAuthFlowService {
         'The OAuth cookie of this sign-in is missing (was it started in another browser?). Please sign in again.',
       );
     }
-    if (!(await deleteFlow(this.db, innerState)))
+    if (!(await deleteFlow(this.db, stored.projectId, innerState)))
       throw new PlainHttpError(400, 'This OAuth sign-in was already completed. Please sign in again.');
     const project = await this.projects.find(stored.projectId);
     if (!project) throw new PlainHttpError(400, 'The project of this OAuth sign-in no longer exists.');

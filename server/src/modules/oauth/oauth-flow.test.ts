@@ -14,7 +14,7 @@ import {
   ownKeys,
   pkce,
   trustedDomains,
-} from './oauth-test-flow.ts';
+} from '../../testing/oauth-test-flow.ts';
 
 /**
  * OAuth sign-in against a real OpenID provider on 127.0.0.1 (endpoints.md §7): authorize, the

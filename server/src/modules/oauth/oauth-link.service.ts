@@ -1,7 +1,8 @@
 import type { components } from '@gatehouse/client/api-types';
 import { OauthProviderAccountIdAlreadyUsedForSignInError } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
-import type { Database, OAuthAccountRow } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { OAuthAccountRow } from './oauth.table.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { AccessType } from '../../request-context/access-type.ts';
@@ -43,15 +44,15 @@ const notFound = () => new PlainHttpError(404, 'OAuth provider link not found.')
 /** A user's linked provider accounts (`/oauth-providers`): one sign-in account per provider type and user, one user per sign-in account. */
 export class OAuthLinkService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly users: UserService,
   ) {}
 
-  list(projectId: string, userId?: string): Promise<OAuthAccountRow[]> {
+  list(projectId: ProjectId, userId?: string): Promise<OAuthAccountRow[]> {
     return listAccounts(this.db, projectId, { userId });
   }
 
-  async get(projectId: string, userId: string, id: string): Promise<OAuthAccountRow> {
+  async get(projectId: ProjectId, userId: string, id: string): Promise<OAuthAccountRow> {
     const row = await findAccount(this.db, projectId, userId, id);
     if (!row) throw notFound();
     return row;
@@ -66,15 +67,14 @@ export class OAuthLinkService {
    * The rules and the insert of `create` in `db`, for a user the caller has just read or written
    * there: `POST /users` links the imported accounts in the transaction that creates the user.
    */
-  async createFor(db: Kysely<Database>, project: Project, userId: string, link: LinkCreate): Promise<OAuthAccountRow> {
+  async createFor(db: DbHandle, project: Project, userId: string, link: LinkCreate): Promise<OAuthAccountRow> {
     const providers = project.config.auth.oauth.providers;
     const config = Object.hasOwn(providers, link.providerConfigId) ? providers[link.providerConfigId] : undefined;
     const type = config ? providerTypeOf(link.providerConfigId, config) : undefined;
     if (!type || !isProviderType(type)) throw new PlainHttpError(404, `The project has no OAuth provider ${link.providerConfigId}.`);
     if (link.allowSignIn) await assertSignInFree(db, project.id, userId, type, link.providerConfigId, link.accountId);
     return writeLink(() =>
-      insertAccount(db, {
-        project_id: project.id,
+      insertAccount(db, project.id, {
         user_id: userId,
         provider_config_id: link.providerConfigId,
         provider_type: type,
@@ -87,7 +87,7 @@ export class OAuthLinkService {
   }
 
   /** A provider account imported with a new user (`POST /users`): it allows sign-in and connected accounts (see ServerUserCreate in the spec). */
-  async linkImported(trx: Kysely<Database>, project: Project, userId: string, account: ProviderAccountImport): Promise<void> {
+  async linkImported(trx: DbHandle, project: Project, userId: string, account: ProviderAccountImport): Promise<void> {
     await this.createFor(trx, project, userId, {
       providerConfigId: account.id,
       accountId: account.account_id,
@@ -97,7 +97,7 @@ export class OAuthLinkService {
     });
   }
 
-  async update(projectId: string, userId: string, id: string, changes: LinkUpdate): Promise<OAuthAccountRow> {
+  async update(projectId: ProjectId, userId: string, id: string, changes: LinkUpdate): Promise<OAuthAccountRow> {
     const row = await this.get(projectId, userId, id);
     const accountId = changes.account_id ?? row.account_id;
     if ((changes.allow_sign_in ?? row.allow_sign_in) && (changes.allow_sign_in === true || accountId !== row.account_id)) {
@@ -105,18 +105,18 @@ export class OAuthLinkService {
     }
     const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     if (Object.keys(set).length === 0) return row;
-    return writeLink(() => updateAccount(this.db, row.id, set));
+    return writeLink(() => updateAccount(this.db, projectId, row.id, set));
   }
 
-  async delete(projectId: string, userId: string, id: string): Promise<void> {
-    await deleteAccount(this.db, (await this.get(projectId, userId, id)).id);
+  async delete(projectId: ProjectId, userId: string, id: string): Promise<void> {
+    await deleteAccount(this.db, projectId, (await this.get(projectId, userId, id)).id);
   }
 }
 
 /** One sign-in account per provider type and user (plain 400), one user per sign-in account; `exceptId` is the link being changed. */
 async function assertSignInFree(
-  db: Kysely<Database>,
-  projectId: string,
+  db: DbHandle,
+  projectId: ProjectId,
   userId: string,
   type: string,
   configId: string,

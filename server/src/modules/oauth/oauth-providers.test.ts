@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import { ownKeys } from './oauth-test-flow.ts';
+import { ownKeys } from '../../testing/oauth-test-flow.ts';
 
 /**
  * A user's linked provider accounts (endpoints.md §18): server create, client and server reads,

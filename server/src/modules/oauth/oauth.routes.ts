@@ -1,7 +1,9 @@
 import { SchemaError } from '@gatehouse/client/errors';
 import type { FastifyReply } from 'fastify';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { ConnectedAccountService } from './connected-account.service.ts';
+import type { OAuthFlowService } from './oauth-flow.service.ts';
+import type { OAuthLinkService } from './oauth-link.service.ts';
 import { authOf, userOf } from '../../request-context/auth-of.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import { toOAuthProvider } from './oauth-link.service.ts';
@@ -18,7 +20,11 @@ const stringsOf = (values: unknown): Record<string, string> =>
 const redirect = (reply: FastifyReply, status: number, location: string) =>
   reply.status(status).header('location', location).type('text/plain; charset=utf-8').send(`Redirecting to ${location}`);
 
-export function oauthHandlers(services: Services) {
+export function oauthHandlers(services: {
+  oauthFlows: OAuthFlowService;
+  connectedAccounts: ConnectedAccountService;
+  oauthLinks: OAuthLinkService;
+}) {
   // Apple answers with a cross-site form POST, which carries only SameSite=None cookies (those need HTTPS).
   const secureCookies = services.oauthFlows.publicUrlIsHttps;
 

@@ -1,8 +1,9 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import type { OtpAuthService } from './otp-auth.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 
-export function otpAuthHandlers(services: Services) {
+export function otpAuthHandlers(services: { otpAuth: OtpAuthService; verificationCodes: VerificationCodeService }) {
   return {
     sendSignInCode: async (request) => services.otpAuth.sendCode(authOf(request).project, request.body.email, request.body.callback_url),
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/expect-response.ts';
 import { SoftwareAuthenticator } from '../../testing/software-authenticator.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
-import { hostname, passkeyClient, passkeyProjectConfig, userWithPasskey } from './passkey-test-client.ts';
+import { hostname, passkeyClient, passkeyProjectConfig, userWithPasskey } from '../../testing/passkey-test-client.ts';
 import { relyingPartySentinel } from './webauthn-rules.ts';
 
 /**

@@ -1,8 +1,10 @@
-import type { Insertable, Kysely } from 'kysely';
-import type { Database, PasskeyRow, PasskeyTable } from '../../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { PasskeyRow, PasskeyTable } from './passkey.table.ts';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
-export function listPasskeysOfUser(db: Kysely<Database>, projectId: string, userId: string): Promise<PasskeyRow[]> {
-  return db
+export function listPasskeysOfUser(db: DbHandle, projectId: ProjectId, userId: string): Promise<PasskeyRow[]> {
+  return kyselyOf(db)
     .selectFrom('passkey')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -11,8 +13,8 @@ export function listPasskeysOfUser(db: Kysely<Database>, projectId: string, user
     .execute();
 }
 
-export function findPasskeyByCredentialId(db: Kysely<Database>, projectId: string, credentialId: string): Promise<PasskeyRow | undefined> {
-  return db
+export function findPasskeyByCredentialId(db: DbHandle, projectId: ProjectId, credentialId: string): Promise<PasskeyRow | undefined> {
+  return kyselyOf(db)
     .selectFrom('passkey')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -24,10 +26,14 @@ export function findPasskeyByCredentialId(db: Kysely<Database>, projectId: strin
  * Stores a credential, or replaces it when its user registers it again. Returns undefined when the
  * credential id already belongs to another user of the project.
  */
-export async function upsertPasskey(db: Kysely<Database>, row: Insertable<PasskeyTable>): Promise<PasskeyRow | undefined> {
-  return db
+export async function upsertPasskey(
+  db: DbHandle,
+  projectId: ProjectId,
+  row: Omit<Insertable<PasskeyTable>, 'project_id'>,
+): Promise<PasskeyRow | undefined> {
+  return kyselyOf(db)
     .insertInto('passkey')
-    .values(row)
+    .values({ ...row, project_id: projectId })
     .onConflict((conflict) =>
       conflict
         .columns(['project_id', 'credential_id'])
@@ -49,10 +55,11 @@ export async function upsertPasskey(db: Kysely<Database>, row: Insertable<Passke
  * Moves the signature counter from `from` to `to` (compare and set, so of two sign-ins racing on
  * one counter value only one passes). False when the counter moved meanwhile.
  */
-export async function advanceCounter(db: Kysely<Database>, passkeyId: string, from: number, to: number): Promise<boolean> {
-  const result = await db
+export async function advanceCounter(db: DbHandle, projectId: ProjectId, passkeyId: string, from: number, to: number): Promise<boolean> {
+  const result = await kyselyOf(db)
     .updateTable('passkey')
     .set({ counter: to, last_used_at: new Date() })
+    .where('project_id', '=', projectId)
     .where('id', '=', passkeyId)
     .where('counter', '=', from)
     .returning('id')
@@ -60,6 +67,6 @@ export async function advanceCounter(db: Kysely<Database>, passkeyId: string, fr
   return result !== undefined;
 }
 
-export async function deletePasskeysOfUser(db: Kysely<Database>, projectId: string, userId: string): Promise<void> {
-  await db.deleteFrom('passkey').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+export async function deletePasskeysOfUser(db: DbHandle, projectId: ProjectId, userId: string): Promise<void> {
+  await kyselyOf(db).deleteFrom('passkey').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
 }

@@ -14,14 +14,19 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserService } from '../users/user.service.ts';
 import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
-import { advanceCounter, findPasskeyByCredentialId, listPasskeysOfUser, upsertPasskey } from './passkey.repository.ts';
+import {
+  advanceCounter,
+  deletePasskeysOfUser,
+  findPasskeyByCredentialId,
+  listPasskeysOfUser,
+  upsertPasskey,
+} from './passkey.repository.ts';
 import { isValidUserHandle, relyingPartyOf, relyingPartySentinel, sameBytes, userHandleOf } from './webauthn-rules.ts';
 
 type CreationOptions = components['schemas']['PasskeyCreationOptions'];
@@ -42,11 +47,16 @@ type AuthenticationChallenge = { challenge: string };
  */
 export class PasskeyService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: DbHandle,
     private readonly users: UserService,
     private readonly codes: VerificationCodeService,
     private readonly signIn: SignInService,
   ) {}
+
+  /** Removes the user's passkeys (passkey sign-in turned off), in the caller's transaction. */
+  async deleteAllOfUser(trx: DbHandle, project: Project, userId: string): Promise<void> {
+    await deletePasskeysOfUser(trx, project.id, userId);
+  }
 
   async initiateRegistration(project: Project, user: UserRecord): Promise<{ options_json: CreationOptions; code: string }> {
     assertPasskeysEnabled(project);
@@ -110,9 +120,8 @@ export class PasskeyService {
     if (!verification.verified) throw failed('the response does not verify.');
     const { credential: verified, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
     const userHandle = userHandleOf(user.id);
-    const stored = await upsertPasskey(this.db, {
+    const stored = await upsertPasskey(this.db, project.id, {
       id: randomUUID(),
-      project_id: project.id,
       user_id: user.id,
       credential_id: verified.id,
       public_key: Buffer.from(verified.publicKey),
@@ -182,7 +191,7 @@ export class PasskeyService {
       throw failed(messageOf(error));
     }
     if (!verification.verified) throw failed('the signature does not verify with the public key of the passkey.');
-    if (!(await advanceCounter(this.db, passkey.id, counter, verification.authenticationInfo.newCounter))) {
+    if (!(await advanceCounter(this.db, project.id, passkey.id, counter, verification.authenticationInfo.newCounter))) {
       throw failed('the signature counter did not grow.');
     }
     const user = await this.users.get(project.id, passkey.user_id);

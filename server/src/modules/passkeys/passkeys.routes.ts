@@ -1,8 +1,8 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { PasskeyService } from './passkey.service.ts';
 import { authOf, userOf } from '../../request-context/auth-of.ts';
 
-export function passkeyHandlers(services: Services) {
+export function passkeyHandlers(services: { passkeys: PasskeyService }) {
   return {
     initiatePasskeyRegistration: async (request) => services.passkeys.initiateRegistration(authOf(request).project, userOf(request)),
 

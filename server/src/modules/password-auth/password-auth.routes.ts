@@ -1,8 +1,9 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { PasswordAuthService } from './password-auth.service.ts';
+import type { PasswordResetService } from './password-reset.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 
-export function passwordAuthHandlers(services: Services) {
+export function passwordAuthHandlers(services: { passwordAuth: PasswordAuthService; passwordReset: PasswordResetService }) {
   return {
     signUpWithPassword: async (request) => services.passwordAuth.signUp(authOf(request), request.body, request.ip),
 

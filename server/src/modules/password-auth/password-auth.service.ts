@@ -8,8 +8,8 @@ import {
 } from '@gatehouse/client/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
-import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../passwords/password-hasher.ts';
-import { assertPasswordPolicy } from '../passwords/password-policy.ts';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../lib/passwords/password-hasher.ts';
+import { assertPasswordPolicy } from '../../lib/passwords/password-policy.ts';
 import type { Project } from '../../tenancy/project.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SessionService } from '../sessions/session.service.ts';
@@ -59,7 +59,7 @@ export class PasswordAuthService {
     const valid = user?.password_hash ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
     if (!user || !valid) throw new EmailPasswordMismatchError();
     if (user.password_hash && needsRehash(user.password_hash))
-      await this.users.replacePasswordHash(user.id, await hashPassword(input.password));
+      await this.users.replacePasswordHash(project.id, user.id, await hashPassword(input.password));
     return this.signIn.signInWithMfaCheck(project, user, { ip });
   }
 
@@ -70,9 +70,9 @@ export class PasswordAuthService {
     if (!user.password_hash) throw new UserDoesNotHavePasswordError();
     if (!(await verifyPassword(user.password_hash, input.old_password))) throw new PasswordConfirmationMismatchError();
     assertPasswordPolicy(input.new_password);
-    await this.users.replacePasswordHash(user.id, await hashPassword(input.new_password));
+    await this.users.replacePasswordHash(auth.project.id, user.id, await hashPassword(input.new_password));
     const keep = auth.refreshToken ? await this.sessions.findByRefreshToken(auth.project.id, auth.refreshToken) : undefined;
-    await this.sessions.endAllOfUser(user.id, keep?.user_id === user.id ? keep.id : undefined);
+    await this.sessions.endAllOfUser(auth.project.id, user.id, keep?.user_id === user.id ? keep.id : undefined);
   }
 
   async setPassword(auth: RequestAuth, password: string): Promise<void> {
@@ -80,7 +80,7 @@ export class PasswordAuthService {
     const user = auth.user?.record as UserRecord;
     if (user.password_hash) throw new PlainHttpError(400, 'The user already has a password; use /auth/password/update to change it.');
     assertPasswordPolicy(password);
-    await this.users.replacePasswordHash(user.id, await hashPassword(password));
+    await this.users.replacePasswordHash(auth.project.id, user.id, await hashPassword(password));
   }
 }
 

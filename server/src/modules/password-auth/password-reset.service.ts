@@ -1,7 +1,7 @@
 import { PasswordAuthenticationNotEnabledError } from '@gatehouse/client/errors';
 import type { EmailService } from '../email/email.service.ts';
-import { hashPassword } from '../passwords/password-hasher.ts';
-import { assertPasswordPolicy } from '../passwords/password-policy.ts';
+import { hashPassword } from '../../lib/passwords/password-hasher.ts';
+import { assertPasswordPolicy } from '../../lib/passwords/password-policy.ts';
 import type { Project } from '../../tenancy/project.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SessionService } from '../sessions/session.service.ts';
@@ -39,8 +39,8 @@ export class PasswordResetService {
     await this.codes.redeem(project.id, 'password_reset', code, { peek: true });
     assertPasswordPolicy(password);
     const { user_id: userId } = (await this.codes.redeem(project.id, 'password_reset', code)) as { user_id: string };
-    await this.users.replacePasswordHash(userId, await hashPassword(password));
-    await this.sessions.endAllOfUser(userId);
+    await this.users.replacePasswordHash(project.id, userId, await hashPassword(password));
+    await this.sessions.endAllOfUser(project.id, userId);
   }
 }
 

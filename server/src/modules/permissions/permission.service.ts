@@ -8,13 +8,21 @@ import {
   UserNotFoundError,
   WrongPermissionScopeError,
 } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
-import type { Database, PermissionDefinitionRow } from '../../db/schema.ts';
+import { type DbHandle, inTransaction } from '../../db/handle.ts';
+import { Port } from '../../kernel/hook.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import { recordEvent } from '../events/event.repository.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { EventLog } from '../events/event-log.ts';
+import type { UserService } from '../users/user.service.ts';
+import type { PermissionDefinitionRow } from './permission.table.ts';
 import {
   deleteDefinition,
+  deleteProjectGrant,
+  deleteTeamGrant,
   findDefinition,
+  insertDefinitions,
+  insertProjectGrant,
+  insertTeamGrant,
   listDefinitions,
   listDirectProjectGrants,
   listDirectTeamGrants,
@@ -25,6 +33,7 @@ import {
   rebuildClosure,
   renameDefinition,
   type Scope,
+  updateDefinition,
 } from './permission.repository.ts';
 import { PermissionClosureCache } from './closure-cache.ts';
 import { effectiveGrants } from './effective-grants.ts';
@@ -39,64 +48,68 @@ const toView = (row: PermissionDefinitionRow): DefinitionView => ({
   contained_permission_ids: [...row.contained_ids].sort(),
 });
 
-/** Permission definitions (a DAG per scope) and grants; effective permissions are the closure. */
-/** Keeps the project's default-permission lists naming only permissions that exist. */
-export type DefaultPermissionsUpdater = (projectId: string, change: (ids: string[]) => string[], trx: Kysely<Database>) => Promise<void>;
+/** What permissions need of the project: its default-permission lists name only permissions that exist. */
+export interface DefaultPermissionLists {
+  /** Rewrites the three lists in the transaction that renamed or deleted a permission. */
+  update(projectId: ProjectId, change: (ids: string[]) => string[], trx: DbHandle): Promise<void>;
+  /**
+   * Told once such a rewrite has committed: a project read between the rewrite and the commit saw
+   * the old lists, and a cache must not keep them.
+   */
+  committed(projectId: ProjectId): void;
+}
 
+/** Whether a user is a member of a team (asked of the teams module, which stands above permissions). */
+export type TeamMembershipCheck = (db: DbHandle, projectId: ProjectId, teamId: string, userId: string) => Promise<boolean>;
+
+/** Permission definitions (a DAG per scope) and grants; effective permissions are the closure. */
 export class PermissionService {
   private readonly closures = new PermissionClosureCache((projectId, scope) => loadClosure(this.db, projectId, scope));
+  /** Provided by the teams module. */
+  readonly membership = new Port<TeamMembershipCheck>('the team membership check of permissions');
 
   constructor(
-    private readonly db: Kysely<Database>,
-    private readonly updateDefaults: DefaultPermissionsUpdater = async () => {},
-    /**
-     * Told once such a rewrite has committed: a project read between the rewrite and the commit saw
-     * the old lists, and a cache must not keep them.
-     */
-    private readonly defaultsCommitted: (projectId: string) => void = () => {},
+    private readonly db: DbHandle,
+    private readonly events: EventLog,
+    private readonly users: UserService,
+    private readonly defaults: DefaultPermissionLists,
   ) {}
 
-  async seedDefaults(projectId: string, db: Kysely<Database> = this.db): Promise<void> {
-    await db
-      .insertInto('permission_definition')
-      .values(defaultTeamRoles.map((role) => ({ project_id: projectId, scope: 'team' as const, ...role })))
-      .onConflict((conflict) => conflict.doNothing())
-      .execute();
+  /** The default team roles of a new project (in the creating transaction). */
+  async seedDefaults(projectId: ProjectId, db: DbHandle = this.db): Promise<void> {
+    await insertDefinitions(db, projectId, 'team', defaultTeamRoles, { ignoreExisting: true });
     await rebuildClosure(db, projectId, 'team');
   }
 
-  async listDefinitions(projectId: string, scope: Scope): Promise<DefinitionView[]> {
+  async listDefinitions(projectId: ProjectId, scope: Scope): Promise<DefinitionView[]> {
     const custom = (await listDefinitions(this.db, projectId, scope)).map(toView);
     const system = scope === 'team' ? systemTeamPermissions.map((id) => ({ id, contained_permission_ids: [] })) : [];
     return [...system, ...custom];
   }
 
   async createDefinition(
-    projectId: string,
+    projectId: ProjectId,
     scope: Scope,
     write: Required<Pick<DefinitionWrite, 'id'>> & DefinitionWrite,
   ): Promise<DefinitionView> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       await this.assertIdFree(trx, projectId, write.id);
       const contained = await this.checkedContained(trx, projectId, scope, write.contained_permission_ids ?? []);
-      await trx
-        .insertInto('permission_definition')
-        .values({ project_id: projectId, scope, id: write.id, description: write.description ?? null, contained_ids: contained })
-        .execute();
+      await insertDefinitions(trx, projectId, scope, [{ id: write.id, description: write.description ?? null, contained_ids: contained }]);
       await rebuildClosure(trx, projectId, scope);
       return toView((await findDefinition(trx, projectId, write.id)) as PermissionDefinitionRow);
     });
   }
 
-  async updateDefinition(projectId: string, scope: Scope, id: string, write: DefinitionWrite): Promise<DefinitionView> {
-    const view = await this.db.transaction().execute(async (trx) => {
+  async updateDefinition(projectId: ProjectId, scope: Scope, id: string, write: DefinitionWrite): Promise<DefinitionView> {
+    const view = await inTransaction(this.db, async (trx) => {
       const current = await this.definitionIn(trx, projectId, scope, id);
       let currentId = current.id;
       if (write.id !== undefined && write.id !== currentId) {
         await this.assertIdFree(trx, projectId, write.id);
         await renameDefinition(trx, projectId, scope, currentId, write.id);
         const [from, to] = [currentId, write.id];
-        await this.updateDefaults(projectId, (ids) => ids.map((permission) => (permission === from ? to : permission)), trx);
+        await this.defaults.update(projectId, (ids) => ids.map((permission) => (permission === from ? to : permission)), trx);
         currentId = write.id;
       }
       if (write.contained_permission_ids !== undefined) {
@@ -104,42 +117,30 @@ export class PermissionService {
         if (contained.includes(currentId) || (await reaches(trx, projectId, scope, contained, currentId))) {
           throw new PlainHttpError(400, `Permission "${currentId}" would contain itself: containment must stay acyclic.`);
         }
-        await trx
-          .updateTable('permission_definition')
-          .set({ contained_ids: contained })
-          .where('project_id', '=', projectId)
-          .where('scope', '=', scope)
-          .where('id', '=', currentId)
-          .execute();
+        await updateDefinition(trx, projectId, scope, currentId, { contained_ids: contained });
       }
       if (write.description !== undefined) {
-        await trx
-          .updateTable('permission_definition')
-          .set({ description: write.description })
-          .where('project_id', '=', projectId)
-          .where('scope', '=', scope)
-          .where('id', '=', currentId)
-          .execute();
+        await updateDefinition(trx, projectId, scope, currentId, { description: write.description });
       }
       await rebuildClosure(trx, projectId, scope);
       return toView((await findDefinition(trx, projectId, currentId)) as PermissionDefinitionRow);
     });
-    if (view.id !== id) this.defaultsCommitted(projectId);
+    if (view.id !== id) this.defaults.committed(projectId);
     return view;
   }
 
-  async deleteDefinition(projectId: string, scope: Scope, id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  async deleteDefinition(projectId: ProjectId, scope: Scope, id: string): Promise<void> {
+    await inTransaction(this.db, async (trx) => {
       await this.definitionIn(trx, projectId, scope, id);
       await deleteDefinition(trx, projectId, scope, id);
-      await this.updateDefaults(projectId, (ids) => ids.filter((permission) => permission !== id), trx);
+      await this.defaults.update(projectId, (ids) => ids.filter((permission) => permission !== id), trx);
       await rebuildClosure(trx, projectId, scope);
     });
-    this.defaultsCommitted(projectId);
+    this.defaults.committed(projectId);
   }
 
   /** Direct grants, or (recursive) the effective permissions: the direct grants expanded by the cached closure. */
-  async listTeamGrants(projectId: string, filter: { teamId?: string; userId?: string; permissionId?: string; recursive: boolean }) {
+  async listTeamGrants(projectId: ProjectId, filter: { teamId?: string; userId?: string; permissionId?: string; recursive: boolean }) {
     if (!filter.recursive) return listDirectTeamGrants(this.db, projectId, filter);
     const rows = await listTeamGrantRows(this.db, projectId, filter);
     return this.expand(
@@ -157,7 +158,7 @@ export class PermissionService {
   }
 
   /** As `listTeamGrants`, for project permissions. */
-  async listProjectGrants(projectId: string, filter: { userId?: string; permissionId?: string; recursive: boolean }) {
+  async listProjectGrants(projectId: ProjectId, filter: { userId?: string; permissionId?: string; recursive: boolean }) {
     if (!filter.recursive) return listDirectProjectGrants(this.db, projectId, filter);
     const rows = await listProjectGrantRows(this.db, projectId, filter);
     return this.expand(
@@ -172,7 +173,7 @@ export class PermissionService {
 
   /** Direct grant rows (read with the graph version) expanded with that version's closure: an item per member and effective id. */
   private async expand<Row extends { permission_id: string; version: string }, Item>(
-    projectId: string,
+    projectId: ProjectId,
     scope: Scope,
     rows: Row[],
     memberKey: (row: Row) => string,
@@ -186,112 +187,70 @@ export class PermissionService {
     return effectiveGrants(grants, memberKey, closure, permissionId).flatMap(({ member, ids }) => ids.map((id) => toItem(member, id)));
   }
 
-  async grantTeam(projectId: string, teamId: string, userId: string, permissionId: string, db: Kysely<Database> = this.db): Promise<void> {
+  async grantTeam(projectId: ProjectId, teamId: string, userId: string, permissionId: string, db: DbHandle = this.db): Promise<void> {
     await this.assertGrantable(db, projectId, 'team', permissionId);
-    const member = await db
-      .selectFrom('team_member')
-      .select('user_id')
-      .where('team_id', '=', teamId)
-      .where('user_id', '=', userId)
-      .where('project_id', '=', projectId)
-      .executeTakeFirst();
-    if (!member) throw new TeamMembershipNotFoundError({ team_id: teamId, user_id: userId });
-    const granted = await db
-      .insertInto('team_permission_grant')
-      .values({ project_id: projectId, team_id: teamId, user_id: userId, permission_id: permissionId })
-      .onConflict((conflict) => conflict.doNothing())
-      .executeTakeFirst();
-    if (granted.numInsertedOrUpdatedRows)
-      await recordEvent(db, projectId, 'team_permission.created', { id: permissionId, user_id: userId, team_id: teamId });
+    if (!(await this.membership.provider(db, projectId, teamId, userId))) {
+      throw new TeamMembershipNotFoundError({ team_id: teamId, user_id: userId });
+    }
+    if (await insertTeamGrant(db, projectId, teamId, userId, permissionId))
+      await this.events.record(db, projectId, 'team_permission.created', { id: permissionId, user_id: userId, team_id: teamId });
   }
 
   /** The project's default grants for a new member; an id no longer defined is skipped, not an error. */
-  async grantTeamDefaults(projectId: string, teamId: string, userId: string, permissionIds: string[], db: Kysely<Database>): Promise<void> {
+  async grantTeamDefaults(projectId: ProjectId, teamId: string, userId: string, permissionIds: string[], db: DbHandle): Promise<void> {
     for (const permissionId of permissionIds) {
       const known =
         (systemTeamPermissions as readonly string[]).includes(permissionId) ||
         (await findDefinition(db, projectId, permissionId))?.scope === 'team';
-      if (known)
-        await db
-          .insertInto('team_permission_grant')
-          .values({ project_id: projectId, team_id: teamId, user_id: userId, permission_id: permissionId })
-          .onConflict((conflict) => conflict.doNothing())
-          .execute();
+      if (known) await insertTeamGrant(db, projectId, teamId, userId, permissionId);
     }
   }
 
   /** The sign-up default project permissions of a new user; an id no longer defined is skipped. */
-  async grantProjectDefaults(projectId: string, userId: string, permissionIds: string[], db: Kysely<Database>): Promise<void> {
+  async grantProjectDefaults(projectId: ProjectId, userId: string, permissionIds: string[], db: DbHandle): Promise<void> {
     for (const permissionId of permissionIds) {
       if ((await findDefinition(db, projectId, permissionId))?.scope !== 'project') continue;
-      await db
-        .insertInto('project_permission_grant')
-        .values({ project_id: projectId, user_id: userId, permission_id: permissionId })
-        .onConflict((conflict) => conflict.doNothing())
-        .execute();
+      await insertProjectGrant(db, projectId, userId, permissionId);
     }
   }
 
-  async revokeTeam(projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
-    const result = await this.db
-      .deleteFrom('team_permission_grant')
-      .where('project_id', '=', projectId)
-      .where('team_id', '=', teamId)
-      .where('user_id', '=', userId)
-      .where('permission_id', '=', permissionId)
-      .executeTakeFirst();
-    if (result.numDeletedRows === 0n)
+  async revokeTeam(projectId: ProjectId, teamId: string, userId: string, permissionId: string): Promise<void> {
+    if (!(await deleteTeamGrant(this.db, projectId, teamId, userId, permissionId)))
       throw new TeamPermissionNotFoundError({ team_id: teamId, user_id: userId, permission_id: permissionId });
-    await recordEvent(this.db, projectId, 'team_permission.deleted', { id: permissionId, user_id: userId, team_id: teamId });
+    await this.events.record(this.db, projectId, 'team_permission.deleted', { id: permissionId, user_id: userId, team_id: teamId });
   }
 
-  async grantProject(projectId: string, userId: string, permissionId: string, db: Kysely<Database> = this.db): Promise<void> {
-    const user = await db
-      .selectFrom('project_user')
-      .select('id')
-      .where('project_id', '=', projectId)
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    if (!user) throw new UserNotFoundError();
+  async grantProject(projectId: ProjectId, userId: string, permissionId: string, db: DbHandle = this.db): Promise<void> {
+    if (!(await this.users.findIn(db, projectId, userId))) throw new UserNotFoundError();
     await this.assertGrantable(db, projectId, 'project', permissionId);
-    const granted = await db
-      .insertInto('project_permission_grant')
-      .values({ project_id: projectId, user_id: userId, permission_id: permissionId })
-      .onConflict((conflict) => conflict.doNothing())
-      .executeTakeFirst();
-    if (granted.numInsertedOrUpdatedRows)
-      await recordEvent(db, projectId, 'project_permission.created', { id: permissionId, user_id: userId });
+    if (await insertProjectGrant(db, projectId, userId, permissionId))
+      await this.events.record(db, projectId, 'project_permission.created', { id: permissionId, user_id: userId });
   }
 
-  async revokeProject(projectId: string, userId: string, permissionId: string): Promise<void> {
-    const result = await this.db
-      .deleteFrom('project_permission_grant')
-      .where('project_id', '=', projectId)
-      .where('user_id', '=', userId)
-      .where('permission_id', '=', permissionId)
-      .executeTakeFirst();
-    if (result.numDeletedRows === 0n) throw new PermissionNotFoundError({ permission_id: permissionId });
-    await recordEvent(this.db, projectId, 'project_permission.deleted', { id: permissionId, user_id: userId });
+  async revokeProject(projectId: ProjectId, userId: string, permissionId: string): Promise<void> {
+    if (!(await deleteProjectGrant(this.db, projectId, userId, permissionId)))
+      throw new PermissionNotFoundError({ permission_id: permissionId });
+    await this.events.record(this.db, projectId, 'project_permission.deleted', { id: permissionId, user_id: userId });
   }
 
   /** Throws TEAM_PERMISSION_REQUIRED unless the member holds the permission, directly or through another. */
-  async requireTeamPermission(projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
+  async requireTeamPermission(projectId: ProjectId, teamId: string, userId: string, permissionId: string): Promise<void> {
     const held = await this.listTeamGrants(projectId, { teamId, userId, permissionId, recursive: true });
     if (held.length === 0) throw new TeamPermissionRequiredError({ team_id: teamId, user_id: userId, permission_id: permissionId });
   }
 
-  private async definitionIn(db: Kysely<Database>, projectId: string, scope: Scope, id: string): Promise<PermissionDefinitionRow> {
+  private async definitionIn(db: DbHandle, projectId: ProjectId, scope: Scope, id: string): Promise<PermissionDefinitionRow> {
     const found = isSystemPermission(id) ? undefined : await findDefinition(db, projectId, id);
     if (!found || found.scope !== scope) throw new PermissionNotFoundError({ permission_id: id });
     return found;
   }
 
-  private async assertIdFree(db: Kysely<Database>, projectId: string, id: string): Promise<void> {
+  private async assertIdFree(db: DbHandle, projectId: ProjectId, id: string): Promise<void> {
     if (await findDefinition(db, projectId, id)) throw new PermissionIdAlreadyExistsError({ permission_id: id });
   }
 
   /** Contained ids must exist in the same scope (team scope may contain the system permissions). */
-  private async checkedContained(db: Kysely<Database>, projectId: string, scope: Scope, ids: string[]): Promise<string[]> {
+  private async checkedContained(db: DbHandle, projectId: ProjectId, scope: Scope, ids: string[]): Promise<string[]> {
     const unique = [...new Set(ids)];
     const known = new Set((await listDefinitions(db, projectId, scope)).map((row) => row.id));
     for (const id of unique) {
@@ -301,7 +260,7 @@ export class PermissionService {
     return unique;
   }
 
-  private async assertGrantable(db: Kysely<Database>, projectId: string, scope: Scope, permissionId: string): Promise<void> {
+  private async assertGrantable(db: DbHandle, projectId: ProjectId, scope: Scope, permissionId: string): Promise<void> {
     if (isSystemPermission(permissionId)) {
       if ((systemTeamPermissions as readonly string[]).includes(permissionId) && scope === 'team') return;
       if ((systemTeamPermissions as readonly string[]).includes(permissionId)) {

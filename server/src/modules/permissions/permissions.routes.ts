@@ -2,12 +2,11 @@ import type { FastifyReply } from 'fastify';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { Scope } from './permission.repository.ts';
-import type { DefinitionWrite } from './permission.service.ts';
-import type { Services } from '../../services.ts';
+import type { DefinitionWrite, PermissionService } from './permission.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 
-export function permissionHandlers(services: Services) {
+export function permissionHandlers(services: { permissions: PermissionService }) {
   const { permissions } = services;
   const success = { success: true } as const;
   /** The admin CRUD of definitions, the same for both scopes. */

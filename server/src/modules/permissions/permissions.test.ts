@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContractResponse } from '../../testing/contract.ts';
-import { type TestProject, withTestContext } from '../../testing/test-context.ts';
+import { type TestProject, testPublicUrl, testServerSecret, withTestContext } from '../../testing/test-context.ts';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
-import { PermissionService } from './permission.service.ts';
+import { createServer } from '../../services.ts';
 
 /**
  * Team and project permission grants (endpoints.md §16, entities.md Permissions): granting,
@@ -268,7 +268,8 @@ describe('the cached closure', () => {
   it('follows a definition change made through another server instance at once', async () => {
     const project = await env.context.createProject();
     // A second instance on the same database: its writes reach this instance only through Postgres.
-    const otherInstance = new PermissionService(env.context.database.db);
+    const otherInstance = createServer(env.context.database.db, { publicUrl: testPublicUrl, serverSecret: testServerSecret }).services
+      .permissions;
     const user = await env.context.services.users.create(project.project, { display_name: 'Member' }, 'server');
     await otherInstance.createDefinition(project.project.id, 'project', { id: 'reader', contained_permission_ids: [] });
     await otherInstance.createDefinition(project.project.id, 'project', { id: 'editor', contained_permission_ids: ['reader'] });

@@ -1,25 +1,37 @@
-import type { Kysely, Updateable } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Updateable } from 'kysely';
+import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { NewProjectRow, ProjectRow, ProjectTable } from '../../tenancy/project.table.ts';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
-export async function findProjectById(db: Kysely<Database>, id: string): Promise<ProjectRow | undefined> {
-  return db.selectFrom('project').selectAll().where('id', '=', id).executeTakeFirst();
+/** By id as a request names it (not yet known to be a project). */
+export async function findProjectById(db: DbHandle, id: string): Promise<ProjectRow | undefined> {
+  return kyselyOf(db).selectFrom('project').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertProject(db: Kysely<Database>, row: NewProjectRow): Promise<ProjectRow> {
-  return db.insertInto('project').values(row).returningAll().executeTakeFirstOrThrow();
+export async function insertProject(db: DbHandle, row: NewProjectRow): Promise<ProjectRow> {
+  return kyselyOf(db).insertInto('project').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Sets the columns given (undefined ones are left alone; none given: nothing to do). */
-export async function updateProject(db: Kysely<Database>, id: string, set: Updateable<ProjectTable>): Promise<void> {
+export async function updateProject(db: DbHandle, id: ProjectId, set: Updateable<ProjectTable>): Promise<void> {
   if (Object.values(set).every((value) => value === undefined)) return;
-  await db.updateTable('project').set(set).where('id', '=', id).execute();
+  await kyselyOf(db).updateTable('project').set(set).where('id', '=', id).execute();
 }
 
-export async function updateProjectConfigOverride(db: Kysely<Database>, id: string, override: Record<string, unknown>): Promise<void> {
-  await db
+export async function updateProjectConfigOverride(db: DbHandle, id: ProjectId, override: Record<string, unknown>): Promise<void> {
+  await kyselyOf(db)
     .updateTable('project')
     .set({ config_override: JSON.stringify(override) })
     .where('id', '=', id)
     .execute();
+}
+
+export async function deleteProject(db: DbHandle, id: ProjectId): Promise<void> {
+  await kyselyOf(db).deleteFrom('project').where('id', '=', id).execute();
+}
+
+/** The projects owned by these teams, oldest first. */
+export async function listProjectsOwnedBy(db: DbHandle, teamIds: readonly string[]): Promise<ProjectRow[]> {
+  if (teamIds.length === 0) return [];
+  return kyselyOf(db).selectFrom('project').selectAll().where('owner_team_id', 'in', teamIds).orderBy('created_at').execute();
 }

@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Updateable } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { ProjectRow, ProjectTable } from '../../tenancy/project.table.ts';
+import { type DbHandle, inTransaction } from '../../db/handle.ts';
+import { Hook } from '../../kernel/hook.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { ProjectRow } from '../../tenancy/project.table.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import { mergeOverride, renderConfig } from '../../tenancy/project-config.ts';
 import { isProjectId, type Project } from '../../tenancy/project.ts';
-import { findProjectById, insertProject, updateProject, updateProjectConfigOverride } from './project.repository.ts';
+import {
+  deleteProject,
+  findProjectById,
+  insertProject,
+  listProjectsOwnedBy,
+  updateProject,
+  updateProjectConfigOverride,
+} from './project.repository.ts';
 
 /** The four logos (light and dark, square and full); null clears one. */
 export type ProjectLogos = Partial<Pick<ProjectRow, 'logo_url' | 'logo_full_url' | 'logo_dark_mode_url' | 'logo_full_dark_mode_url'>>;
@@ -19,8 +27,8 @@ interface ProjectDetails {
 }
 
 /** The row's columns for the details given; the setup choices are JSON, and null is SQL NULL (not JSON `null`). */
-function detailColumns(details: ProjectDetails): Updateable<ProjectTable> {
-  const columns: Updateable<ProjectTable> = { ...details.logos };
+function detailColumns(details: ProjectDetails): Parameters<typeof updateProject>[2] {
+  const columns: Parameters<typeof updateProject>[2] = { ...details.logos };
   if (details.onboardingStatus !== undefined) columns.onboarding_status = details.onboardingStatus;
   if (details.onboardingState !== undefined) {
     columns.onboarding_state = details.onboardingState === null ? null : JSON.stringify(details.onboardingState);
@@ -31,12 +39,10 @@ function detailColumns(details: ProjectDetails): Updateable<ProjectTable> {
 /** Projects with their rendered config, cached for the hot path of every authenticated request. */
 export class ProjectService {
   private readonly cache = new TtlCache<string, Project | null>(5_000);
+  /** Runs in the creating transaction: what every new project starts with (the default team roles). */
+  readonly created = new Hook<[trx: DbHandle, projectId: ProjectId]>();
 
-  constructor(
-    private readonly db: Kysely<Database>,
-    /** Runs in the creating transaction: what every new project starts with (the default team roles). */
-    private readonly onProjectCreated: (projectId: string, trx: Kysely<Database>) => Promise<void> = async () => {},
-  ) {}
+  constructor(private readonly db: DbHandle) {}
 
   async find(id: string): Promise<Project | undefined> {
     if (!isProjectId(id)) return undefined;
@@ -58,7 +64,7 @@ export class ProjectService {
       configOverride?: Record<string, unknown>;
     } & ProjectDetails,
   ): Promise<Project> {
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await inTransaction(this.db, async (trx) => {
       const inserted = await insertProject(trx, {
         id: input.id ?? randomUUID(),
         display_name: input.displayName,
@@ -69,7 +75,7 @@ export class ProjectService {
         config_override: JSON.stringify(input.configOverride ?? {}),
         ...detailColumns(input),
       });
-      await this.onProjectCreated(inserted.id, trx);
+      await this.created.run(trx, inserted.id);
       return inserted;
     });
     this.cache.delete(row.id);
@@ -77,7 +83,7 @@ export class ProjectService {
   }
 
   /** Rewrites the three default-permission lists (a permission was renamed or deleted). */
-  async updateDefaultPermissions(id: string, change: (ids: string[]) => string[], db: Kysely<Database> = this.db): Promise<void> {
+  async updateDefaultPermissions(id: ProjectId, change: (ids: string[]) => string[], db: DbHandle = this.db): Promise<void> {
     const row = await findProjectById(db, id);
     if (!row) return;
     const { defaultPermissions } = renderConfig(row.config_override).rbac;
@@ -95,7 +101,7 @@ export class ProjectService {
   }
 
   async update(
-    id: string,
+    id: ProjectId,
     changes: {
       displayName?: string;
       description?: string;
@@ -113,18 +119,23 @@ export class ProjectService {
     this.cache.delete(id);
   }
 
-  async setOwnerTeam(id: string, teamId: string): Promise<void> {
-    await this.db.updateTable('project').set({ owner_team_id: teamId }).where('id', '=', id).execute();
+  async setOwnerTeam(id: ProjectId, teamId: string): Promise<void> {
+    await updateProject(this.db, id, { owner_team_id: teamId });
     this.cache.delete(id);
   }
 
   /** Deletes the project and, by cascade, everything in it. */
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('project').where('id', '=', id).execute();
+  async delete(id: ProjectId): Promise<void> {
+    await deleteProject(this.db, id);
     this.cache.delete(id);
   }
 
-  async replaceConfigOverride(id: string, override: Record<string, unknown>): Promise<void> {
+  /** The projects the given teams own, oldest first. */
+  async listOwnedBy(teamIds: readonly string[]): Promise<Project[]> {
+    return (await listProjectsOwnedBy(this.db, teamIds)).map((row) => ({ ...row, config: renderConfig(row.config_override) }));
+  }
+
+  async replaceConfigOverride(id: ProjectId, override: Record<string, unknown>): Promise<void> {
     await updateProjectConfigOverride(this.db, id, override);
     this.cache.delete(id);
   }

@@ -1,10 +1,11 @@
 import { ProjectNotFoundError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
+import type { ProjectService } from './project.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import { toClientProject } from './client-project.ts';
 
-export function projectHandlers(services: Services) {
+export function projectHandlers(services: { projects: ProjectService; signingKeys: SigningKeysService }) {
   return {
     getCurrentProject: async (request) => toClientProject(authOf(request).project),
 

@@ -1,6 +1,8 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database, RefreshSessionRow } from '../../db/schema.ts';
+import { sql } from 'kysely';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { RefreshSessionRow } from './session.table.ts';
 import type { ClaimsUser } from '../../request-context/access-token-claims.ts';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
 /** What a refresh needs of the session: whose it is, whether it is alive, when it was last used. */
 export type RefreshableSession = Pick<RefreshSessionRow, 'id' | 'project_id' | 'user_id' | 'expires_at' | 'last_used_at'>;
@@ -60,17 +62,23 @@ function decode(tuple: Tuple | undefined): SessionWithClaimsUser | undefined {
 }
 
 /** The hot path of every refresh: the session of a refresh token with its user's claim columns, in one read-only statement. */
-export async function findSessionByToken(db: Kysely<Database>, tokenHash: string): Promise<SessionWithClaimsUser | undefined> {
+export async function findSessionByToken(
+  db: DbHandle,
+  projectId: ProjectId,
+  tokenHash: string,
+): Promise<SessionWithClaimsUser | undefined> {
   const { rows } = await sql<{ tuple: Tuple }>`
     select ${claimsTuple} as tuple from refresh_session s join project_user u on u.id = s.user_id
-    where s.token_hash = ${tokenHash}`.execute(db);
+    where s.token_hash = ${tokenHash} and s.project_id = ${projectId}`.execute(kyselyOf(db));
   return decode(rows[0]?.tuple);
 }
 
 /** A session by id with its user's claim columns (a rotated-away token names its session). */
-export async function findSessionById(db: Kysely<Database>, id: string): Promise<SessionWithClaimsUser | undefined> {
+export async function findSessionById(db: DbHandle, projectId: ProjectId, id: string): Promise<SessionWithClaimsUser | undefined> {
   const { rows } = await sql<{ tuple: Tuple }>`
-    select ${claimsTuple} as tuple from refresh_session s join project_user u on u.id = s.user_id where s.id = ${id}`.execute(db);
+    select ${claimsTuple} as tuple from refresh_session s join project_user u on u.id = s.user_id where s.id = ${id} and s.project_id = ${projectId}`.execute(
+    kyselyOf(db),
+  );
   return decode(rows[0]?.tuple);
 }
 
@@ -79,10 +87,10 @@ export async function findSessionById(db: Kysely<Database>, id: string): Promise
  * statement that may write costs Postgres about 40% more even when it writes nothing, and this runs
  * at most once a minute per session.
  */
-export async function recordSessionUse(db: Kysely<Database>, sessionId: string, ip: string | null, at: Date): Promise<void> {
+export async function recordSessionUse(db: DbHandle, projectId: ProjectId, sessionId: string, ip: string | null, at: Date): Promise<void> {
   await sql`
     with used as (
-      update refresh_session set last_used_at = ${at}, last_used_ip = ${ip} where id = ${sessionId} returning user_id
+      update refresh_session set last_used_at = ${at}, last_used_ip = ${ip} where id = ${sessionId} and project_id = ${projectId} returning user_id
     )
-    update project_user set last_active_at = ${at} where id = (select user_id from used)`.execute(db);
+    update project_user set last_active_at = ${at} where id = (select user_id from used)`.execute(kyselyOf(db));
 }

@@ -1,20 +1,31 @@
-import type { Insertable, Kysely } from 'kysely';
-import type { Database, RefreshSessionRow, RefreshSessionTable } from '../../db/schema.ts';
+import type { Insertable } from 'kysely';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { RefreshSessionRow, RefreshSessionTable } from './session.table.ts';
 
-export async function insertSession(db: Kysely<Database>, row: Insertable<RefreshSessionTable>): Promise<RefreshSessionRow> {
-  return db.insertInto('refresh_session').values(row).returningAll().executeTakeFirstOrThrow();
+export async function insertSession(db: DbHandle, row: Insertable<RefreshSessionTable>): Promise<RefreshSessionRow> {
+  return kyselyOf(db).insertInto('refresh_session').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findSessionByTokenHash(db: Kysely<Database>, tokenHash: string): Promise<RefreshSessionRow | undefined> {
-  return db.selectFrom('refresh_session').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+export async function findSessionByTokenHash(
+  db: DbHandle,
+  projectId: ProjectId,
+  tokenHash: string,
+): Promise<RefreshSessionRow | undefined> {
+  return kyselyOf(db)
+    .selectFrom('refresh_session')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
 }
 
-export async function findSession(db: Kysely<Database>, projectId: string, id: string): Promise<RefreshSessionRow | undefined> {
-  return db.selectFrom('refresh_session').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+export async function findSession(db: DbHandle, projectId: ProjectId, id: string): Promise<RefreshSessionRow | undefined> {
+  return kyselyOf(db).selectFrom('refresh_session').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function listActiveSessionsOfUser(db: Kysely<Database>, projectId: string, userId: string): Promise<RefreshSessionRow[]> {
-  return db
+export async function listActiveSessionsOfUser(db: DbHandle, projectId: ProjectId, userId: string): Promise<RefreshSessionRow[]> {
+  return kyselyOf(db)
     .selectFrom('refresh_session')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -25,24 +36,63 @@ export async function listActiveSessionsOfUser(db: Kysely<Database>, projectId: 
 }
 
 /** Replaces the session's token, remembering the old one for the grace window and reuse detection. */
-export async function rotateSessionToken(db: Kysely<Database>, id: string, newHash: string, previousHash: string, at: Date): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('refresh_session').set({ token_hash: newHash }).where('id', '=', id).execute();
-    await trx.insertInto('replaced_refresh_token').values({ token_hash: previousHash, session_id: id, replaced_at: at }).execute();
-  });
+export async function rotateSessionToken(
+  db: DbHandle,
+  projectId: ProjectId,
+  id: string,
+  newHash: string,
+  previousHash: string,
+  at: Date,
+): Promise<void> {
+  await kyselyOf(db)
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable('refresh_session')
+        .set({ token_hash: newHash })
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .execute();
+      await trx.insertInto('replaced_refresh_token').values({ token_hash: previousHash, session_id: id, replaced_at: at }).execute();
+    });
 }
 
-export async function findReplacedToken(db: Kysely<Database>, tokenHash: string) {
-  return db.selectFrom('replaced_refresh_token').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+/** A token rotation replaced, if it belonged to a session of the project. */
+export async function findReplacedToken(db: DbHandle, projectId: ProjectId, tokenHash: string) {
+  return kyselyOf(db)
+    .selectFrom('replaced_refresh_token as r')
+    .innerJoin('refresh_session as s', 's.id', 'r.session_id')
+    .selectAll('r')
+    .where('r.token_hash', '=', tokenHash)
+    .where('s.project_id', '=', projectId)
+    .executeTakeFirst();
 }
 
-export async function deleteSessionRow(db: Kysely<Database>, projectId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('refresh_session').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+/** The token the session's last rotation replaced. */
+export async function findNewestReplacedToken(db: DbHandle, projectId: ProjectId, sessionId: string): Promise<string | undefined> {
+  const newest = await kyselyOf(db)
+    .selectFrom('replaced_refresh_token as r')
+    .innerJoin('refresh_session as s', 's.id', 'r.session_id')
+    .select('r.token_hash')
+    .where('r.session_id', '=', sessionId)
+    .where('s.project_id', '=', projectId)
+    .orderBy('r.replaced_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return newest?.token_hash;
+}
+
+export async function deleteSessionRow(db: DbHandle, projectId: ProjectId, id: string): Promise<boolean> {
+  const result = await kyselyOf(db)
+    .deleteFrom('refresh_session')
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
-export async function deleteSessionsOfUser(db: Kysely<Database>, userId: string, exceptSessionId?: string): Promise<void> {
-  let query = db.deleteFrom('refresh_session').where('user_id', '=', userId);
+export async function deleteSessionsOfUser(db: DbHandle, projectId: ProjectId, userId: string, exceptSessionId?: string): Promise<void> {
+  let query = kyselyOf(db).deleteFrom('refresh_session').where('project_id', '=', projectId).where('user_id', '=', userId);
   if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);
   await query.execute();
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CannotDeleteCurrentSessionError, RefreshTokenNotFoundOrExpiredError } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
-import type { Database, RefreshSessionRow } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { RefreshSessionRow } from './session.table.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
@@ -11,6 +12,7 @@ import {
   deleteSessionRow,
   deleteSessionsOfUser,
   findSession,
+  findNewestReplacedToken,
   findReplacedToken,
   findSessionByTokenHash,
   insertSession,
@@ -32,10 +34,10 @@ export type RefreshOutcome = { session: RefreshableSession; user: ClaimsUser; re
 
 /** Sessions (refresh tokens): creation, refresh with optional rotation and reuse detection, revocation. */
 export class SessionService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: DbHandle) {}
 
   async create(
-    projectId: string,
+    projectId: ProjectId,
     userId: string,
     options: { expiresInMillis?: number; isImpersonation?: boolean; ip?: string | null } = {},
   ): Promise<{ session: RefreshSessionRow; refreshToken: string }> {
@@ -60,14 +62,15 @@ export class SessionService {
   async refresh(project: Project, refreshToken: string, ip: string | null): Promise<RefreshOutcome> {
     const now = new Date();
     const digest = digestSecret(refreshToken.toLowerCase());
-    const found = await findSessionByToken(this.db, digest);
+    const found = await findSessionByToken(this.db, project.id, digest);
     if (!found) return this.refreshWithReplacedToken(project, digest, refreshToken, now);
     const { session, user } = found;
     if (session.project_id !== project.id || session.expires_at <= now) throw new RefreshTokenNotFoundOrExpiredError();
-    if (now.getTime() - session.last_used_at.getTime() > lastUsedWriteIntervalMillis) await recordSessionUse(this.db, session.id, ip, now);
+    if (now.getTime() - session.last_used_at.getTime() > lastUsedWriteIntervalMillis)
+      await recordSessionUse(this.db, project.id, session.id, ip, now);
     if (!project.config.auth.sessions.rotateRefreshTokens) return { session, user, refreshToken };
     const rotated = generateRefreshToken();
-    await rotateSessionToken(this.db, session.id, digestSecret(rotated), digest, now);
+    await rotateSessionToken(this.db, project.id, session.id, digestSecret(rotated), digest, now);
     return { session, user, refreshToken: rotated };
   }
 
@@ -76,44 +79,43 @@ export class SessionService {
    * tabs refreshing at once); any other replay means the token leaked, and ends the session.
    */
   private async refreshWithReplacedToken(project: Project, digest: string, refreshToken: string, now: Date): Promise<RefreshOutcome> {
-    const replaced = await findReplacedToken(this.db, digest);
-    const found = replaced && (await findSessionById(this.db, replaced.session_id));
+    const replaced = await findReplacedToken(this.db, project.id, digest);
+    const found = replaced && (await findSessionById(this.db, project.id, replaced.session_id));
     if (!replaced || !found || found.session.project_id !== project.id || found.session.expires_at <= now)
       throw new RefreshTokenNotFoundOrExpiredError();
-    const newest = await this.db
-      .selectFrom('replaced_refresh_token')
-      .select('token_hash')
-      .where('session_id', '=', replaced.session_id)
-      .orderBy('replaced_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    const withinGrace = newest?.token_hash === digest && now.getTime() - replaced.replaced_at.getTime() <= rotationGraceMillis;
+    const newest = await findNewestReplacedToken(this.db, project.id, replaced.session_id);
+    const withinGrace = newest === digest && now.getTime() - replaced.replaced_at.getTime() <= rotationGraceMillis;
     if (withinGrace) return { session: found.session, user: found.user, refreshToken };
     await deleteSessionRow(this.db, project.id, found.session.id);
     throw new RefreshTokenNotFoundOrExpiredError();
   }
 
-  async findByRefreshToken(projectId: string, refreshToken: string): Promise<RefreshSessionRow | undefined> {
-    const session = await findSessionByTokenHash(this.db, digestSecret(refreshToken.toLowerCase()));
-    return session?.project_id === projectId ? session : undefined;
+  async findByRefreshToken(projectId: ProjectId, refreshToken: string): Promise<RefreshSessionRow | undefined> {
+    return findSessionByTokenHash(this.db, projectId, digestSecret(refreshToken.toLowerCase()));
   }
 
-  listActive(projectId: string, userId: string): Promise<RefreshSessionRow[]> {
+  /** The project's session by id (alive or not). */
+  find(projectId: ProjectId, sessionId: string): Promise<RefreshSessionRow | undefined> {
+    return findSession(this.db, projectId, sessionId);
+  }
+
+  listActive(projectId: ProjectId, userId: string): Promise<RefreshSessionRow[]> {
     return listActiveSessionsOfUser(this.db, projectId, userId);
   }
 
-  async endCurrent(projectId: string, sessionId: string): Promise<void> {
+  async endCurrent(projectId: ProjectId, sessionId: string): Promise<void> {
     if (!(await deleteSessionRow(this.db, projectId, sessionId))) throw new RefreshTokenNotFoundOrExpiredError();
   }
 
-  async endOther(projectId: string, userId: string, sessionId: string, currentSessionId: string | undefined): Promise<void> {
+  async endOther(projectId: ProjectId, userId: string, sessionId: string, currentSessionId: string | undefined): Promise<void> {
     if (sessionId === currentSessionId) throw new CannotDeleteCurrentSessionError();
     const session = await findSession(this.db, projectId, sessionId);
     if (!session || session.user_id !== userId) throw new PlainHttpError(404, 'Session not found.');
     await deleteSessionRow(this.db, projectId, sessionId);
   }
 
-  endAllOfUser(userId: string, exceptSessionId?: string): Promise<void> {
-    return deleteSessionsOfUser(this.db, userId, exceptSessionId);
+  /** Ends every session of the user but one; pass a transaction to end them with the change that demands it. */
+  endAllOfUser(projectId: ProjectId, userId: string, exceptSessionId?: string, db: DbHandle = this.db): Promise<void> {
+    return deleteSessionsOfUser(db, projectId, userId, exceptSessionId);
   }
 }

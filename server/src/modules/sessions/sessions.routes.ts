@@ -1,10 +1,12 @@
-import { RefreshTokenNotFoundOrExpiredError, UserIdDoesNotExistError } from '@gatehouse/client/errors';
+import { RefreshTokenNotFoundOrExpiredError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { UserService } from '../users/user.service.ts';
+import type { SessionService } from './session.service.ts';
+import type { TokenService } from './token.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 
-export function sessionHandlers(services: Services) {
+export function sessionHandlers(services: { sessions: SessionService; tokens: TokenService; users: UserService }) {
   return {
     refreshCurrentSession: async (request) => {
       const auth = authOf(request);
@@ -39,18 +41,6 @@ export function sessionHandlers(services: Services) {
           ...(session.last_used_ip ? { last_used_at_end_user_ip_info: { ip: session.last_used_ip } } : {}),
         })),
       };
-    },
-
-    createSession: async (request) => {
-      const auth = authOf(request);
-      const userId = resolveUserId(auth, request.body.user_id);
-      const user = await services.users.find(auth.project.id, userId);
-      if (!user) throw new UserIdDoesNotExistError({ user_id: userId });
-      const tokens = await services.signIn.signIn(auth.project, user, {
-        expiresInMillis: request.body.expires_in_millis,
-        isImpersonation: request.body.is_impersonation,
-      });
-      return { refresh_token: tokens.refresh_token, access_token: tokens.access_token };
     },
 
     deleteSession: async (request) => {

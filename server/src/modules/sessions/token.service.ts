@@ -1,6 +1,6 @@
 import type { AccessTokenService } from '../access-tokens/access-token.service.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { accessTokenSubject } from '../sign-in/sign-in.service.ts';
+import { accessTokenSubject } from '../access-tokens/access-token-subject.ts';
 import type { SessionService } from './session.service.ts';
 
 /** Refresh: a live session yields a fresh access token with the user's current claims. */

@@ -1,10 +1,9 @@
 import { MultiFactorAuthenticationRequiredError } from '@gatehouse/client/errors';
-import type { AccessTokenSubject, ClaimsUser } from '../../request-context/access-token-claims.ts';
+import { accessTokenSubject } from '../access-tokens/access-token-subject.ts';
 import type { AccessTokenService } from '../access-tokens/access-token.service.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { SessionService } from '../sessions/session.service.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import { restrictionOf } from '../users/user-views.ts';
 import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
 
 export type SignInOptions = { ip?: string | null; expiresInMillis?: number; isImpersonation?: boolean };
@@ -13,25 +12,6 @@ export type SignInOptions = { ip?: string | null; expiresInMillis?: number; isIm
 export const mfaAttemptLifetimeMillis = 10 * 60 * 1000;
 
 export type SignInTokens = { access_token: string; refresh_token: string; user_id: string };
-
-/** The access-token claims of a user in a session (protocol README §5). */
-export function accessTokenSubject(project: Project, user: ClaimsUser, sessionId: string): AccessTokenSubject {
-  const restriction = restrictionOf(project, user);
-  return {
-    sub: user.id,
-    project_id: project.id,
-    refresh_token_id: sessionId,
-    name: user.display_name,
-    email: user.primary_email,
-    email_verified: user.primary_email_verified ?? false,
-    selected_team_id: user.selected_team_id,
-    signed_up_at: Math.floor(user.signed_up_at.getTime() / 1000),
-    is_anonymous: user.is_anonymous,
-    is_restricted: restriction !== null,
-    restricted_reason: restriction,
-    requires_totp_mfa: user.totp_secret !== null,
-  };
-}
 
 /** Every sign-in method ends here: a new session and its first access token. */
 export class SignInService {

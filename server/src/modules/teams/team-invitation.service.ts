@@ -3,15 +3,14 @@ import {
   TeamInvitationRestrictedUserNotAllowedError,
   TeamMembershipAlreadyExistsError,
 } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { EmailService } from '../email/email.service.ts';
 import type { Project } from '../../tenancy/project.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import { restrictionOf } from '../users/user-views.ts';
+import { restrictionOf } from '../../tenancy/restriction.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { UserService } from '../users/user.service.ts';
 import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
 import type { TeamService } from './team.service.ts';
 
@@ -22,8 +21,8 @@ type InvitationData = { team_id: string; email: string };
 /** Invitations are verification codes of purpose team_invitation: emailed, listed, revoked, accepted once. */
 export class TeamInvitationService {
   constructor(
-    private readonly db: Kysely<Database>,
     private readonly teams: TeamService,
+    private readonly users: UserService,
     private readonly codes: VerificationCodeService,
     private readonly email: EmailService,
   ) {}
@@ -45,18 +44,9 @@ export class TeamInvitationService {
     return id;
   }
 
-  async list(projectId: string, teamId: string) {
+  async list(projectId: ProjectId, teamId: string) {
     const team = await this.teams.get(projectId, teamId);
-    const rows = await this.db
-      .selectFrom('verification_code')
-      .select(['id', 'data', 'expires_at'])
-      .where('project_id', '=', projectId)
-      .where('purpose', '=', 'team_invitation')
-      .where(sql`data->>'team_id'`, '=', teamId)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', new Date())
-      .orderBy('created_at', 'desc')
-      .execute();
+    const rows = await this.codes.listLive(projectId, 'team_invitation', { team_id: teamId });
     return rows.map((row) => ({
       id: row.id,
       team_id: teamId,
@@ -67,17 +57,9 @@ export class TeamInvitationService {
   }
 
   /** Revoking uses the code up, so its link stops working. */
-  async revoke(projectId: string, teamId: string, invitationId: string): Promise<void> {
-    const result = await this.db
-      .updateTable('verification_code')
-      .set({ used_at: new Date() })
-      .where('project_id', '=', projectId)
-      .where('purpose', '=', 'team_invitation')
-      .where('id', '=', invitationId)
-      .where(sql`data->>'team_id'`, '=', teamId)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) throw new PlainHttpError(404, 'Invitation not found.');
+  async revoke(projectId: ProjectId, teamId: string, invitationId: string): Promise<void> {
+    if (!(await this.codes.revoke(projectId, 'team_invitation', invitationId, { team_id: teamId })))
+      throw new PlainHttpError(404, 'Invitation not found.');
   }
 
   async details(project: Project, code: string): Promise<{ team_id: string; team_display_name: string }> {
@@ -95,14 +77,7 @@ export class TeamInvitationService {
     const data = (await this.codes.redeem(project.id, 'team_invitation', code, { peek: true })) as InvitationData;
     const restriction = restrictionOf(project, user);
     if (restriction) throw new TeamInvitationRestrictedUserNotAllowedError({ restricted_reason: restriction });
-    const owns = await this.db
-      .selectFrom('contact_channel')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .where('is_verified', '=', true)
-      .where(sql`lower(value)`, '=', data.email.toLowerCase())
-      .executeTakeFirst();
-    if (!owns) throw new TeamInvitationEmailMismatchError();
+    if (!(await this.users.hasVerifiedEmail(project.id, user.id, data.email))) throw new TeamInvitationEmailMismatchError();
     await this.codes.redeem(project.id, 'team_invitation', code);
     try {
       await this.teams.addMember(project, data.team_id, user.id);

@@ -1,11 +1,17 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { PermissionService } from '../permissions/permission.service.ts';
+import type { TeamInvitationService } from './team-invitation.service.ts';
+import type { TeamService } from './team.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import { UserAuthenticationRequiredError } from '@gatehouse/client/errors';
-import { requireTeamPermission } from './team-access.ts';
+import { requireTeamPermission } from '../permissions/team-permission-guard.ts';
 
-export function teamInvitationHandlers(services: Services) {
+export function teamInvitationHandlers(services: {
+  teams: TeamService;
+  invitations: TeamInvitationService;
+  permissions: PermissionService;
+}) {
   const { invitations, permissions } = services;
   return {
     sendTeamInvitation: async (request) => {

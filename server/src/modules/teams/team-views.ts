@@ -1,5 +1,5 @@
 import type { components } from '@gatehouse/client/api-types';
-import type { TeamMemberRow, TeamRow } from '../../db/schema.ts';
+import type { TeamMemberRow, TeamRow } from './team.table.ts';
 import type { AccessType } from '../../request-context/access-type.ts';
 
 type ServerTeam = components['schemas']['ServerTeam'];

@@ -1,12 +1,14 @@
 import { SchemaError, TeamNotFoundError, UserAuthenticationRequiredError } from '@gatehouse/client/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
+import { requireTeamPermission } from '../permissions/team-permission-guard.ts';
+import type { PermissionService } from '../permissions/permission.service.ts';
 import { toServerUser } from '../users/user-views.ts';
-import { requireTeamPermission } from './team-access.ts';
+import type { UserService } from '../users/user.service.ts';
+import type { TeamService } from './team.service.ts';
 import { toMemberProfile, toTeamView } from './team-views.ts';
 
 /** Client access may not write the metadata only the server controls. */
@@ -19,12 +21,14 @@ function assertClientWritable(auth: RequestAuth, body: { client_read_only_metada
   }
 }
 
-export function teamHandlers(services: Services) {
+type TeamServices = { teams: TeamService; permissions: PermissionService; users: UserService };
+
+export function teamHandlers(services: TeamServices) {
   const { teams, permissions } = services;
   /** A team the caller may see: any on server access, only its own on client access. */
   const visibleTeam = async (auth: RequestAuth, teamId: string) => {
     const team = await teams.get(auth.project.id, teamId);
-    if (auth.accessType === 'client' && !(auth.user && (await teams.isMember(teamId, auth.user.record.id))))
+    if (auth.accessType === 'client' && !(auth.user && (await teams.isMember(auth.project.id, teamId, auth.user.record.id))))
       throw new TeamNotFoundError({ team_id: teamId });
     return team;
   };
@@ -131,7 +135,7 @@ export function teamHandlers(services: Services) {
   } satisfies Partial<OperationHandlers>;
 }
 
-async function profileView(services: Services, auth: RequestAuth, member: Parameters<typeof toMemberProfile>[0]) {
+async function profileView(services: TeamServices, auth: RequestAuth, member: Parameters<typeof toMemberProfile>[0]) {
   if (auth.accessType === 'client') return toMemberProfile(member);
   return { ...toMemberProfile(member), user: toServerUser(auth.project, await services.users.get(auth.project.id, member.user_id)) };
 }

@@ -1,29 +1,16 @@
 import type { components } from '@gatehouse/client/api-types';
-import type { TeamRow } from '../../db/schema.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { toClientTeam, toServerTeam } from '../teams/team-views.ts';
+import { restrictionOf } from '../../tenancy/restriction.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 
 type ServerUser = components['schemas']['ServerUser'];
 type ClientCurrentUser = components['schemas']['ClientCurrentUser'];
-export type RestrictedReason = components['schemas']['RestrictedReason'];
 
-/**
- * Anonymous users are always restricted; then an unverified primary email when the project requires
- * verification; then an administrator's restriction.
- */
-export function restrictionOf(
-  project: Project,
-  user: Pick<UserRecord, 'is_anonymous' | 'primary_email_verified' | 'restricted_by_admin'>,
-): RestrictedReason | null {
-  if (user.is_anonymous) return { type: 'anonymous' };
-  if (project.config.onboarding.requireEmailVerification && !user.primary_email_verified) return { type: 'email_not_verified' };
-  if (user.restricted_by_admin) return { type: 'restricted_by_administrator' };
-  return null;
-}
+/** A team as the user views embed it (`selected_team`). */
+export type TeamView = { client: components['schemas']['ClientTeam']; server: components['schemas']['ServerTeam'] };
 
-/** `selectedTeam` is the row of `user.selected_team_id`, when the caller loaded it. */
-export function toServerUser(project: Project, user: UserRecord, selectedTeam?: TeamRow): ServerUser {
+/** `selectedTeam` is the view of `user.selected_team_id`, when the caller loaded it. */
+export function toServerUser(project: Project, user: UserRecord, selectedTeam?: TeamView): ServerUser {
   const restriction = restrictionOf(project, user);
   const hasPassword = user.password_hash !== null;
   return {
@@ -32,7 +19,7 @@ export function toServerUser(project: Project, user: UserRecord, selectedTeam?: 
     primary_email_verified: user.primary_email_verified ?? false,
     primary_email_auth_enabled: user.primary_email_auth_enabled ?? false,
     display_name: user.display_name,
-    selected_team: selectedTeam ? toServerTeam(selectedTeam) : null,
+    selected_team: selectedTeam?.server ?? null,
     selected_team_id: user.selected_team_id,
     profile_image_url: user.profile_image_url,
     signed_up_at_millis: user.signed_up_at.getTime(),
@@ -58,7 +45,7 @@ export function toServerUser(project: Project, user: UserRecord, selectedTeam?: 
 }
 
 /** The client's view of itself: the server view without server-only fields. */
-export function toClientCurrentUser(project: Project, user: UserRecord, selectedTeam?: TeamRow): ClientCurrentUser {
+export function toClientCurrentUser(project: Project, user: UserRecord, selectedTeam?: TeamView): ClientCurrentUser {
   const {
     server_metadata: _serverMetadata,
     last_active_at_millis: _lastActive,
@@ -68,5 +55,5 @@ export function toClientCurrentUser(project: Project, user: UserRecord, selected
     risk_scores: _risk,
     ...client
   } = toServerUser(project, user);
-  return { ...client, selected_team: selectedTeam ? toClientTeam(selectedTeam) : null };
+  return { ...client, selected_team: selectedTeam?.client ?? null };
 }

@@ -1,6 +1,6 @@
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import { decodeTotpSecret } from '../mfa/totp.ts';
-import { isBcryptHash } from '../passwords/password-hasher.ts';
+import { decodeTotpSecret } from './totp-secret.ts';
+import { isBcryptHash } from '../../lib/passwords/password-hasher.ts';
 
 /** The writable user fields shared by server create and update (the spec's ServerUserCreate/Update). */
 export type UserWrite = {

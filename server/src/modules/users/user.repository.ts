@@ -1,6 +1,10 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { UserTable } from '../../tenancy/user.table.ts';
+import type { ContactChannelTable } from './contact-channel.table.ts';
 import type { UserOAuthProviderSummary, UserRecord } from '../../tenancy/user-record.ts';
+import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
 /**
  * The linked provider accounts of the user `u`, oldest first, as a JSON array: a subquery of the
@@ -15,17 +19,17 @@ const selectUserRecords = (db: Kysely<Database>) =>
   db.selectFrom('project_user as u').selectAll('u').select(oauthProviders.as('oauth_providers'));
 
 /** The hot path of every request with a user token: one primary-key lookup, written out so no query is built per request. */
-export async function findUserRecord(db: Kysely<Database>, projectId: string, userId: string): Promise<UserRecord | undefined> {
+export async function findUserRecord(db: DbHandle, projectId: ProjectId, userId: string): Promise<UserRecord | undefined> {
   const { rows } = await sql<UserRecord>`
     select u.*, ${oauthProviders} as oauth_providers from project_user u where u.id = ${userId} and u.project_id = ${projectId}`.execute(
-    db,
+    kyselyOf(db),
   );
   return rows[0];
 }
 
 /** The auth-enabled email channel with this address (case-insensitive): at most one per project. */
-export async function findAuthEmailChannel(db: Kysely<Database>, projectId: string, email: string) {
-  return db
+export async function findAuthEmailChannel(db: DbHandle, projectId: ProjectId, email: string) {
+  return kyselyOf(db)
     .selectFrom('contact_channel')
     .select(['user_id', 'is_verified'])
     .where('project_id', '=', projectId)
@@ -35,12 +39,12 @@ export async function findAuthEmailChannel(db: Kysely<Database>, projectId: stri
 }
 
 /** The user whose auth-enabled email channel has this address (case-insensitive), in one round trip: every password sign-in starts here. */
-export async function findUserRecordByAuthEmail(db: Kysely<Database>, projectId: string, email: string): Promise<UserRecord | undefined> {
+export async function findUserRecordByAuthEmail(db: DbHandle, projectId: ProjectId, email: string): Promise<UserRecord | undefined> {
   const { rows } = await sql<UserRecord>`
     select u.*, ${oauthProviders} as oauth_providers
     from contact_channel c join project_user u on u.id = c.user_id and u.project_id = c.project_id
     where c.project_id = ${projectId} and lower(c.value) = ${email.toLowerCase()} and c.used_for_auth
-    limit 1`.execute(db);
+    limit 1`.execute(kyselyOf(db));
   return rows[0];
 }
 
@@ -57,8 +61,8 @@ export type UserListFilter = {
 };
 
 /** Keyset pagination on (signed_up_at, id): the cursor is the id of the first user of the page. */
-export async function listUserRecords(db: Kysely<Database>, projectId: string, filter: UserListFilter): Promise<UserRecord[]> {
-  let query = selectUserRecords(db).where('u.project_id', '=', projectId);
+export async function listUserRecords(db: DbHandle, projectId: ProjectId, filter: UserListFilter): Promise<UserRecord[]> {
+  let query = selectUserRecords(kyselyOf(db)).where('u.project_id', '=', projectId);
   if (filter.onlyAnonymous) query = query.where('u.is_anonymous', '=', true);
   else if (!filter.includeAnonymous) query = query.where('u.is_anonymous', '=', false);
   if (!filter.includeRestricted && !filter.includeAnonymous) {
@@ -94,7 +98,74 @@ export async function listUserRecords(db: Kysely<Database>, projectId: string, f
   return query.execute();
 }
 
-export async function deleteUserRow(db: Kysely<Database>, projectId: string, userId: string): Promise<boolean> {
-  const result = await db.deleteFrom('project_user').where('project_id', '=', projectId).where('id', '=', userId).executeTakeFirst();
+export async function deleteUserRow(db: DbHandle, projectId: ProjectId, userId: string): Promise<boolean> {
+  const result = await kyselyOf(db)
+    .deleteFrom('project_user')
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+export async function insertUser(db: DbHandle, row: Insertable<UserTable>): Promise<void> {
+  await kyselyOf(db).insertInto('project_user').values(row).execute();
+}
+
+/** Sets the columns given (undefined ones are left alone). */
+export async function updateUserColumns(db: DbHandle, projectId: ProjectId, userId: string, columns: Updateable<UserTable>): Promise<void> {
+  const defined = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+  if (Object.keys(defined).length === 0) return;
+  await kyselyOf(db).updateTable('project_user').set(defined).where('project_id', '=', projectId).where('id', '=', userId).execute();
+}
+
+/** Clears the selected team when it is `teamId` (the user left it). */
+export async function clearSelectedTeam(db: DbHandle, projectId: ProjectId, userId: string, teamId: string): Promise<void> {
+  await kyselyOf(db)
+    .updateTable('project_user')
+    .set({ selected_team_id: null })
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .where('selected_team_id', '=', teamId)
+    .execute();
+}
+
+export async function insertContactChannel(db: DbHandle, row: Insertable<ContactChannelTable>): Promise<void> {
+  await kyselyOf(db).insertInto('contact_channel').values(row).execute();
+}
+
+export async function deletePrimaryEmail(db: DbHandle, projectId: ProjectId, userId: string): Promise<void> {
+  await kyselyOf(db)
+    .deleteFrom('contact_channel')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('is_primary', '=', true)
+    .execute();
+}
+
+export async function updatePrimaryEmail(
+  db: DbHandle,
+  projectId: ProjectId,
+  userId: string,
+  set: Pick<Updateable<ContactChannelTable>, 'value' | 'is_verified' | 'used_for_auth'>,
+): Promise<void> {
+  await kyselyOf(db)
+    .updateTable('contact_channel')
+    .set(set)
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('is_primary', '=', true)
+    .execute();
+}
+
+/** Whether the user has proved it owns this email (a verified channel, case-insensitive). */
+export async function hasVerifiedEmail(db: DbHandle, projectId: ProjectId, userId: string, email: string): Promise<boolean> {
+  const channel = await kyselyOf(db)
+    .selectFrom('contact_channel')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('is_verified', '=', true)
+    .where(sql`lower(value)`, '=', email.toLowerCase())
+    .executeTakeFirst();
+  return channel !== undefined;
 }

@@ -1,74 +1,98 @@
 import { randomUUID } from 'node:crypto';
 import { UserEmailAlreadyExistsError, UserNotFoundError } from '@gatehouse/client/errors';
-import type { Kysely, Updateable } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { UserTable } from '../../tenancy/user.table.ts';
+import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { Hook, Port } from '../../kernel/hook.ts';
+import { hashPassword } from '../../lib/passwords/password-hasher.ts';
+import { assertPasswordPolicy } from '../../lib/passwords/password-policy.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import { recordEvent } from '../events/event.repository.ts';
-import { resetMfaState } from '../mfa/mfa.repository.ts';
-import { hashPassword } from '../passwords/password-hasher.ts';
-import { assertPasswordPolicy } from '../passwords/password-policy.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { deletePasskeysOfUser } from '../passkeys/passkey.repository.ts';
-import { deleteSessionsOfUser } from '../sessions/session.repository.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
+import type { UserRecord } from '../../tenancy/user-record.ts';
+import type { EventLog } from '../events/event-log.ts';
 import {
+  clearSelectedTeam,
+  deletePrimaryEmail,
   deleteUserRow,
   findAuthEmailChannel,
   findUserRecord,
   findUserRecordByAuthEmail,
+  hasVerifiedEmail,
+  insertContactChannel,
+  insertUser,
   listUserRecords,
+  updatePrimaryEmail,
+  updateUserColumns,
   type UserListFilter,
 } from './user.repository.ts';
-import type { UserRecord } from '../../tenancy/user-record.ts';
-import { toServerUser } from './user-views.ts';
+import { type TeamView, toServerUser } from './user-views.ts';
 import { assertConsistentWrite, jsonColumn, type ProviderAccountImport, type UserWrite } from './user-writes.ts';
 
 export type SignUpMethod = 'password' | 'otp' | 'oauth' | 'anonymous' | 'server' | 'passkey';
 
-/** Users and their primary email: the rules of create, update and delete, each in one transaction. */
-export type UserCreatedHook = (trx: Kysely<Database>, project: Project, user: UserRecord) => Promise<void>;
 /** Links an imported provider account to the user being created, in the creating transaction, with the rules of `POST /oauth-providers`. */
-export type ProviderAccountLinker = (
-  trx: Kysely<Database>,
-  project: Project,
-  userId: string,
-  account: ProviderAccountImport,
-) => Promise<void>;
+export type ProviderAccountLinker = (trx: DbHandle, project: Project, userId: string, account: ProviderAccountImport) => Promise<void>;
 
-const noLinker: ProviderAccountLinker = async () => {
-  throw new Error('This UserService was built without a provider account linker.');
-};
+/** What users ask of the teams module (which stands above them). */
+export interface UserTeams {
+  isMember(trx: DbHandle, projectId: ProjectId, teamId: string, userId: string): Promise<boolean>;
+  /** The views of these teams of the project, by id. */
+  views(projectId: ProjectId, teamIds: readonly string[]): Promise<Map<string, TeamView>>;
+}
 
+/** Users and their primary email: the rules of create, update and delete, each in one transaction. */
 export class UserService {
+  /** Runs in the creating transaction (default permissions, the personal team), before `user.created` is recorded. */
+  readonly created = new Hook<[trx: DbHandle, project: Project, user: UserRecord]>();
+  /** Runs in the updating transaction with the write applied (passkeys, sessions, MFA state react to it). */
+  readonly updated = new Hook<[trx: DbHandle, project: Project, userId: string, write: UserWrite]>();
+  /** Provided by the OAuth module: links the provider accounts `POST /users` imports. */
+  readonly accountImport = new Port<ProviderAccountLinker>('the provider account import of POST /users');
+  /** Provided by the teams module. */
+  readonly teams = new Port<UserTeams>('the teams of users');
+
   constructor(
-    private readonly db: Kysely<Database>,
-    /** Runs in the creating transaction (default permissions, the personal team). */
-    private readonly onUserCreated: UserCreatedHook = async () => {},
-    private readonly linkProviderAccount: ProviderAccountLinker = noLinker,
+    private readonly db: DbHandle,
+    private readonly events: EventLog,
   ) {}
 
-  find(projectId: string, userId: string): Promise<UserRecord | undefined> {
+  find(projectId: ProjectId, userId: string): Promise<UserRecord | undefined> {
     return findUserRecord(this.db, projectId, userId);
   }
 
-  async get(projectId: string, userId: string): Promise<UserRecord> {
+  /** As `find`, in a transaction the caller holds. */
+  findIn(trx: DbHandle, projectId: ProjectId, userId: string): Promise<UserRecord | undefined> {
+    return findUserRecord(trx, projectId, userId);
+  }
+
+  async get(projectId: ProjectId, userId: string): Promise<UserRecord> {
     const user = await this.find(projectId, userId);
     if (!user) throw new UserNotFoundError();
     return user;
   }
 
-  findByAuthEmail(projectId: string, email: string): Promise<UserRecord | undefined> {
+  findByAuthEmail(projectId: ProjectId, email: string): Promise<UserRecord | undefined> {
     return findUserRecordByAuthEmail(this.db, projectId, email);
   }
 
   /** Who signs in with this email, and whether they proved they own it. */
-  findAuthEmail(projectId: string, email: string): Promise<{ user_id: string; is_verified: boolean } | undefined> {
+  findAuthEmail(projectId: ProjectId, email: string): Promise<{ user_id: string; is_verified: boolean } | undefined> {
     return findAuthEmailChannel(this.db, projectId, email);
   }
 
-  list(projectId: string, filter: UserListFilter): Promise<UserRecord[]> {
+  /** Whether the user has proved it owns this email. */
+  hasVerifiedEmail(projectId: ProjectId, userId: string, email: string): Promise<boolean> {
+    return hasVerifiedEmail(this.db, projectId, userId, email);
+  }
+
+  list(projectId: ProjectId, filter: UserListFilter): Promise<UserRecord[]> {
     return listUserRecords(this.db, projectId, filter);
+  }
+
+  /** The views of the users' selected teams, by team id (for `selected_team`). */
+  async selectedTeams(projectId: ProjectId, users: readonly Pick<UserRecord, 'selected_team_id'>[]): Promise<Map<string, TeamView>> {
+    const ids = [...new Set(users.map((user) => user.selected_team_id).filter((id): id is string => id !== null))];
+    return ids.length === 0 ? new Map() : this.teams.provider.views(projectId, ids);
   }
 
   async create(project: Project, write: UserWrite, signUpMethod: SignUpMethod): Promise<UserRecord> {
@@ -76,48 +100,42 @@ export class UserService {
     const passwordHash = await this.passwordHashOf(write);
     const id = randomUUID();
     return this.inTransaction(write.primary_email, async (trx) => {
-      await trx
-        .insertInto('project_user')
-        .values({
-          id,
-          project_id: project.id,
-          display_name: write.display_name ?? null,
-          profile_image_url: write.profile_image_url ?? null,
-          client_metadata: jsonColumn(write.client_metadata) ?? null,
-          client_read_only_metadata: jsonColumn(write.client_read_only_metadata) ?? null,
-          server_metadata: jsonColumn(write.server_metadata) ?? null,
-          is_anonymous: write.is_anonymous ?? false,
-          password_hash: passwordHash ?? null,
-          otp_auth_enabled: write.otp_auth_enabled ?? false,
-          totp_secret: write.totp_secret_base64 ? Buffer.from(write.totp_secret_base64, 'base64') : null,
-          selected_team_id: null,
-          restricted_by_admin: write.restricted_by_admin ?? false,
-          restricted_by_admin_reason: write.restricted_by_admin_reason ?? null,
-          restricted_by_admin_private_details: write.restricted_by_admin_private_details ?? null,
-          country_code: write.country_code ?? null,
-          risk_scores: null,
-          sign_up_method: signUpMethod,
-        })
-        .execute();
+      await insertUser(trx, {
+        id,
+        project_id: project.id,
+        display_name: write.display_name ?? null,
+        profile_image_url: write.profile_image_url ?? null,
+        client_metadata: jsonColumn(write.client_metadata) ?? null,
+        client_read_only_metadata: jsonColumn(write.client_read_only_metadata) ?? null,
+        server_metadata: jsonColumn(write.server_metadata) ?? null,
+        is_anonymous: write.is_anonymous ?? false,
+        password_hash: passwordHash ?? null,
+        otp_auth_enabled: write.otp_auth_enabled ?? false,
+        totp_secret: write.totp_secret_base64 ? Buffer.from(write.totp_secret_base64, 'base64') : null,
+        selected_team_id: null,
+        restricted_by_admin: write.restricted_by_admin ?? false,
+        restricted_by_admin_reason: write.restricted_by_admin_reason ?? null,
+        restricted_by_admin_private_details: write.restricted_by_admin_private_details ?? null,
+        country_code: write.country_code ?? null,
+        risk_scores: null,
+        sign_up_method: signUpMethod,
+      });
       if (write.primary_email) {
-        await trx
-          .insertInto('contact_channel')
-          .values({
-            id: randomUUID(),
-            project_id: project.id,
-            user_id: id,
-            value: write.primary_email,
-            is_primary: true,
-            is_verified: write.primary_email_verified ?? false,
-            used_for_auth: write.primary_email_auth_enabled ?? false,
-          })
-          .execute();
+        await insertContactChannel(trx, {
+          id: randomUUID(),
+          project_id: project.id,
+          user_id: id,
+          value: write.primary_email,
+          is_primary: true,
+          is_verified: write.primary_email_verified ?? false,
+          used_for_auth: write.primary_email_auth_enabled ?? false,
+        });
       }
       // One after the other: each link's checks see the links before it (two sign-in accounts of one type are refused).
-      for (const account of write.oauth_providers ?? []) await this.linkProviderAccount(trx, project, id, account);
-      await this.onUserCreated(trx, project, (await findUserRecord(trx, project.id, id)) as UserRecord);
+      for (const account of write.oauth_providers ?? []) await this.accountImport.provider(trx, project, id, account);
+      await this.created.run(trx, project, (await findUserRecord(trx, project.id, id)) as UserRecord);
       const created = (await findUserRecord(trx, project.id, id)) as UserRecord;
-      await recordEvent(trx, project.id, 'user.created', toServerUser(project, created));
+      await this.events.record(trx, project.id, 'user.created', toServerUser(project, created));
       return created;
     });
   }
@@ -125,19 +143,13 @@ export class UserService {
   async update(project: Project, userId: string, write: UserWrite): Promise<UserRecord> {
     assertConsistentWrite(write, 'update');
     const passwordHash = await this.passwordHashOf(write);
-    const updated = await this.inTransaction(write.primary_email, async (trx) => {
+    return this.inTransaction(write.primary_email, async (trx) => {
       const current = await findUserRecord(trx, project.id, userId);
       if (!current) throw new UserNotFoundError();
-      if (write.selected_team_id) {
-        const member = await trx
-          .selectFrom('team_member')
-          .select('team_id')
-          .where('team_id', '=', write.selected_team_id)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
-        if (!member) throw new PlainHttpError(400, 'selected_team_id must be a team the user is a member of.');
+      if (write.selected_team_id && !(await this.teams.provider.isMember(trx, project.id, write.selected_team_id, userId))) {
+        throw new PlainHttpError(400, 'selected_team_id must be a team the user is a member of.');
       }
-      const columns: Updateable<UserTable> = {
+      await updateUserColumns(trx, project.id, userId, {
         display_name: write.display_name,
         profile_image_url: write.profile_image_url,
         client_metadata: jsonColumn(write.client_metadata),
@@ -157,32 +169,35 @@ export class UserService {
             : write.totp_secret_base64
               ? Buffer.from(write.totp_secret_base64, 'base64')
               : null,
-      };
-      const defined = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
-      if (Object.keys(defined).length > 0) await trx.updateTable('project_user').set(defined).where('id', '=', userId).execute();
+      });
       await this.writePrimaryEmail(trx, project.id, current, write);
-      // Turning passkey sign-in off removes the user's passkeys (it is turned on by registering one).
-      if (write.passkey_auth_enabled === false) await deletePasskeysOfUser(trx, project.id, userId);
-      if (write.password !== undefined || write.password_hash !== undefined) await deleteSessionsOfUser(trx, userId);
-      // A new or removed TOTP secret invalidates the recovery codes and the replay guard of the old one.
-      if (write.totp_secret_base64 !== undefined) await resetMfaState(trx, userId);
-      const updatedRecord = (await findUserRecord(trx, project.id, userId)) as UserRecord;
-      await recordEvent(trx, project.id, 'user.updated', toServerUser(project, updatedRecord));
-      return updatedRecord;
+      await this.updated.run(trx, project, userId, write);
+      const updated = (await findUserRecord(trx, project.id, userId)) as UserRecord;
+      await this.events.record(trx, project.id, 'user.updated', toServerUser(project, updated));
+      return updated;
     });
-    return updated;
   }
 
   async delete(project: Project, userId: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       if (!(await deleteUserRow(trx, project.id, userId))) throw new UserNotFoundError();
-      await recordEvent(trx, project.id, 'user.deleted', { id: userId, teams: [] });
+      await this.events.record(trx, project.id, 'user.deleted', { id: userId, teams: [] });
     });
   }
 
   /** Replaces the stored hash (bcrypt import upgraded to argon2id at sign-in). */
-  async replacePasswordHash(userId: string, passwordHash: string): Promise<void> {
-    await this.db.updateTable('project_user').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+  async replacePasswordHash(projectId: ProjectId, userId: string, passwordHash: string): Promise<void> {
+    await updateUserColumns(this.db, projectId, userId, { password_hash: passwordHash });
+  }
+
+  /** Selects a team for the user, in the caller's transaction (the personal team at sign-up). */
+  async selectTeam(trx: DbHandle, projectId: ProjectId, userId: string, teamId: string): Promise<void> {
+    await updateUserColumns(trx, projectId, userId, { selected_team_id: teamId });
+  }
+
+  /** Unselects the team if the user had it selected (they left it). */
+  async unselectTeam(projectId: ProjectId, userId: string, teamId: string): Promise<void> {
+    await clearSelectedTeam(this.db, projectId, userId, teamId);
   }
 
   private async passwordHashOf(write: UserWrite): Promise<string | undefined> {
@@ -194,42 +209,40 @@ export class UserService {
   }
 
   /** Creating or changing the primary email: an address already used for auth by another user is a conflict. */
-  private async writePrimaryEmail(trx: Kysely<Database>, projectId: string, current: UserRecord, write: UserWrite): Promise<void> {
+  private async writePrimaryEmail(trx: DbHandle, projectId: ProjectId, current: UserRecord, write: UserWrite): Promise<void> {
     const { primary_email: email, primary_email_verified: verified, primary_email_auth_enabled: authEnabled } = write;
-    const primary = trx.updateTable('contact_channel').where('user_id', '=', current.id).where('is_primary', '=', true);
     if (email === null) {
-      await trx.deleteFrom('contact_channel').where('user_id', '=', current.id).where('is_primary', '=', true).execute();
+      await deletePrimaryEmail(trx, projectId, current.id);
       return;
     }
     if (email !== undefined && email.toLowerCase() !== current.primary_email?.toLowerCase()) {
       if (current.primary_email === null) {
-        await trx
-          .insertInto('contact_channel')
-          .values({
-            id: randomUUID(),
-            project_id: projectId,
-            user_id: current.id,
-            value: email,
-            is_primary: true,
-            is_verified: verified ?? false,
-            used_for_auth: authEnabled ?? true,
-          })
-          .execute();
+        await insertContactChannel(trx, {
+          id: randomUUID(),
+          project_id: projectId,
+          user_id: current.id,
+          value: email,
+          is_primary: true,
+          is_verified: verified ?? false,
+          used_for_auth: authEnabled ?? true,
+        });
         return;
       }
-      await primary
-        .set({ value: email, is_verified: verified ?? false, used_for_auth: authEnabled ?? current.primary_email_auth_enabled ?? false })
-        .execute();
+      await updatePrimaryEmail(trx, projectId, current.id, {
+        value: email,
+        is_verified: verified ?? false,
+        used_for_auth: authEnabled ?? current.primary_email_auth_enabled ?? false,
+      });
       return;
     }
     if (verified === undefined && authEnabled === undefined) return;
     if (current.primary_email === null) throw new PlainHttpError(400, 'The user has no primary email.');
-    await primary.set({ is_verified: verified, used_for_auth: authEnabled }).execute();
+    await updatePrimaryEmail(trx, projectId, current.id, { is_verified: verified, used_for_auth: authEnabled });
   }
 
-  private async inTransaction<T>(email: string | null | undefined, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(email: string | null | undefined, work: (trx: DbHandle) => Promise<T>): Promise<T> {
     try {
-      return await this.db.transaction().execute(work);
+      return await inTransaction(this.db, work);
     } catch (error) {
       if (email && isUniqueViolation(error)) throw new UserEmailAlreadyExistsError({ email, would_work_if_email_was_verified: false });
       throw error;

@@ -6,7 +6,7 @@ import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { type MockProvider, startMockProvider } from '../../testing/mock-oauth-provider.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 import type { OAuthSettings } from '../oauth/oauth-settings.ts';
-import { oauthFlows, ownKeys, trustedDomains } from '../oauth/oauth-test-flow.ts';
+import { oauthFlows, ownKeys, trustedDomains } from '../../testing/oauth-test-flow.ts';
 
 /**
  * `POST /users` with `oauth_providers` (entities.md ServerUserCreate): importing a user with its

@@ -1,6 +1,6 @@
 import { SchemaError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { UserService } from './user.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
@@ -20,10 +20,12 @@ const clientWritableFields = new Set([
   'totp_secret_base64',
 ]);
 
-export function userHandlers(services: Services) {
+export function userHandlers(services: { users: UserService }) {
   const ownUser = (auth: RequestAuth) => auth.user?.record as UserRecord;
-  const selectedTeam = (user: UserRecord) =>
-    user.selected_team_id ? services.teams.get(user.project_id, user.selected_team_id) : Promise.resolve(undefined);
+  const selectedTeam = async (user: UserRecord) =>
+    user.selected_team_id
+      ? await services.users.selectedTeams(user.project_id, [user]).then((views) => views.get(user.selected_team_id as string))
+      : undefined;
   const currentUserView = async (auth: RequestAuth, user: UserRecord) =>
     auth.accessType === 'client'
       ? toClientCurrentUser(auth.project, user, await selectedTeam(user))
@@ -76,10 +78,7 @@ export function userHandlers(services: Services) {
         requireEmailVerification: auth.project.config.onboarding.requireEmailVerification,
       });
       const page = limit === undefined ? records : records.slice(0, limit);
-      const teamIds = [...new Set(page.map((record) => record.selected_team_id).filter((id): id is string => id !== null))];
-      const teams = new Map(
-        (await Promise.all(teamIds.map((id) => services.teams.get(auth.project.id, id)))).map((team) => [team.id, team]),
-      );
+      const teams = await services.users.selectedTeams(auth.project.id, page);
       const items = page.map((record) =>
         toServerUser(auth.project, record, record.selected_team_id ? teams.get(record.selected_team_id) : undefined),
       );

@@ -5,10 +5,20 @@ import {
   VerificationCodeMaxAttemptsReachedError,
   VerificationCodeNotFoundError,
 } from '@gatehouse/client/errors';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { randomBase32 } from '../../lib/random.ts';
+import {
+  countWrongAttempt,
+  type DataMatch,
+  deleteCodes,
+  findCodeByNonce,
+  insertCode,
+  listUnusedCodes,
+  useCode,
+  useCodeById,
+} from './verification-code.repository.ts';
 
 export type VerificationPurpose =
   | 'contact_channel_verification'
@@ -33,10 +43,10 @@ export type IssuedCode = { id: string; code: string; otp: string; nonce: string 
  * (the last 39), so a wrong OTP for a known nonce counts as an attempt; 20 wrong attempts kill it.
  */
 export class VerificationCodeService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: DbHandle) {}
 
   async issue(
-    projectId: string,
+    projectId: ProjectId,
     purpose: VerificationPurpose,
     data: Record<string, unknown>,
     lifetimeMillis = defaultCodeLifetimeMillis,
@@ -44,61 +54,56 @@ export class VerificationCodeService {
     const code = randomBase32(codeLength);
     const nonce = code.slice(otpLength);
     const id = randomUUID();
-    await this.db
-      .insertInto('verification_code')
-      .values({
-        id,
-        project_id: projectId,
-        purpose,
-        nonce,
-        code_hash: digestSecret(code),
-        data: JSON.stringify(data),
-        expires_at: new Date(Date.now() + lifetimeMillis),
-      })
-      .execute();
+    await insertCode(this.db, {
+      id,
+      project_id: projectId,
+      purpose,
+      nonce,
+      code_hash: digestSecret(code),
+      data: JSON.stringify(data),
+      expires_at: new Date(Date.now() + lifetimeMillis),
+    });
     return { id, code, otp: code.slice(0, otpLength), nonce };
   }
 
   /** Checks a code and, unless `peek`, uses it up. Returns the data it was issued with. */
   async redeem(
-    projectId: string,
+    projectId: ProjectId,
     purpose: VerificationPurpose,
     submitted: string,
     options: { peek?: boolean } = {},
   ): Promise<Record<string, unknown>> {
     const code = submitted.trim().toLowerCase();
     if (code.length !== codeLength) throw new VerificationCodeNotFoundError();
-    const row = await this.db
-      .selectFrom('verification_code')
-      .selectAll()
-      .where('nonce', '=', code.slice(otpLength))
-      .where('project_id', '=', projectId)
-      .where('purpose', '=', purpose)
-      .executeTakeFirst();
+    const row = await findCodeByNonce(this.db, projectId, purpose, code.slice(otpLength));
     if (!row) throw new VerificationCodeNotFoundError();
     if (row.attempts >= maxAttempts) throw new VerificationCodeMaxAttemptsReachedError();
     if (digestSecret(code) !== row.code_hash) {
-      const { attempts } = await this.db
-        .updateTable('verification_code')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', row.id)
-        .returning('attempts')
-        .executeTakeFirstOrThrow();
+      const attempts = await countWrongAttempt(this.db, projectId, row.id);
       if (attempts >= maxAttempts) throw new VerificationCodeMaxAttemptsReachedError();
       throw new VerificationCodeNotFoundError();
     }
     if (row.used_at) throw new VerificationCodeAlreadyUsedError();
     if (row.expires_at.getTime() <= Date.now()) throw new VerificationCodeExpiredError();
     if (!options.peek) {
-      const used = await this.db
-        .updateTable('verification_code')
-        .set({ used_at: new Date() })
-        .where('id', '=', row.id)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      if (used.numUpdatedRows === 0n) throw new VerificationCodeAlreadyUsedError();
+      if (!(await useCode(this.db, projectId, row.id, new Date()))) throw new VerificationCodeAlreadyUsedError();
     }
     return row.data;
+  }
+
+  /** The live (unused, unexpired) codes of a purpose whose data matches, newest first. */
+  listLive(projectId: ProjectId, purpose: VerificationPurpose, match: DataMatch) {
+    return listUnusedCodes(this.db, projectId, purpose, match, new Date());
+  }
+
+  /** Uses up a code by its id (revoking it); false when no unused one matches. */
+  revoke(projectId: ProjectId, purpose: VerificationPurpose, id: string, match: DataMatch): Promise<boolean> {
+    return useCodeById(this.db, projectId, purpose, id, match, new Date());
+  }
+
+  /** Deletes every code of a purpose whose data matches, in the caller's transaction. */
+  deleteAll(trx: DbHandle, projectId: ProjectId, purpose: VerificationPurpose, match: DataMatch): Promise<void> {
+    return deleteCodes(trx, projectId, purpose, match);
   }
 }
 

@@ -1,6 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from './schema.ts';
+
+/** `SERVER_SECRET` when configured (so several instances share it), else the database's own. */
+export async function resolveServerSecret(db: Kysely<Database>, configured?: string): Promise<Buffer> {
+  if (configured) {
+    if (configured.length < 32) throw new Error('SERVER_SECRET must be at least 32 characters');
+    return createHash('sha256').update(configured).digest();
+  }
+  return loadOrCreateServerSecret(db);
+}
 
 /** The one server secret row, created on first use (concurrent starts agree on the first insert). */
 export async function loadOrCreateServerSecret(db: Kysely<Database>): Promise<Buffer> {

@@ -1,6 +1,7 @@
 import { SchemaError } from '@gatehouse/client/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { Services } from '../../services.ts';
+import type { TokenService } from '../sessions/token.service.ts';
+import type { OAuthFlowService } from './oauth-flow.service.ts';
 import { accessTokenLifetimeSeconds } from '../access-tokens/access-token.service.ts';
 
 const missing = (field: string, grant: string) => {
@@ -8,7 +9,8 @@ const missing = (field: string, grant: string) => {
   return new SchemaError({ message }, message);
 };
 
-export function oauthTokenHandlers(services: Services) {
+/** The OAuth token endpoint: the authorization-code grant of the OAuth flow, and the refresh grant. */
+export function oauthTokenHandlers(services: { oauthFlows: OAuthFlowService; tokens: TokenService }) {
   return {
     exchangeOAuthToken: async (request) => {
       const { body } = request;

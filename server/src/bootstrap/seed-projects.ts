@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServerEnv } from '../../config/env.ts';
-import type { Services } from '../../services.ts';
-import type { ProjectKeyKind } from '../api-keys/key-format.ts';
+import type { ServerEnv } from '../config/env.ts';
+import type { Services } from '../services.ts';
+import type { ProjectKeyKind } from '../modules/api-keys/key-format.ts';
 
 export type SeededProject = { id: string; displayName: string; keys: Record<ProjectKeyKind, string>; file: string };
 
@@ -77,7 +77,7 @@ async function createKeys(services: Services, projectId: string, given: Partial<
   const keys: Partial<Record<ProjectKeyKind, true | string>> = {};
   for (const kind of ['publishable_client_key', 'secret_server_key', 'super_secret_admin_key'] as const) {
     const value = given[kind];
-    keys[kind] = value && !(await services.apiKeys.findKeySetByKey(kind, value)) ? value : true;
+    keys[kind] = value && !(await services.apiKeys.findKeySetInAnyProject(kind, value)) ? value : true;
   }
   const created = await services.apiKeys.createKeySet({ projectId, description: 'Created at first start', expiresAt: farFuture(), keys });
   return created.keys as Record<ProjectKeyKind, string>;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { type CeremonyOverrides, SoftwareAuthenticator, type StoredCredential } from '../../testing/software-authenticator.ts';
-import type { TestEnvironment, TestProject } from '../../testing/test-context.ts';
-import type { UserWrite } from '../users/user-writes.ts';
+import { type CeremonyOverrides, SoftwareAuthenticator, type StoredCredential } from './software-authenticator.ts';
+import type { TestEnvironment, TestProject } from './test-context.ts';
+import type { UserWrite } from '../modules/users/user-writes.ts';
 
 /** The page the tests' browser is on: a trusted domain whose base URL has a path (origins ignore it). */
 export const hostname = 'app.example.com';

@@ -1,7 +1,7 @@
 import { TeamPermissionRequiredError } from '@gatehouse/client/errors';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
-import type { PermissionService } from '../permissions/permission.service.ts';
-import type { SystemTeamPermission } from '../permissions/system-permissions.ts';
+import type { PermissionService } from './permission.service.ts';
+import type { SystemTeamPermission } from './system-permissions.ts';
 
 /** Client access to a team operation needs the system permission (directly or contained); server access does not. */
 export async function requireTeamPermission(

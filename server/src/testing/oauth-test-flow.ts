@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { ContractResponse } from '../../testing/contract.ts';
-import type { TestEnvironment, TestProject } from '../../testing/test-context.ts';
+import type { ContractResponse } from './contract.ts';
+import type { TestEnvironment, TestProject } from './test-context.ts';
 
 /** The app's side of an OAuth sign-in in tests: the authorize query, the provider round trip, the code exchange. */
 

@@ -1,0 +1,8 @@
+import { defineModule } from '../../kernel/module.ts';
+import { ApiKeyService } from './api-key.service.ts';
+
+/** The projects' key sets (pck_/ssk_/sak_), verified by digest; the admin API serves them (modules/internal). */
+export const apiKeysModule = defineModule({
+  name: 'api-keys',
+  services: (_needs, { db }) => ({ apiKeys: new ApiKeyService(db) }),
+});

@@ -1,0 +1,21 @@
+import type { Generated } from 'kysely';
+
+/** A CLI login (endpoints.md §9): codes as digests; `user_id` is set when a browser user completes it. */
+export interface CliLoginAttemptTable {
+  id: string;
+  project_id: string;
+  polling_code_hash: string;
+  login_code_hash: string;
+  anon_session_id: string | null;
+  user_id: string | null;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  completed_at: Date | null;
+  used_at: Date | null;
+}
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    cli_login_attempt: CliLoginAttemptTable;
+  }
+}

@@ -1,0 +1,22 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface EmailOutboxTable {
+  id: string;
+  project_id: string;
+  to_address: string;
+  kind: string;
+  subject: string;
+  html: string;
+  text: string;
+  created_at: Generated<Date>;
+  sent_at: Date | null;
+  error: string | null;
+}
+
+export type EmailOutboxRow = Selectable<EmailOutboxTable>;
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    email_outbox: EmailOutboxTable;
+  }
+}

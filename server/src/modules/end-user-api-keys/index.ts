@@ -1,0 +1,16 @@
+import { defineModule } from '../../kernel/module.ts';
+import { permissionsModule } from '../permissions/index.ts';
+import { teamsModule } from '../teams/index.ts';
+import { usersModule } from '../users/index.ts';
+import { EndUserApiKeyService } from './end-user-api-key.service.ts';
+import { endUserApiKeyHandlers } from './end-user-api-keys.routes.ts';
+import * as migration0007 from './migrations/0007-end-user-api-keys.ts';
+
+/** API keys of users and teams (sk_/pk_), stored hashed, revocable, checkable. */
+export const endUserApiKeysModule = defineModule({
+  name: 'end-user-api-keys',
+  migrations: { '0007-end-user-api-keys': migration0007 },
+  requires: [teamsModule, permissionsModule, usersModule],
+  services: (_needs, { db }) => ({ endUserApiKeys: new EndUserApiKeyService(db) }),
+  handlers: endUserApiKeyHandlers,
+});

@@ -1,0 +1,31 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** What happened: the event types of the protocol's webhooks. */
+export type EventType =
+  | 'user.created'
+  | 'user.updated'
+  | 'user.deleted'
+  | 'team.created'
+  | 'team.updated'
+  | 'team.deleted'
+  | 'team_membership.created'
+  | 'team_membership.deleted'
+  | 'team_permission.created'
+  | 'team_permission.deleted'
+  | 'project_permission.created'
+  | 'project_permission.deleted';
+
+/** An appended event (see event-log.ts). */
+export interface EventTable {
+  id: Generated<string>;
+  project_id: string;
+  type: string;
+  data: ColumnType<unknown, string, string>;
+  created_at: Generated<Date>;
+}
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    event: EventTable;
+  }
+}

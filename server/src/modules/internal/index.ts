@@ -1,0 +1,25 @@
+import { defineModule } from '../../kernel/module.ts';
+import { apiKeysModule } from '../api-keys/index.ts';
+import { emailModule } from '../email/index.ts';
+import { projectsModule } from '../projects/index.ts';
+import { teamsModule } from '../teams/index.ts';
+import { InternalProjectService } from './internal-project.service.ts';
+import { internalHandlers } from './internal.routes.ts';
+import { MetricsService } from './metrics.service.ts';
+import * as migration0009 from './migrations/0009-metrics-indexes.ts';
+import * as migration0015 from './migrations/0015-user-metrics-rollups.ts';
+
+/**
+ * The admin API: dashboard users (of the `internal` project) manage the projects their teams own:
+ * the project, its config, key sets, metrics and a test email.
+ */
+export const internalModule = defineModule({
+  name: 'internal',
+  migrations: { '0009-metrics-indexes': migration0009, '0015-user-metrics-rollups': migration0015 },
+  requires: [projectsModule, teamsModule, apiKeysModule, emailModule],
+  services: ({ projects, teams }, { db }) => ({
+    internalProjects: new InternalProjectService(projects, teams),
+    metrics: new MetricsService(db),
+  }),
+  handlers: internalHandlers,
+});

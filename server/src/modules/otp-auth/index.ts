@@ -1,0 +1,15 @@
+import { defineModule } from '../../kernel/module.ts';
+import { emailModule } from '../email/index.ts';
+import { signInModule } from '../sign-in/index.ts';
+import { usersModule } from '../users/index.ts';
+import { verificationCodesModule } from '../verification-codes/index.ts';
+import { otpAuthHandlers } from './otp-auth.routes.ts';
+import { OtpAuthService } from './otp-auth.service.ts';
+
+/** Sign-in (and sign-up) with an emailed magic link / one-time code. */
+export const otpAuthModule = defineModule({
+  name: 'otp-auth',
+  requires: [usersModule, verificationCodesModule, emailModule, signInModule],
+  services: ({ users, verificationCodes, email, signIn }) => ({ otpAuth: new OtpAuthService(users, verificationCodes, email, signIn) }),
+  handlers: otpAuthHandlers,
+});

@@ -1,0 +1,23 @@
+import { defineModule } from '../../kernel/module.ts';
+import { contactChannelsModule } from '../contact-channels/index.ts';
+import { emailModule } from '../email/index.ts';
+import { sessionsModule } from '../sessions/index.ts';
+import { signInModule } from '../sign-in/index.ts';
+import { usersModule } from '../users/index.ts';
+import { verificationCodesModule } from '../verification-codes/index.ts';
+import { passwordAuthHandlers } from './password-auth.routes.ts';
+import { PasswordAuthService } from './password-auth.service.ts';
+import { PasswordResetService } from './password-reset.service.ts';
+
+/** Password sign-up, sign-in, changes and the emailed reset. */
+export const passwordAuthModule = defineModule({
+  name: 'password-auth',
+  requires: [usersModule, sessionsModule, signInModule, contactChannelsModule, verificationCodesModule, emailModule],
+  services: ({ users, sessions, signIn, contactChannels, verificationCodes, email }) => ({
+    passwordAuth: new PasswordAuthService(users, sessions, signIn, (project, user, callbackUrl) =>
+      contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
+    ),
+    passwordReset: new PasswordResetService(users, sessions, verificationCodes, email),
+  }),
+  handlers: passwordAuthHandlers,
+});

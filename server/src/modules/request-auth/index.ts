@@ -1,0 +1,26 @@
+import { defineModule } from '../../kernel/module.ts';
+import { RequestAuthenticator } from '../../request-context/request-auth.ts';
+import { accessTokensModule } from '../access-tokens/index.ts';
+import { apiKeysModule } from '../api-keys/index.ts';
+import { internalModule } from '../internal/index.ts';
+import { projectsModule } from '../projects/index.ts';
+import { usersModule } from '../users/index.ts';
+
+/**
+ * Request authentication (request-context/request-auth.ts) wired to the features it asks: the
+ * project, its keys, the token, the user and, for admin tokens, project ownership. Every operation's
+ * `preParsing` runs it (routing/register-operations.ts).
+ */
+export const requestAuthModule = defineModule({
+  name: 'request-auth',
+  requires: [projectsModule, apiKeysModule, accessTokensModule, usersModule, internalModule],
+  services: ({ projects, apiKeys, accessTokens, users, internalProjects }) => ({
+    requestAuth: new RequestAuthenticator({
+      findProject: (projectId) => projects.find(projectId),
+      isValidKey: (projectId, kind, key) => apiKeys.isValidKey(projectId, kind, key),
+      verifyAccessToken: (token) => accessTokens.verify(token),
+      managesProject: (userId, project) => internalProjects.manages(userId, project),
+      loadUser: (projectId, userId) => users.find(projectId, userId),
+    }),
+  }),
+});

@@ -1,0 +1,24 @@
+import { defineModule } from '../../kernel/module.ts';
+import { accessTokensModule } from '../access-tokens/index.ts';
+import { usersModule } from '../users/index.ts';
+import { SessionService } from './session.service.ts';
+import { sessionHandlers } from './sessions.routes.ts';
+import { TokenService } from './token.service.ts';
+import * as migration0003 from './migrations/0003-replaced-refresh-tokens.ts';
+
+/** Sessions (refresh tokens): refresh with optional rotation, listing, revocation. */
+export const sessionsModule = defineModule({
+  name: 'sessions',
+  migrations: { '0003-replaced-refresh-tokens': migration0003 },
+  requires: [accessTokensModule, usersModule],
+  services: ({ accessTokens, users }, { db }) => {
+    const sessions = new SessionService(db);
+    // A new password (or hash) signs the user out everywhere, in the transaction that sets it.
+    users.updated.subscribe(async (trx, project, userId, write) => {
+      if (write.password !== undefined || write.password_hash !== undefined)
+        await sessions.endAllOfUser(project.id, userId, undefined, trx);
+    });
+    return { sessions, tokens: new TokenService(sessions, accessTokens) };
+  },
+  handlers: sessionHandlers,
+});

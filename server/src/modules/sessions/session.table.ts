@@ -1,0 +1,29 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface RefreshSessionTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  last_used_at: Generated<Date>;
+  last_used_ip: string | null;
+  is_impersonation: Generated<boolean>;
+}
+
+/** A refresh token replaced by rotation: honoured during the grace window, reuse afterwards. */
+export interface ReplacedRefreshTokenTable {
+  token_hash: string;
+  session_id: string;
+  replaced_at: Generated<Date>;
+}
+
+export type RefreshSessionRow = Selectable<RefreshSessionTable>;
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    refresh_session: RefreshSessionTable;
+    replaced_refresh_token: ReplacedRefreshTokenTable;
+  }
+}
