@@ -1,0 +1,86 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from './load-spec.ts';
+import { listOperations, operationParameters } from './spec-walk.ts';
+
+// The split spec: openapi/v1.yaml indexes every path and component written in openapi/paths/ and openapi/components/.
+const openapiDir = fileURLToPath(new URL('../../openapi/', import.meta.url));
+const readYaml = (path: string) => parse(readFileSync(join(openapiDir, path), 'utf8')) as Record<string, unknown>;
+const entry = readYaml('v1.yaml') as {
+  paths: Record<string, { $ref: string }>;
+  components: Record<string, Record<string, { $ref: string }>>;
+};
+const doc = await loadSpec(join(openapiDir, 'v1.yaml'));
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(join(openapiDir, dir), { withFileTypes: true }).flatMap((item) =>
+    item.isDirectory() ? yamlFiles(`${dir}/${item.name}`) : item.name.endsWith('.yaml') ? [`${dir}/${item.name}`] : [],
+  );
+}
+
+/** `./file#/pointer` for every component a components file defines, keyed by `kind/name`. */
+function writtenComponents(): Map<string, string> {
+  const written = new Map<string, string>();
+  for (const file of yamlFiles('components')) {
+    const content = readYaml(file);
+    const [, folder] = relative('components', file).match(/^([^/]+)\//) ?? [];
+    if (folder === 'errors') {
+      for (const kind of ['schemas', 'responses'])
+        for (const name of Object.keys((content[kind] ?? {}) as object)) written.set(`${kind}/${name}`, `./${file}#/${kind}/${name}`);
+    } else {
+      const kind = folder ?? file.replace(/^components\/|\.yaml$/g, '');
+      for (const name of Object.keys(content)) written.set(`${kind}/${name}`, `./${file}#/${name}`);
+    }
+  }
+  return written;
+}
+
+describe('the split spec (openapi/paths, openapi/components)', () => {
+  it('indexes in openapi/v1.yaml every component written in a components file, under its own name, and nothing else', () => {
+    const indexed = new Map(
+      Object.entries(entry.components).flatMap(([kind, items]) =>
+        Object.entries(items).map(([name, ref]) => [`${kind}/${name}`, ref.$ref]),
+      ),
+    );
+    expect(Object.fromEntries(indexed)).toEqual(Object.fromEntries(writtenComponents()));
+    for (const key of indexed.keys()) {
+      const [kind, name] = key.split('/') as [keyof typeof doc.components, string];
+      expect(doc.components[kind]?.[name], `${key} in the bundle`).toBeDefined();
+    }
+  });
+
+  it('indexes every path of every paths file, each in the file named after the tag of its operations', () => {
+    const written: Record<string, string> = {};
+    for (const file of yamlFiles('paths')) {
+      for (const [path, item] of Object.entries(readYaml(file))) {
+        if (path.startsWith('x-')) continue;
+        written[path] = `./${file}#/${path.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+        const tags = new Set(Object.values(item as Record<string, { tags?: string[] }>).flatMap((operation) => operation.tags ?? []));
+        expect([...tags], path).toEqual([file.replace(/^paths\/|\.yaml$/g, '')]);
+      }
+    }
+    expect(Object.fromEntries(Object.entries(entry.paths).map(([path, ref]) => [path, ref.$ref]))).toEqual(written);
+    expect(Object.keys(doc.paths)).toEqual(Object.keys(entry.paths));
+  });
+
+  it('gives every operation that reads project authentication the whole header set, in order, and the others none', () => {
+    const headerSet = Object.values(readYaml('components/parameters/headers.yaml')).map(
+      (parameter) => (parameter as { name: string }).name,
+    );
+    for (const operationEntry of listOperations(doc)) {
+      const headers = operationParameters(doc, operationEntry)
+        .filter((parameter) => parameter.in === 'header')
+        .map((parameter) => parameter.name);
+      const { operation } = operationEntry;
+      expect(headers, operation.operationId).toEqual(operation['x-auth'] === 'none' ? [] : headerSet);
+    }
+  });
+
+  it('bundles to the document served before the split, apart from key order', () => {
+    const before = JSON.parse(readFileSync(fileURLToPath(new URL('./fixtures/openapi-before-split.json', import.meta.url)), 'utf8'));
+    expect(doc).toEqual(before);
+  });
+});
