@@ -75,7 +75,7 @@ module.exports = {
       name: 'test-helpers-are-test-only',
       comment: 'testing/ folders (and vitest) serve tests only.',
       severity: 'error',
-      from: { path: '^(server|client|react|codegen)/src/', pathNot: testOnly },
+      from: { path: '^server/src/', pathNot: testOnly },
       to: { path: `${testOnly}|\\.test\\.tsx?$|^vitest$|node_modules/vitest/` },
     },
   ],
