@@ -1,10 +1,11 @@
 import type { Services } from '../../../server/src/services.ts';
+import type { ProjectId } from '../../../server/src/tenancy/project-id.ts';
 
 /**
  * 200 team permission definitions in 5 levels of 40; each contains 3 of the level below, so the
  * closure of a grant at the top reaches deep into the graph. The member holds 5 top-level grants.
  */
-export async function buildPermissionGraph(services: Services, projectId: string, teamId: string, userId: string): Promise<void> {
+export async function buildPermissionGraph(services: Services, projectId: ProjectId, teamId: string, userId: string): Promise<void> {
   const levels = 5;
   const perLevel = 40;
   const id = (level: number, index: number) => `l${level}_p${index}`;

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerEnv } from '../config/env.ts';
 import type { Services } from '../services.ts';
+import type { ProjectId } from '../tenancy/project-id.ts';
 import type { ProjectKeyKind } from '../modules/api-keys/key-format.ts';
 
 export type SeededProject = { id: string; displayName: string; keys: Record<ProjectKeyKind, string>; file: string };
@@ -47,10 +48,11 @@ async function ensureProject(
   wanted: { id?: string; displayName: string; seedKeys: Partial<Record<ProjectKeyKind, string | undefined>> },
 ): Promise<SeededProject> {
   const saved = await readSaved(file);
-  const id = (wanted.id ?? saved?.id ?? randomUUID()).toLowerCase();
-  if (!(await services.projects.find(id))) {
-    await services.projects.create({ id, displayName: wanted.displayName, configOverride: developmentConfig });
-  }
+  const requestedId = (wanted.id ?? saved?.id ?? randomUUID()).toLowerCase();
+  const project =
+    (await services.projects.find(requestedId)) ??
+    (await services.projects.create({ id: requestedId, displayName: wanted.displayName, configOverride: developmentConfig }));
+  const id = project.id;
   const candidate: Partial<Record<ProjectKeyKind, string>> = {
     publishable_client_key: wanted.seedKeys.publishable_client_key ?? saved?.keys.publishable_client_key,
     secret_server_key: wanted.seedKeys.secret_server_key ?? saved?.keys.secret_server_key,
@@ -64,7 +66,7 @@ async function ensureProject(
   return seeded;
 }
 
-async function allKeysValid(services: Services, projectId: string, keys: Partial<Record<ProjectKeyKind, string>>): Promise<boolean> {
+async function allKeysValid(services: Services, projectId: ProjectId, keys: Partial<Record<ProjectKeyKind, string>>): Promise<boolean> {
   const entries = Object.entries(keys) as Array<[ProjectKeyKind, string | undefined]>;
   for (const [kind, key] of entries) {
     if (!key || !(await services.apiKeys.isValidKey(projectId, kind, key))) return false;
@@ -73,7 +75,7 @@ async function allKeysValid(services: Services, projectId: string, keys: Partial
 }
 
 /** A new key set; given keys (SEED_* env) are used as they are unless another project holds them. */
-async function createKeys(services: Services, projectId: string, given: Partial<Record<ProjectKeyKind, string>>) {
+async function createKeys(services: Services, projectId: ProjectId, given: Partial<Record<ProjectKeyKind, string>>) {
   const keys: Partial<Record<ProjectKeyKind, true | string>> = {};
   for (const kind of ['publishable_client_key', 'secret_server_key', 'super_secret_admin_key'] as const) {
     const value = given[kind];

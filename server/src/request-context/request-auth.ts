@@ -21,6 +21,7 @@ import {
 } from '@gatehouse/client/errors';
 import { PlainHttpError } from '../lib/plain-http-error.ts';
 import type { Project } from '../tenancy/project.ts';
+import { internalProjectId, type ProjectId } from '../tenancy/project-id.ts';
 import type { UserRecord } from '../tenancy/user-record.ts';
 import type { AccessTokenClaims } from './access-token-claims.ts';
 import { type AccessType, isAccessType } from './access-type.ts';
@@ -50,12 +51,12 @@ export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 's
  */
 export interface RequestAuthPorts {
   findProject(projectId: string): Promise<Project | undefined>;
-  isValidKey(projectId: string, kind: ProjectKeyKind, key: string): Promise<boolean>;
+  isValidKey(projectId: ProjectId, kind: ProjectKeyKind, key: string): Promise<boolean>;
   /** Verifies an access token's signature, expiry and claims (throws the catalogued token errors). */
   verifyAccessToken(token: string): Promise<AccessTokenClaims>;
   /** Whether a user of the `internal` project manages a project (through its owner team). */
   managesProject(internalUserId: string, project: Project): Promise<boolean>;
-  loadUser(projectId: string, userId: string): Promise<UserRecord | undefined>;
+  loadUser(projectId: ProjectId, userId: string): Promise<UserRecord | undefined>;
 }
 
 /**
@@ -149,7 +150,7 @@ export class RequestAuthenticator {
     if (!(await this.ports.managesProject(claims.sub, project))) {
       // A member of the owner team exists, so the user is looked up only when the check fails:
       // a deleted user's still-valid token gets the protocol's plain-text 401 (README §4).
-      if (!(await this.ports.loadUser('internal', claims.sub))) throw new PlainHttpError(401, deletedAdminUserMessage);
+      if (!(await this.ports.loadUser(internalProjectId, claims.sub))) throw new PlainHttpError(401, deletedAdminUserMessage);
       throw new AdminAccessTokenIsNotAdminError();
     }
     return claims.sub;

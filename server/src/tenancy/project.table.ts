@@ -1,9 +1,14 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { JsonColumn } from '../db/column-types.ts';
+import type { ProjectId } from './project-id.ts';
+
+/** The `project_id` column of a tenant's table: read as a `ProjectId`, written from one. */
+export type ProjectIdColumn = ColumnType<ProjectId, ProjectId, ProjectId>;
 
 /** A tenant. Its rendered config is defaults + `config_override` (see project-config.ts). */
 export interface ProjectTable {
-  id: string;
+  /** Chosen at creation (a UUID, or `internal`); read back as the tenant's id. */
+  id: ColumnType<ProjectId, string, never>;
   display_name: string;
   description: Generated<string>;
   created_at: Generated<Date>;

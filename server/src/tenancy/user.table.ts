@@ -1,10 +1,11 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { JsonColumn } from '../db/column-types.ts';
+import type { ProjectIdColumn } from './project.table.ts';
 
 /** A user of a project (the principal every feature acts for). */
 export interface UserTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   display_name: string | null;
   profile_image_url: string | null;
   signed_up_at: Generated<Date>;

@@ -18,7 +18,7 @@ export async function ensureInternalProject(context: TestContext, keys: { publis
   }
   const project = (await projects.find('internal')) as Project;
   const created = await apiKeys.createKeySet({
-    projectId: 'internal',
+    projectId: project.id,
     description: 'test keys',
     expiresAt: new Date(Date.now() + 3_600_000),
     keys,

@@ -1,8 +1,9 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 export interface ApiKeySetTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   description: string;
   created_at: Generated<Date>;
   expires_at: Date;

@@ -1,9 +1,10 @@
 import type { Generated } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 /** A CLI login (endpoints.md §9): codes as digests; `user_id` is set when a browser user completes it. */
 export interface CliLoginAttemptTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   polling_code_hash: string;
   login_code_hash: string;
   anon_session_id: string | null;

@@ -1,8 +1,9 @@
 import type { Generated, Selectable } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 export interface EmailOutboxTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   to_address: string;
   kind: string;
   subject: string;

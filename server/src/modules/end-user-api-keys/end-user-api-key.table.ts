@@ -1,8 +1,9 @@
 import type { Generated, Selectable } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 export interface EndUserApiKeyTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   type: 'user' | 'team';
   user_id: string | null;
   team_id: string | null;

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 /** What happened: the event types of the protocol's webhooks. */
 export type EventType =
@@ -18,7 +19,7 @@ export type EventType =
 /** An appended event (see event-log.ts). */
 export interface EventTable {
   id: Generated<string>;
-  project_id: string;
+  project_id: ProjectIdColumn;
   type: string;
   data: ColumnType<unknown, string, string>;
   created_at: Generated<Date>;

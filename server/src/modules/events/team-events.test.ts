@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { withTestContext } from '../../testing/test-context.ts';
+import type { ProjectId } from '../../tenancy/project-id.ts';
 
 /** Team, membership and permission changes are recorded as events (webhook delivery reads them). */
 const env = withTestContext();
 
-const eventsOf = async (projectId: string) =>
+const eventsOf = async (projectId: ProjectId) =>
   env.context.database.db.selectFrom('event').select(['type', 'data']).where('project_id', '=', projectId).orderBy('id').execute();
 
 describe('events', () => {

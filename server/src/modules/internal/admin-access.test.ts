@@ -158,7 +158,7 @@ describe('losing membership', () => {
     const mate = await newOwner('Mate');
     await env.context.services.teams.addMember(internal, owner.teamId, mate.user.id);
     expect((await current(adminTokenHeaders(owner.projectId, mate.token))).status).toBe(200);
-    await env.context.services.teams.removeMember('internal', owner.teamId, owner.user.id);
+    await env.context.services.teams.removeMember(internal.id, owner.teamId, owner.user.id);
     expectError(await current(adminTokenHeaders(owner.projectId, owner.token)), 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     expect((await call('GET', '/internal/projects', owner.client)).body.items).toEqual([]);
     // The team still owns the project: the remaining member keeps managing it.

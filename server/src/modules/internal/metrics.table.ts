@@ -1,8 +1,9 @@
 import type { ColumnType } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 /** Users per sign-up method and country ('' for none), kept by triggers on project_user (migration 0015). */
 export interface UserMetricsTotalTable {
-  project_id: string;
+  project_id: ProjectIdColumn;
   is_anonymous: boolean;
   sign_up_method: string;
   country_code: string;
@@ -13,7 +14,7 @@ export interface UserMetricsTotalTable {
 
 /** Per UTC day: sign-ups, and users whose latest activity is that day; kept by triggers (migration 0015). */
 export interface UserMetricsDailyTable {
-  project_id: string;
+  project_id: ProjectIdColumn;
   day: ColumnType<string, string, string>;
   is_anonymous: boolean;
   shard: number;

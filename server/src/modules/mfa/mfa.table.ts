@@ -1,9 +1,10 @@
 import type { Generated } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 /** A single-use MFA recovery code, as a digest salted with the user id (see mfa/recovery-codes.ts). */
 export interface MfaRecoveryCodeTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   user_id: string;
   code_hash: string;
   created_at: Generated<Date>;

@@ -32,11 +32,12 @@ export async function findPreference(
 
 export async function upsertPreference(
   db: DbHandle,
-  row: { project_id: string; user_id: string; notification_category_id: string; enabled: boolean },
+  projectId: ProjectId,
+  row: { user_id: string; notification_category_id: string; enabled: boolean },
 ): Promise<void> {
   await kyselyOf(db)
     .insertInto('notification_preference')
-    .values(row)
+    .values({ ...row, project_id: projectId })
     .onConflict((conflict) =>
       conflict.columns(['user_id', 'notification_category_id']).doUpdateSet({ enabled: row.enabled, updated_at: new Date() }),
     )

@@ -44,7 +44,7 @@ export class NotificationPreferenceService {
       if (!enabled) throw new PlainHttpError(400, `The ${category.name} notification category cannot be disabled.`);
       return toPreference(category, true);
     }
-    await upsertPreference(this.db, { project_id: projectId, user_id: userId, notification_category_id: category.id, enabled });
+    await upsertPreference(this.db, projectId, { user_id: userId, notification_category_id: category.id, enabled });
     return toPreference(category, enabled);
   }
 

@@ -1,9 +1,10 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 /** A user's linked account at an OAuth provider (the API's OAuthProvider). */
 export interface OAuthAccountTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   user_id: string;
   provider_config_id: string;
   provider_type: string;
@@ -29,7 +30,7 @@ export interface OAuthProviderTokenTable {
 /** An OAuth round trip between authorize and callback, keyed by the state sent to the provider. */
 export interface OAuthFlowTable {
   inner_state: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   provider_config_id: string;
   data: ColumnType<Record<string, unknown>, string, string>;
   created_at: Generated<Date>;
@@ -39,7 +40,7 @@ export interface OAuthFlowTable {
 /** An authorization code the callback gave the app, exchanged once at the token endpoint (PKCE). */
 export interface OAuthAuthorizationCodeTable {
   code_hash: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   user_id: string;
   redirect_uri: string;
   code_challenge: string;

@@ -1,9 +1,10 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 /** A WebAuthn credential; ids and user handles base64url as the browser sends them, the rp id a hostname. */
 export interface PasskeyTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   user_id: string;
   credential_id: string;
   /** The COSE public key from the attestation. */

@@ -1,3 +1,4 @@
+import type { ProjectId } from '../../tenancy/project-id.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { ClosureSnapshot, Scope } from './permission.repository.ts';
 import { ScopeClosure } from './effective-grants.ts';
@@ -10,9 +11,9 @@ import { ScopeClosure } from './effective-grants.ts';
 export class PermissionClosureCache {
   private readonly closures = new TtlCache<string, { version: bigint; closure: ScopeClosure }>(10 * 60_000, 1000);
 
-  constructor(private readonly load: (projectId: string, scope: Scope) => Promise<ClosureSnapshot>) {}
+  constructor(private readonly load: (projectId: ProjectId, scope: Scope) => Promise<ClosureSnapshot>) {}
 
-  async at(projectId: string, scope: Scope, version: string): Promise<ScopeClosure> {
+  async at(projectId: ProjectId, scope: Scope, version: string): Promise<ScopeClosure> {
     const key = `${projectId}\u0000${scope}`;
     const cached = this.closures.get(key);
     if (cached && cached.version >= BigInt(version)) return cached.closure;

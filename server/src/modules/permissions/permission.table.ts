@@ -1,7 +1,8 @@
 import type { ColumnType, Selectable } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 export interface PermissionDefinitionTable {
-  project_id: string;
+  project_id: ProjectIdColumn;
   scope: 'team' | 'project';
   id: string;
   description: string | null;
@@ -9,21 +10,21 @@ export interface PermissionDefinitionTable {
 }
 
 export interface TeamPermissionGrantTable {
-  project_id: string;
+  project_id: ProjectIdColumn;
   team_id: string;
   user_id: string;
   permission_id: string;
 }
 
 export interface ProjectPermissionGrantTable {
-  project_id: string;
+  project_id: ProjectIdColumn;
   user_id: string;
   permission_id: string;
 }
 
 /** Per permission, every permission it implies (itself included); rebuilt on every definition write. */
 export interface PermissionClosureTable {
-  project_id: string;
+  project_id: ProjectIdColumn;
   scope: 'team' | 'project';
   id: string;
   implied_ids: string[];
@@ -31,7 +32,7 @@ export interface PermissionClosureTable {
 
 /** Bumped with every closure rebuild of a project scope (migration 0018); absent means 0. */
 export interface PermissionGraphVersionTable {
-  project_id: string;
+  project_id: ProjectIdColumn;
   scope: 'team' | 'project';
   version: ColumnType<string, string | number, string | number>;
 }

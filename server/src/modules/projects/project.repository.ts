@@ -3,9 +3,13 @@ import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { NewProjectRow, ProjectRow, ProjectTable } from '../../tenancy/project.table.ts';
 import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
-/** By id as a request names it (not yet known to be a project). */
+/** By id as a request names it (not yet known to be a project): where a plain string becomes a tenant's id. */
 export async function findProjectById(db: DbHandle, id: string): Promise<ProjectRow | undefined> {
-  return kyselyOf(db).selectFrom('project').selectAll().where('id', '=', id).executeTakeFirst();
+  return kyselyOf(db)
+    .selectFrom('project')
+    .selectAll()
+    .where('id', '=', id as ProjectId)
+    .executeTakeFirst();
 }
 
 export async function insertProject(db: DbHandle, row: NewProjectRow): Promise<ProjectRow> {

@@ -10,11 +10,11 @@ export type SessionWithClaimsUser = { session: RefreshableSession; user: ClaimsU
 
 type Tuple = [
   sessionId: string,
-  sessionProjectId: string,
+  sessionProjectId: ProjectId,
   expiresAt: string,
   lastUsedAt: string,
   id: string,
-  projectId: string,
+  projectId: ProjectId,
   displayName: string | null,
   primaryEmail: string | null,
   primaryEmailVerified: boolean | null,

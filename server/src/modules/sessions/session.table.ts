@@ -1,8 +1,9 @@
 import type { Generated, Selectable } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 export interface RefreshSessionTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   user_id: string;
   token_hash: string;
   created_at: Generated<Date>;

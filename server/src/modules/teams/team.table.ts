@@ -1,9 +1,10 @@
 import type { Generated, Selectable } from 'kysely';
 import type { JsonColumn as Json } from '../../db/column-types.ts';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 export interface TeamTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   display_name: string;
   profile_image_url: string | null;
   client_metadata: Json;
@@ -16,7 +17,7 @@ export interface TeamTable {
 export interface TeamMemberTable {
   team_id: string;
   user_id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   display_name: string | null;
   profile_image_url: string | null;
   created_at: Generated<Date>;

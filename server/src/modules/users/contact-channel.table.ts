@@ -1,9 +1,10 @@
 import type { Generated, Selectable } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 /** A user's email; the primary one is copied onto project_user by a trigger (migration 0004). */
 export interface ContactChannelTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   user_id: string;
   type: Generated<string>;
   value: string;

@@ -1,8 +1,9 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
 export interface VerificationCodeTable {
   id: string;
-  project_id: string;
+  project_id: ProjectIdColumn;
   purpose: string;
   /** The last 39 characters of the code; identifies the row an OTP attempt is checked against. */
   nonce: string;
