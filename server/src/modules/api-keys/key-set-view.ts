@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { ApiKeySetRow } from '../../db/schema.ts';
 import { type ProjectKeyKind, projectKeyKinds } from './key-format.ts';
 

@@ -18,7 +18,7 @@ import {
   ServerAuthenticationRequiredError,
   UnparsableAccessTokenError,
   UnparsableAdminAccessTokenError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { ApiKeyService } from '../api-keys/api-key.service.ts';
 import type { Project, ProjectService } from '../projects/project.service.ts';

@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { ContactChannelRow } from '../../db/schema.ts';
 
 export const toContactChannel = (row: ContactChannelRow): components['schemas']['ContactChannel'] => ({

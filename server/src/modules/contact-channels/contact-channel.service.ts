@@ -3,7 +3,7 @@ import {
   ContactChannelAlreadyUsedForAuthBySomeoneElseError,
   EmailAlreadyVerifiedError,
   EmailIsNotPrimaryEmailError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import type { ContactChannelRow, Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';

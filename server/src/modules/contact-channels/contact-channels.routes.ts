@@ -3,7 +3,7 @@ import type { Services } from '../../services.ts';
 import { authOf } from '../auth/auth-of.ts';
 import type { RequestAuth } from '../auth/request-auth.service.ts';
 import { resolveUserId } from '../auth/resolve-user-id.ts';
-import { SchemaError } from '@gatehouse/client/errors';
+import { SchemaError } from '@gatehouse/protocol/errors';
 import type { UserRecord } from '../users/user.repository.ts';
 import { toContactChannel } from './contact-channel-view.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeyExpiredError, ApiKeyNotFoundError, ApiKeyRevokedError, WrongApiKeyTypeError } from '@gatehouse/client/errors';
-import type { components } from '@gatehouse/client/api-types';
+import { ApiKeyExpiredError, ApiKeyNotFoundError, ApiKeyRevokedError, WrongApiKeyTypeError } from '@gatehouse/protocol/errors';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { Kysely } from 'kysely';
 import type { Database, EndUserApiKeyRow } from '../../db/schema.ts';
 import { digestSecret } from '../../lib/digest.ts';

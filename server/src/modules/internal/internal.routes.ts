@@ -1,4 +1,4 @@
-import { ApiKeyNotFoundError } from '@gatehouse/client/errors';
+import { ApiKeyNotFoundError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
 import { toInternalApiKey } from '../api-keys/key-set-view.ts';

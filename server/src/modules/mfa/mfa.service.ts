@@ -1,4 +1,4 @@
-import { InvalidTotpCodeError, VerificationCodeNotFoundError } from '@gatehouse/client/errors';
+import { InvalidTotpCodeError, VerificationCodeNotFoundError } from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';

@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';

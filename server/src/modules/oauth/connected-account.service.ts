@@ -4,7 +4,7 @@ import {
   OauthConnectionDoesNotHaveRequiredScopeError,
   OauthConnectionNotConnectedToUserError,
   OauthProviderNotFoundOrNotEnabledError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import type { Database, OAuthProviderTokenRow } from '../../db/schema.ts';

@@ -3,7 +3,7 @@ import {
   OauthConnectionAlreadyConnectedToAnotherUserError,
   SignUpNotEnabledError,
   UserEmailAlreadyExistsError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import type { Database, OAuthAccountRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';

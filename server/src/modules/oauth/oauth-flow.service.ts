@@ -11,7 +11,7 @@ import {
   OauthProviderNotFoundOrNotEnabledError,
   OuterOauthTimeoutError,
   PublishableClientKeyRequiredForProjectError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import type { Database } from '../../db/schema.ts';

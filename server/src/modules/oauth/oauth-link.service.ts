@@ -1,5 +1,5 @@
-import type { components } from '@gatehouse/client/api-types';
-import { OauthProviderAccountIdAlreadyUsedForSignInError } from '@gatehouse/client/errors';
+import type { components } from '@gatehouse/protocol/api-types';
+import { OauthProviderAccountIdAlreadyUsedForSignInError } from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import type { Database, OAuthAccountRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';

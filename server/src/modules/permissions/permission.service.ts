@@ -7,7 +7,7 @@ import {
   TeamPermissionRequiredError,
   UserNotFoundError,
   WrongPermissionScopeError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import type { Database, PermissionDefinitionRow } from '../../db/schema.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CannotDeleteCurrentSessionError, RefreshTokenNotFoundOrExpiredError } from '@gatehouse/client/errors';
+import { CannotDeleteCurrentSessionError, RefreshTokenNotFoundOrExpiredError } from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import type { Database, RefreshSessionRow } from '../../db/schema.ts';
 import { digestSecret } from '../../lib/digest.ts';

@@ -1,4 +1,4 @@
-import { RefreshTokenNotFoundOrExpiredError, UserIdDoesNotExistError } from '@gatehouse/client/errors';
+import { RefreshTokenNotFoundOrExpiredError, UserIdDoesNotExistError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
 import { authOf } from '../auth/auth-of.ts';

@@ -1,4 +1,4 @@
-import { MultiFactorAuthenticationRequiredError } from '@gatehouse/client/errors';
+import { MultiFactorAuthenticationRequiredError } from '@gatehouse/protocol/errors';
 import type { AccessTokenSubject, ClaimsUser } from '../auth/access-token-claims.ts';
 import type { AccessTokenService } from '../auth/access-token.service.ts';
 import type { Project } from '../projects/project.service.ts';

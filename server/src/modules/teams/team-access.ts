@@ -1,4 +1,4 @@
-import { TeamPermissionRequiredError } from '@gatehouse/client/errors';
+import { TeamPermissionRequiredError } from '@gatehouse/protocol/errors';
 import type { RequestAuth } from '../auth/request-auth.service.ts';
 import type { PermissionService } from '../permissions/permission.service.ts';
 import type { SystemTeamPermission } from '../permissions/system-permissions.ts';

@@ -2,7 +2,7 @@ import {
   TeamInvitationEmailMismatchError,
   TeamInvitationRestrictedUserNotAllowedError,
   TeamMembershipAlreadyExistsError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';

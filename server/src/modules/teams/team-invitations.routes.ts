@@ -2,7 +2,7 @@ import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
 import { authOf } from '../auth/auth-of.ts';
 import type { UserRecord } from '../users/user.repository.ts';
-import { UserAuthenticationRequiredError } from '@gatehouse/client/errors';
+import { UserAuthenticationRequiredError } from '@gatehouse/protocol/errors';
 import { requireTeamPermission } from './team-access.ts';
 
 export function teamInvitationHandlers(services: Services) {

@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { TeamMemberRow, TeamRow } from '../../db/schema.ts';
 import type { AccessType } from '../auth/access-type.ts';
 

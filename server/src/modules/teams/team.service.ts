@@ -4,7 +4,7 @@ import {
   TeamMembershipNotFoundError,
   TeamNotFoundError,
   UserNotFoundError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import { type Kysely, sql } from 'kysely';
 import type { Database, TeamMemberRow, TeamRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';

@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { TeamRow } from '../../db/schema.ts';
 import type { Project } from '../projects/project.service.ts';
 import { toClientTeam, toServerTeam } from '../teams/team-views.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UserEmailAlreadyExistsError, UserNotFoundError } from '@gatehouse/client/errors';
+import { UserEmailAlreadyExistsError, UserNotFoundError } from '@gatehouse/protocol/errors';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, UserTable } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';

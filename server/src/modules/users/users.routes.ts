@@ -1,4 +1,4 @@
-import { SchemaError } from '@gatehouse/client/errors';
+import { SchemaError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { Services } from '../../services.ts';
 import { authOf } from '../auth/auth-of.ts';

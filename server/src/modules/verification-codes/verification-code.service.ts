@@ -4,7 +4,7 @@ import {
   VerificationCodeExpiredError,
   VerificationCodeMaxAttemptsReachedError,
   VerificationCodeNotFoundError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { digestSecret } from '../../lib/digest.ts';
