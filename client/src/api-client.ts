@@ -1,6 +1,6 @@
 import { knownErrorFromBody } from './errors.ts';
-import { type OperationName, operationDescriptors } from './generated/operations.ts';
-import type { OperationBody, OperationParams, OperationQuery, OperationResult } from './operation-types.ts';
+import { type OperationName, operationDescriptors } from '@gatehouse/protocol/operations';
+import type { OperationBody, OperationParams, OperationQuery, OperationResult } from '@gatehouse/protocol/operation-types';
 import { actualStatus, knownErrorCode } from './response-status.ts';
 
 /** A step around every request, outermost first; it may change the request, retry, or map the response. */

@@ -1,7 +1,9 @@
 export { ApiHttpError, createApiClient, type ApiClient, type ApiClientOptions, type Middleware } from './api-client.ts';
 export { ConnectionError } from './connection-error.ts';
 export * from './errors.ts';
-export { operationDescriptors, type OperationName } from './generated/operations.ts';
+export { operationDescriptors, type OperationName } from '@gatehouse/protocol/operations';
+export type { components, operations, paths } from '@gatehouse/protocol/api-types';
+export type * from '@gatehouse/protocol/operation-types';
 export { type AccessType, CLIENT_VERSION, type RequestHeadersOptions, requestHeaders } from './middleware/request-headers.ts';
 export { type RetryOptions, retry } from './middleware/retry.ts';
 export { tokenRefresh } from './middleware/token-refresh.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as generatedErrors from '@gatehouse/client/errors';
+import * as generatedErrors from '@gatehouse/protocol/errors';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import openapi from '../../server/src/generated/openapi.json' with { type: 'json' };

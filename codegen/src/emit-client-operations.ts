@@ -30,5 +30,5 @@ ${descriptors.join('\n')}
 
 export type OperationName = keyof typeof operationDescriptors;
 `;
-  return [{ path: 'client/src/generated/operations.ts', content }];
+  return [{ path: 'protocol/src/generated/operations.ts', content }];
 }

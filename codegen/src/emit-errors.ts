@@ -104,5 +104,5 @@ export type OperationErrors = {
 ${operationUnions.join('\n')}
 };
 `;
-  return [{ path: 'client/src/generated/errors.ts', content }];
+  return [{ path: 'protocol/src/generated/errors.ts', content }];
 }

@@ -12,7 +12,7 @@ import { loadSpec } from './load-spec.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Folders owned by the codegen: anything in them that no emitter produced is stale. */
-const generatedDirs = ['server/src/generated', 'client/src/generated', 'react/src/generated'];
+const generatedDirs = ['server/src/generated', 'protocol/src/generated', 'react/src/generated'];
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');

@@ -1,9 +1,19 @@
-import { createApiClient, CurrentProjectNotFoundError } from '@gatehouse/client';
+import { createApiClient } from '@gatehouse/client';
+import type { ApiHttpError, ConnectionError } from '@gatehouse/client';
+import type { OperationBody, OperationErrors, OperationQuery, OperationResult } from '@gatehouse/protocol';
+import { CurrentProjectNotFoundError } from '@gatehouse/protocol/errors';
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { withTestContext } from '../../server/src/testing/test-context.ts';
 import { setApiClient } from './api-mutator.ts';
-import { getGetCurrentProjectQueryKey, getGetCurrentProjectQueryOptions, getGetProjectJwksQueryOptions } from './generated/hooks.ts';
+import {
+  type CreateUserMutationError,
+  createUser,
+  getGetCurrentProjectQueryKey,
+  getGetCurrentProjectQueryOptions,
+  getGetProjectJwksQueryOptions,
+  listUsers,
+} from './generated/hooks.ts';
 
 /** The orval-generated query options run through the project's own client against the real server. */
 const env = withTestContext({ listen: true });
@@ -28,5 +38,12 @@ describe('generated React Query hooks', () => {
     );
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     await expect(queryClient.fetchQuery(getGetCurrentProjectQueryOptions())).rejects.toBeInstanceOf(CurrentProjectNotFoundError);
+  });
+
+  it('are typed by the protocol types: one type family, and the errors the client throws', () => {
+    expectTypeOf(createUser).parameter(0).toEqualTypeOf<OperationBody<'createUser'>>();
+    expectTypeOf(createUser).returns.resolves.toEqualTypeOf<OperationResult<'createUser'>>();
+    expectTypeOf(listUsers).parameter(0).toEqualTypeOf<OperationQuery<'listUsers'> | undefined>();
+    expectTypeOf<CreateUserMutationError>().toEqualTypeOf<OperationErrors['createUser'] | ApiHttpError | ConnectionError>();
   });
 });

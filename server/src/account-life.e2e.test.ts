@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { createApiClient, RefreshTokenNotFoundOrExpiredError, UnparsableAccessTokenError } from '@gatehouse/client';
+import { createApiClient } from '@gatehouse/client';
+import { RefreshTokenNotFoundOrExpiredError, UnparsableAccessTokenError } from '@gatehouse/protocol/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapturedEmail, type SmtpSink, startSmtpSink } from './testing/smtp-sink.ts';
 import { createTestContext, type TestContext, type TestProject } from './testing/test-context.ts';

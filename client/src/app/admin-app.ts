@@ -1,4 +1,4 @@
-import type { OperationBody, OperationResult } from '../operation-types.ts';
+import type { OperationBody, OperationResult } from '@gatehouse/protocol/operation-types';
 import { type AppCall, definedOnly, queryBoolean } from './app-call.ts';
 import type {
   AdminProject,

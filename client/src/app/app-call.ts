@@ -1,7 +1,7 @@
 import type { OperationInput } from '../api-client.ts';
-import type { OperationName } from '../generated/operations.ts';
-import type { KnownError } from '../known-error.ts';
-import type { OperationResult } from '../operation-types.ts';
+import type { OperationName } from '@gatehouse/protocol/operations';
+import type { KnownError } from '../errors.ts';
+import type { OperationResult } from '@gatehouse/protocol/operation-types';
 
 /** A typed operation call with one app's credentials (the app objects are built on it). */
 export type AppCall = <Id extends OperationName>(operationId: Id, input?: OperationInput<Id>) => Promise<OperationResult<Id>>;

@@ -1,4 +1,4 @@
-import type { components } from '../generated/api-types.ts';
+import type { components } from '@gatehouse/protocol/api-types';
 
 /**
  * The wire shapes the app objects return and accept, named once. Data keeps the protocol's field

@@ -5,7 +5,7 @@ import {
   RefreshTokenError,
   UserAuthenticationRequiredError,
 } from '../errors.ts';
-import type { OperationName } from '../generated/operations.ts';
+import type { OperationName } from '@gatehouse/protocol/operations';
 import type { CrossTabOptions } from '../session/cross-tab-refresh.ts';
 import { createSessionClient } from '../session-client.ts';
 import { createCookieTokenStore } from '../token-store/cookie-token-store.ts';

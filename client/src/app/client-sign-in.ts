@@ -1,4 +1,4 @@
-import type { components } from '../generated/api-types.ts';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { AppCall } from './app-call.ts';
 import type { SignInResponse } from './app-types.ts';
 import {

@@ -1,4 +1,4 @@
-import type { components } from '../generated/api-types.ts';
+import type { components } from '@gatehouse/protocol/api-types';
 
 type Schemas = components['schemas'];
 export type PasskeyCreationOptions = Schemas['PasskeyCreationOptions'];

@@ -1,5 +1,5 @@
 import { AnonymousAuthenticationNotAllowedError, InvalidAccessTokenError, UserNotFoundError } from '../errors.ts';
-import type { OperationBody } from '../operation-types.ts';
+import type { OperationBody } from '@gatehouse/protocol/operation-types';
 import { type AppCall, definedOnly, orNull, queryBoolean } from './app-call.ts';
 import type {
   ContactChannelData,

@@ -1,6 +1,6 @@
 import type { Middleware } from '../api-client.ts';
 import { InvalidAccessTokenError } from '../errors.ts';
-import { isCodeInFamily } from '../known-error-family.ts';
+import { isCodeInFamily } from '@gatehouse/protocol';
 import { actualStatus, knownErrorCode } from '../response-status.ts';
 import type { Session } from '../session/session.ts';
 

@@ -1,7 +1,7 @@
 import { ApiHttpError } from '../api-client.ts';
 import { connectionErrorFor } from '../connection-error.ts';
 import { knownErrorFromBody, RefreshTokenError } from '../errors.ts';
-import { isCodeInFamily } from '../known-error-family.ts';
+import { isCodeInFamily } from '@gatehouse/protocol';
 import { actualStatus, knownErrorCode } from '../response-status.ts';
 
 export type RefreshGrantOptions = {

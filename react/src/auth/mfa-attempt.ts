@@ -1,4 +1,4 @@
-import { MultiFactorAuthenticationRequiredError } from '@gatehouse/client';
+import { MultiFactorAuthenticationRequiredError } from '@gatehouse/protocol/errors';
 import type { Gatehouse } from '../gatehouse-context.ts';
 import { RETURN_TO_PARAM } from '../navigation.ts';
 

@@ -20,32 +20,22 @@ import type {
 
 import type {
   AcceptTeamInvitation200,
-  AcceptTeamInvitation403,
   AdminProject,
   AdminProjectList,
-  ApiKeyNotFoundResponse,
   CallbackRequest,
   CheckFeatureSupportBody,
-  CheckTeamApiKey400One,
-  CheckTeamApiKey401One,
   CheckTeamApiKeyBody,
-  CheckUserApiKey400One,
-  CheckUserApiKey401One,
   CheckUserApiKeyBody,
   ClientProject,
-  Code400Response,
   CodeCheckResult,
   CodeRequest,
-  CodeWithPassword400Response,
   CompleteCliLogin200,
   CompleteCliLoginBody,
   ConfigString,
   ConnectedAccountAccessToken201Response,
-  ConnectedAccountAccessToken400Response,
   ConnectedAccountAccessTokenRequest,
   ConnectedAccountList,
   ContactChannel,
-  ContactChannelConflict409Response,
   ContactChannelList,
   CreateCliLogin200,
   CreateCliLoginBody,
@@ -54,49 +44,30 @@ import type {
   CreateMfaRecoveryCodes200,
   CreateMfaRecoveryCodesBody,
   CreateOAuthProviderBody,
-  CreateProjectPermission404,
   CreateSession200,
-  CreateSession400,
   CreateSessionBody,
   CreateTeamApiKeyBody,
-  CreateTeamMembership404,
-  CreateTeamPermission404,
-  CreateUser400One,
   CreateUserApiKeyBody,
   CurrentUser,
-  DeleteCurrentSession401One,
-  DeleteCurrentUser400One,
-  DeleteSession400,
   DeleteSessionParams,
   DeleteTeamInvitationParams,
-  DeleteTeamPermission401One,
-  DeletedAdminUserText,
-  EmailAlreadyVerifiedResponse,
-  ExchangeOAuthToken400One,
-  ExchangeOAuthToken401,
   GetOpenApiDocument200,
-  GetOwnConnectedAccountAccessToken400,
   GetProjectJwksParams,
   GetProjectMetricsParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUserApiKeyParams,
   InitiatePasskeyAuthentication200,
-  InitiatePasskeyAuthentication400,
   InitiatePasskeyAuthenticationBody,
   InitiatePasskeyRegistration200,
-  InitiatePasskeyRegistration400,
   InitiatePasskeyRegistrationBody,
   InternalApiKey,
   InternalApiKeyCreated,
   InternalApiKeyList,
-  InternalUserRequired401Response,
   JsonWebKeySet,
   ListContactChannelsParams,
-  ListNotificationPreferences400,
   ListOAuthProvidersParams,
   ListProjectPermissionsParams,
-  ListSessions400,
   ListSessionsParams,
   ListTeamApiKeysParams,
   ListTeamInvitationsParams,
@@ -105,72 +76,40 @@ import type {
   ListTeamsParams,
   ListUserApiKeysParams,
   ListUsersParams,
-  NotFoundTextResponse,
   NotificationPreference,
   NotificationPreferenceList,
-  OAuthCallback409Response,
   OAuthCallbackForm,
   OAuthProviderList,
   OAuthProviderView,
-  OAuthProviderWrite400Response,
   OAuthTokenRequest,
   OAuthTokenResponse,
-  OauthProviderTemporarilyUnavailableResponse,
-  OptionalAuthQuery400Response,
-  OuterOauthTimeoutResponse,
+  OperationError,
   PermissionDefinition,
   PermissionDefinitionCreate,
   PermissionDefinitionList,
   PermissionDefinitionUpdate,
-  PermissionDefinitionWrite400Response,
-  PermissionNotFoundResponse,
   PollCliLogin200,
   PollCliLogin201,
-  PollCliLogin400,
   PollCliLoginBody,
-  ProjectAuth401Response,
   ProjectCreate,
   ProjectMetrics,
-  ProjectNotFoundResponse,
   ProjectPermission,
   ProjectPermissionList,
   ProjectUpdate,
-  Query400Response,
-  RateLimitedResponse,
-  RedirectFromOAuthProvider400One,
-  RedirectFromOAuthProviderForm400One,
   RedirectFromOAuthProviderParams,
   RedirectToOAuthProvider200,
-  RedirectToOAuthProvider400One,
-  RedirectToOAuthProvider401,
   RedirectToOAuthProviderParams,
   RefreshCurrentSession200,
-  RefreshCurrentSession401One,
   RefreshCurrentSessionBody,
   RegisterPasskey200,
-  RegisterPasskey400,
   RegisterPasskeyBody,
-  Request400Response,
-  RequiredAuth400Response,
-  RequiredAuthOrText400Response,
-  RequiredAuthQuery400Response,
-  RequiredAuthQueryErrors400,
-  RequiredAuthQueryOrText400Response,
   ResetPasswordBody,
-  RestrictedAccess401Response,
-  RestrictedUserNotAllowedError,
-  SendContactChannelVerificationCode400,
   SendPasswordResetCode200,
-  SendPasswordResetCode400,
   SendPasswordResetCodeBody,
-  SendPrimaryEmailVerificationCode400,
   SendPrimaryEmailVerificationCodeBody,
   SendSignInCode200,
-  SendSignInCode400,
   SendSignInCodeBody,
   SendTeamInvitation200,
-  SendTeamInvitation400,
-  SendTeamInvitation401One,
   SendTeamInvitationBody,
   SendTestEmail200,
   SendTestEmailBody,
@@ -179,20 +118,12 @@ import type {
   ServerUserCreate,
   ServerUserUpdate,
   SessionList,
-  SetPassword400One,
   SetPasswordBody,
   SignInResponse,
-  SignInWithCode400,
-  SignInWithCode409,
-  SignInWithMfa400,
   SignInWithMfaBody,
-  SignInWithPasskey400,
   SignInWithPasskeyBody,
-  SignInWithPassword400,
   SignInWithPasswordBody,
-  SignUpAnonymously400,
   SignUpAnonymouslyBody,
-  SignUpWithPassword400,
   SignUpWithPasswordBody,
   Success,
   TeamApiKey,
@@ -204,46 +135,28 @@ import type {
   TeamMemberProfile,
   TeamMemberProfileList,
   TeamMembership,
-  TeamMembershipAlreadyExistsResponse,
-  TeamMembershipNotFoundResponse,
-  TeamNotFoundResponse,
   TeamPermission,
-  TeamPermission401Response,
   TeamPermissionList,
   TeamUpdate,
   TeamView,
   TransferInternalProject200,
   TransferInternalProjectBody,
   UpdateContactChannelBody,
-  UpdateCurrentUser400One,
   UpdateCurrentUserBody,
   UpdateInternalApiKeyBody,
-  UpdateNotificationPreference400One,
   UpdateNotificationPreferenceBody,
   UpdateOAuthProviderBody,
-  UpdatePassword400,
   UpdatePasswordBody,
   UpdateProjectConfigOverrideBody,
   UpdateTeamApiKeyBody,
   UpdateTeamApiKeyParams,
   UpdateTeamMemberProfileBody,
-  UpdateUser400One,
   UpdateUserApiKeyBody,
   UpdateUserApiKeyParams,
   UserApiKey,
   UserApiKeyCreated,
   UserApiKeyList,
-  UserEmailAlreadyExistsResponse,
-  UserList,
-  UserMe400Response,
-  UserMeQuery400Response,
-  UserNotFoundError,
-  UserNotFoundResponse,
-  UserRequired401Response,
-  UserToken403OrForbiddenResponse,
-  UserToken403Response,
-  VerificationCodeAlreadyUsedResponse,
-  VerificationCodeNotFoundResponse
+  UserList
 } from './hooks.schemas';
 
 import { apiMutator } from '../api-mutator';
@@ -291,7 +204,7 @@ export const getGetApiRootQueryKey = () => {
     }
 
     
-export const getGetApiRootQueryOptions = <TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetApiRootQueryOptions = <TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OperationError<'getApiRoot'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -310,14 +223,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetApiRootQueryResult = NonNullable<Awaited<ReturnType<typeof getApiRoot>>>
-export type GetApiRootQueryError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response
+export type GetApiRootQueryError = OperationError<'getApiRoot'>
 
 
 /**
  * @summary Welcome text
  */
 
-export function useGetApiRoot<TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetApiRoot<TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OperationError<'getApiRoot'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -333,7 +246,7 @@ export function useGetApiRoot<TData = Awaited<ReturnType<typeof getApiRoot>>, TE
 
 
 
-export const getGetApiRootSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetApiRootSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OperationError<'getApiRoot'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -352,14 +265,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetApiRootSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getApiRoot>>>
-export type GetApiRootSuspenseQueryError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response
+export type GetApiRootSuspenseQueryError = OperationError<'getApiRoot'>
 
 
 /**
  * @summary Welcome text
  */
 
-export function useGetApiRootSuspense<TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OptionalAuthQuery400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetApiRootSuspense<TData = Awaited<ReturnType<typeof getApiRoot>>, TError = OperationError<'getApiRoot'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getApiRoot>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -410,7 +323,7 @@ export const getGetOpenApiDocumentQueryKey = () => {
     }
 
     
-export const getGetOpenApiDocumentQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Query400Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetOpenApiDocumentQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -429,14 +342,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetOpenApiDocumentQueryResult = NonNullable<Awaited<ReturnType<typeof getOpenApiDocument>>>
-export type GetOpenApiDocumentQueryError = Query400Response
+export type GetOpenApiDocumentQueryError = OperationError<'getOpenApiDocument'>
 
 
 /**
  * @summary This API document
  */
 
-export function useGetOpenApiDocument<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Query400Response>(
+export function useGetOpenApiDocument<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -452,7 +365,7 @@ export function useGetOpenApiDocument<TData = Awaited<ReturnType<typeof getOpenA
 
 
 
-export const getGetOpenApiDocumentSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Query400Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetOpenApiDocumentSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -471,14 +384,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetOpenApiDocumentSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getOpenApiDocument>>>
-export type GetOpenApiDocumentSuspenseQueryError = Query400Response
+export type GetOpenApiDocumentSuspenseQueryError = OperationError<'getOpenApiDocument'>
 
 
 /**
  * @summary This API document
  */
 
-export function useGetOpenApiDocumentSuspense<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = Query400Response>(
+export function useGetOpenApiDocumentSuspense<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -522,7 +435,7 @@ export const checkFeatureSupport = async (checkFeatureSupportBody?: CheckFeature
 
 
 
-export const getCheckFeatureSupportMutationOptions = <TError = Request400Response,
+export const getCheckFeatureSupportMutationOptions = <TError = OperationError<'checkFeatureSupport'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkFeatureSupport>>, TError,{data: CheckFeatureSupportBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkFeatureSupport>>, TError,{data: CheckFeatureSupportBody}, TContext> => {
 
@@ -549,12 +462,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckFeatureSupportMutationResult = NonNullable<Awaited<ReturnType<typeof checkFeatureSupport>>>
     export type CheckFeatureSupportMutationBody = CheckFeatureSupportBody
-    export type CheckFeatureSupportMutationError = Request400Response
+    export type CheckFeatureSupportMutationError = OperationError<'checkFeatureSupport'>
 
     /**
  * @summary Ask whether a feature is supported
  */
-export const useCheckFeatureSupport = <TError = Request400Response,
+export const useCheckFeatureSupport = <TError = OperationError<'checkFeatureSupport'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkFeatureSupport>>, TError,{data: CheckFeatureSupportBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof checkFeatureSupport>>,
@@ -601,7 +514,7 @@ export const getGetCurrentProjectQueryKey = () => {
     }
 
     
-export const getGetCurrentProjectQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetCurrentProjectQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = OperationError<'getCurrentProject'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -620,14 +533,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCurrentProjectQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentProject>>>
-export type GetCurrentProjectQueryError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response
+export type GetCurrentProjectQueryError = OperationError<'getCurrentProject'>
 
 
 /**
  * @summary The current project (client view)
  */
 
-export function useGetCurrentProject<TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetCurrentProject<TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = OperationError<'getCurrentProject'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -643,7 +556,7 @@ export function useGetCurrentProject<TData = Awaited<ReturnType<typeof getCurren
 
 
 
-export const getGetCurrentProjectSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetCurrentProjectSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = OperationError<'getCurrentProject'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -662,14 +575,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCurrentProjectSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentProject>>>
-export type GetCurrentProjectSuspenseQueryError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response
+export type GetCurrentProjectSuspenseQueryError = OperationError<'getCurrentProject'>
 
 
 /**
  * @summary The current project (client view)
  */
 
-export function useGetCurrentProjectSuspense<TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetCurrentProjectSuspense<TData = Awaited<ReturnType<typeof getCurrentProject>>, TError = OperationError<'getCurrentProject'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -730,7 +643,7 @@ export const getGetProjectJwksQueryKey = (projectId?: string,
     }
 
     
-export const getGetProjectJwksQueryOptions = <TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Query400Response | ProjectNotFoundResponse>(projectId: string,
+export const getGetProjectJwksQueryOptions = <TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = OperationError<'getProjectJwks'>>(projectId: string,
     params?: GetProjectJwksParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -750,14 +663,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProjectJwksQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectJwks>>>
-export type GetProjectJwksQueryError = Query400Response | ProjectNotFoundResponse
+export type GetProjectJwksQueryError = OperationError<'getProjectJwks'>
 
 
 /**
  * @summary Public keys that verify the project's access tokens
  */
 
-export function useGetProjectJwks<TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Query400Response | ProjectNotFoundResponse>(
+export function useGetProjectJwks<TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = OperationError<'getProjectJwks'>>(
  projectId: string,
     params?: GetProjectJwksParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -774,7 +687,7 @@ export function useGetProjectJwks<TData = Awaited<ReturnType<typeof getProjectJw
 
 
 
-export const getGetProjectJwksSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Query400Response | ProjectNotFoundResponse>(projectId: string,
+export const getGetProjectJwksSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = OperationError<'getProjectJwks'>>(projectId: string,
     params?: GetProjectJwksParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -794,14 +707,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProjectJwksSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectJwks>>>
-export type GetProjectJwksSuspenseQueryError = Query400Response | ProjectNotFoundResponse
+export type GetProjectJwksSuspenseQueryError = OperationError<'getProjectJwks'>
 
 
 /**
  * @summary Public keys that verify the project's access tokens
  */
 
-export function useGetProjectJwksSuspense<TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = Query400Response | ProjectNotFoundResponse>(
+export function useGetProjectJwksSuspense<TData = Awaited<ReturnType<typeof getProjectJwks>>, TError = OperationError<'getProjectJwks'>>(
  projectId: string,
     params?: GetProjectJwksParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -853,7 +766,7 @@ export const getRedirectAnonymousJwksQueryKey = (projectId?: string,) => {
     }
 
     
-export const getRedirectAnonymousJwksQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Query400Response>(projectId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getRedirectAnonymousJwksQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = OperationError<'redirectAnonymousJwks'>>(projectId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -872,14 +785,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type RedirectAnonymousJwksQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousJwks>>>
-export type RedirectAnonymousJwksQueryError = void | Query400Response
+export type RedirectAnonymousJwksQueryError = OperationError<'redirectAnonymousJwks'>
 
 
 /**
  * @summary Legacy location of the anonymous-user keys
  */
 
-export function useRedirectAnonymousJwks<TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Query400Response>(
+export function useRedirectAnonymousJwks<TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = OperationError<'redirectAnonymousJwks'>>(
  projectId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -895,7 +808,7 @@ export function useRedirectAnonymousJwks<TData = Awaited<ReturnType<typeof redir
 
 
 
-export const getRedirectAnonymousJwksSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Query400Response>(projectId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getRedirectAnonymousJwksSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = OperationError<'redirectAnonymousJwks'>>(projectId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -914,14 +827,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type RedirectAnonymousJwksSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousJwks>>>
-export type RedirectAnonymousJwksSuspenseQueryError = void | Query400Response
+export type RedirectAnonymousJwksSuspenseQueryError = OperationError<'redirectAnonymousJwks'>
 
 
 /**
  * @summary Legacy location of the anonymous-user keys
  */
 
-export function useRedirectAnonymousJwksSuspense<TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = void | Query400Response>(
+export function useRedirectAnonymousJwksSuspense<TData = Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError = OperationError<'redirectAnonymousJwks'>>(
  projectId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousJwks>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -965,7 +878,7 @@ export const signUpWithPassword = async (signUpWithPasswordBody: SignUpWithPassw
 
 
 
-export const getSignUpWithPasswordMutationOptions = <TError = SignUpWithPassword400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse | RateLimitedResponse,
+export const getSignUpWithPasswordMutationOptions = <TError = OperationError<'signUpWithPassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signUpWithPassword>>, TError,{data: SignUpWithPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof signUpWithPassword>>, TError,{data: SignUpWithPasswordBody}, TContext> => {
 
@@ -992,12 +905,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SignUpWithPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof signUpWithPassword>>>
     export type SignUpWithPasswordMutationBody = SignUpWithPasswordBody
-    export type SignUpWithPasswordMutationError = SignUpWithPassword400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse | RateLimitedResponse
+    export type SignUpWithPasswordMutationError = OperationError<'signUpWithPassword'>
 
     /**
  * @summary Create a user with an email and a password
  */
-export const useSignUpWithPassword = <TError = SignUpWithPassword400 | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse | RateLimitedResponse,
+export const useSignUpWithPassword = <TError = OperationError<'signUpWithPassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signUpWithPassword>>, TError,{data: SignUpWithPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof signUpWithPassword>>,
@@ -1038,7 +951,7 @@ export const signInWithPassword = async (signInWithPasswordBody: SignInWithPassw
 
 
 
-export const getSignInWithPasswordMutationOptions = <TError = SignInWithPassword400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+export const getSignInWithPasswordMutationOptions = <TError = OperationError<'signInWithPassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithPassword>>, TError,{data: SignInWithPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof signInWithPassword>>, TError,{data: SignInWithPasswordBody}, TContext> => {
 
@@ -1065,12 +978,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SignInWithPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithPassword>>>
     export type SignInWithPasswordMutationBody = SignInWithPasswordBody
-    export type SignInWithPasswordMutationError = SignInWithPassword400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse
+    export type SignInWithPasswordMutationError = OperationError<'signInWithPassword'>
 
     /**
  * @summary Sign in with an email and a password
  */
-export const useSignInWithPassword = <TError = SignInWithPassword400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+export const useSignInWithPassword = <TError = OperationError<'signInWithPassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithPassword>>, TError,{data: SignInWithPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof signInWithPassword>>,
@@ -1111,7 +1024,7 @@ export const updatePassword = async (updatePasswordBody: UpdatePasswordBody, opt
 
 
 
-export const getUpdatePasswordMutationOptions = <TError = UpdatePassword400 | UserRequired401Response | UserToken403Response,
+export const getUpdatePasswordMutationOptions = <TError = OperationError<'updatePassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePassword>>, TError,{data: UpdatePasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updatePassword>>, TError,{data: UpdatePasswordBody}, TContext> => {
 
@@ -1138,12 +1051,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdatePasswordMutationResult = NonNullable<Awaited<ReturnType<typeof updatePassword>>>
     export type UpdatePasswordMutationBody = UpdatePasswordBody
-    export type UpdatePasswordMutationError = UpdatePassword400 | UserRequired401Response | UserToken403Response
+    export type UpdatePasswordMutationError = OperationError<'updatePassword'>
 
     /**
  * @summary Change the signed-in user's password
  */
-export const useUpdatePassword = <TError = UpdatePassword400 | UserRequired401Response | UserToken403Response,
+export const useUpdatePassword = <TError = OperationError<'updatePassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePassword>>, TError,{data: UpdatePasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updatePassword>>,
@@ -1183,7 +1096,7 @@ export const setPassword = async (setPasswordBody: SetPasswordBody, options?: Re
 
 
 
-export const getSetPasswordMutationOptions = <TError = SetPassword400One | string | UserRequired401Response | UserToken403Response,
+export const getSetPasswordMutationOptions = <TError = OperationError<'setPassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setPassword>>, TError,{data: SetPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof setPassword>>, TError,{data: SetPasswordBody}, TContext> => {
 
@@ -1210,12 +1123,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof setPassword>>>
     export type SetPasswordMutationBody = SetPasswordBody
-    export type SetPasswordMutationError = SetPassword400One | string | UserRequired401Response | UserToken403Response
+    export type SetPasswordMutationError = OperationError<'setPassword'>
 
     /**
  * @summary Give a password to a signed-in user who has none
  */
-export const useSetPassword = <TError = SetPassword400One | string | UserRequired401Response | UserToken403Response,
+export const useSetPassword = <TError = OperationError<'setPassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setPassword>>, TError,{data: SetPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof setPassword>>,
@@ -1256,7 +1169,7 @@ export const signUpAnonymously = async (signUpAnonymouslyBody?: SignUpAnonymousl
 
 
 
-export const getSignUpAnonymouslyMutationOptions = <TError = SignUpAnonymously400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+export const getSignUpAnonymouslyMutationOptions = <TError = OperationError<'signUpAnonymously'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signUpAnonymously>>, TError,{data: SignUpAnonymouslyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof signUpAnonymously>>, TError,{data: SignUpAnonymouslyBody}, TContext> => {
 
@@ -1283,12 +1196,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SignUpAnonymouslyMutationResult = NonNullable<Awaited<ReturnType<typeof signUpAnonymously>>>
     export type SignUpAnonymouslyMutationBody = SignUpAnonymouslyBody
-    export type SignUpAnonymouslyMutationError = SignUpAnonymously400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse
+    export type SignUpAnonymouslyMutationError = OperationError<'signUpAnonymously'>
 
     /**
  * @summary Create an anonymous user
  */
-export const useSignUpAnonymously = <TError = SignUpAnonymously400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+export const useSignUpAnonymously = <TError = OperationError<'signUpAnonymously'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signUpAnonymously>>, TError,{data: SignUpAnonymouslyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof signUpAnonymously>>,
@@ -1353,7 +1266,7 @@ if(oAuthTokenRequest.scope !== undefined) {
 
 
 
-export const getExchangeOAuthTokenMutationOptions = <TError = ExchangeOAuthToken400One | string | ExchangeOAuthToken401,
+export const getExchangeOAuthTokenMutationOptions = <TError = OperationError<'exchangeOAuthToken'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOAuthToken>>, TError,{data: OAuthTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof exchangeOAuthToken>>, TError,{data: OAuthTokenRequest}, TContext> => {
 
@@ -1380,12 +1293,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ExchangeOAuthTokenMutationResult = NonNullable<Awaited<ReturnType<typeof exchangeOAuthToken>>>
     export type ExchangeOAuthTokenMutationBody = OAuthTokenRequest
-    export type ExchangeOAuthTokenMutationError = ExchangeOAuthToken400One | string | ExchangeOAuthToken401
+    export type ExchangeOAuthTokenMutationError = OperationError<'exchangeOAuthToken'>
 
     /**
  * @summary OAuth 2.0 token endpoint (authorization code and refresh grants)
  */
-export const useExchangeOAuthToken = <TError = ExchangeOAuthToken400One | string | ExchangeOAuthToken401,
+export const useExchangeOAuthToken = <TError = OperationError<'exchangeOAuthToken'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOAuthToken>>, TError,{data: OAuthTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof exchangeOAuthToken>>,
@@ -1464,7 +1377,7 @@ export const getRedirectToOAuthProviderQueryKey = (providerId?: string,
     }
 
     
-export const getRedirectToOAuthProviderQueryOptions = <TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401>(providerId: string,
+export const getRedirectToOAuthProviderQueryOptions = <TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = OperationError<'redirectToOAuthProvider'>>(providerId: string,
     params: RedirectToOAuthProviderParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -1484,14 +1397,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type RedirectToOAuthProviderQueryResult = NonNullable<Awaited<ReturnType<typeof redirectToOAuthProvider>>>
-export type RedirectToOAuthProviderQueryError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401
+export type RedirectToOAuthProviderQueryError = OperationError<'redirectToOAuthProvider'>
 
 
 /**
  * @summary Start OAuth sign-in or linking with a provider (browser navigation)
  */
 
-export function useRedirectToOAuthProvider<TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401>(
+export function useRedirectToOAuthProvider<TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = OperationError<'redirectToOAuthProvider'>>(
  providerId: string,
     params: RedirectToOAuthProviderParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -1508,7 +1421,7 @@ export function useRedirectToOAuthProvider<TData = Awaited<ReturnType<typeof red
 
 
 
-export const getRedirectToOAuthProviderSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401>(providerId: string,
+export const getRedirectToOAuthProviderSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = OperationError<'redirectToOAuthProvider'>>(providerId: string,
     params: RedirectToOAuthProviderParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -1528,14 +1441,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type RedirectToOAuthProviderSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectToOAuthProvider>>>
-export type RedirectToOAuthProviderSuspenseQueryError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401
+export type RedirectToOAuthProviderSuspenseQueryError = OperationError<'redirectToOAuthProvider'>
 
 
 /**
  * @summary Start OAuth sign-in or linking with a provider (browser navigation)
  */
 
-export function useRedirectToOAuthProviderSuspense<TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = void | RedirectToOAuthProvider400One | string | RedirectToOAuthProvider401>(
+export function useRedirectToOAuthProviderSuspense<TData = Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError = OperationError<'redirectToOAuthProvider'>>(
  providerId: string,
     params: RedirectToOAuthProviderParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectToOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -1617,7 +1530,7 @@ export const getRedirectFromOAuthProviderQueryKey = (providerId?: string,
     }
 
     
-export const getRedirectFromOAuthProviderQueryOptions = <TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse>(providerId: string,
+export const getRedirectFromOAuthProviderQueryOptions = <TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = OperationError<'redirectFromOAuthProvider'>>(providerId: string,
     params?: RedirectFromOAuthProviderParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -1637,14 +1550,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type RedirectFromOAuthProviderQueryResult = NonNullable<Awaited<ReturnType<typeof redirectFromOAuthProvider>>>
-export type RedirectFromOAuthProviderQueryError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse
+export type RedirectFromOAuthProviderQueryError = OperationError<'redirectFromOAuthProvider'>
 
 
 /**
  * @summary The provider's redirect back (browser navigation)
  */
 
-export function useRedirectFromOAuthProvider<TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse>(
+export function useRedirectFromOAuthProvider<TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = OperationError<'redirectFromOAuthProvider'>>(
  providerId: string,
     params?: RedirectFromOAuthProviderParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -1661,7 +1574,7 @@ export function useRedirectFromOAuthProvider<TData = Awaited<ReturnType<typeof r
 
 
 
-export const getRedirectFromOAuthProviderSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse>(providerId: string,
+export const getRedirectFromOAuthProviderSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = OperationError<'redirectFromOAuthProvider'>>(providerId: string,
     params?: RedirectFromOAuthProviderParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -1681,14 +1594,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type RedirectFromOAuthProviderSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectFromOAuthProvider>>>
-export type RedirectFromOAuthProviderSuspenseQueryError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse
+export type RedirectFromOAuthProviderSuspenseQueryError = OperationError<'redirectFromOAuthProvider'>
 
 
 /**
  * @summary The provider's redirect back (browser navigation)
  */
 
-export function useRedirectFromOAuthProviderSuspense<TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = void | RedirectFromOAuthProvider400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse>(
+export function useRedirectFromOAuthProviderSuspense<TData = Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError = OperationError<'redirectFromOAuthProvider'>>(
  providerId: string,
     params?: RedirectFromOAuthProviderParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectFromOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -1759,7 +1672,7 @@ if(oAuthCallbackForm?.user !== undefined) {
 
 
 
-export const getRedirectFromOAuthProviderFormMutationOptions = <TError = void | RedirectFromOAuthProviderForm400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse,
+export const getRedirectFromOAuthProviderFormMutationOptions = <TError = OperationError<'redirectFromOAuthProviderForm'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>, TError,{providerId: string;data: OAuthCallbackForm}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>, TError,{providerId: string;data: OAuthCallbackForm}, TContext> => {
 
@@ -1786,12 +1699,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RedirectFromOAuthProviderFormMutationResult = NonNullable<Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>>
     export type RedirectFromOAuthProviderFormMutationBody = OAuthCallbackForm
-    export type RedirectFromOAuthProviderFormMutationError = void | RedirectFromOAuthProviderForm400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse
+    export type RedirectFromOAuthProviderFormMutationError = OperationError<'redirectFromOAuthProviderForm'>
 
     /**
  * @summary The provider's form POST back (Apple's `response_mode=form_post`)
  */
-export const useRedirectFromOAuthProviderForm = <TError = void | RedirectFromOAuthProviderForm400One | string | OuterOauthTimeoutResponse | OAuthCallback409Response | OauthProviderTemporarilyUnavailableResponse,
+export const useRedirectFromOAuthProviderForm = <TError = OperationError<'redirectFromOAuthProviderForm'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>, TError,{providerId: string;data: OAuthCallbackForm}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof redirectFromOAuthProviderForm>>,
@@ -1833,7 +1746,7 @@ export const getOwnConnectedAccountAccessToken = async (providerId: string,
 
 
 
-export const getGetOwnConnectedAccountAccessTokenMutationOptions = <TError = GetOwnConnectedAccountAccessToken400 | UserRequired401Response | UserToken403Response,
+export const getGetOwnConnectedAccountAccessTokenMutationOptions = <TError = OperationError<'getOwnConnectedAccountAccessToken'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>, TError,{providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>, TError,{providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext> => {
 
@@ -1860,12 +1773,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type GetOwnConnectedAccountAccessTokenMutationResult = NonNullable<Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>>
     export type GetOwnConnectedAccountAccessTokenMutationBody = ConnectedAccountAccessTokenRequest
-    export type GetOwnConnectedAccountAccessTokenMutationError = GetOwnConnectedAccountAccessToken400 | UserRequired401Response | UserToken403Response
+    export type GetOwnConnectedAccountAccessTokenMutationError = OperationError<'getOwnConnectedAccountAccessToken'>
 
     /**
  * @summary A provider access token of the signed-in user's connected account (legacy path)
  */
-export const useGetOwnConnectedAccountAccessToken = <TError = GetOwnConnectedAccountAccessToken400 | UserRequired401Response | UserToken403Response,
+export const useGetOwnConnectedAccountAccessToken = <TError = OperationError<'getOwnConnectedAccountAccessToken'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>, TError,{providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof getOwnConnectedAccountAccessToken>>,
@@ -1913,7 +1826,7 @@ export const getListConnectedAccountsQueryKey = (userId?: string,) => {
     }
 
     
-export const getListConnectedAccountsQueryOptions = <TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListConnectedAccountsQueryOptions = <TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = OperationError<'listConnectedAccounts'>>(userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1932,14 +1845,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListConnectedAccountsQueryResult = NonNullable<Awaited<ReturnType<typeof listConnectedAccounts>>>
-export type ListConnectedAccountsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+export type ListConnectedAccountsQueryError = OperationError<'listConnectedAccounts'>
 
 
 /**
  * @summary A user's connected accounts
  */
 
-export function useListConnectedAccounts<TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+export function useListConnectedAccounts<TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = OperationError<'listConnectedAccounts'>>(
  userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -1955,7 +1868,7 @@ export function useListConnectedAccounts<TData = Awaited<ReturnType<typeof listC
 
 
 
-export const getListConnectedAccountsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListConnectedAccountsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = OperationError<'listConnectedAccounts'>>(userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1974,14 +1887,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListConnectedAccountsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listConnectedAccounts>>>
-export type ListConnectedAccountsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+export type ListConnectedAccountsSuspenseQueryError = OperationError<'listConnectedAccounts'>
 
 
 /**
  * @summary A user's connected accounts
  */
 
-export function useListConnectedAccountsSuspense<TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+export function useListConnectedAccountsSuspense<TData = Awaited<ReturnType<typeof listConnectedAccounts>>, TError = OperationError<'listConnectedAccounts'>>(
  userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listConnectedAccounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -2036,7 +1949,7 @@ export const getConnectedAccountAccessToken = async (userId: string,
 
 
 
-export const getGetConnectedAccountAccessTokenMutationOptions = <TError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+export const getGetConnectedAccountAccessTokenMutationOptions = <TError = OperationError<'getConnectedAccountAccessToken'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessToken>>, TError,{userId: string;providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessToken>>, TError,{userId: string;providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext> => {
 
@@ -2063,12 +1976,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type GetConnectedAccountAccessTokenMutationResult = NonNullable<Awaited<ReturnType<typeof getConnectedAccountAccessToken>>>
     export type GetConnectedAccountAccessTokenMutationBody = ConnectedAccountAccessTokenRequest
-    export type GetConnectedAccountAccessTokenMutationError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+    export type GetConnectedAccountAccessTokenMutationError = OperationError<'getConnectedAccountAccessToken'>
 
     /**
  * @summary A provider access token of a user's connected account
  */
-export const useGetConnectedAccountAccessToken = <TError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+export const useGetConnectedAccountAccessToken = <TError = OperationError<'getConnectedAccountAccessToken'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessToken>>, TError,{userId: string;providerId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof getConnectedAccountAccessToken>>,
@@ -2114,7 +2027,7 @@ export const getConnectedAccountAccessTokenForAccount = async (userId: string,
 
 
 
-export const getGetConnectedAccountAccessTokenForAccountMutationOptions = <TError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+export const getGetConnectedAccountAccessTokenForAccountMutationOptions = <TError = OperationError<'getConnectedAccountAccessTokenForAccount'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>, TError,{userId: string;providerId: string;providerAccountId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>, TError,{userId: string;providerId: string;providerAccountId: string;data: ConnectedAccountAccessTokenRequest}, TContext> => {
 
@@ -2141,12 +2054,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type GetConnectedAccountAccessTokenForAccountMutationResult = NonNullable<Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>>
     export type GetConnectedAccountAccessTokenForAccountMutationBody = ConnectedAccountAccessTokenRequest
-    export type GetConnectedAccountAccessTokenForAccountMutationError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+    export type GetConnectedAccountAccessTokenForAccountMutationError = OperationError<'getConnectedAccountAccessTokenForAccount'>
 
     /**
  * @summary A provider access token of one of a user's connected accounts
  */
-export const useGetConnectedAccountAccessTokenForAccount = <TError = ConnectedAccountAccessToken400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+export const useGetConnectedAccountAccessTokenForAccount = <TError = OperationError<'getConnectedAccountAccessTokenForAccount'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>, TError,{userId: string;providerId: string;providerAccountId: string;data: ConnectedAccountAccessTokenRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof getConnectedAccountAccessTokenForAccount>>,
@@ -2201,7 +2114,7 @@ export const getListOAuthProvidersQueryKey = (params?: ListOAuthProvidersParams,
     }
 
     
-export const getListOAuthProvidersQueryOptions = <TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListOAuthProvidersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListOAuthProvidersQueryOptions = <TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = OperationError<'listOAuthProviders'>>(params?: ListOAuthProvidersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -2220,14 +2133,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListOAuthProvidersQueryResult = NonNullable<Awaited<ReturnType<typeof listOAuthProviders>>>
-export type ListOAuthProvidersQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListOAuthProvidersQueryError = OperationError<'listOAuthProviders'>
 
 
 /**
  * @summary Linked provider accounts (of a user, or of the project)
  */
 
-export function useListOAuthProviders<TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListOAuthProviders<TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = OperationError<'listOAuthProviders'>>(
  params?: ListOAuthProvidersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -2243,7 +2156,7 @@ export function useListOAuthProviders<TData = Awaited<ReturnType<typeof listOAut
 
 
 
-export const getListOAuthProvidersSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListOAuthProvidersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListOAuthProvidersSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = OperationError<'listOAuthProviders'>>(params?: ListOAuthProvidersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -2262,14 +2175,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListOAuthProvidersSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listOAuthProviders>>>
-export type ListOAuthProvidersSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListOAuthProvidersSuspenseQueryError = OperationError<'listOAuthProviders'>
 
 
 /**
  * @summary Linked provider accounts (of a user, or of the project)
  */
 
-export function useListOAuthProvidersSuspense<TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListOAuthProvidersSuspense<TData = Awaited<ReturnType<typeof listOAuthProviders>>, TError = OperationError<'listOAuthProviders'>>(
  params?: ListOAuthProvidersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOAuthProviders>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -2313,7 +2226,7 @@ export const createOAuthProvider = async (createOAuthProviderBody: CreateOAuthPr
 
 
 
-export const getCreateOAuthProviderMutationOptions = <TError = OAuthProviderWrite400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundError | string,
+export const getCreateOAuthProviderMutationOptions = <TError = OperationError<'createOAuthProvider'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createOAuthProvider>>, TError,{data: CreateOAuthProviderBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createOAuthProvider>>, TError,{data: CreateOAuthProviderBody}, TContext> => {
 
@@ -2340,12 +2253,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateOAuthProviderMutationResult = NonNullable<Awaited<ReturnType<typeof createOAuthProvider>>>
     export type CreateOAuthProviderMutationBody = CreateOAuthProviderBody
-    export type CreateOAuthProviderMutationError = OAuthProviderWrite400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundError | string
+    export type CreateOAuthProviderMutationError = OperationError<'createOAuthProvider'>
 
     /**
  * @summary Link a provider account to a user (server)
  */
-export const useCreateOAuthProvider = <TError = OAuthProviderWrite400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundError | string,
+export const useCreateOAuthProvider = <TError = OperationError<'createOAuthProvider'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createOAuthProvider>>, TError,{data: CreateOAuthProviderBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createOAuthProvider>>,
@@ -2396,7 +2309,7 @@ export const getGetOAuthProviderQueryKey = (userId?: string,
     }
 
     
-export const getGetOAuthProviderQueryOptions = <TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(userId: string,
+export const getGetOAuthProviderQueryOptions = <TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = OperationError<'getOAuthProvider'>>(userId: string,
     providerId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -2416,14 +2329,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetOAuthProviderQueryResult = NonNullable<Awaited<ReturnType<typeof getOAuthProvider>>>
-export type GetOAuthProviderQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+export type GetOAuthProviderQueryError = OperationError<'getOAuthProvider'>
 
 
 /**
  * @summary One linked provider account
  */
 
-export function useGetOAuthProvider<TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(
+export function useGetOAuthProvider<TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = OperationError<'getOAuthProvider'>>(
  userId: string,
     providerId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -2440,7 +2353,7 @@ export function useGetOAuthProvider<TData = Awaited<ReturnType<typeof getOAuthPr
 
 
 
-export const getGetOAuthProviderSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(userId: string,
+export const getGetOAuthProviderSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = OperationError<'getOAuthProvider'>>(userId: string,
     providerId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -2460,14 +2373,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetOAuthProviderSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getOAuthProvider>>>
-export type GetOAuthProviderSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+export type GetOAuthProviderSuspenseQueryError = OperationError<'getOAuthProvider'>
 
 
 /**
  * @summary One linked provider account
  */
 
-export function useGetOAuthProviderSuspense<TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(
+export function useGetOAuthProviderSuspense<TData = Awaited<ReturnType<typeof getOAuthProvider>>, TError = OperationError<'getOAuthProvider'>>(
  userId: string,
     providerId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOAuthProvider>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -2515,7 +2428,7 @@ export const updateOAuthProvider = async (userId: string,
 
 
 
-export const getUpdateOAuthProviderMutationOptions = <TError = OAuthProviderWrite400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+export const getUpdateOAuthProviderMutationOptions = <TError = OperationError<'updateOAuthProvider'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateOAuthProvider>>, TError,{userId: string;providerId: string;data: UpdateOAuthProviderBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateOAuthProvider>>, TError,{userId: string;providerId: string;data: UpdateOAuthProviderBody}, TContext> => {
 
@@ -2542,12 +2455,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateOAuthProviderMutationResult = NonNullable<Awaited<ReturnType<typeof updateOAuthProvider>>>
     export type UpdateOAuthProviderMutationBody = UpdateOAuthProviderBody
-    export type UpdateOAuthProviderMutationError = OAuthProviderWrite400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+    export type UpdateOAuthProviderMutationError = OperationError<'updateOAuthProvider'>
 
     /**
  * @summary Change a linked provider account
  */
-export const useUpdateOAuthProvider = <TError = OAuthProviderWrite400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+export const useUpdateOAuthProvider = <TError = OperationError<'updateOAuthProvider'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateOAuthProvider>>, TError,{userId: string;providerId: string;data: UpdateOAuthProviderBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateOAuthProvider>>,
@@ -2589,7 +2502,7 @@ export const deleteOAuthProvider = async (userId: string,
 
 
 
-export const getDeleteOAuthProviderMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+export const getDeleteOAuthProviderMutationOptions = <TError = OperationError<'deleteOAuthProvider'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteOAuthProvider>>, TError,{userId: string;providerId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteOAuthProvider>>, TError,{userId: string;providerId: string}, TContext> => {
 
@@ -2616,12 +2529,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteOAuthProviderMutationResult = NonNullable<Awaited<ReturnType<typeof deleteOAuthProvider>>>
     
-    export type DeleteOAuthProviderMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+    export type DeleteOAuthProviderMutationError = OperationError<'deleteOAuthProvider'>
 
     /**
  * @summary Unlink a provider account
  */
-export const useDeleteOAuthProvider = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+export const useDeleteOAuthProvider = <TError = OperationError<'deleteOAuthProvider'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteOAuthProvider>>, TError,{userId: string;providerId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteOAuthProvider>>,
@@ -2661,7 +2574,7 @@ export const refreshCurrentSession = async (refreshCurrentSessionBody?: RefreshC
 
 
 
-export const getRefreshCurrentSessionMutationOptions = <TError = RequiredAuth400Response | RefreshCurrentSession401One | DeletedAdminUserText | UserToken403Response,
+export const getRefreshCurrentSessionMutationOptions = <TError = OperationError<'refreshCurrentSession'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshCurrentSession>>, TError,{data: RefreshCurrentSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof refreshCurrentSession>>, TError,{data: RefreshCurrentSessionBody}, TContext> => {
 
@@ -2688,12 +2601,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RefreshCurrentSessionMutationResult = NonNullable<Awaited<ReturnType<typeof refreshCurrentSession>>>
     export type RefreshCurrentSessionMutationBody = RefreshCurrentSessionBody
-    export type RefreshCurrentSessionMutationError = RequiredAuth400Response | RefreshCurrentSession401One | DeletedAdminUserText | UserToken403Response
+    export type RefreshCurrentSessionMutationError = OperationError<'refreshCurrentSession'>
 
     /**
  * @summary A fresh access token for the refresh token of the header
  */
-export const useRefreshCurrentSession = <TError = RequiredAuth400Response | RefreshCurrentSession401One | DeletedAdminUserText | UserToken403Response,
+export const useRefreshCurrentSession = <TError = OperationError<'refreshCurrentSession'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshCurrentSession>>, TError,{data: RefreshCurrentSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof refreshCurrentSession>>,
@@ -2732,7 +2645,7 @@ export const deleteCurrentSession = async ( options?: RequestInit): Promise<Succ
 
 
 
-export const getDeleteCurrentSessionMutationOptions = <TError = RequiredAuth400Response | DeleteCurrentSession401One | DeletedAdminUserText | UserToken403Response,
+export const getDeleteCurrentSessionMutationOptions = <TError = OperationError<'deleteCurrentSession'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentSession>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentSession>>, TError,void, TContext> => {
 
@@ -2759,12 +2672,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteCurrentSessionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteCurrentSession>>>
     
-    export type DeleteCurrentSessionMutationError = RequiredAuth400Response | DeleteCurrentSession401One | DeletedAdminUserText | UserToken403Response
+    export type DeleteCurrentSessionMutationError = OperationError<'deleteCurrentSession'>
 
     /**
  * @summary Sign out (end the session of the access token)
  */
-export const useDeleteCurrentSession = <TError = RequiredAuth400Response | DeleteCurrentSession401One | DeletedAdminUserText | UserToken403Response,
+export const useDeleteCurrentSession = <TError = OperationError<'deleteCurrentSession'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentSession>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteCurrentSession>>,
@@ -2819,7 +2732,7 @@ export const getListSessionsQueryKey = (params?: ListSessionsParams,) => {
     }
 
     
-export const getListSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listSessions>>, TError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(params: ListSessionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listSessions>>, TError = OperationError<'listSessions'>>(params: ListSessionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -2838,14 +2751,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listSessions>>>
-export type ListSessionsQueryError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+export type ListSessionsQueryError = OperationError<'listSessions'>
 
 
 /**
  * @summary A user's active sessions
  */
 
-export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = OperationError<'listSessions'>>(
  params: ListSessionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -2861,7 +2774,7 @@ export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>
 
 
 
-export const getListSessionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listSessions>>, TError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(params: ListSessionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListSessionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listSessions>>, TError = OperationError<'listSessions'>>(params: ListSessionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -2880,14 +2793,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListSessionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listSessions>>>
-export type ListSessionsSuspenseQueryError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+export type ListSessionsSuspenseQueryError = OperationError<'listSessions'>
 
 
 /**
  * @summary A user's active sessions
  */
 
-export function useListSessionsSuspense<TData = Awaited<ReturnType<typeof listSessions>>, TError = ListSessions400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+export function useListSessionsSuspense<TData = Awaited<ReturnType<typeof listSessions>>, TError = OperationError<'listSessions'>>(
  params: ListSessionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -2931,7 +2844,7 @@ export const createSession = async (createSessionBody: CreateSessionBody, option
 
 
 
-export const getCreateSessionMutationOptions = <TError = CreateSession400 | RestrictedAccess401Response | UserToken403Response,
+export const getCreateSessionMutationOptions = <TError = OperationError<'createSession'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSession>>, TError,{data: CreateSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createSession>>, TError,{data: CreateSessionBody}, TContext> => {
 
@@ -2958,12 +2871,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateSessionMutationResult = NonNullable<Awaited<ReturnType<typeof createSession>>>
     export type CreateSessionMutationBody = CreateSessionBody
-    export type CreateSessionMutationError = CreateSession400 | RestrictedAccess401Response | UserToken403Response
+    export type CreateSessionMutationError = OperationError<'createSession'>
 
     /**
  * @summary Create a session for a user (server)
  */
-export const useCreateSession = <TError = CreateSession400 | RestrictedAccess401Response | UserToken403Response,
+export const useCreateSession = <TError = OperationError<'createSession'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSession>>, TError,{data: CreateSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createSession>>,
@@ -3012,7 +2925,7 @@ export const deleteSession = async (sessionId: string,
 
 
 
-export const getDeleteSessionMutationOptions = <TError = DeleteSession400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+export const getDeleteSessionMutationOptions = <TError = OperationError<'deleteSession'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSession>>, TError,{sessionId: string;params: DeleteSessionParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteSession>>, TError,{sessionId: string;params: DeleteSessionParams}, TContext> => {
 
@@ -3039,12 +2952,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteSessionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteSession>>>
     
-    export type DeleteSessionMutationError = DeleteSession400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+    export type DeleteSessionMutationError = OperationError<'deleteSession'>
 
     /**
  * @summary End one of a user's sessions
  */
-export const useDeleteSession = <TError = DeleteSession400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+export const useDeleteSession = <TError = OperationError<'deleteSession'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSession>>, TError,{sessionId: string;params: DeleteSessionParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteSession>>,
@@ -3098,7 +3011,7 @@ export const signInWithMfa = async (signInWithMfaBody: SignInWithMfaBody, option
 
 
 
-export const getSignInWithMfaMutationOptions = <TError = SignInWithMfa400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getSignInWithMfaMutationOptions = <TError = OperationError<'signInWithMfa'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithMfa>>, TError,{data: SignInWithMfaBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof signInWithMfa>>, TError,{data: SignInWithMfaBody}, TContext> => {
 
@@ -3125,12 +3038,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SignInWithMfaMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithMfa>>>
     export type SignInWithMfaMutationBody = SignInWithMfaBody
-    export type SignInWithMfaMutationError = SignInWithMfa400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type SignInWithMfaMutationError = OperationError<'signInWithMfa'>
 
     /**
  * @summary Finish a sign-in with a TOTP code or a recovery code
  */
-export const useSignInWithMfa = <TError = SignInWithMfa400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useSignInWithMfa = <TError = OperationError<'signInWithMfa'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithMfa>>, TError,{data: SignInWithMfaBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof signInWithMfa>>,
@@ -3181,7 +3094,7 @@ export const createMfaRecoveryCodes = async (createMfaRecoveryCodesBody?: Create
 
 
 
-export const getCreateMfaRecoveryCodesMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403Response,
+export const getCreateMfaRecoveryCodesMutationOptions = <TError = OperationError<'createMfaRecoveryCodes'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createMfaRecoveryCodes>>, TError,{data: CreateMfaRecoveryCodesBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createMfaRecoveryCodes>>, TError,{data: CreateMfaRecoveryCodesBody}, TContext> => {
 
@@ -3208,12 +3121,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateMfaRecoveryCodesMutationResult = NonNullable<Awaited<ReturnType<typeof createMfaRecoveryCodes>>>
     export type CreateMfaRecoveryCodesMutationBody = CreateMfaRecoveryCodesBody
-    export type CreateMfaRecoveryCodesMutationError = UserMe400Response | ProjectAuth401Response | UserToken403Response
+    export type CreateMfaRecoveryCodesMutationError = OperationError<'createMfaRecoveryCodes'>
 
     /**
  * @summary New recovery codes for the signed-in user (Gatehouse extension)
  */
-export const useCreateMfaRecoveryCodes = <TError = UserMe400Response | ProjectAuth401Response | UserToken403Response,
+export const useCreateMfaRecoveryCodes = <TError = OperationError<'createMfaRecoveryCodes'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createMfaRecoveryCodes>>, TError,{data: CreateMfaRecoveryCodesBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createMfaRecoveryCodes>>,
@@ -3259,7 +3172,7 @@ export const createCliLogin = async (createCliLoginBody?: CreateCliLoginBody, op
 
 
 
-export const getCreateCliLoginMutationOptions = <TError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response,
+export const getCreateCliLoginMutationOptions = <TError = OperationError<'createCliLogin'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCliLogin>>, TError,{data: CreateCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createCliLogin>>, TError,{data: CreateCliLoginBody}, TContext> => {
 
@@ -3286,12 +3199,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateCliLoginMutationResult = NonNullable<Awaited<ReturnType<typeof createCliLogin>>>
     export type CreateCliLoginMutationBody = CreateCliLoginBody
-    export type CreateCliLoginMutationError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response
+    export type CreateCliLoginMutationError = OperationError<'createCliLogin'>
 
     /**
  * @summary Start a CLI login
  */
-export const useCreateCliLogin = <TError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response,
+export const useCreateCliLogin = <TError = OperationError<'createCliLogin'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCliLogin>>, TError,{data: CreateCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createCliLogin>>,
@@ -3335,7 +3248,7 @@ export const pollCliLogin = async (pollCliLoginBody: PollCliLoginBody, options?:
 
 
 
-export const getPollCliLoginMutationOptions = <TError = PollCliLogin400 | ProjectAuth401Response | UserToken403Response,
+export const getPollCliLoginMutationOptions = <TError = OperationError<'pollCliLogin'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof pollCliLogin>>, TError,{data: PollCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof pollCliLogin>>, TError,{data: PollCliLoginBody}, TContext> => {
 
@@ -3362,12 +3275,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type PollCliLoginMutationResult = NonNullable<Awaited<ReturnType<typeof pollCliLogin>>>
     export type PollCliLoginMutationBody = PollCliLoginBody
-    export type PollCliLoginMutationError = PollCliLogin400 | ProjectAuth401Response | UserToken403Response
+    export type PollCliLoginMutationError = OperationError<'pollCliLogin'>
 
     /**
  * @summary Whether a CLI login was completed
  */
-export const usePollCliLogin = <TError = PollCliLogin400 | ProjectAuth401Response | UserToken403Response,
+export const usePollCliLogin = <TError = OperationError<'pollCliLogin'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof pollCliLogin>>, TError,{data: PollCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof pollCliLogin>>,
@@ -3419,7 +3332,7 @@ export const completeCliLogin = async (completeCliLoginBody: CompleteCliLoginBod
 
 
 
-export const getCompleteCliLoginMutationOptions = <TError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response,
+export const getCompleteCliLoginMutationOptions = <TError = OperationError<'completeCliLogin'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeCliLogin>>, TError,{data: CompleteCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof completeCliLogin>>, TError,{data: CompleteCliLoginBody}, TContext> => {
 
@@ -3446,12 +3359,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CompleteCliLoginMutationResult = NonNullable<Awaited<ReturnType<typeof completeCliLogin>>>
     export type CompleteCliLoginMutationBody = CompleteCliLoginBody
-    export type CompleteCliLoginMutationError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response
+    export type CompleteCliLoginMutationError = OperationError<'completeCliLogin'>
 
     /**
  * @summary Check, claim or complete a CLI login code (browser side)
  */
-export const useCompleteCliLogin = <TError = RequiredAuthOrText400Response | ProjectAuth401Response | UserToken403Response,
+export const useCompleteCliLogin = <TError = OperationError<'completeCliLogin'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeCliLogin>>, TError,{data: CompleteCliLoginBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof completeCliLogin>>,
@@ -3499,7 +3412,7 @@ export const getGetCurrentUserQueryKey = () => {
     }
 
     
-export const getGetCurrentUserQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetCurrentUserQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = OperationError<'getCurrentUser'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -3518,14 +3431,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCurrentUserQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentUser>>>
-export type GetCurrentUserQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response
+export type GetCurrentUserQueryError = OperationError<'getCurrentUser'>
 
 
 /**
  * @summary The signed-in user
  */
 
-export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = OperationError<'getCurrentUser'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -3541,7 +3454,7 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
 
 
 
-export const getGetCurrentUserSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetCurrentUserSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = OperationError<'getCurrentUser'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -3560,14 +3473,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCurrentUserSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentUser>>>
-export type GetCurrentUserSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response
+export type GetCurrentUserSuspenseQueryError = OperationError<'getCurrentUser'>
 
 
 /**
  * @summary The signed-in user
  */
 
-export function useGetCurrentUserSuspense<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403Response>(
+export function useGetCurrentUserSuspense<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = OperationError<'getCurrentUser'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -3611,7 +3524,7 @@ export const updateCurrentUser = async (updateCurrentUserBody: UpdateCurrentUser
 
 
 
-export const getUpdateCurrentUserMutationOptions = <TError = UpdateCurrentUser400One | string | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+export const getUpdateCurrentUserMutationOptions = <TError = OperationError<'updateCurrentUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCurrentUser>>, TError,{data: UpdateCurrentUserBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateCurrentUser>>, TError,{data: UpdateCurrentUserBody}, TContext> => {
 
@@ -3638,12 +3551,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateCurrentUserMutationResult = NonNullable<Awaited<ReturnType<typeof updateCurrentUser>>>
     export type UpdateCurrentUserMutationBody = UpdateCurrentUserBody
-    export type UpdateCurrentUserMutationError = UpdateCurrentUser400One | string | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse
+    export type UpdateCurrentUserMutationError = OperationError<'updateCurrentUser'>
 
     /**
  * @summary Update the signed-in user
  */
-export const useUpdateCurrentUser = <TError = UpdateCurrentUser400One | string | ProjectAuth401Response | UserToken403Response | UserEmailAlreadyExistsResponse,
+export const useUpdateCurrentUser = <TError = OperationError<'updateCurrentUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCurrentUser>>, TError,{data: UpdateCurrentUserBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateCurrentUser>>,
@@ -3683,7 +3596,7 @@ export const deleteCurrentUser = async ( options?: RequestInit): Promise<Success
 
 
 
-export const getDeleteCurrentUserMutationOptions = <TError = DeleteCurrentUser400One | string | ProjectAuth401Response | UserToken403Response,
+export const getDeleteCurrentUserMutationOptions = <TError = OperationError<'deleteCurrentUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentUser>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentUser>>, TError,void, TContext> => {
 
@@ -3710,12 +3623,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteCurrentUserMutationResult = NonNullable<Awaited<ReturnType<typeof deleteCurrentUser>>>
     
-    export type DeleteCurrentUserMutationError = DeleteCurrentUser400One | string | ProjectAuth401Response | UserToken403Response
+    export type DeleteCurrentUserMutationError = OperationError<'deleteCurrentUser'>
 
     /**
  * @summary Delete the signed-in user
  */
-export const useDeleteCurrentUser = <TError = DeleteCurrentUser400One | string | ProjectAuth401Response | UserToken403Response,
+export const useDeleteCurrentUser = <TError = OperationError<'deleteCurrentUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCurrentUser>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteCurrentUser>>,
@@ -3770,7 +3683,7 @@ export const getListUsersQueryKey = (params?: ListUsersParams,) => {
     }
 
     
-export const getListUsersQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response>(params?: ListUsersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListUsersQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = OperationError<'listUsers'>>(params?: ListUsersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -3789,14 +3702,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListUsersQueryResult = NonNullable<Awaited<ReturnType<typeof listUsers>>>
-export type ListUsersQueryError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response
+export type ListUsersQueryError = OperationError<'listUsers'>
 
 
 /**
  * @summary List users (server)
  */
 
-export function useListUsers<TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response>(
+export function useListUsers<TData = Awaited<ReturnType<typeof listUsers>>, TError = OperationError<'listUsers'>>(
  params?: ListUsersParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -3812,7 +3725,7 @@ export function useListUsers<TData = Awaited<ReturnType<typeof listUsers>>, TErr
 
 
 
-export const getListUsersSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response>(params?: ListUsersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListUsersSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listUsers>>, TError = OperationError<'listUsers'>>(params?: ListUsersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -3831,14 +3744,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListUsersSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listUsers>>>
-export type ListUsersSuspenseQueryError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response
+export type ListUsersSuspenseQueryError = OperationError<'listUsers'>
 
 
 /**
  * @summary List users (server)
  */
 
-export function useListUsersSuspense<TData = Awaited<ReturnType<typeof listUsers>>, TError = RequiredAuthQueryErrors400 | string | RestrictedAccess401Response | UserToken403Response>(
+export function useListUsersSuspense<TData = Awaited<ReturnType<typeof listUsers>>, TError = OperationError<'listUsers'>>(
  params?: ListUsersParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUsers>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -3882,7 +3795,7 @@ export const createUser = async (serverUserCreate: ServerUserCreate, options?: R
 
 
 
-export const getCreateUserMutationOptions = <TError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | string | UserEmailAlreadyExistsResponse,
+export const getCreateUserMutationOptions = <TError = OperationError<'createUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: ServerUserCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: ServerUserCreate}, TContext> => {
 
@@ -3909,12 +3822,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateUserMutationResult = NonNullable<Awaited<ReturnType<typeof createUser>>>
     export type CreateUserMutationBody = ServerUserCreate
-    export type CreateUserMutationError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | string | UserEmailAlreadyExistsResponse
+    export type CreateUserMutationError = OperationError<'createUser'>
 
     /**
  * @summary Create a user (server)
  */
-export const useCreateUser = <TError = CreateUser400One | string | RestrictedAccess401Response | UserToken403Response | string | UserEmailAlreadyExistsResponse,
+export const useCreateUser = <TError = OperationError<'createUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: ServerUserCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createUser>>,
@@ -3961,7 +3874,7 @@ export const getGetUserQueryKey = (userId?: string,) => {
     }
 
     
-export const getGetUserQueryOptions = <TData = Awaited<ReturnType<typeof getUser>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse>(userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetUserQueryOptions = <TData = Awaited<ReturnType<typeof getUser>>, TError = OperationError<'getUser'>>(userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -3980,14 +3893,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetUserQueryResult = NonNullable<Awaited<ReturnType<typeof getUser>>>
-export type GetUserQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse
+export type GetUserQueryError = OperationError<'getUser'>
 
 
 /**
  * @summary A user (server)
  */
 
-export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse>(
+export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = OperationError<'getUser'>>(
  userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -4003,7 +3916,7 @@ export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError =
 
 
 
-export const getGetUserSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUser>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse>(userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetUserSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUser>>, TError = OperationError<'getUser'>>(userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -4022,14 +3935,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetUserSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUser>>>
-export type GetUserSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse
+export type GetUserSuspenseQueryError = OperationError<'getUser'>
 
 
 /**
  * @summary A user (server)
  */
 
-export function useGetUserSuspense<TData = Awaited<ReturnType<typeof getUser>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse>(
+export function useGetUserSuspense<TData = Awaited<ReturnType<typeof getUser>>, TError = OperationError<'getUser'>>(
  userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -4074,7 +3987,7 @@ export const updateUser = async (userId: string,
 
 
 
-export const getUpdateUserMutationOptions = <TError = UpdateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse | UserEmailAlreadyExistsResponse,
+export const getUpdateUserMutationOptions = <TError = OperationError<'updateUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{userId: string;data: ServerUserUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{userId: string;data: ServerUserUpdate}, TContext> => {
 
@@ -4101,12 +4014,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateUserMutationResult = NonNullable<Awaited<ReturnType<typeof updateUser>>>
     export type UpdateUserMutationBody = ServerUserUpdate
-    export type UpdateUserMutationError = UpdateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse | UserEmailAlreadyExistsResponse
+    export type UpdateUserMutationError = OperationError<'updateUser'>
 
     /**
  * @summary Update a user (server)
  */
-export const useUpdateUser = <TError = UpdateUser400One | string | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse | UserEmailAlreadyExistsResponse,
+export const useUpdateUser = <TError = OperationError<'updateUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{userId: string;data: ServerUserUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateUser>>,
@@ -4146,7 +4059,7 @@ export const deleteUser = async (userId: string, options?: RequestInit): Promise
 
 
 
-export const getDeleteUserMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse,
+export const getDeleteUserMutationOptions = <TError = OperationError<'deleteUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUser>>, TError,{userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteUser>>, TError,{userId: string}, TContext> => {
 
@@ -4173,12 +4086,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteUserMutationResult = NonNullable<Awaited<ReturnType<typeof deleteUser>>>
     
-    export type DeleteUserMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse
+    export type DeleteUserMutationError = OperationError<'deleteUser'>
 
     /**
  * @summary Delete a user (server)
  */
-export const useDeleteUser = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | UserNotFoundResponse,
+export const useDeleteUser = <TError = OperationError<'deleteUser'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUser>>, TError,{userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteUser>>,
@@ -4219,7 +4132,7 @@ export const sendPasswordResetCode = async (sendPasswordResetCodeBody: SendPassw
 
 
 
-export const getSendPasswordResetCodeMutationOptions = <TError = SendPasswordResetCode400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+export const getSendPasswordResetCodeMutationOptions = <TError = OperationError<'sendPasswordResetCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendPasswordResetCode>>, TError,{data: SendPasswordResetCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendPasswordResetCode>>, TError,{data: SendPasswordResetCodeBody}, TContext> => {
 
@@ -4246,12 +4159,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendPasswordResetCodeMutationResult = NonNullable<Awaited<ReturnType<typeof sendPasswordResetCode>>>
     export type SendPasswordResetCodeMutationBody = SendPasswordResetCodeBody
-    export type SendPasswordResetCodeMutationError = SendPasswordResetCode400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse
+    export type SendPasswordResetCodeMutationError = OperationError<'sendPasswordResetCode'>
 
     /**
  * @summary Email a password-reset link
  */
-export const useSendPasswordResetCode = <TError = SendPasswordResetCode400 | ProjectAuth401Response | UserToken403Response | RateLimitedResponse,
+export const useSendPasswordResetCode = <TError = OperationError<'sendPasswordResetCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendPasswordResetCode>>, TError,{data: SendPasswordResetCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof sendPasswordResetCode>>,
@@ -4292,7 +4205,7 @@ export const resetPassword = async (resetPasswordBody: ResetPasswordBody, option
 
 
 
-export const getResetPasswordMutationOptions = <TError = CodeWithPassword400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getResetPasswordMutationOptions = <TError = OperationError<'resetPassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: ResetPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: ResetPasswordBody}, TContext> => {
 
@@ -4319,12 +4232,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetPassword>>>
     export type ResetPasswordMutationBody = ResetPasswordBody
-    export type ResetPasswordMutationError = CodeWithPassword400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type ResetPasswordMutationError = OperationError<'resetPassword'>
 
     /**
  * @summary Set a new password with an emailed reset code
  */
-export const useResetPassword = <TError = CodeWithPassword400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useResetPassword = <TError = OperationError<'resetPassword'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: ResetPasswordBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof resetPassword>>,
@@ -4364,7 +4277,7 @@ export const checkPasswordResetCode = async (codeRequest: CodeRequest, options?:
 
 
 
-export const getCheckPasswordResetCodeMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getCheckPasswordResetCodeMutationOptions = <TError = OperationError<'checkPasswordResetCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkPasswordResetCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkPasswordResetCode>>, TError,{data: CodeRequest}, TContext> => {
 
@@ -4391,12 +4304,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckPasswordResetCodeMutationResult = NonNullable<Awaited<ReturnType<typeof checkPasswordResetCode>>>
     export type CheckPasswordResetCodeMutationBody = CodeRequest
-    export type CheckPasswordResetCodeMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type CheckPasswordResetCodeMutationError = OperationError<'checkPasswordResetCode'>
 
     /**
  * @summary Whether a reset code is still valid (does not use it)
  */
-export const useCheckPasswordResetCode = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useCheckPasswordResetCode = <TError = OperationError<'checkPasswordResetCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkPasswordResetCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof checkPasswordResetCode>>,
@@ -4437,7 +4350,7 @@ export const sendSignInCode = async (sendSignInCodeBody: SendSignInCodeBody, opt
 
 
 
-export const getSendSignInCodeMutationOptions = <TError = SendSignInCode400 | ProjectAuth401Response | RestrictedUserNotAllowedError | string | RateLimitedResponse,
+export const getSendSignInCodeMutationOptions = <TError = OperationError<'sendSignInCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendSignInCode>>, TError,{data: SendSignInCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendSignInCode>>, TError,{data: SendSignInCodeBody}, TContext> => {
 
@@ -4464,12 +4377,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendSignInCodeMutationResult = NonNullable<Awaited<ReturnType<typeof sendSignInCode>>>
     export type SendSignInCodeMutationBody = SendSignInCodeBody
-    export type SendSignInCodeMutationError = SendSignInCode400 | ProjectAuth401Response | RestrictedUserNotAllowedError | string | RateLimitedResponse
+    export type SendSignInCodeMutationError = OperationError<'sendSignInCode'>
 
     /**
  * @summary Email a magic link and a one-time code
  */
-export const useSendSignInCode = <TError = SendSignInCode400 | ProjectAuth401Response | RestrictedUserNotAllowedError | string | RateLimitedResponse,
+export const useSendSignInCode = <TError = OperationError<'sendSignInCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendSignInCode>>, TError,{data: SendSignInCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof sendSignInCode>>,
@@ -4510,7 +4423,7 @@ export const signInWithCode = async (codeRequest: CodeRequest, options?: Request
 
 
 
-export const getSignInWithCodeMutationOptions = <TError = SignInWithCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse,
+export const getSignInWithCodeMutationOptions = <TError = OperationError<'signInWithCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof signInWithCode>>, TError,{data: CodeRequest}, TContext> => {
 
@@ -4537,12 +4450,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SignInWithCodeMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithCode>>>
     export type SignInWithCodeMutationBody = CodeRequest
-    export type SignInWithCodeMutationError = SignInWithCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse
+    export type SignInWithCodeMutationError = OperationError<'signInWithCode'>
 
     /**
  * @summary Sign in (or up) with a magic-link code or an OTP plus nonce
  */
-export const useSignInWithCode = <TError = SignInWithCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | VerificationCodeNotFoundResponse | SignInWithCode409 | RateLimitedResponse,
+export const useSignInWithCode = <TError = OperationError<'signInWithCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof signInWithCode>>,
@@ -4582,7 +4495,7 @@ export const checkSignInCode = async (codeRequest: CodeRequest, options?: Reques
 
 
 
-export const getCheckSignInCodeMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getCheckSignInCodeMutationOptions = <TError = OperationError<'checkSignInCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSignInCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkSignInCode>>, TError,{data: CodeRequest}, TContext> => {
 
@@ -4609,12 +4522,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckSignInCodeMutationResult = NonNullable<Awaited<ReturnType<typeof checkSignInCode>>>
     export type CheckSignInCodeMutationBody = CodeRequest
-    export type CheckSignInCodeMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type CheckSignInCodeMutationError = OperationError<'checkSignInCode'>
 
     /**
  * @summary Whether a sign-in code is still valid (does not use it)
  */
-export const useCheckSignInCode = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useCheckSignInCode = <TError = OperationError<'checkSignInCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSignInCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof checkSignInCode>>,
@@ -4655,7 +4568,7 @@ export const initiatePasskeyRegistration = async (initiatePasskeyRegistrationBod
 
 
 
-export const getInitiatePasskeyRegistrationMutationOptions = <TError = InitiatePasskeyRegistration400 | UserRequired401Response | UserToken403Response,
+export const getInitiatePasskeyRegistrationMutationOptions = <TError = OperationError<'initiatePasskeyRegistration'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyRegistration>>, TError,{data: InitiatePasskeyRegistrationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyRegistration>>, TError,{data: InitiatePasskeyRegistrationBody}, TContext> => {
 
@@ -4682,12 +4595,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type InitiatePasskeyRegistrationMutationResult = NonNullable<Awaited<ReturnType<typeof initiatePasskeyRegistration>>>
     export type InitiatePasskeyRegistrationMutationBody = InitiatePasskeyRegistrationBody
-    export type InitiatePasskeyRegistrationMutationError = InitiatePasskeyRegistration400 | UserRequired401Response | UserToken403Response
+    export type InitiatePasskeyRegistrationMutationError = OperationError<'initiatePasskeyRegistration'>
 
     /**
  * @summary Start registering a passkey for the signed-in user
  */
-export const useInitiatePasskeyRegistration = <TError = InitiatePasskeyRegistration400 | UserRequired401Response | UserToken403Response,
+export const useInitiatePasskeyRegistration = <TError = OperationError<'initiatePasskeyRegistration'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyRegistration>>, TError,{data: InitiatePasskeyRegistrationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof initiatePasskeyRegistration>>,
@@ -4728,7 +4641,7 @@ export const registerPasskey = async (registerPasskeyBody: RegisterPasskeyBody, 
 
 
 
-export const getRegisterPasskeyMutationOptions = <TError = RegisterPasskey400 | UserRequired401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse,
+export const getRegisterPasskeyMutationOptions = <TError = OperationError<'registerPasskey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof registerPasskey>>, TError,{data: RegisterPasskeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof registerPasskey>>, TError,{data: RegisterPasskeyBody}, TContext> => {
 
@@ -4755,12 +4668,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RegisterPasskeyMutationResult = NonNullable<Awaited<ReturnType<typeof registerPasskey>>>
     export type RegisterPasskeyMutationBody = RegisterPasskeyBody
-    export type RegisterPasskeyMutationError = RegisterPasskey400 | UserRequired401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse
+    export type RegisterPasskeyMutationError = OperationError<'registerPasskey'>
 
     /**
  * @summary Register a passkey with the browser's registration response
  */
-export const useRegisterPasskey = <TError = RegisterPasskey400 | UserRequired401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse,
+export const useRegisterPasskey = <TError = OperationError<'registerPasskey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof registerPasskey>>, TError,{data: RegisterPasskeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof registerPasskey>>,
@@ -4801,7 +4714,7 @@ export const initiatePasskeyAuthentication = async (initiatePasskeyAuthenticatio
 
 
 
-export const getInitiatePasskeyAuthenticationMutationOptions = <TError = InitiatePasskeyAuthentication400 | ProjectAuth401Response | UserToken403Response,
+export const getInitiatePasskeyAuthenticationMutationOptions = <TError = OperationError<'initiatePasskeyAuthentication'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyAuthentication>>, TError,{data: InitiatePasskeyAuthenticationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyAuthentication>>, TError,{data: InitiatePasskeyAuthenticationBody}, TContext> => {
 
@@ -4828,12 +4741,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type InitiatePasskeyAuthenticationMutationResult = NonNullable<Awaited<ReturnType<typeof initiatePasskeyAuthentication>>>
     export type InitiatePasskeyAuthenticationMutationBody = InitiatePasskeyAuthenticationBody
-    export type InitiatePasskeyAuthenticationMutationError = InitiatePasskeyAuthentication400 | ProjectAuth401Response | UserToken403Response
+    export type InitiatePasskeyAuthenticationMutationError = OperationError<'initiatePasskeyAuthentication'>
 
     /**
  * @summary Start signing in with a passkey
  */
-export const useInitiatePasskeyAuthentication = <TError = InitiatePasskeyAuthentication400 | ProjectAuth401Response | UserToken403Response,
+export const useInitiatePasskeyAuthentication = <TError = OperationError<'initiatePasskeyAuthentication'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof initiatePasskeyAuthentication>>, TError,{data: InitiatePasskeyAuthenticationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof initiatePasskeyAuthentication>>,
@@ -4874,7 +4787,7 @@ export const signInWithPasskey = async (signInWithPasskeyBody: SignInWithPasskey
 
 
 
-export const getSignInWithPasskeyMutationOptions = <TError = SignInWithPasskey400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getSignInWithPasskeyMutationOptions = <TError = OperationError<'signInWithPasskey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithPasskey>>, TError,{data: SignInWithPasskeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof signInWithPasskey>>, TError,{data: SignInWithPasskeyBody}, TContext> => {
 
@@ -4901,12 +4814,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SignInWithPasskeyMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithPasskey>>>
     export type SignInWithPasskeyMutationBody = SignInWithPasskeyBody
-    export type SignInWithPasskeyMutationError = SignInWithPasskey400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type SignInWithPasskeyMutationError = OperationError<'signInWithPasskey'>
 
     /**
  * @summary Sign in with the browser's passkey authentication response
  */
-export const useSignInWithPasskey = <TError = SignInWithPasskey400 | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useSignInWithPasskey = <TError = OperationError<'signInWithPasskey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithPasskey>>, TError,{data: SignInWithPasskeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof signInWithPasskey>>,
@@ -4960,7 +4873,7 @@ export const getListContactChannelsQueryKey = (params?: ListContactChannelsParam
     }
 
     
-export const getListContactChannelsQueryOptions = <TData = Awaited<ReturnType<typeof listContactChannels>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(params: ListContactChannelsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListContactChannelsQueryOptions = <TData = Awaited<ReturnType<typeof listContactChannels>>, TError = OperationError<'listContactChannels'>>(params: ListContactChannelsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -4979,14 +4892,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListContactChannelsQueryResult = NonNullable<Awaited<ReturnType<typeof listContactChannels>>>
-export type ListContactChannelsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+export type ListContactChannelsQueryError = OperationError<'listContactChannels'>
 
 
 /**
  * @summary A user's contact channels
  */
 
-export function useListContactChannels<TData = Awaited<ReturnType<typeof listContactChannels>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+export function useListContactChannels<TData = Awaited<ReturnType<typeof listContactChannels>>, TError = OperationError<'listContactChannels'>>(
  params: ListContactChannelsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -5002,7 +4915,7 @@ export function useListContactChannels<TData = Awaited<ReturnType<typeof listCon
 
 
 
-export const getListContactChannelsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listContactChannels>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(params: ListContactChannelsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListContactChannelsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listContactChannels>>, TError = OperationError<'listContactChannels'>>(params: ListContactChannelsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -5021,14 +4934,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListContactChannelsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listContactChannels>>>
-export type ListContactChannelsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+export type ListContactChannelsSuspenseQueryError = OperationError<'listContactChannels'>
 
 
 /**
  * @summary A user's contact channels
  */
 
-export function useListContactChannelsSuspense<TData = Awaited<ReturnType<typeof listContactChannels>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+export function useListContactChannelsSuspense<TData = Awaited<ReturnType<typeof listContactChannels>>, TError = OperationError<'listContactChannels'>>(
  params: ListContactChannelsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listContactChannels>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -5072,7 +4985,7 @@ export const createContactChannel = async (createContactChannelBody: CreateConta
 
 
 
-export const getCreateContactChannelMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse | ContactChannelConflict409Response,
+export const getCreateContactChannelMutationOptions = <TError = OperationError<'createContactChannel'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createContactChannel>>, TError,{data: CreateContactChannelBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createContactChannel>>, TError,{data: CreateContactChannelBody}, TContext> => {
 
@@ -5099,12 +5012,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateContactChannelMutationResult = NonNullable<Awaited<ReturnType<typeof createContactChannel>>>
     export type CreateContactChannelMutationBody = CreateContactChannelBody
-    export type CreateContactChannelMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse | ContactChannelConflict409Response
+    export type CreateContactChannelMutationError = OperationError<'createContactChannel'>
 
     /**
  * @summary Add a contact channel (an email) to a user
  */
-export const useCreateContactChannel = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse | ContactChannelConflict409Response,
+export const useCreateContactChannel = <TError = OperationError<'createContactChannel'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createContactChannel>>, TError,{data: CreateContactChannelBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createContactChannel>>,
@@ -5154,7 +5067,7 @@ export const getGetContactChannelQueryKey = (userId?: string,
     }
 
     
-export const getGetContactChannelQueryOptions = <TData = Awaited<ReturnType<typeof getContactChannel>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(userId: string,
+export const getGetContactChannelQueryOptions = <TData = Awaited<ReturnType<typeof getContactChannel>>, TError = OperationError<'getContactChannel'>>(userId: string,
     contactChannelId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -5174,14 +5087,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetContactChannelQueryResult = NonNullable<Awaited<ReturnType<typeof getContactChannel>>>
-export type GetContactChannelQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+export type GetContactChannelQueryError = OperationError<'getContactChannel'>
 
 
 /**
  * @summary One contact channel
  */
 
-export function useGetContactChannel<TData = Awaited<ReturnType<typeof getContactChannel>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(
+export function useGetContactChannel<TData = Awaited<ReturnType<typeof getContactChannel>>, TError = OperationError<'getContactChannel'>>(
  userId: string,
     contactChannelId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -5198,7 +5111,7 @@ export function useGetContactChannel<TData = Awaited<ReturnType<typeof getContac
 
 
 
-export const getGetContactChannelSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getContactChannel>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(userId: string,
+export const getGetContactChannelSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getContactChannel>>, TError = OperationError<'getContactChannel'>>(userId: string,
     contactChannelId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -5218,14 +5131,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetContactChannelSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getContactChannel>>>
-export type GetContactChannelSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+export type GetContactChannelSuspenseQueryError = OperationError<'getContactChannel'>
 
 
 /**
  * @summary One contact channel
  */
 
-export function useGetContactChannelSuspense<TData = Awaited<ReturnType<typeof getContactChannel>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse>(
+export function useGetContactChannelSuspense<TData = Awaited<ReturnType<typeof getContactChannel>>, TError = OperationError<'getContactChannel'>>(
  userId: string,
     contactChannelId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getContactChannel>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -5273,7 +5186,7 @@ export const updateContactChannel = async (userId: string,
 
 
 
-export const getUpdateContactChannelMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | ContactChannelConflict409Response,
+export const getUpdateContactChannelMutationOptions = <TError = OperationError<'updateContactChannel'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateContactChannel>>, TError,{userId: string;contactChannelId: string;data: UpdateContactChannelBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateContactChannel>>, TError,{userId: string;contactChannelId: string;data: UpdateContactChannelBody}, TContext> => {
 
@@ -5300,12 +5213,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateContactChannelMutationResult = NonNullable<Awaited<ReturnType<typeof updateContactChannel>>>
     export type UpdateContactChannelMutationBody = UpdateContactChannelBody
-    export type UpdateContactChannelMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | ContactChannelConflict409Response
+    export type UpdateContactChannelMutationError = OperationError<'updateContactChannel'>
 
     /**
  * @summary Change a contact channel
  */
-export const useUpdateContactChannel = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | ContactChannelConflict409Response,
+export const useUpdateContactChannel = <TError = OperationError<'updateContactChannel'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateContactChannel>>, TError,{userId: string;contactChannelId: string;data: UpdateContactChannelBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateContactChannel>>,
@@ -5346,7 +5259,7 @@ export const deleteContactChannel = async (userId: string,
 
 
 
-export const getDeleteContactChannelMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+export const getDeleteContactChannelMutationOptions = <TError = OperationError<'deleteContactChannel'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteContactChannel>>, TError,{userId: string;contactChannelId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteContactChannel>>, TError,{userId: string;contactChannelId: string}, TContext> => {
 
@@ -5373,12 +5286,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteContactChannelMutationResult = NonNullable<Awaited<ReturnType<typeof deleteContactChannel>>>
     
-    export type DeleteContactChannelMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse
+    export type DeleteContactChannelMutationError = OperationError<'deleteContactChannel'>
 
     /**
  * @summary Remove a contact channel
  */
-export const useDeleteContactChannel = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse,
+export const useDeleteContactChannel = <TError = OperationError<'deleteContactChannel'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteContactChannel>>, TError,{userId: string;contactChannelId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteContactChannel>>,
@@ -5421,7 +5334,7 @@ export const sendContactChannelVerificationCode = async (userId: string,
 
 
 
-export const getSendContactChannelVerificationCodeMutationOptions = <TError = SendContactChannelVerificationCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | EmailAlreadyVerifiedResponse | RateLimitedResponse,
+export const getSendContactChannelVerificationCodeMutationOptions = <TError = OperationError<'sendContactChannelVerificationCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactChannelVerificationCode>>, TError,{userId: string;contactChannelId: string;data: CallbackRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendContactChannelVerificationCode>>, TError,{userId: string;contactChannelId: string;data: CallbackRequest}, TContext> => {
 
@@ -5448,12 +5361,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendContactChannelVerificationCodeMutationResult = NonNullable<Awaited<ReturnType<typeof sendContactChannelVerificationCode>>>
     export type SendContactChannelVerificationCodeMutationBody = CallbackRequest
-    export type SendContactChannelVerificationCodeMutationError = SendContactChannelVerificationCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | EmailAlreadyVerifiedResponse | RateLimitedResponse
+    export type SendContactChannelVerificationCodeMutationError = OperationError<'sendContactChannelVerificationCode'>
 
     /**
  * @summary Email a verification link for a channel
  */
-export const useSendContactChannelVerificationCode = <TError = SendContactChannelVerificationCode400 | ProjectAuth401Response | UserToken403OrForbiddenResponse | NotFoundTextResponse | EmailAlreadyVerifiedResponse | RateLimitedResponse,
+export const useSendContactChannelVerificationCode = <TError = OperationError<'sendContactChannelVerificationCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactChannelVerificationCode>>, TError,{userId: string;contactChannelId: string;data: CallbackRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof sendContactChannelVerificationCode>>,
@@ -5493,7 +5406,7 @@ export const sendPrimaryEmailVerificationCode = async (sendPrimaryEmailVerificat
 
 
 
-export const getSendPrimaryEmailVerificationCodeMutationOptions = <TError = SendPrimaryEmailVerificationCode400 | UserRequired401Response | UserToken403Response | EmailAlreadyVerifiedResponse | RateLimitedResponse,
+export const getSendPrimaryEmailVerificationCodeMutationOptions = <TError = OperationError<'sendPrimaryEmailVerificationCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>, TError,{data: SendPrimaryEmailVerificationCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>, TError,{data: SendPrimaryEmailVerificationCodeBody}, TContext> => {
 
@@ -5520,12 +5433,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendPrimaryEmailVerificationCodeMutationResult = NonNullable<Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>>
     export type SendPrimaryEmailVerificationCodeMutationBody = SendPrimaryEmailVerificationCodeBody
-    export type SendPrimaryEmailVerificationCodeMutationError = SendPrimaryEmailVerificationCode400 | UserRequired401Response | UserToken403Response | EmailAlreadyVerifiedResponse | RateLimitedResponse
+    export type SendPrimaryEmailVerificationCodeMutationError = OperationError<'sendPrimaryEmailVerificationCode'>
 
     /**
  * @summary Email a verification link for the signed-in user's primary email (legacy)
  */
-export const useSendPrimaryEmailVerificationCode = <TError = SendPrimaryEmailVerificationCode400 | UserRequired401Response | UserToken403Response | EmailAlreadyVerifiedResponse | RateLimitedResponse,
+export const useSendPrimaryEmailVerificationCode = <TError = OperationError<'sendPrimaryEmailVerificationCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>, TError,{data: SendPrimaryEmailVerificationCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof sendPrimaryEmailVerificationCode>>,
@@ -5565,7 +5478,7 @@ export const verifyContactChannel = async (codeRequest: CodeRequest, options?: R
 
 
 
-export const getVerifyContactChannelMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getVerifyContactChannelMutationOptions = <TError = OperationError<'verifyContactChannel'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyContactChannel>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof verifyContactChannel>>, TError,{data: CodeRequest}, TContext> => {
 
@@ -5592,12 +5505,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type VerifyContactChannelMutationResult = NonNullable<Awaited<ReturnType<typeof verifyContactChannel>>>
     export type VerifyContactChannelMutationBody = CodeRequest
-    export type VerifyContactChannelMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type VerifyContactChannelMutationError = OperationError<'verifyContactChannel'>
 
     /**
  * @summary Verify a channel with an emailed code
  */
-export const useVerifyContactChannel = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useVerifyContactChannel = <TError = OperationError<'verifyContactChannel'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyContactChannel>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof verifyContactChannel>>,
@@ -5637,7 +5550,7 @@ export const checkContactChannelVerificationCode = async (codeRequest: CodeReque
 
 
 
-export const getCheckContactChannelVerificationCodeMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getCheckContactChannelVerificationCodeMutationOptions = <TError = OperationError<'checkContactChannelVerificationCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkContactChannelVerificationCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkContactChannelVerificationCode>>, TError,{data: CodeRequest}, TContext> => {
 
@@ -5664,12 +5577,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckContactChannelVerificationCodeMutationResult = NonNullable<Awaited<ReturnType<typeof checkContactChannelVerificationCode>>>
     export type CheckContactChannelVerificationCodeMutationBody = CodeRequest
-    export type CheckContactChannelVerificationCodeMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type CheckContactChannelVerificationCodeMutationError = OperationError<'checkContactChannelVerificationCode'>
 
     /**
  * @summary Whether a verification code is still valid (does not use it)
  */
-export const useCheckContactChannelVerificationCode = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useCheckContactChannelVerificationCode = <TError = OperationError<'checkContactChannelVerificationCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkContactChannelVerificationCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof checkContactChannelVerificationCode>>,
@@ -5724,7 +5637,7 @@ export const getListTeamsQueryKey = (params?: ListTeamsParams,) => {
     }
 
     
-export const getListTeamsQueryOptions = <TData = Awaited<ReturnType<typeof listTeams>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListTeamsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamsQueryOptions = <TData = Awaited<ReturnType<typeof listTeams>>, TError = OperationError<'listTeams'>>(params?: ListTeamsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -5743,14 +5656,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamsQueryResult = NonNullable<Awaited<ReturnType<typeof listTeams>>>
-export type ListTeamsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListTeamsQueryError = OperationError<'listTeams'>
 
 
 /**
  * @summary Teams (a user's, or all of the project's)
  */
 
-export function useListTeams<TData = Awaited<ReturnType<typeof listTeams>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListTeams<TData = Awaited<ReturnType<typeof listTeams>>, TError = OperationError<'listTeams'>>(
  params?: ListTeamsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -5766,7 +5679,7 @@ export function useListTeams<TData = Awaited<ReturnType<typeof listTeams>>, TErr
 
 
 
-export const getListTeamsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeams>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListTeamsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeams>>, TError = OperationError<'listTeams'>>(params?: ListTeamsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -5785,14 +5698,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeams>>>
-export type ListTeamsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListTeamsSuspenseQueryError = OperationError<'listTeams'>
 
 
 /**
  * @summary Teams (a user's, or all of the project's)
  */
 
-export function useListTeamsSuspense<TData = Awaited<ReturnType<typeof listTeams>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListTeamsSuspense<TData = Awaited<ReturnType<typeof listTeams>>, TError = OperationError<'listTeams'>>(
  params?: ListTeamsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeams>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -5836,7 +5749,7 @@ export const createTeam = async (teamCreate: TeamCreate, options?: RequestInit):
 
 
 
-export const getCreateTeamMutationOptions = <TError = UserMe400Response | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+export const getCreateTeamMutationOptions = <TError = OperationError<'createTeam'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeam>>, TError,{data: TeamCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createTeam>>, TError,{data: TeamCreate}, TContext> => {
 
@@ -5863,12 +5776,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateTeamMutationResult = NonNullable<Awaited<ReturnType<typeof createTeam>>>
     export type CreateTeamMutationBody = TeamCreate
-    export type CreateTeamMutationError = UserMe400Response | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+    export type CreateTeamMutationError = OperationError<'createTeam'>
 
     /**
  * @summary Create a team
  */
-export const useCreateTeam = <TError = UserMe400Response | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+export const useCreateTeam = <TError = OperationError<'createTeam'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeam>>, TError,{data: TeamCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createTeam>>,
@@ -5916,7 +5829,7 @@ export const getGetTeamQueryKey = (teamId?: string,) => {
     }
 
     
-export const getGetTeamQueryOptions = <TData = Awaited<ReturnType<typeof getTeam>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse>(teamId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetTeamQueryOptions = <TData = Awaited<ReturnType<typeof getTeam>>, TError = OperationError<'getTeam'>>(teamId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -5935,14 +5848,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetTeamQueryResult = NonNullable<Awaited<ReturnType<typeof getTeam>>>
-export type GetTeamQueryError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse
+export type GetTeamQueryError = OperationError<'getTeam'>
 
 
 /**
  * @summary A team
  */
 
-export function useGetTeam<TData = Awaited<ReturnType<typeof getTeam>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse>(
+export function useGetTeam<TData = Awaited<ReturnType<typeof getTeam>>, TError = OperationError<'getTeam'>>(
  teamId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -5958,7 +5871,7 @@ export function useGetTeam<TData = Awaited<ReturnType<typeof getTeam>>, TError =
 
 
 
-export const getGetTeamSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeam>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse>(teamId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetTeamSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeam>>, TError = OperationError<'getTeam'>>(teamId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -5977,14 +5890,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetTeamSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getTeam>>>
-export type GetTeamSuspenseQueryError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse
+export type GetTeamSuspenseQueryError = OperationError<'getTeam'>
 
 
 /**
  * @summary A team
  */
 
-export function useGetTeamSuspense<TData = Awaited<ReturnType<typeof getTeam>>, TError = RequiredAuthQuery400Response | ProjectAuth401Response | UserToken403Response | TeamNotFoundResponse>(
+export function useGetTeamSuspense<TData = Awaited<ReturnType<typeof getTeam>>, TError = OperationError<'getTeam'>>(
  teamId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeam>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -6029,7 +5942,7 @@ export const updateTeam = async (teamId: string,
 
 
 
-export const getUpdateTeamMutationOptions = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse,
+export const getUpdateTeamMutationOptions = <TError = OperationError<'updateTeam'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeam>>, TError,{teamId: string;data: TeamUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateTeam>>, TError,{teamId: string;data: TeamUpdate}, TContext> => {
 
@@ -6056,12 +5969,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateTeamMutationResult = NonNullable<Awaited<ReturnType<typeof updateTeam>>>
     export type UpdateTeamMutationBody = TeamUpdate
-    export type UpdateTeamMutationError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse
+    export type UpdateTeamMutationError = OperationError<'updateTeam'>
 
     /**
  * @summary Change a team
  */
-export const useUpdateTeam = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse,
+export const useUpdateTeam = <TError = OperationError<'updateTeam'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeam>>, TError,{teamId: string;data: TeamUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateTeam>>,
@@ -6101,7 +6014,7 @@ export const deleteTeam = async (teamId: string, options?: RequestInit): Promise
 
 
 
-export const getDeleteTeamMutationOptions = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse,
+export const getDeleteTeamMutationOptions = <TError = OperationError<'deleteTeam'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{teamId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{teamId: string}, TContext> => {
 
@@ -6128,12 +6041,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteTeamMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeam>>>
     
-    export type DeleteTeamMutationError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse
+    export type DeleteTeamMutationError = OperationError<'deleteTeam'>
 
     /**
  * @summary Delete a team
  */
-export const useDeleteTeam = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse,
+export const useDeleteTeam = <TError = OperationError<'deleteTeam'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{teamId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteTeam>>,
@@ -6175,7 +6088,7 @@ export const createTeamMembership = async (teamId: string,
 
 
 
-export const getCreateTeamMembershipMutationOptions = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamMembership404 | TeamMembershipAlreadyExistsResponse,
+export const getCreateTeamMembershipMutationOptions = <TError = OperationError<'createTeamMembership'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamMembership>>, TError,{teamId: string;userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createTeamMembership>>, TError,{teamId: string;userId: string}, TContext> => {
 
@@ -6202,12 +6115,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateTeamMembershipMutationResult = NonNullable<Awaited<ReturnType<typeof createTeamMembership>>>
     
-    export type CreateTeamMembershipMutationError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamMembership404 | TeamMembershipAlreadyExistsResponse
+    export type CreateTeamMembershipMutationError = OperationError<'createTeamMembership'>
 
     /**
  * @summary Add a user to a team (server)
  */
-export const useCreateTeamMembership = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamMembership404 | TeamMembershipAlreadyExistsResponse,
+export const useCreateTeamMembership = <TError = OperationError<'createTeamMembership'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamMembership>>, TError,{teamId: string;userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createTeamMembership>>,
@@ -6249,7 +6162,7 @@ export const deleteTeamMembership = async (teamId: string,
 
 
 
-export const getDeleteTeamMembershipMutationOptions = <TError = UserMe400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse,
+export const getDeleteTeamMembershipMutationOptions = <TError = OperationError<'deleteTeamMembership'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamMembership>>, TError,{teamId: string;userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamMembership>>, TError,{teamId: string;userId: string}, TContext> => {
 
@@ -6276,12 +6189,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteTeamMembershipMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeamMembership>>>
     
-    export type DeleteTeamMembershipMutationError = UserMe400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse
+    export type DeleteTeamMembershipMutationError = OperationError<'deleteTeamMembership'>
 
     /**
  * @summary Remove a member (or leave, with `me`)
  */
-export const useDeleteTeamMembership = <TError = UserMe400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse,
+export const useDeleteTeamMembership = <TError = OperationError<'deleteTeamMembership'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamMembership>>, TError,{teamId: string;userId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteTeamMembership>>,
@@ -6336,7 +6249,7 @@ export const getListTeamMemberProfilesQueryKey = (params?: ListTeamMemberProfile
     }
 
     
-export const getListTeamMemberProfilesQueryOptions = <TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params?: ListTeamMemberProfilesParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamMemberProfilesQueryOptions = <TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = OperationError<'listTeamMemberProfiles'>>(params?: ListTeamMemberProfilesParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -6355,14 +6268,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamMemberProfilesQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamMemberProfiles>>>
-export type ListTeamMemberProfilesQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+export type ListTeamMemberProfilesQueryError = OperationError<'listTeamMemberProfiles'>
 
 
 /**
  * @summary Members' team profiles
  */
 
-export function useListTeamMemberProfiles<TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+export function useListTeamMemberProfiles<TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = OperationError<'listTeamMemberProfiles'>>(
  params?: ListTeamMemberProfilesParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -6378,7 +6291,7 @@ export function useListTeamMemberProfiles<TData = Awaited<ReturnType<typeof list
 
 
 
-export const getListTeamMemberProfilesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params?: ListTeamMemberProfilesParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamMemberProfilesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = OperationError<'listTeamMemberProfiles'>>(params?: ListTeamMemberProfilesParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -6397,14 +6310,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamMemberProfilesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamMemberProfiles>>>
-export type ListTeamMemberProfilesSuspenseQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+export type ListTeamMemberProfilesSuspenseQueryError = OperationError<'listTeamMemberProfiles'>
 
 
 /**
  * @summary Members' team profiles
  */
 
-export function useListTeamMemberProfilesSuspense<TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+export function useListTeamMemberProfilesSuspense<TData = Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError = OperationError<'listTeamMemberProfiles'>>(
  params?: ListTeamMemberProfilesParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamMemberProfiles>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -6458,7 +6371,7 @@ export const getGetTeamMemberProfileQueryKey = (teamId?: string,
     }
 
     
-export const getGetTeamMemberProfileQueryOptions = <TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse>(teamId: string,
+export const getGetTeamMemberProfileQueryOptions = <TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = OperationError<'getTeamMemberProfile'>>(teamId: string,
     userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -6478,14 +6391,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetTeamMemberProfileQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamMemberProfile>>>
-export type GetTeamMemberProfileQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse
+export type GetTeamMemberProfileQueryError = OperationError<'getTeamMemberProfile'>
 
 
 /**
  * @summary A member's team profile
  */
 
-export function useGetTeamMemberProfile<TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse>(
+export function useGetTeamMemberProfile<TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = OperationError<'getTeamMemberProfile'>>(
  teamId: string,
     userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -6502,7 +6415,7 @@ export function useGetTeamMemberProfile<TData = Awaited<ReturnType<typeof getTea
 
 
 
-export const getGetTeamMemberProfileSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse>(teamId: string,
+export const getGetTeamMemberProfileSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = OperationError<'getTeamMemberProfile'>>(teamId: string,
     userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -6522,14 +6435,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetTeamMemberProfileSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamMemberProfile>>>
-export type GetTeamMemberProfileSuspenseQueryError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse
+export type GetTeamMemberProfileSuspenseQueryError = OperationError<'getTeamMemberProfile'>
 
 
 /**
  * @summary A member's team profile
  */
 
-export function useGetTeamMemberProfileSuspense<TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = UserMeQuery400Response | TeamPermission401Response | UserToken403Response | TeamMembershipNotFoundResponse>(
+export function useGetTeamMemberProfileSuspense<TData = Awaited<ReturnType<typeof getTeamMemberProfile>>, TError = OperationError<'getTeamMemberProfile'>>(
  teamId: string,
     userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamMemberProfile>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -6577,7 +6490,7 @@ export const updateTeamMemberProfile = async (teamId: string,
 
 
 
-export const getUpdateTeamMemberProfileMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | TeamMembershipNotFoundResponse,
+export const getUpdateTeamMemberProfileMutationOptions = <TError = OperationError<'updateTeamMemberProfile'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamMemberProfile>>, TError,{teamId: string;userId: string;data: UpdateTeamMemberProfileBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateTeamMemberProfile>>, TError,{teamId: string;userId: string;data: UpdateTeamMemberProfileBody}, TContext> => {
 
@@ -6604,12 +6517,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateTeamMemberProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateTeamMemberProfile>>>
     export type UpdateTeamMemberProfileMutationBody = UpdateTeamMemberProfileBody
-    export type UpdateTeamMemberProfileMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | TeamMembershipNotFoundResponse
+    export type UpdateTeamMemberProfileMutationError = OperationError<'updateTeamMemberProfile'>
 
     /**
  * @summary Change a member's team profile
  */
-export const useUpdateTeamMemberProfile = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | TeamMembershipNotFoundResponse,
+export const useUpdateTeamMemberProfile = <TError = OperationError<'updateTeamMemberProfile'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamMemberProfile>>, TError,{teamId: string;userId: string;data: UpdateTeamMemberProfileBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateTeamMemberProfile>>,
@@ -6664,7 +6577,7 @@ export const getListTeamPermissionsQueryKey = (params?: ListTeamPermissionsParam
     }
 
     
-export const getListTeamPermissionsQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListTeamPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamPermissionsQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = OperationError<'listTeamPermissions'>>(params?: ListTeamPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -6683,14 +6596,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamPermissionsQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamPermissions>>>
-export type ListTeamPermissionsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListTeamPermissionsQueryError = OperationError<'listTeamPermissions'>
 
 
 /**
  * @summary Team permission grants
  */
 
-export function useListTeamPermissions<TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListTeamPermissions<TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = OperationError<'listTeamPermissions'>>(
  params?: ListTeamPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -6706,7 +6619,7 @@ export function useListTeamPermissions<TData = Awaited<ReturnType<typeof listTea
 
 
 
-export const getListTeamPermissionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListTeamPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamPermissionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = OperationError<'listTeamPermissions'>>(params?: ListTeamPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -6725,14 +6638,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamPermissionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamPermissions>>>
-export type ListTeamPermissionsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListTeamPermissionsSuspenseQueryError = OperationError<'listTeamPermissions'>
 
 
 /**
  * @summary Team permission grants
  */
 
-export function useListTeamPermissionsSuspense<TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListTeamPermissionsSuspense<TData = Awaited<ReturnType<typeof listTeamPermissions>>, TError = OperationError<'listTeamPermissions'>>(
  params?: ListTeamPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -6778,7 +6691,7 @@ export const createTeamPermission = async (teamId: string,
 
 
 
-export const getCreateTeamPermissionMutationOptions = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamPermission404,
+export const getCreateTeamPermissionMutationOptions = <TError = OperationError<'createTeamPermission'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext> => {
 
@@ -6805,12 +6718,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateTeamPermissionMutationResult = NonNullable<Awaited<ReturnType<typeof createTeamPermission>>>
     
-    export type CreateTeamPermissionMutationError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamPermission404
+    export type CreateTeamPermissionMutationError = OperationError<'createTeamPermission'>
 
     /**
  * @summary Grant a team permission to a member (server)
  */
-export const useCreateTeamPermission = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateTeamPermission404,
+export const useCreateTeamPermission = <TError = OperationError<'createTeamPermission'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createTeamPermission>>,
@@ -6853,7 +6766,7 @@ export const deleteTeamPermission = async (teamId: string,
 
 
 
-export const getDeleteTeamPermissionMutationOptions = <TError = UserMe400Response | DeleteTeamPermission401One | DeletedAdminUserText | UserToken403Response,
+export const getDeleteTeamPermissionMutationOptions = <TError = OperationError<'deleteTeamPermission'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext> => {
 
@@ -6880,12 +6793,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteTeamPermissionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeamPermission>>>
     
-    export type DeleteTeamPermissionMutationError = UserMe400Response | DeleteTeamPermission401One | DeletedAdminUserText | UserToken403Response
+    export type DeleteTeamPermissionMutationError = OperationError<'deleteTeamPermission'>
 
     /**
  * @summary Revoke a team permission (server)
  */
-export const useDeleteTeamPermission = <TError = UserMe400Response | DeleteTeamPermission401One | DeletedAdminUserText | UserToken403Response,
+export const useDeleteTeamPermission = <TError = OperationError<'deleteTeamPermission'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermission>>, TError,{teamId: string;userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteTeamPermission>>,
@@ -6940,7 +6853,7 @@ export const getListProjectPermissionsQueryKey = (params?: ListProjectPermission
     }
 
     
-export const getListProjectPermissionsQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListProjectPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListProjectPermissionsQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = OperationError<'listProjectPermissions'>>(params?: ListProjectPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -6959,14 +6872,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListProjectPermissionsQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectPermissions>>>
-export type ListProjectPermissionsQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListProjectPermissionsQueryError = OperationError<'listProjectPermissions'>
 
 
 /**
  * @summary Project permission grants
  */
 
-export function useListProjectPermissions<TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListProjectPermissions<TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = OperationError<'listProjectPermissions'>>(
  params?: ListProjectPermissionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -6982,7 +6895,7 @@ export function useListProjectPermissions<TData = Awaited<ReturnType<typeof list
 
 
 
-export const getListProjectPermissionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params?: ListProjectPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListProjectPermissionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = OperationError<'listProjectPermissions'>>(params?: ListProjectPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -7001,14 +6914,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListProjectPermissionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectPermissions>>>
-export type ListProjectPermissionsSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListProjectPermissionsSuspenseQueryError = OperationError<'listProjectPermissions'>
 
 
 /**
  * @summary Project permission grants
  */
 
-export function useListProjectPermissionsSuspense<TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListProjectPermissionsSuspense<TData = Awaited<ReturnType<typeof listProjectPermissions>>, TError = OperationError<'listProjectPermissions'>>(
  params?: ListProjectPermissionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -7052,7 +6965,7 @@ export const createProjectPermission = async (userId: string,
 
 
 
-export const getCreateProjectPermissionMutationOptions = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateProjectPermission404,
+export const getCreateProjectPermissionMutationOptions = <TError = OperationError<'createProjectPermission'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectPermission>>, TError,{userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createProjectPermission>>, TError,{userId: string;permissionId: string}, TContext> => {
 
@@ -7079,12 +6992,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateProjectPermissionMutationResult = NonNullable<Awaited<ReturnType<typeof createProjectPermission>>>
     
-    export type CreateProjectPermissionMutationError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateProjectPermission404
+    export type CreateProjectPermissionMutationError = OperationError<'createProjectPermission'>
 
     /**
  * @summary Grant a project permission to a user (server)
  */
-export const useCreateProjectPermission = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | CreateProjectPermission404,
+export const useCreateProjectPermission = <TError = OperationError<'createProjectPermission'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectPermission>>, TError,{userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createProjectPermission>>,
@@ -7125,7 +7038,7 @@ export const deleteProjectPermission = async (userId: string,
 
 
 
-export const getDeleteProjectPermissionMutationOptions = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const getDeleteProjectPermissionMutationOptions = <TError = OperationError<'deleteProjectPermission'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermission>>, TError,{userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermission>>, TError,{userId: string;permissionId: string}, TContext> => {
 
@@ -7152,12 +7065,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteProjectPermissionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteProjectPermission>>>
     
-    export type DeleteProjectPermissionMutationError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+    export type DeleteProjectPermissionMutationError = OperationError<'deleteProjectPermission'>
 
     /**
  * @summary Revoke a project permission (server)
  */
-export const useDeleteProjectPermission = <TError = UserMe400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const useDeleteProjectPermission = <TError = OperationError<'deleteProjectPermission'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermission>>, TError,{userId: string;permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteProjectPermission>>,
@@ -7205,7 +7118,7 @@ export const getListTeamPermissionDefinitionsQueryKey = () => {
     }
 
     
-export const getListTeamPermissionDefinitionsQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamPermissionDefinitionsQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = OperationError<'listTeamPermissionDefinitions'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -7224,14 +7137,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamPermissionDefinitionsQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>>
-export type ListTeamPermissionDefinitionsQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type ListTeamPermissionDefinitionsQueryError = OperationError<'listTeamPermissionDefinitions'>
 
 
 /**
  * @summary Team permission definitions (admin)
  */
 
-export function useListTeamPermissionDefinitions<TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useListTeamPermissionDefinitions<TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = OperationError<'listTeamPermissionDefinitions'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -7247,7 +7160,7 @@ export function useListTeamPermissionDefinitions<TData = Awaited<ReturnType<type
 
 
 
-export const getListTeamPermissionDefinitionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamPermissionDefinitionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = OperationError<'listTeamPermissionDefinitions'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -7266,14 +7179,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamPermissionDefinitionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>>
-export type ListTeamPermissionDefinitionsSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type ListTeamPermissionDefinitionsSuspenseQueryError = OperationError<'listTeamPermissionDefinitions'>
 
 
 /**
  * @summary Team permission definitions (admin)
  */
 
-export function useListTeamPermissionDefinitionsSuspense<TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useListTeamPermissionDefinitionsSuspense<TData = Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError = OperationError<'listTeamPermissionDefinitions'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -7317,7 +7230,7 @@ export const createTeamPermissionDefinition = async (permissionDefinitionCreate:
 
 
 
-export const getCreateTeamPermissionDefinitionMutationOptions = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response,
+export const getCreateTeamPermissionDefinitionMutationOptions = <TError = OperationError<'createTeamPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createTeamPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext> => {
 
@@ -7344,12 +7257,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateTeamPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof createTeamPermissionDefinition>>>
     export type CreateTeamPermissionDefinitionMutationBody = PermissionDefinitionCreate
-    export type CreateTeamPermissionDefinitionMutationError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response
+    export type CreateTeamPermissionDefinitionMutationError = OperationError<'createTeamPermissionDefinition'>
 
     /**
  * @summary Define a team permission (admin)
  */
-export const useCreateTeamPermissionDefinition = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response,
+export const useCreateTeamPermissionDefinition = <TError = OperationError<'createTeamPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createTeamPermissionDefinition>>,
@@ -7391,7 +7304,7 @@ export const updateTeamPermissionDefinition = async (permissionId: string,
 
 
 
-export const getUpdateTeamPermissionDefinitionMutationOptions = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const getUpdateTeamPermissionDefinitionMutationOptions = <TError = OperationError<'updateTeamPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateTeamPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext> => {
 
@@ -7418,12 +7331,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateTeamPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof updateTeamPermissionDefinition>>>
     export type UpdateTeamPermissionDefinitionMutationBody = PermissionDefinitionUpdate
-    export type UpdateTeamPermissionDefinitionMutationError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+    export type UpdateTeamPermissionDefinitionMutationError = OperationError<'updateTeamPermissionDefinition'>
 
     /**
  * @summary Change (or rename) a team permission (admin)
  */
-export const useUpdateTeamPermissionDefinition = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const useUpdateTeamPermissionDefinition = <TError = OperationError<'updateTeamPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateTeamPermissionDefinition>>,
@@ -7463,7 +7376,7 @@ export const deleteTeamPermissionDefinition = async (permissionId: string, optio
 
 
 
-export const getDeleteTeamPermissionDefinitionMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const getDeleteTeamPermissionDefinitionMutationOptions = <TError = OperationError<'deleteTeamPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>, TError,{permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>, TError,{permissionId: string}, TContext> => {
 
@@ -7490,12 +7403,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteTeamPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>>
     
-    export type DeleteTeamPermissionDefinitionMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+    export type DeleteTeamPermissionDefinitionMutationError = OperationError<'deleteTeamPermissionDefinition'>
 
     /**
  * @summary Delete a team permission (admin)
  */
-export const useDeleteTeamPermissionDefinition = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const useDeleteTeamPermissionDefinition = <TError = OperationError<'deleteTeamPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>, TError,{permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteTeamPermissionDefinition>>,
@@ -7543,7 +7456,7 @@ export const getListProjectPermissionDefinitionsQueryKey = () => {
     }
 
     
-export const getListProjectPermissionDefinitionsQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListProjectPermissionDefinitionsQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = OperationError<'listProjectPermissionDefinitions'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -7562,14 +7475,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListProjectPermissionDefinitionsQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>>
-export type ListProjectPermissionDefinitionsQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type ListProjectPermissionDefinitionsQueryError = OperationError<'listProjectPermissionDefinitions'>
 
 
 /**
  * @summary Project permission definitions (admin)
  */
 
-export function useListProjectPermissionDefinitions<TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useListProjectPermissionDefinitions<TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = OperationError<'listProjectPermissionDefinitions'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -7585,7 +7498,7 @@ export function useListProjectPermissionDefinitions<TData = Awaited<ReturnType<t
 
 
 
-export const getListProjectPermissionDefinitionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListProjectPermissionDefinitionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = OperationError<'listProjectPermissionDefinitions'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -7604,14 +7517,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListProjectPermissionDefinitionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>>
-export type ListProjectPermissionDefinitionsSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type ListProjectPermissionDefinitionsSuspenseQueryError = OperationError<'listProjectPermissionDefinitions'>
 
 
 /**
  * @summary Project permission definitions (admin)
  */
 
-export function useListProjectPermissionDefinitionsSuspense<TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useListProjectPermissionDefinitionsSuspense<TData = Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError = OperationError<'listProjectPermissionDefinitions'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listProjectPermissionDefinitions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -7655,7 +7568,7 @@ export const createProjectPermissionDefinition = async (permissionDefinitionCrea
 
 
 
-export const getCreateProjectPermissionDefinitionMutationOptions = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response,
+export const getCreateProjectPermissionDefinitionMutationOptions = <TError = OperationError<'createProjectPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createProjectPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext> => {
 
@@ -7682,12 +7595,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateProjectPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof createProjectPermissionDefinition>>>
     export type CreateProjectPermissionDefinitionMutationBody = PermissionDefinitionCreate
-    export type CreateProjectPermissionDefinitionMutationError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response
+    export type CreateProjectPermissionDefinitionMutationError = OperationError<'createProjectPermissionDefinition'>
 
     /**
  * @summary Define a project permission (admin)
  */
-export const useCreateProjectPermissionDefinition = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response,
+export const useCreateProjectPermissionDefinition = <TError = OperationError<'createProjectPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createProjectPermissionDefinition>>, TError,{data: PermissionDefinitionCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createProjectPermissionDefinition>>,
@@ -7729,7 +7642,7 @@ export const updateProjectPermissionDefinition = async (permissionId: string,
 
 
 
-export const getUpdateProjectPermissionDefinitionMutationOptions = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const getUpdateProjectPermissionDefinitionMutationOptions = <TError = OperationError<'updateProjectPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateProjectPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext> => {
 
@@ -7756,12 +7669,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateProjectPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof updateProjectPermissionDefinition>>>
     export type UpdateProjectPermissionDefinitionMutationBody = PermissionDefinitionUpdate
-    export type UpdateProjectPermissionDefinitionMutationError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+    export type UpdateProjectPermissionDefinitionMutationError = OperationError<'updateProjectPermissionDefinition'>
 
     /**
  * @summary Change (or rename) a project permission (admin)
  */
-export const useUpdateProjectPermissionDefinition = <TError = PermissionDefinitionWrite400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const useUpdateProjectPermissionDefinition = <TError = OperationError<'updateProjectPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectPermissionDefinition>>, TError,{permissionId: string;data: PermissionDefinitionUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateProjectPermissionDefinition>>,
@@ -7801,7 +7714,7 @@ export const deleteProjectPermissionDefinition = async (permissionId: string, op
 
 
 
-export const getDeleteProjectPermissionDefinitionMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const getDeleteProjectPermissionDefinitionMutationOptions = <TError = OperationError<'deleteProjectPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>, TError,{permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>, TError,{permissionId: string}, TContext> => {
 
@@ -7828,12 +7741,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteProjectPermissionDefinitionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>>
     
-    export type DeleteProjectPermissionDefinitionMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse
+    export type DeleteProjectPermissionDefinitionMutationError = OperationError<'deleteProjectPermissionDefinition'>
 
     /**
  * @summary Delete a project permission (admin)
  */
-export const useDeleteProjectPermissionDefinition = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | PermissionNotFoundResponse,
+export const useDeleteProjectPermissionDefinition = <TError = OperationError<'deleteProjectPermissionDefinition'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>, TError,{permissionId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteProjectPermissionDefinition>>,
@@ -7874,7 +7787,7 @@ export const sendTeamInvitation = async (sendTeamInvitationBody: SendTeamInvitat
 
 
 
-export const getSendTeamInvitationMutationOptions = <TError = SendTeamInvitation400 | SendTeamInvitation401One | DeletedAdminUserText | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse,
+export const getSendTeamInvitationMutationOptions = <TError = OperationError<'sendTeamInvitation'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTeamInvitation>>, TError,{data: SendTeamInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendTeamInvitation>>, TError,{data: SendTeamInvitationBody}, TContext> => {
 
@@ -7901,12 +7814,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendTeamInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof sendTeamInvitation>>>
     export type SendTeamInvitationMutationBody = SendTeamInvitationBody
-    export type SendTeamInvitationMutationError = SendTeamInvitation400 | SendTeamInvitation401One | DeletedAdminUserText | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse
+    export type SendTeamInvitationMutationError = OperationError<'sendTeamInvitation'>
 
     /**
  * @summary Invite someone to a team by email
  */
-export const useSendTeamInvitation = <TError = SendTeamInvitation400 | SendTeamInvitation401One | DeletedAdminUserText | UserToken403Response | TeamNotFoundResponse | RateLimitedResponse,
+export const useSendTeamInvitation = <TError = OperationError<'sendTeamInvitation'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTeamInvitation>>, TError,{data: SendTeamInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof sendTeamInvitation>>,
@@ -7961,7 +7874,7 @@ export const getListTeamInvitationsQueryKey = (params?: ListTeamInvitationsParam
     }
 
     
-export const getListTeamInvitationsQueryOptions = <TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse>(params: ListTeamInvitationsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamInvitationsQueryOptions = <TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = OperationError<'listTeamInvitations'>>(params: ListTeamInvitationsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -7980,14 +7893,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamInvitationsQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamInvitations>>>
-export type ListTeamInvitationsQueryError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse
+export type ListTeamInvitationsQueryError = OperationError<'listTeamInvitations'>
 
 
 /**
  * @summary Pending invitations of a team
  */
 
-export function useListTeamInvitations<TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse>(
+export function useListTeamInvitations<TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = OperationError<'listTeamInvitations'>>(
  params: ListTeamInvitationsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -8003,7 +7916,7 @@ export function useListTeamInvitations<TData = Awaited<ReturnType<typeof listTea
 
 
 
-export const getListTeamInvitationsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse>(params: ListTeamInvitationsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamInvitationsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = OperationError<'listTeamInvitations'>>(params: ListTeamInvitationsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -8022,14 +7935,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamInvitationsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamInvitations>>>
-export type ListTeamInvitationsSuspenseQueryError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse
+export type ListTeamInvitationsSuspenseQueryError = OperationError<'listTeamInvitations'>
 
 
 /**
  * @summary Pending invitations of a team
  */
 
-export function useListTeamInvitationsSuspense<TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = RequiredAuthQuery400Response | TeamPermission401Response | UserToken403Response | TeamNotFoundResponse>(
+export function useListTeamInvitationsSuspense<TData = Awaited<ReturnType<typeof listTeamInvitations>>, TError = OperationError<'listTeamInvitations'>>(
  params: ListTeamInvitationsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamInvitations>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -8081,7 +7994,7 @@ export const deleteTeamInvitation = async (invitationId: string,
 
 
 
-export const getDeleteTeamInvitationMutationOptions = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | NotFoundTextResponse,
+export const getDeleteTeamInvitationMutationOptions = <TError = OperationError<'deleteTeamInvitation'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamInvitation>>, TError,{invitationId: string;params: DeleteTeamInvitationParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamInvitation>>, TError,{invitationId: string;params: DeleteTeamInvitationParams}, TContext> => {
 
@@ -8108,12 +8021,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteTeamInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof deleteTeamInvitation>>>
     
-    export type DeleteTeamInvitationMutationError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | NotFoundTextResponse
+    export type DeleteTeamInvitationMutationError = OperationError<'deleteTeamInvitation'>
 
     /**
  * @summary Revoke a pending invitation
  */
-export const useDeleteTeamInvitation = <TError = RequiredAuth400Response | TeamPermission401Response | UserToken403Response | NotFoundTextResponse,
+export const useDeleteTeamInvitation = <TError = OperationError<'deleteTeamInvitation'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamInvitation>>, TError,{invitationId: string;params: DeleteTeamInvitationParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteTeamInvitation>>,
@@ -8154,7 +8067,7 @@ export const acceptTeamInvitation = async (codeRequest: CodeRequest, options?: R
 
 
 
-export const getAcceptTeamInvitationMutationOptions = <TError = Code400Response | UserRequired401Response | AcceptTeamInvitation403 | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getAcceptTeamInvitationMutationOptions = <TError = OperationError<'acceptTeamInvitation'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitation>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitation>>, TError,{data: CodeRequest}, TContext> => {
 
@@ -8181,12 +8094,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AcceptTeamInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof acceptTeamInvitation>>>
     export type AcceptTeamInvitationMutationBody = CodeRequest
-    export type AcceptTeamInvitationMutationError = Code400Response | UserRequired401Response | AcceptTeamInvitation403 | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type AcceptTeamInvitationMutationError = OperationError<'acceptTeamInvitation'>
 
     /**
  * @summary Join a team with an invitation code
  */
-export const useAcceptTeamInvitation = <TError = Code400Response | UserRequired401Response | AcceptTeamInvitation403 | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useAcceptTeamInvitation = <TError = OperationError<'acceptTeamInvitation'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitation>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof acceptTeamInvitation>>,
@@ -8226,7 +8139,7 @@ export const checkTeamInvitationCode = async (codeRequest: CodeRequest, options?
 
 
 
-export const getCheckTeamInvitationCodeMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getCheckTeamInvitationCodeMutationOptions = <TError = OperationError<'checkTeamInvitationCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamInvitationCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkTeamInvitationCode>>, TError,{data: CodeRequest}, TContext> => {
 
@@ -8253,12 +8166,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckTeamInvitationCodeMutationResult = NonNullable<Awaited<ReturnType<typeof checkTeamInvitationCode>>>
     export type CheckTeamInvitationCodeMutationBody = CodeRequest
-    export type CheckTeamInvitationCodeMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type CheckTeamInvitationCodeMutationError = OperationError<'checkTeamInvitationCode'>
 
     /**
  * @summary Whether an invitation code is still valid (does not use it)
  */
-export const useCheckTeamInvitationCode = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useCheckTeamInvitationCode = <TError = OperationError<'checkTeamInvitationCode'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamInvitationCode>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof checkTeamInvitationCode>>,
@@ -8298,7 +8211,7 @@ export const getTeamInvitationDetails = async (codeRequest: CodeRequest, options
 
 
 
-export const getGetTeamInvitationDetailsMutationOptions = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const getGetTeamInvitationDetailsMutationOptions = <TError = OperationError<'getTeamInvitationDetails'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getTeamInvitationDetails>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof getTeamInvitationDetails>>, TError,{data: CodeRequest}, TContext> => {
 
@@ -8325,12 +8238,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type GetTeamInvitationDetailsMutationResult = NonNullable<Awaited<ReturnType<typeof getTeamInvitationDetails>>>
     export type GetTeamInvitationDetailsMutationBody = CodeRequest
-    export type GetTeamInvitationDetailsMutationError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse
+    export type GetTeamInvitationDetailsMutationError = OperationError<'getTeamInvitationDetails'>
 
     /**
  * @summary The team an invitation code is for (does not use it)
  */
-export const useGetTeamInvitationDetails = <TError = Code400Response | ProjectAuth401Response | UserToken403Response | VerificationCodeNotFoundResponse | VerificationCodeAlreadyUsedResponse | RateLimitedResponse,
+export const useGetTeamInvitationDetails = <TError = OperationError<'getTeamInvitationDetails'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getTeamInvitationDetails>>, TError,{data: CodeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof getTeamInvitationDetails>>,
@@ -8385,7 +8298,7 @@ export const getListUserApiKeysQueryKey = (params?: ListUserApiKeysParams,) => {
     }
 
     
-export const getListUserApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params: ListUserApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListUserApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = OperationError<'listUserApiKeys'>>(params: ListUserApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -8404,14 +8317,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListUserApiKeysQueryResult = NonNullable<Awaited<ReturnType<typeof listUserApiKeys>>>
-export type ListUserApiKeysQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListUserApiKeysQueryError = OperationError<'listUserApiKeys'>
 
 
 /**
  * @summary A user's API keys
  */
 
-export function useListUserApiKeys<TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListUserApiKeys<TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = OperationError<'listUserApiKeys'>>(
  params: ListUserApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -8427,7 +8340,7 @@ export function useListUserApiKeys<TData = Awaited<ReturnType<typeof listUserApi
 
 
 
-export const getListUserApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(params: ListUserApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListUserApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = OperationError<'listUserApiKeys'>>(params: ListUserApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -8446,14 +8359,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListUserApiKeysSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listUserApiKeys>>>
-export type ListUserApiKeysSuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse
+export type ListUserApiKeysSuspenseQueryError = OperationError<'listUserApiKeys'>
 
 
 /**
  * @summary A user's API keys
  */
 
-export function useListUserApiKeysSuspense<TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse>(
+export function useListUserApiKeysSuspense<TData = Awaited<ReturnType<typeof listUserApiKeys>>, TError = OperationError<'listUserApiKeys'>>(
  params: ListUserApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listUserApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -8497,7 +8410,7 @@ export const createUserApiKey = async (createUserApiKeyBody: CreateUserApiKeyBod
 
 
 
-export const getCreateUserApiKeyMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+export const getCreateUserApiKeyMutationOptions = <TError = OperationError<'createUserApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUserApiKey>>, TError,{data: CreateUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createUserApiKey>>, TError,{data: CreateUserApiKeyBody}, TContext> => {
 
@@ -8524,12 +8437,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateUserApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof createUserApiKey>>>
     export type CreateUserApiKeyMutationBody = CreateUserApiKeyBody
-    export type CreateUserApiKeyMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+    export type CreateUserApiKeyMutationError = OperationError<'createUserApiKey'>
 
     /**
  * @summary Create a user API key
  */
-export const useCreateUserApiKey = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse,
+export const useCreateUserApiKey = <TError = OperationError<'createUserApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUserApiKey>>, TError,{data: CreateUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createUserApiKey>>,
@@ -8586,7 +8499,7 @@ export const getGetUserApiKeyQueryKey = (apiKeyId?: string,
     }
 
     
-export const getGetUserApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+export const getGetUserApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = OperationError<'getUserApiKey'>>(apiKeyId: string,
     params: GetUserApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -8606,14 +8519,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetUserApiKeyQueryResult = NonNullable<Awaited<ReturnType<typeof getUserApiKey>>>
-export type GetUserApiKeyQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+export type GetUserApiKeyQueryError = OperationError<'getUserApiKey'>
 
 
 /**
  * @summary One user API key
  */
 
-export function useGetUserApiKey<TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+export function useGetUserApiKey<TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = OperationError<'getUserApiKey'>>(
  apiKeyId: string,
     params: GetUserApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -8630,7 +8543,7 @@ export function useGetUserApiKey<TData = Awaited<ReturnType<typeof getUserApiKey
 
 
 
-export const getGetUserApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+export const getGetUserApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = OperationError<'getUserApiKey'>>(apiKeyId: string,
     params: GetUserApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -8650,14 +8563,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetUserApiKeySuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUserApiKey>>>
-export type GetUserApiKeySuspenseQueryError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+export type GetUserApiKeySuspenseQueryError = OperationError<'getUserApiKey'>
 
 
 /**
  * @summary One user API key
  */
 
-export function useGetUserApiKeySuspense<TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = UserMeQuery400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+export function useGetUserApiKeySuspense<TData = Awaited<ReturnType<typeof getUserApiKey>>, TError = OperationError<'getUserApiKey'>>(
  apiKeyId: string,
     params: GetUserApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -8712,7 +8625,7 @@ export const updateUserApiKey = async (apiKeyId: string,
 
 
 
-export const getUpdateUserApiKeyMutationOptions = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+export const getUpdateUserApiKeyMutationOptions = <TError = OperationError<'updateUserApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUserApiKey>>, TError,{apiKeyId: string;data: UpdateUserApiKeyBody;params: UpdateUserApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateUserApiKey>>, TError,{apiKeyId: string;data: UpdateUserApiKeyBody;params: UpdateUserApiKeyParams}, TContext> => {
 
@@ -8739,12 +8652,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateUserApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof updateUserApiKey>>>
     export type UpdateUserApiKeyMutationBody = UpdateUserApiKeyBody
-    export type UpdateUserApiKeyMutationError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+    export type UpdateUserApiKeyMutationError = OperationError<'updateUserApiKey'>
 
     /**
  * @summary Describe or revoke a user API key
  */
-export const useUpdateUserApiKey = <TError = UserMe400Response | ProjectAuth401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+export const useUpdateUserApiKey = <TError = OperationError<'updateUserApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUserApiKey>>, TError,{apiKeyId: string;data: UpdateUserApiKeyBody;params: UpdateUserApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateUserApiKey>>,
@@ -8785,7 +8698,7 @@ export const checkUserApiKey = async (checkUserApiKeyBody: CheckUserApiKeyBody, 
 
 
 
-export const getCheckUserApiKeyMutationOptions = <TError = CheckUserApiKey400One | string | CheckUserApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse,
+export const getCheckUserApiKeyMutationOptions = <TError = OperationError<'checkUserApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkUserApiKey>>, TError,{data: CheckUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkUserApiKey>>, TError,{data: CheckUserApiKeyBody}, TContext> => {
 
@@ -8812,12 +8725,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckUserApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof checkUserApiKey>>>
     export type CheckUserApiKeyMutationBody = CheckUserApiKeyBody
-    export type CheckUserApiKeyMutationError = CheckUserApiKey400One | string | CheckUserApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse
+    export type CheckUserApiKeyMutationError = OperationError<'checkUserApiKey'>
 
     /**
  * @summary Who a user API key belongs to, if it is valid
  */
-export const useCheckUserApiKey = <TError = CheckUserApiKey400One | string | CheckUserApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse,
+export const useCheckUserApiKey = <TError = OperationError<'checkUserApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkUserApiKey>>, TError,{data: CheckUserApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof checkUserApiKey>>,
@@ -8872,7 +8785,7 @@ export const getListTeamApiKeysQueryKey = (params?: ListTeamApiKeysParams,) => {
     }
 
     
-export const getListTeamApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params: ListTeamApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = OperationError<'listTeamApiKeys'>>(params: ListTeamApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -8891,14 +8804,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamApiKeysQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamApiKeys>>>
-export type ListTeamApiKeysQueryError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+export type ListTeamApiKeysQueryError = OperationError<'listTeamApiKeys'>
 
 
 /**
  * @summary A team's API keys
  */
 
-export function useListTeamApiKeys<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+export function useListTeamApiKeys<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = OperationError<'listTeamApiKeys'>>(
  params: ListTeamApiKeysParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -8914,7 +8827,7 @@ export function useListTeamApiKeys<TData = Awaited<ReturnType<typeof listTeamApi
 
 
 
-export const getListTeamApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(params: ListTeamApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListTeamApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = OperationError<'listTeamApiKeys'>>(params: ListTeamApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -8933,14 +8846,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListTeamApiKeysSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listTeamApiKeys>>>
-export type ListTeamApiKeysSuspenseQueryError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse
+export type ListTeamApiKeysSuspenseQueryError = OperationError<'listTeamApiKeys'>
 
 
 /**
  * @summary A team's API keys
  */
 
-export function useListTeamApiKeysSuspense<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse>(
+export function useListTeamApiKeysSuspense<TData = Awaited<ReturnType<typeof listTeamApiKeys>>, TError = OperationError<'listTeamApiKeys'>>(
  params: ListTeamApiKeysParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listTeamApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -8984,7 +8897,7 @@ export const createTeamApiKey = async (createTeamApiKeyBody: CreateTeamApiKeyBod
 
 
 
-export const getCreateTeamApiKeyMutationOptions = <TError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse,
+export const getCreateTeamApiKeyMutationOptions = <TError = OperationError<'createTeamApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamApiKey>>, TError,{data: CreateTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createTeamApiKey>>, TError,{data: CreateTeamApiKeyBody}, TContext> => {
 
@@ -9011,12 +8924,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateTeamApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof createTeamApiKey>>>
     export type CreateTeamApiKeyMutationBody = CreateTeamApiKeyBody
-    export type CreateTeamApiKeyMutationError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse
+    export type CreateTeamApiKeyMutationError = OperationError<'createTeamApiKey'>
 
     /**
  * @summary Create a team API key
  */
-export const useCreateTeamApiKey = <TError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | TeamNotFoundResponse,
+export const useCreateTeamApiKey = <TError = OperationError<'createTeamApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createTeamApiKey>>, TError,{data: CreateTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createTeamApiKey>>,
@@ -9073,7 +8986,7 @@ export const getGetTeamApiKeyQueryKey = (apiKeyId?: string,
     }
 
     
-export const getGetTeamApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+export const getGetTeamApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = OperationError<'getTeamApiKey'>>(apiKeyId: string,
     params: GetTeamApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -9093,14 +9006,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetTeamApiKeyQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamApiKey>>>
-export type GetTeamApiKeyQueryError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+export type GetTeamApiKeyQueryError = OperationError<'getTeamApiKey'>
 
 
 /**
  * @summary One team API key
  */
 
-export function useGetTeamApiKey<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+export function useGetTeamApiKey<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = OperationError<'getTeamApiKey'>>(
  apiKeyId: string,
     params: GetTeamApiKeyParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -9117,7 +9030,7 @@ export function useGetTeamApiKey<TData = Awaited<ReturnType<typeof getTeamApiKey
 
 
 
-export const getGetTeamApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(apiKeyId: string,
+export const getGetTeamApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = OperationError<'getTeamApiKey'>>(apiKeyId: string,
     params: GetTeamApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
@@ -9137,14 +9050,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetTeamApiKeySuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getTeamApiKey>>>
-export type GetTeamApiKeySuspenseQueryError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+export type GetTeamApiKeySuspenseQueryError = OperationError<'getTeamApiKey'>
 
 
 /**
  * @summary One team API key
  */
 
-export function useGetTeamApiKeySuspense<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = RequiredAuthQueryOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse>(
+export function useGetTeamApiKeySuspense<TData = Awaited<ReturnType<typeof getTeamApiKey>>, TError = OperationError<'getTeamApiKey'>>(
  apiKeyId: string,
     params: GetTeamApiKeyParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getTeamApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
@@ -9199,7 +9112,7 @@ export const updateTeamApiKey = async (apiKeyId: string,
 
 
 
-export const getUpdateTeamApiKeyMutationOptions = <TError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+export const getUpdateTeamApiKeyMutationOptions = <TError = OperationError<'updateTeamApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamApiKey>>, TError,{apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateTeamApiKey>>, TError,{apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}, TContext> => {
 
@@ -9226,12 +9139,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateTeamApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof updateTeamApiKey>>>
     export type UpdateTeamApiKeyMutationBody = UpdateTeamApiKeyBody
-    export type UpdateTeamApiKeyMutationError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse
+    export type UpdateTeamApiKeyMutationError = OperationError<'updateTeamApiKey'>
 
     /**
  * @summary Describe or revoke a team API key
  */
-export const useUpdateTeamApiKey = <TError = RequiredAuthOrText400Response | TeamPermission401Response | UserToken403OrForbiddenResponse | ApiKeyNotFoundResponse,
+export const useUpdateTeamApiKey = <TError = OperationError<'updateTeamApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTeamApiKey>>, TError,{apiKeyId: string;data: UpdateTeamApiKeyBody;params: UpdateTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateTeamApiKey>>,
@@ -9272,7 +9185,7 @@ export const checkTeamApiKey = async (checkTeamApiKeyBody: CheckTeamApiKeyBody, 
 
 
 
-export const getCheckTeamApiKeyMutationOptions = <TError = CheckTeamApiKey400One | string | CheckTeamApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse,
+export const getCheckTeamApiKeyMutationOptions = <TError = OperationError<'checkTeamApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamApiKey>>, TError,{data: CheckTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof checkTeamApiKey>>, TError,{data: CheckTeamApiKeyBody}, TContext> => {
 
@@ -9299,12 +9212,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CheckTeamApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof checkTeamApiKey>>>
     export type CheckTeamApiKeyMutationBody = CheckTeamApiKeyBody
-    export type CheckTeamApiKeyMutationError = CheckTeamApiKey400One | string | CheckTeamApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse
+    export type CheckTeamApiKeyMutationError = OperationError<'checkTeamApiKey'>
 
     /**
  * @summary Who a team API key belongs to, if it is valid
  */
-export const useCheckTeamApiKey = <TError = CheckTeamApiKey400One | string | CheckTeamApiKey401One | DeletedAdminUserText | UserToken403Response | ApiKeyNotFoundResponse,
+export const useCheckTeamApiKey = <TError = OperationError<'checkTeamApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkTeamApiKey>>, TError,{data: CheckTeamApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof checkTeamApiKey>>,
@@ -9357,7 +9270,7 @@ export const getListNotificationPreferencesQueryKey = (userId?: string,) => {
     }
 
     
-export const getListNotificationPreferencesQueryOptions = <TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListNotificationPreferencesQueryOptions = <TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = OperationError<'listNotificationPreferences'>>(userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -9376,14 +9289,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListNotificationPreferencesQueryResult = NonNullable<Awaited<ReturnType<typeof listNotificationPreferences>>>
-export type ListNotificationPreferencesQueryError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+export type ListNotificationPreferencesQueryError = OperationError<'listNotificationPreferences'>
 
 
 /**
  * @summary A user's email notification preferences
  */
 
-export function useListNotificationPreferences<TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+export function useListNotificationPreferences<TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = OperationError<'listNotificationPreferences'>>(
  userId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -9399,7 +9312,7 @@ export function useListNotificationPreferences<TData = Awaited<ReturnType<typeof
 
 
 
-export const getListNotificationPreferencesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListNotificationPreferencesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = OperationError<'listNotificationPreferences'>>(userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -9418,14 +9331,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListNotificationPreferencesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listNotificationPreferences>>>
-export type ListNotificationPreferencesSuspenseQueryError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse
+export type ListNotificationPreferencesSuspenseQueryError = OperationError<'listNotificationPreferences'>
 
 
 /**
  * @summary A user's email notification preferences
  */
 
-export function useListNotificationPreferencesSuspense<TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = ListNotificationPreferences400 | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundResponse>(
+export function useListNotificationPreferencesSuspense<TData = Awaited<ReturnType<typeof listNotificationPreferences>>, TError = OperationError<'listNotificationPreferences'>>(
  userId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listNotificationPreferences>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -9477,7 +9390,7 @@ export const updateNotificationPreference = async (userId: string,
 
 
 
-export const getUpdateNotificationPreferenceMutationOptions = <TError = UpdateNotificationPreference400One | string | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundError | string,
+export const getUpdateNotificationPreferenceMutationOptions = <TError = OperationError<'updateNotificationPreference'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateNotificationPreference>>, TError,{userId: string;notificationCategoryId: string;data: UpdateNotificationPreferenceBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateNotificationPreference>>, TError,{userId: string;notificationCategoryId: string;data: UpdateNotificationPreferenceBody}, TContext> => {
 
@@ -9504,12 +9417,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateNotificationPreferenceMutationResult = NonNullable<Awaited<ReturnType<typeof updateNotificationPreference>>>
     export type UpdateNotificationPreferenceMutationBody = UpdateNotificationPreferenceBody
-    export type UpdateNotificationPreferenceMutationError = UpdateNotificationPreference400One | string | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundError | string
+    export type UpdateNotificationPreferenceMutationError = OperationError<'updateNotificationPreference'>
 
     /**
  * @summary Turn an email notification category on or off for a user
  */
-export const useUpdateNotificationPreference = <TError = UpdateNotificationPreference400One | string | UserRequired401Response | UserToken403OrForbiddenResponse | UserNotFoundError | string,
+export const useUpdateNotificationPreference = <TError = OperationError<'updateNotificationPreference'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateNotificationPreference>>, TError,{userId: string;notificationCategoryId: string;data: UpdateNotificationPreferenceBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateNotificationPreference>>,
@@ -9557,7 +9470,7 @@ export const getListInternalProjectsQueryKey = () => {
     }
 
     
-export const getListInternalProjectsQueryOptions = <TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListInternalProjectsQueryOptions = <TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = OperationError<'listInternalProjects'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -9576,14 +9489,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListInternalProjectsQueryResult = NonNullable<Awaited<ReturnType<typeof listInternalProjects>>>
-export type ListInternalProjectsQueryError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response
+export type ListInternalProjectsQueryError = OperationError<'listInternalProjects'>
 
 
 /**
  * @summary The projects the signed-in dashboard user manages
  */
 
-export function useListInternalProjects<TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response>(
+export function useListInternalProjects<TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = OperationError<'listInternalProjects'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -9599,7 +9512,7 @@ export function useListInternalProjects<TData = Awaited<ReturnType<typeof listIn
 
 
 
-export const getListInternalProjectsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListInternalProjectsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = OperationError<'listInternalProjects'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -9618,14 +9531,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListInternalProjectsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listInternalProjects>>>
-export type ListInternalProjectsSuspenseQueryError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response
+export type ListInternalProjectsSuspenseQueryError = OperationError<'listInternalProjects'>
 
 
 /**
  * @summary The projects the signed-in dashboard user manages
  */
 
-export function useListInternalProjectsSuspense<TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = RequiredAuthQuery400Response | InternalUserRequired401Response | UserToken403Response>(
+export function useListInternalProjectsSuspense<TData = Awaited<ReturnType<typeof listInternalProjects>>, TError = OperationError<'listInternalProjects'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalProjects>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -9668,7 +9581,7 @@ export const createInternalProject = async (projectCreate: ProjectCreate, option
 
 
 
-export const getCreateInternalProjectMutationOptions = <TError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response,
+export const getCreateInternalProjectMutationOptions = <TError = OperationError<'createInternalProject'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createInternalProject>>, TError,{data: ProjectCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createInternalProject>>, TError,{data: ProjectCreate}, TContext> => {
 
@@ -9695,12 +9608,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateInternalProjectMutationResult = NonNullable<Awaited<ReturnType<typeof createInternalProject>>>
     export type CreateInternalProjectMutationBody = ProjectCreate
-    export type CreateInternalProjectMutationError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response
+    export type CreateInternalProjectMutationError = OperationError<'createInternalProject'>
 
     /**
  * @summary Create a project owned by one of the user's teams
  */
-export const useCreateInternalProject = <TError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response,
+export const useCreateInternalProject = <TError = OperationError<'createInternalProject'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createInternalProject>>, TError,{data: ProjectCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createInternalProject>>,
@@ -9740,7 +9653,7 @@ export const transferInternalProject = async (transferInternalProjectBody: Trans
 
 
 
-export const getTransferInternalProjectMutationOptions = <TError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response | ProjectNotFoundResponse,
+export const getTransferInternalProjectMutationOptions = <TError = OperationError<'transferInternalProject'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof transferInternalProject>>, TError,{data: TransferInternalProjectBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof transferInternalProject>>, TError,{data: TransferInternalProjectBody}, TContext> => {
 
@@ -9767,12 +9680,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type TransferInternalProjectMutationResult = NonNullable<Awaited<ReturnType<typeof transferInternalProject>>>
     export type TransferInternalProjectMutationBody = TransferInternalProjectBody
-    export type TransferInternalProjectMutationError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response | ProjectNotFoundResponse
+    export type TransferInternalProjectMutationError = OperationError<'transferInternalProject'>
 
     /**
  * @summary Move a project to another of the user's teams
  */
-export const useTransferInternalProject = <TError = RequiredAuthOrText400Response | InternalUserRequired401Response | UserToken403Response | ProjectNotFoundResponse,
+export const useTransferInternalProject = <TError = OperationError<'transferInternalProject'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof transferInternalProject>>, TError,{data: TransferInternalProjectBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof transferInternalProject>>,
@@ -9819,7 +9732,7 @@ export const getGetAdminProjectQueryKey = () => {
     }
 
     
-export const getGetAdminProjectQueryOptions = <TData = Awaited<ReturnType<typeof getAdminProject>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetAdminProjectQueryOptions = <TData = Awaited<ReturnType<typeof getAdminProject>>, TError = OperationError<'getAdminProject'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -9838,14 +9751,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAdminProjectQueryResult = NonNullable<Awaited<ReturnType<typeof getAdminProject>>>
-export type GetAdminProjectQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type GetAdminProjectQueryError = OperationError<'getAdminProject'>
 
 
 /**
  * @summary The current project (admin view)
  */
 
-export function useGetAdminProject<TData = Awaited<ReturnType<typeof getAdminProject>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useGetAdminProject<TData = Awaited<ReturnType<typeof getAdminProject>>, TError = OperationError<'getAdminProject'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -9861,7 +9774,7 @@ export function useGetAdminProject<TData = Awaited<ReturnType<typeof getAdminPro
 
 
 
-export const getGetAdminProjectSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getAdminProject>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetAdminProjectSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getAdminProject>>, TError = OperationError<'getAdminProject'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -9880,14 +9793,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAdminProjectSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getAdminProject>>>
-export type GetAdminProjectSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type GetAdminProjectSuspenseQueryError = OperationError<'getAdminProject'>
 
 
 /**
  * @summary The current project (admin view)
  */
 
-export function useGetAdminProjectSuspense<TData = Awaited<ReturnType<typeof getAdminProject>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useGetAdminProjectSuspense<TData = Awaited<ReturnType<typeof getAdminProject>>, TError = OperationError<'getAdminProject'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getAdminProject>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -9930,7 +9843,7 @@ export const updateAdminProject = async (projectUpdate: ProjectUpdate, options?:
 
 
 
-export const getUpdateAdminProjectMutationOptions = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+export const getUpdateAdminProjectMutationOptions = <TError = OperationError<'updateAdminProject'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAdminProject>>, TError,{data: ProjectUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateAdminProject>>, TError,{data: ProjectUpdate}, TContext> => {
 
@@ -9957,12 +9870,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateAdminProjectMutationResult = NonNullable<Awaited<ReturnType<typeof updateAdminProject>>>
     export type UpdateAdminProjectMutationBody = ProjectUpdate
-    export type UpdateAdminProjectMutationError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response
+    export type UpdateAdminProjectMutationError = OperationError<'updateAdminProject'>
 
     /**
  * @summary Change the current project
  */
-export const useUpdateAdminProject = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+export const useUpdateAdminProject = <TError = OperationError<'updateAdminProject'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAdminProject>>, TError,{data: ProjectUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateAdminProject>>,
@@ -10002,7 +9915,7 @@ export const deleteAdminProject = async ( options?: RequestInit): Promise<Succes
 
 
 
-export const getDeleteAdminProjectMutationOptions = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+export const getDeleteAdminProjectMutationOptions = <TError = OperationError<'deleteAdminProject'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAdminProject>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteAdminProject>>, TError,void, TContext> => {
 
@@ -10029,12 +9942,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteAdminProjectMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAdminProject>>>
     
-    export type DeleteAdminProjectMutationError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response
+    export type DeleteAdminProjectMutationError = OperationError<'deleteAdminProject'>
 
     /**
  * @summary Delete the current project and everything in it
  */
-export const useDeleteAdminProject = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+export const useDeleteAdminProject = <TError = OperationError<'deleteAdminProject'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAdminProject>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof deleteAdminProject>>,
@@ -10081,7 +9994,7 @@ export const getListInternalApiKeysQueryKey = () => {
     }
 
     
-export const getListInternalApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListInternalApiKeysQueryOptions = <TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = OperationError<'listInternalApiKeys'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -10100,14 +10013,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListInternalApiKeysQueryResult = NonNullable<Awaited<ReturnType<typeof listInternalApiKeys>>>
-export type ListInternalApiKeysQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type ListInternalApiKeysQueryError = OperationError<'listInternalApiKeys'>
 
 
 /**
  * @summary The project's key sets
  */
 
-export function useListInternalApiKeys<TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useListInternalApiKeys<TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = OperationError<'listInternalApiKeys'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -10123,7 +10036,7 @@ export function useListInternalApiKeys<TData = Awaited<ReturnType<typeof listInt
 
 
 
-export const getListInternalApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getListInternalApiKeysSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = OperationError<'listInternalApiKeys'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -10142,14 +10055,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListInternalApiKeysSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listInternalApiKeys>>>
-export type ListInternalApiKeysSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type ListInternalApiKeysSuspenseQueryError = OperationError<'listInternalApiKeys'>
 
 
 /**
  * @summary The project's key sets
  */
 
-export function useListInternalApiKeysSuspense<TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useListInternalApiKeysSuspense<TData = Awaited<ReturnType<typeof listInternalApiKeys>>, TError = OperationError<'listInternalApiKeys'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listInternalApiKeys>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -10193,7 +10106,7 @@ export const createInternalApiKey = async (createInternalApiKeyBody: CreateInter
 
 
 
-export const getCreateInternalApiKeyMutationOptions = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+export const getCreateInternalApiKeyMutationOptions = <TError = OperationError<'createInternalApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createInternalApiKey>>, TError,{data: CreateInternalApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createInternalApiKey>>, TError,{data: CreateInternalApiKeyBody}, TContext> => {
 
@@ -10220,12 +10133,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateInternalApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof createInternalApiKey>>>
     export type CreateInternalApiKeyMutationBody = CreateInternalApiKeyBody
-    export type CreateInternalApiKeyMutationError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response
+    export type CreateInternalApiKeyMutationError = OperationError<'createInternalApiKey'>
 
     /**
  * @summary Create a key set
  */
-export const useCreateInternalApiKey = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+export const useCreateInternalApiKey = <TError = OperationError<'createInternalApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createInternalApiKey>>, TError,{data: CreateInternalApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof createInternalApiKey>>,
@@ -10272,7 +10185,7 @@ export const getGetInternalApiKeyQueryKey = (apiKeyId?: string,) => {
     }
 
     
-export const getGetInternalApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse>(apiKeyId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetInternalApiKeyQueryOptions = <TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = OperationError<'getInternalApiKey'>>(apiKeyId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -10291,14 +10204,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetInternalApiKeyQueryResult = NonNullable<Awaited<ReturnType<typeof getInternalApiKey>>>
-export type GetInternalApiKeyQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse
+export type GetInternalApiKeyQueryError = OperationError<'getInternalApiKey'>
 
 
 /**
  * @summary One key set
  */
 
-export function useGetInternalApiKey<TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse>(
+export function useGetInternalApiKey<TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = OperationError<'getInternalApiKey'>>(
  apiKeyId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -10314,7 +10227,7 @@ export function useGetInternalApiKey<TData = Awaited<ReturnType<typeof getIntern
 
 
 
-export const getGetInternalApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse>(apiKeyId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetInternalApiKeySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = OperationError<'getInternalApiKey'>>(apiKeyId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -10333,14 +10246,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetInternalApiKeySuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getInternalApiKey>>>
-export type GetInternalApiKeySuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse
+export type GetInternalApiKeySuspenseQueryError = OperationError<'getInternalApiKey'>
 
 
 /**
  * @summary One key set
  */
 
-export function useGetInternalApiKeySuspense<TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse>(
+export function useGetInternalApiKeySuspense<TData = Awaited<ReturnType<typeof getInternalApiKey>>, TError = OperationError<'getInternalApiKey'>>(
  apiKeyId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getInternalApiKey>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -10385,7 +10298,7 @@ export const updateInternalApiKey = async (apiKeyId: string,
 
 
 
-export const getUpdateInternalApiKeyMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse,
+export const getUpdateInternalApiKeyMutationOptions = <TError = OperationError<'updateInternalApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateInternalApiKey>>, TError,{apiKeyId: string;data: UpdateInternalApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateInternalApiKey>>, TError,{apiKeyId: string;data: UpdateInternalApiKeyBody}, TContext> => {
 
@@ -10412,12 +10325,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateInternalApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof updateInternalApiKey>>>
     export type UpdateInternalApiKeyMutationBody = UpdateInternalApiKeyBody
-    export type UpdateInternalApiKeyMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse
+    export type UpdateInternalApiKeyMutationError = OperationError<'updateInternalApiKey'>
 
     /**
  * @summary Describe or revoke a key set
  */
-export const useUpdateInternalApiKey = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response | ApiKeyNotFoundResponse,
+export const useUpdateInternalApiKey = <TError = OperationError<'updateInternalApiKey'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateInternalApiKey>>, TError,{apiKeyId: string;data: UpdateInternalApiKeyBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateInternalApiKey>>,
@@ -10472,7 +10385,7 @@ export const getGetProjectMetricsQueryKey = (params?: GetProjectMetricsParams,) 
     }
 
     
-export const getGetProjectMetricsQueryOptions = <TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(params?: GetProjectMetricsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetProjectMetricsQueryOptions = <TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = OperationError<'getProjectMetrics'>>(params?: GetProjectMetricsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -10491,14 +10404,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProjectMetricsQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectMetrics>>>
-export type GetProjectMetricsQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type GetProjectMetricsQueryError = OperationError<'getProjectMetrics'>
 
 
 /**
  * @summary User metrics of the current project
  */
 
-export function useGetProjectMetrics<TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useGetProjectMetrics<TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = OperationError<'getProjectMetrics'>>(
  params?: GetProjectMetricsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -10514,7 +10427,7 @@ export function useGetProjectMetrics<TData = Awaited<ReturnType<typeof getProjec
 
 
 
-export const getGetProjectMetricsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(params?: GetProjectMetricsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetProjectMetricsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = OperationError<'getProjectMetrics'>>(params?: GetProjectMetricsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -10533,14 +10446,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProjectMetricsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectMetrics>>>
-export type GetProjectMetricsSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type GetProjectMetricsSuspenseQueryError = OperationError<'getProjectMetrics'>
 
 
 /**
  * @summary User metrics of the current project
  */
 
-export function useGetProjectMetricsSuspense<TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useGetProjectMetricsSuspense<TData = Awaited<ReturnType<typeof getProjectMetrics>>, TError = OperationError<'getProjectMetrics'>>(
  params?: GetProjectMetricsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -10590,7 +10503,7 @@ export const getGetProjectConfigQueryKey = () => {
     }
 
     
-export const getGetProjectConfigQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetProjectConfigQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = OperationError<'getProjectConfig'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -10609,14 +10522,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProjectConfigQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfig>>>
-export type GetProjectConfigQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type GetProjectConfigQueryError = OperationError<'getProjectConfig'>
 
 
 /**
  * @summary The project's rendered config (defaults with the override applied)
  */
 
-export function useGetProjectConfig<TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useGetProjectConfig<TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = OperationError<'getProjectConfig'>>(
   options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -10632,7 +10545,7 @@ export function useGetProjectConfig<TData = Awaited<ReturnType<typeof getProject
 
 
 
-export const getGetProjectConfigSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetProjectConfigSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = OperationError<'getProjectConfig'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -10651,14 +10564,14 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProjectConfigSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfig>>>
-export type GetProjectConfigSuspenseQueryError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response
+export type GetProjectConfigSuspenseQueryError = OperationError<'getProjectConfig'>
 
 
 /**
  * @summary The project's rendered config (defaults with the override applied)
  */
 
-export function useGetProjectConfigSuspense<TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = RequiredAuthQuery400Response | RestrictedAccess401Response | UserToken403Response>(
+export function useGetProjectConfigSuspense<TData = Awaited<ReturnType<typeof getProjectConfig>>, TError = OperationError<'getProjectConfig'>>(
   options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfig>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
@@ -10729,7 +10642,7 @@ export const updateProjectConfigOverride = async (level: 'project' | 'branch' | 
 
 
 
-export const getUpdateProjectConfigOverrideMutationOptions = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+export const getUpdateProjectConfigOverrideMutationOptions = <TError = OperationError<'updateProjectConfigOverride'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext> => {
 
@@ -10756,12 +10669,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateProjectConfigOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof updateProjectConfigOverride>>>
     export type UpdateProjectConfigOverrideMutationBody = UpdateProjectConfigOverrideBody
-    export type UpdateProjectConfigOverrideMutationError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response
+    export type UpdateProjectConfigOverrideMutationError = OperationError<'updateProjectConfigOverride'>
 
     /**
  * @summary Merge entries into the project's config override
  */
-export const useUpdateProjectConfigOverride = <TError = RequiredAuthOrText400Response | RestrictedAccess401Response | UserToken403Response,
+export const useUpdateProjectConfigOverride = <TError = OperationError<'updateProjectConfigOverride'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateProjectConfigOverride>>,
@@ -10802,7 +10715,7 @@ export const sendTestEmail = async (sendTestEmailBody: SendTestEmailBody, option
 
 
 
-export const getSendTestEmailMutationOptions = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response,
+export const getSendTestEmailMutationOptions = <TError = OperationError<'sendTestEmail'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTestEmail>>, TError,{data: SendTestEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendTestEmail>>, TError,{data: SendTestEmailBody}, TContext> => {
 
@@ -10829,12 +10742,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendTestEmailMutationResult = NonNullable<Awaited<ReturnType<typeof sendTestEmail>>>
     export type SendTestEmailMutationBody = SendTestEmailBody
-    export type SendTestEmailMutationError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response
+    export type SendTestEmailMutationError = OperationError<'sendTestEmail'>
 
     /**
  * @summary Send a test email through a given SMTP server
  */
-export const useSendTestEmail = <TError = RequiredAuth400Response | RestrictedAccess401Response | UserToken403Response,
+export const useSendTestEmail = <TError = OperationError<'sendTestEmail'>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTestEmail>>, TError,{data: SendTestEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof sendTestEmail>>,

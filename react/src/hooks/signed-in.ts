@@ -1,5 +1,5 @@
 import type { Session } from '@gatehouse/client';
-import { CannotGetOwnUserWithoutUserError } from '@gatehouse/client';
+import { CannotGetOwnUserWithoutUserError } from '@gatehouse/protocol/errors';
 
 /** Whether the session holds a token at all; without one, user data is empty and no request is made. */
 export function hasTokens(session: Session): boolean {

@@ -1,4 +1,4 @@
-import { TeamNotFoundError } from '@gatehouse/client';
+import { TeamNotFoundError } from '@gatehouse/protocol/errors';
 import { getGetTeamQueryKey, getTeam } from '../generated/hooks.ts';
 import type { TeamView } from '../generated/hooks.schemas.ts';
 import { useSignedInQuery } from './use-signed-in-query.ts';

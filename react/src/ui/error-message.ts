@@ -1,4 +1,5 @@
-import { ConnectionError, KnownError } from '@gatehouse/client';
+import { ConnectionError } from '@gatehouse/client';
+import { KnownError } from '@gatehouse/protocol/errors';
 
 /** What a person should read for the errors forms meet; other errors show the server's message. */
 const friendlyMessages: Record<string, (details: Record<string, unknown>) => string> = {

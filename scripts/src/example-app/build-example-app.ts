@@ -8,7 +8,12 @@ export const exampleAppDir = resolve(dirname(fileURLToPath(import.meta.url)), '.
 export const exampleAppDist = join(exampleAppDir, 'dist');
 
 /** The sources whose change calls for a new build: the app and the packages it bundles. */
-const sourceDirs = [join(exampleAppDir, 'src'), resolve(exampleAppDir, '../../react/src'), resolve(exampleAppDir, '../../client/src')];
+const sourceDirs = [
+  join(exampleAppDir, 'src'),
+  resolve(exampleAppDir, '../../react/src'),
+  resolve(exampleAppDir, '../../client/src'),
+  resolve(exampleAppDir, '../../protocol/src'),
+];
 const sourceFiles = [join(exampleAppDir, 'index.html'), join(exampleAppDir, 'vite.config.ts')];
 
 /**

@@ -1,4 +1,4 @@
-import { BodyParsingError } from '@gatehouse/client/errors';
+import { BodyParsingError } from '@gatehouse/protocol/errors';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';

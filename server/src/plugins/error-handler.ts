@@ -1,4 +1,4 @@
-import { BodyParsingError, KnownError, SchemaError } from '@gatehouse/client/errors';
+import { BodyParsingError, KnownError, SchemaError } from '@gatehouse/protocol/errors';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { describeValidationError } from './describe-validation-error.ts';

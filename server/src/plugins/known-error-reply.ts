@@ -1,4 +1,4 @@
-import type { KnownError } from '@gatehouse/client/errors';
+import type { KnownError } from '@gatehouse/protocol/errors';
 import type { FastifyReply } from 'fastify';
 
 /** The one way a catalogued error leaves the server: envelope body plus both known-error headers. */

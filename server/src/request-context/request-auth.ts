@@ -18,7 +18,7 @@ import {
   ServerAuthenticationRequiredError,
   UnparsableAccessTokenError,
   UnparsableAdminAccessTokenError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../lib/plain-http-error.ts';
 import type { Project } from '../tenancy/project.ts';
 import { internalProjectId, type ProjectId } from '../tenancy/project-id.ts';

@@ -1,4 +1,4 @@
-import { CannotGetOwnUserWithoutUserError } from '@gatehouse/client/errors';
+import { CannotGetOwnUserWithoutUserError } from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../lib/plain-http-error.ts';
 import type { RequestAuth } from './request-auth.ts';
 

@@ -1,4 +1,4 @@
-import type { OperationBody, OperationParams, OperationQuery, OperationResult } from '@gatehouse/client/operation-types';
+import type { OperationBody, OperationParams, OperationQuery, OperationResult } from '@gatehouse/protocol/operation-types';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationId } from '../generated/route-table.ts';
 

@@ -3,7 +3,7 @@ import {
   CannotGetOwnUserWithoutUserError,
   InsufficientAccessTypeError,
   UserAuthenticationRequiredError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { RateLimitBucket, RateLimits } from '../config/rate-limits.ts';
 import { perEmailLimit, perIpLimit } from '../plugins/rate-limits.ts';

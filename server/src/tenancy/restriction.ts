@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { Project } from './project.ts';
 import type { UserRow } from './user.table.ts';
 

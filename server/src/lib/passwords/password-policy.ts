@@ -1,4 +1,4 @@
-import { PasswordTooLongError, PasswordTooShortError } from '@gatehouse/client/errors';
+import { PasswordTooLongError, PasswordTooShortError } from '@gatehouse/protocol/errors';
 
 /** Documented in the spec (`Password` schema): at least 8 characters (NIST SP 800-63B), at most 70. */
 export const passwordMinLength = 8;

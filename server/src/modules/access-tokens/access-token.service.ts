@@ -1,5 +1,5 @@
 import { errors as joseErrors, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { AccessTokenExpiredError, UnparsableAccessTokenError } from '@gatehouse/client/errors';
+import { AccessTokenExpiredError, UnparsableAccessTokenError } from '@gatehouse/protocol/errors';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import { compactSigningInput, signCompactJws } from '../signing-keys/sign-compact-jws.ts';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';

@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { ApiKeySetRow } from './api-key-set.table.ts';
 import { type ProjectKeyKind, projectKeyKinds } from './key-format.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidPollingCodeError, RestrictedUserNotAllowedError } from '@gatehouse/client/errors';
+import { InvalidPollingCodeError, RestrictedUserNotAllowedError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
 import type { RefreshSessionRow } from '../sessions/session.table.ts';
 import { digestSecret } from '../../lib/digest.ts';

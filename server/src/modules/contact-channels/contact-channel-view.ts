@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { ContactChannelRow } from '../users/contact-channel.table.ts';
 
 export const toContactChannel = (row: ContactChannelRow): components['schemas']['ContactChannel'] => ({

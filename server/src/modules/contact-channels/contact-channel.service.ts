@@ -3,7 +3,7 @@ import {
   ContactChannelAlreadyUsedForAuthBySomeoneElseError,
   EmailAlreadyVerifiedError,
   EmailIsNotPrimaryEmailError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { ContactChannelRow } from '../users/contact-channel.table.ts';

@@ -3,7 +3,7 @@ import type { ContactChannelService } from './contact-channel.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
-import { SchemaError } from '@gatehouse/client/errors';
+import { SchemaError } from '@gatehouse/protocol/errors';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import { toContactChannel } from './contact-channel-view.ts';
 

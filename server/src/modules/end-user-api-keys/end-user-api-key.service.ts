@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeyExpiredError, ApiKeyNotFoundError, ApiKeyRevokedError, WrongApiKeyTypeError } from '@gatehouse/client/errors';
-import type { components } from '@gatehouse/client/api-types';
+import { ApiKeyExpiredError, ApiKeyNotFoundError, ApiKeyRevokedError, WrongApiKeyTypeError } from '@gatehouse/protocol/errors';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import { findKey, findKeyByHash, insertKey, listKeys, type OwnerColumn, updateKey } from './end-user-api-key.repository.ts';

@@ -1,5 +1,5 @@
-import { ExpectedInternalProjectError, ProjectNotFoundError } from '@gatehouse/client/errors';
-import type { components } from '@gatehouse/client/api-types';
+import { ExpectedInternalProjectError, ProjectNotFoundError } from '@gatehouse/protocol/errors';
+import type { components } from '@gatehouse/protocol/api-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
 import { internalProjectId } from '../../tenancy/project-id.ts';

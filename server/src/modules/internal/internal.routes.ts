@@ -1,4 +1,4 @@
-import { ApiKeyNotFoundError } from '@gatehouse/client/errors';
+import { ApiKeyNotFoundError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { ApiKeyService } from '../api-keys/api-key.service.ts';
 import type { EmailService } from '../email/email.service.ts';

@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { isProviderType } from '../oauth/provider-table.ts';
 import { providerTypeOf, usesSharedKeys } from '../oauth/resolve-provider.ts';

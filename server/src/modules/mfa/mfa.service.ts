@@ -1,4 +1,4 @@
-import { InvalidTotpCodeError, VerificationCodeNotFoundError } from '@gatehouse/client/errors';
+import { InvalidTotpCodeError, VerificationCodeNotFoundError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';

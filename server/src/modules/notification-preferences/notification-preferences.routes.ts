@@ -1,4 +1,4 @@
-import { UserAuthenticationRequiredError } from '@gatehouse/client/errors';
+import { UserAuthenticationRequiredError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { NotificationPreferenceService } from './notification-preference.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';

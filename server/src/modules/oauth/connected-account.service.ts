@@ -4,7 +4,7 @@ import {
   OauthConnectionDoesNotHaveRequiredScopeError,
   OauthConnectionNotConnectedToUserError,
   OauthProviderNotFoundOrNotEnabledError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import * as client from 'openid-client';
 import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';

@@ -3,7 +3,7 @@ import {
   OauthConnectionAlreadyConnectedToAnotherUserError,
   SignUpNotEnabledError,
   UserEmailAlreadyExistsError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
 import type { OAuthAccountRow } from './oauth.table.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';

@@ -11,7 +11,7 @@ import {
   OauthProviderNotFoundOrNotEnabledError,
   OuterOauthTimeoutError,
   PublishableClientKeyRequiredForProjectError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import * as client from 'openid-client';
 import type { DbHandle } from '../../db/handle.ts';
 import { digestSecret } from '../../lib/digest.ts';

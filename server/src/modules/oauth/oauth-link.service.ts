@@ -1,5 +1,5 @@
-import type { components } from '@gatehouse/client/api-types';
-import { OauthProviderAccountIdAlreadyUsedForSignInError } from '@gatehouse/client/errors';
+import type { components } from '@gatehouse/protocol/api-types';
+import { OauthProviderAccountIdAlreadyUsedForSignInError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { OAuthAccountRow } from './oauth.table.ts';

@@ -1,4 +1,4 @@
-import { SchemaError } from '@gatehouse/client/errors';
+import { SchemaError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { TokenService } from '../sessions/token.service.ts';
 import type { OAuthFlowService } from './oauth-flow.service.ts';

@@ -1,4 +1,4 @@
-import { SchemaError } from '@gatehouse/client/errors';
+import { SchemaError } from '@gatehouse/protocol/errors';
 import type { FastifyReply } from 'fastify';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { ConnectedAccountService } from './connected-account.service.ts';

@@ -1,4 +1,4 @@
-import { KnownError, OauthProviderAccessDeniedError, OauthProviderTemporarilyUnavailableError } from '@gatehouse/client/errors';
+import { KnownError, OauthProviderAccessDeniedError, OauthProviderTemporarilyUnavailableError } from '@gatehouse/protocol/errors';
 import * as client from 'openid-client';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { ProviderCredentials } from './oauth-settings.ts';

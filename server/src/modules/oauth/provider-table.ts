@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { OAuthProviderConfig } from '../../tenancy/project-config.ts';
 
 export type ProviderType = components['schemas']['OAuthProviderType'];

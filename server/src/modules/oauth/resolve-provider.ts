@@ -2,7 +2,7 @@ import {
   InvalidSharedOauthProviderIdError,
   InvalidStandardOauthProviderIdError,
   OauthProviderNotFoundOrNotEnabledError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { OAuthProviderConfig } from '../../tenancy/project-config.ts';
 import type { Project } from '../../tenancy/project.ts';

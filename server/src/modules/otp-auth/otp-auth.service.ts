@@ -1,4 +1,4 @@
-import { SignUpNotEnabledError, UserEmailAlreadyExistsError } from '@gatehouse/client/errors';
+import { SignUpNotEnabledError, UserEmailAlreadyExistsError } from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { EmailService } from '../email/email.service.ts';

@@ -3,8 +3,8 @@ import {
   PasskeyAuthenticationNotEnabledError,
   PasskeyRegistrationFailedError,
   VerificationCodeNotFoundError,
-} from '@gatehouse/client/errors';
-import type { components } from '@gatehouse/client/api-types';
+} from '@gatehouse/protocol/errors';
+import type { components } from '@gatehouse/protocol/api-types';
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,

@@ -5,7 +5,7 @@ import {
   SignUpNotEnabledError,
   UserDoesNotHavePasswordError,
   UserEmailAlreadyExistsError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../lib/passwords/password-hasher.ts';

@@ -1,4 +1,4 @@
-import { PasswordAuthenticationNotEnabledError } from '@gatehouse/client/errors';
+import { PasswordAuthenticationNotEnabledError } from '@gatehouse/protocol/errors';
 import type { EmailService } from '../email/email.service.ts';
 import { hashPassword } from '../../lib/passwords/password-hasher.ts';
 import { assertPasswordPolicy } from '../../lib/passwords/password-policy.ts';

@@ -7,7 +7,7 @@ import {
   TeamPermissionRequiredError,
   UserNotFoundError,
   WrongPermissionScopeError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { Port } from '../../kernel/hook.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';

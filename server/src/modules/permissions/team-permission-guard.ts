@@ -1,4 +1,4 @@
-import { TeamPermissionRequiredError } from '@gatehouse/client/errors';
+import { TeamPermissionRequiredError } from '@gatehouse/protocol/errors';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { PermissionService } from './permission.service.ts';
 import type { SystemTeamPermission } from './system-permissions.ts';

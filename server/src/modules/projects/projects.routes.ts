@@ -1,4 +1,4 @@
-import { ProjectNotFoundError } from '@gatehouse/client/errors';
+import { ProjectNotFoundError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
 import type { ProjectService } from './project.service.ts';

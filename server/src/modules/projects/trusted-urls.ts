@@ -1,4 +1,4 @@
-import { RedirectUrlNotWhitelistedError } from '@gatehouse/client/errors';
+import { RedirectUrlNotWhitelistedError } from '@gatehouse/protocol/errors';
 import type { Project } from '../../tenancy/project.ts';
 
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CannotDeleteCurrentSessionError, RefreshTokenNotFoundOrExpiredError } from '@gatehouse/client/errors';
+import { CannotDeleteCurrentSessionError, RefreshTokenNotFoundOrExpiredError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { RefreshSessionRow } from './session.table.ts';

@@ -1,4 +1,4 @@
-import { RefreshTokenNotFoundOrExpiredError } from '@gatehouse/client/errors';
+import { RefreshTokenNotFoundOrExpiredError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { UserService } from '../users/user.service.ts';
 import type { SessionService } from './session.service.ts';

@@ -1,4 +1,4 @@
-import { AnonymousAccountsNotEnabledError, UserIdDoesNotExistError } from '@gatehouse/client/errors';
+import { AnonymousAccountsNotEnabledError, UserIdDoesNotExistError } from '@gatehouse/protocol/errors';
 import { authOf } from '../../request-context/auth-of.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';

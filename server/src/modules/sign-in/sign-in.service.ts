@@ -1,4 +1,4 @@
-import { MultiFactorAuthenticationRequiredError } from '@gatehouse/client/errors';
+import { MultiFactorAuthenticationRequiredError } from '@gatehouse/protocol/errors';
 import { accessTokenSubject } from '../access-tokens/access-token-subject.ts';
 import type { AccessTokenService } from '../access-tokens/access-token.service.ts';
 import type { Project } from '../../tenancy/project.ts';

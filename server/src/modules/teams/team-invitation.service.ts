@@ -2,7 +2,7 @@ import {
   TeamInvitationEmailMismatchError,
   TeamInvitationRestrictedUserNotAllowedError,
   TeamMembershipAlreadyExistsError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { EmailService } from '../email/email.service.ts';
 import type { Project } from '../../tenancy/project.ts';

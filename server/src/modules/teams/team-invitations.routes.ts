@@ -4,7 +4,7 @@ import type { TeamInvitationService } from './team-invitation.service.ts';
 import type { TeamService } from './team.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import { UserAuthenticationRequiredError } from '@gatehouse/client/errors';
+import { UserAuthenticationRequiredError } from '@gatehouse/protocol/errors';
 import { requireTeamPermission } from '../permissions/team-permission-guard.ts';
 
 export function teamInvitationHandlers(services: {

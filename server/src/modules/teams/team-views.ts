@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { TeamMemberRow, TeamRow } from './team.table.ts';
 import type { AccessType } from '../../request-context/access-type.ts';
 

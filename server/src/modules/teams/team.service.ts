@@ -4,7 +4,7 @@ import {
   TeamMembershipNotFoundError,
   TeamNotFoundError,
   UserNotFoundError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { Project } from '../../tenancy/project.ts';

@@ -1,4 +1,4 @@
-import { SchemaError, TeamNotFoundError, UserAuthenticationRequiredError } from '@gatehouse/client/errors';
+import { SchemaError, TeamNotFoundError, UserAuthenticationRequiredError } from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import { authOf } from '../../request-context/auth-of.ts';

@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/client/api-types';
+import type { components } from '@gatehouse/protocol/api-types';
 import type { Project } from '../../tenancy/project.ts';
 import { restrictionOf } from '../../tenancy/restriction.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';

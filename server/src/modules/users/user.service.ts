@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UserEmailAlreadyExistsError, UserNotFoundError } from '@gatehouse/client/errors';
+import { UserEmailAlreadyExistsError, UserNotFoundError } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { Hook, Port } from '../../kernel/hook.ts';

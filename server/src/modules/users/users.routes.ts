@@ -1,4 +1,4 @@
-import { SchemaError } from '@gatehouse/client/errors';
+import { SchemaError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { UserService } from './user.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';

@@ -4,7 +4,7 @@ import {
   VerificationCodeExpiredError,
   VerificationCodeMaxAttemptsReachedError,
   VerificationCodeNotFoundError,
-} from '@gatehouse/client/errors';
+} from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import { digestSecret } from '../../lib/digest.ts';

@@ -1,4 +1,4 @@
-import type { operations } from './generated/api-types.ts';
+import type { components, operations } from './generated/api-types.ts';
 import type { OperationName } from './generated/operations.ts';
 
 /** Request and response types of an operation, read from the generated `operations` of the spec. */
@@ -15,7 +15,8 @@ export type OperationBody<Id extends OperationName> =
       : Content[keyof Content]
     : undefined;
 
-type ContentOf<Response> = Response extends { content: infer Content }
+/** The body of a response object of the spec: its JSON, else its plain text. */
+export type ResponseContent<Response> = Response extends { content: infer Content }
   ? Content extends { 'application/json': infer Json }
     ? Json
     : Content extends { 'text/plain': infer Text }
@@ -26,5 +27,11 @@ type Responses<Id extends OperationName> = Operation<Id>['responses'];
 
 /** The body of the operation's success (200/201) response. */
 export type OperationResult<Id extends OperationName> = {
-  [Status in keyof Responses<Id>]: Status extends 200 | 201 ? ContentOf<Responses<Id>[Status]> : never;
+  [Status in keyof Responses<Id>]: Status extends 200 | 201 ? ResponseContent<Responses<Id>[Status]> : never;
 }[keyof Responses<Id>];
+
+/** The body of one response of the operation: its JSON, else its plain text. */
+export type OperationResponse<Id extends OperationName, Status extends keyof Responses<Id>> = ResponseContent<Responses<Id>[Status]>;
+
+/** A schema of the spec by name: `Schema<'ServerUser'>`. */
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
