@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from './db/create-database.ts';
 import { type Migrations, migrateToLatest } from './db/migrate.ts';
 import { migrations } from './services.ts';
@@ -65,12 +65,13 @@ describe('migrations', () => {
 
   it('start a PGlite database migrated before the modules with nothing re-run', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-upgrade-'));
+    // Removed after the file: PGlite may still write to its folder just after closing.
+    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
     const database = await createDatabase({ dataDir });
     try {
       await upgrade(database.db);
     } finally {
       await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
@@ -85,8 +86,9 @@ describe('migrations', () => {
     try {
       await upgrade(db);
     } finally {
+      // The pool has ended (every connection closed) before the drop.
       await db.destroy();
-      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.query(`drop database if exists ${name}`);
       await admin.end();
     }
   });

@@ -7,12 +7,22 @@ export async function insertEmailOutbox(db: DbHandle, row: Insertable<EmailOutbo
   return kyselyOf(db).insertInto('email_outbox').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function markEmailOutboxSent(db: DbHandle, id: string, at: Date): Promise<void> {
-  await kyselyOf(db).updateTable('email_outbox').set({ sent_at: at, error: null }).where('id', '=', id).execute();
+export async function markEmailOutboxSent(db: DbHandle, projectId: ProjectId, id: string, at: Date): Promise<void> {
+  await kyselyOf(db)
+    .updateTable('email_outbox')
+    .set({ sent_at: at, error: null })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function markEmailOutboxFailed(db: DbHandle, id: string, error: string): Promise<void> {
-  await kyselyOf(db).updateTable('email_outbox').set({ sent_at: null, error }).where('id', '=', id).execute();
+export async function markEmailOutboxFailed(db: DbHandle, projectId: ProjectId, id: string, error: string): Promise<void> {
+  await kyselyOf(db)
+    .updateTable('email_outbox')
+    .set({ sent_at: null, error })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function listEmailOutbox(db: DbHandle, projectId: ProjectId, limit: number): Promise<EmailOutboxRow[]> {

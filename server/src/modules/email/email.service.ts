@@ -80,10 +80,10 @@ export class EmailService {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.options.log('email delivery failed', { ...fields, host: settings.host, port: settings.port, error: message });
-      await this.record(() => markEmailOutboxFailed(this.db, row.id, message), fields);
+      await this.record(() => markEmailOutboxFailed(this.db, project.id, row.id, message), fields);
       return { outboxId: row.id, delivered: false };
     }
-    await this.record(() => markEmailOutboxSent(this.db, row.id, new Date()), fields);
+    await this.record(() => markEmailOutboxSent(this.db, project.id, row.id, new Date()), fields);
     return { outboxId: row.id, delivered: true };
   }
 

@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { DbHandle } from '../db/handle.ts';
+import { findUserRecord } from '../modules/users/user.repository.ts';
+import { deleteSessionsOfUser } from '../modules/sessions/session.repository.ts';
+import { insertTeam } from '../modules/teams/team.repository.ts';
+import type * as apiKeyRepository from '../modules/api-keys/api-key.repository.ts';
+import type * as cliLoginRepository from '../modules/cli-login/cli-login.repository.ts';
+import type * as contactChannelRepository from '../modules/contact-channels/contact-channel.repository.ts';
+import type * as emailOutboxRepository from '../modules/email/email-outbox.repository.ts';
+import type * as endUserApiKeyRepository from '../modules/end-user-api-keys/end-user-api-key.repository.ts';
+import type * as eventRepository from '../modules/events/event.repository.ts';
+import type * as metricsRepository from '../modules/internal/metrics.repository.ts';
+import type * as expiredRowsRepository from '../modules/maintenance/expired-rows.repository.ts';
+import type * as mfaRepository from '../modules/mfa/mfa.repository.ts';
+import type * as notificationPreferenceRepository from '../modules/notification-preferences/notification-preference.repository.ts';
+import type * as oauthAccountRepository from '../modules/oauth/oauth-account.repository.ts';
+import type * as oauthFlowRepository from '../modules/oauth/oauth-flow.repository.ts';
+import type * as passkeyRepository from '../modules/passkeys/passkey.repository.ts';
+import type * as permissionRepository from '../modules/permissions/permission.repository.ts';
+import type * as projectRepository from '../modules/projects/project.repository.ts';
+import type * as sessionRefreshRepository from '../modules/sessions/session-refresh.repository.ts';
+import type * as sessionRepository from '../modules/sessions/session.repository.ts';
+import type * as teamRepository from '../modules/teams/team.repository.ts';
+import type * as userRepository from '../modules/users/user.repository.ts';
+import type * as verificationCodeRepository from '../modules/verification-codes/verification-code.repository.ts';
+import type { ProjectId } from './project-id.ts';
+
+/**
+ * Tenancy as a type: a repository call cannot be written without the project it is scoped to.
+ * `pnpm typecheck` compiles this file: each `@ts-expect-error` below must be an error, and every
+ * exported function of every repository must name its project. Nothing here touches a database.
+ */
+
+/** Whether a repository function's scope parameter (the one after the handle) names the tenant. */
+type NamesTenant<Scope> = string extends Scope
+  ? false
+  : [Scope] extends [ProjectId]
+    ? true
+    : Scope extends { project_id: ProjectId } | { projectId: ProjectId }
+      ? true
+      : false;
+type Scoped<F> = F extends (db: DbHandle, scope: infer Scope, ...rest: never[]) => unknown ? NamesTenant<Scope> : false;
+
+/**
+ * The repository functions that do not name a project. Allowed: names ending in `InAnyProject` or
+ * `AcrossProjects` (a lookup by an unguessable secret, the cleanup of expired rows), and the tenants'
+ * own table (finding a project by a requested id, creating one, the projects some teams own).
+ */
+type Allowed = `${string}InAnyProject` | `${string}AcrossProjects` | 'findProjectById' | 'insertProject' | 'listProjectsOwnedBy';
+type Unscoped<Repository> = {
+  [Name in keyof Repository]: Repository[Name] extends (...args: never[]) => unknown
+    ? Name extends Allowed
+      ? never
+      : Scoped<Repository[Name]> extends true
+        ? never
+        : Name
+    : never;
+}[keyof Repository];
+
+describe('tenancy as a type', () => {
+  it('refuses a repository call without its project, or with a plain string for one', () => {
+    // Compiled, never called: each marked line must fail to compile.
+    const calls = (db: DbHandle, projectId: ProjectId, someId: string) => {
+      // @ts-expect-error a plain string is not a project id
+      void findUserRecord(db, someId, 'user id');
+      // @ts-expect-error the project cannot be left out
+      void deleteSessionsOfUser(db, 'user id');
+      // @ts-expect-error a row of a tenant's table carries its project id, which must be one
+      void insertTeam(db, { id: 'team', project_id: someId, display_name: 'Team' });
+      void findUserRecord(db, projectId, 'user id');
+      void deleteSessionsOfUser(db, projectId, 'user id');
+      void insertTeam(db, { id: 'team', project_id: projectId, display_name: 'Team' });
+    };
+    expect(calls).toBeTypeOf('function');
+  });
+
+  it('holds for every function of every repository', () => {
+    expectTypeOf<Unscoped<typeof apiKeyRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof cliLoginRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof contactChannelRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof emailOutboxRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof endUserApiKeyRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof eventRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof metricsRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof expiredRowsRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof mfaRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof notificationPreferenceRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof oauthAccountRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof oauthFlowRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof passkeyRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof permissionRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof projectRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof sessionRefreshRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof sessionRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof teamRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof userRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof verificationCodeRepository>>().toEqualTypeOf<never>();
+  });
+
+  it('checks every repository there is', () => {
+    const modules = new URL('../modules/', import.meta.url);
+    const onDisk = (readdirSync(modules, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.repository.ts'))
+      .map((file) => `../modules/${file}`)
+      .sort();
+    const checked = [...readFileSync(new URL(import.meta.url), 'utf8').matchAll(/import type \* as \w+ from '([^']+\.repository\.ts)'/g)]
+      .map((match) => match[1])
+      .sort();
+    expect(checked).toEqual(onDisk);
+  });
+});
