@@ -1,4 +1,4 @@
-import { type DbHandle, handleOf } from './db/handle.ts';
+import { handleOf } from './db/handle.ts';
 import type { DatabaseHandle } from './db/create-database.ts';
 import type { Migrations } from './db/migrate.ts';
 import { baselineMigrations } from './db/migrations/index.ts';
@@ -19,9 +19,7 @@ export const migrations: Migrations = migrationsOf(modules, baselineMigrations);
 
 /** Every module's services (wired once per app), its handlers and its background jobs. */
 export function createServer(db: DatabaseHandle['db'], options: ServiceOptions) {
-  const handle: DbHandle = handleOf(db);
-  const wired = wireModules(modules, { db: handle, ...options });
-  return { ...wired, services: { ...wired.services, db: handle } };
+  return wireModules(modules, { db: handleOf(db), ...options });
 }
 
 export type Server = ReturnType<typeof createServer>;
