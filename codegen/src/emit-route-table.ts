@@ -1,32 +1,32 @@
+import { compactJson } from './compact-json.ts';
 import { generatedHeader } from './generated-header.ts';
 import type { JsonSchema, OpenApiDocument } from './openapi-document.ts';
 import type { GeneratedFile } from './generated-file.ts';
+import { sharedSchemas } from './shared-schemas.ts';
 import { collectErrorCodes, deref, inlineSchema, listOperations, operationParameters, toFastifyPath } from './spec-walk.ts';
 
 /**
  * The server's route table: one entry per operation with the JSON Schemas Fastify validates
  * (params, querystring, body) and serialises (2xx JSON responses) with, plus the access rules and
- * the error codes the operation declares per status.
+ * the error codes the operation declares per status. Response schemas refer to the shared schemas
+ * written once before the table (registered with Fastify's `addSchema`); request schemas are
+ * inlined whole. Headers get no schema: the request-auth service reads them, in the protocol's order.
  */
 export function emitRouteTable(doc: OpenApiDocument): GeneratedFile[] {
   const basePath = doc.servers?.[0]?.url ?? '';
+  const shared = sharedSchemas(doc);
   const routes = listOperations(doc).map((entry) => {
     const { operation } = entry;
     const parameters = operationParameters(doc, entry);
-    const objectSchema = (location: 'path' | 'query' | 'header') => {
+    const objectSchema = (location: 'path' | 'query') => {
       const selected = parameters.filter((parameter) => parameter.in === location);
       if (selected.length === 0 && location !== 'query') return undefined;
       return {
         type: 'object',
-        // Headers are open; a query is closed unless the operation ignores unknown parameters (`x-unknown-query: ignore`).
-        additionalProperties: location === 'header' || (location === 'query' && operation['x-unknown-query'] === 'ignore'),
-        required: selected.filter((parameter) => parameter.required).map((parameter) => parameter.name.toLowerCase()),
-        properties: Object.fromEntries(
-          selected.map((parameter) => [
-            location === 'header' ? parameter.name.toLowerCase() : parameter.name,
-            inlineSchema(doc, parameter.schema ?? {}),
-          ]),
-        ),
+        // A query is closed unless the operation ignores unknown parameters (`x-unknown-query: ignore`).
+        additionalProperties: location === 'query' && operation['x-unknown-query'] === 'ignore',
+        required: selected.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+        properties: Object.fromEntries(selected.map((parameter) => [parameter.name, inlineSchema(doc, parameter.schema ?? {})])),
       };
     };
     const bodySchemas = Object.values(operation.requestBody?.content ?? {}).map((media) => inlineSchema(doc, media.schema ?? {}));
@@ -38,7 +38,7 @@ export function emitRouteTable(doc: OpenApiDocument): GeneratedFile[] {
     const responseSchemas: Record<string, unknown> = {};
     for (const [status, response] of responses) {
       const json = response.content?.['application/json']?.schema;
-      if (/^2\d\d$/.test(status) && json) responseSchemas[status] = inlineSchema(doc, json);
+      if (/^2\d\d$/.test(status) && json) responseSchemas[status] = shared.inline(json);
     }
     const errorCodes: Record<string, string[]> = {};
     for (const [status, response] of responses) {
@@ -62,7 +62,6 @@ export function emitRouteTable(doc: OpenApiDocument): GeneratedFile[] {
       schema: {
         params: objectSchema('path'),
         querystring: objectSchema('query'),
-        headers: objectSchema('header'),
         body: bodySchemas.length === 0 ? undefined : singleBodySchema(operation.operationId, bodySchemas),
         response: Object.keys(responseSchemas).length > 0 ? responseSchemas : undefined,
       },
@@ -71,11 +70,14 @@ export function emitRouteTable(doc: OpenApiDocument): GeneratedFile[] {
   });
   const operationIds = routes.map((route) => JSON.stringify(route.operationId)).join(' | ');
   const content = `${generatedHeader()}
-import type { RouteDefinition } from '../routing/route-definition.ts';
+import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
 export type OperationId = ${operationIds};
 
-export const routeTable = ${JSON.stringify(routes, null, 2)} as const satisfies readonly RouteDefinition[];
+/** The schemas response schemas refer to as \`{ "$ref": "<$id>#" }\`, each once. */
+export const sharedSchemas = ${compactJson(shared.collect())} as const satisfies readonly SharedSchema[];
+
+export const routeTable = ${compactJson(routes)} as const satisfies readonly RouteDefinition[];
 `;
   return [{ path: 'server/src/generated/route-table.ts', content }];
 }

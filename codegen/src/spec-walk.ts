@@ -38,21 +38,33 @@ export function deref<T>(doc: OpenApiDocument, value: T | { $ref: string }): T {
 /**
  * Inlines every `$ref` of a schema, merging sibling keywords (OpenAPI 3.1 allows them), and drops
  * vendor extensions and documentation-only keywords, so the result is a self-contained JSON Schema
- * that Ajv and fast-json-stringify compile.
+ * that Ajv and fast-json-stringify compile. `keepRef` may answer a `$ref` (with no sibling keywords
+ * but documentation) with what to write in its place instead, such as a reference to a shared schema.
  */
-export function inlineSchema(doc: OpenApiDocument, schema: unknown, seen: string[] = []): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => inlineSchema(doc, item, seen));
+export function inlineSchema(
+  doc: OpenApiDocument,
+  schema: unknown,
+  keepRef?: (ref: string) => JsonSchema | undefined,
+  seen: string[] = [],
+): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => inlineSchema(doc, item, keepRef, seen));
   if (!schema || typeof schema !== 'object') return schema;
   const source = schema as JsonSchema;
+  const siblings = Object.entries(source).filter(
+    ([keyword]) => keyword !== '$ref' && !keyword.startsWith('x-') && !documentationKeywords.has(keyword),
+  );
   let merged: JsonSchema = {};
   if (typeof source.$ref === 'string') {
+    const kept = siblings.length === 0 ? keepRef?.(source.$ref) : undefined;
+    if (kept) return kept;
     if (seen.includes(source.$ref)) throw new Error(`recursive schema ${source.$ref} cannot be inlined`);
-    merged = inlineSchema(doc, resolvePointer(doc, source.$ref), [...seen, source.$ref]) as JsonSchema;
+    merged = inlineSchema(doc, resolvePointer(doc, source.$ref), keepRef, [...seen, source.$ref]) as JsonSchema;
   }
-  for (const [keyword, value] of Object.entries(source)) {
-    if (keyword === '$ref' || keyword.startsWith('x-') || documentationKeywords.has(keyword)) continue;
+  for (const [keyword, value] of siblings) {
     merged[keyword] =
-      keyword === 'properties' ? mapValues(value, (property) => inlineSchema(doc, property, seen)) : inlineSchema(doc, value, seen);
+      keyword === 'properties'
+        ? mapValues(value, (property) => inlineSchema(doc, property, keepRef, seen))
+        : inlineSchema(doc, value, keepRef, seen);
   }
   return merged;
 }

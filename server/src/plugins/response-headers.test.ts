@@ -80,9 +80,10 @@ describe('headers and answers every response shares', () => {
 describe('response serialisation', () => {
   it('drops fields the spec does not declare, so server-only data never leaks', async () => {
     const Fastify = (await import('fastify')).default;
-    const { routeTable } = await import('../generated/route-table.ts');
+    const { routeTable, sharedSchemas } = await import('../generated/route-table.ts');
     const route = routeTable.find((entry) => entry.operationId === 'getCurrentProject');
     const app = Fastify();
+    for (const schema of sharedSchemas) app.addSchema(schema);
     const { toClientProject } = await import('../modules/projects/client-project.ts');
     const view = toClientProject(env.project.project);
     app.get('/leaky', { schema: { response: route?.schema.response } }, async () => ({

@@ -7,7 +7,7 @@ import {
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { RateLimitBucket, RateLimits } from '../config/rate-limits.ts';
 import { perEmailLimit, perIpLimit } from '../plugins/rate-limits.ts';
-import { routeTable } from '../generated/route-table.ts';
+import { routeTable, sharedSchemas } from '../generated/route-table.ts';
 import type { RequestAuthenticator } from '../request-context/request-auth.ts';
 import { readAuthHeaders } from '../request-context/read-headers.ts';
 import type { OperationHandlers } from './operation-handlers.ts';
@@ -25,6 +25,8 @@ export function registerOperations(
   rateLimits: RateLimits | null,
 ): void {
   app.setValidatorCompiler(validatorCompiler);
+  // fast-json-stringify resolves the response schemas' references to these when it compiles a route.
+  for (const schema of sharedSchemas) app.addSchema(schema);
   for (const route of routeTable as readonly RouteDefinition[]) {
     const handler = handlers[route.operationId as keyof OperationHandlers] as unknown as RouteHandlerMethod;
     if (!handler) throw new Error(`no handler for operation ${route.operationId}`);
@@ -33,7 +35,7 @@ export function registerOperations(
     app.route({
       method: route.method,
       url: route.url,
-      // Headers are not validated by schema: the request-auth service answers them with catalogued errors, in order.
+      // Headers have no schema: the request-auth service answers them with catalogued errors, in order.
       schema: Object.fromEntries(
         Object.entries({
           params: route.schema.params,

@@ -14,12 +14,15 @@ export type RouteDefinition = {
   successStatus: number;
   successContentType: string | null;
   bodyRequired: boolean;
+  /** Request schemas are whole; response schemas may refer to the `sharedSchemas` of the table. */
   schema: {
     params?: unknown;
     querystring?: unknown;
-    headers?: unknown;
     body?: unknown;
     response?: Record<string, unknown>;
   };
   errorCodes: Record<string, readonly string[]>;
 };
+
+/** A schema the response schemas share, registered once with Fastify's `addSchema`. */
+export type SharedSchema = { $id: string; [keyword: string]: unknown };
