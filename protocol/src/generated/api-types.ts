@@ -7607,7 +7607,7 @@ export interface components {
             code: "BODY_PARSING_ERROR";
             error: string;
         };
-        /** @description Request validation failed (body, query, params or headers do not match the endpoint schema); details.message repeats the human text listing every failing field. */
+        /** @description Request validation failed (body, query, params or headers do not match the endpoint schema, or carry input no field accepts (a NUL character, an unpaired surrogate, JSON nested more than 64 levels, a path that does not decode)); details.message repeats the human text listing every failing field. */
         SchemaError: {
             /** @constant */
             code: "SCHEMA_ERROR";
