@@ -7200,6 +7200,12 @@ export interface components {
                 overload_errors: Record<string, never>[];
             };
         };
+        /** @description No database connection became free within the server's acquire timeout (`DATABASE_ACQUIRE_TIMEOUT_MS`); nothing was changed. Any operation may answer it; retry after the seconds in `Retry-After`. */
+        DatabaseBusyError: {
+            /** @constant */
+            code: "DATABASE_BUSY";
+            error: string;
+        };
         /** @description Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
         ProjectAuthenticationError: components["schemas"]["InvalidProjectAuthenticationError"] | components["schemas"]["ProjectAuthenticationRequiredError"] | components["schemas"]["ExpectedInternalProjectError"];
         /** @description Abstract family (never sent): Abstract base: project credentials were sent but are malformed or wrong. */
@@ -8261,6 +8267,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["AllOverloadsFailedError"];
+            };
+        };
+        /** @description The server is busy; nothing was changed. Retry after the seconds in `Retry-After`. */
+        DATABASE_BUSY: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DatabaseBusyError"];
             };
         };
         /** @description Abstract family PROJECT_AUTHENTICATION_ERROR, never sent as such; matches any of its descendants. Abstract base for project-level (key/access-type) authentication problems. */

@@ -53,6 +53,18 @@ export class AllOverloadsFailedError extends KnownError {
   }
 }
 
+/** DATABASE_BUSY: No database connection became free within the server's acquire timeout (`DATABASE_ACQUIRE_TIMEOUT_MS`); nothing was changed. Any operation may answer it; retry after the seconds in `Retry-After`. */
+export class DatabaseBusyError extends KnownError {
+  static readonly code = "DATABASE_BUSY";
+  static readonly status = 503;
+  static readonly defaultMessage = "The server is busy (no database connection became free in time); nothing was changed. Retry after the seconds in Retry-After.";
+  declare readonly code: "DATABASE_BUSY";
+  declare readonly details: undefined;
+  constructor(message?: string) {
+    super("DATABASE_BUSY", 503, message ?? DatabaseBusyError.defaultMessage, undefined);
+  }
+}
+
 /** PROJECT_AUTHENTICATION_ERROR: Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
 export abstract class ProjectAuthenticationError extends KnownError {}
 
@@ -1640,6 +1652,7 @@ export const knownErrorClasses = {
   BODY_PARSING_ERROR: BodyParsingError,
   SCHEMA_ERROR: SchemaError,
   ALL_OVERLOADS_FAILED: AllOverloadsFailedError,
+  DATABASE_BUSY: DatabaseBusyError,
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: ProjectKeyWithoutAccessTypeError,
   INVALID_ACCESS_TYPE: InvalidAccessTypeError,
   ACCESS_TYPE_WITHOUT_PROJECT_ID: AccessTypeWithoutProjectIdError,
