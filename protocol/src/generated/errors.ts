@@ -29,7 +29,7 @@ export class BodyParsingError extends KnownError {
   }
 }
 
-/** SCHEMA_ERROR: Request validation failed (body, query, params or headers do not match the endpoint schema); details.message repeats the human text listing every failing field. */
+/** SCHEMA_ERROR: Request validation failed (body, query, params or headers do not match the endpoint schema, or carry input no field accepts (a NUL character, an unpaired surrogate, JSON nested more than 64 levels, a path that does not decode)); details.message repeats the human text listing every failing field. */
 export class SchemaError extends KnownError {
   static readonly code = "SCHEMA_ERROR";
   static readonly status = 400;
