@@ -9,8 +9,6 @@ type CatalogueEntry = {
   className: string;
   parent?: string;
   abstract: boolean;
-  /** A Gatehouse extension (`x-error-extension: true`): not in the reference catalogue. */
-  extension: boolean;
   status?: number;
   message?: string;
   hasDetails: boolean;
@@ -27,7 +25,6 @@ export function readCatalogue(doc: OpenApiDocument): CatalogueEntry[] {
       className: schemaName,
       parent: schema['x-error-parent'] as string | undefined,
       abstract: schema['x-error-abstract'] === true,
-      extension: schema['x-error-extension'] === true,
       status: schema['x-error-status'] as number | undefined,
       message: schema['x-error-message'] as string | undefined,
       hasDetails: Boolean((schema.properties as Record<string, JsonSchema> | undefined)?.details),

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     environment: process.env,
   });
   const seeded = await seedProjects(server.services, env);
+  const dashboardClient = { projectId: seeded.internal.id, publishableClientKey: seeded.internal.keys.publishable_client_key };
   const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
   const app = await buildApp({
     server,
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     rateLimits: env.rateLimits,
     backgroundJobs: true,
     exampleApp: env.exampleAppDir ? { distDir: env.exampleAppDir, config: () => demoClient } : undefined,
+    dashboard: env.dashboardDir ? { distDir: env.dashboardDir, config: () => dashboardClient } : undefined,
   });
   await app.listen({ port: env.port, host: env.host });
   printStartBanner(env, database, seeded);

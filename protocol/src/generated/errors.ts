@@ -29,7 +29,7 @@ export class BodyParsingError extends KnownError {
   }
 }
 
-/** SCHEMA_ERROR: Request validation failed (body, query, params or headers do not match the endpoint schema); details.message repeats the human text listing every failing field. */
+/** SCHEMA_ERROR: Request validation failed (body, query, params or headers do not match the endpoint schema, or carry input no field accepts (a NUL character, an unpaired surrogate, JSON nested more than 64 levels, a path that does not decode)); details.message repeats the human text listing every failing field. */
 export class SchemaError extends KnownError {
   static readonly code = "SCHEMA_ERROR";
   static readonly status = 400;
@@ -590,6 +590,30 @@ export class DataVaultStoreHashedKeyDoesNotExistError extends KnownError {
   declare readonly details: components['schemas']['DataVaultStoreHashedKeyDoesNotExistError']['details'];
   constructor(details: components['schemas']['DataVaultStoreHashedKeyDoesNotExistError']['details'], message?: string) {
     super("DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST", 400, message ?? DataVaultStoreHashedKeyDoesNotExistError.defaultMessage, details);
+  }
+}
+
+/** WEBHOOK_ENDPOINT_NOT_FOUND: No webhook endpoint with this id in the project. */
+export class WebhookEndpointNotFoundError extends KnownError {
+  static readonly code = "WEBHOOK_ENDPOINT_NOT_FOUND";
+  static readonly status = 404;
+  static readonly defaultMessage = "No webhook endpoint with this id in the project.";
+  declare readonly code: "WEBHOOK_ENDPOINT_NOT_FOUND";
+  declare readonly details: components['schemas']['WebhookEndpointNotFoundError']['details'];
+  constructor(details: components['schemas']['WebhookEndpointNotFoundError']['details'], message?: string) {
+    super("WEBHOOK_ENDPOINT_NOT_FOUND", 404, message ?? WebhookEndpointNotFoundError.defaultMessage, details);
+  }
+}
+
+/** WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: The webhook URL is not http(s), its host does not resolve, or it resolves to a private, loopback or link-local address while the project does not allow localhost. */
+export class WebhookEndpointUrlNotAllowedError extends KnownError {
+  static readonly code = "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED";
+  static readonly status = 400;
+  static readonly defaultMessage = "The webhook URL is not allowed.";
+  declare readonly code: "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED";
+  declare readonly details: components['schemas']['WebhookEndpointUrlNotAllowedError']['details'];
+  constructor(details: components['schemas']['WebhookEndpointUrlNotAllowedError']['details'], message?: string) {
+    super("WEBHOOK_ENDPOINT_URL_NOT_ALLOWED", 400, message ?? WebhookEndpointUrlNotAllowedError.defaultMessage, details);
   }
 }
 
@@ -1695,6 +1719,8 @@ export const knownErrorClasses = {
   PASSWORD_AUTHENTICATION_NOT_ENABLED: PasswordAuthenticationNotEnabledError,
   DATA_VAULT_STORE_DOES_NOT_EXIST: DataVaultStoreDoesNotExistError,
   DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: DataVaultStoreHashedKeyDoesNotExistError,
+  WEBHOOK_ENDPOINT_NOT_FOUND: WebhookEndpointNotFoundError,
+  WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: WebhookEndpointUrlNotAllowedError,
   PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabledError,
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabledError,
   ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: AnonymousAuthenticationNotAllowedError,
@@ -1905,4 +1931,12 @@ export type OperationErrors = {
   getProjectConfig: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   updateProjectConfigOverride: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   sendTestEmail: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  createWebhookPortalToken: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  listWebhookEndpoints: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  createWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointUrlNotAllowedError;
+  getWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointNotFoundError;
+  updateWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointNotFoundError | WebhookEndpointUrlNotAllowedError;
+  deleteWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointNotFoundError;
+  resetWebhookEndpointSecret: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointNotFoundError;
+  sendTestWebhook: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
 };

@@ -26,6 +26,8 @@ export type ServerEnv = {
   logLevel: string;
   /** A built example app to serve on the same port (set by `pnpm start`; empty or unset: none). */
   exampleAppDir?: string;
+  /** The built dashboard to serve at `/dashboard` (set by `pnpm start`; empty or unset: none). */
+  dashboardDir?: string;
   /** Per-route limits (see rate-limits.ts); null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
   seed: {
@@ -51,6 +53,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
     exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
+    dashboardDir: env.DASHBOARD_DIR || undefined,
     rateLimits: readRateLimits(env),
     seed: {
       projectId: env.SEED_PROJECT_ID || undefined,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
-import type { ExampleAppOptions } from '../plugins/example-app.ts';
+import type { WebAppOptions } from '../plugins/web-app.ts';
 import type { OAuthSettings } from '../modules/oauth/oauth-settings.ts';
 import { buildApp } from '../app.ts';
 import type { RateLimits } from '../config/rate-limits.ts';
@@ -30,7 +30,8 @@ export async function createTestContext(
   options: {
     database?: 'postgres' | 'pglite';
     rateLimits?: RateLimits | null;
-    exampleApp?: ExampleAppOptions;
+    exampleApp?: WebAppOptions;
+    dashboard?: WebAppOptions;
     /** OAuth endpoint overrides and shared keys (tests point providers at a local OIDC server). */
     oauth?: OAuthSettings;
     /** The URL the server tells others to reach it at (OAuth callbacks, email links' defaults). */
@@ -66,7 +67,12 @@ export async function createTestContext(
   });
   const { services } = server;
   // Rate limits are off unless a test is about them: the suite signs in far more often than a person.
-  const app = await buildApp({ server, rateLimits: options.rateLimits ?? null, exampleApp: options.exampleApp });
+  const app = await buildApp({
+    server,
+    rateLimits: options.rateLimits ?? null,
+    exampleApp: options.exampleApp,
+    dashboard: options.dashboard,
+  });
   await app.ready();
 
   async function createProject(configOverride: Record<string, unknown> = {}) {
