@@ -14,7 +14,11 @@ export type EventType =
   | 'team_permission.created'
   | 'team_permission.deleted'
   | 'project_permission.created'
-  | 'project_permission.deleted';
+  | 'project_permission.deleted'
+  | 'item_quantity.changed'
+  | 'product.granted'
+  | 'product.canceled'
+  | 'product.refunded';
 
 /** An appended event (see event-log.ts). */
 export interface EventTable {
