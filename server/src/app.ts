@@ -4,7 +4,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { corsPlugin } from './plugins/cors.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { errorHandlerPlugin, routerErrorReply } from './plugins/error-handler.ts';
 import { type ExampleAppOptions, exampleAppPlugin } from './plugins/example-app.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { responseHeadersPlugin } from './plugins/response-headers.ts';
@@ -43,6 +43,8 @@ export async function buildApp(options: AppOptions) {
     // Profile images may be data URLs of up to 1,000,000 characters.
     bodyLimit: 4 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    // A path the router cannot read (a bad `%` escape, a parameter over 500 characters) is SCHEMA_ERROR in the envelope.
+    frameworkErrors: routerErrorReply,
   });
   app.decorate('services', options.server.services);
   app.decorateRequest('auth', null);

@@ -6628,7 +6628,280 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "user.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `user.created` event. */
+        post: operations["onUserCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `user.updated` event. */
+        post: operations["onUserUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `user.deleted` event. */
+        post: operations["onUserDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `team.created` event. */
+        post: operations["onTeamCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `team.updated` event. */
+        post: operations["onTeamUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `team.deleted` event. */
+        post: operations["onTeamDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team_membership.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `team_membership.created` event. */
+        post: operations["onTeamMembershipCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team_membership.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `team_membership.deleted` event. */
+        post: operations["onTeamMembershipDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team_permission.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `team_permission.created` event. */
+        post: operations["onTeamPermissionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team_permission.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `team_permission.deleted` event. */
+        post: operations["onTeamPermissionDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project_permission.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `project_permission.created` event. */
+        post: operations["onProjectPermissionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project_permission.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `project_permission.deleted` event. */
+        post: operations["onProjectPermissionDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "item_quantity.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `item_quantity.changed` event. */
+        post: operations["onItemQuantityChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.granted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `product.granted` event. */
+        post: operations["onProductGranted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `product.canceled` event. */
+        post: operations["onProductCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `product.refunded` event. */
+        post: operations["onProductRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -7385,8 +7658,155 @@ export interface components {
             config?: components["schemas"]["ProjectConfigUpdate"];
         };
         ConfigString: {
-            /** @description The rendered config as JSON (entities.md Config). */
+            /** @description The rendered config as JSON (entities.md Config), shaped as the `ProjectConfig` schema. */
             config_string: string;
+        };
+        ProjectConfig: {
+            sourceOfTruth: {
+                /** @constant */
+                type: "hosted";
+            };
+            project: {
+                requirePublishableClientKey: boolean;
+            };
+            rbac: {
+                /** @description Permission definitions by id. */
+                permissions: {
+                    [key: string]: {
+                        description?: string;
+                        /** @enum {string} */
+                        scope?: "team" | "project";
+                        containedPermissionIds?: components["schemas"]["ConfigIdSet"];
+                    };
+                };
+                defaultPermissions: {
+                    teamCreator: components["schemas"]["ConfigIdSet"];
+                    teamMember: components["schemas"]["ConfigIdSet"];
+                    signUp: components["schemas"]["ConfigIdSet"];
+                };
+            };
+            teams: {
+                createPersonalTeamOnSignUp: boolean;
+                allowClientTeamCreation: boolean;
+            };
+            users: {
+                allowClientUserDeletion: boolean;
+            };
+            onboarding: {
+                requireEmailVerification: boolean;
+            };
+            apiKeys: {
+                enabled: {
+                    team: boolean;
+                    user: boolean;
+                };
+            };
+            apps: {
+                installed: {
+                    [key: string]: {
+                        enabled: boolean;
+                    };
+                };
+            };
+            auth: {
+                allowSignUp: boolean;
+                password: components["schemas"]["ConfigAllowSignIn"];
+                otp: components["schemas"]["ConfigAllowSignIn"];
+                passkey: components["schemas"]["ConfigAllowSignIn"];
+                oauth: {
+                    /** @enum {string} */
+                    accountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
+                    /** @description OAuth provider configs by id. */
+                    providers: {
+                        [key: string]: components["schemas"]["ConfigOAuthProvider"];
+                    };
+                };
+                signUpRules: {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                signUpRulesDefaultAction: "allow" | "reject";
+                /** @description Anonymous sign-up (`/auth/anonymous/sign-up`). */
+                allowAnonymousSignUp: boolean;
+                sessions: {
+                    /** @description Opt-in refresh-token rotation with reuse detection (a Gatehouse extension). */
+                    rotateRefreshTokens: boolean;
+                };
+            };
+            domains: {
+                allowLocalhost: boolean;
+                trustedDomains: {
+                    [key: string]: {
+                        baseUrl: string;
+                        handlerPath: string;
+                    };
+                };
+            };
+            emails: {
+                selectedThemeId: string;
+                themes: {
+                    [key: string]: {
+                        displayName: string;
+                        tsxSource: string;
+                    };
+                };
+                templates: {
+                    [key: string]: {
+                        displayName: string;
+                        tsxSource: string;
+                        themeId?: string | false;
+                    };
+                };
+                server: {
+                    isShared: boolean;
+                    /** @enum {string} */
+                    provider?: "resend" | "smtp" | "managed";
+                    host?: string;
+                    port?: number;
+                    username?: string;
+                    password?: string;
+                    senderName?: string;
+                    senderEmail?: string;
+                };
+            };
+            payments: {
+                blockNewPurchases: boolean;
+                testMode: boolean;
+                productLines: {
+                    [key: string]: unknown;
+                };
+                products: {
+                    [key: string]: unknown;
+                };
+                items: {
+                    [key: string]: unknown;
+                };
+            };
+            dataVault: {
+                stores: {
+                    [key: string]: {
+                        displayName: string;
+                    };
+                };
+            };
+        };
+        /** @description A set of ids, each mapped to `true`. */
+        ConfigIdSet: {
+            [key: string]: true;
+        };
+        ConfigAllowSignIn: {
+            allowSignIn: boolean;
+        };
+        /** @description One OAuth provider of the config; settings beyond these are kept as written. */
+        ConfigOAuthProvider: {
+            type?: string;
+            isShared?: boolean;
+            clientId?: string;
+            clientSecret?: string;
+            allowSignIn?: boolean;
+            allowConnectedAccounts?: boolean;
+        } & {
+            [key: string]: unknown;
         };
         DailyCount: {
             /** @description YYYY-MM-DD (UTC) */
@@ -7445,6 +7865,130 @@ export interface components {
             /** @constant */
             is_paginated: false;
         };
+        UserCreatedEvent: {
+            /** @constant */
+            type: "user.created";
+            data: components["schemas"]["ServerUser"];
+        };
+        UserUpdatedEvent: {
+            /** @constant */
+            type: "user.updated";
+            data: components["schemas"]["ServerUser"];
+        };
+        UserDeletedEventData: {
+            id: components["schemas"]["UserId"];
+            teams: {
+                /** Format: uuid */
+                id: string;
+            }[];
+        };
+        UserDeletedEvent: {
+            /** @constant */
+            type: "user.deleted";
+            data: components["schemas"]["UserDeletedEventData"];
+        };
+        TeamCreatedEvent: {
+            /** @constant */
+            type: "team.created";
+            data: components["schemas"]["ServerTeam"];
+        };
+        TeamUpdatedEvent: {
+            /** @constant */
+            type: "team.updated";
+            data: components["schemas"]["ServerTeam"];
+        };
+        TeamDeletedEventData: {
+            /** Format: uuid */
+            id: string;
+        };
+        TeamDeletedEvent: {
+            /** @constant */
+            type: "team.deleted";
+            data: components["schemas"]["TeamDeletedEventData"];
+        };
+        TeamMembershipCreatedEvent: {
+            /** @constant */
+            type: "team_membership.created";
+            data: components["schemas"]["TeamMembership"];
+        };
+        TeamMembershipDeletedEvent: {
+            /** @constant */
+            type: "team_membership.deleted";
+            data: components["schemas"]["TeamMembership"];
+        };
+        TeamPermissionCreatedEvent: {
+            /** @constant */
+            type: "team_permission.created";
+            data: components["schemas"]["TeamPermission"];
+        };
+        TeamPermissionDeletedEvent: {
+            /** @constant */
+            type: "team_permission.deleted";
+            data: components["schemas"]["TeamPermission"];
+        };
+        ProjectPermissionCreatedEvent: {
+            /** @constant */
+            type: "project_permission.created";
+            data: components["schemas"]["ProjectPermission"];
+        };
+        ProjectPermissionDeletedEvent: {
+            /** @constant */
+            type: "project_permission.deleted";
+            data: components["schemas"]["ProjectPermission"];
+        };
+        ItemQuantityChangedEvent: {
+            /** @constant */
+            type: "item_quantity.changed";
+            data: {
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: string;
+                item_id: string;
+                delta: number;
+                /** @description ISO date. */
+                expires_at: string | null;
+                description: string | null;
+            };
+        };
+        ProductGrantedEvent: {
+            /** @constant */
+            type: "product.granted";
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The ownership (`subscription_id`).
+                 */
+                id: string;
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: string;
+                product_id: string | null;
+                price_id: string | null;
+                quantity: number;
+                /**
+                 * @description A server grant, a test-mode purchase, or a Stripe payment.
+                 * @enum {string}
+                 */
+                source: "grant" | "test_mode" | "stripe";
+            };
+        };
+        ProductEndedEventData: {
+            /** Format: uuid */
+            id: string;
+            customer_type: components["schemas"]["CustomerType"];
+            customer_id: string;
+            product_id: string | null;
+        };
+        ProductCanceledEvent: {
+            /** @constant */
+            type: "product.canceled";
+            data: components["schemas"]["ProductEndedEventData"];
+        };
+        ProductRefundedEvent: {
+            /** @constant */
+            type: "product.refunded";
+            data: components["schemas"]["ProductEndedEventData"];
+        };
+        /** @description Every event type with its payload; `type` tells which. */
+        WebhookEvent: components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMembershipCreatedEvent"] | components["schemas"]["TeamMembershipDeletedEvent"] | components["schemas"]["TeamPermissionCreatedEvent"] | components["schemas"]["TeamPermissionDeletedEvent"] | components["schemas"]["ProjectPermissionCreatedEvent"] | components["schemas"]["ProjectPermissionDeletedEvent"] | components["schemas"]["ItemQuantityChangedEvent"] | components["schemas"]["ProductGrantedEvent"] | components["schemas"]["ProductCanceledEvent"] | components["schemas"]["ProductRefundedEvent"];
         /** @description Bytes in unpadded base64url, as WebAuthn's JSON forms carry them. */
         WebAuthnBase64Url: string;
         /**
@@ -7688,7 +8232,7 @@ export interface components {
             code: "BODY_PARSING_ERROR";
             error: string;
         };
-        /** @description Request validation failed (body, query, params or headers do not match the endpoint schema); details.message repeats the human text listing every failing field. */
+        /** @description Request validation failed (body, query, params or headers do not match the endpoint schema, or carry input no field accepts (a NUL character, an unpaired surrogate, JSON nested more than 64 levels, a path that does not decode)); details.message repeats the human text listing every failing field. */
         SchemaError: {
             /** @constant */
             code: "SCHEMA_ERROR";
@@ -20125,7 +20669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["RequiredAuthQuery400"];
+            400: components["responses"]["RequiredAuth400"];
             401: components["responses"]["UserRequired401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["NotFoundText"];
@@ -21517,6 +22061,470 @@ export interface operations {
             400: components["responses"]["RequiredAuth400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
+        };
+    };
+    onUserCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onUserUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onUserDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTeamCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTeamUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTeamDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTeamMembershipCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamMembershipCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTeamMembershipDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamMembershipDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTeamPermissionCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamPermissionCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTeamPermissionDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamPermissionDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProjectPermissionCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectPermissionCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProjectPermissionDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectPermissionDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onItemQuantityChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ItemQuantityChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductGranted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductGrantedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductCanceled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductCanceledEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductRefunded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

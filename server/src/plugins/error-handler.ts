@@ -1,5 +1,5 @@
 import { BodyParsingError, KnownError, SchemaError } from '@gatehouse/protocol/errors';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { describeValidationError } from './describe-validation-error.ts';
 import { sendKnownError } from './known-error-reply.ts';
@@ -33,6 +33,22 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     return sendPlain(reply, 404, `No endpoint at ${request.method} ${path}`);
   });
 });
+
+/**
+ * Fastify's `frameworkErrors`: failures of the router, before any route or hook runs. A path whose
+ * `%` escapes do not decode, or with a parameter over the router's 500 characters, is SCHEMA_ERROR.
+ */
+export function routerErrorReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The path is not valid: a %-escape in it does not decode to UTF-8 text'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A path parameter is longer than 500 characters'
+        : error.message;
+  // Hooks do not run for router failures: the request id is set here.
+  reply.header('x-stack-request-id', request.id).header('x-hexclave-request-id', request.id).header('cache-control', 'no-store, max-age=0');
+  void sendKnownError(reply, new SchemaError({ message }, message));
+}
 
 const sendPlain = (reply: FastifyReply, status: number, message: string) =>
   reply.status(status).type('text/plain; charset=utf-8').send(message);

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { findUnsafeInput } from './unsafe-input.ts';
 
 /**
  * Two Ajv instances: bodies are validated as sent (no type coercion, unknown fields rejected by the
@@ -16,5 +17,27 @@ function createAjv(coerceTypes: boolean): Ajv {
 const bodyAjv = createAjv(false);
 const parameterAjv = createAjv(true);
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : parameterAjv).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+type Validate = ((data: unknown, context?: unknown) => boolean) & { errors?: unknown; schemaEnv?: unknown };
+
+/**
+ * Every request part is first checked for input no field accepts (NUL, unpaired surrogates, JSON
+ * nested too deep: unsafe-input.ts), reported as a validation error like any other, then by its schema.
+ */
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const validate = (httpPart === 'body' ? bodyAjv : parameterAjv).compile(schema as object) as Validate;
+  const checked: Validate = (data, context) => {
+    const unsafe = findUnsafeInput(data);
+    if (unsafe) {
+      checked.errors = [
+        { keyword: 'unsafeInput', instancePath: unsafe.instancePath, schemaPath: '#', params: {}, message: unsafe.message },
+      ];
+      return false;
+    }
+    const valid = validate(data, context);
+    checked.errors = validate.errors;
+    return valid;
+  };
+  // Fastify passes Ajv's functions the request as parent data, so coercion and defaults can replace a whole part.
+  checked.schemaEnv = validate.schemaEnv;
+  return checked as ReturnType<FastifySchemaCompiler<unknown>>;
+};

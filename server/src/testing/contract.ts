@@ -112,3 +112,9 @@ function recordCoverage(operationId: string, status: number, code: string | unde
   if (!dir) return;
   appendFileSync(join(dir, `${process.pid}.jsonl`), `${JSON.stringify({ operationId, status, code })}\n`);
 }
+
+/** The ways `value` breaks the spec's component schema `name` (`''` when it matches). */
+export function schemaErrors(name: string, value: unknown): string {
+  const validate = validatorFor(`/components/schemas/${escapePointer(name)}`);
+  return validate(value) ? '' : ajv.errorsText(validate.errors?.slice(0, 5));
+}

@@ -10,6 +10,8 @@ import { toOAuthProvider } from './oauth-link.service.ts';
 import { innerCookiePrefix, outerFlowLifetimeMillis } from './oauth-flow.service.ts';
 
 const callbackCookiePath = '/api/v1/auth/oauth/callback';
+/** The characters of a cookie name (RFC 6265 token). */
+const cookieNameToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** The string parameters of a query or form (providers add their own; unknown ones are ignored). */
 const stringsOf = (values: unknown): Record<string, string> =>
@@ -34,7 +36,9 @@ export function oauthHandlers(services: {
     cookies: Record<string, string | undefined>,
     reply: FastifyReply,
   ) => {
-    if (parameters.state) reply.clearCookie(`${innerCookiePrefix}${parameters.state}`, { path: callbackCookiePath });
+    // A state that cannot be a cookie name (the server's are URL-safe tokens) has no cookie to clear.
+    if (parameters.state && cookieNameToken.test(parameters.state))
+      reply.clearCookie(`${innerCookiePrefix}${parameters.state}`, { path: callbackCookiePath });
     const { location } = await services.oauthFlows.callback(providerId, parameters, cookies);
     return redirect(reply, 303, location);
   };

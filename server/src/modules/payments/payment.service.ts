@@ -331,7 +331,7 @@ export class PaymentService {
     if (ended) {
       await this.events.record(trx, project.id, status === 'canceled' ? 'product.canceled' : 'product.refunded', {
         id: row.id,
-        customer_type: row.customer_type,
+        customer_type: row.customer_type as CustomerType,
         customer_id: row.customer_id,
         product_id: row.product_id,
       });
