@@ -149,6 +149,7 @@ describe('GET /payments/products/{customer_type}/{customer_id}', () => {
     expectPlain(await call('GET', `/products/user/${other.id}`, user.client), 403);
     expectPlain(await call('GET', `/billing/user/${other.id}`, user.client), 403);
     expectError(await call('GET', `/billing/user/${user.id}`, env.project.headers.client), 401, 'USER_AUTHENTICATION_REQUIRED');
+    expectError(await call('GET', `/products/user/${user.id}`, env.project.headers.client), 401, 'USER_AUTHENTICATION_REQUIRED');
     await grant(user.id, { product_id: 'pro' });
     const [pro] = (await productsOf(user.id, user.client)).filter((item) => item.id === 'pro');
     expect(pro?.product).not.toHaveProperty('server_metadata');
