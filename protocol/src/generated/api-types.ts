@@ -6627,6 +6627,397 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/svix-token": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A token for managing this project's webhook endpoints
+         * @description Stack's route for the Svix app-portal token (there is no Svix here). Answers 201 with a signed token, valid for one hour, that authenticates as the super-secret admin key of this project for the webhook operations only (`/internal/webhooks/...` and `/internal/send-test-webhook`): the dashboard passes it in `x-stack-super-secret-admin-key`. `url` is where those operations live.
+         */
+        post: operations["createWebhookPortalToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's webhook endpoints */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description The URL must be http(s) and its host must resolve only to public addresses: private, loopback, link-local, unique-local, CGNAT and unspecified addresses are refused (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED`) unless the project allows localhost (`domains.allowLocalhost`); the check is made again before every delivery. The endpoint gets its own `whsec_` signing secret.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/webhooks/endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Its pending deliveries and its attempt log go with it.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Fields left out keep their value. A new URL is checked as on creation. Enabling an endpoint that was disabled after failing clears `disabled_reason`.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/internal/webhooks/endpoints/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an endpoint a new signing secret
+         * @description The endpoint gets a new `whsec_` secret at once; the previous one keeps signing beside it (a second signature in `webhook-signature`) for `grace_period_seconds` (default 86400, 0 drops it at once), so a receiver can switch without losing messages.
+         */
+        post: operations["resetWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/send-test-webhook": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed test message to an endpoint now
+         * @description Posts a signed `{type: "test", data: {message}}` to the endpoint once (10 s timeout, no retry, not logged as a delivery) and reports the outcome: `success` when it answered 2xx, else `error_message` (the status and the start of the body, a timeout, a refused address or a connection error). An unknown `endpoint_id` is reported the same way.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "user.created": {
@@ -7835,6 +8226,49 @@ export interface components {
                 count: number;
             }[];
         };
+        /** @description An event type the platform records (`user.created`, `user.updated`, `user.deleted`, `team.created`, `team.updated`, `team.deleted`, `team_membership.created`, `team_membership.deleted`, `team_permission.created`, `team_permission.deleted`, `project_permission.created`, `project_permission.deleted`, and the email and payment events as they are added); a type not recorded (yet) is accepted and simply never matches. */
+        WebhookEventType: string;
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            /** @description The event types delivered to it; empty means every type. */
+            event_types: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /**
+             * @description `failing` when delivery turned it off after failing for 5 days (the `webhook_endpoint.disabled` event says so too); null otherwise.
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | null;
+            /** @description The current `whsec_` signing secret (Standard Webhooks: base64 after the prefix). */
+            secret: string;
+            /** @description Until when the previous secret still signs beside the current one (after a rotation); null when none does. */
+            previous_secret_expires_at_millis: number | null;
+            created_at_millis: number;
+            updated_at_millis: number;
+        };
+        WebhookEndpointList: {
+            items: components["schemas"]["WebhookEndpoint"][];
+            /** @constant */
+            is_paginated: false;
+        };
+        WebhookEndpointCreate: {
+            url: string;
+            description?: string;
+            event_types?: components["schemas"]["WebhookEventType"][];
+            enabled?: boolean;
+        };
+        WebhookEndpointUpdate: {
+            url?: string;
+            description?: string;
+            event_types?: components["schemas"]["WebhookEventType"][];
+            enabled?: boolean;
+        };
+        WebhookPortalToken: {
+            token: string;
+            url?: string;
+        };
         ContactChannel: {
             /** Format: uuid */
             id: string;
@@ -8250,6 +8684,12 @@ export interface components {
                 overload_errors: Record<string, never>[];
             };
         };
+        /** @description No database connection became free within the server's acquire timeout (`DATABASE_ACQUIRE_TIMEOUT_MS`); nothing was changed. Any operation may answer it; retry after the seconds in `Retry-After`. */
+        DatabaseBusyError: {
+            /** @constant */
+            code: "DATABASE_BUSY";
+            error: string;
+        };
         /** @description Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
         ProjectAuthenticationError: components["schemas"]["InvalidProjectAuthenticationError"] | components["schemas"]["ProjectAuthenticationRequiredError"] | components["schemas"]["ExpectedInternalProjectError"];
         /** @description Abstract family (never sent): Abstract base: project credentials were sent but are malformed or wrong. */
@@ -8582,6 +9022,25 @@ export interface components {
             details: {
                 store_id: string;
                 hashed_key: string;
+            };
+        };
+        /** @description No webhook endpoint with this id in the project. */
+        WebhookEndpointNotFoundError: {
+            /** @constant */
+            code: "WEBHOOK_ENDPOINT_NOT_FOUND";
+            error: string;
+            details: {
+                endpoint_id: string;
+            };
+        };
+        /** @description The webhook URL is not http(s), its host does not resolve, or it resolves to a private, loopback or link-local address while the project does not allow localhost. */
+        WebhookEndpointUrlNotAllowedError: {
+            /** @constant */
+            code: "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED";
+            error: string;
+            details: {
+                url: string;
+                reason: string;
             };
         };
         /** @description Passkey sign-in is disabled for the project. */
@@ -9430,6 +9889,19 @@ export interface components {
                 "application/json": components["schemas"]["AllOverloadsFailedError"];
             };
         };
+        /** @description The server is busy; nothing was changed. Retry after the seconds in `Retry-After`. */
+        DATABASE_BUSY: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DatabaseBusyError"];
+            };
+        };
         /** @description Abstract family PROJECT_AUTHENTICATION_ERROR, never sent as such; matches any of its descendants. Abstract base for project-level (key/access-type) authentication problems. */
         PROJECT_AUTHENTICATION_ERROR: {
             headers: {
@@ -9962,6 +10434,28 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["DataVaultStoreHashedKeyDoesNotExistError"];
+            };
+        };
+        /** @description No webhook endpoint with this id in the project. */
+        WEBHOOK_ENDPOINT_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointNotFoundError"];
+            };
+        };
+        /** @description The webhook URL is not allowed. */
+        WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUrlNotAllowedError"];
             };
         };
         /** @description Passkey sign-in is disabled for the project. */
@@ -11201,6 +11695,7 @@ export interface components {
         TeamIdPath: string;
         PermissionIdPath: components["schemas"]["PermissionId"];
         ContactChannelIdPath: string;
+        WebhookEndpointIdPath: string;
         /** @description A project id (a UUID, or `internal`). */
         ProjectIdPath: string;
         /** @description A provider config id of the project (e.g. `google`). */
@@ -22047,6 +22542,701 @@ export interface operations {
         };
         responses: {
             /** @description Whether the server accepted the email. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        error_message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createWebhookPortalToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The token. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPortalToken"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every endpoint, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Bad input, missing or invalid authentication, or a refused URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["WebhookEndpointUrlNotAllowedError"];
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["WEBHOOK_ENDPOINT_NOT_FOUND"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["WEBHOOK_ENDPOINT_NOT_FOUND"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Bad input, missing or invalid authentication, or a refused URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["WebhookEndpointUrlNotAllowedError"];
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["WEBHOOK_ENDPOINT_NOT_FOUND"];
+        };
+    };
+    resetWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    grace_period_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["WEBHOOK_ENDPOINT_NOT_FOUND"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Whether the endpoint accepted the message. */
             200: {
                 headers: {
                     [name: string]: unknown;

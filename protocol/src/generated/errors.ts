@@ -53,6 +53,18 @@ export class AllOverloadsFailedError extends KnownError {
   }
 }
 
+/** DATABASE_BUSY: No database connection became free within the server's acquire timeout (`DATABASE_ACQUIRE_TIMEOUT_MS`); nothing was changed. Any operation may answer it; retry after the seconds in `Retry-After`. */
+export class DatabaseBusyError extends KnownError {
+  static readonly code = "DATABASE_BUSY";
+  static readonly status = 503;
+  static readonly defaultMessage = "The server is busy (no database connection became free in time); nothing was changed. Retry after the seconds in Retry-After.";
+  declare readonly code: "DATABASE_BUSY";
+  declare readonly details: undefined;
+  constructor(message?: string) {
+    super("DATABASE_BUSY", 503, message ?? DatabaseBusyError.defaultMessage, undefined);
+  }
+}
+
 /** PROJECT_AUTHENTICATION_ERROR: Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
 export abstract class ProjectAuthenticationError extends KnownError {}
 
@@ -578,6 +590,30 @@ export class DataVaultStoreHashedKeyDoesNotExistError extends KnownError {
   declare readonly details: components['schemas']['DataVaultStoreHashedKeyDoesNotExistError']['details'];
   constructor(details: components['schemas']['DataVaultStoreHashedKeyDoesNotExistError']['details'], message?: string) {
     super("DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST", 400, message ?? DataVaultStoreHashedKeyDoesNotExistError.defaultMessage, details);
+  }
+}
+
+/** WEBHOOK_ENDPOINT_NOT_FOUND: No webhook endpoint with this id in the project. */
+export class WebhookEndpointNotFoundError extends KnownError {
+  static readonly code = "WEBHOOK_ENDPOINT_NOT_FOUND";
+  static readonly status = 404;
+  static readonly defaultMessage = "No webhook endpoint with this id in the project.";
+  declare readonly code: "WEBHOOK_ENDPOINT_NOT_FOUND";
+  declare readonly details: components['schemas']['WebhookEndpointNotFoundError']['details'];
+  constructor(details: components['schemas']['WebhookEndpointNotFoundError']['details'], message?: string) {
+    super("WEBHOOK_ENDPOINT_NOT_FOUND", 404, message ?? WebhookEndpointNotFoundError.defaultMessage, details);
+  }
+}
+
+/** WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: The webhook URL is not http(s), its host does not resolve, or it resolves to a private, loopback or link-local address while the project does not allow localhost. */
+export class WebhookEndpointUrlNotAllowedError extends KnownError {
+  static readonly code = "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED";
+  static readonly status = 400;
+  static readonly defaultMessage = "The webhook URL is not allowed.";
+  declare readonly code: "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED";
+  declare readonly details: components['schemas']['WebhookEndpointUrlNotAllowedError']['details'];
+  constructor(details: components['schemas']['WebhookEndpointUrlNotAllowedError']['details'], message?: string) {
+    super("WEBHOOK_ENDPOINT_URL_NOT_ALLOWED", 400, message ?? WebhookEndpointUrlNotAllowedError.defaultMessage, details);
   }
 }
 
@@ -1640,6 +1676,7 @@ export const knownErrorClasses = {
   BODY_PARSING_ERROR: BodyParsingError,
   SCHEMA_ERROR: SchemaError,
   ALL_OVERLOADS_FAILED: AllOverloadsFailedError,
+  DATABASE_BUSY: DatabaseBusyError,
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: ProjectKeyWithoutAccessTypeError,
   INVALID_ACCESS_TYPE: InvalidAccessTypeError,
   ACCESS_TYPE_WITHOUT_PROJECT_ID: AccessTypeWithoutProjectIdError,
@@ -1682,6 +1719,8 @@ export const knownErrorClasses = {
   PASSWORD_AUTHENTICATION_NOT_ENABLED: PasswordAuthenticationNotEnabledError,
   DATA_VAULT_STORE_DOES_NOT_EXIST: DataVaultStoreDoesNotExistError,
   DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: DataVaultStoreHashedKeyDoesNotExistError,
+  WEBHOOK_ENDPOINT_NOT_FOUND: WebhookEndpointNotFoundError,
+  WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: WebhookEndpointUrlNotAllowedError,
   PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabledError,
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabledError,
   ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: AnonymousAuthenticationNotAllowedError,
@@ -1899,4 +1938,12 @@ export type OperationErrors = {
   getProjectConfig: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   updateProjectConfigOverride: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   sendTestEmail: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  createWebhookPortalToken: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  listWebhookEndpoints: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  createWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointUrlNotAllowedError;
+  getWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointNotFoundError;
+  updateWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointNotFoundError | WebhookEndpointUrlNotAllowedError;
+  deleteWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointNotFoundError;
+  resetWebhookEndpointSecret: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointNotFoundError;
+  sendTestWebhook: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
 };

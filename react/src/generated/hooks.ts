@@ -49,6 +49,7 @@ import type {
   CreateSessionBody,
   CreateTeamApiKeyBody,
   CreateUserApiKeyBody,
+  CreateWebhookPortalTokenBody,
   CurrentUser,
   CustomerBilling,
   CustomerId,
@@ -113,6 +114,7 @@ import type {
   RegisterPasskey200,
   RegisterPasskeyBody,
   ResetPasswordBody,
+  ResetWebhookEndpointSecretBody,
   SendPasswordResetCode200,
   SendPasswordResetCodeBody,
   SendPrimaryEmailVerificationCodeBody,
@@ -122,6 +124,8 @@ import type {
   SendTeamInvitationBody,
   SendTestEmail200,
   SendTestEmailBody,
+  SendTestWebhook200,
+  SendTestWebhookBody,
   ServerOAuthProvider,
   ServerUser,
   ServerUserCreate,
@@ -169,7 +173,12 @@ import type {
   UserApiKey,
   UserApiKeyCreated,
   UserApiKeyList,
-  UserList
+  UserList,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointUpdate,
+  WebhookPortalToken
 } from './hooks.schemas';
 
 import { apiMutator } from '../api-mutator';
@@ -11540,6 +11549,681 @@ export const useSendTestEmail = <TError = OperationError<'sendTestEmail'>,
       > => {
 
       const mutationOptions = getSendTestEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Stack's route for the Svix app-portal token (there is no Svix here). Answers 201 with a signed token, valid for one hour, that authenticates as the super-secret admin key of this project for the webhook operations only (`/internal/webhooks/...` and `/internal/send-test-webhook`): the dashboard passes it in `x-stack-super-secret-admin-key`. `url` is where those operations live.
+ * @summary A token for managing this project's webhook endpoints
+ */
+export const getCreateWebhookPortalTokenUrl = () => {
+
+
+  
+
+  return `/webhooks/svix-token`
+}
+
+export const createWebhookPortalToken = async (createWebhookPortalTokenBody?: CreateWebhookPortalTokenBody, options?: RequestInit): Promise<WebhookPortalToken> => {
+  
+  return apiMutator<WebhookPortalToken>(getCreateWebhookPortalTokenUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createWebhookPortalTokenBody,)
+  }
+);}
+
+
+
+
+export const getCreateWebhookPortalTokenMutationOptions = <TError = OperationError<'createWebhookPortalToken'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhookPortalToken>>, TError,{data: CreateWebhookPortalTokenBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createWebhookPortalToken>>, TError,{data: CreateWebhookPortalTokenBody}, TContext> => {
+
+const mutationKey = ['createWebhookPortalToken'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createWebhookPortalToken>>, {data: CreateWebhookPortalTokenBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createWebhookPortalToken(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateWebhookPortalTokenMutationResult = NonNullable<Awaited<ReturnType<typeof createWebhookPortalToken>>>
+    export type CreateWebhookPortalTokenMutationBody = CreateWebhookPortalTokenBody
+    export type CreateWebhookPortalTokenMutationError = OperationError<'createWebhookPortalToken'>
+
+    /**
+ * @summary A token for managing this project's webhook endpoints
+ */
+export const useCreateWebhookPortalToken = <TError = OperationError<'createWebhookPortalToken'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhookPortalToken>>, TError,{data: CreateWebhookPortalTokenBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createWebhookPortalToken>>,
+        TError,
+        {data: CreateWebhookPortalTokenBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateWebhookPortalTokenMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary The project's webhook endpoints
+ */
+export const getListWebhookEndpointsUrl = () => {
+
+
+  
+
+  return `/internal/webhooks/endpoints`
+}
+
+export const listWebhookEndpoints = async ( options?: RequestInit): Promise<WebhookEndpointList> => {
+  
+  return apiMutator<WebhookEndpointList>(getListWebhookEndpointsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListWebhookEndpointsQueryKey = () => {
+    return [
+    `/internal/webhooks/endpoints`
+    ] as const;
+    }
+
+    
+export const getListWebhookEndpointsQueryOptions = <TData = Awaited<ReturnType<typeof listWebhookEndpoints>>, TError = OperationError<'listWebhookEndpoints'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListWebhookEndpointsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listWebhookEndpoints>>> = ({ signal }) => listWebhookEndpoints({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListWebhookEndpointsQueryResult = NonNullable<Awaited<ReturnType<typeof listWebhookEndpoints>>>
+export type ListWebhookEndpointsQueryError = OperationError<'listWebhookEndpoints'>
+
+
+/**
+ * @summary The project's webhook endpoints
+ */
+
+export function useListWebhookEndpoints<TData = Awaited<ReturnType<typeof listWebhookEndpoints>>, TError = OperationError<'listWebhookEndpoints'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListWebhookEndpointsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListWebhookEndpointsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listWebhookEndpoints>>, TError = OperationError<'listWebhookEndpoints'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListWebhookEndpointsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listWebhookEndpoints>>> = ({ signal }) => listWebhookEndpoints({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListWebhookEndpointsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listWebhookEndpoints>>>
+export type ListWebhookEndpointsSuspenseQueryError = OperationError<'listWebhookEndpoints'>
+
+
+/**
+ * @summary The project's webhook endpoints
+ */
+
+export function useListWebhookEndpointsSuspense<TData = Awaited<ReturnType<typeof listWebhookEndpoints>>, TError = OperationError<'listWebhookEndpoints'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListWebhookEndpointsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The URL must be http(s) and its host must resolve only to public addresses: private, loopback, link-local, unique-local, CGNAT and unspecified addresses are refused (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED`) unless the project allows localhost (`domains.allowLocalhost`); the check is made again before every delivery. The endpoint gets its own `whsec_` signing secret.
+ * @summary Add a webhook endpoint
+ */
+export const getCreateWebhookEndpointUrl = () => {
+
+
+  
+
+  return `/internal/webhooks/endpoints`
+}
+
+export const createWebhookEndpoint = async (webhookEndpointCreate: WebhookEndpointCreate, options?: RequestInit): Promise<WebhookEndpoint> => {
+  
+  return apiMutator<WebhookEndpoint>(getCreateWebhookEndpointUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      webhookEndpointCreate,)
+  }
+);}
+
+
+
+
+export const getCreateWebhookEndpointMutationOptions = <TError = OperationError<'createWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhookEndpoint>>, TError,{data: WebhookEndpointCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createWebhookEndpoint>>, TError,{data: WebhookEndpointCreate}, TContext> => {
+
+const mutationKey = ['createWebhookEndpoint'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createWebhookEndpoint>>, {data: WebhookEndpointCreate}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createWebhookEndpoint(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateWebhookEndpointMutationResult = NonNullable<Awaited<ReturnType<typeof createWebhookEndpoint>>>
+    export type CreateWebhookEndpointMutationBody = WebhookEndpointCreate
+    export type CreateWebhookEndpointMutationError = OperationError<'createWebhookEndpoint'>
+
+    /**
+ * @summary Add a webhook endpoint
+ */
+export const useCreateWebhookEndpoint = <TError = OperationError<'createWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhookEndpoint>>, TError,{data: WebhookEndpointCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createWebhookEndpoint>>,
+        TError,
+        {data: WebhookEndpointCreate},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateWebhookEndpointMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One webhook endpoint
+ */
+export const getGetWebhookEndpointUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}`
+}
+
+export const getWebhookEndpoint = async (endpointId: string, options?: RequestInit): Promise<WebhookEndpoint> => {
+  
+  return apiMutator<WebhookEndpoint>(getGetWebhookEndpointUrl(endpointId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetWebhookEndpointQueryKey = (endpointId?: string,) => {
+    return [
+    `/internal/webhooks/endpoints/${endpointId}`
+    ] as const;
+    }
+
+    
+export const getGetWebhookEndpointQueryOptions = <TData = Awaited<ReturnType<typeof getWebhookEndpoint>>, TError = OperationError<'getWebhookEndpoint'>>(endpointId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetWebhookEndpointQueryKey(endpointId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getWebhookEndpoint>>> = ({ signal }) => getWebhookEndpoint(endpointId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(endpointId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetWebhookEndpointQueryResult = NonNullable<Awaited<ReturnType<typeof getWebhookEndpoint>>>
+export type GetWebhookEndpointQueryError = OperationError<'getWebhookEndpoint'>
+
+
+/**
+ * @summary One webhook endpoint
+ */
+
+export function useGetWebhookEndpoint<TData = Awaited<ReturnType<typeof getWebhookEndpoint>>, TError = OperationError<'getWebhookEndpoint'>>(
+ endpointId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetWebhookEndpointQueryOptions(endpointId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetWebhookEndpointSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getWebhookEndpoint>>, TError = OperationError<'getWebhookEndpoint'>>(endpointId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetWebhookEndpointQueryKey(endpointId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getWebhookEndpoint>>> = ({ signal }) => getWebhookEndpoint(endpointId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetWebhookEndpointSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getWebhookEndpoint>>>
+export type GetWebhookEndpointSuspenseQueryError = OperationError<'getWebhookEndpoint'>
+
+
+/**
+ * @summary One webhook endpoint
+ */
+
+export function useGetWebhookEndpointSuspense<TData = Awaited<ReturnType<typeof getWebhookEndpoint>>, TError = OperationError<'getWebhookEndpoint'>>(
+ endpointId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetWebhookEndpointSuspenseQueryOptions(endpointId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Fields left out keep their value. A new URL is checked as on creation. Enabling an endpoint that was disabled after failing clears `disabled_reason`.
+ * @summary Change a webhook endpoint
+ */
+export const getUpdateWebhookEndpointUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}`
+}
+
+export const updateWebhookEndpoint = async (endpointId: string,
+    webhookEndpointUpdate: WebhookEndpointUpdate, options?: RequestInit): Promise<WebhookEndpoint> => {
+  
+  return apiMutator<WebhookEndpoint>(getUpdateWebhookEndpointUrl(endpointId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      webhookEndpointUpdate,)
+  }
+);}
+
+
+
+
+export const getUpdateWebhookEndpointMutationOptions = <TError = OperationError<'updateWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateWebhookEndpoint>>, TError,{endpointId: string;data: WebhookEndpointUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateWebhookEndpoint>>, TError,{endpointId: string;data: WebhookEndpointUpdate}, TContext> => {
+
+const mutationKey = ['updateWebhookEndpoint'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateWebhookEndpoint>>, {endpointId: string;data: WebhookEndpointUpdate}> = (props) => {
+          const {endpointId,data} = props ?? {};
+
+          return  updateWebhookEndpoint(endpointId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateWebhookEndpointMutationResult = NonNullable<Awaited<ReturnType<typeof updateWebhookEndpoint>>>
+    export type UpdateWebhookEndpointMutationBody = WebhookEndpointUpdate
+    export type UpdateWebhookEndpointMutationError = OperationError<'updateWebhookEndpoint'>
+
+    /**
+ * @summary Change a webhook endpoint
+ */
+export const useUpdateWebhookEndpoint = <TError = OperationError<'updateWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateWebhookEndpoint>>, TError,{endpointId: string;data: WebhookEndpointUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateWebhookEndpoint>>,
+        TError,
+        {endpointId: string;data: WebhookEndpointUpdate},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateWebhookEndpointMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Its pending deliveries and its attempt log go with it.
+ * @summary Remove a webhook endpoint
+ */
+export const getDeleteWebhookEndpointUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}`
+}
+
+export const deleteWebhookEndpoint = async (endpointId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteWebhookEndpointUrl(endpointId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteWebhookEndpointMutationOptions = <TError = OperationError<'deleteWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWebhookEndpoint>>, TError,{endpointId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteWebhookEndpoint>>, TError,{endpointId: string}, TContext> => {
+
+const mutationKey = ['deleteWebhookEndpoint'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteWebhookEndpoint>>, {endpointId: string}> = (props) => {
+          const {endpointId} = props ?? {};
+
+          return  deleteWebhookEndpoint(endpointId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteWebhookEndpointMutationResult = NonNullable<Awaited<ReturnType<typeof deleteWebhookEndpoint>>>
+    
+    export type DeleteWebhookEndpointMutationError = OperationError<'deleteWebhookEndpoint'>
+
+    /**
+ * @summary Remove a webhook endpoint
+ */
+export const useDeleteWebhookEndpoint = <TError = OperationError<'deleteWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWebhookEndpoint>>, TError,{endpointId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteWebhookEndpoint>>,
+        TError,
+        {endpointId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteWebhookEndpointMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The endpoint gets a new `whsec_` secret at once; the previous one keeps signing beside it (a second signature in `webhook-signature`) for `grace_period_seconds` (default 86400, 0 drops it at once), so a receiver can switch without losing messages.
+ * @summary Give an endpoint a new signing secret
+ */
+export const getResetWebhookEndpointSecretUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}/rotate-secret`
+}
+
+export const resetWebhookEndpointSecret = async (endpointId: string,
+    resetWebhookEndpointSecretBody?: ResetWebhookEndpointSecretBody, options?: RequestInit): Promise<WebhookEndpoint> => {
+  
+  return apiMutator<WebhookEndpoint>(getResetWebhookEndpointSecretUrl(endpointId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      resetWebhookEndpointSecretBody,)
+  }
+);}
+
+
+
+
+export const getResetWebhookEndpointSecretMutationOptions = <TError = OperationError<'resetWebhookEndpointSecret'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>, TError,{endpointId: string;data: ResetWebhookEndpointSecretBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>, TError,{endpointId: string;data: ResetWebhookEndpointSecretBody}, TContext> => {
+
+const mutationKey = ['resetWebhookEndpointSecret'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>, {endpointId: string;data: ResetWebhookEndpointSecretBody}> = (props) => {
+          const {endpointId,data} = props ?? {};
+
+          return  resetWebhookEndpointSecret(endpointId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResetWebhookEndpointSecretMutationResult = NonNullable<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>>
+    export type ResetWebhookEndpointSecretMutationBody = ResetWebhookEndpointSecretBody
+    export type ResetWebhookEndpointSecretMutationError = OperationError<'resetWebhookEndpointSecret'>
+
+    /**
+ * @summary Give an endpoint a new signing secret
+ */
+export const useResetWebhookEndpointSecret = <TError = OperationError<'resetWebhookEndpointSecret'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>, TError,{endpointId: string;data: ResetWebhookEndpointSecretBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof resetWebhookEndpointSecret>>,
+        TError,
+        {endpointId: string;data: ResetWebhookEndpointSecretBody},
+        TContext
+      > => {
+
+      const mutationOptions = getResetWebhookEndpointSecretMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Posts a signed `{type: "test", data: {message}}` to the endpoint once (10 s timeout, no retry, not logged as a delivery) and reports the outcome: `success` when it answered 2xx, else `error_message` (the status and the start of the body, a timeout, a refused address or a connection error). An unknown `endpoint_id` is reported the same way.
+ * @summary Send a signed test message to an endpoint now
+ */
+export const getSendTestWebhookUrl = () => {
+
+
+  
+
+  return `/internal/send-test-webhook`
+}
+
+export const sendTestWebhook = async (sendTestWebhookBody: SendTestWebhookBody, options?: RequestInit): Promise<SendTestWebhook200> => {
+  
+  return apiMutator<SendTestWebhook200>(getSendTestWebhookUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendTestWebhookBody,)
+  }
+);}
+
+
+
+
+export const getSendTestWebhookMutationOptions = <TError = OperationError<'sendTestWebhook'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTestWebhook>>, TError,{data: SendTestWebhookBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendTestWebhook>>, TError,{data: SendTestWebhookBody}, TContext> => {
+
+const mutationKey = ['sendTestWebhook'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendTestWebhook>>, {data: SendTestWebhookBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendTestWebhook(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendTestWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof sendTestWebhook>>>
+    export type SendTestWebhookMutationBody = SendTestWebhookBody
+    export type SendTestWebhookMutationError = OperationError<'sendTestWebhook'>
+
+    /**
+ * @summary Send a signed test message to an endpoint now
+ */
+export const useSendTestWebhook = <TError = OperationError<'sendTestWebhook'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTestWebhook>>, TError,{data: SendTestWebhookBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendTestWebhook>>,
+        TError,
+        {data: SendTestWebhookBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendTestWebhookMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "sendTestWebhook";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -1300,6 +1300,52 @@ export const sharedSchemas = [
     "additionalProperties": false,
     "required": ["id", "account_id"],
     "properties": { "id": { "type": "string" }, "account_id": { "type": "string" }, "email": { "type": ["string", "null"] } }
+  },
+  {
+    "$id": "WebhookEndpoint",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "url",
+      "description",
+      "event_types",
+      "enabled",
+      "disabled_reason",
+      "secret",
+      "previous_secret_expires_at_millis",
+      "created_at_millis",
+      "updated_at_millis"
+    ],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "url": { "type": "string" },
+      "description": { "type": "string" },
+      "event_types": { "type": "array", "items": { "type": "string", "pattern": "^[a-z][a-z_]*\\.[a-z][a-z_.]*$", "maxLength": 100 } },
+      "enabled": { "type": "boolean" },
+      "disabled_reason": { "type": ["string", "null"], "enum": ["failing", null] },
+      "secret": { "type": "string" },
+      "previous_secret_expires_at_millis": { "type": ["number", "null"] },
+      "created_at_millis": { "type": "number" },
+      "updated_at_millis": { "type": "number" }
+    }
+  },
+  {
+    "$id": "WebhookEndpointList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items", "is_paginated"],
+    "properties": {
+      "items": { "type": "array", "items": { "$ref": "WebhookEndpoint#" } },
+      "is_paginated": { "type": "boolean", "const": false }
+    }
+  },
+  {
+    "$id": "WebhookPortalToken",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["token"],
+    "properties": { "token": { "type": "string" }, "url": { "type": "string" } }
   }
 ] as const satisfies readonly SharedSchema[];
 
@@ -8790,6 +8836,450 @@ export const routeTable = [
             }
           }
         }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["success"],
+          "properties": { "success": { "type": "boolean" }, "error_message": { "type": "string" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createWebhookPortalToken",
+    "method": "POST",
+    "url": "/api/v1/webhooks/svix-token",
+    "specPath": "/webhooks/svix-token",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": { "type": "object", "additionalProperties": false, "properties": {} },
+      "response": { "201": { "$ref": "WebhookPortalToken#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "listWebhookEndpoints",
+    "method": "GET",
+    "url": "/api/v1/internal/webhooks/endpoints",
+    "specPath": "/internal/webhooks/endpoints",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "WebhookEndpointList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createWebhookEndpoint",
+    "method": "POST",
+    "url": "/api/v1/internal/webhooks/endpoints",
+    "specPath": "/internal/webhooks/endpoints",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["url"],
+        "properties": {
+          "url": { "type": "string", "minLength": 1, "maxLength": 2048 },
+          "description": { "type": "string", "maxLength": 1024 },
+          "event_types": {
+            "type": "array",
+            "maxItems": 100,
+            "items": { "type": "string", "pattern": "^[a-z][a-z_]*\\.[a-z][a-z_.]*$", "maxLength": 100 }
+          },
+          "enabled": { "type": "boolean" }
+        }
+      },
+      "response": { "201": { "$ref": "WebhookEndpoint#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getWebhookEndpoint",
+    "method": "GET",
+    "url": "/api/v1/internal/webhooks/endpoints/:endpoint_id",
+    "specPath": "/internal/webhooks/endpoints/{endpoint_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["endpoint_id"],
+        "properties": { "endpoint_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "WebhookEndpoint#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["WEBHOOK_ENDPOINT_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "updateWebhookEndpoint",
+    "method": "PATCH",
+    "url": "/api/v1/internal/webhooks/endpoints/:endpoint_id",
+    "specPath": "/internal/webhooks/endpoints/{endpoint_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["endpoint_id"],
+        "properties": { "endpoint_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "url": { "type": "string", "minLength": 1, "maxLength": 2048 },
+          "description": { "type": "string", "maxLength": 1024 },
+          "event_types": {
+            "type": "array",
+            "maxItems": 100,
+            "items": { "type": "string", "pattern": "^[a-z][a-z_]*\\.[a-z][a-z_.]*$", "maxLength": 100 }
+          },
+          "enabled": { "type": "boolean" }
+        }
+      },
+      "response": { "200": { "$ref": "WebhookEndpoint#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["WEBHOOK_ENDPOINT_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "deleteWebhookEndpoint",
+    "method": "DELETE",
+    "url": "/api/v1/internal/webhooks/endpoints/:endpoint_id",
+    "specPath": "/internal/webhooks/endpoints/{endpoint_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["endpoint_id"],
+        "properties": { "endpoint_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["WEBHOOK_ENDPOINT_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "resetWebhookEndpointSecret",
+    "method": "POST",
+    "url": "/api/v1/internal/webhooks/endpoints/:endpoint_id/rotate-secret",
+    "specPath": "/internal/webhooks/endpoints/{endpoint_id}/rotate-secret",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["endpoint_id"],
+        "properties": { "endpoint_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": { "grace_period_seconds": { "type": "integer", "minimum": 0, "maximum": 604800 } }
+      },
+      "response": { "200": { "$ref": "WebhookEndpoint#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["WEBHOOK_ENDPOINT_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "sendTestWebhook",
+    "method": "POST",
+    "url": "/api/v1/internal/send-test-webhook",
+    "specPath": "/internal/send-test-webhook",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["endpoint_id"],
+        "properties": { "endpoint_id": { "type": "string", "minLength": 1, "maxLength": 100 } }
       },
       "response": {
         "200": {

@@ -24,6 +24,7 @@ import { signingKeysModule } from './signing-keys/index.ts';
 import { teamsModule } from './teams/index.ts';
 import { usersModule } from './users/index.ts';
 import { verificationCodesModule } from './verification-codes/index.ts';
+import { webhooksModule } from './webhooks/index.ts';
 
 /**
  * Every feature of the server, once. The wiring (services.ts, app.ts) creates them in the order
@@ -56,4 +57,5 @@ export const modules = [
   requestAuthModule,
   metaModule,
   maintenanceModule,
+  webhooksModule,
 ] as const;

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { type DbHandle, kyselyOf } from '../../db/handle.ts';
+import { type DbHandle, inTransaction, kyselyOf } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { RefreshSessionRow, RefreshSessionTable } from './session.table.ts';
 
@@ -44,17 +44,16 @@ export async function rotateSessionToken(
   previousHash: string,
   at: Date,
 ): Promise<void> {
-  await kyselyOf(db)
-    .transaction()
-    .execute(async (trx) => {
-      await trx
-        .updateTable('refresh_session')
-        .set({ token_hash: newHash })
-        .where('project_id', '=', projectId)
-        .where('id', '=', id)
-        .execute();
-      await trx.insertInto('replaced_refresh_token').values({ token_hash: previousHash, session_id: id, replaced_at: at }).execute();
-    });
+  await inTransaction(db, async (handle) => {
+    const trx = kyselyOf(handle);
+    await trx
+      .updateTable('refresh_session')
+      .set({ token_hash: newHash })
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .execute();
+    await trx.insertInto('replaced_refresh_token').values({ token_hash: previousHash, session_id: id, replaced_at: at }).execute();
+  });
 }
 
 /** A token rotation replaced, if it belonged to a session of the project. */
