@@ -10,7 +10,12 @@ import { createServer, migrations } from './services.ts';
 /** `pnpm start`: database (PGlite unless DATABASE_URL), migrations, seed projects, HTTP server. */
 async function main(): Promise<void> {
   const env = readEnv();
-  const database = await createDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  const database = await createDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir: env.dataDir,
+    poolSize: env.databasePoolSize,
+    acquireTimeoutMs: env.databaseAcquireTimeoutMs,
+  });
   await migrateToLatest(database.db, migrations);
   const server = createServer(database.db, {
     publicUrl: env.publicUrl,

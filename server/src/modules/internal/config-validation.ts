@@ -3,6 +3,7 @@ import { isProviderType } from '../oauth/provider-table.ts';
 import { usesSharedKeys } from '../oauth/resolve-provider.ts';
 import { builtInThemes } from '../email/built-in-emails.ts';
 import { defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../tenancy/project-config.ts';
+import { parseCatalogue } from '../payments/catalogue.ts';
 import { assertProductionReady } from './production-mode.ts';
 
 function fail(message: string): never {
@@ -37,6 +38,7 @@ export function assertValidConfig(projectId: string, config: ProjectConfig, isPr
   }
   const theme = config.emails.selectedThemeId;
   if (!Object.hasOwn(builtInThemes, theme) && !Object.hasOwn(config.emails.themes, theme)) fail(`Email theme ${theme} does not exist.`);
+  parseCatalogue(config.payments);
   if (isProductionMode) assertProductionReady(projectId, config);
 }
 
