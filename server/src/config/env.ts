@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { type RateLimits, readRateLimits } from './rate-limits.ts';
+import { readDevelopmentMode } from './secrets-in-logs.ts';
 
 /**
  * The server's own settings, read once from the environment at start. Each module reads its own
@@ -20,6 +21,8 @@ export type ServerEnv = {
    */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   logLevel: string;
+  /** Secrets (keys, codes, email links) are logged in clear only in development mode (secrets-in-logs.ts). */
+  developmentMode: boolean;
   /** A built example app to serve on the same port (set by `pnpm start`; empty or unset: none). */
   exampleAppDir?: string;
   /** Per-route limits (see rate-limits.ts); null when RATE_LIMITS=off. */
@@ -44,6 +47,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     serverSecret: env.SERVER_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
+    developmentMode: readDevelopmentMode(env),
     exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
     rateLimits: readRateLimits(env),
     seed: {
