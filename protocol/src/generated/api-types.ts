@@ -6198,7 +6198,7 @@ export interface components {
         UserId: string;
         /** @description A user id, or `me` for the user of the access token (`CANNOT_GET_OWN_USER_WITHOUT_USER` without one). */
         UserIdOrMe: string;
-        /** @description Any JSON value, including null. Updates replace the whole value. */
+        /** @description Any JSON value, including null, of at most 100,000 characters written as JSON (`SCHEMA_ERROR` beyond). Updates replace the whole value. */
         Json: unknown;
         /** @description An http(s) URL or a data URL of an image, at most 1,000,000 characters. */
         ImageUrl: string | null;

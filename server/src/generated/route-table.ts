@@ -220,8 +220,8 @@ export const sharedSchemas = [
       "primary_email": { "type": ["string", "null"] },
       "primary_email_verified": { "type": "boolean" },
       "display_name": { "type": ["string", "null"], "maxLength": 256 },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
       "signed_up_at_millis": { "type": "integer" },
       "has_password": { "type": "boolean" },
@@ -347,8 +347,8 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {}
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 }
     }
   },
   {
@@ -774,9 +774,9 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
     }
   },
@@ -829,9 +829,9 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
     }
   },
@@ -881,9 +881,9 @@ export const sharedSchemas = [
       "has_password": { "type": "boolean" },
       "otp_auth_enabled": { "type": "boolean" },
       "passkey_auth_enabled": { "type": "boolean" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "last_active_at_millis": { "type": "integer" },
       "is_anonymous": { "type": "boolean" },
       "is_restricted": { "type": "boolean" },
@@ -3054,7 +3054,7 @@ export const routeTable = [
             "properties": {
               "display_name": { "type": ["string", "null"], "maxLength": 256 },
               "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-              "client_metadata": {},
+              "client_metadata": { "x-max-json-length": 100000 },
               "selected_team_id": { "type": ["string", "null"], "format": "uuid" },
               "otp_auth_enabled": { "type": "boolean" },
               "passkey_auth_enabled": { "type": "boolean" },
@@ -3068,9 +3068,9 @@ export const routeTable = [
             "properties": {
               "display_name": { "type": ["string", "null"], "maxLength": 256 },
               "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-              "client_metadata": {},
-              "client_read_only_metadata": {},
-              "server_metadata": {},
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 },
               "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
               "primary_email_verified": { "type": "boolean" },
               "primary_email_auth_enabled": { "type": "boolean" },
@@ -3249,9 +3249,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": ["string", "null"], "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
@@ -3394,9 +3394,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": ["string", "null"], "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
@@ -4757,9 +4757,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "creator_user_id": {
             "type": "string",
             "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
@@ -4877,9 +4877,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {}
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 }
         }
       },
       "response": { "200": { "$ref": "TeamView#" } }
