@@ -20,7 +20,14 @@ export {
 } from './token-store/local-storage-token-store.ts';
 export { createMemoryTokenStore } from './token-store/memory-token-store.ts';
 export type { SessionTokens, TokenStore } from './token-store/token-store.ts';
-export { type AdminApp, type AdminAppOptions, type ConfigOverrideLevel, createAdminApp, type ProjectConfig } from './app/admin-app.ts';
+export {
+  type AdminApp,
+  type AdminAppOptions,
+  type ConfigOverrideLevel,
+  createAdminApp,
+  type ProjectConfig,
+  type ProjectConfigOverride,
+} from './app/admin-app.ts';
 export type { AppCall } from './app/app-call.ts';
 export type * from './app/app-types.ts';
 export type { AdminAccessTokenSource } from './app/backend-call.ts';

@@ -35,3 +35,10 @@ export type OperationResponse<Id extends OperationName, Status extends keyof Res
 
 /** A schema of the spec by name: `Schema<'ServerUser'>`. */
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+/** An event of the project's event log as outgoing webhooks deliver it: `{ type, data }` (the spec's `WebhookEvent`). */
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+/** The event types: `user.created`, `team_membership.deleted`, ... */
+export type EventType = WebhookEvent['type'];
+/** The payload (`data`) of one event type: `EventPayload<'user.created'>` is a `ServerUser`. */
+export type EventPayload<Type extends EventType> = Extract<WebhookEvent, { type: Type }>['data'];

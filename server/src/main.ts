@@ -11,7 +11,12 @@ import { createServer, migrations } from './services.ts';
 /** `pnpm start`: database (PGlite unless DATABASE_URL), migrations, seed projects, HTTP server. */
 async function main(): Promise<void> {
   const env = readEnv();
-  const database = await createDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  const database = await createDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir: env.dataDir,
+    poolSize: env.databasePoolSize,
+    acquireTimeoutMs: env.databaseAcquireTimeoutMs,
+  });
   await migrateToLatest(database.db, migrations);
   const server = createServer(database.db, {
     publicUrl: env.publicUrl,
@@ -19,6 +24,7 @@ async function main(): Promise<void> {
     environment: process.env,
   });
   const seeded = await seedProjects(server.services, env);
+  const dashboardClient = { projectId: seeded.internal.id, publishableClientKey: seeded.internal.keys.publishable_client_key };
   const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
   const app = await buildApp({
     server,
@@ -27,6 +33,7 @@ async function main(): Promise<void> {
     rateLimits: env.rateLimits,
     backgroundJobs: true,
     exampleApp: env.exampleAppDir ? { distDir: env.exampleAppDir, config: () => demoClient } : undefined,
+    dashboard: env.dashboardDir ? { distDir: env.dashboardDir, config: () => dashboardClient } : undefined,
   });
   await app.listen({ port: env.port, host: env.host });
   printStartBanner(env, database, seeded);

@@ -20,6 +20,9 @@ export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seede
       '',
       'Gatehouse is running.',
       ...(env.exampleAppDir ? [`  Example app    ${env.publicUrl}/   (sign up at ${env.publicUrl}/handler/sign-up)`] : []),
+      ...(env.dashboardDir
+        ? [`  Dashboard      ${env.publicUrl}/dashboard   (owners sign up at ${env.publicUrl}/dashboard/handler/sign-up)`]
+        : []),
       `  API            ${api}`,
       `  API reference  ${api}/docs`,
       `  OpenAPI        ${api}/openapi.json`,

@@ -1,4 +1,4 @@
-import type { OperationBody, OperationResult } from '@gatehouse/protocol/operation-types';
+import type { OperationBody, OperationParams, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
 import { type AppCall, definedOnly, queryBoolean } from './app-call.ts';
 import type {
   AdminProject,
@@ -18,9 +18,11 @@ type AdminAppBase = { baseUrl: string; projectId: string; fetch?: typeof fetch }
 export type AdminAppOptions = AdminAppBase &
   ({ superSecretAdminKey: string; adminAccessToken?: never } | { adminAccessToken: AdminAccessTokenSource; superSecretAdminKey?: never });
 
-/** The rendered project config (entities.md Config): `auth`, `teams`, `rbac`, `domains`, `emails`... */
-export type ProjectConfig = Record<string, unknown>;
-export type ConfigOverrideLevel = 'project' | 'branch' | 'environment';
+/** The rendered project config (entities.md Config): the spec's `ProjectConfig` (`auth`, `teams`, `rbac`, `domains`, `emails`...). */
+export type ProjectConfig = Schema<'ProjectConfig'>;
+/** A config override: keys are sections or dotted paths (`'auth.password.allowSignIn'`), values replace what they name. */
+export type ProjectConfigOverride = Record<string, unknown>;
+export type ConfigOverrideLevel = OperationParams<'updateProjectConfigOverride'>['level'];
 
 type DefinitionMethods = {
   list(): Promise<PermissionDefinition[]>;
@@ -42,7 +44,7 @@ export type AdminApp = ServerCapabilities & {
   config: {
     get(): Promise<ProjectConfig>;
     /** Merges the override (keys may be dotted paths, e.g. `{ 'auth.password.allowSignIn': true }`); resolves to the new rendered config. */
-    override(override: ProjectConfig, options?: { level?: ConfigOverrideLevel }): Promise<ProjectConfig>;
+    override(override: ProjectConfigOverride, options?: { level?: ConfigOverrideLevel }): Promise<ProjectConfig>;
   };
   /** The project's own key sets (`pck_`/`ssk_`/`sak_`); full keys only in the answer of `create`. */
   keySets: {

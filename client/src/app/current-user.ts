@@ -1,3 +1,4 @@
+import type { OperationBody } from '@gatehouse/protocol/operation-types';
 import type { AppCall } from './app-call.ts';
 import { orNull } from './app-call.ts';
 import type {
@@ -22,7 +23,8 @@ export type TeamRef = { id: string } | string;
 /** What a client may set on a team it creates (the creator is always the signed-in user). */
 export type ClientTeamCreate = Pick<TeamCreate, 'display_name' | 'profile_image_url' | 'client_metadata'>;
 
-export type NewContactChannel = { value: string; used_for_auth: boolean; is_primary?: boolean };
+/** A contact channel the signed-in user adds: `createContactChannel`'s body without what the client fills in. */
+export type NewContactChannel = Pick<OperationBody<'createContactChannel'>, 'value' | 'used_for_auth' | 'is_primary'>;
 
 /**
  * The signed-in user: a snapshot of its data (`ClientCurrentUser` of the spec) plus methods. The

@@ -1,8 +1,9 @@
+import type { OperationBody } from '@gatehouse/protocol/operation-types';
 import type { AppCall } from './app-call.ts';
 import type { ContactChannelData, TeamApiKeyCreatedData, TeamApiKeyData, UserApiKeyCreatedData, UserApiKeyData } from './app-types.ts';
 
 /** Fields of a contact channel a client may change. */
-export type ContactChannelUpdate = { value?: string; used_for_auth?: boolean; is_primary?: boolean };
+export type ContactChannelUpdate = Pick<OperationBody<'updateContactChannel'>, 'value' | 'used_for_auth' | 'is_primary'>;
 
 /** One of the user's contact channels (an email address), with what can be done to it. */
 export type ContactChannel = ContactChannelData & {

@@ -107,6 +107,13 @@ export const operationDescriptors = {
   checkTeamApiKey: {"method":"POST","path":"/team-api-keys/check","responseType":"json","bodyType":"application/json","auth":"required"},
   listNotificationPreferences: {"method":"GET","path":"/emails/notification-preference/{user_id}","responseType":"json","auth":"required"},
   updateNotificationPreference: {"method":"PATCH","path":"/emails/notification-preference/{user_id}/{notification_category_id}","responseType":"json","bodyType":"application/json","auth":"required"},
+  getCustomerItem: {"method":"GET","path":"/payments/items/{customer_type}/{customer_id}/{item_id}","responseType":"json","auth":"required"},
+  updateCustomerItemQuantity: {"method":"POST","path":"/payments/items/{customer_type}/{customer_id}/{item_id}/update-quantity","responseType":"json","bodyType":"application/json","auth":"required"},
+  listCustomerProducts: {"method":"GET","path":"/payments/products/{customer_type}/{customer_id}","responseType":"json","auth":"required"},
+  grantCustomerProduct: {"method":"POST","path":"/payments/products/{customer_type}/{customer_id}","responseType":"json","bodyType":"application/json","auth":"required"},
+  cancelCustomerProduct: {"method":"DELETE","path":"/payments/products/{customer_type}/{customer_id}/{product_id}","responseType":"json","auth":"required"},
+  switchCustomerProduct: {"method":"POST","path":"/payments/products/{customer_type}/{customer_id}/switch","responseType":"json","bodyType":"application/json","auth":"required"},
+  getCustomerBilling: {"method":"GET","path":"/payments/billing/{customer_type}/{customer_id}","responseType":"json","auth":"required"},
   listInternalProjects: {"method":"GET","path":"/internal/projects","responseType":"json","auth":"required"},
   createInternalProject: {"method":"POST","path":"/internal/projects","responseType":"json","bodyType":"application/json","auth":"required"},
   transferInternalProject: {"method":"POST","path":"/internal/projects/transfer","responseType":"json","bodyType":"application/json","auth":"required"},
@@ -121,6 +128,14 @@ export const operationDescriptors = {
   getProjectConfig: {"method":"GET","path":"/internal/config","responseType":"json","auth":"required"},
   updateProjectConfigOverride: {"method":"PATCH","path":"/internal/config/override/{level}","responseType":"json","bodyType":"application/json","auth":"required"},
   sendTestEmail: {"method":"POST","path":"/internal/send-test-email","responseType":"json","bodyType":"application/json","auth":"required"},
+  createWebhookPortalToken: {"method":"POST","path":"/webhooks/svix-token","responseType":"json","bodyType":"application/json","auth":"required"},
+  listWebhookEndpoints: {"method":"GET","path":"/internal/webhooks/endpoints","responseType":"json","auth":"required"},
+  createWebhookEndpoint: {"method":"POST","path":"/internal/webhooks/endpoints","responseType":"json","bodyType":"application/json","auth":"required"},
+  getWebhookEndpoint: {"method":"GET","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","auth":"required"},
+  updateWebhookEndpoint: {"method":"PATCH","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","bodyType":"application/json","auth":"required"},
+  deleteWebhookEndpoint: {"method":"DELETE","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","auth":"required"},
+  resetWebhookEndpointSecret: {"method":"POST","path":"/internal/webhooks/endpoints/{endpoint_id}/rotate-secret","responseType":"json","bodyType":"application/json","auth":"required"},
+  sendTestWebhook: {"method":"POST","path":"/internal/send-test-webhook","responseType":"json","bodyType":"application/json","auth":"required"},
 } as const;
 
 export type OperationName = keyof typeof operationDescriptors;

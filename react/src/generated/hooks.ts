@@ -23,6 +23,7 @@ import type {
   AdminProject,
   AdminProjectList,
   CallbackRequest,
+  CancelCustomerProductParams,
   CheckFeatureSupportBody,
   CheckTeamApiKeyBody,
   CheckUserApiKeyBody,
@@ -48,7 +49,12 @@ import type {
   CreateSessionBody,
   CreateTeamApiKeyBody,
   CreateUserApiKeyBody,
+  CreateWebhookPortalTokenBody,
   CurrentUser,
+  CustomerBilling,
+  CustomerId,
+  CustomerProductList,
+  CustomerType,
   DeleteSessionParams,
   DeleteTeamInvitationParams,
   GetOpenApiDocument200,
@@ -57,6 +63,8 @@ import type {
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUserApiKeyParams,
+  GrantCustomerProduct200,
+  GrantCustomerProductBody,
   InitiatePasskeyAuthentication200,
   InitiatePasskeyAuthenticationBody,
   InitiatePasskeyRegistration200,
@@ -64,8 +72,10 @@ import type {
   InternalApiKey,
   InternalApiKeyCreated,
   InternalApiKeyList,
+  Item,
   JsonWebKeySet,
   ListContactChannelsParams,
+  ListCustomerProductsParams,
   ListOAuthProvidersParams,
   ListProjectPermissionsParams,
   ListSessionsParams,
@@ -104,6 +114,7 @@ import type {
   RegisterPasskey200,
   RegisterPasskeyBody,
   ResetPasswordBody,
+  ResetWebhookEndpointSecretBody,
   SendPasswordResetCode200,
   SendPasswordResetCodeBody,
   SendPrimaryEmailVerificationCodeBody,
@@ -113,6 +124,8 @@ import type {
   SendTeamInvitationBody,
   SendTestEmail200,
   SendTestEmailBody,
+  SendTestWebhook200,
+  SendTestWebhookBody,
   ServerOAuthProvider,
   ServerUser,
   ServerUserCreate,
@@ -126,6 +139,7 @@ import type {
   SignUpAnonymouslyBody,
   SignUpWithPasswordBody,
   Success,
+  SwitchCustomerProductBody,
   TeamApiKey,
   TeamApiKeyCreated,
   TeamApiKeyList,
@@ -143,6 +157,9 @@ import type {
   TransferInternalProjectBody,
   UpdateContactChannelBody,
   UpdateCurrentUserBody,
+  UpdateCustomerItemQuantity200,
+  UpdateCustomerItemQuantityBody,
+  UpdateCustomerItemQuantityParams,
   UpdateInternalApiKeyBody,
   UpdateNotificationPreferenceBody,
   UpdateOAuthProviderBody,
@@ -156,7 +173,12 @@ import type {
   UserApiKey,
   UserApiKeyCreated,
   UserApiKeyList,
-  UserList
+  UserList,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointUpdate,
+  WebhookPortalToken
 } from './hooks.schemas';
 
 import { apiMutator } from '../api-mutator';
@@ -9437,6 +9459,762 @@ export const useUpdateNotificationPreference = <TError = OperationError<'updateN
     }
     
 /**
+ * The quantity is the customer's unexpired manual changes (`update-quantity`) plus what its active products grant:
+an included item that does not repeat counts while the product is active (for good with `expires: never`);
+one that repeats grants its quantity at the start of every period, of which `when-repeated` keeps only the
+current period's and `never` keeps every period's. Products included by default (prices `include-by-default`)
+count for every customer of their type that owns nothing else of their product line (the current period only).
+Client access reaches only the signed-in user and the teams it belongs to (plain 403 otherwise).
+
+ * @summary A customer's quantity of an item
+ */
+export const getGetCustomerItemUrl = (customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string,) => {
+
+
+  
+
+  return `/payments/items/${customerType}/${customerId}/${itemId}`
+}
+
+export const getCustomerItem = async (customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: RequestInit): Promise<Item> => {
+  
+  return apiMutator<Item>(getGetCustomerItemUrl(customerType,customerId,itemId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetCustomerItemQueryKey = (customerType?: CustomerType,
+    customerId?: CustomerId,
+    itemId?: string,) => {
+    return [
+    `/payments/items/${customerType}/${customerId}/${itemId}`
+    ] as const;
+    }
+
+    
+export const getGetCustomerItemQueryOptions = <TData = Awaited<ReturnType<typeof getCustomerItem>>, TError = OperationError<'getCustomerItem'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCustomerItemQueryKey(customerType,customerId,itemId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCustomerItem>>> = ({ signal }) => getCustomerItem(customerType,customerId,itemId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(customerType && customerId && itemId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCustomerItemQueryResult = NonNullable<Awaited<ReturnType<typeof getCustomerItem>>>
+export type GetCustomerItemQueryError = OperationError<'getCustomerItem'>
+
+
+/**
+ * @summary A customer's quantity of an item
+ */
+
+export function useGetCustomerItem<TData = Awaited<ReturnType<typeof getCustomerItem>>, TError = OperationError<'getCustomerItem'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCustomerItemQueryOptions(customerType,customerId,itemId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetCustomerItemSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCustomerItem>>, TError = OperationError<'getCustomerItem'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCustomerItemQueryKey(customerType,customerId,itemId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCustomerItem>>> = ({ signal }) => getCustomerItem(customerType,customerId,itemId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCustomerItemSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getCustomerItem>>>
+export type GetCustomerItemSuspenseQueryError = OperationError<'getCustomerItem'>
+
+
+/**
+ * @summary A customer's quantity of an item
+ */
+
+export function useGetCustomerItemSuspense<TData = Awaited<ReturnType<typeof getCustomerItem>>, TError = OperationError<'getCustomerItem'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCustomerItemSuspenseQueryOptions(customerType,customerId,itemId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Adds `delta` (negative to take away) as a ledger entry that counts until `expires_at` (ISO date; never when absent).
+With `allow_negative=false` a change that would leave the quantity below zero is refused with
+`ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (details: the quantity at the time) and changes nothing; changes of one
+customer's item are applied one after the other, so concurrent decrements never overdraw. The change is
+recorded as an `item_quantity.changed` event.
+
+ * @summary Change a customer's quantity of an item
+ */
+export const getUpdateCustomerItemQuantityUrl = (customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string,
+    params: UpdateCustomerItemQuantityParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/items/${customerType}/${customerId}/${itemId}/update-quantity?${stringifiedParams}` : `/payments/items/${customerType}/${customerId}/${itemId}/update-quantity`
+}
+
+export const updateCustomerItemQuantity = async (customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string,
+    updateCustomerItemQuantityBody: UpdateCustomerItemQuantityBody,
+    params: UpdateCustomerItemQuantityParams, options?: RequestInit): Promise<UpdateCustomerItemQuantity200> => {
+  
+  return apiMutator<UpdateCustomerItemQuantity200>(getUpdateCustomerItemQuantityUrl(customerType,customerId,itemId,params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateCustomerItemQuantityBody,)
+  }
+);}
+
+
+
+
+export const getUpdateCustomerItemQuantityMutationOptions = <TError = OperationError<'updateCustomerItemQuantity'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCustomerItemQuantity>>, TError,{customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateCustomerItemQuantity>>, TError,{customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams}, TContext> => {
+
+const mutationKey = ['updateCustomerItemQuantity'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateCustomerItemQuantity>>, {customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams}> = (props) => {
+          const {customerType,customerId,itemId,data,params} = props ?? {};
+
+          return  updateCustomerItemQuantity(customerType,customerId,itemId,data,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateCustomerItemQuantityMutationResult = NonNullable<Awaited<ReturnType<typeof updateCustomerItemQuantity>>>
+    export type UpdateCustomerItemQuantityMutationBody = UpdateCustomerItemQuantityBody
+    export type UpdateCustomerItemQuantityMutationError = OperationError<'updateCustomerItemQuantity'>
+
+    /**
+ * @summary Change a customer's quantity of an item
+ */
+export const useUpdateCustomerItemQuantity = <TError = OperationError<'updateCustomerItemQuantity'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCustomerItemQuantity>>, TError,{customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateCustomerItemQuantity>>,
+        TError,
+        {customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateCustomerItemQuantityMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Products included by default first (those of lines the customer owns nothing of), then the active products it
+owns, oldest first. Never fails for a customer the caller may address: a project that has set up nothing, or a
+customer that owns nothing, gets an empty list. `cursor` is the opaque `next_cursor` of the previous page.
+Client access reaches only the signed-in user and its teams (plain 403 otherwise).
+
+ * @summary The products a customer has
+ */
+export const getListCustomerProductsUrl = (customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/products/${customerType}/${customerId}?${stringifiedParams}` : `/payments/products/${customerType}/${customerId}`
+}
+
+export const listCustomerProducts = async (customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: RequestInit): Promise<CustomerProductList> => {
+  
+  return apiMutator<CustomerProductList>(getListCustomerProductsUrl(customerType,customerId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListCustomerProductsQueryKey = (customerType?: CustomerType,
+    customerId?: CustomerId,
+    params?: ListCustomerProductsParams,) => {
+    return [
+    `/payments/products/${customerType}/${customerId}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListCustomerProductsQueryOptions = <TData = Awaited<ReturnType<typeof listCustomerProducts>>, TError = OperationError<'listCustomerProducts'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListCustomerProductsQueryKey(customerType,customerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listCustomerProducts>>> = ({ signal }) => listCustomerProducts(customerType,customerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(customerType && customerId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListCustomerProductsQueryResult = NonNullable<Awaited<ReturnType<typeof listCustomerProducts>>>
+export type ListCustomerProductsQueryError = OperationError<'listCustomerProducts'>
+
+
+/**
+ * @summary The products a customer has
+ */
+
+export function useListCustomerProducts<TData = Awaited<ReturnType<typeof listCustomerProducts>>, TError = OperationError<'listCustomerProducts'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListCustomerProductsQueryOptions(customerType,customerId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListCustomerProductsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listCustomerProducts>>, TError = OperationError<'listCustomerProducts'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListCustomerProductsQueryKey(customerType,customerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listCustomerProducts>>> = ({ signal }) => listCustomerProducts(customerType,customerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListCustomerProductsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listCustomerProducts>>>
+export type ListCustomerProductsSuspenseQueryError = OperationError<'listCustomerProducts'>
+
+
+/**
+ * @summary The products a customer has
+ */
+
+export function useListCustomerProductsSuspense<TData = Awaited<ReturnType<typeof listCustomerProducts>>, TError = OperationError<'listCustomerProducts'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListCustomerProductsSuspenseQueryOptions(customerType,customerId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Gives the customer a catalogue product (`product_id`) or one described inline (`product_inline`), exactly one
+of them, with no payment. What the customer owns of the same product line (that is not an add-on of it, or it of
+that) is canceled: products of one line exclude each other. A product that is not stackable is granted once
+(`PRODUCT_ALREADY_GRANTED`), with quantity 1. Recorded as a `product.granted` event. Plain-text 400s: both or
+neither product given, a quantity above 1 of a product that is not stackable, an inline product that breaks a
+catalogue rule (the messages of updateProjectConfigOverride, naming `product_inline...`).
+
+ * @summary Grant a product to a customer
+ */
+export const getGrantCustomerProductUrl = (customerType: CustomerType,
+    customerId: CustomerId,) => {
+
+
+  
+
+  return `/payments/products/${customerType}/${customerId}`
+}
+
+export const grantCustomerProduct = async (customerType: CustomerType,
+    customerId: CustomerId,
+    grantCustomerProductBody: GrantCustomerProductBody, options?: RequestInit): Promise<GrantCustomerProduct200> => {
+  
+  return apiMutator<GrantCustomerProduct200>(getGrantCustomerProductUrl(customerType,customerId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      grantCustomerProductBody,)
+  }
+);}
+
+
+
+
+export const getGrantCustomerProductMutationOptions = <TError = OperationError<'grantCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof grantCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof grantCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody}, TContext> => {
+
+const mutationKey = ['grantCustomerProduct'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof grantCustomerProduct>>, {customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody}> = (props) => {
+          const {customerType,customerId,data} = props ?? {};
+
+          return  grantCustomerProduct(customerType,customerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GrantCustomerProductMutationResult = NonNullable<Awaited<ReturnType<typeof grantCustomerProduct>>>
+    export type GrantCustomerProductMutationBody = GrantCustomerProductBody
+    export type GrantCustomerProductMutationError = OperationError<'grantCustomerProduct'>
+
+    /**
+ * @summary Grant a product to a customer
+ */
+export const useGrantCustomerProduct = <TError = OperationError<'grantCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof grantCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof grantCustomerProduct>>,
+        TError,
+        {customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody},
+        TContext
+      > => {
+
+      const mutationOptions = getGrantCustomerProductMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Ends the customer's active ownership of the product now (the one `subscription_id` names, or every one of that
+product): what it granted stops counting, except included items that never expire. Recorded as a
+`product.canceled` event. A product the customer does not own (actively) is a plain-text 404. Client access
+reaches only the signed-in user and its teams (plain 403 otherwise).
+
+ * @summary Cancel a product a customer owns
+ */
+export const getCancelCustomerProductUrl = (customerType: CustomerType,
+    customerId: CustomerId,
+    productId: string,
+    params?: CancelCustomerProductParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/products/${customerType}/${customerId}/${productId}?${stringifiedParams}` : `/payments/products/${customerType}/${customerId}/${productId}`
+}
+
+export const cancelCustomerProduct = async (customerType: CustomerType,
+    customerId: CustomerId,
+    productId: string,
+    params?: CancelCustomerProductParams, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getCancelCustomerProductUrl(customerType,customerId,productId,params),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getCancelCustomerProductMutationOptions = <TError = OperationError<'cancelCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof cancelCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams}, TContext> => {
+
+const mutationKey = ['cancelCustomerProduct'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof cancelCustomerProduct>>, {customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams}> = (props) => {
+          const {customerType,customerId,productId,params} = props ?? {};
+
+          return  cancelCustomerProduct(customerType,customerId,productId,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CancelCustomerProductMutationResult = NonNullable<Awaited<ReturnType<typeof cancelCustomerProduct>>>
+    
+    export type CancelCustomerProductMutationError = OperationError<'cancelCustomerProduct'>
+
+    /**
+ * @summary Cancel a product a customer owns
+ */
+export const useCancelCustomerProduct = <TError = OperationError<'cancelCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof cancelCustomerProduct>>,
+        TError,
+        {customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams},
+        TContext
+      > => {
+
+      const mutationOptions = getCancelCustomerProductMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Cancels `from_product_id` and gives `to_product_id` (same product line) at `price_id` (its first price when
+absent). Refused when `payments.blockNewPurchases` is on (`NEW_PURCHASES_BLOCKED`); outside test mode a paid
+target needs the customer's default payment method (`DEFAULT_PAYMENT_METHOD_REQUIRED`). Plain-text answers:
+400 products of different lines or an unknown price, 404 a `from` product the customer does not own. Users
+and teams only; client access reaches the signed-in user and its teams, and never server-only products.
+
+ * @summary Move a customer to another product of the same line
+ */
+export const getSwitchCustomerProductUrl = (customerType: 'user' | 'team',
+    customerId: CustomerId,) => {
+
+
+  
+
+  return `/payments/products/${customerType}/${customerId}/switch`
+}
+
+export const switchCustomerProduct = async (customerType: 'user' | 'team',
+    customerId: CustomerId,
+    switchCustomerProductBody: SwitchCustomerProductBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getSwitchCustomerProductUrl(customerType,customerId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      switchCustomerProductBody,)
+  }
+);}
+
+
+
+
+export const getSwitchCustomerProductMutationOptions = <TError = OperationError<'switchCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof switchCustomerProduct>>, TError,{customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof switchCustomerProduct>>, TError,{customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody}, TContext> => {
+
+const mutationKey = ['switchCustomerProduct'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof switchCustomerProduct>>, {customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody}> = (props) => {
+          const {customerType,customerId,data} = props ?? {};
+
+          return  switchCustomerProduct(customerType,customerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SwitchCustomerProductMutationResult = NonNullable<Awaited<ReturnType<typeof switchCustomerProduct>>>
+    export type SwitchCustomerProductMutationBody = SwitchCustomerProductBody
+    export type SwitchCustomerProductMutationError = OperationError<'switchCustomerProduct'>
+
+    /**
+ * @summary Move a customer to another product of the same line
+ */
+export const useSwitchCustomerProduct = <TError = OperationError<'switchCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof switchCustomerProduct>>, TError,{customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof switchCustomerProduct>>,
+        TError,
+        {customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSwitchCustomerProductMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Never fails for a customer the caller may address (account-settings pages ask it for every user): without a
+payment-provider customer (test mode, or a project that has set up nothing) it is `has_customer: false` and no
+default payment method. Client access reaches only the signed-in user and its teams (plain 403 otherwise).
+
+ * @summary A customer's billing details
+ */
+export const getGetCustomerBillingUrl = (customerType: CustomerType,
+    customerId: CustomerId,) => {
+
+
+  
+
+  return `/payments/billing/${customerType}/${customerId}`
+}
+
+export const getCustomerBilling = async (customerType: CustomerType,
+    customerId: CustomerId, options?: RequestInit): Promise<CustomerBilling> => {
+  
+  return apiMutator<CustomerBilling>(getGetCustomerBillingUrl(customerType,customerId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetCustomerBillingQueryKey = (customerType?: CustomerType,
+    customerId?: CustomerId,) => {
+    return [
+    `/payments/billing/${customerType}/${customerId}`
+    ] as const;
+    }
+
+    
+export const getGetCustomerBillingQueryOptions = <TData = Awaited<ReturnType<typeof getCustomerBilling>>, TError = OperationError<'getCustomerBilling'>>(customerType: CustomerType,
+    customerId: CustomerId, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCustomerBillingQueryKey(customerType,customerId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCustomerBilling>>> = ({ signal }) => getCustomerBilling(customerType,customerId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(customerType && customerId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCustomerBillingQueryResult = NonNullable<Awaited<ReturnType<typeof getCustomerBilling>>>
+export type GetCustomerBillingQueryError = OperationError<'getCustomerBilling'>
+
+
+/**
+ * @summary A customer's billing details
+ */
+
+export function useGetCustomerBilling<TData = Awaited<ReturnType<typeof getCustomerBilling>>, TError = OperationError<'getCustomerBilling'>>(
+ customerType: CustomerType,
+    customerId: CustomerId, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCustomerBillingQueryOptions(customerType,customerId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetCustomerBillingSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCustomerBilling>>, TError = OperationError<'getCustomerBilling'>>(customerType: CustomerType,
+    customerId: CustomerId, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCustomerBillingQueryKey(customerType,customerId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCustomerBilling>>> = ({ signal }) => getCustomerBilling(customerType,customerId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCustomerBillingSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getCustomerBilling>>>
+export type GetCustomerBillingSuspenseQueryError = OperationError<'getCustomerBilling'>
+
+
+/**
+ * @summary A customer's billing details
+ */
+
+export function useGetCustomerBillingSuspense<TData = Awaited<ReturnType<typeof getCustomerBilling>>, TError = OperationError<'getCustomerBilling'>>(
+ customerType: CustomerType,
+    customerId: CustomerId, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCustomerBillingSuspenseQueryOptions(customerType,customerId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
  * Client access on the `internal` project with a user token: the projects owned by teams the user belongs to.
  * @summary The projects the signed-in dashboard user manages
  */
@@ -10614,6 +11392,20 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
   `The handler path of {domain} must start with "/".`
 - `Email theme {id} does not exist.` (`emails.selectedThemeId`: the built-in theme or one of `emails.themes`)
+- the payments catalogue, each message after the path of the value it is about (`{path}: {message}`): ids of
+  items, product lines, products, prices and included items `"{id}" is not a valid id: 1 to 63 letters, digits,
+  underscores or hyphens, starting with a letter or underscore.`; `must be an object.`, `must be a string.`,
+  `must be true or false.`, `must be one of user, team, custom.` (`customerType`); a price amount
+  `Money amount must be in the format of <number> or <number>.<number>`, `Money amount must not have leading zeros`,
+  `Too many decimals; {currency} only has {n} decimals` (USD, EUR, GBP, CAD, AUD, CHF, INR 2; JPY 0),
+  `Unknown currency; supported: USD, EUR, GBP, CAD, AUD, CHF, INR, JPY.`, a price without any
+  `At least one currency is required`; intervals (`interval`, `freeTrial`, `repeat`) `An interval must be [count, unit].`,
+  `An interval count must be a whole number of at least 0.`, `An interval unit must be one of day, week, month, year.`;
+  `Product line {id} does not exist.`, `must be {type}, the customer type of product line {id}.`,
+  `Item {id} does not exist.`, `Item {id} is for customer type {a}, the product for {b}.`, an included item's
+  `quantity` `must be a whole number of at least 0.`, `expires` `must be one of never, when-purchase-expires,
+  when-repeated.` or `when-repeated needs a repeat interval.`, `isAddOnTo.{id}` `must be true.` or
+  `Product {id} does not exist.`
 - in production mode, the domain checks of ProjectUpdate.is_production_mode.
 
  * @summary Merge entries into the project's config override
@@ -10757,6 +11549,681 @@ export const useSendTestEmail = <TError = OperationError<'sendTestEmail'>,
       > => {
 
       const mutationOptions = getSendTestEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Stack's route for the Svix app-portal token (there is no Svix here). Answers 201 with a signed token, valid for one hour, that authenticates as the super-secret admin key of this project for the webhook operations only (`/internal/webhooks/...` and `/internal/send-test-webhook`): the dashboard passes it in `x-stack-super-secret-admin-key`. `url` is where those operations live.
+ * @summary A token for managing this project's webhook endpoints
+ */
+export const getCreateWebhookPortalTokenUrl = () => {
+
+
+  
+
+  return `/webhooks/svix-token`
+}
+
+export const createWebhookPortalToken = async (createWebhookPortalTokenBody?: CreateWebhookPortalTokenBody, options?: RequestInit): Promise<WebhookPortalToken> => {
+  
+  return apiMutator<WebhookPortalToken>(getCreateWebhookPortalTokenUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createWebhookPortalTokenBody,)
+  }
+);}
+
+
+
+
+export const getCreateWebhookPortalTokenMutationOptions = <TError = OperationError<'createWebhookPortalToken'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhookPortalToken>>, TError,{data: CreateWebhookPortalTokenBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createWebhookPortalToken>>, TError,{data: CreateWebhookPortalTokenBody}, TContext> => {
+
+const mutationKey = ['createWebhookPortalToken'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createWebhookPortalToken>>, {data: CreateWebhookPortalTokenBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createWebhookPortalToken(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateWebhookPortalTokenMutationResult = NonNullable<Awaited<ReturnType<typeof createWebhookPortalToken>>>
+    export type CreateWebhookPortalTokenMutationBody = CreateWebhookPortalTokenBody
+    export type CreateWebhookPortalTokenMutationError = OperationError<'createWebhookPortalToken'>
+
+    /**
+ * @summary A token for managing this project's webhook endpoints
+ */
+export const useCreateWebhookPortalToken = <TError = OperationError<'createWebhookPortalToken'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhookPortalToken>>, TError,{data: CreateWebhookPortalTokenBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createWebhookPortalToken>>,
+        TError,
+        {data: CreateWebhookPortalTokenBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateWebhookPortalTokenMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary The project's webhook endpoints
+ */
+export const getListWebhookEndpointsUrl = () => {
+
+
+  
+
+  return `/internal/webhooks/endpoints`
+}
+
+export const listWebhookEndpoints = async ( options?: RequestInit): Promise<WebhookEndpointList> => {
+  
+  return apiMutator<WebhookEndpointList>(getListWebhookEndpointsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListWebhookEndpointsQueryKey = () => {
+    return [
+    `/internal/webhooks/endpoints`
+    ] as const;
+    }
+
+    
+export const getListWebhookEndpointsQueryOptions = <TData = Awaited<ReturnType<typeof listWebhookEndpoints>>, TError = OperationError<'listWebhookEndpoints'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListWebhookEndpointsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listWebhookEndpoints>>> = ({ signal }) => listWebhookEndpoints({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListWebhookEndpointsQueryResult = NonNullable<Awaited<ReturnType<typeof listWebhookEndpoints>>>
+export type ListWebhookEndpointsQueryError = OperationError<'listWebhookEndpoints'>
+
+
+/**
+ * @summary The project's webhook endpoints
+ */
+
+export function useListWebhookEndpoints<TData = Awaited<ReturnType<typeof listWebhookEndpoints>>, TError = OperationError<'listWebhookEndpoints'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListWebhookEndpointsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListWebhookEndpointsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listWebhookEndpoints>>, TError = OperationError<'listWebhookEndpoints'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListWebhookEndpointsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listWebhookEndpoints>>> = ({ signal }) => listWebhookEndpoints({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListWebhookEndpointsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listWebhookEndpoints>>>
+export type ListWebhookEndpointsSuspenseQueryError = OperationError<'listWebhookEndpoints'>
+
+
+/**
+ * @summary The project's webhook endpoints
+ */
+
+export function useListWebhookEndpointsSuspense<TData = Awaited<ReturnType<typeof listWebhookEndpoints>>, TError = OperationError<'listWebhookEndpoints'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookEndpoints>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListWebhookEndpointsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The URL must be http(s) and its host must resolve only to public addresses: private, loopback, link-local, unique-local, CGNAT and unspecified addresses are refused (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED`) unless the project allows localhost (`domains.allowLocalhost`); the check is made again before every delivery. The endpoint gets its own `whsec_` signing secret.
+ * @summary Add a webhook endpoint
+ */
+export const getCreateWebhookEndpointUrl = () => {
+
+
+  
+
+  return `/internal/webhooks/endpoints`
+}
+
+export const createWebhookEndpoint = async (webhookEndpointCreate: WebhookEndpointCreate, options?: RequestInit): Promise<WebhookEndpoint> => {
+  
+  return apiMutator<WebhookEndpoint>(getCreateWebhookEndpointUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      webhookEndpointCreate,)
+  }
+);}
+
+
+
+
+export const getCreateWebhookEndpointMutationOptions = <TError = OperationError<'createWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhookEndpoint>>, TError,{data: WebhookEndpointCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createWebhookEndpoint>>, TError,{data: WebhookEndpointCreate}, TContext> => {
+
+const mutationKey = ['createWebhookEndpoint'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createWebhookEndpoint>>, {data: WebhookEndpointCreate}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createWebhookEndpoint(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateWebhookEndpointMutationResult = NonNullable<Awaited<ReturnType<typeof createWebhookEndpoint>>>
+    export type CreateWebhookEndpointMutationBody = WebhookEndpointCreate
+    export type CreateWebhookEndpointMutationError = OperationError<'createWebhookEndpoint'>
+
+    /**
+ * @summary Add a webhook endpoint
+ */
+export const useCreateWebhookEndpoint = <TError = OperationError<'createWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhookEndpoint>>, TError,{data: WebhookEndpointCreate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createWebhookEndpoint>>,
+        TError,
+        {data: WebhookEndpointCreate},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateWebhookEndpointMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One webhook endpoint
+ */
+export const getGetWebhookEndpointUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}`
+}
+
+export const getWebhookEndpoint = async (endpointId: string, options?: RequestInit): Promise<WebhookEndpoint> => {
+  
+  return apiMutator<WebhookEndpoint>(getGetWebhookEndpointUrl(endpointId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetWebhookEndpointQueryKey = (endpointId?: string,) => {
+    return [
+    `/internal/webhooks/endpoints/${endpointId}`
+    ] as const;
+    }
+
+    
+export const getGetWebhookEndpointQueryOptions = <TData = Awaited<ReturnType<typeof getWebhookEndpoint>>, TError = OperationError<'getWebhookEndpoint'>>(endpointId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetWebhookEndpointQueryKey(endpointId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getWebhookEndpoint>>> = ({ signal }) => getWebhookEndpoint(endpointId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(endpointId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetWebhookEndpointQueryResult = NonNullable<Awaited<ReturnType<typeof getWebhookEndpoint>>>
+export type GetWebhookEndpointQueryError = OperationError<'getWebhookEndpoint'>
+
+
+/**
+ * @summary One webhook endpoint
+ */
+
+export function useGetWebhookEndpoint<TData = Awaited<ReturnType<typeof getWebhookEndpoint>>, TError = OperationError<'getWebhookEndpoint'>>(
+ endpointId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetWebhookEndpointQueryOptions(endpointId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetWebhookEndpointSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getWebhookEndpoint>>, TError = OperationError<'getWebhookEndpoint'>>(endpointId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetWebhookEndpointQueryKey(endpointId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getWebhookEndpoint>>> = ({ signal }) => getWebhookEndpoint(endpointId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetWebhookEndpointSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getWebhookEndpoint>>>
+export type GetWebhookEndpointSuspenseQueryError = OperationError<'getWebhookEndpoint'>
+
+
+/**
+ * @summary One webhook endpoint
+ */
+
+export function useGetWebhookEndpointSuspense<TData = Awaited<ReturnType<typeof getWebhookEndpoint>>, TError = OperationError<'getWebhookEndpoint'>>(
+ endpointId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getWebhookEndpoint>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetWebhookEndpointSuspenseQueryOptions(endpointId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Fields left out keep their value. A new URL is checked as on creation. Enabling an endpoint that was disabled after failing clears `disabled_reason`.
+ * @summary Change a webhook endpoint
+ */
+export const getUpdateWebhookEndpointUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}`
+}
+
+export const updateWebhookEndpoint = async (endpointId: string,
+    webhookEndpointUpdate: WebhookEndpointUpdate, options?: RequestInit): Promise<WebhookEndpoint> => {
+  
+  return apiMutator<WebhookEndpoint>(getUpdateWebhookEndpointUrl(endpointId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      webhookEndpointUpdate,)
+  }
+);}
+
+
+
+
+export const getUpdateWebhookEndpointMutationOptions = <TError = OperationError<'updateWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateWebhookEndpoint>>, TError,{endpointId: string;data: WebhookEndpointUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateWebhookEndpoint>>, TError,{endpointId: string;data: WebhookEndpointUpdate}, TContext> => {
+
+const mutationKey = ['updateWebhookEndpoint'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateWebhookEndpoint>>, {endpointId: string;data: WebhookEndpointUpdate}> = (props) => {
+          const {endpointId,data} = props ?? {};
+
+          return  updateWebhookEndpoint(endpointId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateWebhookEndpointMutationResult = NonNullable<Awaited<ReturnType<typeof updateWebhookEndpoint>>>
+    export type UpdateWebhookEndpointMutationBody = WebhookEndpointUpdate
+    export type UpdateWebhookEndpointMutationError = OperationError<'updateWebhookEndpoint'>
+
+    /**
+ * @summary Change a webhook endpoint
+ */
+export const useUpdateWebhookEndpoint = <TError = OperationError<'updateWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateWebhookEndpoint>>, TError,{endpointId: string;data: WebhookEndpointUpdate}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateWebhookEndpoint>>,
+        TError,
+        {endpointId: string;data: WebhookEndpointUpdate},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateWebhookEndpointMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Its pending deliveries and its attempt log go with it.
+ * @summary Remove a webhook endpoint
+ */
+export const getDeleteWebhookEndpointUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}`
+}
+
+export const deleteWebhookEndpoint = async (endpointId: string, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteWebhookEndpointUrl(endpointId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteWebhookEndpointMutationOptions = <TError = OperationError<'deleteWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWebhookEndpoint>>, TError,{endpointId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteWebhookEndpoint>>, TError,{endpointId: string}, TContext> => {
+
+const mutationKey = ['deleteWebhookEndpoint'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteWebhookEndpoint>>, {endpointId: string}> = (props) => {
+          const {endpointId} = props ?? {};
+
+          return  deleteWebhookEndpoint(endpointId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteWebhookEndpointMutationResult = NonNullable<Awaited<ReturnType<typeof deleteWebhookEndpoint>>>
+    
+    export type DeleteWebhookEndpointMutationError = OperationError<'deleteWebhookEndpoint'>
+
+    /**
+ * @summary Remove a webhook endpoint
+ */
+export const useDeleteWebhookEndpoint = <TError = OperationError<'deleteWebhookEndpoint'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWebhookEndpoint>>, TError,{endpointId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteWebhookEndpoint>>,
+        TError,
+        {endpointId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteWebhookEndpointMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The endpoint gets a new `whsec_` secret at once; the previous one keeps signing beside it (a second signature in `webhook-signature`) for `grace_period_seconds` (default 86400, 0 drops it at once), so a receiver can switch without losing messages.
+ * @summary Give an endpoint a new signing secret
+ */
+export const getResetWebhookEndpointSecretUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}/rotate-secret`
+}
+
+export const resetWebhookEndpointSecret = async (endpointId: string,
+    resetWebhookEndpointSecretBody?: ResetWebhookEndpointSecretBody, options?: RequestInit): Promise<WebhookEndpoint> => {
+  
+  return apiMutator<WebhookEndpoint>(getResetWebhookEndpointSecretUrl(endpointId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      resetWebhookEndpointSecretBody,)
+  }
+);}
+
+
+
+
+export const getResetWebhookEndpointSecretMutationOptions = <TError = OperationError<'resetWebhookEndpointSecret'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>, TError,{endpointId: string;data: ResetWebhookEndpointSecretBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>, TError,{endpointId: string;data: ResetWebhookEndpointSecretBody}, TContext> => {
+
+const mutationKey = ['resetWebhookEndpointSecret'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>, {endpointId: string;data: ResetWebhookEndpointSecretBody}> = (props) => {
+          const {endpointId,data} = props ?? {};
+
+          return  resetWebhookEndpointSecret(endpointId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResetWebhookEndpointSecretMutationResult = NonNullable<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>>
+    export type ResetWebhookEndpointSecretMutationBody = ResetWebhookEndpointSecretBody
+    export type ResetWebhookEndpointSecretMutationError = OperationError<'resetWebhookEndpointSecret'>
+
+    /**
+ * @summary Give an endpoint a new signing secret
+ */
+export const useResetWebhookEndpointSecret = <TError = OperationError<'resetWebhookEndpointSecret'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetWebhookEndpointSecret>>, TError,{endpointId: string;data: ResetWebhookEndpointSecretBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof resetWebhookEndpointSecret>>,
+        TError,
+        {endpointId: string;data: ResetWebhookEndpointSecretBody},
+        TContext
+      > => {
+
+      const mutationOptions = getResetWebhookEndpointSecretMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Posts a signed `{type: "test", data: {message}}` to the endpoint once (10 s timeout, no retry, not logged as a delivery) and reports the outcome: `success` when it answered 2xx, else `error_message` (the status and the start of the body, a timeout, a refused address or a connection error). An unknown `endpoint_id` is reported the same way.
+ * @summary Send a signed test message to an endpoint now
+ */
+export const getSendTestWebhookUrl = () => {
+
+
+  
+
+  return `/internal/send-test-webhook`
+}
+
+export const sendTestWebhook = async (sendTestWebhookBody: SendTestWebhookBody, options?: RequestInit): Promise<SendTestWebhook200> => {
+  
+  return apiMutator<SendTestWebhook200>(getSendTestWebhookUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendTestWebhookBody,)
+  }
+);}
+
+
+
+
+export const getSendTestWebhookMutationOptions = <TError = OperationError<'sendTestWebhook'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTestWebhook>>, TError,{data: SendTestWebhookBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendTestWebhook>>, TError,{data: SendTestWebhookBody}, TContext> => {
+
+const mutationKey = ['sendTestWebhook'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendTestWebhook>>, {data: SendTestWebhookBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendTestWebhook(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendTestWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof sendTestWebhook>>>
+    export type SendTestWebhookMutationBody = SendTestWebhookBody
+    export type SendTestWebhookMutationError = OperationError<'sendTestWebhook'>
+
+    /**
+ * @summary Send a signed test message to an endpoint now
+ */
+export const useSendTestWebhook = <TError = OperationError<'sendTestWebhook'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTestWebhook>>, TError,{data: SendTestWebhookBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendTestWebhook>>,
+        TError,
+        {data: SendTestWebhookBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendTestWebhookMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

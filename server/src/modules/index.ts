@@ -12,6 +12,7 @@ import { mfaModule } from './mfa/index.ts';
 import { notificationPreferencesModule } from './notification-preferences/index.ts';
 import { oauthModule } from './oauth/index.ts';
 import { otpAuthModule } from './otp-auth/index.ts';
+import { paymentsModule } from './payments/index.ts';
 import { passkeysModule } from './passkeys/index.ts';
 import { passwordAuthModule } from './password-auth/index.ts';
 import { permissionsModule } from './permissions/index.ts';
@@ -23,6 +24,7 @@ import { signingKeysModule } from './signing-keys/index.ts';
 import { teamsModule } from './teams/index.ts';
 import { usersModule } from './users/index.ts';
 import { verificationCodesModule } from './verification-codes/index.ts';
+import { webhooksModule } from './webhooks/index.ts';
 
 /**
  * Every feature of the server, once. The wiring (services.ts, app.ts) creates them in the order
@@ -50,8 +52,10 @@ export const modules = [
   cliLoginModule,
   oauthModule,
   endUserApiKeysModule,
+  paymentsModule,
   internalModule,
   requestAuthModule,
   metaModule,
   maintenanceModule,
+  webhooksModule,
 ] as const;

@@ -1,4 +1,4 @@
-import { BodyParsingError, KnownError, SchemaError } from '@gatehouse/protocol/errors';
+import { BodyParsingError, DatabaseBusyError, KnownError, SchemaError } from '@gatehouse/protocol/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { describeValidationError } from './describe-validation-error.ts';
@@ -13,6 +13,10 @@ import { setSecurityHeaders } from './response-headers.ts';
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DatabaseBusyError) {
+      request.log.warn({ err: error }, 'no database connection became free in time');
+      return sendKnownError(reply.header('retry-after', String(retryAfterBusySeconds)), error);
+    }
     if (error instanceof KnownError) return sendKnownError(reply, error);
     if (error.validation) {
       const message = describeValidationError(error);
@@ -34,6 +38,9 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     return sendPlain(reply, 404, `No endpoint at ${request.method} ${path}`);
   });
 });
+
+/** What a client told DATABASE_BUSY waits before trying again. */
+const retryAfterBusySeconds = 1;
 
 /**
  * Fastify's `frameworkErrors`: failures of the router, before any route or hook runs. A path whose

@@ -41,6 +41,8 @@ export type RequestAuth = {
   refreshToken?: string;
   /** The `internal` user behind an admin access token, when that is how the call authenticated. */
   adminUserId?: string;
+  /** When the admin key given is a scoped token (the webhook portal's): the spec paths it may call. */
+  scopedTo?: readonly string[];
 };
 
 export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
@@ -57,6 +59,8 @@ export interface RequestAuthPorts {
   /** Whether a user of the `internal` project manages a project (through its owner team). */
   managesProject(internalUserId: string, project: Project): Promise<boolean>;
   loadUser(projectId: ProjectId, userId: string): Promise<UserRecord | undefined>;
+  /** A token a feature issued in place of the admin key (the webhook portal's): the spec path prefixes it may call. */
+  scopedAdminKey?(projectId: string, key: string): readonly string[] | undefined;
 }
 
 /**
@@ -86,11 +90,12 @@ export class RequestAuthenticator {
     const user = claims ? await this.currentUser(project, claims) : undefined;
 
     let adminUserId: string | undefined;
+    let scopedTo: readonly string[] | undefined;
     if (headers.adminAccessToken) adminUserId = await this.verifyAdminToken(headers.adminAccessToken, project);
-    else await this.checkKeys(headers, accessType, project);
+    else scopedTo = await this.checkKeys(headers, accessType, project);
 
     if (headers.branchId !== undefined && headers.branchId !== 'main') throw new BranchDoesNotExistError({ branch_id: headers.branchId });
-    return { project, accessType, user, refreshToken: headers.refreshToken, adminUserId };
+    return { project, accessType, user, refreshToken: headers.refreshToken, adminUserId, ...(scopedTo ? { scopedTo } : {}) };
   }
 
   private async verifyUserToken(headers: AuthHeaders, projectId: string): Promise<AccessTokenClaims> {
@@ -112,7 +117,7 @@ export class RequestAuthenticator {
     return { claims, record };
   }
 
-  private async checkKeys(headers: AuthHeaders, accessType: AccessType, project: Project): Promise<void> {
+  private async checkKeys(headers: AuthHeaders, accessType: AccessType, project: Project): Promise<readonly string[] | undefined> {
     const projectId = project.id;
     if (accessType === 'client') {
       if (headers.publishableClientKey !== undefined) {
@@ -130,7 +135,9 @@ export class RequestAuthenticator {
     } else {
       if (headers.superSecretAdminKey === undefined) throw new AdminAuthenticationRequiredError();
       if (!(await this.ports.isValidKey(projectId, 'super_secret_admin_key', headers.superSecretAdminKey))) {
-        throw new InvalidSuperSecretAdminKeyError({ project_id: projectId });
+        const scope = this.ports.scopedAdminKey?.(projectId, headers.superSecretAdminKey);
+        if (!scope) throw new InvalidSuperSecretAdminKeyError({ project_id: projectId });
+        return scope;
       }
     }
   }

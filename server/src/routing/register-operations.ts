@@ -2,6 +2,7 @@ import {
   AccessTypeRequiredError,
   CannotGetOwnUserWithoutUserError,
   InsufficientAccessTypeError,
+  InvalidSuperSecretAdminKeyError,
   UserAuthenticationRequiredError,
 } from '@gatehouse/protocol/errors';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
@@ -76,6 +77,10 @@ export function registerOperations(
 
 async function authenticate(request: FastifyRequest, route: RouteDefinition, requestAuth: RequestAuthenticator) {
   const auth = await requestAuth.resolve(readAuthHeaders(request.headers));
+  // A scoped admin key (the webhook portal's token) is no key at all outside its paths.
+  if (auth?.scopedTo && !auth.scopedTo.some((prefix) => route.specPath.startsWith(prefix))) {
+    throw new InvalidSuperSecretAdminKeyError({ project_id: auth.project.id });
+  }
   if (route.auth !== 'required') return auth;
   if (!auth) throw new AccessTypeRequiredError();
   if (!route.accessTypes.includes(auth.accessType)) {

@@ -2,66 +2,12 @@
  * The project config tree of the protocol (entities.md §Config) with its defaults, and how an
  * override (a JSON object whose keys may be dotted paths) is rendered onto it.
  */
-export type OAuthProviderConfig = {
-  type?: string;
-  isShared?: boolean;
-  clientId?: string;
-  clientSecret?: string;
-  allowSignIn?: boolean;
-  allowConnectedAccounts?: boolean;
-  [setting: string]: unknown;
-};
+import type { Schema } from '@gatehouse/protocol/operation-types';
 
-export type ProjectConfig = {
-  sourceOfTruth: { type: 'hosted' };
-  project: { requirePublishableClientKey: boolean };
-  rbac: {
-    permissions: Record<string, { description?: string; scope?: 'team' | 'project'; containedPermissionIds?: Record<string, true> }>;
-    defaultPermissions: { teamCreator: Record<string, true>; teamMember: Record<string, true>; signUp: Record<string, true> };
-  };
-  teams: { createPersonalTeamOnSignUp: boolean; allowClientTeamCreation: boolean };
-  users: { allowClientUserDeletion: boolean };
-  onboarding: { requireEmailVerification: boolean };
-  apiKeys: { enabled: { team: boolean; user: boolean } };
-  apps: { installed: Record<string, { enabled: boolean }> };
-  auth: {
-    allowSignUp: boolean;
-    password: { allowSignIn: boolean };
-    otp: { allowSignIn: boolean };
-    passkey: { allowSignIn: boolean };
-    oauth: { accountMergeStrategy: 'link_method' | 'raise_error' | 'allow_duplicates'; providers: Record<string, OAuthProviderConfig> };
-    signUpRules: Record<string, unknown>;
-    signUpRulesDefaultAction: 'allow' | 'reject';
-    /** Anonymous sign-up (`/auth/anonymous/sign-up`); the Stack SDKs expect it on. */
-    allowAnonymousSignUp: boolean;
-    /** Opt-in refresh-token rotation with reuse detection (the Stack SDKs ignore a returned token). */
-    sessions: { rotateRefreshTokens: boolean };
-  };
-  domains: { allowLocalhost: boolean; trustedDomains: Record<string, { baseUrl: string; handlerPath: string }> };
-  emails: {
-    selectedThemeId: string;
-    themes: Record<string, { displayName: string; tsxSource: string }>;
-    templates: Record<string, { displayName: string; tsxSource: string; themeId?: string | false }>;
-    server: {
-      isShared: boolean;
-      provider?: 'resend' | 'smtp' | 'managed';
-      host?: string;
-      port?: number;
-      username?: string;
-      password?: string;
-      senderName?: string;
-      senderEmail?: string;
-    };
-  };
-  payments: {
-    blockNewPurchases: boolean;
-    testMode: boolean;
-    productLines: Record<string, unknown>;
-    products: Record<string, unknown>;
-    items: Record<string, unknown>;
-  };
-  dataVault: { stores: Record<string, { displayName: string }> };
-};
+/** The rendered config: the spec's `ProjectConfig` schema (what `GET /internal/config` answers). */
+export type ProjectConfig = Schema<'ProjectConfig'>;
+/** One OAuth provider of the config (`auth.oauth.providers.<id>`). */
+export type OAuthProviderConfig = Schema<'ConfigOAuthProvider'>;
 
 /** Default theme id of the built-in email theme (themes arrive with the email issue). */
 export const defaultEmailThemeId = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';

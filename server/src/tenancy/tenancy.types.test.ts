@@ -17,6 +17,7 @@ import type * as notificationPreferenceRepository from '../modules/notification-
 import type * as oauthAccountRepository from '../modules/oauth/oauth-account.repository.ts';
 import type * as oauthFlowRepository from '../modules/oauth/oauth-flow.repository.ts';
 import type * as passkeyRepository from '../modules/passkeys/passkey.repository.ts';
+import type * as paymentRepository from '../modules/payments/payment.repository.ts';
 import type * as permissionRepository from '../modules/permissions/permission.repository.ts';
 import type * as projectRepository from '../modules/projects/project.repository.ts';
 import type * as sessionRefreshRepository from '../modules/sessions/session-refresh.repository.ts';
@@ -24,6 +25,7 @@ import type * as sessionRepository from '../modules/sessions/session.repository.
 import type * as teamRepository from '../modules/teams/team.repository.ts';
 import type * as userRepository from '../modules/users/user.repository.ts';
 import type * as verificationCodeRepository from '../modules/verification-codes/verification-code.repository.ts';
+import type * as webhookEndpointRepository from '../modules/webhooks/webhook-endpoint.repository.ts';
 import type { ProjectId } from './project-id.ts';
 
 /**
@@ -89,6 +91,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof oauthAccountRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthFlowRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof passkeyRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof paymentRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof permissionRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof projectRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof sessionRefreshRepository>>().toEqualTypeOf<never>();
@@ -96,6 +99,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof teamRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof userRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof verificationCodeRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof webhookEndpointRepository>>().toEqualTypeOf<never>();
   });
 
   it('checks every repository there is', () => {

@@ -88,13 +88,16 @@ export async function contractRequest(app: FastifyInstance, options: InjectOptio
   const declared = (openapi.paths as unknown as Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>)[specPath]?.[
     method.toLowerCase()
   ];
-  const responseSpec = declared?.responses[String(status)];
+  // DATABASE_BUSY may answer any operation (declared once, in components/responses; see v1.yaml's Errors).
+  const anyOperation = status === 503 && knownError === 'DATABASE_BUSY' ? { $ref: '#/components/responses/DATABASE_BUSY' } : undefined;
+  const responseSpec = declared?.responses[String(status)] ?? anyOperation;
   if (!responseSpec) fail(`status ${status} is not declared by ${route.operationId}`);
   const resolved = resolveResponse(responseSpec as ResponseSpec);
   const declaredTypes = Object.keys(resolved.content ?? {});
   if (declaredTypes.length > 0 && !declaredTypes.some((type) => contentType.startsWith(type))) {
     fail(`content type ${contentType} is not one of ${declaredTypes.join(', ')}`);
   }
+  if (anyOperation && !headers['retry-after']) fail('DATABASE_BUSY without Retry-After');
   if (isJson && resolved.content?.['application/json']?.schema) {
     const pointer = `/paths/${escapePointer(specPath)}/${method.toLowerCase()}/responses/${status}`;
     const schemaPointer = (responseSpec as ResponseSpec).$ref
@@ -111,4 +114,10 @@ function recordCoverage(operationId: string, status: number, code: string | unde
   const dir = process.env.CONTRACT_COVERAGE_DIR;
   if (!dir) return;
   appendFileSync(join(dir, `${process.pid}.jsonl`), `${JSON.stringify({ operationId, status, code })}\n`);
+}
+
+/** The ways `value` breaks the spec's component schema `name` (`''` when it matches). */
+export function schemaErrors(name: string, value: unknown): string {
+  const validate = validatorFor(`/components/schemas/${escapePointer(name)}`);
+  return validate(value) ? '' : ajv.errorsText(validate.errors?.slice(0, 5));
 }

@@ -1,20 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
-/** What happened: the event types of the protocol's webhooks. */
-export type EventType =
-  | 'user.created'
-  | 'user.updated'
-  | 'user.deleted'
-  | 'team.created'
-  | 'team.updated'
-  | 'team.deleted'
-  | 'team_membership.created'
-  | 'team_membership.deleted'
-  | 'team_permission.created'
-  | 'team_permission.deleted'
-  | 'project_permission.created'
-  | 'project_permission.deleted';
+/** What happened: the event types of the protocol's webhooks, from the spec's `WebhookEvent`. */
+export type { EventType } from '@gatehouse/protocol/operation-types';
 
 /** An appended event (see event-log.ts). */
 export interface EventTable {

@@ -2,6 +2,7 @@ import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { isProviderType } from '../oauth/provider-table.ts';
 import { usesSharedKeys } from '../oauth/resolve-provider.ts';
 import { defaultEmailThemeId, defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../tenancy/project-config.ts';
+import { parseCatalogue } from '../payments/catalogue.ts';
 import { assertProductionReady } from './production-mode.ts';
 
 function fail(message: string): never {
@@ -36,6 +37,7 @@ export function assertValidConfig(projectId: string, config: ProjectConfig, isPr
   }
   const theme = config.emails.selectedThemeId;
   if (theme !== defaultEmailThemeId && !Object.hasOwn(config.emails.themes, theme)) fail(`Email theme ${theme} does not exist.`);
+  parseCatalogue(config.payments);
   if (isProductionMode) assertProductionReady(projectId, config);
 }
 

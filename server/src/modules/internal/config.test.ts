@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
 import { withTestContext } from '../../testing/test-context.ts';
+import { schemaErrors } from '../../testing/contract.ts';
 
 const env = withTestContext();
 let sink: SmtpSink;
@@ -28,6 +29,33 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
     expect(config.teams.allowClientTeamCreation).toBe(true);
     const current = await env.context.request({ url: '/api/v1/projects/current', headers: env.project.headers.client });
     expect(current.body.config.credential_enabled).toBe(true);
+  });
+
+  it("answers a config in the shape of the spec's ProjectConfig schema, defaults and overrides alike", async () => {
+    const own = await env.context.createProject();
+    const rendered = async () =>
+      JSON.parse((await env.context.request({ url: '/api/v1/internal/config', headers: own.headers.admin })).body.config_string);
+    expect(schemaErrors('ProjectConfig', await rendered())).toBe('');
+    await patchOverride(
+      {
+        'auth.oauth.providers.github': { type: 'github', isShared: false, clientId: 'id', clientSecret: 'secret', allowSignIn: true },
+        'domains.trustedDomains.main': { baseUrl: 'https://app.example.com', handlerPath: '/handler' },
+        'rbac.permissions.reader': { description: 'Reads', scope: 'team', containedPermissionIds: {} },
+        'emails.server': {
+          isShared: false,
+          provider: 'smtp',
+          host: 'smtp.example.com',
+          port: 587,
+          username: 'u',
+          password: 'p',
+          senderName: 'S',
+          senderEmail: 's@example.com',
+        },
+      },
+      own.headers.admin,
+    );
+    expect(schemaErrors('ProjectConfig', await rendered())).toBe('');
+    expect(schemaErrors('ProjectConfig', { ...(await rendered()), unknownSection: {} })).not.toBe('');
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import type { Schema } from '@gatehouse/protocol/operation-types';
 import { randomUUID } from 'node:crypto';
 import {
   TeamMembershipAlreadyExistsError,
@@ -30,13 +31,8 @@ import {
 import type { TeamMemberRow, TeamRow } from './team.table.ts';
 import { toServerTeam } from './team-views.ts';
 
-export type TeamWrite = {
-  display_name?: string;
-  profile_image_url?: string | null;
-  client_metadata?: unknown;
-  client_read_only_metadata?: unknown;
-  server_metadata?: unknown;
-};
+/** The writable team fields (the spec's `TeamUpdate`; create adds a required `display_name`). */
+export type TeamWrite = Schema<'TeamUpdate'>;
 
 /** Teams and memberships; members get the project's default team permissions. */
 export class TeamService {

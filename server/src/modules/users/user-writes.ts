@@ -1,34 +1,23 @@
+import type { Schema } from '@gatehouse/protocol/operation-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { decodeTotpSecret } from './totp-secret.ts';
 import { isBcryptHash } from '../../lib/passwords/password-hasher.ts';
 
-/** The writable user fields shared by server create and update (the spec's ServerUserCreate/Update). */
+type Create = Schema<'ServerUserCreate'>;
+type Update = Schema<'ServerUserUpdate'>;
+
+/**
+ * The writable user fields of server create and update: every field of the spec's `ServerUserCreate`
+ * and `ServerUserUpdate`, each optional, typed as either body allows it (`oauth_providers` is create only).
+ */
 export type UserWrite = {
-  display_name?: string | null;
-  profile_image_url?: string | null;
-  client_metadata?: unknown;
-  client_read_only_metadata?: unknown;
-  server_metadata?: unknown;
-  primary_email?: string | null;
-  primary_email_verified?: boolean;
-  primary_email_auth_enabled?: boolean;
-  passkey_auth_enabled?: boolean;
-  password?: string | null;
-  password_hash?: string;
-  otp_auth_enabled?: boolean;
-  selected_team_id?: string | null;
-  is_anonymous?: boolean;
-  restricted_by_admin?: boolean;
-  restricted_by_admin_reason?: string | null;
-  restricted_by_admin_private_details?: string | null;
-  country_code?: string | null;
-  totp_secret_base64?: string | null;
-  /** Create only: provider accounts to link (an import from another system). */
-  oauth_providers?: ProviderAccountImport[];
+  [Field in keyof Create | keyof Update]?:
+    | (Field extends keyof Create ? Create[Field] : never)
+    | (Field extends keyof Update ? Update[Field] : never);
 };
 
 /** A provider account linked by `POST /users`: `id` is the provider config id. */
-export type ProviderAccountImport = { id: string; account_id: string; email?: string | null };
+export type ProviderAccountImport = Schema<'ServerUserCreateOAuthProvider'>;
 
 /** Combinations the schema cannot express; answered in plain text as the protocol does. */
 export function assertConsistentWrite(write: UserWrite, operation: 'create' | 'update'): void {

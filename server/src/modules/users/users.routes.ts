@@ -1,3 +1,4 @@
+import type { Schema } from '@gatehouse/protocol/operation-types';
 import { SchemaError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { UserService } from './user.service.ts';
@@ -8,17 +9,21 @@ import { toClientCurrentUser, toServerUser } from './user-views.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserWrite } from './user-writes.ts';
 
-/** The fields of `CurrentUserClientUpdate`: a client may change nothing else of itself. */
-const clientWritableFields = new Set([
-  'display_name',
-  'profile_image_url',
-  'client_metadata',
-  'selected_team_id',
-  'otp_auth_enabled',
-  'passkey_auth_enabled',
-  'primary_email',
-  'totp_secret_base64',
-]);
+/**
+ * The fields of `CurrentUserClientUpdate`: a client may change nothing else of itself. The record's keys
+ * must be exactly the schema's properties (a field added to or removed from the spec fails the typecheck).
+ */
+const clientWritable: { [Field in keyof Schema<'CurrentUserClientUpdate'>]-?: true } = {
+  display_name: true,
+  profile_image_url: true,
+  client_metadata: true,
+  selected_team_id: true,
+  otp_auth_enabled: true,
+  passkey_auth_enabled: true,
+  primary_email: true,
+  totp_secret_base64: true,
+};
+const clientWritableFields: ReadonlySet<string> = new Set(Object.keys(clientWritable));
 
 export function userHandlers(services: { users: UserService }) {
   const ownUser = (auth: RequestAuth) => auth.user?.record as UserRecord;
