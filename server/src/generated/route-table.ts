@@ -515,9 +515,9 @@ export const sharedSchemas = [
         ]
       },
       "included_items": { "type": "object", "additionalProperties": { "$ref": "InlineProductIncludedItem#" } },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {}
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 }
     }
   },
   {
@@ -7573,9 +7573,9 @@ export const routeTable = [
                   }
                 }
               },
-              "client_metadata": {},
-              "client_read_only_metadata": {},
-              "server_metadata": {}
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 }
             }
           },
           "quantity": { "type": "integer", "minimum": 1, "maximum": 1000000, "default": 1 }
