@@ -8036,7 +8036,7 @@ export const routeTable = [
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "tsx_source": { "type": "string", "maxLength": 200000 },
           "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
-          "sent_at_millis": { "oneOf": [{ "type": "integer", "minimum": 0 }, { "type": "null" }] }
+          "sent_at_millis": { "oneOf": [{ "type": "integer", "minimum": 0, "maximum": 8640000000000000 }, { "type": "null" }] }
         }
       },
       "response": { "200": { "$ref": "OkOk#" } }
