@@ -11641,6 +11641,26 @@ export interface components {
                 "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
+        /** @description Credentials rejected, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionProjectAuth401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
+        /** @description Credentials rejected, no signed-in user, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionUserRequired401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["UserAuthenticationRequiredError"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
         /** @description A restricted user without the allow header, or client access to another user's data (plain text). */
         UserToken403OrForbidden: {
             headers: {
@@ -12322,7 +12342,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordConfirmationMismatchError"] | components["schemas"]["UserDoesNotHavePasswordError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -12417,7 +12437,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -15962,7 +15982,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["VerificationCodeExpiredError"] | components["schemas"]["VerificationCodeMaxAttemptsReachedError"] | components["schemas"]["PasskeyRegistrationFailedError"] | components["schemas"]["PasskeyAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
             409: components["responses"]["VERIFICATION_CODE_ALREADY_USED"];
@@ -16333,7 +16353,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -16598,7 +16618,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["NotFoundText"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -19750,7 +19770,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
         };
