@@ -63,6 +63,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Answers 200 when the database answers and every migration this build knows has been applied; 503 `SERVER_NOT_READY` otherwise, and from the moment the server starts draining on SIGTERM (it still finishes the requests in flight). A load balancer sends traffic only to instances whose `/ready` answers 200.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/current": {
         parameters: {
             query?: never;
@@ -6726,6 +6766,14 @@ export interface components {
          * @enum {string}
          */
         QueryBoolean: "true" | "false";
+        /** @description The answer of an operations probe (`/health`, `/ready`). */
+        ProbeStatus: {
+            /**
+             * @description `ok` from `/health`, `ready` from `/ready`.
+             * @enum {string}
+             */
+            status: "ok" | "ready";
+        };
         /** @description A UUID, or `internal` for the platform's own project. */
         ProjectId: string;
         /** @enum {string} */
@@ -8065,6 +8113,12 @@ export interface components {
             code: "DATABASE_BUSY";
             error: string;
         };
+        /** @description The instance cannot serve yet or any more (`/ready`): the database does not answer, a migration this build knows has not been applied, or the server is draining after SIGTERM. The message says which. */
+        ServerNotReadyError: {
+            /** @constant */
+            code: "SERVER_NOT_READY";
+            error: string;
+        };
         /** @description Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
         ProjectAuthenticationError: components["schemas"]["InvalidProjectAuthenticationError"] | components["schemas"]["ProjectAuthenticationRequiredError"] | components["schemas"]["ExpectedInternalProjectError"];
         /** @description Abstract family (never sent): Abstract base: project credentials were sent but are malformed or wrong. */
@@ -9158,6 +9212,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["DatabaseBusyError"];
+            };
+        };
+        /** @description The instance is not ready (database unreachable, migrations pending, or draining). */
+        SERVER_NOT_READY: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServerNotReadyError"];
             };
         };
         /** @description Abstract family PROJECT_AUTHENTICATION_ERROR, never sent as such; matches any of its descendants. Abstract base for project-level (key/access-type) authentication problems. */
@@ -11154,6 +11219,49 @@ export interface operations {
                 };
             };
             400: components["responses"]["Request400"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeStatus"];
+                };
+            };
+            400: components["responses"]["Query400"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance can serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeStatus"];
+                };
+            };
+            400: components["responses"]["Query400"];
+            503: components["responses"]["SERVER_NOT_READY"];
         };
     };
     getCurrentProject: {

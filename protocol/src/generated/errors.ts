@@ -65,6 +65,18 @@ export class DatabaseBusyError extends KnownError {
   }
 }
 
+/** SERVER_NOT_READY: The instance cannot serve yet or any more (`/ready`): the database does not answer, a migration this build knows has not been applied, or the server is draining after SIGTERM. The message says which. */
+export class ServerNotReadyError extends KnownError {
+  static readonly code = "SERVER_NOT_READY";
+  static readonly status = 503;
+  static readonly defaultMessage = "The server is not ready.";
+  declare readonly code: "SERVER_NOT_READY";
+  declare readonly details: undefined;
+  constructor(message?: string) {
+    super("SERVER_NOT_READY", 503, message ?? ServerNotReadyError.defaultMessage, undefined);
+  }
+}
+
 /** PROJECT_AUTHENTICATION_ERROR: Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
 export abstract class ProjectAuthenticationError extends KnownError {}
 
@@ -1677,6 +1689,7 @@ export const knownErrorClasses = {
   SCHEMA_ERROR: SchemaError,
   ALL_OVERLOADS_FAILED: AllOverloadsFailedError,
   DATABASE_BUSY: DatabaseBusyError,
+  SERVER_NOT_READY: ServerNotReadyError,
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: ProjectKeyWithoutAccessTypeError,
   INVALID_ACCESS_TYPE: InvalidAccessTypeError,
   ACCESS_TYPE_WITHOUT_PROJECT_ID: AccessTypeWithoutProjectIdError,
@@ -1817,6 +1830,8 @@ export type OperationErrors = {
   getApiRoot: AccessTokenExpiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   getOpenApiDocument: SchemaError;
   checkFeatureSupport: BodyParsingError | SchemaError;
+  getHealth: SchemaError;
+  getReadiness: SchemaError | ServerNotReadyError;
   getCurrentProject: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   getProjectJwks: ProjectNotFoundError | SchemaError;
   redirectAnonymousJwks: SchemaError;
