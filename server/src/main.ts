@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { readEnv } from './config/env.ts';
+import { requestSerializer } from './config/secrets-in-logs.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { closeGracefullyOnSignals } from './bootstrap/graceful-shutdown.ts';
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
   const app = await buildApp({
     server,
-    logger: { level: env.logLevel },
+    logger: { level: env.logLevel, serializers: { req: requestSerializer(env.developmentMode) } },
     trustProxy: env.trustProxy,
     rateLimits: env.rateLimits,
     backgroundJobs: true,
