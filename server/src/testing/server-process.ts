@@ -55,7 +55,7 @@ export type ServerProcess = {
   /** Resolves with the exit code (or signal name) once the process ended. */
   exited: Promise<number | string>;
   /** The demo project the process seeded: its id and keys. */
-  demo: () => { id: string; keys: Record<string, string> };
+  demo: () => { id: string; keys: { publishable_client_key: string; secret_server_key: string; super_secret_admin_key: string } };
   kill: (signal?: NodeJS.Signals) => void;
   cleanup: () => void;
 };
