@@ -63,6 +63,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Answers 200 when the database answers and every migration this build knows has been applied; 503 `SERVER_NOT_READY` otherwise, and from the moment the server starts draining on SIGTERM (it still finishes the requests in flight). A load balancer sends traffic only to instances whose `/ready` answers 200.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/current": {
         parameters: {
             query?: never;
@@ -8037,6 +8077,14 @@ export interface components {
          * @enum {string}
          */
         QueryBoolean: "true" | "false";
+        /** @description The answer of an operations probe (`/health`, `/ready`). */
+        ProbeStatus: {
+            /**
+             * @description `ok` from `/health`, `ready` from `/ready`.
+             * @enum {string}
+             */
+            status: "ok" | "ready";
+        };
         /** @description A UUID, or `internal` for the platform's own project. */
         ProjectId: string;
         /** @enum {string} */
@@ -9495,6 +9543,12 @@ export interface components {
             code: "DATABASE_BUSY";
             error: string;
         };
+        /** @description The instance cannot serve yet or any more (`/ready`): the database does not answer, a migration this build knows has not been applied, or the server is draining after SIGTERM. The message says which. */
+        ServerNotReadyError: {
+            /** @constant */
+            code: "SERVER_NOT_READY";
+            error: string;
+        };
         /** @description Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
         ProjectAuthenticationError: components["schemas"]["InvalidProjectAuthenticationError"] | components["schemas"]["ProjectAuthenticationRequiredError"] | components["schemas"]["ExpectedInternalProjectError"];
         /** @description Abstract family (never sent): Abstract base: project credentials were sent but are malformed or wrong. */
@@ -10734,6 +10788,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["DatabaseBusyError"];
+            };
+        };
+        /** @description The instance is not ready (database unreachable, migrations pending, or draining). */
+        SERVER_NOT_READY: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServerNotReadyError"];
             };
         };
         /** @description Abstract family PROJECT_AUTHENTICATION_ERROR, never sent as such; matches any of its descendants. Abstract base for project-level (key/access-type) authentication problems. */
@@ -12486,6 +12551,26 @@ export interface components {
                 "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
+        /** @description Credentials rejected, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionProjectAuth401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
+        /** @description Credentials rejected, no signed-in user, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionUserRequired401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["UserAuthenticationRequiredError"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
         /** @description A restricted user without the allow header, or client access to another user's data (plain text). */
         UserToken403OrForbidden: {
             headers: {
@@ -12759,6 +12844,49 @@ export interface operations {
                 };
             };
             400: components["responses"]["Request400"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeStatus"];
+                };
+            };
+            400: components["responses"]["Query400"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance can serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeStatus"];
+                };
+            };
+            400: components["responses"]["Query400"];
+            503: components["responses"]["SERVER_NOT_READY"];
         };
     };
     getCurrentProject: {
@@ -13185,7 +13313,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordConfirmationMismatchError"] | components["schemas"]["UserDoesNotHavePasswordError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -13280,7 +13408,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -16825,7 +16953,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["VerificationCodeExpiredError"] | components["schemas"]["VerificationCodeMaxAttemptsReachedError"] | components["schemas"]["PasskeyRegistrationFailedError"] | components["schemas"]["PasskeyAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
             409: components["responses"]["VERIFICATION_CODE_ALREADY_USED"];
@@ -17196,7 +17324,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -17461,7 +17589,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["NotFoundText"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -20613,7 +20741,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
         };

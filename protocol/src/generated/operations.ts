@@ -7,6 +7,8 @@ export const operationDescriptors = {
   getApiRoot: {"method":"GET","path":"/","responseType":"text","auth":"optional"},
   getOpenApiDocument: {"method":"GET","path":"/openapi.json","responseType":"json","auth":"none"},
   checkFeatureSupport: {"method":"POST","path":"/check-feature-support","responseType":"text","bodyType":"application/json","auth":"none"},
+  getHealth: {"method":"GET","path":"/health","responseType":"json","auth":"none"},
+  getReadiness: {"method":"GET","path":"/ready","responseType":"json","auth":"none"},
   getCurrentProject: {"method":"GET","path":"/projects/current","responseType":"json","auth":"required"},
   getProjectJwks: {"method":"GET","path":"/projects/{project_id}/.well-known/jwks.json","responseType":"json","auth":"none"},
   redirectAnonymousJwks: {"method":"GET","path":"/projects-anonymous-users/{project_id}/.well-known/jwks.json","responseType":"none","auth":"none"},

@@ -18,6 +18,7 @@ export type OperationError<Id extends OperationName> = OperationErrors[Id] | Api
 
 // The spec's schemas (the catalogued errors are classes of @gatehouse/protocol).
 export type QueryBoolean = components['schemas']['QueryBoolean'];
+export type ProbeStatus = components['schemas']['ProbeStatus'];
 export type ProjectId = components['schemas']['ProjectId'];
 export type OAuthProviderType = components['schemas']['OAuthProviderType'];
 export type RestrictedReason = components['schemas']['RestrictedReason'];

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "sendTestWebhook";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getHealth" | "getReadiness" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "sendTestWebhook";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -872,6 +872,13 @@ export const sharedSchemas = [
     "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^\\$?[a-z0-9_:]+$" } }
   },
   {
+    "$id": "ProbeStatus",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["status"],
+    "properties": { "status": { "type": "string", "enum": ["ok", "ready"] } }
+  },
+  {
     "$id": "ProjectMetrics",
     "type": "object",
     "additionalProperties": false,
@@ -1545,6 +1552,42 @@ export const routeTable = [
     "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"] }
   },
   {
+    "operationId": "getHealth",
+    "method": "GET",
+    "url": "/api/v1/health",
+    "specPath": "/health",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "ProbeStatus#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "getReadiness",
+    "method": "GET",
+    "url": "/api/v1/ready",
+    "specPath": "/ready",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "ProbeStatus#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "503": ["SERVER_NOT_READY"] }
+  },
+  {
     "operationId": "getCurrentProject",
     "method": "GET",
     "url": "/api/v1/projects/current",
@@ -1815,6 +1858,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -1870,6 +1914,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -4297,6 +4342,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -4553,6 +4599,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -4676,6 +4723,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -6799,6 +6847,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
