@@ -6,11 +6,15 @@ import { type EmailLog, EmailService } from './email.service.ts';
 import * as migration0020 from './migrations/0020-email-drafts.ts';
 import { defaultRenderLimits, EmailRenderer, type RenderLimits } from './rendering/email-renderer.ts';
 import { readSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
+import { readDevelopmentMode } from '../../config/secrets-in-logs.ts';
 
 export type EmailSettings = {
   /** The shared mail server (SMTP_*); without one, emails reach only the outbox and the log. */
   sharedSmtp: SmtpSettings | undefined;
-  /** Where every email is also written (the server log; a test collects them). */
+  /**
+   * Where every email is also written (the server log; a test collects them). The text (with its
+   * links and codes) is logged only in development mode.
+   */
   log: EmailLog;
   /** The sandbox's limits per render (EMAIL_RENDER_TIMEOUT_MS, EMAIL_RENDER_MEMORY_MB, EMAIL_RENDER_THREADS). */
   renderLimits: RenderLimits;
@@ -42,7 +46,7 @@ export const emailModule = defineModule({
   migrations: { '0020-email-drafts': migration0020 },
   settings: (env): EmailSettings => ({
     sharedSmtp: readSmtpSettings(env),
-    log: (message, fields) => console.log(message, fields.text ?? ''),
+    log: readDevelopmentMode(env) ? (message, fields) => console.log(message, fields.text ?? '') : (message) => console.log(message),
     renderLimits: readRenderLimits(env),
   }),
   services: ({ projects }, { db, settings }) => {
