@@ -2,7 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{codegen,server,protocol,client,react,scripts}/src/**/*.test.{ts,tsx}', 'examples/*/e2e/**/*.test.ts'],
+    include: [
+      '{codegen,server,protocol,client,react,scripts}/src/**/*.test.{ts,tsx}',
+      'examples/*/e2e/**/*.test.ts',
+      'examples/cli/src/**/*.test.ts',
+    ],
     globalSetup: ['scripts/src/testing/vitest-global-setup.ts'],
     // Files run in parallel on the machine's cores; each isolates itself with its own projects.
     pool: 'forks',

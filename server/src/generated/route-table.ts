@@ -1371,7 +1371,7 @@ export const routeTable = [
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
           "password": { "type": "string", "maxLength": 4096 },
-          "verification_callback_url": { "type": "string", "format": "uri", "maxLength": 2048 },
+          "verification_callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 },
           "bot_challenge_token": { "type": "string", "maxLength": 4096 },
           "bot_challenge_phase": { "type": "string", "enum": ["invisible", "visible"] },
           "bot_challenge_unavailable": { "type": "string", "enum": ["true"] }
@@ -1711,7 +1711,7 @@ export const routeTable = [
         "properties": {
           "client_id": { "type": "string", "minLength": 1, "maxLength": 128 },
           "client_secret": { "type": "string", "maxLength": 256 },
-          "redirect_uri": { "type": "string", "format": "uri", "maxLength": 2048 },
+          "redirect_uri": { "type": "string", "format": "uri", "maxLength": 1000000 },
           "scope": { "type": "string", "maxLength": 256 },
           "state": { "type": "string", "minLength": 1, "maxLength": 512 },
           "grant_type": { "type": "string", "enum": ["authorization_code"] },
@@ -1721,9 +1721,9 @@ export const routeTable = [
           "type": { "type": "string", "enum": ["authenticate", "link"], "default": "authenticate" },
           "token": { "type": "string", "maxLength": 4096 },
           "provider_scope": { "type": "string", "maxLength": 1024 },
-          "error_redirect_url": { "type": "string", "format": "uri", "maxLength": 2048 },
-          "error_redirect_uri": { "type": "string", "format": "uri", "maxLength": 2048 },
-          "after_callback_redirect_url": { "type": "string", "maxLength": 2048 },
+          "error_redirect_url": { "type": "string", "format": "uri", "maxLength": 1000000 },
+          "error_redirect_uri": { "type": "string", "format": "uri", "maxLength": 1000000 },
+          "after_callback_redirect_url": { "type": "string", "maxLength": 1000000 },
           "stack_response_mode": { "type": "string", "enum": ["json", "redirect"] },
           "hexclave_response_mode": { "type": "string", "enum": ["json", "redirect"] },
           "bot_challenge_token": { "type": "string", "maxLength": 4096 },
@@ -3522,7 +3522,7 @@ export const routeTable = [
         "required": ["email", "callback_url"],
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 }
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
         }
       },
       "response": {
@@ -3704,7 +3704,7 @@ export const routeTable = [
         "required": ["email", "callback_url"],
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 },
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 },
           "bot_challenge_token": { "type": "string", "maxLength": 4096 },
           "bot_challenge_phase": { "type": "string", "enum": ["invisible", "visible"] },
           "bot_challenge_unavailable": { "type": "string", "enum": ["true"] }
@@ -4475,7 +4475,7 @@ export const routeTable = [
         "type": "object",
         "additionalProperties": false,
         "required": ["callback_url"],
-        "properties": { "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 } }
+        "properties": { "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 } }
       },
       "response": { "200": { "$ref": "Success#" } }
     },
@@ -4533,7 +4533,7 @@ export const routeTable = [
         "required": ["email", "callback_url"],
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 }
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
         }
       },
       "response": { "200": { "$ref": "Success#" } }
@@ -6073,7 +6073,7 @@ export const routeTable = [
         "properties": {
           "team_id": { "type": "string", "format": "uuid" },
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 }
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
         }
       },
       "response": {

@@ -235,11 +235,11 @@ describe('is_production_mode on POST /internal/projects', () => {
     for (const [config, message] of [
       [
         { allow_localhost: true },
-        'Production mode does not allow localhost callbacks: turn off "allow localhost" at /projects/new/domains.',
+        "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings\nFix it at /projects/new/domains",
       ],
       [
         { domains: [{ domain: 'http://app.example.com', handler_path: '/handler' }] },
-        'Trusted domain http://app.example.com must use HTTPS in production mode: change it at /projects/new/domains.',
+        'Trusted domains should be HTTPS: http://app.example.com\nFix it at /projects/new/domains',
       ],
     ] as const) {
       const refused = await createProject(owner, { is_production_mode: true, config });

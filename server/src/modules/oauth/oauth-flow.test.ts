@@ -372,7 +372,9 @@ describe.each(['GET', 'POST'] as const)('%s /auth/oauth/callback/{provider_id}',
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('inner_state', '=', state)
       .execute();
-    expectError(await callback(started.callback, started.cookie), 408, 'OUTER_OAUTH_TIMEOUT');
+    const timedOut = await callback(started.callback, started.cookie);
+    expectError(timedOut, 408, 'OUTER_OAUTH_TIMEOUT');
+    expect(timedOut.body.error).toBe('The OAuth flow has timed out. Please sign in again.');
   });
 
   it('answers OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE when the provider is down', async () => {
