@@ -9,6 +9,7 @@ import { type ClientAppOptions, createClientApp } from './client-app.ts';
 const env = withTestContext({
   listen: true,
   projectConfig: {
+    'auth.allowAnonymousSignUp': true,
     'auth.password.allowSignIn': true,
     'auth.otp.allowSignIn': true,
     'teams.allowClientTeamCreation': true,

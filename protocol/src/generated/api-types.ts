@@ -7154,7 +7154,7 @@ export interface components {
                 };
                 /** @enum {string} */
                 signUpRulesDefaultAction: "allow" | "reject";
-                /** @description Anonymous sign-up (`/auth/anonymous/sign-up`). */
+                /** @description Anonymous sign-up (`/auth/anonymous/sign-up`): off for a new project until its owner turns it on (the demo project created at first start turns it on). Projects that existed before this default changed were kept on by migration 0065. */
                 allowAnonymousSignUp: boolean;
                 sessions: {
                     /** @description Opt-in refresh-token rotation with reuse detection (a Gatehouse extension). */

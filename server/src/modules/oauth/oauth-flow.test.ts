@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => mock.stop());
 
 const providers = { google: ownKeys('google'), github: ownKeys('github'), gitlab: ownKeys('gitlab', { allowSignIn: false }) };
-const baseConfig = { 'auth.oauth.providers': providers, 'domains.trustedDomains': trustedDomains };
+const baseConfig = { 'auth.oauth.providers': providers, 'domains.trustedDomains': trustedDomains, 'auth.allowAnonymousSignUp': true };
 const env = withTestContext({ projectConfig: baseConfig, oauth: settings });
 const flows = oauthFlows(env);
 

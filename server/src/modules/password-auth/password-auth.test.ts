@@ -8,7 +8,9 @@ import { type TestProject, testPublicUrl, withTestContext } from '../../testing/
  * through the contract checker, with the emails, tokens and sessions they leave behind.
  */
 const trustedDomains = { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } };
-const env = withTestContext({ projectConfig: { 'auth.password.allowSignIn': true, 'domains.trustedDomains': trustedDomains } });
+const env = withTestContext({
+  projectConfig: { 'auth.password.allowSignIn': true, 'auth.allowAnonymousSignUp': true, 'domains.trustedDomains': trustedDomains },
+});
 const callback = 'https://app.example.com/handler/callback';
 const untrusted = 'https://evil.example.org/handler/callback';
 const password = 'correct horse battery';
