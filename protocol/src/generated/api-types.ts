@@ -11349,7 +11349,7 @@ export interface operations {
                 error_redirect_url?: string;
                 /** @description Where failures of the callback are redirected (query `errorCode`, `message`, `details`, `error`, `error_description`); must be trusted. */
                 error_redirect_uri?: string;
-                /** @description Echoed back by the token endpoint. */
+                /** @description Echoed back by the token endpoint. Checked like every redirect target: a path resolves against `redirect_uri`, an absolute URL must be on a trusted domain (or a local host while localhost is allowed), else `REDIRECT_URL_NOT_WHITELISTED`. */
                 after_callback_redirect_url?: string;
                 stack_response_mode?: "json" | "redirect";
                 hexclave_response_mode?: "json" | "redirect";

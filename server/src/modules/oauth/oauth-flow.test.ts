@@ -279,6 +279,19 @@ describe('GET /auth/oauth/authorize/{provider_id}', () => {
     const untrusted = query();
     untrusted.set('redirect_uri', 'https://evil.example.org/handler/oauth-callback');
     expectError(await flows.authorize('google', untrusted), 400, 'REDIRECT_URL_NOT_WHITELISTED');
+    for (const [name, value] of [
+      ['error_redirect_uri', 'https://evil.example.org/handler/error'],
+      ['error_redirect_url', 'https://evil.example.org/handler/error'],
+      ['after_callback_redirect_url', 'https://evil.example.org/after'],
+      ['after_callback_redirect_url', '//evil.example.org/after'],
+    ]) {
+      const badTarget = query();
+      badTarget.set(name as string, value as string);
+      expectError(await flows.authorize('google', badTarget), 400, 'REDIRECT_URL_NOT_WHITELISTED');
+    }
+    const ownPath = query();
+    ownPath.set('after_callback_redirect_url', '/dashboard?tab=1');
+    expect((await flows.authorize('google', ownPath)).status).toBe(307);
     const missing = query();
     missing.delete('client_id');
     expectError(await flows.authorize('google', missing), 400, 'SCHEMA_ERROR');
