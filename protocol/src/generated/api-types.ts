@@ -6582,8 +6582,12 @@ export interface components {
             primary_email?: string | null;
             primary_email_verified?: boolean;
             primary_email_auth_enabled?: boolean;
+            /** @description A new user has no passkey: only `false` is accepted (`true` is a plain 400); register a passkey to turn it on. */
+            passkey_auth_enabled?: boolean;
             password?: string | null;
             password_hash?: string;
+            /** @description Creates the user with TOTP MFA on, with this secret (base64 of 16 to 64 bytes; plain 400 otherwise); null or absent: off. */
+            totp_secret_base64?: string | null;
             otp_auth_enabled?: boolean;
             is_anonymous?: boolean;
             restricted_by_admin?: boolean;
@@ -6873,6 +6877,11 @@ export interface components {
             id: components["schemas"]["PermissionId"];
         };
         AdminProjectConfig: {
+            /**
+             * Format: uuid
+             * @description The id of the project's config: a UUID derived from the project id, the same for every read.
+             */
+            id?: string;
             allow_localhost: boolean;
             sign_up_enabled: boolean;
             credential_enabled: boolean;
@@ -6929,6 +6938,11 @@ export interface components {
         };
         AdminProject: {
             id: components["schemas"]["ProjectId"];
+            /**
+             * @description The branch this view is of: always `main` (the only branch; another in `x-stack-branch-id` is `BRANCH_DOES_NOT_EXIST`).
+             * @constant
+             */
+            branch_id: "main";
             display_name: string;
             description: string;
             logo_url: components["schemas"]["ImageUrl"];

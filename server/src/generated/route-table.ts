@@ -74,10 +74,12 @@ export const sharedSchemas = [
       "owner_team_id",
       "onboarding_status",
       "onboarding_state",
+      "branch_id",
       "config"
     ],
     "properties": {
       "id": { "type": "string", "pattern": "^(internal|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" },
+      "branch_id": { "type": "string", "const": "main" },
       "display_name": { "type": "string" },
       "description": { "type": "string" },
       "logo_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
@@ -131,6 +133,7 @@ export const sharedSchemas = [
       "oauth_account_merge_strategy"
     ],
     "properties": {
+      "id": { "type": "string", "format": "uuid" },
       "allow_localhost": { "type": "boolean" },
       "sign_up_enabled": { "type": "boolean" },
       "credential_enabled": { "type": "boolean" },
@@ -3255,8 +3258,10 @@ export const routeTable = [
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
+          "passkey_auth_enabled": { "type": "boolean" },
           "password": { "type": ["string", "null"], "maxLength": 4096 },
           "password_hash": { "type": "string", "maxLength": 256 },
+          "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
           "otp_auth_enabled": { "type": "boolean" },
           "is_anonymous": { "type": "boolean" },
           "restricted_by_admin": { "type": "boolean" },
