@@ -6,6 +6,7 @@ export default defineConfig({
       '{codegen,server,protocol,client,react,scripts}/src/**/*.test.{ts,tsx}',
       'examples/*/e2e/**/*.test.ts',
       'examples/cli/src/**/*.test.ts',
+      'dashboard/e2e/**/*.test.ts',
     ],
     globalSetup: ['scripts/src/testing/vitest-global-setup.ts'],
     // Files run in parallel on the machine's cores; each isolates itself with its own projects.

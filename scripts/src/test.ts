@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureExampleAppBuilt } from './example-app/build-example-app.ts';
+import { ensureDashboardBuilt, ensureExampleAppBuilt } from './example-app/build-example-app.ts';
 import { uncoveredDeclaredErrors } from './testing/contract-coverage.ts';
 import { ensureChromium } from './testing/ensure-chromium.ts';
 
@@ -11,9 +11,9 @@ import { ensureChromium } from './testing/ensure-chromium.ts';
  * DATABASE_URL is set), then the contract coverage report: every success and error response the spec
  * declares must have been produced by some test. Ends with a plain `N passed, N failed` line.
  */
-// The browser tests need Chromium and the built example app; both are made ready once, up front.
+// The browser tests need Chromium and the built example app and dashboard; all are made ready once, up front.
 ensureChromium();
-await ensureExampleAppBuilt();
+await Promise.all([ensureExampleAppBuilt(), ensureDashboardBuilt()]);
 
 const work = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
 const coverageDir = join(work, 'coverage');

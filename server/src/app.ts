@@ -5,7 +5,7 @@ import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { corsPlugin } from './plugins/cors.ts';
 import { errorHandlerPlugin, routerErrorReply } from './plugins/error-handler.ts';
-import { type ExampleAppOptions, exampleAppPlugin } from './plugins/example-app.ts';
+import { type WebAppOptions, webAppPlugin } from './plugins/web-app.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { responseHeadersPlugin } from './plugins/response-headers.ts';
 import type { RateLimits } from './config/rate-limits.ts';
@@ -28,8 +28,10 @@ export type AppOptions = {
   trustProxy?: FastifyServerOptions['trustProxy'];
   /** null turns rate limits off (tests that are not about them). */
   rateLimits: RateLimits | null;
-  /** A built example app served beside the API (see plugins/example-app.ts). */
-  exampleApp?: ExampleAppOptions;
+  /** A built example app served beside the API at `/` (see plugins/web-app.ts). */
+  exampleApp?: WebAppOptions;
+  /** The built dashboard served at `/dashboard` (its config names the `internal` project). */
+  dashboard?: WebAppOptions;
   /** Runs the modules' background jobs while the app runs (the server does; tests do not). */
   backgroundJobs?: boolean;
 };
@@ -59,7 +61,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(rateLimitsPlugin);
 
   registerOperations(app, options.server.handlers as OperationHandlers, options.server.services.requestAuth, options.rateLimits);
-  if (options.exampleApp) await app.register(exampleAppPlugin, options.exampleApp);
+  if (options.exampleApp) await app.register(webAppPlugin, { ...options.exampleApp, mount: '/' });
+  if (options.dashboard) await app.register(webAppPlugin, { ...options.dashboard, mount: '/dashboard/' });
   if (options.backgroundJobs) {
     const running = options.server.jobs.map((job) => scheduleJob(job, app.log));
     app.addHook('onClose', async () => {

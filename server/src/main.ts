@@ -1,7 +1,9 @@
 import { buildApp } from './app.ts';
 import { readEnv } from './config/env.ts';
+import { requestSerializer } from './config/secrets-in-logs.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { closeGracefullyOnSignals } from './bootstrap/graceful-shutdown.ts';
 import { seedProjects } from './bootstrap/seed-projects.ts';
 import { resolveServerSecret } from './db/server-secret.ts';
 import { printStartBanner } from './start-banner.ts';
@@ -10,7 +12,12 @@ import { createServer, migrations } from './services.ts';
 /** `pnpm start`: database (PGlite unless DATABASE_URL), migrations, seed projects, HTTP server. */
 async function main(): Promise<void> {
   const env = readEnv();
-  const database = await createDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  const database = await createDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir: env.dataDir,
+    poolSize: env.databasePoolSize,
+    acquireTimeoutMs: env.databaseAcquireTimeoutMs,
+  });
   await migrateToLatest(database.db, migrations);
   const server = createServer(database.db, {
     publicUrl: env.publicUrl,
@@ -18,25 +25,26 @@ async function main(): Promise<void> {
     environment: process.env,
   });
   const seeded = await seedProjects(server.services, env);
+  const dashboardClient = { projectId: seeded.internal.id, publishableClientKey: seeded.internal.keys.publishable_client_key };
   const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
   const app = await buildApp({
     server,
-    logger: { level: env.logLevel },
+    logger: { level: env.logLevel, serializers: { req: requestSerializer(env.developmentMode) } },
     trustProxy: env.trustProxy,
     rateLimits: env.rateLimits,
     backgroundJobs: true,
     exampleApp: env.exampleAppDir ? { distDir: env.exampleAppDir, config: () => demoClient } : undefined,
+    dashboard: env.dashboardDir ? { distDir: env.dashboardDir, config: () => dashboardClient } : undefined,
   });
   await app.listen({ port: env.port, host: env.host });
   printStartBanner(env, database, seeded);
 
-  const stop = async () => {
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeGracefullyOnSignals({
+    app,
+    closeDatabase: database.close,
+    startDraining: () => server.services.health.startDraining(),
+    timeoutMs: env.shutdownTimeoutMs,
+  });
 }
 
 main().catch((error: unknown) => {

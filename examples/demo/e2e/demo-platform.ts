@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { ensureExampleAppBuilt } from '../../../scripts/src/example-app/build-example-app.ts';
 import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-settings.ts';
-import type { ExampleAppConfig } from '../../../server/src/plugins/example-app.ts';
+import type { WebAppConfig } from '../../../server/src/plugins/web-app.ts';
 import { type SmtpSink, startSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../../server/src/testing/test-context.ts';
 
@@ -27,7 +27,7 @@ export async function startDemoPlatform(
   const [distDir, mail, port] = await Promise.all([ensureExampleAppBuilt(), startSmtpSink(), freePort()]);
   // Known before the server starts: OAuth callbacks are built from the public URL.
   const url = `http://127.0.0.1:${port}`;
-  let config: ExampleAppConfig | undefined;
+  let config: WebAppConfig | undefined;
   const context = await createTestContext({
     oauth: options.oauth,
     publicUrl: url,
@@ -63,7 +63,7 @@ export async function startDemoPlatform(
 }
 
 /** A port nobody listens on right now (the OS picks it). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

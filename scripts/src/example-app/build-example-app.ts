@@ -3,36 +3,51 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** The web apps `pnpm start` serves on the platform's port: the example app at `/`, the dashboard at `/dashboard`. */
+export const webApps = {
+  example: join(repositoryRoot, 'examples/demo'),
+  dashboard: join(repositoryRoot, 'dashboard'),
+} as const;
+export type WebAppName = keyof typeof webApps;
+
 /** The example app's folder and its build output. */
-export const exampleAppDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../examples/demo');
+export const exampleAppDir = webApps.example;
 export const exampleAppDist = join(exampleAppDir, 'dist');
 
-/** The sources whose change calls for a new build: the app and the packages it bundles. */
-const sourceDirs = [
-  join(exampleAppDir, 'src'),
-  resolve(exampleAppDir, '../../react/src'),
-  resolve(exampleAppDir, '../../client/src'),
-  resolve(exampleAppDir, '../../protocol/src'),
-];
-const sourceFiles = [join(exampleAppDir, 'index.html'), join(exampleAppDir, 'vite.config.ts')];
+/** The packages every web app bundles besides its own sources. */
+const sharedSourceDirs = ['react/src', 'client/src', 'protocol/src'].map((dir) => join(repositoryRoot, dir));
+
+/** Builds the example app unless its build is fresh; resolves to its `dist` folder. */
+export function ensureExampleAppBuilt(): Promise<string> {
+  return ensureWebAppBuilt('example');
+}
+
+/** Builds the dashboard unless its build is fresh; resolves to its `dist` folder. */
+export function ensureDashboardBuilt(): Promise<string> {
+  return ensureWebAppBuilt('dashboard');
+}
 
 /**
- * Builds the example app unless its build is newer than every source (`pnpm start` and the
- * end-to-end tests call this). A lock directory keeps concurrent callers from building twice.
+ * Builds a web app with Vite unless its build is newer than every source (`pnpm start`, `pnpm test`
+ * and the end-to-end tests call this). A lock directory keeps concurrent callers from building twice.
  */
-export async function ensureExampleAppBuilt(): Promise<string> {
-  const lock = join(exampleAppDir, '.build-lock');
+export async function ensureWebAppBuilt(name: WebAppName): Promise<string> {
+  const appDir = webApps[name];
+  const dist = join(appDir, 'dist');
+  const lock = join(appDir, '.build-lock');
   while (!tryLock(lock)) await new Promise((done) => setTimeout(done, 200));
   try {
-    if (!isBuildFresh()) {
-      const vite = join(exampleAppDir, 'node_modules/vite/bin/vite.js');
-      const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: exampleAppDir, stdio: 'inherit' });
-      if (build.status !== 0) throw new Error('Building the example app failed (see the output above)');
+    if (!isBuildFresh(appDir, dist)) {
+      const vite = join(appDir, 'node_modules/vite/bin/vite.js');
+      const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: appDir, stdio: 'inherit' });
+      if (build.status !== 0) throw new Error(`Building ${name} (${appDir}) failed (see the output above)`);
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
-  return exampleAppDist;
+  return dist;
 }
 
 function tryLock(lock: string): boolean {
@@ -46,14 +61,15 @@ function tryLock(lock: string): boolean {
   }
 }
 
-function isBuildFresh(): boolean {
-  const index = join(exampleAppDist, 'index.html');
+function isBuildFresh(appDir: string, dist: string): boolean {
+  const index = join(dist, 'index.html');
   if (!existsSync(index)) return false;
   const builtAt = statSync(index).mtimeMs;
-  return newestSource() < builtAt;
+  const sources = [join(appDir, 'src'), join(appDir, 'index.html'), join(appDir, 'vite.config.ts'), ...sharedSourceDirs];
+  return newestSource(sources) < builtAt;
 }
 
-function newestSource(): number {
+function newestSource(paths: string[]): number {
   let newest = 0;
   const visit = (path: string) => {
     const stat = statSync(path);
@@ -61,6 +77,6 @@ function newestSource(): number {
       for (const entry of readdirSync(path)) if (!entry.endsWith('.test.ts') && !entry.endsWith('.test.tsx')) visit(join(path, entry));
     } else newest = Math.max(newest, stat.mtimeMs);
   };
-  for (const path of [...sourceDirs, ...sourceFiles]) if (existsSync(path)) visit(path);
+  for (const path of paths) if (existsSync(path)) visit(path);
   return newest;
 }

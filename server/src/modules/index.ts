@@ -2,6 +2,7 @@ import { accessTokensModule } from './access-tokens/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
+import { healthModule } from './health/index.ts';
 import { emailModule } from './email/index.ts';
 import { endUserApiKeysModule } from './end-user-api-keys/index.ts';
 import { eventsModule } from './events/index.ts';
@@ -12,6 +13,7 @@ import { mfaModule } from './mfa/index.ts';
 import { notificationPreferencesModule } from './notification-preferences/index.ts';
 import { oauthModule } from './oauth/index.ts';
 import { otpAuthModule } from './otp-auth/index.ts';
+import { paymentsModule } from './payments/index.ts';
 import { passkeysModule } from './passkeys/index.ts';
 import { passwordAuthModule } from './password-auth/index.ts';
 import { permissionsModule } from './permissions/index.ts';
@@ -23,6 +25,7 @@ import { signingKeysModule } from './signing-keys/index.ts';
 import { teamsModule } from './teams/index.ts';
 import { usersModule } from './users/index.ts';
 import { verificationCodesModule } from './verification-codes/index.ts';
+import { webhooksModule } from './webhooks/index.ts';
 
 /**
  * Every feature of the server, once. The wiring (services.ts, app.ts) creates them in the order
@@ -50,8 +53,11 @@ export const modules = [
   cliLoginModule,
   oauthModule,
   endUserApiKeysModule,
+  paymentsModule,
   internalModule,
   requestAuthModule,
   metaModule,
   maintenanceModule,
+  webhooksModule,
+  healthModule,
 ] as const;

@@ -41,6 +41,10 @@ export type RequestAuth = {
   refreshToken?: string;
   /** The `internal` user behind an admin access token, when that is how the call authenticated. */
   adminUserId?: string;
+  /** When the admin key given is a scoped token (the webhook portal's): the spec paths it may call. */
+  scopedTo?: readonly string[];
+  /** With a user access token: whether the session it was issued for still exists (read on demand, see `requireLiveSession`). */
+  sessionAlive?: () => Promise<boolean>;
 };
 
 export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
@@ -57,6 +61,10 @@ export interface RequestAuthPorts {
   /** Whether a user of the `internal` project manages a project (through its owner team). */
   managesProject(internalUserId: string, project: Project): Promise<boolean>;
   loadUser(projectId: ProjectId, userId: string): Promise<UserRecord | undefined>;
+  /** A token a feature issued in place of the admin key (the webhook portal's): the spec path prefixes it may call. */
+  scopedAdminKey?(projectId: string, key: string): readonly string[] | undefined;
+  /** Whether the project's session (an access token's `refresh_token_id`) exists and has not expired. */
+  isSessionAlive?(projectId: ProjectId, sessionId: string): Promise<boolean>;
 }
 
 /**
@@ -86,11 +94,23 @@ export class RequestAuthenticator {
     const user = claims ? await this.currentUser(project, claims) : undefined;
 
     let adminUserId: string | undefined;
+    let scopedTo: readonly string[] | undefined;
     if (headers.adminAccessToken) adminUserId = await this.verifyAdminToken(headers.adminAccessToken, project);
-    else await this.checkKeys(headers, accessType, project);
+    else scopedTo = await this.checkKeys(headers, accessType, project);
 
     if (headers.branchId !== undefined && headers.branchId !== 'main') throw new BranchDoesNotExistError({ branch_id: headers.branchId });
-    return { project, accessType, user, refreshToken: headers.refreshToken, adminUserId };
+    const isSessionAlive = this.ports.isSessionAlive;
+    const sessionId = user?.claims.refresh_token_id;
+    const sessionAlive = isSessionAlive && sessionId ? () => isSessionAlive(project.id, sessionId) : undefined;
+    return {
+      project,
+      accessType,
+      user,
+      refreshToken: headers.refreshToken,
+      adminUserId,
+      ...(scopedTo ? { scopedTo } : {}),
+      ...(sessionAlive ? { sessionAlive } : {}),
+    };
   }
 
   private async verifyUserToken(headers: AuthHeaders, projectId: string): Promise<AccessTokenClaims> {
@@ -112,7 +132,7 @@ export class RequestAuthenticator {
     return { claims, record };
   }
 
-  private async checkKeys(headers: AuthHeaders, accessType: AccessType, project: Project): Promise<void> {
+  private async checkKeys(headers: AuthHeaders, accessType: AccessType, project: Project): Promise<readonly string[] | undefined> {
     const projectId = project.id;
     if (accessType === 'client') {
       if (headers.publishableClientKey !== undefined) {
@@ -130,7 +150,9 @@ export class RequestAuthenticator {
     } else {
       if (headers.superSecretAdminKey === undefined) throw new AdminAuthenticationRequiredError();
       if (!(await this.ports.isValidKey(projectId, 'super_secret_admin_key', headers.superSecretAdminKey))) {
-        throw new InvalidSuperSecretAdminKeyError({ project_id: projectId });
+        const scope = this.ports.scopedAdminKey?.(projectId, headers.superSecretAdminKey);
+        if (!scope) throw new InvalidSuperSecretAdminKeyError({ project_id: projectId });
+        return scope;
       }
     }
   }

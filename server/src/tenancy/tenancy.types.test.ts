@@ -7,16 +7,19 @@ import { insertTeam } from '../modules/teams/team.repository.ts';
 import type * as apiKeyRepository from '../modules/api-keys/api-key.repository.ts';
 import type * as cliLoginRepository from '../modules/cli-login/cli-login.repository.ts';
 import type * as contactChannelRepository from '../modules/contact-channels/contact-channel.repository.ts';
+import type * as emailDraftRepository from '../modules/email/email-draft.repository.ts';
 import type * as emailOutboxRepository from '../modules/email/email-outbox.repository.ts';
 import type * as endUserApiKeyRepository from '../modules/end-user-api-keys/end-user-api-key.repository.ts';
 import type * as eventRepository from '../modules/events/event.repository.ts';
 import type * as metricsRepository from '../modules/internal/metrics.repository.ts';
+import type * as healthRepository from '../modules/health/health.repository.ts';
 import type * as expiredRowsRepository from '../modules/maintenance/expired-rows.repository.ts';
 import type * as mfaRepository from '../modules/mfa/mfa.repository.ts';
 import type * as notificationPreferenceRepository from '../modules/notification-preferences/notification-preference.repository.ts';
 import type * as oauthAccountRepository from '../modules/oauth/oauth-account.repository.ts';
 import type * as oauthFlowRepository from '../modules/oauth/oauth-flow.repository.ts';
 import type * as passkeyRepository from '../modules/passkeys/passkey.repository.ts';
+import type * as paymentRepository from '../modules/payments/payment.repository.ts';
 import type * as permissionRepository from '../modules/permissions/permission.repository.ts';
 import type * as projectRepository from '../modules/projects/project.repository.ts';
 import type * as sessionRefreshRepository from '../modules/sessions/session-refresh.repository.ts';
@@ -24,6 +27,7 @@ import type * as sessionRepository from '../modules/sessions/session.repository.
 import type * as teamRepository from '../modules/teams/team.repository.ts';
 import type * as userRepository from '../modules/users/user.repository.ts';
 import type * as verificationCodeRepository from '../modules/verification-codes/verification-code.repository.ts';
+import type * as webhookEndpointRepository from '../modules/webhooks/webhook-endpoint.repository.ts';
 import type { ProjectId } from './project-id.ts';
 
 /**
@@ -79,16 +83,19 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof apiKeyRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof cliLoginRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof contactChannelRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof emailDraftRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof emailOutboxRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof endUserApiKeyRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof eventRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof metricsRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof expiredRowsRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof healthRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof mfaRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof notificationPreferenceRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthAccountRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthFlowRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof passkeyRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof paymentRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof permissionRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof projectRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof sessionRefreshRepository>>().toEqualTypeOf<never>();
@@ -96,6 +103,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof teamRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof userRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof verificationCodeRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof webhookEndpointRepository>>().toEqualTypeOf<never>();
   });
 
   it('checks every repository there is', () => {

@@ -4,7 +4,12 @@ import { accessTokensModule } from '../access-tokens/index.ts';
 import { apiKeysModule } from '../api-keys/index.ts';
 import { internalModule } from '../internal/index.ts';
 import { projectsModule } from '../projects/index.ts';
+import { sessionsModule } from '../sessions/index.ts';
 import { usersModule } from '../users/index.ts';
+import { webhooksModule } from '../webhooks/index.ts';
+
+/** What the webhook portal token (POST /webhooks/svix-token) may call in place of the admin key. */
+const webhookPortalPaths = ['/internal/webhooks/', '/internal/send-test-webhook'] as const;
 
 /**
  * Request authentication (request-context/request-auth.ts) wired to the features it asks: the
@@ -13,14 +18,16 @@ import { usersModule } from '../users/index.ts';
  */
 export const requestAuthModule = defineModule({
   name: 'request-auth',
-  requires: [projectsModule, apiKeysModule, accessTokensModule, usersModule, internalModule],
-  services: ({ projects, apiKeys, accessTokens, users, internalProjects }) => ({
+  requires: [projectsModule, apiKeysModule, accessTokensModule, usersModule, internalModule, webhooksModule, sessionsModule],
+  services: ({ projects, apiKeys, accessTokens, users, internalProjects, webhookEndpoints, sessions }) => ({
     requestAuth: new RequestAuthenticator({
       findProject: (projectId) => projects.find(projectId),
       isValidKey: (projectId, kind, key) => apiKeys.isValidKey(projectId, kind, key),
       verifyAccessToken: (token) => accessTokens.verify(token),
       managesProject: (userId, project) => internalProjects.manages(userId, project),
       loadUser: (projectId, userId) => users.find(projectId, userId),
+      scopedAdminKey: (projectId, key) => (webhookEndpoints.isPortalToken(projectId, key) ? webhookPortalPaths : undefined),
+      isSessionAlive: (projectId, sessionId) => sessions.isAlive(projectId, sessionId),
     }),
   }),
 });

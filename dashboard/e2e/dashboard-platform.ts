@@ -1,0 +1,143 @@
+import { join, resolve } from 'node:path';
+import type { AxeResults } from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium } from '../../examples/demo/e2e/chromium.ts';
+import { freePort } from '../../examples/demo/e2e/demo-platform.ts';
+import { ensureDashboardBuilt, ensureExampleAppBuilt } from '../../scripts/src/example-app/build-example-app.ts';
+import type { WebAppConfig } from '../../server/src/plugins/web-app.ts';
+import { ensureInternalProject } from '../../server/src/testing/internal-project.ts';
+import { createTestContext, type TestContext } from '../../server/src/testing/test-context.ts';
+
+export type DashboardPlatform = {
+  /** The platform's origin; the dashboard is at `${url}/dashboard`, the example app at `/`. */
+  url: string;
+  context: TestContext;
+  /** Points the example app (where impersonation opens) at a project, with a fresh publishable key. */
+  serveAppFor(projectId: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+/**
+ * The dashboard as `pnpm start` serves it: built by Vite, served at /dashboard by the platform on its
+ * own port (real HTTP, the run's Postgres), for the `internal` project with password sign-up and
+ * client team creation on (as the seeded `internal` project of `pnpm start` has them).
+ */
+export async function startDashboardPlatform(): Promise<DashboardPlatform> {
+  const [distDir, appDir, port] = await Promise.all([ensureDashboardBuilt(), ensureExampleAppBuilt(), freePort()]);
+  const url = `http://127.0.0.1:${port}`;
+  let config: WebAppConfig | undefined;
+  let appConfig: WebAppConfig | undefined;
+  const context = await createTestContext({
+    publicUrl: url,
+    exampleApp: {
+      distDir: appDir,
+      config: () => {
+        if (!appConfig) throw new Error('no project for the example app yet');
+        return appConfig;
+      },
+    },
+    dashboard: {
+      distDir,
+      config: () => {
+        if (!config) throw new Error('the internal project is not ready yet');
+        return config;
+      },
+    },
+  });
+  const internal = await ensureInternalProject(context, { publishable_client_key: true, super_secret_admin_key: true });
+  const override = await context.request({
+    method: 'PATCH',
+    url: '/api/v1/internal/config/override/project',
+    headers: {
+      'x-stack-access-type': 'admin',
+      'x-stack-project-id': 'internal',
+      'x-stack-super-secret-admin-key': internal.keys.super_secret_admin_key as string,
+    },
+    payload: {
+      config_override_string: JSON.stringify({
+        'auth.password.allowSignIn': true,
+        'teams.allowClientTeamCreation': true,
+        'domains.allowLocalhost': true,
+      }),
+    },
+  });
+  if (override.status !== 200) throw new Error(`configuring internal failed: ${JSON.stringify(override.body)}`);
+  config = { projectId: 'internal', publishableClientKey: internal.keys.publishable_client_key as string };
+  await context.app.listen({ port, host: '127.0.0.1' });
+  return {
+    url,
+    context,
+    async serveAppFor(projectId) {
+      const project = await context.services.projects.find(projectId);
+      if (!project) throw new Error(`no project ${projectId}`);
+      const { keys } = await context.services.apiKeys.createKeySet({
+        projectId: project.id,
+        description: 'example app',
+        expiresAt: new Date(Date.now() + 3_600_000),
+        keys: { publishable_client_key: true },
+      });
+      appConfig = { projectId, publishableClientKey: keys.publishable_client_key as string };
+    },
+    close: () => context.close(),
+  };
+}
+
+export type DashboardEnvironment = { platform: DashboardPlatform; browser: Browser };
+
+/** The dashboard on a platform of its own plus one Chromium for a test file. */
+export function withDashboardInChromium(): DashboardEnvironment {
+  const environment = {} as DashboardEnvironment;
+  beforeAll(async () => {
+    [environment.platform, environment.browser] = await Promise.all([startDashboardPlatform(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await environment.browser?.close();
+    await environment.platform?.close();
+  });
+  return environment;
+}
+
+const axeScript = join(resolve(import.meta.dirname, '../..'), 'node_modules/axe-core/axe.min.js');
+
+/** axe-core over the page as it is: no serious or critical violation (WCAG 2.x A/AA and best practices). */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axeScript });
+  const results = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document): Promise<unknown> } }).axe.run(document),
+  )) as AxeResults;
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+  expect(serious, `accessibility of ${label}`).toEqual([]);
+}
+
+/** Signs a new owner up through the dashboard's handler pages; lands on the projects page. */
+export async function signUpOwner(page: Page, url: string, email: string, password = 'owner-password-1'): Promise<void> {
+  await page.goto(`${url}/dashboard`);
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/handler/sign-in');
+  await page.goto(`${url}/dashboard/handler/sign-up`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Repeat password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/projects');
+}
+
+/** Creates a project from the projects page with a new owner team; resolves to its id. */
+export async function createProject(page: Page, name: string, team: { newTeam: string } | { team: string }): Promise<string> {
+  await page.getByRole('link', { name: 'Create project' }).click();
+  await page.getByLabel('Project name', { exact: true }).fill(name);
+  if ('newTeam' in team) {
+    await page.getByLabel('Owner team', { exact: true }).selectOption({ label: '+ A new team…' });
+    await page.getByLabel('New team name', { exact: true }).fill(team.newTeam);
+  } else {
+    await page.getByLabel('Owner team', { exact: true }).selectOption({ label: team.team });
+  }
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/projects\/[0-9a-f-]{36}\//);
+  return new URL(page.url()).pathname.split('/')[3]!;
+}

@@ -1,0 +1,173 @@
+import { api, GatehouseHandler, handlerPageOf, Link, type Theme, useGatehouse, useLocation, UserButton, useUser } from '@gatehouse/react';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createGatehouseQueryClient } from '@gatehouse/react';
+import { type ReactNode, Suspense, useContext, useEffect, useState } from 'react';
+import { adminRequest, installDashboardApiClient } from './admin-client.ts';
+import { NewProjectPage } from './pages/new-project.tsx';
+import { ProjectSettingsPage } from './pages/project-settings.tsx';
+import { ProjectsPage } from './pages/projects.tsx';
+import { UserPage } from './pages/user.tsx';
+import { UsersPage } from './pages/users.tsx';
+import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
+import { ProjectContext, ThemeContext } from './shell-context.ts';
+import { Loading, PageErrorBoundary } from './ui.tsx';
+
+/** Each project's pages keep their own cache, so two projects' users never share a query key. */
+const projectQueryClients = new Map<string, QueryClient>();
+
+export function App() {
+  const gatehouse = useGatehouse();
+  const { pathname } = useLocation();
+  useState(() => installDashboardApiClient(gatehouse.client, gatehouse.baseUrl));
+  useEffect(() => gatehouse.session.subscribe(() => projectQueryClients.clear()), [gatehouse]);
+  if (handlerPageOf(pathname, gatehouse.urls)) {
+    return (
+      <main className="dash-handler">
+        <GatehouseHandler />
+      </main>
+    );
+  }
+  return <SignedInShell />;
+}
+
+const sectionLabels: Array<[ProjectSection, string]> = [
+  ['users', 'Users'],
+  ['settings', 'Project settings'],
+];
+
+function SignedInShell() {
+  useUser({ or: 'redirect' });
+  const route = useRoute();
+  return (
+    <div className="gh dash">
+      <a className="dash-skip" href="#main">
+        Skip to content
+      </a>
+      <header className="dash-top">
+        <Link href={paths.projects()} className="dash-brand">
+          Gatehouse
+        </Link>
+        <Suspense fallback={null}>
+          <ProjectSwitcher current={route.page === 'project' ? route.projectId : undefined} />
+        </Suspense>
+        <div className="dash-top-end">
+          <ThemeSelect />
+          <Suspense fallback={null}>
+            <UserButton />
+          </Suspense>
+        </div>
+      </header>
+      <div className="dash-body">
+        {route.page === 'project' ? <ProjectNav projectId={route.projectId} section={route.section} /> : null}
+        <main id="main" tabIndex={-1} className="dash-main">
+          <PageErrorBoundary key={route.page === 'project' ? `${route.projectId}/${route.section}/${route.item ?? ''}` : route.page}>
+            <Suspense fallback={<Loading />}>
+              <Page route={route} />
+            </Suspense>
+          </PageErrorBoundary>
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'projects':
+      return <ProjectsPage />;
+    case 'new-project':
+      return <NewProjectPage />;
+    case 'project':
+      return (
+        <ProjectScope projectId={route.projectId}>
+          <ProjectPage section={route.section} item={route.item} />
+        </ProjectScope>
+      );
+    default:
+      return (
+        <div className="dash-panel">
+          <h1>Page not found</h1>
+          <p>
+            <Link href={paths.projects()}>Back to your projects</Link>
+          </p>
+        </div>
+      );
+  }
+}
+
+function ProjectPage({ section, item }: { section: ProjectSection; item: string | undefined }) {
+  switch (section) {
+    case 'users':
+      return item ? <UserPage userId={item} /> : <UsersPage />;
+    case 'settings':
+      return <ProjectSettingsPage />;
+    default:
+      return <p>This page is not available yet.</p>;
+  }
+}
+
+/** Admin calls on one project: its own cache and the request option every hook below passes. */
+function ProjectScope({ projectId, children }: { projectId: string; children: ReactNode }) {
+  let client = projectQueryClients.get(projectId);
+  if (!client) {
+    client = createGatehouseQueryClient();
+    projectQueryClients.set(projectId, client);
+  }
+  return (
+    <QueryClientProvider client={client}>
+      <ProjectContext.Provider value={{ projectId, request: adminRequest(projectId) }}>{children}</ProjectContext.Provider>
+    </QueryClientProvider>
+  );
+}
+
+function ProjectSwitcher({ current }: { current: string | undefined }) {
+  const gatehouse = useGatehouse();
+  const { data } = api.useListInternalProjectsSuspense();
+  return (
+    <div className="dash-switcher">
+      <label htmlFor="project-switcher">Project</label>
+      <select
+        id="project-switcher"
+        value={current ?? ''}
+        onChange={(event) => gatehouse.navigate(event.target.value ? paths.project(event.target.value) : paths.projects())}
+      >
+        <option value="">All projects</option>
+        {data.items.map((project) => (
+          <option key={project.id} value={project.id}>
+            {project.display_name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function ProjectNav({ projectId, section }: { projectId: string; section: ProjectSection }) {
+  return (
+    <nav className="dash-nav" aria-label="Project pages">
+      <ul>
+        {sectionLabels.map(([key, label]) => (
+          <li key={key}>
+            <Link href={paths.project(projectId, key)} aria-current={key === section ? 'page' : undefined}>
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function ThemeSelect() {
+  const { theme, setTheme } = useContext(ThemeContext);
+  return (
+    <div className="dash-switcher">
+      <label htmlFor="theme-select">Theme</label>
+      <select id="theme-select" value={theme} onChange={(event) => setTheme(event.target.value as Theme)}>
+        <option value="system">System</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { createGatehouseQueryClient, GatehouseProvider, type Theme } from '@gatehouse/react';
+import { StrictMode, Suspense, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app.tsx';
+import { BASE } from './routes.ts';
+import { RootQueryClientContext, ThemeContext } from './shell-context.ts';
+import './styles.css';
+
+declare global {
+  interface Window {
+    GATEHOUSE_CONFIG: { projectId: string; publishableClientKey: string };
+  }
+}
+
+const { projectId, publishableClientKey } = window.GATEHOUSE_CONFIG;
+const themeKey = 'gatehouse-dashboard-theme';
+const rootQueryClient = createGatehouseQueryClient();
+
+/** Owners are users of the `internal` project: they sign up and in with its handler pages under /dashboard/handler. */
+function Root() {
+  const [theme, setTheme] = useState<Theme>(() => (localStorage.getItem(themeKey) as Theme | null) ?? 'system');
+  const chooseTheme = (next: Theme) => {
+    localStorage.setItem(themeKey, next);
+    setTheme(next);
+  };
+  return (
+    <GatehouseProvider
+      projectId={projectId}
+      publishableClientKey={publishableClientKey}
+      queryClient={rootQueryClient}
+      // Not the cookies: the apps on this origin (where impersonation opens) share the access-token cookie.
+      tokenStore="localStorage"
+      theme={theme}
+      urls={{ handlerPath: `${BASE}/handler`, home: `${BASE}/projects`, afterSignOut: `${BASE}/handler/sign-in` }}
+    >
+      <ThemeContext.Provider value={{ theme, setTheme: chooseTheme }}>
+        <RootQueryClientContext.Provider value={rootQueryClient}>
+          <Suspense fallback={<p className="dash-loading">Loading…</p>}>
+            <App />
+          </Suspense>
+        </RootQueryClientContext.Provider>
+      </ThemeContext.Provider>
+    </GatehouseProvider>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+);

@@ -1,0 +1,135 @@
+import { api, type ProjectCreate, useCreateTeam, useGatehouse, useTeams } from '@gatehouse/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { paths } from '../routes.ts';
+import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
+
+type SignInMethod = NonNullable<ProjectCreate['onboarding_state']>['selected_sign_in_methods'][number];
+
+const signInMethods: Array<[SignInMethod, string]> = [
+  ['credential', 'Email and password'],
+  ['magicLink', 'Magic link / one-time code'],
+  ['passkey', 'Passkey'],
+  ['google', 'Google'],
+  ['github', 'GitHub'],
+  ['microsoft', 'Microsoft'],
+];
+
+/** The built-in email theme (the only one a new project has). */
+const defaultEmailThemeId = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
+const NEW_TEAM = '__new__';
+
+/** The project's config from the onboarding choices: the chosen sign-in methods, OAuth ones with the shared keys. */
+export function configOf(methods: SignInMethod[]): NonNullable<ProjectCreate['config']> {
+  const oauth = methods.filter((method): method is 'google' | 'github' | 'microsoft' => ['google', 'github', 'microsoft'].includes(method));
+  return {
+    credential_enabled: methods.includes('credential'),
+    magic_link_enabled: methods.includes('magicLink'),
+    passkey_enabled: methods.includes('passkey'),
+    oauth_providers: oauth.map((id) => ({ id, type: 'shared', enabled: true })),
+  };
+}
+
+/** Creates a project owned by one of the owner's teams (or a new team), with the onboarding choices applied. */
+export function NewProjectPage() {
+  const gatehouse = useGatehouse();
+  const queryClient = useQueryClient();
+  const teams = useTeams();
+  const createTeam = useCreateTeam();
+  const createProject = api.useCreateInternalProject();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [teamId, setTeamId] = useState(teams[0]?.id ?? NEW_TEAM);
+  const [teamName, setTeamName] = useState('');
+  const [methods, setMethods] = useState<SignInMethod[]>(['credential']);
+  const [emailTheme, setEmailTheme] = useState(defaultEmailThemeId);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const toggle = (method: SignInMethod, on: boolean) =>
+    setMethods((current) => (on ? [...current, method] : current.filter((candidate) => candidate !== method)));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!name.trim()) return setError(new Error('Give the project a name.'));
+    if (teamId === NEW_TEAM && !teamName.trim()) return setError(new Error('Name the team that will own the project.'));
+    setBusy(true);
+    try {
+      const ownerTeamId =
+        teamId === NEW_TEAM
+          ? (await createTeam.mutateAsync({ data: { display_name: teamName.trim(), creator_user_id: 'me' } })).id
+          : teamId;
+      const project = await createProject.mutateAsync({
+        data: {
+          display_name: name.trim(),
+          description: description.trim(),
+          owner_team_id: ownerTeamId,
+          config: configOf(methods),
+          onboarding_status: 'completed',
+          onboarding_state: {
+            selected_config_choice: 'create-new',
+            selected_apps: [],
+            selected_sign_in_methods: methods,
+            selected_email_theme_id: emailTheme,
+            selected_payments_country: 'OTHER',
+          },
+        },
+      });
+      await queryClient.invalidateQueries({ queryKey: api.getListInternalProjectsQueryKey() });
+      gatehouse.navigate(paths.project(project.id));
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <PageHeader title="Create a project" />
+      <form className="dash-form" onSubmit={submit} noValidate>
+        <Section title="Project">
+          <TextField label="Project name" name="name" value={name} onChange={(event) => setName(event.target.value)} required />
+          <TextField label="Description" name="description" value={description} onChange={(event) => setDescription(event.target.value)} />
+          <div className="dash-field">
+            <label htmlFor="owner-team">Owner team</label>
+            <select id="owner-team" value={teamId} onChange={(event) => setTeamId(event.target.value)}>
+              {teams.map((team) => (
+                <option key={team.id} value={team.id}>
+                  {team.display_name}
+                </option>
+              ))}
+              <option value={NEW_TEAM}>+ A new team…</option>
+            </select>
+          </div>
+          {teamId === NEW_TEAM ? (
+            <TextField label="New team name" name="team" value={teamName} onChange={(event) => setTeamName(event.target.value)} />
+          ) : null}
+        </Section>
+        <Section title="Sign-in methods" description="OAuth providers start with the shared development keys; set your own keys later.">
+          <fieldset className="dash-fieldset">
+            <legend className="dash-visually-hidden">Sign-in methods</legend>
+            {signInMethods.map(([method, label]) => (
+              <Checkbox key={method} label={label} checked={methods.includes(method)} onChange={(on) => toggle(method, on)} />
+            ))}
+          </fieldset>
+        </Section>
+        <Section title="Email theme">
+          <div className="dash-field">
+            <label htmlFor="email-theme">Theme of the project's emails</label>
+            <select id="email-theme" value={emailTheme} onChange={(event) => setEmailTheme(event.target.value)}>
+              <option value={defaultEmailThemeId}>Default (light)</option>
+            </select>
+          </div>
+        </Section>
+        <ErrorMessage error={error} />
+        <div className="dash-row">
+          <button type="submit" className="gh-primary" disabled={busy}>
+            {busy ? 'Creating…' : 'Create project'}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,174 @@
+import { ConnectionError } from '@gatehouse/client';
+import { KnownError } from '@gatehouse/protocol/errors';
+import { useQueryErrorResetBoundary } from '@tanstack/react-query';
+import { Component, type ErrorInfo, type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef } from 'react';
+
+/** The message a person reads for an error of the API: the catalogue's message or the server's plain text. */
+export function errorText(error: unknown): string {
+  if (error instanceof KnownError) return error.message;
+  if (error instanceof ConnectionError) return `The platform cannot be reached: ${error.message}`;
+  if (error instanceof Error) return error.message || 'Something went wrong. Try again.';
+  return 'Something went wrong. Try again.';
+}
+
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className="dash-error">
+      {errorText(error)}
+    </p>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p role="status" className="dash-loading">
+      {label}
+    </p>
+  );
+}
+
+/** A page's heading and actions. */
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="dash-page-header">
+      <h1>{title}</h1>
+      {children ? <div className="dash-row">{children}</div> : null}
+    </div>
+  );
+}
+
+export function Section({ title, children, description }: { title: string; children: ReactNode; description?: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="dash-section" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {description ? <p className="dash-muted">{description}</p> : null}
+      {children}
+    </section>
+  );
+}
+
+/** A labelled input; its label names it for assistive technology and tests. */
+export function TextField({
+  label,
+  hint,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; value: string; name: string }) {
+  const id = useId();
+  return (
+    <div className="dash-field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {hint ? (
+        <span id={`${id}-hint`} className="dash-muted">
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+export function Checkbox({
+  label,
+  checked,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="dash-check">
+      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} />
+      <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}
+
+/**
+ * A modal confirmation (the native dialog: focus stays inside, Escape closes it). `confirmText`,
+ * when given, must be typed before the action is allowed (deleting a project).
+ */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onClose: () => void;
+  busy?: boolean;
+  canConfirm?: boolean;
+  /** `danger` (default) for destructive actions. */
+  tone?: 'danger' | 'primary';
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (props.open && !element.open) element.showModal();
+    if (!props.open && element.open) element.close();
+  }, [props.open]);
+  return (
+    <dialog ref={dialog} className="dash-dialog" aria-labelledby={titleId} onClose={props.onClose}>
+      <h2 id={titleId}>{props.title}</h2>
+      {props.children}
+      <div className="dash-row dash-dialog-actions">
+        <button type="button" onClick={props.onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={props.tone === 'primary' ? 'gh-primary' : 'gh-danger'}
+          disabled={props.busy || props.canConfirm === false}
+          onClick={props.onConfirm}
+        >
+          {props.busy ? 'Working…' : props.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/** Catches what a page threw while loading (a failed query) and offers to try again. */
+export function PageErrorBoundary({ children }: { children: ReactNode }) {
+  const { reset } = useQueryErrorResetBoundary();
+  return <ErrorBoundary onReset={reset}>{children}</ErrorBoundary>;
+}
+
+class ErrorBoundary extends Component<{ children: ReactNode; onReset: () => void }, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error(error, info.componentStack);
+  }
+  override render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <div className="dash-panel" role="alert">
+        <h2>This page could not be loaded</h2>
+        <p>{errorText(this.state.error)}</p>
+        <button
+          type="button"
+          onClick={() => {
+            this.props.onReset();
+            this.setState({ error: null });
+          }}
+        >
+          Try again
+        </button>
+      </div>
+    );
+  }
+}
+
+export function formatDate(millis: number | null | undefined): string {
+  if (millis === null || millis === undefined) return '—';
+  return new Date(millis).toISOString().replace('T', ' ').slice(0, 16);
+}

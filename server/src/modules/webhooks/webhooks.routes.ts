@@ -1,0 +1,34 @@
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import { authOf } from '../../request-context/auth-of.ts';
+import { toWebhookEndpoint, type WebhookEndpointService } from './webhook-endpoint.service.ts';
+
+export function webhookHandlers({ webhookEndpoints }: { webhookEndpoints: WebhookEndpointService }) {
+  return {
+    createWebhookPortalToken: async (request, reply) => {
+      reply.status(201);
+      return webhookEndpoints.portalToken(authOf(request).project.id);
+    },
+    listWebhookEndpoints: async (request) => ({
+      items: (await webhookEndpoints.list(authOf(request).project.id)).map((row) => toWebhookEndpoint(row)),
+      is_paginated: false as const,
+    }),
+    createWebhookEndpoint: async (request, reply) => {
+      const endpoint = await webhookEndpoints.create(authOf(request).project, request.body);
+      reply.status(201);
+      return toWebhookEndpoint(endpoint);
+    },
+    getWebhookEndpoint: async (request) =>
+      toWebhookEndpoint(await webhookEndpoints.get(authOf(request).project.id, request.params.endpoint_id)),
+    updateWebhookEndpoint: async (request) =>
+      toWebhookEndpoint(await webhookEndpoints.update(authOf(request).project, request.params.endpoint_id, request.body)),
+    deleteWebhookEndpoint: async (request) => {
+      await webhookEndpoints.delete(authOf(request).project.id, request.params.endpoint_id);
+      return { success: true as const };
+    },
+    resetWebhookEndpointSecret: async (request) =>
+      toWebhookEndpoint(
+        await webhookEndpoints.rotateSecret(authOf(request).project.id, request.params.endpoint_id, request.body?.grace_period_seconds),
+      ),
+    sendTestWebhook: async (request) => webhookEndpoints.sendTest(authOf(request).project, request.body.endpoint_id),
+  } satisfies Partial<OperationHandlers>;
+}

@@ -1,0 +1,46 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** What a web app needs to talk to the platform; all of it is public (a publishable key). */
+export type WebAppConfig = { projectId: string; publishableClientKey: string };
+
+export type WebAppOptions = {
+  /** The built app (e.g. `examples/demo/dist`, `dashboard/dist`). */
+  distDir: string;
+  /** Read at every request, so a test can point the app at a project created after start. */
+  config: () => WebAppConfig;
+};
+
+/**
+ * Serves a built single-page app from the platform's own port under `mount` (`/` for the example
+ * app, `/dashboard/` for the dashboard): its files, `<mount>gatehouse-config.js` (project id and
+ * publishable key as a global), and `index.html` for every other GET below the mount, so client-side
+ * routes such as `/handler/sign-up` load on a refresh. API paths and missing files keep their 404 answers.
+ */
+export const webAppPlugin = fp(async (app: FastifyInstance, options: WebAppOptions & { mount: string }) => {
+  const mount = options.mount.endsWith('/') ? options.mount : `${options.mount}/`;
+  const indexFile = join(options.distDir, 'index.html');
+  if (!existsSync(indexFile)) throw new Error(`The web app for ${mount} is not built: ${indexFile} is missing`);
+  // Several apps share the reply's sendFile decorator; the page itself is served from memory.
+  const index = readFileSync(indexFile);
+  await app.register(fastifyStatic, { root: options.distDir, prefix: mount, wildcard: false, index: false, decorateReply: false });
+
+  app.get(`${mount}gatehouse-config.js`, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(`window.GATEHOUSE_CONFIG = ${JSON.stringify(options.config())};\n`),
+  );
+
+  const page = async (request: { url: string }, reply: import('fastify').FastifyReply) => {
+    if (request.url === '/api' || request.url.startsWith('/api/')) return reply.callNotFound();
+    // A missing file (a stale asset name) is a 404, not the page.
+    if (/\.[a-z0-9]+$/i.test(request.url.split('?')[0]!)) return reply.callNotFound();
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+  };
+  app.get(`${mount}*`, page);
+  if (mount !== '/') app.get(mount.slice(0, -1), page);
+});
