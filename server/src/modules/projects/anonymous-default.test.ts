@@ -32,7 +32,9 @@ describe('anonymous accounts by default', () => {
     expect(accepted.body.refresh_token).toEqual(expect.any(String));
   });
 
-  it('stay on for projects created before the default changed (migration 0065), unless their override says otherwise', async () => {
+  it('stay on for projects created before the default changed (migration 0065), unless their override says otherwise', {
+    timeout: 120_000,
+  }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-anonymous-default-'));
     afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
     const database = await createDatabase({ dataDir });
