@@ -5,6 +5,7 @@ export default defineConfig({
     include: [
       '{codegen,server,protocol,client,react,scripts}/src/**/*.test.{ts,tsx}',
       'examples/*/e2e/**/*.test.ts',
+      'examples/cli/src/**/*.test.ts',
       'dashboard/e2e/**/*.test.ts',
     ],
     globalSetup: ['scripts/src/testing/vitest-global-setup.ts'],

@@ -13,6 +13,7 @@ export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seede
     `    publishable client key  ${key(seededProject.keys.publishable_client_key)}`,
     `    secret server key       ${key(seededProject.keys.secret_server_key)}`,
     `    super secret admin key  ${key(seededProject.keys.super_secret_admin_key)}`,
+    `    anonymous sign-up       ${seededProject.anonymousSignUp ? 'on (new projects start with it off)' : 'off'}`,
   ];
   const { demo } = seeded;
   console.log(

@@ -2705,7 +2705,7 @@ export interface paths {
         put?: never;
         /**
          * Register a passkey with the browser's registration response
-         * @description Verifies the registration response against the challenge of `code`, which must have been issued to the same user (else `VERIFICATION_CODE_NOT_FOUND`) and is used up by the attempt, whatever its outcome. **Origin and relying party** (decided here: the reference protocol leaves the relying-party id to the client): `clientDataJSON.origin` must be an origin the project runs on, that is the scheme, host (with the trusted domains' wildcards) and port of one of its trusted domains, whatever that domain's path, or a localhost origin (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`) while `domains.allowLocalhost` is on; and the relying-party id the authenticator signed for must be exactly that origin's hostname (a parent domain as relying-party id is refused). The attestation statement is checked as its format requires (`none` has none) but not against trust anchors. An untrusted origin, another relying-party id, a wrong challenge, a malformed or unverifiable response, or a credential that already belongs to another user: `PASSKEY_REGISTRATION_FAILED`. A user may have several passkeys; registering the same credential again replaces it. The answer's `user_handle` is the base64url user handle the passkey is stored with.
+         * @description Verifies the registration response against the challenge of `code`, which must have been issued to the same user (else `VERIFICATION_CODE_NOT_FOUND`) and is used up by the attempt, whatever its outcome. **Origin and relying party** (decided here: the reference protocol leaves the relying-party id to the client): `clientDataJSON.origin` must be an origin the project runs on, that is the scheme, host (with the trusted domains' wildcards) and port of one of its trusted domains, whatever that domain's path, or a local origin (`localhost`, `*.localhost`, any `127.x.x.x`, `[::1]`) while `domains.allowLocalhost` is on; and the relying-party id the authenticator signed for must be exactly that origin's hostname (a parent domain as relying-party id is refused). The attestation statement is checked as its format requires (`none` has none) but not against trust anchors. An untrusted origin, another relying-party id, a wrong challenge, a malformed or unverifiable response, or a credential that already belongs to another user: `PASSKEY_REGISTRATION_FAILED`. A user may have several passkeys; registering the same credential again replaces it. The answer's `user_handle` is the base64url user handle the passkey is stored with.
          */
         post: operations["registerPasskey"];
         delete?: never;
@@ -7296,11 +7296,11 @@ export interface paths {
          *       true or false.` (`isShared`, `allowSignIn`, `allowConnectedAccounts`), `... must be a string.` (`type`, `clientId`,
          *       `clientSecret`, `facebookConfigId`, `microsoftTenantId`, `customCallbackUrl`), `OAuth provider {id} has an unknown
          *       type "{type}".`; one with its own keys (`isShared: false`, or no `isShared` and a `clientId`):
-         *       `OAuth provider {id} uses its own keys: its client id is required.`, `... its client secret is required.`
-         *     - a standard email server (`emails.server.isShared: false`): `The email server needs a host.`,
-         *       `The email server needs a port between 0 and 65535.`, `The email server needs a username.`,
-         *       `The email server needs a password.`, `The email server needs a sender name.`,
-         *       `The email server needs a valid sender email.`
+         *       `Client ID is missing`, `Client secret is missing`
+         *     - a standard email server (`emails.server.isShared: false`): `Email host is missing`,
+         *       `Email port must be a number between 0 and 65535`, `Email username is missing`,
+         *       `Email password is missing`, `Email sender name is missing`,
+         *       `Email sender email is missing`, `Email sender email is not a valid email`
          *     - each trusted domain: `domains.trustedDomains.{id} must be an object.`, then for its `baseUrl`:
          *       `Invalid domain "{domain}": it must be an http or https URL.`, `... it may be at most 300 characters long.`,
          *       `... the host may not start or end with a dot or contain two dots in a row.`, `... wildcards are allowed only in
@@ -8166,7 +8166,7 @@ export interface components {
         VerificationCode: string;
         /**
          * Format: uri
-         * @description Must be on one of the project's trusted domains (or localhost when the project allows it), else `REDIRECT_URL_NOT_WHITELISTED`.
+         * @description At most 1,000,000 characters. Must be on one of the project's trusted domains (or on a local host, `localhost`, `*.localhost`, any `127.x.x.x` or `[::1]`, when the project allows localhost), else `REDIRECT_URL_NOT_WHITELISTED`. A value with a space is a `SCHEMA_ERROR` `{field} contains spaces`, another malformed one `{field} is not a valid URL`.
          */
         CallbackUrl: string;
         /** @description Sent by newer SDKs; accepted and ignored (no bot protection is configured). */
@@ -8332,8 +8332,12 @@ export interface components {
             primary_email?: string | null;
             primary_email_verified?: boolean;
             primary_email_auth_enabled?: boolean;
+            /** @description A new user has no passkey: only `false` is accepted (`true` is a plain 400); register a passkey to turn it on. */
+            passkey_auth_enabled?: boolean;
             password?: string | null;
             password_hash?: string;
+            /** @description Creates the user with TOTP MFA on, with this secret (base64 of 16 to 64 bytes; plain 400 otherwise); null or absent: off. */
+            totp_secret_base64?: string | null;
             otp_auth_enabled?: boolean;
             is_anonymous?: boolean;
             restricted_by_admin?: boolean;
@@ -8623,6 +8627,11 @@ export interface components {
             id: components["schemas"]["PermissionId"];
         };
         AdminProjectConfig: {
+            /**
+             * Format: uuid
+             * @description The id of the project's config: a UUID derived from the project id, the same for every read.
+             */
+            id?: string;
             allow_localhost: boolean;
             sign_up_enabled: boolean;
             credential_enabled: boolean;
@@ -8679,6 +8688,11 @@ export interface components {
         };
         AdminProject: {
             id: components["schemas"]["ProjectId"];
+            /**
+             * @description The branch this view is of: always `main` (the only branch; another in `x-stack-branch-id` is `BRANCH_DOES_NOT_EXIST`).
+             * @constant
+             */
+            branch_id: "main";
             display_name: string;
             description: string;
             logo_url: components["schemas"]["ImageUrl"];
@@ -8720,8 +8734,8 @@ export interface components {
          *     (entities.md §Config), then the rendered config is validated by the rules of
          *     `updateProjectConfigOverride`; the first broken rule is a plain-text 400 and nothing is saved.
          *     The messages of the fields here:
-         *     - `OAuth provider {id} uses its own keys: its client id is required.` (and `its client secret is required.`)
-         *     - `The email server needs a host.`, `... a port between 0 and 65535.`, `... a username.`, `... a password.`,
+         *     - `Client ID is missing` (and `Client secret is missing`)
+         *     - `Email host is missing`, `... a port between 0 and 65535.`, `... a username.`, `... a password.`,
          *       `... a sender name.`, `... a valid sender email.` (in that order)
          *     - `Invalid domain "{domain}": it must be an http or https URL.`, `... the host may not start or end with a dot or contain
          *       two dots in a row.`, `... wildcards are allowed only in the host.` (and the other domain messages listed there)
@@ -8793,12 +8807,14 @@ export interface components {
             description?: string;
             /**
              * @description Turning production mode on (or changing domains while it is on) checks the domains; the
-             *     first failure is a plain-text 400, each naming the fix at `/projects/{id}/domains`:
-             *     - `Production mode does not allow localhost callbacks: turn off "allow localhost" at /projects/{id}/domains.`
-             *     - `Trusted domain {domain} is not a valid URL: fix it at /projects/{id}/domains.`
-             *     - `Trusted domain {domain} points to localhost, which production mode does not allow: remove it at /projects/{id}/domains.`
-             *     - `Trusted domain {domain} is an IP address; production mode needs a domain name: change it at /projects/{id}/domains.`
-             *     - `Trusted domain {domain} must use HTTPS in production mode: change it at /projects/{id}/domains.`
+             *     first failure is a plain-text 400: the protocol's message, verbatim, then a second line
+             *     `Fix it at /projects/{id}/domains`. The messages, in the order they are checked:
+             *     - `Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings`
+             *     - `Trusted domain is not a valid URL: {domain}`
+             *     - `Localhost domains are not allowed to be trusted in production mode: {domain}` (a local host: `localhost`,
+             *       `*.localhost`, `127.x.x.x`, `[::1]`)
+             *     - `Direct IPs are not valid for trusted domains in production mode: {domain}`
+             *     - `Trusted domains should be HTTPS: {domain}`
              */
             is_production_mode?: boolean;
             logo_url?: components["schemas"]["ImageUrl"];
@@ -8902,7 +8918,7 @@ export interface components {
                 };
                 /** @enum {string} */
                 signUpRulesDefaultAction: "allow" | "reject";
-                /** @description Anonymous sign-up (`/auth/anonymous/sign-up`). */
+                /** @description Anonymous sign-up (`/auth/anonymous/sign-up`): off for a new project until its owner turns it on (the demo project created at first start turns it on). Projects that existed before this default changed were kept on by migration 0065. */
                 allowAnonymousSignUp: boolean;
                 sessions: {
                     /** @description Opt-in refresh-token rotation with reuse detection (a Gatehouse extension). */
@@ -10018,7 +10034,7 @@ export interface components {
             code: "PASSKEY_REGISTRATION_FAILED";
             error: string;
         };
-        /** @description Generic WebAuthn error with a machine code. */
+        /** @description Generic WebAuthn error with a machine code. The client SDK raises it in a browser without WebAuthn: `WebAuthn is not supported in this browser`, details.code `NOT_SUPPORTED`. */
         PasskeyWebauthnError: {
             /** @constant */
             code: "PASSKEY_WEBAUTHN_ERROR";
@@ -10205,7 +10221,7 @@ export interface components {
             code: "INVALID_TOTP_CODE";
             error: string;
         };
-        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. */
+        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. */
         UserAuthenticationRequiredError: {
             /** @constant */
             code: "USER_AUTHENTICATION_REQUIRED";
@@ -10311,7 +10327,7 @@ export interface components {
             /** @description Optional arbitrary JSON supplied by the thrower. */
             details?: unknown;
         };
-        /** @description Generic CLI-login failure (mostly produced client-side by the SDK). No details object. */
+        /** @description Generic CLI-login failure (mostly produced client-side by the SDK). No details object. A CLI that gives up polling says `Timed out waiting for CLI authentication.`; a poll answering `expired` or `used` becomes CLI_AUTH_EXPIRED_ERROR or CLI_AUTH_USED_ERROR with their default messages. */
         CliAuthError: {
             /** @constant */
             code: "CLI_AUTH_ERROR";
@@ -11562,7 +11578,7 @@ export interface components {
                 "application/json": components["schemas"]["PasskeyRegistrationFailedError"];
             };
         };
-        /** @description Generic WebAuthn error with a machine code. */
+        /** @description Generic WebAuthn error with a machine code. The client SDK raises it in a browser without WebAuthn: `WebAuthn is not supported in this browser`, details.code `NOT_SUPPORTED`. */
         PASSKEY_WEBAUTHN_ERROR: {
             headers: {
                 "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
@@ -11837,7 +11853,7 @@ export interface components {
                 "application/json": components["schemas"]["InvalidTotpCodeError"];
             };
         };
-        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. */
+        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. */
         USER_AUTHENTICATION_REQUIRED: {
             headers: {
                 "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
@@ -13575,7 +13591,7 @@ export interface operations {
                 error_redirect_url?: string;
                 /** @description Where failures of the callback are redirected (query `errorCode`, `message`, `details`, `error`, `error_description`); must be trusted. */
                 error_redirect_uri?: string;
-                /** @description Echoed back by the token endpoint. */
+                /** @description Echoed back by the token endpoint. Checked like every redirect target: a path resolves against `redirect_uri`, an absolute URL must be on a trusted domain (or a local host while localhost is allowed), else `REDIRECT_URL_NOT_WHITELISTED`. */
                 after_callback_redirect_url?: string;
                 stack_response_mode?: "json" | "redirect";
                 hexclave_response_mode?: "json" | "redirect";

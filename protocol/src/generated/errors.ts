@@ -669,7 +669,7 @@ export class AnonymousAuthenticationNotAllowedError extends KnownError {
 export class EmailPasswordMismatchError extends KnownError {
   static readonly code = "EMAIL_PASSWORD_MISMATCH";
   static readonly status = 400;
-  static readonly defaultMessage = "Password sign-in failed: no such auth-enabled email or wrong password (deliberately indistinguishable).";
+  static readonly defaultMessage = "Wrong e-mail or password.";
   declare readonly code: "EMAIL_PASSWORD_MISMATCH";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -696,7 +696,7 @@ export abstract class PasswordRequirementsNotMetError extends KnownError {}
 export class PasswordTooShortError extends PasswordRequirementsNotMetError {
   static readonly code = "PASSWORD_TOO_SHORT";
   static readonly status = 400;
-  static readonly defaultMessage = "Password shorter than the minimum length.";
+  static readonly defaultMessage = "Password too short. Minimum length is 8.";
   declare readonly code: "PASSWORD_TOO_SHORT";
   declare readonly details: components['schemas']['PasswordTooShortError']['details'];
   constructor(details: components['schemas']['PasswordTooShortError']['details'], message?: string) {
@@ -708,7 +708,7 @@ export class PasswordTooShortError extends PasswordRequirementsNotMetError {
 export class PasswordTooLongError extends PasswordRequirementsNotMetError {
   static readonly code = "PASSWORD_TOO_LONG";
   static readonly status = 400;
-  static readonly defaultMessage = "Password longer than the maximum length (70 in request schemas).";
+  static readonly defaultMessage = "Password too long. Maximum length is 70.";
   declare readonly code: "PASSWORD_TOO_LONG";
   declare readonly details: components['schemas']['PasswordTooLongError']['details'];
   constructor(details: components['schemas']['PasswordTooLongError']['details'], message?: string) {
@@ -783,7 +783,7 @@ export class VerificationCodeMaxAttemptsReachedError extends VerificationError {
 export class PasswordConfirmationMismatchError extends KnownError {
   static readonly code = "PASSWORD_CONFIRMATION_MISMATCH";
   static readonly status = 400;
-  static readonly defaultMessage = "On password update, old_password does not match the current password.";
+  static readonly defaultMessage = "Passwords do not match.";
   declare readonly code: "PASSWORD_CONFIRMATION_MISMATCH";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -839,7 +839,7 @@ export class PasskeyRegistrationFailedError extends KnownError {
   }
 }
 
-/** PASSKEY_WEBAUTHN_ERROR: Generic WebAuthn error with a machine code. */
+/** PASSKEY_WEBAUTHN_ERROR: Generic WebAuthn error with a machine code. The client SDK raises it in a browser without WebAuthn: `WebAuthn is not supported in this browser`, details.code `NOT_SUPPORTED`. */
 export class PasskeyWebauthnError extends KnownError {
   static readonly code = "PASSKEY_WEBAUTHN_ERROR";
   static readonly status = 400;
@@ -1071,7 +1071,7 @@ export class UserAlreadyConnectedToAnotherOauthConnectionError extends KnownErro
 export class OuterOauthTimeoutError extends KnownError {
   static readonly code = "OUTER_OAUTH_TIMEOUT";
   static readonly status = 408;
-  static readonly defaultMessage = "The OAuth round trip took too long (outer flow expired, ~minutes); restart sign-in.";
+  static readonly defaultMessage = "The OAuth flow has timed out. Please sign in again.";
   declare readonly code: "OUTER_OAUTH_TIMEOUT";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -1131,7 +1131,7 @@ export class MultiFactorAuthenticationRequiredError extends KnownError {
 export class InvalidTotpCodeError extends KnownError {
   static readonly code = "INVALID_TOTP_CODE";
   static readonly status = 400;
-  static readonly defaultMessage = "The TOTP given to /auth/mfa/sign-in is wrong.";
+  static readonly defaultMessage = "Invalid TOTP code. Please try signing in again.";
   declare readonly code: "INVALID_TOTP_CODE";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -1139,7 +1139,7 @@ export class InvalidTotpCodeError extends KnownError {
   }
 }
 
-/** USER_AUTHENTICATION_REQUIRED: The endpoint needs a signed-in user (valid access token) and none was supplied. */
+/** USER_AUTHENTICATION_REQUIRED: The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. */
 export class UserAuthenticationRequiredError extends KnownError {
   static readonly code = "USER_AUTHENTICATION_REQUIRED";
   static readonly status = 401;
@@ -1295,7 +1295,7 @@ export class InvalidPollingCodeError extends KnownError {
   }
 }
 
-/** CLI_AUTH_ERROR: Generic CLI-login failure (mostly produced client-side by the SDK). No details object. */
+/** CLI_AUTH_ERROR: Generic CLI-login failure (mostly produced client-side by the SDK). No details object. A CLI that gives up polling says `Timed out waiting for CLI authentication.`; a poll answering `expired` or `used` becomes CLI_AUTH_EXPIRED_ERROR or CLI_AUTH_USED_ERROR with their default messages. */
 export class CliAuthError extends KnownError {
   static readonly code = "CLI_AUTH_ERROR";
   static readonly status = 400;
@@ -1311,7 +1311,7 @@ export class CliAuthError extends KnownError {
 export class CliAuthExpiredError extends KnownError {
   static readonly code = "CLI_AUTH_EXPIRED_ERROR";
   static readonly status = 400;
-  static readonly defaultMessage = "CLI login attempt expired (SDK-side mapping of poll status \"expired\").";
+  static readonly defaultMessage = "CLI authentication request expired. Please try again.";
   declare readonly code: "CLI_AUTH_EXPIRED_ERROR";
   declare readonly details: undefined;
   constructor(message?: string) {
@@ -1323,7 +1323,7 @@ export class CliAuthExpiredError extends KnownError {
 export class CliAuthUsedError extends KnownError {
   static readonly code = "CLI_AUTH_USED_ERROR";
   static readonly status = 400;
-  static readonly defaultMessage = "CLI login attempt already consumed (SDK-side mapping of poll status \"used\").";
+  static readonly defaultMessage = "This authentication token has already been used.";
   declare readonly code: "CLI_AUTH_USED_ERROR";
   declare readonly details: undefined;
   constructor(message?: string) {

@@ -4903,7 +4903,7 @@ export const useInitiatePasskeyRegistration = <TError = OperationError<'initiate
     }
     
 /**
- * Verifies the registration response against the challenge of `code`, which must have been issued to the same user (else `VERIFICATION_CODE_NOT_FOUND`) and is used up by the attempt, whatever its outcome. **Origin and relying party** (decided here: the reference protocol leaves the relying-party id to the client): `clientDataJSON.origin` must be an origin the project runs on, that is the scheme, host (with the trusted domains' wildcards) and port of one of its trusted domains, whatever that domain's path, or a localhost origin (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`) while `domains.allowLocalhost` is on; and the relying-party id the authenticator signed for must be exactly that origin's hostname (a parent domain as relying-party id is refused). The attestation statement is checked as its format requires (`none` has none) but not against trust anchors. An untrusted origin, another relying-party id, a wrong challenge, a malformed or unverifiable response, or a credential that already belongs to another user: `PASSKEY_REGISTRATION_FAILED`. A user may have several passkeys; registering the same credential again replaces it. The answer's `user_handle` is the base64url user handle the passkey is stored with.
+ * Verifies the registration response against the challenge of `code`, which must have been issued to the same user (else `VERIFICATION_CODE_NOT_FOUND`) and is used up by the attempt, whatever its outcome. **Origin and relying party** (decided here: the reference protocol leaves the relying-party id to the client): `clientDataJSON.origin` must be an origin the project runs on, that is the scheme, host (with the trusted domains' wildcards) and port of one of its trusted domains, whatever that domain's path, or a local origin (`localhost`, `*.localhost`, any `127.x.x.x`, `[::1]`) while `domains.allowLocalhost` is on; and the relying-party id the authenticator signed for must be exactly that origin's hostname (a parent domain as relying-party id is refused). The attestation statement is checked as its format requires (`none` has none) but not against trust anchors. An untrusted origin, another relying-party id, a wrong challenge, a malformed or unverifiable response, or a credential that already belongs to another user: `PASSKEY_REGISTRATION_FAILED`. A user may have several passkeys; registering the same credential again replaces it. The answer's `user_handle` is the base64url user handle the passkey is stored with.
  * @summary Register a passkey with the browser's registration response
  */
 export const getRegisterPasskeyUrl = () => {
@@ -13488,11 +13488,11 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   true or false.` (`isShared`, `allowSignIn`, `allowConnectedAccounts`), `... must be a string.` (`type`, `clientId`,
   `clientSecret`, `facebookConfigId`, `microsoftTenantId`, `customCallbackUrl`), `OAuth provider {id} has an unknown
   type "{type}".`; one with its own keys (`isShared: false`, or no `isShared` and a `clientId`):
-  `OAuth provider {id} uses its own keys: its client id is required.`, `... its client secret is required.`
-- a standard email server (`emails.server.isShared: false`): `The email server needs a host.`,
-  `The email server needs a port between 0 and 65535.`, `The email server needs a username.`,
-  `The email server needs a password.`, `The email server needs a sender name.`,
-  `The email server needs a valid sender email.`
+  `Client ID is missing`, `Client secret is missing`
+- a standard email server (`emails.server.isShared: false`): `Email host is missing`,
+  `Email port must be a number between 0 and 65535`, `Email username is missing`,
+  `Email password is missing`, `Email sender name is missing`,
+  `Email sender email is missing`, `Email sender email is not a valid email`
 - each trusted domain: `domains.trustedDomains.{id} must be an object.`, then for its `baseUrl`:
   `Invalid domain "{domain}": it must be an http or https URL.`, `... it may be at most 300 characters long.`,
   `... the host may not start or end with a dot or contain two dots in a row.`, `... wildcards are allowed only in

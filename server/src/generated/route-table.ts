@@ -74,10 +74,12 @@ export const sharedSchemas = [
       "owner_team_id",
       "onboarding_status",
       "onboarding_state",
+      "branch_id",
       "config"
     ],
     "properties": {
       "id": { "type": "string", "pattern": "^(internal|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" },
+      "branch_id": { "type": "string", "const": "main" },
       "display_name": { "type": "string" },
       "description": { "type": "string" },
       "logo_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
@@ -131,6 +133,7 @@ export const sharedSchemas = [
       "oauth_account_merge_strategy"
     ],
     "properties": {
+      "id": { "type": "string", "format": "uuid" },
       "allow_localhost": { "type": "boolean" },
       "sign_up_enabled": { "type": "boolean" },
       "credential_enabled": { "type": "boolean" },
@@ -1707,7 +1710,7 @@ export const routeTable = [
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
           "password": { "type": "string", "maxLength": 4096 },
-          "verification_callback_url": { "type": "string", "format": "uri", "maxLength": 2048 },
+          "verification_callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 },
           "bot_challenge_token": { "type": "string", "maxLength": 4096 },
           "bot_challenge_phase": { "type": "string", "enum": ["invisible", "visible"] },
           "bot_challenge_unavailable": { "type": "string", "enum": ["true"] }
@@ -2049,7 +2052,7 @@ export const routeTable = [
         "properties": {
           "client_id": { "type": "string", "minLength": 1, "maxLength": 128 },
           "client_secret": { "type": "string", "maxLength": 256 },
-          "redirect_uri": { "type": "string", "format": "uri", "maxLength": 2048 },
+          "redirect_uri": { "type": "string", "format": "uri", "maxLength": 1000000 },
           "scope": { "type": "string", "maxLength": 256 },
           "state": { "type": "string", "minLength": 1, "maxLength": 512 },
           "grant_type": { "type": "string", "enum": ["authorization_code"] },
@@ -2059,9 +2062,9 @@ export const routeTable = [
           "type": { "type": "string", "enum": ["authenticate", "link"], "default": "authenticate" },
           "token": { "type": "string", "maxLength": 4096 },
           "provider_scope": { "type": "string", "maxLength": 1024 },
-          "error_redirect_url": { "type": "string", "format": "uri", "maxLength": 2048 },
-          "error_redirect_uri": { "type": "string", "format": "uri", "maxLength": 2048 },
-          "after_callback_redirect_url": { "type": "string", "maxLength": 2048 },
+          "error_redirect_url": { "type": "string", "format": "uri", "maxLength": 1000000 },
+          "error_redirect_uri": { "type": "string", "format": "uri", "maxLength": 1000000 },
+          "after_callback_redirect_url": { "type": "string", "maxLength": 1000000 },
           "stack_response_mode": { "type": "string", "enum": ["json", "redirect"] },
           "hexclave_response_mode": { "type": "string", "enum": ["json", "redirect"] },
           "bot_challenge_token": { "type": "string", "maxLength": 4096 },
@@ -3593,8 +3596,10 @@ export const routeTable = [
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
+          "passkey_auth_enabled": { "type": "boolean" },
           "password": { "type": ["string", "null"], "maxLength": 4096 },
           "password_hash": { "type": "string", "maxLength": 256 },
+          "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
           "otp_auth_enabled": { "type": "boolean" },
           "is_anonymous": { "type": "boolean" },
           "restricted_by_admin": { "type": "boolean" },
@@ -3860,7 +3865,7 @@ export const routeTable = [
         "required": ["email", "callback_url"],
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 }
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
         }
       },
       "response": {
@@ -4042,7 +4047,7 @@ export const routeTable = [
         "required": ["email", "callback_url"],
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 },
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 },
           "bot_challenge_token": { "type": "string", "maxLength": 4096 },
           "bot_challenge_phase": { "type": "string", "enum": ["invisible", "visible"] },
           "bot_challenge_unavailable": { "type": "string", "enum": ["true"] }
@@ -4816,7 +4821,7 @@ export const routeTable = [
         "type": "object",
         "additionalProperties": false,
         "required": ["callback_url"],
-        "properties": { "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 } }
+        "properties": { "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 } }
       },
       "response": { "200": { "$ref": "Success#" } }
     },
@@ -4874,7 +4879,7 @@ export const routeTable = [
         "required": ["email", "callback_url"],
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 }
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
         }
       },
       "response": { "200": { "$ref": "Success#" } }
@@ -6414,7 +6419,7 @@ export const routeTable = [
         "properties": {
           "team_id": { "type": "string", "format": "uuid" },
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 }
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
         }
       },
       "response": {

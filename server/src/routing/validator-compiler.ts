@@ -36,6 +36,27 @@ const maxJsonLengthKeyword = {
 const bodyAjv = createAjv(false);
 const parameterAjv = createAjv(true);
 
+type ValidationIssue = { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string };
+
+/** The value at a JSON pointer of the validated data. */
+function valueAt(data: unknown, pointer: string): unknown {
+  let value = data;
+  for (const segment of pointer.split('/').slice(1)) {
+    const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return value;
+}
+
+/** A URL field that fails its format says why in the protocol's words: `{field} contains spaces` or `{field} is not a valid URL`. */
+function wordUrlErrors(errors: ValidationIssue[], data: unknown): ValidationIssue[] {
+  return errors.map((issue) => {
+    if (issue.keyword !== 'format' || (issue.params.format !== 'uri' && issue.params.format !== 'url')) return issue;
+    const value = valueAt(data, issue.instancePath);
+    return { ...issue, message: typeof value === 'string' && /\s/.test(value) ? 'contains spaces' : 'is not a valid URL' };
+  });
+}
+
 type Validate = ((data: unknown, context?: unknown) => boolean) & { errors?: unknown; schemaEnv?: unknown };
 
 /**
@@ -53,7 +74,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       return false;
     }
     const valid = validate(data, context);
-    checked.errors = validate.errors;
+    checked.errors = validate.errors && wordUrlErrors(validate.errors as ValidationIssue[], data);
     return valid;
   };
   // Fastify passes Ajv's functions the request as parent data, so coercion and defaults can replace a whole part.
