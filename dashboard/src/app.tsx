@@ -5,7 +5,10 @@ import { type ReactNode, Suspense, useContext, useEffect, useState } from 'react
 import { adminRequest, installDashboardApiClient } from './admin-client.ts';
 import { NewProjectPage } from './pages/new-project.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
+import { PermissionsPage } from './pages/permissions.tsx';
 import { ProjectsPage } from './pages/projects.tsx';
+import { TeamPage } from './pages/team.tsx';
+import { TeamsPage } from './pages/teams.tsx';
 import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
@@ -32,6 +35,8 @@ export function App() {
 
 const sectionLabels: Array<[ProjectSection, string]> = [
   ['users', 'Users'],
+  ['teams', 'Teams'],
+  ['permissions', 'Permissions'],
   ['settings', 'Project settings'],
 ];
 
@@ -99,6 +104,10 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
   switch (section) {
     case 'users':
       return item ? <UserPage userId={item} /> : <UsersPage />;
+    case 'teams':
+      return item ? <TeamPage teamId={item} /> : <TeamsPage />;
+    case 'permissions':
+      return <PermissionsPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:
