@@ -3,6 +3,9 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createGatehouseQueryClient } from '@gatehouse/react';
 import { type ReactNode, Suspense, useContext, useEffect, useState } from 'react';
 import { adminRequest, installDashboardApiClient } from './admin-client.ts';
+import { ApiKeysPage } from './pages/api-keys.tsx';
+import { AuthPage } from './pages/auth.tsx';
+import { DomainsPage } from './pages/domains.tsx';
 import { NewProjectPage } from './pages/new-project.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
 import { PermissionsPage } from './pages/permissions.tsx';
@@ -37,6 +40,9 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['users', 'Users'],
   ['teams', 'Teams'],
   ['permissions', 'Permissions'],
+  ['auth', 'Authentication'],
+  ['domains', 'Domains and handler'],
+  ['api-keys', 'API keys'],
   ['settings', 'Project settings'],
 ];
 
@@ -108,6 +114,12 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return item ? <TeamPage teamId={item} /> : <TeamsPage />;
     case 'permissions':
       return <PermissionsPage />;
+    case 'auth':
+      return <AuthPage />;
+    case 'domains':
+      return <DomainsPage />;
+    case 'api-keys':
+      return <ApiKeysPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:
