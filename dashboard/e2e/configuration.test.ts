@@ -40,13 +40,17 @@ describe('the dashboard in Chromium: authentication, domains and API keys', () =
     await page.getByRole('button', { name: 'Add provider' }).click();
     await page.getByLabel('Google keys', { exact: true }).selectOption('standard');
     await page.getByRole('button', { name: 'Save OAuth providers' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('OAuth provider google uses its own keys: its client id is required.');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('OAuth provider google uses its own keys: its client id is required.');
     await shot(page, 'google-client-id-missing');
     await page.getByLabel('Google client id', { exact: true }).fill('google-client-123');
     await page.getByLabel('Google client secret', { exact: true }).fill('google-secret-456');
     await page.getByRole('button', { name: 'Save OAuth providers' }).click();
     await expect.poll(() => page.getByText('OAuth providers saved.').isVisible()).toBe(true);
-    await expect.poll(async () => (await configOf()).auth.oauth.providers.google).toMatchObject({ clientId: 'google-client-123', clientSecret: 'google-secret-456' });
+    await expect
+      .poll(async () => (await configOf()).auth.oauth.providers.google)
+      .toMatchObject({ clientId: 'google-client-123', clientSecret: 'google-secret-456' });
     await page.getByLabel('OAuth account merge strategy', { exact: true }).selectOption('raise_error');
     await expect.poll(async () => (await configOf()).auth.oauth.accountMergeStrategy).toBe('raise_error');
     await page.reload();

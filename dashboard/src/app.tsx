@@ -8,6 +8,7 @@ import { AuthPage } from './pages/auth.tsx';
 import { DomainsPage } from './pages/domains.tsx';
 import { NewProjectPage } from './pages/new-project.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
+import { OverviewPage } from './pages/overview.tsx';
 import { PermissionsPage } from './pages/permissions.tsx';
 import { ProjectsPage } from './pages/projects.tsx';
 import { TeamPage } from './pages/team.tsx';
@@ -37,6 +38,7 @@ export function App() {
 }
 
 const sectionLabels: Array<[ProjectSection, string]> = [
+  ['overview', 'Overview'],
   ['users', 'Users'],
   ['teams', 'Teams'],
   ['permissions', 'Permissions'],
@@ -108,6 +110,8 @@ function Page({ route }: { route: Route }) {
 
 function ProjectPage({ section, item }: { section: ProjectSection; item: string | undefined }) {
   switch (section) {
+    case 'overview':
+      return <OverviewPage />;
     case 'users':
       return item ? <UserPage userId={item} /> : <UsersPage />;
     case 'teams':
