@@ -63,6 +63,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Answers 200 when the database answers and every migration this build knows has been applied; 503 `SERVER_NOT_READY` otherwise, and from the moment the server starts draining on SIGTERM (it still finishes the requests in flight). A load balancer sends traffic only to instances whose `/ready` answers 200.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/current": {
         parameters: {
             query?: never;
@@ -265,7 +305,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with an email and a password
-         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP and per email.
+         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
          */
         post: operations["signInWithPassword"];
         delete?: never;
@@ -5404,6 +5444,589 @@ export interface paths {
         patch: operations["updateNotificationPreference"];
         trace?: never;
     };
+    "/internal/email-themes": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's email themes
+         * @description The built-in themes (`Default Light`, id `1df07ae6-abf3-4a40-83a5-a1a2cbe336ac`, and `Default Dark`,
+         *     id `a0172b5d-cff0-463b-83bb-85124697373a`) and the project's own (config `emails.themes`), built-in
+         *     first, then by name. A project theme with a built-in id replaces that built-in theme.
+         */
+        get: operations["listEmailThemes"];
+        put?: never;
+        /**
+         * Create an email theme
+         * @description The new theme starts as a copy of `Default Light` (or the given `tsx_source`, which must render).
+         */
+        post: operations["createEmailTheme"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/email-themes/{theme_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** One email theme with its source */
+        get: operations["getEmailTheme"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an email theme
+         * @description Answers `{}` (the protocol leaves the body open). Deleting a built-in theme removes only the
+         *     project's version of it (the built-in source comes back). When the deleted theme was the
+         *     selected one, `Default Light` becomes the selected theme; templates that named it use the
+         *     selected theme.
+         */
+        delete: operations["deleteEmailTheme"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an email theme's source or name
+         * @description The new source is rendered around a sample template first; a source that does not compile or
+         *     render is refused with `EMAIL_RENDERING_ERROR` and the theme stays as it was. Changing a built-in
+         *     theme stores the project's own version under the built-in id.
+         */
+        patch: operations["updateEmailTheme"];
+        trace?: never;
+    };
+    "/internal/email-templates": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's email templates
+         * @description The built-in templates, one for each email the platform sends itself (their ids are fixed:
+         *     `Email Verification` `e7d009ce-8d47-4528-b245-5bf119f2ffa3`, `Password Reset`
+         *     `a70fb3a4-56c1-4e42-af25-49d25603abd0`, `Magic Link / OTP` `822687fe-8d0a-4467-a0d1-416b6e639478`,
+         *     `Team Invitation` `e84de395-2076-4831-9c19-8e9a96a868e4`, `Sign In Invitation`
+         *     `066dd73c-36da-4fd0-b6d6-ebf87683f8bc`), each replaced by the project's version when it has one,
+         *     then the project's own templates (config `emails.templates`) by name. `theme_id` absent: the
+         *     project's selected theme; `false`: no theme.
+         */
+        get: operations["listEmailTemplates"];
+        put?: never;
+        /**
+         * Create an email template
+         * @description The new template starts from a small example source (or the given `tsx_source`, which must
+         *     render). Custom templates need the project's own email server (`emails.server.isShared: false`):
+         *     on the shared server this is `REQUIRES_CUSTOM_EMAIL_SERVER`.
+         */
+        post: operations["createEmailTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/email-templates/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an email template
+         * @description Deleting a built-in template removes only the project's version of it: the built-in source is used again.
+         */
+        delete: operations["deleteEmailTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an email template
+         * @description The new source is rendered (with its `previewVariables`, a sample user and the chosen theme);
+         *     a source that does not compile or render is `EMAIL_RENDERING_ERROR` and nothing changes. The
+         *     answer is the rendered preview. `theme_id`: a theme id, `false` for no theme, `null` for the
+         *     project's selected theme (absent: unchanged). Changing a built-in template stores the project's
+         *     version under its id, and from then on the platform's own emails of that kind use it. Needs the
+         *     project's own email server (`REQUIRES_CUSTOM_EMAIL_SERVER` on the shared one).
+         */
+        patch: operations["updateEmailTemplate"];
+        trace?: never;
+    };
+    "/internal/email-drafts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's email drafts, newest first */
+        get: operations["listEmailDrafts"];
+        put?: never;
+        /**
+         * Create an email draft
+         * @description A draft is a template kept for one sending (send-email `draft_id`). Without `tsx_source` it starts from a small example source. Drafts are not rendered when saved.
+         */
+        post: operations["createEmailDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/email-drafts/{draft_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** One email draft */
+        get: operations["getEmailDraft"];
+        put?: never;
+        post?: never;
+        /** Delete an email draft */
+        delete: operations["deleteEmailDraft"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an email draft
+         * @description `theme_id` `null` means the project's selected theme; `sent_at_millis` marks the draft as sent (or, `null`, not sent).
+         */
+        patch: operations["updateEmailDraft"];
+        trace?: never;
+    };
+    "/emails/render-email": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a template inside a theme (a preview)
+         * @description Exactly one of `template_id` / `template_tsx_source`, and at most one of `theme_id` /
+         *     `theme_tsx_source` (anything else is `SCHEMA_ERROR`). `theme_id`: a theme id, `false` for no
+         *     theme; absent or `null`: the template's own choice (a template by source: the selected theme).
+         *     The template is given a sample user, the project and its `previewVariables`. The sources run in
+         *     the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
+         */
+        post: operations["renderEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payments/items/{customer_type}/{customer_id}/{item_id}": {
         parameters: {
             query?: never;
@@ -6530,7 +7153,7 @@ export interface paths {
          *       the host.` (`*` one label, `**` any number; never in the port or path), `... the port must be a number.`,
          *       `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
          *       `The handler path of {domain} must start with "/".`
-         *     - `Email theme {id} does not exist.` (`emails.selectedThemeId`: the built-in theme or one of `emails.themes`)
+         *     - `Email theme {id} does not exist.` (`emails.selectedThemeId`: a built-in theme (`Default Light` or `Default Dark`) or one of `emails.themes`)
          *     - the payments catalogue, each message after the path of the value it is about (`{path}: {message}`): ids of
          *       items, product lines, products, prices and included items `"{id}" is not a valid id: 1 to 63 letters, digits,
          *       underscores or hyphens, starting with a letter or underscore.`; `must be an object.`, `must be a string.`,
@@ -7300,6 +7923,14 @@ export interface components {
          * @enum {string}
          */
         QueryBoolean: "true" | "false";
+        /** @description The answer of an operations probe (`/health`, `/ready`). */
+        ProbeStatus: {
+            /**
+             * @description `ok` from `/health`, `ready` from `/ready`.
+             * @enum {string}
+             */
+            status: "ok" | "ready";
+        };
         /** @description A UUID, or `internal` for the platform's own project. */
         ProjectId: string;
         /** @enum {string} */
@@ -7368,7 +7999,7 @@ export interface components {
         UserId: string;
         /** @description A user id, or `me` for the user of the access token (`CANNOT_GET_OWN_USER_WITHOUT_USER` without one). */
         UserIdOrMe: string;
-        /** @description Any JSON value, including null. Updates replace the whole value. */
+        /** @description Any JSON value, including null, of at most 100,000 characters written as JSON (`SCHEMA_ERROR` beyond). Updates replace the whole value. */
         Json: unknown;
         /** @description An http(s) URL or a data URL of an image, at most 1,000,000 characters. */
         ImageUrl: string | null;
@@ -8299,6 +8930,74 @@ export interface components {
             /** @constant */
             is_paginated: false;
         };
+        /**
+         * @description A TSX module, compiled with esbuild and run in a QuickJS (WebAssembly) sandbox with no network, no
+         *     file system and no host objects, within 1 s and 64 MB; it may import only `react`,
+         *     `@react-email/components` (Body, Button, CodeInline, Column, Container, Font, Head, Heading, Hr,
+         *     Html, Img, Link, Preview, Row, Section, Text; `Tailwind` passes its children through unstyled) and
+         *     `@gatehouse/emails` (alias `@stackframe/emails`: `Subject`, `NotificationCategory`).
+         *
+         *     A **template** exports `EmailTemplate({ user, project, variables })` (user: `{id, display_name,
+         *     primary_email}`, project: `{id, display_name}`), and may export `subject` (a string or a function
+         *     of the same props; or render `<Subject value="..."/>`), `notificationCategory` (`Transactional` or
+         *     `Marketing`; or `<NotificationCategory value="..."/>`; default `Transactional`), `variablesSchema`
+         *     (a JSON Schema the `variables` of send-email must match) and `previewVariables` (the variables of
+         *     previews). A **theme** exports `EmailTheme({ children, unsubscribeLink })`, which wraps the body
+         *     and shows `unsubscribeLink` when there is one (non-transactional emails). A source that fails to
+         *     compile (the message has `file:line:column`), throws, runs past the time or memory limit, or
+         *     overflows the stack is `EMAIL_RENDERING_ERROR` with the message in `details.error`.
+         */
+        TsxSource: string;
+        /** @description A theme id, `false` for no theme, or `null` for the project's selected theme. */
+        ThemeChoice: string | false | null;
+        CreatedId: {
+            /** Format: uuid */
+            id: string;
+        };
+        EmptyObject: Record<string, never>;
+        OkOk: {
+            /** @constant */
+            ok: "ok";
+        };
+        EmailThemeList: {
+            themes: {
+                /** Format: uuid */
+                id: string;
+                display_name: string;
+            }[];
+        };
+        EmailThemeDetail: {
+            display_name: string;
+            tsx_source: string;
+        };
+        EmailTemplate: {
+            /** Format: uuid */
+            id: string;
+            display_name: string;
+            tsx_source: string;
+            /** @description A theme id, or `false` for no theme; absent: the project's selected theme. */
+            theme_id?: string | false;
+        };
+        EmailTemplateList: {
+            templates: components["schemas"]["EmailTemplate"][];
+        };
+        EmailDraft: {
+            /** Format: uuid */
+            id: string;
+            display_name: string;
+            tsx_source: string;
+            /** @description A theme id, or `false` for no theme; absent: the project's selected theme. */
+            theme_id?: string | false;
+            sent_at_millis: number | null;
+        };
+        EmailDraftList: {
+            drafts: components["schemas"]["EmailDraft"][];
+        };
+        RenderedEmail: {
+            html: string;
+            subject?: string;
+            notification_category?: string;
+        };
         UserCreatedEvent: {
             /** @constant */
             type: "user.created";
@@ -8688,6 +9387,12 @@ export interface components {
         DatabaseBusyError: {
             /** @constant */
             code: "DATABASE_BUSY";
+            error: string;
+        };
+        /** @description The instance cannot serve yet or any more (`/ready`): the database does not answer, a migration this build knows has not been applied, or the server is draining after SIGTERM. The message says which. */
+        ServerNotReadyError: {
+            /** @constant */
+            code: "SERVER_NOT_READY";
             error: string;
         };
         /** @description Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
@@ -9900,6 +10605,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["DatabaseBusyError"];
+            };
+        };
+        /** @description The instance is not ready (database unreachable, migrations pending, or draining). */
+        SERVER_NOT_READY: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServerNotReadyError"];
             };
         };
         /** @description Abstract family PROJECT_AUTHENTICATION_ERROR, never sent as such; matches any of its descendants. Abstract base for project-level (key/access-type) authentication problems. */
@@ -11641,6 +12357,26 @@ export interface components {
                 "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
+        /** @description Credentials rejected, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionProjectAuth401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
+        /** @description Credentials rejected, no signed-in user, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionUserRequired401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["UserAuthenticationRequiredError"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
         /** @description A restricted user without the allow header, or client access to another user's data (plain text). */
         UserToken403OrForbidden: {
             headers: {
@@ -11687,6 +12423,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["UserTokenErrors403"];
+            };
+        };
+        /** @description A bad request, or a TSX source that does not compile or render (`EMAIL_RENDERING_ERROR`). */
+        EmailRendering400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailRenderingError"];
+            };
+        };
+        /** @description A bad request, a TSX source that does not compile or render, or a project on the shared email server. */
+        EmailTemplateWrite400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailRenderingError"] | components["schemas"]["RequiresCustomEmailServerError"];
             };
         };
     };
@@ -11896,6 +12650,49 @@ export interface operations {
                 };
             };
             400: components["responses"]["Request400"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeStatus"];
+                };
+            };
+            400: components["responses"]["Query400"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance can serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeStatus"];
+                };
+            };
+            400: components["responses"]["Query400"];
+            503: components["responses"]["SERVER_NOT_READY"];
         };
     };
     getCurrentProject: {
@@ -12322,7 +13119,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordConfirmationMismatchError"] | components["schemas"]["UserDoesNotHavePasswordError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -12417,7 +13214,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -15962,7 +16759,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["VerificationCodeExpiredError"] | components["schemas"]["VerificationCodeMaxAttemptsReachedError"] | components["schemas"]["PasskeyRegistrationFailedError"] | components["schemas"]["PasskeyAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
             409: components["responses"]["VERIFICATION_CODE_ALREADY_USED"];
@@ -16333,7 +17130,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -16598,7 +17395,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["NotFoundText"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -19750,7 +20547,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
         };
@@ -20693,6 +21490,1292 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+        };
+    };
+    listEmailThemes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every theme. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailThemeList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createEmailTheme: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new theme's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            400: components["responses"]["EmailRendering400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getEmailTheme: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                theme_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The theme. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailThemeDetail"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    deleteEmailTheme: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                theme_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyObject"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    updateEmailTheme: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                theme_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name?: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                };
+            };
+        };
+        responses: {
+            /** @description The theme's name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        display_name: string;
+                    };
+                };
+            };
+            400: components["responses"]["EmailRendering400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    listEmailTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailTemplateList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new template's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            400: components["responses"]["EmailTemplateWrite400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    deleteEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyObject"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    updateEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name?: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description The template rendered with its preview variables. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rendered_html: string;
+                    };
+                };
+            };
+            400: components["responses"]["EmailTemplateWrite400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    listEmailDrafts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDraftList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createEmailDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new draft's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getEmailDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                draft_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDraft"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    deleteEmailDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                draft_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkOk"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    updateEmailDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                draft_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name?: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                    sent_at_millis?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkOk"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    renderEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    template_id?: string;
+                    template_tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                    theme_tsx_source?: components["schemas"]["TsxSource"];
+                };
+            };
+        };
+        responses: {
+            /** @description The rendered email. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderedEmail"];
+                };
+            };
+            400: components["responses"]["EmailRendering400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
         };
     };
     getCustomerItem: {

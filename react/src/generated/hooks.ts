@@ -41,6 +41,9 @@ import type {
   CreateCliLogin200,
   CreateCliLoginBody,
   CreateContactChannelBody,
+  CreateEmailDraftBody,
+  CreateEmailTemplateBody,
+  CreateEmailThemeBody,
   CreateInternalApiKeyBody,
   CreateMfaRecoveryCodes200,
   CreateMfaRecoveryCodesBody,
@@ -50,6 +53,7 @@ import type {
   CreateTeamApiKeyBody,
   CreateUserApiKeyBody,
   CreateWebhookPortalTokenBody,
+  CreatedId,
   CurrentUser,
   CustomerBilling,
   CustomerId,
@@ -57,6 +61,12 @@ import type {
   CustomerType,
   DeleteSessionParams,
   DeleteTeamInvitationParams,
+  EmailDraft,
+  EmailDraftList,
+  EmailTemplateList,
+  EmailThemeDetail,
+  EmailThemeList,
+  EmptyObject,
   GetOpenApiDocument200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
@@ -93,6 +103,7 @@ import type {
   OAuthProviderView,
   OAuthTokenRequest,
   OAuthTokenResponse,
+  OkOk,
   OperationError,
   PermissionDefinition,
   PermissionDefinitionCreate,
@@ -101,6 +112,7 @@ import type {
   PollCliLogin200,
   PollCliLogin201,
   PollCliLoginBody,
+  ProbeStatus,
   ProjectCreate,
   ProjectMetrics,
   ProjectPermission,
@@ -113,6 +125,8 @@ import type {
   RefreshCurrentSessionBody,
   RegisterPasskey200,
   RegisterPasskeyBody,
+  RenderEmailBody,
+  RenderedEmail,
   ResetPasswordBody,
   ResetWebhookEndpointSecretBody,
   SendPasswordResetCode200,
@@ -160,6 +174,11 @@ import type {
   UpdateCustomerItemQuantity200,
   UpdateCustomerItemQuantityBody,
   UpdateCustomerItemQuantityParams,
+  UpdateEmailDraftBody,
+  UpdateEmailTemplate200,
+  UpdateEmailTemplateBody,
+  UpdateEmailTheme200,
+  UpdateEmailThemeBody,
   UpdateInternalApiKeyBody,
   UpdateNotificationPreferenceBody,
   UpdateOAuthProviderBody,
@@ -503,6 +522,244 @@ export const useCheckFeatureSupport = <TError = OperationError<'checkFeatureSupp
       return useMutation(mutationOptions);
     }
     
+/**
+ * Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
+ * @summary Liveness probe
+ */
+export const getGetHealthUrl = () => {
+
+
+  
+
+  return `/health`
+}
+
+export const getHealth = async ( options?: RequestInit): Promise<ProbeStatus> => {
+  
+  return apiMutator<ProbeStatus>(getGetHealthUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetHealthQueryKey = () => {
+    return [
+    `/health`
+    ] as const;
+    }
+
+    
+export const getGetHealthQueryOptions = <TData = Awaited<ReturnType<typeof getHealth>>, TError = OperationError<'getHealth'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetHealthQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getHealth>>> = ({ signal }) => getHealth({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetHealthQueryResult = NonNullable<Awaited<ReturnType<typeof getHealth>>>
+export type GetHealthQueryError = OperationError<'getHealth'>
+
+
+/**
+ * @summary Liveness probe
+ */
+
+export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = OperationError<'getHealth'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetHealthQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetHealthSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getHealth>>, TError = OperationError<'getHealth'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetHealthQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getHealth>>> = ({ signal }) => getHealth({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetHealthSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getHealth>>>
+export type GetHealthSuspenseQueryError = OperationError<'getHealth'>
+
+
+/**
+ * @summary Liveness probe
+ */
+
+export function useGetHealthSuspense<TData = Awaited<ReturnType<typeof getHealth>>, TError = OperationError<'getHealth'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetHealthSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Answers 200 when the database answers and every migration this build knows has been applied; 503 `SERVER_NOT_READY` otherwise, and from the moment the server starts draining on SIGTERM (it still finishes the requests in flight). A load balancer sends traffic only to instances whose `/ready` answers 200.
+ * @summary Readiness probe
+ */
+export const getGetReadinessUrl = () => {
+
+
+  
+
+  return `/ready`
+}
+
+export const getReadiness = async ( options?: RequestInit): Promise<ProbeStatus> => {
+  
+  return apiMutator<ProbeStatus>(getGetReadinessUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetReadinessQueryKey = () => {
+    return [
+    `/ready`
+    ] as const;
+    }
+
+    
+export const getGetReadinessQueryOptions = <TData = Awaited<ReturnType<typeof getReadiness>>, TError = OperationError<'getReadiness'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetReadinessQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getReadiness>>> = ({ signal }) => getReadiness({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetReadinessQueryResult = NonNullable<Awaited<ReturnType<typeof getReadiness>>>
+export type GetReadinessQueryError = OperationError<'getReadiness'>
+
+
+/**
+ * @summary Readiness probe
+ */
+
+export function useGetReadiness<TData = Awaited<ReturnType<typeof getReadiness>>, TError = OperationError<'getReadiness'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetReadinessQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetReadinessSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getReadiness>>, TError = OperationError<'getReadiness'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetReadinessQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getReadiness>>> = ({ signal }) => getReadiness({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetReadinessSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getReadiness>>>
+export type GetReadinessSuspenseQueryError = OperationError<'getReadiness'>
+
+
+/**
+ * @summary Readiness probe
+ */
+
+export function useGetReadinessSuspense<TData = Awaited<ReturnType<typeof getReadiness>>, TError = OperationError<'getReadiness'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetReadinessSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * @summary The current project (client view)
  */
@@ -947,7 +1204,7 @@ export const useSignUpWithPassword = <TError = OperationError<'signUpWithPasswor
     }
     
 /**
- * An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP and per email.
+ * An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
  * @summary Sign in with an email and a password
  */
 export const getSignInWithPasswordUrl = () => {
@@ -9459,6 +9716,1358 @@ export const useUpdateNotificationPreference = <TError = OperationError<'updateN
     }
     
 /**
+ * The built-in themes (`Default Light`, id `1df07ae6-abf3-4a40-83a5-a1a2cbe336ac`, and `Default Dark`,
+id `a0172b5d-cff0-463b-83bb-85124697373a`) and the project's own (config `emails.themes`), built-in
+first, then by name. A project theme with a built-in id replaces that built-in theme.
+
+ * @summary The project's email themes
+ */
+export const getListEmailThemesUrl = () => {
+
+
+  
+
+  return `/internal/email-themes`
+}
+
+export const listEmailThemes = async ( options?: RequestInit): Promise<EmailThemeList> => {
+  
+  return apiMutator<EmailThemeList>(getListEmailThemesUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListEmailThemesQueryKey = () => {
+    return [
+    `/internal/email-themes`
+    ] as const;
+    }
+
+    
+export const getListEmailThemesQueryOptions = <TData = Awaited<ReturnType<typeof listEmailThemes>>, TError = OperationError<'listEmailThemes'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailThemesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailThemes>>> = ({ signal }) => listEmailThemes({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailThemesQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailThemes>>>
+export type ListEmailThemesQueryError = OperationError<'listEmailThemes'>
+
+
+/**
+ * @summary The project's email themes
+ */
+
+export function useListEmailThemes<TData = Awaited<ReturnType<typeof listEmailThemes>>, TError = OperationError<'listEmailThemes'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailThemesQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListEmailThemesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listEmailThemes>>, TError = OperationError<'listEmailThemes'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailThemesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailThemes>>> = ({ signal }) => listEmailThemes({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailThemesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailThemes>>>
+export type ListEmailThemesSuspenseQueryError = OperationError<'listEmailThemes'>
+
+
+/**
+ * @summary The project's email themes
+ */
+
+export function useListEmailThemesSuspense<TData = Awaited<ReturnType<typeof listEmailThemes>>, TError = OperationError<'listEmailThemes'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailThemesSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The new theme starts as a copy of `Default Light` (or the given `tsx_source`, which must render).
+ * @summary Create an email theme
+ */
+export const getCreateEmailThemeUrl = () => {
+
+
+  
+
+  return `/internal/email-themes`
+}
+
+export const createEmailTheme = async (createEmailThemeBody: CreateEmailThemeBody, options?: RequestInit): Promise<CreatedId> => {
+  
+  return apiMutator<CreatedId>(getCreateEmailThemeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createEmailThemeBody,)
+  }
+);}
+
+
+
+
+export const getCreateEmailThemeMutationOptions = <TError = OperationError<'createEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailTheme>>, TError,{data: CreateEmailThemeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createEmailTheme>>, TError,{data: CreateEmailThemeBody}, TContext> => {
+
+const mutationKey = ['createEmailTheme'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createEmailTheme>>, {data: CreateEmailThemeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createEmailTheme(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateEmailThemeMutationResult = NonNullable<Awaited<ReturnType<typeof createEmailTheme>>>
+    export type CreateEmailThemeMutationBody = CreateEmailThemeBody
+    export type CreateEmailThemeMutationError = OperationError<'createEmailTheme'>
+
+    /**
+ * @summary Create an email theme
+ */
+export const useCreateEmailTheme = <TError = OperationError<'createEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailTheme>>, TError,{data: CreateEmailThemeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createEmailTheme>>,
+        TError,
+        {data: CreateEmailThemeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateEmailThemeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One email theme with its source
+ */
+export const getGetEmailThemeUrl = (themeId: string,) => {
+
+
+  
+
+  return `/internal/email-themes/${themeId}`
+}
+
+export const getEmailTheme = async (themeId: string, options?: RequestInit): Promise<EmailThemeDetail> => {
+  
+  return apiMutator<EmailThemeDetail>(getGetEmailThemeUrl(themeId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEmailThemeQueryKey = (themeId?: string,) => {
+    return [
+    `/internal/email-themes/${themeId}`
+    ] as const;
+    }
+
+    
+export const getGetEmailThemeQueryOptions = <TData = Awaited<ReturnType<typeof getEmailTheme>>, TError = OperationError<'getEmailTheme'>>(themeId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailThemeQueryKey(themeId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailTheme>>> = ({ signal }) => getEmailTheme(themeId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(themeId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailThemeQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailTheme>>>
+export type GetEmailThemeQueryError = OperationError<'getEmailTheme'>
+
+
+/**
+ * @summary One email theme with its source
+ */
+
+export function useGetEmailTheme<TData = Awaited<ReturnType<typeof getEmailTheme>>, TError = OperationError<'getEmailTheme'>>(
+ themeId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailThemeQueryOptions(themeId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetEmailThemeSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getEmailTheme>>, TError = OperationError<'getEmailTheme'>>(themeId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailThemeQueryKey(themeId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailTheme>>> = ({ signal }) => getEmailTheme(themeId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailThemeSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailTheme>>>
+export type GetEmailThemeSuspenseQueryError = OperationError<'getEmailTheme'>
+
+
+/**
+ * @summary One email theme with its source
+ */
+
+export function useGetEmailThemeSuspense<TData = Awaited<ReturnType<typeof getEmailTheme>>, TError = OperationError<'getEmailTheme'>>(
+ themeId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailThemeSuspenseQueryOptions(themeId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The new source is rendered around a sample template first; a source that does not compile or
+render is refused with `EMAIL_RENDERING_ERROR` and the theme stays as it was. Changing a built-in
+theme stores the project's own version under the built-in id.
+
+ * @summary Change an email theme's source or name
+ */
+export const getUpdateEmailThemeUrl = (themeId: string,) => {
+
+
+  
+
+  return `/internal/email-themes/${themeId}`
+}
+
+export const updateEmailTheme = async (themeId: string,
+    updateEmailThemeBody: UpdateEmailThemeBody, options?: RequestInit): Promise<UpdateEmailTheme200> => {
+  
+  return apiMutator<UpdateEmailTheme200>(getUpdateEmailThemeUrl(themeId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateEmailThemeBody,)
+  }
+);}
+
+
+
+
+export const getUpdateEmailThemeMutationOptions = <TError = OperationError<'updateEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailTheme>>, TError,{themeId: string;data: UpdateEmailThemeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateEmailTheme>>, TError,{themeId: string;data: UpdateEmailThemeBody}, TContext> => {
+
+const mutationKey = ['updateEmailTheme'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEmailTheme>>, {themeId: string;data: UpdateEmailThemeBody}> = (props) => {
+          const {themeId,data} = props ?? {};
+
+          return  updateEmailTheme(themeId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateEmailThemeMutationResult = NonNullable<Awaited<ReturnType<typeof updateEmailTheme>>>
+    export type UpdateEmailThemeMutationBody = UpdateEmailThemeBody
+    export type UpdateEmailThemeMutationError = OperationError<'updateEmailTheme'>
+
+    /**
+ * @summary Change an email theme's source or name
+ */
+export const useUpdateEmailTheme = <TError = OperationError<'updateEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailTheme>>, TError,{themeId: string;data: UpdateEmailThemeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateEmailTheme>>,
+        TError,
+        {themeId: string;data: UpdateEmailThemeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateEmailThemeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Answers `{}` (the protocol leaves the body open). Deleting a built-in theme removes only the
+project's version of it (the built-in source comes back). When the deleted theme was the
+selected one, `Default Light` becomes the selected theme; templates that named it use the
+selected theme.
+
+ * @summary Delete an email theme
+ */
+export const getDeleteEmailThemeUrl = (themeId: string,) => {
+
+
+  
+
+  return `/internal/email-themes/${themeId}`
+}
+
+export const deleteEmailTheme = async (themeId: string, options?: RequestInit): Promise<EmptyObject> => {
+  
+  return apiMutator<EmptyObject>(getDeleteEmailThemeUrl(themeId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteEmailThemeMutationOptions = <TError = OperationError<'deleteEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTheme>>, TError,{themeId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTheme>>, TError,{themeId: string}, TContext> => {
+
+const mutationKey = ['deleteEmailTheme'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteEmailTheme>>, {themeId: string}> = (props) => {
+          const {themeId} = props ?? {};
+
+          return  deleteEmailTheme(themeId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteEmailThemeMutationResult = NonNullable<Awaited<ReturnType<typeof deleteEmailTheme>>>
+    
+    export type DeleteEmailThemeMutationError = OperationError<'deleteEmailTheme'>
+
+    /**
+ * @summary Delete an email theme
+ */
+export const useDeleteEmailTheme = <TError = OperationError<'deleteEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTheme>>, TError,{themeId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteEmailTheme>>,
+        TError,
+        {themeId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteEmailThemeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The built-in templates, one for each email the platform sends itself (their ids are fixed:
+`Email Verification` `e7d009ce-8d47-4528-b245-5bf119f2ffa3`, `Password Reset`
+`a70fb3a4-56c1-4e42-af25-49d25603abd0`, `Magic Link / OTP` `822687fe-8d0a-4467-a0d1-416b6e639478`,
+`Team Invitation` `e84de395-2076-4831-9c19-8e9a96a868e4`, `Sign In Invitation`
+`066dd73c-36da-4fd0-b6d6-ebf87683f8bc`), each replaced by the project's version when it has one,
+then the project's own templates (config `emails.templates`) by name. `theme_id` absent: the
+project's selected theme; `false`: no theme.
+
+ * @summary The project's email templates
+ */
+export const getListEmailTemplatesUrl = () => {
+
+
+  
+
+  return `/internal/email-templates`
+}
+
+export const listEmailTemplates = async ( options?: RequestInit): Promise<EmailTemplateList> => {
+  
+  return apiMutator<EmailTemplateList>(getListEmailTemplatesUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListEmailTemplatesQueryKey = () => {
+    return [
+    `/internal/email-templates`
+    ] as const;
+    }
+
+    
+export const getListEmailTemplatesQueryOptions = <TData = Awaited<ReturnType<typeof listEmailTemplates>>, TError = OperationError<'listEmailTemplates'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailTemplatesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailTemplates>>> = ({ signal }) => listEmailTemplates({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailTemplatesQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailTemplates>>>
+export type ListEmailTemplatesQueryError = OperationError<'listEmailTemplates'>
+
+
+/**
+ * @summary The project's email templates
+ */
+
+export function useListEmailTemplates<TData = Awaited<ReturnType<typeof listEmailTemplates>>, TError = OperationError<'listEmailTemplates'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailTemplatesQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListEmailTemplatesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listEmailTemplates>>, TError = OperationError<'listEmailTemplates'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailTemplatesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailTemplates>>> = ({ signal }) => listEmailTemplates({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailTemplatesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailTemplates>>>
+export type ListEmailTemplatesSuspenseQueryError = OperationError<'listEmailTemplates'>
+
+
+/**
+ * @summary The project's email templates
+ */
+
+export function useListEmailTemplatesSuspense<TData = Awaited<ReturnType<typeof listEmailTemplates>>, TError = OperationError<'listEmailTemplates'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailTemplatesSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The new template starts from a small example source (or the given `tsx_source`, which must
+render). Custom templates need the project's own email server (`emails.server.isShared: false`):
+on the shared server this is `REQUIRES_CUSTOM_EMAIL_SERVER`.
+
+ * @summary Create an email template
+ */
+export const getCreateEmailTemplateUrl = () => {
+
+
+  
+
+  return `/internal/email-templates`
+}
+
+export const createEmailTemplate = async (createEmailTemplateBody: CreateEmailTemplateBody, options?: RequestInit): Promise<CreatedId> => {
+  
+  return apiMutator<CreatedId>(getCreateEmailTemplateUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createEmailTemplateBody,)
+  }
+);}
+
+
+
+
+export const getCreateEmailTemplateMutationOptions = <TError = OperationError<'createEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailTemplate>>, TError,{data: CreateEmailTemplateBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createEmailTemplate>>, TError,{data: CreateEmailTemplateBody}, TContext> => {
+
+const mutationKey = ['createEmailTemplate'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createEmailTemplate>>, {data: CreateEmailTemplateBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createEmailTemplate(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateEmailTemplateMutationResult = NonNullable<Awaited<ReturnType<typeof createEmailTemplate>>>
+    export type CreateEmailTemplateMutationBody = CreateEmailTemplateBody
+    export type CreateEmailTemplateMutationError = OperationError<'createEmailTemplate'>
+
+    /**
+ * @summary Create an email template
+ */
+export const useCreateEmailTemplate = <TError = OperationError<'createEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailTemplate>>, TError,{data: CreateEmailTemplateBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createEmailTemplate>>,
+        TError,
+        {data: CreateEmailTemplateBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateEmailTemplateMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The new source is rendered (with its `previewVariables`, a sample user and the chosen theme);
+a source that does not compile or render is `EMAIL_RENDERING_ERROR` and nothing changes. The
+answer is the rendered preview. `theme_id`: a theme id, `false` for no theme, `null` for the
+project's selected theme (absent: unchanged). Changing a built-in template stores the project's
+version under its id, and from then on the platform's own emails of that kind use it. Needs the
+project's own email server (`REQUIRES_CUSTOM_EMAIL_SERVER` on the shared one).
+
+ * @summary Change an email template
+ */
+export const getUpdateEmailTemplateUrl = (templateId: string,) => {
+
+
+  
+
+  return `/internal/email-templates/${templateId}`
+}
+
+export const updateEmailTemplate = async (templateId: string,
+    updateEmailTemplateBody: UpdateEmailTemplateBody, options?: RequestInit): Promise<UpdateEmailTemplate200> => {
+  
+  return apiMutator<UpdateEmailTemplate200>(getUpdateEmailTemplateUrl(templateId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateEmailTemplateBody,)
+  }
+);}
+
+
+
+
+export const getUpdateEmailTemplateMutationOptions = <TError = OperationError<'updateEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailTemplate>>, TError,{templateId: string;data: UpdateEmailTemplateBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateEmailTemplate>>, TError,{templateId: string;data: UpdateEmailTemplateBody}, TContext> => {
+
+const mutationKey = ['updateEmailTemplate'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEmailTemplate>>, {templateId: string;data: UpdateEmailTemplateBody}> = (props) => {
+          const {templateId,data} = props ?? {};
+
+          return  updateEmailTemplate(templateId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateEmailTemplateMutationResult = NonNullable<Awaited<ReturnType<typeof updateEmailTemplate>>>
+    export type UpdateEmailTemplateMutationBody = UpdateEmailTemplateBody
+    export type UpdateEmailTemplateMutationError = OperationError<'updateEmailTemplate'>
+
+    /**
+ * @summary Change an email template
+ */
+export const useUpdateEmailTemplate = <TError = OperationError<'updateEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailTemplate>>, TError,{templateId: string;data: UpdateEmailTemplateBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateEmailTemplate>>,
+        TError,
+        {templateId: string;data: UpdateEmailTemplateBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateEmailTemplateMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Deleting a built-in template removes only the project's version of it: the built-in source is used again.
+ * @summary Delete an email template
+ */
+export const getDeleteEmailTemplateUrl = (templateId: string,) => {
+
+
+  
+
+  return `/internal/email-templates/${templateId}`
+}
+
+export const deleteEmailTemplate = async (templateId: string, options?: RequestInit): Promise<EmptyObject> => {
+  
+  return apiMutator<EmptyObject>(getDeleteEmailTemplateUrl(templateId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteEmailTemplateMutationOptions = <TError = OperationError<'deleteEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTemplate>>, TError,{templateId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTemplate>>, TError,{templateId: string}, TContext> => {
+
+const mutationKey = ['deleteEmailTemplate'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteEmailTemplate>>, {templateId: string}> = (props) => {
+          const {templateId} = props ?? {};
+
+          return  deleteEmailTemplate(templateId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteEmailTemplateMutationResult = NonNullable<Awaited<ReturnType<typeof deleteEmailTemplate>>>
+    
+    export type DeleteEmailTemplateMutationError = OperationError<'deleteEmailTemplate'>
+
+    /**
+ * @summary Delete an email template
+ */
+export const useDeleteEmailTemplate = <TError = OperationError<'deleteEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTemplate>>, TError,{templateId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteEmailTemplate>>,
+        TError,
+        {templateId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteEmailTemplateMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary The project's email drafts, newest first
+ */
+export const getListEmailDraftsUrl = () => {
+
+
+  
+
+  return `/internal/email-drafts`
+}
+
+export const listEmailDrafts = async ( options?: RequestInit): Promise<EmailDraftList> => {
+  
+  return apiMutator<EmailDraftList>(getListEmailDraftsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListEmailDraftsQueryKey = () => {
+    return [
+    `/internal/email-drafts`
+    ] as const;
+    }
+
+    
+export const getListEmailDraftsQueryOptions = <TData = Awaited<ReturnType<typeof listEmailDrafts>>, TError = OperationError<'listEmailDrafts'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailDraftsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailDrafts>>> = ({ signal }) => listEmailDrafts({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailDraftsQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailDrafts>>>
+export type ListEmailDraftsQueryError = OperationError<'listEmailDrafts'>
+
+
+/**
+ * @summary The project's email drafts, newest first
+ */
+
+export function useListEmailDrafts<TData = Awaited<ReturnType<typeof listEmailDrafts>>, TError = OperationError<'listEmailDrafts'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailDraftsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListEmailDraftsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listEmailDrafts>>, TError = OperationError<'listEmailDrafts'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailDraftsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailDrafts>>> = ({ signal }) => listEmailDrafts({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailDraftsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailDrafts>>>
+export type ListEmailDraftsSuspenseQueryError = OperationError<'listEmailDrafts'>
+
+
+/**
+ * @summary The project's email drafts, newest first
+ */
+
+export function useListEmailDraftsSuspense<TData = Awaited<ReturnType<typeof listEmailDrafts>>, TError = OperationError<'listEmailDrafts'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailDraftsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A draft is a template kept for one sending (send-email `draft_id`). Without `tsx_source` it starts from a small example source. Drafts are not rendered when saved.
+ * @summary Create an email draft
+ */
+export const getCreateEmailDraftUrl = () => {
+
+
+  
+
+  return `/internal/email-drafts`
+}
+
+export const createEmailDraft = async (createEmailDraftBody: CreateEmailDraftBody, options?: RequestInit): Promise<CreatedId> => {
+  
+  return apiMutator<CreatedId>(getCreateEmailDraftUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createEmailDraftBody,)
+  }
+);}
+
+
+
+
+export const getCreateEmailDraftMutationOptions = <TError = OperationError<'createEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailDraft>>, TError,{data: CreateEmailDraftBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createEmailDraft>>, TError,{data: CreateEmailDraftBody}, TContext> => {
+
+const mutationKey = ['createEmailDraft'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createEmailDraft>>, {data: CreateEmailDraftBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createEmailDraft(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateEmailDraftMutationResult = NonNullable<Awaited<ReturnType<typeof createEmailDraft>>>
+    export type CreateEmailDraftMutationBody = CreateEmailDraftBody
+    export type CreateEmailDraftMutationError = OperationError<'createEmailDraft'>
+
+    /**
+ * @summary Create an email draft
+ */
+export const useCreateEmailDraft = <TError = OperationError<'createEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailDraft>>, TError,{data: CreateEmailDraftBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createEmailDraft>>,
+        TError,
+        {data: CreateEmailDraftBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateEmailDraftMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One email draft
+ */
+export const getGetEmailDraftUrl = (draftId: string,) => {
+
+
+  
+
+  return `/internal/email-drafts/${draftId}`
+}
+
+export const getEmailDraft = async (draftId: string, options?: RequestInit): Promise<EmailDraft> => {
+  
+  return apiMutator<EmailDraft>(getGetEmailDraftUrl(draftId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEmailDraftQueryKey = (draftId?: string,) => {
+    return [
+    `/internal/email-drafts/${draftId}`
+    ] as const;
+    }
+
+    
+export const getGetEmailDraftQueryOptions = <TData = Awaited<ReturnType<typeof getEmailDraft>>, TError = OperationError<'getEmailDraft'>>(draftId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailDraftQueryKey(draftId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailDraft>>> = ({ signal }) => getEmailDraft(draftId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(draftId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailDraftQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailDraft>>>
+export type GetEmailDraftQueryError = OperationError<'getEmailDraft'>
+
+
+/**
+ * @summary One email draft
+ */
+
+export function useGetEmailDraft<TData = Awaited<ReturnType<typeof getEmailDraft>>, TError = OperationError<'getEmailDraft'>>(
+ draftId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailDraftQueryOptions(draftId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetEmailDraftSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getEmailDraft>>, TError = OperationError<'getEmailDraft'>>(draftId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailDraftQueryKey(draftId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailDraft>>> = ({ signal }) => getEmailDraft(draftId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailDraftSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailDraft>>>
+export type GetEmailDraftSuspenseQueryError = OperationError<'getEmailDraft'>
+
+
+/**
+ * @summary One email draft
+ */
+
+export function useGetEmailDraftSuspense<TData = Awaited<ReturnType<typeof getEmailDraft>>, TError = OperationError<'getEmailDraft'>>(
+ draftId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailDraftSuspenseQueryOptions(draftId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * `theme_id` `null` means the project's selected theme; `sent_at_millis` marks the draft as sent (or, `null`, not sent).
+ * @summary Change an email draft
+ */
+export const getUpdateEmailDraftUrl = (draftId: string,) => {
+
+
+  
+
+  return `/internal/email-drafts/${draftId}`
+}
+
+export const updateEmailDraft = async (draftId: string,
+    updateEmailDraftBody: UpdateEmailDraftBody, options?: RequestInit): Promise<OkOk> => {
+  
+  return apiMutator<OkOk>(getUpdateEmailDraftUrl(draftId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateEmailDraftBody,)
+  }
+);}
+
+
+
+
+export const getUpdateEmailDraftMutationOptions = <TError = OperationError<'updateEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailDraft>>, TError,{draftId: string;data: UpdateEmailDraftBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateEmailDraft>>, TError,{draftId: string;data: UpdateEmailDraftBody}, TContext> => {
+
+const mutationKey = ['updateEmailDraft'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEmailDraft>>, {draftId: string;data: UpdateEmailDraftBody}> = (props) => {
+          const {draftId,data} = props ?? {};
+
+          return  updateEmailDraft(draftId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateEmailDraftMutationResult = NonNullable<Awaited<ReturnType<typeof updateEmailDraft>>>
+    export type UpdateEmailDraftMutationBody = UpdateEmailDraftBody
+    export type UpdateEmailDraftMutationError = OperationError<'updateEmailDraft'>
+
+    /**
+ * @summary Change an email draft
+ */
+export const useUpdateEmailDraft = <TError = OperationError<'updateEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailDraft>>, TError,{draftId: string;data: UpdateEmailDraftBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateEmailDraft>>,
+        TError,
+        {draftId: string;data: UpdateEmailDraftBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateEmailDraftMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Delete an email draft
+ */
+export const getDeleteEmailDraftUrl = (draftId: string,) => {
+
+
+  
+
+  return `/internal/email-drafts/${draftId}`
+}
+
+export const deleteEmailDraft = async (draftId: string, options?: RequestInit): Promise<OkOk> => {
+  
+  return apiMutator<OkOk>(getDeleteEmailDraftUrl(draftId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteEmailDraftMutationOptions = <TError = OperationError<'deleteEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailDraft>>, TError,{draftId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteEmailDraft>>, TError,{draftId: string}, TContext> => {
+
+const mutationKey = ['deleteEmailDraft'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteEmailDraft>>, {draftId: string}> = (props) => {
+          const {draftId} = props ?? {};
+
+          return  deleteEmailDraft(draftId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteEmailDraftMutationResult = NonNullable<Awaited<ReturnType<typeof deleteEmailDraft>>>
+    
+    export type DeleteEmailDraftMutationError = OperationError<'deleteEmailDraft'>
+
+    /**
+ * @summary Delete an email draft
+ */
+export const useDeleteEmailDraft = <TError = OperationError<'deleteEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailDraft>>, TError,{draftId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteEmailDraft>>,
+        TError,
+        {draftId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteEmailDraftMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Exactly one of `template_id` / `template_tsx_source`, and at most one of `theme_id` /
+`theme_tsx_source` (anything else is `SCHEMA_ERROR`). `theme_id`: a theme id, `false` for no
+theme; absent or `null`: the template's own choice (a template by source: the selected theme).
+The template is given a sample user, the project and its `previewVariables`. The sources run in
+the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
+
+ * @summary Render a template inside a theme (a preview)
+ */
+export const getRenderEmailUrl = () => {
+
+
+  
+
+  return `/emails/render-email`
+}
+
+export const renderEmail = async (renderEmailBody: RenderEmailBody, options?: RequestInit): Promise<RenderedEmail> => {
+  
+  return apiMutator<RenderedEmail>(getRenderEmailUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      renderEmailBody,)
+  }
+);}
+
+
+
+
+export const getRenderEmailMutationOptions = <TError = OperationError<'renderEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof renderEmail>>, TError,{data: RenderEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof renderEmail>>, TError,{data: RenderEmailBody}, TContext> => {
+
+const mutationKey = ['renderEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof renderEmail>>, {data: RenderEmailBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  renderEmail(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RenderEmailMutationResult = NonNullable<Awaited<ReturnType<typeof renderEmail>>>
+    export type RenderEmailMutationBody = RenderEmailBody
+    export type RenderEmailMutationError = OperationError<'renderEmail'>
+
+    /**
+ * @summary Render a template inside a theme (a preview)
+ */
+export const useRenderEmail = <TError = OperationError<'renderEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof renderEmail>>, TError,{data: RenderEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof renderEmail>>,
+        TError,
+        {data: RenderEmailBody},
+        TContext
+      > => {
+
+      const mutationOptions = getRenderEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * The quantity is the customer's unexpired manual changes (`update-quantity`) plus what its active products grant:
 an included item that does not repeat counts while the product is active (for good with `expires: never`);
 one that repeats grants its quantity at the start of every period, of which `when-repeated` keeps only the
@@ -11391,7 +13000,7 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   the host.` (`*` one label, `**` any number; never in the port or path), `... the port must be a number.`,
   `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
   `The handler path of {domain} must start with "/".`
-- `Email theme {id} does not exist.` (`emails.selectedThemeId`: the built-in theme or one of `emails.themes`)
+- `Email theme {id} does not exist.` (`emails.selectedThemeId`: a built-in theme (`Default Light` or `Default Dark`) or one of `emails.themes`)
 - the payments catalogue, each message after the path of the value it is about (`{path}: {message}`): ids of
   items, product lines, products, prices and included items `"{id}" is not a valid id: 1 to 63 letters, digits,
   underscores or hyphens, starting with a letter or underscore.`; `must be an object.`, `must be a string.`,

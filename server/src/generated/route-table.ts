@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "sendTestWebhook";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getHealth" | "getReadiness" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "sendTestWebhook";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -220,8 +220,8 @@ export const sharedSchemas = [
       "primary_email": { "type": ["string", "null"] },
       "primary_email_verified": { "type": "boolean" },
       "display_name": { "type": ["string", "null"], "maxLength": 256 },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
       "signed_up_at_millis": { "type": "integer" },
       "has_password": { "type": "boolean" },
@@ -347,8 +347,8 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {}
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 }
     }
   },
   {
@@ -417,6 +417,13 @@ export const sharedSchemas = [
       "items": { "type": "array", "items": { "$ref": "ContactChannel#" } },
       "is_paginated": { "type": "boolean", "const": false }
     }
+  },
+  {
+    "$id": "CreatedId",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id"],
+    "properties": { "id": { "type": "string", "format": "uuid" } }
   },
   { "$id": "CurrentUser", "oneOf": [{ "$ref": "ClientCurrentUser#" }, { "$ref": "ServerUser#" }] },
   {
@@ -498,6 +505,70 @@ export const sharedSchemas = [
     "maxItems": 2
   },
   {
+    "$id": "EmailDraft",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "display_name", "tsx_source", "sent_at_millis"],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "display_name": { "type": "string" },
+      "tsx_source": { "type": "string" },
+      "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }] },
+      "sent_at_millis": { "oneOf": [{ "type": "integer" }, { "type": "null" }] }
+    }
+  },
+  {
+    "$id": "EmailDraftList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["drafts"],
+    "properties": { "drafts": { "type": "array", "items": { "$ref": "EmailDraft#" } } }
+  },
+  {
+    "$id": "EmailTemplate",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "display_name", "tsx_source"],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "display_name": { "type": "string" },
+      "tsx_source": { "type": "string" },
+      "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }] }
+    }
+  },
+  {
+    "$id": "EmailTemplateList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["templates"],
+    "properties": { "templates": { "type": "array", "items": { "$ref": "EmailTemplate#" } } }
+  },
+  {
+    "$id": "EmailThemeDetail",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["display_name", "tsx_source"],
+    "properties": { "display_name": { "type": "string" }, "tsx_source": { "type": "string" } }
+  },
+  {
+    "$id": "EmailThemeList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["themes"],
+    "properties": {
+      "themes": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["id", "display_name"],
+          "properties": { "id": { "type": "string", "format": "uuid" }, "display_name": { "type": "string" } }
+        }
+      }
+    }
+  },
+  { "$id": "EmptyObject", "type": "object", "additionalProperties": false, "properties": {} },
+  {
     "$id": "InlineProduct",
     "type": "object",
     "additionalProperties": false,
@@ -515,9 +586,9 @@ export const sharedSchemas = [
         ]
       },
       "included_items": { "type": "object", "additionalProperties": { "$ref": "InlineProductIncludedItem#" } },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {}
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 }
     }
   },
   {
@@ -691,6 +762,13 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "OkOk",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["ok"],
+    "properties": { "ok": { "type": "string", "const": "ok" } }
+  },
+  {
     "$id": "PasskeyCreationOptions",
     "type": "object",
     "additionalProperties": false,
@@ -794,6 +872,13 @@ export const sharedSchemas = [
     "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^\\$?[a-z0-9_:]+$" } }
   },
   {
+    "$id": "ProbeStatus",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["status"],
+    "properties": { "status": { "type": "string", "enum": ["ok", "ready"] } }
+  },
+  {
     "$id": "ProjectMetrics",
     "type": "object",
     "additionalProperties": false,
@@ -888,6 +973,13 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "RenderedEmail",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["html"],
+    "properties": { "html": { "type": "string" }, "subject": { "type": "string" }, "notification_category": { "type": "string" } }
+  },
+  {
     "$id": "RestrictedReason",
     "type": "object",
     "additionalProperties": false,
@@ -903,9 +995,9 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
     }
   },
@@ -958,9 +1050,9 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
     }
   },
@@ -1010,9 +1102,9 @@ export const sharedSchemas = [
       "has_password": { "type": "boolean" },
       "otp_auth_enabled": { "type": "boolean" },
       "passkey_auth_enabled": { "type": "boolean" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "last_active_at_millis": { "type": "integer" },
       "is_anonymous": { "type": "boolean" },
       "is_restricted": { "type": "boolean" },
@@ -1427,6 +1519,42 @@ export const routeTable = [
     "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"] }
   },
   {
+    "operationId": "getHealth",
+    "method": "GET",
+    "url": "/api/v1/health",
+    "specPath": "/health",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "ProbeStatus#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "getReadiness",
+    "method": "GET",
+    "url": "/api/v1/ready",
+    "specPath": "/ready",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "ProbeStatus#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "503": ["SERVER_NOT_READY"] }
+  },
+  {
     "operationId": "getCurrentProject",
     "method": "GET",
     "url": "/api/v1/projects/current",
@@ -1697,6 +1825,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -1752,6 +1881,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -3229,7 +3359,7 @@ export const routeTable = [
             "properties": {
               "display_name": { "type": ["string", "null"], "maxLength": 256 },
               "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-              "client_metadata": {},
+              "client_metadata": { "x-max-json-length": 100000 },
               "selected_team_id": { "type": ["string", "null"], "format": "uuid" },
               "otp_auth_enabled": { "type": "boolean" },
               "passkey_auth_enabled": { "type": "boolean" },
@@ -3243,9 +3373,9 @@ export const routeTable = [
             "properties": {
               "display_name": { "type": ["string", "null"], "maxLength": 256 },
               "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-              "client_metadata": {},
-              "client_read_only_metadata": {},
-              "server_metadata": {},
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 },
               "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
               "primary_email_verified": { "type": "boolean" },
               "primary_email_auth_enabled": { "type": "boolean" },
@@ -3424,9 +3554,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": ["string", "null"], "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
@@ -3569,9 +3699,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": ["string", "null"], "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
@@ -4179,6 +4309,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -4435,6 +4566,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -4558,6 +4690,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -4932,9 +5065,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "creator_user_id": {
             "type": "string",
             "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
@@ -5052,9 +5185,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {}
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 }
         }
       },
       "response": { "200": { "$ref": "TeamView#" } }
@@ -6681,6 +6814,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -7270,6 +7404,835 @@ export const routeTable = [
     }
   },
   {
+    "operationId": "listEmailThemes",
+    "method": "GET",
+    "url": "/api/v1/internal/email-themes",
+    "specPath": "/internal/email-themes",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailThemeList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createEmailTheme",
+    "method": "POST",
+    "url": "/api/v1/internal/email-themes",
+    "specPath": "/internal/email-themes",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["display_name"],
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 }
+        }
+      },
+      "response": { "200": { "$ref": "CreatedId#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getEmailTheme",
+    "method": "GET",
+    "url": "/api/v1/internal/email-themes/:theme_id",
+    "specPath": "/internal/email-themes/{theme_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["theme_id"],
+        "properties": { "theme_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailThemeDetail#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "updateEmailTheme",
+    "method": "PATCH",
+    "url": "/api/v1/internal/email-themes/:theme_id",
+    "specPath": "/internal/email-themes/{theme_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["theme_id"],
+        "properties": { "theme_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["display_name"],
+          "properties": { "display_name": { "type": "string" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "deleteEmailTheme",
+    "method": "DELETE",
+    "url": "/api/v1/internal/email-themes/:theme_id",
+    "specPath": "/internal/email-themes/{theme_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["theme_id"],
+        "properties": { "theme_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmptyObject#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "listEmailTemplates",
+    "method": "GET",
+    "url": "/api/v1/internal/email-templates",
+    "specPath": "/internal/email-templates",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailTemplateList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createEmailTemplate",
+    "method": "POST",
+    "url": "/api/v1/internal/email-templates",
+    "specPath": "/internal/email-templates",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["display_name"],
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] }
+        }
+      },
+      "response": { "200": { "$ref": "CreatedId#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REQUIRES_CUSTOM_EMAIL_SERVER",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "updateEmailTemplate",
+    "method": "PATCH",
+    "url": "/api/v1/internal/email-templates/:template_id",
+    "specPath": "/internal/email-templates/{template_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["template_id"],
+        "properties": { "template_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["rendered_html"],
+          "properties": { "rendered_html": { "type": "string" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REQUIRES_CUSTOM_EMAIL_SERVER",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "deleteEmailTemplate",
+    "method": "DELETE",
+    "url": "/api/v1/internal/email-templates/:template_id",
+    "specPath": "/internal/email-templates/{template_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["template_id"],
+        "properties": { "template_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmptyObject#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "listEmailDrafts",
+    "method": "GET",
+    "url": "/api/v1/internal/email-drafts",
+    "specPath": "/internal/email-drafts",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailDraftList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createEmailDraft",
+    "method": "POST",
+    "url": "/api/v1/internal/email-drafts",
+    "specPath": "/internal/email-drafts",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["display_name"],
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] }
+        }
+      },
+      "response": { "200": { "$ref": "CreatedId#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getEmailDraft",
+    "method": "GET",
+    "url": "/api/v1/internal/email-drafts/:draft_id",
+    "specPath": "/internal/email-drafts/{draft_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["draft_id"],
+        "properties": { "draft_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailDraft#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "updateEmailDraft",
+    "method": "PATCH",
+    "url": "/api/v1/internal/email-drafts/:draft_id",
+    "specPath": "/internal/email-drafts/{draft_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["draft_id"],
+        "properties": { "draft_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
+          "sent_at_millis": { "oneOf": [{ "type": "integer", "minimum": 0, "maximum": 8640000000000000 }, { "type": "null" }] }
+        }
+      },
+      "response": { "200": { "$ref": "OkOk#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "deleteEmailDraft",
+    "method": "DELETE",
+    "url": "/api/v1/internal/email-drafts/:draft_id",
+    "specPath": "/internal/email-drafts/{draft_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["draft_id"],
+        "properties": { "draft_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "OkOk#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "renderEmail",
+    "method": "POST",
+    "url": "/api/v1/emails/render-email",
+    "specPath": "/emails/render-email",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "template_id": { "type": "string", "format": "uuid" },
+          "template_tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
+          "theme_tsx_source": { "type": "string", "maxLength": 200000 }
+        }
+      },
+      "response": { "200": { "$ref": "RenderedEmail#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
     "operationId": "getCustomerItem",
     "method": "GET",
     "url": "/api/v1/payments/items/:customer_type/:customer_id/:item_id",
@@ -7573,9 +8536,9 @@ export const routeTable = [
                   }
                 }
               },
-              "client_metadata": {},
-              "client_read_only_metadata": {},
-              "server_metadata": {}
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 }
             }
           },
           "quantity": { "type": "integer", "minimum": 1, "maximum": 1000000, "default": 1 }

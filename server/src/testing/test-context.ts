@@ -131,9 +131,15 @@ export async function createTestContext(
       return code;
     },
     /** A request checked against the spec (see contract.ts). */
-    request: (request: InjectOptions & { url: string }) => contractRequest(app, request),
+    request: async (request: InjectOptions & { url: string }) => {
+      const response = await contractRequest(app, request);
+      // Work done after the answer (the password reset email) is finished before a test looks for it.
+      await services.passwordReset.settled();
+      return response;
+    },
     createProject,
     async close() {
+      await services.passwordReset.settled();
       await app.close();
       await database.close();
       if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
