@@ -12,6 +12,8 @@ export default defineConfig({
     // Files run in parallel on the machine's cores; each isolates itself with its own projects.
     pool: 'forks',
     testTimeout: 30_000,
+    // Browser journeys poll the page; on a loaded machine a sign-up (argon2) can take seconds.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
   },
 });
