@@ -10,7 +10,7 @@ import { withTestContext } from '../testing/test-context.ts';
  * invitation, contact channel, user and team API keys and permission definitions. Every operation
  * that names a resource by id (path, query or body) is called with A's ids and the credentials of
  * project B (each access type the operation allows), and with A's user token under B's headers.
- * Each attempt is denied (a 4xx), or is a list filtered by A's id that answers empty; A is intact afterwards.
+ * Each attempt is denied (a 4xx), or answers that it found nothing (a list filtered by A's id); A is intact afterwards.
  */
 const env = withTestContext();
 const config = {
@@ -18,6 +18,18 @@ const config = {
   'apiKeys.enabled.team': true,
   'auth.password.allowSignIn': true,
   'domains.trustedDomains': { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } },
+  // Webhook endpoints on localhost (no DNS); nothing is sent to them.
+  'domains.allowLocalhost': true,
+  // Email templates need the project's own mail server; nothing listens on port 9, so nothing is delivered.
+  'emails.server': {
+    isShared: false,
+    host: '127.0.0.1',
+    port: 9,
+    username: 'victim',
+    password: 'secret',
+    senderName: 'Victim',
+    senderEmail: 'auth@victim.test',
+  },
 };
 
 type Resources = Record<string, string>;
@@ -59,6 +71,11 @@ beforeAll(async () => {
     callback_url: 'https://app.example.com/handler/team-invitation',
   });
   const invitations = await call('GET', `/team-invitations?team_id=${team.id}`, server);
+  const admin = victim.headers.admin;
+  const theme = await call('POST', '/internal/email-themes', admin, { display_name: 'Victim theme' });
+  const template = await call('POST', '/internal/email-templates', admin, { display_name: 'Victim template' });
+  const draft = await call('POST', '/internal/email-drafts', admin, { display_name: 'Victim draft' });
+  const endpoint = await call('POST', '/internal/webhooks/endpoints', admin, { url: 'http://localhost:9/victim' });
   ids = {
     user_id: user.id,
     team_id: team.id,
@@ -68,6 +85,10 @@ beforeAll(async () => {
     team_api_key_id: teamKey.id,
     key_set_id: victim.keySet.id,
     invitation_id: invitations.items[0].id,
+    theme_id: theme.id,
+    template_id: template.id,
+    draft_id: draft.id,
+    endpoint_id: endpoint.id,
     team_permission_id: 'victim_team_permission',
     project_permission_id: 'victim_project_permission',
   };
@@ -82,7 +103,8 @@ function victimIdFor(route: RouteDefinition, field: string): string | undefined 
         ? ids.team_api_key_id
         : ids.user_api_key_id;
   if (field === 'permission_id') return route.url.includes('team-permission') ? ids.team_permission_id : ids.project_permission_id;
-  if (field === 'creator_user_id') return ids.user_id;
+  if (field === 'creator_user_id' || field === 'customer_id') return ids.user_id;
+  if (field === 'customer_type') return 'user';
   return ids[field];
 }
 
@@ -96,6 +118,11 @@ const addressingFields = new Set([
   'api_key_id',
   'invitation_id',
   'permission_id',
+  'theme_id',
+  'template_id',
+  'draft_id',
+  'endpoint_id',
+  'customer_id',
 ]);
 type Schema = { properties?: Record<string, unknown>; required?: string[] };
 const routes = (routeTable as readonly RouteDefinition[]).filter((route) => route.auth !== 'none');
@@ -118,13 +145,20 @@ function requestFor(route: RouteDefinition) {
 
 let attempts = 0;
 let denied = 0;
-let emptyLists = 0;
+let emptyAnswers = 0;
+/** Operations that answer 2xx for what they cannot find, saying so in the body. */
+const answersAboutNothing: Record<string, (body: Record<string, unknown>) => boolean> = {
+  // Billing reads never fail: another project's customer has no billing here.
+  getCustomerBilling: (body) => body.has_customer === false && body.default_payment_method === null,
+  // The test send reports the unknown endpoint.
+  sendTestWebhook: (body) => body.success === false && String(body.error_message).includes('No webhook endpoint'),
+};
 
 describe('another project cannot reach project A by id', () => {
   const targeted = routes.filter(addressesById);
 
-  it('covers every operation that names a user, team, session, channel, key, invitation or permission', () => {
-    expect(targeted.length).toBeGreaterThan(40);
+  it('covers every operation that names a user, team, session, channel, key, invitation, permission, email theme, template or draft, webhook endpoint or payments customer', () => {
+    expect(targeted.length).toBeGreaterThan(60);
   });
 
   it.each(targeted.map((route) => ({ route, name: `${route.method} ${route.url}` })))('$name', async ({ route }) => {
@@ -138,11 +172,16 @@ describe('another project cannot reach project A by id', () => {
         denied += 1;
         return;
       }
-      // Only a list filtered by another project's id may answer, and then with nothing in it.
-      expect(route.method, `${label} was allowed`).toBe('GET');
-      expect(response.body.items, label).toEqual([]);
-      emptyLists += 1;
-      for (const id of victimIds) expect(response.text, `${label} answered with project A's data`).not.toContain(id);
+      // Only a list filtered by another project's id may answer, and then with nothing in it, or an
+      // operation whose answer says it found nothing.
+      const foundNothing = answersAboutNothing[route.operationId];
+      if (foundNothing) expect(foundNothing(response.body), `${label}: ${response.text.slice(0, 300)}`).toBe(true);
+      else {
+        expect(route.method, `${label} was allowed: ${response.text.slice(0, 300)}`).toBe('GET');
+        expect(response.body.items, `${label}: ${response.text.slice(0, 300)}`).toEqual([]);
+        for (const id of victimIds) expect(response.text, `${label} answered with project A's data`).not.toContain(id);
+      }
+      emptyAnswers += 1;
     };
     for (const type of route.accessTypes) {
       await attempt({ ...attacker.headers[type], 'x-stack-access-token': attackerToken }, `project B ${type} key`);
@@ -175,10 +214,13 @@ describe('another project cannot reach project A by id', () => {
     expect(sessions.items.map((session: { id: string }) => session.id)).toContain(ids.session_id);
     const invitations = await call('GET', `/team-invitations?team_id=${ids.team_id}`, server);
     expect(invitations.items).toHaveLength(1);
+    await call('GET', `/internal/email-themes/${ids.theme_id}`, victim.headers.admin);
+    await call('GET', `/internal/email-drafts/${ids.draft_id}`, victim.headers.admin);
+    await call('GET', `/internal/webhooks/endpoints/${ids.endpoint_id}`, victim.headers.admin);
     const definitions = await call('GET', '/team-permission-definitions', victim.headers.admin);
     expect(definitions.items.map((item: { id: string }) => item.id)).toContain('victim_team_permission');
     console.log(
-      `isolation matrix: ${attempts} cross-project attempts, ${denied} denied, ${emptyLists} filtered lists answered empty, none with project A's data`,
+      `isolation matrix: ${attempts} cross-project attempts, ${denied} denied, ${emptyAnswers} answered empty (filtered lists, a billing read, a test send), none with project A's data`,
     );
   });
 });
