@@ -1682,6 +1682,18 @@ export class NewPurchasesBlockedError extends KnownError {
   }
 }
 
+/** PRODUCT_LINE_CONFLICT: A Gatehouse code: the customer owns another product of the same product line (not an add-on of this one, nor this an add-on of it), and products of one line exclude each other; buy a switch instead. `conflicting_products` names them. */
+export class ProductLineConflictError extends KnownError {
+  static readonly code = "PRODUCT_LINE_CONFLICT";
+  static readonly status = 409;
+  static readonly defaultMessage = "The customer already owns a product of this product line; switch to it instead of buying it.";
+  declare readonly code: "PRODUCT_LINE_CONFLICT";
+  declare readonly details: components['schemas']['ProductLineConflictError']['details'];
+  constructor(details: components['schemas']['ProductLineConflictError']['details'], message?: string) {
+    super("PRODUCT_LINE_CONFLICT", 409, message ?? ProductLineConflictError.defaultMessage, details);
+  }
+}
+
 /** Every code that is ever sent, to its class. */
 export const knownErrorClasses = {
   UNSUPPORTED_ERROR: UnsupportedError,
@@ -1821,6 +1833,7 @@ export const knownErrorClasses = {
   ANALYTICS_NOT_ENABLED: AnalyticsNotEnabledError,
   DEFAULT_PAYMENT_METHOD_REQUIRED: DefaultPaymentMethodRequiredError,
   NEW_PURCHASES_BLOCKED: NewPurchasesBlockedError,
+  PRODUCT_LINE_CONFLICT: ProductLineConflictError,
 } as const;
 
 export type KnownErrorCode = keyof typeof knownErrorClasses;
@@ -1954,6 +1967,11 @@ export type OperationErrors = {
   cancelCustomerProduct: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | UserAuthenticationRequiredError;
   switchCustomerProduct: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | DefaultPaymentMethodRequiredError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | NewPurchasesBlockedError | ProductDoesNotExistError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | UserAuthenticationRequiredError;
   getCustomerBilling: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | UserAuthenticationRequiredError;
+  createPurchaseUrl: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | CustomerDoesNotExistError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | NewPurchasesBlockedError | ProductAlreadyGrantedError | ProductCustomerTypeDoesNotMatchError | ProductDoesNotExistError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RedirectUrlNotWhitelistedError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | UserAuthenticationRequiredError;
+  checkPurchaseCode: SchemaError;
+  verifyPurchaseCode: BodyParsingError | RedirectUrlNotWhitelistedError | SchemaError | VerificationCodeNotFoundError;
+  getPurchaseCheckoutPage: SchemaError;
+  completeTestModePurchase: BodyParsingError | NewPurchasesBlockedError | ProductAlreadyGrantedError | ProductLineConflictError | SchemaError | VerificationCodeNotFoundError;
   listInternalProjects: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | ExpectedInternalProjectError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | UserAuthenticationRequiredError;
   createInternalProject: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | ExpectedInternalProjectError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | UserAuthenticationRequiredError;
   transferInternalProject: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | ExpectedInternalProjectError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | ProjectNotFoundError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | UserAuthenticationRequiredError;
