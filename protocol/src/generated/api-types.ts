@@ -15733,7 +15733,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403"];
             409: components["responses"]["USER_EMAIL_ALREADY_EXISTS"];
         };

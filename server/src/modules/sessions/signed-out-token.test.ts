@@ -76,6 +76,18 @@ describe('a signed-out session’s access token', () => {
     );
   });
 
+  it('changes no sign-in method of the user (PATCH /users/me), but still edits the profile', async () => {
+    const { user, live, signedOut } = await userWithTwoSessions();
+    const totp = Buffer.alloc(20, 7).toString('base64');
+    expectSignedOut(await call('PATCH', '/users/me', signedOut, { totp_secret_base64: totp }));
+    expectSignedOut(await call('PATCH', '/users/me', signedOut, { primary_email: `attacker-${randomUUID()}@example.com` }));
+    expectSignedOut(await call('PATCH', '/users/me', signedOut, { otp_auth_enabled: true }));
+    expect((await call('PATCH', '/users/me', signedOut, { display_name: 'Still me' })).status).toBe(200);
+    const me = await call('GET', '/users/me', live);
+    expect(me.body).toMatchObject({ primary_email: user.primary_email, display_name: 'Still me', has_password: true });
+    expect((await call('PATCH', '/users/me', live, { otp_auth_enabled: true })).status).toBe(200);
+  });
+
   it('registers no passkey', async () => {
     const { live, signedOut } = await userWithTwoSessions();
     const client = passkeyClient(env);
