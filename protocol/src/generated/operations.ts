@@ -128,6 +128,8 @@ export const operationDescriptors = {
   updateWebhookEndpoint: {"method":"PATCH","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","bodyType":"application/json","auth":"required"},
   deleteWebhookEndpoint: {"method":"DELETE","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","auth":"required"},
   resetWebhookEndpointSecret: {"method":"POST","path":"/internal/webhooks/endpoints/{endpoint_id}/rotate-secret","responseType":"json","bodyType":"application/json","auth":"required"},
+  listWebhookMessages: {"method":"GET","path":"/internal/webhooks/endpoints/{endpoint_id}/messages","responseType":"json","auth":"required"},
+  sendWebhookMessageAgain: {"method":"POST","path":"/internal/webhooks/endpoints/{endpoint_id}/messages/{message_id}/replay","responseType":"json","bodyType":"application/json","auth":"required"},
   sendTestWebhook: {"method":"POST","path":"/internal/send-test-webhook","responseType":"json","bodyType":"application/json","auth":"required"},
 } as const;
 

@@ -25,6 +25,7 @@ import type * as teamRepository from '../modules/teams/team.repository.ts';
 import type * as userRepository from '../modules/users/user.repository.ts';
 import type * as verificationCodeRepository from '../modules/verification-codes/verification-code.repository.ts';
 import type * as webhookEndpointRepository from '../modules/webhooks/webhook-endpoint.repository.ts';
+import type * as webhookMessageRepository from '../modules/webhooks/webhook-message.repository.ts';
 import type { ProjectId } from './project-id.ts';
 
 /**
@@ -98,6 +99,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof userRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof verificationCodeRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof webhookEndpointRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof webhookMessageRepository>>().toEqualTypeOf<never>();
   });
 
   it('checks every repository there is', () => {
