@@ -24,7 +24,7 @@ describe('openapi/v1.yaml', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const { operation } of operations) {
       expect(operation.operationId).toMatch(
-        /^(get|list|create|update|delete|check|redirect|send|sign|verify|revoke|refresh|set|reset|exchange|accept|transfer|poll|complete|initiate|register)[A-Z]\w+$/,
+        /^(get|list|create|update|delete|check|redirect|send|sign|verify|revoke|refresh|set|reset|exchange|accept|transfer|poll|complete|initiate|register|grant|cancel|switch|render)[A-Z]\w+$/,
       );
       expect(
         Object.keys(operation.responses).some((status) => /^[23]\d\d$/.test(status)),

@@ -4,15 +4,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from '../../examples/demo/e2e/chromium.ts';
 import { freePort } from '../../examples/demo/e2e/demo-platform.ts';
-import { ensureDashboardBuilt } from '../../scripts/src/example-app/build-example-app.ts';
+import { ensureDashboardBuilt, ensureExampleAppBuilt } from '../../scripts/src/example-app/build-example-app.ts';
 import type { WebAppConfig } from '../../server/src/plugins/web-app.ts';
 import { ensureInternalProject } from '../../server/src/testing/internal-project.ts';
 import { createTestContext, type TestContext } from '../../server/src/testing/test-context.ts';
 
 export type DashboardPlatform = {
-  /** The platform's origin; the dashboard is at `${url}/dashboard`. */
+  /** The platform's origin; the dashboard is at `${url}/dashboard`, the example app at `/`. */
   url: string;
   context: TestContext;
+  /** Points the example app (where impersonation opens) at a project, with a fresh publishable key. */
+  serveAppFor(projectId: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -22,11 +24,19 @@ export type DashboardPlatform = {
  * client team creation on (as the seeded `internal` project of `pnpm start` has them).
  */
 export async function startDashboardPlatform(): Promise<DashboardPlatform> {
-  const [distDir, port] = await Promise.all([ensureDashboardBuilt(), freePort()]);
+  const [distDir, appDir, port] = await Promise.all([ensureDashboardBuilt(), ensureExampleAppBuilt(), freePort()]);
   const url = `http://127.0.0.1:${port}`;
   let config: WebAppConfig | undefined;
+  let appConfig: WebAppConfig | undefined;
   const context = await createTestContext({
     publicUrl: url,
+    exampleApp: {
+      distDir: appDir,
+      config: () => {
+        if (!appConfig) throw new Error('no project for the example app yet');
+        return appConfig;
+      },
+    },
     dashboard: {
       distDir,
       config: () => {
@@ -55,7 +65,22 @@ export async function startDashboardPlatform(): Promise<DashboardPlatform> {
   if (override.status !== 200) throw new Error(`configuring internal failed: ${JSON.stringify(override.body)}`);
   config = { projectId: 'internal', publishableClientKey: internal.keys.publishable_client_key as string };
   await context.app.listen({ port, host: '127.0.0.1' });
-  return { url, context, close: () => context.close() };
+  return {
+    url,
+    context,
+    async serveAppFor(projectId) {
+      const project = await context.services.projects.find(projectId);
+      if (!project) throw new Error(`no project ${projectId}`);
+      const { keys } = await context.services.apiKeys.createKeySet({
+        projectId: project.id,
+        description: 'example app',
+        expiresAt: new Date(Date.now() + 3_600_000),
+        keys: { publishable_client_key: true },
+      });
+      appConfig = { projectId, publishableClientKey: keys.publishable_client_key as string };
+    },
+    close: () => context.close(),
+  };
 }
 
 export type DashboardEnvironment = { platform: DashboardPlatform; browser: Browser };

@@ -33,8 +33,10 @@ describe('the dashboard in Chromium: shell and projects', () => {
     await page.getByRole('button', { name: 'Create project' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/projects\/[0-9a-f-]{36}\//);
     const first = new URL(page.url()).pathname.split('/')[3]!;
+    // A project opens on its users; its settings are one link away.
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/dashboard/projects/${first}/users`);
+    await page.getByRole('link', { name: 'Project settings' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Store');
-    expect(new URL(page.url()).pathname).toBe(`/dashboard/projects/${first}/settings`);
     const admin = await env.platform.context.services.projects.find(first);
     expect(admin?.display_name).toBe('Acme Store');
     // The onboarding choices became its config: password on, Google with the shared keys.
@@ -49,7 +51,8 @@ describe('the dashboard in Chromium: shell and projects', () => {
     await expect.poll(() => page.getByRole('link', { name: 'Acme Store' }).isVisible()).toBe(true);
     const second = await createProject(page, 'Second Store', { newTeam: 'Second team' });
     await page.getByLabel('Project', { exact: true }).selectOption({ label: 'Acme Store' });
-    await expect.poll(() => new URL(page.url()).pathname).toBe(`/dashboard/projects/${first}/settings`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/dashboard/projects/${first}/users`);
+    await page.getByRole('link', { name: 'Project settings' }).click();
 
     // Rename: saved on the server and shown in the switcher.
     await page.getByLabel('Project name', { exact: true }).fill('Acme Shop');

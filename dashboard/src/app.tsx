@@ -6,6 +6,8 @@ import { adminRequest, installDashboardApiClient } from './admin-client.ts';
 import { NewProjectPage } from './pages/new-project.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
 import { ProjectsPage } from './pages/projects.tsx';
+import { UserPage } from './pages/user.tsx';
+import { UsersPage } from './pages/users.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
 import { Loading, PageErrorBoundary } from './ui.tsx';
@@ -28,7 +30,10 @@ export function App() {
   return <SignedInShell />;
 }
 
-const sectionLabels: Array<[ProjectSection, string]> = [['settings', 'Project settings']];
+const sectionLabels: Array<[ProjectSection, string]> = [
+  ['users', 'Users'],
+  ['settings', 'Project settings'],
+];
 
 function SignedInShell() {
   useUser({ or: 'redirect' });
@@ -75,7 +80,7 @@ function Page({ route }: { route: Route }) {
     case 'project':
       return (
         <ProjectScope projectId={route.projectId}>
-          <ProjectPage section={route.section} />
+          <ProjectPage section={route.section} item={route.item} />
         </ProjectScope>
       );
     default:
@@ -90,8 +95,10 @@ function Page({ route }: { route: Route }) {
   }
 }
 
-function ProjectPage({ section }: { section: ProjectSection }) {
+function ProjectPage({ section, item }: { section: ProjectSection; item: string | undefined }) {
   switch (section) {
+    case 'users':
+      return item ? <UserPage userId={item} /> : <UsersPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:

@@ -28,6 +28,8 @@ function Root() {
       projectId={projectId}
       publishableClientKey={publishableClientKey}
       queryClient={rootQueryClient}
+      // Not the cookies: the apps on this origin (where impersonation opens) share the access-token cookie.
+      tokenStore="localStorage"
       theme={theme}
       urls={{ handlerPath: `${BASE}/handler`, home: `${BASE}/projects`, afterSignOut: `${BASE}/handler/sign-in` }}
     >

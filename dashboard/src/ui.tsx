@@ -102,6 +102,8 @@ export function ConfirmDialog(props: {
   onClose: () => void;
   busy?: boolean;
   canConfirm?: boolean;
+  /** `danger` (default) for destructive actions. */
+  tone?: 'danger' | 'primary';
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -119,7 +121,12 @@ export function ConfirmDialog(props: {
         <button type="button" onClick={props.onClose}>
           Cancel
         </button>
-        <button type="button" className="gh-danger" disabled={props.busy || props.canConfirm === false} onClick={props.onConfirm}>
+        <button
+          type="button"
+          className={props.tone === 'primary' ? 'gh-primary' : 'gh-danger'}
+          disabled={props.busy || props.canConfirm === false}
+          onClick={props.onConfirm}
+        >
           {props.busy ? 'Working…' : props.confirmLabel}
         </button>
       </div>

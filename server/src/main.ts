@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { readEnv } from './config/env.ts';
+import { requestSerializer } from './config/secrets-in-logs.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedProjects } from './bootstrap/seed-projects.ts';
@@ -10,7 +11,12 @@ import { createServer, migrations } from './services.ts';
 /** `pnpm start`: database (PGlite unless DATABASE_URL), migrations, seed projects, HTTP server. */
 async function main(): Promise<void> {
   const env = readEnv();
-  const database = await createDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  const database = await createDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir: env.dataDir,
+    poolSize: env.databasePoolSize,
+    acquireTimeoutMs: env.databaseAcquireTimeoutMs,
+  });
   await migrateToLatest(database.db, migrations);
   const server = createServer(database.db, {
     publicUrl: env.publicUrl,
@@ -22,7 +28,7 @@ async function main(): Promise<void> {
   const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
   const app = await buildApp({
     server,
-    logger: { level: env.logLevel },
+    logger: { level: env.logLevel, serializers: { req: requestSerializer(env.developmentMode) } },
     trustProxy: env.trustProxy,
     rateLimits: env.rateLimits,
     backgroundJobs: true,

@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with an email and a password
-         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP and per email.
+         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
          */
         post: operations["signInWithPassword"];
         delete?: never;
@@ -5404,6 +5404,1081 @@ export interface paths {
         patch: operations["updateNotificationPreference"];
         trace?: never;
     };
+    "/internal/email-themes": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's email themes
+         * @description The built-in themes (`Default Light`, id `1df07ae6-abf3-4a40-83a5-a1a2cbe336ac`, and `Default Dark`,
+         *     id `a0172b5d-cff0-463b-83bb-85124697373a`) and the project's own (config `emails.themes`), built-in
+         *     first, then by name. A project theme with a built-in id replaces that built-in theme.
+         */
+        get: operations["listEmailThemes"];
+        put?: never;
+        /**
+         * Create an email theme
+         * @description The new theme starts as a copy of `Default Light` (or the given `tsx_source`, which must render).
+         */
+        post: operations["createEmailTheme"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/email-themes/{theme_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** One email theme with its source */
+        get: operations["getEmailTheme"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an email theme
+         * @description Answers `{}` (the protocol leaves the body open). Deleting a built-in theme removes only the
+         *     project's version of it (the built-in source comes back). When the deleted theme was the
+         *     selected one, `Default Light` becomes the selected theme; templates that named it use the
+         *     selected theme.
+         */
+        delete: operations["deleteEmailTheme"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an email theme's source or name
+         * @description The new source is rendered around a sample template first; a source that does not compile or
+         *     render is refused with `EMAIL_RENDERING_ERROR` and the theme stays as it was. Changing a built-in
+         *     theme stores the project's own version under the built-in id.
+         */
+        patch: operations["updateEmailTheme"];
+        trace?: never;
+    };
+    "/internal/email-templates": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's email templates
+         * @description The built-in templates, one for each email the platform sends itself (their ids are fixed:
+         *     `Email Verification` `e7d009ce-8d47-4528-b245-5bf119f2ffa3`, `Password Reset`
+         *     `a70fb3a4-56c1-4e42-af25-49d25603abd0`, `Magic Link / OTP` `822687fe-8d0a-4467-a0d1-416b6e639478`,
+         *     `Team Invitation` `e84de395-2076-4831-9c19-8e9a96a868e4`, `Sign In Invitation`
+         *     `066dd73c-36da-4fd0-b6d6-ebf87683f8bc`), each replaced by the project's version when it has one,
+         *     then the project's own templates (config `emails.templates`) by name. `theme_id` absent: the
+         *     project's selected theme; `false`: no theme.
+         */
+        get: operations["listEmailTemplates"];
+        put?: never;
+        /**
+         * Create an email template
+         * @description The new template starts from a small example source (or the given `tsx_source`, which must
+         *     render). Custom templates need the project's own email server (`emails.server.isShared: false`):
+         *     on the shared server this is `REQUIRES_CUSTOM_EMAIL_SERVER`.
+         */
+        post: operations["createEmailTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/email-templates/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an email template
+         * @description Deleting a built-in template removes only the project's version of it: the built-in source is used again.
+         */
+        delete: operations["deleteEmailTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an email template
+         * @description The new source is rendered (with its `previewVariables`, a sample user and the chosen theme);
+         *     a source that does not compile or render is `EMAIL_RENDERING_ERROR` and nothing changes. The
+         *     answer is the rendered preview. `theme_id`: a theme id, `false` for no theme, `null` for the
+         *     project's selected theme (absent: unchanged). Changing a built-in template stores the project's
+         *     version under its id, and from then on the platform's own emails of that kind use it. Needs the
+         *     project's own email server (`REQUIRES_CUSTOM_EMAIL_SERVER` on the shared one).
+         */
+        patch: operations["updateEmailTemplate"];
+        trace?: never;
+    };
+    "/internal/email-drafts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's email drafts, newest first */
+        get: operations["listEmailDrafts"];
+        put?: never;
+        /**
+         * Create an email draft
+         * @description A draft is a template kept for one sending (send-email `draft_id`). Without `tsx_source` it starts from a small example source. Drafts are not rendered when saved.
+         */
+        post: operations["createEmailDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/email-drafts/{draft_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** One email draft */
+        get: operations["getEmailDraft"];
+        put?: never;
+        post?: never;
+        /** Delete an email draft */
+        delete: operations["deleteEmailDraft"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an email draft
+         * @description `theme_id` `null` means the project's selected theme; `sent_at_millis` marks the draft as sent (or, `null`, not sent).
+         */
+        patch: operations["updateEmailDraft"];
+        trace?: never;
+    };
+    "/emails/render-email": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a template inside a theme (a preview)
+         * @description Exactly one of `template_id` / `template_tsx_source`, and at most one of `theme_id` /
+         *     `theme_tsx_source` (anything else is `SCHEMA_ERROR`). `theme_id`: a theme id, `false` for no
+         *     theme; absent or `null`: the template's own choice (a template by source: the selected theme).
+         *     The template is given a sample user, the project and its `previewVariables`. The sources run in
+         *     the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
+         */
+        post: operations["renderEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/items/{customer_type}/{customer_id}/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's quantity of an item
+         * @description The quantity is the customer's unexpired manual changes (`update-quantity`) plus what its active products grant:
+         *     an included item that does not repeat counts while the product is active (for good with `expires: never`);
+         *     one that repeats grants its quantity at the start of every period, of which `when-repeated` keeps only the
+         *     current period's and `never` keeps every period's. Products included by default (prices `include-by-default`)
+         *     count for every customer of their type that owns nothing else of their product line (the current period only).
+         *     Client access reaches only the signed-in user and the teams it belongs to (plain 403 otherwise).
+         */
+        get: operations["getCustomerItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/items/{customer_type}/{customer_id}/{item_id}/update-quantity": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a customer's quantity of an item
+         * @description Adds `delta` (negative to take away) as a ledger entry that counts until `expires_at` (ISO date; never when absent).
+         *     With `allow_negative=false` a change that would leave the quantity below zero is refused with
+         *     `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (details: the quantity at the time) and changes nothing; changes of one
+         *     customer's item are applied one after the other, so concurrent decrements never overdraw. The change is
+         *     recorded as an `item_quantity.changed` event.
+         */
+        post: operations["updateCustomerItemQuantity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/products/{customer_type}/{customer_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The products a customer has
+         * @description Products included by default first (those of lines the customer owns nothing of), then the active products it
+         *     owns, oldest first. Never fails for a customer the caller may address: a project that has set up nothing, or a
+         *     customer that owns nothing, gets an empty list. `cursor` is the opaque `next_cursor` of the previous page.
+         *     Client access reaches only the signed-in user and its teams (plain 403 otherwise).
+         */
+        get: operations["listCustomerProducts"];
+        put?: never;
+        /**
+         * Grant a product to a customer
+         * @description Gives the customer a catalogue product (`product_id`) or one described inline (`product_inline`), exactly one
+         *     of them, with no payment. What the customer owns of the same product line (that is not an add-on of it, or it of
+         *     that) is canceled: products of one line exclude each other. A product that is not stackable is granted once
+         *     (`PRODUCT_ALREADY_GRANTED`), with quantity 1. Recorded as a `product.granted` event. Plain-text 400s: both or
+         *     neither product given, a quantity above 1 of a product that is not stackable, an inline product that breaks a
+         *     catalogue rule (the messages of updateProjectConfigOverride, naming `product_inline...`).
+         */
+        post: operations["grantCustomerProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/products/{customer_type}/{customer_id}/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a product a customer owns
+         * @description Ends the customer's active ownership of the product now (the one `subscription_id` names, or every one of that
+         *     product): what it granted stops counting, except included items that never expire. Recorded as a
+         *     `product.canceled` event. A product the customer does not own (actively) is a plain-text 404. Client access
+         *     reaches only the signed-in user and its teams (plain 403 otherwise).
+         */
+        delete: operations["cancelCustomerProduct"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/products/{customer_type}/{customer_id}/switch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a customer to another product of the same line
+         * @description Cancels `from_product_id` and gives `to_product_id` (same product line) at `price_id` (its first price when
+         *     absent). Refused when `payments.blockNewPurchases` is on (`NEW_PURCHASES_BLOCKED`); outside test mode a paid
+         *     target needs the customer's default payment method (`DEFAULT_PAYMENT_METHOD_REQUIRED`). Plain-text answers:
+         *     400 products of different lines or an unknown price, 404 a `from` product the customer does not own. Users
+         *     and teams only; client access reaches the signed-in user and its teams, and never server-only products.
+         */
+        post: operations["switchCustomerProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/billing/{customer_type}/{customer_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's billing details
+         * @description Never fails for a customer the caller may address (account-settings pages ask it for every user): without a
+         *     payment-provider customer (test mode, or a project that has set up nothing) it is `has_customer: false` and no
+         *     default payment method. Client access reaches only the signed-in user and its teams (plain 403 otherwise).
+         */
+        get: operations["getCustomerBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/projects": {
         parameters: {
             query?: never;
@@ -6038,7 +7113,21 @@ export interface paths {
          *       the host.` (`*` one label, `**` any number; never in the port or path), `... the port must be a number.`,
          *       `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
          *       `The handler path of {domain} must start with "/".`
-         *     - `Email theme {id} does not exist.` (`emails.selectedThemeId`: the built-in theme or one of `emails.themes`)
+         *     - `Email theme {id} does not exist.` (`emails.selectedThemeId`: a built-in theme (`Default Light` or `Default Dark`) or one of `emails.themes`)
+         *     - the payments catalogue, each message after the path of the value it is about (`{path}: {message}`): ids of
+         *       items, product lines, products, prices and included items `"{id}" is not a valid id: 1 to 63 letters, digits,
+         *       underscores or hyphens, starting with a letter or underscore.`; `must be an object.`, `must be a string.`,
+         *       `must be true or false.`, `must be one of user, team, custom.` (`customerType`); a price amount
+         *       `Money amount must be in the format of <number> or <number>.<number>`, `Money amount must not have leading zeros`,
+         *       `Too many decimals; {currency} only has {n} decimals` (USD, EUR, GBP, CAD, AUD, CHF, INR 2; JPY 0),
+         *       `Unknown currency; supported: USD, EUR, GBP, CAD, AUD, CHF, INR, JPY.`, a price without any
+         *       `At least one currency is required`; intervals (`interval`, `freeTrial`, `repeat`) `An interval must be [count, unit].`,
+         *       `An interval count must be a whole number of at least 0.`, `An interval unit must be one of day, week, month, year.`;
+         *       `Product line {id} does not exist.`, `must be {type}, the customer type of product line {id}.`,
+         *       `Item {id} does not exist.`, `Item {id} is for customer type {a}, the product for {b}.`, an included item's
+         *       `quantity` `must be a whole number of at least 0.`, `expires` `must be one of never, when-purchase-expires,
+         *       when-repeated.` or `when-repeated needs a repeat interval.`, `isAddOnTo.{id}` `must be true.` or
+         *       `Product {id} does not exist.`
          *     - in production mode, the domain checks of ProjectUpdate.is_production_mode.
          */
         patch: operations["updateProjectConfigOverride"];
@@ -6872,6 +7961,74 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "item_quantity.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `item_quantity.changed` event. */
+        post: operations["onItemQuantityChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.granted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `product.granted` event. */
+        post: operations["onProductGranted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `product.canceled` event. */
+        post: operations["onProductCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The `product.refunded` event. */
+        post: operations["onProductRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook_endpoint.disabled": {
         parameters: {
             query?: never;
@@ -6968,7 +8125,7 @@ export interface components {
         UserId: string;
         /** @description A user id, or `me` for the user of the access token (`CANNOT_GET_OWN_USER_WITHOUT_USER` without one). */
         UserIdOrMe: string;
-        /** @description Any JSON value, including null. Updates replace the whole value. */
+        /** @description Any JSON value, including null, of at most 100,000 characters written as JSON (`SCHEMA_ERROR` beyond). Updates replace the whole value. */
         Json: unknown;
         /** @description An http(s) URL or a data URL of an image, at most 1,000,000 characters. */
         ImageUrl: string | null;
@@ -7942,6 +9099,74 @@ export interface components {
             /** @constant */
             is_paginated: false;
         };
+        /**
+         * @description A TSX module, compiled with esbuild and run in a QuickJS (WebAssembly) sandbox with no network, no
+         *     file system and no host objects, within 1 s and 64 MB; it may import only `react`,
+         *     `@react-email/components` (Body, Button, CodeInline, Column, Container, Font, Head, Heading, Hr,
+         *     Html, Img, Link, Preview, Row, Section, Text; `Tailwind` passes its children through unstyled) and
+         *     `@gatehouse/emails` (alias `@stackframe/emails`: `Subject`, `NotificationCategory`).
+         *
+         *     A **template** exports `EmailTemplate({ user, project, variables })` (user: `{id, display_name,
+         *     primary_email}`, project: `{id, display_name}`), and may export `subject` (a string or a function
+         *     of the same props; or render `<Subject value="..."/>`), `notificationCategory` (`Transactional` or
+         *     `Marketing`; or `<NotificationCategory value="..."/>`; default `Transactional`), `variablesSchema`
+         *     (a JSON Schema the `variables` of send-email must match) and `previewVariables` (the variables of
+         *     previews). A **theme** exports `EmailTheme({ children, unsubscribeLink })`, which wraps the body
+         *     and shows `unsubscribeLink` when there is one (non-transactional emails). A source that fails to
+         *     compile (the message has `file:line:column`), throws, runs past the time or memory limit, or
+         *     overflows the stack is `EMAIL_RENDERING_ERROR` with the message in `details.error`.
+         */
+        TsxSource: string;
+        /** @description A theme id, `false` for no theme, or `null` for the project's selected theme. */
+        ThemeChoice: string | false | null;
+        CreatedId: {
+            /** Format: uuid */
+            id: string;
+        };
+        EmptyObject: Record<string, never>;
+        OkOk: {
+            /** @constant */
+            ok: "ok";
+        };
+        EmailThemeList: {
+            themes: {
+                /** Format: uuid */
+                id: string;
+                display_name: string;
+            }[];
+        };
+        EmailThemeDetail: {
+            display_name: string;
+            tsx_source: string;
+        };
+        EmailTemplate: {
+            /** Format: uuid */
+            id: string;
+            display_name: string;
+            tsx_source: string;
+            /** @description A theme id, or `false` for no theme; absent: the project's selected theme. */
+            theme_id?: string | false;
+        };
+        EmailTemplateList: {
+            templates: components["schemas"]["EmailTemplate"][];
+        };
+        EmailDraft: {
+            /** Format: uuid */
+            id: string;
+            display_name: string;
+            tsx_source: string;
+            /** @description A theme id, or `false` for no theme; absent: the project's selected theme. */
+            theme_id?: string | false;
+            sent_at_millis: number | null;
+        };
+        EmailDraftList: {
+            drafts: components["schemas"]["EmailDraft"][];
+        };
+        RenderedEmail: {
+            html: string;
+            subject?: string;
+            notification_category?: string;
+        };
         UserCreatedEvent: {
             /** @constant */
             type: "user.created";
@@ -8030,8 +9255,59 @@ export interface components {
             type: "webhook_endpoint.disabled";
             data: components["schemas"]["WebhookEndpointDisabledEventData"];
         };
+        ItemQuantityChangedEvent: {
+            /** @constant */
+            type: "item_quantity.changed";
+            data: {
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: string;
+                item_id: string;
+                delta: number;
+                /** @description ISO date. */
+                expires_at: string | null;
+                description: string | null;
+            };
+        };
+        ProductGrantedEvent: {
+            /** @constant */
+            type: "product.granted";
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The ownership (`subscription_id`).
+                 */
+                id: string;
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: string;
+                product_id: string | null;
+                price_id: string | null;
+                quantity: number;
+                /**
+                 * @description A server grant, a test-mode purchase, or a Stripe payment.
+                 * @enum {string}
+                 */
+                source: "grant" | "test_mode" | "stripe";
+            };
+        };
+        ProductEndedEventData: {
+            /** Format: uuid */
+            id: string;
+            customer_type: components["schemas"]["CustomerType"];
+            customer_id: string;
+            product_id: string | null;
+        };
+        ProductCanceledEvent: {
+            /** @constant */
+            type: "product.canceled";
+            data: components["schemas"]["ProductEndedEventData"];
+        };
+        ProductRefundedEvent: {
+            /** @constant */
+            type: "product.refunded";
+            data: components["schemas"]["ProductEndedEventData"];
+        };
         /** @description Every event type with its payload; `type` tells which. */
-        WebhookEvent: components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMembershipCreatedEvent"] | components["schemas"]["TeamMembershipDeletedEvent"] | components["schemas"]["TeamPermissionCreatedEvent"] | components["schemas"]["TeamPermissionDeletedEvent"] | components["schemas"]["ProjectPermissionCreatedEvent"] | components["schemas"]["ProjectPermissionDeletedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"];
+        WebhookEvent: components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMembershipCreatedEvent"] | components["schemas"]["TeamMembershipDeletedEvent"] | components["schemas"]["TeamPermissionCreatedEvent"] | components["schemas"]["TeamPermissionDeletedEvent"] | components["schemas"]["ProjectPermissionCreatedEvent"] | components["schemas"]["ProjectPermissionDeletedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["ItemQuantityChangedEvent"] | components["schemas"]["ProductGrantedEvent"] | components["schemas"]["ProductCanceledEvent"] | components["schemas"]["ProductRefundedEvent"];
         /** @description Bytes in unpadded base64url, as WebAuthn's JSON forms carry them. */
         WebAuthnBase64Url: string;
         /**
@@ -8292,6 +9568,12 @@ export interface components {
             details: {
                 overload_errors: Record<string, never>[];
             };
+        };
+        /** @description No database connection became free within the server's acquire timeout (`DATABASE_ACQUIRE_TIMEOUT_MS`); nothing was changed. Any operation may answer it; retry after the seconds in `Retry-After`. */
+        DatabaseBusyError: {
+            /** @constant */
+            code: "DATABASE_BUSY";
+            error: string;
         };
         /** @description Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
         ProjectAuthenticationError: components["schemas"]["InvalidProjectAuthenticationError"] | components["schemas"]["ProjectAuthenticationRequiredError"] | components["schemas"]["ExpectedInternalProjectError"];
@@ -9172,6 +10454,123 @@ export interface components {
                 status: string;
             };
         };
+        /**
+         * @description `user` and `team` customers are the project's users and teams; `custom` ids are the project's own.
+         * @enum {string}
+         */
+        CustomerType: "user" | "team" | "custom";
+        /** @description A user id or team id (uuid), or the project's own id of a custom customer. */
+        CustomerId: string;
+        /** @description `[count, unit]`: a whole count of at least 0 and one of day, week, month, year. */
+        DayInterval: [
+            number,
+            "day" | "week" | "month" | "year"
+        ];
+        Item: {
+            /** @description The item's config id. */
+            id: string;
+            display_name: string;
+            /** @description Unexpired manual changes plus what the customer's products grant; may be negative. */
+            quantity: number;
+        };
+        /** @description Amounts per currency (money strings: `<number>` or `<number>.<number>`, no leading zeros, at most the currency's decimals), with the billing interval and free trial of a subscription. */
+        InlineProductPrice: {
+            USD?: string;
+            EUR?: string;
+            GBP?: string;
+            CAD?: string;
+            AUD?: string;
+            CHF?: string;
+            INR?: string;
+            JPY?: string;
+            interval?: components["schemas"]["DayInterval"];
+            free_trial?: components["schemas"]["DayInterval"];
+            server_only?: boolean;
+        };
+        InlineProductIncludedItem: {
+            quantity?: number;
+            repeat?: components["schemas"]["DayInterval"] | "never";
+            /** @enum {string} */
+            expires?: "never" | "when-purchase-expires" | "when-repeated";
+        };
+        /** @description A product in the API's shape (config products are camelCase). Clients see neither `server_metadata` nor server-only prices. */
+        InlineProduct: {
+            display_name: string;
+            customer_type: components["schemas"]["CustomerType"];
+            free_trial?: components["schemas"]["DayInterval"];
+            server_only: boolean;
+            stackable: boolean;
+            prices: {
+                [key: string]: components["schemas"]["InlineProductPrice"];
+            } | "include-by-default";
+            included_items: {
+                [key: string]: components["schemas"]["InlineProductIncludedItem"];
+            };
+            client_metadata?: components["schemas"]["Json"];
+            client_read_only_metadata?: components["schemas"]["Json"];
+            server_metadata?: components["schemas"]["Json"];
+        };
+        /** @description A product given inline (a grant of something not in the catalogue); `server_only` defaults to true, `stackable` to false. Checked like a catalogue product: problems are plain-text 400s naming `product_inline...`. */
+        InlineProductInput: {
+            display_name: string;
+            customer_type: components["schemas"]["CustomerType"];
+            free_trial?: components["schemas"]["DayInterval"];
+            server_only?: boolean;
+            stackable?: boolean;
+            prices?: {
+                [key: string]: components["schemas"]["InlineProductPrice"];
+            } | "include-by-default";
+            included_items?: {
+                [key: string]: components["schemas"]["InlineProductIncludedItem"];
+            };
+            client_metadata?: components["schemas"]["Json"];
+            client_read_only_metadata?: components["schemas"]["Json"];
+            server_metadata?: components["schemas"]["Json"];
+        };
+        CustomerProduct: {
+            /** @description The product's config id; null for an inline grant. */
+            id: string | null;
+            quantity: number;
+            product: components["schemas"]["InlineProduct"];
+            /**
+             * @deprecated
+             * @enum {string}
+             */
+            type?: "one_time" | "subscription";
+            /**
+             * @deprecated
+             * @description The ownership: `subscription_id` names it for DELETE; null for a product included by default.
+             */
+            subscription?: {
+                subscription_id: string | null;
+                /** @description ISO date. */
+                current_period_end: string | null;
+                cancel_at_period_end: boolean;
+                is_cancelable: boolean;
+            } | null;
+            /** @description The other products of its line the customer may switch to. */
+            switch_options?: {
+                product_id: string;
+                product: components["schemas"]["InlineProduct"];
+            }[];
+        };
+        CustomerProductList: {
+            items: components["schemas"]["CustomerProduct"][];
+            /** @constant */
+            is_paginated: true;
+            pagination: components["schemas"]["ListPagination"];
+        };
+        CustomerBilling: {
+            /** @description Whether the payment provider knows this customer (false in test mode). */
+            has_customer: boolean;
+            default_payment_method: {
+                id: string;
+                brand: string | null;
+                last4: string | null;
+                exp_month: number | null;
+                exp_year: number | null;
+            } | null;
+        };
         /** @description Item id not configured in payments.items. */
         ItemNotFoundError: {
             /** @constant */
@@ -9383,6 +10782,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["AllOverloadsFailedError"];
+            };
+        };
+        /** @description The server is busy; nothing was changed. Retry after the seconds in `Retry-After`. */
+        DATABASE_BUSY: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DatabaseBusyError"];
             };
         };
         /** @description Abstract family PROJECT_AUTHENTICATION_ERROR, never sent as such; matches any of its descendants. Abstract base for project-level (key/access-type) authentication problems. */
@@ -11181,6 +12593,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["UserTokenErrors403"];
+            };
+        };
+        /** @description A bad request, or a TSX source that does not compile or render (`EMAIL_RENDERING_ERROR`). */
+        EmailRendering400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailRenderingError"];
+            };
+        };
+        /** @description A bad request, a TSX source that does not compile or render, or a project on the shared email server. */
+        EmailTemplateWrite400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailRenderingError"] | components["schemas"]["RequiresCustomEmailServerError"];
             };
         };
     };
@@ -20189,6 +21619,1961 @@ export interface operations {
             };
         };
     };
+    listEmailThemes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every theme. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailThemeList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createEmailTheme: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new theme's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            400: components["responses"]["EmailRendering400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getEmailTheme: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                theme_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The theme. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailThemeDetail"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    deleteEmailTheme: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                theme_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyObject"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    updateEmailTheme: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                theme_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name?: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                };
+            };
+        };
+        responses: {
+            /** @description The theme's name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        display_name: string;
+                    };
+                };
+            };
+            400: components["responses"]["EmailRendering400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    listEmailTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailTemplateList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new template's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            400: components["responses"]["EmailTemplateWrite400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    deleteEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyObject"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    updateEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name?: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description The template rendered with its preview variables. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rendered_html: string;
+                    };
+                };
+            };
+            400: components["responses"]["EmailTemplateWrite400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    listEmailDrafts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDraftList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createEmailDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new draft's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getEmailDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                draft_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDraft"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    deleteEmailDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                draft_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkOk"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    updateEmailDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                draft_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name?: string;
+                    tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                    sent_at_millis?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkOk"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    renderEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    template_id?: string;
+                    template_tsx_source?: components["schemas"]["TsxSource"];
+                    theme_id?: components["schemas"]["ThemeChoice"];
+                    theme_tsx_source?: components["schemas"]["TsxSource"];
+                };
+            };
+        };
+        responses: {
+            /** @description The rendered email. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderedEmail"];
+                };
+            };
+            400: components["responses"]["EmailRendering400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    getCustomerItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: components["schemas"]["CustomerId"];
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item and the customer's quantity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                };
+            };
+            /** @description Bad request, an item of another customer type, or a user or team that does not exist. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthQueryErrors400"] | components["schemas"]["ItemCustomerTypeDoesNotMatchError"] | components["schemas"]["CustomerDoesNotExistError"];
+                };
+            };
+            401: components["responses"]["UserRequired401"];
+            403: components["responses"]["UserToken403OrForbidden"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+        };
+    };
+    updateCustomerItemQuantity: {
+        parameters: {
+            query: {
+                allow_negative: components["schemas"]["QueryBoolean"];
+            };
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: components["schemas"]["CustomerId"];
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    delta: number;
+                    /** Format: date-time */
+                    expires_at?: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Bad request, an item of another customer type, a user or team that does not exist, or not enough left. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ItemCustomerTypeDoesNotMatchError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["ItemQuantityInsufficientAmountError"];
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["ITEM_NOT_FOUND"];
+        };
+    };
+    listCustomerProducts: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: components["schemas"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's products. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerProductList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["UserRequired401"];
+            403: components["responses"]["UserToken403OrForbidden"];
+        };
+    };
+    grantCustomerProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: components["schemas"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id?: string;
+                    product_inline?: components["schemas"]["InlineProductInput"];
+                    /** @default 1 */
+                    quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Granted; `subscription_id` names the ownership (for DELETE). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        subscription_id?: string;
+                    };
+                };
+            };
+            /** @description Bad request, an unknown product, one for another customer type, one owned already, a user or team that does not exist, or (plain text) a request the rules refuse. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProductDoesNotExistError"] | components["schemas"]["ProductCustomerTypeDoesNotMatchError"] | components["schemas"]["ProductAlreadyGrantedError"] | components["schemas"]["CustomerDoesNotExistError"];
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    cancelCustomerProduct: {
+        parameters: {
+            query?: {
+                subscription_id?: string;
+            };
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: components["schemas"]["CustomerId"];
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Canceled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["UserRequired401"];
+            403: components["responses"]["UserToken403OrForbidden"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    switchCustomerProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                customer_type: "user" | "team";
+                customer_id: components["schemas"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from_product_id: string;
+                    to_product_id: string;
+                    price_id?: string;
+                    quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Switched. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Bad request, an unknown product, no default payment method, or (plain text) a switch the rules refuse. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProductDoesNotExistError"] | components["schemas"]["DefaultPaymentMethodRequiredError"];
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["UserRequired401"];
+            /** @description Restricted user, client access to another customer (plain text), or new purchases blocked. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["NewPurchasesBlockedError"];
+                    "text/plain": string;
+                };
+            };
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    getCustomerBilling: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                customer_type: components["schemas"]["CustomerType"];
+                customer_id: components["schemas"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The billing details. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerBilling"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["UserRequired401"];
+            403: components["responses"]["UserToken403OrForbidden"];
+        };
+    };
     listInternalProjects: {
         parameters: {
             query?: never;
@@ -22578,6 +25963,122 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProjectPermissionDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onItemQuantityChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ItemQuantityChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductGranted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductGrantedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductCanceled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductCanceledEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductRefunded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductRefundedEvent"];
             };
         };
         responses: {

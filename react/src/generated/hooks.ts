@@ -23,6 +23,7 @@ import type {
   AdminProject,
   AdminProjectList,
   CallbackRequest,
+  CancelCustomerProductParams,
   CheckFeatureSupportBody,
   CheckTeamApiKeyBody,
   CheckUserApiKeyBody,
@@ -40,6 +41,9 @@ import type {
   CreateCliLogin200,
   CreateCliLoginBody,
   CreateContactChannelBody,
+  CreateEmailDraftBody,
+  CreateEmailTemplateBody,
+  CreateEmailThemeBody,
   CreateInternalApiKeyBody,
   CreateMfaRecoveryCodes200,
   CreateMfaRecoveryCodesBody,
@@ -49,15 +53,28 @@ import type {
   CreateTeamApiKeyBody,
   CreateUserApiKeyBody,
   CreateWebhookPortalTokenBody,
+  CreatedId,
   CurrentUser,
+  CustomerBilling,
+  CustomerId,
+  CustomerProductList,
+  CustomerType,
   DeleteSessionParams,
   DeleteTeamInvitationParams,
+  EmailDraft,
+  EmailDraftList,
+  EmailTemplateList,
+  EmailThemeDetail,
+  EmailThemeList,
+  EmptyObject,
   GetOpenApiDocument200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUserApiKeyParams,
+  GrantCustomerProduct200,
+  GrantCustomerProductBody,
   InitiatePasskeyAuthentication200,
   InitiatePasskeyAuthenticationBody,
   InitiatePasskeyRegistration200,
@@ -65,8 +82,10 @@ import type {
   InternalApiKey,
   InternalApiKeyCreated,
   InternalApiKeyList,
+  Item,
   JsonWebKeySet,
   ListContactChannelsParams,
+  ListCustomerProductsParams,
   ListOAuthProvidersParams,
   ListProjectPermissionsParams,
   ListSessionsParams,
@@ -84,6 +103,7 @@ import type {
   OAuthProviderView,
   OAuthTokenRequest,
   OAuthTokenResponse,
+  OkOk,
   OperationError,
   PermissionDefinition,
   PermissionDefinitionCreate,
@@ -104,6 +124,8 @@ import type {
   RefreshCurrentSessionBody,
   RegisterPasskey200,
   RegisterPasskeyBody,
+  RenderEmailBody,
+  RenderedEmail,
   ResetPasswordBody,
   ResetWebhookEndpointSecretBody,
   SendPasswordResetCode200,
@@ -131,6 +153,7 @@ import type {
   SignUpAnonymouslyBody,
   SignUpWithPasswordBody,
   Success,
+  SwitchCustomerProductBody,
   TeamApiKey,
   TeamApiKeyCreated,
   TeamApiKeyList,
@@ -148,6 +171,14 @@ import type {
   TransferInternalProjectBody,
   UpdateContactChannelBody,
   UpdateCurrentUserBody,
+  UpdateCustomerItemQuantity200,
+  UpdateCustomerItemQuantityBody,
+  UpdateCustomerItemQuantityParams,
+  UpdateEmailDraftBody,
+  UpdateEmailTemplate200,
+  UpdateEmailTemplateBody,
+  UpdateEmailTheme200,
+  UpdateEmailThemeBody,
   UpdateInternalApiKeyBody,
   UpdateNotificationPreferenceBody,
   UpdateOAuthProviderBody,
@@ -937,7 +968,7 @@ export const useSignUpWithPassword = <TError = OperationError<'signUpWithPasswor
     }
     
 /**
- * An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP and per email.
+ * An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
  * @summary Sign in with an email and a password
  */
 export const getSignInWithPasswordUrl = () => {
@@ -9449,6 +9480,2114 @@ export const useUpdateNotificationPreference = <TError = OperationError<'updateN
     }
     
 /**
+ * The built-in themes (`Default Light`, id `1df07ae6-abf3-4a40-83a5-a1a2cbe336ac`, and `Default Dark`,
+id `a0172b5d-cff0-463b-83bb-85124697373a`) and the project's own (config `emails.themes`), built-in
+first, then by name. A project theme with a built-in id replaces that built-in theme.
+
+ * @summary The project's email themes
+ */
+export const getListEmailThemesUrl = () => {
+
+
+  
+
+  return `/internal/email-themes`
+}
+
+export const listEmailThemes = async ( options?: RequestInit): Promise<EmailThemeList> => {
+  
+  return apiMutator<EmailThemeList>(getListEmailThemesUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListEmailThemesQueryKey = () => {
+    return [
+    `/internal/email-themes`
+    ] as const;
+    }
+
+    
+export const getListEmailThemesQueryOptions = <TData = Awaited<ReturnType<typeof listEmailThemes>>, TError = OperationError<'listEmailThemes'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailThemesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailThemes>>> = ({ signal }) => listEmailThemes({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailThemesQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailThemes>>>
+export type ListEmailThemesQueryError = OperationError<'listEmailThemes'>
+
+
+/**
+ * @summary The project's email themes
+ */
+
+export function useListEmailThemes<TData = Awaited<ReturnType<typeof listEmailThemes>>, TError = OperationError<'listEmailThemes'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailThemesQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListEmailThemesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listEmailThemes>>, TError = OperationError<'listEmailThemes'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailThemesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailThemes>>> = ({ signal }) => listEmailThemes({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailThemesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailThemes>>>
+export type ListEmailThemesSuspenseQueryError = OperationError<'listEmailThemes'>
+
+
+/**
+ * @summary The project's email themes
+ */
+
+export function useListEmailThemesSuspense<TData = Awaited<ReturnType<typeof listEmailThemes>>, TError = OperationError<'listEmailThemes'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailThemes>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailThemesSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The new theme starts as a copy of `Default Light` (or the given `tsx_source`, which must render).
+ * @summary Create an email theme
+ */
+export const getCreateEmailThemeUrl = () => {
+
+
+  
+
+  return `/internal/email-themes`
+}
+
+export const createEmailTheme = async (createEmailThemeBody: CreateEmailThemeBody, options?: RequestInit): Promise<CreatedId> => {
+  
+  return apiMutator<CreatedId>(getCreateEmailThemeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createEmailThemeBody,)
+  }
+);}
+
+
+
+
+export const getCreateEmailThemeMutationOptions = <TError = OperationError<'createEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailTheme>>, TError,{data: CreateEmailThemeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createEmailTheme>>, TError,{data: CreateEmailThemeBody}, TContext> => {
+
+const mutationKey = ['createEmailTheme'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createEmailTheme>>, {data: CreateEmailThemeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createEmailTheme(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateEmailThemeMutationResult = NonNullable<Awaited<ReturnType<typeof createEmailTheme>>>
+    export type CreateEmailThemeMutationBody = CreateEmailThemeBody
+    export type CreateEmailThemeMutationError = OperationError<'createEmailTheme'>
+
+    /**
+ * @summary Create an email theme
+ */
+export const useCreateEmailTheme = <TError = OperationError<'createEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailTheme>>, TError,{data: CreateEmailThemeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createEmailTheme>>,
+        TError,
+        {data: CreateEmailThemeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateEmailThemeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One email theme with its source
+ */
+export const getGetEmailThemeUrl = (themeId: string,) => {
+
+
+  
+
+  return `/internal/email-themes/${themeId}`
+}
+
+export const getEmailTheme = async (themeId: string, options?: RequestInit): Promise<EmailThemeDetail> => {
+  
+  return apiMutator<EmailThemeDetail>(getGetEmailThemeUrl(themeId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEmailThemeQueryKey = (themeId?: string,) => {
+    return [
+    `/internal/email-themes/${themeId}`
+    ] as const;
+    }
+
+    
+export const getGetEmailThemeQueryOptions = <TData = Awaited<ReturnType<typeof getEmailTheme>>, TError = OperationError<'getEmailTheme'>>(themeId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailThemeQueryKey(themeId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailTheme>>> = ({ signal }) => getEmailTheme(themeId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(themeId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailThemeQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailTheme>>>
+export type GetEmailThemeQueryError = OperationError<'getEmailTheme'>
+
+
+/**
+ * @summary One email theme with its source
+ */
+
+export function useGetEmailTheme<TData = Awaited<ReturnType<typeof getEmailTheme>>, TError = OperationError<'getEmailTheme'>>(
+ themeId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailThemeQueryOptions(themeId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetEmailThemeSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getEmailTheme>>, TError = OperationError<'getEmailTheme'>>(themeId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailThemeQueryKey(themeId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailTheme>>> = ({ signal }) => getEmailTheme(themeId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailThemeSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailTheme>>>
+export type GetEmailThemeSuspenseQueryError = OperationError<'getEmailTheme'>
+
+
+/**
+ * @summary One email theme with its source
+ */
+
+export function useGetEmailThemeSuspense<TData = Awaited<ReturnType<typeof getEmailTheme>>, TError = OperationError<'getEmailTheme'>>(
+ themeId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailTheme>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailThemeSuspenseQueryOptions(themeId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The new source is rendered around a sample template first; a source that does not compile or
+render is refused with `EMAIL_RENDERING_ERROR` and the theme stays as it was. Changing a built-in
+theme stores the project's own version under the built-in id.
+
+ * @summary Change an email theme's source or name
+ */
+export const getUpdateEmailThemeUrl = (themeId: string,) => {
+
+
+  
+
+  return `/internal/email-themes/${themeId}`
+}
+
+export const updateEmailTheme = async (themeId: string,
+    updateEmailThemeBody: UpdateEmailThemeBody, options?: RequestInit): Promise<UpdateEmailTheme200> => {
+  
+  return apiMutator<UpdateEmailTheme200>(getUpdateEmailThemeUrl(themeId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateEmailThemeBody,)
+  }
+);}
+
+
+
+
+export const getUpdateEmailThemeMutationOptions = <TError = OperationError<'updateEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailTheme>>, TError,{themeId: string;data: UpdateEmailThemeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateEmailTheme>>, TError,{themeId: string;data: UpdateEmailThemeBody}, TContext> => {
+
+const mutationKey = ['updateEmailTheme'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEmailTheme>>, {themeId: string;data: UpdateEmailThemeBody}> = (props) => {
+          const {themeId,data} = props ?? {};
+
+          return  updateEmailTheme(themeId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateEmailThemeMutationResult = NonNullable<Awaited<ReturnType<typeof updateEmailTheme>>>
+    export type UpdateEmailThemeMutationBody = UpdateEmailThemeBody
+    export type UpdateEmailThemeMutationError = OperationError<'updateEmailTheme'>
+
+    /**
+ * @summary Change an email theme's source or name
+ */
+export const useUpdateEmailTheme = <TError = OperationError<'updateEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailTheme>>, TError,{themeId: string;data: UpdateEmailThemeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateEmailTheme>>,
+        TError,
+        {themeId: string;data: UpdateEmailThemeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateEmailThemeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Answers `{}` (the protocol leaves the body open). Deleting a built-in theme removes only the
+project's version of it (the built-in source comes back). When the deleted theme was the
+selected one, `Default Light` becomes the selected theme; templates that named it use the
+selected theme.
+
+ * @summary Delete an email theme
+ */
+export const getDeleteEmailThemeUrl = (themeId: string,) => {
+
+
+  
+
+  return `/internal/email-themes/${themeId}`
+}
+
+export const deleteEmailTheme = async (themeId: string, options?: RequestInit): Promise<EmptyObject> => {
+  
+  return apiMutator<EmptyObject>(getDeleteEmailThemeUrl(themeId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteEmailThemeMutationOptions = <TError = OperationError<'deleteEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTheme>>, TError,{themeId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTheme>>, TError,{themeId: string}, TContext> => {
+
+const mutationKey = ['deleteEmailTheme'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteEmailTheme>>, {themeId: string}> = (props) => {
+          const {themeId} = props ?? {};
+
+          return  deleteEmailTheme(themeId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteEmailThemeMutationResult = NonNullable<Awaited<ReturnType<typeof deleteEmailTheme>>>
+    
+    export type DeleteEmailThemeMutationError = OperationError<'deleteEmailTheme'>
+
+    /**
+ * @summary Delete an email theme
+ */
+export const useDeleteEmailTheme = <TError = OperationError<'deleteEmailTheme'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTheme>>, TError,{themeId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteEmailTheme>>,
+        TError,
+        {themeId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteEmailThemeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The built-in templates, one for each email the platform sends itself (their ids are fixed:
+`Email Verification` `e7d009ce-8d47-4528-b245-5bf119f2ffa3`, `Password Reset`
+`a70fb3a4-56c1-4e42-af25-49d25603abd0`, `Magic Link / OTP` `822687fe-8d0a-4467-a0d1-416b6e639478`,
+`Team Invitation` `e84de395-2076-4831-9c19-8e9a96a868e4`, `Sign In Invitation`
+`066dd73c-36da-4fd0-b6d6-ebf87683f8bc`), each replaced by the project's version when it has one,
+then the project's own templates (config `emails.templates`) by name. `theme_id` absent: the
+project's selected theme; `false`: no theme.
+
+ * @summary The project's email templates
+ */
+export const getListEmailTemplatesUrl = () => {
+
+
+  
+
+  return `/internal/email-templates`
+}
+
+export const listEmailTemplates = async ( options?: RequestInit): Promise<EmailTemplateList> => {
+  
+  return apiMutator<EmailTemplateList>(getListEmailTemplatesUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListEmailTemplatesQueryKey = () => {
+    return [
+    `/internal/email-templates`
+    ] as const;
+    }
+
+    
+export const getListEmailTemplatesQueryOptions = <TData = Awaited<ReturnType<typeof listEmailTemplates>>, TError = OperationError<'listEmailTemplates'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailTemplatesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailTemplates>>> = ({ signal }) => listEmailTemplates({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailTemplatesQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailTemplates>>>
+export type ListEmailTemplatesQueryError = OperationError<'listEmailTemplates'>
+
+
+/**
+ * @summary The project's email templates
+ */
+
+export function useListEmailTemplates<TData = Awaited<ReturnType<typeof listEmailTemplates>>, TError = OperationError<'listEmailTemplates'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailTemplatesQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListEmailTemplatesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listEmailTemplates>>, TError = OperationError<'listEmailTemplates'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailTemplatesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailTemplates>>> = ({ signal }) => listEmailTemplates({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailTemplatesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailTemplates>>>
+export type ListEmailTemplatesSuspenseQueryError = OperationError<'listEmailTemplates'>
+
+
+/**
+ * @summary The project's email templates
+ */
+
+export function useListEmailTemplatesSuspense<TData = Awaited<ReturnType<typeof listEmailTemplates>>, TError = OperationError<'listEmailTemplates'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailTemplates>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailTemplatesSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The new template starts from a small example source (or the given `tsx_source`, which must
+render). Custom templates need the project's own email server (`emails.server.isShared: false`):
+on the shared server this is `REQUIRES_CUSTOM_EMAIL_SERVER`.
+
+ * @summary Create an email template
+ */
+export const getCreateEmailTemplateUrl = () => {
+
+
+  
+
+  return `/internal/email-templates`
+}
+
+export const createEmailTemplate = async (createEmailTemplateBody: CreateEmailTemplateBody, options?: RequestInit): Promise<CreatedId> => {
+  
+  return apiMutator<CreatedId>(getCreateEmailTemplateUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createEmailTemplateBody,)
+  }
+);}
+
+
+
+
+export const getCreateEmailTemplateMutationOptions = <TError = OperationError<'createEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailTemplate>>, TError,{data: CreateEmailTemplateBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createEmailTemplate>>, TError,{data: CreateEmailTemplateBody}, TContext> => {
+
+const mutationKey = ['createEmailTemplate'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createEmailTemplate>>, {data: CreateEmailTemplateBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createEmailTemplate(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateEmailTemplateMutationResult = NonNullable<Awaited<ReturnType<typeof createEmailTemplate>>>
+    export type CreateEmailTemplateMutationBody = CreateEmailTemplateBody
+    export type CreateEmailTemplateMutationError = OperationError<'createEmailTemplate'>
+
+    /**
+ * @summary Create an email template
+ */
+export const useCreateEmailTemplate = <TError = OperationError<'createEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailTemplate>>, TError,{data: CreateEmailTemplateBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createEmailTemplate>>,
+        TError,
+        {data: CreateEmailTemplateBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateEmailTemplateMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The new source is rendered (with its `previewVariables`, a sample user and the chosen theme);
+a source that does not compile or render is `EMAIL_RENDERING_ERROR` and nothing changes. The
+answer is the rendered preview. `theme_id`: a theme id, `false` for no theme, `null` for the
+project's selected theme (absent: unchanged). Changing a built-in template stores the project's
+version under its id, and from then on the platform's own emails of that kind use it. Needs the
+project's own email server (`REQUIRES_CUSTOM_EMAIL_SERVER` on the shared one).
+
+ * @summary Change an email template
+ */
+export const getUpdateEmailTemplateUrl = (templateId: string,) => {
+
+
+  
+
+  return `/internal/email-templates/${templateId}`
+}
+
+export const updateEmailTemplate = async (templateId: string,
+    updateEmailTemplateBody: UpdateEmailTemplateBody, options?: RequestInit): Promise<UpdateEmailTemplate200> => {
+  
+  return apiMutator<UpdateEmailTemplate200>(getUpdateEmailTemplateUrl(templateId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateEmailTemplateBody,)
+  }
+);}
+
+
+
+
+export const getUpdateEmailTemplateMutationOptions = <TError = OperationError<'updateEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailTemplate>>, TError,{templateId: string;data: UpdateEmailTemplateBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateEmailTemplate>>, TError,{templateId: string;data: UpdateEmailTemplateBody}, TContext> => {
+
+const mutationKey = ['updateEmailTemplate'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEmailTemplate>>, {templateId: string;data: UpdateEmailTemplateBody}> = (props) => {
+          const {templateId,data} = props ?? {};
+
+          return  updateEmailTemplate(templateId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateEmailTemplateMutationResult = NonNullable<Awaited<ReturnType<typeof updateEmailTemplate>>>
+    export type UpdateEmailTemplateMutationBody = UpdateEmailTemplateBody
+    export type UpdateEmailTemplateMutationError = OperationError<'updateEmailTemplate'>
+
+    /**
+ * @summary Change an email template
+ */
+export const useUpdateEmailTemplate = <TError = OperationError<'updateEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailTemplate>>, TError,{templateId: string;data: UpdateEmailTemplateBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateEmailTemplate>>,
+        TError,
+        {templateId: string;data: UpdateEmailTemplateBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateEmailTemplateMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Deleting a built-in template removes only the project's version of it: the built-in source is used again.
+ * @summary Delete an email template
+ */
+export const getDeleteEmailTemplateUrl = (templateId: string,) => {
+
+
+  
+
+  return `/internal/email-templates/${templateId}`
+}
+
+export const deleteEmailTemplate = async (templateId: string, options?: RequestInit): Promise<EmptyObject> => {
+  
+  return apiMutator<EmptyObject>(getDeleteEmailTemplateUrl(templateId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteEmailTemplateMutationOptions = <TError = OperationError<'deleteEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTemplate>>, TError,{templateId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTemplate>>, TError,{templateId: string}, TContext> => {
+
+const mutationKey = ['deleteEmailTemplate'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteEmailTemplate>>, {templateId: string}> = (props) => {
+          const {templateId} = props ?? {};
+
+          return  deleteEmailTemplate(templateId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteEmailTemplateMutationResult = NonNullable<Awaited<ReturnType<typeof deleteEmailTemplate>>>
+    
+    export type DeleteEmailTemplateMutationError = OperationError<'deleteEmailTemplate'>
+
+    /**
+ * @summary Delete an email template
+ */
+export const useDeleteEmailTemplate = <TError = OperationError<'deleteEmailTemplate'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailTemplate>>, TError,{templateId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteEmailTemplate>>,
+        TError,
+        {templateId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteEmailTemplateMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary The project's email drafts, newest first
+ */
+export const getListEmailDraftsUrl = () => {
+
+
+  
+
+  return `/internal/email-drafts`
+}
+
+export const listEmailDrafts = async ( options?: RequestInit): Promise<EmailDraftList> => {
+  
+  return apiMutator<EmailDraftList>(getListEmailDraftsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListEmailDraftsQueryKey = () => {
+    return [
+    `/internal/email-drafts`
+    ] as const;
+    }
+
+    
+export const getListEmailDraftsQueryOptions = <TData = Awaited<ReturnType<typeof listEmailDrafts>>, TError = OperationError<'listEmailDrafts'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailDraftsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailDrafts>>> = ({ signal }) => listEmailDrafts({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailDraftsQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailDrafts>>>
+export type ListEmailDraftsQueryError = OperationError<'listEmailDrafts'>
+
+
+/**
+ * @summary The project's email drafts, newest first
+ */
+
+export function useListEmailDrafts<TData = Awaited<ReturnType<typeof listEmailDrafts>>, TError = OperationError<'listEmailDrafts'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailDraftsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListEmailDraftsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listEmailDrafts>>, TError = OperationError<'listEmailDrafts'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEmailDraftsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEmailDrafts>>> = ({ signal }) => listEmailDrafts({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListEmailDraftsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listEmailDrafts>>>
+export type ListEmailDraftsSuspenseQueryError = OperationError<'listEmailDrafts'>
+
+
+/**
+ * @summary The project's email drafts, newest first
+ */
+
+export function useListEmailDraftsSuspense<TData = Awaited<ReturnType<typeof listEmailDrafts>>, TError = OperationError<'listEmailDrafts'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listEmailDrafts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListEmailDraftsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * A draft is a template kept for one sending (send-email `draft_id`). Without `tsx_source` it starts from a small example source. Drafts are not rendered when saved.
+ * @summary Create an email draft
+ */
+export const getCreateEmailDraftUrl = () => {
+
+
+  
+
+  return `/internal/email-drafts`
+}
+
+export const createEmailDraft = async (createEmailDraftBody: CreateEmailDraftBody, options?: RequestInit): Promise<CreatedId> => {
+  
+  return apiMutator<CreatedId>(getCreateEmailDraftUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createEmailDraftBody,)
+  }
+);}
+
+
+
+
+export const getCreateEmailDraftMutationOptions = <TError = OperationError<'createEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailDraft>>, TError,{data: CreateEmailDraftBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createEmailDraft>>, TError,{data: CreateEmailDraftBody}, TContext> => {
+
+const mutationKey = ['createEmailDraft'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createEmailDraft>>, {data: CreateEmailDraftBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createEmailDraft(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateEmailDraftMutationResult = NonNullable<Awaited<ReturnType<typeof createEmailDraft>>>
+    export type CreateEmailDraftMutationBody = CreateEmailDraftBody
+    export type CreateEmailDraftMutationError = OperationError<'createEmailDraft'>
+
+    /**
+ * @summary Create an email draft
+ */
+export const useCreateEmailDraft = <TError = OperationError<'createEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEmailDraft>>, TError,{data: CreateEmailDraftBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createEmailDraft>>,
+        TError,
+        {data: CreateEmailDraftBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateEmailDraftMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary One email draft
+ */
+export const getGetEmailDraftUrl = (draftId: string,) => {
+
+
+  
+
+  return `/internal/email-drafts/${draftId}`
+}
+
+export const getEmailDraft = async (draftId: string, options?: RequestInit): Promise<EmailDraft> => {
+  
+  return apiMutator<EmailDraft>(getGetEmailDraftUrl(draftId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEmailDraftQueryKey = (draftId?: string,) => {
+    return [
+    `/internal/email-drafts/${draftId}`
+    ] as const;
+    }
+
+    
+export const getGetEmailDraftQueryOptions = <TData = Awaited<ReturnType<typeof getEmailDraft>>, TError = OperationError<'getEmailDraft'>>(draftId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailDraftQueryKey(draftId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailDraft>>> = ({ signal }) => getEmailDraft(draftId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(draftId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailDraftQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailDraft>>>
+export type GetEmailDraftQueryError = OperationError<'getEmailDraft'>
+
+
+/**
+ * @summary One email draft
+ */
+
+export function useGetEmailDraft<TData = Awaited<ReturnType<typeof getEmailDraft>>, TError = OperationError<'getEmailDraft'>>(
+ draftId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailDraftQueryOptions(draftId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetEmailDraftSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getEmailDraft>>, TError = OperationError<'getEmailDraft'>>(draftId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailDraftQueryKey(draftId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailDraft>>> = ({ signal }) => getEmailDraft(draftId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailDraftSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailDraft>>>
+export type GetEmailDraftSuspenseQueryError = OperationError<'getEmailDraft'>
+
+
+/**
+ * @summary One email draft
+ */
+
+export function useGetEmailDraftSuspense<TData = Awaited<ReturnType<typeof getEmailDraft>>, TError = OperationError<'getEmailDraft'>>(
+ draftId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDraft>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailDraftSuspenseQueryOptions(draftId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * `theme_id` `null` means the project's selected theme; `sent_at_millis` marks the draft as sent (or, `null`, not sent).
+ * @summary Change an email draft
+ */
+export const getUpdateEmailDraftUrl = (draftId: string,) => {
+
+
+  
+
+  return `/internal/email-drafts/${draftId}`
+}
+
+export const updateEmailDraft = async (draftId: string,
+    updateEmailDraftBody: UpdateEmailDraftBody, options?: RequestInit): Promise<OkOk> => {
+  
+  return apiMutator<OkOk>(getUpdateEmailDraftUrl(draftId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateEmailDraftBody,)
+  }
+);}
+
+
+
+
+export const getUpdateEmailDraftMutationOptions = <TError = OperationError<'updateEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailDraft>>, TError,{draftId: string;data: UpdateEmailDraftBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateEmailDraft>>, TError,{draftId: string;data: UpdateEmailDraftBody}, TContext> => {
+
+const mutationKey = ['updateEmailDraft'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEmailDraft>>, {draftId: string;data: UpdateEmailDraftBody}> = (props) => {
+          const {draftId,data} = props ?? {};
+
+          return  updateEmailDraft(draftId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateEmailDraftMutationResult = NonNullable<Awaited<ReturnType<typeof updateEmailDraft>>>
+    export type UpdateEmailDraftMutationBody = UpdateEmailDraftBody
+    export type UpdateEmailDraftMutationError = OperationError<'updateEmailDraft'>
+
+    /**
+ * @summary Change an email draft
+ */
+export const useUpdateEmailDraft = <TError = OperationError<'updateEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailDraft>>, TError,{draftId: string;data: UpdateEmailDraftBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateEmailDraft>>,
+        TError,
+        {draftId: string;data: UpdateEmailDraftBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateEmailDraftMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Delete an email draft
+ */
+export const getDeleteEmailDraftUrl = (draftId: string,) => {
+
+
+  
+
+  return `/internal/email-drafts/${draftId}`
+}
+
+export const deleteEmailDraft = async (draftId: string, options?: RequestInit): Promise<OkOk> => {
+  
+  return apiMutator<OkOk>(getDeleteEmailDraftUrl(draftId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteEmailDraftMutationOptions = <TError = OperationError<'deleteEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailDraft>>, TError,{draftId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteEmailDraft>>, TError,{draftId: string}, TContext> => {
+
+const mutationKey = ['deleteEmailDraft'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteEmailDraft>>, {draftId: string}> = (props) => {
+          const {draftId} = props ?? {};
+
+          return  deleteEmailDraft(draftId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteEmailDraftMutationResult = NonNullable<Awaited<ReturnType<typeof deleteEmailDraft>>>
+    
+    export type DeleteEmailDraftMutationError = OperationError<'deleteEmailDraft'>
+
+    /**
+ * @summary Delete an email draft
+ */
+export const useDeleteEmailDraft = <TError = OperationError<'deleteEmailDraft'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEmailDraft>>, TError,{draftId: string}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteEmailDraft>>,
+        TError,
+        {draftId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteEmailDraftMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Exactly one of `template_id` / `template_tsx_source`, and at most one of `theme_id` /
+`theme_tsx_source` (anything else is `SCHEMA_ERROR`). `theme_id`: a theme id, `false` for no
+theme; absent or `null`: the template's own choice (a template by source: the selected theme).
+The template is given a sample user, the project and its `previewVariables`. The sources run in
+the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
+
+ * @summary Render a template inside a theme (a preview)
+ */
+export const getRenderEmailUrl = () => {
+
+
+  
+
+  return `/emails/render-email`
+}
+
+export const renderEmail = async (renderEmailBody: RenderEmailBody, options?: RequestInit): Promise<RenderedEmail> => {
+  
+  return apiMutator<RenderedEmail>(getRenderEmailUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      renderEmailBody,)
+  }
+);}
+
+
+
+
+export const getRenderEmailMutationOptions = <TError = OperationError<'renderEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof renderEmail>>, TError,{data: RenderEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof renderEmail>>, TError,{data: RenderEmailBody}, TContext> => {
+
+const mutationKey = ['renderEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof renderEmail>>, {data: RenderEmailBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  renderEmail(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RenderEmailMutationResult = NonNullable<Awaited<ReturnType<typeof renderEmail>>>
+    export type RenderEmailMutationBody = RenderEmailBody
+    export type RenderEmailMutationError = OperationError<'renderEmail'>
+
+    /**
+ * @summary Render a template inside a theme (a preview)
+ */
+export const useRenderEmail = <TError = OperationError<'renderEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof renderEmail>>, TError,{data: RenderEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof renderEmail>>,
+        TError,
+        {data: RenderEmailBody},
+        TContext
+      > => {
+
+      const mutationOptions = getRenderEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The quantity is the customer's unexpired manual changes (`update-quantity`) plus what its active products grant:
+an included item that does not repeat counts while the product is active (for good with `expires: never`);
+one that repeats grants its quantity at the start of every period, of which `when-repeated` keeps only the
+current period's and `never` keeps every period's. Products included by default (prices `include-by-default`)
+count for every customer of their type that owns nothing else of their product line (the current period only).
+Client access reaches only the signed-in user and the teams it belongs to (plain 403 otherwise).
+
+ * @summary A customer's quantity of an item
+ */
+export const getGetCustomerItemUrl = (customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string,) => {
+
+
+  
+
+  return `/payments/items/${customerType}/${customerId}/${itemId}`
+}
+
+export const getCustomerItem = async (customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: RequestInit): Promise<Item> => {
+  
+  return apiMutator<Item>(getGetCustomerItemUrl(customerType,customerId,itemId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetCustomerItemQueryKey = (customerType?: CustomerType,
+    customerId?: CustomerId,
+    itemId?: string,) => {
+    return [
+    `/payments/items/${customerType}/${customerId}/${itemId}`
+    ] as const;
+    }
+
+    
+export const getGetCustomerItemQueryOptions = <TData = Awaited<ReturnType<typeof getCustomerItem>>, TError = OperationError<'getCustomerItem'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCustomerItemQueryKey(customerType,customerId,itemId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCustomerItem>>> = ({ signal }) => getCustomerItem(customerType,customerId,itemId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(customerType && customerId && itemId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCustomerItemQueryResult = NonNullable<Awaited<ReturnType<typeof getCustomerItem>>>
+export type GetCustomerItemQueryError = OperationError<'getCustomerItem'>
+
+
+/**
+ * @summary A customer's quantity of an item
+ */
+
+export function useGetCustomerItem<TData = Awaited<ReturnType<typeof getCustomerItem>>, TError = OperationError<'getCustomerItem'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCustomerItemQueryOptions(customerType,customerId,itemId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetCustomerItemSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCustomerItem>>, TError = OperationError<'getCustomerItem'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCustomerItemQueryKey(customerType,customerId,itemId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCustomerItem>>> = ({ signal }) => getCustomerItem(customerType,customerId,itemId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCustomerItemSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getCustomerItem>>>
+export type GetCustomerItemSuspenseQueryError = OperationError<'getCustomerItem'>
+
+
+/**
+ * @summary A customer's quantity of an item
+ */
+
+export function useGetCustomerItemSuspense<TData = Awaited<ReturnType<typeof getCustomerItem>>, TError = OperationError<'getCustomerItem'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerItem>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCustomerItemSuspenseQueryOptions(customerType,customerId,itemId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Adds `delta` (negative to take away) as a ledger entry that counts until `expires_at` (ISO date; never when absent).
+With `allow_negative=false` a change that would leave the quantity below zero is refused with
+`ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (details: the quantity at the time) and changes nothing; changes of one
+customer's item are applied one after the other, so concurrent decrements never overdraw. The change is
+recorded as an `item_quantity.changed` event.
+
+ * @summary Change a customer's quantity of an item
+ */
+export const getUpdateCustomerItemQuantityUrl = (customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string,
+    params: UpdateCustomerItemQuantityParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/items/${customerType}/${customerId}/${itemId}/update-quantity?${stringifiedParams}` : `/payments/items/${customerType}/${customerId}/${itemId}/update-quantity`
+}
+
+export const updateCustomerItemQuantity = async (customerType: CustomerType,
+    customerId: CustomerId,
+    itemId: string,
+    updateCustomerItemQuantityBody: UpdateCustomerItemQuantityBody,
+    params: UpdateCustomerItemQuantityParams, options?: RequestInit): Promise<UpdateCustomerItemQuantity200> => {
+  
+  return apiMutator<UpdateCustomerItemQuantity200>(getUpdateCustomerItemQuantityUrl(customerType,customerId,itemId,params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateCustomerItemQuantityBody,)
+  }
+);}
+
+
+
+
+export const getUpdateCustomerItemQuantityMutationOptions = <TError = OperationError<'updateCustomerItemQuantity'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCustomerItemQuantity>>, TError,{customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateCustomerItemQuantity>>, TError,{customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams}, TContext> => {
+
+const mutationKey = ['updateCustomerItemQuantity'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateCustomerItemQuantity>>, {customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams}> = (props) => {
+          const {customerType,customerId,itemId,data,params} = props ?? {};
+
+          return  updateCustomerItemQuantity(customerType,customerId,itemId,data,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateCustomerItemQuantityMutationResult = NonNullable<Awaited<ReturnType<typeof updateCustomerItemQuantity>>>
+    export type UpdateCustomerItemQuantityMutationBody = UpdateCustomerItemQuantityBody
+    export type UpdateCustomerItemQuantityMutationError = OperationError<'updateCustomerItemQuantity'>
+
+    /**
+ * @summary Change a customer's quantity of an item
+ */
+export const useUpdateCustomerItemQuantity = <TError = OperationError<'updateCustomerItemQuantity'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCustomerItemQuantity>>, TError,{customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateCustomerItemQuantity>>,
+        TError,
+        {customerType: CustomerType;customerId: CustomerId;itemId: string;data: UpdateCustomerItemQuantityBody;params: UpdateCustomerItemQuantityParams},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateCustomerItemQuantityMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Products included by default first (those of lines the customer owns nothing of), then the active products it
+owns, oldest first. Never fails for a customer the caller may address: a project that has set up nothing, or a
+customer that owns nothing, gets an empty list. `cursor` is the opaque `next_cursor` of the previous page.
+Client access reaches only the signed-in user and its teams (plain 403 otherwise).
+
+ * @summary The products a customer has
+ */
+export const getListCustomerProductsUrl = (customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/products/${customerType}/${customerId}?${stringifiedParams}` : `/payments/products/${customerType}/${customerId}`
+}
+
+export const listCustomerProducts = async (customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: RequestInit): Promise<CustomerProductList> => {
+  
+  return apiMutator<CustomerProductList>(getListCustomerProductsUrl(customerType,customerId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListCustomerProductsQueryKey = (customerType?: CustomerType,
+    customerId?: CustomerId,
+    params?: ListCustomerProductsParams,) => {
+    return [
+    `/payments/products/${customerType}/${customerId}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListCustomerProductsQueryOptions = <TData = Awaited<ReturnType<typeof listCustomerProducts>>, TError = OperationError<'listCustomerProducts'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListCustomerProductsQueryKey(customerType,customerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listCustomerProducts>>> = ({ signal }) => listCustomerProducts(customerType,customerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(customerType && customerId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListCustomerProductsQueryResult = NonNullable<Awaited<ReturnType<typeof listCustomerProducts>>>
+export type ListCustomerProductsQueryError = OperationError<'listCustomerProducts'>
+
+
+/**
+ * @summary The products a customer has
+ */
+
+export function useListCustomerProducts<TData = Awaited<ReturnType<typeof listCustomerProducts>>, TError = OperationError<'listCustomerProducts'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListCustomerProductsQueryOptions(customerType,customerId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListCustomerProductsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listCustomerProducts>>, TError = OperationError<'listCustomerProducts'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListCustomerProductsQueryKey(customerType,customerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listCustomerProducts>>> = ({ signal }) => listCustomerProducts(customerType,customerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListCustomerProductsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listCustomerProducts>>>
+export type ListCustomerProductsSuspenseQueryError = OperationError<'listCustomerProducts'>
+
+
+/**
+ * @summary The products a customer has
+ */
+
+export function useListCustomerProductsSuspense<TData = Awaited<ReturnType<typeof listCustomerProducts>>, TError = OperationError<'listCustomerProducts'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerProductsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listCustomerProducts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListCustomerProductsSuspenseQueryOptions(customerType,customerId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Gives the customer a catalogue product (`product_id`) or one described inline (`product_inline`), exactly one
+of them, with no payment. What the customer owns of the same product line (that is not an add-on of it, or it of
+that) is canceled: products of one line exclude each other. A product that is not stackable is granted once
+(`PRODUCT_ALREADY_GRANTED`), with quantity 1. Recorded as a `product.granted` event. Plain-text 400s: both or
+neither product given, a quantity above 1 of a product that is not stackable, an inline product that breaks a
+catalogue rule (the messages of updateProjectConfigOverride, naming `product_inline...`).
+
+ * @summary Grant a product to a customer
+ */
+export const getGrantCustomerProductUrl = (customerType: CustomerType,
+    customerId: CustomerId,) => {
+
+
+  
+
+  return `/payments/products/${customerType}/${customerId}`
+}
+
+export const grantCustomerProduct = async (customerType: CustomerType,
+    customerId: CustomerId,
+    grantCustomerProductBody: GrantCustomerProductBody, options?: RequestInit): Promise<GrantCustomerProduct200> => {
+  
+  return apiMutator<GrantCustomerProduct200>(getGrantCustomerProductUrl(customerType,customerId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      grantCustomerProductBody,)
+  }
+);}
+
+
+
+
+export const getGrantCustomerProductMutationOptions = <TError = OperationError<'grantCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof grantCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof grantCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody}, TContext> => {
+
+const mutationKey = ['grantCustomerProduct'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof grantCustomerProduct>>, {customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody}> = (props) => {
+          const {customerType,customerId,data} = props ?? {};
+
+          return  grantCustomerProduct(customerType,customerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GrantCustomerProductMutationResult = NonNullable<Awaited<ReturnType<typeof grantCustomerProduct>>>
+    export type GrantCustomerProductMutationBody = GrantCustomerProductBody
+    export type GrantCustomerProductMutationError = OperationError<'grantCustomerProduct'>
+
+    /**
+ * @summary Grant a product to a customer
+ */
+export const useGrantCustomerProduct = <TError = OperationError<'grantCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof grantCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof grantCustomerProduct>>,
+        TError,
+        {customerType: CustomerType;customerId: CustomerId;data: GrantCustomerProductBody},
+        TContext
+      > => {
+
+      const mutationOptions = getGrantCustomerProductMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Ends the customer's active ownership of the product now (the one `subscription_id` names, or every one of that
+product): what it granted stops counting, except included items that never expire. Recorded as a
+`product.canceled` event. A product the customer does not own (actively) is a plain-text 404. Client access
+reaches only the signed-in user and its teams (plain 403 otherwise).
+
+ * @summary Cancel a product a customer owns
+ */
+export const getCancelCustomerProductUrl = (customerType: CustomerType,
+    customerId: CustomerId,
+    productId: string,
+    params?: CancelCustomerProductParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/products/${customerType}/${customerId}/${productId}?${stringifiedParams}` : `/payments/products/${customerType}/${customerId}/${productId}`
+}
+
+export const cancelCustomerProduct = async (customerType: CustomerType,
+    customerId: CustomerId,
+    productId: string,
+    params?: CancelCustomerProductParams, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getCancelCustomerProductUrl(customerType,customerId,productId,params),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getCancelCustomerProductMutationOptions = <TError = OperationError<'cancelCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof cancelCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams}, TContext> => {
+
+const mutationKey = ['cancelCustomerProduct'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof cancelCustomerProduct>>, {customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams}> = (props) => {
+          const {customerType,customerId,productId,params} = props ?? {};
+
+          return  cancelCustomerProduct(customerType,customerId,productId,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CancelCustomerProductMutationResult = NonNullable<Awaited<ReturnType<typeof cancelCustomerProduct>>>
+    
+    export type CancelCustomerProductMutationError = OperationError<'cancelCustomerProduct'>
+
+    /**
+ * @summary Cancel a product a customer owns
+ */
+export const useCancelCustomerProduct = <TError = OperationError<'cancelCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelCustomerProduct>>, TError,{customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof cancelCustomerProduct>>,
+        TError,
+        {customerType: CustomerType;customerId: CustomerId;productId: string;params?: CancelCustomerProductParams},
+        TContext
+      > => {
+
+      const mutationOptions = getCancelCustomerProductMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Cancels `from_product_id` and gives `to_product_id` (same product line) at `price_id` (its first price when
+absent). Refused when `payments.blockNewPurchases` is on (`NEW_PURCHASES_BLOCKED`); outside test mode a paid
+target needs the customer's default payment method (`DEFAULT_PAYMENT_METHOD_REQUIRED`). Plain-text answers:
+400 products of different lines or an unknown price, 404 a `from` product the customer does not own. Users
+and teams only; client access reaches the signed-in user and its teams, and never server-only products.
+
+ * @summary Move a customer to another product of the same line
+ */
+export const getSwitchCustomerProductUrl = (customerType: 'user' | 'team',
+    customerId: CustomerId,) => {
+
+
+  
+
+  return `/payments/products/${customerType}/${customerId}/switch`
+}
+
+export const switchCustomerProduct = async (customerType: 'user' | 'team',
+    customerId: CustomerId,
+    switchCustomerProductBody: SwitchCustomerProductBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getSwitchCustomerProductUrl(customerType,customerId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      switchCustomerProductBody,)
+  }
+);}
+
+
+
+
+export const getSwitchCustomerProductMutationOptions = <TError = OperationError<'switchCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof switchCustomerProduct>>, TError,{customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof switchCustomerProduct>>, TError,{customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody}, TContext> => {
+
+const mutationKey = ['switchCustomerProduct'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof switchCustomerProduct>>, {customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody}> = (props) => {
+          const {customerType,customerId,data} = props ?? {};
+
+          return  switchCustomerProduct(customerType,customerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SwitchCustomerProductMutationResult = NonNullable<Awaited<ReturnType<typeof switchCustomerProduct>>>
+    export type SwitchCustomerProductMutationBody = SwitchCustomerProductBody
+    export type SwitchCustomerProductMutationError = OperationError<'switchCustomerProduct'>
+
+    /**
+ * @summary Move a customer to another product of the same line
+ */
+export const useSwitchCustomerProduct = <TError = OperationError<'switchCustomerProduct'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof switchCustomerProduct>>, TError,{customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof switchCustomerProduct>>,
+        TError,
+        {customerType: 'user' | 'team';customerId: CustomerId;data: SwitchCustomerProductBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSwitchCustomerProductMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Never fails for a customer the caller may address (account-settings pages ask it for every user): without a
+payment-provider customer (test mode, or a project that has set up nothing) it is `has_customer: false` and no
+default payment method. Client access reaches only the signed-in user and its teams (plain 403 otherwise).
+
+ * @summary A customer's billing details
+ */
+export const getGetCustomerBillingUrl = (customerType: CustomerType,
+    customerId: CustomerId,) => {
+
+
+  
+
+  return `/payments/billing/${customerType}/${customerId}`
+}
+
+export const getCustomerBilling = async (customerType: CustomerType,
+    customerId: CustomerId, options?: RequestInit): Promise<CustomerBilling> => {
+  
+  return apiMutator<CustomerBilling>(getGetCustomerBillingUrl(customerType,customerId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetCustomerBillingQueryKey = (customerType?: CustomerType,
+    customerId?: CustomerId,) => {
+    return [
+    `/payments/billing/${customerType}/${customerId}`
+    ] as const;
+    }
+
+    
+export const getGetCustomerBillingQueryOptions = <TData = Awaited<ReturnType<typeof getCustomerBilling>>, TError = OperationError<'getCustomerBilling'>>(customerType: CustomerType,
+    customerId: CustomerId, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCustomerBillingQueryKey(customerType,customerId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCustomerBilling>>> = ({ signal }) => getCustomerBilling(customerType,customerId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(customerType && customerId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCustomerBillingQueryResult = NonNullable<Awaited<ReturnType<typeof getCustomerBilling>>>
+export type GetCustomerBillingQueryError = OperationError<'getCustomerBilling'>
+
+
+/**
+ * @summary A customer's billing details
+ */
+
+export function useGetCustomerBilling<TData = Awaited<ReturnType<typeof getCustomerBilling>>, TError = OperationError<'getCustomerBilling'>>(
+ customerType: CustomerType,
+    customerId: CustomerId, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCustomerBillingQueryOptions(customerType,customerId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetCustomerBillingSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getCustomerBilling>>, TError = OperationError<'getCustomerBilling'>>(customerType: CustomerType,
+    customerId: CustomerId, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetCustomerBillingQueryKey(customerType,customerId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getCustomerBilling>>> = ({ signal }) => getCustomerBilling(customerType,customerId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetCustomerBillingSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getCustomerBilling>>>
+export type GetCustomerBillingSuspenseQueryError = OperationError<'getCustomerBilling'>
+
+
+/**
+ * @summary A customer's billing details
+ */
+
+export function useGetCustomerBillingSuspense<TData = Awaited<ReturnType<typeof getCustomerBilling>>, TError = OperationError<'getCustomerBilling'>>(
+ customerType: CustomerType,
+    customerId: CustomerId, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getCustomerBilling>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetCustomerBillingSuspenseQueryOptions(customerType,customerId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
  * Client access on the `internal` project with a user token: the projects owned by teams the user belongs to.
  * @summary The projects the signed-in dashboard user manages
  */
@@ -10625,7 +12764,21 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   the host.` (`*` one label, `**` any number; never in the port or path), `... the port must be a number.`,
   `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
   `The handler path of {domain} must start with "/".`
-- `Email theme {id} does not exist.` (`emails.selectedThemeId`: the built-in theme or one of `emails.themes`)
+- `Email theme {id} does not exist.` (`emails.selectedThemeId`: a built-in theme (`Default Light` or `Default Dark`) or one of `emails.themes`)
+- the payments catalogue, each message after the path of the value it is about (`{path}: {message}`): ids of
+  items, product lines, products, prices and included items `"{id}" is not a valid id: 1 to 63 letters, digits,
+  underscores or hyphens, starting with a letter or underscore.`; `must be an object.`, `must be a string.`,
+  `must be true or false.`, `must be one of user, team, custom.` (`customerType`); a price amount
+  `Money amount must be in the format of <number> or <number>.<number>`, `Money amount must not have leading zeros`,
+  `Too many decimals; {currency} only has {n} decimals` (USD, EUR, GBP, CAD, AUD, CHF, INR 2; JPY 0),
+  `Unknown currency; supported: USD, EUR, GBP, CAD, AUD, CHF, INR, JPY.`, a price without any
+  `At least one currency is required`; intervals (`interval`, `freeTrial`, `repeat`) `An interval must be [count, unit].`,
+  `An interval count must be a whole number of at least 0.`, `An interval unit must be one of day, week, month, year.`;
+  `Product line {id} does not exist.`, `must be {type}, the customer type of product line {id}.`,
+  `Item {id} does not exist.`, `Item {id} is for customer type {a}, the product for {b}.`, an included item's
+  `quantity` `must be a whole number of at least 0.`, `expires` `must be one of never, when-purchase-expires,
+  when-repeated.` or `when-repeated needs a repeat interval.`, `isAddOnTo.{id}` `must be true.` or
+  `Product {id} does not exist.`
 - in production mode, the domain checks of ProjectUpdate.is_production_mode.
 
  * @summary Merge entries into the project's config override

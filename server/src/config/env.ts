@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { type RateLimits, readRateLimits } from './rate-limits.ts';
+import { readDevelopmentMode } from './secrets-in-logs.ts';
 
 /**
  * The server's own settings, read once from the environment at start. Each module reads its own
@@ -10,6 +11,10 @@ export type ServerEnv = {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** `DATABASE_POOL_SIZE`: connections to Postgres (default 10; PGlite has one). */
+  databasePoolSize?: number;
+  /** `DATABASE_ACQUIRE_TIMEOUT_MS`: longest wait for a free connection before answering 503 DATABASE_BUSY (default 5000). */
+  databaseAcquireTimeoutMs?: number;
   /** Base URL clients reach the server at: token issuers and printed URLs are built from it. */
   publicUrl: string;
   /** Optional fixed secret (hex or any string ≥ 32 chars); otherwise one is generated and kept in the database. */
@@ -20,6 +25,8 @@ export type ServerEnv = {
    */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   logLevel: string;
+  /** Secrets (keys, codes, email links) are logged in clear only in development mode (secrets-in-logs.ts). */
+  developmentMode: boolean;
   /** A built example app to serve on the same port (set by `pnpm start`; empty or unset: none). */
   exampleAppDir?: string;
   /** The built dashboard to serve at `/dashboard` (set by `pnpm start`; empty or unset: none). */
@@ -42,10 +49,13 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: positiveInteger(env, 'DATABASE_POOL_SIZE'),
+    databaseAcquireTimeoutMs: positiveInteger(env, 'DATABASE_ACQUIRE_TIMEOUT_MS'),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     serverSecret: env.SERVER_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
+    developmentMode: readDevelopmentMode(env),
     exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
     dashboardDir: env.DASHBOARD_DIR || undefined,
     rateLimits: readRateLimits(env),
@@ -56,6 +66,14 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
       superSecretAdminKey: env.SEED_SUPER_SECRET_ADMIN_KEY || undefined,
     },
   };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
+  return number;
 }
 
 function parseTrustProxy(value: string | undefined): ServerEnv['trustProxy'] {

@@ -4,24 +4,49 @@ import { type DatabaseConnection, type Dialect, type Driver, Kysely, PostgresDia
 import { KyselyPGlite } from 'kysely-pglite';
 import { PreparedStatementsPool } from './prepared-statements-pool.ts';
 import type { Database } from './schema.ts';
+import { scopedDialect } from './transaction-scope.ts';
 
 export type DatabaseHandle = { db: Kysely<Database>; kind: 'postgres' | 'pglite'; location: string; close: () => Promise<void> };
 
+/** Defaults of `DATABASE_POOL_SIZE` and `DATABASE_ACQUIRE_TIMEOUT_MS`. */
+export const defaultPoolSize = 10;
+export const defaultAcquireTimeoutMs = 5_000;
+/** pg-pool's error when no client became free within connectionTimeoutMillis. */
+const poolTimeoutMessage = 'timeout exceeded when trying to connect';
+
 /**
- * `DATABASE_URL` selects a real Postgres server (pooled `pg`); otherwise an embedded PGlite lives in
- * `<dataDir>/pglite`. Both run the same migrations and SQL.
+ * `DATABASE_URL` selects a real Postgres server (pooled `pg`, `poolSize` connections); otherwise an
+ * embedded PGlite lives in `<dataDir>/pglite` (one session, used by one caller at a time). Both run
+ * the same migrations and SQL. Queries inside a transaction use its connection whatever handle they
+ * go through (transaction-scope.ts); a caller waiting longer than `acquireTimeoutMs` for a connection
+ * gets DATABASE_BUSY (503) instead of waiting forever.
  */
-export async function createDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<DatabaseHandle> {
+export async function createDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  acquireTimeoutMs?: number;
+}): Promise<DatabaseHandle> {
+  const acquireTimeoutMs = options.acquireTimeoutMs ?? defaultAcquireTimeoutMs;
   if (options.databaseUrl) {
-    const pool = new PreparedStatementsPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const pool = new PreparedStatementsPool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? defaultPoolSize,
+      connectionTimeoutMillis: acquireTimeoutMs,
+    });
+    const dialect = scopedDialect(new PostgresDialect({ pool }), {
+      acquireTimeoutMs,
+      exclusive: false,
+      isAcquireTimeout: (error) => error instanceof Error && error.message === poolTimeoutMessage,
+    });
+    const db = new Kysely<Database>({ dialect });
     const location = new URL(options.databaseUrl).host + new URL(options.databaseUrl).pathname;
     return { db, kind: 'postgres', location, close: () => db.destroy() };
   }
   const directory = join(options.dataDir, 'pglite');
   mkdirSync(directory, { recursive: true });
   const { dialect } = await KyselyPGlite.create(directory);
-  const db = new Kysely<Database>({ dialect: withRowCounts(dialect) });
+  const db = new Kysely<Database>({ dialect: scopedDialect(withRowCounts(dialect), { acquireTimeoutMs, exclusive: true }) });
   return { db, kind: 'pglite', location: directory, close: () => db.destroy() };
 }
 

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -220,8 +220,8 @@ export const sharedSchemas = [
       "primary_email": { "type": ["string", "null"] },
       "primary_email_verified": { "type": "boolean" },
       "display_name": { "type": ["string", "null"], "maxLength": 256 },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
       "signed_up_at_millis": { "type": "integer" },
       "has_password": { "type": "boolean" },
@@ -347,8 +347,8 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {}
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 }
     }
   },
   {
@@ -418,13 +418,206 @@ export const sharedSchemas = [
       "is_paginated": { "type": "boolean", "const": false }
     }
   },
+  {
+    "$id": "CreatedId",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id"],
+    "properties": { "id": { "type": "string", "format": "uuid" } }
+  },
   { "$id": "CurrentUser", "oneOf": [{ "$ref": "ClientCurrentUser#" }, { "$ref": "ServerUser#" }] },
+  {
+    "$id": "CustomerBilling",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["has_customer", "default_payment_method"],
+    "properties": {
+      "has_customer": { "type": "boolean" },
+      "default_payment_method": {
+        "type": ["object", "null"],
+        "additionalProperties": false,
+        "required": ["id", "brand", "last4", "exp_month", "exp_year"],
+        "properties": {
+          "id": { "type": "string" },
+          "brand": { "type": ["string", "null"] },
+          "last4": { "type": ["string", "null"] },
+          "exp_month": { "type": ["integer", "null"] },
+          "exp_year": { "type": ["integer", "null"] }
+        }
+      }
+    }
+  },
+  {
+    "$id": "CustomerProduct",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "quantity", "product"],
+    "properties": {
+      "id": { "type": ["string", "null"] },
+      "quantity": { "type": "integer", "minimum": 1 },
+      "product": { "$ref": "InlineProduct#" },
+      "type": { "type": "string", "enum": ["one_time", "subscription"] },
+      "subscription": {
+        "type": ["object", "null"],
+        "additionalProperties": false,
+        "required": ["subscription_id", "current_period_end", "cancel_at_period_end", "is_cancelable"],
+        "properties": {
+          "subscription_id": { "type": ["string", "null"] },
+          "current_period_end": { "type": ["string", "null"] },
+          "cancel_at_period_end": { "type": "boolean" },
+          "is_cancelable": { "type": "boolean" }
+        }
+      },
+      "switch_options": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["product_id", "product"],
+          "properties": { "product_id": { "type": "string" }, "product": { "$ref": "InlineProduct#" } }
+        }
+      }
+    }
+  },
+  {
+    "$id": "CustomerProductList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items", "is_paginated", "pagination"],
+    "properties": {
+      "items": { "type": "array", "items": { "$ref": "CustomerProduct#" } },
+      "is_paginated": { "type": "boolean", "const": true },
+      "pagination": { "$ref": "ListPagination#" }
+    }
+  },
   {
     "$id": "DailyCount",
     "type": "object",
     "additionalProperties": false,
     "required": ["date", "activity"],
     "properties": { "date": { "type": "string" }, "activity": { "type": "integer" } }
+  },
+  {
+    "$id": "DayInterval",
+    "type": "array",
+    "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+    "minItems": 2,
+    "maxItems": 2
+  },
+  {
+    "$id": "EmailDraft",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "display_name", "tsx_source", "sent_at_millis"],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "display_name": { "type": "string" },
+      "tsx_source": { "type": "string" },
+      "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }] },
+      "sent_at_millis": { "oneOf": [{ "type": "integer" }, { "type": "null" }] }
+    }
+  },
+  {
+    "$id": "EmailDraftList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["drafts"],
+    "properties": { "drafts": { "type": "array", "items": { "$ref": "EmailDraft#" } } }
+  },
+  {
+    "$id": "EmailTemplate",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "display_name", "tsx_source"],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "display_name": { "type": "string" },
+      "tsx_source": { "type": "string" },
+      "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }] }
+    }
+  },
+  {
+    "$id": "EmailTemplateList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["templates"],
+    "properties": { "templates": { "type": "array", "items": { "$ref": "EmailTemplate#" } } }
+  },
+  {
+    "$id": "EmailThemeDetail",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["display_name", "tsx_source"],
+    "properties": { "display_name": { "type": "string" }, "tsx_source": { "type": "string" } }
+  },
+  {
+    "$id": "EmailThemeList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["themes"],
+    "properties": {
+      "themes": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["id", "display_name"],
+          "properties": { "id": { "type": "string", "format": "uuid" }, "display_name": { "type": "string" } }
+        }
+      }
+    }
+  },
+  { "$id": "EmptyObject", "type": "object", "additionalProperties": false, "properties": {} },
+  {
+    "$id": "InlineProduct",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["display_name", "customer_type", "server_only", "stackable", "prices", "included_items"],
+    "properties": {
+      "display_name": { "type": "string" },
+      "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+      "free_trial": { "$ref": "DayInterval#" },
+      "server_only": { "type": "boolean" },
+      "stackable": { "type": "boolean" },
+      "prices": {
+        "oneOf": [
+          { "type": "object", "additionalProperties": { "$ref": "InlineProductPrice#" } },
+          { "type": "string", "const": "include-by-default" }
+        ]
+      },
+      "included_items": { "type": "object", "additionalProperties": { "$ref": "InlineProductIncludedItem#" } },
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 }
+    }
+  },
+  {
+    "$id": "InlineProductIncludedItem",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "quantity": { "type": "integer", "minimum": 0 },
+      "repeat": { "oneOf": [{ "$ref": "DayInterval#" }, { "type": "string", "const": "never" }] },
+      "expires": { "type": "string", "enum": ["never", "when-purchase-expires", "when-repeated"] }
+    }
+  },
+  {
+    "$id": "InlineProductPrice",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "USD": { "type": "string" },
+      "EUR": { "type": "string" },
+      "GBP": { "type": "string" },
+      "CAD": { "type": "string" },
+      "AUD": { "type": "string" },
+      "CHF": { "type": "string" },
+      "INR": { "type": "string" },
+      "JPY": { "type": "string" },
+      "interval": { "$ref": "DayInterval#" },
+      "free_trial": { "$ref": "DayInterval#" },
+      "server_only": { "type": "boolean" }
+    }
   },
   {
     "$id": "InternalApiKey",
@@ -481,6 +674,13 @@ export const sharedSchemas = [
       "items": { "type": "array", "items": { "$ref": "InternalApiKey#" } },
       "is_paginated": { "type": "boolean", "const": false }
     }
+  },
+  {
+    "$id": "Item",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "display_name", "quantity"],
+    "properties": { "id": { "type": "string" }, "display_name": { "type": "string" }, "quantity": { "type": "integer" } }
   },
   {
     "$id": "JsonWebKey",
@@ -560,6 +760,13 @@ export const sharedSchemas = [
       "newUser": { "type": "boolean" },
       "afterCallbackRedirectUrl": { "type": ["string", "null"] }
     }
+  },
+  {
+    "$id": "OkOk",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["ok"],
+    "properties": { "ok": { "type": "string", "const": "ok" } }
   },
   {
     "$id": "PasskeyCreationOptions",
@@ -759,6 +966,13 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "RenderedEmail",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["html"],
+    "properties": { "html": { "type": "string" }, "subject": { "type": "string" }, "notification_category": { "type": "string" } }
+  },
+  {
     "$id": "RestrictedReason",
     "type": "object",
     "additionalProperties": false,
@@ -774,9 +988,9 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
     }
   },
@@ -829,9 +1043,9 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
     }
   },
@@ -881,9 +1095,9 @@ export const sharedSchemas = [
       "has_password": { "type": "boolean" },
       "otp_auth_enabled": { "type": "boolean" },
       "passkey_auth_enabled": { "type": "boolean" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "last_active_at_millis": { "type": "integer" },
       "is_anonymous": { "type": "boolean" },
       "is_restricted": { "type": "boolean" },
@@ -3157,7 +3371,7 @@ export const routeTable = [
             "properties": {
               "display_name": { "type": ["string", "null"], "maxLength": 256 },
               "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-              "client_metadata": {},
+              "client_metadata": { "x-max-json-length": 100000 },
               "selected_team_id": { "type": ["string", "null"], "format": "uuid" },
               "otp_auth_enabled": { "type": "boolean" },
               "passkey_auth_enabled": { "type": "boolean" },
@@ -3171,9 +3385,9 @@ export const routeTable = [
             "properties": {
               "display_name": { "type": ["string", "null"], "maxLength": 256 },
               "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-              "client_metadata": {},
-              "client_read_only_metadata": {},
-              "server_metadata": {},
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 },
               "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
               "primary_email_verified": { "type": "boolean" },
               "primary_email_auth_enabled": { "type": "boolean" },
@@ -3352,9 +3566,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": ["string", "null"], "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
@@ -3497,9 +3711,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": ["string", "null"], "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
@@ -4860,9 +5074,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "creator_user_id": {
             "type": "string",
             "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
@@ -4980,9 +5194,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {}
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 }
         }
       },
       "response": { "200": { "$ref": "TeamView#" } }
@@ -7195,6 +7409,1375 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["USER_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "listEmailThemes",
+    "method": "GET",
+    "url": "/api/v1/internal/email-themes",
+    "specPath": "/internal/email-themes",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailThemeList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createEmailTheme",
+    "method": "POST",
+    "url": "/api/v1/internal/email-themes",
+    "specPath": "/internal/email-themes",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["display_name"],
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 }
+        }
+      },
+      "response": { "200": { "$ref": "CreatedId#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getEmailTheme",
+    "method": "GET",
+    "url": "/api/v1/internal/email-themes/:theme_id",
+    "specPath": "/internal/email-themes/{theme_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["theme_id"],
+        "properties": { "theme_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailThemeDetail#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "updateEmailTheme",
+    "method": "PATCH",
+    "url": "/api/v1/internal/email-themes/:theme_id",
+    "specPath": "/internal/email-themes/{theme_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["theme_id"],
+        "properties": { "theme_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["display_name"],
+          "properties": { "display_name": { "type": "string" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "deleteEmailTheme",
+    "method": "DELETE",
+    "url": "/api/v1/internal/email-themes/:theme_id",
+    "specPath": "/internal/email-themes/{theme_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["theme_id"],
+        "properties": { "theme_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmptyObject#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "listEmailTemplates",
+    "method": "GET",
+    "url": "/api/v1/internal/email-templates",
+    "specPath": "/internal/email-templates",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailTemplateList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createEmailTemplate",
+    "method": "POST",
+    "url": "/api/v1/internal/email-templates",
+    "specPath": "/internal/email-templates",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["display_name"],
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] }
+        }
+      },
+      "response": { "200": { "$ref": "CreatedId#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REQUIRES_CUSTOM_EMAIL_SERVER",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "updateEmailTemplate",
+    "method": "PATCH",
+    "url": "/api/v1/internal/email-templates/:template_id",
+    "specPath": "/internal/email-templates/{template_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["template_id"],
+        "properties": { "template_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["rendered_html"],
+          "properties": { "rendered_html": { "type": "string" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REQUIRES_CUSTOM_EMAIL_SERVER",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "deleteEmailTemplate",
+    "method": "DELETE",
+    "url": "/api/v1/internal/email-templates/:template_id",
+    "specPath": "/internal/email-templates/{template_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["template_id"],
+        "properties": { "template_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmptyObject#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "listEmailDrafts",
+    "method": "GET",
+    "url": "/api/v1/internal/email-drafts",
+    "specPath": "/internal/email-drafts",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailDraftList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createEmailDraft",
+    "method": "POST",
+    "url": "/api/v1/internal/email-drafts",
+    "specPath": "/internal/email-drafts",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["display_name"],
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] }
+        }
+      },
+      "response": { "200": { "$ref": "CreatedId#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getEmailDraft",
+    "method": "GET",
+    "url": "/api/v1/internal/email-drafts/:draft_id",
+    "specPath": "/internal/email-drafts/{draft_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["draft_id"],
+        "properties": { "draft_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailDraft#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "updateEmailDraft",
+    "method": "PATCH",
+    "url": "/api/v1/internal/email-drafts/:draft_id",
+    "specPath": "/internal/email-drafts/{draft_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["draft_id"],
+        "properties": { "draft_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
+          "sent_at_millis": { "oneOf": [{ "type": "integer", "minimum": 0, "maximum": 8640000000000000 }, { "type": "null" }] }
+        }
+      },
+      "response": { "200": { "$ref": "OkOk#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "deleteEmailDraft",
+    "method": "DELETE",
+    "url": "/api/v1/internal/email-drafts/:draft_id",
+    "specPath": "/internal/email-drafts/{draft_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["draft_id"],
+        "properties": { "draft_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "OkOk#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "renderEmail",
+    "method": "POST",
+    "url": "/api/v1/emails/render-email",
+    "specPath": "/emails/render-email",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "template_id": { "type": "string", "format": "uuid" },
+          "template_tsx_source": { "type": "string", "maxLength": 200000 },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
+          "theme_tsx_source": { "type": "string", "maxLength": 200000 }
+        }
+      },
+      "response": { "200": { "$ref": "RenderedEmail#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "getCustomerItem",
+    "method": "GET",
+    "url": "/api/v1/payments/items/:customer_type/:customer_id/:item_id",
+    "specPath": "/payments/items/{customer_type}/{customer_id}/{item_id}",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["customer_type", "customer_id", "item_id"],
+        "properties": {
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 },
+          "item_id": { "type": "string", "minLength": 1, "maxLength": 63 }
+        }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "Item#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "CUSTOMER_DOES_NOT_EXIST",
+        "INVALID_ACCESS_TYPE",
+        "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["ITEM_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "updateCustomerItemQuantity",
+    "method": "POST",
+    "url": "/api/v1/payments/items/:customer_type/:customer_id/:item_id/update-quantity",
+    "specPath": "/payments/items/{customer_type}/{customer_id}/{item_id}/update-quantity",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["customer_type", "customer_id", "item_id"],
+        "properties": {
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 },
+          "item_id": { "type": "string", "minLength": 1, "maxLength": 63 }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["allow_negative"],
+        "properties": { "allow_negative": { "type": "string", "enum": ["true", "false"] } }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["delta"],
+        "properties": {
+          "delta": { "type": "integer", "minimum": -1000000000000, "maximum": 1000000000000 },
+          "expires_at": { "type": "string", "format": "date-time" },
+          "description": { "type": "string", "maxLength": 1024 }
+        }
+      },
+      "response": { "200": { "type": "object", "additionalProperties": false, "properties": {} } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "CUSTOMER_DOES_NOT_EXIST",
+        "INVALID_ACCESS_TYPE",
+        "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",
+        "ITEM_QUANTITY_INSUFFICIENT_AMOUNT",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["ITEM_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "listCustomerProducts",
+    "method": "GET",
+    "url": "/api/v1/payments/products/:customer_type/:customer_id",
+    "specPath": "/payments/products/{customer_type}/{customer_id}",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["customer_type", "customer_id"],
+        "properties": {
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "cursor": { "type": "string", "pattern": "^[0-9]{1,9}$" },
+          "limit": { "type": "string", "pattern": "^[0-9]{1,4}$" }
+        }
+      },
+      "response": { "200": { "$ref": "CustomerProductList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "grantCustomerProduct",
+    "method": "POST",
+    "url": "/api/v1/payments/products/:customer_type/:customer_id",
+    "specPath": "/payments/products/{customer_type}/{customer_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["customer_type", "customer_id"],
+        "properties": {
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 }
+        }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "product_id": { "type": "string", "minLength": 1, "maxLength": 63 },
+          "product_inline": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["display_name", "customer_type"],
+            "properties": {
+              "display_name": { "type": "string", "maxLength": 256 },
+              "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+              "free_trial": {
+                "type": "array",
+                "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+                "minItems": 2,
+                "maxItems": 2
+              },
+              "server_only": { "type": "boolean" },
+              "stackable": { "type": "boolean" },
+              "prices": {
+                "oneOf": [
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "properties": {
+                        "USD": { "type": "string" },
+                        "EUR": { "type": "string" },
+                        "GBP": { "type": "string" },
+                        "CAD": { "type": "string" },
+                        "AUD": { "type": "string" },
+                        "CHF": { "type": "string" },
+                        "INR": { "type": "string" },
+                        "JPY": { "type": "string" },
+                        "interval": {
+                          "type": "array",
+                          "prefixItems": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "enum": ["day", "week", "month", "year"] }
+                          ],
+                          "minItems": 2,
+                          "maxItems": 2
+                        },
+                        "free_trial": {
+                          "type": "array",
+                          "prefixItems": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "enum": ["day", "week", "month", "year"] }
+                          ],
+                          "minItems": 2,
+                          "maxItems": 2
+                        },
+                        "server_only": { "type": "boolean" }
+                      }
+                    }
+                  },
+                  { "type": "string", "const": "include-by-default" }
+                ]
+              },
+              "included_items": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "quantity": { "type": "integer", "minimum": 0 },
+                    "repeat": {
+                      "oneOf": [
+                        {
+                          "type": "array",
+                          "prefixItems": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "enum": ["day", "week", "month", "year"] }
+                          ],
+                          "minItems": 2,
+                          "maxItems": 2
+                        },
+                        { "type": "string", "const": "never" }
+                      ]
+                    },
+                    "expires": { "type": "string", "enum": ["never", "when-purchase-expires", "when-repeated"] }
+                  }
+                }
+              },
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 }
+            }
+          },
+          "quantity": { "type": "integer", "minimum": 1, "maximum": 1000000, "default": 1 }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["success"],
+          "properties": { "success": { "type": "boolean", "const": true }, "subscription_id": { "type": "string" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "CUSTOMER_DOES_NOT_EXIST",
+        "INVALID_ACCESS_TYPE",
+        "PRODUCT_ALREADY_GRANTED",
+        "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
+        "PRODUCT_DOES_NOT_EXIST",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "cancelCustomerProduct",
+    "method": "DELETE",
+    "url": "/api/v1/payments/products/:customer_type/:customer_id/:product_id",
+    "specPath": "/payments/products/{customer_type}/{customer_id}/{product_id}",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["customer_type", "customer_id", "product_id"],
+        "properties": {
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 },
+          "product_id": { "type": "string", "minLength": 1, "maxLength": 63 }
+        }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": { "subscription_id": { "type": "string", "format": "uuid" } }
+      },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "switchCustomerProduct",
+    "method": "POST",
+    "url": "/api/v1/payments/products/:customer_type/:customer_id/switch",
+    "specPath": "/payments/products/{customer_type}/{customer_id}/switch",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["customer_type", "customer_id"],
+        "properties": {
+          "customer_type": { "type": "string", "enum": ["user", "team"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 }
+        }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["from_product_id", "to_product_id"],
+        "properties": {
+          "from_product_id": { "type": "string", "minLength": 1, "maxLength": 63 },
+          "to_product_id": { "type": "string", "minLength": 1, "maxLength": 63 },
+          "price_id": { "type": "string", "minLength": 1, "maxLength": 63 },
+          "quantity": { "type": "integer", "minimum": 1, "maximum": 1000000 }
+        }
+      },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "DEFAULT_PAYMENT_METHOD_REQUIRED",
+        "INVALID_ACCESS_TYPE",
+        "PRODUCT_DOES_NOT_EXIST",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["NEW_PURCHASES_BLOCKED", "RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "getCustomerBilling",
+    "method": "GET",
+    "url": "/api/v1/payments/billing/:customer_type/:customer_id",
+    "specPath": "/payments/billing/{customer_type}/{customer_id}",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["customer_type", "customer_id"],
+        "properties": {
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 }
+        }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "CustomerBilling#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
     }
   },
   {

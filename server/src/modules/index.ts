@@ -12,6 +12,7 @@ import { mfaModule } from './mfa/index.ts';
 import { notificationPreferencesModule } from './notification-preferences/index.ts';
 import { oauthModule } from './oauth/index.ts';
 import { otpAuthModule } from './otp-auth/index.ts';
+import { paymentsModule } from './payments/index.ts';
 import { passkeysModule } from './passkeys/index.ts';
 import { passwordAuthModule } from './password-auth/index.ts';
 import { permissionsModule } from './permissions/index.ts';
@@ -51,6 +52,7 @@ export const modules = [
   cliLoginModule,
   oauthModule,
   endUserApiKeysModule,
+  paymentsModule,
   internalModule,
   requestAuthModule,
   metaModule,

@@ -27,6 +27,7 @@ const exampleParams: Record<string, () => string> = {
   project_id: () => env.project.project.id,
   permission_id: () => 'some_permission',
   level: () => 'project',
+  customer_type: () => 'user',
 };
 /** Valid credentials of an allowed access type and a signed-in user, so requests reach validation. */
 function headersOf(route: RouteDefinition): Record<string, string> {

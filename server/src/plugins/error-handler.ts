@@ -1,9 +1,10 @@
-import { BodyParsingError, KnownError, SchemaError } from '@gatehouse/protocol/errors';
+import { BodyParsingError, DatabaseBusyError, KnownError, SchemaError } from '@gatehouse/protocol/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { describeValidationError } from './describe-validation-error.ts';
 import { sendKnownError } from './known-error-reply.ts';
 import { methodsForPath } from './path-methods.ts';
+import { setSecurityHeaders } from './response-headers.ts';
 
 /**
  * One error handler for the whole API: catalogued errors to the envelope, validation failures to
@@ -12,6 +13,10 @@ import { methodsForPath } from './path-methods.ts';
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DatabaseBusyError) {
+      request.log.warn({ err: error }, 'no database connection became free in time');
+      return sendKnownError(reply.header('retry-after', String(retryAfterBusySeconds)), error);
+    }
     if (error instanceof KnownError) return sendKnownError(reply, error);
     if (error.validation) {
       const message = describeValidationError(error);
@@ -34,6 +39,9 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
+/** What a client told DATABASE_BUSY waits before trying again. */
+const retryAfterBusySeconds = 1;
+
 /**
  * Fastify's `frameworkErrors`: failures of the router, before any route or hook runs. A path whose
  * `%` escapes do not decode, or with a parameter over the router's 500 characters, is SCHEMA_ERROR.
@@ -46,6 +54,7 @@ export function routerErrorReply(error: FastifyError, request: FastifyRequest, r
         ? 'A path parameter is longer than 500 characters'
         : error.message;
   // Hooks do not run for router failures: the request id is set here.
+  setSecurityHeaders(reply);
   reply.header('x-stack-request-id', request.id).header('x-hexclave-request-id', request.id).header('cache-control', 'no-store, max-age=0');
   void sendKnownError(reply, new SchemaError({ message }, message));
 }

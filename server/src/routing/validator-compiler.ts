@@ -11,8 +11,27 @@ import { findUnsafeInput } from './unsafe-input.ts';
 function createAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false });
   addFormats(ajv);
+  ajv.addKeyword(maxJsonLengthKeyword);
   return ajv;
 }
+
+/**
+ * `x-max-json-length: N` (the spec's free-form JSON, such as the three metadata kinds): the value
+ * written as JSON is at most N characters. JSON Schema has no keyword for a whole value's size.
+ */
+const maxJsonLengthKeyword = {
+  keyword: 'x-max-json-length',
+  schemaType: 'number',
+  errors: true,
+  validate: function validateMaxJsonLength(limit: number, data: unknown) {
+    const length = JSON.stringify(data ?? null).length;
+    if (length <= limit) return true;
+    (validateMaxJsonLength as { errors?: unknown[] }).errors = [
+      { keyword: 'x-max-json-length', params: { limit }, message: `must be at most ${limit} characters written as JSON (it is ${length})` },
+    ];
+    return false;
+  },
+} as const;
 
 const bodyAjv = createAjv(false);
 const parameterAjv = createAjv(true);

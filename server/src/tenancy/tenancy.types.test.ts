@@ -7,6 +7,7 @@ import { insertTeam } from '../modules/teams/team.repository.ts';
 import type * as apiKeyRepository from '../modules/api-keys/api-key.repository.ts';
 import type * as cliLoginRepository from '../modules/cli-login/cli-login.repository.ts';
 import type * as contactChannelRepository from '../modules/contact-channels/contact-channel.repository.ts';
+import type * as emailDraftRepository from '../modules/email/email-draft.repository.ts';
 import type * as emailOutboxRepository from '../modules/email/email-outbox.repository.ts';
 import type * as endUserApiKeyRepository from '../modules/end-user-api-keys/end-user-api-key.repository.ts';
 import type * as eventRepository from '../modules/events/event.repository.ts';
@@ -17,6 +18,7 @@ import type * as notificationPreferenceRepository from '../modules/notification-
 import type * as oauthAccountRepository from '../modules/oauth/oauth-account.repository.ts';
 import type * as oauthFlowRepository from '../modules/oauth/oauth-flow.repository.ts';
 import type * as passkeyRepository from '../modules/passkeys/passkey.repository.ts';
+import type * as paymentRepository from '../modules/payments/payment.repository.ts';
 import type * as permissionRepository from '../modules/permissions/permission.repository.ts';
 import type * as projectRepository from '../modules/projects/project.repository.ts';
 import type * as sessionRefreshRepository from '../modules/sessions/session-refresh.repository.ts';
@@ -81,6 +83,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof apiKeyRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof cliLoginRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof contactChannelRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof emailDraftRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof emailOutboxRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof endUserApiKeyRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof eventRepository>>().toEqualTypeOf<never>();
@@ -91,6 +94,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof oauthAccountRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthFlowRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof passkeyRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof paymentRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof permissionRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof projectRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof sessionRefreshRepository>>().toEqualTypeOf<never>();

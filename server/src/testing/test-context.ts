@@ -36,16 +36,24 @@ export async function createTestContext(
     oauth?: OAuthSettings;
     /** The URL the server tells others to reach it at (OAuth callbacks, email links' defaults). */
     publicUrl?: string;
+    /** Postgres connections (default 4) and the longest wait for one (default: the server's). */
+    poolSize?: number;
+    acquireTimeoutMs?: number;
   } = {},
 ) {
   let pgliteDir: string | undefined;
   let database: DatabaseHandle;
   if (options.database === 'pglite') {
     pgliteDir = mkdtempSync(join(tmpdir(), 'gatehouse-pglite-'));
-    database = await createDatabase({ dataDir: pgliteDir });
+    database = await createDatabase({ dataDir: pgliteDir, acquireTimeoutMs: options.acquireTimeoutMs });
     await migrateToLatest(database.db, migrations);
   } else {
-    database = await createDatabase({ databaseUrl: inject('databaseUrl'), dataDir: '', poolSize: 4 });
+    database = await createDatabase({
+      databaseUrl: inject('databaseUrl'),
+      dataDir: '',
+      poolSize: options.poolSize ?? 4,
+      acquireTimeoutMs: options.acquireTimeoutMs,
+    });
   }
   /** Every email the server wrote to its outbox log, newest last (recipient, subject, text with the link). */
   const sentEmails: Array<{ to: string; subject: string; text: string }> = [];
@@ -123,9 +131,15 @@ export async function createTestContext(
       return code;
     },
     /** A request checked against the spec (see contract.ts). */
-    request: (request: InjectOptions & { url: string }) => contractRequest(app, request),
+    request: async (request: InjectOptions & { url: string }) => {
+      const response = await contractRequest(app, request);
+      // Work done after the answer (the password reset email) is finished before a test looks for it.
+      await services.passwordReset.settled();
+      return response;
+    },
     createProject,
     async close() {
+      await services.passwordReset.settled();
       await app.close();
       await database.close();
       if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
@@ -162,11 +176,19 @@ export type TestEnvironment = { context: TestContext; project: TestProject; base
  * override) and, with `listen`, a real HTTP port for clients. Read the fields inside tests.
  */
 export function withTestContext(
-  options: { database?: 'postgres' | 'pglite'; listen?: boolean; projectConfig?: Record<string, unknown>; oauth?: OAuthSettings } = {},
+  options: {
+    database?: 'postgres' | 'pglite';
+    listen?: boolean;
+    projectConfig?: Record<string, unknown>;
+    oauth?: OAuthSettings;
+    poolSize?: number;
+    acquireTimeoutMs?: number;
+  } = {},
 ): TestEnvironment {
   const environment = {} as TestEnvironment;
   beforeAll(async () => {
-    environment.context = await createTestContext({ database: options.database, oauth: options.oauth });
+    const { database, oauth, poolSize, acquireTimeoutMs } = options;
+    environment.context = await createTestContext({ database, oauth, poolSize, acquireTimeoutMs });
     environment.project = await environment.context.createProject(options.projectConfig);
     if (options.listen) {
       await environment.context.app.listen({ port: 0, host: '127.0.0.1' });

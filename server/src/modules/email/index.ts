@@ -1,20 +1,57 @@
 import { defineModule } from '../../kernel/module.ts';
+import { projectsModule } from '../projects/index.ts';
+import { EmailContentService } from './email-content.service.ts';
+import { emailContentHandlers } from './email-content.routes.ts';
 import { type EmailLog, EmailService } from './email.service.ts';
+import * as migration0020 from './migrations/0020-email-drafts.ts';
+import { defaultRenderLimits, EmailRenderer, type RenderLimits } from './rendering/email-renderer.ts';
 import { readSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
+import { readDevelopmentMode } from '../../config/secrets-in-logs.ts';
 
 export type EmailSettings = {
   /** The shared mail server (SMTP_*); without one, emails reach only the outbox and the log. */
   sharedSmtp: SmtpSettings | undefined;
-  /** Where every email is also written (the server log; a test collects them). */
+  /**
+   * Where every email is also written (the server log; a test collects them). The text (with its
+   * links and codes) is logged only in development mode.
+   */
   log: EmailLog;
+  /** The sandbox's limits per render (EMAIL_RENDER_TIMEOUT_MS, EMAIL_RENDER_MEMORY_MB, EMAIL_RENDER_THREADS). */
+  renderLimits: RenderLimits;
 };
 
-/** Emails: rendered, kept in the outbox, logged, and delivered by the project's or the shared SMTP server. */
+function readRenderLimits(env: NodeJS.ProcessEnv): RenderLimits {
+  const read = (name: string, fallback: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer from 1 to ${max}, got ${raw}`);
+    return value;
+  };
+  return {
+    timeoutMs: read('EMAIL_RENDER_TIMEOUT_MS', defaultRenderLimits.timeoutMs, 60_000),
+    memoryBytes: read('EMAIL_RENDER_MEMORY_MB', defaultRenderLimits.memoryBytes / 1024 / 1024, 1024) * 1024 * 1024,
+    size: read('EMAIL_RENDER_THREADS', defaultRenderLimits.size, 64),
+  };
+}
+
+/**
+ * Emails: themes, templates and drafts (TSX rendered in a sandbox), the platform's own emails
+ * rendered through them, kept in the outbox, logged, and delivered by the project's or the shared
+ * SMTP server.
+ */
 export const emailModule = defineModule({
   name: 'email',
+  requires: [projectsModule],
+  migrations: { '0020-email-drafts': migration0020 },
   settings: (env): EmailSettings => ({
     sharedSmtp: readSmtpSettings(env),
-    log: (message, fields) => console.log(message, fields.text ?? ''),
+    log: readDevelopmentMode(env) ? (message, fields) => console.log(message, fields.text ?? '') : (message) => console.log(message),
+    renderLimits: readRenderLimits(env),
   }),
-  services: (_needs, { db, settings }) => ({ email: new EmailService(db, { sharedSmtp: settings.sharedSmtp, log: settings.log }) }),
+  services: ({ projects }, { db, settings }) => {
+    const emailContent = new EmailContentService(db, projects, new EmailRenderer(settings.renderLimits));
+    return { email: new EmailService(db, { sharedSmtp: settings.sharedSmtp, log: settings.log }), emailContent };
+  },
+  handlers: emailContentHandlers,
 });

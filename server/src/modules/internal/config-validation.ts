@@ -1,7 +1,9 @@
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { isProviderType } from '../oauth/provider-table.ts';
 import { usesSharedKeys } from '../oauth/resolve-provider.ts';
-import { defaultEmailThemeId, defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../tenancy/project-config.ts';
+import { builtInThemes } from '../email/built-in-emails.ts';
+import { defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../tenancy/project-config.ts';
+import { parseCatalogue } from '../payments/catalogue.ts';
 import { assertProductionReady } from './production-mode.ts';
 
 function fail(message: string): never {
@@ -35,7 +37,8 @@ export function assertValidConfig(projectId: string, config: ProjectConfig, isPr
       fail(`The handler path of ${domain.baseUrl} must start with "/".`);
   }
   const theme = config.emails.selectedThemeId;
-  if (theme !== defaultEmailThemeId && !Object.hasOwn(config.emails.themes, theme)) fail(`Email theme ${theme} does not exist.`);
+  if (!Object.hasOwn(builtInThemes, theme) && !Object.hasOwn(config.emails.themes, theme)) fail(`Email theme ${theme} does not exist.`);
+  parseCatalogue(config.payments);
   if (isProductionMode) assertProductionReady(projectId, config);
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import { type DbHandle, kyselyOf } from '../../db/handle.ts';
+import { type DbHandle, inTransaction, kyselyOf } from '../../db/handle.ts';
 
 /*
  * user_mfa_state has no project column: it is keyed by a user id the service read within the
@@ -14,15 +14,14 @@ export async function resetMfaState(db: DbHandle, projectId: ProjectId, userId: 
 }
 
 export async function replaceRecoveryCodes(db: DbHandle, projectId: ProjectId, userId: string, codeHashes: string[]): Promise<void> {
-  await kyselyOf(db)
-    .transaction()
-    .execute(async (trx) => {
-      await trx.deleteFrom('mfa_recovery_code').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
-      await trx
-        .insertInto('mfa_recovery_code')
-        .values(codeHashes.map((code_hash) => ({ id: randomUUID(), project_id: projectId, user_id: userId, code_hash })))
-        .execute();
-    });
+  await inTransaction(db, async (handle) => {
+    const trx = kyselyOf(handle);
+    await trx.deleteFrom('mfa_recovery_code').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    await trx
+      .insertInto('mfa_recovery_code')
+      .values(codeHashes.map((code_hash) => ({ id: randomUUID(), project_id: projectId, user_id: userId, code_hash })))
+      .execute();
+  });
 }
 
 /** Uses a recovery code up; false when the user has no such unused code. */

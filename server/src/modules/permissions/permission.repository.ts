@@ -41,6 +41,15 @@ export async function reaches(db: DbHandle, projectId: ProjectId, scope: Scope, 
   return rows[0]?.found ?? false;
 }
 
+/**
+ * Makes the calling transaction the project's only writer of permission definitions until it ends
+ * (a transaction-level advisory lock): the id check, the write and the closure rebuild of two
+ * concurrent writers no longer interleave (they collided on permission_closure_pk, a 500).
+ */
+export async function lockDefinitions(db: DbHandle, projectId: ProjectId): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`permission_definitions:${projectId}`}))`.execute(kyselyOf(db));
+}
+
 type GrantFilter = { teamId?: string; userId?: string; permissionId?: string };
 
 /** Recomputes a project scope's closure from its definitions (inside the writing transaction). */

@@ -30,6 +30,7 @@ import {
   listTeamGrantRows,
   loadClosure,
   reaches,
+  lockDefinitions,
   rebuildClosure,
   renameDefinition,
   type Scope,
@@ -93,6 +94,7 @@ export class PermissionService {
     write: Required<Pick<DefinitionWrite, 'id'>> & DefinitionWrite,
   ): Promise<DefinitionView> {
     return inTransaction(this.db, async (trx) => {
+      await lockDefinitions(trx, projectId);
       await this.assertIdFree(trx, projectId, write.id);
       const contained = await this.checkedContained(trx, projectId, scope, write.contained_permission_ids ?? []);
       await insertDefinitions(trx, projectId, scope, [{ id: write.id, description: write.description ?? null, contained_ids: contained }]);
@@ -103,6 +105,7 @@ export class PermissionService {
 
   async updateDefinition(projectId: ProjectId, scope: Scope, id: string, write: DefinitionWrite): Promise<DefinitionView> {
     const view = await inTransaction(this.db, async (trx) => {
+      await lockDefinitions(trx, projectId);
       const current = await this.definitionIn(trx, projectId, scope, id);
       let currentId = current.id;
       if (write.id !== undefined && write.id !== currentId) {
@@ -131,6 +134,7 @@ export class PermissionService {
 
   async deleteDefinition(projectId: ProjectId, scope: Scope, id: string): Promise<void> {
     await inTransaction(this.db, async (trx) => {
+      await lockDefinitions(trx, projectId);
       await this.definitionIn(trx, projectId, scope, id);
       await deleteDefinition(trx, projectId, scope, id);
       await this.defaults.update(projectId, (ids) => ids.filter((permission) => permission !== id), trx);

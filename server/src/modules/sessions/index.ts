@@ -5,11 +5,12 @@ import { SessionService } from './session.service.ts';
 import { sessionHandlers } from './sessions.routes.ts';
 import { TokenService } from './token.service.ts';
 import * as migration0003 from './migrations/0003-replaced-refresh-tokens.ts';
+import * as migration0050 from './migrations/0050-refresh-token-successor.ts';
 
 /** Sessions (refresh tokens): refresh with optional rotation, listing, revocation. */
 export const sessionsModule = defineModule({
   name: 'sessions',
-  migrations: { '0003-replaced-refresh-tokens': migration0003 },
+  migrations: { '0003-replaced-refresh-tokens': migration0003, '0050-refresh-token-successor': migration0050 },
   requires: [accessTokensModule, usersModule],
   services: ({ accessTokens, users }, { db }) => {
     const sessions = new SessionService(db);

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { RefreshSessionRow, RefreshSessionTable } from './session.table.ts';
@@ -35,34 +35,35 @@ export async function listActiveSessionsOfUser(db: DbHandle, projectId: ProjectI
     .execute();
 }
 
-/** Replaces the session's token, remembering the old one for the grace window and reuse detection. */
+/**
+ * Replaces the session's token `previousHash` with `newHash` in one statement, remembering the old
+ * one (for the grace window and reuse detection) with its sealed successor. False when
+ * `previousHash` is no longer the session's token: a concurrent refresh rotated it first, or the
+ * session ended.
+ */
 export async function rotateSessionToken(
   db: DbHandle,
   projectId: ProjectId,
   id: string,
-  newHash: string,
-  previousHash: string,
-  at: Date,
-): Promise<void> {
-  await kyselyOf(db)
-    .transaction()
-    .execute(async (trx) => {
-      await trx
-        .updateTable('refresh_session')
-        .set({ token_hash: newHash })
-        .where('project_id', '=', projectId)
-        .where('id', '=', id)
-        .execute();
-      await trx.insertInto('replaced_refresh_token').values({ token_hash: previousHash, session_id: id, replaced_at: at }).execute();
-    });
+  change: { newHash: string; previousHash: string; successorSealed: Buffer; at: Date },
+): Promise<boolean> {
+  const { rows } = await sql`
+    with rotated as (
+      update refresh_session set token_hash = ${change.newHash}
+      where id = ${id} and project_id = ${projectId} and token_hash = ${change.previousHash} returning id
+    )
+    insert into replaced_refresh_token (token_hash, session_id, replaced_at, successor_sealed)
+    select ${change.previousHash}, id, ${change.at}, ${change.successorSealed} from rotated returning session_id`.execute(kyselyOf(db));
+  return rows.length > 0;
 }
 
-/** A token rotation replaced, if it belonged to a session of the project. */
+/** A token rotation replaced, if it belonged to a session of the project, with the session's current token digest. */
 export async function findReplacedToken(db: DbHandle, projectId: ProjectId, tokenHash: string) {
   return kyselyOf(db)
     .selectFrom('replaced_refresh_token as r')
     .innerJoin('refresh_session as s', 's.id', 'r.session_id')
     .selectAll('r')
+    .select('s.token_hash as current_token_hash')
     .where('r.token_hash', '=', tokenHash)
     .where('s.project_id', '=', projectId)
     .executeTakeFirst();

@@ -20,6 +20,7 @@ import {
   rotateSessionToken,
 } from './session.repository.ts';
 import { findSessionById, findSessionByToken, type RefreshableSession, recordSessionUse } from './session-refresh.repository.ts';
+import { sealSuccessor, unsealSuccessor } from './successor-seal.ts';
 
 export const defaultSessionLifetimeMillis = 365 * 24 * 60 * 60 * 1000;
 /** With rotation on, the replaced token still works this long (concurrent refreshes from several tabs). */
@@ -70,22 +71,37 @@ export class SessionService {
       await recordSessionUse(this.db, project.id, session.id, ip, now);
     if (!project.config.auth.sessions.rotateRefreshTokens) return { session, user, refreshToken };
     const rotated = generateRefreshToken();
-    await rotateSessionToken(this.db, project.id, session.id, digestSecret(rotated), digest, now);
-    return { session, user, refreshToken: rotated };
+    const successorSealed = sealSuccessor(refreshToken, rotated);
+    if (
+      await rotateSessionToken(this.db, project.id, session.id, {
+        newHash: digestSecret(rotated),
+        previousHash: digest,
+        successorSealed,
+        at: now,
+      })
+    )
+      return { session, user, refreshToken: rotated };
+    // A concurrent refresh of this token rotated it first (its successor is the answer), or the session ended.
+    return this.refreshWithReplacedToken(project, digest, refreshToken, now);
   }
 
   /**
    * A token rotation replaced: the one replaced last is honoured during the grace window (several
-   * tabs refreshing at once); any other replay means the token leaked, and ends the session.
+   * tabs refreshing at once), answering the same new token the rotation gave; any other replay
+   * means the token leaked, and ends the session.
    */
   private async refreshWithReplacedToken(project: Project, digest: string, refreshToken: string, now: Date): Promise<RefreshOutcome> {
     const replaced = await findReplacedToken(this.db, project.id, digest);
     const found = replaced && (await findSessionById(this.db, project.id, replaced.session_id));
     if (!replaced || !found || found.session.project_id !== project.id || found.session.expires_at <= now)
       throw new RefreshTokenNotFoundOrExpiredError();
-    const newest = await findNewestReplacedToken(this.db, project.id, replaced.session_id);
-    const withinGrace = newest === digest && now.getTime() - replaced.replaced_at.getTime() <= rotationGraceMillis;
-    if (withinGrace) return { session: found.session, user: found.user, refreshToken };
+    const successor = replaced.successor_sealed ? unsealSuccessor(refreshToken, replaced.successor_sealed) : undefined;
+    // The successor is still the session's token: nothing rotated since (rows from before 0050 ask the history).
+    const newest = successor
+      ? digestSecret(successor) === replaced.current_token_hash
+      : (await findNewestReplacedToken(this.db, project.id, replaced.session_id)) === digest;
+    const withinGrace = newest && now.getTime() - replaced.replaced_at.getTime() <= rotationGraceMillis;
+    if (withinGrace) return { session: found.session, user: found.user, refreshToken: successor ?? refreshToken };
     await deleteSessionRow(this.db, project.id, found.session.id);
     throw new RefreshTokenNotFoundOrExpiredError();
   }

@@ -18,6 +18,8 @@ export interface ReplacedRefreshTokenTable {
   token_hash: string;
   session_id: string;
   replaced_at: Generated<Date>;
+  /** The token that replaced it, sealed under a key from this token (successor-seal.ts); null before migration 0050. */
+  successor_sealed: Buffer | null;
 }
 
 export type RefreshSessionRow = Selectable<RefreshSessionTable>;

@@ -1,0 +1,448 @@
+import { createCookieTokenStore } from '@gatehouse/client';
+import { api, type ServerUser, type ServerUserUpdate, useGatehouse } from '@gatehouse/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { paths } from '../routes.ts';
+import { useProjectScope } from '../shell-context.ts';
+import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { methodsOf } from './users.tsx';
+
+/**
+ * One user of the project: profile, the three metadata kinds as JSON editors, contact channels,
+ * sessions (revoke), OAuth accounts, teams, project permissions, API keys; impersonate and delete.
+ */
+export function UserPage({ userId }: { userId: string }) {
+  const { request } = useProjectScope();
+  const { data: user } = api.useGetUserSuspense(userId, { request });
+  return (
+    <>
+      <PageHeader title={user.display_name || user.primary_email || user.id}>
+        <ImpersonateButton user={user} />
+        <DeleteUserButton user={user} />
+      </PageHeader>
+      <p className="dash-muted">
+        <code>{user.id}</code> · signed up {formatDate(user.signed_up_at_millis)} · last active {formatDate(user.last_active_at_millis)} ·
+        sign-in methods: {methodsOf(user)}
+      </p>
+      <Profile key={`profile-${user.id}`} user={user} />
+      <Section
+        title="Metadata"
+        description="JSON the app reads: client metadata (the user may change it), client read-only and server-only metadata."
+      >
+        <div className="dash-grid-3">
+          <MetadataEditor user={user} field="client_metadata" label="Client metadata" />
+          <MetadataEditor user={user} field="client_read_only_metadata" label="Client read-only metadata" />
+          <MetadataEditor user={user} field="server_metadata" label="Server metadata" />
+        </div>
+      </Section>
+      <div className="dash-grid-2">
+        <ContactChannels userId={user.id} />
+        <OAuthAccounts user={user} />
+        <Sessions userId={user.id} />
+        <Teams userId={user.id} />
+        <Permissions userId={user.id} />
+        <ApiKeys userId={user.id} />
+      </div>
+    </>
+  );
+}
+
+/** Saves a change to the user with the page showing it at once; a refused change puts the old user back. */
+function useOptimisticUserUpdate(userId: string) {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const key = api.getGetUserQueryKey(userId);
+  return api.useUpdateUser({
+    request,
+    mutation: {
+      onMutate: async ({ data }) => {
+        await queryClient.cancelQueries({ queryKey: key });
+        const previous = queryClient.getQueryData<ServerUser>(key);
+        if (previous) queryClient.setQueryData<ServerUser>(key, { ...previous, ...(data as Partial<ServerUser>) });
+        return { previous };
+      },
+      onError: (_error, _variables, context) => {
+        if (context?.previous) queryClient.setQueryData(key, context.previous);
+      },
+      onSuccess: (user) => {
+        queryClient.setQueryData(key, user);
+        void queryClient.invalidateQueries({ queryKey: [api.getListUsersQueryKey()[0]] });
+      },
+    },
+  });
+}
+
+function Profile({ user }: { user: ServerUser }) {
+  const update = useOptimisticUserUpdate(user.id);
+  const [form, setForm] = useState({
+    display_name: user.display_name ?? '',
+    primary_email: user.primary_email ?? '',
+    primary_email_verified: user.primary_email_verified,
+    profile_image_url: user.profile_image_url ?? '',
+  });
+  const [saved, setSaved] = useState(false);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaved(false);
+    const changes: ServerUserUpdate = {
+      display_name: form.display_name.trim() || null,
+      primary_email: form.primary_email.trim() || null,
+      primary_email_verified: form.primary_email_verified,
+      profile_image_url: form.profile_image_url.trim() || null,
+    };
+    update.mutate({ userId: user.id, data: changes }, { onSuccess: () => setSaved(true) });
+  }
+
+  return (
+    <Section title="Profile">
+      <form className="dash-form" onSubmit={submit}>
+        <div className="dash-grid-2">
+          <TextField
+            label="Display name"
+            name="display_name"
+            value={form.display_name}
+            onChange={(event) => setForm({ ...form, display_name: event.target.value })}
+          />
+          <TextField
+            label="Primary email"
+            name="primary_email"
+            type="email"
+            value={form.primary_email}
+            onChange={(event) => setForm({ ...form, primary_email: event.target.value })}
+          />
+          <TextField
+            label="Profile image URL"
+            name="profile_image_url"
+            value={form.profile_image_url}
+            onChange={(event) => setForm({ ...form, profile_image_url: event.target.value })}
+          />
+          <Checkbox
+            label="Primary email verified"
+            checked={form.primary_email_verified}
+            onChange={(primary_email_verified) => setForm({ ...form, primary_email_verified })}
+          />
+        </div>
+        <ErrorMessage error={update.error} />
+        {saved ? (
+          <p role="status" className="dash-success">
+            Profile saved.
+          </p>
+        ) : null}
+        <div className="dash-row">
+          <button type="submit" className="gh-primary" disabled={update.isPending}>
+            {update.isPending ? 'Saving…' : 'Save profile'}
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+type MetadataField = 'client_metadata' | 'client_read_only_metadata' | 'server_metadata';
+
+/** A JSON editor: the text is checked as JSON before it is sent; the server's answer replaces it. */
+function MetadataEditor({ user, field, label }: { user: ServerUser; field: MetadataField; label: string }) {
+  const update = useOptimisticUserUpdate(user.id);
+  const [text, setText] = useState(() => JSON.stringify(user[field] ?? null, null, 2));
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const id = `metadata-${field}`;
+
+  function save() {
+    setSaved(false);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      setInvalid(`Not valid JSON: ${(error as Error).message}`);
+      return;
+    }
+    setInvalid(null);
+    update.mutate(
+      { userId: user.id, data: { [field]: value } as ServerUserUpdate },
+      {
+        onSuccess: (saved) => {
+          setText(JSON.stringify(saved[field] ?? null, null, 2));
+          setSaved(true);
+        },
+      },
+    );
+  }
+
+  return (
+    <div className="dash-field dash-json">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        rows={8}
+        spellCheck={false}
+        value={text}
+        aria-invalid={invalid ? true : undefined}
+        onChange={(event) => {
+          setText(event.target.value);
+          setSaved(false);
+        }}
+      />
+      {invalid ? (
+        <p role="alert" className="dash-error">
+          {invalid}
+        </p>
+      ) : null}
+      <ErrorMessage error={update.error} />
+      {saved ? (
+        <p role="status" className="dash-success">
+          {label} saved.
+        </p>
+      ) : null}
+      <div>
+        <button type="button" onClick={save} disabled={update.isPending}>
+          Save {label.toLowerCase()}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ListSection<T>({
+  title,
+  query,
+  empty,
+  render,
+}: {
+  title: string;
+  query: { data?: { items: T[] }; error: unknown; isPending: boolean };
+  empty: string;
+  render: (item: T) => React.ReactNode;
+}) {
+  return (
+    <Section title={title}>
+      {query.isPending ? <p className="dash-muted">Loading…</p> : null}
+      <ErrorMessage error={query.error} />
+      {query.data && query.data.items.length === 0 ? <p className="dash-muted">{empty}</p> : null}
+      {query.data && query.data.items.length > 0 ? <ul className="dash-list">{query.data.items.map(render)}</ul> : null}
+    </Section>
+  );
+}
+
+function ContactChannels({ userId }: { userId: string }) {
+  const { request } = useProjectScope();
+  const channels = api.useListContactChannels({ user_id: userId }, { request });
+  return (
+    <ListSection
+      title="Contact channels"
+      query={channels}
+      empty="No contact channels."
+      render={(channel) => (
+        <li key={channel.id}>
+          <span>{channel.value}</span>
+          <span className="dash-muted">
+            {[
+              channel.is_primary ? 'primary' : null,
+              channel.is_verified ? 'verified' : 'unverified',
+              channel.used_for_auth ? 'used for sign-in' : null,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </span>
+        </li>
+      )}
+    />
+  );
+}
+
+function OAuthAccounts({ user }: { user: ServerUser }) {
+  return (
+    <ListSection
+      title="OAuth accounts"
+      query={{ data: { items: user.oauth_providers }, error: null, isPending: false }}
+      empty="No linked OAuth accounts."
+      render={(account) => (
+        <li key={`${account.id}/${account.account_id}`}>
+          <span>{account.id}</span>
+          <span className="dash-muted">
+            {account.email ?? 'no email'} · account {account.account_id}
+          </span>
+        </li>
+      )}
+    />
+  );
+}
+
+/** Sessions, newest use first; revoking one removes it at once and puts it back if the server refuses. */
+function Sessions({ userId }: { userId: string }) {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const params = { user_id: userId };
+  const key = api.getListSessionsQueryKey(params);
+  const sessions = api.useListSessions(params, { request });
+  const revoke = api.useDeleteSession({
+    request,
+    mutation: {
+      onMutate: async ({ sessionId }) => {
+        await queryClient.cancelQueries({ queryKey: key });
+        const previous = queryClient.getQueryData<typeof sessions.data>(key);
+        if (previous) queryClient.setQueryData(key, { ...previous, items: previous.items.filter((session) => session.id !== sessionId) });
+        return { previous };
+      },
+      onError: (_error, _variables, context) => {
+        if (context?.previous) queryClient.setQueryData(key, context.previous);
+      },
+      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+    },
+  });
+  return (
+    <Section title="Sessions">
+      {sessions.isPending ? <p className="dash-muted">Loading…</p> : null}
+      <ErrorMessage error={sessions.error ?? revoke.error} />
+      {sessions.data?.items.length === 0 ? <p className="dash-muted">No active sessions.</p> : null}
+      <ul className="dash-list">
+        {sessions.data?.items.map((session) => (
+          <li key={session.id}>
+            <span>
+              {session.is_impersonation ? 'Impersonation · ' : ''}created {formatDate(session.created_at)}, last used{' '}
+              {formatDate(session.last_used_at)}
+              {session.last_used_at_end_user_ip_info ? ` from ${session.last_used_at_end_user_ip_info.ip}` : ''}
+            </span>
+            <button
+              type="button"
+              className="gh-danger"
+              onClick={() => revoke.mutate({ sessionId: session.id, params: { user_id: userId } })}
+            >
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+function Teams({ userId }: { userId: string }) {
+  const { request } = useProjectScope();
+  const teams = api.useListTeams({ user_id: userId }, { request });
+  return (
+    <ListSection
+      title="Teams"
+      query={teams}
+      empty="Not in any team."
+      render={(team) => (
+        <li key={team.id}>
+          <span>{team.display_name}</span>
+          <code className="dash-muted">{team.id}</code>
+        </li>
+      )}
+    />
+  );
+}
+
+function Permissions({ userId }: { userId: string }) {
+  const { request } = useProjectScope();
+  const permissions = api.useListProjectPermissions({ user_id: userId, recursive: 'true' }, { request });
+  return (
+    <ListSection
+      title="Project permissions"
+      query={permissions}
+      empty="No project permissions."
+      render={(permission) => (
+        <li key={permission.id}>
+          <code>{permission.id}</code>
+        </li>
+      )}
+    />
+  );
+}
+
+function ApiKeys({ userId }: { userId: string }) {
+  const { request } = useProjectScope();
+  const keys = api.useListUserApiKeys({ user_id: userId }, { request });
+  return (
+    <ListSection
+      title="API keys"
+      query={keys}
+      empty="No API keys."
+      render={(key) => (
+        <li key={key.id}>
+          <span>
+            {key.description || 'API key'} <span className="dash-muted">…{key.value.last_four}</span>
+          </span>
+          <span className="dash-muted">{key.manually_revoked_at_millis ? 'revoked' : `created ${formatDate(key.created_at_millis)}`}</span>
+        </li>
+      )}
+    />
+  );
+}
+
+/**
+ * Creates an impersonation session (shown as such in the user's session list) and opens the app
+ * with it: the session goes into the project's token cookies on this origin, where the app served
+ * by the platform reads them, and the app opens in a new tab.
+ */
+function ImpersonateButton({ user }: { user: ServerUser }) {
+  const { projectId, request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const impersonate = api.useCreateSession({ request });
+  return (
+    <>
+      <button
+        type="button"
+        disabled={impersonate.isPending}
+        onClick={() =>
+          impersonate.mutate(
+            { data: { user_id: user.id, is_impersonation: true, expires_in_millis: 60 * 60 * 1000 } },
+            {
+              onSuccess: (tokens) => {
+                createCookieTokenStore({ projectId }).set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+                window.open('/', '_blank', 'noopener');
+                void queryClient.invalidateQueries({ queryKey: api.getListSessionsQueryKey({ user_id: user.id }) });
+              },
+            },
+          )
+        }
+      >
+        {impersonate.isPending ? 'Opening…' : 'Impersonate'}
+      </button>
+      <ErrorMessage error={impersonate.error} />
+    </>
+  );
+}
+
+function DeleteUserButton({ user }: { user: ServerUser }) {
+  const { projectId, request } = useProjectScope();
+  const gatehouse = useGatehouse();
+  const queryClient = useQueryClient();
+  const remove = api.useDeleteUser({ request });
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="gh-danger" onClick={() => setOpen(true)}>
+        Delete user
+      </button>
+      <ConfirmDialog
+        open={open}
+        title="Delete this user?"
+        confirmLabel="Delete user"
+        busy={remove.isPending}
+        onClose={() => setOpen(false)}
+        onConfirm={() =>
+          remove.mutate(
+            { userId: user.id },
+            {
+              onSuccess: async () => {
+                setOpen(false);
+                await queryClient.invalidateQueries({ queryKey: [api.getListUsersQueryKey()[0]] });
+                gatehouse.navigate(paths.project(projectId, 'users'));
+              },
+            },
+          )
+        }
+      >
+        <p>
+          {user.primary_email ?? user.display_name ?? user.id} loses their account, sessions, team memberships and keys. This cannot be
+          undone.
+        </p>
+        <ErrorMessage error={remove.error} />
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+// The sandbox's thread: runs rendering scripts in QuickJS (WebAssembly), one at a time. Plain
+// JavaScript so that Node starts it with no loader. The parent (sandbox-pool.ts) gives it the
+// runtime script and the limits at start, sends { id, driver } and gets { id, output } or
+// { id, error }; it terminates this thread when a script outlives the hard deadline (a single
+// native operation can run long between two checks of the interrupt handler).
+import { parentPort, workerData } from 'node:worker_threads';
+import { newQuickJSWASMModule } from 'quickjs-emscripten';
+
+const { runtimeScript, timeoutMs, memoryBytes } = workerData;
+let quickJs = newQuickJSWASMModule();
+
+parentPort.on('message', async ({ id, driver }) => {
+  const module = await quickJs;
+  try {
+    parentPort.postMessage({ id, output: run(module, driver) });
+  } catch (error) {
+    // A failed script (stack overflow, out of memory) may leave the instance unusable: take a new one.
+    quickJs = newQuickJSWASMModule();
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
+
+function run(module, driver) {
+  const runtime = module.newRuntime();
+  const deadline = Date.now() + timeoutMs;
+  let timedOut = false;
+  runtime.setMemoryLimit(memoryBytes);
+  runtime.setMaxStackSize(256 * 1024);
+  runtime.setInterruptHandler(() => {
+    timedOut = Date.now() > deadline;
+    return timedOut;
+  });
+  const context = runtime.newContext();
+  try {
+    evaluate(context, runtimeScript, 'runtime.js', () => timedOut);
+    return evaluate(context, driver, 'email.js', () => timedOut);
+  } finally {
+    try {
+      context.dispose();
+      runtime.dispose();
+    } catch {
+      // Freeing after a failed script can assert inside QuickJS; the instance is replaced above.
+    }
+  }
+}
+
+function evaluate(context, code, filename, timedOut) {
+  const result = context.evalCode(code, filename);
+  if (result.error) {
+    const thrown = context.dump(result.error);
+    result.error.dispose();
+    if (timedOut()) throw new Error(`The email took longer than ${timeoutMs} ms to render (interrupted).`);
+    throw new Error(describeThrown(thrown));
+  }
+  const value = context.dump(result.value);
+  result.value.dispose();
+  return typeof value === 'string' ? value : '';
+}
+
+function describeThrown(thrown) {
+  if (thrown && typeof thrown === 'object') {
+    const { name, message } = thrown;
+    const text = `${typeof name === 'string' ? name : 'Error'}: ${typeof message === 'string' ? message : JSON.stringify(thrown)}`;
+    if (/out of memory/i.test(text)) return `The email used more than ${Math.round(memoryBytes / 1024 / 1024)} MB of memory: ${text}`;
+    if (/stack overflow/i.test(text)) return `The email overflowed the stack: ${text}`;
+    return text;
+  }
+  if (thrown === null) return 'The email threw null (out of memory or interrupted).';
+  return `The email threw ${JSON.stringify(thrown)}`;
+}

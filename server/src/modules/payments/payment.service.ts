@@ -1,0 +1,413 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '@gatehouse/protocol/api-types';
+import {
+  CustomerDoesNotExistError,
+  DefaultPaymentMethodRequiredError,
+  ItemCustomerTypeDoesNotMatchError,
+  ItemNotFoundError,
+  ItemQuantityInsufficientAmountError,
+  NewPurchasesBlockedError,
+  ProductAlreadyGrantedError,
+  ProductCustomerTypeDoesNotMatchError,
+  ProductDoesNotExistError,
+  UserAuthenticationRequiredError,
+} from '@gatehouse/protocol/errors';
+import { type DbHandle, inTransaction } from '../../db/handle.ts';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
+import type { Project } from '../../tenancy/project.ts';
+import type { EventLog } from '../events/event-log.ts';
+import type { TeamService } from '../teams/team.service.ts';
+import type { UserService } from '../users/user.service.ts';
+import { type Catalogue, type CustomerType, conflictsOf, type Product, parseCatalogue, parseInlineProduct } from './catalogue.ts';
+import { currentPeriodEnd, grantedQuantity, type Holding } from './item-quantity.ts';
+import {
+  type CustomerProductRow,
+  endCustomerProduct,
+  insertCustomerProduct,
+  insertItemChange,
+  listCustomerProductRows,
+  lockCustomer,
+  sumItemChanges,
+} from './payment.repository.ts';
+import { type Audience, toCustomerProduct, toDefaultCustomerProduct, toInlineProduct } from './payment-views.ts';
+
+export type Customer = { type: CustomerType; id: string };
+type CustomerProduct = components['schemas']['CustomerProduct'];
+export type ProductSource = 'grant' | 'test_mode' | 'stripe';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Items, the products customers own, and the rules between them (endpoints.md §22): an item's
+ * quantity is the customer's unexpired manual changes plus what its active products (and the
+ * products included by default) grant; products of one line exclude each other unless one is an
+ * add-on to the other.
+ */
+export class PaymentService {
+  private readonly catalogues = new WeakMap<object, Catalogue>();
+
+  constructor(
+    private readonly db: DbHandle,
+    private readonly events: EventLog,
+    private readonly users: UserService,
+    private readonly teams: TeamService,
+  ) {}
+
+  /** The project's checked catalogue (the config was checked when saved; parsed once per config). */
+  catalogueOf(project: Project): Catalogue {
+    const key = project.config.payments as object;
+    let catalogue = this.catalogues.get(key);
+    if (!catalogue) {
+      catalogue = parseCatalogue(project.config.payments);
+      this.catalogues.set(key, catalogue);
+    }
+    return catalogue;
+  }
+
+  /**
+   * Client access reaches only the signed-in user and the teams it belongs to (plain 403 otherwise);
+   * server and admin access reach every customer.
+   */
+  async assertAccess(auth: RequestAuth, customer: Customer): Promise<void> {
+    if (auth.accessType !== 'client') return;
+    const user = auth.user?.record;
+    if (!user) throw new UserAuthenticationRequiredError();
+    if (customer.type === 'user' && customer.id === user.id) return;
+    if (customer.type === 'team' && uuidPattern.test(customer.id) && (await this.teams.isMember(auth.project.id, customer.id, user.id)))
+      return;
+    throw new PlainHttpError(403, `Client access may only address the signed-in user and the teams it belongs to.`);
+  }
+
+  /** Whether the user or team exists (custom customers are the project's own ids: always). */
+  async customerExists(project: Project, customer: Customer): Promise<boolean> {
+    if (customer.type === 'custom') return true;
+    if (!uuidPattern.test(customer.id)) return false;
+    if (customer.type === 'user') return (await this.users.find(project.id, customer.id)) !== undefined;
+    return (await this.teams.getMany(project.id, [customer.id])).length > 0;
+  }
+
+  private async assertCustomerExists(project: Project, customer: Customer): Promise<void> {
+    if (!(await this.customerExists(project, customer))) throw new CustomerDoesNotExistError({ customer_id: customer.id });
+  }
+
+  private itemOf(project: Project, customer: Customer, itemId: string) {
+    const item = this.catalogueOf(project).items.get(itemId);
+    if (!item) throw new ItemNotFoundError({ item_id: itemId });
+    if (item.customerType !== customer.type) {
+      throw new ItemCustomerTypeDoesNotMatchError({
+        item_id: itemId,
+        customer_id: customer.id,
+        item_customer_type: item.customerType,
+        actual_customer_type: customer.type,
+      });
+    }
+    return item;
+  }
+
+  /** The products a customer holds at `now`: its active (or ended) rows and the defaults of lines it owns nothing of. */
+  private holdingsOf(catalogue: Catalogue, customer: Customer, rows: readonly CustomerProductRow[]): Holding[] {
+    const holdings: Holding[] = rows
+      .filter((row) => row.status !== 'refunded')
+      .map((row) => ({ product: row.product as Product, quantity: row.quantity, since: row.created_at, endedAt: row.ended_at }));
+    for (const product of this.defaultProductsOf(catalogue, customer, rows)) {
+      // A default product grants its items for the current period only (it has no purchase date to count from).
+      holdings.push({ product: withCurrentPeriodOnly(product), quantity: 1, since: new Date(0), endedAt: null });
+    }
+    return holdings;
+  }
+
+  /** Products included by default for the customer's type whose line the customer owns nothing of. */
+  private defaultProductsOf(catalogue: Catalogue, customer: Customer, rows: readonly CustomerProductRow[]): Product[] {
+    const ownedLines = new Set(rows.filter((row) => row.status === 'active').map((row) => (row.product as Product).productLineId));
+    return [...catalogue.products.values()].filter(
+      (product) =>
+        product.prices === 'include-by-default' &&
+        product.customerType === customer.type &&
+        (product.productLineId === undefined || !ownedLines.has(product.productLineId)),
+    );
+  }
+
+  private async quantityIn(db: DbHandle, project: Project, customer: Customer, itemId: string, now: Date): Promise<number> {
+    const [manual, rows] = await Promise.all([
+      sumItemChanges(db, project.id, customer, itemId, now),
+      listCustomerProductRows(db, project.id, customer),
+    ]);
+    return manual + grantedQuantity(itemId, this.holdingsOf(this.catalogueOf(project), customer, rows), now);
+  }
+
+  async getItem(project: Project, customer: Customer, itemId: string) {
+    const item = this.itemOf(project, customer, itemId);
+    await this.assertCustomerExists(project, customer);
+    return { id: item.id, display_name: item.displayName, quantity: await this.quantityIn(this.db, project, customer, itemId, new Date()) };
+  }
+
+  /**
+   * Adds `delta` to the item (a ledger entry, expiring at `expiresAt` when given). Without
+   * `allowNegative` a change that would leave the quantity below zero is refused and changes nothing;
+   * writers of one customer's item run one after the other, so concurrent decrements never overdraw.
+   */
+  async updateQuantity(
+    project: Project,
+    customer: Customer,
+    itemId: string,
+    change: { delta: number; expiresAt?: Date; description?: string; allowNegative: boolean },
+  ): Promise<void> {
+    this.itemOf(project, customer, itemId);
+    await this.assertCustomerExists(project, customer);
+    await inTransaction(this.db, async (trx) => {
+      const now = new Date();
+      if (change.delta < 0 && !change.allowNegative) {
+        await lockCustomer(trx, project.id, customer, itemId);
+        const quantity = await this.quantityIn(trx, project, customer, itemId, now);
+        if (quantity + change.delta < 0) {
+          throw new ItemQuantityInsufficientAmountError({ item_id: itemId, customer_id: customer.id, quantity });
+        }
+      }
+      await insertItemChange(trx, {
+        id: randomUUID(),
+        project_id: project.id,
+        customer_type: customer.type,
+        customer_id: customer.id,
+        item_id: itemId,
+        delta: change.delta,
+        expires_at: change.expiresAt ?? null,
+        description: change.description ?? null,
+        created_at: now,
+      });
+      await this.events.record(trx, project.id, 'item_quantity.changed', {
+        customer_type: customer.type,
+        customer_id: customer.id,
+        item_id: itemId,
+        delta: change.delta,
+        expires_at: change.expiresAt?.toISOString() ?? null,
+        description: change.description ?? null,
+      });
+    });
+  }
+
+  /** The customer's products: defaults first, then what it owns, oldest first; `offset`/`limit` page it. */
+  async listProducts(project: Project, customer: Customer, audience: Audience, page: { offset: number; limit?: number }) {
+    const catalogue = this.catalogueOf(project);
+    const rows = await listCustomerProductRows(this.db, project.id, customer);
+    const active = rows.filter((row) => row.status === 'active');
+    const all: CustomerProduct[] = [
+      ...this.defaultProductsOf(catalogue, customer, rows).map((product) => toDefaultCustomerProduct(product, audience)),
+      ...active.map((row) => toCustomerProduct(row, audience, this.switchOptionsOf(catalogue, row, audience))),
+    ];
+    const end = page.limit === undefined ? all.length : page.offset + page.limit;
+    return { items: all.slice(page.offset, end), nextOffset: end < all.length ? end : null };
+  }
+
+  private switchOptionsOf(catalogue: Catalogue, row: CustomerProductRow, audience: Audience): CustomerProduct['switch_options'] {
+    const product = row.product as Product;
+    if (!row.product_id || !product.productLineId) return [];
+    return [...catalogue.products.values()]
+      .filter(
+        (other) =>
+          other.id !== row.product_id &&
+          other.productLineId === product.productLineId &&
+          other.prices !== 'include-by-default' &&
+          (audience === 'server' || !other.serverOnly),
+      )
+      .map((other) => ({ product_id: other.id, product: toInlineProduct(other, audience) }));
+  }
+
+  /** A catalogue product by id for this caller: server-only products do not exist for clients. */
+  productFor(project: Project, productId: string, audience: Audience): Product {
+    const catalogue = this.catalogueOf(project);
+    const product = catalogue.products.get(productId);
+    if (!product)
+      throw new ProductDoesNotExistError({ product_id: productId, context: catalogue.items.has(productId) ? 'item_exists' : null });
+    if (audience === 'client' && product.serverOnly) throw new ProductDoesNotExistError({ product_id: productId, context: 'server_only' });
+    return product;
+  }
+
+  /** The product of a grant or purchase request: a catalogue id or an inline product (exactly one). */
+  resolveProduct(
+    project: Project,
+    input: { product_id?: string; product_inline?: object },
+    audience: Audience,
+  ): { id: string | null; product: Product } {
+    if ((input.product_id === undefined) === (input.product_inline === undefined))
+      throw new PlainHttpError(400, 'Exactly one of product_id and product_inline is required.');
+    if (input.product_id !== undefined) return { id: input.product_id, product: this.productFor(project, input.product_id, audience) };
+    return { id: null, product: parseInlineProduct(input.product_inline as Record<string, unknown>, this.catalogueOf(project)) };
+  }
+
+  /** The checks before a customer gets a product: its type, and a non-stackable one owned already. */
+  assertCanOwn(customer: Customer, productId: string | null, product: Product, owned: readonly CustomerProductRow[]): void {
+    if (product.customerType !== customer.type) {
+      throw new ProductCustomerTypeDoesNotMatchError({
+        product_id: productId,
+        customer_id: customer.id,
+        product_customer_type: product.customerType,
+        actual_customer_type: customer.type,
+      } as never);
+    }
+    if (productId !== null && !product.stackable && owned.some((row) => row.status === 'active' && row.product_id === productId)) {
+      throw new ProductAlreadyGrantedError({ product_id: productId, customer_id: customer.id });
+    }
+  }
+
+  /** The products of the same line the customer owns that the product would exclude. */
+  conflictsFor(product: Product, owned: readonly CustomerProductRow[]): CustomerProductRow[] {
+    const active = owned.filter((row) => row.status === 'active' && row.product_id !== null);
+    const conflicting = new Set(
+      conflictsOf(
+        product,
+        active.map((row) => row.product as Product),
+      ).map((other) => other.id),
+    );
+    return active.filter((row) => conflicting.has((row.product as Product).id));
+  }
+
+  /**
+   * Gives the customer a product (server grant, or a completed purchase). A grant replaces what the
+   * customer owns of the same line (switching); purchases refuse that earlier, at checkout.
+   */
+  async grant(
+    project: Project,
+    customer: Customer,
+    input: {
+      productId: string | null;
+      product: Product;
+      quantity: number;
+      priceId?: string | null;
+      source: ProductSource;
+      amount?: string | null;
+      currency?: string | null;
+    },
+    db: DbHandle = this.db,
+  ): Promise<string> {
+    await this.assertCustomerExists(project, customer);
+    if (input.quantity !== 1 && !input.product.stackable)
+      throw new PlainHttpError(400, 'A product that is not stackable can only be owned once (quantity 1).');
+    return inTransaction(db, async (trx) => {
+      await lockCustomer(trx, project.id, customer);
+      const owned = await listCustomerProductRows(trx, project.id, customer);
+      this.assertCanOwn(customer, input.productId, input.product, owned);
+      const now = new Date();
+      for (const row of this.conflictsFor(input.product, owned)) await this.end(trx, project, row, 'canceled', now);
+      const id = randomUUID();
+      const price = input.priceId && input.product.prices !== 'include-by-default' ? input.product.prices[input.priceId] : undefined;
+      await insertCustomerProduct(trx, {
+        id,
+        project_id: project.id,
+        customer_type: customer.type,
+        customer_id: customer.id,
+        product_id: input.productId,
+        product: JSON.stringify(input.product),
+        price_id: input.priceId ?? null,
+        quantity: input.quantity,
+        source: input.source,
+        status: 'active',
+        amount: input.amount ?? null,
+        currency: input.currency ?? null,
+        current_period_end: price?.interval ? currentPeriodEnd(now, price.interval, now) : null,
+        created_at: now,
+      });
+      await this.events.record(trx, project.id, 'product.granted', {
+        id,
+        customer_type: customer.type,
+        customer_id: customer.id,
+        product_id: input.productId,
+        price_id: input.priceId ?? null,
+        quantity: input.quantity,
+        source: input.source,
+      });
+      return id;
+    });
+  }
+
+  private async end(
+    trx: DbHandle,
+    project: Project,
+    row: CustomerProductRow,
+    status: 'canceled' | 'refunded',
+    now: Date,
+  ): Promise<boolean> {
+    const ended = await endCustomerProduct(trx, project.id, row.id, status, now);
+    if (ended) {
+      await this.events.record(trx, project.id, status === 'canceled' ? 'product.canceled' : 'product.refunded', {
+        id: row.id,
+        customer_type: row.customer_type as CustomerType,
+        customer_id: row.customer_id,
+        product_id: row.product_id,
+      });
+    }
+    return ended;
+  }
+
+  /** Ends the customer's active product (the one of `subscriptionId` when given); plain 404 when it owns none. */
+  async cancel(project: Project, customer: Customer, productId: string, subscriptionId?: string): Promise<void> {
+    await inTransaction(this.db, async (trx) => {
+      await lockCustomer(trx, project.id, customer);
+      const owned = await listCustomerProductRows(trx, project.id, customer);
+      const targets = owned.filter(
+        (row) => row.status === 'active' && row.product_id === productId && (subscriptionId === undefined || row.id === subscriptionId),
+      );
+      if (targets.length === 0) throw new PlainHttpError(404, `The customer has no active product ${productId}.`);
+      const now = new Date();
+      for (const row of targets) await this.end(trx, project, row, 'canceled', now);
+    });
+  }
+
+  /**
+   * Moves the customer from one product of a line to another. New purchases must be allowed; a paid
+   * target outside test mode needs a default payment method on the customer (none is kept until
+   * Stripe mode connects one).
+   */
+  async switchProduct(
+    project: Project,
+    customer: Customer,
+    input: { from: string; to: string; priceId?: string; quantity?: number },
+    audience: Audience,
+  ) {
+    const catalogue = this.catalogueOf(project);
+    if (catalogue.blockNewPurchases) throw new NewPurchasesBlockedError();
+    const from = this.productFor(project, input.from, audience);
+    const to = this.productFor(project, input.to, audience);
+    if (!from.productLineId || from.productLineId !== to.productLineId)
+      throw new PlainHttpError(400, `Products ${input.from} and ${input.to} are not in the same product line.`);
+    const owned = await listCustomerProductRows(this.db, project.id, customer);
+    if (!owned.some((row) => row.status === 'active' && row.product_id === input.from))
+      throw new PlainHttpError(404, `The customer has no active product ${input.from}.`);
+    const prices = to.prices === 'include-by-default' ? {} : to.prices;
+    const priceId = input.priceId ?? Object.keys(prices)[0] ?? null;
+    if (priceId !== null && !Object.hasOwn(prices, priceId)) throw new PlainHttpError(400, `Product ${input.to} has no price ${priceId}.`);
+    if (priceId !== null && !catalogue.testMode) {
+      if (customer.type === 'custom') throw new PlainHttpError(400, 'Only users and teams can switch a paid product.');
+      throw new DefaultPaymentMethodRequiredError({ customer_type: customer.type, customer_id: customer.id });
+    }
+    const price = priceId ? prices[priceId] : undefined;
+    const [currency, amount] = price ? (Object.entries(price.amounts)[0] ?? [null, null]) : [null, null];
+    await this.grant(project, customer, {
+      productId: input.to,
+      product: to,
+      quantity: input.quantity ?? 1,
+      priceId,
+      source: catalogue.testMode && priceId ? 'test_mode' : 'grant',
+      amount,
+      currency,
+    });
+  }
+
+  /** Billing details; there is no payment-provider customer until Stripe mode connects one. */
+  billing(): { has_customer: boolean; default_payment_method: null } {
+    return { has_customer: false, default_payment_method: null };
+  }
+}
+
+/** A default product's included items as grants of the current period only. */
+function withCurrentPeriodOnly(product: Product): Product {
+  return {
+    ...product,
+    includedItems: Object.fromEntries(
+      Object.entries(product.includedItems).map(([id, included]) => [
+        id,
+        { ...included, repeat: 'never', expires: 'when-purchase-expires' },
+      ]),
+    ),
+  };
+}

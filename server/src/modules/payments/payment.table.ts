@@ -1,0 +1,49 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { JsonColumn } from '../../db/column-types.ts';
+import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
+
+/** A manual change of a customer's item quantity (`update-quantity`); counts until `expires_at`. */
+export interface PaymentItemChangeTable {
+  id: string;
+  project_id: ProjectIdColumn;
+  customer_type: string;
+  customer_id: string;
+  item_id: string;
+  delta: ColumnType<string, number, number>;
+  expires_at: Date | null;
+  description: string | null;
+  created_at: Generated<Date>;
+}
+
+/**
+ * A product a customer owns or owned: `product` is the catalogue entry as it was when granted or
+ * bought (an inline grant has no `product_id`); `source` grant / test_mode / stripe; `status`
+ * active / canceled / refunded. These rows are also the transactions of the admin API.
+ */
+export interface PaymentCustomerProductTable {
+  id: string;
+  project_id: ProjectIdColumn;
+  customer_type: string;
+  customer_id: string;
+  product_id: string | null;
+  product: JsonColumn;
+  price_id: string | null;
+  quantity: number;
+  source: string;
+  status: string;
+  amount: string | null;
+  currency: string | null;
+  stripe_subscription_id: string | null;
+  stripe_payment_intent_id: string | null;
+  current_period_end: Date | null;
+  created_at: Generated<Date>;
+  ended_at: Date | null;
+  refunded_at: Date | null;
+}
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    payment_item_change: PaymentItemChangeTable;
+    payment_customer_product: PaymentCustomerProductTable;
+  }
+}

@@ -1,0 +1,93 @@
+import { authOf } from '../../request-context/auth-of.ts';
+import type { RequestAuth } from '../../request-context/request-auth.ts';
+import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { CustomerType } from './catalogue.ts';
+import type { Customer, PaymentService } from './payment.service.ts';
+import type { Audience } from './payment-views.ts';
+
+const audienceOf = (auth: RequestAuth): Audience => (auth.accessType === 'client' ? 'client' : 'server');
+
+export function paymentHandlers(services: { payments: PaymentService }) {
+  const { payments } = services;
+  /** The addressed customer, after checking the caller may address it. */
+  const customerOf = async (auth: RequestAuth, params: { customer_type: CustomerType; customer_id: string }): Promise<Customer> => {
+    const customer = { type: params.customer_type, id: params.customer_id };
+    await payments.assertAccess(auth, customer);
+    return customer;
+  };
+
+  return {
+    getCustomerItem: async (request) => {
+      const auth = authOf(request);
+      const customer = await customerOf(auth, request.params);
+      return payments.getItem(auth.project, customer, request.params.item_id);
+    },
+
+    updateCustomerItemQuantity: async (request) => {
+      const auth = authOf(request);
+      const customer = await customerOf(auth, request.params);
+      const { delta, expires_at, description } = request.body;
+      await payments.updateQuantity(auth.project, customer, request.params.item_id, {
+        delta,
+        expiresAt: expires_at === undefined ? undefined : new Date(expires_at),
+        description,
+        allowNegative: request.query.allow_negative === 'true',
+      });
+      return {};
+    },
+
+    listCustomerProducts: async (request) => {
+      const auth = authOf(request);
+      const customer = await customerOf(auth, request.params);
+      const { cursor, limit } = request.query;
+      const page = await payments.listProducts(auth.project, customer, audienceOf(auth), {
+        offset: cursor === undefined ? 0 : Number(cursor),
+        limit: limit === undefined ? undefined : Math.max(1, Number(limit)),
+      });
+      return {
+        items: page.items,
+        is_paginated: true as const,
+        pagination: { next_cursor: page.nextOffset === null ? null : String(page.nextOffset) },
+      };
+    },
+
+    grantCustomerProduct: async (request) => {
+      const auth = authOf(request);
+      const customer = await customerOf(auth, request.params);
+      const { id, product } = payments.resolveProduct(auth.project, request.body, 'server');
+      const subscriptionId = await payments.grant(auth.project, customer, {
+        productId: id,
+        product,
+        quantity: request.body.quantity ?? 1,
+        source: 'grant',
+      });
+      return { success: true as const, subscription_id: subscriptionId };
+    },
+
+    cancelCustomerProduct: async (request) => {
+      const auth = authOf(request);
+      const customer = await customerOf(auth, request.params);
+      await payments.cancel(auth.project, customer, request.params.product_id, request.query.subscription_id);
+      return { success: true as const };
+    },
+
+    switchCustomerProduct: async (request) => {
+      const auth = authOf(request);
+      const customer = await customerOf(auth, request.params);
+      const { from_product_id, to_product_id, price_id, quantity } = request.body;
+      await payments.switchProduct(
+        auth.project,
+        customer,
+        { from: from_product_id, to: to_product_id, priceId: price_id, quantity },
+        audienceOf(auth),
+      );
+      return { success: true as const };
+    },
+
+    getCustomerBilling: async (request) => {
+      const auth = authOf(request);
+      await customerOf(auth, request.params);
+      return payments.billing();
+    },
+  } satisfies Partial<OperationHandlers>;
+}
