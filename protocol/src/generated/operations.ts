@@ -143,6 +143,8 @@ export const operationDescriptors = {
   getProjectConfig: {"method":"GET","path":"/internal/config","responseType":"json","auth":"required"},
   updateProjectConfigOverride: {"method":"PATCH","path":"/internal/config/override/{level}","responseType":"json","bodyType":"application/json","auth":"required"},
   sendTestEmail: {"method":"POST","path":"/internal/send-test-email","responseType":"json","bodyType":"application/json","auth":"required"},
+  getDataVaultValue: {"method":"POST","path":"/data-vault/stores/{id}/get","responseType":"json","bodyType":"application/json","auth":"required"},
+  setDataVaultValue: {"method":"POST","path":"/data-vault/stores/{id}/set","responseType":"json","bodyType":"application/json","auth":"required"},
   createWebhookPortalToken: {"method":"POST","path":"/webhooks/svix-token","responseType":"json","bodyType":"application/json","auth":"required"},
   listWebhookEndpoints: {"method":"GET","path":"/internal/webhooks/endpoints","responseType":"json","auth":"required"},
   createWebhookEndpoint: {"method":"POST","path":"/internal/webhooks/endpoints","responseType":"json","bodyType":"application/json","auth":"required"},

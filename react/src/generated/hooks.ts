@@ -67,6 +67,8 @@ import type {
   EmailThemeDetail,
   EmailThemeList,
   EmptyObject,
+  GetDataVaultValue200,
+  GetDataVaultValueBody,
   GetOpenApiDocument200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
@@ -145,6 +147,7 @@ import type {
   ServerUserCreate,
   ServerUserUpdate,
   SessionList,
+  SetDataVaultValueBody,
   SetPasswordBody,
   SignInResponse,
   SignInWithMfaBody,
@@ -12922,6 +12925,154 @@ export const useSendTestEmail = <TError = OperationError<'sendTestEmail'>,
       > => {
 
       const mutationOptions = getSendTestEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The store must be declared in the project config (`dataVault.stores.<id>`). The server SDK sends the key hashed and receives the value encrypted, both with the caller's secret (PBKDF2, 100 000 iterations; AES-GCM), so the platform never sees either in the clear; it maps `DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST` to `null`. At rest the server encrypts again under a per-project key derived from its own secret.
+ * @summary Read a value of a data vault store
+ */
+export const getGetDataVaultValueUrl = (id: string,) => {
+
+
+  
+
+  return `/data-vault/stores/${id}/get`
+}
+
+export const getDataVaultValue = async (id: string,
+    getDataVaultValueBody: GetDataVaultValueBody, options?: RequestInit): Promise<GetDataVaultValue200> => {
+  
+  return apiMutator<GetDataVaultValue200>(getGetDataVaultValueUrl(id),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      getDataVaultValueBody,)
+  }
+);}
+
+
+
+
+export const getGetDataVaultValueMutationOptions = <TError = OperationError<'getDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getDataVaultValue>>, TError,{id: string;data: GetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof getDataVaultValue>>, TError,{id: string;data: GetDataVaultValueBody}, TContext> => {
+
+const mutationKey = ['getDataVaultValue'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getDataVaultValue>>, {id: string;data: GetDataVaultValueBody}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  getDataVaultValue(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetDataVaultValueMutationResult = NonNullable<Awaited<ReturnType<typeof getDataVaultValue>>>
+    export type GetDataVaultValueMutationBody = GetDataVaultValueBody
+    export type GetDataVaultValueMutationError = OperationError<'getDataVaultValue'>
+
+    /**
+ * @summary Read a value of a data vault store
+ */
+export const useGetDataVaultValue = <TError = OperationError<'getDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getDataVaultValue>>, TError,{id: string;data: GetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof getDataVaultValue>>,
+        TError,
+        {id: string;data: GetDataVaultValueBody},
+        TContext
+      > => {
+
+      const mutationOptions = getGetDataVaultValueMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Creates or replaces the value under the hashed key (see `getDataVaultValue`).
+ * @summary Store a value in a data vault store
+ */
+export const getSetDataVaultValueUrl = (id: string,) => {
+
+
+  
+
+  return `/data-vault/stores/${id}/set`
+}
+
+export const setDataVaultValue = async (id: string,
+    setDataVaultValueBody: SetDataVaultValueBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getSetDataVaultValueUrl(id),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setDataVaultValueBody,)
+  }
+);}
+
+
+
+
+export const getSetDataVaultValueMutationOptions = <TError = OperationError<'setDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setDataVaultValue>>, TError,{id: string;data: SetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof setDataVaultValue>>, TError,{id: string;data: SetDataVaultValueBody}, TContext> => {
+
+const mutationKey = ['setDataVaultValue'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setDataVaultValue>>, {id: string;data: SetDataVaultValueBody}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  setDataVaultValue(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetDataVaultValueMutationResult = NonNullable<Awaited<ReturnType<typeof setDataVaultValue>>>
+    export type SetDataVaultValueMutationBody = SetDataVaultValueBody
+    export type SetDataVaultValueMutationError = OperationError<'setDataVaultValue'>
+
+    /**
+ * @summary Store a value in a data vault store
+ */
+export const useSetDataVaultValue = <TError = OperationError<'setDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setDataVaultValue>>, TError,{id: string;data: SetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof setDataVaultValue>>,
+        TError,
+        {id: string;data: SetDataVaultValueBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSetDataVaultValueMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
