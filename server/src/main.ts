@@ -3,6 +3,7 @@ import { readEnv } from './config/env.ts';
 import { requestSerializer } from './config/secrets-in-logs.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { closeGracefullyOnSignals } from './bootstrap/graceful-shutdown.ts';
 import { seedProjects } from './bootstrap/seed-projects.ts';
 import { resolveServerSecret } from './db/server-secret.ts';
 import { printStartBanner } from './start-banner.ts';
@@ -38,13 +39,12 @@ async function main(): Promise<void> {
   await app.listen({ port: env.port, host: env.host });
   printStartBanner(env, database, seeded);
 
-  const stop = async () => {
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeGracefullyOnSignals({
+    app,
+    closeDatabase: database.close,
+    startDraining: () => server.services.health.startDraining(),
+    timeoutMs: env.shutdownTimeoutMs,
+  });
 }
 
 main().catch((error: unknown) => {

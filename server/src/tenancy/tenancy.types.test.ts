@@ -13,6 +13,7 @@ import type * as emailOutboxRepository from '../modules/email/email-outbox.repos
 import type * as endUserApiKeyRepository from '../modules/end-user-api-keys/end-user-api-key.repository.ts';
 import type * as eventRepository from '../modules/events/event.repository.ts';
 import type * as metricsRepository from '../modules/internal/metrics.repository.ts';
+import type * as healthRepository from '../modules/health/health.repository.ts';
 import type * as expiredRowsRepository from '../modules/maintenance/expired-rows.repository.ts';
 import type * as mfaRepository from '../modules/mfa/mfa.repository.ts';
 import type * as notificationPreferenceRepository from '../modules/notification-preferences/notification-preference.repository.ts';
@@ -91,6 +92,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof eventRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof metricsRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof expiredRowsRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof healthRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof mfaRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof notificationPreferenceRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthAccountRepository>>().toEqualTypeOf<never>();
