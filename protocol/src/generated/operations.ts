@@ -150,6 +150,8 @@ export const operationDescriptors = {
   getProjectConfig: {"method":"GET","path":"/internal/config","responseType":"json","auth":"required"},
   updateProjectConfigOverride: {"method":"PATCH","path":"/internal/config/override/{level}","responseType":"json","bodyType":"application/json","auth":"required"},
   sendTestEmail: {"method":"POST","path":"/internal/send-test-email","responseType":"json","bodyType":"application/json","auth":"required"},
+  getDataVaultValue: {"method":"POST","path":"/data-vault/stores/{id}/get","responseType":"json","bodyType":"application/json","auth":"required"},
+  setDataVaultValue: {"method":"POST","path":"/data-vault/stores/{id}/set","responseType":"json","bodyType":"application/json","auth":"required"},
   createWebhookPortalToken: {"method":"POST","path":"/webhooks/svix-token","responseType":"json","bodyType":"application/json","auth":"required"},
   listWebhookEndpoints: {"method":"GET","path":"/internal/webhooks/endpoints","responseType":"json","auth":"required"},
   createWebhookEndpoint: {"method":"POST","path":"/internal/webhooks/endpoints","responseType":"json","bodyType":"application/json","auth":"required"},
@@ -157,6 +159,8 @@ export const operationDescriptors = {
   updateWebhookEndpoint: {"method":"PATCH","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","bodyType":"application/json","auth":"required"},
   deleteWebhookEndpoint: {"method":"DELETE","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","auth":"required"},
   resetWebhookEndpointSecret: {"method":"POST","path":"/internal/webhooks/endpoints/{endpoint_id}/rotate-secret","responseType":"json","bodyType":"application/json","auth":"required"},
+  listWebhookMessages: {"method":"GET","path":"/internal/webhooks/endpoints/{endpoint_id}/messages","responseType":"json","auth":"required"},
+  sendWebhookMessageAgain: {"method":"POST","path":"/internal/webhooks/endpoints/{endpoint_id}/messages/{message_id}/replay","responseType":"json","bodyType":"application/json","auth":"required"},
   sendTestWebhook: {"method":"POST","path":"/internal/send-test-webhook","responseType":"json","bodyType":"application/json","auth":"required"},
 } as const;
 

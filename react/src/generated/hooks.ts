@@ -73,6 +73,8 @@ import type {
   EmailThemeDetail,
   EmailThemeList,
   EmptyObject,
+  GetDataVaultValue200,
+  GetDataVaultValueBody,
   GetOpenApiDocument200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
@@ -148,11 +150,13 @@ import type {
   SendTestEmailBody,
   SendTestWebhook200,
   SendTestWebhookBody,
+  SendWebhookMessageAgainBody,
   ServerOAuthProvider,
   ServerUser,
   ServerUserCreate,
   ServerUserUpdate,
   SessionList,
+  SetDataVaultValueBody,
   SetPasswordBody,
   SignInResponse,
   SignInWithMfaBody,
@@ -206,6 +210,8 @@ import type {
   WebhookEndpointCreate,
   WebhookEndpointList,
   WebhookEndpointUpdate,
+  WebhookMessage,
+  WebhookMessageList,
   WebhookPortalToken
 } from './hooks.schemas';
 
@@ -13662,6 +13668,154 @@ export const useSendTestEmail = <TError = OperationError<'sendTestEmail'>,
     }
     
 /**
+ * The store must be declared in the project config (`dataVault.stores.<id>`). The server SDK sends the key hashed and receives the value encrypted, both with the caller's secret (PBKDF2, 100 000 iterations; AES-GCM), so the platform never sees either in the clear; it maps `DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST` to `null`. At rest the server encrypts again under a per-project key derived from its own secret.
+ * @summary Read a value of a data vault store
+ */
+export const getGetDataVaultValueUrl = (id: string,) => {
+
+
+  
+
+  return `/data-vault/stores/${id}/get`
+}
+
+export const getDataVaultValue = async (id: string,
+    getDataVaultValueBody: GetDataVaultValueBody, options?: RequestInit): Promise<GetDataVaultValue200> => {
+  
+  return apiMutator<GetDataVaultValue200>(getGetDataVaultValueUrl(id),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      getDataVaultValueBody,)
+  }
+);}
+
+
+
+
+export const getGetDataVaultValueMutationOptions = <TError = OperationError<'getDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getDataVaultValue>>, TError,{id: string;data: GetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof getDataVaultValue>>, TError,{id: string;data: GetDataVaultValueBody}, TContext> => {
+
+const mutationKey = ['getDataVaultValue'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getDataVaultValue>>, {id: string;data: GetDataVaultValueBody}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  getDataVaultValue(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetDataVaultValueMutationResult = NonNullable<Awaited<ReturnType<typeof getDataVaultValue>>>
+    export type GetDataVaultValueMutationBody = GetDataVaultValueBody
+    export type GetDataVaultValueMutationError = OperationError<'getDataVaultValue'>
+
+    /**
+ * @summary Read a value of a data vault store
+ */
+export const useGetDataVaultValue = <TError = OperationError<'getDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getDataVaultValue>>, TError,{id: string;data: GetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof getDataVaultValue>>,
+        TError,
+        {id: string;data: GetDataVaultValueBody},
+        TContext
+      > => {
+
+      const mutationOptions = getGetDataVaultValueMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Creates or replaces the value under the hashed key (see `getDataVaultValue`).
+ * @summary Store a value in a data vault store
+ */
+export const getSetDataVaultValueUrl = (id: string,) => {
+
+
+  
+
+  return `/data-vault/stores/${id}/set`
+}
+
+export const setDataVaultValue = async (id: string,
+    setDataVaultValueBody: SetDataVaultValueBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getSetDataVaultValueUrl(id),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setDataVaultValueBody,)
+  }
+);}
+
+
+
+
+export const getSetDataVaultValueMutationOptions = <TError = OperationError<'setDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setDataVaultValue>>, TError,{id: string;data: SetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof setDataVaultValue>>, TError,{id: string;data: SetDataVaultValueBody}, TContext> => {
+
+const mutationKey = ['setDataVaultValue'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setDataVaultValue>>, {id: string;data: SetDataVaultValueBody}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  setDataVaultValue(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetDataVaultValueMutationResult = NonNullable<Awaited<ReturnType<typeof setDataVaultValue>>>
+    export type SetDataVaultValueMutationBody = SetDataVaultValueBody
+    export type SetDataVaultValueMutationError = OperationError<'setDataVaultValue'>
+
+    /**
+ * @summary Store a value in a data vault store
+ */
+export const useSetDataVaultValue = <TError = OperationError<'setDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setDataVaultValue>>, TError,{id: string;data: SetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof setDataVaultValue>>,
+        TError,
+        {id: string;data: SetDataVaultValueBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSetDataVaultValueMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * Stack's route for the Svix app-portal token (there is no Svix here). Answers 201 with a signed token, valid for one hour, that authenticates as the super-secret admin key of this project for the webhook operations only (`/internal/webhooks/...` and `/internal/send-test-webhook`): the dashboard passes it in `x-stack-super-secret-admin-key`. `url` is where those operations live.
  * @summary A token for managing this project's webhook endpoints
  */
@@ -14259,6 +14413,201 @@ export const useResetWebhookEndpointSecret = <TError = OperationError<'resetWebh
       > => {
 
       const mutationOptions = getResetWebhookEndpointSecretMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The endpoint's newest 100 messages, newest first, each with every attempt (status, latency, the start of the answer). Delivery: each event is queued for every enabled endpoint that wants its type in the transaction that records it, then posted by a worker (rows claimed with `FOR UPDATE SKIP LOCKED` and a lease, so several server instances never post one attempt twice in normal operation; a crashed worker's claim is taken over when its lease ends). Each attempt has a 15 s timeout; a non-2xx answer, a timeout or a connection error is retried after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h up to 12 attempts (about 2.8 days), after which the message is `failed`. An endpoint whose deliveries have failed without a success for 5 days is disabled (`disabled_reason: failing`, and a `webhook_endpoint.disabled` event). Messages are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); their order is not guaranteed (retries and parallel workers reorder them), so receivers order by the payload and deduplicate by `webhook-id`.
+ * @summary The delivery log of an endpoint
+ */
+export const getListWebhookMessagesUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}/messages`
+}
+
+export const listWebhookMessages = async (endpointId: string, options?: RequestInit): Promise<WebhookMessageList> => {
+  
+  return apiMutator<WebhookMessageList>(getListWebhookMessagesUrl(endpointId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListWebhookMessagesQueryKey = (endpointId?: string,) => {
+    return [
+    `/internal/webhooks/endpoints/${endpointId}/messages`
+    ] as const;
+    }
+
+    
+export const getListWebhookMessagesQueryOptions = <TData = Awaited<ReturnType<typeof listWebhookMessages>>, TError = OperationError<'listWebhookMessages'>>(endpointId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListWebhookMessagesQueryKey(endpointId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listWebhookMessages>>> = ({ signal }) => listWebhookMessages(endpointId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(endpointId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListWebhookMessagesQueryResult = NonNullable<Awaited<ReturnType<typeof listWebhookMessages>>>
+export type ListWebhookMessagesQueryError = OperationError<'listWebhookMessages'>
+
+
+/**
+ * @summary The delivery log of an endpoint
+ */
+
+export function useListWebhookMessages<TData = Awaited<ReturnType<typeof listWebhookMessages>>, TError = OperationError<'listWebhookMessages'>>(
+ endpointId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListWebhookMessagesQueryOptions(endpointId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListWebhookMessagesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listWebhookMessages>>, TError = OperationError<'listWebhookMessages'>>(endpointId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListWebhookMessagesQueryKey(endpointId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listWebhookMessages>>> = ({ signal }) => listWebhookMessages(endpointId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListWebhookMessagesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listWebhookMessages>>>
+export type ListWebhookMessagesSuspenseQueryError = OperationError<'listWebhookMessages'>
+
+
+/**
+ * @summary The delivery log of an endpoint
+ */
+
+export function useListWebhookMessagesSuspense<TData = Awaited<ReturnType<typeof listWebhookMessages>>, TError = OperationError<'listWebhookMessages'>>(
+ endpointId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListWebhookMessagesSuspenseQueryOptions(endpointId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Queues the message for the endpoint now, with the same `webhook-id` (receivers that already processed it can recognise it) and a new signature; its attempts are logged after the earlier ones.
+ * @summary Deliver a message to an endpoint again
+ */
+export const getSendWebhookMessageAgainUrl = (endpointId: string,
+    messageId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}/messages/${messageId}/replay`
+}
+
+export const sendWebhookMessageAgain = async (endpointId: string,
+    messageId: string,
+    sendWebhookMessageAgainBody?: SendWebhookMessageAgainBody, options?: RequestInit): Promise<WebhookMessage> => {
+  
+  return apiMutator<WebhookMessage>(getSendWebhookMessageAgainUrl(endpointId,messageId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendWebhookMessageAgainBody,)
+  }
+);}
+
+
+
+
+export const getSendWebhookMessageAgainMutationOptions = <TError = OperationError<'sendWebhookMessageAgain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendWebhookMessageAgain>>, TError,{endpointId: string;messageId: string;data: SendWebhookMessageAgainBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendWebhookMessageAgain>>, TError,{endpointId: string;messageId: string;data: SendWebhookMessageAgainBody}, TContext> => {
+
+const mutationKey = ['sendWebhookMessageAgain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendWebhookMessageAgain>>, {endpointId: string;messageId: string;data: SendWebhookMessageAgainBody}> = (props) => {
+          const {endpointId,messageId,data} = props ?? {};
+
+          return  sendWebhookMessageAgain(endpointId,messageId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendWebhookMessageAgainMutationResult = NonNullable<Awaited<ReturnType<typeof sendWebhookMessageAgain>>>
+    export type SendWebhookMessageAgainMutationBody = SendWebhookMessageAgainBody
+    export type SendWebhookMessageAgainMutationError = OperationError<'sendWebhookMessageAgain'>
+
+    /**
+ * @summary Deliver a message to an endpoint again
+ */
+export const useSendWebhookMessageAgain = <TError = OperationError<'sendWebhookMessageAgain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendWebhookMessageAgain>>, TError,{endpointId: string;messageId: string;data: SendWebhookMessageAgainBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendWebhookMessageAgain>>,
+        TError,
+        {endpointId: string;messageId: string;data: SendWebhookMessageAgainBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendWebhookMessageAgainMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

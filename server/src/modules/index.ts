@@ -2,6 +2,7 @@ import { accessTokensModule } from './access-tokens/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
+import { dataVaultModule } from './data-vault/index.ts';
 import { healthModule } from './health/index.ts';
 import { emailModule } from './email/index.ts';
 import { endUserApiKeysModule } from './end-user-api-keys/index.ts';
@@ -59,5 +60,6 @@ export const modules = [
   metaModule,
   maintenanceModule,
   webhooksModule,
+  dataVaultModule,
   healthModule,
 ] as const;
