@@ -3,6 +3,7 @@ import { apiKeysModule } from './api-keys/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
 import { healthModule } from './health/index.ts';
+import { rateLimitCountersModule } from './rate-limit-counters/index.ts';
 import { emailModule } from './email/index.ts';
 import { endUserApiKeysModule } from './end-user-api-keys/index.ts';
 import { eventsModule } from './events/index.ts';
@@ -60,4 +61,5 @@ export const modules = [
   maintenanceModule,
   webhooksModule,
   healthModule,
+  rateLimitCountersModule,
 ] as const;
