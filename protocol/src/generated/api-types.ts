@@ -6519,6 +6519,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/purchases/create-purchase-url": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A hosted checkout page for one customer and product
+         * @description Answers the URL of the checkout page the platform serves (`/api/v1/payments/purchases/checkout?code=…`), carrying a
+         *     full code (`<project id>_<45 base32 characters>`, stored as a digest) valid for 24 hours and one purchase.
+         *     `return_url` (where the page sends the buyer after paying) must be on a trusted domain. Client access addresses
+         *     only the signed-in user and its teams (plain 403 otherwise), never a server-only product (`PRODUCT_DOES_NOT_EXIST`
+         *     with context `server_only`) and never an inline product (plain 400). A product the customer owns already and
+         *     that is not stackable is `PRODUCT_ALREADY_GRANTED`; a conflict with another product of its line is shown on the
+         *     page and refused when paying.
+         */
+        post: operations["createPurchaseUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/purchases/validate-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a purchase code can still be used */
+        get: operations["checkPurchaseCode"];
+        put?: never;
+        /**
+         * What a purchase code sells
+         * @description Public (the checkout page asks it): the product with the prices a buyer may pick, whether the customer owns it
+         *     already, what it owns of the same line that the product would exclude, and the project's payment mode. A code
+         *     unknown, used or expired is `VERIFICATION_CODE_NOT_FOUND`; `return_url` when given must be on a trusted domain.
+         */
+        post: operations["verifyPurchaseCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/purchases/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hosted checkout page
+         * @description The HTML page a purchase URL opens: the product, its prices to pick from, what it conflicts with. In test mode
+         *     it shows a test payment form that completes the purchase through `POST /internal/payments/test-mode-purchase-session`
+         *     and then sends the buyer to the code's return URL. An unknown, used or expired code gets a page saying so (404).
+         */
+        get: operations["getPurchaseCheckoutPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/payments/test-mode-purchase-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay for a purchase code in test mode
+         * @description Public, authorised by the purchase code itself (one use): completes the purchase with no payment when the
+         *     project is in test mode (`payments.testMode`, the default), granting the product at `price_id` (a price of the
+         *     product) with `quantity` (above 1 only for stackable products). Refused: the code unknown, used or expired
+         *     (`VERIFICATION_CODE_NOT_FOUND`), new purchases blocked (`NEW_PURCHASES_BLOCKED`), the product owned already
+         *     (`PRODUCT_ALREADY_GRANTED`), another product of its line owned (`PRODUCT_LINE_CONFLICT`, naming them);
+         *     plain-text 400s: the project not in test mode, an unknown price, a quantity the product does not allow.
+         *     Recorded as a `product.granted` event with source `test_mode`.
+         */
+        post: operations["completeTestModePurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/projects": {
         parameters: {
             query?: never;
@@ -10381,6 +10535,22 @@ export interface components {
                 exp_year: number | null;
             } | null;
         };
+        PurchaseCodeDetails: {
+            product: components["schemas"]["InlineProduct"];
+            /** @description The project's connected Stripe account; null in test mode or before onboarding. */
+            stripe_account_id: string | null;
+            project_id: string;
+            project_logo_url: string | null;
+            /** @description The customer owns this product already and it is not stackable. */
+            already_bought_non_stackable: boolean;
+            /** @description What the customer owns of the same product line that this product would exclude. */
+            conflicting_products: {
+                product_id: string;
+                display_name: string;
+            }[];
+            test_mode: boolean;
+            charges_enabled: boolean;
+        };
         /** @description Item id not configured in payments.items. */
         ItemNotFoundError: {
             /** @constant */
@@ -10547,6 +10717,19 @@ export interface components {
             /** @constant */
             code: "NEW_PURCHASES_BLOCKED";
             error: string;
+        };
+        /** @description A Gatehouse code: the customer owns another product of the same product line (not an add-on of this one, nor this an add-on of it), and products of one line exclude each other; buy a switch instead. `conflicting_products` names them. */
+        ProductLineConflictError: {
+            /** @constant */
+            code: "PRODUCT_LINE_CONFLICT";
+            error: string;
+            details: {
+                product_id: string | null;
+                conflicting_products: {
+                    product_id: string;
+                    display_name: string;
+                }[];
+            };
         };
     };
     responses: {
@@ -12158,6 +12341,17 @@ export interface components {
                 "application/json": components["schemas"]["NewPurchasesBlockedError"];
             };
         };
+        /** @description The customer owns another product of the same line. */
+        PRODUCT_LINE_CONFLICT: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProductLineConflictError"];
+            };
+        };
         /** @description The provider account signs in another user, or its email is another user's sign-in email. */
         OAuthCallback409: {
             headers: {
@@ -12354,6 +12548,26 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["UserAuthenticationRequiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
+        /** @description Credentials rejected, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionProjectAuth401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
+        /** @description Credentials rejected, no signed-in user, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionUserRequired401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["UserAuthenticationRequiredError"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
                 "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
@@ -13099,7 +13313,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordConfirmationMismatchError"] | components["schemas"]["UserDoesNotHavePasswordError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -13194,7 +13408,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -16739,7 +16953,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["VerificationCodeExpiredError"] | components["schemas"]["VerificationCodeMaxAttemptsReachedError"] | components["schemas"]["PasskeyRegistrationFailedError"] | components["schemas"]["PasskeyAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
             409: components["responses"]["VERIFICATION_CODE_ALREADY_USED"];
@@ -17110,7 +17324,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -17375,7 +17589,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["NotFoundText"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -20527,7 +20741,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
         };
@@ -23425,6 +23639,256 @@ export interface operations {
             400: components["responses"]["RequiredAuthQuery400"];
             401: components["responses"]["UserRequired401"];
             403: components["responses"]["UserToken403OrForbidden"];
+        };
+    };
+    createPurchaseUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    customer_type: components["schemas"]["CustomerType"];
+                    customer_id: components["schemas"]["CustomerId"];
+                    product_id?: string;
+                    product_inline?: components["schemas"]["InlineProductInput"];
+                    return_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The checkout page's URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad request, an unknown product, one for another customer type, one owned already, a return URL that is not trusted, a user or team that does not exist, or (plain text) a request the rules refuse. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProductDoesNotExistError"] | components["schemas"]["ProductCustomerTypeDoesNotMatchError"] | components["schemas"]["ProductAlreadyGrantedError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["UserRequired401"];
+            /** @description Restricted user, client access to another customer (plain text), or new purchases blocked. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["NewPurchasesBlockedError"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    checkPurchaseCode: {
+        parameters: {
+            query: {
+                full_code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether it is valid (known, unused, unexpired). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        valid: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Query400"];
+        };
+    };
+    verifyPurchaseCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    full_code: string;
+                    return_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The purchase. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseCodeDetails"];
+                };
+            };
+            /** @description Bad request, or a return URL that is not trusted. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                };
+            };
+            404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
+        };
+    };
+    getPurchaseCheckoutPage: {
+        parameters: {
+            query: {
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Query400"];
+            /** @description The page for a code that cannot be used. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    completeTestModePurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    full_code: string;
+                    price_id: string;
+                    /** @default 1 */
+                    quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Bought; where to send the buyer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        return_url: string | null;
+                    };
+                };
+            };
+            /** @description Bad request, the product owned already, or (plain text) a purchase the rules refuse. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["ProductAlreadyGrantedError"];
+                    "text/plain": string;
+                };
+            };
+            403: components["responses"]["NEW_PURCHASES_BLOCKED"];
+            404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
+            409: components["responses"]["PRODUCT_LINE_CONFLICT"];
         };
     };
     listInternalProjects: {

@@ -25,6 +25,8 @@ import type {
   CallbackRequest,
   CancelCustomerProductParams,
   CheckFeatureSupportBody,
+  CheckPurchaseCode200,
+  CheckPurchaseCodeParams,
   CheckTeamApiKeyBody,
   CheckUserApiKeyBody,
   ClientProject,
@@ -32,6 +34,8 @@ import type {
   CodeRequest,
   CompleteCliLogin200,
   CompleteCliLoginBody,
+  CompleteTestModePurchase200,
+  CompleteTestModePurchaseBody,
   ConfigString,
   ConnectedAccountAccessToken201Response,
   ConnectedAccountAccessTokenRequest,
@@ -48,6 +52,8 @@ import type {
   CreateMfaRecoveryCodes200,
   CreateMfaRecoveryCodesBody,
   CreateOAuthProviderBody,
+  CreatePurchaseUrl200,
+  CreatePurchaseUrlBody,
   CreateSession200,
   CreateSessionBody,
   CreateTeamApiKeyBody,
@@ -70,6 +76,7 @@ import type {
   GetOpenApiDocument200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
+  GetPurchaseCheckoutPageParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUserApiKeyParams,
@@ -118,6 +125,7 @@ import type {
   ProjectPermission,
   ProjectPermissionList,
   ProjectUpdate,
+  PurchaseCodeDetails,
   RedirectFromOAuthProviderParams,
   RedirectToOAuthProvider200,
   RedirectToOAuthProviderParams,
@@ -193,6 +201,7 @@ import type {
   UserApiKeyCreated,
   UserApiKeyList,
   UserList,
+  VerifyPurchaseCodeBody,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointList,
@@ -11823,6 +11832,496 @@ export function useGetCustomerBillingSuspense<TData = Awaited<ReturnType<typeof 
 
 
 
+/**
+ * Answers the URL of the checkout page the platform serves (`/api/v1/payments/purchases/checkout?code=…`), carrying a
+full code (`<project id>_<45 base32 characters>`, stored as a digest) valid for 24 hours and one purchase.
+`return_url` (where the page sends the buyer after paying) must be on a trusted domain. Client access addresses
+only the signed-in user and its teams (plain 403 otherwise), never a server-only product (`PRODUCT_DOES_NOT_EXIST`
+with context `server_only`) and never an inline product (plain 400). A product the customer owns already and
+that is not stackable is `PRODUCT_ALREADY_GRANTED`; a conflict with another product of its line is shown on the
+page and refused when paying.
+
+ * @summary A hosted checkout page for one customer and product
+ */
+export const getCreatePurchaseUrlUrl = () => {
+
+
+  
+
+  return `/payments/purchases/create-purchase-url`
+}
+
+export const createPurchaseUrl = async (createPurchaseUrlBody: CreatePurchaseUrlBody, options?: RequestInit): Promise<CreatePurchaseUrl200> => {
+  
+  return apiMutator<CreatePurchaseUrl200>(getCreatePurchaseUrlUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createPurchaseUrlBody,)
+  }
+);}
+
+
+
+
+export const getCreatePurchaseUrlMutationOptions = <TError = OperationError<'createPurchaseUrl'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPurchaseUrl>>, TError,{data: CreatePurchaseUrlBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createPurchaseUrl>>, TError,{data: CreatePurchaseUrlBody}, TContext> => {
+
+const mutationKey = ['createPurchaseUrl'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createPurchaseUrl>>, {data: CreatePurchaseUrlBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createPurchaseUrl(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreatePurchaseUrlMutationResult = NonNullable<Awaited<ReturnType<typeof createPurchaseUrl>>>
+    export type CreatePurchaseUrlMutationBody = CreatePurchaseUrlBody
+    export type CreatePurchaseUrlMutationError = OperationError<'createPurchaseUrl'>
+
+    /**
+ * @summary A hosted checkout page for one customer and product
+ */
+export const useCreatePurchaseUrl = <TError = OperationError<'createPurchaseUrl'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPurchaseUrl>>, TError,{data: CreatePurchaseUrlBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createPurchaseUrl>>,
+        TError,
+        {data: CreatePurchaseUrlBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreatePurchaseUrlMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Public (the checkout page asks it): the product with the prices a buyer may pick, whether the customer owns it
+already, what it owns of the same line that the product would exclude, and the project's payment mode. A code
+unknown, used or expired is `VERIFICATION_CODE_NOT_FOUND`; `return_url` when given must be on a trusted domain.
+
+ * @summary What a purchase code sells
+ */
+export const getVerifyPurchaseCodeUrl = () => {
+
+
+  
+
+  return `/payments/purchases/validate-code`
+}
+
+export const verifyPurchaseCode = async (verifyPurchaseCodeBody: VerifyPurchaseCodeBody, options?: RequestInit): Promise<PurchaseCodeDetails> => {
+  
+  return apiMutator<PurchaseCodeDetails>(getVerifyPurchaseCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      verifyPurchaseCodeBody,)
+  }
+);}
+
+
+
+
+export const getVerifyPurchaseCodeMutationOptions = <TError = OperationError<'verifyPurchaseCode'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPurchaseCode>>, TError,{data: VerifyPurchaseCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof verifyPurchaseCode>>, TError,{data: VerifyPurchaseCodeBody}, TContext> => {
+
+const mutationKey = ['verifyPurchaseCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyPurchaseCode>>, {data: VerifyPurchaseCodeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  verifyPurchaseCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type VerifyPurchaseCodeMutationResult = NonNullable<Awaited<ReturnType<typeof verifyPurchaseCode>>>
+    export type VerifyPurchaseCodeMutationBody = VerifyPurchaseCodeBody
+    export type VerifyPurchaseCodeMutationError = OperationError<'verifyPurchaseCode'>
+
+    /**
+ * @summary What a purchase code sells
+ */
+export const useVerifyPurchaseCode = <TError = OperationError<'verifyPurchaseCode'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPurchaseCode>>, TError,{data: VerifyPurchaseCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof verifyPurchaseCode>>,
+        TError,
+        {data: VerifyPurchaseCodeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getVerifyPurchaseCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Whether a purchase code can still be used
+ */
+export const getCheckPurchaseCodeUrl = (params: CheckPurchaseCodeParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/purchases/validate-code?${stringifiedParams}` : `/payments/purchases/validate-code`
+}
+
+export const checkPurchaseCode = async (params: CheckPurchaseCodeParams, options?: RequestInit): Promise<CheckPurchaseCode200> => {
+  
+  return apiMutator<CheckPurchaseCode200>(getCheckPurchaseCodeUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getCheckPurchaseCodeQueryKey = (params?: CheckPurchaseCodeParams,) => {
+    return [
+    `/payments/purchases/validate-code`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getCheckPurchaseCodeQueryOptions = <TData = Awaited<ReturnType<typeof checkPurchaseCode>>, TError = OperationError<'checkPurchaseCode'>>(params: CheckPurchaseCodeParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getCheckPurchaseCodeQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof checkPurchaseCode>>> = ({ signal }) => checkPurchaseCode(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type CheckPurchaseCodeQueryResult = NonNullable<Awaited<ReturnType<typeof checkPurchaseCode>>>
+export type CheckPurchaseCodeQueryError = OperationError<'checkPurchaseCode'>
+
+
+/**
+ * @summary Whether a purchase code can still be used
+ */
+
+export function useCheckPurchaseCode<TData = Awaited<ReturnType<typeof checkPurchaseCode>>, TError = OperationError<'checkPurchaseCode'>>(
+ params: CheckPurchaseCodeParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getCheckPurchaseCodeQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getCheckPurchaseCodeSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof checkPurchaseCode>>, TError = OperationError<'checkPurchaseCode'>>(params: CheckPurchaseCodeParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getCheckPurchaseCodeQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof checkPurchaseCode>>> = ({ signal }) => checkPurchaseCode(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type CheckPurchaseCodeSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof checkPurchaseCode>>>
+export type CheckPurchaseCodeSuspenseQueryError = OperationError<'checkPurchaseCode'>
+
+
+/**
+ * @summary Whether a purchase code can still be used
+ */
+
+export function useCheckPurchaseCodeSuspense<TData = Awaited<ReturnType<typeof checkPurchaseCode>>, TError = OperationError<'checkPurchaseCode'>>(
+ params: CheckPurchaseCodeParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getCheckPurchaseCodeSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The HTML page a purchase URL opens: the product, its prices to pick from, what it conflicts with. In test mode
+it shows a test payment form that completes the purchase through `POST /internal/payments/test-mode-purchase-session`
+and then sends the buyer to the code's return URL. An unknown, used or expired code gets a page saying so (404).
+
+ * @summary The hosted checkout page
+ */
+export const getGetPurchaseCheckoutPageUrl = (params: GetPurchaseCheckoutPageParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/purchases/checkout?${stringifiedParams}` : `/payments/purchases/checkout`
+}
+
+export const getPurchaseCheckoutPage = async (params: GetPurchaseCheckoutPageParams, options?: RequestInit): Promise<string> => {
+  
+  return apiMutator<string>(getGetPurchaseCheckoutPageUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetPurchaseCheckoutPageQueryKey = (params?: GetPurchaseCheckoutPageParams,) => {
+    return [
+    `/payments/purchases/checkout`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetPurchaseCheckoutPageQueryOptions = <TData = Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError = OperationError<'getPurchaseCheckoutPage'>>(params: GetPurchaseCheckoutPageParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPurchaseCheckoutPageQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>> = ({ signal }) => getPurchaseCheckoutPage(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPurchaseCheckoutPageQueryResult = NonNullable<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>>
+export type GetPurchaseCheckoutPageQueryError = OperationError<'getPurchaseCheckoutPage'>
+
+
+/**
+ * @summary The hosted checkout page
+ */
+
+export function useGetPurchaseCheckoutPage<TData = Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError = OperationError<'getPurchaseCheckoutPage'>>(
+ params: GetPurchaseCheckoutPageParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPurchaseCheckoutPageQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetPurchaseCheckoutPageSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError = OperationError<'getPurchaseCheckoutPage'>>(params: GetPurchaseCheckoutPageParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPurchaseCheckoutPageQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>> = ({ signal }) => getPurchaseCheckoutPage(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPurchaseCheckoutPageSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>>
+export type GetPurchaseCheckoutPageSuspenseQueryError = OperationError<'getPurchaseCheckoutPage'>
+
+
+/**
+ * @summary The hosted checkout page
+ */
+
+export function useGetPurchaseCheckoutPageSuspense<TData = Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError = OperationError<'getPurchaseCheckoutPage'>>(
+ params: GetPurchaseCheckoutPageParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPurchaseCheckoutPageSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Public, authorised by the purchase code itself (one use): completes the purchase with no payment when the
+project is in test mode (`payments.testMode`, the default), granting the product at `price_id` (a price of the
+product) with `quantity` (above 1 only for stackable products). Refused: the code unknown, used or expired
+(`VERIFICATION_CODE_NOT_FOUND`), new purchases blocked (`NEW_PURCHASES_BLOCKED`), the product owned already
+(`PRODUCT_ALREADY_GRANTED`), another product of its line owned (`PRODUCT_LINE_CONFLICT`, naming them);
+plain-text 400s: the project not in test mode, an unknown price, a quantity the product does not allow.
+Recorded as a `product.granted` event with source `test_mode`.
+
+ * @summary Pay for a purchase code in test mode
+ */
+export const getCompleteTestModePurchaseUrl = () => {
+
+
+  
+
+  return `/internal/payments/test-mode-purchase-session`
+}
+
+export const completeTestModePurchase = async (completeTestModePurchaseBody: CompleteTestModePurchaseBody, options?: RequestInit): Promise<CompleteTestModePurchase200> => {
+  
+  return apiMutator<CompleteTestModePurchase200>(getCompleteTestModePurchaseUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      completeTestModePurchaseBody,)
+  }
+);}
+
+
+
+
+export const getCompleteTestModePurchaseMutationOptions = <TError = OperationError<'completeTestModePurchase'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeTestModePurchase>>, TError,{data: CompleteTestModePurchaseBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof completeTestModePurchase>>, TError,{data: CompleteTestModePurchaseBody}, TContext> => {
+
+const mutationKey = ['completeTestModePurchase'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof completeTestModePurchase>>, {data: CompleteTestModePurchaseBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  completeTestModePurchase(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CompleteTestModePurchaseMutationResult = NonNullable<Awaited<ReturnType<typeof completeTestModePurchase>>>
+    export type CompleteTestModePurchaseMutationBody = CompleteTestModePurchaseBody
+    export type CompleteTestModePurchaseMutationError = OperationError<'completeTestModePurchase'>
+
+    /**
+ * @summary Pay for a purchase code in test mode
+ */
+export const useCompleteTestModePurchase = <TError = OperationError<'completeTestModePurchase'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeTestModePurchase>>, TError,{data: CompleteTestModePurchaseBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof completeTestModePurchase>>,
+        TError,
+        {data: CompleteTestModePurchaseBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCompleteTestModePurchaseMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
 /**
  * Client access on the `internal` project with a user token: the projects owned by teams the user belongs to.
  * @summary The projects the signed-in dashboard user manages

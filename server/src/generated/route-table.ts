@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getHealth" | "getReadiness" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "sendTestWebhook";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getHealth" | "getReadiness" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "sendTestWebhook";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -959,6 +959,39 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "PurchaseCodeDetails",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "product",
+      "stripe_account_id",
+      "project_id",
+      "project_logo_url",
+      "already_bought_non_stackable",
+      "conflicting_products",
+      "test_mode",
+      "charges_enabled"
+    ],
+    "properties": {
+      "product": { "$ref": "InlineProduct#" },
+      "stripe_account_id": { "type": ["string", "null"] },
+      "project_id": { "type": "string" },
+      "project_logo_url": { "type": ["string", "null"] },
+      "already_bought_non_stackable": { "type": "boolean" },
+      "conflicting_products": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["product_id", "display_name"],
+          "properties": { "product_id": { "type": "string" }, "display_name": { "type": "string" } }
+        }
+      },
+      "test_mode": { "type": "boolean" },
+      "charges_enabled": { "type": "boolean" }
+    }
+  },
+  {
     "$id": "RecentUser",
     "type": "object",
     "additionalProperties": false,
@@ -1825,6 +1858,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -1880,6 +1914,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -4307,6 +4342,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -4563,6 +4599,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -4686,6 +4723,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -6809,6 +6847,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -8764,6 +8803,267 @@ export const routeTable = [
         "USER_AUTHENTICATION_REQUIRED"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createPurchaseUrl",
+    "method": "POST",
+    "url": "/api/v1/payments/purchases/create-purchase-url",
+    "specPath": "/payments/purchases/create-purchase-url",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["customer_type", "customer_id"],
+        "properties": {
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 },
+          "product_id": { "type": "string", "minLength": 1, "maxLength": 63 },
+          "product_inline": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["display_name", "customer_type"],
+            "properties": {
+              "display_name": { "type": "string", "maxLength": 256 },
+              "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+              "free_trial": {
+                "type": "array",
+                "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+                "minItems": 2,
+                "maxItems": 2
+              },
+              "server_only": { "type": "boolean" },
+              "stackable": { "type": "boolean" },
+              "prices": {
+                "oneOf": [
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "properties": {
+                        "USD": { "type": "string" },
+                        "EUR": { "type": "string" },
+                        "GBP": { "type": "string" },
+                        "CAD": { "type": "string" },
+                        "AUD": { "type": "string" },
+                        "CHF": { "type": "string" },
+                        "INR": { "type": "string" },
+                        "JPY": { "type": "string" },
+                        "interval": {
+                          "type": "array",
+                          "prefixItems": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "enum": ["day", "week", "month", "year"] }
+                          ],
+                          "minItems": 2,
+                          "maxItems": 2
+                        },
+                        "free_trial": {
+                          "type": "array",
+                          "prefixItems": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "enum": ["day", "week", "month", "year"] }
+                          ],
+                          "minItems": 2,
+                          "maxItems": 2
+                        },
+                        "server_only": { "type": "boolean" }
+                      }
+                    }
+                  },
+                  { "type": "string", "const": "include-by-default" }
+                ]
+              },
+              "included_items": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "quantity": { "type": "integer", "minimum": 0 },
+                    "repeat": {
+                      "oneOf": [
+                        {
+                          "type": "array",
+                          "prefixItems": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "enum": ["day", "week", "month", "year"] }
+                          ],
+                          "minItems": 2,
+                          "maxItems": 2
+                        },
+                        { "type": "string", "const": "never" }
+                      ]
+                    },
+                    "expires": { "type": "string", "enum": ["never", "when-purchase-expires", "when-repeated"] }
+                  }
+                }
+              },
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 }
+            }
+          },
+          "return_url": { "type": "string", "maxLength": 2048 }
+        }
+      },
+      "response": {
+        "200": { "type": "object", "additionalProperties": false, "required": ["url"], "properties": { "url": { "type": "string" } } }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "CUSTOMER_DOES_NOT_EXIST",
+        "INVALID_ACCESS_TYPE",
+        "PRODUCT_ALREADY_GRANTED",
+        "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
+        "PRODUCT_DOES_NOT_EXIST",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REDIRECT_URL_NOT_WHITELISTED",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["NEW_PURCHASES_BLOCKED", "RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "checkPurchaseCode",
+    "method": "GET",
+    "url": "/api/v1/payments/purchases/validate-code",
+    "specPath": "/payments/purchases/validate-code",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["full_code"],
+        "properties": { "full_code": { "type": "string", "maxLength": 200 } }
+      },
+      "response": {
+        "200": { "type": "object", "additionalProperties": false, "required": ["valid"], "properties": { "valid": { "type": "boolean" } } }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "verifyPurchaseCode",
+    "method": "POST",
+    "url": "/api/v1/payments/purchases/validate-code",
+    "specPath": "/payments/purchases/validate-code",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["full_code"],
+        "properties": { "full_code": { "type": "string", "maxLength": 200 }, "return_url": { "type": "string", "maxLength": 2048 } }
+      },
+      "response": { "200": { "$ref": "PurchaseCodeDetails#" } }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "REDIRECT_URL_NOT_WHITELISTED", "SCHEMA_ERROR"], "404": ["VERIFICATION_CODE_NOT_FOUND"] }
+  },
+  {
+    "operationId": "getPurchaseCheckoutPage",
+    "method": "GET",
+    "url": "/api/v1/payments/purchases/checkout",
+    "specPath": "/payments/purchases/checkout",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "text/html",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["code"],
+        "properties": { "code": { "type": "string", "maxLength": 200 } }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": [] }
+  },
+  {
+    "operationId": "completeTestModePurchase",
+    "method": "POST",
+    "url": "/api/v1/internal/payments/test-mode-purchase-session",
+    "specPath": "/internal/payments/test-mode-purchase-session",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["full_code", "price_id"],
+        "properties": {
+          "full_code": { "type": "string", "maxLength": 200 },
+          "price_id": { "type": "string", "minLength": 1, "maxLength": 63 },
+          "quantity": { "type": "integer", "minimum": 1, "maximum": 1000000, "default": 1 }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["success", "return_url"],
+          "properties": { "success": { "type": "boolean", "const": true }, "return_url": { "type": ["string", "null"] } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": ["BODY_PARSING_ERROR", "PRODUCT_ALREADY_GRANTED", "SCHEMA_ERROR"],
+      "403": ["NEW_PURCHASES_BLOCKED"],
+      "404": ["VERIFICATION_CODE_NOT_FOUND"],
+      "409": ["PRODUCT_LINE_CONFLICT"]
     }
   },
   {
