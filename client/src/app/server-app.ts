@@ -1,6 +1,7 @@
 import type { AppCall } from './app-call.ts';
 import type { ClientProject } from './app-types.ts';
 import { createBackendCall } from './backend-call.ts';
+import { type ServerPayments, serverPayments } from './server-payments.ts';
 import {
   type ServerContactChannels,
   type ServerSessions,
@@ -39,6 +40,8 @@ export type ServerCapabilities = {
   teamPermissions: ServerTeamPermissions;
   projectPermissions: ServerProjectPermissions;
   apiKeys: ServerApiKeys;
+  /** Items (quantities, atomic decreases), products of customers, checkout URLs. */
+  payments: ServerPayments;
   /** The project as clients see it (display name, enabled sign-in methods). */
   getProject(): Promise<ClientProject>;
   /** Any operation of the spec with this app's credentials. */
@@ -57,6 +60,7 @@ export function serverCapabilities(projectId: string, call: AppCall): ServerCapa
     teamPermissions: serverTeamPermissions(call),
     projectPermissions: serverProjectPermissions(call),
     apiKeys: serverApiKeys(call),
+    payments: serverPayments(call),
     getProject: () => call('getCurrentProject') as Promise<ClientProject>,
     call,
   };

@@ -1,3 +1,4 @@
+import { ItemNotFoundError } from '@gatehouse/protocol/errors';
 import { getCustomerItem, getGetCustomerItemQueryKey } from '../generated/hooks.ts';
 import type { Item } from '../generated/hooks.schemas.ts';
 import { useSignedInQuery } from './use-signed-in-query.ts';
@@ -8,7 +9,7 @@ export type ItemCustomer = { type: 'user' | 'team'; id: string };
 
 /**
  * A customer's quantity of an item (payments): the signed-in user's unless a team of it is named;
- * null when nobody is signed in. It suspends while loading and refreshes like every other query.
+ * null when nobody is signed in or the project has no such item. It suspends while loading and refreshes like every other query.
  *
  * @example
  * const credits = useItem('credits');
@@ -18,6 +19,11 @@ export function useItem(itemId: string, customer?: ItemCustomer): Item | null {
   const user = useUser();
   const owner = customer ?? (user ? { type: 'user' as const, id: user.id } : null);
   return useSignedInQuery<Item | null>(getGetCustomerItemQueryKey(owner?.type, owner?.id, itemId), null, (signal) =>
-    owner ? getCustomerItem(owner.type, owner.id, itemId, { signal }) : Promise.resolve(null),
+    owner
+      ? getCustomerItem(owner.type, owner.id, itemId, { signal }).catch((error: unknown) => {
+          if (error instanceof ItemNotFoundError) return null;
+          throw error;
+        })
+      : Promise.resolve(null),
   );
 }

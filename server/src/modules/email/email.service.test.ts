@@ -5,9 +5,9 @@ import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
 import { handleOf } from '../../db/handle.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 import { renderConfig } from '../../tenancy/project-config.ts';
-import { emailKinds, renderEmail } from './email-templates.ts';
 import { type EmailLog, EmailService } from './email.service.ts';
 import { resolveSmtpSettings } from './smtp-settings.ts';
+import { darkThemeId, systemTemplateIds } from './built-in-emails.ts';
 
 const link = 'https://app.example.com/handler/sign-in?code=abc123&after=%2Fhome';
 const escapedLink = 'https://app.example.com/handler/sign-in?code=abc123&amp;after=%2Fhome';
@@ -32,8 +32,8 @@ describe('EmailService', () => {
   let sink: SmtpSink;
   let sharedSink: SmtpSink;
   const services: EmailService[] = [];
-  const service = (options: ConstructorParameters<typeof EmailService>[1]) => {
-    const created = new EmailService(handleOf(env.context.database.db), options);
+  const service = (options: ConstructorParameters<typeof EmailService>[2]) => {
+    const created = new EmailService(handleOf(env.context.database.db), env.context.services.emailContent, options);
     services.push(created);
     return created;
   };
@@ -70,7 +70,7 @@ describe('EmailService', () => {
     expect(message.subject).toBe('Your Acme sign-in code is K7Q2XZ');
     expect(message.from).toBe('"Acme Auth" <auth@acme.test>');
     expect(message.text).toContain(link);
-    expect(message.text).toContain('Your sign-in code is K7Q2XZ, or click the link');
+    expect(message.text).toMatch(/Your sign-in code is\s+K7Q2XZ/);
     expect(message.html).toContain(escapedLink);
     expect(message.html).toContain('K7Q2XZ');
     expect(sharedSink.messages.some((candidate) => candidate.to.includes(to))).toBe(false);
@@ -159,20 +159,85 @@ describe('EmailService', () => {
   });
 });
 
-describe('renderEmail', () => {
-  it.each(emailKinds)('%s escapes every variable in the HTML and keeps them raw in the text', (kind) => {
-    const email = renderEmail(kind, { projectName: 'A & <B>', link: 'https://x.test/?a=1&b="2"', otp: "<'1'>", teamName: '<T&T>' });
-    expect(email.html).toContain('A &amp; &lt;B&gt;');
-    expect(email.html).toContain('https://x.test/?a=1&amp;b=&quot;2&quot;');
-    expect(email.html).not.toMatch(/<B>|"2"|<'1'>|<T&T>/);
-    expect(email.text).toContain('https://x.test/?a=1&b="2"');
-    expect(email.subject).not.toMatch(/[\r\n]/);
+describe('system emails through the project templates', () => {
+  const env = withTestContext();
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  });
+  afterAll(() => sink?.close());
+
+  const ownServer = (port: number) => ({
+    'emails.server': {
+      isShared: false,
+      host: '127.0.0.1',
+      port,
+      username: 'u',
+      password: 'p',
+      senderName: 'Acme',
+      senderEmail: 'auth@acme.test',
+    },
+  });
+  const edited = `import { Text, Link } from '@react-email/components';
+export const subject = ({ project }) => 'Please confirm, ' + project.display_name;
+export function EmailTemplate({ user, variables }) {
+  return <Text>Edited verification for {user.primary_email}: <Link href={variables.emailVerificationLink}>confirm</Link></Text>;
+}`;
+
+  it("renders the project's edit of a template inside the selected theme, and the built-in one again once it is deleted", async () => {
+    const project = await env.context.services.projects.create({
+      displayName: 'Acme',
+      configOverride: { ...ownServer(sink.port), 'emails.selectedThemeId': darkThemeId },
+    });
+    const content = env.context.services.emailContent;
+    await content.updateTemplate(project, systemTemplateIds.email_verification, { tsx_source: edited });
+    const emails = new EmailService(handleOf(env.context.database.db), content, { log: capturingLog().log });
+    const to = `${randomUUID()}@example.com`;
+
+    const changed = (await env.context.services.projects.find(project.id))!;
+    await emails.send(changed, { to, kind: 'email_verification', variables: { link } });
+    const message = await sink.waitFor((candidate) => candidate.to.includes(to));
+    expect(message.subject).toBe('Please confirm, Acme');
+    expect(message.text).toContain(`Edited verification for ${to}: confirm [${link}]`);
+    expect(message.html).toContain('#09090b');
+    expect(message.html).toContain(escapedLink);
+
+    await content.deleteTemplate(changed, systemTemplateIds.email_verification);
+    const reset = (await env.context.services.projects.find(project.id))!;
+    const again = `${randomUUID()}@example.com`;
+    await emails.send(reset, { to: again, kind: 'email_verification', variables: { link } });
+    expect((await sink.waitFor((candidate) => candidate.to.includes(again))).subject).toBe('Verify your email for Acme');
   });
 
-  it('keeps line breaks of a variable out of the subject', () => {
-    expect(renderEmail('password_reset', { projectName: 'A\r\nBcc: x@evil.test', link }).subject).toBe(
-      'Reset your A Bcc: x@evil.test password',
-    );
+  it('falls back to the built-in template when the project template fails, and logs why', async () => {
+    const project = await env.context.services.projects.create({ displayName: 'Fragile', configOverride: ownServer(sink.port) });
+    const throwing = 'export function EmailTemplate() { throw new Error("broken edit"); }';
+    const withBrokenEdit = (await env.context.services.projects.find(project.id))!;
+    await env.context.services.projects.update(project.id, {
+      configOverride: {
+        ...withBrokenEdit.config_override,
+        [`emails.templates.${systemTemplateIds.password_reset}`]: { displayName: 'Password Reset', tsxSource: throwing },
+      },
+    });
+    const { lines, log } = capturingLog();
+    const emails = new EmailService(handleOf(env.context.database.db), env.context.services.emailContent, { log });
+    const to = `${randomUUID()}@example.com`;
+    await emails.send((await env.context.services.projects.find(project.id))!, { to, kind: 'password_reset', variables: { link } });
+    const message = await sink.waitFor((candidate) => candidate.to.includes(to));
+    expect(message.subject).toBe('Reset your Fragile password');
+    expect(lines.find((line) => line.message.startsWith('email template failed'))?.fields.error).toBe('Error: broken edit');
+  });
+
+  it('keeps line breaks of a variable out of the subject', async () => {
+    const project = await env.context.services.projects.create({
+      displayName: 'A\r\nBcc: x@evil.test',
+      configOverride: ownServer(sink.port),
+    });
+    const emails = new EmailService(handleOf(env.context.database.db), env.context.services.emailContent, { log: capturingLog().log });
+    const result = await emails.send(project, { to: 'someone@example.com', kind: 'password_reset', variables: { link } });
+    const [row] = await emails.listOutbox(project.id, 10);
+    expect(row?.id).toBe(result.outboxId);
+    expect(row?.subject).toBe('Reset your A Bcc: x@evil.test password');
   });
 });
 

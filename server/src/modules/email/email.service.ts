@@ -4,18 +4,50 @@ import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { EmailOutboxRow } from './email-outbox.table.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { type EmailKind, type EmailVariables, renderEmail } from './email-templates.ts';
+import type { SystemEmailKind, SystemEmailVariables } from './built-in-emails.ts';
+import type { EmailContentService } from './email-content.service.ts';
 import { insertEmailOutbox, listEmailOutbox, markEmailOutboxFailed, markEmailOutboxSent } from './email-outbox.repository.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 
 export type EmailLog = (message: string, fields: Record<string, unknown>) => void;
 
-/** `projectName` defaults to the project's display name. */
+/** The variables of each email the platform sends itself, as its callers know them. */
+export type EmailVariables = {
+  email_verification: { link: string };
+  password_reset: { link: string };
+  sign_in_code: { link: string; otp: string };
+  team_invitation: { link: string; teamName: string };
+  sign_in_invitation: { link: string };
+};
+
+export type EmailKind = keyof EmailVariables;
+
 export type OutgoingEmail<K extends EmailKind> = {
   to: string;
   kind: K;
-  variables: Omit<EmailVariables[K], 'projectName'> & { projectName?: string };
+  variables: EmailVariables[K];
+  /** The recipient as the template sees it (`user`); by default only the address is known. */
+  user?: { id?: string; display_name: string | null };
 };
+
+/** Each kind's template (built-in-emails.ts) and the variables it is given. */
+const templateOf: {
+  [K in EmailKind]: (
+    variables: EmailVariables[K],
+  ) => { [T in SystemEmailKind]: { kind: T; variables: SystemEmailVariables[T] } }[SystemEmailKind];
+} = {
+  email_verification: ({ link }) => ({ kind: 'email_verification', variables: { emailVerificationLink: link } }),
+  password_reset: ({ link }) => ({ kind: 'password_reset', variables: { passwordResetLink: link } }),
+  sign_in_code: ({ link, otp }) => ({ kind: 'magic_link', variables: { magicLink: link, otp } }),
+  team_invitation: ({ link, teamName }) => ({
+    kind: 'team_invitation',
+    variables: { teamInvitationLink: link, teamDisplayName: teamName },
+  }),
+  sign_in_invitation: ({ link }) => ({ kind: 'sign_in_invitation', variables: { signInInvitationLink: link } }),
+};
+
+/** Subjects are headers, not HTML: a line break could start a new header. */
+const headerText = (value: string): string => value.replace(/[\r\n]+/g, ' ');
 
 // Short timeouts: sending happens inside a request, and a dead mail server must not hold it for minutes.
 const timeouts = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000, dnsTimeout: 5_000 };
@@ -42,16 +74,26 @@ export class EmailService {
 
   constructor(
     private readonly db: DbHandle,
+    private readonly content: EmailContentService,
     private readonly options: { sharedSmtp?: SmtpSettings; log: EmailLog },
   ) {}
 
-  /** Throws only when the outbox row cannot be written; a delivery failure is recorded on the row. */
+  /**
+   * Renders one of the platform's own emails with the project's template of its kind inside the
+   * selected theme (see EmailContentService.renderSystemEmail). Throws only when the outbox row
+   * cannot be written; a delivery failure is recorded on the row.
+   */
   async send<K extends EmailKind>(
-    project: Pick<Project, 'id' | 'display_name' | 'config'>,
+    project: Pick<Project, 'id' | 'display_name' | 'config' | 'config_override'>,
     email: OutgoingEmail<K>,
   ): Promise<{ outboxId: string; delivered: boolean }> {
-    const variables = { ...email.variables, projectName: email.variables.projectName ?? project.display_name } as EmailVariables[K];
-    const { subject, html, text } = renderEmail(email.kind, variables);
+    const template = templateOf[email.kind](email.variables);
+    const user = { ...(email.user ?? { display_name: null }), primary_email: email.to };
+    const { rendered, fallbackReason } = await this.content.renderSystemEmail(project, template.kind, template.variables, user);
+    if (fallbackReason)
+      this.options.log('email template failed, sent the built-in one', { projectId: project.id, kind: email.kind, error: fallbackReason });
+    const { html, text } = rendered;
+    const subject = headerText(rendered.subject);
     const row = await insertEmailOutbox(this.db, {
       id: randomUUID(),
       project_id: project.id,

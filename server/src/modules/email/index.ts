@@ -51,7 +51,7 @@ export const emailModule = defineModule({
   }),
   services: ({ projects }, { db, settings }) => {
     const emailContent = new EmailContentService(db, projects, new EmailRenderer(settings.renderLimits));
-    return { email: new EmailService(db, { sharedSmtp: settings.sharedSmtp, log: settings.log }), emailContent };
+    return { email: new EmailService(db, emailContent, { sharedSmtp: settings.sharedSmtp, log: settings.log }), emailContent };
   },
   handlers: emailContentHandlers,
 });
