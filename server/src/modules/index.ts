@@ -4,6 +4,7 @@ import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
 import { dataVaultModule } from './data-vault/index.ts';
 import { healthModule } from './health/index.ts';
+import { rateLimitCountersModule } from './rate-limit-counters/index.ts';
 import { emailModule } from './email/index.ts';
 import { endUserApiKeysModule } from './end-user-api-keys/index.ts';
 import { eventsModule } from './events/index.ts';
@@ -62,4 +63,5 @@ export const modules = [
   webhooksModule,
   dataVaultModule,
   healthModule,
+  rateLimitCountersModule,
 ] as const;

@@ -4,14 +4,47 @@ import fp from 'fastify-plugin';
 import type { RateLimit } from '../config/rate-limits.ts';
 import { PlainHttpError } from '../lib/plain-http-error.ts';
 
+/** Counts hits per key in fixed windows; the server's is a Postgres table every instance shares (modules/rate-limit-counters). */
+export type RateLimitCounter = {
+  /** Counts one hit of `key` in its window of `windowMs` (a new window when the last one ended). */
+  hit: (key: string, windowMs: number) => Promise<CounterState>;
+  /** The hits of `key` in its current window, without counting one (0 when none is running). */
+  peek: (key: string) => Promise<CounterState>;
+  /** Drops `key`'s window (a success forgets failures). */
+  forget: (key: string) => Promise<void>;
+};
+export type CounterState = { hits: number; resetInMs: number };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimitCounter: RateLimitCounter;
+  }
+}
+
 /**
  * Rate limits are per route (`x-rate-limit` in the spec). The client IP is `request.ip`, which
  * honours X-Forwarded-For only from the proxies TRUST_PROXY names, so a spoofed header cannot buy a
- * fresh bucket. Answers 429 in plain text with Retry-After; the SDKs wait and retry.
+ * fresh bucket. Answers 429 in plain text with Retry-After; the SDKs wait and retry. Hits are counted
+ * by `counter`, shared by every instance on the database, so N instances do not allow N times the limit.
  */
-export const rateLimitsPlugin = fp(async (app: FastifyInstance) => {
+export const rateLimitsPlugin = fp(async (app: FastifyInstance, options: { counter: RateLimitCounter }) => {
+  const { counter } = options;
+  app.decorate('rateLimitCounter', counter);
+  /** @fastify/rate-limit's store interface over the shared counter (one store serves every route). */
+  class SharedStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
+      counter.hit(key, timeWindow).then(
+        ({ hits, resetInMs }) => callback(null, { current: hits, ttl: resetInMs }),
+        (error: Error) => callback(error),
+      );
+    }
+    child() {
+      return this;
+    }
+  }
   await app.register(rateLimit, {
     global: false,
+    store: SharedStore,
     addHeaders: { 'retry-after': true, 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`Too many requests. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`), {
@@ -28,34 +61,8 @@ export const perIpLimit = (bucket: string, limit: RateLimit) => ({
   keyGenerator: (request: FastifyRequest) => `${bucket}:ip:${request.ip}`,
 });
 
-/** Fixed windows per key, forgotten once over (swept when the map grows large). */
-class Windows {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-  constructor(private readonly windowMillis: number) {}
-
-  current(key: string, now: number) {
-    if (this.windows.size > 100_000)
-      for (const [candidate, window] of this.windows) if (window.resetAt <= now) this.windows.delete(candidate);
-    let window = this.windows.get(key);
-    if (!window || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + this.windowMillis };
-      this.windows.set(key, window);
-    }
-    return window;
-  }
-
-  peek(key: string, now: number): number {
-    const window = this.windows.get(key);
-    return window && window.resetAt > now ? window.count : 0;
-  }
-
-  forget(key: string): void {
-    this.windows.delete(key);
-  }
-}
-
-const tooMany = (reply: FastifyReply, resetAt: number, now: number, what: string) => {
-  const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
+const tooMany = (reply: FastifyReply, resetInMs: number, what: string) => {
+  const retryAfter = Math.max(1, Math.ceil(resetInMs / 1000));
   reply.header('retry-after', String(retryAfter));
   return new PlainHttpError(429, `Too many ${what}. Try again in ${retryAfter} seconds.`);
 };
@@ -75,20 +82,18 @@ export const emailFailureBudget = (limit: RateLimit) => (limit.perEmail ?? 0) * 
 export function perEmailLimit(bucket: string, limit: RateLimit) {
   const perEmail = limit.perEmail;
   if (!perEmail) return undefined;
-  const windows = new Windows(limit.windowSeconds * 1000);
+  const windowMs = limit.windowSeconds * 1000;
   const emailOf = (request: FastifyRequest) => {
     const email = (request.body as { email?: unknown } | undefined)?.email;
-    return typeof email === 'string' ? `${bucket}:${request.auth?.project.id ?? ''}:${email.toLowerCase()}` : undefined;
+    return typeof email === 'string' ? `${bucket}:email:${request.auth?.project.id ?? ''}:${email.toLowerCase()}` : undefined;
   };
   if (!limit.failuresOnly) {
     return {
       preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
         const key = emailOf(request);
         if (!key) return;
-        const now = Date.now();
-        const window = windows.current(key, now);
-        window.count += 1;
-        if (window.count > perEmail) throw tooMany(reply, window.resetAt, now, 'requests for this email');
+        const window = await request.server.rateLimitCounter.hit(key, windowMs);
+        if (window.hits > perEmail) throw tooMany(reply, window.resetInMs, 'requests for this email');
       },
       onResponse: undefined,
     };
@@ -99,22 +104,22 @@ export function perEmailLimit(bucket: string, limit: RateLimit) {
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       const key = emailOf(request);
       if (!key) return;
-      const now = Date.now();
-      const pair = windows.current(pairOf(key, request), now);
-      if (pair.count >= perEmail) throw tooMany(reply, pair.resetAt, now, 'failed attempts for this email from this address');
-      const overBudget = windows.peek(key, now) - budget;
+      const counter = request.server.rateLimitCounter;
+      const pair = await counter.peek(pairOf(key, request));
+      if (pair.hits >= perEmail) throw tooMany(reply, pair.resetInMs, 'failed attempts for this email from this address');
+      const overBudget = (await counter.peek(key)).hits - budget;
       if (overBudget > 0) await new Promise((resolve) => setTimeout(resolve, failureDelayMillis(overBudget)));
     },
     onResponse: async (request: FastifyRequest, reply: FastifyReply) => {
       const key = emailOf(request);
       if (!key) return;
       const status = Number(reply.getHeader('x-stack-actual-status') ?? reply.statusCode);
-      if (status < 300) return windows.forget(pairOf(key, request));
+      const counter = request.server.rateLimitCounter;
+      if (status < 300) return counter.forget(pairOf(key, request));
       // Refused before trying (429), or a correct password that still needs the second factor: no failure.
       if (status === 429 || reply.getHeader('x-stack-known-error') === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED' || status >= 500) return;
-      const now = Date.now();
-      windows.current(pairOf(key, request), now).count += 1;
-      windows.current(key, now).count += 1;
+      await counter.hit(pairOf(key, request), windowMs);
+      await counter.hit(key, windowMs);
     },
   };
 }

@@ -13,6 +13,7 @@ import type * as emailOutboxRepository from '../modules/email/email-outbox.repos
 import type * as endUserApiKeyRepository from '../modules/end-user-api-keys/end-user-api-key.repository.ts';
 import type * as eventRepository from '../modules/events/event.repository.ts';
 import type * as metricsRepository from '../modules/internal/metrics.repository.ts';
+import type * as rateLimitCounterRepository from '../modules/rate-limit-counters/rate-limit-counter.repository.ts';
 import type * as healthRepository from '../modules/health/health.repository.ts';
 import type * as expiredRowsRepository from '../modules/maintenance/expired-rows.repository.ts';
 import type * as mfaRepository from '../modules/mfa/mfa.repository.ts';
@@ -93,6 +94,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof metricsRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof expiredRowsRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof healthRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof rateLimitCounterRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof mfaRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof notificationPreferenceRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthAccountRepository>>().toEqualTypeOf<never>();

@@ -30,6 +30,8 @@ export async function createTestContext(
   options: {
     database?: 'postgres' | 'pglite';
     rateLimits?: RateLimits | null;
+    /** Contexts with the same namespace share rate-limit counters (instances of one deployment); default: its own. */
+    rateLimitNamespace?: string;
     exampleApp?: WebAppOptions;
     dashboard?: WebAppOptions;
     /** OAuth endpoint overrides and shared keys (tests point providers at a local OIDC server). */
@@ -70,6 +72,7 @@ export async function createTestContext(
   const app = await buildApp({
     server,
     rateLimits: options.rateLimits ?? null,
+    rateLimitNamespace: options.rateLimitNamespace ?? randomUUID(),
     exampleApp: options.exampleApp,
     dashboard: options.dashboard,
   });
