@@ -40,9 +40,7 @@ describe('the dashboard in Chromium: authentication, domains and API keys', () =
     await page.getByRole('button', { name: 'Add provider' }).click();
     await page.getByLabel('Google keys', { exact: true }).selectOption('standard');
     await page.getByRole('button', { name: 'Save OAuth providers' }).click();
-    await expect
-      .poll(() => page.getByRole('alert').textContent())
-      .toBe('OAuth provider google uses its own keys: its client id is required.');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Client ID is missing');
     await shot(page, 'google-client-id-missing');
     await page.getByLabel('Google client id', { exact: true }).fill('google-client-123');
     await page.getByLabel('Google client secret', { exact: true }).fill('google-secret-456');
@@ -67,7 +65,9 @@ describe('the dashboard in Chromium: authentication, domains and API keys', () =
     const failure = page.getByRole('alert');
     await expect
       .poll(() => failure.textContent())
-      .toBe(`Production mode does not allow localhost callbacks: turn off "allow localhost" at /projects/${projectId}/domains.`);
+      .toBe(
+        `Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings\nFix it at /projects/${projectId}/domains.`,
+      );
     await expect.poll(() => failure.getByRole('link').getAttribute('href')).toBe(`/dashboard/projects/${projectId}/domains`);
     await shot(page, 'production-check-failing');
     await expectAccessible(page, 'the domains page with a failing check');
