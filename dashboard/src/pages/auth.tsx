@@ -1,3 +1,4 @@
+import type { components } from '@gatehouse/protocol/api-types';
 import { type AdminProject, api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -5,7 +6,9 @@ import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 import { useProjectUpdate } from './project-config.ts';
 
-const providerIds = [
+/** The spec's provider list; `providerNames` (a record over the spec's type) fails the typecheck if the two drift. */
+type ProviderId = components['schemas']['OAuthProviderType'];
+const providerIds: readonly ProviderId[] = [
   'google',
   'github',
   'microsoft',
@@ -18,8 +21,7 @@ const providerIds = [
   'apple',
   'x',
   'twitch',
-] as const;
-type ProviderId = (typeof providerIds)[number];
+];
 type Provider = { id: ProviderId; type: 'shared' | 'standard'; enabled: boolean; client_id: string; client_secret: string };
 
 const providerNames: Record<ProviderId, string> = {
