@@ -136,6 +136,8 @@ export const operationDescriptors = {
   verifyPurchaseCode: {"method":"POST","path":"/payments/purchases/validate-code","responseType":"json","bodyType":"application/json","auth":"none"},
   getPurchaseCheckoutPage: {"method":"GET","path":"/payments/purchases/checkout","responseType":"text","auth":"none"},
   completeTestModePurchase: {"method":"POST","path":"/internal/payments/test-mode-purchase-session","responseType":"json","bodyType":"application/json","auth":"none"},
+  listPaymentTransactions: {"method":"GET","path":"/internal/payments/transactions","responseType":"json","auth":"required"},
+  createPaymentRefund: {"method":"POST","path":"/internal/payments/transactions/refund","responseType":"json","bodyType":"application/json","auth":"required"},
   listInternalProjects: {"method":"GET","path":"/internal/projects","responseType":"json","auth":"required"},
   createInternalProject: {"method":"POST","path":"/internal/projects","responseType":"json","bodyType":"application/json","auth":"required"},
   transferInternalProject: {"method":"POST","path":"/internal/projects/transfer","responseType":"json","bodyType":"application/json","auth":"required"},

@@ -197,6 +197,9 @@ export type CustomerProduct = components['schemas']['CustomerProduct'];
 export type CustomerProductList = components['schemas']['CustomerProductList'];
 export type CustomerBilling = components['schemas']['CustomerBilling'];
 export type PurchaseCodeDetails = components['schemas']['PurchaseCodeDetails'];
+export type TransactionType = components['schemas']['TransactionType'];
+export type Transaction = components['schemas']['Transaction'];
+export type TransactionList = components['schemas']['TransactionList'];
 
 // Request bodies, query parameters and inline answers of the operations, under the names the hooks use.
 export type AcceptTeamInvitation200 = OperationResponse<'acceptTeamInvitation', 200>;
@@ -221,6 +224,8 @@ export type CreateInternalApiKeyBody = OperationBody<'createInternalApiKey'>;
 export type CreateMfaRecoveryCodes200 = OperationResponse<'createMfaRecoveryCodes', 200>;
 export type CreateMfaRecoveryCodesBody = OperationBody<'createMfaRecoveryCodes'>;
 export type CreateOAuthProviderBody = OperationBody<'createOAuthProvider'>;
+export type CreatePaymentRefund200 = OperationResponse<'createPaymentRefund', 200>;
+export type CreatePaymentRefundBody = OperationBody<'createPaymentRefund'>;
 export type CreatePurchaseUrl200 = OperationResponse<'createPurchaseUrl', 200>;
 export type CreatePurchaseUrlBody = OperationBody<'createPurchaseUrl'>;
 export type CreateSession200 = OperationResponse<'createSession', 200>;
@@ -248,6 +253,7 @@ export type InitiatePasskeyRegistrationBody = OperationBody<'initiatePasskeyRegi
 export type ListContactChannelsParams = OperationQuery<'listContactChannels'>;
 export type ListCustomerProductsParams = OperationQuery<'listCustomerProducts'>;
 export type ListOAuthProvidersParams = OperationQuery<'listOAuthProviders'>;
+export type ListPaymentTransactionsParams = OperationQuery<'listPaymentTransactions'>;
 export type ListProjectPermissionsParams = OperationQuery<'listProjectPermissions'>;
 export type ListSessionsParams = OperationQuery<'listSessions'>;
 export type ListTeamApiKeysParams = OperationQuery<'listTeamApiKeys'>;
