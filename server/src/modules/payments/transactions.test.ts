@@ -262,10 +262,8 @@ describe('POST /internal/payments/transactions/refund', () => {
   });
 
   it('is for admins only', async () => {
-    const response = await refund({ type: 'one-time-purchase', id: randomUUID(), amount_usd: '0' }, {
-      ...env.project,
-      headers: { ...env.project.headers, admin: env.project.headers.server },
-    } as TestProject);
+    const body = { type: 'one-time-purchase', id: randomUUID(), amount_usd: '0' };
+    const response = await request('POST', '/internal/payments/transactions/refund', env.project.headers.server, body);
     expect(response.status).toBe(401);
   });
 });
