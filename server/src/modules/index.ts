@@ -3,6 +3,7 @@ import { apiKeysModule } from './api-keys/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
 import { emailModule } from './email/index.ts';
+import { emailSendingModule } from './email-sending/index.ts';
 import { endUserApiKeysModule } from './end-user-api-keys/index.ts';
 import { eventsModule } from './events/index.ts';
 import { internalModule } from './internal/index.ts';
@@ -45,6 +46,7 @@ export const modules = [
   teamsModule,
   contactChannelsModule,
   notificationPreferencesModule,
+  emailSendingModule,
   passwordAuthModule,
   otpAuthModule,
   passkeysModule,
