@@ -14,7 +14,7 @@ export class ConnectionError extends Error {
 export function connectionErrorFor(url: string, cause: unknown): ConnectionError {
   const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   const message = offline
-    ? 'You are offline. Check your internet connection.'
+    ? 'You are offline. Please check your internet connection and try again.'
     : `Cannot connect to the server at ${new URL(url).origin}. Check that it is running and reachable.`;
   return new ConnectionError(message, url, { cause });
 }

@@ -36,7 +36,12 @@ export type { ClientSignIn, OAuthSignInResult } from './app/client-sign-in.ts';
 export type { ClientTeamUpdate, Team } from './app/client-team.ts';
 export type { ClientTeamCreate, CurrentUser, NewContactChannel, TeamRef } from './app/current-user.ts';
 export type { OAuthProvider, OAuthSignInUrl, OAuthSignInUrlOptions } from './app/oauth-sign-in-url.ts';
-export { browserPasskeyCeremonies, type PasskeyCeremonies } from './app/passkey-ceremonies.ts';
+export {
+  browserPasskeyCeremonies,
+  type PasskeyCeremonies,
+  webAuthnUnsupportedError,
+  webAuthnUnsupportedMessage,
+} from './app/passkey-ceremonies.ts';
 export { createServerApp, type ServerApp, type ServerAppOptions, type ServerCapabilities } from './app/server-app.ts';
 export type { ServerApiKeys, ServerProjectPermissions, ServerTeamPermissions, ServerTeams } from './app/server-teams.ts';
 export type { ListUsersOptions, ServerContactChannels, ServerSessions, ServerUsers } from './app/server-users.ts';

@@ -51,7 +51,8 @@ export function inlineSchema(
   if (!schema || typeof schema !== 'object') return schema;
   const source = schema as JsonSchema;
   const siblings = Object.entries(source).filter(
-    ([keyword]) => keyword !== '$ref' && !keyword.startsWith('x-') && !documentationKeywords.has(keyword),
+    ([keyword]) =>
+      keyword !== '$ref' && (!keyword.startsWith('x-') || validationExtensions.has(keyword)) && !documentationKeywords.has(keyword),
   );
   let merged: JsonSchema = {};
   if (typeof source.$ref === 'string') {
@@ -68,6 +69,9 @@ export function inlineSchema(
   }
   return merged;
 }
+
+/** Extensions the server's validator implements (server/src/routing/validator-compiler.ts), kept in the route table. */
+const validationExtensions = new Set(['x-max-json-length']);
 
 const documentationKeywords = new Set(['description', 'summary', 'example', 'examples', 'title', 'deprecated', 'externalDocs']);
 

@@ -19,7 +19,8 @@ describe('the dashboard in Chromium: users', () => {
     await signUpOwner(page, env.platform.url, `owner-${randomUUID().slice(0, 8)}@dashboard.test`);
     const projectId = await createProject(page, 'Users Co', { newTeam: 'Users team' });
     await env.platform.serveAppFor(projectId);
-    expect(new URL(page.url()).pathname).toBe(`/dashboard/projects/${projectId}/users`);
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/projects/${projectId}/overview`);
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
     await expect.poll(() => page.getByText('No users yet.').isVisible()).toBe(true);
     await expectAccessible(page, 'the empty users page');
 
@@ -77,6 +78,13 @@ describe('the dashboard in Chromium: users', () => {
     for (let n = 1; n <= 30; n += 1) {
       await env.platform.context.services.users.create(project, { display_name: `Member ${String(n).padStart(2, '0')}` }, 'server');
     }
+    // The overview counts them and lists the newest (charts drawn by recharts).
+    await page.getByRole('link', { name: 'Overview', exact: true }).click();
+    await expect.poll(() => page.getByTestId('total-users').textContent()).toBe('31');
+    await expect.poll(() => page.getByRole('region', { name: 'Recently signed up' }).textContent()).toContain('Member 30');
+    await expect.poll(() => page.locator('.recharts-wrapper').count()).toBe(3);
+    await shot(page, 'overview');
+    await expectAccessible(page, 'the overview');
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     const rows = page.getByRole('table', { name: 'Users' }).locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(25);

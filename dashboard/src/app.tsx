@@ -3,9 +3,16 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createGatehouseQueryClient } from '@gatehouse/react';
 import { type ReactNode, Suspense, useContext, useEffect, useState } from 'react';
 import { adminRequest, installDashboardApiClient } from './admin-client.ts';
+import { ApiKeysPage } from './pages/api-keys.tsx';
+import { AuthPage } from './pages/auth.tsx';
+import { DomainsPage } from './pages/domains.tsx';
 import { NewProjectPage } from './pages/new-project.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
+import { OverviewPage } from './pages/overview.tsx';
+import { PermissionsPage } from './pages/permissions.tsx';
 import { ProjectsPage } from './pages/projects.tsx';
+import { TeamPage } from './pages/team.tsx';
+import { TeamsPage } from './pages/teams.tsx';
 import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
@@ -31,7 +38,13 @@ export function App() {
 }
 
 const sectionLabels: Array<[ProjectSection, string]> = [
+  ['overview', 'Overview'],
   ['users', 'Users'],
+  ['teams', 'Teams'],
+  ['permissions', 'Permissions'],
+  ['auth', 'Authentication'],
+  ['domains', 'Domains and handler'],
+  ['api-keys', 'API keys'],
   ['settings', 'Project settings'],
 ];
 
@@ -97,8 +110,20 @@ function Page({ route }: { route: Route }) {
 
 function ProjectPage({ section, item }: { section: ProjectSection; item: string | undefined }) {
   switch (section) {
+    case 'overview':
+      return <OverviewPage />;
     case 'users':
       return item ? <UserPage userId={item} /> : <UsersPage />;
+    case 'teams':
+      return item ? <TeamPage teamId={item} /> : <TeamsPage />;
+    case 'permissions':
+      return <PermissionsPage />;
+    case 'auth':
+      return <AuthPage />;
+    case 'domains':
+      return <DomainsPage />;
+    case 'api-keys':
+      return <ApiKeysPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:

@@ -11,7 +11,7 @@ import { setApiClient } from './api-mutator.ts';
 import { type Gatehouse, GatehouseContext, type SignInTokens } from './gatehouse-context.ts';
 import { signUpAnonymously } from './generated/hooks.ts';
 import { type HandlerUrlOptions, resolveHandlerUrls } from './handler-urls.ts';
-import { isTrustedRedirect, navigate, RETURN_TO_PARAM } from './navigation.ts';
+import { isTrustedRedirect, navigate, RETURN_TO_PARAM, untrustedRedirectPage } from './navigation.ts';
 import { createGatehouseQueryClient } from './query-policy.ts';
 import { GatehouseStyles, type Theme } from './ui/styles.tsx';
 
@@ -91,8 +91,12 @@ function createGatehouse(props: GatehouseProviderProps, queryClient: QueryClient
   let anonymousSignUp: Promise<void> | undefined;
 
   const appNavigate = props.navigate ?? navigate;
-  const redirect = (url: string | null | undefined, fallback: string) =>
-    appNavigate(url && isTrustedRedirect(url, trustedOrigins) ? url : fallback);
+  // An untrusted return target (a link that smuggled in another site) is an error page, not a silent fallback.
+  const redirect = (url: string | null | undefined, fallback: string) => {
+    if (!url) return appNavigate(fallback);
+    if (isTrustedRedirect(url, trustedOrigins)) return appNavigate(url);
+    appNavigate(untrustedRedirectPage(urls.error, url), { replace: true });
+  };
 
   return {
     projectId: props.projectId,

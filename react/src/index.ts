@@ -15,6 +15,7 @@ export { type HandlerUrlOptions, type HandlerUrls, handlerPageOf, resolveHandler
 export { useApiKeys } from './hooks/use-api-keys.ts';
 export { useContactChannels } from './hooks/use-contact-channels.ts';
 export { useCreateTeam } from './hooks/use-create-team.ts';
+export { type ItemCustomer, useItem } from './hooks/use-item.ts';
 export { useNotificationPreferences } from './hooks/use-notification-preferences.ts';
 export { usePermission } from './hooks/use-permission.ts';
 export { useProject } from './hooks/use-project.ts';

@@ -1,3 +1,4 @@
+import { RedirectUrlNotWhitelistedError } from '@gatehouse/protocol/errors';
 import { useSyncExternalStore } from 'react';
 
 /** Query parameter that carries the page to come back to after signing in or up. */
@@ -53,6 +54,20 @@ export function isTrustedRedirect(url: string, trustedOrigins: readonly string[]
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return false;
   return target.origin === window.location.origin || trustedOrigins.includes(target.origin);
 }
+
+/**
+ * The error page for a return target that is not trusted: `REDIRECT_URL_NOT_WHITELISTED` with the
+ * protocol's message and the refused URL.
+ */
+export function untrustedRedirectPage(errorPageUrl: string, refused: string): string {
+  const target = new URL(errorPageUrl, window.location.href);
+  target.searchParams.set('errorCode', RedirectUrlNotWhitelistedError.code);
+  target.searchParams.set('message', `${redirectUrlNotWhitelistedMessage} (${refused})`);
+  return target.origin === window.location.origin ? target.pathname + target.search : target.href;
+}
+
+/** What the error page says about an untrusted return target. */
+export const redirectUrlNotWhitelistedMessage = 'Redirect URL not whitelisted: it is not on a trusted domain of this app.';
 
 /** A handler URL that brings the user back here afterwards. */
 export function withReturnTo(url: string, returnTo: string): string {

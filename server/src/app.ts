@@ -32,6 +32,11 @@ export type AppOptions = {
   exampleApp?: WebAppOptions;
   /** The built dashboard served at `/dashboard` (its config names the `internal` project). */
   dashboard?: WebAppOptions;
+  /**
+   * Prefixes every rate-limit key: apps with the same namespace on one database share their counters
+   * (the instances of one deployment; the server leaves it empty), others do not (test files).
+   */
+  rateLimitNamespace?: string;
   /** Runs the modules' background jobs while the app runs (the server does; tests do not). */
   backgroundJobs?: boolean;
 };
@@ -58,7 +63,15 @@ export async function buildApp(options: AppOptions) {
   // The OAuth flow's cookie (PKCE verifier of the provider round trip).
   await app.register(cookie);
   await app.register(apiReferencePlugin);
-  await app.register(rateLimitsPlugin);
+  const counter = options.server.services.rateLimitCounter;
+  const namespace = options.rateLimitNamespace ? `${options.rateLimitNamespace}:` : '';
+  await app.register(rateLimitsPlugin, {
+    counter: {
+      hit: (key, windowMs) => counter.hit(namespace + key, windowMs),
+      peek: (key) => counter.peek(namespace + key),
+      forget: (key) => counter.forget(namespace + key),
+    },
+  });
 
   registerOperations(app, options.server.handlers as OperationHandlers, options.server.services.requestAuth, options.rateLimits);
   if (options.exampleApp) await app.register(webAppPlugin, { ...options.exampleApp, mount: '/' });

@@ -86,6 +86,21 @@ describe('pnpm start', () => {
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { id: string }).id).toBe(projectId);
+    // The demo project lets visitors start anonymously and says so; the internal project does not.
+    const demoBlock = first.output.slice(first.output.indexOf('Demo project:'), first.output.indexOf('Internal project:'));
+    expect(demoBlock).toContain('anonymous sign-up       on (new projects start with it off)');
+    expect(first.output.slice(first.output.indexOf('Internal project:'))).toContain('anonymous sign-up       off');
+    const anonymous = await fetch(`http://127.0.0.1:${port}/api/v1/auth/anonymous/sign-up`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-stack-access-type': 'client',
+        'x-stack-project-id': projectId,
+        'x-stack-publishable-client-key': key,
+      },
+      body: '{}',
+    });
+    expect(anonymous.status).toBe(200);
     expect(JSON.parse(readFileSync(join(dataDir, 'demo-project.json'), 'utf8')).keys.publishable_client_key).toBe(key);
     await first.stop();
 

@@ -1,8 +1,11 @@
 import { buildApp } from './app.ts';
 import { readEnv } from './config/env.ts';
+import { requestSerializer } from './config/secrets-in-logs.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { closeGracefullyOnSignals } from './bootstrap/graceful-shutdown.ts';
 import { seedProjects } from './bootstrap/seed-projects.ts';
+import { withStartupLock } from './db/startup-lock.ts';
 import { resolveServerSecret } from './db/server-secret.ts';
 import { printStartBanner } from './start-banner.ts';
 import { createServer, migrations } from './services.ts';
@@ -16,18 +19,21 @@ async function main(): Promise<void> {
     poolSize: env.databasePoolSize,
     acquireTimeoutMs: env.databaseAcquireTimeoutMs,
   });
-  await migrateToLatest(database.db, migrations);
-  const server = createServer(database.db, {
-    publicUrl: env.publicUrl,
-    serverSecret: await resolveServerSecret(database.db, env.serverSecret),
-    environment: process.env,
+  // Instances started together on one database migrate and seed one after the other (the first does the work).
+  const { server, seeded } = await withStartupLock(database, async () => {
+    await migrateToLatest(database.db, migrations);
+    const server = createServer(database.db, {
+      publicUrl: env.publicUrl,
+      serverSecret: await resolveServerSecret(database.db, env.serverSecret),
+      environment: process.env,
+    });
+    return { server, seeded: await seedProjects(server.services, env) };
   });
-  const seeded = await seedProjects(server.services, env);
   const dashboardClient = { projectId: seeded.internal.id, publishableClientKey: seeded.internal.keys.publishable_client_key };
   const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
   const app = await buildApp({
     server,
-    logger: { level: env.logLevel },
+    logger: { level: env.logLevel, serializers: { req: requestSerializer(env.developmentMode) } },
     trustProxy: env.trustProxy,
     rateLimits: env.rateLimits,
     backgroundJobs: true,
@@ -37,13 +43,12 @@ async function main(): Promise<void> {
   await app.listen({ port: env.port, host: env.host });
   printStartBanner(env, database, seeded);
 
-  const stop = async () => {
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeGracefullyOnSignals({
+    app,
+    closeDatabase: database.close,
+    startDraining: () => server.services.health.startDraining(),
+    timeoutMs: env.shutdownTimeoutMs,
+  });
 }
 
 main().catch((error: unknown) => {

@@ -19,7 +19,10 @@ export const migrations: Migrations = migrationsOf(modules, baselineMigrations);
 
 /** Every module's services (wired once per app), its handlers and its background jobs. */
 export function createServer(db: DatabaseHandle['db'], options: ServiceOptions) {
-  return wireModules(modules, { db: handleOf(db), ...options });
+  const server = wireModules(modules, { db: handleOf(db), ...options });
+  // `/ready` answers 200 only once every one of these has been applied.
+  server.services.health.expectMigrations(Object.keys(migrations));
+  return server;
 }
 
 export type Server = ReturnType<typeof createServer>;

@@ -1,15 +1,19 @@
 import type { ServerEnv } from './config/env.ts';
 import type { DatabaseHandle } from './db/create-database.ts';
 import type { SeededProject } from './bootstrap/seed-projects.ts';
+import { keyForLog } from './config/secrets-in-logs.ts';
 
 /** What a newcomer needs after `pnpm start`: where the API is, and the keys to call it with. */
 export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seeded: { internal: SeededProject; demo: SeededProject }): void {
   const api = `${env.publicUrl}/api/v1`;
+  // Outside development mode the log shows keys by their ends only; the full values are in the file.
+  const key = env.developmentMode ? (value: string) => value : keyForLog;
   const project = (label: string, seededProject: SeededProject) => [
     `  ${label}: ${seededProject.id}   (saved in ${seededProject.file})`,
-    `    publishable client key  ${seededProject.keys.publishable_client_key}`,
-    `    secret server key       ${seededProject.keys.secret_server_key}`,
-    `    super secret admin key  ${seededProject.keys.super_secret_admin_key}`,
+    `    publishable client key  ${key(seededProject.keys.publishable_client_key)}`,
+    `    secret server key       ${key(seededProject.keys.secret_server_key)}`,
+    `    super secret admin key  ${key(seededProject.keys.super_secret_admin_key)}`,
+    `    anonymous sign-up       ${seededProject.anonymousSignUp ? 'on (new projects start with it off)' : 'off'}`,
   ];
   const { demo } = seeded;
   console.log(
@@ -24,13 +28,16 @@ export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seede
       `  API reference  ${api}/docs`,
       `  OpenAPI        ${api}/openapi.json`,
       `  Database       ${database.kind === 'pglite' ? `PGlite in ${database.location}` : `Postgres at ${database.location}`}`,
+      env.developmentMode
+        ? '  Development mode: keys, sign-in codes and email links are logged in clear (DEVELOPMENT_MODE=false, or NODE_ENV=production with pnpm start, to stop).'
+        : '  Production mode: no keys, codes or email links in the log (DEVELOPMENT_MODE=true to log them while developing).',
       '',
       ...project('Demo project', demo),
       ...project('Internal project', seeded.internal),
       '',
       'Try it:',
       `  curl -H 'x-stack-access-type: client' -H 'x-stack-project-id: ${demo.id}' \\`,
-      `       -H 'x-stack-publishable-client-key: ${demo.keys.publishable_client_key}' ${api}/projects/current`,
+      `       -H 'x-stack-publishable-client-key: ${key(demo.keys.publishable_client_key)}' ${api}/projects/current`,
       '',
     ].join('\n'),
   );

@@ -9,6 +9,7 @@ import { type ClientAppOptions, createClientApp } from './client-app.ts';
 const env = withTestContext({
   listen: true,
   projectConfig: {
+    'auth.allowAnonymousSignUp': true,
     'auth.password.allowSignIn': true,
     'auth.otp.allowSignIn': true,
     'teams.allowClientTeamCreation': true,
@@ -66,6 +67,7 @@ describe('createClientApp against the server', () => {
     expect(app.getTokens()).toEqual({});
     expect(await app.getUser()).toBeNull();
     await expect(app.getUser({ or: 'throw' })).rejects.toBeInstanceOf(UserAuthenticationRequiredError);
+    await expect(app.getUser({ or: 'throw' })).rejects.toThrow("User is not signed in but getUser was called with { or: 'throw' }");
     // The server forgot the session too: its refresh token no longer brings the user back.
     const stale = newApp({ tokenStore: createMemoryTokenStore({ refreshToken: tokens.refreshToken }) });
     expect(await stale.getUser()).toBeNull();

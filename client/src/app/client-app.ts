@@ -139,7 +139,7 @@ export function createClientApp(options: ClientAppOptions): ClientApp {
     }
     if (data) return currentUser(userHost, data);
     if (or === 'return-null') return null;
-    throw new UserAuthenticationRequiredError('Nobody is signed in.');
+    throw new UserAuthenticationRequiredError("User is not signed in but getUser was called with { or: 'throw' }");
   }
 
   return {

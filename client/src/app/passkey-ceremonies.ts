@@ -1,3 +1,4 @@
+import { PasskeyWebauthnError } from '@gatehouse/protocol/errors';
 import type { components } from '@gatehouse/protocol/api-types';
 
 type Schemas = components['schemas'];
@@ -26,18 +27,28 @@ export function relyingPartyId(configured: string | undefined): string {
 /** WebAuthn Level 3's JSON helpers (current Chrome, Edge, Firefox and Safari). */
 export const browserPasskeyCeremonies: PasskeyCeremonies = {
   async create(options) {
-    const credential = await navigator.credentials.create({ publicKey: publicKeyCredential().parseCreationOptionsFromJSON(options) });
+    const publicKey = publicKeyCredential().parseCreationOptionsFromJSON(options);
+    const credential = await navigator.credentials.create({ publicKey });
     return toJson(credential) as PasskeyRegistrationResponse;
   },
   async get(options) {
-    const credential = await navigator.credentials.get({ publicKey: publicKeyCredential().parseRequestOptionsFromJSON(options) });
+    const publicKey = publicKeyCredential().parseRequestOptionsFromJSON(options);
+    const credential = await navigator.credentials.get({ publicKey });
     return toJson(credential) as PasskeyAuthenticationResponse;
   },
 };
 
+/** The protocol's words for a browser without WebAuthn (or without its JSON API; pass `passkeyCeremonies` there). */
+export const webAuthnUnsupportedMessage = 'WebAuthn is not supported in this browser';
+
+/** `PASSKEY_WEBAUTHN_ERROR` with code `NOT_SUPPORTED`: this browser has no WebAuthn. */
+export function webAuthnUnsupportedError(): PasskeyWebauthnError {
+  return new PasskeyWebauthnError({ message: webAuthnUnsupportedMessage, code: 'NOT_SUPPORTED' }, webAuthnUnsupportedMessage);
+}
+
 function publicKeyCredential() {
   if (typeof PublicKeyCredential === 'undefined' || typeof PublicKeyCredential.parseRequestOptionsFromJSON !== 'function') {
-    throw new Error('This browser cannot use passkeys through the WebAuthn JSON API; pass `passkeyCeremonies`.');
+    throw webAuthnUnsupportedError();
   }
   return PublicKeyCredential;
 }

@@ -1,6 +1,8 @@
 import type { AppCall } from './app-call.ts';
 import type { ClientProject } from './app-types.ts';
 import { createBackendCall } from './backend-call.ts';
+import { type DataVault, dataVault } from './data-vault.ts';
+import { type ServerPayments, serverPayments } from './server-payments.ts';
 import {
   type ServerContactChannels,
   type ServerSessions,
@@ -39,6 +41,10 @@ export type ServerCapabilities = {
   teamPermissions: ServerTeamPermissions;
   projectPermissions: ServerProjectPermissions;
   apiKeys: ServerApiKeys;
+  /** Stores of encrypted values (`dataVault.getStore(id).getValue(key, { secret })`). */
+  dataVault: DataVault;
+  /** Items (quantities, atomic decreases), products of customers, checkout URLs. */
+  payments: ServerPayments;
   /** The project as clients see it (display name, enabled sign-in methods). */
   getProject(): Promise<ClientProject>;
   /** Any operation of the spec with this app's credentials. */
@@ -57,6 +63,8 @@ export function serverCapabilities(projectId: string, call: AppCall): ServerCapa
     teamPermissions: serverTeamPermissions(call),
     projectPermissions: serverProjectPermissions(call),
     apiKeys: serverApiKeys(call),
+    dataVault: dataVault(call),
+    payments: serverPayments(call),
     getProject: () => call('getCurrentProject') as Promise<ClientProject>,
     call,
   };

@@ -70,9 +70,9 @@ describe('retry middleware', () => {
   it('says the user is offline when the browser knows it', async () => {
     vi.stubGlobal('navigator', { onLine: false });
     const { sleep } = recordingSleep();
-    await expect(retry({ sleep })(new Request(url), fakeFetch(networkFailure))).rejects.toThrow(
-      'You are offline. Check your internet connection.',
-    );
+    const offline = await retry({ sleep })(new Request(url), fakeFetch(networkFailure)).catch((error: unknown) => error);
+    expect(offline).toBeInstanceOf(ConnectionError);
+    expect((offline as ConnectionError).message).toBe('You are offline. Please check your internet connection and try again.');
     vi.stubGlobal('navigator', { onLine: true });
     await expect(retry({ sleep })(new Request(url), fakeFetch(networkFailure))).rejects.toThrow('Cannot connect to the server at');
   });

@@ -23,6 +23,8 @@ const NEW_TEAM = '__new__';
 export function configOf(methods: SignInMethod[]): NonNullable<ProjectCreate['config']> {
   const oauth = methods.filter((method): method is 'google' | 'github' | 'microsoft' => ['google', 'github', 'microsoft'].includes(method));
   return {
+    // A new project starts in development: callbacks to localhost are fine until production mode.
+    allow_localhost: true,
     credential_enabled: methods.includes('credential'),
     magic_link_enabled: methods.includes('magicLink'),
     passkey_enabled: methods.includes('passkey'),

@@ -1,4 +1,4 @@
-import { createSessionClient } from '@gatehouse/client';
+import { CliAuthError, CliAuthExpiredError, CliAuthUsedError, createSessionClient } from '@gatehouse/client';
 
 export type CliLoginOptions = {
   /** Where the platform's API is. */
@@ -10,7 +10,10 @@ export type CliLoginOptions = {
   /** Shows the confirmation URL to the person (opens a browser, prints it). */
   showUrl: (url: string) => void;
   pollIntervalMs?: number;
+  /** How long to wait for the person before giving up (`CliAuthError` 'Timed out waiting for CLI authentication.'); default 10 minutes. */
+  timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 };
 
 export type CliLoginResult = { refreshToken: string; email: string | null; userId: string };
@@ -18,7 +21,8 @@ export type CliLoginResult = { refreshToken: string; email: string | null; userI
 /**
  * The CLI side of the CLI login (endpoints.md §9): ask for a login, send the person to
  * `/handler/cli-auth-confirm?login_code=…`, poll every 2 s until they confirm, then use the
- * refresh token like any session. Expired or already used logins end with an error.
+ * refresh token like any session. Expired or already used logins end with the protocol's errors
+ * (`CliAuthExpiredError`, `CliAuthUsedError`), waiting too long with `CliAuthError`, in its words.
  */
 export async function cliLogin(options: CliLoginOptions): Promise<CliLoginResult> {
   const client = createSessionClient({
@@ -32,8 +36,11 @@ export async function cliLogin(options: CliLoginOptions): Promise<CliLoginResult
   const confirmUrl = new URL('/handler/cli-auth-confirm', options.appUrl);
   confirmUrl.searchParams.set('login_code', login.login_code);
   options.showUrl(confirmUrl.href);
+  const now = options.now ?? Date.now;
+  const deadline = now() + (options.timeoutMs ?? 10 * 60_000);
 
   for (;;) {
+    if (now() >= deadline) throw new CliAuthError('Timed out waiting for CLI authentication.');
     await sleep(options.pollIntervalMs ?? 2_000);
     const answer = await client.call('pollCliLogin', { body: { polling_code: login.polling_code } });
     if ('refresh_token' in answer) {
@@ -41,7 +48,7 @@ export async function cliLogin(options: CliLoginOptions): Promise<CliLoginResult
       const user = await client.call('getCurrentUser');
       return { refreshToken: answer.refresh_token, email: user.primary_email ?? null, userId: user.id };
     }
-    if (answer.status === 'expired') throw new Error('The login expired before it was confirmed. Run the command again.');
-    if (answer.status === 'used') throw new Error('This login was already used. Run the command again.');
+    if (answer.status === 'expired') throw new CliAuthExpiredError();
+    if (answer.status === 'used') throw new CliAuthUsedError();
   }
 }

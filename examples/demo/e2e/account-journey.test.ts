@@ -44,7 +44,7 @@ describe('the example app in Chromium', () => {
 
     // The wrong password is told as such, without saying whether the email exists.
     await signInWithPassword(page, env.platform.url, { email, password: 'not-the-password' });
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong email or password.');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong e-mail or password.');
     await shot(page, 'wrong-password');
     await page.getByLabel('Password', { exact: true }).fill('first-password-1');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -70,7 +70,7 @@ describe('the example app in Chromium', () => {
     await page.getByRole('button', { name: 'Change password' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Your password has been changed.');
     await signInWithPassword(page, env.platform.url, { email, password: 'first-password-1' });
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong email or password.');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong e-mail or password.');
     await page.getByLabel('Password', { exact: true }).fill('second-password-2');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect.poll(() => greetingOf(page)).toBe(`Hello, ${email}`);

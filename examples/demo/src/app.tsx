@@ -2,12 +2,21 @@ import { GatehouseHandler, Link, SelectedTeamSwitcher, UserButton, useGatehouse,
 import { Suspense } from 'react';
 import { Home } from './home.tsx';
 import { Protected } from './protected.tsx';
+import { Shop } from './shop.tsx';
 
 /** The whole routing of the example: the handler pages under /handler, two pages of its own. */
 export function App() {
   const { urls } = useGatehouse();
   const { pathname } = useLocation();
-  const page = pathname.startsWith(`${urls.handler}/`) ? <GatehouseHandler /> : pathname === '/protected' ? <Protected /> : <Home />;
+  const page = pathname.startsWith(`${urls.handler}/`) ? (
+    <GatehouseHandler />
+  ) : pathname === '/protected' ? (
+    <Protected />
+  ) : pathname === '/shop' ? (
+    <Shop />
+  ) : (
+    <Home />
+  );
   return (
     <>
       <header className="app-header">
@@ -15,7 +24,7 @@ export function App() {
           Demo app
         </Link>
         <nav>
-          <Link href="/protected">Protected page</Link>
+          <Link href="/protected">Protected page</Link> <Link href="/shop">Shop</Link>
         </nav>
         <div className="app-header-end">
           <Suspense fallback={null}>

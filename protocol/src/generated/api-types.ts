@@ -63,6 +63,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Answers 200 when the database answers and every migration this build knows has been applied; 503 `SERVER_NOT_READY` otherwise, and from the moment the server starts draining on SIGTERM (it still finishes the requests in flight). A load balancer sends traffic only to instances whose `/ready` answers 200.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/current": {
         parameters: {
             query?: never;
@@ -265,7 +305,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with an email and a password
-         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP and per email.
+         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
          */
         post: operations["signInWithPassword"];
         delete?: never;
@@ -2665,7 +2705,7 @@ export interface paths {
         put?: never;
         /**
          * Register a passkey with the browser's registration response
-         * @description Verifies the registration response against the challenge of `code`, which must have been issued to the same user (else `VERIFICATION_CODE_NOT_FOUND`) and is used up by the attempt, whatever its outcome. **Origin and relying party** (decided here: the reference protocol leaves the relying-party id to the client): `clientDataJSON.origin` must be an origin the project runs on, that is the scheme, host (with the trusted domains' wildcards) and port of one of its trusted domains, whatever that domain's path, or a localhost origin (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`) while `domains.allowLocalhost` is on; and the relying-party id the authenticator signed for must be exactly that origin's hostname (a parent domain as relying-party id is refused). The attestation statement is checked as its format requires (`none` has none) but not against trust anchors. An untrusted origin, another relying-party id, a wrong challenge, a malformed or unverifiable response, or a credential that already belongs to another user: `PASSKEY_REGISTRATION_FAILED`. A user may have several passkeys; registering the same credential again replaces it. The answer's `user_handle` is the base64url user handle the passkey is stored with.
+         * @description Verifies the registration response against the challenge of `code`, which must have been issued to the same user (else `VERIFICATION_CODE_NOT_FOUND`) and is used up by the attempt, whatever its outcome. **Origin and relying party** (decided here: the reference protocol leaves the relying-party id to the client): `clientDataJSON.origin` must be an origin the project runs on, that is the scheme, host (with the trusted domains' wildcards) and port of one of its trusted domains, whatever that domain's path, or a local origin (`localhost`, `*.localhost`, any `127.x.x.x`, `[::1]`) while `domains.allowLocalhost` is on; and the relying-party id the authenticator signed for must be exactly that origin's hostname (a parent domain as relying-party id is refused). The attestation statement is checked as its format requires (`none` has none) but not against trust anchors. An untrusted origin, another relying-party id, a wrong challenge, a malformed or unverifiable response, or a credential that already belongs to another user: `PASSKEY_REGISTRATION_FAILED`. A user may have several passkeys; registering the same credential again replaces it. The answer's `user_handle` is the base64url user handle the passkey is stored with.
          */
         post: operations["registerPasskey"];
         delete?: never;
@@ -6592,6 +6632,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/purchases/create-purchase-url": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A hosted checkout page for one customer and product
+         * @description Answers the URL of the checkout page the platform serves (`/api/v1/payments/purchases/checkout?code=…`), carrying a
+         *     full code (`<project id>_<45 base32 characters>`, stored as a digest) valid for 24 hours and one purchase.
+         *     `return_url` (where the page sends the buyer after paying) must be on a trusted domain. Client access addresses
+         *     only the signed-in user and its teams (plain 403 otherwise), never a server-only product (`PRODUCT_DOES_NOT_EXIST`
+         *     with context `server_only`) and never an inline product (plain 400). A product the customer owns already and
+         *     that is not stackable is `PRODUCT_ALREADY_GRANTED`; a conflict with another product of its line is shown on the
+         *     page and refused when paying.
+         */
+        post: operations["createPurchaseUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/purchases/validate-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a purchase code can still be used */
+        get: operations["checkPurchaseCode"];
+        put?: never;
+        /**
+         * What a purchase code sells
+         * @description Public (the checkout page asks it): the product with the prices a buyer may pick, whether the customer owns it
+         *     already, what it owns of the same line that the product would exclude, and the project's payment mode. A code
+         *     unknown, used or expired is `VERIFICATION_CODE_NOT_FOUND`; `return_url` when given must be on a trusted domain.
+         */
+        post: operations["verifyPurchaseCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/purchases/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hosted checkout page
+         * @description The HTML page a purchase URL opens: the product, its prices to pick from, what it conflicts with. In test mode
+         *     it shows a test payment form that completes the purchase through `POST /internal/payments/test-mode-purchase-session`
+         *     and then sends the buyer to the code's return URL. An unknown, used or expired code gets a page saying so (404).
+         */
+        get: operations["getPurchaseCheckoutPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/payments/test-mode-purchase-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay for a purchase code in test mode
+         * @description Public, authorised by the purchase code itself (one use): completes the purchase with no payment when the
+         *     project is in test mode (`payments.testMode`, the default), granting the product at `price_id` (a price of the
+         *     product) with `quantity` (above 1 only for stackable products). Refused: the code unknown, used or expired
+         *     (`VERIFICATION_CODE_NOT_FOUND`), new purchases blocked (`NEW_PURCHASES_BLOCKED`), the product owned already
+         *     (`PRODUCT_ALREADY_GRANTED`), another product of its line owned (`PRODUCT_LINE_CONFLICT`, naming them);
+         *     plain-text 400s: the project not in test mode, an unknown price, a quantity the product does not allow.
+         *     Recorded as a `product.granted` event with source `test_mode`.
+         */
+        post: operations["completeTestModePurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/projects": {
         parameters: {
             query?: never;
@@ -7215,11 +7409,11 @@ export interface paths {
          *       true or false.` (`isShared`, `allowSignIn`, `allowConnectedAccounts`), `... must be a string.` (`type`, `clientId`,
          *       `clientSecret`, `facebookConfigId`, `microsoftTenantId`, `customCallbackUrl`), `OAuth provider {id} has an unknown
          *       type "{type}".`; one with its own keys (`isShared: false`, or no `isShared` and a `clientId`):
-         *       `OAuth provider {id} uses its own keys: its client id is required.`, `... its client secret is required.`
-         *     - a standard email server (`emails.server.isShared: false`): `The email server needs a host.`,
-         *       `The email server needs a port between 0 and 65535.`, `The email server needs a username.`,
-         *       `The email server needs a password.`, `The email server needs a sender name.`,
-         *       `The email server needs a valid sender email.`
+         *       `Client ID is missing`, `Client secret is missing`
+         *     - a standard email server (`emails.server.isShared: false`): `Email host is missing`,
+         *       `Email port must be a number between 0 and 65535`, `Email username is missing`,
+         *       `Email password is missing`, `Email sender name is missing`,
+         *       `Email sender email is missing`, `Email sender email is not a valid email`
          *     - each trusted domain: `domains.trustedDomains.{id} must be an object.`, then for its `baseUrl`:
          *       `Invalid domain "{domain}": it must be an http or https URL.`, `... it may be at most 300 characters long.`,
          *       `... the host may not start or end with a dot or contain two dots in a row.`, `... wildcards are allowed only in
@@ -7317,6 +7511,160 @@ export interface paths {
          * @description Reports the SMTP server's error text, or `Email test error not specified` when it gave none.
          */
         post: operations["sendTestEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-vault/stores/{id}/get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a value of a data vault store
+         * @description The store must be declared in the project config (`dataVault.stores.<id>`). The server SDK sends the key hashed and receives the value encrypted, both with the caller's secret (PBKDF2, 100 000 iterations; AES-GCM), so the platform never sees either in the clear; it maps `DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST` to `null`. At rest the server encrypts again under a per-project key derived from its own secret.
+         */
+        post: operations["getDataVaultValue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-vault/stores/{id}/set": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store a value in a data vault store
+         * @description Creates or replaces the value under the hashed key (see `getDataVaultValue`).
+         */
+        post: operations["setDataVaultValue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7631,6 +7979,160 @@ export interface paths {
          * @description The endpoint gets a new `whsec_` secret at once; the previous one keeps signing beside it (a second signature in `webhook-signature`) for `grace_period_seconds` (default 86400, 0 drops it at once), so a receiver can switch without losing messages.
          */
         post: operations["resetWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/webhooks/endpoints/{endpoint_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of an endpoint
+         * @description The endpoint's newest 100 messages, newest first, each with every attempt (status, latency, the start of the answer). Delivery: each event is queued for every enabled endpoint that wants its type in the transaction that records it, then posted by a worker (rows claimed with `FOR UPDATE SKIP LOCKED` and a lease, so several server instances never post one attempt twice in normal operation; a crashed worker's claim is taken over when its lease ends). Each attempt has a 15 s timeout; a non-2xx answer, a timeout or a connection error is retried after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h up to 12 attempts (about 2.8 days), after which the message is `failed`. An endpoint whose deliveries have failed without a success for 5 days is disabled (`disabled_reason: failing`, and a `webhook_endpoint.disabled` event). Messages are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); their order is not guaranteed (retries and parallel workers reorder them), so receivers order by the payload and deduplicate by `webhook-id`.
+         */
+        get: operations["listWebhookMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/webhooks/endpoints/{endpoint_id}/messages/{message_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a message to an endpoint again
+         * @description Queues the message for the endpoint now, with the same `webhook-id` (receivers that already processed it can recognise it) and a new signature; its attempts are logged after the earlier ones.
+         */
+        post: operations["sendWebhookMessageAgain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7988,6 +8490,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `webhook_endpoint.disabled` event.
+         * @description An endpoint was turned off after its deliveries had failed without a success for 5 days (delivered to the project's other endpoints).
+         */
+        post: operations["onWebhookEndpointDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -7996,6 +8518,14 @@ export interface components {
          * @enum {string}
          */
         QueryBoolean: "true" | "false";
+        /** @description The answer of an operations probe (`/health`, `/ready`). */
+        ProbeStatus: {
+            /**
+             * @description `ok` from `/health`, `ready` from `/ready`.
+             * @enum {string}
+             */
+            status: "ok" | "ready";
+        };
         /** @description A UUID, or `internal` for the platform's own project. */
         ProjectId: string;
         /** @enum {string} */
@@ -8064,7 +8594,7 @@ export interface components {
         UserId: string;
         /** @description A user id, or `me` for the user of the access token (`CANNOT_GET_OWN_USER_WITHOUT_USER` without one). */
         UserIdOrMe: string;
-        /** @description Any JSON value, including null. Updates replace the whole value. */
+        /** @description Any JSON value, including null, of at most 100,000 characters written as JSON (`SCHEMA_ERROR` beyond). Updates replace the whole value. */
         Json: unknown;
         /** @description An http(s) URL or a data URL of an image, at most 1,000,000 characters. */
         ImageUrl: string | null;
@@ -8077,7 +8607,7 @@ export interface components {
         VerificationCode: string;
         /**
          * Format: uri
-         * @description Must be on one of the project's trusted domains (or localhost when the project allows it), else `REDIRECT_URL_NOT_WHITELISTED`.
+         * @description At most 1,000,000 characters. Must be on one of the project's trusted domains (or on a local host, `localhost`, `*.localhost`, any `127.x.x.x` or `[::1]`, when the project allows localhost), else `REDIRECT_URL_NOT_WHITELISTED`. A value with a space is a `SCHEMA_ERROR` `{field} contains spaces`, another malformed one `{field} is not a valid URL`.
          */
         CallbackUrl: string;
         /** @description Sent by newer SDKs; accepted and ignored (no bot protection is configured). */
@@ -8243,8 +8773,12 @@ export interface components {
             primary_email?: string | null;
             primary_email_verified?: boolean;
             primary_email_auth_enabled?: boolean;
+            /** @description A new user has no passkey: only `false` is accepted (`true` is a plain 400); register a passkey to turn it on. */
+            passkey_auth_enabled?: boolean;
             password?: string | null;
             password_hash?: string;
+            /** @description Creates the user with TOTP MFA on, with this secret (base64 of 16 to 64 bytes; plain 400 otherwise); null or absent: off. */
+            totp_secret_base64?: string | null;
             otp_auth_enabled?: boolean;
             is_anonymous?: boolean;
             restricted_by_admin?: boolean;
@@ -8534,6 +9068,11 @@ export interface components {
             id: components["schemas"]["PermissionId"];
         };
         AdminProjectConfig: {
+            /**
+             * Format: uuid
+             * @description The id of the project's config: a UUID derived from the project id, the same for every read.
+             */
+            id?: string;
             allow_localhost: boolean;
             sign_up_enabled: boolean;
             credential_enabled: boolean;
@@ -8590,6 +9129,11 @@ export interface components {
         };
         AdminProject: {
             id: components["schemas"]["ProjectId"];
+            /**
+             * @description The branch this view is of: always `main` (the only branch; another in `x-stack-branch-id` is `BRANCH_DOES_NOT_EXIST`).
+             * @constant
+             */
+            branch_id: "main";
             display_name: string;
             description: string;
             logo_url: components["schemas"]["ImageUrl"];
@@ -8631,8 +9175,8 @@ export interface components {
          *     (entities.md §Config), then the rendered config is validated by the rules of
          *     `updateProjectConfigOverride`; the first broken rule is a plain-text 400 and nothing is saved.
          *     The messages of the fields here:
-         *     - `OAuth provider {id} uses its own keys: its client id is required.` (and `its client secret is required.`)
-         *     - `The email server needs a host.`, `... a port between 0 and 65535.`, `... a username.`, `... a password.`,
+         *     - `Client ID is missing` (and `Client secret is missing`)
+         *     - `Email host is missing`, `... a port between 0 and 65535.`, `... a username.`, `... a password.`,
          *       `... a sender name.`, `... a valid sender email.` (in that order)
          *     - `Invalid domain "{domain}": it must be an http or https URL.`, `... the host may not start or end with a dot or contain
          *       two dots in a row.`, `... wildcards are allowed only in the host.` (and the other domain messages listed there)
@@ -8704,12 +9248,14 @@ export interface components {
             description?: string;
             /**
              * @description Turning production mode on (or changing domains while it is on) checks the domains; the
-             *     first failure is a plain-text 400, each naming the fix at `/projects/{id}/domains`:
-             *     - `Production mode does not allow localhost callbacks: turn off "allow localhost" at /projects/{id}/domains.`
-             *     - `Trusted domain {domain} is not a valid URL: fix it at /projects/{id}/domains.`
-             *     - `Trusted domain {domain} points to localhost, which production mode does not allow: remove it at /projects/{id}/domains.`
-             *     - `Trusted domain {domain} is an IP address; production mode needs a domain name: change it at /projects/{id}/domains.`
-             *     - `Trusted domain {domain} must use HTTPS in production mode: change it at /projects/{id}/domains.`
+             *     first failure is a plain-text 400: the protocol's message, verbatim, then a second line
+             *     `Fix it at /projects/{id}/domains`. The messages, in the order they are checked:
+             *     - `Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings`
+             *     - `Trusted domain is not a valid URL: {domain}`
+             *     - `Localhost domains are not allowed to be trusted in production mode: {domain}` (a local host: `localhost`,
+             *       `*.localhost`, `127.x.x.x`, `[::1]`)
+             *     - `Direct IPs are not valid for trusted domains in production mode: {domain}`
+             *     - `Trusted domains should be HTTPS: {domain}`
              */
             is_production_mode?: boolean;
             logo_url?: components["schemas"]["ImageUrl"];
@@ -8813,7 +9359,7 @@ export interface components {
                 };
                 /** @enum {string} */
                 signUpRulesDefaultAction: "allow" | "reject";
-                /** @description Anonymous sign-up (`/auth/anonymous/sign-up`). */
+                /** @description Anonymous sign-up (`/auth/anonymous/sign-up`): off for a new project until its owner turns it on (the demo project created at first start turns it on). Projects that existed before this default changed were kept on by migration 0065. */
                 allowAnonymousSignUp: boolean;
                 sessions: {
                     /** @description Opt-in refresh-token rotation with reuse detection (a Gatehouse extension). */
@@ -8964,6 +9510,49 @@ export interface components {
         WebhookPortalToken: {
             token: string;
             url?: string;
+        };
+        WebhookAttempt: {
+            /** @description 1 for the first delivery attempt of the message, counting on across replays. */
+            attempt: number;
+            started_at_millis: number;
+            /** @description The endpoint answered 2xx within the timeout. */
+            succeeded: boolean;
+            /** @description The HTTP status; null when there was no answer (timeout, refused address, connection error). */
+            status_code: number | null;
+            latency_millis: number;
+            /** @description The first 1024 characters of the answer's body. */
+            response_excerpt: string;
+            /** @description Why the attempt failed, in words; null when it succeeded. */
+            error: string | null;
+        };
+        WebhookMessage: {
+            /** @description The message id, sent as `webhook-id`; the same for every endpoint and every attempt of one event, so receivers deduplicate with it. */
+            id: string;
+            event_type: string;
+            /** @description The body posted: the event's envelope `{type, data}` as recorded (a `WebhookEvent`). */
+            payload: {
+                type: string;
+                data: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `failed` once the retry schedule is exhausted; a replay makes it `pending` again.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            /** @description When it is due next while pending. */
+            next_attempt_at_millis: number | null;
+            created_at_millis: number;
+            delivered_at_millis: number | null;
+            /** @description Every attempt, oldest first. */
+            attempt_log: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookMessageList: {
+            items: components["schemas"]["WebhookMessage"][];
+            /** @constant */
+            is_paginated: false;
         };
         ContactChannel: {
             /** Format: uuid */
@@ -9134,6 +9723,23 @@ export interface components {
             type: "project_permission.deleted";
             data: components["schemas"]["ProjectPermission"];
         };
+        WebhookEndpointDisabledEventData: {
+            /**
+             * Format: uuid
+             * @description The endpoint.
+             */
+            id: string;
+            url: string;
+            /** @constant */
+            reason: "failing";
+            /** @description When its unbroken run of failed deliveries began. */
+            failing_since_millis: number;
+        };
+        WebhookEndpointDisabledEvent: {
+            /** @constant */
+            type: "webhook_endpoint.disabled";
+            data: components["schemas"]["WebhookEndpointDisabledEventData"];
+        };
         ItemQuantityChangedEvent: {
             /** @constant */
             type: "item_quantity.changed";
@@ -9186,7 +9792,7 @@ export interface components {
             data: components["schemas"]["ProductEndedEventData"];
         };
         /** @description Every event type with its payload; `type` tells which. */
-        WebhookEvent: components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMembershipCreatedEvent"] | components["schemas"]["TeamMembershipDeletedEvent"] | components["schemas"]["TeamPermissionCreatedEvent"] | components["schemas"]["TeamPermissionDeletedEvent"] | components["schemas"]["ProjectPermissionCreatedEvent"] | components["schemas"]["ProjectPermissionDeletedEvent"] | components["schemas"]["ItemQuantityChangedEvent"] | components["schemas"]["ProductGrantedEvent"] | components["schemas"]["ProductCanceledEvent"] | components["schemas"]["ProductRefundedEvent"];
+        WebhookEvent: components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMembershipCreatedEvent"] | components["schemas"]["TeamMembershipDeletedEvent"] | components["schemas"]["TeamPermissionCreatedEvent"] | components["schemas"]["TeamPermissionDeletedEvent"] | components["schemas"]["ProjectPermissionCreatedEvent"] | components["schemas"]["ProjectPermissionDeletedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["ItemQuantityChangedEvent"] | components["schemas"]["ProductGrantedEvent"] | components["schemas"]["ProductCanceledEvent"] | components["schemas"]["ProductRefundedEvent"];
         /** @description Bytes in unpadded base64url, as WebAuthn's JSON forms carry them. */
         WebAuthnBase64Url: string;
         /**
@@ -9452,6 +10058,12 @@ export interface components {
         DatabaseBusyError: {
             /** @constant */
             code: "DATABASE_BUSY";
+            error: string;
+        };
+        /** @description The instance cannot serve yet or any more (`/ready`): the database does not answer, a migration this build knows has not been applied, or the server is draining after SIGTERM. The message says which. */
+        ServerNotReadyError: {
+            /** @constant */
+            code: "SERVER_NOT_READY";
             error: string;
         };
         /** @description Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
@@ -9807,6 +10419,16 @@ export interface components {
                 reason: string;
             };
         };
+        /** @description No message with this id was queued for this webhook endpoint of the project. */
+        WebhookMessageNotFoundError: {
+            /** @constant */
+            code: "WEBHOOK_MESSAGE_NOT_FOUND";
+            error: string;
+            details: {
+                endpoint_id: string;
+                message_id: string;
+            };
+        };
         /** @description Passkey sign-in is disabled for the project. */
         PasskeyAuthenticationNotEnabledError: {
             /** @constant */
@@ -9923,7 +10545,7 @@ export interface components {
             code: "PASSKEY_REGISTRATION_FAILED";
             error: string;
         };
-        /** @description Generic WebAuthn error with a machine code. */
+        /** @description Generic WebAuthn error with a machine code. The client SDK raises it in a browser without WebAuthn: `WebAuthn is not supported in this browser`, details.code `NOT_SUPPORTED`. */
         PasskeyWebauthnError: {
             /** @constant */
             code: "PASSKEY_WEBAUTHN_ERROR";
@@ -10110,7 +10732,7 @@ export interface components {
             code: "INVALID_TOTP_CODE";
             error: string;
         };
-        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. */
+        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. */
         UserAuthenticationRequiredError: {
             /** @constant */
             code: "USER_AUTHENTICATION_REQUIRED";
@@ -10216,7 +10838,7 @@ export interface components {
             /** @description Optional arbitrary JSON supplied by the thrower. */
             details?: unknown;
         };
-        /** @description Generic CLI-login failure (mostly produced client-side by the SDK). No details object. */
+        /** @description Generic CLI-login failure (mostly produced client-side by the SDK). No details object. A CLI that gives up polling says `Timed out waiting for CLI authentication.`; a poll answering `expired` or `used` becomes CLI_AUTH_EXPIRED_ERROR or CLI_AUTH_USED_ERROR with their default messages. */
         CliAuthError: {
             /** @constant */
             code: "CLI_AUTH_ERROR";
@@ -10440,6 +11062,22 @@ export interface components {
                 exp_year: number | null;
             } | null;
         };
+        PurchaseCodeDetails: {
+            product: components["schemas"]["InlineProduct"];
+            /** @description The project's connected Stripe account; null in test mode or before onboarding. */
+            stripe_account_id: string | null;
+            project_id: string;
+            project_logo_url: string | null;
+            /** @description The customer owns this product already and it is not stackable. */
+            already_bought_non_stackable: boolean;
+            /** @description What the customer owns of the same product line that this product would exclude. */
+            conflicting_products: {
+                product_id: string;
+                display_name: string;
+            }[];
+            test_mode: boolean;
+            charges_enabled: boolean;
+        };
         /** @description Item id not configured in payments.items. */
         ItemNotFoundError: {
             /** @constant */
@@ -10607,6 +11245,19 @@ export interface components {
             code: "NEW_PURCHASES_BLOCKED";
             error: string;
         };
+        /** @description A Gatehouse code: the customer owns another product of the same product line (not an add-on of this one, nor this an add-on of it), and products of one line exclude each other; buy a switch instead. `conflicting_products` names them. */
+        ProductLineConflictError: {
+            /** @constant */
+            code: "PRODUCT_LINE_CONFLICT";
+            error: string;
+            details: {
+                product_id: string | null;
+                conflicting_products: {
+                    product_id: string;
+                    display_name: string;
+                }[];
+            };
+        };
     };
     responses: {
         /** @description Client-side placeholder for an error code the SDK does not know; a server should never need to send it. */
@@ -10664,6 +11315,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["DatabaseBusyError"];
+            };
+        };
+        /** @description The instance is not ready (database unreachable, migrations pending, or draining). */
+        SERVER_NOT_READY: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServerNotReadyError"];
             };
         };
         /** @description Abstract family PROJECT_AUTHENTICATION_ERROR, never sent as such; matches any of its descendants. Abstract base for project-level (key/access-type) authentication problems. */
@@ -11222,6 +11884,17 @@ export interface components {
                 "application/json": components["schemas"]["WebhookEndpointUrlNotAllowedError"];
             };
         };
+        /** @description No message with this id was queued for this webhook endpoint of the project. */
+        WEBHOOK_MESSAGE_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookMessageNotFoundError"];
+            };
+        };
         /** @description Passkey sign-in is disabled for the project. */
         PASSKEY_AUTHENTICATION_NOT_ENABLED: {
             headers: {
@@ -11427,7 +12100,7 @@ export interface components {
                 "application/json": components["schemas"]["PasskeyRegistrationFailedError"];
             };
         };
-        /** @description Generic WebAuthn error with a machine code. */
+        /** @description Generic WebAuthn error with a machine code. The client SDK raises it in a browser without WebAuthn: `WebAuthn is not supported in this browser`, details.code `NOT_SUPPORTED`. */
         PASSKEY_WEBAUTHN_ERROR: {
             headers: {
                 "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
@@ -11702,7 +12375,7 @@ export interface components {
                 "application/json": components["schemas"]["InvalidTotpCodeError"];
             };
         };
-        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. */
+        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. */
         USER_AUTHENTICATION_REQUIRED: {
             headers: {
                 "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
@@ -12206,6 +12879,17 @@ export interface components {
                 "application/json": components["schemas"]["NewPurchasesBlockedError"];
             };
         };
+        /** @description The customer owns another product of the same line. */
+        PRODUCT_LINE_CONFLICT: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProductLineConflictError"];
+            };
+        };
         /** @description The provider account signs in another user, or its email is another user's sign-in email. */
         OAuthCallback409: {
             headers: {
@@ -12405,6 +13089,26 @@ export interface components {
                 "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
+        /** @description Credentials rejected, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionProjectAuth401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
+        /** @description Credentials rejected, no signed-in user, the access token's session was signed out or expired (it mints nothing lasting), or (plain text) an admin access token whose user was deleted. */
+        LiveSessionUserRequired401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["UserAuthenticationRequiredError"] | components["schemas"]["RefreshTokenNotFoundOrExpiredError"];
+                "text/plain": components["schemas"]["DeletedAdminUserText"];
+            };
+        };
         /** @description A restricted user without the allow header, or client access to another user's data (plain text). */
         UserToken403OrForbidden: {
             headers: {
@@ -12487,6 +13191,7 @@ export interface components {
         PermissionIdPath: components["schemas"]["PermissionId"];
         ContactChannelIdPath: string;
         WebhookEndpointIdPath: string;
+        DataVaultStoreIdPath: string;
         /** @description A project id (a UUID, or `internal`). */
         ProjectIdPath: string;
         /** @description A provider config id of the project (e.g. `google`). */
@@ -12687,6 +13392,49 @@ export interface operations {
                 };
             };
             400: components["responses"]["Request400"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeStatus"];
+                };
+            };
+            400: components["responses"]["Query400"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance can serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeStatus"];
+                };
+            };
+            400: components["responses"]["Query400"];
+            503: components["responses"]["SERVER_NOT_READY"];
         };
     };
     getCurrentProject: {
@@ -13113,7 +13861,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordConfirmationMismatchError"] | components["schemas"]["UserDoesNotHavePasswordError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -13208,7 +13956,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
     };
@@ -13375,7 +14123,7 @@ export interface operations {
                 error_redirect_url?: string;
                 /** @description Where failures of the callback are redirected (query `errorCode`, `message`, `details`, `error`, `error_description`); must be trusted. */
                 error_redirect_uri?: string;
-                /** @description Echoed back by the token endpoint. */
+                /** @description Echoed back by the token endpoint. Checked like every redirect target: a path resolves against `redirect_uri`, an absolute URL must be on a trusted domain (or a local host while localhost is allowed), else `REDIRECT_URL_NOT_WHITELISTED`. */
                 after_callback_redirect_url?: string;
                 stack_response_mode?: "json" | "redirect";
                 hexclave_response_mode?: "json" | "redirect";
@@ -15517,7 +16265,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403"];
             409: components["responses"]["USER_EMAIL_ALREADY_EXISTS"];
         };
@@ -16753,7 +17501,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["VerificationCodeExpiredError"] | components["schemas"]["VerificationCodeMaxAttemptsReachedError"] | components["schemas"]["PasskeyRegistrationFailedError"] | components["schemas"]["PasskeyAuthenticationNotEnabledError"];
                 };
             };
-            401: components["responses"]["UserRequired401"];
+            401: components["responses"]["LiveSessionUserRequired401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
             409: components["responses"]["VERIFICATION_CODE_ALREADY_USED"];
@@ -17124,7 +17872,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -17389,7 +18137,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["NotFoundText"];
             409: components["responses"]["ContactChannelConflict409"];
@@ -20541,7 +21289,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserMe400"];
-            401: components["responses"]["ProjectAuth401"];
+            401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
         };
@@ -23572,6 +24320,256 @@ export interface operations {
             403: components["responses"]["UserToken403OrForbidden"];
         };
     };
+    createPurchaseUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    customer_type: components["schemas"]["CustomerType"];
+                    customer_id: components["schemas"]["CustomerId"];
+                    product_id?: string;
+                    product_inline?: components["schemas"]["InlineProductInput"];
+                    return_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The checkout page's URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad request, an unknown product, one for another customer type, one owned already, a return URL that is not trusted, a user or team that does not exist, or (plain text) a request the rules refuse. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProductDoesNotExistError"] | components["schemas"]["ProductCustomerTypeDoesNotMatchError"] | components["schemas"]["ProductAlreadyGrantedError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["UserRequired401"];
+            /** @description Restricted user, client access to another customer (plain text), or new purchases blocked. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["NewPurchasesBlockedError"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    checkPurchaseCode: {
+        parameters: {
+            query: {
+                full_code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether it is valid (known, unused, unexpired). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        valid: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Query400"];
+        };
+    };
+    verifyPurchaseCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    full_code: string;
+                    return_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The purchase. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseCodeDetails"];
+                };
+            };
+            /** @description Bad request, or a return URL that is not trusted. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                };
+            };
+            404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
+        };
+    };
+    getPurchaseCheckoutPage: {
+        parameters: {
+            query: {
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Query400"];
+            /** @description The page for a code that cannot be used. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    completeTestModePurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    full_code: string;
+                    price_id: string;
+                    /** @default 1 */
+                    quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Bought; where to send the buyer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        return_url: string | null;
+                    };
+                };
+            };
+            /** @description Bad request, the product owned already, or (plain text) a purchase the rules refuse. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["ProductAlreadyGrantedError"];
+                    "text/plain": string;
+                };
+            };
+            403: components["responses"]["NEW_PURCHASES_BLOCKED"];
+            404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
+            409: components["responses"]["PRODUCT_LINE_CONFLICT"];
+        };
+    };
     listInternalProjects: {
         parameters: {
             query?: never;
@@ -24766,6 +25764,201 @@ export interface operations {
             403: components["responses"]["UserToken403"];
         };
     };
+    getDataVaultValue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                id: components["parameters"]["DataVaultStoreIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hashed_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The stored (client-encrypted) value. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        encrypted_value: string;
+                    };
+                };
+            };
+            /** @description Bad input, missing or invalid authentication, an undeclared store or an unknown key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["DataVaultStoreDoesNotExistError"] | components["schemas"]["DataVaultStoreHashedKeyDoesNotExistError"];
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    setDataVaultValue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                id: components["parameters"]["DataVaultStoreIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hashed_key: string;
+                    encrypted_value: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Bad input, missing or invalid authentication, or an undeclared store. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["DataVaultStoreDoesNotExistError"];
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
     createWebhookPortalToken: {
         parameters: {
             query?: never;
@@ -25372,6 +26565,177 @@ export interface operations {
             404: components["responses"]["WEBHOOK_ENDPOINT_NOT_FOUND"];
         };
     };
+    listWebhookMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookMessageList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["WEBHOOK_ENDPOINT_NOT_FOUND"];
+        };
+    };
+    sendWebhookMessageAgain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The message, pending again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookMessage"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["WEBHOOK_MESSAGE_NOT_FOUND"];
+        };
+    };
     sendTestWebhook: {
         parameters: {
             query?: never;
@@ -25906,6 +27270,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProductRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointDisabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointDisabledEvent"];
             };
         };
         responses: {

@@ -1,16 +1,16 @@
-import { browserPasskeyCeremonies } from '@gatehouse/client';
+import { browserPasskeyCeremonies, webAuthnUnsupportedError, webAuthnUnsupportedMessage } from '@gatehouse/client';
 import { initiatePasskeyAuthentication, initiatePasskeyRegistration, registerPasskey, signInWithPasskey } from '../generated/hooks.ts';
 import type { SignInResponse } from '../generated/hooks.schemas.ts';
 
-/** What people read in a browser without WebAuthn (old browsers, some embedded web views). */
-export const PASSKEYS_UNSUPPORTED_MESSAGE = 'This browser does not support passkeys. Use another sign-in method or a current browser.';
+/** What people read in a browser without WebAuthn (old browsers, some embedded web views): the protocol's words. */
+export const PASSKEYS_UNSUPPORTED_MESSAGE = webAuthnUnsupportedMessage;
 
 export function passkeysSupported(): boolean {
   return typeof window !== 'undefined' && typeof window.PublicKeyCredential !== 'undefined';
 }
 
 function assertSupported(): void {
-  if (!passkeysSupported()) throw new Error(PASSKEYS_UNSUPPORTED_MESSAGE);
+  if (!passkeysSupported()) throw webAuthnUnsupportedError();
 }
 
 /**

@@ -25,6 +25,8 @@ import type {
   CallbackRequest,
   CancelCustomerProductParams,
   CheckFeatureSupportBody,
+  CheckPurchaseCode200,
+  CheckPurchaseCodeParams,
   CheckTeamApiKeyBody,
   CheckUserApiKeyBody,
   ClientProject,
@@ -32,6 +34,8 @@ import type {
   CodeRequest,
   CompleteCliLogin200,
   CompleteCliLoginBody,
+  CompleteTestModePurchase200,
+  CompleteTestModePurchaseBody,
   ConfigString,
   ConnectedAccountAccessToken201Response,
   ConnectedAccountAccessTokenRequest,
@@ -48,6 +52,8 @@ import type {
   CreateMfaRecoveryCodes200,
   CreateMfaRecoveryCodesBody,
   CreateOAuthProviderBody,
+  CreatePurchaseUrl200,
+  CreatePurchaseUrlBody,
   CreateSession200,
   CreateSessionBody,
   CreateTeamApiKeyBody,
@@ -67,9 +73,12 @@ import type {
   EmailThemeDetail,
   EmailThemeList,
   EmptyObject,
+  GetDataVaultValue200,
+  GetDataVaultValueBody,
   GetOpenApiDocument200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
+  GetPurchaseCheckoutPageParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUnsubscribeLinkParams,
@@ -113,11 +122,13 @@ import type {
   PollCliLogin200,
   PollCliLogin201,
   PollCliLoginBody,
+  ProbeStatus,
   ProjectCreate,
   ProjectMetrics,
   ProjectPermission,
   ProjectPermissionList,
   ProjectUpdate,
+  PurchaseCodeDetails,
   RedirectFromOAuthProviderParams,
   RedirectToOAuthProvider200,
   RedirectToOAuthProviderParams,
@@ -142,11 +153,13 @@ import type {
   SendTestEmailBody,
   SendTestWebhook200,
   SendTestWebhookBody,
+  SendWebhookMessageAgainBody,
   ServerOAuthProvider,
   ServerUser,
   ServerUserCreate,
   ServerUserUpdate,
   SessionList,
+  SetDataVaultValueBody,
   SetPasswordBody,
   SignInResponse,
   SignInWithMfaBody,
@@ -195,10 +208,13 @@ import type {
   UserApiKeyCreated,
   UserApiKeyList,
   UserList,
+  VerifyPurchaseCodeBody,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointList,
   WebhookEndpointUpdate,
+  WebhookMessage,
+  WebhookMessageList,
   WebhookPortalToken
 } from './hooks.schemas';
 
@@ -524,6 +540,244 @@ export const useCheckFeatureSupport = <TError = OperationError<'checkFeatureSupp
       return useMutation(mutationOptions);
     }
     
+/**
+ * Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
+ * @summary Liveness probe
+ */
+export const getGetHealthUrl = () => {
+
+
+  
+
+  return `/health`
+}
+
+export const getHealth = async ( options?: RequestInit): Promise<ProbeStatus> => {
+  
+  return apiMutator<ProbeStatus>(getGetHealthUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetHealthQueryKey = () => {
+    return [
+    `/health`
+    ] as const;
+    }
+
+    
+export const getGetHealthQueryOptions = <TData = Awaited<ReturnType<typeof getHealth>>, TError = OperationError<'getHealth'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetHealthQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getHealth>>> = ({ signal }) => getHealth({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetHealthQueryResult = NonNullable<Awaited<ReturnType<typeof getHealth>>>
+export type GetHealthQueryError = OperationError<'getHealth'>
+
+
+/**
+ * @summary Liveness probe
+ */
+
+export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = OperationError<'getHealth'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetHealthQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetHealthSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getHealth>>, TError = OperationError<'getHealth'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetHealthQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getHealth>>> = ({ signal }) => getHealth({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetHealthSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getHealth>>>
+export type GetHealthSuspenseQueryError = OperationError<'getHealth'>
+
+
+/**
+ * @summary Liveness probe
+ */
+
+export function useGetHealthSuspense<TData = Awaited<ReturnType<typeof getHealth>>, TError = OperationError<'getHealth'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getHealth>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetHealthSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Answers 200 when the database answers and every migration this build knows has been applied; 503 `SERVER_NOT_READY` otherwise, and from the moment the server starts draining on SIGTERM (it still finishes the requests in flight). A load balancer sends traffic only to instances whose `/ready` answers 200.
+ * @summary Readiness probe
+ */
+export const getGetReadinessUrl = () => {
+
+
+  
+
+  return `/ready`
+}
+
+export const getReadiness = async ( options?: RequestInit): Promise<ProbeStatus> => {
+  
+  return apiMutator<ProbeStatus>(getGetReadinessUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetReadinessQueryKey = () => {
+    return [
+    `/ready`
+    ] as const;
+    }
+
+    
+export const getGetReadinessQueryOptions = <TData = Awaited<ReturnType<typeof getReadiness>>, TError = OperationError<'getReadiness'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetReadinessQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getReadiness>>> = ({ signal }) => getReadiness({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetReadinessQueryResult = NonNullable<Awaited<ReturnType<typeof getReadiness>>>
+export type GetReadinessQueryError = OperationError<'getReadiness'>
+
+
+/**
+ * @summary Readiness probe
+ */
+
+export function useGetReadiness<TData = Awaited<ReturnType<typeof getReadiness>>, TError = OperationError<'getReadiness'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetReadinessQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetReadinessSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getReadiness>>, TError = OperationError<'getReadiness'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetReadinessQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getReadiness>>> = ({ signal }) => getReadiness({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetReadinessSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getReadiness>>>
+export type GetReadinessSuspenseQueryError = OperationError<'getReadiness'>
+
+
+/**
+ * @summary Readiness probe
+ */
+
+export function useGetReadinessSuspense<TData = Awaited<ReturnType<typeof getReadiness>>, TError = OperationError<'getReadiness'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getReadiness>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetReadinessSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * @summary The current project (client view)
  */
@@ -968,7 +1222,7 @@ export const useSignUpWithPassword = <TError = OperationError<'signUpWithPasswor
     }
     
 /**
- * An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP and per email.
+ * An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
  * @summary Sign in with an email and a password
  */
 export const getSignInWithPasswordUrl = () => {
@@ -4658,7 +4912,7 @@ export const useInitiatePasskeyRegistration = <TError = OperationError<'initiate
     }
     
 /**
- * Verifies the registration response against the challenge of `code`, which must have been issued to the same user (else `VERIFICATION_CODE_NOT_FOUND`) and is used up by the attempt, whatever its outcome. **Origin and relying party** (decided here: the reference protocol leaves the relying-party id to the client): `clientDataJSON.origin` must be an origin the project runs on, that is the scheme, host (with the trusted domains' wildcards) and port of one of its trusted domains, whatever that domain's path, or a localhost origin (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`) while `domains.allowLocalhost` is on; and the relying-party id the authenticator signed for must be exactly that origin's hostname (a parent domain as relying-party id is refused). The attestation statement is checked as its format requires (`none` has none) but not against trust anchors. An untrusted origin, another relying-party id, a wrong challenge, a malformed or unverifiable response, or a credential that already belongs to another user: `PASSKEY_REGISTRATION_FAILED`. A user may have several passkeys; registering the same credential again replaces it. The answer's `user_handle` is the base64url user handle the passkey is stored with.
+ * Verifies the registration response against the challenge of `code`, which must have been issued to the same user (else `VERIFICATION_CODE_NOT_FOUND`) and is used up by the attempt, whatever its outcome. **Origin and relying party** (decided here: the reference protocol leaves the relying-party id to the client): `clientDataJSON.origin` must be an origin the project runs on, that is the scheme, host (with the trusted domains' wildcards) and port of one of its trusted domains, whatever that domain's path, or a local origin (`localhost`, `*.localhost`, any `127.x.x.x`, `[::1]`) while `domains.allowLocalhost` is on; and the relying-party id the authenticator signed for must be exactly that origin's hostname (a parent domain as relying-party id is refused). The attestation statement is checked as its format requires (`none` has none) but not against trust anchors. An untrusted origin, another relying-party id, a wrong challenge, a malformed or unverifiable response, or a credential that already belongs to another user: `PASSKEY_REGISTRATION_FAILED`. A user may have several passkeys; registering the same credential again replaces it. The answer's `user_handle` is the base64url user handle the passkey is stored with.
  * @summary Register a passkey with the browser's registration response
  */
 export const getRegisterPasskeyUrl = () => {
@@ -11805,6 +12059,496 @@ export function useGetCustomerBillingSuspense<TData = Awaited<ReturnType<typeof 
 
 
 /**
+ * Answers the URL of the checkout page the platform serves (`/api/v1/payments/purchases/checkout?code=…`), carrying a
+full code (`<project id>_<45 base32 characters>`, stored as a digest) valid for 24 hours and one purchase.
+`return_url` (where the page sends the buyer after paying) must be on a trusted domain. Client access addresses
+only the signed-in user and its teams (plain 403 otherwise), never a server-only product (`PRODUCT_DOES_NOT_EXIST`
+with context `server_only`) and never an inline product (plain 400). A product the customer owns already and
+that is not stackable is `PRODUCT_ALREADY_GRANTED`; a conflict with another product of its line is shown on the
+page and refused when paying.
+
+ * @summary A hosted checkout page for one customer and product
+ */
+export const getCreatePurchaseUrlUrl = () => {
+
+
+  
+
+  return `/payments/purchases/create-purchase-url`
+}
+
+export const createPurchaseUrl = async (createPurchaseUrlBody: CreatePurchaseUrlBody, options?: RequestInit): Promise<CreatePurchaseUrl200> => {
+  
+  return apiMutator<CreatePurchaseUrl200>(getCreatePurchaseUrlUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createPurchaseUrlBody,)
+  }
+);}
+
+
+
+
+export const getCreatePurchaseUrlMutationOptions = <TError = OperationError<'createPurchaseUrl'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPurchaseUrl>>, TError,{data: CreatePurchaseUrlBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createPurchaseUrl>>, TError,{data: CreatePurchaseUrlBody}, TContext> => {
+
+const mutationKey = ['createPurchaseUrl'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createPurchaseUrl>>, {data: CreatePurchaseUrlBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createPurchaseUrl(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreatePurchaseUrlMutationResult = NonNullable<Awaited<ReturnType<typeof createPurchaseUrl>>>
+    export type CreatePurchaseUrlMutationBody = CreatePurchaseUrlBody
+    export type CreatePurchaseUrlMutationError = OperationError<'createPurchaseUrl'>
+
+    /**
+ * @summary A hosted checkout page for one customer and product
+ */
+export const useCreatePurchaseUrl = <TError = OperationError<'createPurchaseUrl'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPurchaseUrl>>, TError,{data: CreatePurchaseUrlBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createPurchaseUrl>>,
+        TError,
+        {data: CreatePurchaseUrlBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreatePurchaseUrlMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Public (the checkout page asks it): the product with the prices a buyer may pick, whether the customer owns it
+already, what it owns of the same line that the product would exclude, and the project's payment mode. A code
+unknown, used or expired is `VERIFICATION_CODE_NOT_FOUND`; `return_url` when given must be on a trusted domain.
+
+ * @summary What a purchase code sells
+ */
+export const getVerifyPurchaseCodeUrl = () => {
+
+
+  
+
+  return `/payments/purchases/validate-code`
+}
+
+export const verifyPurchaseCode = async (verifyPurchaseCodeBody: VerifyPurchaseCodeBody, options?: RequestInit): Promise<PurchaseCodeDetails> => {
+  
+  return apiMutator<PurchaseCodeDetails>(getVerifyPurchaseCodeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      verifyPurchaseCodeBody,)
+  }
+);}
+
+
+
+
+export const getVerifyPurchaseCodeMutationOptions = <TError = OperationError<'verifyPurchaseCode'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPurchaseCode>>, TError,{data: VerifyPurchaseCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof verifyPurchaseCode>>, TError,{data: VerifyPurchaseCodeBody}, TContext> => {
+
+const mutationKey = ['verifyPurchaseCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyPurchaseCode>>, {data: VerifyPurchaseCodeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  verifyPurchaseCode(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type VerifyPurchaseCodeMutationResult = NonNullable<Awaited<ReturnType<typeof verifyPurchaseCode>>>
+    export type VerifyPurchaseCodeMutationBody = VerifyPurchaseCodeBody
+    export type VerifyPurchaseCodeMutationError = OperationError<'verifyPurchaseCode'>
+
+    /**
+ * @summary What a purchase code sells
+ */
+export const useVerifyPurchaseCode = <TError = OperationError<'verifyPurchaseCode'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPurchaseCode>>, TError,{data: VerifyPurchaseCodeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof verifyPurchaseCode>>,
+        TError,
+        {data: VerifyPurchaseCodeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getVerifyPurchaseCodeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * @summary Whether a purchase code can still be used
+ */
+export const getCheckPurchaseCodeUrl = (params: CheckPurchaseCodeParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/purchases/validate-code?${stringifiedParams}` : `/payments/purchases/validate-code`
+}
+
+export const checkPurchaseCode = async (params: CheckPurchaseCodeParams, options?: RequestInit): Promise<CheckPurchaseCode200> => {
+  
+  return apiMutator<CheckPurchaseCode200>(getCheckPurchaseCodeUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getCheckPurchaseCodeQueryKey = (params?: CheckPurchaseCodeParams,) => {
+    return [
+    `/payments/purchases/validate-code`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getCheckPurchaseCodeQueryOptions = <TData = Awaited<ReturnType<typeof checkPurchaseCode>>, TError = OperationError<'checkPurchaseCode'>>(params: CheckPurchaseCodeParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getCheckPurchaseCodeQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof checkPurchaseCode>>> = ({ signal }) => checkPurchaseCode(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type CheckPurchaseCodeQueryResult = NonNullable<Awaited<ReturnType<typeof checkPurchaseCode>>>
+export type CheckPurchaseCodeQueryError = OperationError<'checkPurchaseCode'>
+
+
+/**
+ * @summary Whether a purchase code can still be used
+ */
+
+export function useCheckPurchaseCode<TData = Awaited<ReturnType<typeof checkPurchaseCode>>, TError = OperationError<'checkPurchaseCode'>>(
+ params: CheckPurchaseCodeParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getCheckPurchaseCodeQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getCheckPurchaseCodeSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof checkPurchaseCode>>, TError = OperationError<'checkPurchaseCode'>>(params: CheckPurchaseCodeParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getCheckPurchaseCodeQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof checkPurchaseCode>>> = ({ signal }) => checkPurchaseCode(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type CheckPurchaseCodeSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof checkPurchaseCode>>>
+export type CheckPurchaseCodeSuspenseQueryError = OperationError<'checkPurchaseCode'>
+
+
+/**
+ * @summary Whether a purchase code can still be used
+ */
+
+export function useCheckPurchaseCodeSuspense<TData = Awaited<ReturnType<typeof checkPurchaseCode>>, TError = OperationError<'checkPurchaseCode'>>(
+ params: CheckPurchaseCodeParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof checkPurchaseCode>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getCheckPurchaseCodeSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The HTML page a purchase URL opens: the product, its prices to pick from, what it conflicts with. In test mode
+it shows a test payment form that completes the purchase through `POST /internal/payments/test-mode-purchase-session`
+and then sends the buyer to the code's return URL. An unknown, used or expired code gets a page saying so (404).
+
+ * @summary The hosted checkout page
+ */
+export const getGetPurchaseCheckoutPageUrl = (params: GetPurchaseCheckoutPageParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/purchases/checkout?${stringifiedParams}` : `/payments/purchases/checkout`
+}
+
+export const getPurchaseCheckoutPage = async (params: GetPurchaseCheckoutPageParams, options?: RequestInit): Promise<string> => {
+  
+  return apiMutator<string>(getGetPurchaseCheckoutPageUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetPurchaseCheckoutPageQueryKey = (params?: GetPurchaseCheckoutPageParams,) => {
+    return [
+    `/payments/purchases/checkout`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetPurchaseCheckoutPageQueryOptions = <TData = Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError = OperationError<'getPurchaseCheckoutPage'>>(params: GetPurchaseCheckoutPageParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPurchaseCheckoutPageQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>> = ({ signal }) => getPurchaseCheckoutPage(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPurchaseCheckoutPageQueryResult = NonNullable<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>>
+export type GetPurchaseCheckoutPageQueryError = OperationError<'getPurchaseCheckoutPage'>
+
+
+/**
+ * @summary The hosted checkout page
+ */
+
+export function useGetPurchaseCheckoutPage<TData = Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError = OperationError<'getPurchaseCheckoutPage'>>(
+ params: GetPurchaseCheckoutPageParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPurchaseCheckoutPageQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetPurchaseCheckoutPageSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError = OperationError<'getPurchaseCheckoutPage'>>(params: GetPurchaseCheckoutPageParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPurchaseCheckoutPageQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>> = ({ signal }) => getPurchaseCheckoutPage(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPurchaseCheckoutPageSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>>
+export type GetPurchaseCheckoutPageSuspenseQueryError = OperationError<'getPurchaseCheckoutPage'>
+
+
+/**
+ * @summary The hosted checkout page
+ */
+
+export function useGetPurchaseCheckoutPageSuspense<TData = Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError = OperationError<'getPurchaseCheckoutPage'>>(
+ params: GetPurchaseCheckoutPageParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPurchaseCheckoutPage>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPurchaseCheckoutPageSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Public, authorised by the purchase code itself (one use): completes the purchase with no payment when the
+project is in test mode (`payments.testMode`, the default), granting the product at `price_id` (a price of the
+product) with `quantity` (above 1 only for stackable products). Refused: the code unknown, used or expired
+(`VERIFICATION_CODE_NOT_FOUND`), new purchases blocked (`NEW_PURCHASES_BLOCKED`), the product owned already
+(`PRODUCT_ALREADY_GRANTED`), another product of its line owned (`PRODUCT_LINE_CONFLICT`, naming them);
+plain-text 400s: the project not in test mode, an unknown price, a quantity the product does not allow.
+Recorded as a `product.granted` event with source `test_mode`.
+
+ * @summary Pay for a purchase code in test mode
+ */
+export const getCompleteTestModePurchaseUrl = () => {
+
+
+  
+
+  return `/internal/payments/test-mode-purchase-session`
+}
+
+export const completeTestModePurchase = async (completeTestModePurchaseBody: CompleteTestModePurchaseBody, options?: RequestInit): Promise<CompleteTestModePurchase200> => {
+  
+  return apiMutator<CompleteTestModePurchase200>(getCompleteTestModePurchaseUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      completeTestModePurchaseBody,)
+  }
+);}
+
+
+
+
+export const getCompleteTestModePurchaseMutationOptions = <TError = OperationError<'completeTestModePurchase'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeTestModePurchase>>, TError,{data: CompleteTestModePurchaseBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof completeTestModePurchase>>, TError,{data: CompleteTestModePurchaseBody}, TContext> => {
+
+const mutationKey = ['completeTestModePurchase'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof completeTestModePurchase>>, {data: CompleteTestModePurchaseBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  completeTestModePurchase(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CompleteTestModePurchaseMutationResult = NonNullable<Awaited<ReturnType<typeof completeTestModePurchase>>>
+    export type CompleteTestModePurchaseMutationBody = CompleteTestModePurchaseBody
+    export type CompleteTestModePurchaseMutationError = OperationError<'completeTestModePurchase'>
+
+    /**
+ * @summary Pay for a purchase code in test mode
+ */
+export const useCompleteTestModePurchase = <TError = OperationError<'completeTestModePurchase'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeTestModePurchase>>, TError,{data: CompleteTestModePurchaseBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof completeTestModePurchase>>,
+        TError,
+        {data: CompleteTestModePurchaseBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCompleteTestModePurchaseMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * Client access on the `internal` project with a user token: the projects owned by teams the user belongs to.
  * @summary The projects the signed-in dashboard user manages
  */
@@ -12970,11 +13714,11 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   true or false.` (`isShared`, `allowSignIn`, `allowConnectedAccounts`), `... must be a string.` (`type`, `clientId`,
   `clientSecret`, `facebookConfigId`, `microsoftTenantId`, `customCallbackUrl`), `OAuth provider {id} has an unknown
   type "{type}".`; one with its own keys (`isShared: false`, or no `isShared` and a `clientId`):
-  `OAuth provider {id} uses its own keys: its client id is required.`, `... its client secret is required.`
-- a standard email server (`emails.server.isShared: false`): `The email server needs a host.`,
-  `The email server needs a port between 0 and 65535.`, `The email server needs a username.`,
-  `The email server needs a password.`, `The email server needs a sender name.`,
-  `The email server needs a valid sender email.`
+  `Client ID is missing`, `Client secret is missing`
+- a standard email server (`emails.server.isShared: false`): `Email host is missing`,
+  `Email port must be a number between 0 and 65535`, `Email username is missing`,
+  `Email password is missing`, `Email sender name is missing`,
+  `Email sender email is missing`, `Email sender email is not a valid email`
 - each trusted domain: `domains.trustedDomains.{id} must be an object.`, then for its `baseUrl`:
   `Invalid domain "{domain}": it must be an http or https URL.`, `... it may be at most 300 characters long.`,
   `... the host may not start or end with a dot or contain two dots in a row.`, `... wildcards are allowed only in
@@ -13139,6 +13883,154 @@ export const useSendTestEmail = <TError = OperationError<'sendTestEmail'>,
       > => {
 
       const mutationOptions = getSendTestEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The store must be declared in the project config (`dataVault.stores.<id>`). The server SDK sends the key hashed and receives the value encrypted, both with the caller's secret (PBKDF2, 100 000 iterations; AES-GCM), so the platform never sees either in the clear; it maps `DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST` to `null`. At rest the server encrypts again under a per-project key derived from its own secret.
+ * @summary Read a value of a data vault store
+ */
+export const getGetDataVaultValueUrl = (id: string,) => {
+
+
+  
+
+  return `/data-vault/stores/${id}/get`
+}
+
+export const getDataVaultValue = async (id: string,
+    getDataVaultValueBody: GetDataVaultValueBody, options?: RequestInit): Promise<GetDataVaultValue200> => {
+  
+  return apiMutator<GetDataVaultValue200>(getGetDataVaultValueUrl(id),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      getDataVaultValueBody,)
+  }
+);}
+
+
+
+
+export const getGetDataVaultValueMutationOptions = <TError = OperationError<'getDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getDataVaultValue>>, TError,{id: string;data: GetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof getDataVaultValue>>, TError,{id: string;data: GetDataVaultValueBody}, TContext> => {
+
+const mutationKey = ['getDataVaultValue'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getDataVaultValue>>, {id: string;data: GetDataVaultValueBody}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  getDataVaultValue(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetDataVaultValueMutationResult = NonNullable<Awaited<ReturnType<typeof getDataVaultValue>>>
+    export type GetDataVaultValueMutationBody = GetDataVaultValueBody
+    export type GetDataVaultValueMutationError = OperationError<'getDataVaultValue'>
+
+    /**
+ * @summary Read a value of a data vault store
+ */
+export const useGetDataVaultValue = <TError = OperationError<'getDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getDataVaultValue>>, TError,{id: string;data: GetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof getDataVaultValue>>,
+        TError,
+        {id: string;data: GetDataVaultValueBody},
+        TContext
+      > => {
+
+      const mutationOptions = getGetDataVaultValueMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Creates or replaces the value under the hashed key (see `getDataVaultValue`).
+ * @summary Store a value in a data vault store
+ */
+export const getSetDataVaultValueUrl = (id: string,) => {
+
+
+  
+
+  return `/data-vault/stores/${id}/set`
+}
+
+export const setDataVaultValue = async (id: string,
+    setDataVaultValueBody: SetDataVaultValueBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getSetDataVaultValueUrl(id),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setDataVaultValueBody,)
+  }
+);}
+
+
+
+
+export const getSetDataVaultValueMutationOptions = <TError = OperationError<'setDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setDataVaultValue>>, TError,{id: string;data: SetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof setDataVaultValue>>, TError,{id: string;data: SetDataVaultValueBody}, TContext> => {
+
+const mutationKey = ['setDataVaultValue'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setDataVaultValue>>, {id: string;data: SetDataVaultValueBody}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  setDataVaultValue(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetDataVaultValueMutationResult = NonNullable<Awaited<ReturnType<typeof setDataVaultValue>>>
+    export type SetDataVaultValueMutationBody = SetDataVaultValueBody
+    export type SetDataVaultValueMutationError = OperationError<'setDataVaultValue'>
+
+    /**
+ * @summary Store a value in a data vault store
+ */
+export const useSetDataVaultValue = <TError = OperationError<'setDataVaultValue'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setDataVaultValue>>, TError,{id: string;data: SetDataVaultValueBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof setDataVaultValue>>,
+        TError,
+        {id: string;data: SetDataVaultValueBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSetDataVaultValueMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -13741,6 +14633,201 @@ export const useResetWebhookEndpointSecret = <TError = OperationError<'resetWebh
       > => {
 
       const mutationOptions = getResetWebhookEndpointSecretMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The endpoint's newest 100 messages, newest first, each with every attempt (status, latency, the start of the answer). Delivery: each event is queued for every enabled endpoint that wants its type in the transaction that records it, then posted by a worker (rows claimed with `FOR UPDATE SKIP LOCKED` and a lease, so several server instances never post one attempt twice in normal operation; a crashed worker's claim is taken over when its lease ends). Each attempt has a 15 s timeout; a non-2xx answer, a timeout or a connection error is retried after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h up to 12 attempts (about 2.8 days), after which the message is `failed`. An endpoint whose deliveries have failed without a success for 5 days is disabled (`disabled_reason: failing`, and a `webhook_endpoint.disabled` event). Messages are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); their order is not guaranteed (retries and parallel workers reorder them), so receivers order by the payload and deduplicate by `webhook-id`.
+ * @summary The delivery log of an endpoint
+ */
+export const getListWebhookMessagesUrl = (endpointId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}/messages`
+}
+
+export const listWebhookMessages = async (endpointId: string, options?: RequestInit): Promise<WebhookMessageList> => {
+  
+  return apiMutator<WebhookMessageList>(getListWebhookMessagesUrl(endpointId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListWebhookMessagesQueryKey = (endpointId?: string,) => {
+    return [
+    `/internal/webhooks/endpoints/${endpointId}/messages`
+    ] as const;
+    }
+
+    
+export const getListWebhookMessagesQueryOptions = <TData = Awaited<ReturnType<typeof listWebhookMessages>>, TError = OperationError<'listWebhookMessages'>>(endpointId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListWebhookMessagesQueryKey(endpointId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listWebhookMessages>>> = ({ signal }) => listWebhookMessages(endpointId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(endpointId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListWebhookMessagesQueryResult = NonNullable<Awaited<ReturnType<typeof listWebhookMessages>>>
+export type ListWebhookMessagesQueryError = OperationError<'listWebhookMessages'>
+
+
+/**
+ * @summary The delivery log of an endpoint
+ */
+
+export function useListWebhookMessages<TData = Awaited<ReturnType<typeof listWebhookMessages>>, TError = OperationError<'listWebhookMessages'>>(
+ endpointId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListWebhookMessagesQueryOptions(endpointId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListWebhookMessagesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listWebhookMessages>>, TError = OperationError<'listWebhookMessages'>>(endpointId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListWebhookMessagesQueryKey(endpointId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listWebhookMessages>>> = ({ signal }) => listWebhookMessages(endpointId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListWebhookMessagesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listWebhookMessages>>>
+export type ListWebhookMessagesSuspenseQueryError = OperationError<'listWebhookMessages'>
+
+
+/**
+ * @summary The delivery log of an endpoint
+ */
+
+export function useListWebhookMessagesSuspense<TData = Awaited<ReturnType<typeof listWebhookMessages>>, TError = OperationError<'listWebhookMessages'>>(
+ endpointId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listWebhookMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListWebhookMessagesSuspenseQueryOptions(endpointId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Queues the message for the endpoint now, with the same `webhook-id` (receivers that already processed it can recognise it) and a new signature; its attempts are logged after the earlier ones.
+ * @summary Deliver a message to an endpoint again
+ */
+export const getSendWebhookMessageAgainUrl = (endpointId: string,
+    messageId: string,) => {
+
+
+  
+
+  return `/internal/webhooks/endpoints/${endpointId}/messages/${messageId}/replay`
+}
+
+export const sendWebhookMessageAgain = async (endpointId: string,
+    messageId: string,
+    sendWebhookMessageAgainBody?: SendWebhookMessageAgainBody, options?: RequestInit): Promise<WebhookMessage> => {
+  
+  return apiMutator<WebhookMessage>(getSendWebhookMessageAgainUrl(endpointId,messageId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendWebhookMessageAgainBody,)
+  }
+);}
+
+
+
+
+export const getSendWebhookMessageAgainMutationOptions = <TError = OperationError<'sendWebhookMessageAgain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendWebhookMessageAgain>>, TError,{endpointId: string;messageId: string;data: SendWebhookMessageAgainBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendWebhookMessageAgain>>, TError,{endpointId: string;messageId: string;data: SendWebhookMessageAgainBody}, TContext> => {
+
+const mutationKey = ['sendWebhookMessageAgain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendWebhookMessageAgain>>, {endpointId: string;messageId: string;data: SendWebhookMessageAgainBody}> = (props) => {
+          const {endpointId,messageId,data} = props ?? {};
+
+          return  sendWebhookMessageAgain(endpointId,messageId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendWebhookMessageAgainMutationResult = NonNullable<Awaited<ReturnType<typeof sendWebhookMessageAgain>>>
+    export type SendWebhookMessageAgainMutationBody = SendWebhookMessageAgainBody
+    export type SendWebhookMessageAgainMutationError = OperationError<'sendWebhookMessageAgain'>
+
+    /**
+ * @summary Deliver a message to an endpoint again
+ */
+export const useSendWebhookMessageAgain = <TError = OperationError<'sendWebhookMessageAgain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendWebhookMessageAgain>>, TError,{endpointId: string;messageId: string;data: SendWebhookMessageAgainBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendWebhookMessageAgain>>,
+        TError,
+        {endpointId: string;messageId: string;data: SendWebhookMessageAgainBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendWebhookMessageAgainMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

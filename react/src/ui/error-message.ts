@@ -3,7 +3,6 @@ import { KnownError } from '@gatehouse/protocol/errors';
 
 /** What a person should read for the errors forms meet; other errors show the server's message. */
 const friendlyMessages: Record<string, (details: Record<string, unknown>) => string> = {
-  EMAIL_PASSWORD_MISMATCH: () => 'Wrong email or password.',
   USER_EMAIL_ALREADY_EXISTS: () => 'An account with this email already exists. Sign in instead.',
   PASSWORD_TOO_SHORT: (details) => `The password must be at least ${details.min_length ?? 8} characters long.`,
   PASSWORD_TOO_LONG: (details) => `The password must be at most ${details.max_length ?? 70} characters long.`,

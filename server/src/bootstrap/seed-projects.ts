@@ -6,7 +6,13 @@ import type { Services } from '../services.ts';
 import type { ProjectId } from '../tenancy/project-id.ts';
 import type { ProjectKeyKind } from '../modules/api-keys/key-format.ts';
 
-export type SeededProject = { id: string; displayName: string; keys: Record<ProjectKeyKind, string>; file: string };
+export type SeededProject = {
+  id: string;
+  displayName: string;
+  keys: Record<ProjectKeyKind, string>;
+  file: string;
+  anonymousSignUp: boolean;
+};
 
 /** Development-friendly settings: password and magic-link sign-in, localhost callbacks allowed. */
 const developmentConfig = {
@@ -16,6 +22,9 @@ const developmentConfig = {
   'teams.allowClientTeamCreation': true,
   'users.allowClientUserDeletion': true,
 };
+
+/** The demo project also lets the example app's visitors start anonymously (new projects start with it off). */
+const demoConfig = { ...developmentConfig, 'auth.allowAnonymousSignUp': true };
 
 const farFuture = () => new Date(Date.now() + 100 * 365 * 24 * 60 * 60 * 1000);
 
@@ -28,11 +37,13 @@ export async function seedProjects(services: Services, env: ServerEnv): Promise<
   const internal = await ensureProject(services, join(env.dataDir, 'internal-project.json'), {
     id: 'internal',
     displayName: 'Gatehouse dashboard',
+    configOverride: developmentConfig,
     seedKeys: {},
   });
   const demo = await ensureProject(services, join(env.dataDir, 'demo-project.json'), {
     id: env.seed.projectId,
     displayName: 'Demo project',
+    configOverride: demoConfig,
     seedKeys: {
       publishable_client_key: env.seed.publishableClientKey,
       secret_server_key: env.seed.secretServerKey,
@@ -45,13 +56,18 @@ export async function seedProjects(services: Services, env: ServerEnv): Promise<
 async function ensureProject(
   services: Services,
   file: string,
-  wanted: { id?: string; displayName: string; seedKeys: Partial<Record<ProjectKeyKind, string | undefined>> },
+  wanted: {
+    id?: string;
+    displayName: string;
+    configOverride: Record<string, unknown>;
+    seedKeys: Partial<Record<ProjectKeyKind, string | undefined>>;
+  },
 ): Promise<SeededProject> {
   const saved = await readSaved(file);
   const requestedId = (wanted.id ?? saved?.id ?? randomUUID()).toLowerCase();
   const project =
     (await services.projects.find(requestedId)) ??
-    (await services.projects.create({ id: requestedId, displayName: wanted.displayName, configOverride: developmentConfig }));
+    (await services.projects.create({ id: requestedId, displayName: wanted.displayName, configOverride: wanted.configOverride }));
   const id = project.id;
   const candidate: Partial<Record<ProjectKeyKind, string>> = {
     publishable_client_key: wanted.seedKeys.publishable_client_key ?? saved?.keys.publishable_client_key,
@@ -61,7 +77,7 @@ async function ensureProject(
   const keys = (await allKeysValid(services, id, candidate))
     ? (candidate as Record<ProjectKeyKind, string>)
     : await createKeys(services, id, candidate);
-  const seeded = { id, displayName: wanted.displayName, keys, file };
+  const seeded = { id, displayName: wanted.displayName, keys, file, anonymousSignUp: project.config.auth.allowAnonymousSignUp };
   await writeFile(file, `${JSON.stringify({ id, keys }, null, 2)}\n`, { mode: 0o600 });
   return seeded;
 }

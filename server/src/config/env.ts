@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { type RateLimits, readRateLimits } from './rate-limits.ts';
+import { readDevelopmentMode } from './secrets-in-logs.ts';
 
 /**
  * The server's own settings, read once from the environment at start. Each module reads its own
@@ -24,6 +25,10 @@ export type ServerEnv = {
    */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   logLevel: string;
+  /** `SHUTDOWN_TIMEOUT_SECONDS`: on SIGTERM/SIGINT, the longest wait for in-flight requests and jobs before connections are cut (default 10). */
+  shutdownTimeoutMs: number;
+  /** Secrets (keys, codes, email links) are logged in clear only in development mode (secrets-in-logs.ts). */
+  developmentMode: boolean;
   /** A built example app to serve on the same port (set by `pnpm start`; empty or unset: none). */
   exampleAppDir?: string;
   /** The built dashboard to serve at `/dashboard` (set by `pnpm start`; empty or unset: none). */
@@ -52,6 +57,8 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     serverSecret: env.SERVER_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
+    shutdownTimeoutMs: (positiveInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS') ?? 10) * 1000,
+    developmentMode: readDevelopmentMode(env),
     exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
     dashboardDir: env.DASHBOARD_DIR || undefined,
     rateLimits: readRateLimits(env),

@@ -1,7 +1,14 @@
 /** The rate-limit buckets operations declare with `x-rate-limit`. */
 export type RateLimitBucket = 'sign-in' | 'sign-up' | 'send-code' | 'check-code';
 
-export type RateLimit = { perIp: number; perEmail?: number; windowSeconds: number };
+/**
+ * `perEmail` counts every request to one address (sending codes: each is an email to somebody's
+ * inbox), or, with `failuresOnly` (sign-in), only the failed attempts, per address and client IP
+ * pair: ten wrong passwords from anywhere must not lock the rightful owner out. There, an address
+ * also has a wider budget over all IPs (`perEmail` × 5 failures per window), past which every
+ * attempt on it is slowed, progressively (see plugins/rate-limits.ts), never refused.
+ */
+export type RateLimit = { perIp: number; perEmail?: number; windowSeconds: number; failuresOnly?: boolean };
 export type RateLimits = Record<RateLimitBucket, RateLimit>;
 
 /**
@@ -9,7 +16,7 @@ export type RateLimits = Record<RateLimitBucket, RateLimit>;
  * email to somebody's inbox. Checking codes is limited per IP (codes also die after 20 wrong tries).
  */
 export const defaultRateLimits: RateLimits = {
-  'sign-in': { perIp: 30, perEmail: 10, windowSeconds: 60 },
+  'sign-in': { perIp: 30, perEmail: 10, windowSeconds: 60, failuresOnly: true },
   'sign-up': { perIp: 20, perEmail: 5, windowSeconds: 60 },
   'send-code': { perIp: 10, perEmail: 3, windowSeconds: 60 },
   'check-code': { perIp: 30, windowSeconds: 60 },
@@ -25,7 +32,7 @@ export function readRateLimits(env: NodeJS.ProcessEnv): RateLimits | null {
     const [perIp, perEmail, windowSeconds] = value.split(',').map((part) => (part.trim() === '' ? undefined : Number(part)));
     if (!perIp || !windowSeconds || (perEmail !== undefined && !(perEmail > 0)))
       throw new Error(`RATE_LIMIT_${bucket} must look like 30,10,60`);
-    limits[bucket] = { perIp, perEmail, windowSeconds };
+    limits[bucket] = { ...limits[bucket], perIp, perEmail, windowSeconds };
   }
   return limits;
 }

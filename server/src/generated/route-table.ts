@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "getUnsubscribeLink" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "sendTestWebhook";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getHealth" | "getReadiness" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "getUnsubscribeLink" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -74,10 +74,12 @@ export const sharedSchemas = [
       "owner_team_id",
       "onboarding_status",
       "onboarding_state",
+      "branch_id",
       "config"
     ],
     "properties": {
       "id": { "type": "string", "pattern": "^(internal|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" },
+      "branch_id": { "type": "string", "const": "main" },
       "display_name": { "type": "string" },
       "description": { "type": "string" },
       "logo_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
@@ -131,6 +133,7 @@ export const sharedSchemas = [
       "oauth_account_merge_strategy"
     ],
     "properties": {
+      "id": { "type": "string", "format": "uuid" },
       "allow_localhost": { "type": "boolean" },
       "sign_up_enabled": { "type": "boolean" },
       "credential_enabled": { "type": "boolean" },
@@ -220,8 +223,8 @@ export const sharedSchemas = [
       "primary_email": { "type": ["string", "null"] },
       "primary_email_verified": { "type": "boolean" },
       "display_name": { "type": ["string", "null"], "maxLength": 256 },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
       "signed_up_at_millis": { "type": "integer" },
       "has_password": { "type": "boolean" },
@@ -347,8 +350,8 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {}
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 }
     }
   },
   {
@@ -586,9 +589,9 @@ export const sharedSchemas = [
         ]
       },
       "included_items": { "type": "object", "additionalProperties": { "$ref": "InlineProductIncludedItem#" } },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {}
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 }
     }
   },
   {
@@ -872,6 +875,13 @@ export const sharedSchemas = [
     "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^\\$?[a-z0-9_:]+$" } }
   },
   {
+    "$id": "ProbeStatus",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["status"],
+    "properties": { "status": { "type": "string", "enum": ["ok", "ready"] } }
+  },
+  {
     "$id": "ProjectMetrics",
     "type": "object",
     "additionalProperties": false,
@@ -952,6 +962,39 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "PurchaseCodeDetails",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "product",
+      "stripe_account_id",
+      "project_id",
+      "project_logo_url",
+      "already_bought_non_stackable",
+      "conflicting_products",
+      "test_mode",
+      "charges_enabled"
+    ],
+    "properties": {
+      "product": { "$ref": "InlineProduct#" },
+      "stripe_account_id": { "type": ["string", "null"] },
+      "project_id": { "type": "string" },
+      "project_logo_url": { "type": ["string", "null"] },
+      "already_bought_non_stackable": { "type": "boolean" },
+      "conflicting_products": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["product_id", "display_name"],
+          "properties": { "product_id": { "type": "string" }, "display_name": { "type": "string" } }
+        }
+      },
+      "test_mode": { "type": "boolean" },
+      "charges_enabled": { "type": "boolean" }
+    }
+  },
+  {
     "$id": "RecentUser",
     "type": "object",
     "additionalProperties": false,
@@ -988,9 +1031,9 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
     }
   },
@@ -1043,9 +1086,9 @@ export const sharedSchemas = [
       "id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
     }
   },
@@ -1095,9 +1138,9 @@ export const sharedSchemas = [
       "has_password": { "type": "boolean" },
       "otp_auth_enabled": { "type": "boolean" },
       "passkey_auth_enabled": { "type": "boolean" },
-      "client_metadata": {},
-      "client_read_only_metadata": {},
-      "server_metadata": {},
+      "client_metadata": { "x-max-json-length": 100000 },
+      "client_read_only_metadata": { "x-max-json-length": 100000 },
+      "server_metadata": { "x-max-json-length": 100000 },
       "last_active_at_millis": { "type": "integer" },
       "is_anonymous": { "type": "boolean" },
       "is_restricted": { "type": "boolean" },
@@ -1387,6 +1430,21 @@ export const sharedSchemas = [
     "properties": { "id": { "type": "string" }, "account_id": { "type": "string" }, "email": { "type": ["string", "null"] } }
   },
   {
+    "$id": "WebhookAttempt",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["attempt", "started_at_millis", "succeeded", "status_code", "latency_millis", "response_excerpt", "error"],
+    "properties": {
+      "attempt": { "type": "integer" },
+      "started_at_millis": { "type": "number" },
+      "succeeded": { "type": "boolean" },
+      "status_code": { "type": ["integer", "null"] },
+      "latency_millis": { "type": "integer" },
+      "response_excerpt": { "type": "string" },
+      "error": { "type": ["string", "null"] }
+    }
+  },
+  {
     "$id": "WebhookEndpoint",
     "type": "object",
     "additionalProperties": false,
@@ -1422,6 +1480,48 @@ export const sharedSchemas = [
     "required": ["items", "is_paginated"],
     "properties": {
       "items": { "type": "array", "items": { "$ref": "WebhookEndpoint#" } },
+      "is_paginated": { "type": "boolean", "const": false }
+    }
+  },
+  {
+    "$id": "WebhookMessage",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "event_type",
+      "payload",
+      "status",
+      "attempts",
+      "next_attempt_at_millis",
+      "created_at_millis",
+      "delivered_at_millis",
+      "attempt_log"
+    ],
+    "properties": {
+      "id": { "type": "string" },
+      "event_type": { "type": "string" },
+      "payload": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": ["type", "data"],
+        "properties": { "type": { "type": "string" }, "data": {} }
+      },
+      "status": { "type": "string", "enum": ["pending", "delivered", "failed"] },
+      "attempts": { "type": "integer" },
+      "next_attempt_at_millis": { "type": ["number", "null"] },
+      "created_at_millis": { "type": "number" },
+      "delivered_at_millis": { "type": ["number", "null"] },
+      "attempt_log": { "type": "array", "items": { "$ref": "WebhookAttempt#" } }
+    }
+  },
+  {
+    "$id": "WebhookMessageList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items", "is_paginated"],
+    "properties": {
+      "items": { "type": "array", "items": { "$ref": "WebhookMessage#" } },
       "is_paginated": { "type": "boolean", "const": false }
     }
   },
@@ -1510,6 +1610,42 @@ export const routeTable = [
       "body": { "type": "object", "additionalProperties": true, "properties": { "featureName": { "type": "string", "maxLength": 256 } } }
     },
     "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "getHealth",
+    "method": "GET",
+    "url": "/api/v1/health",
+    "specPath": "/health",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "ProbeStatus#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "getReadiness",
+    "method": "GET",
+    "url": "/api/v1/ready",
+    "specPath": "/ready",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "ProbeStatus#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "503": ["SERVER_NOT_READY"] }
   },
   {
     "operationId": "getCurrentProject",
@@ -1631,7 +1767,7 @@ export const routeTable = [
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
           "password": { "type": "string", "maxLength": 4096 },
-          "verification_callback_url": { "type": "string", "format": "uri", "maxLength": 2048 },
+          "verification_callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 },
           "bot_challenge_token": { "type": "string", "maxLength": 4096 },
           "bot_challenge_phase": { "type": "string", "enum": ["invisible", "visible"] },
           "bot_challenge_unavailable": { "type": "string", "enum": ["true"] }
@@ -1782,6 +1918,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -1837,6 +1974,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -1971,7 +2109,7 @@ export const routeTable = [
         "properties": {
           "client_id": { "type": "string", "minLength": 1, "maxLength": 128 },
           "client_secret": { "type": "string", "maxLength": 256 },
-          "redirect_uri": { "type": "string", "format": "uri", "maxLength": 2048 },
+          "redirect_uri": { "type": "string", "format": "uri", "maxLength": 1000000 },
           "scope": { "type": "string", "maxLength": 256 },
           "state": { "type": "string", "minLength": 1, "maxLength": 512 },
           "grant_type": { "type": "string", "enum": ["authorization_code"] },
@@ -1981,9 +2119,9 @@ export const routeTable = [
           "type": { "type": "string", "enum": ["authenticate", "link"], "default": "authenticate" },
           "token": { "type": "string", "maxLength": 4096 },
           "provider_scope": { "type": "string", "maxLength": 1024 },
-          "error_redirect_url": { "type": "string", "format": "uri", "maxLength": 2048 },
-          "error_redirect_uri": { "type": "string", "format": "uri", "maxLength": 2048 },
-          "after_callback_redirect_url": { "type": "string", "maxLength": 2048 },
+          "error_redirect_url": { "type": "string", "format": "uri", "maxLength": 1000000 },
+          "error_redirect_uri": { "type": "string", "format": "uri", "maxLength": 1000000 },
+          "after_callback_redirect_url": { "type": "string", "maxLength": 1000000 },
           "stack_response_mode": { "type": "string", "enum": ["json", "redirect"] },
           "hexclave_response_mode": { "type": "string", "enum": ["json", "redirect"] },
           "bot_challenge_token": { "type": "string", "maxLength": 4096 },
@@ -3314,7 +3452,7 @@ export const routeTable = [
             "properties": {
               "display_name": { "type": ["string", "null"], "maxLength": 256 },
               "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-              "client_metadata": {},
+              "client_metadata": { "x-max-json-length": 100000 },
               "selected_team_id": { "type": ["string", "null"], "format": "uuid" },
               "otp_auth_enabled": { "type": "boolean" },
               "passkey_auth_enabled": { "type": "boolean" },
@@ -3328,9 +3466,9 @@ export const routeTable = [
             "properties": {
               "display_name": { "type": ["string", "null"], "maxLength": 256 },
               "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-              "client_metadata": {},
-              "client_read_only_metadata": {},
-              "server_metadata": {},
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 },
               "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
               "primary_email_verified": { "type": "boolean" },
               "primary_email_auth_enabled": { "type": "boolean" },
@@ -3376,6 +3514,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -3509,14 +3648,16 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": ["string", "null"], "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
+          "passkey_auth_enabled": { "type": "boolean" },
           "password": { "type": ["string", "null"], "maxLength": 4096 },
           "password_hash": { "type": "string", "maxLength": 256 },
+          "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
           "otp_auth_enabled": { "type": "boolean" },
           "is_anonymous": { "type": "boolean" },
           "restricted_by_admin": { "type": "boolean" },
@@ -3654,9 +3795,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": ["string", "null"], "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "primary_email": { "type": ["string", "null"], "format": "email", "maxLength": 256 },
           "primary_email_verified": { "type": "boolean" },
           "primary_email_auth_enabled": { "type": "boolean" },
@@ -3782,7 +3923,7 @@ export const routeTable = [
         "required": ["email", "callback_url"],
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 }
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
         }
       },
       "response": {
@@ -3964,7 +4105,7 @@ export const routeTable = [
         "required": ["email", "callback_url"],
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 },
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 },
           "bot_challenge_token": { "type": "string", "maxLength": 4096 },
           "bot_challenge_phase": { "type": "string", "enum": ["invisible", "visible"] },
           "bot_challenge_unavailable": { "type": "string", "enum": ["true"] }
@@ -4264,6 +4405,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
@@ -4520,6 +4662,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -4643,6 +4786,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -4735,7 +4879,7 @@ export const routeTable = [
         "type": "object",
         "additionalProperties": false,
         "required": ["callback_url"],
-        "properties": { "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 } }
+        "properties": { "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 } }
       },
       "response": { "200": { "$ref": "Success#" } }
     },
@@ -4793,7 +4937,7 @@ export const routeTable = [
         "required": ["email", "callback_url"],
         "properties": {
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 }
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
         }
       },
       "response": { "200": { "$ref": "Success#" } }
@@ -5017,9 +5161,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {},
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 },
           "creator_user_id": {
             "type": "string",
             "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
@@ -5137,9 +5281,9 @@ export const routeTable = [
         "properties": {
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": {},
-          "client_read_only_metadata": {},
-          "server_metadata": {}
+          "client_metadata": { "x-max-json-length": 100000 },
+          "client_read_only_metadata": { "x-max-json-length": 100000 },
+          "server_metadata": { "x-max-json-length": 100000 }
         }
       },
       "response": { "200": { "$ref": "TeamView#" } }
@@ -6333,7 +6477,7 @@ export const routeTable = [
         "properties": {
           "team_id": { "type": "string", "format": "uuid" },
           "email": { "type": "string", "format": "email", "maxLength": 256 },
-          "callback_url": { "type": "string", "format": "uri", "maxLength": 2048 }
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
         }
       },
       "response": {
@@ -6766,6 +6910,7 @@ export const routeTable = [
         "INVALID_SECRET_SERVER_KEY",
         "INVALID_SUPER_SECRET_ADMIN_KEY",
         "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
@@ -8036,7 +8181,7 @@ export const routeTable = [
           "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
           "tsx_source": { "type": "string", "maxLength": 200000 },
           "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
-          "sent_at_millis": { "oneOf": [{ "type": "integer", "minimum": 0 }, { "type": "null" }] }
+          "sent_at_millis": { "oneOf": [{ "type": "integer", "minimum": 0, "maximum": 8640000000000000 }, { "type": "null" }] }
         }
       },
       "response": { "200": { "$ref": "OkOk#" } }
@@ -8591,9 +8736,9 @@ export const routeTable = [
                   }
                 }
               },
-              "client_metadata": {},
-              "client_read_only_metadata": {},
-              "server_metadata": {}
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 }
             }
           },
           "quantity": { "type": "integer", "minimum": 1, "maximum": 1000000, "default": 1 }
@@ -8825,6 +8970,267 @@ export const routeTable = [
         "USER_AUTHENTICATION_REQUIRED"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createPurchaseUrl",
+    "method": "POST",
+    "url": "/api/v1/payments/purchases/create-purchase-url",
+    "specPath": "/payments/purchases/create-purchase-url",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["customer_type", "customer_id"],
+        "properties": {
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 },
+          "product_id": { "type": "string", "minLength": 1, "maxLength": 63 },
+          "product_inline": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["display_name", "customer_type"],
+            "properties": {
+              "display_name": { "type": "string", "maxLength": 256 },
+              "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+              "free_trial": {
+                "type": "array",
+                "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+                "minItems": 2,
+                "maxItems": 2
+              },
+              "server_only": { "type": "boolean" },
+              "stackable": { "type": "boolean" },
+              "prices": {
+                "oneOf": [
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "properties": {
+                        "USD": { "type": "string" },
+                        "EUR": { "type": "string" },
+                        "GBP": { "type": "string" },
+                        "CAD": { "type": "string" },
+                        "AUD": { "type": "string" },
+                        "CHF": { "type": "string" },
+                        "INR": { "type": "string" },
+                        "JPY": { "type": "string" },
+                        "interval": {
+                          "type": "array",
+                          "prefixItems": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "enum": ["day", "week", "month", "year"] }
+                          ],
+                          "minItems": 2,
+                          "maxItems": 2
+                        },
+                        "free_trial": {
+                          "type": "array",
+                          "prefixItems": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "enum": ["day", "week", "month", "year"] }
+                          ],
+                          "minItems": 2,
+                          "maxItems": 2
+                        },
+                        "server_only": { "type": "boolean" }
+                      }
+                    }
+                  },
+                  { "type": "string", "const": "include-by-default" }
+                ]
+              },
+              "included_items": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "quantity": { "type": "integer", "minimum": 0 },
+                    "repeat": {
+                      "oneOf": [
+                        {
+                          "type": "array",
+                          "prefixItems": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "enum": ["day", "week", "month", "year"] }
+                          ],
+                          "minItems": 2,
+                          "maxItems": 2
+                        },
+                        { "type": "string", "const": "never" }
+                      ]
+                    },
+                    "expires": { "type": "string", "enum": ["never", "when-purchase-expires", "when-repeated"] }
+                  }
+                }
+              },
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 }
+            }
+          },
+          "return_url": { "type": "string", "maxLength": 2048 }
+        }
+      },
+      "response": {
+        "200": { "type": "object", "additionalProperties": false, "required": ["url"], "properties": { "url": { "type": "string" } } }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "CUSTOMER_DOES_NOT_EXIST",
+        "INVALID_ACCESS_TYPE",
+        "PRODUCT_ALREADY_GRANTED",
+        "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
+        "PRODUCT_DOES_NOT_EXIST",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REDIRECT_URL_NOT_WHITELISTED",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["NEW_PURCHASES_BLOCKED", "RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "checkPurchaseCode",
+    "method": "GET",
+    "url": "/api/v1/payments/purchases/validate-code",
+    "specPath": "/payments/purchases/validate-code",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["full_code"],
+        "properties": { "full_code": { "type": "string", "maxLength": 200 } }
+      },
+      "response": {
+        "200": { "type": "object", "additionalProperties": false, "required": ["valid"], "properties": { "valid": { "type": "boolean" } } }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "verifyPurchaseCode",
+    "method": "POST",
+    "url": "/api/v1/payments/purchases/validate-code",
+    "specPath": "/payments/purchases/validate-code",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["full_code"],
+        "properties": { "full_code": { "type": "string", "maxLength": 200 }, "return_url": { "type": "string", "maxLength": 2048 } }
+      },
+      "response": { "200": { "$ref": "PurchaseCodeDetails#" } }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "REDIRECT_URL_NOT_WHITELISTED", "SCHEMA_ERROR"], "404": ["VERIFICATION_CODE_NOT_FOUND"] }
+  },
+  {
+    "operationId": "getPurchaseCheckoutPage",
+    "method": "GET",
+    "url": "/api/v1/payments/purchases/checkout",
+    "specPath": "/payments/purchases/checkout",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "text/html",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["code"],
+        "properties": { "code": { "type": "string", "maxLength": 200 } }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": [] }
+  },
+  {
+    "operationId": "completeTestModePurchase",
+    "method": "POST",
+    "url": "/api/v1/internal/payments/test-mode-purchase-session",
+    "specPath": "/internal/payments/test-mode-purchase-session",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["full_code", "price_id"],
+        "properties": {
+          "full_code": { "type": "string", "maxLength": 200 },
+          "price_id": { "type": "string", "minLength": 1, "maxLength": 63 },
+          "quantity": { "type": "integer", "minimum": 1, "maximum": 1000000, "default": 1 }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["success", "return_url"],
+          "properties": { "success": { "type": "boolean", "const": true }, "return_url": { "type": ["string", "null"] } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": ["BODY_PARSING_ERROR", "PRODUCT_ALREADY_GRANTED", "SCHEMA_ERROR"],
+      "403": ["NEW_PURCHASES_BLOCKED"],
+      "404": ["VERIFICATION_CODE_NOT_FOUND"],
+      "409": ["PRODUCT_LINE_CONFLICT"]
     }
   },
   {
@@ -9895,6 +10301,135 @@ export const routeTable = [
     }
   },
   {
+    "operationId": "getDataVaultValue",
+    "method": "POST",
+    "url": "/api/v1/data-vault/stores/:id/get",
+    "specPath": "/data-vault/stores/{id}/get",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["id"],
+        "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 200 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["hashed_key"],
+        "properties": { "hashed_key": { "type": "string", "minLength": 1, "maxLength": 1024 } }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["encrypted_value"],
+          "properties": { "encrypted_value": { "type": "string" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "DATA_VAULT_STORE_DOES_NOT_EXIST",
+        "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "setDataVaultValue",
+    "method": "POST",
+    "url": "/api/v1/data-vault/stores/:id/set",
+    "specPath": "/data-vault/stores/{id}/set",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["id"],
+        "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 200 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["hashed_key", "encrypted_value"],
+        "properties": {
+          "hashed_key": { "type": "string", "minLength": 1, "maxLength": 1024 },
+          "encrypted_value": { "type": "string", "maxLength": 1000000 }
+        }
+      },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "DATA_VAULT_STORE_DOES_NOT_EXIST",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
     "operationId": "createWebhookPortalToken",
     "method": "POST",
     "url": "/api/v1/webhooks/svix-token",
@@ -10277,6 +10812,112 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["WEBHOOK_ENDPOINT_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "listWebhookMessages",
+    "method": "GET",
+    "url": "/api/v1/internal/webhooks/endpoints/:endpoint_id/messages",
+    "specPath": "/internal/webhooks/endpoints/{endpoint_id}/messages",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["endpoint_id"],
+        "properties": { "endpoint_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "WebhookMessageList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["WEBHOOK_ENDPOINT_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "sendWebhookMessageAgain",
+    "method": "POST",
+    "url": "/api/v1/internal/webhooks/endpoints/:endpoint_id/messages/:message_id/replay",
+    "specPath": "/internal/webhooks/endpoints/{endpoint_id}/messages/{message_id}/replay",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["endpoint_id", "message_id"],
+        "properties": { "endpoint_id": { "type": "string", "format": "uuid" }, "message_id": { "type": "string", "maxLength": 100 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": { "type": "object", "additionalProperties": false, "properties": {} },
+      "response": { "200": { "$ref": "WebhookMessage#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["WEBHOOK_MESSAGE_NOT_FOUND"]
     }
   },
   {

@@ -2,6 +2,9 @@ import { accessTokensModule } from './access-tokens/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
+import { dataVaultModule } from './data-vault/index.ts';
+import { healthModule } from './health/index.ts';
+import { rateLimitCountersModule } from './rate-limit-counters/index.ts';
 import { emailModule } from './email/index.ts';
 import { emailSendingModule } from './email-sending/index.ts';
 import { endUserApiKeysModule } from './end-user-api-keys/index.ts';
@@ -60,4 +63,7 @@ export const modules = [
   metaModule,
   maintenanceModule,
   webhooksModule,
+  dataVaultModule,
+  healthModule,
+  rateLimitCountersModule,
 ] as const;

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { describeValidationError } from './describe-validation-error.ts';
 import { sendKnownError } from './known-error-reply.ts';
 import { methodsForPath } from './path-methods.ts';
+import { setSecurityHeaders } from './response-headers.ts';
 
 /**
  * One error handler for the whole API: catalogued errors to the envelope, validation failures to
@@ -53,6 +54,7 @@ export function routerErrorReply(error: FastifyError, request: FastifyRequest, r
         ? 'A path parameter is longer than 500 characters'
         : error.message;
   // Hooks do not run for router failures: the request id is set here.
+  setSecurityHeaders(reply);
   reply.header('x-stack-request-id', request.id).header('x-hexclave-request-id', request.id).header('cache-control', 'no-store, max-age=0');
   void sendKnownError(reply, new SchemaError({ message }, message));
 }

@@ -93,4 +93,34 @@ describe('input no field accepts', () => {
       expect(response.text).not.toContain('cookie');
     }
   });
+
+  it('caps each metadata kind of users and teams at 100,000 characters of JSON with SCHEMA_ERROR, keeping the old value', async () => {
+    // {"a":"..."} is 8 characters around the string.
+    const sized = (length: number) => JSON.stringify({ a: 'm'.repeat(length - 8) });
+    expect(sized(100_000)).toHaveLength(100_000);
+    const atLimit = await updateUser(`{"client_metadata":${sized(100_000)}}`);
+    expect(atLimit.status).toBe(200);
+    for (const kind of ['client_metadata', 'client_read_only_metadata', 'server_metadata']) {
+      await expectSchemaError(
+        await updateUser(`{"${kind}":${sized(100_001)}}`),
+        `body/${kind} must be at most 100000 characters written as JSON`,
+      );
+    }
+    const me = await env.context.request({
+      method: 'PATCH',
+      url: '/api/v1/users/me',
+      headers: { ...env.project.headers.client, 'x-stack-access-token': accessToken, ...json },
+      payload: `{"client_metadata":${sized(100_001)}}`,
+    });
+    await expectSchemaError(me, 'body/client_metadata must be at most 100000 characters');
+    const user = await env.context.services.users.get(env.project.project.id, userId);
+    expect(JSON.stringify(user.client_metadata)).toHaveLength(100_000);
+    const team = await env.context.request({
+      method: 'POST',
+      url: '/api/v1/teams',
+      headers: { ...env.project.headers.server, ...json },
+      payload: `{"display_name":"Big","server_metadata":${sized(100_001)}}`,
+    });
+    await expectSchemaError(team, 'body/server_metadata must be at most 100000 characters');
+  });
 });

@@ -7,7 +7,7 @@ import { createTestContext, type TestContext, type TestProject } from '../testin
 
 /** Tight limits so a handful of requests reach them: 3 per IP, 2 per email, per minute. */
 const tight: RateLimits = {
-  'sign-in': { perIp: 3, perEmail: 2, windowSeconds: 60 },
+  'sign-in': { perIp: 3, perEmail: 2, windowSeconds: 60, failuresOnly: true },
   'sign-up': { perIp: 3, perEmail: 2, windowSeconds: 60 },
   'send-code': { perIp: 3, perEmail: 2, windowSeconds: 60 },
   'check-code': { perIp: 3, windowSeconds: 60 },
@@ -51,27 +51,84 @@ describe.each(limited.map((route) => ({ route, name: `${route.method} ${route.ur
 });
 
 describe('per-email limits', () => {
-  it('limit one address across many client IPs', async () => {
-    const signIn = (ip: string) =>
+  it('limit the codes sent to one address across many client IPs', async () => {
+    const sendCode = (ip: string, email = 'target@example.com') =>
       context.request({
         method: 'POST',
-        url: '/api/v1/auth/password/sign-in',
+        url: '/api/v1/auth/otp/send-sign-in-code',
         headers: project.headers.client,
-        payload: { email: 'target@example.com', password: 'wrong password' },
+        payload: { email, callback_url: 'http://localhost:3000/handler/magic-link-callback' },
         remoteAddress: ip,
       });
-    expect((await signIn('10.20.0.1')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
-    expect((await signIn('10.20.0.2')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
-    expect((await signIn('10.20.0.3')).status).toBe(429);
+    expect((await sendCode('10.20.0.1')).status).toBe(200);
+    expect((await sendCode('10.20.0.2')).status).toBe(200);
+    expect((await sendCode('10.20.0.3')).status).toBe(429);
     // Another address from the same IP still gets through.
-    const other = await context.request({
+    expect((await sendCode('10.20.0.3', 'someone-else@example.com')).status).toBe(200);
+  });
+});
+
+describe('sign-in failures (2 per address and IP, a budget of 10 per address)', () => {
+  let email: string;
+  let app: TestContext['app'];
+  beforeAll(async () => {
+    const { buildApp } = await import('../app.ts');
+    app = await buildApp({
+      server: context.server,
+      rateLimits: { ...tight, 'sign-in': { perIp: 100, perEmail: 2, windowSeconds: 60, failuresOnly: true } },
+    });
+    email = `owner-${Math.random()}@example.com`;
+    await context.services.users.create(
+      project.project,
+      { primary_email: email, primary_email_auth_enabled: true, password: 'the right password' },
+      'server',
+    );
+  });
+  afterAll(() => app.close());
+  const signIn = (ip: string, password: string, address = email) =>
+    contractRequest(app, {
       method: 'POST',
       url: '/api/v1/auth/password/sign-in',
       headers: project.headers.client,
-      payload: { email: 'someone-else@example.com', password: 'wrong password' },
-      remoteAddress: '10.20.0.3',
+      payload: { email: address, password },
+      remoteAddress: ip,
     });
-    expect(other.body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+  const timed = async (ip: string, password: string) => {
+    const started = performance.now();
+    const response = await signIn(ip, password);
+    return { response, elapsed: performance.now() - started };
+  };
+
+  it('refuse an IP that failed on an address, not the other IPs; a success forgets the IP’s failures', async () => {
+    expect((await signIn('10.50.0.1', 'wrong one')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    expect((await signIn('10.50.0.1', 'the right password')).status).toBe(200);
+    expect((await signIn('10.50.0.1', 'wrong one')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    expect((await signIn('10.50.0.1', 'wrong two')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    const refused = await signIn('10.50.0.1', 'the right password');
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('failed attempts for this email from this address');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The same IP on another address, and another IP on this one, are not refused.
+    expect((await signIn('10.50.0.1', 'x', 'other@example.com')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    expect((await signIn('10.50.0.2', 'the right password')).status).toBe(200);
+  });
+
+  it('never lock the rightful owner out: failures from many IPs only slow every attempt, progressively', async () => {
+    // Failures from many IPs (one each, as a botnet would): 2 above already, 8 more reach the budget of 10.
+    for (let attempt = 0; attempt < 8; attempt++) expect((await signIn(`10.60.0.${attempt}`, 'guess')).status).toBe(400);
+    const first = await timed('10.61.0.1', 'guess'); // 11th failure: waited nothing yet (10 is the budget)
+    const second = await timed('10.61.0.2', 'guess'); // over by 1: waits 100 ms
+    const third = await timed('10.61.0.3', 'guess'); // over by 2: 200 ms
+    const fourth = await timed('10.61.0.4', 'guess'); // over by 3: 400 ms
+    expect(first.response.status).toBe(400);
+    expect(second.elapsed).toBeGreaterThanOrEqual(95);
+    expect(third.elapsed).toBeGreaterThanOrEqual(195);
+    expect(fourth.elapsed).toBeGreaterThanOrEqual(395);
+    expect(fourth.response.body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    // The owner, from a fresh IP, right after: slowed (over by 4: 800 ms), not refused.
+    const owner = await timed('10.70.0.1', 'the right password');
+    expect(owner.response.status, owner.response.text).toBe(200);
+    expect(owner.elapsed).toBeGreaterThanOrEqual(795);
   });
 });
 

@@ -4,14 +4,47 @@ import fp from 'fastify-plugin';
 import type { RateLimit } from '../config/rate-limits.ts';
 import { PlainHttpError } from '../lib/plain-http-error.ts';
 
+/** Counts hits per key in fixed windows; the server's is a Postgres table every instance shares (modules/rate-limit-counters). */
+export type RateLimitCounter = {
+  /** Counts one hit of `key` in its window of `windowMs` (a new window when the last one ended). */
+  hit: (key: string, windowMs: number) => Promise<CounterState>;
+  /** The hits of `key` in its current window, without counting one (0 when none is running). */
+  peek: (key: string) => Promise<CounterState>;
+  /** Drops `key`'s window (a success forgets failures). */
+  forget: (key: string) => Promise<void>;
+};
+export type CounterState = { hits: number; resetInMs: number };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimitCounter: RateLimitCounter;
+  }
+}
+
 /**
  * Rate limits are per route (`x-rate-limit` in the spec). The client IP is `request.ip`, which
  * honours X-Forwarded-For only from the proxies TRUST_PROXY names, so a spoofed header cannot buy a
- * fresh bucket. Answers 429 in plain text with Retry-After; the SDKs wait and retry.
+ * fresh bucket. Answers 429 in plain text with Retry-After; the SDKs wait and retry. Hits are counted
+ * by `counter`, shared by every instance on the database, so N instances do not allow N times the limit.
  */
-export const rateLimitsPlugin = fp(async (app: FastifyInstance) => {
+export const rateLimitsPlugin = fp(async (app: FastifyInstance, options: { counter: RateLimitCounter }) => {
+  const { counter } = options;
+  app.decorate('rateLimitCounter', counter);
+  /** @fastify/rate-limit's store interface over the shared counter (one store serves every route). */
+  class SharedStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
+      counter.hit(key, timeWindow).then(
+        ({ hits, resetInMs }) => callback(null, { current: hits, ttl: resetInMs }),
+        (error: Error) => callback(error),
+      );
+    }
+    child() {
+      return this;
+    }
+  }
   await app.register(rateLimit, {
     global: false,
+    store: SharedStore,
     addHeaders: { 'retry-after': true, 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`Too many requests. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`), {
@@ -28,30 +61,65 @@ export const perIpLimit = (bucket: string, limit: RateLimit) => ({
   keyGenerator: (request: FastifyRequest) => `${bucket}:ip:${request.ip}`,
 });
 
+const tooMany = (reply: FastifyReply, resetInMs: number, what: string) => {
+  const retryAfter = Math.max(1, Math.ceil(resetInMs / 1000));
+  reply.header('retry-after', String(retryAfter));
+  return new PlainHttpError(429, `Too many ${what}. Try again in ${retryAfter} seconds.`);
+};
+
+/** Slowing of attempts on an address past its budget of failures: 100 ms, doubling per failure, at most 3 s. */
+export const failureDelayMillis = (failuresOverBudget: number) => Math.min(100 * 2 ** Math.max(0, failuresOverBudget - 1), 3_000);
+export const emailFailureBudget = (limit: RateLimit) => (limit.perEmail ?? 0) * 5;
+
 /**
- * The per-email limit, once the body is validated: one address cannot be flooded from many IPs.
- * A fixed window per key. (@fastify/rate-limit runs one limiter per request, so this one is ours.)
+ * The per-email limit, once the body is validated (@fastify/rate-limit runs one limiter per request,
+ * so this one is ours). Counting every request (`preHandler` alone): one address cannot be flooded
+ * from many IPs. Counting failures (`failuresOnly`, sign-in): a client IP that failed `perEmail`
+ * times on an address is refused on it for the rest of the window, other IPs are not; past the
+ * address's wider budget every attempt on it waits `failureDelayMillis` first, so guessing from
+ * many IPs stays slow while the rightful owner still signs in. A success forgets the IP's failures.
  */
 export function perEmailLimit(bucket: string, limit: RateLimit) {
   const perEmail = limit.perEmail;
   if (!perEmail) return undefined;
-  const windows = new Map<string, { count: number; resetAt: number }>();
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  const windowMs = limit.windowSeconds * 1000;
+  const emailOf = (request: FastifyRequest) => {
     const email = (request.body as { email?: unknown } | undefined)?.email;
-    if (typeof email !== 'string') return;
-    const now = Date.now();
-    if (windows.size > 100_000) for (const [key, window] of windows) if (window.resetAt <= now) windows.delete(key);
-    const key = `${bucket}:${request.auth?.project.id ?? ''}:${email.toLowerCase()}`;
-    let window = windows.get(key);
-    if (!window || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + limit.windowSeconds * 1000 };
-      windows.set(key, window);
-    }
-    window.count += 1;
-    if (window.count > perEmail) {
-      const retryAfter = Math.max(1, Math.ceil((window.resetAt - now) / 1000));
-      reply.header('retry-after', String(retryAfter));
-      throw new PlainHttpError(429, `Too many requests for this email. Try again in ${retryAfter} seconds.`);
-    }
+    return typeof email === 'string' ? `${bucket}:email:${request.auth?.project.id ?? ''}:${email.toLowerCase()}` : undefined;
+  };
+  if (!limit.failuresOnly) {
+    return {
+      preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const key = emailOf(request);
+        if (!key) return;
+        const window = await request.server.rateLimitCounter.hit(key, windowMs);
+        if (window.hits > perEmail) throw tooMany(reply, window.resetInMs, 'requests for this email');
+      },
+      onResponse: undefined,
+    };
+  }
+  const budget = emailFailureBudget(limit);
+  const pairOf = (emailKey: string, request: FastifyRequest) => `${emailKey}:ip:${request.ip}`;
+  return {
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = emailOf(request);
+      if (!key) return;
+      const counter = request.server.rateLimitCounter;
+      const pair = await counter.peek(pairOf(key, request));
+      if (pair.hits >= perEmail) throw tooMany(reply, pair.resetInMs, 'failed attempts for this email from this address');
+      const overBudget = (await counter.peek(key)).hits - budget;
+      if (overBudget > 0) await new Promise((resolve) => setTimeout(resolve, failureDelayMillis(overBudget)));
+    },
+    onResponse: async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = emailOf(request);
+      if (!key) return;
+      const status = Number(reply.getHeader('x-stack-actual-status') ?? reply.statusCode);
+      const counter = request.server.rateLimitCounter;
+      if (status < 300) return counter.forget(pairOf(key, request));
+      // Refused before trying (429), or a correct password that still needs the second factor: no failure.
+      if (status === 429 || reply.getHeader('x-stack-known-error') === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED' || status >= 500) return;
+      await counter.hit(pairOf(key, request), windowMs);
+      await counter.hit(key, windowMs);
+    },
   };
 }

@@ -47,6 +47,30 @@ describe('headers and answers every response shares', () => {
     expect(simple.headers['access-control-expose-headers']).toContain('x-stack-known-error');
   });
 
+  it('forbids framing, content sniffing and referrers on pages, API answers and errors alike; CORS stays open', async () => {
+    const expectSecurityHeaders = (headers: Record<string, unknown>, what: string) => {
+      expect(headers['content-security-policy'], what).toContain("frame-ancestors 'none'");
+      expect(headers['x-frame-options'], what).toBe('DENY');
+      expect(headers['x-content-type-options'], what).toBe('nosniff');
+      expect(headers['referrer-policy'], what).toBe('no-referrer');
+    };
+    const reference = await env.context.app.inject({ url: '/api/v1/docs/' });
+    expect(reference.statusCode).toBe(200);
+    expect(reference.headers['content-type']).toContain('text/html');
+    expectSecurityHeaders(reference.headers, 'API reference page');
+    const api = await env.context.request({
+      url: '/api/v1/projects/current',
+      headers: { ...env.project.headers.client, origin: 'https://app.example.com' },
+    });
+    expectSecurityHeaders(api.headers, 'API answer');
+    expect(api.headers['access-control-allow-origin']).toBe('*');
+    expectSecurityHeaders((await env.context.request({ url: '/api/v1/no/such/endpoint' })).headers, '404');
+    expectSecurityHeaders(
+      (await env.context.request({ url: '/api/v1/users/%E0%A4%A', headers: env.project.headers.server })).headers,
+      'router error',
+    );
+  });
+
   it('answers an unknown path with a plain 404 and a wrong method with 405', async () => {
     const missing = await env.context.request({ url: '/api/v1/no/such/endpoint' });
     expect(missing.status).toBe(404);

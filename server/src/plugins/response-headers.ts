@@ -1,13 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
  * Headers every response carries (protocol README §1, §7): request id, no-store caching unless a
- * route chose otherwise, and the status override that turns a 4xx into a 200 for SDKs that ask.
+ * route chose otherwise, the status override that turns a 4xx into a 200 for SDKs that ask, and
+ * the security headers below.
  */
 export const responseHeadersPlugin = fp(async (app: FastifyInstance) => {
   // Callback style: an async hook costs every response a promise and a microtask turn.
   app.addHook('onSend', (request, reply, payload, done) => {
+    setSecurityHeaders(reply);
     reply.header('x-stack-request-id', request.id);
     reply.header('x-hexclave-request-id', request.id);
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store, max-age=0');
@@ -22,3 +24,17 @@ export const responseHeadersPlugin = fp(async (app: FastifyInstance) => {
     done(null, payload);
   });
 });
+
+/**
+ * No page of the server may be framed (the handler pages, the API reference: clickjacking), no answer
+ * is content-sniffed into another type, and no page tells other sites its URL (reset and verification
+ * links carry codes in the query). CORS is untouched: browsers call the API from any origin.
+ */
+export function setSecurityHeaders(reply: FastifyReply): void {
+  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "frame-ancestors 'none'");
+  else if (!String(reply.getHeader('content-security-policy')).includes('frame-ancestors'))
+    reply.header('content-security-policy', `${String(reply.getHeader('content-security-policy'))}; frame-ancestors 'none'`);
+  reply.header('x-frame-options', 'DENY');
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'no-referrer');
+}

@@ -43,6 +43,8 @@ export type RequestAuth = {
   adminUserId?: string;
   /** When the admin key given is a scoped token (the webhook portal's): the spec paths it may call. */
   scopedTo?: readonly string[];
+  /** With a user access token: whether the session it was issued for still exists (read on demand, see `requireLiveSession`). */
+  sessionAlive?: () => Promise<boolean>;
 };
 
 export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
@@ -61,6 +63,8 @@ export interface RequestAuthPorts {
   loadUser(projectId: ProjectId, userId: string): Promise<UserRecord | undefined>;
   /** A token a feature issued in place of the admin key (the webhook portal's): the spec path prefixes it may call. */
   scopedAdminKey?(projectId: string, key: string): readonly string[] | undefined;
+  /** Whether the project's session (an access token's `refresh_token_id`) exists and has not expired. */
+  isSessionAlive?(projectId: ProjectId, sessionId: string): Promise<boolean>;
 }
 
 /**
@@ -95,7 +99,18 @@ export class RequestAuthenticator {
     else scopedTo = await this.checkKeys(headers, accessType, project);
 
     if (headers.branchId !== undefined && headers.branchId !== 'main') throw new BranchDoesNotExistError({ branch_id: headers.branchId });
-    return { project, accessType, user, refreshToken: headers.refreshToken, adminUserId, ...(scopedTo ? { scopedTo } : {}) };
+    const isSessionAlive = this.ports.isSessionAlive;
+    const sessionId = user?.claims.refresh_token_id;
+    const sessionAlive = isSessionAlive && sessionId ? () => isSessionAlive(project.id, sessionId) : undefined;
+    return {
+      project,
+      accessType,
+      user,
+      refreshToken: headers.refreshToken,
+      adminUserId,
+      ...(scopedTo ? { scopedTo } : {}),
+      ...(sessionAlive ? { sessionAlive } : {}),
+    };
   }
 
   private async verifyUserToken(headers: AuthHeaders, projectId: string): Promise<AccessTokenClaims> {

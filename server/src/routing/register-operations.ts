@@ -32,6 +32,7 @@ export function registerOperations(
     const handler = handlers[route.operationId as keyof OperationHandlers] as unknown as RouteHandlerMethod;
     if (!handler) throw new Error(`no handler for operation ${route.operationId}`);
     const limit = route.rateLimit && rateLimits ? rateLimits[route.rateLimit as RateLimitBucket] : undefined;
+    const emailLimit = limit && route.rateLimit ? perEmailLimit(route.rateLimit, limit) : undefined;
     if (route.rateLimit && rateLimits && !limit) throw new Error(`${route.operationId}: unknown rate-limit bucket ${route.rateLimit}`);
     app.route({
       method: route.method,
@@ -46,7 +47,8 @@ export function registerOperations(
         }).filter(([, schema]) => schema !== undefined),
       ),
       config: { operation: route, rateLimit: limit && route.rateLimit ? perIpLimit(route.rateLimit, limit) : undefined },
-      preHandler: limit && route.rateLimit ? perEmailLimit(route.rateLimit, limit) : undefined,
+      preHandler: emailLimit?.preHandler,
+      onResponse: emailLimit?.onResponse,
       // After the per-IP rate limit (onRequest), before the body is read.
       preParsing: async (request, _reply, payload) => {
         request.auth = route.auth === 'none' ? null : await authenticate(request, route, requestAuth);

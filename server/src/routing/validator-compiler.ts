@@ -11,11 +11,51 @@ import { findUnsafeInput } from './unsafe-input.ts';
 function createAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false });
   addFormats(ajv);
+  ajv.addKeyword(maxJsonLengthKeyword);
   return ajv;
 }
 
+/**
+ * `x-max-json-length: N` (the spec's free-form JSON, such as the three metadata kinds): the value
+ * written as JSON is at most N characters. JSON Schema has no keyword for a whole value's size.
+ */
+const maxJsonLengthKeyword = {
+  keyword: 'x-max-json-length',
+  schemaType: 'number',
+  errors: true,
+  validate: function validateMaxJsonLength(limit: number, data: unknown) {
+    const length = JSON.stringify(data ?? null).length;
+    if (length <= limit) return true;
+    (validateMaxJsonLength as { errors?: unknown[] }).errors = [
+      { keyword: 'x-max-json-length', params: { limit }, message: `must be at most ${limit} characters written as JSON (it is ${length})` },
+    ];
+    return false;
+  },
+} as const;
+
 const bodyAjv = createAjv(false);
 const parameterAjv = createAjv(true);
+
+type ValidationIssue = { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string };
+
+/** The value at a JSON pointer of the validated data. */
+function valueAt(data: unknown, pointer: string): unknown {
+  let value = data;
+  for (const segment of pointer.split('/').slice(1)) {
+    const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return value;
+}
+
+/** A URL field that fails its format says why in the protocol's words: `{field} contains spaces` or `{field} is not a valid URL`. */
+function wordUrlErrors(errors: ValidationIssue[], data: unknown): ValidationIssue[] {
+  return errors.map((issue) => {
+    if (issue.keyword !== 'format' || (issue.params.format !== 'uri' && issue.params.format !== 'url')) return issue;
+    const value = valueAt(data, issue.instancePath);
+    return { ...issue, message: typeof value === 'string' && /\s/.test(value) ? 'contains spaces' : 'is not a valid URL' };
+  });
+}
 
 type Validate = ((data: unknown, context?: unknown) => boolean) & { errors?: unknown; schemaEnv?: unknown };
 
@@ -34,7 +74,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       return false;
     }
     const valid = validate(data, context);
-    checked.errors = validate.errors;
+    checked.errors = validate.errors && wordUrlErrors(validate.errors as ValidationIssue[], data);
     return valid;
   };
   // Fastify passes Ajv's functions the request as parent data, so coercion and defaults can replace a whole part.

@@ -29,7 +29,7 @@ export const defaultProjectConfig: ProjectConfig = {
     oauth: { accountMergeStrategy: 'link_method', providers: {} },
     signUpRules: {},
     signUpRulesDefaultAction: 'allow',
-    allowAnonymousSignUp: true,
+    allowAnonymousSignUp: false,
     sessions: { rotateRefreshTokens: false },
   },
   domains: { allowLocalhost: false, trustedDomains: {} },

@@ -8,10 +8,13 @@ import type * as apiKeyRepository from '../modules/api-keys/api-key.repository.t
 import type * as cliLoginRepository from '../modules/cli-login/cli-login.repository.ts';
 import type * as contactChannelRepository from '../modules/contact-channels/contact-channel.repository.ts';
 import type * as emailDraftRepository from '../modules/email/email-draft.repository.ts';
+import type * as dataVaultRepository from '../modules/data-vault/data-vault.repository.ts';
 import type * as emailOutboxRepository from '../modules/email/email-outbox.repository.ts';
 import type * as endUserApiKeyRepository from '../modules/end-user-api-keys/end-user-api-key.repository.ts';
 import type * as eventRepository from '../modules/events/event.repository.ts';
 import type * as metricsRepository from '../modules/internal/metrics.repository.ts';
+import type * as rateLimitCounterRepository from '../modules/rate-limit-counters/rate-limit-counter.repository.ts';
+import type * as healthRepository from '../modules/health/health.repository.ts';
 import type * as expiredRowsRepository from '../modules/maintenance/expired-rows.repository.ts';
 import type * as mfaRepository from '../modules/mfa/mfa.repository.ts';
 import type * as notificationPreferenceRepository from '../modules/notification-preferences/notification-preference.repository.ts';
@@ -27,6 +30,7 @@ import type * as teamRepository from '../modules/teams/team.repository.ts';
 import type * as userRepository from '../modules/users/user.repository.ts';
 import type * as verificationCodeRepository from '../modules/verification-codes/verification-code.repository.ts';
 import type * as webhookEndpointRepository from '../modules/webhooks/webhook-endpoint.repository.ts';
+import type * as webhookMessageRepository from '../modules/webhooks/webhook-message.repository.ts';
 import type { ProjectId } from './project-id.ts';
 
 /**
@@ -83,11 +87,14 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof cliLoginRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof contactChannelRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof emailDraftRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof dataVaultRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof emailOutboxRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof endUserApiKeyRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof eventRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof metricsRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof expiredRowsRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof healthRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof rateLimitCounterRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof mfaRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof notificationPreferenceRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthAccountRepository>>().toEqualTypeOf<never>();
@@ -102,6 +109,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof userRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof verificationCodeRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof webhookEndpointRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof webhookMessageRepository>>().toEqualTypeOf<never>();
   });
 
   it('checks every repository there is', () => {

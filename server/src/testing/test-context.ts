@@ -30,6 +30,8 @@ export async function createTestContext(
   options: {
     database?: 'postgres' | 'pglite';
     rateLimits?: RateLimits | null;
+    /** Contexts with the same namespace share rate-limit counters (instances of one deployment); default: its own. */
+    rateLimitNamespace?: string;
     exampleApp?: WebAppOptions;
     dashboard?: WebAppOptions;
     /** OAuth endpoint overrides and shared keys (tests point providers at a local OIDC server). */
@@ -70,6 +72,7 @@ export async function createTestContext(
   const app = await buildApp({
     server,
     rateLimits: options.rateLimits ?? null,
+    rateLimitNamespace: options.rateLimitNamespace ?? randomUUID(),
     exampleApp: options.exampleApp,
     dashboard: options.dashboard,
   });
@@ -131,9 +134,15 @@ export async function createTestContext(
       return code;
     },
     /** A request checked against the spec (see contract.ts). */
-    request: (request: InjectOptions & { url: string }) => contractRequest(app, request),
+    request: async (request: InjectOptions & { url: string }) => {
+      const response = await contractRequest(app, request);
+      // Work done after the answer (the password reset email) is finished before a test looks for it.
+      await services.passwordReset.settled();
+      return response;
+    },
     createProject,
     async close() {
+      await services.passwordReset.settled();
       await app.close();
       await database.close();
       if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });

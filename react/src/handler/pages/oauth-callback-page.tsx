@@ -11,6 +11,9 @@ import { Link } from '../../ui/link.tsx';
  * once (so they are neither bookmarked nor sent on as a referrer), the code is exchanged with this
  * tab's PKCE verifier, and the user is signed in (or the new link is in place).
  */
+/** The protocol's words when the token exchange of the callback fails. */
+export const oauthCallbackFailedMessage = 'Error signing in during OAuth callback. Please try again.';
+
 export function OAuthCallbackPage() {
   const gatehouse = useGatehouse();
   const [failure, setFailure] = useState<unknown>(null);
@@ -45,7 +48,7 @@ export function OAuthCallbackPage() {
         else gatehouse.completeSignIn(tokens, tokens.is_new_user ? 'sign-up' : 'sign-in', flow.returnTo);
       },
       (error: unknown) => {
-        if (!continueWithMfa(gatehouse, error)) setFailure(error);
+        if (!continueWithMfa(gatehouse, error)) setFailure(new Error(oauthCallbackFailedMessage, { cause: error }));
       },
     );
   }, [gatehouse]);

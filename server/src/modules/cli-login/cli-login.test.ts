@@ -8,7 +8,7 @@ import { withTestContext } from '../../testing/test-context.ts';
  * CLI login (endpoints.md §9): the CLI starts a login and polls; a browser user checks, claims the
  * CLI's anonymous session, or completes the login code; the CLI's next poll gets its own session.
  */
-const env = withTestContext();
+const env = withTestContext({ projectConfig: { 'auth.allowAnonymousSignUp': true } });
 
 const client = () => env.project.headers.client;
 const post = (url: string, payload: object, headers: Record<string, string> = client()) =>

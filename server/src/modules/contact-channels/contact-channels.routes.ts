@@ -1,6 +1,6 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { ContactChannelService } from './contact-channel.service.ts';
-import { authOf } from '../../request-context/auth-of.ts';
+import { authOf, requireLiveSession } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import { SchemaError } from '@gatehouse/protocol/errors';
@@ -27,6 +27,7 @@ export function contactChannelHandlers(services: { contactChannels: ContactChann
     createContactChannel: async (request, reply) => {
       const auth = authOf(request);
       assertMayVerify(auth, request.body);
+      if (request.body.used_for_auth) await requireLiveSession(request);
       const row = await channels.create(auth.project.id, resolveUserId(auth, request.body.user_id), request.body);
       reply.status(201);
       return toContactChannel(row);
@@ -42,6 +43,7 @@ export function contactChannelHandlers(services: { contactChannels: ContactChann
     updateContactChannel: async (request) => {
       const auth = authOf(request);
       assertMayVerify(auth, request.body);
+      if (request.body.used_for_auth || request.body.value !== undefined) await requireLiveSession(request);
       const userId = resolveUserId(auth, request.params.user_id);
       return toContactChannel(await channels.update(auth.project.id, userId, request.params.contact_channel_id, request.body));
     },

@@ -7,11 +7,15 @@ import * as migration0020 from './migrations/0020-email-drafts.ts';
 import * as migration0021 from './migrations/0021-email-outbox-skipped.ts';
 import { defaultRenderLimits, EmailRenderer, type RenderLimits } from './rendering/email-renderer.ts';
 import { readSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
+import { readDevelopmentMode } from '../../config/secrets-in-logs.ts';
 
 export type EmailSettings = {
   /** The shared mail server (SMTP_*); without one, emails reach only the outbox and the log. */
   sharedSmtp: SmtpSettings | undefined;
-  /** Where every email is also written (the server log; a test collects them). */
+  /**
+   * Where every email is also written (the server log; a test collects them). The text (with its
+   * links and codes) is logged only in development mode.
+   */
   log: EmailLog;
   /** The sandbox's limits per render (EMAIL_RENDER_TIMEOUT_MS, EMAIL_RENDER_MEMORY_MB, EMAIL_RENDER_THREADS). */
   renderLimits: RenderLimits;
@@ -43,7 +47,7 @@ export const emailModule = defineModule({
   migrations: { '0020-email-drafts': migration0020, '0021-email-outbox-skipped': migration0021 },
   settings: (env): EmailSettings => ({
     sharedSmtp: readSmtpSettings(env),
-    log: (message, fields) => console.log(message, fields.text ?? ''),
+    log: readDevelopmentMode(env) ? (message, fields) => console.log(message, fields.text ?? '') : (message) => console.log(message),
     renderLimits: readRenderLimits(env),
   }),
   services: ({ projects }, { db, settings }) => {

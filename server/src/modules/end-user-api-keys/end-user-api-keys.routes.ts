@@ -2,7 +2,7 @@ import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { PermissionService } from '../permissions/permission.service.ts';
 import type { TeamService } from '../teams/team.service.ts';
 import type { UserService } from '../users/user.service.ts';
-import { authOf } from '../../request-context/auth-of.ts';
+import { authOf, requireLiveSession } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import { requireTeamPermission } from '../permissions/team-permission-guard.ts';
@@ -36,6 +36,7 @@ export function endUserApiKeyHandlers(services: {
     },
     createUserApiKey: async (request) => {
       const auth = authOf(request);
+      await requireLiveSession(request);
       const owner = userOwner(auth, request.body.user_id);
       if (owner.type === 'user') await services.users.get(auth.project.id, owner.userId);
       const { row, value } = await keys.create(auth.project, owner, request.body);

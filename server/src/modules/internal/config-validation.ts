@@ -74,8 +74,8 @@ function assertValidProvider(id: string, provider: unknown): void {
   if (!isProviderType(type)) fail(`OAuth provider ${id} has an unknown type "${type}".`);
   // Own keys: `isShared: false`, or no `isShared` and a client id (how sign-in reads it).
   if (!usesSharedKeys(provider)) {
-    if (!provider.clientId) fail(`OAuth provider ${id} uses its own keys: its client id is required.`);
-    if (!provider.clientSecret) fail(`OAuth provider ${id} uses its own keys: its client secret is required.`);
+    if (!provider.clientId) fail('Client ID is missing');
+    if (!provider.clientSecret) fail('Client secret is missing');
   }
 }
 
@@ -83,14 +83,14 @@ const filled = (value: unknown): boolean => typeof value === 'string' && value.l
 
 function assertValidEmailServer(server: ProjectConfig['emails']['server']): void {
   if (server.isShared !== false) return;
-  if (!filled(server.host)) fail('The email server needs a host.');
+  if (!filled(server.host)) fail('Email host is missing');
   if (server.port === undefined || !Number.isInteger(server.port) || server.port < 0 || server.port > 65535)
-    fail('The email server needs a port between 0 and 65535.');
-  if (!filled(server.username)) fail('The email server needs a username.');
-  if (!filled(server.password)) fail('The email server needs a password.');
-  if (!filled(server.senderName)) fail('The email server needs a sender name.');
-  if (!filled(server.senderEmail) || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(server.senderEmail as string))
-    fail('The email server needs a valid sender email.');
+    fail('Email port must be a number between 0 and 65535');
+  if (!filled(server.username)) fail('Email username is missing');
+  if (!filled(server.password)) fail('Email password is missing');
+  if (!filled(server.senderName)) fail('Email sender name is missing');
+  if (!filled(server.senderEmail)) fail('Email sender email is missing');
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(server.senderEmail as string)) fail('Email sender email is not a valid email');
 }
 
 /**

@@ -87,43 +87,44 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
     [
       'an OAuth provider with a client id (so its own keys) and no secret',
       { 'auth.oauth.providers.github': { clientId: 'id', allowSignIn: true } },
-      'OAuth provider github uses its own keys: its client secret is required.',
+      'Client secret is missing',
     ],
     [
       'an OAuth provider with own keys and no client id',
       { 'auth.oauth.providers': { github: { type: 'github', isShared: false, allowSignIn: true } } },
-      'OAuth provider github uses its own keys: its client id is required.',
+      'Client ID is missing',
     ],
     [
       'an OAuth provider with own keys and no secret',
       { 'auth.oauth.providers': { github: { type: 'github', isShared: false, clientId: 'id', allowSignIn: true } } },
-      'OAuth provider github uses its own keys: its client secret is required.',
+      'Client secret is missing',
     ],
-    ['an email server without host', { 'emails.server': { isShared: false } }, 'The email server needs a host.'],
+    ['an email server without host', { 'emails.server': { isShared: false } }, 'Email host is missing'],
     [
       'an email server with a bad port',
       { 'emails.server': { isShared: false, host: 'smtp.example.com', port: 70000 } },
-      'The email server needs a port between 0 and 65535.',
+      'Email port must be a number between 0 and 65535',
     ],
-    [
-      'an email server without username',
-      { 'emails.server': { isShared: false, host: 'h', port: 25 } },
-      'The email server needs a username.',
-    ],
+    ['an email server without username', { 'emails.server': { isShared: false, host: 'h', port: 25 } }, 'Email username is missing'],
     [
       'an email server without password',
       { 'emails.server': { isShared: false, host: 'h', port: 25, username: 'u' } },
-      'The email server needs a password.',
+      'Email password is missing',
     ],
     [
       'an email server without sender name',
       { 'emails.server': { isShared: false, host: 'h', port: 25, username: 'u', password: 'p' } },
-      'The email server needs a sender name.',
+      'Email sender name is missing',
+    ],
+    [
+      'an email server without sender email',
+      { 'emails.server': { isShared: false, host: 'h', port: 25, username: 'u', password: 'p', senderName: 'S' } },
+      'Email sender email is missing',
     ],
     [
       'an email server with a bad sender email',
       { 'emails.server': { isShared: false, host: 'h', port: 25, username: 'u', password: 'p', senderName: 'S', senderEmail: 'nope' } },
-      'The email server needs a valid sender email.',
+      'Email sender email is not a valid email',
     ],
     [
       'a domain with double dots',

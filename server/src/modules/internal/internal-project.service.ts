@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ExpectedInternalProjectError, ProjectNotFoundError } from '@gatehouse/protocol/errors';
 import type { components } from '@gatehouse/protocol/api-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
@@ -23,6 +24,12 @@ const detailsOf = (input: ProjectCreate | ProjectUpdate) => ({
   onboardingState: input.onboarding_state,
 });
 
+/** The stable id of a project's config (the protocol's `config.id`): a UUID-shaped digest of the project id. */
+export function configIdOf(projectId: string): string {
+  const hex = createHash('sha256').update(`gatehouse-project-config:${projectId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+}
+
 export const toAdminProject = (project: Project): AdminProject => ({
   id: project.id,
   display_name: project.display_name,
@@ -38,7 +45,8 @@ export const toAdminProject = (project: Project): AdminProject => ({
   // Both columns only ever hold what the request schema accepted.
   onboarding_status: project.onboarding_status as AdminProject['onboarding_status'],
   onboarding_state: (project.onboarding_state ?? null) as AdminProject['onboarding_state'],
-  config: toAdminProjectConfig(project.config),
+  branch_id: 'main',
+  config: { id: configIdOf(project.id), ...toAdminProjectConfig(project.config) },
 });
 
 /** Dashboard users (of the `internal` project) manage the projects their teams own. */

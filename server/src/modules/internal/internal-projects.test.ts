@@ -74,7 +74,9 @@ describe('POST /internal/projects', () => {
       owner_team_id: owner.teamId,
       onboarding_status: 'completed',
       onboarding_state: null,
+      branch_id: 'main',
       config: {
+        id: expect.any(String),
         allow_localhost: true,
         sign_up_enabled: true,
         credential_enabled: true,

@@ -116,15 +116,15 @@ describe('oauth_providers of the legacy config', () => {
   });
 
   it.each([
-    ['a standard provider without client id', [{ id: 'github', type: 'standard', client_secret: 's' }], 'client id is required'],
-    ['a standard provider with an empty client id', [{ ...github, client_id: '' }], 'client id is required'],
-    ['a standard provider without client secret', [{ id: 'github', type: 'standard', client_id: 'i' }], 'client secret is required'],
-    ['a disabled standard provider without keys', [{ id: 'github', type: 'standard', enabled: false }], 'client id is required'],
-  ])('refuses %s with its message, and saves nothing', async (_case, oauth_providers, rule) => {
+    ['a standard provider without client id', [{ id: 'github', type: 'standard', client_secret: 's' }], 'Client ID is missing'],
+    ['a standard provider with an empty client id', [{ ...github, client_id: '' }], 'Client ID is missing'],
+    ['a standard provider without client secret', [{ id: 'github', type: 'standard', client_id: 'i' }], 'Client secret is missing'],
+    ['a disabled standard provider without keys', [{ id: 'github', type: 'standard', enabled: false }], 'Client ID is missing'],
+  ])('refuses %s with its message, and saves nothing', async (_case, oauth_providers, message) => {
     const project = await env.context.createProject();
     const response = await patchProject(project, { oauth_providers, sign_up_enabled: false });
     expectPlain(response, 400);
-    expect(response.text).toBe(`OAuth provider github uses its own keys: its ${rule}.`);
+    expect(response.text).toBe(message);
     expect((await readProject(project)).config).toMatchObject({ oauth_providers: [], sign_up_enabled: true });
   });
 
@@ -170,16 +170,16 @@ describe('email_config and email_theme of the legacy config', () => {
 
   const without = (field: keyof typeof smtp) => Object.fromEntries(Object.entries(smtp).filter(([key]) => key !== field));
   it.each([
-    ['no host', without('host'), 'The email server needs a host.'],
-    ['an empty host', { ...smtp, host: '' }, 'The email server needs a host.'],
-    ['no port', without('port'), 'The email server needs a port between 0 and 65535.'],
-    ['port 65536', { ...smtp, port: 65536 }, 'The email server needs a port between 0 and 65535.'],
-    ['port -1', { ...smtp, port: -1 }, 'The email server needs a port between 0 and 65535.'],
-    ['no username', without('username'), 'The email server needs a username.'],
-    ['no password', without('password'), 'The email server needs a password.'],
-    ['no sender name', without('sender_name'), 'The email server needs a sender name.'],
-    ['no sender email', without('sender_email'), 'The email server needs a valid sender email.'],
-    ['a malformed sender email', { ...smtp, sender_email: 'no-reply' }, 'The email server needs a valid sender email.'],
+    ['no host', without('host'), 'Email host is missing'],
+    ['an empty host', { ...smtp, host: '' }, 'Email host is missing'],
+    ['no port', without('port'), 'Email port must be a number between 0 and 65535'],
+    ['port 65536', { ...smtp, port: 65536 }, 'Email port must be a number between 0 and 65535'],
+    ['port -1', { ...smtp, port: -1 }, 'Email port must be a number between 0 and 65535'],
+    ['no username', without('username'), 'Email username is missing'],
+    ['no password', without('password'), 'Email password is missing'],
+    ['no sender name', without('sender_name'), 'Email sender name is missing'],
+    ['no sender email', without('sender_email'), 'Email sender email is missing'],
+    ['a malformed sender email', { ...smtp, sender_email: 'no-reply' }, 'Email sender email is not a valid email'],
   ])('refuses a standard email server with %s, and saves nothing', async (_case, email_config, message) => {
     const project = await env.context.createProject();
     const response = await patchProject(project, { email_config });
@@ -217,7 +217,7 @@ describe('POST /internal/projects with a legacy config', () => {
       });
     const refused = await create({ oauth_providers: [{ id: 'github', type: 'standard', client_id: 'i' }] });
     expectPlain(refused, 400);
-    expect(refused.text).toBe('OAuth provider github uses its own keys: its client secret is required.');
+    expect(refused.text).toBe('Client secret is missing');
     const listed = await env.context.request({ url: '/api/v1/internal/projects', headers: owner.client });
     expect(listed.body.items).toEqual([]);
 

@@ -55,7 +55,7 @@ function toAdminEmailConfig(server: ProjectConfig['emails']['server']): AdminEma
 }
 
 /** The dashboard's (legacy) view of the config tree. */
-export function toAdminProjectConfig(config: ProjectConfig): AdminProjectConfig {
+export function toAdminProjectConfig(config: ProjectConfig): Omit<AdminProjectConfig, 'id'> {
   const providers = knownProviders(config);
   return {
     allow_localhost: config.domains.allowLocalhost,

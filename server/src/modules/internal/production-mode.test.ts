@@ -21,29 +21,31 @@ describe('turning production mode on', () => {
     [
       'localhost callbacks allowed',
       { 'domains.allowLocalhost': true },
-      'Production mode does not allow localhost callbacks: turn off "allow localhost" at /projects/{id}/domains.',
+      "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
     ],
-    ['a domain that is not a URL', domain('not a url'), 'Trusted domain not a url is not a valid URL: fix it at /projects/{id}/domains.'],
+    ['a domain that is not a URL', domain('not a url'), 'Trusted domain is not a valid URL: not a url'],
     [
       'a localhost domain',
       domain('https://localhost:3000'),
-      'Trusted domain https://localhost:3000 points to localhost, which production mode does not allow: remove it at /projects/{id}/domains.',
+      'Localhost domains are not allowed to be trusted in production mode: https://localhost:3000',
     ],
     [
-      'a direct IP',
-      domain('https://203.0.113.7'),
-      'Trusted domain https://203.0.113.7 is an IP address; production mode needs a domain name: change it at /projects/{id}/domains.',
+      'a *.localhost domain',
+      domain('https://app.localhost'),
+      'Localhost domains are not allowed to be trusted in production mode: https://app.localhost',
     ],
     [
-      'plain HTTP',
-      domain('http://app.example.com'),
-      'Trusted domain http://app.example.com must use HTTPS in production mode: change it at /projects/{id}/domains.',
+      'a 127.x.x.x domain',
+      domain('https://127.8.9.10'),
+      'Localhost domains are not allowed to be trusted in production mode: https://127.8.9.10',
     ],
+    ['a direct IP', domain('https://203.0.113.7'), 'Direct IPs are not valid for trusted domains in production mode: https://203.0.113.7'],
+    ['plain HTTP', domain('http://app.example.com'), 'Trusted domains should be HTTPS: http://app.example.com'],
   ])('is refused with %s, with the exact message and fix link', async (_case, config, message) => {
     const { project, response } = await turnOn(config);
     expect(response.status).toBe(400);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
-    expect(response.text).toBe(message.replace('{id}', project.project.id));
+    expect(response.text).toBe(`${message}\nFix it at /projects/${project.project.id}/domains`);
     expect((await env.context.services.projects.find(project.project.id))?.is_production_mode).toBe(false);
   });
 
@@ -58,7 +60,9 @@ describe('turning production mode on', () => {
       payload: { config: { domains: [{ domain: 'http://insecure.example.com', handler_path: '/handler' }] } },
     });
     expect(change.status).toBe(400);
-    expect(change.text).toContain('must use HTTPS in production mode');
+    expect(change.text).toBe(
+      `Trusted domains should be HTTPS: http://insecure.example.com\nFix it at /projects/${project.project.id}/domains`,
+    );
     const off = await env.context.request({
       method: 'PATCH',
       url: '/api/v1/internal/projects/current',

@@ -235,11 +235,11 @@ describe('is_production_mode on POST /internal/projects', () => {
     for (const [config, message] of [
       [
         { allow_localhost: true },
-        'Production mode does not allow localhost callbacks: turn off "allow localhost" at /projects/new/domains.',
+        "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings\nFix it at /projects/new/domains",
       ],
       [
         { domains: [{ domain: 'http://app.example.com', handler_path: '/handler' }] },
-        'Trusted domain http://app.example.com must use HTTPS in production mode: change it at /projects/new/domains.',
+        'Trusted domains should be HTTPS: http://app.example.com\nFix it at /projects/new/domains',
       ],
     ] as const) {
       const refused = await createProject(owner, { is_production_mode: true, config });
@@ -248,5 +248,16 @@ describe('is_production_mode on POST /internal/projects', () => {
       expect((await createProject(owner, { is_production_mode: false, config })).status).toBe(201);
     }
     expect((await call('GET', '/internal/projects', owner.client)).body.items.length).toBe(before + 2);
+  });
+
+  it('names the branch (main) and the config id, the same at every read and different per project', async () => {
+    const first = await env.context.createProject();
+    const second = await env.context.createProject();
+    const read = async (project: typeof first) => (await call('GET', '/internal/projects/current', project.headers.admin)).body;
+    const [a, again, b] = [await read(first), await read(first), await read(second)];
+    expect(a.branch_id).toBe('main');
+    expect(a.config.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(again.config.id).toBe(a.config.id);
+    expect(b.config.id).not.toBe(a.config.id);
   });
 });

@@ -190,7 +190,9 @@ describe('POST /auth/mfa/sign-in', () => {
 
   it('refuses a wrong TOTP', async () => {
     const user = await createUser('wrong');
-    expectError(await mfaSignIn(await wrongTotp(user.secret), await attemptCodeOf(user.email)), 400, 'INVALID_TOTP_CODE');
+    const wrong = await mfaSignIn(await wrongTotp(user.secret), await attemptCodeOf(user.email));
+    expectError(wrong, 400, 'INVALID_TOTP_CODE');
+    expect(wrong.body.error).toBe('Invalid TOTP code. Please try signing in again.');
   });
 
   it('answers the verification errors of the attempt code', async () => {

@@ -110,6 +110,8 @@ export class OAuthFlowService {
     const redirectUri = request.redirectUri.split('#')[0] as string;
     assertTrustedUrl(project, redirectUri);
     if (request.errorRedirectUrl) assertTrustedUrl(project, request.errorRedirectUrl);
+    // A path on the app's own callback origin, or an absolute URL on a trusted domain.
+    if (request.afterCallbackRedirectUrl) assertTrustedUrl(project, new URL(request.afterCallbackRedirectUrl, redirectUri).href);
     if (request.type === 'link' && !request.token)
       throw new PlainHttpError(400, 'type=link needs the access token of the user to link to (token).');
     if (request.providerScope && provider.isShared) throw new OauthExtraScopeNotAvailableWithSharedOauthKeysError();

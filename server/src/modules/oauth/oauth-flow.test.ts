@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => mock.stop());
 
 const providers = { google: ownKeys('google'), github: ownKeys('github'), gitlab: ownKeys('gitlab', { allowSignIn: false }) };
-const baseConfig = { 'auth.oauth.providers': providers, 'domains.trustedDomains': trustedDomains };
+const baseConfig = { 'auth.oauth.providers': providers, 'domains.trustedDomains': trustedDomains, 'auth.allowAnonymousSignUp': true };
 const env = withTestContext({ projectConfig: baseConfig, oauth: settings });
 const flows = oauthFlows(env);
 
@@ -279,6 +279,19 @@ describe('GET /auth/oauth/authorize/{provider_id}', () => {
     const untrusted = query();
     untrusted.set('redirect_uri', 'https://evil.example.org/handler/oauth-callback');
     expectError(await flows.authorize('google', untrusted), 400, 'REDIRECT_URL_NOT_WHITELISTED');
+    for (const [name, value] of [
+      ['error_redirect_uri', 'https://evil.example.org/handler/error'],
+      ['error_redirect_url', 'https://evil.example.org/handler/error'],
+      ['after_callback_redirect_url', 'https://evil.example.org/after'],
+      ['after_callback_redirect_url', '//evil.example.org/after'],
+    ]) {
+      const badTarget = query();
+      badTarget.set(name as string, value as string);
+      expectError(await flows.authorize('google', badTarget), 400, 'REDIRECT_URL_NOT_WHITELISTED');
+    }
+    const ownPath = query();
+    ownPath.set('after_callback_redirect_url', '/dashboard?tab=1');
+    expect((await flows.authorize('google', ownPath)).status).toBe(307);
     const missing = query();
     missing.delete('client_id');
     expectError(await flows.authorize('google', missing), 400, 'SCHEMA_ERROR');
@@ -372,7 +385,9 @@ describe.each(['GET', 'POST'] as const)('%s /auth/oauth/callback/{provider_id}',
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('inner_state', '=', state)
       .execute();
-    expectError(await callback(started.callback, started.cookie), 408, 'OUTER_OAUTH_TIMEOUT');
+    const timedOut = await callback(started.callback, started.cookie);
+    expectError(timedOut, 408, 'OUTER_OAUTH_TIMEOUT');
+    expect(timedOut.body.error).toBe('The OAuth flow has timed out. Please sign in again.');
   });
 
   it('answers OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE when the provider is down', async () => {

@@ -9,7 +9,9 @@ import { type TestProject, withTestContext } from '../../testing/test-context.ts
  * signs users in or up, and is checked, used up, expired and killed like every verification code.
  */
 const trustedDomains = { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } };
-const env = withTestContext({ projectConfig: { 'auth.otp.allowSignIn': true, 'domains.trustedDomains': trustedDomains } });
+const env = withTestContext({
+  projectConfig: { 'auth.otp.allowSignIn': true, 'auth.allowAnonymousSignUp': true, 'domains.trustedDomains': trustedDomains },
+});
 const callback = 'https://app.example.com/handler/magic-link-callback';
 let otpOff: TestProject;
 let signUpOff: TestProject;
@@ -144,6 +146,7 @@ describe('POST /auth/otp/sign-in', () => {
     expect(refused.text).toContain('not enabled');
     await env.context.services.projects.replaceConfigOverride(env.project.project.id, {
       'auth.otp.allowSignIn': true,
+      'auth.allowAnonymousSignUp': true,
       'domains.trustedDomains': trustedDomains,
     });
   });

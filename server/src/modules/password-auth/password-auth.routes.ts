@@ -1,7 +1,7 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { PasswordAuthService } from './password-auth.service.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
-import { authOf } from '../../request-context/auth-of.ts';
+import { authOf, requireLiveSession } from '../../request-context/auth-of.ts';
 
 export function passwordAuthHandlers(services: { passwordAuth: PasswordAuthService; passwordReset: PasswordResetService }) {
   return {
@@ -10,11 +10,13 @@ export function passwordAuthHandlers(services: { passwordAuth: PasswordAuthServi
     signInWithPassword: async (request) => services.passwordAuth.signInWithPassword(authOf(request).project, request.body, request.ip),
 
     updatePassword: async (request) => {
+      await requireLiveSession(request);
       await services.passwordAuth.updatePassword(authOf(request), request.body);
       return { success: true } as const;
     },
 
     setPassword: async (request) => {
+      await requireLiveSession(request);
       await services.passwordAuth.setPassword(authOf(request), request.body.password);
       return { success: true } as const;
     },

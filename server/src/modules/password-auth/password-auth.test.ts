@@ -8,7 +8,9 @@ import { type TestProject, testPublicUrl, withTestContext } from '../../testing/
  * through the contract checker, with the emails, tokens and sessions they leave behind.
  */
 const trustedDomains = { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } };
-const env = withTestContext({ projectConfig: { 'auth.password.allowSignIn': true, 'domains.trustedDomains': trustedDomains } });
+const env = withTestContext({
+  projectConfig: { 'auth.password.allowSignIn': true, 'auth.allowAnonymousSignUp': true, 'domains.trustedDomains': trustedDomains },
+});
 const callback = 'https://app.example.com/handler/callback';
 const untrusted = 'https://evil.example.org/handler/callback';
 const password = 'correct horse battery';
@@ -147,9 +149,13 @@ describe('POST /auth/password/sign-up', () => {
     expectError(await post('/password/sign-up', { email: newEmail('off'), password }, client(signUpOff)), 400, 'SIGN_UP_NOT_ENABLED');
   });
 
-  it('enforces 8 to 70 characters', async () => {
-    expectError(await signUp(newEmail('short'), 'x'.repeat(7)), 400, 'PASSWORD_TOO_SHORT', { min_length: 8 });
-    expectError(await signUp(newEmail('long'), 'x'.repeat(71)), 400, 'PASSWORD_TOO_LONG', { maxLength: 70 });
+  it("enforces 8 to 70 characters, in the protocol's words", async () => {
+    const short = await signUp(newEmail('short'), 'x'.repeat(7));
+    expectError(short, 400, 'PASSWORD_TOO_SHORT', { min_length: 8 });
+    expect(short.body.error).toBe('Password too short. Minimum length is 8.');
+    const long = await signUp(newEmail('long'), 'x'.repeat(71));
+    expectError(long, 400, 'PASSWORD_TOO_LONG', { maxLength: 70 });
+    expect(long.body.error).toBe('Password too long. Maximum length is 70.');
     expect((await signUp(newEmail('eight'), 'x'.repeat(8))).status).toBe(200);
     expect((await signUp(newEmail('seventy'), 'x'.repeat(70))).status).toBe(200);
   });
@@ -202,6 +208,9 @@ describe('POST /auth/password/sign-in', () => {
     const unknown = await signIn(newEmail('nobody'));
     expectError(wrong, 400, 'EMAIL_PASSWORD_MISMATCH');
     expectError(unknown, 400, 'EMAIL_PASSWORD_MISMATCH');
+    // The protocol's words, the same for a wrong password and an unknown email.
+    expect(wrong.body.error).toBe('Wrong e-mail or password.');
+    expect(unknown.body.error).toBe('Wrong e-mail or password.');
     expect(unknown.body).toEqual(wrong.body);
   });
 
@@ -223,11 +232,9 @@ describe('POST /auth/password/update', () => {
 
   it('refuses a wrong old password, a user without password, and a weak new password', async () => {
     const { tokens } = await passwordUser();
-    expectError(
-      await update(tokens.access_token, { old_password: 'wrong password', new_password: 'new password 1' }),
-      400,
-      'PASSWORD_CONFIRMATION_MISMATCH',
-    );
+    const mismatch = await update(tokens.access_token, { old_password: 'wrong password', new_password: 'new password 1' });
+    expectError(mismatch, 400, 'PASSWORD_CONFIRMATION_MISMATCH');
+    expect(mismatch.body.error).toBe('Passwords do not match.');
     expectError(await update(tokens.access_token, { old_password: password, new_password: 'x'.repeat(7) }), 400, 'PASSWORD_TOO_SHORT', {
       min_length: 8,
     });

@@ -19,10 +19,32 @@ export class PasswordResetService {
     private readonly email: EmailService,
   ) {}
 
-  /** Says nothing about whether the email exists. */
+  /** Reset emails started and not yet sent (see `sendCode`). */
+  private readonly pending = new Set<Promise<void>>();
+
+  /**
+   * Says nothing about whether the email exists, not even by its timing: it answers first and works
+   * after. Before the answer it only checks what does not depend on the email (the project allows
+   * passwords, the callback URL is trusted); finding the user, issuing the code and sending the email
+   * happen once the answer is on its way, the same for a known and an unknown email.
+   */
   async sendCode(project: Project, email: string, callbackUrl: string): Promise<void> {
     assertPasswordSignIn(project);
     assertTrustedUrl(project, callbackUrl);
+    const work: Promise<void> = this.sendCodeIfKnown(project, email, callbackUrl)
+      .catch((error: unknown) => console.error('password reset email failed', error instanceof Error ? error.message : error))
+      .finally(() => this.pending.delete(work));
+    this.pending.add(work);
+  }
+
+  /** Resolves once every reset email started so far is sent (tests read the email; shutdown waits for it). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private async sendCodeIfKnown(project: Project, email: string, callbackUrl: string): Promise<void> {
+    // Let the answer leave first.
+    await new Promise((resolve) => setImmediate(resolve));
     const user = await this.users.findByAuthEmail(project.id, email);
     if (!user) return;
     const { code } = await this.codes.issue(project.id, 'password_reset', { user_id: user.id }, resetCodeLifetimeMillis);

@@ -1,16 +1,23 @@
 import { defineModule } from '../../kernel/module.ts';
 import { eventsModule } from '../events/index.ts';
+import { projectsModule } from '../projects/index.ts';
 import { teamsModule } from '../teams/index.ts';
 import { usersModule } from '../users/index.ts';
 import * as migration0030 from './migrations/0030-payments.ts';
+import * as migration0031 from './migrations/0031-purchase-codes.ts';
+import { PurchaseService } from './purchase.service.ts';
 import { PaymentService } from './payment.service.ts';
 import { paymentHandlers } from './payments.routes.ts';
 
-/** Payments (endpoints.md §22): the catalogue in the config, items and their ledger, products customers own. */
+/** Payments (endpoints.md §22): the catalogue in the config, items and their ledger, products customers own,
+ * purchases through the hosted checkout page (test mode). */
 export const paymentsModule = defineModule({
   name: 'payments',
-  migrations: { '0030-payments': migration0030 },
-  requires: [eventsModule, usersModule, teamsModule],
-  services: ({ events, users, teams }, { db }) => ({ payments: new PaymentService(db, events, users, teams) }),
+  migrations: { '0030-payments': migration0030, '0031-purchase-codes': migration0031 },
+  requires: [eventsModule, projectsModule, usersModule, teamsModule],
+  services: ({ events, projects, users, teams }, { db, publicUrl }) => {
+    const payments = new PaymentService(db, events, users, teams);
+    return { payments, purchases: new PurchaseService(db, payments, projects, publicUrl) };
+  },
   handlers: paymentHandlers,
 });

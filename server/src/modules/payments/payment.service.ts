@@ -87,7 +87,7 @@ export class PaymentService {
     return (await this.teams.getMany(project.id, [customer.id])).length > 0;
   }
 
-  private async assertCustomerExists(project: Project, customer: Customer): Promise<void> {
+  async assertCustomerExists(project: Project, customer: Customer): Promise<void> {
     if (!(await this.customerExists(project, customer))) throw new CustomerDoesNotExistError({ customer_id: customer.id });
   }
 

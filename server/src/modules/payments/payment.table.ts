@@ -41,8 +41,24 @@ export interface PaymentCustomerProductTable {
   refunded_at: Date | null;
 }
 
+/** A purchase the hosted checkout page offers (create-purchase-url): the code as a digest. */
+export interface PaymentPurchaseCodeTable {
+  id: string;
+  project_id: ProjectIdColumn;
+  code_hash: string;
+  customer_type: string;
+  customer_id: string;
+  product_id: string | null;
+  product: JsonColumn;
+  return_url: string | null;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
+    payment_purchase_code: PaymentPurchaseCodeTable;
     payment_item_change: PaymentItemChangeTable;
     payment_customer_product: PaymentCustomerProductTable;
   }

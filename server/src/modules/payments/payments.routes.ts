@@ -4,11 +4,13 @@ import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { CustomerType } from './catalogue.ts';
 import type { Customer, PaymentService } from './payment.service.ts';
 import type { Audience } from './payment-views.ts';
+import { checkoutPage, unusableCodePage } from './checkout-page.ts';
+import type { PurchaseService } from './purchase.service.ts';
 
 const audienceOf = (auth: RequestAuth): Audience => (auth.accessType === 'client' ? 'client' : 'server');
 
-export function paymentHandlers(services: { payments: PaymentService }) {
-  const { payments } = services;
+export function paymentHandlers(services: { payments: PaymentService; purchases: PurchaseService }) {
+  const { payments, purchases } = services;
   /** The addressed customer, after checking the caller may address it. */
   const customerOf = async (auth: RequestAuth, params: { customer_type: CustomerType; customer_id: string }): Promise<Customer> => {
     const customer = { type: params.customer_type, id: params.customer_id };
@@ -88,6 +90,33 @@ export function paymentHandlers(services: { payments: PaymentService }) {
       const auth = authOf(request);
       await customerOf(auth, request.params);
       return payments.billing();
+    },
+
+    createPurchaseUrl: async (request) => {
+      const auth = authOf(request);
+      const { customer_type, customer_id, ...input } = request.body;
+      const customer = await customerOf(auth, { customer_type, customer_id });
+      return { url: await purchases.createUrl(auth.project, customer, input, audienceOf(auth)) };
+    },
+
+    verifyPurchaseCode: async (request) => {
+      const purchase = await purchases.open(request.body.full_code);
+      return purchases.details(purchase, request.body.return_url);
+    },
+
+    checkPurchaseCode: async (request) => ({ valid: (await purchases.find(request.query.full_code)) !== undefined }),
+
+    getPurchaseCheckoutPage: async (request, reply) => {
+      const purchase = await purchases.find(request.query.code);
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      if (!purchase) return reply.status(404).send(unusableCodePage());
+      return reply.send(checkoutPage(request.query.code, await purchases.details(purchase), purchase.code.return_url));
+    },
+
+    completeTestModePurchase: async (request) => {
+      const { full_code, price_id, quantity } = request.body;
+      const { returnUrl } = await purchases.completeInTestMode(full_code, price_id, quantity ?? 1);
+      return { success: true as const, return_url: returnUrl };
     },
   } satisfies Partial<OperationHandlers>;
 }

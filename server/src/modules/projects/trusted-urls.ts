@@ -1,7 +1,6 @@
 import { RedirectUrlNotWhitelistedError } from '@gatehouse/protocol/errors';
 import type { Project } from '../../tenancy/project.ts';
-
-const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { isLocalHost } from '../../lib/local-url.ts';
 
 /** `*` matches one host label, `**` any number of labels; nothing else is special. */
 function hostPattern(host: string): RegExp {
@@ -19,7 +18,8 @@ function hostPattern(host: string): RegExp {
 
 /**
  * The one check of redirect and callback URLs: on a trusted domain of the project (same scheme,
- * host pattern, port, and under its path unless `anyPath`), or on localhost when the project allows it.
+ * host pattern, port, and under its path unless `anyPath`), or on a local host (`localhost`, `*.localhost`,
+ * `127.x.x.x`, `[::1]`) when the project allows localhost.
  */
 export function isTrustedUrl(project: Project, candidate: string, options: { anyPath?: boolean } = {}): boolean {
   let url: URL;
@@ -29,7 +29,7 @@ export function isTrustedUrl(project: Project, candidate: string, options: { any
     return false;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
-  if (project.config.domains.allowLocalhost && (localHosts.has(url.hostname) || url.hostname.endsWith('.localhost'))) return true;
+  if (project.config.domains.allowLocalhost && isLocalHost(url.hostname)) return true;
   return Object.values(project.config.domains.trustedDomains).some(({ baseUrl }) => {
     const match = /^(https?):\/\/([^/:]+)(?::(\d+))?(\/.*)?$/i.exec(baseUrl.trim());
     if (!match) return false;

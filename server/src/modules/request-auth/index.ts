@@ -4,6 +4,7 @@ import { accessTokensModule } from '../access-tokens/index.ts';
 import { apiKeysModule } from '../api-keys/index.ts';
 import { internalModule } from '../internal/index.ts';
 import { projectsModule } from '../projects/index.ts';
+import { sessionsModule } from '../sessions/index.ts';
 import { usersModule } from '../users/index.ts';
 import { webhooksModule } from '../webhooks/index.ts';
 
@@ -17,8 +18,8 @@ const webhookPortalPaths = ['/internal/webhooks/', '/internal/send-test-webhook'
  */
 export const requestAuthModule = defineModule({
   name: 'request-auth',
-  requires: [projectsModule, apiKeysModule, accessTokensModule, usersModule, internalModule, webhooksModule],
-  services: ({ projects, apiKeys, accessTokens, users, internalProjects, webhookEndpoints }) => ({
+  requires: [projectsModule, apiKeysModule, accessTokensModule, usersModule, internalModule, webhooksModule, sessionsModule],
+  services: ({ projects, apiKeys, accessTokens, users, internalProjects, webhookEndpoints, sessions }) => ({
     requestAuth: new RequestAuthenticator({
       findProject: (projectId) => projects.find(projectId),
       isValidKey: (projectId, kind, key) => apiKeys.isValidKey(projectId, kind, key),
@@ -26,6 +27,7 @@ export const requestAuthModule = defineModule({
       managesProject: (userId, project) => internalProjects.manages(userId, project),
       loadUser: (projectId, userId) => users.find(projectId, userId),
       scopedAdminKey: (projectId, key) => (webhookEndpoints.isPortalToken(projectId, key) ? webhookPortalPaths : undefined),
+      isSessionAlive: (projectId, sessionId) => sessions.isAlive(projectId, sessionId),
     }),
   }),
 });

@@ -115,6 +115,12 @@ export class SessionService {
     return findSession(this.db, projectId, sessionId);
   }
 
+  /** Whether the session exists and has not expired (an access token's session, before minting something lasting). */
+  async isAlive(projectId: ProjectId, sessionId: string): Promise<boolean> {
+    const session = await findSession(this.db, projectId, sessionId);
+    return session !== undefined && session.expires_at > new Date();
+  }
+
   listActive(projectId: ProjectId, userId: string): Promise<RefreshSessionRow[]> {
     return listActiveSessionsOfUser(this.db, projectId, userId);
   }

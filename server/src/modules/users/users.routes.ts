@@ -2,7 +2,7 @@ import type { Schema } from '@gatehouse/protocol/operation-types';
 import { SchemaError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { UserService } from './user.service.ts';
-import { authOf } from '../../request-context/auth-of.ts';
+import { authOf, requireLiveSession } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { toClientCurrentUser, toServerUser } from './user-views.ts';
@@ -24,6 +24,17 @@ const clientWritable: { [Field in keyof Schema<'CurrentUserClientUpdate'>]-?: tr
   totp_secret_base64: true,
 };
 const clientWritableFields: ReadonlySet<string> = new Set(Object.keys(clientWritable));
+
+/** Fields of PATCH /users/me that change how the user signs in: a signed-out session's token may not set them. */
+const signInMethodFields = new Set([
+  'primary_email',
+  'primary_email_auth_enabled',
+  'otp_auth_enabled',
+  'passkey_auth_enabled',
+  'password',
+  'password_hash',
+  'totp_secret_base64',
+]);
 
 export function userHandlers(services: { users: UserService }) {
   const ownUser = (auth: RequestAuth) => auth.user?.record as UserRecord;
@@ -53,6 +64,7 @@ export function userHandlers(services: { users: UserService }) {
           throw new SchemaError({ message }, message);
         }
       }
+      if (Object.keys(body).some((field) => signInMethodFields.has(field))) await requireLiveSession(request);
       const updated = await services.users.update(auth.project, ownUser(auth).id, body);
       return currentUserView(auth, updated);
     },

@@ -554,4 +554,24 @@ describe('GET, PATCH and DELETE /users/{user_id}', () => {
     expect(recorded[1]?.data).toEqual(updated.body);
     expect(recorded[3]?.data).toEqual({ id: created.body.id, teams: [] });
   });
+
+  it('creates a user with TOTP on (totp_secret_base64) and accepts passkey_auth_enabled false, refusing true', async () => {
+    const secret = Buffer.alloc(20, 7).toString('base64');
+    const withTotp = await call('/users', { method: 'POST', payload: { display_name: 'Totp', totp_secret_base64: secret } });
+    expect(withTotp.status).toBe(201);
+    expect(withTotp.body.requires_totp_mfa).toBe(true);
+    const without = await call('/users', {
+      method: 'POST',
+      payload: { display_name: 'No totp', totp_secret_base64: null, passkey_auth_enabled: false },
+    });
+    expect(without.status).toBe(201);
+    expect(without.body.requires_totp_mfa).toBe(false);
+    expect(without.body.passkey_auth_enabled).toBe(false);
+    const badSecret = await call('/users', { method: 'POST', payload: { totp_secret_base64: 'c2hvcnQ=' } });
+    expectPlainText(badSecret, 400);
+    expect(badSecret.text).toBe('totp_secret_base64 must be the base64 of a 16 to 64 byte secret.');
+    const passkeyOn = await call('/users', { method: 'POST', payload: { passkey_auth_enabled: true } });
+    expectPlainText(passkeyOn, 400);
+    expect(passkeyOn.text).toBe('passkey_auth_enabled can only be turned off; register a passkey to turn it on.');
+  });
 });

@@ -1,15 +1,33 @@
 import { defineModule } from '../../kernel/module.ts';
+import { eventsModule } from '../events/index.ts';
+import { projectsModule } from '../projects/index.ts';
 import * as migration0040 from './migrations/0040-webhook-endpoints.ts';
+import * as migration0041 from './migrations/0041-webhook-deliveries.ts';
+import { WebhookDeliveryService } from './webhook-delivery.service.ts';
 import { WebhookEndpointService } from './webhook-endpoint.service.ts';
+import { readWebhookSettings } from './webhook-settings.ts';
 import { webhookHandlers } from './webhooks.routes.ts';
 
 /**
  * Webhooks: a project's endpoints, their `whsec_` secrets (rotation with a grace period), the SSRF
- * guard of their URLs, the dashboard's portal token and the test message.
+ * guard of their URLs, the dashboard's portal token and the test message; delivery of every
+ * recorded event (queued by a trigger on `event`, posted by the worker job, retried, logged).
  */
 export const webhooksModule = defineModule({
   name: 'webhooks',
-  migrations: { '0040-webhook-endpoints': migration0040 },
-  services: (_needs, { db, serverSecret, publicUrl }) => ({ webhookEndpoints: new WebhookEndpointService(db, serverSecret, publicUrl) }),
+  requires: [eventsModule, projectsModule],
+  settings: readWebhookSettings,
+  migrations: { '0040-webhook-endpoints': migration0040, '0041-webhook-deliveries': migration0041 },
+  services: ({ events, projects }, { db, serverSecret, publicUrl, settings }) => ({
+    webhookEndpoints: new WebhookEndpointService(db, serverSecret, publicUrl),
+    webhookDelivery: new WebhookDeliveryService(db, events, (id) => projects.find(id), settings),
+  }),
   handlers: webhookHandlers,
+  jobs: ({ webhookDelivery }) => [
+    {
+      name: 'webhook delivery',
+      intervalMillis: webhookDelivery.settings.pollIntervalMillis,
+      run: (log) => webhookDelivery.deliverUntilIdle(log),
+    },
+  ],
 });

@@ -20,7 +20,10 @@ import { checkWebhookUrl } from './url-guard.ts';
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
 /** The secrets that sign a message now: the current one, and the previous one during its grace period. */
-export function signingSecretsOf(endpoint: WebhookEndpointRow, now = new Date()): string[] {
+export function signingSecretsOf(
+  endpoint: Pick<WebhookEndpointRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>,
+  now = new Date(),
+): string[] {
   const previous =
     endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now
       ? [endpoint.previous_secret]

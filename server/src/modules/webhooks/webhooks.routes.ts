@@ -1,8 +1,15 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import { authOf } from '../../request-context/auth-of.ts';
+import type { WebhookDeliveryService } from './webhook-delivery.service.ts';
 import { toWebhookEndpoint, type WebhookEndpointService } from './webhook-endpoint.service.ts';
 
-export function webhookHandlers({ webhookEndpoints }: { webhookEndpoints: WebhookEndpointService }) {
+export function webhookHandlers({
+  webhookEndpoints,
+  webhookDelivery,
+}: {
+  webhookEndpoints: WebhookEndpointService;
+  webhookDelivery: WebhookDeliveryService;
+}) {
   return {
     createWebhookPortalToken: async (request, reply) => {
       reply.status(201);
@@ -29,6 +36,12 @@ export function webhookHandlers({ webhookEndpoints }: { webhookEndpoints: Webhoo
       toWebhookEndpoint(
         await webhookEndpoints.rotateSecret(authOf(request).project.id, request.params.endpoint_id, request.body?.grace_period_seconds),
       ),
+    listWebhookMessages: async (request) => ({
+      items: await webhookDelivery.listMessages(authOf(request).project.id, request.params.endpoint_id),
+      is_paginated: false as const,
+    }),
+    sendWebhookMessageAgain: async (request) =>
+      webhookDelivery.replay(authOf(request).project.id, request.params.endpoint_id, request.params.message_id),
     sendTestWebhook: async (request) => webhookEndpoints.sendTest(authOf(request).project, request.body.endpoint_id),
   } satisfies Partial<OperationHandlers>;
 }

@@ -5,7 +5,7 @@ import { EmailRenderer } from './email-renderer.ts';
 
 /**
  * Owners' TSX sources are untrusted: each hostile one below answers EMAIL_RENDERING_ERROR within the
- * time limit (1 s, plus the compile and a margin), and the server goes on answering other requests.
+ * time limit (1 s; 4 s for the hard stop of a native operation, plus a margin for a loaded machine), and the server goes on answering other requests.
  */
 const env = withTestContext();
 const render = (template_tsx_source: string) =>
@@ -66,7 +66,8 @@ describe('the sandbox', () => {
       expectError(response, 400, 'EMAIL_RENDERING_ERROR');
       expect(response.body.details.error).toMatch(message);
       expect(response.body.error).toBe(response.body.details.error);
-      expect(Date.now() - started).toBeLessThan(4_000);
+      // The 1 s budget, or the hard stop 3 s after it for a native operation that ignores interrupts.
+      expect(Date.now() - started).toBeLessThan(8_000);
       // And the next render works: a failed source leaves nothing behind.
       const next = await render(healthy);
       expect(next.status).toBe(200);

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
 type Job = { driver: string; resolve: (output: string) => void; reject: (error: Error) => void };
-type Slot = { worker: Worker; job: Job | undefined; timer: NodeJS.Timeout | undefined; nextId: number };
+type Slot = { worker: Worker; ready: boolean; job: Job | undefined; timer: NodeJS.Timeout | undefined; nextId: number };
 
 /** A script that failed in the sandbox: its message says why (thrown, out of time or memory). */
 export class SandboxError extends Error {}
@@ -9,8 +9,8 @@ export class SandboxError extends Error {}
 /**
  * Worker threads that run rendering scripts in QuickJS (render-worker.mjs), so a render never
  * blocks the server's event loop. Inside, an interrupt handler stops a script at its deadline; if a
- * single native operation outlives the deadline by `graceMs`, the thread is terminated and replaced.
- * Jobs wait in a queue for a free thread.
+ * single native operation outlives the deadline by `graceMs` (default 3 s, which also covers loading
+ * React under load), the thread is terminated and replaced. Jobs wait in a queue for a ready thread.
  */
 export class SandboxPool {
   private readonly slots: Slot[] = [];
@@ -37,14 +37,14 @@ export class SandboxPool {
 
   private pump(): void {
     for (const slot of this.slots) {
-      if (slot.job) continue;
+      if (slot.job || !slot.ready) continue;
       const job = this.queue.shift();
       if (!job) return;
       slot.job = job;
       const id = ++slot.nextId;
       slot.timer = setTimeout(
         () => this.fail(slot, `The email took longer than ${this.options.timeoutMs} ms to render (stopped).`),
-        this.options.timeoutMs + (this.options.graceMs ?? 1_000),
+        this.options.timeoutMs + (this.options.graceMs ?? 3_000),
       );
       slot.worker.postMessage({ id, driver: job.driver });
     }
@@ -55,8 +55,13 @@ export class SandboxPool {
       workerData: { runtimeScript: this.options.runtimeScript, timeoutMs: this.options.timeoutMs, memoryBytes: this.options.memoryBytes },
     });
     worker.unref();
-    const slot: Slot = { worker, job: undefined, timer: undefined, nextId: 0 };
-    worker.on('message', (message: { id: number; output?: string; error?: string }) => this.finish(slot, message.id, message));
+    const slot: Slot = { worker, ready: false, job: undefined, timer: undefined, nextId: 0 };
+    worker.on('message', (message: { ready?: true; id: number; output?: string; error?: string }) => {
+      if (message.ready) {
+        slot.ready = true;
+        this.pump();
+      } else this.finish(slot, message.id, message);
+    });
     worker.on('error', (error) => this.fail(slot, `The email renderer failed: ${error.message}`));
     worker.on('exit', () => this.fail(slot, 'The email renderer stopped.'));
     return slot;

@@ -1,0 +1,270 @@
+import type { components } from '@gatehouse/protocol/api-types';
+import { type AdminProject, api } from '@gatehouse/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useProjectScope } from '../shell-context.ts';
+import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
+import { useProjectUpdate } from './project-config.ts';
+
+/** The spec's provider list; `providerNames` (a record over the spec's type) fails the typecheck if the two drift. */
+type ProviderId = components['schemas']['OAuthProviderType'];
+const providerIds: readonly ProviderId[] = [
+  'google',
+  'github',
+  'microsoft',
+  'spotify',
+  'facebook',
+  'discord',
+  'gitlab',
+  'bitbucket',
+  'linkedin',
+  'apple',
+  'x',
+  'twitch',
+];
+type Provider = { id: ProviderId; type: 'shared' | 'standard'; enabled: boolean; client_id: string; client_secret: string };
+
+const providerNames: Record<ProviderId, string> = {
+  google: 'Google',
+  github: 'GitHub',
+  microsoft: 'Microsoft',
+  spotify: 'Spotify',
+  facebook: 'Facebook',
+  discord: 'Discord',
+  gitlab: 'GitLab',
+  bitbucket: 'Bitbucket',
+  linkedin: 'LinkedIn',
+  apple: 'Apple',
+  x: 'X',
+  twitch: 'Twitch',
+};
+
+/**
+ * How users sign in: sign-up on/off, password, magic link, passkey, anonymous users, the OAuth
+ * providers (shared development keys or the project's own, whose missing client id or secret the
+ * server names), and what happens when an OAuth email matches an existing account.
+ */
+export function AuthPage() {
+  const { request } = useProjectScope();
+  const { data: project } = api.useGetAdminProjectSuspense({ request });
+  return (
+    <>
+      <PageHeader title="Authentication" />
+      <Methods project={project} />
+      <OAuthProviders key={project.id} project={project} />
+      <MergeStrategy project={project} />
+    </>
+  );
+}
+
+function Methods({ project }: { project: AdminProject }) {
+  const update = useProjectUpdate();
+  const { config } = project;
+  const toggle = (field: 'sign_up_enabled' | 'credential_enabled' | 'magic_link_enabled' | 'passkey_enabled') => (on: boolean) =>
+    update.mutate({ data: { config: { [field]: on } } });
+  return (
+    <Section title="Sign-in methods" description="Changes are saved as you make them.">
+      <div className="dash-fieldset">
+        <Checkbox label="New users may sign up" checked={config.sign_up_enabled} onChange={toggle('sign_up_enabled')} />
+        <Checkbox label="Email and password" checked={config.credential_enabled} onChange={toggle('credential_enabled')} />
+        <Checkbox label="Magic link / one-time code" checked={config.magic_link_enabled} onChange={toggle('magic_link_enabled')} />
+        <Checkbox label="Passkeys" checked={config.passkey_enabled} onChange={toggle('passkey_enabled')} />
+        <AnonymousUsers />
+      </div>
+      <ErrorMessage error={update.error} />
+    </Section>
+  );
+}
+
+/** Anonymous sign-up lives in the rendered config (`auth.allowAnonymousSignUp`), edited through the config override. */
+function AnonymousUsers() {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const key = api.getGetProjectConfigQueryKey();
+  const config = api.useGetProjectConfig({ request, query: { queryKey: key } });
+  const override = api.useUpdateProjectConfigOverride({
+    request,
+    mutation: { onSuccess: (rendered) => queryClient.setQueryData(key, rendered) },
+  });
+  const rendered = config.data ? (JSON.parse(config.data.config_string) as { auth?: { allowAnonymousSignUp?: boolean } }) : null;
+  const pending = override.isPending ? (override.variables?.data.config_override_string.includes('true') ?? null) : null;
+  return (
+    <>
+      <Checkbox
+        label="Anonymous users (sign up without an account, upgraded when they sign up)"
+        checked={pending ?? rendered?.auth?.allowAnonymousSignUp ?? false}
+        disabled={!rendered}
+        onChange={(on) =>
+          override.mutate({ level: 'project', data: { config_override_string: JSON.stringify({ 'auth.allowAnonymousSignUp': on }) } })
+        }
+      />
+      <ErrorMessage error={override.error ?? config.error} />
+    </>
+  );
+}
+
+function OAuthProviders({ project }: { project: AdminProject }) {
+  const update = useProjectUpdate();
+  const [providers, setProviders] = useState<Provider[]>(() =>
+    project.config.oauth_providers.map((provider) => ({
+      id: provider.id,
+      type: provider.type,
+      enabled: provider.enabled,
+      client_id: provider.client_id ?? '',
+      client_secret: provider.client_secret ?? '',
+    })),
+  );
+  const [adding, setAdding] = useState<ProviderId | ''>('');
+  const [saved, setSaved] = useState(false);
+  const available = providerIds.filter((id) => !providers.some((provider) => provider.id === id));
+  const change = (id: ProviderId, patch: Partial<Provider>) => {
+    setSaved(false);
+    setProviders((current) => current.map((provider) => (provider.id === id ? { ...provider, ...patch } : provider)));
+  };
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaved(false);
+    update.mutate(
+      {
+        data: {
+          config: {
+            oauth_providers: providers.map((provider) =>
+              provider.type === 'shared'
+                ? { id: provider.id, type: 'shared', enabled: provider.enabled }
+                : {
+                    id: provider.id,
+                    type: 'standard',
+                    enabled: provider.enabled,
+                    client_id: provider.client_id.trim(),
+                    client_secret: provider.client_secret.trim(),
+                  },
+            ),
+          },
+        },
+      },
+      { onSuccess: () => setSaved(true) },
+    );
+  }
+
+  return (
+    <Section
+      title="OAuth providers"
+      description="Shared keys work only while the project is in development; production needs the project's own keys."
+    >
+      <form className="dash-form" onSubmit={submit}>
+        {providers.length === 0 ? <p className="dash-muted">No OAuth providers.</p> : null}
+        {providers.map((provider) => (
+          <fieldset key={provider.id} className="dash-provider">
+            <legend>{providerNames[provider.id]}</legend>
+            <div className="dash-row">
+              <Checkbox
+                label={`${providerNames[provider.id]} enabled`}
+                checked={provider.enabled}
+                onChange={(enabled) => change(provider.id, { enabled })}
+              />
+              <div className="dash-field">
+                <label htmlFor={`${provider.id}-keys`}>{providerNames[provider.id]} keys</label>
+                <select
+                  id={`${provider.id}-keys`}
+                  value={provider.type}
+                  onChange={(event) => change(provider.id, { type: event.target.value as Provider['type'] })}
+                >
+                  <option value="shared">Shared development keys</option>
+                  <option value="standard">Own keys</option>
+                </select>
+              </div>
+              <button
+                type="button"
+                className="gh-danger"
+                onClick={() => setProviders((current) => current.filter((candidate) => candidate.id !== provider.id))}
+              >
+                Remove {providerNames[provider.id]}
+              </button>
+            </div>
+            {provider.type === 'standard' ? (
+              <div className="dash-grid-2">
+                <TextField
+                  label={`${providerNames[provider.id]} client id`}
+                  name={`${provider.id}-client-id`}
+                  value={provider.client_id}
+                  onChange={(event) => change(provider.id, { client_id: event.target.value })}
+                />
+                <TextField
+                  label={`${providerNames[provider.id]} client secret`}
+                  name={`${provider.id}-client-secret`}
+                  type="password"
+                  autoComplete="off"
+                  value={provider.client_secret}
+                  onChange={(event) => change(provider.id, { client_secret: event.target.value })}
+                />
+              </div>
+            ) : null}
+          </fieldset>
+        ))}
+        <div className="dash-row dash-toolbar">
+          <div className="dash-field">
+            <label htmlFor="add-provider">Add a provider</label>
+            <select id="add-provider" value={adding} onChange={(event) => setAdding(event.target.value as ProviderId)}>
+              <option value="">Choose…</option>
+              {available.map((id) => (
+                <option key={id} value={id}>
+                  {providerNames[id]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="button"
+            disabled={!adding}
+            onClick={() => {
+              if (!adding) return;
+              setProviders((current) => [...current, { id: adding, type: 'shared', enabled: true, client_id: '', client_secret: '' }]);
+              setAdding('');
+            }}
+          >
+            Add provider
+          </button>
+        </div>
+        <ErrorMessage error={update.error} />
+        {saved ? (
+          <p role="status" className="dash-success">
+            OAuth providers saved.
+          </p>
+        ) : null}
+        <div>
+          <button type="submit" className="gh-primary" disabled={update.isPending}>
+            {update.isPending ? 'Saving…' : 'Save OAuth providers'}
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function MergeStrategy({ project }: { project: AdminProject }) {
+  const update = useProjectUpdate();
+  return (
+    <Section title="Account merging" description="When someone signs in with OAuth and the provider's email already belongs to an account.">
+      <div className="dash-field">
+        <label htmlFor="merge-strategy">OAuth account merge strategy</label>
+        <select
+          id="merge-strategy"
+          value={project.config.oauth_account_merge_strategy}
+          onChange={(event) =>
+            update.mutate({
+              data: {
+                config: { oauth_account_merge_strategy: event.target.value as AdminProject['config']['oauth_account_merge_strategy'] },
+              },
+            })
+          }
+        >
+          <option value="link_method">Link the new sign-in method to the existing account</option>
+          <option value="raise_error">Refuse the sign-in</option>
+          <option value="allow_duplicates">Create a separate account</option>
+        </select>
+      </div>
+      <ErrorMessage error={update.error} />
+    </Section>
+  );
+}
