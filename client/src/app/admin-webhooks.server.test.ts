@@ -69,7 +69,9 @@ describe('admin webhooks SDK', () => {
   });
 
   it('shows a delivery in the log, replays it, and sends a test message', async () => {
-    const receiver = await startReceiver((_message, index) => (index === 0 ? { status: 503, body: 'busy' } : { status: 200, body: 'thanks' }));
+    const receiver = await startReceiver((_message, index) =>
+      index === 0 ? { status: 503, body: 'busy' } : { status: 200, body: 'thanks' },
+    );
     closers.push(receiver.close);
     const { webhooks, users } = adminApp();
     const endpoint = await webhooks.createEndpoint({ url: receiver.url, event_types: ['user.created'] });
@@ -81,7 +83,13 @@ describe('admin webhooks SDK', () => {
     expect(pending).toMatchObject({ event_type: 'user.created', status: 'pending', attempts: 1 });
     expect(pending?.payload).toMatchObject({ type: 'user.created', data: { id: user.id, display_name: 'Logged' } });
     expect(pending?.attempt_log).toEqual([
-      expect.objectContaining({ attempt: 1, succeeded: false, status_code: 503, response_excerpt: 'busy', latency_millis: expect.any(Number) }),
+      expect.objectContaining({
+        attempt: 1,
+        succeeded: false,
+        status_code: 503,
+        response_excerpt: 'busy',
+        latency_millis: expect.any(Number),
+      }),
     ]);
     const replayed = await webhooks.replayMessage(endpoint.id, pending!.id);
     expect(replayed).toMatchObject({ id: pending!.id, status: 'pending' });
