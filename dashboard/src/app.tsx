@@ -15,6 +15,7 @@ import { TeamPage } from './pages/team.tsx';
 import { TeamsPage } from './pages/teams.tsx';
 import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
+import { WebhookLogPage, WebhooksPage } from './pages/webhooks.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
 import { Loading, PageErrorBoundary } from './ui.tsx';
@@ -45,6 +46,7 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['auth', 'Authentication'],
   ['domains', 'Domains and handler'],
   ['api-keys', 'API keys'],
+  ['webhooks', 'Webhooks'],
   ['settings', 'Project settings'],
 ];
 
@@ -124,6 +126,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <DomainsPage />;
     case 'api-keys':
       return <ApiKeysPage />;
+    case 'webhooks':
+      return item ? <WebhookLogPage endpointId={item} /> : <WebhooksPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:
