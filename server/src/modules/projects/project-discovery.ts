@@ -7,7 +7,10 @@ export class ProjectDiscovery {
 
   /** `iss` of normal users' tokens, or of anonymous users' ones. */
   issuer(projectId: string, anonymous: boolean): string {
-    return new URL(`/api/v1/${anonymous ? 'projects-anonymous-users' : 'projects'}/${encodeURIComponent(projectId)}`, this.publicUrl).toString();
+    return new URL(
+      `/api/v1/${anonymous ? 'projects-anonymous-users' : 'projects'}/${encodeURIComponent(projectId)}`,
+      this.publicUrl,
+    ).toString();
   }
 
   /** The JWKS listing the keys of those tokens (anonymous ones included when asked). */

@@ -6,7 +6,11 @@ import type { ProjectService } from './project.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import { toClientProject } from './client-project.ts';
 
-export function projectHandlers(services: { projects: ProjectService; projectDiscovery: ProjectDiscovery; signingKeys: SigningKeysService }) {
+export function projectHandlers(services: {
+  projects: ProjectService;
+  projectDiscovery: ProjectDiscovery;
+  signingKeys: SigningKeysService;
+}) {
   return {
     getCurrentProject: async (request) => toClientProject(authOf(request).project),
 
