@@ -29,6 +29,14 @@ export {
   type ProjectConfigOverride,
 } from './app/admin-app.ts';
 export type { AppCall } from './app/app-call.ts';
+export type {
+  AdminWebhooks,
+  WebhookAttempt,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate,
+  WebhookMessage,
+} from './app/admin-webhooks.ts';
 export type * from './app/app-types.ts';
 export type { AdminAccessTokenSource } from './app/backend-call.ts';
 export { type ClientApp, type ClientAppOptions, createClientApp, type GetUserOr } from './app/client-app.ts';

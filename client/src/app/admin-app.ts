@@ -1,5 +1,6 @@
 import { type AdminEmails, adminEmails } from './admin-emails.ts';
 import type { OperationBody, OperationParams, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
+import { type AdminWebhooks, adminWebhooks } from './admin-webhooks.ts';
 import { type AppCall, definedOnly, queryBoolean } from './app-call.ts';
 import type {
   AdminProject,
@@ -62,11 +63,13 @@ export type AdminApp = ServerCapabilities & {
   sendTestEmail(email: OperationBody<'sendTestEmail'>): Promise<OperationResult<'sendTestEmail'>>;
   /** Email themes (and the selected one), templates, drafts and previews (render-email, with editable markers). */
   emails: AdminEmails;
+  /** Webhook endpoints (create, update, enable, delete, rotate the secret), the delivery log, replay, test messages. */
+  webhooks: AdminWebhooks;
 };
 
 /**
  * The app of admin tooling: everything the server app does, plus the project itself, its config,
- * key sets, permission definitions, metrics and a test email. Authenticates with the super secret
+ * key sets, permission definitions, metrics, a test email and webhooks. Authenticates with the super secret
  * admin key, or with a dashboard user's access token (pass a function to hand out a fresh one).
  *
  * @example
@@ -112,6 +115,7 @@ export function createAdminApp(options: AdminAppOptions): AdminApp {
       call('getProjectMetrics', { query: definedOnly({ include_anonymous: queryBoolean(metricsOptions.includeAnonymous) }) }),
     sendTestEmail: (email) => call('sendTestEmail', { body: email }),
     emails: adminEmails(call),
+    webhooks: adminWebhooks(call),
   };
 }
 

@@ -124,6 +124,8 @@ export const operationDescriptors = {
   updateEmailDraft: {"method":"PATCH","path":"/internal/email-drafts/{draft_id}","responseType":"json","bodyType":"application/json","auth":"required"},
   deleteEmailDraft: {"method":"DELETE","path":"/internal/email-drafts/{draft_id}","responseType":"json","auth":"required"},
   renderEmail: {"method":"POST","path":"/emails/render-email","responseType":"json","bodyType":"application/json","auth":"required"},
+  sendEmail: {"method":"POST","path":"/emails/send-email","responseType":"json","bodyType":"application/json","auth":"required"},
+  getUnsubscribeLink: {"method":"GET","path":"/emails/unsubscribe-link","responseType":"text","auth":"none"},
   getCustomerItem: {"method":"GET","path":"/payments/items/{customer_type}/{customer_id}/{item_id}","responseType":"json","auth":"required"},
   updateCustomerItemQuantity: {"method":"POST","path":"/payments/items/{customer_type}/{customer_id}/{item_id}/update-quantity","responseType":"json","bodyType":"application/json","auth":"required"},
   listCustomerProducts: {"method":"GET","path":"/payments/products/{customer_type}/{customer_id}","responseType":"json","auth":"required"},

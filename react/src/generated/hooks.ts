@@ -81,6 +81,7 @@ import type {
   GetPurchaseCheckoutPageParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
+  GetUnsubscribeLinkParams,
   GetUserApiKeyParams,
   GrantCustomerProduct200,
   GrantCustomerProductBody,
@@ -139,6 +140,8 @@ import type {
   RenderedEmail,
   ResetPasswordBody,
   ResetWebhookEndpointSecretBody,
+  SendEmail200,
+  SendEmailBody,
   SendPasswordResetCode200,
   SendPasswordResetCodeBody,
   SendPrimaryEmailVerificationCodeBody,
@@ -11095,6 +11098,223 @@ export const useRenderEmail = <TError = OperationError<'renderEmail'>,
       return useMutation(mutationOptions);
     }
     
+/**
+ * Exactly one of `user_ids` / `all_users: true`, and exactly one content: `html` (with `subject`),
+`template_id` (+ `variables`, which must match the template's `variablesSchema`) or `draft_id`
+(the draft is marked sent). `theme_id`: a theme, `false` for none, absent/`null`: the template's
+(or draft's) own choice, else the selected theme. The category is `notification_category_name`,
+else the template's, else `Transactional`. A user who turned the category off, or has no
+primary email, gets nothing: the outbox records the skip and its reason. Non-transactional emails
+carry an unsubscribe link (`GET /emails/unsubscribe-link`) given to the theme. Every email is
+rendered per user (`user` is the recipient) and delivered before the answer, each recorded in
+the outbox (`GET /internal/emails`).
+
+Needs the project's own email server (`emails.server.isShared: false`): on the shared server,
+including the embedded default with no SMTP configured, this is `REQUIRES_CUSTOM_EMAIL_SERVER`
+(the platform's own emails still reach the outbox and the server log there). An unknown user id
+is `USER_ID_DOES_NOT_EXIST` and nothing is sent; an unknown template or draft is a plain 404.
+
+ * @summary Send an email to some or all users of the project
+ */
+export const getSendEmailUrl = () => {
+
+
+  
+
+  return `/emails/send-email`
+}
+
+export const sendEmail = async (sendEmailBody: SendEmailBody, options?: RequestInit): Promise<SendEmail200> => {
+  
+  return apiMutator<SendEmail200>(getSendEmailUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendEmailBody,)
+  }
+);}
+
+
+
+
+export const getSendEmailMutationOptions = <TError = OperationError<'sendEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendEmail>>, TError,{data: SendEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendEmail>>, TError,{data: SendEmailBody}, TContext> => {
+
+const mutationKey = ['sendEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendEmail>>, {data: SendEmailBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendEmail(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendEmailMutationResult = NonNullable<Awaited<ReturnType<typeof sendEmail>>>
+    export type SendEmailMutationBody = SendEmailBody
+    export type SendEmailMutationError = OperationError<'sendEmail'>
+
+    /**
+ * @summary Send an email to some or all users of the project
+ */
+export const useSendEmail = <TError = OperationError<'sendEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendEmail>>, TError,{data: SendEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendEmail>>,
+        TError,
+        {data: SendEmailBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Turns the email's notification category off for its recipient and answers a small HTML page
+saying so. The code is signed by the server (HMAC-SHA256 over project, user and category): it
+does not expire and works any number of times; a code that was not issued by this server is
+`VERIFICATION_CODE_NOT_FOUND`. A category that cannot be disabled never gets a link.
+
+ * @summary Follow an email's unsubscribe link (no sign-in)
+ */
+export const getGetUnsubscribeLinkUrl = (params: GetUnsubscribeLinkParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/emails/unsubscribe-link?${stringifiedParams}` : `/emails/unsubscribe-link`
+}
+
+export const getUnsubscribeLink = async (params: GetUnsubscribeLinkParams, options?: RequestInit): Promise<string> => {
+  
+  return apiMutator<string>(getGetUnsubscribeLinkUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUnsubscribeLinkQueryKey = (params?: GetUnsubscribeLinkParams,) => {
+    return [
+    `/emails/unsubscribe-link`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetUnsubscribeLinkQueryOptions = <TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(params: GetUnsubscribeLinkParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUnsubscribeLinkQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUnsubscribeLink>>> = ({ signal }) => getUnsubscribeLink(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUnsubscribeLinkQueryResult = NonNullable<Awaited<ReturnType<typeof getUnsubscribeLink>>>
+export type GetUnsubscribeLinkQueryError = OperationError<'getUnsubscribeLink'>
+
+
+/**
+ * @summary Follow an email's unsubscribe link (no sign-in)
+ */
+
+export function useGetUnsubscribeLink<TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(
+ params: GetUnsubscribeLinkParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUnsubscribeLinkQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetUnsubscribeLinkSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(params: GetUnsubscribeLinkParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUnsubscribeLinkQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUnsubscribeLink>>> = ({ signal }) => getUnsubscribeLink(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUnsubscribeLinkSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUnsubscribeLink>>>
+export type GetUnsubscribeLinkSuspenseQueryError = OperationError<'getUnsubscribeLink'>
+
+
+/**
+ * @summary Follow an email's unsubscribe link (no sign-in)
+ */
+
+export function useGetUnsubscribeLinkSuspense<TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(
+ params: GetUnsubscribeLinkParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUnsubscribeLinkSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * The quantity is the customer's unexpired manual changes (`update-quantity`) plus what its active products grant:
 an included item that does not repeat counts while the product is active (for good with `expires: never`);

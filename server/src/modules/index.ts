@@ -6,6 +6,7 @@ import { dataVaultModule } from './data-vault/index.ts';
 import { healthModule } from './health/index.ts';
 import { rateLimitCountersModule } from './rate-limit-counters/index.ts';
 import { emailModule } from './email/index.ts';
+import { emailSendingModule } from './email-sending/index.ts';
 import { endUserApiKeysModule } from './end-user-api-keys/index.ts';
 import { eventsModule } from './events/index.ts';
 import { internalModule } from './internal/index.ts';
@@ -48,6 +49,7 @@ export const modules = [
   teamsModule,
   contactChannelsModule,
   notificationPreferencesModule,
+  emailSendingModule,
   passwordAuthModule,
   otpAuthModule,
   passkeysModule,
