@@ -201,7 +201,12 @@ export type PurchaseCodeDetails = components['schemas']['PurchaseCodeDetails'];
 
 // Request bodies, query parameters and inline answers of the operations, under the names the hooks use.
 export type AcceptTeamInvitation200 = OperationResponse<'acceptTeamInvitation', 200>;
+export type AcceptTeamInvitationById200 = OperationResponse<'acceptTeamInvitationById', 200>;
+export type AcceptTeamInvitationByIdBody = OperationBody<'acceptTeamInvitationById'>;
+export type AcceptTeamInvitationByIdParams = OperationQuery<'acceptTeamInvitationById'>;
 export type CancelCustomerProductParams = OperationQuery<'cancelCustomerProduct'>;
+export type CheckClientVersion200 = OperationResponse<'checkClientVersion', 200>;
+export type CheckClientVersionBody = OperationBody<'checkClientVersion'>;
 export type CheckFeatureSupportBody = OperationBody<'checkFeatureSupport'>;
 export type CheckPurchaseCode200 = OperationResponse<'checkPurchaseCode', 200>;
 export type CheckPurchaseCodeParams = OperationQuery<'checkPurchaseCode'>;
@@ -247,6 +252,8 @@ export type InitiatePasskeyAuthentication200 = OperationResponse<'initiatePasske
 export type InitiatePasskeyAuthenticationBody = OperationBody<'initiatePasskeyAuthentication'>;
 export type InitiatePasskeyRegistration200 = OperationResponse<'initiatePasskeyRegistration', 200>;
 export type InitiatePasskeyRegistrationBody = OperationBody<'initiatePasskeyRegistration'>;
+export type ListBackendUrls200 = OperationResponse<'listBackendUrls', 200>;
+export type ListComponentVersions200 = OperationResponse<'listComponentVersions', 200>;
 export type ListContactChannelsParams = OperationQuery<'listContactChannels'>;
 export type ListCustomerProductsParams = OperationQuery<'listCustomerProducts'>;
 export type ListOAuthProvidersParams = OperationQuery<'listOAuthProviders'>;
