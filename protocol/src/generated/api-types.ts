@@ -63,6 +63,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/check-version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a client SDK's version works with this server
+         * @description The Stack SDKs send their `X-Stack-Client-Version` string (`<platform> <@scope/pkg>@<x.y.z>`, or a bare `x.y.z`) and print the `error` of a negative answer (loudly when `severe`). Gatehouse speaks the protocol of the Stack SDK 2.8 line, so (decided here): a Stack SDK (`@stackframe/*` or a bare version) of 2.8.x is up to date; one older than 2.8 gets `severe: true` and `Your SDK ({clientVersion}) is older than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8). Please update it to 2.8 or newer.`; one of a later line gets `severe: false` and `Your SDK ({clientVersion}) is newer than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8); features it adds may answer that they are not supported.`. A Gatehouse package (`@gatehouse/*`) is up to date at this server's own version 0.1.x and otherwise gets `severe: false` and `Your SDK ({clientVersion}) was built for another Gatehouse version (this server is 0.1); use the packages of this server's release.`. A string with no `x.y.z` version in it gets `severe: true` and `The client version you specified ({clientVersion}) is not a valid version. Please update to the latest version as soon as possible to ensure that you get the latest feature and security updates.`. The answer is always 200.
+         */
+        post: operations["checkClientVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/backend-urls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The base URLs an SDK may reach this deployment at, in order
+         * @description The SDKs fall back from one base URL to the next when a request cannot reach the server (they add `/api/v1` themselves). Decided here: the first is this server's `PUBLIC_URL`, followed by the URLs of the comma-separated environment variable `BACKEND_FALLBACK_URLS` (each an http or https URL; any other value stops the server at start), without duplicates and without a trailing slash.
+         */
+        get: operations["listBackendUrls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/component-versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions of the pages and components the handler serves
+         * @description Decided here: the components are the handler pages of `@gatehouse/react` (`sign-in`, `sign-up`, `sign-out`, `email-verification`, `forgot-password`, `password-reset`, `oauth-callback`, `magic-link-callback`, `account-settings`, `error`, `team-invitation`, `mfa`, `cli-auth-confirm`). Each has a whole-number `version`, raised when the page changes what an app that copied it must change, and `changelogs` naming what each version brought, keyed by the version number.
+         */
+        get: operations["listComponentVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -4702,6 +4762,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team-invitations/{invitation_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation addressed to a user, by its id
+         * @description Adds the user named by `user_id` (`me` or the token's own id with client access; any user with server or admin access) to the invitation's team, with the team-member default permissions, and uses the invitation up (its emailed code stops working). The invitation must be pending and addressed to one of the user's verified emails; any other id (unknown, accepted, revoked, expired, or addressed to someone else) is `VERIFICATION_CODE_NOT_FOUND`, so an id reveals nothing about invitations of other people. Anonymous and restricted users are refused with the reason. Joining a team the user is already in just uses the invitation. Gatehouse has no paid seat limits on teams, so `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (listed by the protocol) is never sent here.
+         */
+        post: operations["acceptTeamInvitationById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team-invitations/accept": {
         parameters: {
             query?: never;
@@ -6136,6 +6273,19 @@ export interface paths {
          *     theme; absent or `null`: the template's own choice (a template by source: the selected theme).
          *     The template is given a sample user, the project and its `previewVariables`. The sources run in
          *     the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
+         *
+         *     **Editable markers** (the protocol names the fields and leaves their meaning open; this is
+         *     Gatehouse's): with `editable_markers: true`, every static text of the marked source(s) — each
+         *     JSX text node, such as `Verify your email` in `<Text>Verify your email</Text>` — is an editable
+         *     region. `editable_source` says which sources are marked: `template` (the default), `theme` or
+         *     `both`; it is ignored without `editable_markers`. The answer lists the regions in
+         *     `editable_regions` (in source order, template first), and `html` wraps what each region rendered
+         *     in `<span data-editable-id="<id>">…</span>`, so an editor maps a click in the preview to
+         *     `tsx_source.slice(start, end)` of that source and can replace exactly those characters. A text
+         *     that renders where markup cannot go (an attribute, `<title>`, `<style>`, or a string a
+         *     component cut short) is rendered unmarked; a text that is not rendered (a branch not taken)
+         *     is still listed. The subject is never marked. A source that does not compile is reported with
+         *     the positions of the source as sent.
          */
         post: operations["renderEmail"];
         delete?: never;
@@ -9854,6 +10004,25 @@ export interface components {
             html: string;
             subject?: string;
             notification_category?: string;
+            /** @description With `editable_markers`: the editable regions of the marked sources, in source order (template first). */
+            editable_regions?: components["schemas"]["EditableRegion"][];
+        };
+        /** @description A static text of a TSX source, rendered in the preview inside `<span data-editable-id="<id>">`. */
+        EditableRegion: {
+            /** @description `template:<n>` or `theme:<n>`: the `data-editable-id` of its spans. */
+            id: string;
+            /** @enum {string} */
+            source: "template" | "theme";
+            /** @description UTF-16 offset of the text's first character in the source (surrounding whitespace excluded). */
+            start: number;
+            /** @description UTF-16 offset just past its last character: the text is `tsx_source.slice(start, end)`. */
+            end: number;
+            /** @description 1-based line of `start`. */
+            line: number;
+            /** @description 1-based column of `start`. */
+            column: number;
+            /** @description The text as written in the source. */
+            text: string;
         };
         UserCreatedEvent: {
             /** @constant */
@@ -13635,6 +13804,94 @@ export interface operations {
                 };
             };
             400: components["responses"]["Request400"];
+        };
+    };
+    checkClientVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientVersion: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Whether the version is up to date, and if not the message to show. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        upToDate: true;
+                    } | {
+                        /** @constant */
+                        upToDate: false;
+                        error: string;
+                        severe: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Request400"];
+        };
+    };
+    listBackendUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The base URLs, the preferred one first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        urls: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Query400"];
+        };
+    };
+    listComponentVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every component with its current version and changelogs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        versions: {
+                            [key: string]: {
+                                version: number;
+                                changelogs: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Query400"];
         };
     };
     getHealth: {
@@ -21236,6 +21493,113 @@ export interface operations {
             404: components["responses"]["NotFoundText"];
         };
     };
+    acceptTeamInvitationById: {
+        parameters: {
+            query: {
+                user_id: components["schemas"]["UserIdOrMe"];
+            };
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Joined. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["UserMeQuery400"];
+            401: components["responses"]["ProjectAuth401"];
+            /** @description A restricted user, or client access naming another user (plain text). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["TeamInvitationRestrictedUserNotAllowedError"];
+                    "text/plain": string;
+                };
+            };
+            /** @description No pending invitation with this id for this user, or no such user. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationCodeNotFoundError"] | components["schemas"]["UserNotFoundError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
     acceptTeamInvitation: {
         parameters: {
             query?: never;
@@ -23890,6 +24254,13 @@ export interface operations {
                     template_tsx_source?: components["schemas"]["TsxSource"];
                     theme_id?: components["schemas"]["ThemeChoice"];
                     theme_tsx_source?: components["schemas"]["TsxSource"];
+                    /** @description Mark the static texts of the source(s) named by `editable_source` as editable regions (see above). */
+                    editable_markers?: boolean;
+                    /**
+                     * @description Which sources `editable_markers` marks; default `template`.
+                     * @enum {string}
+                     */
+                    editable_source?: "template" | "theme" | "both";
                 };
             };
         };

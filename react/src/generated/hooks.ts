@@ -20,12 +20,17 @@ import type {
 
 import type {
   AcceptTeamInvitation200,
+  AcceptTeamInvitationById200,
+  AcceptTeamInvitationByIdBody,
+  AcceptTeamInvitationByIdParams,
   AdminProject,
   AdminProjectList,
   AnalyticsEventBatch,
   AnalyticsEventBatchResult,
   CallbackRequest,
   CancelCustomerProductParams,
+  CheckClientVersion200,
+  CheckClientVersionBody,
   CheckFeatureSupportBody,
   CheckPurchaseCode200,
   CheckPurchaseCodeParams,
@@ -99,6 +104,8 @@ import type {
   InternalApiKeyList,
   Item,
   JsonWebKeySet,
+  ListBackendUrls200,
+  ListComponentVersions200,
   ListContactChannelsParams,
   ListCustomerProductsParams,
   ListOAuthProvidersParams,
@@ -546,6 +553,317 @@ export const useCheckFeatureSupport = <TError = OperationError<'checkFeatureSupp
       return useMutation(mutationOptions);
     }
     
+/**
+ * The Stack SDKs send their `X-Stack-Client-Version` string (`<platform> <@scope/pkg>@<x.y.z>`, or a bare `x.y.z`) and print the `error` of a negative answer (loudly when `severe`). Gatehouse speaks the protocol of the Stack SDK 2.8 line, so (decided here): a Stack SDK (`@stackframe/*` or a bare version) of 2.8.x is up to date; one older than 2.8 gets `severe: true` and `Your SDK ({clientVersion}) is older than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8). Please update it to 2.8 or newer.`; one of a later line gets `severe: false` and `Your SDK ({clientVersion}) is newer than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8); features it adds may answer that they are not supported.`. A Gatehouse package (`@gatehouse/*`) is up to date at this server's own version 0.1.x and otherwise gets `severe: false` and `Your SDK ({clientVersion}) was built for another Gatehouse version (this server is 0.1); use the packages of this server's release.`. A string with no `x.y.z` version in it gets `severe: true` and `The client version you specified ({clientVersion}) is not a valid version. Please update to the latest version as soon as possible to ensure that you get the latest feature and security updates.`. The answer is always 200.
+ * @summary Whether a client SDK's version works with this server
+ */
+export const getCheckClientVersionUrl = () => {
+
+
+  
+
+  return `/check-version`
+}
+
+export const checkClientVersion = async (checkClientVersionBody: CheckClientVersionBody, options?: RequestInit): Promise<CheckClientVersion200> => {
+  
+  return apiMutator<CheckClientVersion200>(getCheckClientVersionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      checkClientVersionBody,)
+  }
+);}
+
+
+
+
+export const getCheckClientVersionMutationOptions = <TError = OperationError<'checkClientVersion'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext> => {
+
+const mutationKey = ['checkClientVersion'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkClientVersion>>, {data: CheckClientVersionBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkClientVersion(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckClientVersionMutationResult = NonNullable<Awaited<ReturnType<typeof checkClientVersion>>>
+    export type CheckClientVersionMutationBody = CheckClientVersionBody
+    export type CheckClientVersionMutationError = OperationError<'checkClientVersion'>
+
+    /**
+ * @summary Whether a client SDK's version works with this server
+ */
+export const useCheckClientVersion = <TError = OperationError<'checkClientVersion'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkClientVersion>>,
+        TError,
+        {data: CheckClientVersionBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckClientVersionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The SDKs fall back from one base URL to the next when a request cannot reach the server (they add `/api/v1` themselves). Decided here: the first is this server's `PUBLIC_URL`, followed by the URLs of the comma-separated environment variable `BACKEND_FALLBACK_URLS` (each an http or https URL; any other value stops the server at start), without duplicates and without a trailing slash.
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+export const getListBackendUrlsUrl = () => {
+
+
+  
+
+  return `/internal/backend-urls`
+}
+
+export const listBackendUrls = async ( options?: RequestInit): Promise<ListBackendUrls200> => {
+  
+  return apiMutator<ListBackendUrls200>(getListBackendUrlsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListBackendUrlsQueryKey = () => {
+    return [
+    `/internal/backend-urls`
+    ] as const;
+    }
+
+    
+export const getListBackendUrlsQueryOptions = <TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListBackendUrlsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listBackendUrls>>> = ({ signal }) => listBackendUrls({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListBackendUrlsQueryResult = NonNullable<Awaited<ReturnType<typeof listBackendUrls>>>
+export type ListBackendUrlsQueryError = OperationError<'listBackendUrls'>
+
+
+/**
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+
+export function useListBackendUrls<TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListBackendUrlsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListBackendUrlsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListBackendUrlsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listBackendUrls>>> = ({ signal }) => listBackendUrls({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListBackendUrlsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listBackendUrls>>>
+export type ListBackendUrlsSuspenseQueryError = OperationError<'listBackendUrls'>
+
+
+/**
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+
+export function useListBackendUrlsSuspense<TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListBackendUrlsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Decided here: the components are the handler pages of `@gatehouse/react` (`sign-in`, `sign-up`, `sign-out`, `email-verification`, `forgot-password`, `password-reset`, `oauth-callback`, `magic-link-callback`, `account-settings`, `error`, `team-invitation`, `mfa`, `cli-auth-confirm`). Each has a whole-number `version`, raised when the page changes what an app that copied it must change, and `changelogs` naming what each version brought, keyed by the version number.
+ * @summary Versions of the pages and components the handler serves
+ */
+export const getListComponentVersionsUrl = () => {
+
+
+  
+
+  return `/internal/component-versions`
+}
+
+export const listComponentVersions = async ( options?: RequestInit): Promise<ListComponentVersions200> => {
+  
+  return apiMutator<ListComponentVersions200>(getListComponentVersionsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListComponentVersionsQueryKey = () => {
+    return [
+    `/internal/component-versions`
+    ] as const;
+    }
+
+    
+export const getListComponentVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListComponentVersionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listComponentVersions>>> = ({ signal }) => listComponentVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListComponentVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listComponentVersions>>>
+export type ListComponentVersionsQueryError = OperationError<'listComponentVersions'>
+
+
+/**
+ * @summary Versions of the pages and components the handler serves
+ */
+
+export function useListComponentVersions<TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListComponentVersionsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListComponentVersionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListComponentVersionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listComponentVersions>>> = ({ signal }) => listComponentVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListComponentVersionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listComponentVersions>>>
+export type ListComponentVersionsSuspenseQueryError = OperationError<'listComponentVersions'>
+
+
+/**
+ * @summary Versions of the pages and components the handler serves
+ */
+
+export function useListComponentVersionsSuspense<TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListComponentVersionsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
  * @summary Liveness probe
@@ -8676,6 +8994,89 @@ export const useDeleteTeamInvitation = <TError = OperationError<'deleteTeamInvit
     }
     
 /**
+ * Adds the user named by `user_id` (`me` or the token's own id with client access; any user with server or admin access) to the invitation's team, with the team-member default permissions, and uses the invitation up (its emailed code stops working). The invitation must be pending and addressed to one of the user's verified emails; any other id (unknown, accepted, revoked, expired, or addressed to someone else) is `VERIFICATION_CODE_NOT_FOUND`, so an id reveals nothing about invitations of other people. Anonymous and restricted users are refused with the reason. Joining a team the user is already in just uses the invitation. Gatehouse has no paid seat limits on teams, so `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (listed by the protocol) is never sent here.
+ * @summary Accept an invitation addressed to a user, by its id
+ */
+export const getAcceptTeamInvitationByIdUrl = (invitationId: string,
+    params: AcceptTeamInvitationByIdParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-invitations/${invitationId}/accept?${stringifiedParams}` : `/team-invitations/${invitationId}/accept`
+}
+
+export const acceptTeamInvitationById = async (invitationId: string,
+    params: AcceptTeamInvitationByIdParams,
+    acceptTeamInvitationByIdBody?: AcceptTeamInvitationByIdBody, options?: RequestInit): Promise<AcceptTeamInvitationById200> => {
+  
+  return apiMutator<AcceptTeamInvitationById200>(getAcceptTeamInvitationByIdUrl(invitationId,params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      acceptTeamInvitationByIdBody,)
+  }
+);}
+
+
+
+
+export const getAcceptTeamInvitationByIdMutationOptions = <TError = OperationError<'acceptTeamInvitationById'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext> => {
+
+const mutationKey = ['acceptTeamInvitationById'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof acceptTeamInvitationById>>, {invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}> = (props) => {
+          const {invitationId,params,data} = props ?? {};
+
+          return  acceptTeamInvitationById(invitationId,params,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AcceptTeamInvitationByIdMutationResult = NonNullable<Awaited<ReturnType<typeof acceptTeamInvitationById>>>
+    export type AcceptTeamInvitationByIdMutationBody = AcceptTeamInvitationByIdBody
+    export type AcceptTeamInvitationByIdMutationError = OperationError<'acceptTeamInvitationById'>
+
+    /**
+ * @summary Accept an invitation addressed to a user, by its id
+ */
+export const useAcceptTeamInvitationById = <TError = OperationError<'acceptTeamInvitationById'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof acceptTeamInvitationById>>,
+        TError,
+        {invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody},
+        TContext
+      > => {
+
+      const mutationOptions = getAcceptTeamInvitationByIdMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * The signed-in user must own the invited email as a verified contact channel, and may not be restricted. Joining a team one is already in just uses the code.
  * @summary Join a team with an invitation code
  */
@@ -11351,6 +11752,19 @@ export const useDeleteEmailDraft = <TError = OperationError<'deleteEmailDraft'>,
 theme; absent or `null`: the template's own choice (a template by source: the selected theme).
 The template is given a sample user, the project and its `previewVariables`. The sources run in
 the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
+
+**Editable markers** (the protocol names the fields and leaves their meaning open; this is
+Gatehouse's): with `editable_markers: true`, every static text of the marked source(s) — each
+JSX text node, such as `Verify your email` in `<Text>Verify your email</Text>` — is an editable
+region. `editable_source` says which sources are marked: `template` (the default), `theme` or
+`both`; it is ignored without `editable_markers`. The answer lists the regions in
+`editable_regions` (in source order, template first), and `html` wraps what each region rendered
+in `<span data-editable-id="<id>">…</span>`, so an editor maps a click in the preview to
+`tsx_source.slice(start, end)` of that source and can replace exactly those characters. A text
+that renders where markup cannot go (an attribute, `<title>`, `<style>`, or a string a
+component cut short) is rendered unmarked; a text that is not rendered (a branch not taken)
+is still listed. The subject is never marked. A source that does not compile is reported with
+the positions of the source as sent.
 
  * @summary Render a template inside a theme (a preview)
  */

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getHealth" | "getReadiness" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "authorizeCrossDomain" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "getUnsubscribeLink" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "uploadAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "authorizeCrossDomain" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "getUnsubscribeLink" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "uploadAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -520,6 +520,21 @@ export const sharedSchemas = [
     "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
     "minItems": 2,
     "maxItems": 2
+  },
+  {
+    "$id": "EditableRegion",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "source", "start", "end", "line", "column", "text"],
+    "properties": {
+      "id": { "type": "string" },
+      "source": { "type": "string", "enum": ["template", "theme"] },
+      "start": { "type": "integer", "minimum": 0 },
+      "end": { "type": "integer", "minimum": 0 },
+      "line": { "type": "integer", "minimum": 1 },
+      "column": { "type": "integer", "minimum": 1 },
+      "text": { "type": "string" }
+    }
   },
   {
     "$id": "EmailDraft",
@@ -1040,7 +1055,12 @@ export const sharedSchemas = [
     "type": "object",
     "additionalProperties": false,
     "required": ["html"],
-    "properties": { "html": { "type": "string" }, "subject": { "type": "string" }, "notification_category": { "type": "string" } }
+    "properties": {
+      "html": { "type": "string" },
+      "subject": { "type": "string" },
+      "notification_category": { "type": "string" },
+      "editable_regions": { "type": "array", "items": { "$ref": "EditableRegion#" } }
+    }
   },
   {
     "$id": "RestrictedReason",
@@ -1637,6 +1657,114 @@ export const routeTable = [
       "body": { "type": "object", "additionalProperties": true, "properties": { "featureName": { "type": "string", "maxLength": 256 } } }
     },
     "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "checkClientVersion",
+    "method": "POST",
+    "url": "/api/v1/check-version",
+    "specPath": "/check-version",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["clientVersion"],
+        "properties": { "clientVersion": { "type": "string", "maxLength": 256 } }
+      },
+      "response": {
+        "200": {
+          "oneOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["upToDate"],
+              "properties": { "upToDate": { "type": "boolean", "const": true } }
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["upToDate", "error", "severe"],
+              "properties": {
+                "upToDate": { "type": "boolean", "const": false },
+                "error": { "type": "string" },
+                "severe": { "type": "boolean" }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "listBackendUrls",
+    "method": "GET",
+    "url": "/api/v1/internal/backend-urls",
+    "specPath": "/internal/backend-urls",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["urls"],
+          "properties": { "urls": { "type": "array", "items": { "type": "string", "format": "uri" } } }
+        }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "listComponentVersions",
+    "method": "GET",
+    "url": "/api/v1/internal/component-versions",
+    "specPath": "/internal/component-versions",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["versions"],
+          "properties": {
+            "versions": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["version", "changelogs"],
+                "properties": {
+                  "version": { "type": "integer", "minimum": 1 },
+                  "changelogs": { "type": "object", "additionalProperties": { "type": "string" } }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
   },
   {
     "operationId": "getHealth",
@@ -6774,6 +6902,67 @@ export const routeTable = [
     }
   },
   {
+    "operationId": "acceptTeamInvitationById",
+    "method": "POST",
+    "url": "/api/v1/team-invitations/:invitation_id/accept",
+    "specPath": "/team-invitations/{invitation_id}/accept",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": "check-code",
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["invitation_id"],
+        "properties": { "invitation_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["user_id"],
+        "properties": {
+          "user_id": { "type": "string", "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" }
+        }
+      },
+      "body": { "type": "object", "additionalProperties": false },
+      "response": { "200": { "type": "object", "additionalProperties": false } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED", "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["USER_NOT_FOUND", "VERIFICATION_CODE_NOT_FOUND"],
+      "429": []
+    }
+  },
+  {
     "operationId": "acceptTeamInvitation",
     "method": "POST",
     "url": "/api/v1/team-invitations/accept",
@@ -8432,7 +8621,9 @@ export const routeTable = [
           "template_id": { "type": "string", "format": "uuid" },
           "template_tsx_source": { "type": "string", "maxLength": 200000 },
           "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
-          "theme_tsx_source": { "type": "string", "maxLength": 200000 }
+          "theme_tsx_source": { "type": "string", "maxLength": 200000 },
+          "editable_markers": { "type": "boolean" },
+          "editable_source": { "type": "string", "enum": ["template", "theme", "both"] }
         }
       },
       "response": { "200": { "$ref": "RenderedEmail#" } }
