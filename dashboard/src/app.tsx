@@ -16,6 +16,7 @@ import { TeamsPage } from './pages/teams.tsx';
 import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { WebhookLogPage, WebhooksPage } from './pages/webhooks.tsx';
+import { DataVaultPage } from './pages/data-vault.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
 import { Loading, PageErrorBoundary } from './ui.tsx';
@@ -47,6 +48,7 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['domains', 'Domains and handler'],
   ['api-keys', 'API keys'],
   ['webhooks', 'Webhooks'],
+  ['data-vault', 'Data vault'],
   ['settings', 'Project settings'],
 ];
 
@@ -128,6 +130,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <ApiKeysPage />;
     case 'webhooks':
       return item ? <WebhookLogPage endpointId={item} /> : <WebhooksPage />;
+    case 'data-vault':
+      return <DataVaultPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:

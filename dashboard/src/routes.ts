@@ -13,6 +13,7 @@ export const projectSections = [
   'domains',
   'api-keys',
   'webhooks',
+  'data-vault',
   'settings',
 ] as const;
 export type ProjectSection = (typeof projectSections)[number];
