@@ -1,5 +1,6 @@
 import { accessTokensModule } from './access-tokens/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
+import { cacheInvalidationModule } from './cache-invalidation/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
 import { dataVaultModule } from './data-vault/index.ts';
@@ -34,6 +35,7 @@ import { webhooksModule } from './webhooks/index.ts';
  * their `requires` give; adding a feature is its folder, its spec file and one line here.
  */
 export const modules = [
+  cacheInvalidationModule,
   eventsModule,
   signingKeysModule,
   projectsModule,

@@ -1,4 +1,5 @@
 import { defineModule } from '../../kernel/module.ts';
+import { cacheInvalidationModule } from '../cache-invalidation/index.ts';
 import { signingKeysModule } from '../signing-keys/index.ts';
 import { ProjectService } from './project.service.ts';
 import { projectHandlers } from './projects.routes.ts';
@@ -14,7 +15,7 @@ export const projectsModule = defineModule({
     '0016-project-logos-onboarding': migration0016,
     '0065-anonymous-sign-up-kept-on': migration0065,
   },
-  requires: [signingKeysModule],
-  services: (_needs, { db }) => ({ projects: new ProjectService(db) }),
+  requires: [signingKeysModule, cacheInvalidationModule],
+  services: ({ cacheInvalidation }, { db }) => ({ projects: new ProjectService(db, cacheInvalidation) }),
   handlers: projectHandlers,
 });
