@@ -20,10 +20,17 @@ import type {
 
 import type {
   AcceptTeamInvitation200,
+  AcceptTeamInvitationById200,
+  AcceptTeamInvitationByIdBody,
+  AcceptTeamInvitationByIdParams,
   AdminProject,
   AdminProjectList,
+  AnalyticsEventBatch,
+  AnalyticsEventBatchResult,
   CallbackRequest,
   CancelCustomerProductParams,
+  CheckClientVersion200,
+  CheckClientVersionBody,
   CheckFeatureSupportBody,
   CheckPurchaseCode200,
   CheckPurchaseCodeParams,
@@ -60,6 +67,8 @@ import type {
   CreateUserApiKeyBody,
   CreateWebhookPortalTokenBody,
   CreatedId,
+  CrossDomainAuthorizeRequest,
+  CrossDomainAuthorizeResult,
   CurrentUser,
   CustomerBilling,
   CustomerId,
@@ -78,9 +87,11 @@ import type {
   GetOpenApiDocument200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
+  GetProjectOpenIdConfigurationParams,
   GetPurchaseCheckoutPageParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
+  GetUnsubscribeLinkParams,
   GetUserApiKeyParams,
   GrantCustomerProduct200,
   GrantCustomerProductBody,
@@ -93,6 +104,8 @@ import type {
   InternalApiKeyList,
   Item,
   JsonWebKeySet,
+  ListBackendUrls200,
+  ListComponentVersions200,
   ListContactChannelsParams,
   ListCustomerProductsParams,
   ListOAuthProvidersParams,
@@ -113,6 +126,7 @@ import type {
   OAuthTokenRequest,
   OAuthTokenResponse,
   OkOk,
+  OpenIdConfiguration,
   OperationError,
   PermissionDefinition,
   PermissionDefinitionCreate,
@@ -139,6 +153,8 @@ import type {
   RenderedEmail,
   ResetPasswordBody,
   ResetWebhookEndpointSecretBody,
+  SendEmail200,
+  SendEmailBody,
   SendPasswordResetCode200,
   SendPasswordResetCodeBody,
   SendPrimaryEmailVerificationCodeBody,
@@ -537,6 +553,317 @@ export const useCheckFeatureSupport = <TError = OperationError<'checkFeatureSupp
       return useMutation(mutationOptions);
     }
     
+/**
+ * The Stack SDKs send their `X-Stack-Client-Version` string (`<platform> <@scope/pkg>@<x.y.z>`, or a bare `x.y.z`) and print the `error` of a negative answer (loudly when `severe`). Gatehouse speaks the protocol of the Stack SDK 2.8 line, so (decided here): a Stack SDK (`@stackframe/*` or a bare version) of 2.8.x is up to date; one older than 2.8 gets `severe: true` and `Your SDK ({clientVersion}) is older than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8). Please update it to 2.8 or newer.`; one of a later line gets `severe: false` and `Your SDK ({clientVersion}) is newer than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8); features it adds may answer that they are not supported.`. A Gatehouse package (`@gatehouse/*`) is up to date at this server's own version 0.1.x and otherwise gets `severe: false` and `Your SDK ({clientVersion}) was built for another Gatehouse version (this server is 0.1); use the packages of this server's release.`. A string with no `x.y.z` version in it gets `severe: true` and `The client version you specified ({clientVersion}) is not a valid version. Please update to the latest version as soon as possible to ensure that you get the latest feature and security updates.`. The answer is always 200.
+ * @summary Whether a client SDK's version works with this server
+ */
+export const getCheckClientVersionUrl = () => {
+
+
+  
+
+  return `/check-version`
+}
+
+export const checkClientVersion = async (checkClientVersionBody: CheckClientVersionBody, options?: RequestInit): Promise<CheckClientVersion200> => {
+  
+  return apiMutator<CheckClientVersion200>(getCheckClientVersionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      checkClientVersionBody,)
+  }
+);}
+
+
+
+
+export const getCheckClientVersionMutationOptions = <TError = OperationError<'checkClientVersion'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext> => {
+
+const mutationKey = ['checkClientVersion'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkClientVersion>>, {data: CheckClientVersionBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkClientVersion(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckClientVersionMutationResult = NonNullable<Awaited<ReturnType<typeof checkClientVersion>>>
+    export type CheckClientVersionMutationBody = CheckClientVersionBody
+    export type CheckClientVersionMutationError = OperationError<'checkClientVersion'>
+
+    /**
+ * @summary Whether a client SDK's version works with this server
+ */
+export const useCheckClientVersion = <TError = OperationError<'checkClientVersion'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkClientVersion>>,
+        TError,
+        {data: CheckClientVersionBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckClientVersionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The SDKs fall back from one base URL to the next when a request cannot reach the server (they add `/api/v1` themselves). Decided here: the first is this server's `PUBLIC_URL`, followed by the URLs of the comma-separated environment variable `BACKEND_FALLBACK_URLS` (each an http or https URL; any other value stops the server at start), without duplicates and without a trailing slash.
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+export const getListBackendUrlsUrl = () => {
+
+
+  
+
+  return `/internal/backend-urls`
+}
+
+export const listBackendUrls = async ( options?: RequestInit): Promise<ListBackendUrls200> => {
+  
+  return apiMutator<ListBackendUrls200>(getListBackendUrlsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListBackendUrlsQueryKey = () => {
+    return [
+    `/internal/backend-urls`
+    ] as const;
+    }
+
+    
+export const getListBackendUrlsQueryOptions = <TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListBackendUrlsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listBackendUrls>>> = ({ signal }) => listBackendUrls({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListBackendUrlsQueryResult = NonNullable<Awaited<ReturnType<typeof listBackendUrls>>>
+export type ListBackendUrlsQueryError = OperationError<'listBackendUrls'>
+
+
+/**
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+
+export function useListBackendUrls<TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListBackendUrlsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListBackendUrlsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListBackendUrlsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listBackendUrls>>> = ({ signal }) => listBackendUrls({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListBackendUrlsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listBackendUrls>>>
+export type ListBackendUrlsSuspenseQueryError = OperationError<'listBackendUrls'>
+
+
+/**
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+
+export function useListBackendUrlsSuspense<TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListBackendUrlsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Decided here: the components are the handler pages of `@gatehouse/react` (`sign-in`, `sign-up`, `sign-out`, `email-verification`, `forgot-password`, `password-reset`, `oauth-callback`, `magic-link-callback`, `account-settings`, `error`, `team-invitation`, `mfa`, `cli-auth-confirm`). Each has a whole-number `version`, raised when the page changes what an app that copied it must change, and `changelogs` naming what each version brought, keyed by the version number.
+ * @summary Versions of the pages and components the handler serves
+ */
+export const getListComponentVersionsUrl = () => {
+
+
+  
+
+  return `/internal/component-versions`
+}
+
+export const listComponentVersions = async ( options?: RequestInit): Promise<ListComponentVersions200> => {
+  
+  return apiMutator<ListComponentVersions200>(getListComponentVersionsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListComponentVersionsQueryKey = () => {
+    return [
+    `/internal/component-versions`
+    ] as const;
+    }
+
+    
+export const getListComponentVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListComponentVersionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listComponentVersions>>> = ({ signal }) => listComponentVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListComponentVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listComponentVersions>>>
+export type ListComponentVersionsQueryError = OperationError<'listComponentVersions'>
+
+
+/**
+ * @summary Versions of the pages and components the handler serves
+ */
+
+export function useListComponentVersions<TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListComponentVersionsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListComponentVersionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListComponentVersionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listComponentVersions>>> = ({ signal }) => listComponentVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListComponentVersionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listComponentVersions>>>
+export type ListComponentVersionsSuspenseQueryError = OperationError<'listComponentVersions'>
+
+
+/**
+ * @summary Versions of the pages and components the handler serves
+ */
+
+export function useListComponentVersionsSuspense<TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListComponentVersionsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
  * @summary Liveness probe
@@ -1134,6 +1461,265 @@ export function useRedirectAnonymousJwksSuspense<TData = Awaited<ReturnType<type
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
 
   const queryOptions = getRedirectAnonymousJwksSuspenseQueryOptions(projectId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * What a verifier that discovers keys from the token's `iss` reads (`{iss}/.well-known/openid-configuration`): the issuer and the JWKS with the same keys as `GET /projects/{project_id}/.well-known/jwks.json`. With `include_anonymous=true` (where the anonymous-users alias sends) the issuer is the anonymous users' one (`/api/v1/projects-anonymous-users/{project_id}`) and the JWKS URL lists the anonymous keys too. Gatehouse is not an OpenID provider: only the fields a token verifier needs are given.
+ * @summary OpenID discovery document of the project's access tokens
+ */
+export const getGetProjectOpenIdConfigurationUrl = (projectId: string,
+    params?: GetProjectOpenIdConfigurationParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/projects/${projectId}/.well-known/openid-configuration?${stringifiedParams}` : `/projects/${projectId}/.well-known/openid-configuration`
+}
+
+export const getProjectOpenIdConfiguration = async (projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: RequestInit): Promise<OpenIdConfiguration> => {
+  
+  return apiMutator<OpenIdConfiguration>(getGetProjectOpenIdConfigurationUrl(projectId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectOpenIdConfigurationQueryKey = (projectId?: string,
+    params?: GetProjectOpenIdConfigurationParams,) => {
+    return [
+    `/projects/${projectId}/.well-known/openid-configuration`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetProjectOpenIdConfigurationQueryOptions = <TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectOpenIdConfigurationQueryKey(projectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>> = ({ signal }) => getProjectOpenIdConfiguration(projectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectOpenIdConfigurationQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>>
+export type GetProjectOpenIdConfigurationQueryError = OperationError<'getProjectOpenIdConfiguration'>
+
+
+/**
+ * @summary OpenID discovery document of the project's access tokens
+ */
+
+export function useGetProjectOpenIdConfiguration<TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(
+ projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectOpenIdConfigurationQueryOptions(projectId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectOpenIdConfigurationSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectOpenIdConfigurationQueryKey(projectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>> = ({ signal }) => getProjectOpenIdConfiguration(projectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectOpenIdConfigurationSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>>
+export type GetProjectOpenIdConfigurationSuspenseQueryError = OperationError<'getProjectOpenIdConfiguration'>
+
+
+/**
+ * @summary OpenID discovery document of the project's access tokens
+ */
+
+export function useGetProjectOpenIdConfigurationSuspense<TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(
+ projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectOpenIdConfigurationSuspenseQueryOptions(projectId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The anonymous users' tokens carry the issuer `/api/v1/projects-anonymous-users/{project_id}`, and a verifier looks for `{iss}/.well-known/<document>`: every such document redirects (307) to the project's own (`/api/v1/projects/{project_id}/.well-known/<document>`) with `include_anonymous=true`, so `jwks.json` lists the same keys as the project's JWKS with the anonymous ones, and `openid-configuration` names the anonymous issuer. A document the project does not have answers 404 at the target.
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+export const getRedirectAnonymousWellKnownUrl = (projectId: string,
+    document: string,) => {
+
+
+  
+
+  return `/projects-anonymous-users/${projectId}/.well-known/${document}`
+}
+
+export const redirectAnonymousWellKnown = async (projectId: string,
+    document: string, options?: RequestInit): Promise<unknown> => {
+  
+  return apiMutator<unknown>(getRedirectAnonymousWellKnownUrl(projectId,document),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getRedirectAnonymousWellKnownQueryKey = (projectId?: string,
+    document?: string,) => {
+    return [
+    `/projects-anonymous-users/${projectId}/.well-known/${document}`
+    ] as const;
+    }
+
+    
+export const getRedirectAnonymousWellKnownQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(projectId: string,
+    document: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectAnonymousWellKnownQueryKey(projectId,document);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>> = ({ signal }) => redirectAnonymousWellKnown(projectId,document, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId && document), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectAnonymousWellKnownQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>>
+export type RedirectAnonymousWellKnownQueryError = OperationError<'redirectAnonymousWellKnown'>
+
+
+/**
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+
+export function useRedirectAnonymousWellKnown<TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(
+ projectId: string,
+    document: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectAnonymousWellKnownQueryOptions(projectId,document,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getRedirectAnonymousWellKnownSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(projectId: string,
+    document: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectAnonymousWellKnownQueryKey(projectId,document);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>> = ({ signal }) => redirectAnonymousWellKnown(projectId,document, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectAnonymousWellKnownSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>>
+export type RedirectAnonymousWellKnownSuspenseQueryError = OperationError<'redirectAnonymousWellKnown'>
+
+
+/**
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+
+export function useRedirectAnonymousWellKnownSuspense<TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(
+ projectId: string,
+    document: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectAnonymousWellKnownSuspenseQueryOptions(projectId,document,options)
 
   const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
 
@@ -2008,6 +2594,79 @@ export const useRedirectFromOAuthProviderForm = <TError = OperationError<'redire
       > => {
 
       const mutationOptions = getRedirectFromOAuthProviderFormMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * An app on one trusted domain whose user is signed in sends the user to another trusted domain of the same project, signed in there too, without a provider round trip. The answer's `redirect_url` is `redirect_uri` with `code` (a one-time authorization code, valid 10 minutes, for this user) and `state`; the app on the other domain exchanges the code at `POST /auth/oauth/token` (grant `authorization_code`, the same `redirect_uri`, and the PKCE `code_verifier` of `code_challenge`) for a new session of its own, exactly as after an OAuth callback (`is_new_user` false, `after_callback_redirect_url` echoed). `redirect_uri` and `after_callback_redirect_url` are checked like every redirect target (trusted domains, localhost only while the project allows it), else `REDIRECT_URL_NOT_WHITELISTED`.
+ * @summary Hand the signed-in session to another trusted domain of the project
+ */
+export const getAuthorizeCrossDomainUrl = () => {
+
+
+  
+
+  return `/auth/oauth/cross-domain/authorize`
+}
+
+export const authorizeCrossDomain = async (crossDomainAuthorizeRequest: CrossDomainAuthorizeRequest, options?: RequestInit): Promise<CrossDomainAuthorizeResult> => {
+  
+  return apiMutator<CrossDomainAuthorizeResult>(getAuthorizeCrossDomainUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      crossDomainAuthorizeRequest,)
+  }
+);}
+
+
+
+
+export const getAuthorizeCrossDomainMutationOptions = <TError = OperationError<'authorizeCrossDomain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext> => {
+
+const mutationKey = ['authorizeCrossDomain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof authorizeCrossDomain>>, {data: CrossDomainAuthorizeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  authorizeCrossDomain(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AuthorizeCrossDomainMutationResult = NonNullable<Awaited<ReturnType<typeof authorizeCrossDomain>>>
+    export type AuthorizeCrossDomainMutationBody = CrossDomainAuthorizeRequest
+    export type AuthorizeCrossDomainMutationError = OperationError<'authorizeCrossDomain'>
+
+    /**
+ * @summary Hand the signed-in session to another trusted domain of the project
+ */
+export const useAuthorizeCrossDomain = <TError = OperationError<'authorizeCrossDomain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof authorizeCrossDomain>>,
+        TError,
+        {data: CrossDomainAuthorizeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getAuthorizeCrossDomainMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -8335,6 +8994,89 @@ export const useDeleteTeamInvitation = <TError = OperationError<'deleteTeamInvit
     }
     
 /**
+ * Adds the user named by `user_id` (`me` or the token's own id with client access; any user with server or admin access) to the invitation's team, with the team-member default permissions, and uses the invitation up (its emailed code stops working). The invitation must be pending and addressed to one of the user's verified emails; any other id (unknown, accepted, revoked, expired, or addressed to someone else) is `VERIFICATION_CODE_NOT_FOUND`, so an id reveals nothing about invitations of other people. Anonymous and restricted users are refused with the reason. Joining a team the user is already in just uses the invitation. Gatehouse has no paid seat limits on teams, so `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (listed by the protocol) is never sent here.
+ * @summary Accept an invitation addressed to a user, by its id
+ */
+export const getAcceptTeamInvitationByIdUrl = (invitationId: string,
+    params: AcceptTeamInvitationByIdParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-invitations/${invitationId}/accept?${stringifiedParams}` : `/team-invitations/${invitationId}/accept`
+}
+
+export const acceptTeamInvitationById = async (invitationId: string,
+    params: AcceptTeamInvitationByIdParams,
+    acceptTeamInvitationByIdBody?: AcceptTeamInvitationByIdBody, options?: RequestInit): Promise<AcceptTeamInvitationById200> => {
+  
+  return apiMutator<AcceptTeamInvitationById200>(getAcceptTeamInvitationByIdUrl(invitationId,params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      acceptTeamInvitationByIdBody,)
+  }
+);}
+
+
+
+
+export const getAcceptTeamInvitationByIdMutationOptions = <TError = OperationError<'acceptTeamInvitationById'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext> => {
+
+const mutationKey = ['acceptTeamInvitationById'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof acceptTeamInvitationById>>, {invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}> = (props) => {
+          const {invitationId,params,data} = props ?? {};
+
+          return  acceptTeamInvitationById(invitationId,params,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AcceptTeamInvitationByIdMutationResult = NonNullable<Awaited<ReturnType<typeof acceptTeamInvitationById>>>
+    export type AcceptTeamInvitationByIdMutationBody = AcceptTeamInvitationByIdBody
+    export type AcceptTeamInvitationByIdMutationError = OperationError<'acceptTeamInvitationById'>
+
+    /**
+ * @summary Accept an invitation addressed to a user, by its id
+ */
+export const useAcceptTeamInvitationById = <TError = OperationError<'acceptTeamInvitationById'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof acceptTeamInvitationById>>,
+        TError,
+        {invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody},
+        TContext
+      > => {
+
+      const mutationOptions = getAcceptTeamInvitationByIdMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * The signed-in user must own the invited email as a verified contact channel, and may not be restricted. Joining a team one is already in just uses the code.
  * @summary Join a team with an invitation code
  */
@@ -11011,6 +11753,19 @@ theme; absent or `null`: the template's own choice (a template by source: the se
 The template is given a sample user, the project and its `previewVariables`. The sources run in
 the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
 
+**Editable markers** (the protocol names the fields and leaves their meaning open; this is
+Gatehouse's): with `editable_markers: true`, every static text of the marked source(s) — each
+JSX text node, such as `Verify your email` in `<Text>Verify your email</Text>` — is an editable
+region. `editable_source` says which sources are marked: `template` (the default), `theme` or
+`both`; it is ignored without `editable_markers`. The answer lists the regions in
+`editable_regions` (in source order, template first), and `html` wraps what each region rendered
+in `<span data-editable-id="<id>">…</span>`, so an editor maps a click in the preview to
+`tsx_source.slice(start, end)` of that source and can replace exactly those characters. A text
+that renders where markup cannot go (an attribute, `<title>`, `<style>`, or a string a
+component cut short) is rendered unmarked; a text that is not rendered (a branch not taken)
+is still listed. The subject is never marked. A source that does not compile is reported with
+the positions of the source as sent.
+
  * @summary Render a template inside a theme (a preview)
  */
 export const getRenderEmailUrl = () => {
@@ -11082,6 +11837,223 @@ export const useRenderEmail = <TError = OperationError<'renderEmail'>,
       return useMutation(mutationOptions);
     }
     
+/**
+ * Exactly one of `user_ids` / `all_users: true`, and exactly one content: `html` (with `subject`),
+`template_id` (+ `variables`, which must match the template's `variablesSchema`) or `draft_id`
+(the draft is marked sent). `theme_id`: a theme, `false` for none, absent/`null`: the template's
+(or draft's) own choice, else the selected theme. The category is `notification_category_name`,
+else the template's, else `Transactional`. A user who turned the category off, or has no
+primary email, gets nothing: the outbox records the skip and its reason. Non-transactional emails
+carry an unsubscribe link (`GET /emails/unsubscribe-link`) given to the theme. Every email is
+rendered per user (`user` is the recipient) and delivered before the answer, each recorded in
+the outbox (`GET /internal/emails`).
+
+Needs the project's own email server (`emails.server.isShared: false`): on the shared server,
+including the embedded default with no SMTP configured, this is `REQUIRES_CUSTOM_EMAIL_SERVER`
+(the platform's own emails still reach the outbox and the server log there). An unknown user id
+is `USER_ID_DOES_NOT_EXIST` and nothing is sent; an unknown template or draft is a plain 404.
+
+ * @summary Send an email to some or all users of the project
+ */
+export const getSendEmailUrl = () => {
+
+
+  
+
+  return `/emails/send-email`
+}
+
+export const sendEmail = async (sendEmailBody: SendEmailBody, options?: RequestInit): Promise<SendEmail200> => {
+  
+  return apiMutator<SendEmail200>(getSendEmailUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendEmailBody,)
+  }
+);}
+
+
+
+
+export const getSendEmailMutationOptions = <TError = OperationError<'sendEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendEmail>>, TError,{data: SendEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendEmail>>, TError,{data: SendEmailBody}, TContext> => {
+
+const mutationKey = ['sendEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendEmail>>, {data: SendEmailBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendEmail(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendEmailMutationResult = NonNullable<Awaited<ReturnType<typeof sendEmail>>>
+    export type SendEmailMutationBody = SendEmailBody
+    export type SendEmailMutationError = OperationError<'sendEmail'>
+
+    /**
+ * @summary Send an email to some or all users of the project
+ */
+export const useSendEmail = <TError = OperationError<'sendEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendEmail>>, TError,{data: SendEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendEmail>>,
+        TError,
+        {data: SendEmailBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Turns the email's notification category off for its recipient and answers a small HTML page
+saying so. The code is signed by the server (HMAC-SHA256 over project, user and category): it
+does not expire and works any number of times; a code that was not issued by this server is
+`VERIFICATION_CODE_NOT_FOUND`. A category that cannot be disabled never gets a link.
+
+ * @summary Follow an email's unsubscribe link (no sign-in)
+ */
+export const getGetUnsubscribeLinkUrl = (params: GetUnsubscribeLinkParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/emails/unsubscribe-link?${stringifiedParams}` : `/emails/unsubscribe-link`
+}
+
+export const getUnsubscribeLink = async (params: GetUnsubscribeLinkParams, options?: RequestInit): Promise<string> => {
+  
+  return apiMutator<string>(getGetUnsubscribeLinkUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUnsubscribeLinkQueryKey = (params?: GetUnsubscribeLinkParams,) => {
+    return [
+    `/emails/unsubscribe-link`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetUnsubscribeLinkQueryOptions = <TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(params: GetUnsubscribeLinkParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUnsubscribeLinkQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUnsubscribeLink>>> = ({ signal }) => getUnsubscribeLink(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUnsubscribeLinkQueryResult = NonNullable<Awaited<ReturnType<typeof getUnsubscribeLink>>>
+export type GetUnsubscribeLinkQueryError = OperationError<'getUnsubscribeLink'>
+
+
+/**
+ * @summary Follow an email's unsubscribe link (no sign-in)
+ */
+
+export function useGetUnsubscribeLink<TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(
+ params: GetUnsubscribeLinkParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUnsubscribeLinkQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetUnsubscribeLinkSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(params: GetUnsubscribeLinkParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUnsubscribeLinkQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUnsubscribeLink>>> = ({ signal }) => getUnsubscribeLink(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUnsubscribeLinkSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUnsubscribeLink>>>
+export type GetUnsubscribeLinkSuspenseQueryError = OperationError<'getUnsubscribeLink'>
+
+
+/**
+ * @summary Follow an email's unsubscribe link (no sign-in)
+ */
+
+export function useGetUnsubscribeLinkSuspense<TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(
+ params: GetUnsubscribeLinkParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUnsubscribeLinkSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * The quantity is the customer's unexpired manual changes (`update-quantity`) plus what its active products grant:
 an included item that does not repeat counts while the product is active (for good with `expires: never`);
@@ -14681,6 +15653,79 @@ export const useSendTestWebhook = <TError = OperationError<'sendTestWebhook'>,
       > => {
 
       const mutationOptions = getSendTestWebhookMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Newer SDKs send the page views and clicks they capture here. Gatehouse keeps no analytics: a batch is checked against this schema (at most 500 events, each `data` at most 100,000 characters as JSON) and then **dropped** — nothing is stored, so `inserted` is always 0 and `dropped` counts the events. The SDK treats the 200 as delivered and does not send the batch again. A signed-in user is needed, as in Stack's API.
+ * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
+ */
+export const getUploadAnalyticsEventBatchUrl = () => {
+
+
+  
+
+  return `/analytics/events/batch`
+}
+
+export const uploadAnalyticsEventBatch = async (analyticsEventBatch: AnalyticsEventBatch, options?: RequestInit): Promise<AnalyticsEventBatchResult> => {
+  
+  return apiMutator<AnalyticsEventBatchResult>(getUploadAnalyticsEventBatchUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      analyticsEventBatch,)
+  }
+);}
+
+
+
+
+export const getUploadAnalyticsEventBatchMutationOptions = <TError = OperationError<'uploadAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext> => {
+
+const mutationKey = ['uploadAnalyticsEventBatch'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, {data: AnalyticsEventBatch}> = (props) => {
+          const {data} = props ?? {};
+
+          return  uploadAnalyticsEventBatch(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UploadAnalyticsEventBatchMutationResult = NonNullable<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>>
+    export type UploadAnalyticsEventBatchMutationBody = AnalyticsEventBatch
+    export type UploadAnalyticsEventBatchMutationError = OperationError<'uploadAnalyticsEventBatch'>
+
+    /**
+ * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
+ */
+export const useUploadAnalyticsEventBatch = <TError = OperationError<'uploadAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>,
+        TError,
+        {data: AnalyticsEventBatch},
+        TContext
+      > => {
+
+      const mutationOptions = getUploadAnalyticsEventBatchMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

@@ -192,6 +192,33 @@ export class EmailContentService {
     if (!(await deleteEmailDraft(this.db, project.id, id.toLowerCase()))) throw notFound('Email draft', id);
   }
 
+  /** A template's source and theme choice; a plain 404 when the project has none by that id. */
+  template(project: ProjectLike, id: string): { displayName: string; tsxSource: string; themeId?: string | false } {
+    const template = this.templates(project)[id.toLowerCase()];
+    if (!template) throw notFound('Email template', id);
+    return template;
+  }
+
+  /** A draft's source and theme choice (`undefined`: the selected theme); a plain 404 when unknown. */
+  async draftSource(
+    project: ProjectLike,
+    id: string,
+  ): Promise<{ displayName: string; tsxSource: string; themeId: string | false | undefined }> {
+    const row = await findEmailDraft(this.db, project.id, id.toLowerCase());
+    if (!row) throw notFound('Email draft', id);
+    return { displayName: row.display_name, tsxSource: row.tsx_source, themeId: row.theme === 'none' ? false : (row.theme ?? undefined) };
+  }
+
+  /** Marks a draft sent (send-email with `draft_id`). */
+  async markDraftSent(project: ProjectLike, id: string, at: Date): Promise<void> {
+    await updateEmailDraft(this.db, project.id, id.toLowerCase(), { sent_at: at });
+  }
+
+  /** A theme choice of a request, checked: a plain 404 for an unknown theme id. */
+  themeChoice(project: ProjectLike, choice: ThemeChoice): string | false | undefined {
+    return this.checkThemeChoice(project, choice);
+  }
+
   // ---- rendering ----
 
   /**
@@ -200,7 +227,14 @@ export class EmailContentService {
    */
   async renderPreview(
     project: ProjectLike,
-    input: { templateId?: string; templateSource?: string; themeId?: string | false | null; themeSource?: string },
+    input: {
+      templateId?: string;
+      templateSource?: string;
+      themeId?: string | false | null;
+      themeSource?: string;
+      /** Mark the static texts of the template, the theme or both as editable regions. */
+      editable?: 'template' | 'theme' | 'both';
+    },
   ): Promise<RenderedEmail> {
     let templateSource: string;
     let themeId: string | false | undefined;
@@ -220,7 +254,8 @@ export class EmailContentService {
       if (!theme) throw notFound('Email theme', input.themeId);
       themeSource = theme.tsxSource;
     } else themeSource = this.themeSource(project, themeId);
-    return this.renderOrThrow({ templateSource, themeSource, props: this.previewProps(project) });
+    const editable = input.editable && { template: input.editable !== 'theme', theme: input.editable !== 'template' };
+    return this.renderOrThrow({ templateSource, themeSource, props: this.previewProps(project), ...(editable ? { editable } : {}) });
   }
 
   /**

@@ -12,6 +12,8 @@ export interface EmailOutboxTable {
   created_at: Generated<Date>;
   sent_at: Date | null;
   error: string | null;
+  /** Set when the email was not sent on purpose (migration 0021). */
+  skipped_reason: Generated<string | null>;
 }
 
 export type EmailOutboxRow = Selectable<EmailOutboxTable>;

@@ -92,8 +92,19 @@ export class EmailService {
     const { rendered, fallbackReason } = await this.content.renderSystemEmail(project, template.kind, template.variables, user);
     if (fallbackReason)
       this.options.log('email template failed, sent the built-in one', { projectId: project.id, kind: email.kind, error: fallbackReason });
-    const { html, text } = rendered;
-    const subject = headerText(rendered.subject);
+    return this.deliver(project, { to: email.to, kind: email.kind, subject: rendered.subject, html: rendered.html, text: rendered.text });
+  }
+
+  /**
+   * Records an already rendered email in the outbox, logs it, and delivers it when a mail server is
+   * configured (send-email's emails come this way).
+   */
+  async deliver(
+    project: Pick<Project, 'id' | 'display_name' | 'config'>,
+    email: { to: string; kind: string; subject: string; html: string; text: string },
+  ): Promise<{ outboxId: string; delivered: boolean }> {
+    const { html, text } = email;
+    const subject = headerText(email.subject);
     const row = await insertEmailOutbox(this.db, {
       id: randomUUID(),
       project_id: project.id,
@@ -127,6 +138,23 @@ export class EmailService {
     }
     await this.record(() => markEmailOutboxSent(this.db, project.id, row.id, new Date()), fields);
     return { outboxId: row.id, delivered: true };
+  }
+
+  /** An email not sent on purpose, kept in the outbox with the reason. */
+  async recordSkipped(projectId: ProjectId, email: { to: string; kind: string; subject: string; reason: string }): Promise<string> {
+    const row = await insertEmailOutbox(this.db, {
+      id: randomUUID(),
+      project_id: projectId,
+      to_address: email.to,
+      kind: email.kind,
+      subject: headerText(email.subject),
+      html: '',
+      text: '',
+      sent_at: null,
+      error: null,
+      skipped_reason: email.reason,
+    });
+    return row.id;
   }
 
   /** The project's outbox, newest first. */

@@ -4,6 +4,7 @@ import { EmailContentService } from './email-content.service.ts';
 import { emailContentHandlers } from './email-content.routes.ts';
 import { type EmailLog, EmailService } from './email.service.ts';
 import * as migration0020 from './migrations/0020-email-drafts.ts';
+import * as migration0021 from './migrations/0021-email-outbox-skipped.ts';
 import { defaultRenderLimits, EmailRenderer, type RenderLimits } from './rendering/email-renderer.ts';
 import { readSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 import { readDevelopmentMode } from '../../config/secrets-in-logs.ts';
@@ -43,7 +44,7 @@ function readRenderLimits(env: NodeJS.ProcessEnv): RenderLimits {
 export const emailModule = defineModule({
   name: 'email',
   requires: [projectsModule],
-  migrations: { '0020-email-drafts': migration0020 },
+  migrations: { '0020-email-drafts': migration0020, '0021-email-outbox-skipped': migration0021 },
   settings: (env): EmailSettings => ({
     sharedSmtp: readSmtpSettings(env),
     log: readDevelopmentMode(env) ? (message, fields) => console.log(message, fields.text ?? '') : (message) => console.log(message),
