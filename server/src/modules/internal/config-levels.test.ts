@@ -97,6 +97,15 @@ describe('GET/PUT /internal/config/override/{level}', () => {
   });
 });
 
+const unreadable = (headers: Headers, method: 'PUT' | 'POST', url: string) =>
+  env.context.request({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: '{"keys": [' });
+
+it('refuses unreadable JSON bodies with BODY_PARSING_ERROR', async () => {
+  const { headers } = await env.context.createProject();
+  expectError(await unreadable(headers.admin, 'PUT', '/api/v1/internal/config/override/branch'), 400, 'BODY_PARSING_ERROR');
+  expectError(await unreadable(headers.admin, 'POST', '/api/v1/internal/config/override/branch/reset-keys'), 400, 'BODY_PARSING_ERROR');
+});
+
 describe('POST /internal/config/override/{level}/reset-keys', () => {
   it('drops what the override says at each path and below (dotted or nested), falling back to the defaults', async () => {
     const { headers } = await env.context.createProject();
@@ -165,6 +174,13 @@ describe('GET/DELETE /internal/config/source', () => {
     expect(unlinked.body).toEqual({ success: true });
     expect((await getSource(headers.admin)).body).toEqual({ source: { type: 'unlinked' } });
     expect((await unlink(headers.admin)).status).toBe(200);
+    expectError(await env.context.request({ url: '/api/v1/internal/config/source?all=1', headers: headers.admin }), 400, 'SCHEMA_ERROR');
+    const unlinkWithQuery = await env.context.request({
+      method: 'DELETE',
+      url: '/api/v1/internal/config/source?x=1',
+      headers: headers.admin,
+    });
+    expectError(unlinkWithQuery, 400, 'SCHEMA_ERROR');
     expectError(await getSource(headers.server), 401, 'INSUFFICIENT_ACCESS_TYPE');
     expectError(await unlink(headers.server), 401, 'INSUFFICIENT_ACCESS_TYPE');
   });
