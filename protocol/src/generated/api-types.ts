@@ -6156,6 +6156,19 @@ export interface paths {
          *     theme; absent or `null`: the template's own choice (a template by source: the selected theme).
          *     The template is given a sample user, the project and its `previewVariables`. The sources run in
          *     the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
+         *
+         *     **Editable markers** (the protocol names the fields and leaves their meaning open; this is
+         *     Gatehouse's): with `editable_markers: true`, every static text of the marked source(s) — each
+         *     JSX text node, such as `Verify your email` in `<Text>Verify your email</Text>` — is an editable
+         *     region. `editable_source` says which sources are marked: `template` (the default), `theme` or
+         *     `both`; it is ignored without `editable_markers`. The answer lists the regions in
+         *     `editable_regions` (in source order, template first), and `html` wraps what each region rendered
+         *     in `<span data-editable-id="<id>">…</span>`, so an editor maps a click in the preview to
+         *     `tsx_source.slice(start, end)` of that source and can replace exactly those characters. A text
+         *     that renders where markup cannot go (an attribute, `<title>`, `<style>`, or a string a
+         *     component cut short) is rendered unmarked; a text that is not rendered (a branch not taken)
+         *     is still listed. The subject is never marked. A source that does not compile is reported with
+         *     the positions of the source as sent.
          */
         post: operations["renderEmail"];
         delete?: never;
@@ -9976,6 +9989,25 @@ export interface components {
             html: string;
             subject?: string;
             notification_category?: string;
+            /** @description With `editable_markers`: the editable regions of the marked sources, in source order (template first). */
+            editable_regions?: components["schemas"]["EditableRegion"][];
+        };
+        /** @description A static text of a TSX source, rendered in the preview inside `<span data-editable-id="<id>">`. */
+        EditableRegion: {
+            /** @description `template:<n>` or `theme:<n>`: the `data-editable-id` of its spans. */
+            id: string;
+            /** @enum {string} */
+            source: "template" | "theme";
+            /** @description UTF-16 offset of the text's first character in the source (surrounding whitespace excluded). */
+            start: number;
+            /** @description UTF-16 offset just past its last character: the text is `tsx_source.slice(start, end)`. */
+            end: number;
+            /** @description 1-based line of `start`. */
+            line: number;
+            /** @description 1-based column of `start`. */
+            column: number;
+            /** @description The text as written in the source. */
+            text: string;
         };
         UserCreatedEvent: {
             /** @constant */
@@ -24021,6 +24053,13 @@ export interface operations {
                     template_tsx_source?: components["schemas"]["TsxSource"];
                     theme_id?: components["schemas"]["ThemeChoice"];
                     theme_tsx_source?: components["schemas"]["TsxSource"];
+                    /** @description Mark the static texts of the source(s) named by `editable_source` as editable regions (see above). */
+                    editable_markers?: boolean;
+                    /**
+                     * @description Which sources `editable_markers` marks; default `template`.
+                     * @enum {string}
+                     */
+                    editable_source?: "template" | "theme" | "both";
                 };
             };
         };

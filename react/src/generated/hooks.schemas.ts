@@ -133,6 +133,7 @@ export type EmailTemplateList = components['schemas']['EmailTemplateList'];
 export type EmailDraft = components['schemas']['EmailDraft'];
 export type EmailDraftList = components['schemas']['EmailDraftList'];
 export type RenderedEmail = components['schemas']['RenderedEmail'];
+export type EditableRegion = components['schemas']['EditableRegion'];
 export type UserCreatedEvent = components['schemas']['UserCreatedEvent'];
 export type UserUpdatedEvent = components['schemas']['UserUpdatedEvent'];
 export type UserDeletedEventData = components['schemas']['UserDeletedEventData'];

@@ -11419,6 +11419,19 @@ theme; absent or `null`: the template's own choice (a template by source: the se
 The template is given a sample user, the project and its `previewVariables`. The sources run in
 the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
 
+**Editable markers** (the protocol names the fields and leaves their meaning open; this is
+Gatehouse's): with `editable_markers: true`, every static text of the marked source(s) — each
+JSX text node, such as `Verify your email` in `<Text>Verify your email</Text>` — is an editable
+region. `editable_source` says which sources are marked: `template` (the default), `theme` or
+`both`; it is ignored without `editable_markers`. The answer lists the regions in
+`editable_regions` (in source order, template first), and `html` wraps what each region rendered
+in `<span data-editable-id="<id>">…</span>`, so an editor maps a click in the preview to
+`tsx_source.slice(start, end)` of that source and can replace exactly those characters. A text
+that renders where markup cannot go (an attribute, `<title>`, `<style>`, or a string a
+component cut short) is rendered unmarked; a text that is not rendered (a branch not taken)
+is still listed. The subject is never marked. A source that does not compile is reported with
+the positions of the source as sent.
+
  * @summary Render a template inside a theme (a preview)
  */
 export const getRenderEmailUrl = () => {

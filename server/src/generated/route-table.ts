@@ -539,6 +539,21 @@ export const sharedSchemas = [
     "maxItems": 2
   },
   {
+    "$id": "EditableRegion",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "source", "start", "end", "line", "column", "text"],
+    "properties": {
+      "id": { "type": "string" },
+      "source": { "type": "string", "enum": ["template", "theme"] },
+      "start": { "type": "integer", "minimum": 0 },
+      "end": { "type": "integer", "minimum": 0 },
+      "line": { "type": "integer", "minimum": 1 },
+      "column": { "type": "integer", "minimum": 1 },
+      "text": { "type": "string" }
+    }
+  },
+  {
     "$id": "EmailDraft",
     "type": "object",
     "additionalProperties": false,
@@ -1044,7 +1059,12 @@ export const sharedSchemas = [
     "type": "object",
     "additionalProperties": false,
     "required": ["html"],
-    "properties": { "html": { "type": "string" }, "subject": { "type": "string" }, "notification_category": { "type": "string" } }
+    "properties": {
+      "html": { "type": "string" },
+      "subject": { "type": "string" },
+      "notification_category": { "type": "string" },
+      "editable_regions": { "type": "array", "items": { "$ref": "EditableRegion#" } }
+    }
   },
   {
     "$id": "RestrictedReason",
@@ -8491,7 +8511,9 @@ export const routeTable = [
           "template_id": { "type": "string", "format": "uuid" },
           "template_tsx_source": { "type": "string", "maxLength": 200000 },
           "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
-          "theme_tsx_source": { "type": "string", "maxLength": 200000 }
+          "theme_tsx_source": { "type": "string", "maxLength": 200000 },
+          "editable_markers": { "type": "boolean" },
+          "editable_source": { "type": "string", "enum": ["template", "theme", "both"] }
         }
       },
       "response": { "200": { "$ref": "RenderedEmail#" } }
