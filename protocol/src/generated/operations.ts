@@ -12,6 +12,7 @@ export const operationDescriptors = {
   listComponentVersions: {"method":"GET","path":"/internal/component-versions","responseType":"json","auth":"none"},
   getHealth: {"method":"GET","path":"/health","responseType":"json","auth":"none"},
   getReadiness: {"method":"GET","path":"/ready","responseType":"json","auth":"none"},
+  getPrometheusMetrics: {"method":"GET","path":"/metrics","responseType":"text","auth":"none"},
   getCurrentProject: {"method":"GET","path":"/projects/current","responseType":"json","auth":"required"},
   getProjectJwks: {"method":"GET","path":"/projects/{project_id}/.well-known/jwks.json","responseType":"json","auth":"none"},
   redirectAnonymousJwks: {"method":"GET","path":"/projects-anonymous-users/{project_id}/.well-known/jwks.json","responseType":"none","auth":"none"},

@@ -1107,6 +1107,125 @@ export function useGetReadinessSuspense<TData = Awaited<ReturnType<typeof getRea
 
 
 /**
+ * The metrics in the Prometheus text format (version 0.0.4), for a scraper. Off unless the server has `METRICS_TOKEN` set (404 `METRICS_DISABLED`); the scraper sends it as `Authorization: Bearer <token>` (401 `METRICS_TOKEN_INVALID` when missing or different). Reads no project header. Series: `gatehouse_http_request_duration_seconds` (histogram; labels `operation` = the spec's operationId, or `not_found` / `other` for paths outside the spec, `method`, `status`; its `_count` counts requests per operation and status), `gatehouse_db_pool_connections` (gauge; `state` = `total`, `idle`, `waiting`; with `gatehouse_db_pool_max`), `gatehouse_queue_depth` (gauge; `queue` = `email_outbox` for emails neither sent nor failed, `webhook_deliveries` for webhook messages pending), `gatehouse_cache_listener_up` (1 while the cache-invalidation LISTEN connection is up; always 0 on PGlite), and the process's defaults (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, GC). With `WORKERS` > 1 the answer sums every worker of the host (gauges of the pool are summed; `nodejs_*` series are per worker).
+ * @summary Prometheus metrics of this instance
+ */
+export const getGetPrometheusMetricsUrl = () => {
+
+
+  
+
+  return `/metrics`
+}
+
+export const getPrometheusMetrics = async ( options?: RequestInit): Promise<string> => {
+  
+  return apiMutator<string>(getGetPrometheusMetricsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetPrometheusMetricsQueryKey = () => {
+    return [
+    `/metrics`
+    ] as const;
+    }
+
+    
+export const getGetPrometheusMetricsQueryOptions = <TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPrometheusMetricsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPrometheusMetrics>>> = ({ signal }) => getPrometheusMetrics({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPrometheusMetricsQueryResult = NonNullable<Awaited<ReturnType<typeof getPrometheusMetrics>>>
+export type GetPrometheusMetricsQueryError = OperationError<'getPrometheusMetrics'>
+
+
+/**
+ * @summary Prometheus metrics of this instance
+ */
+
+export function useGetPrometheusMetrics<TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPrometheusMetricsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetPrometheusMetricsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPrometheusMetricsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPrometheusMetrics>>> = ({ signal }) => getPrometheusMetrics({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPrometheusMetricsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getPrometheusMetrics>>>
+export type GetPrometheusMetricsSuspenseQueryError = OperationError<'getPrometheusMetrics'>
+
+
+/**
+ * @summary Prometheus metrics of this instance
+ */
+
+export function useGetPrometheusMetricsSuspense<TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPrometheusMetricsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
  * @summary The current project (client view)
  */
 export const getGetCurrentProjectUrl = () => {

@@ -14,6 +14,7 @@ import { eventsModule } from './events/index.ts';
 import { internalModule } from './internal/index.ts';
 import { maintenanceModule } from './maintenance/index.ts';
 import { metaModule } from './meta/index.ts';
+import { prometheusMetricsModule } from './prometheus-metrics/index.ts';
 import { mfaModule } from './mfa/index.ts';
 import { notificationPreferencesModule } from './notification-preferences/index.ts';
 import { oauthModule } from './oauth/index.ts';
@@ -70,4 +71,5 @@ export const modules = [
   healthModule,
   rateLimitCountersModule,
   analyticsModule,
+  prometheusMetricsModule,
 ] as const;
