@@ -21995,7 +21995,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            400: components["responses"]["UserMeQuery400"];
+            400: components["responses"]["UserMe400"];
             401: components["responses"]["ProjectAuth401"];
             /** @description A restricted user, or client access naming another user (plain text). */
             403: {
@@ -27529,7 +27529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["RequiredAuthQuery400"];
+            400: components["responses"]["RequiredAuth400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };

@@ -6966,6 +6966,7 @@ export const routeTable = [
       "400": [
         "ACCESS_TYPE_REQUIRED",
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CANNOT_GET_OWN_USER_WITHOUT_USER",
         "CURRENT_PROJECT_NOT_FOUND",
@@ -11056,6 +11057,7 @@ export const routeTable = [
       "400": [
         "ACCESS_TYPE_REQUIRED",
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
