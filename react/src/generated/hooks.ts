@@ -96,7 +96,10 @@ import type {
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUnsubscribeLinkParams,
+  GetUserActivity200,
+  GetUserActivityParams,
   GetUserApiKeyParams,
+  GetUserCounts200,
   GrantCustomerProduct200,
   GrantCustomerProductBody,
   InitiatePasskeyAuthentication200,
@@ -140,6 +143,9 @@ import type {
   PollCliLogin200,
   PollCliLogin201,
   PollCliLoginBody,
+  PreviewAffectedUsers200,
+  PreviewAffectedUsersBody,
+  PreviewAffectedUsersParams,
   ProbeStatus,
   ProjectCreate,
   ProjectMetrics,
@@ -14675,6 +14681,332 @@ export function useGetProjectMetricsSuspense<TData = Awaited<ReturnType<typeof g
 
 
 
+/**
+ * `total_users` counts the users who are not anonymous (as `getProjectMetrics` does by default); `anonymous_users` the anonymous ones. Read from the same rollups as the metrics.
+ * @summary How many users the project has
+ */
+export const getGetUserCountsUrl = () => {
+
+
+  
+
+  return `/internal/metrics/user-counts`
+}
+
+export const getUserCounts = async ( options?: RequestInit): Promise<GetUserCounts200> => {
+  
+  return apiMutator<GetUserCounts200>(getGetUserCountsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUserCountsQueryKey = () => {
+    return [
+    `/internal/metrics/user-counts`
+    ] as const;
+    }
+
+    
+export const getGetUserCountsQueryOptions = <TData = Awaited<ReturnType<typeof getUserCounts>>, TError = OperationError<'getUserCounts'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserCountsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserCounts>>> = ({ signal }) => getUserCounts({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserCountsQueryResult = NonNullable<Awaited<ReturnType<typeof getUserCounts>>>
+export type GetUserCountsQueryError = OperationError<'getUserCounts'>
+
+
+/**
+ * @summary How many users the project has
+ */
+
+export function useGetUserCounts<TData = Awaited<ReturnType<typeof getUserCounts>>, TError = OperationError<'getUserCounts'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserCountsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetUserCountsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUserCounts>>, TError = OperationError<'getUserCounts'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserCountsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserCounts>>> = ({ signal }) => getUserCounts({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserCountsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUserCounts>>>
+export type GetUserCountsSuspenseQueryError = OperationError<'getUserCounts'>
+
+
+/**
+ * @summary How many users the project has
+ */
+
+export function useGetUserCountsSuspense<TData = Awaited<ReturnType<typeof getUserCounts>>, TError = OperationError<'getUserCounts'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserCountsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * One data point per UTC day of the last 30 (`YYYY-MM-DD`, oldest first). Decided here: Gatehouse keeps each user's latest activity, not a history of it, so `activity` is 1 on the day of the user's latest activity and 0 on the other days.
+ * @summary A user's activity per day over the last 30 days
+ */
+export const getGetUserActivityUrl = (params: GetUserActivityParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/internal/user-activity?${stringifiedParams}` : `/internal/user-activity`
+}
+
+export const getUserActivity = async (params: GetUserActivityParams, options?: RequestInit): Promise<GetUserActivity200> => {
+  
+  return apiMutator<GetUserActivity200>(getGetUserActivityUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUserActivityQueryKey = (params?: GetUserActivityParams,) => {
+    return [
+    `/internal/user-activity`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetUserActivityQueryOptions = <TData = Awaited<ReturnType<typeof getUserActivity>>, TError = OperationError<'getUserActivity'>>(params: GetUserActivityParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserActivityQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserActivity>>> = ({ signal }) => getUserActivity(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserActivityQueryResult = NonNullable<Awaited<ReturnType<typeof getUserActivity>>>
+export type GetUserActivityQueryError = OperationError<'getUserActivity'>
+
+
+/**
+ * @summary A user's activity per day over the last 30 days
+ */
+
+export function useGetUserActivity<TData = Awaited<ReturnType<typeof getUserActivity>>, TError = OperationError<'getUserActivity'>>(
+ params: GetUserActivityParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserActivityQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetUserActivitySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUserActivity>>, TError = OperationError<'getUserActivity'>>(params: GetUserActivityParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserActivityQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserActivity>>> = ({ signal }) => getUserActivity(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserActivitySuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUserActivity>>>
+export type GetUserActivitySuspenseQueryError = OperationError<'getUserActivity'>
+
+
+/**
+ * @summary A user's activity per day over the last 30 days
+ */
+
+export function useGetUserActivitySuspense<TData = Awaited<ReturnType<typeof getUserActivity>>, TError = OperationError<'getUserActivity'>>(
+ params: GetUserActivityParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserActivitySuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The users who are not restricted now and would be with the onboarding settings given (unset ones keep their current value): with `require_email_verification: true`, the users who are not anonymous and have no verified primary email, each with the `restricted_reason` they would get. `affected_users` lists the first `limit` (default 10, at most 100) by sign-up, oldest first; `total_affected_count` counts them all. Nothing is changed.
+ * @summary The users an onboarding change would restrict
+ */
+export const getPreviewAffectedUsersUrl = (params?: PreviewAffectedUsersParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/internal/onboarding/preview-affected-users?${stringifiedParams}` : `/internal/onboarding/preview-affected-users`
+}
+
+export const previewAffectedUsers = async (previewAffectedUsersBody: PreviewAffectedUsersBody,
+    params?: PreviewAffectedUsersParams, options?: RequestInit): Promise<PreviewAffectedUsers200> => {
+  
+  return apiMutator<PreviewAffectedUsers200>(getPreviewAffectedUsersUrl(params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      previewAffectedUsersBody,)
+  }
+);}
+
+
+
+
+export const getPreviewAffectedUsersMutationOptions = <TError = OperationError<'previewAffectedUsers'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof previewAffectedUsers>>, TError,{data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof previewAffectedUsers>>, TError,{data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams}, TContext> => {
+
+const mutationKey = ['previewAffectedUsers'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof previewAffectedUsers>>, {data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams}> = (props) => {
+          const {data,params} = props ?? {};
+
+          return  previewAffectedUsers(data,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type PreviewAffectedUsersMutationResult = NonNullable<Awaited<ReturnType<typeof previewAffectedUsers>>>
+    export type PreviewAffectedUsersMutationBody = PreviewAffectedUsersBody
+    export type PreviewAffectedUsersMutationError = OperationError<'previewAffectedUsers'>
+
+    /**
+ * @summary The users an onboarding change would restrict
+ */
+export const usePreviewAffectedUsers = <TError = OperationError<'previewAffectedUsers'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof previewAffectedUsers>>, TError,{data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof previewAffectedUsers>>,
+        TError,
+        {data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams},
+        TContext
+      > => {
+
+      const mutationOptions = getPreviewAffectedUsersMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
 /**
  * @summary The project's rendered config (defaults with the override applied)
  */

@@ -82,6 +82,10 @@ export function internalHandlers(services: {
       );
     },
 
+    getUserCounts: async (request) => services.metrics.userCounts(authOf(request).project.id),
+    getUserActivity: async (request) => services.metrics.userActivity(authOf(request).project.id, request.query.user_id),
+    previewAffectedUsers: async (request) =>
+      services.metrics.previewAffectedUsers(authOf(request).project, request.body.onboarding, Number(request.query.limit ?? 10)),
     getProjectMetrics: async (request) => services.metrics.of(authOf(request).project.id, request.query.include_anonymous === 'true'),
 
     listInternalApiKeys: async (request) => ({
