@@ -227,7 +227,14 @@ export class EmailContentService {
    */
   async renderPreview(
     project: ProjectLike,
-    input: { templateId?: string; templateSource?: string; themeId?: string | false | null; themeSource?: string },
+    input: {
+      templateId?: string;
+      templateSource?: string;
+      themeId?: string | false | null;
+      themeSource?: string;
+      /** Mark the static texts of the template, the theme or both as editable regions. */
+      editable?: 'template' | 'theme' | 'both';
+    },
   ): Promise<RenderedEmail> {
     let templateSource: string;
     let themeId: string | false | undefined;
@@ -247,7 +254,8 @@ export class EmailContentService {
       if (!theme) throw notFound('Email theme', input.themeId);
       themeSource = theme.tsxSource;
     } else themeSource = this.themeSource(project, themeId);
-    return this.renderOrThrow({ templateSource, themeSource, props: this.previewProps(project) });
+    const editable = input.editable && { template: input.editable !== 'theme', theme: input.editable !== 'template' };
+    return this.renderOrThrow({ templateSource, themeSource, props: this.previewProps(project), ...(editable ? { editable } : {}) });
   }
 
   /**
