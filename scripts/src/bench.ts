@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import { measureArgon2Capacity } from './bench/argon2-capacity.ts';
+import { benchStartupMemory, startupMemoryRows } from './bench/startup-memory.ts';
 import { measureWebhookDelivery } from './bench/webhook-delivery.ts';
 import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
 
@@ -197,4 +198,5 @@ console.log(`\nServer process RSS after the run: ${memory.rssMb} MB`);
 
 child.kill('SIGTERM');
 await new Promise((resolve) => child.once('exit', resolve));
+if (only.test('start-up')) console.log(`\n${startupMemoryRows(await benchStartupMemory(databaseUrl)).join('\n')}`);
 postgres?.stop();

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { build, type Message } from 'esbuild';
-import { convert } from 'html-to-text';
+import type { Message } from 'esbuild';
 import { applyEditableMarkers, type EditableRegion, markEditableText, withoutEditableMarkers } from './editable-markers.ts';
 import { SandboxError, SandboxPool } from './sandbox-pool.ts';
 import { sandboxRuntimeScript } from './sandbox-runtime.ts';
@@ -108,7 +107,7 @@ export class EmailRenderer {
     const html = `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">${body}`;
     return {
       html,
-      text: convert(editableRegions ? withoutEditableMarkers(parsed.html) : parsed.html, textOptions),
+      text: (await import('html-to-text')).convert(editableRegions ? withoutEditableMarkers(parsed.html) : parsed.html, textOptions),
       subject: parsed.subject === null ? undefined : editableRegions ? withoutEditableMarkers(parsed.subject) : parsed.subject,
       notificationCategory: parsed.notificationCategory ?? undefined,
       variablesSchema: parsed.variablesSchema ?? undefined,
@@ -145,6 +144,8 @@ export class EmailRenderer {
 }
 
 async function compileSource(source: string, kind: 'template' | 'theme'): Promise<Compiled> {
+  // esbuild loads on the first email compiled, not at start-up.
+  const { build } = await import('esbuild');
   try {
     const result = await build({
       stdin: { contents: source, loader: 'tsx', sourcefile: `${kind}.tsx` },
