@@ -66,6 +66,10 @@ import type {
   CreatePurchaseUrlBody,
   CreateSession200,
   CreateSessionBody,
+  CreateStripeAccountSession200,
+  CreateStripeAccountSessionBody,
+  CreateStripeOnboardingLink200,
+  CreateStripeOnboardingLinkBody,
   CreateTeamApiKeyBody,
   CreateUserApiKeyBody,
   CreateWebhookPortalTokenBody,
@@ -93,6 +97,7 @@ import type {
   GetProjectMetricsParams,
   GetProjectOpenIdConfigurationParams,
   GetPurchaseCheckoutPageParams,
+  GetStripeAccountInfo200,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
   GetUnsubscribeLinkParams,
@@ -153,6 +158,8 @@ import type {
   ProjectPermissionList,
   ProjectUpdate,
   PurchaseCodeDetails,
+  ReceiveStripeWebhook200,
+  ReceiveStripeWebhookBody,
   RedirectFromOAuthProviderParams,
   RedirectToOAuthProvider200,
   RedirectToOAuthProviderParams,
@@ -13574,7 +13581,9 @@ grant (nothing was paid) is `ONE_TIME_PURCHASE_NOT_FOUND` / `SUBSCRIPTION_INVOIC
 Test mode (decided here; the protocol does not say): no money was taken, so a test-mode purchase returns none —
 `amount_usd` must be `"0"` (any other amount is `TEST_MODE_PURCHASE_NON_REFUNDABLE`) and the refund reverses the
 purchase's grants now (`end_action` `at-period-end` is a plain-text 400: a test-mode purchase has no period
-billed to end). `invoice_id` is accepted for compatibility and must be absent or the purchase's id.
+billed to end). A Stripe purchase (USD) is refunded on the project's connected account first (`amount_usd` up to
+what was paid, refunds end the purchase now; plain-text 400 otherwise), and Stripe's own `charge.refunded` event
+for it then changes nothing. `invoice_id` is accepted for compatibility and must be absent or the purchase's id.
 
  * @summary Refund a purchase
  */
@@ -13643,6 +13652,363 @@ export const useCreatePaymentRefund = <TError = OperationError<'createPaymentRef
       > => {
 
       const mutationOptions = getCreatePaymentRefundMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Stripe mode: creates the project's connected Stripe account (an Express account) the first time, then answers a
+fresh onboarding link of it (`account_onboarding`, returning to the dashboard's payments page). The platform's
+Stripe key is the server's `STRIPE_SECRET_KEY`; a server without one answers a plain-text 400.
+
+ * @summary Start or continue the project's Stripe onboarding
+ */
+export const getCreateStripeOnboardingLinkUrl = () => {
+
+
+  
+
+  return `/internal/payments/setup`
+}
+
+export const createStripeOnboardingLink = async (createStripeOnboardingLinkBody?: CreateStripeOnboardingLinkBody, options?: RequestInit): Promise<CreateStripeOnboardingLink200> => {
+  
+  return apiMutator<CreateStripeOnboardingLink200>(getCreateStripeOnboardingLinkUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createStripeOnboardingLinkBody,)
+  }
+);}
+
+
+
+
+export const getCreateStripeOnboardingLinkMutationOptions = <TError = OperationError<'createStripeOnboardingLink'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createStripeOnboardingLink>>, TError,{data: CreateStripeOnboardingLinkBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createStripeOnboardingLink>>, TError,{data: CreateStripeOnboardingLinkBody}, TContext> => {
+
+const mutationKey = ['createStripeOnboardingLink'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createStripeOnboardingLink>>, {data: CreateStripeOnboardingLinkBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createStripeOnboardingLink(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateStripeOnboardingLinkMutationResult = NonNullable<Awaited<ReturnType<typeof createStripeOnboardingLink>>>
+    export type CreateStripeOnboardingLinkMutationBody = CreateStripeOnboardingLinkBody
+    export type CreateStripeOnboardingLinkMutationError = OperationError<'createStripeOnboardingLink'>
+
+    /**
+ * @summary Start or continue the project's Stripe onboarding
+ */
+export const useCreateStripeOnboardingLink = <TError = OperationError<'createStripeOnboardingLink'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createStripeOnboardingLink>>, TError,{data: CreateStripeOnboardingLinkBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createStripeOnboardingLink>>,
+        TError,
+        {data: CreateStripeOnboardingLinkBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateStripeOnboardingLinkMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * What Stripe says of the project's connected account now; `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has not
+started onboarding (`/internal/payments/setup`) or the server has no Stripe key.
+
+ * @summary The project's connected Stripe account
+ */
+export const getGetStripeAccountInfoUrl = () => {
+
+
+  
+
+  return `/internal/payments/stripe/account-info`
+}
+
+export const getStripeAccountInfo = async ( options?: RequestInit): Promise<GetStripeAccountInfo200> => {
+  
+  return apiMutator<GetStripeAccountInfo200>(getGetStripeAccountInfoUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetStripeAccountInfoQueryKey = () => {
+    return [
+    `/internal/payments/stripe/account-info`
+    ] as const;
+    }
+
+    
+export const getGetStripeAccountInfoQueryOptions = <TData = Awaited<ReturnType<typeof getStripeAccountInfo>>, TError = OperationError<'getStripeAccountInfo'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetStripeAccountInfoQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getStripeAccountInfo>>> = ({ signal }) => getStripeAccountInfo({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetStripeAccountInfoQueryResult = NonNullable<Awaited<ReturnType<typeof getStripeAccountInfo>>>
+export type GetStripeAccountInfoQueryError = OperationError<'getStripeAccountInfo'>
+
+
+/**
+ * @summary The project's connected Stripe account
+ */
+
+export function useGetStripeAccountInfo<TData = Awaited<ReturnType<typeof getStripeAccountInfo>>, TError = OperationError<'getStripeAccountInfo'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetStripeAccountInfoQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetStripeAccountInfoSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getStripeAccountInfo>>, TError = OperationError<'getStripeAccountInfo'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetStripeAccountInfoQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getStripeAccountInfo>>> = ({ signal }) => getStripeAccountInfo({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetStripeAccountInfoSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getStripeAccountInfo>>>
+export type GetStripeAccountInfoSuspenseQueryError = OperationError<'getStripeAccountInfo'>
+
+
+/**
+ * @summary The project's connected Stripe account
+ */
+
+export function useGetStripeAccountInfoSuspense<TData = Awaited<ReturnType<typeof getStripeAccountInfo>>, TError = OperationError<'getStripeAccountInfo'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetStripeAccountInfoSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * An account session of the project's connected account (account management, notification banner, payments and
+payouts components), whose `client_secret` the dashboard hands to Stripe's embedded components.
+`STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has no connected account.
+
+ * @summary A session for Stripe's embedded dashboard components
+ */
+export const getCreateStripeAccountSessionUrl = () => {
+
+
+  
+
+  return `/internal/payments/stripe-widgets/account-session`
+}
+
+export const createStripeAccountSession = async (createStripeAccountSessionBody?: CreateStripeAccountSessionBody, options?: RequestInit): Promise<CreateStripeAccountSession200> => {
+  
+  return apiMutator<CreateStripeAccountSession200>(getCreateStripeAccountSessionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createStripeAccountSessionBody,)
+  }
+);}
+
+
+
+
+export const getCreateStripeAccountSessionMutationOptions = <TError = OperationError<'createStripeAccountSession'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createStripeAccountSession>>, TError,{data: CreateStripeAccountSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createStripeAccountSession>>, TError,{data: CreateStripeAccountSessionBody}, TContext> => {
+
+const mutationKey = ['createStripeAccountSession'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createStripeAccountSession>>, {data: CreateStripeAccountSessionBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createStripeAccountSession(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateStripeAccountSessionMutationResult = NonNullable<Awaited<ReturnType<typeof createStripeAccountSession>>>
+    export type CreateStripeAccountSessionMutationBody = CreateStripeAccountSessionBody
+    export type CreateStripeAccountSessionMutationError = OperationError<'createStripeAccountSession'>
+
+    /**
+ * @summary A session for Stripe's embedded dashboard components
+ */
+export const useCreateStripeAccountSession = <TError = OperationError<'createStripeAccountSession'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createStripeAccountSession>>, TError,{data: CreateStripeAccountSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createStripeAccountSession>>,
+        TError,
+        {data: CreateStripeAccountSessionBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateStripeAccountSessionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Stripe posts here the events of the projects' connected accounts (Connect webhook). The `Stripe-Signature` header
+must sign the exact body with the server's `STRIPE_WEBHOOK_SECRET` and be at most 5 minutes old, else
+`STRIPE_WEBHOOK_SIGNATURE_INVALID` and nothing is applied. Each Stripe event id is applied once: a replayed or
+re-delivered event answers 200 with `applied: false` and changes nothing (also when two deliveries race). Applied:
+`payment_intent.succeeded` (a one-time purchase; metadata `customer_type`, `customer_id`, `product_id`,
+`price_id`, `quantity?` from the purchase session), `invoice.paid` (the first invoice of a subscription grants it,
+with the same metadata on the subscription; later ones renew it: `current_period_end` moves on),
+`customer.subscription.deleted` (the subscription's product is canceled) and `charge.refunded` (the purchase of
+the charge's payment intent is refunded, once, as the admin refund endpoint does). Other types, events of
+accounts no project owns and events naming what does not exist are acknowledged (200, `applied: false`) so
+Stripe stops retrying. The body is the Stripe event; its shape is Stripe's, checked by the signature.
+
+ * @summary Stripe's events of the connected accounts
+ */
+export const getReceiveStripeWebhookUrl = () => {
+
+
+  
+
+  return `/integrations/stripe/webhooks`
+}
+
+export const receiveStripeWebhook = async (receiveStripeWebhookBody: ReceiveStripeWebhookBody, options?: RequestInit): Promise<ReceiveStripeWebhook200> => {
+  
+  return apiMutator<ReceiveStripeWebhook200>(getReceiveStripeWebhookUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      receiveStripeWebhookBody,)
+  }
+);}
+
+
+
+
+export const getReceiveStripeWebhookMutationOptions = <TError = OperationError<'receiveStripeWebhook'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof receiveStripeWebhook>>, TError,{data: ReceiveStripeWebhookBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof receiveStripeWebhook>>, TError,{data: ReceiveStripeWebhookBody}, TContext> => {
+
+const mutationKey = ['receiveStripeWebhook'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof receiveStripeWebhook>>, {data: ReceiveStripeWebhookBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  receiveStripeWebhook(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ReceiveStripeWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof receiveStripeWebhook>>>
+    export type ReceiveStripeWebhookMutationBody = ReceiveStripeWebhookBody
+    export type ReceiveStripeWebhookMutationError = OperationError<'receiveStripeWebhook'>
+
+    /**
+ * @summary Stripe's events of the connected accounts
+ */
+export const useReceiveStripeWebhook = <TError = OperationError<'receiveStripeWebhook'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof receiveStripeWebhook>>, TError,{data: ReceiveStripeWebhookBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof receiveStripeWebhook>>,
+        TError,
+        {data: ReceiveStripeWebhookBody},
+        TContext
+      > => {
+
+      const mutationOptions = getReceiveStripeWebhookMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

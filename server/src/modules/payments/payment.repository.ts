@@ -206,7 +206,7 @@ export async function listTransactionRows(
         order by c.created_at desc, c.id::text collate "C" desc limit ${filter.limit}`;
     }
     return sql`select 'refund' as kind, r.id::text as id, r.created_at, r.customer_type, r.customer_id, null::text as source,
-        p.product_id, p.product, p.price_id, p.quantity, r.amount_usd as amount, 'USD' as currency, null::text as status,
+        p.product_id, p.product, p.price_id, p.quantity, r.amount_usd as amount, r.currency, null::text as status,
         null::text as item_id, null::bigint as delta, null::text as description, r.test_mode,
         r.customer_product_id::text as refunded_id
       from payment_refund r join payment_customer_product p on p.id = r.customer_product_id where ${customer('r')}
@@ -220,4 +220,68 @@ export async function listTransactionRows(
   const result = await sql<TransactionRow>`select t.*, t.created_at::text as position from (${union}) t
     order by t.created_at desc, t.id collate "C" desc limit ${filter.limit}`.execute(kyselyOf(db));
   return result.rows;
+}
+
+export async function findStripeAccountId(db: DbHandle, projectId: ProjectId): Promise<string | undefined> {
+  const row = await kyselyOf(db)
+    .selectFrom('payment_stripe_account')
+    .select('account_id')
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row?.account_id;
+}
+
+/** Keeps the project's connected account (the first one wins when two setups race); answers the kept id. */
+export async function saveStripeAccountId(db: DbHandle, projectId: ProjectId, accountId: string): Promise<string> {
+  await kyselyOf(db)
+    .insertInto('payment_stripe_account')
+    .values({ project_id: projectId, account_id: accountId })
+    .onConflict((conflict) => conflict.column('project_id').doNothing())
+    .execute();
+  return (await findStripeAccountId(db, projectId)) ?? accountId;
+}
+
+/** Takes a Stripe event id once: false when it was taken before (a replay), also under a race. */
+export async function takeStripeEvent(db: DbHandle, projectId: ProjectId, eventId: string, type: string): Promise<boolean> {
+  const result = await kyselyOf(db)
+    .insertInto('payment_stripe_event')
+    .values({ event_id: eventId, project_id: projectId, type, applied: false })
+    .onConflict((conflict) => conflict.column('event_id').doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+export async function markStripeEventApplied(db: DbHandle, projectId: ProjectId, eventId: string): Promise<void> {
+  await kyselyOf(db)
+    .updateTable('payment_stripe_event')
+    .set({ applied: true })
+    .where('project_id', '=', projectId)
+    .where('event_id', '=', eventId)
+    .execute();
+}
+
+/** The product bought through a Stripe subscription or payment intent. */
+export function findProductRowByStripeId(
+  db: DbHandle,
+  projectId: ProjectId,
+  by: { subscriptionId: string } | { paymentIntentId: string },
+): Promise<CustomerProductRow | undefined> {
+  let query = kyselyOf(db).selectFrom('payment_customer_product').selectAll().where('project_id', '=', projectId);
+  query =
+    'subscriptionId' in by
+      ? query.where('stripe_subscription_id', '=', by.subscriptionId)
+      : query.where('stripe_payment_intent_id', '=', by.paymentIntentId);
+  return query.orderBy('created_at', 'desc').executeTakeFirst();
+}
+
+/** Moves an active subscription's period end on (a renewal); false when it is not active. */
+export async function renewCustomerProduct(db: DbHandle, projectId: ProjectId, id: string, periodEnd: Date): Promise<boolean> {
+  const result = await kyselyOf(db)
+    .updateTable('payment_customer_product')
+    .set({ current_period_end: periodEnd })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

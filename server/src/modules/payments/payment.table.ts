@@ -66,12 +66,31 @@ export interface PaymentRefundTable {
   amount_usd: string;
   test_mode: boolean;
   stripe_refund_id: string | null;
+  currency: Generated<string>;
   created_at: Generated<Date>;
+}
+
+/** The project's connected Stripe account (Stripe mode). */
+export interface PaymentStripeAccountTable {
+  project_id: ProjectIdColumn;
+  account_id: string;
+  created_at: Generated<Date>;
+}
+
+/** A Stripe event the webhook took (once per event id), and whether it changed anything. */
+export interface PaymentStripeEventTable {
+  event_id: string;
+  project_id: ProjectIdColumn;
+  type: string;
+  applied: boolean;
+  received_at: Generated<Date>;
 }
 
 declare module '../../db/schema.ts' {
   interface Database {
     payment_refund: PaymentRefundTable;
+    payment_stripe_account: PaymentStripeAccountTable;
+    payment_stripe_event: PaymentStripeEventTable;
     payment_purchase_code: PaymentPurchaseCodeTable;
     payment_item_change: PaymentItemChangeTable;
     payment_customer_product: PaymentCustomerProductTable;

@@ -6,12 +6,18 @@ import type { Customer, PaymentService } from './payment.service.ts';
 import type { Audience } from './payment-views.ts';
 import { checkoutPage, unusableCodePage } from './checkout-page.ts';
 import type { PurchaseService } from './purchase.service.ts';
+import type { StripeService } from './stripe.service.ts';
 import type { TransactionService } from './transaction.service.ts';
 
 const audienceOf = (auth: RequestAuth): Audience => (auth.accessType === 'client' ? 'client' : 'server');
 
-export function paymentHandlers(services: { payments: PaymentService; purchases: PurchaseService; transactions: TransactionService }) {
-  const { payments, purchases, transactions } = services;
+export function paymentHandlers(services: {
+  payments: PaymentService;
+  purchases: PurchaseService;
+  transactions: TransactionService;
+  stripe: StripeService;
+}) {
+  const { payments, purchases, transactions, stripe } = services;
   /** The addressed customer, after checking the caller may address it. */
   const customerOf = async (auth: RequestAuth, params: { customer_type: CustomerType; customer_id: string }): Promise<Customer> => {
     const customer = { type: params.customer_type, id: params.customer_id };
@@ -141,6 +147,17 @@ export function paymentHandlers(services: { payments: PaymentService; purchases:
         endAction: end_action ?? 'now',
       });
       return { success: true as const, refund_transaction_id: refundId };
+    },
+
+    createStripeOnboardingLink: async (request) => ({ url: await stripe.onboardingLink(authOf(request).project) }),
+
+    getStripeAccountInfo: async (request) => stripe.accountInfo(authOf(request).project),
+
+    createStripeAccountSession: async (request) => ({ client_secret: await stripe.accountSession(authOf(request).project) }),
+
+    receiveStripeWebhook: async (request) => {
+      const signature = request.headers['stripe-signature'];
+      return stripe.receive(request.rawBody ?? '', typeof signature === 'string' ? signature : undefined);
     },
   } satisfies Partial<OperationHandlers>;
 }

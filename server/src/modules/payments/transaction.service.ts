@@ -13,13 +13,16 @@ import type { Project } from '../../tenancy/project.ts';
 import type { EventLog } from '../events/event-log.ts';
 import type { CustomerType, Product } from './catalogue.ts';
 import {
+  type CustomerProductRow,
   findCustomerProductRow,
+  findStripeAccountId,
   insertRefund,
   listTransactionRows,
   lockCustomer,
   type TransactionKindFilter,
   type TransactionRow,
 } from './payment.repository.ts';
+import type { StripeGateway } from './stripe-gateway.ts';
 
 type Transaction = components['schemas']['Transaction'];
 type TransactionType = components['schemas']['TransactionType'];
@@ -57,6 +60,7 @@ export class TransactionService {
   constructor(
     private readonly db: DbHandle,
     private readonly events: EventLog,
+    private readonly stripe: StripeGateway | null,
   ) {}
 
   async list(
@@ -102,38 +106,75 @@ export class TransactionService {
       if (isSubscription(row.product as Product, row.price_id) !== (input.type === 'subscription')) throw notFound();
       if (row.refunded_at !== null) throw alreadyRefunded();
       const testMode = row.source === 'test_mode';
+      let stripeRefundId: string | null = null;
       if (testMode) {
         if (Number(input.amountUsd) !== 0) throw new TestModePurchaseNonRefundableError();
         if (input.endAction === 'at-period-end')
           throw new PlainHttpError(400, 'A test-mode purchase has no billed period to end; refund it with end_action "now".');
       } else {
-        throw new PlainHttpError(400, 'Only test-mode purchases can be refunded until Stripe mode is set up.');
+        stripeRefundId = await this.refundOnStripe(project, row, input);
       }
-      const now = new Date();
-      const id = randomUUID();
-      const refunded = await insertRefund(
-        trx,
-        {
-          id,
-          project_id: project.id,
-          customer_product_id: row.id,
-          customer_type: customer.type,
-          customer_id: customer.id,
-          amount_usd: input.amountUsd,
-          test_mode: testMode,
-          created_at: now,
-        },
-        now,
-      );
-      if (!refunded) throw alreadyRefunded();
-      await this.events.record(trx, project.id, 'product.refunded', {
-        id: row.id,
-        customer_type: customer.type,
-        customer_id: customer.id,
-        product_id: row.product_id,
+      const id = await this.applyRefund(trx, project, row, {
+        amount: input.amountUsd,
+        currency: 'USD',
+        testMode,
+        stripeRefundId,
       });
+      if (id === null) throw alreadyRefunded();
       return id;
     });
+  }
+
+  /** Returns the money of a Stripe purchase on the project's connected account (USD purchases, up to what was paid). */
+  private async refundOnStripe(project: Project, row: CustomerProductRow, input: RefundInput): Promise<string> {
+    const accountId = this.stripe ? await findStripeAccountId(this.db, project.id) : undefined;
+    if (!this.stripe || !accountId || !row.stripe_payment_intent_id)
+      throw new PlainHttpError(400, "This purchase has no Stripe payment to refund on the project's connected account.");
+    if (row.currency !== 'USD') throw new PlainHttpError(400, `This purchase was paid in ${row.currency}; amount_usd cannot refund it.`);
+    const cents = Math.round(Number(input.amountUsd) * 100);
+    if (cents > Math.round(Number(row.amount ?? '0') * 100) * row.quantity)
+      throw new PlainHttpError(400, `amount_usd ${input.amountUsd} is more than the purchase's ${row.amount} USD.`);
+    if (input.endAction === 'at-period-end')
+      throw new PlainHttpError(400, 'Refunds end the purchase now; cancel the subscription to end it at the period end.');
+    return this.stripe.refund(accountId, row.stripe_payment_intent_id, cents);
+  }
+
+  /**
+   * Records the refund of a purchase (once) and ends it as refunded, with its `product.refunded`
+   * event; answers the refund's id, or null when the purchase was refunded before.
+   */
+  async applyRefund(
+    trx: DbHandle,
+    project: Project,
+    row: CustomerProductRow,
+    refund: { amount: string; currency: string; testMode: boolean; stripeRefundId: string | null },
+  ): Promise<string | null> {
+    const now = new Date();
+    const id = randomUUID();
+    const refunded = await insertRefund(
+      trx,
+      {
+        id,
+        project_id: project.id,
+        customer_product_id: row.id,
+        customer_type: row.customer_type,
+        customer_id: row.customer_id,
+        amount_usd: refund.amount,
+        currency: refund.currency,
+        test_mode: refund.testMode,
+        stripe_refund_id: refund.stripeRefundId,
+        created_at: now,
+      },
+      now,
+    );
+    if (!refunded) return null;
+    await this.events.record(trx, project.id, 'product.refunded', {
+      id: row.id,
+      customer_type: row.customer_type as CustomerType,
+      customer_id: row.customer_id,
+      product_id: row.product_id,
+    });
+    return id;
   }
 }
 
