@@ -75,6 +75,28 @@ describe('migrations', () => {
     }
   });
 
+  it('start a database whose release lacked a migration named before ones it ran (feature ranges)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-upgrade-'));
+    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+    const names = Object.keys(migrations).sort();
+    const added = names.find((name) => name > '0018' && name < (names.at(-1) as string)) as string;
+    const earlier: Migrations = Object.fromEntries(
+      names.filter((name) => name !== added).map((name) => [name, migrations[name] as Migrations[string]]),
+    );
+    const database = await createDatabase({ dataDir });
+    try {
+      await migrateToLatest(database.db, earlier);
+      const before = await recorded(database.db);
+      await migrateToLatest(database.db, migrations);
+      const after = await recorded(database.db);
+      expect(after.map((row) => row.name).sort()).toEqual(names);
+      // Only the missing one ran; the others kept their rows.
+      expect(after.filter((row) => row.name !== added)).toEqual(before);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('start a Postgres database migrated before the modules with nothing re-run', async () => {
     const url = new URL(inject('databaseUrl'));
     const name = `gatehouse_upgrade_${process.pid}_${Date.now()}`;
