@@ -767,6 +767,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/oauth/callback/apple/native": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the identity token of native Sign in with Apple (iOS, macOS)
+         * @description A native app gets an identity token from Apple's own sign-in sheet and sends it here. The token is verified like an OAuth callback's ID token: its RS256 signature against Apple's keys (`https://appleid.apple.com/auth/keys`, replaced by the operator variable `OAUTH_APPLE_JWKS_URL`), the issuer `https://appleid.apple.com` (`OAUTH_APPLE_ISSUER`), the audience (one of the Apple provider's bundle ids, or its client id), and the expiry. Any failure is `INVALID_APPLE_CREDENTIALS`; Apple's keys not answering within 5 s is `OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE`. The provider is the project's sign-in enabled provider of type `apple` (`OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED` without one); without a bundle id it is `APPLE_BUNDLE_ID_NOT_CONFIGURED`. The token's `sub` is the Apple account: it signs in or up exactly as the OAuth callback does (the account's user, else a user with the same verified email by the merge strategy, else a new user, `SIGN_UP_NOT_ENABLED` when sign-up is off; an anonymous caller is upgraded in place). A user with TOTP gets `MULTI_FACTOR_AUTHENTICATION_REQUIRED` with `details.attempt_code`. No provider access token exists, so the account has no connected-account token.
+         */
+        post: operations["signInWithAppleNative"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/oauth/cross-domain/authorize": {
         parameters: {
             query?: never;
@@ -15807,6 +15884,102 @@ export interface operations {
             };
             408: components["responses"]["OUTER_OAUTH_TIMEOUT"];
             409: components["responses"]["OAuthCallback409"];
+            503: components["responses"]["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"];
+        };
+    };
+    signInWithAppleNative: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Apple's identity token (a JWT). */
+                    id_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in (`is_new_user` says whether the user was created). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            /** @description Bad request, a token that does not verify, no bundle id, no Apple provider, sign-up off, or a second factor to give. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["InvalidAppleCredentialsError"] | components["schemas"]["AppleBundleIdNotConfiguredError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["MultiFactorAuthenticationRequiredError"];
+                };
+            };
+            401: components["responses"]["ProjectAuth401"];
+            403: components["responses"]["UserToken403"];
             503: components["responses"]["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"];
         };
     };

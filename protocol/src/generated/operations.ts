@@ -27,6 +27,7 @@ export const operationDescriptors = {
   redirectToOAuthProvider: {"method":"GET","path":"/auth/oauth/authorize/{provider_id}","responseType":"json","auth":"none"},
   redirectFromOAuthProvider: {"method":"GET","path":"/auth/oauth/callback/{provider_id}","responseType":"none","auth":"none"},
   redirectFromOAuthProviderForm: {"method":"POST","path":"/auth/oauth/callback/{provider_id}","responseType":"none","bodyType":"application/x-www-form-urlencoded","auth":"none"},
+  signInWithAppleNative: {"method":"POST","path":"/auth/oauth/callback/apple/native","responseType":"json","bodyType":"application/json","auth":"required"},
   authorizeCrossDomain: {"method":"POST","path":"/auth/oauth/cross-domain/authorize","responseType":"json","bodyType":"application/json","auth":"required"},
   getOwnConnectedAccountAccessToken: {"method":"POST","path":"/auth/oauth/connected-accounts/{provider_id}/access-token","responseType":"json","bodyType":"application/json","auth":"required"},
   listConnectedAccounts: {"method":"GET","path":"/connected-accounts/{user_id}","responseType":"json","auth":"required"},

@@ -320,6 +320,7 @@ export type SendTestWebhookBody = OperationBody<'sendTestWebhook'>;
 export type SendWebhookMessageAgainBody = OperationBody<'sendWebhookMessageAgain'>;
 export type SetDataVaultValueBody = OperationBody<'setDataVaultValue'>;
 export type SetPasswordBody = OperationBody<'setPassword'>;
+export type SignInWithAppleNativeBody = OperationBody<'signInWithAppleNative'>;
 export type SignInWithMfaBody = OperationBody<'signInWithMfa'>;
 export type SignInWithPasskeyBody = OperationBody<'signInWithPasskey'>;
 export type SignInWithPasswordBody = OperationBody<'signInWithPassword'>;

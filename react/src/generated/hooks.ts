@@ -195,6 +195,7 @@ import type {
   SetDataVaultValueBody,
   SetPasswordBody,
   SignInResponse,
+  SignInWithAppleNativeBody,
   SignInWithMfaBody,
   SignInWithPasskeyBody,
   SignInWithPasswordBody,
@@ -2734,6 +2735,79 @@ export const useRedirectFromOAuthProviderForm = <TError = OperationError<'redire
       > => {
 
       const mutationOptions = getRedirectFromOAuthProviderFormMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * A native app gets an identity token from Apple's own sign-in sheet and sends it here. The token is verified like an OAuth callback's ID token: its RS256 signature against Apple's keys (`https://appleid.apple.com/auth/keys`, replaced by the operator variable `OAUTH_APPLE_JWKS_URL`), the issuer `https://appleid.apple.com` (`OAUTH_APPLE_ISSUER`), the audience (one of the Apple provider's bundle ids, or its client id), and the expiry. Any failure is `INVALID_APPLE_CREDENTIALS`; Apple's keys not answering within 5 s is `OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE`. The provider is the project's sign-in enabled provider of type `apple` (`OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED` without one); without a bundle id it is `APPLE_BUNDLE_ID_NOT_CONFIGURED`. The token's `sub` is the Apple account: it signs in or up exactly as the OAuth callback does (the account's user, else a user with the same verified email by the merge strategy, else a new user, `SIGN_UP_NOT_ENABLED` when sign-up is off; an anonymous caller is upgraded in place). A user with TOTP gets `MULTI_FACTOR_AUTHENTICATION_REQUIRED` with `details.attempt_code`. No provider access token exists, so the account has no connected-account token.
+ * @summary Sign in with the identity token of native Sign in with Apple (iOS, macOS)
+ */
+export const getSignInWithAppleNativeUrl = () => {
+
+
+  
+
+  return `/auth/oauth/callback/apple/native`
+}
+
+export const signInWithAppleNative = async (signInWithAppleNativeBody: SignInWithAppleNativeBody, options?: RequestInit): Promise<SignInResponse> => {
+  
+  return apiMutator<SignInResponse>(getSignInWithAppleNativeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signInWithAppleNativeBody,)
+  }
+);}
+
+
+
+
+export const getSignInWithAppleNativeMutationOptions = <TError = OperationError<'signInWithAppleNative'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithAppleNative>>, TError,{data: SignInWithAppleNativeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof signInWithAppleNative>>, TError,{data: SignInWithAppleNativeBody}, TContext> => {
+
+const mutationKey = ['signInWithAppleNative'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof signInWithAppleNative>>, {data: SignInWithAppleNativeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  signInWithAppleNative(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SignInWithAppleNativeMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithAppleNative>>>
+    export type SignInWithAppleNativeMutationBody = SignInWithAppleNativeBody
+    export type SignInWithAppleNativeMutationError = OperationError<'signInWithAppleNative'>
+
+    /**
+ * @summary Sign in with the identity token of native Sign in with Apple (iOS, macOS)
+ */
+export const useSignInWithAppleNative = <TError = OperationError<'signInWithAppleNative'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithAppleNative>>, TError,{data: SignInWithAppleNativeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof signInWithAppleNative>>,
+        TError,
+        {data: SignInWithAppleNativeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSignInWithAppleNativeMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
