@@ -1,6 +1,7 @@
 import { accessTokensModule } from './access-tokens/index.ts';
 import { analyticsModule } from './analytics/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
+import { cacheInvalidationModule } from './cache-invalidation/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
 import { dataVaultModule } from './data-vault/index.ts';
@@ -36,6 +37,7 @@ import { webhooksModule } from './webhooks/index.ts';
  * their `requires` give; adding a feature is its folder, its spec file and one line here.
  */
 export const modules = [
+  cacheInvalidationModule,
   eventsModule,
   signingKeysModule,
   projectsModule,
