@@ -17,6 +17,7 @@ import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { WebhookLogPage, WebhooksPage } from './pages/webhooks.tsx';
 import { DataVaultPage } from './pages/data-vault.tsx';
+import { PaymentsPage } from './pages/payments.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
 import { Loading, PageErrorBoundary } from './ui.tsx';
@@ -49,6 +50,7 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['api-keys', 'API keys'],
   ['webhooks', 'Webhooks'],
   ['data-vault', 'Data vault'],
+  ['payments', 'Payments'],
   ['settings', 'Project settings'],
 ];
 
@@ -132,6 +134,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return item ? <WebhookLogPage endpointId={item} /> : <WebhooksPage />;
     case 'data-vault':
       return <DataVaultPage />;
+    case 'payments':
+      return <PaymentsPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:

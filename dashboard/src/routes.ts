@@ -14,6 +14,7 @@ export const projectSections = [
   'api-keys',
   'webhooks',
   'data-vault',
+  'payments',
   'settings',
 ] as const;
 export type ProjectSection = (typeof projectSections)[number];
