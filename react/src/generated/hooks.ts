@@ -11092,9 +11092,19 @@ export const useRenderEmail = <TError = OperationError<'renderEmail'>,
 (or draft's) own choice, else the selected theme. The category is `notification_category_name`,
 else the template's, else `Transactional`. A user who turned the category off, or has no
 primary email, gets nothing: the outbox records the skip and its reason. Non-transactional emails
-carry an unsubscribe link (`GET /emails/unsubscribe-link`) given to the theme. Every email is
-rendered per user (`user` is the recipient) and delivered before the answer, each recorded in
-the outbox (`GET /internal/emails`).
+carry an unsubscribe link (`GET /emails/unsubscribe-link`) given to the theme.
+
+Delivery is durable and asynchronous: the content is rendered once to check it (a source that
+does not render is `EMAIL_RENDERING_ERROR`, nothing queued), then one outbox row per addressed
+user is queued (`GET /emails/outbox`) and the answer comes back; the email worker renders each
+row for its user (`user` is the recipient) and sends it through a pooled SMTP transport. A
+failed attempt is retried after `EMAIL_RETRY_BASE_MS` (10 s), doubled per attempt up to
+`EMAIL_RETRY_MAX_MS` (1 h); after `EMAIL_MAX_ATTEMPTS` (5) the row is `failed` with the SMTP
+error. Rows are claimed with `FOR UPDATE SKIP LOCKED` and a lease (`EMAIL_LEASE_MS`, 60 s), so
+instances never send one row twice while they run; a row whose instance died mid-send is sent
+again once the lease ran out (at least once). `scheduled_at_millis` delays the rows until then;
+`is_high_priority` makes them due an hour earlier, so they are claimed ahead of the rows queued
+in the last hour.
 
 Needs the project's own email server (`emails.server.isShared: false`): on the shared server,
 including the embedded default with no SMTP configured, this is `REQUIRES_CUSTOM_EMAIL_SERVER`

@@ -8354,7 +8354,9 @@ export const routeTable = [
           "html": { "type": "string", "maxLength": 1000000 },
           "template_id": { "type": "string", "format": "uuid" },
           "variables": { "type": "object", "additionalProperties": true },
-          "draft_id": { "type": "string", "format": "uuid" }
+          "draft_id": { "type": "string", "format": "uuid" },
+          "scheduled_at_millis": { "type": "integer", "minimum": 0, "maximum": 8640000000000000 },
+          "is_high_priority": { "type": "boolean" }
         }
       },
       "response": {

@@ -5,7 +5,7 @@ import type { NotificationPreferenceService } from '../notification-preferences/
 import { findNotificationCategory } from '../notification-preferences/notification-categories.ts';
 import type { ProjectService } from '../projects/project.service.ts';
 import type { EmailSendingService } from './email-sending.service.ts';
-import { readUnsubscribeCode } from './unsubscribe-code.ts';
+import { readUnsubscribeCode } from '../email/unsubscribe-code.ts';
 
 const page = (title: string, message: string) =>
   `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:480px;margin:64px auto;padding:0 16px;"><h1 style="font-size:22px;">${title}</h1><p>${message}</p></body></html>`;

@@ -6,8 +6,23 @@ import type { EmailOutboxRow } from './email-outbox.table.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { SystemEmailKind, SystemEmailVariables } from './built-in-emails.ts';
 import type { EmailContentService } from './email-content.service.ts';
-import { insertEmailOutbox, listEmailOutbox, markEmailOutboxFailed, markEmailOutboxSent } from './email-outbox.repository.ts';
+import {
+  type ClaimedEmail,
+  claimDueEmailsAcrossProjects,
+  countSentEmails,
+  findEmailOutbox,
+  findEmailSendBatch,
+  insertEmailOutbox,
+  insertEmailSendBatch,
+  listEmailOutbox,
+  type OutboxFilter,
+  settleEmailOutbox,
+  updateUnsentEmailOutbox,
+} from './email-outbox.repository.ts';
+import type { EmailSendBatchRow } from './email-outbox.table.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
+import { signUnsubscribeCode } from './unsubscribe-code.ts';
+import type { JobLog } from '../../kernel/background-job.ts';
 
 export type EmailLog = (message: string, fields: Record<string, unknown>) => void;
 
@@ -49,39 +64,102 @@ const templateOf: {
 /** Subjects are headers, not HTML: a line break could start a new header. */
 const headerText = (value: string): string => value.replace(/[\r\n]+/g, ' ');
 
-// Short timeouts: sending happens inside a request, and a dead mail server must not hold it for minutes.
+// Short timeouts: a dead mail server must not hold a request (or a worker's claim) for minutes.
 const timeouts = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000, dnsTimeout: 5_000 };
 // Transports are cheap but keyed by credentials; bound the cache so rotating passwords cannot grow it.
 const maxCachedTransports = 100;
+const transactionalCategoryId = '7bb82d33-2f54-4a3d-9d23-82739e0d66ef';
 
-/** A nodemailer transport for an SMTP server, with timeouts so a dead server cannot hang a request. */
-function createSmtpTransport(settings: SmtpSettings): Transporter {
+/** How the outbox is delivered; read from the environment at start (a bad value stops it), or given by a test. */
+export type EmailDeliverySettings = {
+  /** How often the worker looks for due rows (EMAIL_POLL_INTERVAL_MS, 500; 0: this instance does not deliver queued rows). */
+  pollIntervalMillis: number;
+  /** How long a claim holds a row before another worker may take it over (EMAIL_LEASE_MS, 60 000). */
+  leaseMillis: number;
+  /** Attempts before a row is `failed` (EMAIL_MAX_ATTEMPTS, 5). */
+  maxAttempts: number;
+  /** The wait after the 1st failed attempt, doubled after each further one (EMAIL_RETRY_BASE_MS, 10 000), at most EMAIL_RETRY_MAX_MS (3 600 000). */
+  retryBaseMillis: number;
+  retryMaxMillis: number;
+  /** Rows one worker claims at once (EMAIL_BATCH_SIZE, 64). */
+  batchSize: number;
+  /** SMTP connections of the pooled transport per mail server (EMAIL_SMTP_CONNECTIONS, 5). */
+  smtpConnections: number;
+};
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be an integer of at least ${minimum}, not ${JSON.stringify(raw)}`);
+  return value;
+}
+
+export function readEmailDeliverySettings(env: NodeJS.ProcessEnv): EmailDeliverySettings {
+  return {
+    pollIntervalMillis: integer(env, 'EMAIL_POLL_INTERVAL_MS', 500, 0),
+    leaseMillis: integer(env, 'EMAIL_LEASE_MS', 60_000, 1_000),
+    maxAttempts: integer(env, 'EMAIL_MAX_ATTEMPTS', 5, 1),
+    retryBaseMillis: integer(env, 'EMAIL_RETRY_BASE_MS', 10_000, 0),
+    retryMaxMillis: integer(env, 'EMAIL_RETRY_MAX_MS', 3_600_000, 0),
+    batchSize: integer(env, 'EMAIL_BATCH_SIZE', 64, 1),
+    smtpConnections: integer(env, 'EMAIL_SMTP_CONNECTIONS', 5, 1),
+  };
+}
+
+/** A pooled nodemailer transport for an SMTP server, with timeouts so a dead server cannot hang a sender. */
+function createSmtpTransport(settings: SmtpSettings, pool?: { maxConnections: number }): Transporter {
   return nodemailer.createTransport({
     host: settings.host,
     port: settings.port,
     secure: settings.secure ?? settings.port === 465,
     auth: settings.username ? { user: settings.username, pass: settings.password ?? '' } : undefined,
+    ...(pool ? { pool: true, maxConnections: pool.maxConnections, maxMessages: Number.POSITIVE_INFINITY } : {}),
     ...timeouts,
   });
 }
 
+const noServerReason = 'No email server is configured: the email is kept in the outbox and the server log only.';
+
+type ProjectForEmail = Pick<Project, 'id' | 'display_name' | 'config'>;
+
 /**
- * Renders an email, records it in the outbox, logs it, then delivers it when a mail server is
- * configured. The outbox row comes first so that without a mail server the email can still be read.
+ * The outbox and its delivery. Every email is a row with a status: `queued` → `sending` (claimed
+ * with a lease) → `sent`, or back to `queued` after a failed attempt (waits EMAIL_RETRY_BASE_MS,
+ * doubled per attempt), `failed` after the last attempt (or a template that does not render),
+ * `skipped` with its reason (no mail server, the user's preference, no address). The platform's
+ * own emails are rendered and tried at once (the caller waits for the first attempt); send-email's
+ * rows are rendered and sent by the worker (`deliverUntilIdle`, the `email delivery` job), which
+ * claims rows with `FOR UPDATE SKIP LOCKED` so several instances never take the same row while its
+ * lease holds; a row whose worker died is taken over once the lease ran out (at least once).
  */
 export class EmailService {
   private readonly transports = new Map<string, Transporter>();
+  private readonly batches = new Map<string, EmailSendBatchRow>();
+  private round: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
 
   constructor(
     private readonly db: DbHandle,
     private readonly content: EmailContentService,
-    private readonly options: { sharedSmtp?: SmtpSettings; log: EmailLog },
+    private readonly options: {
+      sharedSmtp?: SmtpSettings;
+      log: EmailLog;
+      delivery?: EmailDeliverySettings;
+      findProject?: (id: string) => Promise<ProjectForEmail | undefined>;
+      unsubscribe?: { publicUrl: string; serverSecret: Buffer };
+    },
   ) {}
+
+  get delivery(): EmailDeliverySettings {
+    return this.options.delivery ?? readEmailDeliverySettings({});
+  }
 
   /**
    * Renders one of the platform's own emails with the project's template of its kind inside the
    * selected theme (see EmailContentService.renderSystemEmail). Throws only when the outbox row
-   * cannot be written; a delivery failure is recorded on the row.
+   * cannot be written; a delivery failure is recorded on the row (and retried by the worker).
    */
   async send<K extends EmailKind>(
     project: Pick<Project, 'id' | 'display_name' | 'config' | 'config_override'>,
@@ -96,15 +174,13 @@ export class EmailService {
   }
 
   /**
-   * Records an already rendered email in the outbox, logs it, and delivers it when a mail server is
-   * configured (send-email's emails come this way).
+   * Records an already rendered email in the outbox, logs it, and makes its first attempt now when
+   * a mail server is configured (without one the row is `skipped`: outbox and log only).
    */
-  async deliver(
-    project: Pick<Project, 'id' | 'display_name' | 'config'>,
-    email: { to: string; kind: string; subject: string; html: string; text: string },
-  ): Promise<{ outboxId: string; delivered: boolean }> {
+  async deliver(project: ProjectForEmail, email: { to: string; kind: string; subject: string; html: string; text: string }) {
     const { html, text } = email;
     const subject = headerText(email.subject);
+    const settings = resolveSmtpSettings(project, this.options.sharedSmtp);
     const row = await insertEmailOutbox(this.db, {
       id: randomUUID(),
       project_id: project.id,
@@ -115,29 +191,15 @@ export class EmailService {
       text,
       sent_at: null,
       error: null,
+      ...(settings
+        ? { status: 'sending', attempts: 1, next_attempt_at: new Date(Date.now() + this.delivery.leaseMillis) }
+        : { status: 'skipped', skipped_reason: noServerReason }),
     });
     const fields = { projectId: project.id, outboxId: row.id, kind: email.kind, to: email.to, subject };
     this.options.log(`email to ${email.to}: ${subject}`, { ...fields, text });
-
-    const settings = resolveSmtpSettings(project, this.options.sharedSmtp);
     if (!settings) return { outboxId: row.id, delivered: false };
-
-    try {
-      await this.transport(settings).sendMail({
-        from: { name: settings.senderName, address: settings.senderEmail },
-        to: email.to,
-        subject,
-        html,
-        text,
-      });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.options.log('email delivery failed', { ...fields, host: settings.host, port: settings.port, error: message });
-      await this.record(() => markEmailOutboxFailed(this.db, project.id, row.id, message), fields);
-      return { outboxId: row.id, delivered: false };
-    }
-    await this.record(() => markEmailOutboxSent(this.db, project.id, row.id, new Date()), fields);
-    return { outboxId: row.id, delivered: true };
+    const delivered = await this.attempt(project, settings, { ...row, attempts: 1 }, { subject, html, text });
+    return { outboxId: row.id, delivered };
   }
 
   /** An email not sent on purpose, kept in the outbox with the reason. */
@@ -152,20 +214,211 @@ export class EmailService {
       text: '',
       sent_at: null,
       error: null,
+      status: 'skipped',
       skipped_reason: email.reason,
     });
     return row.id;
   }
 
-  /** The project's outbox, newest first. */
-  async listOutbox(projectId: ProjectId, limit = 50): Promise<EmailOutboxRow[]> {
-    return listEmailOutbox(this.db, projectId, limit);
+  /** Stores the sources of one send-email call; its rows (written by the caller) name it. */
+  async createSendBatch(
+    projectId: ProjectId,
+    batch: {
+      templateSource: string;
+      themeSource: string | null;
+      variables: Record<string, unknown>;
+      subject: string | undefined;
+      fallbackSubject: string;
+      notificationCategoryId: string;
+    },
+  ): Promise<string> {
+    const id = randomUUID();
+    await insertEmailSendBatch(this.db, projectId, {
+      id,
+      template_source: batch.templateSource,
+      theme_source: batch.themeSource,
+      variables: batch.variables,
+      subject: batch.subject ?? null,
+      fallback_subject: batch.fallbackSubject,
+      notification_category_id: batch.notificationCategoryId,
+    });
+    return id;
   }
 
-  /** Closes the cached transports (they hold no pooled connections, so this only releases them). */
-  close(): void {
+  /** The project's outbox, newest first. */
+  async listOutbox(projectId: ProjectId, filter: number | OutboxFilter = 50): Promise<EmailOutboxRow[]> {
+    return listEmailOutbox(this.db, projectId, filter);
+  }
+
+  async findOutbox(projectId: ProjectId, id: string): Promise<EmailOutboxRow | undefined> {
+    return findEmailOutbox(this.db, projectId, id);
+  }
+
+  async updateUnsent(projectId: ProjectId, id: string, change: Parameters<typeof updateUnsentEmailOutbox>[3]) {
+    return updateUnsentEmailOutbox(this.db, projectId, id, change);
+  }
+
+  async countSent(projectId: ProjectId, since: Date): Promise<number> {
+    return countSentEmails(this.db, projectId, since);
+  }
+
+  /** One round: claims a batch of due rows and delivers them; the number claimed. */
+  async deliverDue(log?: JobLog): Promise<number> {
+    const claimed = await claimDueEmailsAcrossProjects(this.db, this.delivery.batchSize, this.delivery.leaseMillis);
+    const projects = new Map<string, Promise<ProjectForEmail | undefined>>();
+    await Promise.all(
+      claimed.map((row) => {
+        let project = projects.get(row.project_id);
+        if (!project) {
+          project = this.options.findProject?.(row.project_id) ?? Promise.resolve(undefined);
+          projects.set(row.project_id, project);
+        }
+        return this.deliverClaimed(row, project).catch((error: unknown) =>
+          log?.error({ err: error, outboxId: row.id }, 'email delivery failed'),
+        );
+      }),
+    );
+    return claimed.length;
+  }
+
+  /**
+   * Rounds until nothing is due (or `budgetMillis` is spent). A call while a run is going joins it
+   * (and makes it look once more), so the job and `kick` never run two loops in one instance.
+   */
+  deliverUntilIdle(log?: JobLog, budgetMillis = 10_000): Promise<void> {
+    if (this.round) {
+      this.again = true;
+      return this.round;
+    }
+    this.round = (async () => {
+      do {
+        this.again = false;
+        const until = Date.now() + budgetMillis;
+        while (!this.stopped && (await this.deliverDue(log)) > 0 && Date.now() < until) {
+          // next round
+        }
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.round = undefined;
+    });
+    return this.round;
+  }
+
+  /** Starts delivering now (send-email just queued rows); errors are logged, never thrown. */
+  kick(): void {
+    if (this.stopped || this.delivery.pollIntervalMillis === 0) return;
+    this.deliverUntilIdle().catch((error: unknown) =>
+      this.options.log('email delivery failed', { error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+
+  /** Stops the worker (waits for the round in progress) and closes the pooled SMTP connections. */
+  async close(): Promise<void> {
+    this.stopped = true;
+    await this.round?.catch(() => undefined);
     for (const transport of this.transports.values()) transport.close();
     this.transports.clear();
+  }
+
+  private async deliverClaimed(row: ClaimedEmail, projectLookup: Promise<ProjectForEmail | undefined>): Promise<void> {
+    const project = await projectLookup;
+    if (!project) return; // deleted meanwhile: its rows go with it
+    let content = { subject: row.subject, html: row.html, text: row.text };
+    if (row.batch_id) {
+      const batch = await this.batch(project.id, row.batch_id);
+      if (!batch) return;
+      try {
+        content = await this.renderBatchRow(project, batch, row);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'failed', error: message });
+        return;
+      }
+    }
+    const settings = resolveSmtpSettings(project, this.options.sharedSmtp);
+    if (!settings) {
+      await settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'skipped', reason: noServerReason });
+      return;
+    }
+    await this.attempt(project, settings, row, content, row.batch_id !== null);
+  }
+
+  private async renderBatchRow(project: ProjectForEmail, batch: EmailSendBatchRow, row: ClaimedEmail) {
+    const unsubscribe = this.options.unsubscribe;
+    const unsubscribeLink =
+      batch.notification_category_id === transactionalCategoryId || !unsubscribe || !row.user_id
+        ? undefined
+        : `${unsubscribe.publicUrl}/api/v1/emails/unsubscribe-link?code=${signUnsubscribeCode(unsubscribe.serverSecret, {
+            projectId: project.id,
+            userId: row.user_id,
+            categoryId: batch.notification_category_id,
+          })}`;
+    const rendered = await this.content.renderOrThrow({
+      templateSource: batch.template_source,
+      themeSource: batch.theme_source,
+      props: {
+        user: { id: row.user_id ?? undefined, display_name: row.user_display_name, primary_email: row.to_address },
+        project: { id: project.id, display_name: project.display_name },
+        variables: batch.variables as Record<string, unknown>,
+      },
+      unsubscribeLink,
+    });
+    return { subject: headerText(batch.subject ?? rendered.subject ?? batch.fallback_subject), html: rendered.html, text: rendered.text };
+  }
+
+  private async batch(projectId: ProjectId, id: string): Promise<EmailSendBatchRow | undefined> {
+    const cached = this.batches.get(id);
+    if (cached) return cached;
+    const batch = await findEmailSendBatch(this.db, projectId, id);
+    if (batch) {
+      if (this.batches.size >= 32) this.batches.delete(this.batches.keys().next().value as string);
+      this.batches.set(id, batch);
+    }
+    return batch;
+  }
+
+  /** One SMTP attempt of a claimed row, then its settlement: sent, queued again after the backoff, or failed. */
+  private async attempt(
+    project: ProjectForEmail,
+    settings: SmtpSettings,
+    row: Pick<EmailOutboxRow, 'id' | 'attempts' | 'to_address' | 'kind'>,
+    content: { subject: string; html: string; text: string },
+    storeRendered = false,
+  ): Promise<boolean> {
+    const fields = { projectId: project.id, outboxId: row.id, kind: row.kind, to: row.to_address, subject: content.subject };
+    try {
+      await this.transport(settings).sendMail({
+        from: { name: settings.senderName, address: settings.senderEmail },
+        to: row.to_address,
+        subject: content.subject,
+        html: content.html,
+        text: content.text,
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.log('email delivery failed', { ...fields, host: settings.host, port: settings.port, error: message });
+      const { maxAttempts, retryBaseMillis, retryMaxMillis } = this.delivery;
+      const wait = Math.min(retryMaxMillis, retryBaseMillis * 2 ** (row.attempts - 1));
+      await this.record(
+        () =>
+          settleEmailOutbox(
+            this.db,
+            project.id,
+            row.id,
+            row.attempts,
+            row.attempts >= maxAttempts
+              ? { status: 'failed', error: message }
+              : { status: 'queued', error: message, nextAttemptAt: new Date(Date.now() + wait) },
+          ),
+        fields,
+      );
+      return false;
+    }
+    await this.record(
+      () => settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'sent', at: new Date(), ...(storeRendered ? { rendered: content } : {}) }),
+      fields,
+    );
+    return true;
   }
 
   /** Sends one test email through the given server (not cached); the server's error text, if any. */
@@ -191,7 +444,7 @@ export class EmailService {
     const key = JSON.stringify([settings.host, settings.port, settings.secure ?? false, settings.username ?? '', settings.password ?? '']);
     let transport = this.transports.get(key);
     if (!transport) {
-      transport = createSmtpTransport(settings);
+      transport = createSmtpTransport(settings, { maxConnections: this.delivery.smtpConnections });
       if (this.transports.size >= maxCachedTransports) {
         const oldest = this.transports.keys().next().value as string;
         this.transports.get(oldest)?.close();
