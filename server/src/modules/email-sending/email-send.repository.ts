@@ -5,7 +5,12 @@ import type { ProjectId } from '../../tenancy/project-id.ts';
 /** Which of the ids are users of the project (one query for up to 1000 ids). */
 export async function existingUserIds(db: DbHandle, projectId: ProjectId, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await kyselyOf(db).selectFrom('project_user').select('id').where('project_id', '=', projectId).where('id', 'in', ids).execute();
+  const rows = await kyselyOf(db)
+    .selectFrom('project_user')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .execute();
   return new Set(rows.map((row) => row.id));
 }
 
@@ -29,9 +34,7 @@ export async function enqueueSendEmailRows(
     dueAt: Date;
   },
 ): Promise<string[]> {
-  const optedOut = input.canDisable
-    ? sql`not coalesce(p.enabled, ${input.defaultEnabled})`
-    : sql`false`;
+  const optedOut = input.canDisable ? sql`not coalesce(p.enabled, ${input.defaultEnabled})` : sql`false`;
   const onlyNamed = input.userIds ? sql`and u.id = any(${sql.val(input.userIds)}::uuid[])` : sql``;
   const result = await sql<{ user_id: string }>`
     insert into email_outbox (id, project_id, to_address, kind, subject, html, text, status, skipped_reason, batch_id, user_id, next_attempt_at)

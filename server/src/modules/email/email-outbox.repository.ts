@@ -15,7 +15,12 @@ export async function insertEmailSendBatch(db: DbHandle, projectId: ProjectId, b
 }
 
 export async function findEmailSendBatch(db: DbHandle, projectId: ProjectId, id: string): Promise<EmailSendBatchRow | undefined> {
-  return kyselyOf(db).selectFrom('email_send_batch').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return kyselyOf(db)
+    .selectFrom('email_send_batch')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** A claimed row with its recipient's current name (send-email rows are rendered for the user). */
@@ -99,11 +104,22 @@ export async function updateUnsentEmailOutbox(
   db: DbHandle,
   projectId: ProjectId,
   id: string,
-  change: { to_address?: string; subject?: string; html?: string; text?: string; status?: 'queued' | 'skipped'; skipped_reason?: string | null },
+  change: {
+    to_address?: string;
+    subject?: string;
+    html?: string;
+    text?: string;
+    status?: 'queued' | 'skipped';
+    skipped_reason?: string | null;
+  },
 ): Promise<EmailOutboxRow | undefined> {
   return kyselyOf(db)
     .updateTable('email_outbox')
-    .set({ ...change, ...(change.status === 'queued' ? { next_attempt_at: new Date(), error: null, skipped_reason: null } : {}), updated_at: new Date() })
+    .set({
+      ...change,
+      ...(change.status === 'queued' ? { next_attempt_at: new Date(), error: null, skipped_reason: null } : {}),
+      updated_at: new Date(),
+    })
     .where('project_id', '=', projectId)
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'failed', 'skipped'])

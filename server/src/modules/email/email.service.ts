@@ -91,7 +91,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be an integer of at least ${minimum}, not ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < minimum)
+    throw new Error(`${name} must be an integer of at least ${minimum}, not ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -119,6 +120,39 @@ function createSmtpTransport(settings: SmtpSettings, pool?: { maxConnections: nu
   });
 }
 
+type Recipient = { id: string; display_name: string | null; primary_email: string; link: string | undefined };
+type Shape = { subject: string; html: string; text: string };
+const recipientFields = ['id', 'display_name', 'primary_email', 'link'] as const;
+const hole = (field: string) => `\u0000${field}\u0000`;
+/** React's escaping of text and attribute values. */
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' })[character] as string);
+
+/** The rendering with each of the recipient's (placeholder) values replaced by a hole. */
+function holesOf(rendered: Shape, recipient: Recipient): Shape {
+  const shape = { ...rendered };
+  for (const field of recipientFields) {
+    const value = recipient[field];
+    if (!value) continue;
+    shape.html = shape.html.replaceAll(escapeHtml(value), hole(field));
+    shape.text = shape.text.replaceAll(value, hole(field));
+    shape.subject = shape.subject.replaceAll(value, hole(field));
+  }
+  return shape;
+}
+
+/** The rendering of a recipient: the holes filled with their values. */
+function fillIn(shape: Shape, recipient: Recipient): Shape {
+  const filled = { ...shape };
+  for (const field of recipientFields) {
+    const value = recipient[field] ?? '';
+    filled.html = filled.html.replaceAll(hole(field), escapeHtml(value));
+    filled.text = filled.text.replaceAll(hole(field), value);
+    filled.subject = filled.subject.replaceAll(hole(field), value);
+  }
+  return { ...filled, subject: headerText(filled.subject) };
+}
+
 const noServerReason = 'No email server is configured: the email is kept in the outbox and the server log only.';
 
 type ProjectForEmail = Pick<Project, 'id' | 'display_name' | 'config'>;
@@ -136,6 +170,7 @@ type ProjectForEmail = Pick<Project, 'id' | 'display_name' | 'config'>;
 export class EmailService {
   private readonly transports = new Map<string, Transporter>();
   private readonly batches = new Map<string, EmailSendBatchRow>();
+  private readonly preparedBatches = new Map<string, Promise<Shape | undefined>>();
   private round: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -343,27 +378,68 @@ export class EmailService {
     await this.attempt(project, settings, row, content, row.batch_id !== null);
   }
 
+  /**
+   * A batch row rendered for its user. The sandbox renders a batch once per kind of recipient (with
+   * or without a display name) with placeholder values, twice with different placeholders: when both
+   * agree once the placeholders are blanked out, the template uses the recipient's fields only as
+   * text (no branching or transforming on them) and each row is the rendering with its values put in
+   * (HTML-escaped in the HTML); otherwise every row is rendered on its own.
+   */
   private async renderBatchRow(project: ProjectForEmail, batch: EmailSendBatchRow, row: ClaimedEmail) {
+    const recipient: Recipient = {
+      id: row.user_id ?? '',
+      display_name: row.user_display_name,
+      primary_email: row.to_address,
+      link: this.unsubscribeLinkFor(project.id, batch, row.user_id),
+    };
+    const key = `${batch.id}:${recipient.display_name === null}:${recipient.link === undefined}`;
+    let prepared = this.preparedBatches.get(key);
+    if (!prepared) {
+      prepared = this.prepareBatch(project, batch, recipient).catch(() => undefined);
+      if (this.preparedBatches.size >= 64) this.preparedBatches.delete(this.preparedBatches.keys().next().value as string);
+      this.preparedBatches.set(key, prepared);
+    }
+    const shape = await prepared;
+    if (shape) return fillIn(shape, recipient);
+    const rendered = await this.renderFor(project, batch, recipient);
+    return { subject: headerText(rendered.subject), html: rendered.html, text: rendered.text };
+  }
+
+  private unsubscribeLinkFor(projectId: string, batch: EmailSendBatchRow, userId: string | null): string | undefined {
     const unsubscribe = this.options.unsubscribe;
-    const unsubscribeLink =
-      batch.notification_category_id === transactionalCategoryId || !unsubscribe || !row.user_id
-        ? undefined
-        : `${unsubscribe.publicUrl}/api/v1/emails/unsubscribe-link?code=${signUnsubscribeCode(unsubscribe.serverSecret, {
-            projectId: project.id,
-            userId: row.user_id,
-            categoryId: batch.notification_category_id,
-          })}`;
+    if (batch.notification_category_id === transactionalCategoryId || !unsubscribe || !userId) return undefined;
+    const code = signUnsubscribeCode(unsubscribe.serverSecret, { projectId, userId, categoryId: batch.notification_category_id });
+    return `${unsubscribe.publicUrl}/api/v1/emails/unsubscribe-link?code=${code}`;
+  }
+
+  private async renderFor(project: ProjectForEmail, batch: EmailSendBatchRow, recipient: Recipient) {
     const rendered = await this.content.renderOrThrow({
       templateSource: batch.template_source,
       themeSource: batch.theme_source,
       props: {
-        user: { id: row.user_id ?? undefined, display_name: row.user_display_name, primary_email: row.to_address },
+        user: { id: recipient.id, display_name: recipient.display_name, primary_email: recipient.primary_email },
         project: { id: project.id, display_name: project.display_name },
         variables: batch.variables as Record<string, unknown>,
       },
-      unsubscribeLink,
+      unsubscribeLink: recipient.link,
     });
-    return { subject: headerText(batch.subject ?? rendered.subject ?? batch.fallback_subject), html: rendered.html, text: rendered.text };
+    return { subject: batch.subject ?? rendered.subject ?? batch.fallback_subject, html: rendered.html, text: rendered.text };
+  }
+
+  /** The batch's rendering with holes for the recipient's fields, or undefined when the template depends on them otherwise. */
+  private async prepareBatch(project: ProjectForEmail, batch: EmailSendBatchRow, like: Recipient): Promise<Shape | undefined> {
+    const placeholders = (set: string): Recipient => ({
+      id: `gh${set}id&"0`,
+      display_name: like.display_name === null ? null : `gh${set}name&"1`,
+      primary_email: `gh${set}mail&"2@example.com`,
+      link: like.link === undefined ? undefined : `https://gh${set}.invalid/u&"3`,
+    });
+    const [a, b] = [placeholders('q7x'), placeholders('k2z')];
+    const [renderedA, renderedB] = [await this.renderFor(project, batch, a), await this.renderFor(project, batch, b)];
+    const shapeA = holesOf(renderedA, a);
+    const shapeB = holesOf(renderedB, b);
+    if (shapeA.html !== shapeB.html || shapeA.text !== shapeB.text || shapeA.subject !== shapeB.subject) return undefined;
+    return shapeA;
   }
 
   private async batch(projectId: ProjectId, id: string): Promise<EmailSendBatchRow | undefined> {
@@ -415,7 +491,12 @@ export class EmailService {
       return false;
     }
     await this.record(
-      () => settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'sent', at: new Date(), ...(storeRendered ? { rendered: content } : {}) }),
+      () =>
+        settleEmailOutbox(this.db, project.id, row.id, row.attempts, {
+          status: 'sent',
+          at: new Date(),
+          ...(storeRendered ? { rendered: content } : {}),
+        }),
       fields,
     );
     return true;
