@@ -81,25 +81,38 @@ export async function settleEmailOutbox(
     .execute();
 }
 
-export type OutboxFilter = { status?: EmailOutboxStatus; limit: number; cursor?: { createdAt: Date; id: string } };
+export type OutboxFilter = { status?: EmailOutboxStatus; limit: number; cursorId?: string };
 
-/** The project's outbox, newest first (keyset on created_at, id). */
+/** The project's outbox, newest first (keyset on created_at, id; the cursor is the id of the first row of the page). */
 export async function listEmailOutbox(db: DbHandle, projectId: ProjectId, filter: number | OutboxFilter): Promise<EmailOutboxRow[]> {
-  const { status, limit, cursor } = typeof filter === 'number' ? { limit: filter, status: undefined, cursor: undefined } : filter;
-  let query = kyselyOf(db).selectFrom('email_outbox').selectAll().where('project_id', '=', projectId);
-  if (status) query = query.where('status', '=', status);
-  if (cursor)
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', cursor.createdAt), eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<=', cursor.id)])]),
+  const { status, limit, cursorId } = typeof filter === 'number' ? { limit: filter, status: undefined, cursorId: undefined } : filter;
+  let query = kyselyOf(db).selectFrom('email_outbox as o').selectAll('o').where('o.project_id', '=', projectId);
+  if (status) query = query.where('o.status', '=', status);
+  if (cursorId)
+    query = query.where(
+      sql<boolean>`(o.created_at, o.id) <= (select c.created_at, c.id from email_outbox c where c.project_id = ${projectId} and c.id = ${cursorId})`,
     );
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return query.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(limit).execute();
+}
+
+/** The newest rows that were sent or had a failed attempt. */
+export async function listAttemptedEmails(db: DbHandle, projectId: ProjectId, limit: number): Promise<EmailOutboxRow[]> {
+  return kyselyOf(db)
+    .selectFrom('email_outbox')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where((eb) => eb.or([eb('sent_at', 'is not', null), eb('error', 'is not', null)]))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 export async function findEmailOutbox(db: DbHandle, projectId: ProjectId, id: string): Promise<EmailOutboxRow | undefined> {
   return kyselyOf(db).selectFrom('email_outbox').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Changes a row that was not sent yet (queued, failed or skipped); undefined when it is sending or sent. */
+/** Changes a row that was not sent yet (queued, failed or skipped); undefined when it is sending or sent (or gone). */
 export async function updateUnsentEmailOutbox(
   db: DbHandle,
   projectId: ProjectId,
@@ -109,17 +122,16 @@ export async function updateUnsentEmailOutbox(
     subject?: string;
     html?: string;
     text?: string;
+    batch_id?: null;
     status?: 'queued' | 'skipped';
     skipped_reason?: string | null;
+    next_attempt_at?: Date;
+    error?: null;
   },
 ): Promise<EmailOutboxRow | undefined> {
   return kyselyOf(db)
     .updateTable('email_outbox')
-    .set({
-      ...change,
-      ...(change.status === 'queued' ? { next_attempt_at: new Date(), error: null, skipped_reason: null } : {}),
-      updated_at: new Date(),
-    })
+    .set({ ...change, updated_at: new Date() })
     .where('project_id', '=', projectId)
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'failed', 'skipped'])

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SchemaError } from '@gatehouse/protocol/errors';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
@@ -14,6 +15,7 @@ import {
   findEmailSendBatch,
   insertEmailOutbox,
   insertEmailSendBatch,
+  listAttemptedEmails,
   listEmailOutbox,
   type OutboxFilter,
   settleEmailOutbox,
@@ -289,12 +291,48 @@ export class EmailService {
     return findEmailOutbox(this.db, projectId, id);
   }
 
-  async updateUnsent(projectId: ProjectId, id: string, change: Parameters<typeof updateUnsentEmailOutbox>[3]) {
-    return updateUnsentEmailOutbox(this.db, projectId, id, change);
-  }
-
   async countSent(projectId: ProjectId, since: Date): Promise<number> {
     return countSentEmails(this.db, projectId, since);
+  }
+
+  async listAttempted(projectId: ProjectId, limit: number): Promise<EmailOutboxRow[]> {
+    return listAttemptedEmails(this.db, projectId, limit);
+  }
+
+  /**
+   * Changes, resends (`status: queued`) or cancels (`status: skipped`) a row not sent yet; undefined
+   * when there is no such row, the row itself when it is sending or sent (not editable).
+   */
+  async updateUnsent(
+    projectId: ProjectId,
+    id: string,
+    change: { to?: string; subject?: string; html?: string; text?: string; status?: 'queued' | 'skipped' },
+  ): Promise<{ updated: EmailOutboxRow } | { notEditable: EmailOutboxRow } | undefined> {
+    const current = await findEmailOutbox(this.db, projectId, id);
+    if (!current) return undefined;
+    if (current.status === 'sending' || current.status === 'sent') return { notEditable: current };
+    const content = change.html !== undefined || change.text !== undefined || change.subject !== undefined;
+    if (content && current.batch_id !== null && change.html === undefined)
+      throw new SchemaError(
+        { message: 'Give html when changing an email that is not rendered yet.' },
+        'Give html when changing an email that is not rendered yet.',
+      );
+    const updated = await updateUnsentEmailOutbox(this.db, projectId, id, {
+      ...(change.to !== undefined ? { to_address: change.to } : {}),
+      ...(change.subject !== undefined ? { subject: headerText(change.subject) } : {}),
+      ...(change.html !== undefined ? { html: change.html } : {}),
+      ...(change.text !== undefined ? { text: change.text } : {}),
+      // Edited content is sent as it is, not rendered from the batch's template.
+      ...(content ? { batch_id: null } : {}),
+      ...(change.status === 'queued' ? { status: 'queued', next_attempt_at: new Date(), skipped_reason: null, error: null } : {}),
+      ...(change.status === 'skipped' ? { status: 'skipped', skipped_reason: 'Cancelled.' } : {}),
+    });
+    if (!updated) {
+      const now = await findEmailOutbox(this.db, projectId, id);
+      return now ? { notEditable: now } : undefined;
+    }
+    if (change.status === 'queued') this.kick();
+    return { updated };
   }
 
   /** One round: claims a batch of due rows and delivers them; the number claimed. */
