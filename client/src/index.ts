@@ -51,6 +51,17 @@ export {
   webAuthnUnsupportedMessage,
 } from './app/passkey-ceremonies.ts';
 export { createServerApp, type ServerApp, type ServerAppOptions, type ServerCapabilities } from './app/server-app.ts';
+export type {
+  AdminEmails,
+  EditableRegion,
+  EmailDraft,
+  EmailTemplate,
+  EmailThemeChoice,
+  EmailThemeDetail,
+  EmailThemeSummary,
+  RenderedEmail,
+  RenderEmailInput,
+} from './app/admin-emails.ts';
 export type { ServerApiKeys, ServerProjectPermissions, ServerTeamPermissions, ServerTeams } from './app/server-teams.ts';
 export type { ListUsersOptions, ServerContactChannels, ServerSessions, ServerUsers } from './app/server-users.ts';
 export type {

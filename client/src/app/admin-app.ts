@@ -1,3 +1,4 @@
+import { type AdminEmails, adminEmails } from './admin-emails.ts';
 import type { OperationBody, OperationParams, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
 import { type AdminWebhooks, adminWebhooks } from './admin-webhooks.ts';
 import { type AppCall, definedOnly, queryBoolean } from './app-call.ts';
@@ -60,6 +61,8 @@ export type AdminApp = ServerCapabilities & {
   getMetrics(options?: { includeAnonymous?: boolean }): Promise<ProjectMetrics>;
   /** Sends a test email through the given SMTP settings; resolves to whether it went through. */
   sendTestEmail(email: OperationBody<'sendTestEmail'>): Promise<OperationResult<'sendTestEmail'>>;
+  /** Email themes (and the selected one), templates, drafts and previews (render-email, with editable markers). */
+  emails: AdminEmails;
   /** Webhook endpoints (create, update, enable, delete, rotate the secret), the delivery log, replay, test messages. */
   webhooks: AdminWebhooks;
 };
@@ -111,6 +114,7 @@ export function createAdminApp(options: AdminAppOptions): AdminApp {
     getMetrics: (metricsOptions = {}) =>
       call('getProjectMetrics', { query: definedOnly({ include_anonymous: queryBoolean(metricsOptions.includeAnonymous) }) }),
     sendTestEmail: (email) => call('sendTestEmail', { body: email }),
+    emails: adminEmails(call),
     webhooks: adminWebhooks(call),
   };
 }

@@ -20,10 +20,17 @@ import type {
 
 import type {
   AcceptTeamInvitation200,
+  AcceptTeamInvitationById200,
+  AcceptTeamInvitationByIdBody,
+  AcceptTeamInvitationByIdParams,
   AdminProject,
   AdminProjectList,
+  AnalyticsEventBatch,
+  AnalyticsEventBatchResult,
   CallbackRequest,
   CancelCustomerProductParams,
+  CheckClientVersion200,
+  CheckClientVersionBody,
   CheckFeatureSupportBody,
   CheckPurchaseCode200,
   CheckPurchaseCodeParams,
@@ -36,6 +43,7 @@ import type {
   CompleteCliLoginBody,
   CompleteTestModePurchase200,
   CompleteTestModePurchaseBody,
+  ConfigLevel,
   ConfigString,
   ConnectedAccountAccessToken201Response,
   ConnectedAccountAccessTokenRequest,
@@ -60,6 +68,8 @@ import type {
   CreateUserApiKeyBody,
   CreateWebhookPortalTokenBody,
   CreatedId,
+  CrossDomainAuthorizeRequest,
+  CrossDomainAuthorizeResult,
   CurrentUser,
   CustomerBilling,
   CustomerId,
@@ -79,8 +89,10 @@ import type {
   GetDataVaultValue200,
   GetDataVaultValueBody,
   GetOpenApiDocument200,
+  GetProjectConfigSource200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
+  GetProjectOpenIdConfigurationParams,
   GetPurchaseCheckoutPageParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
@@ -97,6 +109,8 @@ import type {
   InternalApiKeyList,
   Item,
   JsonWebKeySet,
+  ListBackendUrls200,
+  ListComponentVersions200,
   ListContactChannelsParams,
   ListCustomerProductsParams,
   ListOAuthProvidersParams,
@@ -118,6 +132,7 @@ import type {
   OAuthTokenRequest,
   OAuthTokenResponse,
   OkOk,
+  OpenIdConfiguration,
   OperationError,
   PermissionDefinition,
   PermissionDefinitionCreate,
@@ -142,7 +157,9 @@ import type {
   RegisterPasskeyBody,
   RenderEmailBody,
   RenderedEmail,
+  ReplaceProjectConfigOverrideBody,
   ResetPasswordBody,
+  ResetProjectConfigKeysBody,
   ResetWebhookEndpointSecretBody,
   SendEmail200,
   SendEmailBody,
@@ -547,6 +564,317 @@ export const useCheckFeatureSupport = <TError = OperationError<'checkFeatureSupp
     }
     
 /**
+ * The Stack SDKs send their `X-Stack-Client-Version` string (`<platform> <@scope/pkg>@<x.y.z>`, or a bare `x.y.z`) and print the `error` of a negative answer (loudly when `severe`). Gatehouse speaks the protocol of the Stack SDK 2.8 line, so (decided here): a Stack SDK (`@stackframe/*` or a bare version) of 2.8.x is up to date; one older than 2.8 gets `severe: true` and `Your SDK ({clientVersion}) is older than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8). Please update it to 2.8 or newer.`; one of a later line gets `severe: false` and `Your SDK ({clientVersion}) is newer than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8); features it adds may answer that they are not supported.`. A Gatehouse package (`@gatehouse/*`) is up to date at this server's own version 0.1.x and otherwise gets `severe: false` and `Your SDK ({clientVersion}) was built for another Gatehouse version (this server is 0.1); use the packages of this server's release.`. A string with no `x.y.z` version in it gets `severe: true` and `The client version you specified ({clientVersion}) is not a valid version. Please update to the latest version as soon as possible to ensure that you get the latest feature and security updates.`. The answer is always 200.
+ * @summary Whether a client SDK's version works with this server
+ */
+export const getCheckClientVersionUrl = () => {
+
+
+  
+
+  return `/check-version`
+}
+
+export const checkClientVersion = async (checkClientVersionBody: CheckClientVersionBody, options?: RequestInit): Promise<CheckClientVersion200> => {
+  
+  return apiMutator<CheckClientVersion200>(getCheckClientVersionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      checkClientVersionBody,)
+  }
+);}
+
+
+
+
+export const getCheckClientVersionMutationOptions = <TError = OperationError<'checkClientVersion'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext> => {
+
+const mutationKey = ['checkClientVersion'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkClientVersion>>, {data: CheckClientVersionBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkClientVersion(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckClientVersionMutationResult = NonNullable<Awaited<ReturnType<typeof checkClientVersion>>>
+    export type CheckClientVersionMutationBody = CheckClientVersionBody
+    export type CheckClientVersionMutationError = OperationError<'checkClientVersion'>
+
+    /**
+ * @summary Whether a client SDK's version works with this server
+ */
+export const useCheckClientVersion = <TError = OperationError<'checkClientVersion'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkClientVersion>>,
+        TError,
+        {data: CheckClientVersionBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckClientVersionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The SDKs fall back from one base URL to the next when a request cannot reach the server (they add `/api/v1` themselves). Decided here: the first is this server's `PUBLIC_URL`, followed by the URLs of the comma-separated environment variable `BACKEND_FALLBACK_URLS` (each an http or https URL; any other value stops the server at start), without duplicates and without a trailing slash.
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+export const getListBackendUrlsUrl = () => {
+
+
+  
+
+  return `/internal/backend-urls`
+}
+
+export const listBackendUrls = async ( options?: RequestInit): Promise<ListBackendUrls200> => {
+  
+  return apiMutator<ListBackendUrls200>(getListBackendUrlsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListBackendUrlsQueryKey = () => {
+    return [
+    `/internal/backend-urls`
+    ] as const;
+    }
+
+    
+export const getListBackendUrlsQueryOptions = <TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListBackendUrlsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listBackendUrls>>> = ({ signal }) => listBackendUrls({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListBackendUrlsQueryResult = NonNullable<Awaited<ReturnType<typeof listBackendUrls>>>
+export type ListBackendUrlsQueryError = OperationError<'listBackendUrls'>
+
+
+/**
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+
+export function useListBackendUrls<TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListBackendUrlsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListBackendUrlsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListBackendUrlsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listBackendUrls>>> = ({ signal }) => listBackendUrls({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListBackendUrlsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listBackendUrls>>>
+export type ListBackendUrlsSuspenseQueryError = OperationError<'listBackendUrls'>
+
+
+/**
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+
+export function useListBackendUrlsSuspense<TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListBackendUrlsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Decided here: the components are the handler pages of `@gatehouse/react` (`sign-in`, `sign-up`, `sign-out`, `email-verification`, `forgot-password`, `password-reset`, `oauth-callback`, `magic-link-callback`, `account-settings`, `error`, `team-invitation`, `mfa`, `cli-auth-confirm`). Each has a whole-number `version`, raised when the page changes what an app that copied it must change, and `changelogs` naming what each version brought, keyed by the version number.
+ * @summary Versions of the pages and components the handler serves
+ */
+export const getListComponentVersionsUrl = () => {
+
+
+  
+
+  return `/internal/component-versions`
+}
+
+export const listComponentVersions = async ( options?: RequestInit): Promise<ListComponentVersions200> => {
+  
+  return apiMutator<ListComponentVersions200>(getListComponentVersionsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListComponentVersionsQueryKey = () => {
+    return [
+    `/internal/component-versions`
+    ] as const;
+    }
+
+    
+export const getListComponentVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListComponentVersionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listComponentVersions>>> = ({ signal }) => listComponentVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListComponentVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listComponentVersions>>>
+export type ListComponentVersionsQueryError = OperationError<'listComponentVersions'>
+
+
+/**
+ * @summary Versions of the pages and components the handler serves
+ */
+
+export function useListComponentVersions<TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListComponentVersionsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListComponentVersionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListComponentVersionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listComponentVersions>>> = ({ signal }) => listComponentVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListComponentVersionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listComponentVersions>>>
+export type ListComponentVersionsSuspenseQueryError = OperationError<'listComponentVersions'>
+
+
+/**
+ * @summary Versions of the pages and components the handler serves
+ */
+
+export function useListComponentVersionsSuspense<TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListComponentVersionsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
  * Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
  * @summary Liveness probe
  */
@@ -773,6 +1101,125 @@ export function useGetReadinessSuspense<TData = Awaited<ReturnType<typeof getRea
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
 
   const queryOptions = getGetReadinessSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The metrics in the Prometheus text format (version 0.0.4), for a scraper. Off unless the server has `METRICS_TOKEN` set (404 `METRICS_DISABLED`); the scraper sends it as `Authorization: Bearer <token>` (401 `METRICS_TOKEN_INVALID` when missing or different). Reads no project header. Series: `gatehouse_http_request_duration_seconds` (histogram; labels `operation` = the spec's operationId, or `not_found` / `other` for paths outside the spec, `method`, `status`; its `_count` counts requests per operation and status), `gatehouse_db_pool_connections` (gauge; `state` = `total`, `idle`, `waiting`; with `gatehouse_db_pool_max`), `gatehouse_queue_depth` (gauge; `queue` = `email_outbox` for emails neither sent nor failed, `webhook_deliveries` for webhook messages pending), `gatehouse_cache_listener_up` (1 while the cache-invalidation LISTEN connection is up; always 0 on PGlite), and the process's defaults (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, GC). With `WORKERS` > 1 the answer sums every worker of the host (gauges of the pool are summed; `nodejs_*` series are per worker).
+ * @summary Prometheus metrics of this instance
+ */
+export const getGetPrometheusMetricsUrl = () => {
+
+
+  
+
+  return `/metrics`
+}
+
+export const getPrometheusMetrics = async ( options?: RequestInit): Promise<string> => {
+  
+  return apiMutator<string>(getGetPrometheusMetricsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetPrometheusMetricsQueryKey = () => {
+    return [
+    `/metrics`
+    ] as const;
+    }
+
+    
+export const getGetPrometheusMetricsQueryOptions = <TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPrometheusMetricsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPrometheusMetrics>>> = ({ signal }) => getPrometheusMetrics({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPrometheusMetricsQueryResult = NonNullable<Awaited<ReturnType<typeof getPrometheusMetrics>>>
+export type GetPrometheusMetricsQueryError = OperationError<'getPrometheusMetrics'>
+
+
+/**
+ * @summary Prometheus metrics of this instance
+ */
+
+export function useGetPrometheusMetrics<TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPrometheusMetricsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetPrometheusMetricsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPrometheusMetricsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPrometheusMetrics>>> = ({ signal }) => getPrometheusMetrics({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPrometheusMetricsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getPrometheusMetrics>>>
+export type GetPrometheusMetricsSuspenseQueryError = OperationError<'getPrometheusMetrics'>
+
+
+/**
+ * @summary Prometheus metrics of this instance
+ */
+
+export function useGetPrometheusMetricsSuspense<TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPrometheusMetricsSuspenseQueryOptions(options)
 
   const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
 
@@ -1143,6 +1590,265 @@ export function useRedirectAnonymousJwksSuspense<TData = Awaited<ReturnType<type
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
 
   const queryOptions = getRedirectAnonymousJwksSuspenseQueryOptions(projectId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * What a verifier that discovers keys from the token's `iss` reads (`{iss}/.well-known/openid-configuration`): the issuer and the JWKS with the same keys as `GET /projects/{project_id}/.well-known/jwks.json`. With `include_anonymous=true` (where the anonymous-users alias sends) the issuer is the anonymous users' one (`/api/v1/projects-anonymous-users/{project_id}`) and the JWKS URL lists the anonymous keys too. Gatehouse is not an OpenID provider: only the fields a token verifier needs are given.
+ * @summary OpenID discovery document of the project's access tokens
+ */
+export const getGetProjectOpenIdConfigurationUrl = (projectId: string,
+    params?: GetProjectOpenIdConfigurationParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/projects/${projectId}/.well-known/openid-configuration?${stringifiedParams}` : `/projects/${projectId}/.well-known/openid-configuration`
+}
+
+export const getProjectOpenIdConfiguration = async (projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: RequestInit): Promise<OpenIdConfiguration> => {
+  
+  return apiMutator<OpenIdConfiguration>(getGetProjectOpenIdConfigurationUrl(projectId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectOpenIdConfigurationQueryKey = (projectId?: string,
+    params?: GetProjectOpenIdConfigurationParams,) => {
+    return [
+    `/projects/${projectId}/.well-known/openid-configuration`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetProjectOpenIdConfigurationQueryOptions = <TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectOpenIdConfigurationQueryKey(projectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>> = ({ signal }) => getProjectOpenIdConfiguration(projectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectOpenIdConfigurationQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>>
+export type GetProjectOpenIdConfigurationQueryError = OperationError<'getProjectOpenIdConfiguration'>
+
+
+/**
+ * @summary OpenID discovery document of the project's access tokens
+ */
+
+export function useGetProjectOpenIdConfiguration<TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(
+ projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectOpenIdConfigurationQueryOptions(projectId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectOpenIdConfigurationSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectOpenIdConfigurationQueryKey(projectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>> = ({ signal }) => getProjectOpenIdConfiguration(projectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectOpenIdConfigurationSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>>
+export type GetProjectOpenIdConfigurationSuspenseQueryError = OperationError<'getProjectOpenIdConfiguration'>
+
+
+/**
+ * @summary OpenID discovery document of the project's access tokens
+ */
+
+export function useGetProjectOpenIdConfigurationSuspense<TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(
+ projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectOpenIdConfigurationSuspenseQueryOptions(projectId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The anonymous users' tokens carry the issuer `/api/v1/projects-anonymous-users/{project_id}`, and a verifier looks for `{iss}/.well-known/<document>`: every such document redirects (307) to the project's own (`/api/v1/projects/{project_id}/.well-known/<document>`) with `include_anonymous=true`, so `jwks.json` lists the same keys as the project's JWKS with the anonymous ones, and `openid-configuration` names the anonymous issuer. A document the project does not have answers 404 at the target.
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+export const getRedirectAnonymousWellKnownUrl = (projectId: string,
+    document: string,) => {
+
+
+  
+
+  return `/projects-anonymous-users/${projectId}/.well-known/${document}`
+}
+
+export const redirectAnonymousWellKnown = async (projectId: string,
+    document: string, options?: RequestInit): Promise<unknown> => {
+  
+  return apiMutator<unknown>(getRedirectAnonymousWellKnownUrl(projectId,document),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getRedirectAnonymousWellKnownQueryKey = (projectId?: string,
+    document?: string,) => {
+    return [
+    `/projects-anonymous-users/${projectId}/.well-known/${document}`
+    ] as const;
+    }
+
+    
+export const getRedirectAnonymousWellKnownQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(projectId: string,
+    document: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectAnonymousWellKnownQueryKey(projectId,document);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>> = ({ signal }) => redirectAnonymousWellKnown(projectId,document, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId && document), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectAnonymousWellKnownQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>>
+export type RedirectAnonymousWellKnownQueryError = OperationError<'redirectAnonymousWellKnown'>
+
+
+/**
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+
+export function useRedirectAnonymousWellKnown<TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(
+ projectId: string,
+    document: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectAnonymousWellKnownQueryOptions(projectId,document,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getRedirectAnonymousWellKnownSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(projectId: string,
+    document: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectAnonymousWellKnownQueryKey(projectId,document);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>> = ({ signal }) => redirectAnonymousWellKnown(projectId,document, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectAnonymousWellKnownSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>>
+export type RedirectAnonymousWellKnownSuspenseQueryError = OperationError<'redirectAnonymousWellKnown'>
+
+
+/**
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+
+export function useRedirectAnonymousWellKnownSuspense<TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(
+ projectId: string,
+    document: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectAnonymousWellKnownSuspenseQueryOptions(projectId,document,options)
 
   const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
 
@@ -2017,6 +2723,79 @@ export const useRedirectFromOAuthProviderForm = <TError = OperationError<'redire
       > => {
 
       const mutationOptions = getRedirectFromOAuthProviderFormMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * An app on one trusted domain whose user is signed in sends the user to another trusted domain of the same project, signed in there too, without a provider round trip. The answer's `redirect_url` is `redirect_uri` with `code` (a one-time authorization code, valid 10 minutes, for this user) and `state`; the app on the other domain exchanges the code at `POST /auth/oauth/token` (grant `authorization_code`, the same `redirect_uri`, and the PKCE `code_verifier` of `code_challenge`) for a new session of its own, exactly as after an OAuth callback (`is_new_user` false, `after_callback_redirect_url` echoed). `redirect_uri` and `after_callback_redirect_url` are checked like every redirect target (trusted domains, localhost only while the project allows it), else `REDIRECT_URL_NOT_WHITELISTED`.
+ * @summary Hand the signed-in session to another trusted domain of the project
+ */
+export const getAuthorizeCrossDomainUrl = () => {
+
+
+  
+
+  return `/auth/oauth/cross-domain/authorize`
+}
+
+export const authorizeCrossDomain = async (crossDomainAuthorizeRequest: CrossDomainAuthorizeRequest, options?: RequestInit): Promise<CrossDomainAuthorizeResult> => {
+  
+  return apiMutator<CrossDomainAuthorizeResult>(getAuthorizeCrossDomainUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      crossDomainAuthorizeRequest,)
+  }
+);}
+
+
+
+
+export const getAuthorizeCrossDomainMutationOptions = <TError = OperationError<'authorizeCrossDomain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext> => {
+
+const mutationKey = ['authorizeCrossDomain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof authorizeCrossDomain>>, {data: CrossDomainAuthorizeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  authorizeCrossDomain(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AuthorizeCrossDomainMutationResult = NonNullable<Awaited<ReturnType<typeof authorizeCrossDomain>>>
+    export type AuthorizeCrossDomainMutationBody = CrossDomainAuthorizeRequest
+    export type AuthorizeCrossDomainMutationError = OperationError<'authorizeCrossDomain'>
+
+    /**
+ * @summary Hand the signed-in session to another trusted domain of the project
+ */
+export const useAuthorizeCrossDomain = <TError = OperationError<'authorizeCrossDomain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof authorizeCrossDomain>>,
+        TError,
+        {data: CrossDomainAuthorizeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getAuthorizeCrossDomainMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -8344,6 +9123,89 @@ export const useDeleteTeamInvitation = <TError = OperationError<'deleteTeamInvit
     }
     
 /**
+ * Adds the user named by `user_id` (`me` or the token's own id with client access; any user with server or admin access) to the invitation's team, with the team-member default permissions, and uses the invitation up (its emailed code stops working). The invitation must be pending and addressed to one of the user's verified emails; any other id (unknown, accepted, revoked, expired, or addressed to someone else) is `VERIFICATION_CODE_NOT_FOUND`, so an id reveals nothing about invitations of other people. Anonymous and restricted users are refused with the reason. Joining a team the user is already in just uses the invitation. Gatehouse has no paid seat limits on teams, so `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (listed by the protocol) is never sent here.
+ * @summary Accept an invitation addressed to a user, by its id
+ */
+export const getAcceptTeamInvitationByIdUrl = (invitationId: string,
+    params: AcceptTeamInvitationByIdParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-invitations/${invitationId}/accept?${stringifiedParams}` : `/team-invitations/${invitationId}/accept`
+}
+
+export const acceptTeamInvitationById = async (invitationId: string,
+    params: AcceptTeamInvitationByIdParams,
+    acceptTeamInvitationByIdBody?: AcceptTeamInvitationByIdBody, options?: RequestInit): Promise<AcceptTeamInvitationById200> => {
+  
+  return apiMutator<AcceptTeamInvitationById200>(getAcceptTeamInvitationByIdUrl(invitationId,params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      acceptTeamInvitationByIdBody,)
+  }
+);}
+
+
+
+
+export const getAcceptTeamInvitationByIdMutationOptions = <TError = OperationError<'acceptTeamInvitationById'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext> => {
+
+const mutationKey = ['acceptTeamInvitationById'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof acceptTeamInvitationById>>, {invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}> = (props) => {
+          const {invitationId,params,data} = props ?? {};
+
+          return  acceptTeamInvitationById(invitationId,params,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AcceptTeamInvitationByIdMutationResult = NonNullable<Awaited<ReturnType<typeof acceptTeamInvitationById>>>
+    export type AcceptTeamInvitationByIdMutationBody = AcceptTeamInvitationByIdBody
+    export type AcceptTeamInvitationByIdMutationError = OperationError<'acceptTeamInvitationById'>
+
+    /**
+ * @summary Accept an invitation addressed to a user, by its id
+ */
+export const useAcceptTeamInvitationById = <TError = OperationError<'acceptTeamInvitationById'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof acceptTeamInvitationById>>,
+        TError,
+        {invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody},
+        TContext
+      > => {
+
+      const mutationOptions = getAcceptTeamInvitationByIdMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * The signed-in user must own the invited email as a verified contact channel, and may not be restricted. Joining a team one is already in just uses the code.
  * @summary Join a team with an invitation code
  */
@@ -11019,6 +11881,19 @@ export const useDeleteEmailDraft = <TError = OperationError<'deleteEmailDraft'>,
 theme; absent or `null`: the template's own choice (a template by source: the selected theme).
 The template is given a sample user, the project and its `previewVariables`. The sources run in
 the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
+
+**Editable markers** (the protocol names the fields and leaves their meaning open; this is
+Gatehouse's): with `editable_markers: true`, every static text of the marked source(s) — each
+JSX text node, such as `Verify your email` in `<Text>Verify your email</Text>` — is an editable
+region. `editable_source` says which sources are marked: `template` (the default), `theme` or
+`both`; it is ignored without `editable_markers`. The answer lists the regions in
+`editable_regions` (in source order, template first), and `html` wraps what each region rendered
+in `<span data-editable-id="<id>">…</span>`, so an editor maps a click in the preview to
+`tsx_source.slice(start, end)` of that source and can replace exactly those characters. A text
+that renders where markup cannot go (an attribute, `<title>`, `<style>`, or a string a
+component cut short) is rendered unmarked; a text that is not rendered (a branch not taken)
+is still listed. The subject is never marked. A source that does not compile is reported with
+the positions of the source as sent.
 
  * @summary Render a template inside a theme (a preview)
  */
@@ -14282,6 +15157,199 @@ export function useGetProjectConfigSuspense<TData = Awaited<ReturnType<typeof ge
 
 
 /**
+ * `config_string` is the JSON of the override object exactly as stored (dotted keys kept), not the rendered config (`getProjectConfig`). Decided here: Gatehouse keeps one override per project (one branch, `main`, and one environment), so the `project`, `branch` and `environment` levels all read, replace and merge that same override; what a level means for the Stack SDKs (where a value came from) is kept in the config source (`getProjectConfigSource`). It holds the project's secrets (OAuth client secrets, the SMTP password), so only server and admin access read it.
+ * @summary The project's config override, as stored
+ */
+export const getGetProjectConfigOverrideUrl = (level: ConfigLevel,) => {
+
+
+  
+
+  return `/internal/config/override/${level}`
+}
+
+export const getProjectConfigOverride = async (level: ConfigLevel, options?: RequestInit): Promise<ConfigString> => {
+  
+  return apiMutator<ConfigString>(getGetProjectConfigOverrideUrl(level),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectConfigOverrideQueryKey = (level?: ConfigLevel,) => {
+    return [
+    `/internal/config/override/${level}`
+    ] as const;
+    }
+
+    
+export const getGetProjectConfigOverrideQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(level: ConfigLevel, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigOverrideQueryKey(level);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigOverride>>> = ({ signal }) => getProjectConfigOverride(level, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(level), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigOverrideQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigOverride>>>
+export type GetProjectConfigOverrideQueryError = OperationError<'getProjectConfigOverride'>
+
+
+/**
+ * @summary The project's config override, as stored
+ */
+
+export function useGetProjectConfigOverride<TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(
+ level: ConfigLevel, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigOverrideQueryOptions(level,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectConfigOverrideSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(level: ConfigLevel, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigOverrideQueryKey(level);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigOverride>>> = ({ signal }) => getProjectConfigOverride(level, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigOverrideSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigOverride>>>
+export type GetProjectConfigOverrideSuspenseQueryError = OperationError<'getProjectConfigOverride'>
+
+
+/**
+ * @summary The project's config override, as stored
+ */
+
+export function useGetProjectConfigOverrideSuspense<TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(
+ level: ConfigLevel, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigOverrideSuspenseQueryOptions(level,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * `config_string` is a JSON object (dotted keys allowed) that becomes the whole override (see `getProjectConfigOverride` for the levels); keys it does not name fall back to their defaults. The rendered result is validated like `updateProjectConfigOverride` (the same plain-text 400 messages, naming `config_string` where those name `config_override_string`) and nothing is saved when it fails. `source`, when given, becomes the config source (`getProjectConfigSource`); without it the source is left as it was. The protocol leaves the answer open; here it is the rendered config, as for `updateProjectConfigOverride`.
+ * @summary Replace the project's config override
+ */
+export const getReplaceProjectConfigOverrideUrl = (level: ConfigLevel,) => {
+
+
+  
+
+  return `/internal/config/override/${level}`
+}
+
+export const replaceProjectConfigOverride = async (level: ConfigLevel,
+    replaceProjectConfigOverrideBody: ReplaceProjectConfigOverrideBody, options?: RequestInit): Promise<ConfigString> => {
+  
+  return apiMutator<ConfigString>(getReplaceProjectConfigOverrideUrl(level),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      replaceProjectConfigOverrideBody,)
+  }
+);}
+
+
+
+
+export const getReplaceProjectConfigOverrideMutationOptions = <TError = OperationError<'replaceProjectConfigOverride'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, TError,{level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, TError,{level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}, TContext> => {
+
+const mutationKey = ['replaceProjectConfigOverride'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, {level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}> = (props) => {
+          const {level,data} = props ?? {};
+
+          return  replaceProjectConfigOverride(level,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ReplaceProjectConfigOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof replaceProjectConfigOverride>>>
+    export type ReplaceProjectConfigOverrideMutationBody = ReplaceProjectConfigOverrideBody
+    export type ReplaceProjectConfigOverrideMutationError = OperationError<'replaceProjectConfigOverride'>
+
+    /**
+ * @summary Replace the project's config override
+ */
+export const useReplaceProjectConfigOverride = <TError = OperationError<'replaceProjectConfigOverride'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, TError,{level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof replaceProjectConfigOverride>>,
+        TError,
+        {level: ConfigLevel;data: ReplaceProjectConfigOverrideBody},
+        TContext
+      > => {
+
+      const mutationOptions = getReplaceProjectConfigOverrideMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * `config_override_string` is a JSON object whose keys may be dotted paths (`"auth.password.allowSignIn": true`);
 a dotted key sets the value at its path. A key applies before the keys nested under it, and an entry merged
 here wins over what the override already said about that part of the tree (older nested keys it covers
@@ -14325,7 +15393,7 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
 
  * @summary Merge entries into the project's config override
  */
-export const getUpdateProjectConfigOverrideUrl = (level: 'project' | 'branch' | 'environment',) => {
+export const getUpdateProjectConfigOverrideUrl = (level: ConfigLevel,) => {
 
 
   
@@ -14333,7 +15401,7 @@ export const getUpdateProjectConfigOverrideUrl = (level: 'project' | 'branch' | 
   return `/internal/config/override/${level}`
 }
 
-export const updateProjectConfigOverride = async (level: 'project' | 'branch' | 'environment',
+export const updateProjectConfigOverride = async (level: ConfigLevel,
     updateProjectConfigOverrideBody: UpdateProjectConfigOverrideBody, options?: RequestInit): Promise<ConfigString> => {
   
   return apiMutator<ConfigString>(getUpdateProjectConfigOverrideUrl(level),
@@ -14350,8 +15418,8 @@ export const updateProjectConfigOverride = async (level: 'project' | 'branch' | 
 
 
 export const getUpdateProjectConfigOverrideMutationOptions = <TError = OperationError<'updateProjectConfigOverride'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: ConfigLevel;data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: ConfigLevel;data: UpdateProjectConfigOverrideBody}, TContext> => {
 
 const mutationKey = ['updateProjectConfigOverride'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -14363,7 +15431,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProjectConfigOverride>>, {level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProjectConfigOverride>>, {level: ConfigLevel;data: UpdateProjectConfigOverrideBody}> = (props) => {
           const {level,data} = props ?? {};
 
           return  updateProjectConfigOverride(level,data,requestOptions)
@@ -14382,15 +15450,280 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Merge entries into the project's config override
  */
 export const useUpdateProjectConfigOverride = <TError = OperationError<'updateProjectConfigOverride'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: ConfigLevel;data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateProjectConfigOverride>>,
         TError,
-        {level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody},
+        {level: ConfigLevel;data: UpdateProjectConfigOverrideBody},
         TContext
       > => {
 
       const mutationOptions = getUpdateProjectConfigOverrideMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Each of `keys` is a dotted path (`auth.oauth.providers.github`); the override loses whatever it says at that path and below it (a dotted entry, or the part of an object entry above it), so those settings fall back to their defaults. Keys the override does not set change nothing. Only the `branch` and `environment` levels may be reset (the protocol's rule); `project` is a plain-text 403 `Keys can be reset only at the branch and environment levels.`. The rendered result is validated like `updateProjectConfigOverride` (plain-text 400, nothing saved).
+ * @summary Remove keys from the project's config override
+ */
+export const getResetProjectConfigKeysUrl = (level: ConfigLevel,) => {
+
+
+  
+
+  return `/internal/config/override/${level}/reset-keys`
+}
+
+export const resetProjectConfigKeys = async (level: ConfigLevel,
+    resetProjectConfigKeysBody: ResetProjectConfigKeysBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getResetProjectConfigKeysUrl(level),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      resetProjectConfigKeysBody,)
+  }
+);}
+
+
+
+
+export const getResetProjectConfigKeysMutationOptions = <TError = OperationError<'resetProjectConfigKeys'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetProjectConfigKeys>>, TError,{level: ConfigLevel;data: ResetProjectConfigKeysBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof resetProjectConfigKeys>>, TError,{level: ConfigLevel;data: ResetProjectConfigKeysBody}, TContext> => {
+
+const mutationKey = ['resetProjectConfigKeys'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resetProjectConfigKeys>>, {level: ConfigLevel;data: ResetProjectConfigKeysBody}> = (props) => {
+          const {level,data} = props ?? {};
+
+          return  resetProjectConfigKeys(level,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResetProjectConfigKeysMutationResult = NonNullable<Awaited<ReturnType<typeof resetProjectConfigKeys>>>
+    export type ResetProjectConfigKeysMutationBody = ResetProjectConfigKeysBody
+    export type ResetProjectConfigKeysMutationError = OperationError<'resetProjectConfigKeys'>
+
+    /**
+ * @summary Remove keys from the project's config override
+ */
+export const useResetProjectConfigKeys = <TError = OperationError<'resetProjectConfigKeys'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetProjectConfigKeys>>, TError,{level: ConfigLevel;data: ResetProjectConfigKeysBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof resetProjectConfigKeys>>,
+        TError,
+        {level: ConfigLevel;data: ResetProjectConfigKeysBody},
+        TContext
+      > => {
+
+      const mutationOptions = getResetProjectConfigKeysMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The source the last `replaceProjectConfigOverride` carrying one recorded (a push from a GitHub workflow, or from an unknown tool); `{ "type": "unlinked" }` when none was recorded or it was unlinked.
+ * @summary Where the project's config override came from
+ */
+export const getGetProjectConfigSourceUrl = () => {
+
+
+  
+
+  return `/internal/config/source`
+}
+
+export const getProjectConfigSource = async ( options?: RequestInit): Promise<GetProjectConfigSource200> => {
+  
+  return apiMutator<GetProjectConfigSource200>(getGetProjectConfigSourceUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectConfigSourceQueryKey = () => {
+    return [
+    `/internal/config/source`
+    ] as const;
+    }
+
+    
+export const getGetProjectConfigSourceQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigSourceQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigSource>>> = ({ signal }) => getProjectConfigSource({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigSourceQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigSource>>>
+export type GetProjectConfigSourceQueryError = OperationError<'getProjectConfigSource'>
+
+
+/**
+ * @summary Where the project's config override came from
+ */
+
+export function useGetProjectConfigSource<TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigSourceQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectConfigSourceSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigSourceQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigSource>>> = ({ signal }) => getProjectConfigSource({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigSourceSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigSource>>>
+export type GetProjectConfigSourceSuspenseQueryError = OperationError<'getProjectConfigSource'>
+
+
+/**
+ * @summary Where the project's config override came from
+ */
+
+export function useGetProjectConfigSourceSuspense<TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigSourceSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The source becomes `{"type": "unlinked"}`; the override itself is kept.
+ * @summary Unlink the config from its source
+ */
+export const getUnlinkProjectConfigSourceUrl = () => {
+
+
+  
+
+  return `/internal/config/source`
+}
+
+export const unlinkProjectConfigSource = async ( options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getUnlinkProjectConfigSourceUrl(),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getUnlinkProjectConfigSourceMutationOptions = <TError = OperationError<'unlinkProjectConfigSource'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, TError,void, TContext> => {
+
+const mutationKey = ['unlinkProjectConfigSource'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, void> = () => {
+          
+
+          return  unlinkProjectConfigSource(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UnlinkProjectConfigSourceMutationResult = NonNullable<Awaited<ReturnType<typeof unlinkProjectConfigSource>>>
+    
+    export type UnlinkProjectConfigSourceMutationError = OperationError<'unlinkProjectConfigSource'>
+
+    /**
+ * @summary Unlink the config from its source
+ */
+export const useUnlinkProjectConfigSource = <TError = OperationError<'unlinkProjectConfigSource'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof unlinkProjectConfigSource>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getUnlinkProjectConfigSourceMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -15482,6 +16815,79 @@ export const useSendTestWebhook = <TError = OperationError<'sendTestWebhook'>,
       > => {
 
       const mutationOptions = getSendTestWebhookMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Newer SDKs send the page views and clicks they capture here. Gatehouse keeps no analytics: a batch is checked against this schema (at most 500 events, each `data` at most 100,000 characters as JSON) and then **dropped** — nothing is stored, so `inserted` is always 0 and `dropped` counts the events. The SDK treats the 200 as delivered and does not send the batch again. A signed-in user is needed, as in Stack's API.
+ * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
+ */
+export const getUploadAnalyticsEventBatchUrl = () => {
+
+
+  
+
+  return `/analytics/events/batch`
+}
+
+export const uploadAnalyticsEventBatch = async (analyticsEventBatch: AnalyticsEventBatch, options?: RequestInit): Promise<AnalyticsEventBatchResult> => {
+  
+  return apiMutator<AnalyticsEventBatchResult>(getUploadAnalyticsEventBatchUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      analyticsEventBatch,)
+  }
+);}
+
+
+
+
+export const getUploadAnalyticsEventBatchMutationOptions = <TError = OperationError<'uploadAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext> => {
+
+const mutationKey = ['uploadAnalyticsEventBatch'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, {data: AnalyticsEventBatch}> = (props) => {
+          const {data} = props ?? {};
+
+          return  uploadAnalyticsEventBatch(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UploadAnalyticsEventBatchMutationResult = NonNullable<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>>
+    export type UploadAnalyticsEventBatchMutationBody = AnalyticsEventBatch
+    export type UploadAnalyticsEventBatchMutationError = OperationError<'uploadAnalyticsEventBatch'>
+
+    /**
+ * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
+ */
+export const useUploadAnalyticsEventBatch = <TError = OperationError<'uploadAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>,
+        TError,
+        {data: AnalyticsEventBatch},
+        TContext
+      > => {
+
+      const mutationOptions = getUploadAnalyticsEventBatchMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

@@ -7,7 +7,7 @@ export interface BackgroundJob {
   /** How often it runs (first after one interval); 0 turns it off. */
   readonly intervalMillis: number;
   run(log: JobLog): Promise<void>;
-  /** Called once when the app closes, after the last run ended (a worker finishing its round, closing its connections). */
+  /** Releases what the job holds between runs (a listening connection), after the last run ended. */
   stop?(): Promise<void>;
 }
 

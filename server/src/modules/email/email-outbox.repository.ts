@@ -150,3 +150,13 @@ export async function countSentEmails(db: DbHandle, projectId: ProjectId, since:
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Emails queued or being sent, in every project (the metrics' queue depth). */
+export async function countUnsentEmailsAcrossProjects(db: DbHandle): Promise<number> {
+  const row = await kyselyOf(db)
+    .selectFrom('email_outbox')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', 'in', ['queued', 'sending'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

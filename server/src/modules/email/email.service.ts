@@ -11,6 +11,7 @@ import {
   type ClaimedEmail,
   claimDueEmailsAcrossProjects,
   countSentEmails,
+  countUnsentEmailsAcrossProjects,
   findEmailOutbox,
   findEmailSendBatch,
   insertEmailOutbox,
@@ -188,6 +189,11 @@ export class EmailService {
       unsubscribe?: { publicUrl: string; serverSecret: Buffer };
     },
   ) {}
+
+  /** Emails queued or being sent, in every project (metrics). */
+  unsentCount(): Promise<number> {
+    return countUnsentEmailsAcrossProjects(this.db);
+  }
 
   get delivery(): EmailDeliverySettings {
     return this.options.delivery ?? readEmailDeliverySettings({});
