@@ -10538,6 +10538,8 @@ export interface components {
             html: string;
             subject?: string;
             notification_category?: string;
+            /** @description With `editable_markers`: the editable regions of the marked sources, in source order (template first). */
+            editable_regions?: components["schemas"]["EditableRegion"][];
         };
         /** @description One outbox row. `status`: `queued` (due at `scheduled_at_millis`; after a failed attempt `error` holds the last SMTP error), `sending` (claimed by a worker), `sent`, `failed` (after the last attempt, or a template that does not render; `error`), `skipped` (`skipped_reason`: the recipient turned the category off or has no primary email, no email server is configured, or it was cancelled). A send-email row is rendered for its recipient when it is sent: until then `html` and `text` are empty and `subject` is the request's (or the content's name). */
         EmailOutboxEntry: {
@@ -10597,8 +10599,6 @@ export interface components {
                 is_boost_active: boolean;
                 boost_expires_at: string | null;
             };
-            /** @description With `editable_markers`: the editable regions of the marked sources, in source order (template first). */
-            editable_regions?: components["schemas"]["EditableRegion"][];
         };
         /** @description A static text of a TSX source, rendered in the preview inside `<span data-editable-id="<id>">`. */
         EditableRegion: {

@@ -595,8 +595,7 @@ export const sharedSchemas = [
           "is_boost_active": { "type": "boolean" },
           "boost_expires_at": { "type": ["string", "null"] }
         }
-      },
-      "editable_regions": { "type": "array", "items": { "$ref": "EditableRegion#" } }
+      }
     }
   },
   {
@@ -1177,7 +1176,12 @@ export const sharedSchemas = [
     "type": "object",
     "additionalProperties": false,
     "required": ["html"],
-    "properties": { "html": { "type": "string" }, "subject": { "type": "string" }, "notification_category": { "type": "string" } }
+    "properties": {
+      "html": { "type": "string" },
+      "subject": { "type": "string" },
+      "notification_category": { "type": "string" },
+      "editable_regions": { "type": "array", "items": { "$ref": "EditableRegion#" } }
+    }
   },
   {
     "$id": "RestrictedReason",
