@@ -60,6 +60,8 @@ import type {
   CreateMfaRecoveryCodes200,
   CreateMfaRecoveryCodesBody,
   CreateOAuthProviderBody,
+  CreatePaymentRefund200,
+  CreatePaymentRefundBody,
   CreatePurchaseUrl200,
   CreatePurchaseUrlBody,
   CreateSession200,
@@ -115,6 +117,7 @@ import type {
   ListCustomerProductsParams,
   ListOAuthProvidersParams,
   ListOutboxEmailsParams,
+  ListPaymentTransactionsParams,
   ListProjectPermissionsParams,
   ListSessionsParams,
   ListTeamApiKeysParams,
@@ -184,6 +187,7 @@ import type {
   SetDataVaultValueBody,
   SetPasswordBody,
   SignInResponse,
+  SignInWithAppleNativeBody,
   SignInWithMfaBody,
   SignInWithPasskeyBody,
   SignInWithPasswordBody,
@@ -204,6 +208,7 @@ import type {
   TeamPermissionList,
   TeamUpdate,
   TeamView,
+  TransactionList,
   TransferInternalProject200,
   TransferInternalProjectBody,
   UpdateContactChannelBody,
@@ -2723,6 +2728,79 @@ export const useRedirectFromOAuthProviderForm = <TError = OperationError<'redire
       > => {
 
       const mutationOptions = getRedirectFromOAuthProviderFormMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * A native app gets an identity token from Apple's own sign-in sheet and sends it here. The token is verified like an OAuth callback's ID token: its RS256 signature against Apple's keys (`https://appleid.apple.com/auth/keys`, replaced by the operator variable `OAUTH_APPLE_JWKS_URL`), the issuer `https://appleid.apple.com` (`OAUTH_APPLE_ISSUER`), the audience (one of the Apple provider's bundle ids, or its client id), and the expiry. Any failure is `INVALID_APPLE_CREDENTIALS`; Apple's keys not answering within 5 s is `OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE`. The provider is the project's sign-in enabled provider of type `apple` (`OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED` without one); without a bundle id it is `APPLE_BUNDLE_ID_NOT_CONFIGURED`. The token's `sub` is the Apple account: it signs in or up exactly as the OAuth callback does (the account's user, else a user with the same verified email by the merge strategy, else a new user, `SIGN_UP_NOT_ENABLED` when sign-up is off; an anonymous caller is upgraded in place). A user with TOTP gets `MULTI_FACTOR_AUTHENTICATION_REQUIRED` with `details.attempt_code`. No provider access token exists, so the account has no connected-account token.
+ * @summary Sign in with the identity token of native Sign in with Apple (iOS, macOS)
+ */
+export const getSignInWithAppleNativeUrl = () => {
+
+
+  
+
+  return `/auth/oauth/callback/apple/native`
+}
+
+export const signInWithAppleNative = async (signInWithAppleNativeBody: SignInWithAppleNativeBody, options?: RequestInit): Promise<SignInResponse> => {
+  
+  return apiMutator<SignInResponse>(getSignInWithAppleNativeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signInWithAppleNativeBody,)
+  }
+);}
+
+
+
+
+export const getSignInWithAppleNativeMutationOptions = <TError = OperationError<'signInWithAppleNative'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithAppleNative>>, TError,{data: SignInWithAppleNativeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof signInWithAppleNative>>, TError,{data: SignInWithAppleNativeBody}, TContext> => {
+
+const mutationKey = ['signInWithAppleNative'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof signInWithAppleNative>>, {data: SignInWithAppleNativeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  signInWithAppleNative(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SignInWithAppleNativeMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithAppleNative>>>
+    export type SignInWithAppleNativeMutationBody = SignInWithAppleNativeBody
+    export type SignInWithAppleNativeMutationError = OperationError<'signInWithAppleNative'>
+
+    /**
+ * @summary Sign in with the identity token of native Sign in with Apple (iOS, macOS)
+ */
+export const useSignInWithAppleNative = <TError = OperationError<'signInWithAppleNative'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithAppleNative>>, TError,{data: SignInWithAppleNativeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof signInWithAppleNative>>,
+        TError,
+        {data: SignInWithAppleNativeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSignInWithAppleNativeMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -14000,6 +14078,220 @@ export const useCompleteTestModePurchase = <TError = OperationError<'completeTes
       > => {
 
       const mutationOptions = getCompleteTestModePurchaseMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Purchases (test mode and Stripe), server grants of products, manual item-quantity changes and refunds of every
+customer, newest first (by time, then id), filtered by `type`, `customer_type` and `customer_id`. Keyset paging:
+`next_cursor` names the last transaction of the page and the next page starts after it, so transactions written
+meanwhile never shift a page or repeat one. `limit` 1-200 (default 50; larger is read as 200). A `cursor` that is
+not one this endpoint gave is a plain-text 400.
+
+ * @summary The project's payment transactions
+ */
+export const getListPaymentTransactionsUrl = (params?: ListPaymentTransactionsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/internal/payments/transactions?${stringifiedParams}` : `/internal/payments/transactions`
+}
+
+export const listPaymentTransactions = async (params?: ListPaymentTransactionsParams, options?: RequestInit): Promise<TransactionList> => {
+  
+  return apiMutator<TransactionList>(getListPaymentTransactionsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListPaymentTransactionsQueryKey = (params?: ListPaymentTransactionsParams,) => {
+    return [
+    `/internal/payments/transactions`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListPaymentTransactionsQueryOptions = <TData = Awaited<ReturnType<typeof listPaymentTransactions>>, TError = OperationError<'listPaymentTransactions'>>(params?: ListPaymentTransactionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListPaymentTransactionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPaymentTransactions>>> = ({ signal }) => listPaymentTransactions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListPaymentTransactionsQueryResult = NonNullable<Awaited<ReturnType<typeof listPaymentTransactions>>>
+export type ListPaymentTransactionsQueryError = OperationError<'listPaymentTransactions'>
+
+
+/**
+ * @summary The project's payment transactions
+ */
+
+export function useListPaymentTransactions<TData = Awaited<ReturnType<typeof listPaymentTransactions>>, TError = OperationError<'listPaymentTransactions'>>(
+ params?: ListPaymentTransactionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListPaymentTransactionsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListPaymentTransactionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listPaymentTransactions>>, TError = OperationError<'listPaymentTransactions'>>(params?: ListPaymentTransactionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListPaymentTransactionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPaymentTransactions>>> = ({ signal }) => listPaymentTransactions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListPaymentTransactionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listPaymentTransactions>>>
+export type ListPaymentTransactionsSuspenseQueryError = OperationError<'listPaymentTransactions'>
+
+
+/**
+ * @summary The project's payment transactions
+ */
+
+export function useListPaymentTransactionsSuspense<TData = Awaited<ReturnType<typeof listPaymentTransactions>>, TError = OperationError<'listPaymentTransactions'>>(
+ params?: ListPaymentTransactionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListPaymentTransactionsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Refunds a purchase (`type` `one-time-purchase`, or `subscription` for a purchase at a price with an interval;
+`id` the purchase transaction's id, its `subscription_id`), once: the purchase ends as `refunded`, everything it
+granted stops counting (also included items that never expire), a `refund` transaction and a `product.refunded`
+event are recorded. A second refund of the same purchase is `ONE_TIME_PURCHASE_ALREADY_REFUNDED` /
+`SUBSCRIPTION_ALREADY_REFUNDED`, also when both race. An unknown id, a purchase of the other type, or a server
+grant (nothing was paid) is `ONE_TIME_PURCHASE_NOT_FOUND` / `SUBSCRIPTION_INVOICE_NOT_FOUND`.
+Test mode (decided here; the protocol does not say): no money was taken, so a test-mode purchase returns none —
+`amount_usd` must be `"0"` (any other amount is `TEST_MODE_PURCHASE_NON_REFUNDABLE`) and the refund reverses the
+purchase's grants now (`end_action` `at-period-end` is a plain-text 400: a test-mode purchase has no period
+billed to end). `invoice_id` is accepted for compatibility and must be absent or the purchase's id.
+
+ * @summary Refund a purchase
+ */
+export const getCreatePaymentRefundUrl = () => {
+
+
+  
+
+  return `/internal/payments/transactions/refund`
+}
+
+export const createPaymentRefund = async (createPaymentRefundBody: CreatePaymentRefundBody, options?: RequestInit): Promise<CreatePaymentRefund200> => {
+  
+  return apiMutator<CreatePaymentRefund200>(getCreatePaymentRefundUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createPaymentRefundBody,)
+  }
+);}
+
+
+
+
+export const getCreatePaymentRefundMutationOptions = <TError = OperationError<'createPaymentRefund'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPaymentRefund>>, TError,{data: CreatePaymentRefundBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createPaymentRefund>>, TError,{data: CreatePaymentRefundBody}, TContext> => {
+
+const mutationKey = ['createPaymentRefund'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createPaymentRefund>>, {data: CreatePaymentRefundBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createPaymentRefund(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreatePaymentRefundMutationResult = NonNullable<Awaited<ReturnType<typeof createPaymentRefund>>>
+    export type CreatePaymentRefundMutationBody = CreatePaymentRefundBody
+    export type CreatePaymentRefundMutationError = OperationError<'createPaymentRefund'>
+
+    /**
+ * @summary Refund a purchase
+ */
+export const useCreatePaymentRefund = <TError = OperationError<'createPaymentRefund'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPaymentRefund>>, TError,{data: CreatePaymentRefundBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createPaymentRefund>>,
+        TError,
+        {data: CreatePaymentRefundBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreatePaymentRefundMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

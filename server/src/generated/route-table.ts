@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "authorizeCrossDomain" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "getProjectConfigOverride" | "replaceProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "unlinkProjectConfigSource" | "sendTestEmail" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "uploadAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "authorizeCrossDomain" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "getProjectConfigOverride" | "replaceProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "unlinkProjectConfigSource" | "sendTestEmail" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "uploadAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -1547,6 +1547,59 @@ export const sharedSchemas = [
   },
   { "$id": "TeamView", "oneOf": [{ "$ref": "ClientTeam#" }, { "$ref": "ServerTeam#" }] },
   {
+    "$id": "Transaction",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "type",
+      "created_at_millis",
+      "customer_type",
+      "customer_id",
+      "test_mode",
+      "product_id",
+      "product_display_name",
+      "price_id",
+      "quantity",
+      "amount",
+      "currency",
+      "status",
+      "item_id",
+      "delta",
+      "description",
+      "refunded_transaction_id"
+    ],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "type": { "type": "string", "enum": ["purchase", "product-grant", "manual-item-quantity-change", "refund"] },
+      "created_at_millis": { "type": "integer" },
+      "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+      "customer_id": { "type": "string" },
+      "test_mode": { "type": "boolean" },
+      "product_id": { "type": ["string", "null"] },
+      "product_display_name": { "type": ["string", "null"] },
+      "price_id": { "type": ["string", "null"] },
+      "quantity": { "type": ["integer", "null"] },
+      "amount": { "type": ["string", "null"] },
+      "currency": { "type": ["string", "null"] },
+      "status": { "type": ["string", "null"], "enum": ["active", "canceled", "refunded", null] },
+      "item_id": { "type": ["string", "null"] },
+      "delta": { "type": ["integer", "null"] },
+      "description": { "type": ["string", "null"] },
+      "refunded_transaction_id": { "type": ["string", "null"] }
+    }
+  },
+  {
+    "$id": "TransactionList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["transactions", "next_cursor"],
+    "properties": {
+      "transactions": { "type": "array", "items": { "$ref": "Transaction#" } },
+      "next_cursor": { "type": ["string", "null"] }
+    }
+  },
+  {
     "$id": "TrustedDomain",
     "type": "object",
     "additionalProperties": false,
@@ -2618,6 +2671,63 @@ export const routeTable = [
       ],
       "408": ["OUTER_OAUTH_TIMEOUT"],
       "409": ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"],
+      "503": ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"]
+    }
+  },
+  {
+    "operationId": "signInWithAppleNative",
+    "method": "POST",
+    "url": "/api/v1/auth/oauth/callback/apple/native",
+    "specPath": "/auth/oauth/callback/apple/native",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["id_token"],
+        "properties": { "id_token": { "type": "string", "minLength": 1, "maxLength": 16384 } }
+      },
+      "response": { "200": { "$ref": "SignInResponse#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "APPLE_BUNDLE_ID_NOT_CONFIGURED",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "INVALID_APPLE_CREDENTIALS",
+        "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+        "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "SIGN_UP_NOT_ENABLED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "503": ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"]
     }
   },
@@ -9985,6 +10095,131 @@ export const routeTable = [
       "403": ["NEW_PURCHASES_BLOCKED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["PRODUCT_LINE_CONFLICT"]
+    }
+  },
+  {
+    "operationId": "listPaymentTransactions",
+    "method": "GET",
+    "url": "/api/v1/internal/payments/transactions",
+    "specPath": "/internal/payments/transactions",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "cursor": { "type": "string", "maxLength": 200 },
+          "limit": { "type": "string", "pattern": "^[0-9]{1,4}$" },
+          "type": { "type": "string", "enum": ["purchase", "product-grant", "manual-item-quantity-change", "refund"] },
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 }
+        }
+      },
+      "response": { "200": { "$ref": "TransactionList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createPaymentRefund",
+    "method": "POST",
+    "url": "/api/v1/internal/payments/transactions/refund",
+    "specPath": "/internal/payments/transactions/refund",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["type", "id", "amount_usd"],
+        "properties": {
+          "type": { "type": "string", "enum": ["subscription", "one-time-purchase"] },
+          "id": { "type": "string", "maxLength": 100 },
+          "invoice_id": { "type": "string", "maxLength": 100 },
+          "amount_usd": { "type": "string", "pattern": "^[0-9]{1,12}(\\.[0-9]{1,2})?$" },
+          "end_action": { "type": "string", "enum": ["now", "at-period-end"], "default": "now" }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["success", "refund_transaction_id"],
+          "properties": { "success": { "type": "boolean", "const": true }, "refund_transaction_id": { "type": "string", "format": "uuid" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "ONE_TIME_PURCHASE_ALREADY_REFUNDED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "SUBSCRIPTION_ALREADY_REFUNDED",
+        "TEST_MODE_PURCHASE_NON_REFUNDABLE"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["ONE_TIME_PURCHASE_NOT_FOUND", "SUBSCRIPTION_INVOICE_NOT_FOUND"]
     }
   },
   {

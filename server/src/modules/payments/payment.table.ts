@@ -56,8 +56,22 @@ export interface PaymentPurchaseCodeTable {
   used_at: Date | null;
 }
 
+/** The refund of a purchase (one per purchase): the amount returned, in USD. */
+export interface PaymentRefundTable {
+  id: string;
+  project_id: ProjectIdColumn;
+  customer_product_id: string;
+  customer_type: string;
+  customer_id: string;
+  amount_usd: string;
+  test_mode: boolean;
+  stripe_refund_id: string | null;
+  created_at: Generated<Date>;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
+    payment_refund: PaymentRefundTable;
     payment_purchase_code: PaymentPurchaseCodeTable;
     payment_item_change: PaymentItemChangeTable;
     payment_customer_product: PaymentCustomerProductTable;
