@@ -6465,9 +6465,19 @@ export interface paths {
          *     (or draft's) own choice, else the selected theme. The category is `notification_category_name`,
          *     else the template's, else `Transactional`. A user who turned the category off, or has no
          *     primary email, gets nothing: the outbox records the skip and its reason. Non-transactional emails
-         *     carry an unsubscribe link (`GET /emails/unsubscribe-link`) given to the theme. Every email is
-         *     rendered per user (`user` is the recipient) and delivered before the answer, each recorded in
-         *     the outbox (`GET /internal/emails`).
+         *     carry an unsubscribe link (`GET /emails/unsubscribe-link`) given to the theme.
+         *
+         *     Delivery is durable and asynchronous: the content is rendered once to check it (a source that
+         *     does not render is `EMAIL_RENDERING_ERROR`, nothing queued), then one outbox row per addressed
+         *     user is queued (`GET /emails/outbox`) and the answer comes back; the email worker renders each
+         *     row for its user (`user` is the recipient) and sends it through a pooled SMTP transport. A
+         *     failed attempt is retried after `EMAIL_RETRY_BASE_MS` (10 s), doubled per attempt up to
+         *     `EMAIL_RETRY_MAX_MS` (1 h); after `EMAIL_MAX_ATTEMPTS` (5) the row is `failed` with the SMTP
+         *     error. Rows are claimed with `FOR UPDATE SKIP LOCKED` and a lease (`EMAIL_LEASE_MS`, 60 s), so
+         *     instances never send one row twice while they run; a row whose instance died mid-send is sent
+         *     again once the lease ran out (at least once). `scheduled_at_millis` delays the rows until then;
+         *     `is_high_priority` makes them due an hour earlier, so they are claimed ahead of the rows queued
+         *     in the last hour.
          *
          *     Needs the project's own email server (`emails.server.isShared: false`): on the shared server,
          *     including the embedded default with no SMTP configured, this is `REQUIRES_CUSTOM_EMAIL_SERVER`
@@ -6496,6 +6506,322 @@ export interface paths {
          *     `VERIFICATION_CODE_NOT_FOUND`. A category that cannot be disabled never gets a link.
          */
         get: operations["getUnsubscribeLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/emails/outbox": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's outbox, newest first
+         * @description Every email of the project (send-email's and the platform's own), newest first, `limit` (1-500, default 100)
+         *     per page with a `cursor` from `pagination.next_cursor`; `status` keeps one status. Delivery: see
+         *     `POST /emails/send-email`. Without a mail server (the embedded default with no `SMTP_HOST`, on the shared
+         *     server) the platform's own emails are `skipped` with the reason and written to the server log (their text
+         *     and links only in development mode).
+         */
+        get: operations["listOutboxEmails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/emails/outbox/{email_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** One outbox email */
+        get: operations["getOutboxEmail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change, resend or cancel an email that was not sent
+         * @description Only while the email is `queued`, `failed` or `skipped`; once it is `sending` or `sent` this is
+         *     `EMAIL_NOT_EDITABLE`. `to`, `subject`, `html`, `text` replace the content (a send-email row not rendered yet
+         *     becomes this content instead of its template: give `html` with them); `status: queued` sends it now (again),
+         *     with its attempts counted on; `status: skipped` cancels it (`skipped_reason`: `Cancelled.`).
+         */
+        patch: operations["updateOutboxEmail"];
+        trace?: never;
+    };
+    "/internal/emails": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The emails the project sent or tried to send
+         * @description The newest 100 emails that were sent or had a failed attempt (`error`: the last SMTP or rendering error; `sent_at_millis` null until sent), newest first. The whole outbox, queued and skipped rows too, is `GET /emails/outbox`.
+         */
+        get: operations["listSentEmails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/emails/delivery-info": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery statistics and capacity
+         * @description `stats`: emails sent in the last hour, day, week and month (30 days). Gatehouse receives no bounce or spam reports from SMTP servers, so `bounced` and `marked_as_spam` are 0. `capacity`: there is no per-project throttle or boost; `rate_per_second` is the project's delivery rate over the last minute, `boost_multiplier` and `penalty_factor` are 1, `is_boost_active` false and `boost_expires_at` null.
+         */
+        get: operations["getEmailDeliveryInfo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10958,6 +11284,65 @@ export interface components {
             /** @description With `editable_markers`: the editable regions of the marked sources, in source order (template first). */
             editable_regions?: components["schemas"]["EditableRegion"][];
         };
+        /** @description One outbox row. `status`: `queued` (due at `scheduled_at_millis`; after a failed attempt `error` holds the last SMTP error), `sending` (claimed by a worker), `sent`, `failed` (after the last attempt, or a template that does not render; `error`), `skipped` (`skipped_reason`: the recipient turned the category off or has no primary email, no email server is configured, or it was cancelled). A send-email row is rendered for its recipient when it is sent: until then `html` and `text` are empty and `subject` is the request's (or the content's name). */
+        EmailOutboxEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description `custom` for send-email; the system email's kind otherwise (`password_reset`, ...). */
+            kind: string;
+            to: string[];
+            subject: string;
+            html: string;
+            text: string;
+            /** @enum {string} */
+            status: "queued" | "sending" | "sent" | "failed" | "skipped";
+            error: string | null;
+            skipped_reason: string | null;
+            attempts: number;
+            /** Format: uuid */
+            user_id: string | null;
+            created_at_millis: number;
+            /** @description When it is (or was last) due. */
+            scheduled_at_millis: number;
+            sent_at_millis: number | null;
+        };
+        EmailOutboxList: {
+            items: components["schemas"]["EmailOutboxEntry"][];
+            /** @constant */
+            is_paginated: true;
+            pagination?: components["schemas"]["ListPagination"];
+        };
+        SentEmailList: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                subject: string;
+                /** @description null: not sent (yet); `error` says why. */
+                sent_at_millis: number | null;
+                to: string[];
+                error?: string;
+            }[];
+        };
+        EmailDeliveryWindow: {
+            sent: number;
+            bounced: number;
+            marked_as_spam: number;
+        };
+        EmailDeliveryInfo: {
+            stats: {
+                hour: components["schemas"]["EmailDeliveryWindow"];
+                day: components["schemas"]["EmailDeliveryWindow"];
+                week: components["schemas"]["EmailDeliveryWindow"];
+                month: components["schemas"]["EmailDeliveryWindow"];
+            };
+            capacity: {
+                rate_per_second: number;
+                boost_multiplier: number;
+                penalty_factor: number;
+                is_boost_active: boolean;
+                boost_expires_at: string | null;
+            };
+        };
         /** @description A static text of a TSX source, rendered in the preview inside `<span data-editable-id="<id>">`. */
         EditableRegion: {
             /** @description `template:<n>` or `theme:<n>`: the `data-editable-id` of its spans. */
@@ -14640,12 +15025,22 @@ export interface components {
                 "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["RequiresCustomEmailServerError"] | components["schemas"]["EmailRenderingError"] | components["schemas"]["UserIdDoesNotExistError"];
             };
         };
+        /** @description A bad request, or an email that is sending or sent (`EMAIL_NOT_EDITABLE`). */
+        OutboxEmailUpdate400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailNotEditableError"];
+            };
+        };
     };
     parameters: {
         UserIdOrMePath: components["schemas"]["UserIdOrMe"];
         TeamIdPath: string;
         PermissionIdPath: components["schemas"]["PermissionId"];
         ContactChannelIdPath: string;
+        OutboxEmailIdPath: string;
         WebhookEndpointIdPath: string;
         DataVaultStoreIdPath: string;
         /** @description A project id (a UUID, or `internal`). */
@@ -25529,6 +25924,8 @@ export interface operations {
                     };
                     /** Format: uuid */
                     draft_id?: string;
+                    scheduled_at_millis?: number;
+                    is_high_priority?: boolean;
                 };
             };
         };
@@ -25575,6 +25972,427 @@ export interface operations {
             };
             400: components["responses"]["Query400"];
             404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
+        };
+    };
+    listOutboxEmails: {
+        parameters: {
+            query?: {
+                status?: "queued" | "sending" | "sent" | "failed" | "skipped";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the outbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailOutboxList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getOutboxEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                email_id: components["parameters"]["OutboxEmailIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailOutboxEntry"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    updateOutboxEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path: {
+                email_id: components["parameters"]["OutboxEmailIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to?: components["schemas"]["Email"];
+                    subject?: string;
+                    html?: string;
+                    text?: string;
+                    /** @enum {string} */
+                    status?: "queued" | "skipped";
+                };
+            };
+        };
+        responses: {
+            /** @description The email as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailOutboxEntry"];
+                };
+            };
+            400: components["responses"]["OutboxEmailUpdate400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["NotFoundText"];
+        };
+    };
+    listSentEmails: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sent list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentEmailList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getEmailDeliveryInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDeliveryInfo"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
         };
     };
     getCustomerItem: {

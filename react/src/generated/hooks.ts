@@ -83,8 +83,11 @@ import type {
   CustomerType,
   DeleteSessionParams,
   DeleteTeamInvitationParams,
+  EmailDeliveryInfo,
   EmailDraft,
   EmailDraftList,
+  EmailOutboxEntry,
+  EmailOutboxList,
   EmailTemplateList,
   EmailThemeDetail,
   EmailThemeList,
@@ -121,6 +124,7 @@ import type {
   ListContactChannelsParams,
   ListCustomerProductsParams,
   ListOAuthProvidersParams,
+  ListOutboxEmailsParams,
   ListPaymentTransactionsParams,
   ListProjectPermissionsParams,
   ListSessionsParams,
@@ -187,6 +191,7 @@ import type {
   SendTestWebhook200,
   SendTestWebhookBody,
   SendWebhookMessageAgainBody,
+  SentEmailList,
   ServerOAuthProvider,
   ServerUser,
   ServerUserCreate,
@@ -232,6 +237,7 @@ import type {
   UpdateInternalApiKeyBody,
   UpdateNotificationPreferenceBody,
   UpdateOAuthProviderBody,
+  UpdateOutboxEmailBody,
   UpdatePasswordBody,
   UpdateProjectConfigOverrideBody,
   UpdateTeamApiKeyBody,
@@ -12058,9 +12064,19 @@ export const useRenderEmail = <TError = OperationError<'renderEmail'>,
 (or draft's) own choice, else the selected theme. The category is `notification_category_name`,
 else the template's, else `Transactional`. A user who turned the category off, or has no
 primary email, gets nothing: the outbox records the skip and its reason. Non-transactional emails
-carry an unsubscribe link (`GET /emails/unsubscribe-link`) given to the theme. Every email is
-rendered per user (`user` is the recipient) and delivered before the answer, each recorded in
-the outbox (`GET /internal/emails`).
+carry an unsubscribe link (`GET /emails/unsubscribe-link`) given to the theme.
+
+Delivery is durable and asynchronous: the content is rendered once to check it (a source that
+does not render is `EMAIL_RENDERING_ERROR`, nothing queued), then one outbox row per addressed
+user is queued (`GET /emails/outbox`) and the answer comes back; the email worker renders each
+row for its user (`user` is the recipient) and sends it through a pooled SMTP transport. A
+failed attempt is retried after `EMAIL_RETRY_BASE_MS` (10 s), doubled per attempt up to
+`EMAIL_RETRY_MAX_MS` (1 h); after `EMAIL_MAX_ATTEMPTS` (5) the row is `failed` with the SMTP
+error. Rows are claimed with `FOR UPDATE SKIP LOCKED` and a lease (`EMAIL_LEASE_MS`, 60 s), so
+instances never send one row twice while they run; a row whose instance died mid-send is sent
+again once the lease ran out (at least once). `scheduled_at_millis` delays the rows until then;
+`is_high_priority` makes them due an hour earlier, so they are claimed ahead of the rows queued
+in the last hour.
 
 Needs the project's own email server (`emails.server.isShared: false`): on the shared server,
 including the embedded default with no SMTP configured, this is `REQUIRES_CUSTOM_EMAIL_SERVER`
@@ -12257,6 +12273,571 @@ export function useGetUnsubscribeLinkSuspense<TData = Awaited<ReturnType<typeof 
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
 
   const queryOptions = getGetUnsubscribeLinkSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Every email of the project (send-email's and the platform's own), newest first, `limit` (1-500, default 100)
+per page with a `cursor` from `pagination.next_cursor`; `status` keeps one status. Delivery: see
+`POST /emails/send-email`. Without a mail server (the embedded default with no `SMTP_HOST`, on the shared
+server) the platform's own emails are `skipped` with the reason and written to the server log (their text
+and links only in development mode).
+
+ * @summary The project's outbox, newest first
+ */
+export const getListOutboxEmailsUrl = (params?: ListOutboxEmailsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/emails/outbox?${stringifiedParams}` : `/emails/outbox`
+}
+
+export const listOutboxEmails = async (params?: ListOutboxEmailsParams, options?: RequestInit): Promise<EmailOutboxList> => {
+  
+  return apiMutator<EmailOutboxList>(getListOutboxEmailsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListOutboxEmailsQueryKey = (params?: ListOutboxEmailsParams,) => {
+    return [
+    `/emails/outbox`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListOutboxEmailsQueryOptions = <TData = Awaited<ReturnType<typeof listOutboxEmails>>, TError = OperationError<'listOutboxEmails'>>(params?: ListOutboxEmailsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListOutboxEmailsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listOutboxEmails>>> = ({ signal }) => listOutboxEmails(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListOutboxEmailsQueryResult = NonNullable<Awaited<ReturnType<typeof listOutboxEmails>>>
+export type ListOutboxEmailsQueryError = OperationError<'listOutboxEmails'>
+
+
+/**
+ * @summary The project's outbox, newest first
+ */
+
+export function useListOutboxEmails<TData = Awaited<ReturnType<typeof listOutboxEmails>>, TError = OperationError<'listOutboxEmails'>>(
+ params?: ListOutboxEmailsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListOutboxEmailsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListOutboxEmailsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listOutboxEmails>>, TError = OperationError<'listOutboxEmails'>>(params?: ListOutboxEmailsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListOutboxEmailsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listOutboxEmails>>> = ({ signal }) => listOutboxEmails(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListOutboxEmailsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listOutboxEmails>>>
+export type ListOutboxEmailsSuspenseQueryError = OperationError<'listOutboxEmails'>
+
+
+/**
+ * @summary The project's outbox, newest first
+ */
+
+export function useListOutboxEmailsSuspense<TData = Awaited<ReturnType<typeof listOutboxEmails>>, TError = OperationError<'listOutboxEmails'>>(
+ params?: ListOutboxEmailsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListOutboxEmailsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * @summary One outbox email
+ */
+export const getGetOutboxEmailUrl = (emailId: string,) => {
+
+
+  
+
+  return `/emails/outbox/${emailId}`
+}
+
+export const getOutboxEmail = async (emailId: string, options?: RequestInit): Promise<EmailOutboxEntry> => {
+  
+  return apiMutator<EmailOutboxEntry>(getGetOutboxEmailUrl(emailId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetOutboxEmailQueryKey = (emailId?: string,) => {
+    return [
+    `/emails/outbox/${emailId}`
+    ] as const;
+    }
+
+    
+export const getGetOutboxEmailQueryOptions = <TData = Awaited<ReturnType<typeof getOutboxEmail>>, TError = OperationError<'getOutboxEmail'>>(emailId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetOutboxEmailQueryKey(emailId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOutboxEmail>>> = ({ signal }) => getOutboxEmail(emailId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(emailId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetOutboxEmailQueryResult = NonNullable<Awaited<ReturnType<typeof getOutboxEmail>>>
+export type GetOutboxEmailQueryError = OperationError<'getOutboxEmail'>
+
+
+/**
+ * @summary One outbox email
+ */
+
+export function useGetOutboxEmail<TData = Awaited<ReturnType<typeof getOutboxEmail>>, TError = OperationError<'getOutboxEmail'>>(
+ emailId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetOutboxEmailQueryOptions(emailId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetOutboxEmailSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOutboxEmail>>, TError = OperationError<'getOutboxEmail'>>(emailId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetOutboxEmailQueryKey(emailId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOutboxEmail>>> = ({ signal }) => getOutboxEmail(emailId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetOutboxEmailSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getOutboxEmail>>>
+export type GetOutboxEmailSuspenseQueryError = OperationError<'getOutboxEmail'>
+
+
+/**
+ * @summary One outbox email
+ */
+
+export function useGetOutboxEmailSuspense<TData = Awaited<ReturnType<typeof getOutboxEmail>>, TError = OperationError<'getOutboxEmail'>>(
+ emailId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetOutboxEmailSuspenseQueryOptions(emailId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Only while the email is `queued`, `failed` or `skipped`; once it is `sending` or `sent` this is
+`EMAIL_NOT_EDITABLE`. `to`, `subject`, `html`, `text` replace the content (a send-email row not rendered yet
+becomes this content instead of its template: give `html` with them); `status: queued` sends it now (again),
+with its attempts counted on; `status: skipped` cancels it (`skipped_reason`: `Cancelled.`).
+
+ * @summary Change, resend or cancel an email that was not sent
+ */
+export const getUpdateOutboxEmailUrl = (emailId: string,) => {
+
+
+  
+
+  return `/emails/outbox/${emailId}`
+}
+
+export const updateOutboxEmail = async (emailId: string,
+    updateOutboxEmailBody: UpdateOutboxEmailBody, options?: RequestInit): Promise<EmailOutboxEntry> => {
+  
+  return apiMutator<EmailOutboxEntry>(getUpdateOutboxEmailUrl(emailId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateOutboxEmailBody,)
+  }
+);}
+
+
+
+
+export const getUpdateOutboxEmailMutationOptions = <TError = OperationError<'updateOutboxEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateOutboxEmail>>, TError,{emailId: string;data: UpdateOutboxEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateOutboxEmail>>, TError,{emailId: string;data: UpdateOutboxEmailBody}, TContext> => {
+
+const mutationKey = ['updateOutboxEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateOutboxEmail>>, {emailId: string;data: UpdateOutboxEmailBody}> = (props) => {
+          const {emailId,data} = props ?? {};
+
+          return  updateOutboxEmail(emailId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateOutboxEmailMutationResult = NonNullable<Awaited<ReturnType<typeof updateOutboxEmail>>>
+    export type UpdateOutboxEmailMutationBody = UpdateOutboxEmailBody
+    export type UpdateOutboxEmailMutationError = OperationError<'updateOutboxEmail'>
+
+    /**
+ * @summary Change, resend or cancel an email that was not sent
+ */
+export const useUpdateOutboxEmail = <TError = OperationError<'updateOutboxEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateOutboxEmail>>, TError,{emailId: string;data: UpdateOutboxEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateOutboxEmail>>,
+        TError,
+        {emailId: string;data: UpdateOutboxEmailBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateOutboxEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The newest 100 emails that were sent or had a failed attempt (`error`: the last SMTP or rendering error; `sent_at_millis` null until sent), newest first. The whole outbox, queued and skipped rows too, is `GET /emails/outbox`.
+ * @summary The emails the project sent or tried to send
+ */
+export const getListSentEmailsUrl = () => {
+
+
+  
+
+  return `/internal/emails`
+}
+
+export const listSentEmails = async ( options?: RequestInit): Promise<SentEmailList> => {
+  
+  return apiMutator<SentEmailList>(getListSentEmailsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListSentEmailsQueryKey = () => {
+    return [
+    `/internal/emails`
+    ] as const;
+    }
+
+    
+export const getListSentEmailsQueryOptions = <TData = Awaited<ReturnType<typeof listSentEmails>>, TError = OperationError<'listSentEmails'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSentEmailsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSentEmails>>> = ({ signal }) => listSentEmails({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListSentEmailsQueryResult = NonNullable<Awaited<ReturnType<typeof listSentEmails>>>
+export type ListSentEmailsQueryError = OperationError<'listSentEmails'>
+
+
+/**
+ * @summary The emails the project sent or tried to send
+ */
+
+export function useListSentEmails<TData = Awaited<ReturnType<typeof listSentEmails>>, TError = OperationError<'listSentEmails'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListSentEmailsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListSentEmailsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listSentEmails>>, TError = OperationError<'listSentEmails'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSentEmailsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSentEmails>>> = ({ signal }) => listSentEmails({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListSentEmailsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listSentEmails>>>
+export type ListSentEmailsSuspenseQueryError = OperationError<'listSentEmails'>
+
+
+/**
+ * @summary The emails the project sent or tried to send
+ */
+
+export function useListSentEmailsSuspense<TData = Awaited<ReturnType<typeof listSentEmails>>, TError = OperationError<'listSentEmails'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListSentEmailsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * `stats`: emails sent in the last hour, day, week and month (30 days). Gatehouse receives no bounce or spam reports from SMTP servers, so `bounced` and `marked_as_spam` are 0. `capacity`: there is no per-project throttle or boost; `rate_per_second` is the project's delivery rate over the last minute, `boost_multiplier` and `penalty_factor` are 1, `is_boost_active` false and `boost_expires_at` null.
+ * @summary Delivery statistics and capacity
+ */
+export const getGetEmailDeliveryInfoUrl = () => {
+
+
+  
+
+  return `/emails/delivery-info`
+}
+
+export const getEmailDeliveryInfo = async ( options?: RequestInit): Promise<EmailDeliveryInfo> => {
+  
+  return apiMutator<EmailDeliveryInfo>(getGetEmailDeliveryInfoUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEmailDeliveryInfoQueryKey = () => {
+    return [
+    `/emails/delivery-info`
+    ] as const;
+    }
+
+    
+export const getGetEmailDeliveryInfoQueryOptions = <TData = Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError = OperationError<'getEmailDeliveryInfo'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailDeliveryInfoQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailDeliveryInfo>>> = ({ signal }) => getEmailDeliveryInfo({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailDeliveryInfoQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailDeliveryInfo>>>
+export type GetEmailDeliveryInfoQueryError = OperationError<'getEmailDeliveryInfo'>
+
+
+/**
+ * @summary Delivery statistics and capacity
+ */
+
+export function useGetEmailDeliveryInfo<TData = Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError = OperationError<'getEmailDeliveryInfo'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailDeliveryInfoQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetEmailDeliveryInfoSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError = OperationError<'getEmailDeliveryInfo'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailDeliveryInfoQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailDeliveryInfo>>> = ({ signal }) => getEmailDeliveryInfo({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailDeliveryInfoSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailDeliveryInfo>>>
+export type GetEmailDeliveryInfoSuspenseQueryError = OperationError<'getEmailDeliveryInfo'>
+
+
+/**
+ * @summary Delivery statistics and capacity
+ */
+
+export function useGetEmailDeliveryInfoSuspense<TData = Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError = OperationError<'getEmailDeliveryInfo'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailDeliveryInfoSuspenseQueryOptions(options)
 
   const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
 

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "authorizeCrossDomain" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "getUnsubscribeLink" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "getProjectConfigOverride" | "replaceProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "unlinkProjectConfigSource" | "sendTestEmail" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "uploadAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "authorizeCrossDomain" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "getProjectConfigOverride" | "replaceProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "unlinkProjectConfigSource" | "sendTestEmail" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "uploadAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -568,6 +568,48 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "EmailDeliveryInfo",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["stats", "capacity"],
+    "properties": {
+      "stats": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["hour", "day", "week", "month"],
+        "properties": {
+          "hour": { "$ref": "EmailDeliveryWindow#" },
+          "day": { "$ref": "EmailDeliveryWindow#" },
+          "week": { "$ref": "EmailDeliveryWindow#" },
+          "month": { "$ref": "EmailDeliveryWindow#" }
+        }
+      },
+      "capacity": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["rate_per_second", "boost_multiplier", "penalty_factor", "is_boost_active", "boost_expires_at"],
+        "properties": {
+          "rate_per_second": { "type": "number", "minimum": 0 },
+          "boost_multiplier": { "type": "number" },
+          "penalty_factor": { "type": "number" },
+          "is_boost_active": { "type": "boolean" },
+          "boost_expires_at": { "type": ["string", "null"] }
+        }
+      }
+    }
+  },
+  {
+    "$id": "EmailDeliveryWindow",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["sent", "bounced", "marked_as_spam"],
+    "properties": {
+      "sent": { "type": "integer", "minimum": 0 },
+      "bounced": { "type": "integer", "minimum": 0 },
+      "marked_as_spam": { "type": "integer", "minimum": 0 }
+    }
+  },
+  {
     "$id": "EmailDraft",
     "type": "object",
     "additionalProperties": false,
@@ -586,6 +628,54 @@ export const sharedSchemas = [
     "additionalProperties": false,
     "required": ["drafts"],
     "properties": { "drafts": { "type": "array", "items": { "$ref": "EmailDraft#" } } }
+  },
+  {
+    "$id": "EmailOutboxEntry",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "kind",
+      "to",
+      "subject",
+      "html",
+      "text",
+      "status",
+      "error",
+      "skipped_reason",
+      "attempts",
+      "user_id",
+      "created_at_millis",
+      "scheduled_at_millis",
+      "sent_at_millis"
+    ],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "kind": { "type": "string" },
+      "to": { "type": "array", "items": { "type": "string" } },
+      "subject": { "type": "string" },
+      "html": { "type": "string" },
+      "text": { "type": "string" },
+      "status": { "type": "string", "enum": ["queued", "sending", "sent", "failed", "skipped"] },
+      "error": { "type": ["string", "null"] },
+      "skipped_reason": { "type": ["string", "null"] },
+      "attempts": { "type": "integer", "minimum": 0 },
+      "user_id": { "type": ["string", "null"], "format": "uuid" },
+      "created_at_millis": { "type": "integer" },
+      "scheduled_at_millis": { "type": "integer" },
+      "sent_at_millis": { "type": ["integer", "null"] }
+    }
+  },
+  {
+    "$id": "EmailOutboxList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items", "is_paginated"],
+    "properties": {
+      "items": { "type": "array", "items": { "$ref": "EmailOutboxEntry#" } },
+      "is_paginated": { "type": "boolean", "const": true },
+      "pagination": { "$ref": "ListPagination#" }
+    }
   },
   {
     "$id": "EmailTemplate",
@@ -1113,6 +1203,29 @@ export const sharedSchemas = [
       "client_read_only_metadata": { "x-max-json-length": 100000 },
       "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
+    }
+  },
+  {
+    "$id": "SentEmailList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items"],
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["id", "subject", "sent_at_millis", "to"],
+          "properties": {
+            "id": { "type": "string", "format": "uuid" },
+            "subject": { "type": "string" },
+            "sent_at_millis": { "type": ["integer", "null"] },
+            "to": { "type": "array", "items": { "type": "string" } },
+            "error": { "type": "string" }
+          }
+        }
+      }
     }
   },
   {
@@ -8842,7 +8955,9 @@ export const routeTable = [
           "html": { "type": "string", "maxLength": 1000000 },
           "template_id": { "type": "string", "format": "uuid" },
           "variables": { "type": "object", "additionalProperties": true },
-          "draft_id": { "type": "string", "format": "uuid" }
+          "draft_id": { "type": "string", "format": "uuid" },
+          "scheduled_at_millis": { "type": "integer", "minimum": 0, "maximum": 8640000000000000 },
+          "is_high_priority": { "type": "boolean" }
         }
       },
       "response": {
@@ -8919,6 +9034,267 @@ export const routeTable = [
       }
     },
     "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["VERIFICATION_CODE_NOT_FOUND"] }
+  },
+  {
+    "operationId": "listOutboxEmails",
+    "method": "GET",
+    "url": "/api/v1/emails/outbox",
+    "specPath": "/emails/outbox",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "status": { "type": "string", "enum": ["queued", "sending", "sent", "failed", "skipped"] },
+          "limit": { "type": "integer", "minimum": 1, "maximum": 500 },
+          "cursor": { "type": "string", "maxLength": 200 }
+        }
+      },
+      "response": { "200": { "$ref": "EmailOutboxList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getOutboxEmail",
+    "method": "GET",
+    "url": "/api/v1/emails/outbox/:email_id",
+    "specPath": "/emails/outbox/{email_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["email_id"],
+        "properties": { "email_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailOutboxEntry#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "updateOutboxEmail",
+    "method": "PATCH",
+    "url": "/api/v1/emails/outbox/:email_id",
+    "specPath": "/emails/outbox/{email_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["email_id"],
+        "properties": { "email_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "to": { "type": "string", "format": "email", "maxLength": 256 },
+          "subject": { "type": "string", "minLength": 1, "maxLength": 998 },
+          "html": { "type": "string", "maxLength": 1000000 },
+          "text": { "type": "string", "maxLength": 1000000 },
+          "status": { "type": "string", "enum": ["queued", "skipped"] }
+        }
+      },
+      "response": { "200": { "$ref": "EmailOutboxEntry#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_NOT_EDITABLE",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "listSentEmails",
+    "method": "GET",
+    "url": "/api/v1/internal/emails",
+    "specPath": "/internal/emails",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "SentEmailList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getEmailDeliveryInfo",
+    "method": "GET",
+    "url": "/api/v1/emails/delivery-info",
+    "specPath": "/emails/delivery-info",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailDeliveryInfo#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
   },
   {
     "operationId": "getCustomerItem",

@@ -12,6 +12,7 @@ import type * as contactChannelRepository from '../modules/contact-channels/cont
 import type * as emailDraftRepository from '../modules/email/email-draft.repository.ts';
 import type * as dataVaultRepository from '../modules/data-vault/data-vault.repository.ts';
 import type * as emailOutboxRepository from '../modules/email/email-outbox.repository.ts';
+import type * as emailSendRepository from '../modules/email-sending/email-send.repository.ts';
 import type * as endUserApiKeyRepository from '../modules/end-user-api-keys/end-user-api-key.repository.ts';
 import type * as eventRepository from '../modules/events/event.repository.ts';
 import type * as metricsRepository from '../modules/internal/metrics.repository.ts';
@@ -93,6 +94,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof emailDraftRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof dataVaultRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof emailOutboxRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof emailSendRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof endUserApiKeyRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof eventRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof metricsRepository>>().toEqualTypeOf<never>();

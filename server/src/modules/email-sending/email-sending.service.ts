@@ -1,13 +1,16 @@
 import { RequiresCustomEmailServerError, SchemaError, UserIdDoesNotExistError } from '@gatehouse/protocol/errors';
 import Ajv from 'ajv';
 import type { Project } from '../../tenancy/project.ts';
-import type { UserRecord } from '../../tenancy/user-record.ts';
+import type { DbHandle } from '../../db/handle.ts';
 import type { EmailContentService, ThemeChoice } from '../email/email-content.service.ts';
 import type { EmailService } from '../email/email.service.ts';
-import { marketingCategoryId, transactionalCategoryId } from '../notification-preferences/notification-categories.ts';
-import type { NotificationPreferenceService } from '../notification-preferences/notification-preference.service.ts';
-import type { UserService } from '../users/user.service.ts';
-import { signUnsubscribeCode } from './unsubscribe-code.ts';
+import {
+  findNotificationCategory,
+  marketingCategoryId,
+  type NotificationCategory,
+  transactionalCategoryId,
+} from '../notification-preferences/notification-categories.ts';
+import { enqueueSendEmailRows, existingUserIds } from './email-send.repository.ts';
 
 export type SendEmailRequest = {
   user_ids?: string[];
@@ -19,7 +22,12 @@ export type SendEmailRequest = {
   template_id?: string;
   variables?: Record<string, unknown>;
   draft_id?: string;
+  scheduled_at_millis?: number;
+  is_high_priority?: boolean;
 };
+
+/** Subjects are headers, not HTML: a line break could start a new header. */
+const headerText = (value: string): string => value.replace(/[\r\n]+/g, ' ');
 
 /** The template an `html` email is rendered with: the HTML as it is, inside the theme. */
 const htmlTemplate = `export function EmailTemplate({ variables }) {
@@ -28,27 +36,22 @@ const htmlTemplate = `export function EmailTemplate({ variables }) {
 
 const categoryIds = { Transactional: transactionalCategoryId, Marketing: marketingCategoryId } as const;
 const ajv = new Ajv({ allErrors: false, strict: false });
-const pageSize = 500;
-const parallelSends = 8;
 
 function schemaError(message: string): never {
   throw new SchemaError({ message }, message);
 }
 
 /**
- * `POST /emails/send-email`: renders the chosen content for each addressed user (inside the chosen
- * theme, with an unsubscribe link when the email is not transactional), honours each user's
- * notification preferences, and delivers through EmailService (outbox, log, SMTP).
+ * `POST /emails/send-email`: checks the request and renders the content once (it must render; it
+ * tells the category and the variables' schema), stores the sources as a batch and queues one outbox
+ * row per addressed user in one INSERT … SELECT (skipped rows for users without an address or who
+ * turned the category off). The email worker renders each row for its user (inside the theme, with
+ * an unsubscribe link when not transactional) and delivers it (EmailService).
  */
 export class EmailSendingService {
   constructor(
-    private readonly services: {
-      email: EmailService;
-      emailContent: EmailContentService;
-      users: UserService;
-      notificationPreferences: NotificationPreferenceService;
-    },
-    private readonly options: { publicUrl: string; serverSecret: Buffer },
+    private readonly db: DbHandle,
+    private readonly services: { email: EmailService; emailContent: EmailContentService },
   ) {}
 
   async send(project: Project, request: SendEmailRequest): Promise<{ results: { user_id: string }[] }> {
@@ -94,90 +97,40 @@ export class EmailSendingService {
     const categoryName = request.notification_category_name ?? (probe.notificationCategory === 'Marketing' ? 'Marketing' : 'Transactional');
     const categoryId = categoryIds[categoryName];
 
-    const users = request.user_ids ? await this.named(project, request.user_ids) : undefined;
-    const results: { user_id: string }[] = [];
-    const sendTo = async (user: UserRecord) => {
-      results.push({ user_id: user.id });
-      const subjectFallback = request.subject ?? source.displayName;
-      if (!user.primary_email) {
-        await this.services.email.recordSkipped(project.id, {
-          to: '',
-          kind: 'custom',
-          subject: subjectFallback,
-          reason: 'The user has no primary email.',
-        });
-        return;
-      }
-      if (!(await this.services.notificationPreferences.isEnabled(project.id, user.id, categoryId))) {
-        await this.services.email.recordSkipped(project.id, {
-          to: user.primary_email,
-          kind: 'custom',
-          subject: subjectFallback,
-          reason: `The user turned ${categoryName} emails off.`,
-        });
-        return;
-      }
-      const unsubscribeLink =
-        categoryName === 'Transactional'
-          ? undefined
-          : `${this.options.publicUrl}/api/v1/emails/unsubscribe-link?code=${signUnsubscribeCode(this.options.serverSecret, { projectId: project.id, userId: user.id, categoryId })}`;
-      const rendered = await content.renderOrThrow({
-        templateSource: source.tsxSource,
-        themeSource,
-        props: {
-          user: { id: user.id, display_name: user.display_name, primary_email: user.primary_email },
-          project: { id: project.id, display_name: project.display_name },
-          variables,
-        },
-        unsubscribeLink,
-      });
-      await this.services.email.deliver(project, {
-        to: user.primary_email,
-        kind: 'custom',
-        subject: request.subject ?? rendered.subject ?? source.displayName,
-        html: rendered.html,
-        text: rendered.text,
-      });
-    };
-
-    if (users) await inParallel(users, sendTo);
-    else {
-      let cursor: string | undefined;
-      do {
-        const page = await this.services.users.list(project.id, {
-          limit: pageSize,
-          cursor,
-          desc: false,
-          includeAnonymous: false,
-          includeRestricted: true,
-          onlyAnonymous: false,
-          requireEmailVerification: false,
-        });
-        await inParallel(page.slice(0, pageSize), sendTo);
-        cursor = page[pageSize]?.id;
-      } while (cursor);
-    }
+    const userIds = request.user_ids ? await this.named(project, request.user_ids) : undefined;
+    const category = findNotificationCategory(categoryId) as NotificationCategory;
+    const batchId = await this.services.email.createSendBatch(project.id, {
+      templateSource: source.tsxSource,
+      themeSource,
+      variables,
+      subject: request.subject,
+      fallbackSubject: request.subject ?? source.displayName,
+      notificationCategoryId: categoryId,
+    });
+    const scheduled = request.scheduled_at_millis === undefined ? Date.now() : Math.max(Date.now(), request.scheduled_at_millis);
+    // High priority: due an hour earlier, so the worker claims it before the rows queued in the last hour.
+    const dueAt = new Date(scheduled - (request.is_high_priority ? 3_600_000 : 0));
+    const addressed = await enqueueSendEmailRows(this.db, project.id, {
+      batchId,
+      userIds,
+      categoryId,
+      categoryName,
+      canDisable: category.canDisable,
+      defaultEnabled: category.defaultEnabled,
+      subject: headerText(request.subject ?? source.displayName),
+      dueAt,
+    });
+    this.services.email.kick();
     if (request.draft_id !== undefined) await content.markDraftSent(project, request.draft_id, new Date());
-    return { results };
+    return { results: addressed.map((user_id) => ({ user_id })) };
   }
 
-  /** The named users, in the order given (each once); USER_ID_DOES_NOT_EXIST for any unknown id. */
-  private async named(project: Project, ids: string[]): Promise<UserRecord[]> {
+  /** The named users (each once); USER_ID_DOES_NOT_EXIST for any unknown id. */
+  private async named(project: Project, ids: string[]): Promise<string[]> {
     const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-    const users: UserRecord[] = [];
-    for (const id of unique) {
-      const user = await this.services.users.find(project.id, id);
-      if (!user) throw new UserIdDoesNotExistError({ user_id: id });
-      users.push(user);
-    }
-    return users;
+    const existing = await existingUserIds(this.db, project.id, unique);
+    const unknown = unique.find((id) => !existing.has(id));
+    if (unknown !== undefined) throw new UserIdDoesNotExistError({ user_id: ids.find((id) => id.toLowerCase() === unknown) ?? unknown });
+    return unique;
   }
-}
-
-async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(parallelSends, items.length) }, worker));
 }

@@ -66,13 +66,16 @@ describe('send-email', () => {
     await sink.waitFor((message) => message.to.includes(bob.primary_email!));
     expect(sink.messages.some((message) => message.to.includes(cy.primary_email!))).toBe(false);
 
-    const outbox = await env.context.services.email.listOutbox(project.project.id, 50);
-    const skipped = outbox.find((row) => row.to_address === cy.primary_email);
-    expect(skipped?.skipped_reason).toBe('The user turned Marketing emails off.');
-    expect(skipped?.sent_at).toBeNull();
-    expect(
-      outbox.filter((row) => row.to_address === ann.primary_email || row.to_address === bob.primary_email).every((row) => row.sent_at),
-    ).toBe(true);
+    const statusOf = async (to: string | null) =>
+      (await env.context.services.email.listOutbox(project.project.id, 50)).find((row) => row.to_address === to);
+    await expect.poll(async () => (await statusOf(ann.primary_email))?.status).toBe('sent');
+    await expect.poll(async () => (await statusOf(bob.primary_email))?.status).toBe('sent');
+    expect(await statusOf(ann.primary_email)).toMatchObject({ subject: 'News for Ann', attempts: 1, error: null });
+    expect(await statusOf(cy.primary_email)).toMatchObject({
+      status: 'skipped',
+      skipped_reason: 'The user turned Marketing emails off.',
+      sent_at: null,
+    });
 
     // The unsubscribe link, followed with no headers at all.
     const link = toAnn.html.match(/href="([^"]*unsubscribe-link\?code=[^"]+)"/)?.[1]?.replaceAll('&amp;', '&');

@@ -10,8 +10,8 @@ import { emailSendingHandlers } from './email-sending.routes.ts';
 export const emailSendingModule = defineModule({
   name: 'email-sending',
   requires: [emailModule, usersModule, notificationPreferencesModule, projectsModule],
-  services: ({ email, emailContent, users, notificationPreferences }, { publicUrl, serverSecret }) => ({
-    emailSending: new EmailSendingService({ email, emailContent, users, notificationPreferences }, { publicUrl, serverSecret }),
+  services: ({ email, emailContent }, { db, serverSecret }) => ({
+    emailSending: new EmailSendingService(db, { email, emailContent }),
     unsubscribeSecret: serverSecret,
   }),
   handlers: (services) => emailSendingHandlers(services),
