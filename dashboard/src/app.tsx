@@ -16,6 +16,8 @@ import { TeamPage } from './pages/team.tsx';
 import { TeamsPage } from './pages/teams.tsx';
 import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
+import { WebhookLogPage, WebhooksPage } from './pages/webhooks.tsx';
+import { DataVaultPage } from './pages/data-vault.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
 import { Loading, PageErrorBoundary } from './ui.tsx';
@@ -47,6 +49,8 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['domains', 'Domains and handler'],
   ['emails', 'Emails'],
   ['api-keys', 'API keys'],
+  ['webhooks', 'Webhooks'],
+  ['data-vault', 'Data vault'],
   ['settings', 'Project settings'],
 ];
 
@@ -134,6 +138,10 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return item ? <EmailDraftPage draftId={item} /> : <EmailsPage />;
     case 'api-keys':
       return <ApiKeysPage />;
+    case 'webhooks':
+      return item ? <WebhookLogPage endpointId={item} /> : <WebhooksPage />;
+    case 'data-vault':
+      return <DataVaultPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:

@@ -16,6 +16,8 @@ export const projectSections = [
   'email-templates',
   'email-drafts',
   'api-keys',
+  'webhooks',
+  'data-vault',
   'settings',
 ] as const;
 export type ProjectSection = (typeof projectSections)[number];

@@ -15,6 +15,8 @@ export const operationDescriptors = {
   getCurrentProject: {"method":"GET","path":"/projects/current","responseType":"json","auth":"required"},
   getProjectJwks: {"method":"GET","path":"/projects/{project_id}/.well-known/jwks.json","responseType":"json","auth":"none"},
   redirectAnonymousJwks: {"method":"GET","path":"/projects-anonymous-users/{project_id}/.well-known/jwks.json","responseType":"none","auth":"none"},
+  getProjectOpenIdConfiguration: {"method":"GET","path":"/projects/{project_id}/.well-known/openid-configuration","responseType":"json","auth":"none"},
+  redirectAnonymousWellKnown: {"method":"GET","path":"/projects-anonymous-users/{project_id}/.well-known/{document}","responseType":"none","auth":"none"},
   signUpWithPassword: {"method":"POST","path":"/auth/password/sign-up","responseType":"json","bodyType":"application/json","auth":"required"},
   signInWithPassword: {"method":"POST","path":"/auth/password/sign-in","responseType":"json","bodyType":"application/json","auth":"required"},
   updatePassword: {"method":"POST","path":"/auth/password/update","responseType":"json","bodyType":"application/json","auth":"required"},
@@ -24,6 +26,7 @@ export const operationDescriptors = {
   redirectToOAuthProvider: {"method":"GET","path":"/auth/oauth/authorize/{provider_id}","responseType":"json","auth":"none"},
   redirectFromOAuthProvider: {"method":"GET","path":"/auth/oauth/callback/{provider_id}","responseType":"none","auth":"none"},
   redirectFromOAuthProviderForm: {"method":"POST","path":"/auth/oauth/callback/{provider_id}","responseType":"none","bodyType":"application/x-www-form-urlencoded","auth":"none"},
+  authorizeCrossDomain: {"method":"POST","path":"/auth/oauth/cross-domain/authorize","responseType":"json","bodyType":"application/json","auth":"required"},
   getOwnConnectedAccountAccessToken: {"method":"POST","path":"/auth/oauth/connected-accounts/{provider_id}/access-token","responseType":"json","bodyType":"application/json","auth":"required"},
   listConnectedAccounts: {"method":"GET","path":"/connected-accounts/{user_id}","responseType":"json","auth":"required"},
   getConnectedAccountAccessToken: {"method":"POST","path":"/connected-accounts/{user_id}/{provider_id}/access-token","responseType":"json","bodyType":"application/json","auth":"required"},
@@ -168,6 +171,7 @@ export const operationDescriptors = {
   listWebhookMessages: {"method":"GET","path":"/internal/webhooks/endpoints/{endpoint_id}/messages","responseType":"json","auth":"required"},
   sendWebhookMessageAgain: {"method":"POST","path":"/internal/webhooks/endpoints/{endpoint_id}/messages/{message_id}/replay","responseType":"json","bodyType":"application/json","auth":"required"},
   sendTestWebhook: {"method":"POST","path":"/internal/send-test-webhook","responseType":"json","bodyType":"application/json","auth":"required"},
+  uploadAnalyticsEventBatch: {"method":"POST","path":"/analytics/events/batch","responseType":"json","bodyType":"application/json","auth":"required"},
 } as const;
 
 export type OperationName = keyof typeof operationDescriptors;

@@ -25,6 +25,8 @@ import type {
   AcceptTeamInvitationByIdParams,
   AdminProject,
   AdminProjectList,
+  AnalyticsEventBatch,
+  AnalyticsEventBatchResult,
   CallbackRequest,
   CancelCustomerProductParams,
   CheckClientVersion200,
@@ -65,6 +67,8 @@ import type {
   CreateUserApiKeyBody,
   CreateWebhookPortalTokenBody,
   CreatedId,
+  CrossDomainAuthorizeRequest,
+  CrossDomainAuthorizeResult,
   CurrentUser,
   CustomerBilling,
   CustomerId,
@@ -83,6 +87,7 @@ import type {
   GetOpenApiDocument200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
+  GetProjectOpenIdConfigurationParams,
   GetPurchaseCheckoutPageParams,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
@@ -121,6 +126,7 @@ import type {
   OAuthTokenRequest,
   OAuthTokenResponse,
   OkOk,
+  OpenIdConfiguration,
   OperationError,
   PermissionDefinition,
   PermissionDefinitionCreate,
@@ -1467,6 +1473,265 @@ export function useRedirectAnonymousJwksSuspense<TData = Awaited<ReturnType<type
 
 
 /**
+ * What a verifier that discovers keys from the token's `iss` reads (`{iss}/.well-known/openid-configuration`): the issuer and the JWKS with the same keys as `GET /projects/{project_id}/.well-known/jwks.json`. With `include_anonymous=true` (where the anonymous-users alias sends) the issuer is the anonymous users' one (`/api/v1/projects-anonymous-users/{project_id}`) and the JWKS URL lists the anonymous keys too. Gatehouse is not an OpenID provider: only the fields a token verifier needs are given.
+ * @summary OpenID discovery document of the project's access tokens
+ */
+export const getGetProjectOpenIdConfigurationUrl = (projectId: string,
+    params?: GetProjectOpenIdConfigurationParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/projects/${projectId}/.well-known/openid-configuration?${stringifiedParams}` : `/projects/${projectId}/.well-known/openid-configuration`
+}
+
+export const getProjectOpenIdConfiguration = async (projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: RequestInit): Promise<OpenIdConfiguration> => {
+  
+  return apiMutator<OpenIdConfiguration>(getGetProjectOpenIdConfigurationUrl(projectId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectOpenIdConfigurationQueryKey = (projectId?: string,
+    params?: GetProjectOpenIdConfigurationParams,) => {
+    return [
+    `/projects/${projectId}/.well-known/openid-configuration`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetProjectOpenIdConfigurationQueryOptions = <TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectOpenIdConfigurationQueryKey(projectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>> = ({ signal }) => getProjectOpenIdConfiguration(projectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectOpenIdConfigurationQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>>
+export type GetProjectOpenIdConfigurationQueryError = OperationError<'getProjectOpenIdConfiguration'>
+
+
+/**
+ * @summary OpenID discovery document of the project's access tokens
+ */
+
+export function useGetProjectOpenIdConfiguration<TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(
+ projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectOpenIdConfigurationQueryOptions(projectId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectOpenIdConfigurationSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectOpenIdConfigurationQueryKey(projectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>> = ({ signal }) => getProjectOpenIdConfiguration(projectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectOpenIdConfigurationSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>>
+export type GetProjectOpenIdConfigurationSuspenseQueryError = OperationError<'getProjectOpenIdConfiguration'>
+
+
+/**
+ * @summary OpenID discovery document of the project's access tokens
+ */
+
+export function useGetProjectOpenIdConfigurationSuspense<TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(
+ projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectOpenIdConfigurationSuspenseQueryOptions(projectId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The anonymous users' tokens carry the issuer `/api/v1/projects-anonymous-users/{project_id}`, and a verifier looks for `{iss}/.well-known/<document>`: every such document redirects (307) to the project's own (`/api/v1/projects/{project_id}/.well-known/<document>`) with `include_anonymous=true`, so `jwks.json` lists the same keys as the project's JWKS with the anonymous ones, and `openid-configuration` names the anonymous issuer. A document the project does not have answers 404 at the target.
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+export const getRedirectAnonymousWellKnownUrl = (projectId: string,
+    document: string,) => {
+
+
+  
+
+  return `/projects-anonymous-users/${projectId}/.well-known/${document}`
+}
+
+export const redirectAnonymousWellKnown = async (projectId: string,
+    document: string, options?: RequestInit): Promise<unknown> => {
+  
+  return apiMutator<unknown>(getRedirectAnonymousWellKnownUrl(projectId,document),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getRedirectAnonymousWellKnownQueryKey = (projectId?: string,
+    document?: string,) => {
+    return [
+    `/projects-anonymous-users/${projectId}/.well-known/${document}`
+    ] as const;
+    }
+
+    
+export const getRedirectAnonymousWellKnownQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(projectId: string,
+    document: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectAnonymousWellKnownQueryKey(projectId,document);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>> = ({ signal }) => redirectAnonymousWellKnown(projectId,document, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId && document), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectAnonymousWellKnownQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>>
+export type RedirectAnonymousWellKnownQueryError = OperationError<'redirectAnonymousWellKnown'>
+
+
+/**
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+
+export function useRedirectAnonymousWellKnown<TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(
+ projectId: string,
+    document: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectAnonymousWellKnownQueryOptions(projectId,document,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getRedirectAnonymousWellKnownSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(projectId: string,
+    document: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectAnonymousWellKnownQueryKey(projectId,document);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>> = ({ signal }) => redirectAnonymousWellKnown(projectId,document, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectAnonymousWellKnownSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>>
+export type RedirectAnonymousWellKnownSuspenseQueryError = OperationError<'redirectAnonymousWellKnown'>
+
+
+/**
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+
+export function useRedirectAnonymousWellKnownSuspense<TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(
+ projectId: string,
+    document: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectAnonymousWellKnownSuspenseQueryOptions(projectId,document,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
  * Signs the new user in. When `verification_callback_url` is given, a verification email with a link to it is sent. Rate-limited per client IP and per email.
  * @summary Create a user with an email and a password
  */
@@ -2329,6 +2594,79 @@ export const useRedirectFromOAuthProviderForm = <TError = OperationError<'redire
       > => {
 
       const mutationOptions = getRedirectFromOAuthProviderFormMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * An app on one trusted domain whose user is signed in sends the user to another trusted domain of the same project, signed in there too, without a provider round trip. The answer's `redirect_url` is `redirect_uri` with `code` (a one-time authorization code, valid 10 minutes, for this user) and `state`; the app on the other domain exchanges the code at `POST /auth/oauth/token` (grant `authorization_code`, the same `redirect_uri`, and the PKCE `code_verifier` of `code_challenge`) for a new session of its own, exactly as after an OAuth callback (`is_new_user` false, `after_callback_redirect_url` echoed). `redirect_uri` and `after_callback_redirect_url` are checked like every redirect target (trusted domains, localhost only while the project allows it), else `REDIRECT_URL_NOT_WHITELISTED`.
+ * @summary Hand the signed-in session to another trusted domain of the project
+ */
+export const getAuthorizeCrossDomainUrl = () => {
+
+
+  
+
+  return `/auth/oauth/cross-domain/authorize`
+}
+
+export const authorizeCrossDomain = async (crossDomainAuthorizeRequest: CrossDomainAuthorizeRequest, options?: RequestInit): Promise<CrossDomainAuthorizeResult> => {
+  
+  return apiMutator<CrossDomainAuthorizeResult>(getAuthorizeCrossDomainUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      crossDomainAuthorizeRequest,)
+  }
+);}
+
+
+
+
+export const getAuthorizeCrossDomainMutationOptions = <TError = OperationError<'authorizeCrossDomain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext> => {
+
+const mutationKey = ['authorizeCrossDomain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof authorizeCrossDomain>>, {data: CrossDomainAuthorizeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  authorizeCrossDomain(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AuthorizeCrossDomainMutationResult = NonNullable<Awaited<ReturnType<typeof authorizeCrossDomain>>>
+    export type AuthorizeCrossDomainMutationBody = CrossDomainAuthorizeRequest
+    export type AuthorizeCrossDomainMutationError = OperationError<'authorizeCrossDomain'>
+
+    /**
+ * @summary Hand the signed-in session to another trusted domain of the project
+ */
+export const useAuthorizeCrossDomain = <TError = OperationError<'authorizeCrossDomain'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof authorizeCrossDomain>>,
+        TError,
+        {data: CrossDomainAuthorizeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getAuthorizeCrossDomainMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -15315,6 +15653,79 @@ export const useSendTestWebhook = <TError = OperationError<'sendTestWebhook'>,
       > => {
 
       const mutationOptions = getSendTestWebhookMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Newer SDKs send the page views and clicks they capture here. Gatehouse keeps no analytics: a batch is checked against this schema (at most 500 events, each `data` at most 100,000 characters as JSON) and then **dropped** — nothing is stored, so `inserted` is always 0 and `dropped` counts the events. The SDK treats the 200 as delivered and does not send the batch again. A signed-in user is needed, as in Stack's API.
+ * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
+ */
+export const getUploadAnalyticsEventBatchUrl = () => {
+
+
+  
+
+  return `/analytics/events/batch`
+}
+
+export const uploadAnalyticsEventBatch = async (analyticsEventBatch: AnalyticsEventBatch, options?: RequestInit): Promise<AnalyticsEventBatchResult> => {
+  
+  return apiMutator<AnalyticsEventBatchResult>(getUploadAnalyticsEventBatchUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      analyticsEventBatch,)
+  }
+);}
+
+
+
+
+export const getUploadAnalyticsEventBatchMutationOptions = <TError = OperationError<'uploadAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext> => {
+
+const mutationKey = ['uploadAnalyticsEventBatch'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, {data: AnalyticsEventBatch}> = (props) => {
+          const {data} = props ?? {};
+
+          return  uploadAnalyticsEventBatch(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UploadAnalyticsEventBatchMutationResult = NonNullable<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>>
+    export type UploadAnalyticsEventBatchMutationBody = AnalyticsEventBatch
+    export type UploadAnalyticsEventBatchMutationError = OperationError<'uploadAnalyticsEventBatch'>
+
+    /**
+ * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
+ */
+export const useUploadAnalyticsEventBatch = <TError = OperationError<'uploadAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>,
+        TError,
+        {data: AnalyticsEventBatch},
+        TContext
+      > => {
+
+      const mutationOptions = getUploadAnalyticsEventBatchMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

@@ -1,4 +1,5 @@
 import { accessTokensModule } from './access-tokens/index.ts';
+import { analyticsModule } from './analytics/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
@@ -66,4 +67,5 @@ export const modules = [
   dataVaultModule,
   healthModule,
   rateLimitCountersModule,
+  analyticsModule,
 ] as const;

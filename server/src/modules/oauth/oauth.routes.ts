@@ -92,6 +92,16 @@ export function oauthHandlers(services: {
       return redirect(reply, 307, location);
     },
 
+    authorizeCrossDomain: async (request) => {
+      const { body } = request;
+      return services.oauthFlows.crossDomainAuthorize(authOf(request).project, userOf(request).id, {
+        redirectUri: body.redirect_uri,
+        state: body.state,
+        codeChallenge: body.code_challenge,
+        afterCallbackRedirectUrl: body.after_callback_redirect_url,
+      });
+    },
+
     redirectFromOAuthProvider: async (request, reply) =>
       callback(request.params.provider_id, stringsOf(request.query), request.cookies, reply),
 

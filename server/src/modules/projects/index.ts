@@ -1,5 +1,6 @@
 import { defineModule } from '../../kernel/module.ts';
 import { signingKeysModule } from '../signing-keys/index.ts';
+import { ProjectDiscovery } from './project-discovery.ts';
 import { ProjectService } from './project.service.ts';
 import { projectHandlers } from './projects.routes.ts';
 import * as migration0008 from './migrations/0008-project-development-flag.ts';
@@ -15,6 +16,6 @@ export const projectsModule = defineModule({
     '0065-anonymous-sign-up-kept-on': migration0065,
   },
   requires: [signingKeysModule],
-  services: (_needs, { db }) => ({ projects: new ProjectService(db) }),
+  services: (_needs, { db, publicUrl }) => ({ projects: new ProjectService(db), projectDiscovery: new ProjectDiscovery(publicUrl) }),
   handlers: projectHandlers,
 });
