@@ -7,6 +7,7 @@ import { corsPlugin } from './plugins/cors.ts';
 import { errorHandlerPlugin, routerErrorReply } from './plugins/error-handler.ts';
 import { type WebAppOptions, webAppPlugin } from './plugins/web-app.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
+import { requestMetricsPlugin } from './plugins/request-metrics.ts';
 import { responseHeadersPlugin } from './plugins/response-headers.ts';
 import type { RateLimits } from './config/rate-limits.ts';
 import { scheduleJob } from './kernel/background-job.ts';
@@ -58,6 +59,7 @@ export async function buildApp(options: AppOptions) {
 
   await app.register(corsPlugin);
   await app.register(responseHeadersPlugin);
+  await app.register(requestMetricsPlugin, { observe: options.server.services.prometheusMetrics.observeRequest });
   await app.register(errorHandlerPlugin);
   await app.register(bodyParsersPlugin);
   // The OAuth flow's cookie (PKCE verifier of the provider round trip).

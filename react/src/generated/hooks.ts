@@ -43,6 +43,7 @@ import type {
   CompleteCliLoginBody,
   CompleteTestModePurchase200,
   CompleteTestModePurchaseBody,
+  ConfigLevel,
   ConfigString,
   ConnectedAccountAccessToken201Response,
   ConnectedAccountAccessTokenRequest,
@@ -85,6 +86,7 @@ import type {
   GetDataVaultValue200,
   GetDataVaultValueBody,
   GetOpenApiDocument200,
+  GetProjectConfigSource200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
   GetProjectOpenIdConfigurationParams,
@@ -151,7 +153,9 @@ import type {
   RegisterPasskeyBody,
   RenderEmailBody,
   RenderedEmail,
+  ReplaceProjectConfigOverrideBody,
   ResetPasswordBody,
+  ResetProjectConfigKeysBody,
   ResetWebhookEndpointSecretBody,
   SendEmail200,
   SendEmailBody,
@@ -1091,6 +1095,125 @@ export function useGetReadinessSuspense<TData = Awaited<ReturnType<typeof getRea
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
 
   const queryOptions = getGetReadinessSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The metrics in the Prometheus text format (version 0.0.4), for a scraper. Off unless the server has `METRICS_TOKEN` set (404 `METRICS_DISABLED`); the scraper sends it as `Authorization: Bearer <token>` (401 `METRICS_TOKEN_INVALID` when missing or different). Reads no project header. Series: `gatehouse_http_request_duration_seconds` (histogram; labels `operation` = the spec's operationId, or `not_found` / `other` for paths outside the spec, `method`, `status`; its `_count` counts requests per operation and status), `gatehouse_db_pool_connections` (gauge; `state` = `total`, `idle`, `waiting`; with `gatehouse_db_pool_max`), `gatehouse_queue_depth` (gauge; `queue` = `email_outbox` for emails neither sent nor failed, `webhook_deliveries` for webhook messages pending), `gatehouse_cache_listener_up` (1 while the cache-invalidation LISTEN connection is up; always 0 on PGlite), and the process's defaults (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, GC). With `WORKERS` > 1 the answer sums every worker of the host (gauges of the pool are summed; `nodejs_*` series are per worker).
+ * @summary Prometheus metrics of this instance
+ */
+export const getGetPrometheusMetricsUrl = () => {
+
+
+  
+
+  return `/metrics`
+}
+
+export const getPrometheusMetrics = async ( options?: RequestInit): Promise<string> => {
+  
+  return apiMutator<string>(getGetPrometheusMetricsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetPrometheusMetricsQueryKey = () => {
+    return [
+    `/metrics`
+    ] as const;
+    }
+
+    
+export const getGetPrometheusMetricsQueryOptions = <TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPrometheusMetricsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPrometheusMetrics>>> = ({ signal }) => getPrometheusMetrics({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPrometheusMetricsQueryResult = NonNullable<Awaited<ReturnType<typeof getPrometheusMetrics>>>
+export type GetPrometheusMetricsQueryError = OperationError<'getPrometheusMetrics'>
+
+
+/**
+ * @summary Prometheus metrics of this instance
+ */
+
+export function useGetPrometheusMetrics<TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPrometheusMetricsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetPrometheusMetricsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPrometheusMetricsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPrometheusMetrics>>> = ({ signal }) => getPrometheusMetrics({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPrometheusMetricsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getPrometheusMetrics>>>
+export type GetPrometheusMetricsSuspenseQueryError = OperationError<'getPrometheusMetrics'>
+
+
+/**
+ * @summary Prometheus metrics of this instance
+ */
+
+export function useGetPrometheusMetricsSuspense<TData = Awaited<ReturnType<typeof getPrometheusMetrics>>, TError = OperationError<'getPrometheusMetrics'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPrometheusMetrics>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPrometheusMetricsSuspenseQueryOptions(options)
 
   const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
 
@@ -14453,6 +14576,199 @@ export function useGetProjectConfigSuspense<TData = Awaited<ReturnType<typeof ge
 
 
 /**
+ * `config_string` is the JSON of the override object exactly as stored (dotted keys kept), not the rendered config (`getProjectConfig`). Decided here: Gatehouse keeps one override per project (one branch, `main`, and one environment), so the `project`, `branch` and `environment` levels all read, replace and merge that same override; what a level means for the Stack SDKs (where a value came from) is kept in the config source (`getProjectConfigSource`). It holds the project's secrets (OAuth client secrets, the SMTP password), so only server and admin access read it.
+ * @summary The project's config override, as stored
+ */
+export const getGetProjectConfigOverrideUrl = (level: ConfigLevel,) => {
+
+
+  
+
+  return `/internal/config/override/${level}`
+}
+
+export const getProjectConfigOverride = async (level: ConfigLevel, options?: RequestInit): Promise<ConfigString> => {
+  
+  return apiMutator<ConfigString>(getGetProjectConfigOverrideUrl(level),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectConfigOverrideQueryKey = (level?: ConfigLevel,) => {
+    return [
+    `/internal/config/override/${level}`
+    ] as const;
+    }
+
+    
+export const getGetProjectConfigOverrideQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(level: ConfigLevel, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigOverrideQueryKey(level);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigOverride>>> = ({ signal }) => getProjectConfigOverride(level, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(level), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigOverrideQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigOverride>>>
+export type GetProjectConfigOverrideQueryError = OperationError<'getProjectConfigOverride'>
+
+
+/**
+ * @summary The project's config override, as stored
+ */
+
+export function useGetProjectConfigOverride<TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(
+ level: ConfigLevel, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigOverrideQueryOptions(level,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectConfigOverrideSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(level: ConfigLevel, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigOverrideQueryKey(level);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigOverride>>> = ({ signal }) => getProjectConfigOverride(level, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigOverrideSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigOverride>>>
+export type GetProjectConfigOverrideSuspenseQueryError = OperationError<'getProjectConfigOverride'>
+
+
+/**
+ * @summary The project's config override, as stored
+ */
+
+export function useGetProjectConfigOverrideSuspense<TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(
+ level: ConfigLevel, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigOverrideSuspenseQueryOptions(level,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * `config_string` is a JSON object (dotted keys allowed) that becomes the whole override (see `getProjectConfigOverride` for the levels); keys it does not name fall back to their defaults. The rendered result is validated like `updateProjectConfigOverride` (the same plain-text 400 messages, naming `config_string` where those name `config_override_string`) and nothing is saved when it fails. `source`, when given, becomes the config source (`getProjectConfigSource`); without it the source is left as it was. The protocol leaves the answer open; here it is the rendered config, as for `updateProjectConfigOverride`.
+ * @summary Replace the project's config override
+ */
+export const getReplaceProjectConfigOverrideUrl = (level: ConfigLevel,) => {
+
+
+  
+
+  return `/internal/config/override/${level}`
+}
+
+export const replaceProjectConfigOverride = async (level: ConfigLevel,
+    replaceProjectConfigOverrideBody: ReplaceProjectConfigOverrideBody, options?: RequestInit): Promise<ConfigString> => {
+  
+  return apiMutator<ConfigString>(getReplaceProjectConfigOverrideUrl(level),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      replaceProjectConfigOverrideBody,)
+  }
+);}
+
+
+
+
+export const getReplaceProjectConfigOverrideMutationOptions = <TError = OperationError<'replaceProjectConfigOverride'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, TError,{level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, TError,{level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}, TContext> => {
+
+const mutationKey = ['replaceProjectConfigOverride'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, {level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}> = (props) => {
+          const {level,data} = props ?? {};
+
+          return  replaceProjectConfigOverride(level,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ReplaceProjectConfigOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof replaceProjectConfigOverride>>>
+    export type ReplaceProjectConfigOverrideMutationBody = ReplaceProjectConfigOverrideBody
+    export type ReplaceProjectConfigOverrideMutationError = OperationError<'replaceProjectConfigOverride'>
+
+    /**
+ * @summary Replace the project's config override
+ */
+export const useReplaceProjectConfigOverride = <TError = OperationError<'replaceProjectConfigOverride'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, TError,{level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof replaceProjectConfigOverride>>,
+        TError,
+        {level: ConfigLevel;data: ReplaceProjectConfigOverrideBody},
+        TContext
+      > => {
+
+      const mutationOptions = getReplaceProjectConfigOverrideMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * `config_override_string` is a JSON object whose keys may be dotted paths (`"auth.password.allowSignIn": true`);
 a dotted key sets the value at its path. A key applies before the keys nested under it, and an entry merged
 here wins over what the override already said about that part of the tree (older nested keys it covers
@@ -14496,7 +14812,7 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
 
  * @summary Merge entries into the project's config override
  */
-export const getUpdateProjectConfigOverrideUrl = (level: 'project' | 'branch' | 'environment',) => {
+export const getUpdateProjectConfigOverrideUrl = (level: ConfigLevel,) => {
 
 
   
@@ -14504,7 +14820,7 @@ export const getUpdateProjectConfigOverrideUrl = (level: 'project' | 'branch' | 
   return `/internal/config/override/${level}`
 }
 
-export const updateProjectConfigOverride = async (level: 'project' | 'branch' | 'environment',
+export const updateProjectConfigOverride = async (level: ConfigLevel,
     updateProjectConfigOverrideBody: UpdateProjectConfigOverrideBody, options?: RequestInit): Promise<ConfigString> => {
   
   return apiMutator<ConfigString>(getUpdateProjectConfigOverrideUrl(level),
@@ -14521,8 +14837,8 @@ export const updateProjectConfigOverride = async (level: 'project' | 'branch' | 
 
 
 export const getUpdateProjectConfigOverrideMutationOptions = <TError = OperationError<'updateProjectConfigOverride'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: ConfigLevel;data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: ConfigLevel;data: UpdateProjectConfigOverrideBody}, TContext> => {
 
 const mutationKey = ['updateProjectConfigOverride'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -14534,7 +14850,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProjectConfigOverride>>, {level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProjectConfigOverride>>, {level: ConfigLevel;data: UpdateProjectConfigOverrideBody}> = (props) => {
           const {level,data} = props ?? {};
 
           return  updateProjectConfigOverride(level,data,requestOptions)
@@ -14553,15 +14869,280 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Merge entries into the project's config override
  */
 export const useUpdateProjectConfigOverride = <TError = OperationError<'updateProjectConfigOverride'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: ConfigLevel;data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateProjectConfigOverride>>,
         TError,
-        {level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody},
+        {level: ConfigLevel;data: UpdateProjectConfigOverrideBody},
         TContext
       > => {
 
       const mutationOptions = getUpdateProjectConfigOverrideMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Each of `keys` is a dotted path (`auth.oauth.providers.github`); the override loses whatever it says at that path and below it (a dotted entry, or the part of an object entry above it), so those settings fall back to their defaults. Keys the override does not set change nothing. Only the `branch` and `environment` levels may be reset (the protocol's rule); `project` is a plain-text 403 `Keys can be reset only at the branch and environment levels.`. The rendered result is validated like `updateProjectConfigOverride` (plain-text 400, nothing saved).
+ * @summary Remove keys from the project's config override
+ */
+export const getResetProjectConfigKeysUrl = (level: ConfigLevel,) => {
+
+
+  
+
+  return `/internal/config/override/${level}/reset-keys`
+}
+
+export const resetProjectConfigKeys = async (level: ConfigLevel,
+    resetProjectConfigKeysBody: ResetProjectConfigKeysBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getResetProjectConfigKeysUrl(level),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      resetProjectConfigKeysBody,)
+  }
+);}
+
+
+
+
+export const getResetProjectConfigKeysMutationOptions = <TError = OperationError<'resetProjectConfigKeys'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetProjectConfigKeys>>, TError,{level: ConfigLevel;data: ResetProjectConfigKeysBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof resetProjectConfigKeys>>, TError,{level: ConfigLevel;data: ResetProjectConfigKeysBody}, TContext> => {
+
+const mutationKey = ['resetProjectConfigKeys'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resetProjectConfigKeys>>, {level: ConfigLevel;data: ResetProjectConfigKeysBody}> = (props) => {
+          const {level,data} = props ?? {};
+
+          return  resetProjectConfigKeys(level,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResetProjectConfigKeysMutationResult = NonNullable<Awaited<ReturnType<typeof resetProjectConfigKeys>>>
+    export type ResetProjectConfigKeysMutationBody = ResetProjectConfigKeysBody
+    export type ResetProjectConfigKeysMutationError = OperationError<'resetProjectConfigKeys'>
+
+    /**
+ * @summary Remove keys from the project's config override
+ */
+export const useResetProjectConfigKeys = <TError = OperationError<'resetProjectConfigKeys'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetProjectConfigKeys>>, TError,{level: ConfigLevel;data: ResetProjectConfigKeysBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof resetProjectConfigKeys>>,
+        TError,
+        {level: ConfigLevel;data: ResetProjectConfigKeysBody},
+        TContext
+      > => {
+
+      const mutationOptions = getResetProjectConfigKeysMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The source the last `replaceProjectConfigOverride` carrying one recorded (a push from a GitHub workflow, or from an unknown tool); `{ "type": "unlinked" }` when none was recorded or it was unlinked.
+ * @summary Where the project's config override came from
+ */
+export const getGetProjectConfigSourceUrl = () => {
+
+
+  
+
+  return `/internal/config/source`
+}
+
+export const getProjectConfigSource = async ( options?: RequestInit): Promise<GetProjectConfigSource200> => {
+  
+  return apiMutator<GetProjectConfigSource200>(getGetProjectConfigSourceUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectConfigSourceQueryKey = () => {
+    return [
+    `/internal/config/source`
+    ] as const;
+    }
+
+    
+export const getGetProjectConfigSourceQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigSourceQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigSource>>> = ({ signal }) => getProjectConfigSource({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigSourceQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigSource>>>
+export type GetProjectConfigSourceQueryError = OperationError<'getProjectConfigSource'>
+
+
+/**
+ * @summary Where the project's config override came from
+ */
+
+export function useGetProjectConfigSource<TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigSourceQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectConfigSourceSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigSourceQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigSource>>> = ({ signal }) => getProjectConfigSource({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigSourceSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigSource>>>
+export type GetProjectConfigSourceSuspenseQueryError = OperationError<'getProjectConfigSource'>
+
+
+/**
+ * @summary Where the project's config override came from
+ */
+
+export function useGetProjectConfigSourceSuspense<TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigSourceSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The source becomes `{"type": "unlinked"}`; the override itself is kept.
+ * @summary Unlink the config from its source
+ */
+export const getUnlinkProjectConfigSourceUrl = () => {
+
+
+  
+
+  return `/internal/config/source`
+}
+
+export const unlinkProjectConfigSource = async ( options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getUnlinkProjectConfigSourceUrl(),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getUnlinkProjectConfigSourceMutationOptions = <TError = OperationError<'unlinkProjectConfigSource'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, TError,void, TContext> => {
+
+const mutationKey = ['unlinkProjectConfigSource'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, void> = () => {
+          
+
+          return  unlinkProjectConfigSource(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UnlinkProjectConfigSourceMutationResult = NonNullable<Awaited<ReturnType<typeof unlinkProjectConfigSource>>>
+    
+    export type UnlinkProjectConfigSourceMutationError = OperationError<'unlinkProjectConfigSource'>
+
+    /**
+ * @summary Unlink the config from its source
+ */
+export const useUnlinkProjectConfigSource = <TError = OperationError<'unlinkProjectConfigSource'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof unlinkProjectConfigSource>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getUnlinkProjectConfigSourceMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DatabaseConnection, type Dialect, type Driver, Kysely, PostgresDialect, type QueryResult } from 'kysely';
 import { KyselyPGlite } from 'kysely-pglite';
+import { registerPool } from './pool-stats.ts';
 import { PreparedStatementsPool } from './prepared-statements-pool.ts';
 import type { Database } from './schema.ts';
 import { scopedDialect } from './transaction-scope.ts';
@@ -40,6 +41,7 @@ export async function createDatabase(options: {
       isAcquireTimeout: (error) => error instanceof Error && error.message === poolTimeoutMessage,
     });
     const db = new Kysely<Database>({ dialect });
+    registerPool(db, pool);
     const location = new URL(options.databaseUrl).host + new URL(options.databaseUrl).pathname;
     return { db, kind: 'postgres', location, close: () => db.destroy() };
   }
@@ -47,6 +49,7 @@ export async function createDatabase(options: {
   mkdirSync(directory, { recursive: true });
   const { dialect } = await KyselyPGlite.create(directory);
   const db = new Kysely<Database>({ dialect: scopedDialect(withRowCounts(dialect), { acquireTimeoutMs, exclusive: true }) });
+  registerPool(db, { max: 1 });
   return { db, kind: 'pglite', location: directory, close: () => db.destroy() };
 }
 

@@ -7,6 +7,8 @@ export interface BackgroundJob {
   /** How often it runs (first after one interval); 0 turns it off. */
   readonly intervalMillis: number;
   run(log: JobLog): Promise<void>;
+  /** Releases what the job holds between runs (a listening connection), after the last run ended. */
+  stop?(): Promise<void>;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface BackgroundJob {
  * closed after it.
  */
 export function scheduleJob(job: BackgroundJob, log: JobLog): { stop: () => Promise<void> } {
-  if (job.intervalMillis <= 0) return { stop: async () => {} };
+  if (job.intervalMillis <= 0) return { stop: async () => job.stop?.() };
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return;
@@ -31,6 +33,7 @@ export function scheduleJob(job: BackgroundJob, log: JobLog): { stop: () => Prom
     stop: async () => {
       clearInterval(timer);
       await running;
+      await job.stop?.();
     },
   };
 }

@@ -63,6 +63,12 @@ export class TtlCache<K, V> {
     this.entries.delete(key);
   }
 
+  /** Deletes every entry the predicate selects (a walk over all entries: for rare invalidations). */
+  deleteWhere(predicate: (key: K, value: V) => boolean): void {
+    this.generation++;
+    for (const [key, entry] of this.entries) if (predicate(key, entry.value)) this.entries.delete(key);
+  }
+
   clear(): void {
     this.generation++;
     this.entries.clear();

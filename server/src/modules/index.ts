@@ -1,6 +1,7 @@
 import { accessTokensModule } from './access-tokens/index.ts';
 import { analyticsModule } from './analytics/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
+import { cacheInvalidationModule } from './cache-invalidation/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
 import { dataVaultModule } from './data-vault/index.ts';
@@ -13,6 +14,7 @@ import { eventsModule } from './events/index.ts';
 import { internalModule } from './internal/index.ts';
 import { maintenanceModule } from './maintenance/index.ts';
 import { metaModule } from './meta/index.ts';
+import { prometheusMetricsModule } from './prometheus-metrics/index.ts';
 import { mfaModule } from './mfa/index.ts';
 import { notificationPreferencesModule } from './notification-preferences/index.ts';
 import { oauthModule } from './oauth/index.ts';
@@ -36,6 +38,7 @@ import { webhooksModule } from './webhooks/index.ts';
  * their `requires` give; adding a feature is its folder, its spec file and one line here.
  */
 export const modules = [
+  cacheInvalidationModule,
   eventsModule,
   signingKeysModule,
   projectsModule,
@@ -68,4 +71,5 @@ export const modules = [
   healthModule,
   rateLimitCountersModule,
   analyticsModule,
+  prometheusMetricsModule,
 ] as const;

@@ -5,7 +5,9 @@ import { findUserRecord } from '../modules/users/user.repository.ts';
 import { deleteSessionsOfUser } from '../modules/sessions/session.repository.ts';
 import { insertTeam } from '../modules/teams/team.repository.ts';
 import type * as apiKeyRepository from '../modules/api-keys/api-key.repository.ts';
+import type * as cacheInvalidationRepository from '../modules/cache-invalidation/cache-invalidation.repository.ts';
 import type * as cliLoginRepository from '../modules/cli-login/cli-login.repository.ts';
+import type * as configSourceRepository from '../modules/internal/config-source.repository.ts';
 import type * as contactChannelRepository from '../modules/contact-channels/contact-channel.repository.ts';
 import type * as emailDraftRepository from '../modules/email/email-draft.repository.ts';
 import type * as dataVaultRepository from '../modules/data-vault/data-vault.repository.ts';
@@ -84,7 +86,9 @@ describe('tenancy as a type', () => {
 
   it('holds for every function of every repository', () => {
     expectTypeOf<Unscoped<typeof apiKeyRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof cacheInvalidationRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof cliLoginRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof configSourceRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof contactChannelRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof emailDraftRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof dataVaultRepository>>().toEqualTypeOf<never>();

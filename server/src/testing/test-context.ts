@@ -12,7 +12,7 @@ import type { RateLimits } from '../config/rate-limits.ts';
 import { createDatabase, type DatabaseHandle } from '../db/create-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { ProjectKeyKind } from '../modules/api-keys/key-format.ts';
-import { createServer, migrations } from '../services.ts';
+import { createServer, migrations, type ServiceOptions } from '../services.ts';
 import { contractRequest } from './contract.ts';
 
 /** A fixed secret: tokens a test signs verify in any test file. */
@@ -41,6 +41,8 @@ export async function createTestContext(
     /** Postgres connections (default 4) and the longest wait for one (default: the server's). */
     poolSize?: number;
     acquireTimeoutMs?: number;
+    /** Settings of other modules, by module name (as the environment would give them). */
+    settings?: ServiceOptions['settings'];
   } = {},
 ) {
   let pgliteDir: string | undefined;
@@ -63,6 +65,7 @@ export async function createTestContext(
     publicUrl: options.publicUrl ?? testPublicUrl,
     serverSecret: testServerSecret,
     settings: {
+      ...options.settings,
       email: { log: (_message, fields) => sentEmails.push(fields as { to: string; subject: string; text: string }) },
       ...(options.oauth ? { oauth: options.oauth } : {}),
     },
@@ -186,12 +189,13 @@ export function withTestContext(
     oauth?: OAuthSettings;
     poolSize?: number;
     acquireTimeoutMs?: number;
+    settings?: ServiceOptions['settings'];
   } = {},
 ): TestEnvironment {
   const environment = {} as TestEnvironment;
   beforeAll(async () => {
-    const { database, oauth, poolSize, acquireTimeoutMs } = options;
-    environment.context = await createTestContext({ database, oauth, poolSize, acquireTimeoutMs });
+    const { database, oauth, poolSize, acquireTimeoutMs, settings } = options;
+    environment.context = await createTestContext({ database, oauth, poolSize, acquireTimeoutMs, settings });
     environment.project = await environment.context.createProject(options.projectConfig);
     if (options.listen) {
       await environment.context.app.listen({ port: 0, host: '127.0.0.1' });

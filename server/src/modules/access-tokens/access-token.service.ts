@@ -61,6 +61,12 @@ export class AccessTokenService {
     return token;
   }
 
+  /** Forgets the verified tokens of a project (deleted), or all of them. */
+  forgetVerified(projectId: string | undefined): void {
+    if (projectId === undefined) this.verified.clear();
+    else this.verified.deleteWhere((_token, claims) => claims.project_id === projectId);
+  }
+
   private remember(token: string, claims: AccessTokenClaims): void {
     this.verified.set(token, claims, claims.exp * 1000 - Date.now());
   }

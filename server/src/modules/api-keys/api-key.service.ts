@@ -3,6 +3,8 @@ import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { ApiKeySetRow } from './api-key-set.table.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
+import type { CacheInvalidationService } from '../cache-invalidation/cache-invalidation.service.ts';
+import { apiKeySetsTopic } from '../cache-invalidation/topics.ts';
 import {
   describeApiKeySet,
   findApiKeySet,
@@ -30,10 +32,15 @@ export const isKeySetActive = (row: ApiKeySetRow, now = new Date()): boolean =>
 
 /** The project key sets (pck_/ssk_/sak_): created with full values once, verified by digest. */
 export class ApiKeyService {
-  /** digest → key set row (or null); revocation clears it so this instance sees it at once. */
+  /** digest → key set row (or null); a new or revoked set clears it on every instance (cache-invalidation). */
   private readonly byDigest = new TtlCache<string, ApiKeySetRow | null>(5_000);
 
-  constructor(private readonly db: DbHandle) {}
+  constructor(
+    private readonly db: DbHandle,
+    private readonly invalidation: CacheInvalidationService,
+  ) {
+    invalidation.on(apiKeySetsTopic, () => this.byDigest.clear());
+  }
 
   async createKeySet(input: NewKeySet): Promise<CreatedKeySet> {
     const keys: Partial<Record<ProjectKeyKind, string>> = {};
@@ -55,7 +62,7 @@ export class ApiKeyService {
       ...column('secret_server_key'),
       ...column('super_secret_admin_key'),
     } as Parameters<typeof insertApiKeySet>[1]);
-    this.byDigest.clear();
+    await this.invalidation.publish(apiKeySetsTopic, input.projectId);
     return { row, keys };
   }
 
@@ -88,7 +95,7 @@ export class ApiKeyService {
 
   async revokeKeySet(projectId: ProjectId, id: string): Promise<ApiKeySetRow | undefined> {
     const row = await markApiKeySetRevoked(this.db, projectId, id, new Date());
-    this.byDigest.clear();
+    await this.invalidation.publish(apiKeySetsTopic, projectId);
     return row;
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EmailRenderingError, RequiresCustomEmailServerError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import { mergeOverride } from '../../tenancy/project-config.ts';
+import { mergeOverride, withoutConfigPath } from '../../tenancy/project-config.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { ProjectService } from '../projects/project.service.ts';
 import {
@@ -377,29 +377,4 @@ function draftView(row: EmailDraftRow): EmailDraftView {
     ...(row.theme === null ? {} : { theme_id: row.theme === 'none' ? (false as const) : row.theme }),
     sent_at_millis: row.sent_at ? row.sent_at.getTime() : null,
   };
-}
-
-/**
- * The override without anything at `path`: dotted keys at or under it are dropped, and an object
- * value of a key above it loses the nested entry.
- */
-export function withoutConfigPath(override: Record<string, unknown>, path: string[]): Record<string, unknown> {
-  const dotted = path.join('.');
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(override)) {
-    if (key === dotted || key.startsWith(`${dotted}.`)) continue;
-    if (dotted.startsWith(`${key}.`) && value && typeof value === 'object') {
-      result[key] = withoutNested(value as Record<string, unknown>, path.slice(key.split('.').length));
-    } else result[key] = value;
-  }
-  return result;
-}
-
-function withoutNested(value: Record<string, unknown>, path: string[]): Record<string, unknown> {
-  const [head, ...rest] = path as [string, ...string[]];
-  if (!Object.hasOwn(value, head)) return value;
-  const copy = { ...value };
-  if (rest.length === 0) delete copy[head];
-  else if (copy[head] && typeof copy[head] === 'object') copy[head] = withoutNested(copy[head] as Record<string, unknown>, rest);
-  return copy;
 }

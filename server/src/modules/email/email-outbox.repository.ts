@@ -35,3 +35,14 @@ export async function listEmailOutbox(db: DbHandle, projectId: ProjectId, limit:
     .limit(limit)
     .execute();
 }
+
+/** Emails recorded but neither sent nor failed yet, in every project (the metrics' queue depth). */
+export async function countUnsentEmailsAcrossProjects(db: DbHandle): Promise<number> {
+  const row = await kyselyOf(db)
+    .selectFrom('email_outbox')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('sent_at', 'is', null)
+    .where('error', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -6,7 +6,13 @@ import type { EmailOutboxRow } from './email-outbox.table.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { SystemEmailKind, SystemEmailVariables } from './built-in-emails.ts';
 import type { EmailContentService } from './email-content.service.ts';
-import { insertEmailOutbox, listEmailOutbox, markEmailOutboxFailed, markEmailOutboxSent } from './email-outbox.repository.ts';
+import {
+  countUnsentEmailsAcrossProjects,
+  insertEmailOutbox,
+  listEmailOutbox,
+  markEmailOutboxFailed,
+  markEmailOutboxSent,
+} from './email-outbox.repository.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 
 export type EmailLog = (message: string, fields: Record<string, unknown>) => void;
@@ -77,6 +83,11 @@ export class EmailService {
     private readonly content: EmailContentService,
     private readonly options: { sharedSmtp?: SmtpSettings; log: EmailLog },
   ) {}
+
+  /** Emails recorded but neither sent nor failed yet, in every project (metrics). */
+  unsentCount(): Promise<number> {
+    return countUnsentEmailsAcrossProjects(this.db);
+  }
 
   /**
    * Renders one of the platform's own emails with the project's template of its kind inside the

@@ -15,7 +15,8 @@ export const permissionsModule = defineModule({
   services: ({ events, projects, users }, { db }) => {
     const permissions = new PermissionService(db, events, users, {
       update: (projectId, change, trx) => projects.updateDefaultPermissions(projectId, change, trx),
-      committed: (projectId) => projects.forget(projectId),
+      // A failed broadcast leaves other instances at most the cache's 5 s behind.
+      committed: (projectId) => void projects.forget(projectId).catch(() => undefined),
     });
     // Every new project starts with the default team roles.
     projects.created.subscribe((trx, projectId) => permissions.seedDefaults(projectId, trx));

@@ -1,4 +1,5 @@
 import { defineModule } from '../../kernel/module.ts';
+import { cacheInvalidationModule } from '../cache-invalidation/index.ts';
 import { signingKeysModule } from '../signing-keys/index.ts';
 import { ProjectDiscovery } from './project-discovery.ts';
 import { ProjectService } from './project.service.ts';
@@ -15,7 +16,10 @@ export const projectsModule = defineModule({
     '0016-project-logos-onboarding': migration0016,
     '0065-anonymous-sign-up-kept-on': migration0065,
   },
-  requires: [signingKeysModule],
-  services: (_needs, { db, publicUrl }) => ({ projects: new ProjectService(db), projectDiscovery: new ProjectDiscovery(publicUrl) }),
+  requires: [signingKeysModule, cacheInvalidationModule],
+  services: ({ cacheInvalidation }, { db, publicUrl }) => ({
+    projects: new ProjectService(db, cacheInvalidation),
+    projectDiscovery: new ProjectDiscovery(publicUrl),
+  }),
   handlers: projectHandlers,
 });

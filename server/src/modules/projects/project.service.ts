@@ -4,6 +4,8 @@ import { Hook } from '../../kernel/hook.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { ProjectRow } from '../../tenancy/project.table.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
+import type { CacheInvalidationService } from '../cache-invalidation/cache-invalidation.service.ts';
+import { projectTopic, verifiedTokensTopic } from '../cache-invalidation/topics.ts';
 import { mergeOverride, renderConfig } from '../../tenancy/project-config.ts';
 import { isProjectId, type Project } from '../../tenancy/project.ts';
 import {
@@ -42,7 +44,17 @@ export class ProjectService {
   /** Runs in the creating transaction: what every new project starts with (the default team roles). */
   readonly created = new Hook<[trx: DbHandle, projectId: ProjectId]>();
 
-  constructor(private readonly db: DbHandle) {}
+  constructor(
+    private readonly db: DbHandle,
+    private readonly invalidation: CacheInvalidationService,
+  ) {
+    invalidation.on(projectTopic, (id) => (id === undefined ? this.cache.clear() : this.cache.delete(id)));
+  }
+
+  /** Drops the project's cached row here and on every other instance. */
+  private changed(id: string): Promise<void> {
+    return this.invalidation.publish(projectTopic, id);
+  }
 
   async find(id: string): Promise<Project | undefined> {
     if (!isProjectId(id)) return undefined;
@@ -78,7 +90,7 @@ export class ProjectService {
       await this.created.run(trx, inserted.id);
       return inserted;
     });
-    this.cache.delete(row.id);
+    await this.changed(row.id);
     return { ...row, config: renderConfig(row.config_override) };
   }
 
@@ -92,12 +104,12 @@ export class ProjectService {
       Object.fromEntries(change(Object.keys(defaultPermissions[list])).map((permission) => [permission, true])),
     ]);
     await updateProjectConfigOverride(db, id, mergeOverride(row.config_override, Object.fromEntries(lists)));
-    this.cache.delete(id);
+    await this.changed(id);
   }
 
-  /** Drops the cached row (a transaction that changed it has committed). */
-  forget(id: string): void {
-    this.cache.delete(id);
+  /** Drops the cached row everywhere (a transaction that changed it has committed). */
+  forget(id: string): Promise<void> {
+    return this.changed(id);
   }
 
   async update(
@@ -116,18 +128,20 @@ export class ProjectService {
       ...(changes.configOverride !== undefined ? { config_override: JSON.stringify(changes.configOverride) } : {}),
       ...detailColumns(changes),
     });
-    this.cache.delete(id);
+    await this.changed(id);
   }
 
   async setOwnerTeam(id: ProjectId, teamId: string): Promise<void> {
     await updateProject(this.db, id, { owner_team_id: teamId });
-    this.cache.delete(id);
+    await this.changed(id);
   }
 
   /** Deletes the project and, by cascade, everything in it. */
   async delete(id: ProjectId): Promise<void> {
     await deleteProject(this.db, id);
-    this.cache.delete(id);
+    await this.changed(id);
+    // Tokens of a deleted project are dropped from every instance's verified-token cache.
+    await this.invalidation.publish(verifiedTokensTopic, id);
   }
 
   /** The projects the given teams own, oldest first. */
@@ -137,6 +151,6 @@ export class ProjectService {
 
   async replaceConfigOverride(id: ProjectId, override: Record<string, unknown>): Promise<void> {
     await updateProjectConfigOverride(this.db, id, override);
-    this.cache.delete(id);
+    await this.changed(id);
   }
 }

@@ -9,6 +9,7 @@ import { signingSecretsOf } from './webhook-endpoint.service.ts';
 import {
   type ClaimedWebhookMessage,
   claimDueWebhookMessagesAcrossProjects,
+  countPendingWebhookMessagesAcrossProjects,
   disableFailingWebhookEndpoint,
   insertWebhookAttempt,
   listWebhookAttempts,
@@ -35,6 +36,11 @@ export class WebhookDeliveryService {
     private readonly findProject: (id: string) => Promise<Project | undefined>,
     readonly settings: WebhookSettings,
   ) {}
+
+  /** Messages waiting for a delivery attempt, in every project (metrics). */
+  pendingCount(): Promise<number> {
+    return countPendingWebhookMessagesAcrossProjects(this.db);
+  }
 
   /** One round: claims a batch and delivers it; the number claimed. */
   async deliverDue(log?: JobLog): Promise<number> {

@@ -179,3 +179,13 @@ export async function requeueWebhookMessage(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** Webhook messages waiting for a (first or further) delivery attempt, in every project (the metrics' queue depth). */
+export async function countPendingWebhookMessagesAcrossProjects(db: DbHandle): Promise<number> {
+  const row = await kyselyOf(db)
+    .selectFrom('webhook_message')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

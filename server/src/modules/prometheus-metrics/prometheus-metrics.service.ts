@@ -1,0 +1,104 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { MetricsDisabledError, MetricsTokenInvalidError } from '@gatehouse/protocol/errors';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DbHandle } from '../../db/handle.ts';
+import { poolStatsOf } from '../../db/pool-stats.ts';
+
+/** What the metrics read from other modules at each scrape. */
+export type MetricsSources = {
+  unsentEmails: () => Promise<number>;
+  pendingWebhookMessages: () => Promise<number>;
+  cacheListenerUp: () => boolean;
+};
+
+/** Request latency buckets (seconds): sign-in's password hash sits near 0.05–0.2 s, cached reads near 1 ms. */
+const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Prometheus metrics of this process (prom-client): request latency per operation, method and status;
+ * the database pool; the email and webhook queues; the cache listener; Node's defaults. Served at
+ * `/api/v1/metrics` only when `METRICS_TOKEN` is set, to a caller that sends it as a bearer token.
+ */
+export class PrometheusMetricsService {
+  readonly registry = new Registry();
+  private readonly requests: Histogram<'operation' | 'method' | 'status'>;
+  private readonly tokenDigest: Buffer | undefined;
+
+  constructor(
+    private readonly db: DbHandle,
+    token: string | undefined,
+    sources: MetricsSources,
+  ) {
+    this.tokenDigest = token ? digest(token) : undefined;
+    // Node's own series (event-loop delay, GC observers) only where someone may read them.
+    if (this.tokenDigest) collectDefaultMetrics({ register: this.registry });
+    this.requests = new Histogram({
+      name: 'gatehouse_http_request_duration_seconds',
+      help: 'Time to answer a request, by operation (the spec operationId), method and status; _count counts requests.',
+      labelNames: ['operation', 'method', 'status'],
+      buckets: latencyBuckets,
+      registers: [this.registry],
+    });
+    const pool = () => poolStatsOf(this.db);
+    new Gauge({
+      name: 'gatehouse_db_pool_connections',
+      help: 'Connections of the database pool: total open, idle, and callers waiting for one.',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const stats = pool();
+        if (!stats) return;
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
+      },
+    });
+    new Gauge({
+      name: 'gatehouse_db_pool_max',
+      help: 'The most connections the database pool opens (DATABASE_POOL_SIZE; 1 on PGlite).',
+      registers: [this.registry],
+      collect() {
+        const stats = pool();
+        if (stats) this.set(stats.max);
+      },
+    });
+    new Gauge({
+      name: 'gatehouse_queue_depth',
+      help: 'Work waiting: email_outbox (recorded, neither sent nor failed), webhook_deliveries (messages pending).',
+      labelNames: ['queue'],
+      registers: [this.registry],
+      async collect() {
+        const [emails, webhooks] = await Promise.all([sources.unsentEmails(), sources.pendingWebhookMessages()]);
+        this.set({ queue: 'email_outbox' }, emails);
+        this.set({ queue: 'webhook_deliveries' }, webhooks);
+      },
+    });
+    new Gauge({
+      name: 'gatehouse_cache_listener_up',
+      help: '1 while the cache-invalidation LISTEN connection is up (0 on PGlite, or while it reconnects).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.cacheListenerUp() ? 1 : 0);
+      },
+    });
+  }
+
+  /** For the request-metrics plugin (bound: passed as a function). */
+  readonly observeRequest = (operation: string, method: string, status: number, seconds: number): void => {
+    this.requests.observe({ operation, method, status: String(status) }, seconds);
+  };
+
+  /** Throws METRICS_DISABLED without a token, METRICS_TOKEN_INVALID unless `authorization` is `Bearer <token>`. */
+  authorize(authorization: string | undefined): void {
+    if (!this.tokenDigest) throw new MetricsDisabledError();
+    const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+    if (!match || !timingSafeEqual(digest((match[1] as string).trim()), this.tokenDigest)) throw new MetricsTokenInvalidError();
+  }
+
+  /** The exposition text and its content type. */
+  async render(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+}
