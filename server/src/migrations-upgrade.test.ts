@@ -56,6 +56,12 @@ async function upgrade(db: Kysely<any>): Promise<void> {
   expect(after.slice(before.length).every((row) => row.name > (releasedNames.at(-1) as string))).toBe(true);
 }
 
+// Removed after the file: PGlite may still write to its folder just after closing.
+const dataDirs: string[] = [];
+afterAll(() => {
+  for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+});
+
 describe('migrations', () => {
   it('keep the names and the order databases recorded; modules only add later ones', () => {
     const names = Object.keys(migrations).sort();
@@ -65,8 +71,7 @@ describe('migrations', () => {
 
   it('start a PGlite database migrated before the modules with nothing re-run', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-upgrade-'));
-    // Removed after the file: PGlite may still write to its folder just after closing.
-    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+    dataDirs.push(dataDir);
     const database = await createDatabase({ dataDir });
     try {
       await upgrade(database.db);
@@ -77,7 +82,7 @@ describe('migrations', () => {
 
   it('start a database whose release lacked a migration named before ones it ran (feature ranges)', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-upgrade-'));
-    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+    dataDirs.push(dataDir);
     const names = Object.keys(migrations).sort();
     const added = names.find((name) => name > '0018' && name < (names.at(-1) as string)) as string;
     const earlier: Migrations = Object.fromEntries(
