@@ -914,7 +914,7 @@ export interface paths {
          * Hand the signed-in session to another trusted domain of the project
          * @description An app on one trusted domain whose user is signed in sends the user to another trusted domain of the same project, signed in there too, without a provider round trip. The answer's `redirect_url` is `redirect_uri` with `code` (a one-time authorization code, valid 10 minutes, for this user) and `state`; the app on the other domain exchanges the code at `POST /auth/oauth/token` (grant `authorization_code`, the same `redirect_uri`, and the PKCE `code_verifier` of `code_challenge`) for a new session of its own, exactly as after an OAuth callback (`is_new_user` false, `after_callback_redirect_url` echoed). `redirect_uri` and `after_callback_redirect_url` are checked like every redirect target (trusted domains, localhost only while the project allows it), else `REDIRECT_URL_NOT_WHITELISTED`.
          */
-        post: operations["authorizeCrossDomain"];
+        post: operations["createCrossDomainAuthorization"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8599,7 +8599,7 @@ export interface paths {
          * The users an onboarding change would restrict
          * @description The users who are not restricted now and would be with the onboarding settings given (unset ones keep their current value): with `require_email_verification: true`, the users who are not anonymous and have no verified primary email, each with the `restricted_reason` they would get. `affected_users` lists the first `limit` (default 10, at most 100) by sign-up, oldest first; `total_affected_count` counts them all. Nothing is changed.
          */
-        post: operations["previewAffectedUsers"];
+        post: operations["listOnboardingAffectedUsers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8753,7 +8753,7 @@ export interface paths {
          * Replace the project's config override
          * @description `config_string` is a JSON object (dotted keys allowed) that becomes the whole override (see `getProjectConfigOverride` for the levels); keys it does not name fall back to their defaults. The rendered result is validated like `updateProjectConfigOverride` (the same plain-text 400 messages, naming `config_string` where those name `config_override_string`) and nothing is saved when it fails. `source`, when given, becomes the config source (`getProjectConfigSource`); without it the source is left as it was. The protocol leaves the answer open; here it is the rendered config, as for `updateProjectConfigOverride`.
          */
-        put: operations["replaceProjectConfigOverride"];
+        put: operations["setProjectConfigOverride"];
         post?: never;
         delete?: never;
         options?: never;
@@ -8947,7 +8947,7 @@ export interface paths {
         };
         /**
          * Where the project's config override came from
-         * @description The source the last `replaceProjectConfigOverride` carrying one recorded (a push from a GitHub workflow, or from an unknown tool); `{ "type": "unlinked" }` when none was recorded or it was unlinked.
+         * @description The source the last `setProjectConfigOverride` carrying one recorded (a push from a GitHub workflow, or from an unknown tool); `{ "type": "unlinked" }` when none was recorded or it was unlinked.
          */
         get: operations["getProjectConfigSource"];
         put?: never;
@@ -8956,7 +8956,7 @@ export interface paths {
          * Unlink the config from its source
          * @description The source becomes `{"type": "unlinked"}`; the override itself is kept.
          */
-        delete: operations["unlinkProjectConfigSource"];
+        delete: operations["deleteProjectConfigSource"];
         options?: never;
         head?: never;
         patch?: never;
@@ -9808,7 +9808,7 @@ export interface paths {
          * Accept a batch of the SDK's auto-captured analytics events (dropped)
          * @description Newer SDKs send the page views and clicks they capture here. Gatehouse keeps no analytics: a batch is checked against this schema (at most 500 events, each `data` at most 100,000 characters as JSON) and then **dropped** — nothing is stored, so `inserted` is always 0 and `dropped` counts the events. The SDK treats the 200 as delivered and does not send the batch again. A signed-in user is needed, as in Stack's API.
          */
-        post: operations["uploadAnalyticsEventBatch"];
+        post: operations["createAnalyticsEventBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -16378,7 +16378,7 @@ export interface operations {
             503: components["responses"]["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"];
         };
     };
-    authorizeCrossDomain: {
+    createCrossDomainAuthorization: {
         parameters: {
             query?: never;
             header?: {
@@ -28934,7 +28934,7 @@ export interface operations {
             404: components["responses"]["USER_NOT_FOUND"];
         };
     };
-    previewAffectedUsers: {
+    listOnboardingAffectedUsers: {
         parameters: {
             query?: {
                 limit?: string;
@@ -29195,7 +29195,7 @@ export interface operations {
             403: components["responses"]["UserToken403"];
         };
     };
-    replaceProjectConfigOverride: {
+    setProjectConfigOverride: {
         parameters: {
             query?: never;
             header?: {
@@ -29542,7 +29542,7 @@ export interface operations {
             403: components["responses"]["UserToken403"];
         };
     };
-    unlinkProjectConfigSource: {
+    deleteProjectConfigSource: {
         parameters: {
             query?: never;
             header?: {
@@ -30780,7 +30780,7 @@ export interface operations {
             403: components["responses"]["UserToken403"];
         };
     };
-    uploadAnalyticsEventBatch: {
+    createAnalyticsEventBatch: {
         parameters: {
             query?: never;
             header?: {

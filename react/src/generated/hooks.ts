@@ -124,6 +124,9 @@ import type {
   ListContactChannelsParams,
   ListCustomerProductsParams,
   ListOAuthProvidersParams,
+  ListOnboardingAffectedUsers200,
+  ListOnboardingAffectedUsersBody,
+  ListOnboardingAffectedUsersParams,
   ListOutboxEmailsParams,
   ListPaymentTransactionsParams,
   ListProjectPermissionsParams,
@@ -152,9 +155,6 @@ import type {
   PollCliLogin200,
   PollCliLogin201,
   PollCliLoginBody,
-  PreviewAffectedUsers200,
-  PreviewAffectedUsersBody,
-  PreviewAffectedUsersParams,
   ProbeStatus,
   ProjectCreate,
   ProjectMetrics,
@@ -173,7 +173,6 @@ import type {
   RegisterPasskeyBody,
   RenderEmailBody,
   RenderedEmail,
-  ReplaceProjectConfigOverrideBody,
   ResetPasswordBody,
   ResetProjectConfigKeysBody,
   ResetWebhookEndpointSecretBody,
@@ -199,6 +198,7 @@ import type {
   SessionList,
   SetDataVaultValueBody,
   SetPasswordBody,
+  SetProjectConfigOverrideBody,
   SignInResponse,
   SignInWithAppleNativeBody,
   SignInWithMfaBody,
@@ -2822,7 +2822,7 @@ export const useSignInWithAppleNative = <TError = OperationError<'signInWithAppl
  * An app on one trusted domain whose user is signed in sends the user to another trusted domain of the same project, signed in there too, without a provider round trip. The answer's `redirect_url` is `redirect_uri` with `code` (a one-time authorization code, valid 10 minutes, for this user) and `state`; the app on the other domain exchanges the code at `POST /auth/oauth/token` (grant `authorization_code`, the same `redirect_uri`, and the PKCE `code_verifier` of `code_challenge`) for a new session of its own, exactly as after an OAuth callback (`is_new_user` false, `after_callback_redirect_url` echoed). `redirect_uri` and `after_callback_redirect_url` are checked like every redirect target (trusted domains, localhost only while the project allows it), else `REDIRECT_URL_NOT_WHITELISTED`.
  * @summary Hand the signed-in session to another trusted domain of the project
  */
-export const getAuthorizeCrossDomainUrl = () => {
+export const getCreateCrossDomainAuthorizationUrl = () => {
 
 
   
@@ -2830,9 +2830,9 @@ export const getAuthorizeCrossDomainUrl = () => {
   return `/auth/oauth/cross-domain/authorize`
 }
 
-export const authorizeCrossDomain = async (crossDomainAuthorizeRequest: CrossDomainAuthorizeRequest, options?: RequestInit): Promise<CrossDomainAuthorizeResult> => {
+export const createCrossDomainAuthorization = async (crossDomainAuthorizeRequest: CrossDomainAuthorizeRequest, options?: RequestInit): Promise<CrossDomainAuthorizeResult> => {
   
-  return apiMutator<CrossDomainAuthorizeResult>(getAuthorizeCrossDomainUrl(),
+  return apiMutator<CrossDomainAuthorizeResult>(getCreateCrossDomainAuthorizationUrl(),
   {      
     ...options,
     method: 'POST',
@@ -2845,11 +2845,11 @@ export const authorizeCrossDomain = async (crossDomainAuthorizeRequest: CrossDom
 
 
 
-export const getAuthorizeCrossDomainMutationOptions = <TError = OperationError<'authorizeCrossDomain'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext> => {
+export const getCreateCrossDomainAuthorizationMutationOptions = <TError = OperationError<'createCrossDomainAuthorization'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCrossDomainAuthorization>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createCrossDomainAuthorization>>, TError,{data: CrossDomainAuthorizeRequest}, TContext> => {
 
-const mutationKey = ['authorizeCrossDomain'];
+const mutationKey = ['createCrossDomainAuthorization'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -2859,10 +2859,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof authorizeCrossDomain>>, {data: CrossDomainAuthorizeRequest}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createCrossDomainAuthorization>>, {data: CrossDomainAuthorizeRequest}> = (props) => {
           const {data} = props ?? {};
 
-          return  authorizeCrossDomain(data,requestOptions)
+          return  createCrossDomainAuthorization(data,requestOptions)
         }
 
         
@@ -2870,23 +2870,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type AuthorizeCrossDomainMutationResult = NonNullable<Awaited<ReturnType<typeof authorizeCrossDomain>>>
-    export type AuthorizeCrossDomainMutationBody = CrossDomainAuthorizeRequest
-    export type AuthorizeCrossDomainMutationError = OperationError<'authorizeCrossDomain'>
+    export type CreateCrossDomainAuthorizationMutationResult = NonNullable<Awaited<ReturnType<typeof createCrossDomainAuthorization>>>
+    export type CreateCrossDomainAuthorizationMutationBody = CrossDomainAuthorizeRequest
+    export type CreateCrossDomainAuthorizationMutationError = OperationError<'createCrossDomainAuthorization'>
 
     /**
  * @summary Hand the signed-in session to another trusted domain of the project
  */
-export const useAuthorizeCrossDomain = <TError = OperationError<'authorizeCrossDomain'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeCrossDomain>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+export const useCreateCrossDomainAuthorization = <TError = OperationError<'createCrossDomainAuthorization'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCrossDomainAuthorization>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
-        Awaited<ReturnType<typeof authorizeCrossDomain>>,
+        Awaited<ReturnType<typeof createCrossDomainAuthorization>>,
         TError,
         {data: CrossDomainAuthorizeRequest},
         TContext
       > => {
 
-      const mutationOptions = getAuthorizeCrossDomainMutationOptions(options);
+      const mutationOptions = getCreateCrossDomainAuthorizationMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -15951,7 +15951,7 @@ export function useGetUserActivitySuspense<TData = Awaited<ReturnType<typeof get
  * The users who are not restricted now and would be with the onboarding settings given (unset ones keep their current value): with `require_email_verification: true`, the users who are not anonymous and have no verified primary email, each with the `restricted_reason` they would get. `affected_users` lists the first `limit` (default 10, at most 100) by sign-up, oldest first; `total_affected_count` counts them all. Nothing is changed.
  * @summary The users an onboarding change would restrict
  */
-export const getPreviewAffectedUsersUrl = (params?: PreviewAffectedUsersParams,) => {
+export const getListOnboardingAffectedUsersUrl = (params?: ListOnboardingAffectedUsersParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -15966,27 +15966,27 @@ export const getPreviewAffectedUsersUrl = (params?: PreviewAffectedUsersParams,)
   return stringifiedParams.length > 0 ? `/internal/onboarding/preview-affected-users?${stringifiedParams}` : `/internal/onboarding/preview-affected-users`
 }
 
-export const previewAffectedUsers = async (previewAffectedUsersBody: PreviewAffectedUsersBody,
-    params?: PreviewAffectedUsersParams, options?: RequestInit): Promise<PreviewAffectedUsers200> => {
+export const listOnboardingAffectedUsers = async (listOnboardingAffectedUsersBody: ListOnboardingAffectedUsersBody,
+    params?: ListOnboardingAffectedUsersParams, options?: RequestInit): Promise<ListOnboardingAffectedUsers200> => {
   
-  return apiMutator<PreviewAffectedUsers200>(getPreviewAffectedUsersUrl(params),
+  return apiMutator<ListOnboardingAffectedUsers200>(getListOnboardingAffectedUsersUrl(params),
   {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
     body: JSON.stringify(
-      previewAffectedUsersBody,)
+      listOnboardingAffectedUsersBody,)
   }
 );}
 
 
 
 
-export const getPreviewAffectedUsersMutationOptions = <TError = OperationError<'previewAffectedUsers'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof previewAffectedUsers>>, TError,{data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof previewAffectedUsers>>, TError,{data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams}, TContext> => {
+export const getListOnboardingAffectedUsersMutationOptions = <TError = OperationError<'listOnboardingAffectedUsers'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>, TError,{data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>, TError,{data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams}, TContext> => {
 
-const mutationKey = ['previewAffectedUsers'];
+const mutationKey = ['listOnboardingAffectedUsers'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -15996,10 +15996,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof previewAffectedUsers>>, {data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>, {data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams}> = (props) => {
           const {data,params} = props ?? {};
 
-          return  previewAffectedUsers(data,params,requestOptions)
+          return  listOnboardingAffectedUsers(data,params,requestOptions)
         }
 
         
@@ -16007,23 +16007,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type PreviewAffectedUsersMutationResult = NonNullable<Awaited<ReturnType<typeof previewAffectedUsers>>>
-    export type PreviewAffectedUsersMutationBody = PreviewAffectedUsersBody
-    export type PreviewAffectedUsersMutationError = OperationError<'previewAffectedUsers'>
+    export type ListOnboardingAffectedUsersMutationResult = NonNullable<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>>
+    export type ListOnboardingAffectedUsersMutationBody = ListOnboardingAffectedUsersBody
+    export type ListOnboardingAffectedUsersMutationError = OperationError<'listOnboardingAffectedUsers'>
 
     /**
  * @summary The users an onboarding change would restrict
  */
-export const usePreviewAffectedUsers = <TError = OperationError<'previewAffectedUsers'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof previewAffectedUsers>>, TError,{data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+export const useListOnboardingAffectedUsers = <TError = OperationError<'listOnboardingAffectedUsers'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>, TError,{data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
-        Awaited<ReturnType<typeof previewAffectedUsers>>,
+        Awaited<ReturnType<typeof listOnboardingAffectedUsers>>,
         TError,
-        {data: PreviewAffectedUsersBody;params?: PreviewAffectedUsersParams},
+        {data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams},
         TContext
       > => {
 
-      const mutationOptions = getPreviewAffectedUsersMutationOptions(options);
+      const mutationOptions = getListOnboardingAffectedUsersMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -16269,7 +16269,7 @@ export function useGetProjectConfigOverrideSuspense<TData = Awaited<ReturnType<t
  * `config_string` is a JSON object (dotted keys allowed) that becomes the whole override (see `getProjectConfigOverride` for the levels); keys it does not name fall back to their defaults. The rendered result is validated like `updateProjectConfigOverride` (the same plain-text 400 messages, naming `config_string` where those name `config_override_string`) and nothing is saved when it fails. `source`, when given, becomes the config source (`getProjectConfigSource`); without it the source is left as it was. The protocol leaves the answer open; here it is the rendered config, as for `updateProjectConfigOverride`.
  * @summary Replace the project's config override
  */
-export const getReplaceProjectConfigOverrideUrl = (level: ConfigLevel,) => {
+export const getSetProjectConfigOverrideUrl = (level: ConfigLevel,) => {
 
 
   
@@ -16277,27 +16277,27 @@ export const getReplaceProjectConfigOverrideUrl = (level: ConfigLevel,) => {
   return `/internal/config/override/${level}`
 }
 
-export const replaceProjectConfigOverride = async (level: ConfigLevel,
-    replaceProjectConfigOverrideBody: ReplaceProjectConfigOverrideBody, options?: RequestInit): Promise<ConfigString> => {
+export const setProjectConfigOverride = async (level: ConfigLevel,
+    setProjectConfigOverrideBody: SetProjectConfigOverrideBody, options?: RequestInit): Promise<ConfigString> => {
   
-  return apiMutator<ConfigString>(getReplaceProjectConfigOverrideUrl(level),
+  return apiMutator<ConfigString>(getSetProjectConfigOverrideUrl(level),
   {      
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
     body: JSON.stringify(
-      replaceProjectConfigOverrideBody,)
+      setProjectConfigOverrideBody,)
   }
 );}
 
 
 
 
-export const getReplaceProjectConfigOverrideMutationOptions = <TError = OperationError<'replaceProjectConfigOverride'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, TError,{level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, TError,{level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}, TContext> => {
+export const getSetProjectConfigOverrideMutationOptions = <TError = OperationError<'setProjectConfigOverride'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setProjectConfigOverride>>, TError,{level: ConfigLevel;data: SetProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof setProjectConfigOverride>>, TError,{level: ConfigLevel;data: SetProjectConfigOverrideBody}, TContext> => {
 
-const mutationKey = ['replaceProjectConfigOverride'];
+const mutationKey = ['setProjectConfigOverride'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -16307,10 +16307,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, {level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setProjectConfigOverride>>, {level: ConfigLevel;data: SetProjectConfigOverrideBody}> = (props) => {
           const {level,data} = props ?? {};
 
-          return  replaceProjectConfigOverride(level,data,requestOptions)
+          return  setProjectConfigOverride(level,data,requestOptions)
         }
 
         
@@ -16318,23 +16318,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type ReplaceProjectConfigOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof replaceProjectConfigOverride>>>
-    export type ReplaceProjectConfigOverrideMutationBody = ReplaceProjectConfigOverrideBody
-    export type ReplaceProjectConfigOverrideMutationError = OperationError<'replaceProjectConfigOverride'>
+    export type SetProjectConfigOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof setProjectConfigOverride>>>
+    export type SetProjectConfigOverrideMutationBody = SetProjectConfigOverrideBody
+    export type SetProjectConfigOverrideMutationError = OperationError<'setProjectConfigOverride'>
 
     /**
  * @summary Replace the project's config override
  */
-export const useReplaceProjectConfigOverride = <TError = OperationError<'replaceProjectConfigOverride'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceProjectConfigOverride>>, TError,{level: ConfigLevel;data: ReplaceProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+export const useSetProjectConfigOverride = <TError = OperationError<'setProjectConfigOverride'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setProjectConfigOverride>>, TError,{level: ConfigLevel;data: SetProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
-        Awaited<ReturnType<typeof replaceProjectConfigOverride>>,
+        Awaited<ReturnType<typeof setProjectConfigOverride>>,
         TError,
-        {level: ConfigLevel;data: ReplaceProjectConfigOverrideBody},
+        {level: ConfigLevel;data: SetProjectConfigOverrideBody},
         TContext
       > => {
 
-      const mutationOptions = getReplaceProjectConfigOverrideMutationOptions(options);
+      const mutationOptions = getSetProjectConfigOverrideMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -16528,7 +16528,7 @@ export const useResetProjectConfigKeys = <TError = OperationError<'resetProjectC
     }
     
 /**
- * The source the last `replaceProjectConfigOverride` carrying one recorded (a push from a GitHub workflow, or from an unknown tool); `{ "type": "unlinked" }` when none was recorded or it was unlinked.
+ * The source the last `setProjectConfigOverride` carrying one recorded (a push from a GitHub workflow, or from an unknown tool); `{ "type": "unlinked" }` when none was recorded or it was unlinked.
  * @summary Where the project's config override came from
  */
 export const getGetProjectConfigSourceUrl = () => {
@@ -16650,7 +16650,7 @@ export function useGetProjectConfigSourceSuspense<TData = Awaited<ReturnType<typ
  * The source becomes `{"type": "unlinked"}`; the override itself is kept.
  * @summary Unlink the config from its source
  */
-export const getUnlinkProjectConfigSourceUrl = () => {
+export const getDeleteProjectConfigSourceUrl = () => {
 
 
   
@@ -16658,9 +16658,9 @@ export const getUnlinkProjectConfigSourceUrl = () => {
   return `/internal/config/source`
 }
 
-export const unlinkProjectConfigSource = async ( options?: RequestInit): Promise<Success> => {
+export const deleteProjectConfigSource = async ( options?: RequestInit): Promise<Success> => {
   
-  return apiMutator<Success>(getUnlinkProjectConfigSourceUrl(),
+  return apiMutator<Success>(getDeleteProjectConfigSourceUrl(),
   {      
     ...options,
     method: 'DELETE'
@@ -16672,11 +16672,11 @@ export const unlinkProjectConfigSource = async ( options?: RequestInit): Promise
 
 
 
-export const getUnlinkProjectConfigSourceMutationOptions = <TError = OperationError<'unlinkProjectConfigSource'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, TError,void, TContext> => {
+export const getDeleteProjectConfigSourceMutationOptions = <TError = OperationError<'deleteProjectConfigSource'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteProjectConfigSource>>, TError,void, TContext> => {
 
-const mutationKey = ['unlinkProjectConfigSource'];
+const mutationKey = ['deleteProjectConfigSource'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -16686,10 +16686,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, void> = () => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteProjectConfigSource>>, void> = () => {
           
 
-          return  unlinkProjectConfigSource(requestOptions)
+          return  deleteProjectConfigSource(requestOptions)
         }
 
         
@@ -16697,23 +16697,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type UnlinkProjectConfigSourceMutationResult = NonNullable<Awaited<ReturnType<typeof unlinkProjectConfigSource>>>
+    export type DeleteProjectConfigSourceMutationResult = NonNullable<Awaited<ReturnType<typeof deleteProjectConfigSource>>>
     
-    export type UnlinkProjectConfigSourceMutationError = OperationError<'unlinkProjectConfigSource'>
+    export type DeleteProjectConfigSourceMutationError = OperationError<'deleteProjectConfigSource'>
 
     /**
  * @summary Unlink the config from its source
  */
-export const useUnlinkProjectConfigSource = <TError = OperationError<'unlinkProjectConfigSource'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unlinkProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+export const useDeleteProjectConfigSource = <TError = OperationError<'deleteProjectConfigSource'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
-        Awaited<ReturnType<typeof unlinkProjectConfigSource>>,
+        Awaited<ReturnType<typeof deleteProjectConfigSource>>,
         TError,
         void,
         TContext
       > => {
 
-      const mutationOptions = getUnlinkProjectConfigSourceMutationOptions(options);
+      const mutationOptions = getDeleteProjectConfigSourceMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -17813,7 +17813,7 @@ export const useSendTestWebhook = <TError = OperationError<'sendTestWebhook'>,
  * Newer SDKs send the page views and clicks they capture here. Gatehouse keeps no analytics: a batch is checked against this schema (at most 500 events, each `data` at most 100,000 characters as JSON) and then **dropped** — nothing is stored, so `inserted` is always 0 and `dropped` counts the events. The SDK treats the 200 as delivered and does not send the batch again. A signed-in user is needed, as in Stack's API.
  * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
  */
-export const getUploadAnalyticsEventBatchUrl = () => {
+export const getCreateAnalyticsEventBatchUrl = () => {
 
 
   
@@ -17821,9 +17821,9 @@ export const getUploadAnalyticsEventBatchUrl = () => {
   return `/analytics/events/batch`
 }
 
-export const uploadAnalyticsEventBatch = async (analyticsEventBatch: AnalyticsEventBatch, options?: RequestInit): Promise<AnalyticsEventBatchResult> => {
+export const createAnalyticsEventBatch = async (analyticsEventBatch: AnalyticsEventBatch, options?: RequestInit): Promise<AnalyticsEventBatchResult> => {
   
-  return apiMutator<AnalyticsEventBatchResult>(getUploadAnalyticsEventBatchUrl(),
+  return apiMutator<AnalyticsEventBatchResult>(getCreateAnalyticsEventBatchUrl(),
   {      
     ...options,
     method: 'POST',
@@ -17836,11 +17836,11 @@ export const uploadAnalyticsEventBatch = async (analyticsEventBatch: AnalyticsEv
 
 
 
-export const getUploadAnalyticsEventBatchMutationOptions = <TError = OperationError<'uploadAnalyticsEventBatch'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext> => {
+export const getCreateAnalyticsEventBatchMutationOptions = <TError = OperationError<'createAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext> => {
 
-const mutationKey = ['uploadAnalyticsEventBatch'];
+const mutationKey = ['createAnalyticsEventBatch'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -17850,10 +17850,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, {data: AnalyticsEventBatch}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createAnalyticsEventBatch>>, {data: AnalyticsEventBatch}> = (props) => {
           const {data} = props ?? {};
 
-          return  uploadAnalyticsEventBatch(data,requestOptions)
+          return  createAnalyticsEventBatch(data,requestOptions)
         }
 
         
@@ -17861,23 +17861,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type UploadAnalyticsEventBatchMutationResult = NonNullable<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>>
-    export type UploadAnalyticsEventBatchMutationBody = AnalyticsEventBatch
-    export type UploadAnalyticsEventBatchMutationError = OperationError<'uploadAnalyticsEventBatch'>
+    export type CreateAnalyticsEventBatchMutationResult = NonNullable<Awaited<ReturnType<typeof createAnalyticsEventBatch>>>
+    export type CreateAnalyticsEventBatchMutationBody = AnalyticsEventBatch
+    export type CreateAnalyticsEventBatchMutationError = OperationError<'createAnalyticsEventBatch'>
 
     /**
  * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
  */
-export const useUploadAnalyticsEventBatch = <TError = OperationError<'uploadAnalyticsEventBatch'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+export const useCreateAnalyticsEventBatch = <TError = OperationError<'createAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
-        Awaited<ReturnType<typeof uploadAnalyticsEventBatch>>,
+        Awaited<ReturnType<typeof createAnalyticsEventBatch>>,
         TError,
         {data: AnalyticsEventBatch},
         TContext
       > => {
 
-      const mutationOptions = getUploadAnalyticsEventBatchMutationOptions(options);
+      const mutationOptions = getCreateAnalyticsEventBatchMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

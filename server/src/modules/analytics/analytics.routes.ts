@@ -3,7 +3,7 @@ import { userOf } from '../../request-context/auth-of.ts';
 
 export function analyticsHandlers() {
   return {
-    uploadAnalyticsEventBatch: async (request) => {
+    createAnalyticsEventBatch: async (request) => {
       // Only a signed-in user may send (x-user: required); the events are not kept.
       userOf(request);
       return { inserted: 0 as const, dropped: request.body.events.length };

@@ -45,7 +45,7 @@ export function internalHandlers(services: {
 
     getProjectConfig: async (request) => ({ config_string: JSON.stringify(authOf(request).project.config) }),
     getProjectConfigOverride: async (request) => ({ config_string: JSON.stringify(authOf(request).project.config_override) }),
-    replaceProjectConfigOverride: async (request) => {
+    setProjectConfigOverride: async (request) => {
       const project = await internalProjects.replaceConfigOverride(
         authOf(request).project,
         request.body.config_string,
@@ -59,7 +59,7 @@ export function internalHandlers(services: {
       return { success: true } as const;
     },
     getProjectConfigSource: async (request) => ({ source: await internalProjects.configSource(authOf(request).project) }),
-    unlinkProjectConfigSource: async (request) => {
+    deleteProjectConfigSource: async (request) => {
       await internalProjects.unlinkConfigSource(authOf(request).project);
       return { success: true } as const;
     },
@@ -84,7 +84,7 @@ export function internalHandlers(services: {
 
     getUserCounts: async (request) => services.metrics.userCounts(authOf(request).project.id),
     getUserActivity: async (request) => services.metrics.userActivity(authOf(request).project.id, request.query.user_id),
-    previewAffectedUsers: async (request) =>
+    listOnboardingAffectedUsers: async (request) =>
       services.metrics.previewAffectedUsers(authOf(request).project, request.body.onboarding, Number(request.query.limit ?? 10)),
     getProjectMetrics: async (request) => services.metrics.of(authOf(request).project.id, request.query.include_anonymous === 'true'),
 

@@ -101,7 +101,7 @@ export function oauthHandlers(services: {
       return services.appleNativeSignIn.signInWithIdToken(auth.project, request.body.id_token, { anonymousUserId, ip: request.ip });
     },
 
-    authorizeCrossDomain: async (request) => {
+    createCrossDomainAuthorization: async (request) => {
       const { body } = request;
       return services.oauthFlows.crossDomainAuthorize(authOf(request).project, userOf(request).id, {
         redirectUri: body.redirect_uri,
