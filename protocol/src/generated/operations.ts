@@ -134,6 +134,7 @@ export const operationDescriptors = {
   deleteEmailDraft: {"method":"DELETE","path":"/internal/email-drafts/{draft_id}","responseType":"json","auth":"required"},
   renderEmail: {"method":"POST","path":"/emails/render-email","responseType":"json","bodyType":"application/json","auth":"required"},
   sendEmail: {"method":"POST","path":"/emails/send-email","responseType":"json","bodyType":"application/json","auth":"required"},
+  sendSignInInvitation: {"method":"POST","path":"/internal/send-sign-in-invitation","responseType":"json","bodyType":"application/json","auth":"required"},
   getUnsubscribeLink: {"method":"GET","path":"/emails/unsubscribe-link","responseType":"text","auth":"none"},
   listOutboxEmails: {"method":"GET","path":"/emails/outbox","responseType":"json","auth":"required"},
   getOutboxEmail: {"method":"GET","path":"/emails/outbox/{email_id}","responseType":"json","auth":"required"},

@@ -183,6 +183,8 @@ import type {
   SendPrimaryEmailVerificationCodeBody,
   SendSignInCode200,
   SendSignInCodeBody,
+  SendSignInInvitation200,
+  SendSignInInvitationBody,
   SendTeamInvitation200,
   SendTeamInvitationBody,
   SendTestEmail200,
@@ -12150,6 +12152,86 @@ export const useSendEmail = <TError = OperationError<'sendEmail'>,
       > => {
 
       const mutationOptions = getSendEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Sends the project's sign-in invitation email (its template of that kind inside the selected
+theme, as every platform email) to `email`, whose link is `callback_url` (typically the app's
+sign-in or sign-up page). Nothing is created: the invitee signs up or in there as usual.
+`callback_url` must be on a trusted domain (or a local host while the project allows localhost),
+else `REDIRECT_URL_NOT_WHITELISTED` and nothing is sent. Delivery goes through the outbox like
+every platform email (first attempt at once; without an email server the row is skipped and the
+email is in the outbox and the server log).
+
+ * @summary Invite someone to sign in to the project by email
+ */
+export const getSendSignInInvitationUrl = () => {
+
+
+  
+
+  return `/internal/send-sign-in-invitation`
+}
+
+export const sendSignInInvitation = async (sendSignInInvitationBody: SendSignInInvitationBody, options?: RequestInit): Promise<SendSignInInvitation200> => {
+  
+  return apiMutator<SendSignInInvitation200>(getSendSignInInvitationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendSignInInvitationBody,)
+  }
+);}
+
+
+
+
+export const getSendSignInInvitationMutationOptions = <TError = OperationError<'sendSignInInvitation'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendSignInInvitation>>, TError,{data: SendSignInInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendSignInInvitation>>, TError,{data: SendSignInInvitationBody}, TContext> => {
+
+const mutationKey = ['sendSignInInvitation'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendSignInInvitation>>, {data: SendSignInInvitationBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendSignInInvitation(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendSignInInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof sendSignInInvitation>>>
+    export type SendSignInInvitationMutationBody = SendSignInInvitationBody
+    export type SendSignInInvitationMutationError = OperationError<'sendSignInInvitation'>
+
+    /**
+ * @summary Invite someone to sign in to the project by email
+ */
+export const useSendSignInInvitation = <TError = OperationError<'sendSignInInvitation'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendSignInInvitation>>, TError,{data: SendSignInInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendSignInInvitation>>,
+        TError,
+        {data: SendSignInInvitationBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendSignInInvitationMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

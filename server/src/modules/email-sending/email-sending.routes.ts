@@ -50,6 +50,9 @@ export function emailSendingHandlers(services: {
   return {
     sendEmail: async (request) => services.emailSending.send(authOf(request).project, request.body),
 
+    sendSignInInvitation: async (request) =>
+      services.emailSending.sendSignInInvitation(authOf(request).project, request.body.email, request.body.callback_url),
+
     listOutboxEmails: async (request) => {
       const { project } = authOf(request);
       const { status, cursor } = request.query;

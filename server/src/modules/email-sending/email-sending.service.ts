@@ -4,6 +4,7 @@ import type { Project } from '../../tenancy/project.ts';
 import type { DbHandle } from '../../db/handle.ts';
 import type { EmailContentService, ThemeChoice } from '../email/email-content.service.ts';
 import type { EmailService } from '../email/email.service.ts';
+import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import {
   findNotificationCategory,
   marketingCategoryId,
@@ -53,6 +54,16 @@ export class EmailSendingService {
     private readonly db: DbHandle,
     private readonly services: { email: EmailService; emailContent: EmailContentService },
   ) {}
+
+  /**
+   * The sign-in invitation: the project's template of that kind, linking to `callbackUrl` (checked
+   * against the trusted domains first, so nothing is sent to an untrusted target). Creates nothing.
+   */
+  async sendSignInInvitation(project: Project, email: string, callbackUrl: string): Promise<{ success: true }> {
+    assertTrustedUrl(project, callbackUrl);
+    await this.services.email.send(project, { to: email, kind: 'sign_in_invitation', variables: { link: callbackUrl } });
+    return { success: true };
+  }
 
   async send(project: Project, request: SendEmailRequest): Promise<{ results: { user_id: string }[] }> {
     if ((request.user_ids === undefined) === (request.all_users === undefined)) schemaError('Give exactly one of user_ids and all_users.');

@@ -26,6 +26,7 @@ beforeAll(async () => {
       senderName: 'Acme',
       senderEmail: 'news@acme.test',
     },
+    'domains.trustedDomains': { app: { baseUrl: 'https://invite.example.com', handlerPath: '/handler' } },
   });
 });
 afterAll(() => sink?.close());
@@ -202,5 +203,27 @@ describe('send-email', () => {
       'VERIFICATION_CODE_NOT_FOUND',
     );
     expectError(await env.context.request({ method: 'GET', url: '/api/v1/emails/unsubscribe-link' }), 400, 'SCHEMA_ERROR');
+  });
+});
+
+describe('send-sign-in-invitation', () => {
+  const invite = (payload: object, headers: Record<string, string> = project.headers.server) =>
+    env.context.request({ method: 'POST', url: '/api/v1/internal/send-sign-in-invitation', headers, payload });
+
+  it('emails the invitation through the project template, linking to the callback URL', async () => {
+    const to = `invitee-${randomUUID().slice(0, 8)}@example.com`;
+    const response = await invite({ email: to, callback_url: 'https://invite.example.com/handler/sign-up' });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true });
+    const message = await sink.waitFor((candidate) => candidate.to.includes(to));
+    expect(message.html).toContain('https://invite.example.com/handler/sign-up');
+  });
+
+  it('refuses an untrusted callback URL and sends nothing', async () => {
+    const to = `untrusted-${randomUUID().slice(0, 8)}@example.com`;
+    const response = await invite({ email: to, callback_url: 'https://evil.example.net/phish' });
+    expectError(response, 400, 'REDIRECT_URL_NOT_WHITELISTED');
+    const outbox = await env.context.request({ method: 'GET', url: '/api/v1/emails/outbox', headers: project.headers.server });
+    expect(JSON.stringify(outbox.body)).not.toContain(to);
   });
 });
