@@ -114,6 +114,14 @@ describe('the dashboard in Chromium: emails', () => {
     await expectAccessible(page, 'the theme editor, dark, 1024 px');
     await shot(page, 'theme-editor-dark-1024');
 
+    // A new draft by name opens its editor, and the list shows it.
+    await page.getByRole('link', { name: 'All emails' }).click();
+    await page.getByLabel('New draft name', { exact: true }).fill('Launch news');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await expect.poll(() => page.getByLabel('Source (TSX)').isVisible(), { timeout: 30_000 }).toBe(true);
+    await page.getByRole('link', { name: 'All emails' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Drafts' }).getByRole('link', { name: 'Launch news' }).isVisible()).toBe(true);
+
     // A new user signs up in the app; the verification email carries the new words in the dark theme.
     await env.platform.serveAppFor(projectId);
     const user = await env.browser.newPage();

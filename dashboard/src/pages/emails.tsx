@@ -133,17 +133,24 @@ function EmailServerSection() {
   );
 }
 
-function ThemesSection() {
-  const { projectId, request } = useProjectScope();
+/** What the three "create by name" mutations (theme, template, draft) have in common. */
+type CreateByNameMutation = {
+  mutate: (variables: { data: { display_name: string } }, options: { onSuccess: (created: { id: string }) => Promise<void> }) => void;
+  isPending: boolean;
+  error: unknown;
+};
+
+/** A name field that creates a theme, template or draft, then opens its editor. */
+function CreateByName(props: {
+  noun: string;
+  create: CreateByNameMutation;
+  listQueryKey: readonly unknown[];
+  pageOf: (id: string) => string;
+}) {
   const gatehouse = useGatehouse();
   const queryClient = useQueryClient();
-  const { data } = api.useListEmailThemesSuspense({ request });
-  const { data: project } = api.useGetAdminProjectSuspense({ request });
-  const update = useProjectUpdate();
-  const create = api.useCreateEmailTheme({ request });
   const [name, setName] = useState('');
-  const selectId = useId();
-  const selected = project.config.email_theme;
+  const { create, noun } = props;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -151,12 +158,33 @@ function ThemesSection() {
       { data: { display_name: name.trim() } },
       {
         onSuccess: async ({ id }) => {
-          await queryClient.invalidateQueries({ queryKey: api.getListEmailThemesQueryKey() });
-          gatehouse.navigate(paths.project(projectId, 'email-themes', id));
+          await queryClient.invalidateQueries({ queryKey: props.listQueryKey });
+          gatehouse.navigate(props.pageOf(id));
         },
       },
     );
   }
+
+  return (
+    <>
+      <form className="dash-row dash-toolbar" onSubmit={submit}>
+        <TextField label={`New ${noun} name`} name={`${noun}-name`} value={name} onChange={(event) => setName(event.target.value)} />
+        <button type="submit" disabled={create.isPending || !name.trim()}>
+          {create.isPending ? 'Creating…' : `Create ${noun}`}
+        </button>
+      </form>
+      <ErrorMessage error={create.error} />
+    </>
+  );
+}
+
+function ThemesSection() {
+  const { projectId, request } = useProjectScope();
+  const { data } = api.useListEmailThemesSuspense({ request });
+  const { data: project } = api.useGetAdminProjectSuspense({ request });
+  const update = useProjectUpdate();
+  const selectId = useId();
+  const selected = project.config.email_theme;
 
   return (
     <Section title="Themes" description="A theme wraps the body of every email (header, footer, the unsubscribe link).">
@@ -186,37 +214,19 @@ function ThemesSection() {
           </li>
         ))}
       </ul>
-      <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <TextField label="New theme name" name="theme-name" value={name} onChange={(event) => setName(event.target.value)} />
-        <button type="submit" disabled={create.isPending || !name.trim()}>
-          {create.isPending ? 'Creating…' : 'Create theme'}
-        </button>
-      </form>
-      <ErrorMessage error={create.error} />
+      <CreateByName
+        noun="theme"
+        create={api.useCreateEmailTheme({ request })}
+        listQueryKey={api.getListEmailThemesQueryKey()}
+        pageOf={(id) => paths.project(projectId, 'email-themes', id)}
+      />
     </Section>
   );
 }
 
 function TemplatesSection() {
   const { projectId, request } = useProjectScope();
-  const gatehouse = useGatehouse();
-  const queryClient = useQueryClient();
   const { data } = api.useListEmailTemplatesSuspense({ request });
-  const create = api.useCreateEmailTemplate({ request });
-  const [name, setName] = useState('');
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    create.mutate(
-      { data: { display_name: name.trim() } },
-      {
-        onSuccess: async ({ id }) => {
-          await queryClient.invalidateQueries({ queryKey: api.getListEmailTemplatesQueryKey() });
-          gatehouse.navigate(paths.project(projectId, 'email-templates', id));
-        },
-      },
-    );
-  }
 
   return (
     <Section title="Templates" description="The platform's own emails use the template of their kind; edits apply to the next email sent.">
@@ -227,37 +237,19 @@ function TemplatesSection() {
           </li>
         ))}
       </ul>
-      <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <TextField label="New template name" name="template-name" value={name} onChange={(event) => setName(event.target.value)} />
-        <button type="submit" disabled={create.isPending || !name.trim()}>
-          {create.isPending ? 'Creating…' : 'Create template'}
-        </button>
-      </form>
-      <ErrorMessage error={create.error} />
+      <CreateByName
+        noun="template"
+        create={api.useCreateEmailTemplate({ request })}
+        listQueryKey={api.getListEmailTemplatesQueryKey()}
+        pageOf={(id) => paths.project(projectId, 'email-templates', id)}
+      />
     </Section>
   );
 }
 
 function DraftsSection() {
   const { projectId, request } = useProjectScope();
-  const gatehouse = useGatehouse();
-  const queryClient = useQueryClient();
   const { data } = api.useListEmailDraftsSuspense({ request });
-  const create = api.useCreateEmailDraft({ request });
-  const [name, setName] = useState('');
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    create.mutate(
-      { data: { display_name: name.trim() } },
-      {
-        onSuccess: async ({ id }) => {
-          await queryClient.invalidateQueries({ queryKey: api.getListEmailDraftsQueryKey() });
-          gatehouse.navigate(paths.project(projectId, 'email-drafts', id));
-        },
-      },
-    );
-  }
 
   return (
     <Section title="Drafts" description="Emails written once and sent to some or all users.">
@@ -270,13 +262,12 @@ function DraftsSection() {
           </li>
         ))}
       </ul>
-      <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <TextField label="New draft name" name="draft-name" value={name} onChange={(event) => setName(event.target.value)} />
-        <button type="submit" disabled={create.isPending || !name.trim()}>
-          {create.isPending ? 'Creating…' : 'Create draft'}
-        </button>
-      </form>
-      <ErrorMessage error={create.error} />
+      <CreateByName
+        noun="draft"
+        create={api.useCreateEmailDraft({ request })}
+        listQueryKey={api.getListEmailDraftsQueryKey()}
+        pageOf={(id) => paths.project(projectId, 'email-drafts', id)}
+      />
     </Section>
   );
 }
