@@ -6,6 +6,7 @@ import { adminRequest, installDashboardApiClient } from './admin-client.ts';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { AuthPage } from './pages/auth.tsx';
 import { DomainsPage } from './pages/domains.tsx';
+import { EmailOutboxPage, OutboxEmailPage } from './pages/email-outbox.tsx';
 import { EmailDraftPage, EmailsPage, EmailTemplatePage, EmailThemePage } from './pages/emails.tsx';
 import { NewProjectPage } from './pages/new-project.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
@@ -138,6 +139,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return item ? <EmailTemplatePage templateId={item} /> : <EmailsPage />;
     case 'email-drafts':
       return item ? <EmailDraftPage draftId={item} /> : <EmailsPage />;
+    case 'email-outbox':
+      return item ? <OutboxEmailPage emailId={item} /> : <EmailOutboxPage />;
     case 'api-keys':
       return <ApiKeysPage />;
     case 'webhooks':

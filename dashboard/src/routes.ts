@@ -15,6 +15,7 @@ export const projectSections = [
   'email-themes',
   'email-templates',
   'email-drafts',
+  'email-outbox',
   'api-keys',
   'webhooks',
   'data-vault',
