@@ -19,6 +19,7 @@ import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { WebhookLogPage, WebhooksPage } from './pages/webhooks.tsx';
 import { DataVaultPage } from './pages/data-vault.tsx';
+import { PaymentTransactionsPage } from './pages/payment-transactions.tsx';
 import { PaymentsPage } from './pages/payments.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
@@ -149,6 +150,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <DataVaultPage />;
     case 'payments':
       return <PaymentsPage />;
+    case 'payment-transactions':
+      return <PaymentTransactionsPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:
@@ -200,7 +203,13 @@ function ProjectNav({ projectId, section }: { projectId: string; section: Projec
           <li key={key}>
             <Link
               href={paths.project(projectId, key)}
-              aria-current={key === section || (key === 'emails' && section.startsWith('email-')) ? 'page' : undefined}
+              aria-current={
+                key === section ||
+                (key === 'emails' && section.startsWith('email-')) ||
+                (key === 'payments' && section.startsWith('payment-'))
+                  ? 'page'
+                  : undefined
+              }
             >
               {label}
             </Link>

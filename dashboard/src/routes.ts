@@ -20,6 +20,7 @@ export const projectSections = [
   'webhooks',
   'data-vault',
   'payments',
+  'payment-transactions',
   'settings',
 ] as const;
 export type ProjectSection = (typeof projectSections)[number];
