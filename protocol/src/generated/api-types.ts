@@ -7796,7 +7796,11 @@ export interface paths {
          * The hosted checkout page
          * @description The HTML page a purchase URL opens: the product, its prices to pick from, what it conflicts with. In test mode
          *     it shows a test payment form that completes the purchase through `POST /internal/payments/test-mode-purchase-session`
-         *     and then sends the buyer to the code's return URL. An unknown, used or expired code gets a page saying so (404).
+         *     and then sends the buyer to the code's return URL. In Stripe mode (the server's `STRIPE_PUBLISHABLE_KEY` set and
+         *     the project's connected account) it loads Stripe.js (`STRIPE_JS_URL`, default Stripe's), starts a purchase
+         *     session, mounts Stripe's Payment Element for its client secret on the connected account and confirms it; Stripe
+         *     then sends the buyer to the return URL, and the webhook grants the product. An unknown, used or expired code gets
+         *     a page saying so (404).
          */
         get: operations["getPurchaseCheckoutPage"];
         put?: never;
@@ -8254,9 +8258,11 @@ export interface paths {
          *     `STRIPE_WEBHOOK_SIGNATURE_INVALID` and nothing is applied. Each Stripe event id is applied once: a replayed or
          *     re-delivered event answers 200 with `applied: false` and changes nothing (also when two deliveries race). Applied:
          *     `payment_intent.succeeded` (a one-time purchase; metadata `customer_type`, `customer_id`, `product_id`,
-         *     `price_id`, `quantity?` from the purchase session), `invoice.paid` (the first invoice of a subscription grants it,
+         *     `price_id`, `quantity?`, `purchase_code_id?` from the purchase session; with a purchase code the product is the
+         *     one it sold, also an inline one, and the code is used up), `invoice.paid` (the first invoice of a subscription grants it,
          *     with the same metadata on the subscription; later ones renew it: `current_period_end` moves on),
-         *     `customer.subscription.deleted` (the subscription's product is canceled) and `charge.refunded` (the purchase of
+         *     `customer.subscription.updated` (its period end and `cancel_at_period_end` are kept; status `canceled` or
+         *     `incomplete_expired` cancels its product), `customer.subscription.deleted` (the subscription's product is canceled) and `charge.refunded` (the purchase of
          *     the charge's payment intent is refunded, once, as the admin refund endpoint does). Other types, events of
          *     accounts no project owns and events naming what does not exist are acknowledged (200, `applied: false`) so
          *     Stripe stops retrying. The body is the Stripe event; its shape is Stripe's, checked by the signature.

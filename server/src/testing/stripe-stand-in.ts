@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
 
 type Account = {
   id: string;
@@ -13,6 +14,11 @@ export type StandInRequest = { method: string; path: string; body: URLSearchPara
 /** An object of a connected account (customer, payment intent, subscription, setup intent, ...), as Stripe answers it. */
 type AccountObject = { id: string; account: string | undefined } & Record<string, unknown>;
 export type StandInCard = { brand: string; last4: string; exp_month: number; exp_year: number };
+
+/** A `Stripe-Signature` header for a webhook payload, as Stripe signs it (the SDK's own test helper). */
+export function signStripeWebhook(payload: string, secret: string, timestamp?: number): string {
+  return new Stripe('sk_test_signer').webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
+}
 
 const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 /** The `metadata[...]` entries of a form-encoded Stripe request. */
@@ -44,7 +50,12 @@ export class StripeStandIn {
   async start(): Promise<this> {
     this.server = createServer((request, response) => {
       void this.handle(request).then(
-        ([status, body]) => {
+        ([status, body, headers]) => {
+          if (headers) {
+            response.writeHead(status, headers);
+            response.end(typeof body === 'string' ? body : '');
+            return;
+          }
           response.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
           response.end(JSON.stringify(body));
         },
@@ -111,7 +122,7 @@ export class StripeStandIn {
     return object && object.object === kind && object.account === stripeAccount ? object : undefined;
   }
 
-  private async handle(request: IncomingMessage): Promise<[number, unknown]> {
+  private async handle(request: IncomingMessage): Promise<[number, unknown, Record<string, string>?]> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const [path = '', query = ''] = (request.url ?? '').split('?');
@@ -153,9 +164,59 @@ export class StripeStandIn {
         },
       ];
     }
+    if (request.method === 'GET' && path === '/v3/') return [200, this.stripeJs(), { 'content-type': 'text/javascript; charset=utf-8' }];
+    if (request.method === 'GET' && path === '/stand-in/confirm') {
+      // What Stripe does after the buyer confirms on its Payment Element: the intent succeeds and the buyer goes back.
+      const secret = body.get('client_secret');
+      const intent = [...this.objects.values()].find((object) => object.client_secret === secret);
+      if (intent) intent.status = 'succeeded';
+      const back = new URL(body.get('return_url') ?? '');
+      if (intent) back.searchParams.set(intent.object === 'setup_intent' ? 'setup_intent' : 'payment_intent', intent.id);
+      back.searchParams.set('redirect_status', intent ? 'succeeded' : 'failed');
+      return [302, '', { location: back.toString() }];
+    }
     const answer = this.handleAccountObjects(request.method ?? '', path, body, stripeAccount);
     if (answer) return answer;
     return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${path})` } }];
+  }
+
+  /**
+   * A stand-in of Stripe.js for the checkout page: `Stripe(key, { stripeAccount })`, `elements({ clientSecret })`
+   * with a Payment Element that shows a card field, and `confirmPayment` / `confirmSetup`, which go to
+   * this server's confirm page (recorded, the intent succeeds) and from there to the return URL, as Stripe does.
+   */
+  private stripeJs(): string {
+    return `window.Stripe = function (publishableKey, options) {
+  const origin = ${JSON.stringify(this.url)};
+  function confirm(args) {
+    const query = new URLSearchParams({
+      client_secret: args.elements.clientSecret,
+      return_url: args.confirmParams.return_url,
+      publishable_key: publishableKey,
+      account: (options && options.stripeAccount) || '',
+    });
+    window.location.assign(origin + '/stand-in/confirm?' + query.toString());
+    return new Promise(function () {});
+  }
+  return {
+    elements: function (init) {
+      return {
+        clientSecret: init.clientSecret,
+        create: function () {
+          return {
+            mount: function (selector) {
+              const element = document.querySelector(selector);
+              element.innerHTML = '<label>Card number (Stripe stand-in) <input name="stand-in-card" value="4242 4242 4242 4242"></label>';
+            },
+          };
+        },
+      };
+    },
+    confirmPayment: confirm,
+    confirmSetup: confirm,
+  };
+};
+`;
   }
 
   /** Customers, products, payment intents, subscriptions, invoices, setup intents and payment methods of a connected account. */
@@ -199,13 +260,17 @@ export class StripeStandIn {
       const customer = body.get('customer') ?? '';
       if (!this.find('customer', customer, stripeAccount)) return missing('customer', customer);
       const trialEnd = body.get('trial_end');
+      const invoiceIntent = trialEnd
+        ? null
+        : this.create('payment_intent', 'pi', stripeAccount, { customer, status: 'requires_payment_method', metadata: {} });
+      if (invoiceIntent) invoiceIntent.client_secret = `${invoiceIntent.id}_secret_invoice`;
       const invoice = this.create('invoice', 'in', stripeAccount, {
         customer,
         status: 'open',
         total: trialEnd ? 0 : Number(body.get('items[0][price_data][unit_amount]')) * Number(body.get('items[0][quantity]') ?? 1),
         currency: body.get('items[0][price_data][currency]'),
         hosted_invoice_url: null,
-        confirmation_secret: trialEnd ? null : { client_secret: `${id('pi')}_secret_invoice`, type: 'payment_intent' },
+        confirmation_secret: invoiceIntent ? { client_secret: invoiceIntent.client_secret, type: 'payment_intent' } : null,
       });
       const setupIntent = trialEnd
         ? this.create('setup_intent', 'seti', stripeAccount, { customer, status: 'requires_payment_method' })

@@ -139,7 +139,9 @@ export function paymentHandlers(services: {
       const purchase = await purchases.find(request.query.code);
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       if (!purchase) return reply.status(404).send(unusableCodePage());
-      return reply.send(checkoutPage(request.query.code, await purchases.details(purchase), purchase.code.return_url));
+      return reply.send(
+        checkoutPage(request.query.code, await purchases.details(purchase), purchase.code.return_url, stripe.browserSettings()),
+      );
     },
 
     createPurchaseSession: async (request) => {

@@ -56,7 +56,13 @@ export class StripeService {
     private readonly transactions: TransactionService,
     private readonly projects: ProjectService,
     private readonly dashboardUrl: string,
+    private readonly browser: { publishableKey: string; jsUrl: string } | null = null,
   ) {}
+
+  /** What the checkout page's Stripe.js needs (the platform's publishable key, where Stripe.js is); null when Stripe mode is off. */
+  browserSettings(): { publishableKey: string; jsUrl: string } | null {
+    return this.gateway ? this.browser : null;
+  }
 
   private requireGateway(): StripeGateway {
     if (!this.gateway) throw new PlainHttpError(400, 'Stripe mode is off on this server: set STRIPE_SECRET_KEY to connect Stripe.');
