@@ -29,6 +29,14 @@ export {
   type ProjectConfigOverride,
 } from './app/admin-app.ts';
 export type { AppCall } from './app/app-call.ts';
+export type {
+  AdminWebhooks,
+  WebhookAttempt,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate,
+  WebhookMessage,
+} from './app/admin-webhooks.ts';
 export type * from './app/app-types.ts';
 export type { AdminAccessTokenSource } from './app/backend-call.ts';
 export { type ClientApp, type ClientAppOptions, createClientApp, type GetUserOr } from './app/client-app.ts';
@@ -43,6 +51,17 @@ export {
   webAuthnUnsupportedMessage,
 } from './app/passkey-ceremonies.ts';
 export { createServerApp, type ServerApp, type ServerAppOptions, type ServerCapabilities } from './app/server-app.ts';
+export type {
+  AdminEmails,
+  EditableRegion,
+  EmailDraft,
+  EmailTemplate,
+  EmailThemeChoice,
+  EmailThemeDetail,
+  EmailThemeSummary,
+  RenderedEmail,
+  RenderEmailInput,
+} from './app/admin-emails.ts';
 export type { ServerApiKeys, ServerProjectPermissions, ServerTeamPermissions, ServerTeams } from './app/server-teams.ts';
 export type { ListUsersOptions, ServerContactChannels, ServerSessions, ServerUsers } from './app/server-users.ts';
 export type {

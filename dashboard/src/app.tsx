@@ -6,6 +6,7 @@ import { adminRequest, installDashboardApiClient } from './admin-client.ts';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { AuthPage } from './pages/auth.tsx';
 import { DomainsPage } from './pages/domains.tsx';
+import { EmailDraftPage, EmailsPage, EmailTemplatePage, EmailThemePage } from './pages/emails.tsx';
 import { NewProjectPage } from './pages/new-project.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
 import { OverviewPage } from './pages/overview.tsx';
@@ -15,6 +16,9 @@ import { TeamPage } from './pages/team.tsx';
 import { TeamsPage } from './pages/teams.tsx';
 import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
+import { WebhookLogPage, WebhooksPage } from './pages/webhooks.tsx';
+import { DataVaultPage } from './pages/data-vault.tsx';
+import { PaymentsPage } from './pages/payments.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
 import { Loading, PageErrorBoundary } from './ui.tsx';
@@ -44,7 +48,11 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['permissions', 'Permissions'],
   ['auth', 'Authentication'],
   ['domains', 'Domains and handler'],
+  ['emails', 'Emails'],
   ['api-keys', 'API keys'],
+  ['webhooks', 'Webhooks'],
+  ['data-vault', 'Data vault'],
+  ['payments', 'Payments'],
   ['settings', 'Project settings'],
 ];
 
@@ -122,8 +130,22 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <AuthPage />;
     case 'domains':
       return <DomainsPage />;
+    case 'emails':
+      return <EmailsPage />;
+    case 'email-themes':
+      return item ? <EmailThemePage themeId={item} /> : <EmailsPage />;
+    case 'email-templates':
+      return item ? <EmailTemplatePage templateId={item} /> : <EmailsPage />;
+    case 'email-drafts':
+      return item ? <EmailDraftPage draftId={item} /> : <EmailsPage />;
     case 'api-keys':
       return <ApiKeysPage />;
+    case 'webhooks':
+      return item ? <WebhookLogPage endpointId={item} /> : <WebhooksPage />;
+    case 'data-vault':
+      return <DataVaultPage />;
+    case 'payments':
+      return <PaymentsPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:
@@ -173,7 +195,10 @@ function ProjectNav({ projectId, section }: { projectId: string; section: Projec
       <ul>
         {sectionLabels.map(([key, label]) => (
           <li key={key}>
-            <Link href={paths.project(projectId, key)} aria-current={key === section ? 'page' : undefined}>
+            <Link
+              href={paths.project(projectId, key)}
+              aria-current={key === section || (key === 'emails' && section.startsWith('email-')) ? 'page' : undefined}
+            >
               {label}
             </Link>
           </li>

@@ -4,7 +4,23 @@ import { useLocation } from '@gatehouse/react';
 export const BASE = '/dashboard';
 
 /** The sections of a project, each its own URL: `/dashboard/projects/<id>/<section>[/<item>]`. */
-export const projectSections = ['overview', 'users', 'teams', 'permissions', 'auth', 'domains', 'api-keys', 'settings'] as const;
+export const projectSections = [
+  'overview',
+  'users',
+  'teams',
+  'permissions',
+  'auth',
+  'domains',
+  'emails',
+  'email-themes',
+  'email-templates',
+  'email-drafts',
+  'api-keys',
+  'webhooks',
+  'data-vault',
+  'payments',
+  'settings',
+] as const;
 export type ProjectSection = (typeof projectSections)[number];
 /** Where a project opens. */
 export const defaultSection: ProjectSection = 'overview';

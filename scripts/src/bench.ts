@@ -2,6 +2,8 @@ import { fork } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import { measureArgon2Capacity } from './bench/argon2-capacity.ts';
+import { benchStartupMemory, startupMemoryRows } from './bench/startup-memory.ts';
+import { measureWebhookDelivery } from './bench/webhook-delivery.ts';
 import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
 
 /**
@@ -9,7 +11,8 @@ import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
  * beside a floor measured in the same run, as a ratio:
  * - reads against a bare Fastify route (the framework floor);
  * - authenticated calls against a bare route that verifies an ES256 JWT and selects one row by id;
- * - password sign-in against what the machine's cores can hash with argon2id at the same parameters.
+ * - password sign-in against what the machine's cores can hash with argon2id at the same parameters;
+ * - webhook delivery to a local receiver: event-to-delivery p50/p99 and deliveries/s (own database handle).
  */
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** `BENCH_ONLY=users/me` measures the floors and the matching endpoints only. */
@@ -152,6 +155,7 @@ const argonFloors = [
 ];
 rows.push([signIn, argonFloors[0] as { name: string; rps: number }]);
 rows.push([signUp, argonFloors[1] as { name: string; rps: number }]);
+const webhooks = only.test('webhook delivery') ? await measureWebhookDelivery(databaseUrl) : undefined;
 child.send('memory');
 const memory = await new Promise<{ rssMb: number }>((resolve) => child.once('message', (message) => resolve(message as { rssMb: number })));
 
@@ -185,8 +189,14 @@ if (metrics) {
     `\nGET /internal/metrics on 100 000 users, 1 connection: p50 ${metrics.latency.p50} ms, p99 ${metrics.latency.p99} ms, max ${metrics.latency.max} ms (target: within 100 ms)`,
   );
 }
+if (webhooks) {
+  console.log(
+    `\nWebhook delivery to a local receiver (one worker, default settings): event-to-delivery p50 ${webhooks.latencyP50} ms, p99 ${webhooks.latencyP99} ms; draining a backlog: ${webhooks.perSecond} deliveries/s (${webhooks.messages} messages)`,
+  );
+}
 console.log(`\nServer process RSS after the run: ${memory.rssMb} MB`);
 
 child.kill('SIGTERM');
 await new Promise((resolve) => child.once('exit', resolve));
+if (only.test('start-up')) console.log(`\n${startupMemoryRows(await benchStartupMemory(databaseUrl)).join('\n')}`);
 postgres?.stop();

@@ -12,6 +12,7 @@ import { responseHeadersPlugin } from './plugins/response-headers.ts';
 import type { RateLimits } from './config/rate-limits.ts';
 import { scheduleJob } from './kernel/background-job.ts';
 import type { OperationHandlers } from './routing/operation-handlers.ts';
+import { lazySerializerFactory } from './routing/lazy-serializer.ts';
 import { registerOperations } from './routing/register-operations.ts';
 import type { Server, Services } from './services.ts';
 import './routing/fastify-augmentation.ts';
@@ -53,6 +54,7 @@ export async function buildApp(options: AppOptions) {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     // A path the router cannot read (a bad `%` escape, a parameter over 500 characters) is SCHEMA_ERROR in the envelope.
     frameworkErrors: routerErrorReply,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
   });
   app.decorate('services', options.server.services);
   app.decorateRequest('auth', null);

@@ -101,6 +101,18 @@ describe('pnpm start', () => {
       body: '{}',
     });
     expect(anonymous.status).toBe(200);
+    // The demo project has its payments catalogue (test mode), so the example app's /shop works at once.
+    const visitor = (await anonymous.json()) as { user_id: string; access_token: string };
+    const credits = await fetch(`http://127.0.0.1:${port}/api/v1/payments/items/user/${visitor.user_id}/credits`, {
+      headers: {
+        'x-stack-access-type': 'client',
+        'x-stack-project-id': projectId,
+        'x-stack-publishable-client-key': key,
+        'x-stack-access-token': visitor.access_token,
+        'x-stack-allow-anonymous-user': 'true',
+      },
+    });
+    expect(await credits.json()).toEqual({ id: 'credits', display_name: 'Credits', quantity: 0 });
     expect(JSON.parse(readFileSync(join(dataDir, 'demo-project.json'), 'utf8')).keys.publishable_client_key).toBe(key);
     await first.stop();
 

@@ -56,6 +56,12 @@ async function upgrade(db: Kysely<any>): Promise<void> {
   expect(after.slice(before.length).every((row) => row.name > (releasedNames.at(-1) as string))).toBe(true);
 }
 
+// Removed after the file: PGlite may still write to its folder just after closing.
+const dataDirs: string[] = [];
+afterAll(() => {
+  for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+});
+
 describe('migrations', () => {
   it('keep the names and the order databases recorded; modules only add later ones', () => {
     const names = Object.keys(migrations).sort();
@@ -65,11 +71,32 @@ describe('migrations', () => {
 
   it('start a PGlite database migrated before the modules with nothing re-run', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-upgrade-'));
-    // Removed after the file: PGlite may still write to its folder just after closing.
-    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+    dataDirs.push(dataDir);
     const database = await createDatabase({ dataDir });
     try {
       await upgrade(database.db);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('start a database whose release lacked a migration named before ones it ran (feature ranges)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-upgrade-'));
+    dataDirs.push(dataDir);
+    const names = Object.keys(migrations).sort();
+    const added = names.find((name) => name > '0018' && name < (names.at(-1) as string)) as string;
+    const earlier: Migrations = Object.fromEntries(
+      names.filter((name) => name !== added).map((name) => [name, migrations[name] as Migrations[string]]),
+    );
+    const database = await createDatabase({ dataDir });
+    try {
+      await migrateToLatest(database.db, earlier);
+      const before = await recorded(database.db);
+      await migrateToLatest(database.db, migrations);
+      const after = await recorded(database.db);
+      expect(after.map((row) => row.name).sort()).toEqual(names);
+      // Only the missing one ran; the others kept their rows.
+      expect(after.filter((row) => row.name !== added)).toEqual(before);
     } finally {
       await database.close();
     }

@@ -1,4 +1,6 @@
+import { type AdminEmails, adminEmails } from './admin-emails.ts';
 import type { OperationBody, OperationParams, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
+import { type AdminWebhooks, adminWebhooks } from './admin-webhooks.ts';
 import { type AppCall, definedOnly, queryBoolean } from './app-call.ts';
 import type {
   AdminProject,
@@ -59,11 +61,15 @@ export type AdminApp = ServerCapabilities & {
   getMetrics(options?: { includeAnonymous?: boolean }): Promise<ProjectMetrics>;
   /** Sends a test email through the given SMTP settings; resolves to whether it went through. */
   sendTestEmail(email: OperationBody<'sendTestEmail'>): Promise<OperationResult<'sendTestEmail'>>;
+  /** Email themes (and the selected one), templates, drafts and previews (render-email, with editable markers). */
+  emails: AdminEmails;
+  /** Webhook endpoints (create, update, enable, delete, rotate the secret), the delivery log, replay, test messages. */
+  webhooks: AdminWebhooks;
 };
 
 /**
  * The app of admin tooling: everything the server app does, plus the project itself, its config,
- * key sets, permission definitions, metrics and a test email. Authenticates with the super secret
+ * key sets, permission definitions, metrics, a test email and webhooks. Authenticates with the super secret
  * admin key, or with a dashboard user's access token (pass a function to hand out a fresh one).
  *
  * @example
@@ -108,6 +114,8 @@ export function createAdminApp(options: AdminAppOptions): AdminApp {
     getMetrics: (metricsOptions = {}) =>
       call('getProjectMetrics', { query: definedOnly({ include_anonymous: queryBoolean(metricsOptions.includeAnonymous) }) }),
     sendTestEmail: (email) => call('sendTestEmail', { body: email }),
+    emails: adminEmails(call),
+    webhooks: adminWebhooks(call),
   };
 }
 

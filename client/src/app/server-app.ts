@@ -2,6 +2,7 @@ import type { AppCall } from './app-call.ts';
 import type { ClientProject } from './app-types.ts';
 import { createBackendCall } from './backend-call.ts';
 import { type DataVault, dataVault } from './data-vault.ts';
+import { type ServerEmails, serverEmails } from './server-emails.ts';
 import { type ServerPayments, serverPayments } from './server-payments.ts';
 import {
   type ServerContactChannels,
@@ -45,6 +46,10 @@ export type ServerCapabilities = {
   dataVault: DataVault;
   /** Items (quantities, atomic decreases), products of customers, checkout URLs. */
   payments: ServerPayments;
+  /** Queues an email to users (send-email through the outbox); see ServerEmails. */
+  sendEmail: ServerEmails['sendEmail'];
+  /** Emails a sign-in invitation linking to `callbackUrl` (on a trusted domain). */
+  sendSignInInvitation: ServerEmails['sendSignInInvitation'];
   /** The project as clients see it (display name, enabled sign-in methods). */
   getProject(): Promise<ClientProject>;
   /** Any operation of the spec with this app's credentials. */
@@ -65,6 +70,7 @@ export function serverCapabilities(projectId: string, call: AppCall): ServerCapa
     apiKeys: serverApiKeys(call),
     dataVault: dataVault(call),
     payments: serverPayments(call),
+    ...serverEmails(call),
     getProject: () => call('getCurrentProject') as Promise<ClientProject>,
     call,
   };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { demoPaymentsCatalogue } from '../../../server/src/bootstrap/demo-catalogue.ts';
 import { screenshots } from './chromium.ts';
 import { createPasswordUser, greetingOf, signInWithPassword, withDemoInChromium } from './e2e-environment.ts';
 
@@ -6,29 +7,9 @@ import { createPasswordUser, greetingOf, signInWithPassword, withDemoInChromium 
  * Payments in test mode, in Chromium: a signed-in user buys a plan on the platform's hosted
  * checkout page with the test card form, comes back to the app and sees the plan's credits; buying
  * a second plan of the same product line is refused on the page, naming the plan it conflicts with.
+ * The project has the demo project's seeded catalogue: what `pnpm start` gives the /shop page.
  */
-const env = withDemoInChromium({
-  payments: {
-    items: { credits: { displayName: 'Credits', customerType: 'user' } },
-    productLines: { plans: { displayName: 'Plans', customerType: 'user' } },
-    products: {
-      pro: {
-        displayName: 'Pro',
-        customerType: 'user',
-        productLineId: 'plans',
-        prices: { monthly: { USD: '9.99', interval: [1, 'month'] } },
-        includedItems: { credits: { quantity: 100 } },
-      },
-      max: {
-        displayName: 'Max',
-        customerType: 'user',
-        productLineId: 'plans',
-        prices: { monthly: { USD: '29', interval: [1, 'month'] } },
-        includedItems: { credits: { quantity: 1000 } },
-      },
-    },
-  },
-});
+const env = withDemoInChromium({ payments: demoPaymentsCatalogue });
 
 describe('checkout in test mode', () => {
   it('buys a plan, returns to the app with its credits, and refuses a second plan of the line', { timeout: 120_000 }, async () => {

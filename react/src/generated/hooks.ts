@@ -20,10 +20,17 @@ import type {
 
 import type {
   AcceptTeamInvitation200,
+  AcceptTeamInvitationById200,
+  AcceptTeamInvitationByIdBody,
+  AcceptTeamInvitationByIdParams,
   AdminProject,
   AdminProjectList,
+  AnalyticsEventBatch,
+  AnalyticsEventBatchResult,
   CallbackRequest,
   CancelCustomerProductParams,
+  CheckClientVersion200,
+  CheckClientVersionBody,
   CheckFeatureSupportBody,
   CheckPurchaseCode200,
   CheckPurchaseCodeParams,
@@ -36,6 +43,7 @@ import type {
   CompleteCliLoginBody,
   CompleteTestModePurchase200,
   CompleteTestModePurchaseBody,
+  ConfigLevel,
   ConfigString,
   ConnectedAccountAccessToken201Response,
   ConnectedAccountAccessTokenRequest,
@@ -52,14 +60,22 @@ import type {
   CreateMfaRecoveryCodes200,
   CreateMfaRecoveryCodesBody,
   CreateOAuthProviderBody,
+  CreatePaymentRefund200,
+  CreatePaymentRefundBody,
   CreatePurchaseUrl200,
   CreatePurchaseUrlBody,
   CreateSession200,
   CreateSessionBody,
+  CreateStripeAccountSession200,
+  CreateStripeAccountSessionBody,
+  CreateStripeOnboardingLink200,
+  CreateStripeOnboardingLinkBody,
   CreateTeamApiKeyBody,
   CreateUserApiKeyBody,
   CreateWebhookPortalTokenBody,
   CreatedId,
+  CrossDomainAuthorizeRequest,
+  CrossDomainAuthorizeResult,
   CurrentUser,
   CustomerBilling,
   CustomerId,
@@ -67,8 +83,11 @@ import type {
   CustomerType,
   DeleteSessionParams,
   DeleteTeamInvitationParams,
+  EmailDeliveryInfo,
   EmailDraft,
   EmailDraftList,
+  EmailOutboxEntry,
+  EmailOutboxList,
   EmailTemplateList,
   EmailThemeDetail,
   EmailThemeList,
@@ -76,12 +95,19 @@ import type {
   GetDataVaultValue200,
   GetDataVaultValueBody,
   GetOpenApiDocument200,
+  GetProjectConfigSource200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
+  GetProjectOpenIdConfigurationParams,
   GetPurchaseCheckoutPageParams,
+  GetStripeAccountInfo200,
   GetTeamApiKeyParams,
   GetTeamInvitationDetails200,
+  GetUnsubscribeLinkParams,
+  GetUserActivity200,
+  GetUserActivityParams,
   GetUserApiKeyParams,
+  GetUserCounts200,
   GrantCustomerProduct200,
   GrantCustomerProductBody,
   InitiatePasskeyAuthentication200,
@@ -93,9 +119,16 @@ import type {
   InternalApiKeyList,
   Item,
   JsonWebKeySet,
+  ListBackendUrls200,
+  ListComponentVersions200,
   ListContactChannelsParams,
   ListCustomerProductsParams,
   ListOAuthProvidersParams,
+  ListOnboardingAffectedUsers200,
+  ListOnboardingAffectedUsersBody,
+  ListOnboardingAffectedUsersParams,
+  ListOutboxEmailsParams,
+  ListPaymentTransactionsParams,
   ListProjectPermissionsParams,
   ListSessionsParams,
   ListTeamApiKeysParams,
@@ -113,6 +146,7 @@ import type {
   OAuthTokenRequest,
   OAuthTokenResponse,
   OkOk,
+  OpenIdConfiguration,
   OperationError,
   PermissionDefinition,
   PermissionDefinitionCreate,
@@ -128,6 +162,8 @@ import type {
   ProjectPermissionList,
   ProjectUpdate,
   PurchaseCodeDetails,
+  ReceiveStripeWebhook200,
+  ReceiveStripeWebhookBody,
   RedirectFromOAuthProviderParams,
   RedirectToOAuthProvider200,
   RedirectToOAuthProviderParams,
@@ -138,12 +174,17 @@ import type {
   RenderEmailBody,
   RenderedEmail,
   ResetPasswordBody,
+  ResetProjectConfigKeysBody,
   ResetWebhookEndpointSecretBody,
+  SendEmail200,
+  SendEmailBody,
   SendPasswordResetCode200,
   SendPasswordResetCodeBody,
   SendPrimaryEmailVerificationCodeBody,
   SendSignInCode200,
   SendSignInCodeBody,
+  SendSignInInvitation200,
+  SendSignInInvitationBody,
   SendTeamInvitation200,
   SendTeamInvitationBody,
   SendTestEmail200,
@@ -151,6 +192,7 @@ import type {
   SendTestWebhook200,
   SendTestWebhookBody,
   SendWebhookMessageAgainBody,
+  SentEmailList,
   ServerOAuthProvider,
   ServerUser,
   ServerUserCreate,
@@ -158,7 +200,9 @@ import type {
   SessionList,
   SetDataVaultValueBody,
   SetPasswordBody,
+  SetProjectConfigOverrideBody,
   SignInResponse,
+  SignInWithAppleNativeBody,
   SignInWithMfaBody,
   SignInWithPasskeyBody,
   SignInWithPasswordBody,
@@ -179,6 +223,7 @@ import type {
   TeamPermissionList,
   TeamUpdate,
   TeamView,
+  TransactionList,
   TransferInternalProject200,
   TransferInternalProjectBody,
   UpdateContactChannelBody,
@@ -194,6 +239,7 @@ import type {
   UpdateInternalApiKeyBody,
   UpdateNotificationPreferenceBody,
   UpdateOAuthProviderBody,
+  UpdateOutboxEmailBody,
   UpdatePasswordBody,
   UpdateProjectConfigOverrideBody,
   UpdateTeamApiKeyBody,
@@ -537,6 +583,317 @@ export const useCheckFeatureSupport = <TError = OperationError<'checkFeatureSupp
       return useMutation(mutationOptions);
     }
     
+/**
+ * The Stack SDKs send their `X-Stack-Client-Version` string (`<platform> <@scope/pkg>@<x.y.z>`, or a bare `x.y.z`) and print the `error` of a negative answer (loudly when `severe`). Gatehouse speaks the protocol of the Stack SDK 2.8 line, so (decided here): a Stack SDK (`@stackframe/*` or a bare version) of 2.8.x is up to date; one older than 2.8 gets `severe: true` and `Your SDK ({clientVersion}) is older than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8). Please update it to 2.8 or newer.`; one of a later line gets `severe: false` and `Your SDK ({clientVersion}) is newer than the protocol this Gatehouse server speaks (Stack Auth SDK 2.8); features it adds may answer that they are not supported.`. A Gatehouse package (`@gatehouse/*`) is up to date at this server's own version 0.1.x and otherwise gets `severe: false` and `Your SDK ({clientVersion}) was built for another Gatehouse version (this server is 0.1); use the packages of this server's release.`. A string with no `x.y.z` version in it gets `severe: true` and `The client version you specified ({clientVersion}) is not a valid version. Please update to the latest version as soon as possible to ensure that you get the latest feature and security updates.`. The answer is always 200.
+ * @summary Whether a client SDK's version works with this server
+ */
+export const getCheckClientVersionUrl = () => {
+
+
+  
+
+  return `/check-version`
+}
+
+export const checkClientVersion = async (checkClientVersionBody: CheckClientVersionBody, options?: RequestInit): Promise<CheckClientVersion200> => {
+  
+  return apiMutator<CheckClientVersion200>(getCheckClientVersionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      checkClientVersionBody,)
+  }
+);}
+
+
+
+
+export const getCheckClientVersionMutationOptions = <TError = OperationError<'checkClientVersion'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext> => {
+
+const mutationKey = ['checkClientVersion'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkClientVersion>>, {data: CheckClientVersionBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkClientVersion(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckClientVersionMutationResult = NonNullable<Awaited<ReturnType<typeof checkClientVersion>>>
+    export type CheckClientVersionMutationBody = CheckClientVersionBody
+    export type CheckClientVersionMutationError = OperationError<'checkClientVersion'>
+
+    /**
+ * @summary Whether a client SDK's version works with this server
+ */
+export const useCheckClientVersion = <TError = OperationError<'checkClientVersion'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkClientVersion>>, TError,{data: CheckClientVersionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof checkClientVersion>>,
+        TError,
+        {data: CheckClientVersionBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckClientVersionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The SDKs fall back from one base URL to the next when a request cannot reach the server (they add `/api/v1` themselves). Decided here: the first is this server's `PUBLIC_URL`, followed by the URLs of the comma-separated environment variable `BACKEND_FALLBACK_URLS` (each an http or https URL; any other value stops the server at start), without duplicates and without a trailing slash.
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+export const getListBackendUrlsUrl = () => {
+
+
+  
+
+  return `/internal/backend-urls`
+}
+
+export const listBackendUrls = async ( options?: RequestInit): Promise<ListBackendUrls200> => {
+  
+  return apiMutator<ListBackendUrls200>(getListBackendUrlsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListBackendUrlsQueryKey = () => {
+    return [
+    `/internal/backend-urls`
+    ] as const;
+    }
+
+    
+export const getListBackendUrlsQueryOptions = <TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListBackendUrlsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listBackendUrls>>> = ({ signal }) => listBackendUrls({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListBackendUrlsQueryResult = NonNullable<Awaited<ReturnType<typeof listBackendUrls>>>
+export type ListBackendUrlsQueryError = OperationError<'listBackendUrls'>
+
+
+/**
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+
+export function useListBackendUrls<TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListBackendUrlsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListBackendUrlsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListBackendUrlsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listBackendUrls>>> = ({ signal }) => listBackendUrls({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListBackendUrlsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listBackendUrls>>>
+export type ListBackendUrlsSuspenseQueryError = OperationError<'listBackendUrls'>
+
+
+/**
+ * @summary The base URLs an SDK may reach this deployment at, in order
+ */
+
+export function useListBackendUrlsSuspense<TData = Awaited<ReturnType<typeof listBackendUrls>>, TError = OperationError<'listBackendUrls'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listBackendUrls>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListBackendUrlsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Decided here: the components are the handler pages of `@gatehouse/react` (`sign-in`, `sign-up`, `sign-out`, `email-verification`, `forgot-password`, `password-reset`, `oauth-callback`, `magic-link-callback`, `account-settings`, `error`, `team-invitation`, `mfa`, `cli-auth-confirm`). Each has a whole-number `version`, raised when the page changes what an app that copied it must change, and `changelogs` naming what each version brought, keyed by the version number.
+ * @summary Versions of the pages and components the handler serves
+ */
+export const getListComponentVersionsUrl = () => {
+
+
+  
+
+  return `/internal/component-versions`
+}
+
+export const listComponentVersions = async ( options?: RequestInit): Promise<ListComponentVersions200> => {
+  
+  return apiMutator<ListComponentVersions200>(getListComponentVersionsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListComponentVersionsQueryKey = () => {
+    return [
+    `/internal/component-versions`
+    ] as const;
+    }
+
+    
+export const getListComponentVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListComponentVersionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listComponentVersions>>> = ({ signal }) => listComponentVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListComponentVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listComponentVersions>>>
+export type ListComponentVersionsQueryError = OperationError<'listComponentVersions'>
+
+
+/**
+ * @summary Versions of the pages and components the handler serves
+ */
+
+export function useListComponentVersions<TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListComponentVersionsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListComponentVersionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListComponentVersionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listComponentVersions>>> = ({ signal }) => listComponentVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListComponentVersionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listComponentVersions>>>
+export type ListComponentVersionsSuspenseQueryError = OperationError<'listComponentVersions'>
+
+
+/**
+ * @summary Versions of the pages and components the handler serves
+ */
+
+export function useListComponentVersionsSuspense<TData = Awaited<ReturnType<typeof listComponentVersions>>, TError = OperationError<'listComponentVersions'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listComponentVersions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListComponentVersionsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * Answers 200 while the process serves HTTP; reads neither the database nor any header (see "Operations probes" in the description of this document).
  * @summary Liveness probe
@@ -1253,6 +1610,265 @@ export function useRedirectAnonymousJwksSuspense<TData = Awaited<ReturnType<type
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
 
   const queryOptions = getRedirectAnonymousJwksSuspenseQueryOptions(projectId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * What a verifier that discovers keys from the token's `iss` reads (`{iss}/.well-known/openid-configuration`): the issuer and the JWKS with the same keys as `GET /projects/{project_id}/.well-known/jwks.json`. With `include_anonymous=true` (where the anonymous-users alias sends) the issuer is the anonymous users' one (`/api/v1/projects-anonymous-users/{project_id}`) and the JWKS URL lists the anonymous keys too. Gatehouse is not an OpenID provider: only the fields a token verifier needs are given.
+ * @summary OpenID discovery document of the project's access tokens
+ */
+export const getGetProjectOpenIdConfigurationUrl = (projectId: string,
+    params?: GetProjectOpenIdConfigurationParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/projects/${projectId}/.well-known/openid-configuration?${stringifiedParams}` : `/projects/${projectId}/.well-known/openid-configuration`
+}
+
+export const getProjectOpenIdConfiguration = async (projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: RequestInit): Promise<OpenIdConfiguration> => {
+  
+  return apiMutator<OpenIdConfiguration>(getGetProjectOpenIdConfigurationUrl(projectId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectOpenIdConfigurationQueryKey = (projectId?: string,
+    params?: GetProjectOpenIdConfigurationParams,) => {
+    return [
+    `/projects/${projectId}/.well-known/openid-configuration`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetProjectOpenIdConfigurationQueryOptions = <TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectOpenIdConfigurationQueryKey(projectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>> = ({ signal }) => getProjectOpenIdConfiguration(projectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectOpenIdConfigurationQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>>
+export type GetProjectOpenIdConfigurationQueryError = OperationError<'getProjectOpenIdConfiguration'>
+
+
+/**
+ * @summary OpenID discovery document of the project's access tokens
+ */
+
+export function useGetProjectOpenIdConfiguration<TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(
+ projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectOpenIdConfigurationQueryOptions(projectId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectOpenIdConfigurationSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectOpenIdConfigurationQueryKey(projectId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>> = ({ signal }) => getProjectOpenIdConfiguration(projectId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectOpenIdConfigurationSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>>
+export type GetProjectOpenIdConfigurationSuspenseQueryError = OperationError<'getProjectOpenIdConfiguration'>
+
+
+/**
+ * @summary OpenID discovery document of the project's access tokens
+ */
+
+export function useGetProjectOpenIdConfigurationSuspense<TData = Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError = OperationError<'getProjectOpenIdConfiguration'>>(
+ projectId: string,
+    params?: GetProjectOpenIdConfigurationParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectOpenIdConfiguration>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectOpenIdConfigurationSuspenseQueryOptions(projectId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The anonymous users' tokens carry the issuer `/api/v1/projects-anonymous-users/{project_id}`, and a verifier looks for `{iss}/.well-known/<document>`: every such document redirects (307) to the project's own (`/api/v1/projects/{project_id}/.well-known/<document>`) with `include_anonymous=true`, so `jwks.json` lists the same keys as the project's JWKS with the anonymous ones, and `openid-configuration` names the anonymous issuer. A document the project does not have answers 404 at the target.
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+export const getRedirectAnonymousWellKnownUrl = (projectId: string,
+    document: string,) => {
+
+
+  
+
+  return `/projects-anonymous-users/${projectId}/.well-known/${document}`
+}
+
+export const redirectAnonymousWellKnown = async (projectId: string,
+    document: string, options?: RequestInit): Promise<unknown> => {
+  
+  return apiMutator<unknown>(getRedirectAnonymousWellKnownUrl(projectId,document),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getRedirectAnonymousWellKnownQueryKey = (projectId?: string,
+    document?: string,) => {
+    return [
+    `/projects-anonymous-users/${projectId}/.well-known/${document}`
+    ] as const;
+    }
+
+    
+export const getRedirectAnonymousWellKnownQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(projectId: string,
+    document: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectAnonymousWellKnownQueryKey(projectId,document);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>> = ({ signal }) => redirectAnonymousWellKnown(projectId,document, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(projectId && document), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectAnonymousWellKnownQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>>
+export type RedirectAnonymousWellKnownQueryError = OperationError<'redirectAnonymousWellKnown'>
+
+
+/**
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+
+export function useRedirectAnonymousWellKnown<TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(
+ projectId: string,
+    document: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectAnonymousWellKnownQueryOptions(projectId,document,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getRedirectAnonymousWellKnownSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(projectId: string,
+    document: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getRedirectAnonymousWellKnownQueryKey(projectId,document);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>> = ({ signal }) => redirectAnonymousWellKnown(projectId,document, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type RedirectAnonymousWellKnownSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>>
+export type RedirectAnonymousWellKnownSuspenseQueryError = OperationError<'redirectAnonymousWellKnown'>
+
+
+/**
+ * @summary The anonymous users' issuer's `.well-known` documents
+ */
+
+export function useRedirectAnonymousWellKnownSuspense<TData = Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError = OperationError<'redirectAnonymousWellKnown'>>(
+ projectId: string,
+    document: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof redirectAnonymousWellKnown>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getRedirectAnonymousWellKnownSuspenseQueryOptions(projectId,document,options)
 
   const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
 
@@ -2127,6 +2743,152 @@ export const useRedirectFromOAuthProviderForm = <TError = OperationError<'redire
       > => {
 
       const mutationOptions = getRedirectFromOAuthProviderFormMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * A native app gets an identity token from Apple's own sign-in sheet and sends it here. The token is verified like an OAuth callback's ID token: its RS256 signature against Apple's keys (`https://appleid.apple.com/auth/keys`, replaced by the operator variable `OAUTH_APPLE_JWKS_URL`), the issuer `https://appleid.apple.com` (`OAUTH_APPLE_ISSUER`), the audience (one of the Apple provider's bundle ids, or its client id), and the expiry. Any failure is `INVALID_APPLE_CREDENTIALS`; Apple's keys not answering within 5 s is `OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE`. The provider is the project's sign-in enabled provider of type `apple` (`OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED` without one); without a bundle id it is `APPLE_BUNDLE_ID_NOT_CONFIGURED`. The token's `sub` is the Apple account: it signs in or up exactly as the OAuth callback does (the account's user, else a user with the same verified email by the merge strategy, else a new user, `SIGN_UP_NOT_ENABLED` when sign-up is off; an anonymous caller is upgraded in place). A user with TOTP gets `MULTI_FACTOR_AUTHENTICATION_REQUIRED` with `details.attempt_code`. No provider access token exists, so the account has no connected-account token.
+ * @summary Sign in with the identity token of native Sign in with Apple (iOS, macOS)
+ */
+export const getSignInWithAppleNativeUrl = () => {
+
+
+  
+
+  return `/auth/oauth/callback/apple/native`
+}
+
+export const signInWithAppleNative = async (signInWithAppleNativeBody: SignInWithAppleNativeBody, options?: RequestInit): Promise<SignInResponse> => {
+  
+  return apiMutator<SignInResponse>(getSignInWithAppleNativeUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      signInWithAppleNativeBody,)
+  }
+);}
+
+
+
+
+export const getSignInWithAppleNativeMutationOptions = <TError = OperationError<'signInWithAppleNative'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithAppleNative>>, TError,{data: SignInWithAppleNativeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof signInWithAppleNative>>, TError,{data: SignInWithAppleNativeBody}, TContext> => {
+
+const mutationKey = ['signInWithAppleNative'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof signInWithAppleNative>>, {data: SignInWithAppleNativeBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  signInWithAppleNative(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SignInWithAppleNativeMutationResult = NonNullable<Awaited<ReturnType<typeof signInWithAppleNative>>>
+    export type SignInWithAppleNativeMutationBody = SignInWithAppleNativeBody
+    export type SignInWithAppleNativeMutationError = OperationError<'signInWithAppleNative'>
+
+    /**
+ * @summary Sign in with the identity token of native Sign in with Apple (iOS, macOS)
+ */
+export const useSignInWithAppleNative = <TError = OperationError<'signInWithAppleNative'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signInWithAppleNative>>, TError,{data: SignInWithAppleNativeBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof signInWithAppleNative>>,
+        TError,
+        {data: SignInWithAppleNativeBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSignInWithAppleNativeMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * An app on one trusted domain whose user is signed in sends the user to another trusted domain of the same project, signed in there too, without a provider round trip. The answer's `redirect_url` is `redirect_uri` with `code` (a one-time authorization code, valid 10 minutes, for this user) and `state`; the app on the other domain exchanges the code at `POST /auth/oauth/token` (grant `authorization_code`, the same `redirect_uri`, and the PKCE `code_verifier` of `code_challenge`) for a new session of its own, exactly as after an OAuth callback (`is_new_user` false, `after_callback_redirect_url` echoed). `redirect_uri` and `after_callback_redirect_url` are checked like every redirect target (trusted domains, localhost only while the project allows it), else `REDIRECT_URL_NOT_WHITELISTED`.
+ * @summary Hand the signed-in session to another trusted domain of the project
+ */
+export const getCreateCrossDomainAuthorizationUrl = () => {
+
+
+  
+
+  return `/auth/oauth/cross-domain/authorize`
+}
+
+export const createCrossDomainAuthorization = async (crossDomainAuthorizeRequest: CrossDomainAuthorizeRequest, options?: RequestInit): Promise<CrossDomainAuthorizeResult> => {
+  
+  return apiMutator<CrossDomainAuthorizeResult>(getCreateCrossDomainAuthorizationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      crossDomainAuthorizeRequest,)
+  }
+);}
+
+
+
+
+export const getCreateCrossDomainAuthorizationMutationOptions = <TError = OperationError<'createCrossDomainAuthorization'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCrossDomainAuthorization>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createCrossDomainAuthorization>>, TError,{data: CrossDomainAuthorizeRequest}, TContext> => {
+
+const mutationKey = ['createCrossDomainAuthorization'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createCrossDomainAuthorization>>, {data: CrossDomainAuthorizeRequest}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createCrossDomainAuthorization(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateCrossDomainAuthorizationMutationResult = NonNullable<Awaited<ReturnType<typeof createCrossDomainAuthorization>>>
+    export type CreateCrossDomainAuthorizationMutationBody = CrossDomainAuthorizeRequest
+    export type CreateCrossDomainAuthorizationMutationError = OperationError<'createCrossDomainAuthorization'>
+
+    /**
+ * @summary Hand the signed-in session to another trusted domain of the project
+ */
+export const useCreateCrossDomainAuthorization = <TError = OperationError<'createCrossDomainAuthorization'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCrossDomainAuthorization>>, TError,{data: CrossDomainAuthorizeRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createCrossDomainAuthorization>>,
+        TError,
+        {data: CrossDomainAuthorizeRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateCrossDomainAuthorizationMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -8454,6 +9216,89 @@ export const useDeleteTeamInvitation = <TError = OperationError<'deleteTeamInvit
     }
     
 /**
+ * Adds the user named by `user_id` (`me` or the token's own id with client access; any user with server or admin access) to the invitation's team, with the team-member default permissions, and uses the invitation up (its emailed code stops working). The invitation must be pending and addressed to one of the user's verified emails; any other id (unknown, accepted, revoked, expired, or addressed to someone else) is `VERIFICATION_CODE_NOT_FOUND`, so an id reveals nothing about invitations of other people. Anonymous and restricted users are refused with the reason. Joining a team the user is already in just uses the invitation. Gatehouse has no paid seat limits on teams, so `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (listed by the protocol) is never sent here.
+ * @summary Accept an invitation addressed to a user, by its id
+ */
+export const getAcceptTeamInvitationByIdUrl = (invitationId: string,
+    params: AcceptTeamInvitationByIdParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/team-invitations/${invitationId}/accept?${stringifiedParams}` : `/team-invitations/${invitationId}/accept`
+}
+
+export const acceptTeamInvitationById = async (invitationId: string,
+    params: AcceptTeamInvitationByIdParams,
+    acceptTeamInvitationByIdBody?: AcceptTeamInvitationByIdBody, options?: RequestInit): Promise<AcceptTeamInvitationById200> => {
+  
+  return apiMutator<AcceptTeamInvitationById200>(getAcceptTeamInvitationByIdUrl(invitationId,params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      acceptTeamInvitationByIdBody,)
+  }
+);}
+
+
+
+
+export const getAcceptTeamInvitationByIdMutationOptions = <TError = OperationError<'acceptTeamInvitationById'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext> => {
+
+const mutationKey = ['acceptTeamInvitationById'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof acceptTeamInvitationById>>, {invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}> = (props) => {
+          const {invitationId,params,data} = props ?? {};
+
+          return  acceptTeamInvitationById(invitationId,params,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AcceptTeamInvitationByIdMutationResult = NonNullable<Awaited<ReturnType<typeof acceptTeamInvitationById>>>
+    export type AcceptTeamInvitationByIdMutationBody = AcceptTeamInvitationByIdBody
+    export type AcceptTeamInvitationByIdMutationError = OperationError<'acceptTeamInvitationById'>
+
+    /**
+ * @summary Accept an invitation addressed to a user, by its id
+ */
+export const useAcceptTeamInvitationById = <TError = OperationError<'acceptTeamInvitationById'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptTeamInvitationById>>, TError,{invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof acceptTeamInvitationById>>,
+        TError,
+        {invitationId: string;params: AcceptTeamInvitationByIdParams;data: AcceptTeamInvitationByIdBody},
+        TContext
+      > => {
+
+      const mutationOptions = getAcceptTeamInvitationByIdMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * The signed-in user must own the invited email as a verified contact channel, and may not be restricted. Joining a team one is already in just uses the code.
  * @summary Join a team with an invitation code
  */
@@ -11130,6 +11975,19 @@ theme; absent or `null`: the template's own choice (a template by source: the se
 The template is given a sample user, the project and its `previewVariables`. The sources run in
 the sandbox described under the source contract; failing sources are `EMAIL_RENDERING_ERROR`.
 
+**Editable markers** (the protocol names the fields and leaves their meaning open; this is
+Gatehouse's): with `editable_markers: true`, every static text of the marked source(s) — each
+JSX text node, such as `Verify your email` in `<Text>Verify your email</Text>` — is an editable
+region. `editable_source` says which sources are marked: `template` (the default), `theme` or
+`both`; it is ignored without `editable_markers`. The answer lists the regions in
+`editable_regions` (in source order, template first), and `html` wraps what each region rendered
+in `<span data-editable-id="<id>">…</span>`, so an editor maps a click in the preview to
+`tsx_source.slice(start, end)` of that source and can replace exactly those characters. A text
+that renders where markup cannot go (an attribute, `<title>`, `<style>`, or a string a
+component cut short) is rendered unmarked; a text that is not rendered (a branch not taken)
+is still listed. The subject is never marked. A source that does not compile is reported with
+the positions of the source as sent.
+
  * @summary Render a template inside a theme (a preview)
  */
 export const getRenderEmailUrl = () => {
@@ -11201,6 +12059,878 @@ export const useRenderEmail = <TError = OperationError<'renderEmail'>,
       return useMutation(mutationOptions);
     }
     
+/**
+ * Exactly one of `user_ids` / `all_users: true`, and exactly one content: `html` (with `subject`),
+`template_id` (+ `variables`, which must match the template's `variablesSchema`) or `draft_id`
+(the draft is marked sent). `theme_id`: a theme, `false` for none, absent/`null`: the template's
+(or draft's) own choice, else the selected theme. The category is `notification_category_name`,
+else the template's, else `Transactional`. A user who turned the category off, or has no
+primary email, gets nothing: the outbox records the skip and its reason. Non-transactional emails
+carry an unsubscribe link (`GET /emails/unsubscribe-link`) given to the theme.
+
+Delivery is durable and asynchronous: the content is rendered once to check it (a source that
+does not render is `EMAIL_RENDERING_ERROR`, nothing queued), then one outbox row per addressed
+user is queued (`GET /emails/outbox`) and the answer comes back; the email worker renders each
+row for its user (`user` is the recipient) and sends it through a pooled SMTP transport. A
+failed attempt is retried after `EMAIL_RETRY_BASE_MS` (10 s), doubled per attempt up to
+`EMAIL_RETRY_MAX_MS` (1 h); after `EMAIL_MAX_ATTEMPTS` (5) the row is `failed` with the SMTP
+error. Rows are claimed with `FOR UPDATE SKIP LOCKED` and a lease (`EMAIL_LEASE_MS`, 60 s), so
+instances never send one row twice while they run; a row whose instance died mid-send is sent
+again once the lease ran out (at least once). `scheduled_at_millis` delays the rows until then;
+`is_high_priority` makes them due an hour earlier, so they are claimed ahead of the rows queued
+in the last hour.
+
+Needs the project's own email server (`emails.server.isShared: false`): on the shared server,
+including the embedded default with no SMTP configured, this is `REQUIRES_CUSTOM_EMAIL_SERVER`
+(the platform's own emails still reach the outbox and the server log there). An unknown user id
+is `USER_ID_DOES_NOT_EXIST` and nothing is sent; an unknown template or draft is a plain 404.
+
+ * @summary Send an email to some or all users of the project
+ */
+export const getSendEmailUrl = () => {
+
+
+  
+
+  return `/emails/send-email`
+}
+
+export const sendEmail = async (sendEmailBody: SendEmailBody, options?: RequestInit): Promise<SendEmail200> => {
+  
+  return apiMutator<SendEmail200>(getSendEmailUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendEmailBody,)
+  }
+);}
+
+
+
+
+export const getSendEmailMutationOptions = <TError = OperationError<'sendEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendEmail>>, TError,{data: SendEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendEmail>>, TError,{data: SendEmailBody}, TContext> => {
+
+const mutationKey = ['sendEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendEmail>>, {data: SendEmailBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendEmail(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendEmailMutationResult = NonNullable<Awaited<ReturnType<typeof sendEmail>>>
+    export type SendEmailMutationBody = SendEmailBody
+    export type SendEmailMutationError = OperationError<'sendEmail'>
+
+    /**
+ * @summary Send an email to some or all users of the project
+ */
+export const useSendEmail = <TError = OperationError<'sendEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendEmail>>, TError,{data: SendEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendEmail>>,
+        TError,
+        {data: SendEmailBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Sends the project's sign-in invitation email (its template of that kind inside the selected
+theme, as every platform email) to `email`, whose link is `callback_url` (typically the app's
+sign-in or sign-up page). Nothing is created: the invitee signs up or in there as usual.
+`callback_url` must be on a trusted domain (or a local host while the project allows localhost),
+else `REDIRECT_URL_NOT_WHITELISTED` and nothing is sent. Delivery goes through the outbox like
+every platform email (first attempt at once; without an email server the row is skipped and the
+email is in the outbox and the server log).
+
+ * @summary Invite someone to sign in to the project by email
+ */
+export const getSendSignInInvitationUrl = () => {
+
+
+  
+
+  return `/internal/send-sign-in-invitation`
+}
+
+export const sendSignInInvitation = async (sendSignInInvitationBody: SendSignInInvitationBody, options?: RequestInit): Promise<SendSignInInvitation200> => {
+  
+  return apiMutator<SendSignInInvitation200>(getSendSignInInvitationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      sendSignInInvitationBody,)
+  }
+);}
+
+
+
+
+export const getSendSignInInvitationMutationOptions = <TError = OperationError<'sendSignInInvitation'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendSignInInvitation>>, TError,{data: SendSignInInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendSignInInvitation>>, TError,{data: SendSignInInvitationBody}, TContext> => {
+
+const mutationKey = ['sendSignInInvitation'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendSignInInvitation>>, {data: SendSignInInvitationBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  sendSignInInvitation(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendSignInInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof sendSignInInvitation>>>
+    export type SendSignInInvitationMutationBody = SendSignInInvitationBody
+    export type SendSignInInvitationMutationError = OperationError<'sendSignInInvitation'>
+
+    /**
+ * @summary Invite someone to sign in to the project by email
+ */
+export const useSendSignInInvitation = <TError = OperationError<'sendSignInInvitation'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendSignInInvitation>>, TError,{data: SendSignInInvitationBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendSignInInvitation>>,
+        TError,
+        {data: SendSignInInvitationBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSendSignInInvitationMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Turns the email's notification category off for its recipient and answers a small HTML page
+saying so. The code is signed by the server (HMAC-SHA256 over project, user and category): it
+does not expire and works any number of times; a code that was not issued by this server is
+`VERIFICATION_CODE_NOT_FOUND`. A category that cannot be disabled never gets a link.
+
+ * @summary Follow an email's unsubscribe link (no sign-in)
+ */
+export const getGetUnsubscribeLinkUrl = (params: GetUnsubscribeLinkParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/emails/unsubscribe-link?${stringifiedParams}` : `/emails/unsubscribe-link`
+}
+
+export const getUnsubscribeLink = async (params: GetUnsubscribeLinkParams, options?: RequestInit): Promise<string> => {
+  
+  return apiMutator<string>(getGetUnsubscribeLinkUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUnsubscribeLinkQueryKey = (params?: GetUnsubscribeLinkParams,) => {
+    return [
+    `/emails/unsubscribe-link`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetUnsubscribeLinkQueryOptions = <TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(params: GetUnsubscribeLinkParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUnsubscribeLinkQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUnsubscribeLink>>> = ({ signal }) => getUnsubscribeLink(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUnsubscribeLinkQueryResult = NonNullable<Awaited<ReturnType<typeof getUnsubscribeLink>>>
+export type GetUnsubscribeLinkQueryError = OperationError<'getUnsubscribeLink'>
+
+
+/**
+ * @summary Follow an email's unsubscribe link (no sign-in)
+ */
+
+export function useGetUnsubscribeLink<TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(
+ params: GetUnsubscribeLinkParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUnsubscribeLinkQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetUnsubscribeLinkSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(params: GetUnsubscribeLinkParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUnsubscribeLinkQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUnsubscribeLink>>> = ({ signal }) => getUnsubscribeLink(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUnsubscribeLinkSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUnsubscribeLink>>>
+export type GetUnsubscribeLinkSuspenseQueryError = OperationError<'getUnsubscribeLink'>
+
+
+/**
+ * @summary Follow an email's unsubscribe link (no sign-in)
+ */
+
+export function useGetUnsubscribeLinkSuspense<TData = Awaited<ReturnType<typeof getUnsubscribeLink>>, TError = OperationError<'getUnsubscribeLink'>>(
+ params: GetUnsubscribeLinkParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUnsubscribeLink>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUnsubscribeLinkSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Every email of the project (send-email's and the platform's own), newest first, `limit` (1-500, default 100)
+per page with a `cursor` from `pagination.next_cursor`; `status` keeps one status. Delivery: see
+`POST /emails/send-email`. Without a mail server (the embedded default with no `SMTP_HOST`, on the shared
+server) the platform's own emails are `skipped` with the reason and written to the server log (their text
+and links only in development mode).
+
+ * @summary The project's outbox, newest first
+ */
+export const getListOutboxEmailsUrl = (params?: ListOutboxEmailsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/emails/outbox?${stringifiedParams}` : `/emails/outbox`
+}
+
+export const listOutboxEmails = async (params?: ListOutboxEmailsParams, options?: RequestInit): Promise<EmailOutboxList> => {
+  
+  return apiMutator<EmailOutboxList>(getListOutboxEmailsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListOutboxEmailsQueryKey = (params?: ListOutboxEmailsParams,) => {
+    return [
+    `/emails/outbox`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListOutboxEmailsQueryOptions = <TData = Awaited<ReturnType<typeof listOutboxEmails>>, TError = OperationError<'listOutboxEmails'>>(params?: ListOutboxEmailsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListOutboxEmailsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listOutboxEmails>>> = ({ signal }) => listOutboxEmails(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListOutboxEmailsQueryResult = NonNullable<Awaited<ReturnType<typeof listOutboxEmails>>>
+export type ListOutboxEmailsQueryError = OperationError<'listOutboxEmails'>
+
+
+/**
+ * @summary The project's outbox, newest first
+ */
+
+export function useListOutboxEmails<TData = Awaited<ReturnType<typeof listOutboxEmails>>, TError = OperationError<'listOutboxEmails'>>(
+ params?: ListOutboxEmailsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListOutboxEmailsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListOutboxEmailsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listOutboxEmails>>, TError = OperationError<'listOutboxEmails'>>(params?: ListOutboxEmailsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListOutboxEmailsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listOutboxEmails>>> = ({ signal }) => listOutboxEmails(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListOutboxEmailsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listOutboxEmails>>>
+export type ListOutboxEmailsSuspenseQueryError = OperationError<'listOutboxEmails'>
+
+
+/**
+ * @summary The project's outbox, newest first
+ */
+
+export function useListOutboxEmailsSuspense<TData = Awaited<ReturnType<typeof listOutboxEmails>>, TError = OperationError<'listOutboxEmails'>>(
+ params?: ListOutboxEmailsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listOutboxEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListOutboxEmailsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * @summary One outbox email
+ */
+export const getGetOutboxEmailUrl = (emailId: string,) => {
+
+
+  
+
+  return `/emails/outbox/${emailId}`
+}
+
+export const getOutboxEmail = async (emailId: string, options?: RequestInit): Promise<EmailOutboxEntry> => {
+  
+  return apiMutator<EmailOutboxEntry>(getGetOutboxEmailUrl(emailId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetOutboxEmailQueryKey = (emailId?: string,) => {
+    return [
+    `/emails/outbox/${emailId}`
+    ] as const;
+    }
+
+    
+export const getGetOutboxEmailQueryOptions = <TData = Awaited<ReturnType<typeof getOutboxEmail>>, TError = OperationError<'getOutboxEmail'>>(emailId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetOutboxEmailQueryKey(emailId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOutboxEmail>>> = ({ signal }) => getOutboxEmail(emailId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(emailId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetOutboxEmailQueryResult = NonNullable<Awaited<ReturnType<typeof getOutboxEmail>>>
+export type GetOutboxEmailQueryError = OperationError<'getOutboxEmail'>
+
+
+/**
+ * @summary One outbox email
+ */
+
+export function useGetOutboxEmail<TData = Awaited<ReturnType<typeof getOutboxEmail>>, TError = OperationError<'getOutboxEmail'>>(
+ emailId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetOutboxEmailQueryOptions(emailId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetOutboxEmailSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOutboxEmail>>, TError = OperationError<'getOutboxEmail'>>(emailId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetOutboxEmailQueryKey(emailId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOutboxEmail>>> = ({ signal }) => getOutboxEmail(emailId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetOutboxEmailSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getOutboxEmail>>>
+export type GetOutboxEmailSuspenseQueryError = OperationError<'getOutboxEmail'>
+
+
+/**
+ * @summary One outbox email
+ */
+
+export function useGetOutboxEmailSuspense<TData = Awaited<ReturnType<typeof getOutboxEmail>>, TError = OperationError<'getOutboxEmail'>>(
+ emailId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOutboxEmail>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetOutboxEmailSuspenseQueryOptions(emailId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Only while the email is `queued`, `failed` or `skipped`; once it is `sending` or `sent` this is
+`EMAIL_NOT_EDITABLE`. `to`, `subject`, `html`, `text` replace the content (a send-email row not rendered yet
+becomes this content instead of its template: give `html` with them); `status: queued` sends it now (again),
+with its attempts counted on; `status: skipped` cancels it (`skipped_reason`: `Cancelled.`).
+
+ * @summary Change, resend or cancel an email that was not sent
+ */
+export const getUpdateOutboxEmailUrl = (emailId: string,) => {
+
+
+  
+
+  return `/emails/outbox/${emailId}`
+}
+
+export const updateOutboxEmail = async (emailId: string,
+    updateOutboxEmailBody: UpdateOutboxEmailBody, options?: RequestInit): Promise<EmailOutboxEntry> => {
+  
+  return apiMutator<EmailOutboxEntry>(getUpdateOutboxEmailUrl(emailId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updateOutboxEmailBody,)
+  }
+);}
+
+
+
+
+export const getUpdateOutboxEmailMutationOptions = <TError = OperationError<'updateOutboxEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateOutboxEmail>>, TError,{emailId: string;data: UpdateOutboxEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateOutboxEmail>>, TError,{emailId: string;data: UpdateOutboxEmailBody}, TContext> => {
+
+const mutationKey = ['updateOutboxEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateOutboxEmail>>, {emailId: string;data: UpdateOutboxEmailBody}> = (props) => {
+          const {emailId,data} = props ?? {};
+
+          return  updateOutboxEmail(emailId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateOutboxEmailMutationResult = NonNullable<Awaited<ReturnType<typeof updateOutboxEmail>>>
+    export type UpdateOutboxEmailMutationBody = UpdateOutboxEmailBody
+    export type UpdateOutboxEmailMutationError = OperationError<'updateOutboxEmail'>
+
+    /**
+ * @summary Change, resend or cancel an email that was not sent
+ */
+export const useUpdateOutboxEmail = <TError = OperationError<'updateOutboxEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateOutboxEmail>>, TError,{emailId: string;data: UpdateOutboxEmailBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updateOutboxEmail>>,
+        TError,
+        {emailId: string;data: UpdateOutboxEmailBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateOutboxEmailMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The newest 100 emails that were sent or had a failed attempt (`error`: the last SMTP or rendering error; `sent_at_millis` null until sent), newest first. The whole outbox, queued and skipped rows too, is `GET /emails/outbox`.
+ * @summary The emails the project sent or tried to send
+ */
+export const getListSentEmailsUrl = () => {
+
+
+  
+
+  return `/internal/emails`
+}
+
+export const listSentEmails = async ( options?: RequestInit): Promise<SentEmailList> => {
+  
+  return apiMutator<SentEmailList>(getListSentEmailsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListSentEmailsQueryKey = () => {
+    return [
+    `/internal/emails`
+    ] as const;
+    }
+
+    
+export const getListSentEmailsQueryOptions = <TData = Awaited<ReturnType<typeof listSentEmails>>, TError = OperationError<'listSentEmails'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSentEmailsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSentEmails>>> = ({ signal }) => listSentEmails({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListSentEmailsQueryResult = NonNullable<Awaited<ReturnType<typeof listSentEmails>>>
+export type ListSentEmailsQueryError = OperationError<'listSentEmails'>
+
+
+/**
+ * @summary The emails the project sent or tried to send
+ */
+
+export function useListSentEmails<TData = Awaited<ReturnType<typeof listSentEmails>>, TError = OperationError<'listSentEmails'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListSentEmailsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListSentEmailsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listSentEmails>>, TError = OperationError<'listSentEmails'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSentEmailsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSentEmails>>> = ({ signal }) => listSentEmails({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListSentEmailsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listSentEmails>>>
+export type ListSentEmailsSuspenseQueryError = OperationError<'listSentEmails'>
+
+
+/**
+ * @summary The emails the project sent or tried to send
+ */
+
+export function useListSentEmailsSuspense<TData = Awaited<ReturnType<typeof listSentEmails>>, TError = OperationError<'listSentEmails'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listSentEmails>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListSentEmailsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * `stats`: emails sent in the last hour, day, week and month (30 days). Gatehouse receives no bounce or spam reports from SMTP servers, so `bounced` and `marked_as_spam` are 0. `capacity`: there is no per-project throttle or boost; `rate_per_second` is the project's delivery rate over the last minute, `boost_multiplier` and `penalty_factor` are 1, `is_boost_active` false and `boost_expires_at` null.
+ * @summary Delivery statistics and capacity
+ */
+export const getGetEmailDeliveryInfoUrl = () => {
+
+
+  
+
+  return `/emails/delivery-info`
+}
+
+export const getEmailDeliveryInfo = async ( options?: RequestInit): Promise<EmailDeliveryInfo> => {
+  
+  return apiMutator<EmailDeliveryInfo>(getGetEmailDeliveryInfoUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEmailDeliveryInfoQueryKey = () => {
+    return [
+    `/emails/delivery-info`
+    ] as const;
+    }
+
+    
+export const getGetEmailDeliveryInfoQueryOptions = <TData = Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError = OperationError<'getEmailDeliveryInfo'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailDeliveryInfoQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailDeliveryInfo>>> = ({ signal }) => getEmailDeliveryInfo({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailDeliveryInfoQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailDeliveryInfo>>>
+export type GetEmailDeliveryInfoQueryError = OperationError<'getEmailDeliveryInfo'>
+
+
+/**
+ * @summary Delivery statistics and capacity
+ */
+
+export function useGetEmailDeliveryInfo<TData = Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError = OperationError<'getEmailDeliveryInfo'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailDeliveryInfoQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetEmailDeliveryInfoSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError = OperationError<'getEmailDeliveryInfo'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailDeliveryInfoQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailDeliveryInfo>>> = ({ signal }) => getEmailDeliveryInfo({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetEmailDeliveryInfoSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailDeliveryInfo>>>
+export type GetEmailDeliveryInfoSuspenseQueryError = OperationError<'getEmailDeliveryInfo'>
+
+
+/**
+ * @summary Delivery statistics and capacity
+ */
+
+export function useGetEmailDeliveryInfoSuspense<TData = Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError = OperationError<'getEmailDeliveryInfo'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getEmailDeliveryInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetEmailDeliveryInfoSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * The quantity is the customer's unexpired manual changes (`update-quantity`) plus what its active products grant:
 an included item that does not repeat counts while the product is active (for good with `expires: never`);
@@ -12448,6 +14178,579 @@ export const useCompleteTestModePurchase = <TError = OperationError<'completeTes
     }
     
 /**
+ * Purchases (test mode and Stripe), server grants of products, manual item-quantity changes and refunds of every
+customer, newest first (by time, then id), filtered by `type`, `customer_type` and `customer_id`. Keyset paging:
+`next_cursor` names the last transaction of the page and the next page starts after it, so transactions written
+meanwhile never shift a page or repeat one. `limit` 1-200 (default 50; larger is read as 200). A `cursor` that is
+not one this endpoint gave is a plain-text 400.
+
+ * @summary The project's payment transactions
+ */
+export const getListPaymentTransactionsUrl = (params?: ListPaymentTransactionsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/internal/payments/transactions?${stringifiedParams}` : `/internal/payments/transactions`
+}
+
+export const listPaymentTransactions = async (params?: ListPaymentTransactionsParams, options?: RequestInit): Promise<TransactionList> => {
+  
+  return apiMutator<TransactionList>(getListPaymentTransactionsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListPaymentTransactionsQueryKey = (params?: ListPaymentTransactionsParams,) => {
+    return [
+    `/internal/payments/transactions`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListPaymentTransactionsQueryOptions = <TData = Awaited<ReturnType<typeof listPaymentTransactions>>, TError = OperationError<'listPaymentTransactions'>>(params?: ListPaymentTransactionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListPaymentTransactionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPaymentTransactions>>> = ({ signal }) => listPaymentTransactions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListPaymentTransactionsQueryResult = NonNullable<Awaited<ReturnType<typeof listPaymentTransactions>>>
+export type ListPaymentTransactionsQueryError = OperationError<'listPaymentTransactions'>
+
+
+/**
+ * @summary The project's payment transactions
+ */
+
+export function useListPaymentTransactions<TData = Awaited<ReturnType<typeof listPaymentTransactions>>, TError = OperationError<'listPaymentTransactions'>>(
+ params?: ListPaymentTransactionsParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListPaymentTransactionsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListPaymentTransactionsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listPaymentTransactions>>, TError = OperationError<'listPaymentTransactions'>>(params?: ListPaymentTransactionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListPaymentTransactionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPaymentTransactions>>> = ({ signal }) => listPaymentTransactions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListPaymentTransactionsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listPaymentTransactions>>>
+export type ListPaymentTransactionsSuspenseQueryError = OperationError<'listPaymentTransactions'>
+
+
+/**
+ * @summary The project's payment transactions
+ */
+
+export function useListPaymentTransactionsSuspense<TData = Awaited<ReturnType<typeof listPaymentTransactions>>, TError = OperationError<'listPaymentTransactions'>>(
+ params?: ListPaymentTransactionsParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listPaymentTransactions>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListPaymentTransactionsSuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Refunds a purchase (`type` `one-time-purchase`, or `subscription` for a purchase at a price with an interval;
+`id` the purchase transaction's id, its `subscription_id`), once: the purchase ends as `refunded`, everything it
+granted stops counting (also included items that never expire), a `refund` transaction and a `product.refunded`
+event are recorded. A second refund of the same purchase is `ONE_TIME_PURCHASE_ALREADY_REFUNDED` /
+`SUBSCRIPTION_ALREADY_REFUNDED`, also when both race. An unknown id, a purchase of the other type, or a server
+grant (nothing was paid) is `ONE_TIME_PURCHASE_NOT_FOUND` / `SUBSCRIPTION_INVOICE_NOT_FOUND`.
+Test mode (decided here; the protocol does not say): no money was taken, so a test-mode purchase returns none —
+`amount_usd` must be `"0"` (any other amount is `TEST_MODE_PURCHASE_NON_REFUNDABLE`) and the refund reverses the
+purchase's grants now (`end_action` `at-period-end` is a plain-text 400: a test-mode purchase has no period
+billed to end). A Stripe purchase (USD) is refunded on the project's connected account first (`amount_usd` up to
+what was paid, refunds end the purchase now; plain-text 400 otherwise), and Stripe's own `charge.refunded` event
+for it then changes nothing. `invoice_id` is accepted for compatibility and must be absent or the purchase's id.
+
+ * @summary Refund a purchase
+ */
+export const getCreatePaymentRefundUrl = () => {
+
+
+  
+
+  return `/internal/payments/transactions/refund`
+}
+
+export const createPaymentRefund = async (createPaymentRefundBody: CreatePaymentRefundBody, options?: RequestInit): Promise<CreatePaymentRefund200> => {
+  
+  return apiMutator<CreatePaymentRefund200>(getCreatePaymentRefundUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createPaymentRefundBody,)
+  }
+);}
+
+
+
+
+export const getCreatePaymentRefundMutationOptions = <TError = OperationError<'createPaymentRefund'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPaymentRefund>>, TError,{data: CreatePaymentRefundBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createPaymentRefund>>, TError,{data: CreatePaymentRefundBody}, TContext> => {
+
+const mutationKey = ['createPaymentRefund'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createPaymentRefund>>, {data: CreatePaymentRefundBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createPaymentRefund(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreatePaymentRefundMutationResult = NonNullable<Awaited<ReturnType<typeof createPaymentRefund>>>
+    export type CreatePaymentRefundMutationBody = CreatePaymentRefundBody
+    export type CreatePaymentRefundMutationError = OperationError<'createPaymentRefund'>
+
+    /**
+ * @summary Refund a purchase
+ */
+export const useCreatePaymentRefund = <TError = OperationError<'createPaymentRefund'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPaymentRefund>>, TError,{data: CreatePaymentRefundBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createPaymentRefund>>,
+        TError,
+        {data: CreatePaymentRefundBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreatePaymentRefundMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Stripe mode: creates the project's connected Stripe account (an Express account) the first time, then answers a
+fresh onboarding link of it (`account_onboarding`, returning to the dashboard's payments page). The platform's
+Stripe key is the server's `STRIPE_SECRET_KEY`; a server without one answers a plain-text 400.
+
+ * @summary Start or continue the project's Stripe onboarding
+ */
+export const getCreateStripeOnboardingLinkUrl = () => {
+
+
+  
+
+  return `/internal/payments/setup`
+}
+
+export const createStripeOnboardingLink = async (createStripeOnboardingLinkBody?: CreateStripeOnboardingLinkBody, options?: RequestInit): Promise<CreateStripeOnboardingLink200> => {
+  
+  return apiMutator<CreateStripeOnboardingLink200>(getCreateStripeOnboardingLinkUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createStripeOnboardingLinkBody,)
+  }
+);}
+
+
+
+
+export const getCreateStripeOnboardingLinkMutationOptions = <TError = OperationError<'createStripeOnboardingLink'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createStripeOnboardingLink>>, TError,{data: CreateStripeOnboardingLinkBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createStripeOnboardingLink>>, TError,{data: CreateStripeOnboardingLinkBody}, TContext> => {
+
+const mutationKey = ['createStripeOnboardingLink'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createStripeOnboardingLink>>, {data: CreateStripeOnboardingLinkBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createStripeOnboardingLink(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateStripeOnboardingLinkMutationResult = NonNullable<Awaited<ReturnType<typeof createStripeOnboardingLink>>>
+    export type CreateStripeOnboardingLinkMutationBody = CreateStripeOnboardingLinkBody
+    export type CreateStripeOnboardingLinkMutationError = OperationError<'createStripeOnboardingLink'>
+
+    /**
+ * @summary Start or continue the project's Stripe onboarding
+ */
+export const useCreateStripeOnboardingLink = <TError = OperationError<'createStripeOnboardingLink'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createStripeOnboardingLink>>, TError,{data: CreateStripeOnboardingLinkBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createStripeOnboardingLink>>,
+        TError,
+        {data: CreateStripeOnboardingLinkBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateStripeOnboardingLinkMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * What Stripe says of the project's connected account now; `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has not
+started onboarding (`/internal/payments/setup`) or the server has no Stripe key.
+
+ * @summary The project's connected Stripe account
+ */
+export const getGetStripeAccountInfoUrl = () => {
+
+
+  
+
+  return `/internal/payments/stripe/account-info`
+}
+
+export const getStripeAccountInfo = async ( options?: RequestInit): Promise<GetStripeAccountInfo200> => {
+  
+  return apiMutator<GetStripeAccountInfo200>(getGetStripeAccountInfoUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetStripeAccountInfoQueryKey = () => {
+    return [
+    `/internal/payments/stripe/account-info`
+    ] as const;
+    }
+
+    
+export const getGetStripeAccountInfoQueryOptions = <TData = Awaited<ReturnType<typeof getStripeAccountInfo>>, TError = OperationError<'getStripeAccountInfo'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetStripeAccountInfoQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getStripeAccountInfo>>> = ({ signal }) => getStripeAccountInfo({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetStripeAccountInfoQueryResult = NonNullable<Awaited<ReturnType<typeof getStripeAccountInfo>>>
+export type GetStripeAccountInfoQueryError = OperationError<'getStripeAccountInfo'>
+
+
+/**
+ * @summary The project's connected Stripe account
+ */
+
+export function useGetStripeAccountInfo<TData = Awaited<ReturnType<typeof getStripeAccountInfo>>, TError = OperationError<'getStripeAccountInfo'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetStripeAccountInfoQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetStripeAccountInfoSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getStripeAccountInfo>>, TError = OperationError<'getStripeAccountInfo'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetStripeAccountInfoQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getStripeAccountInfo>>> = ({ signal }) => getStripeAccountInfo({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetStripeAccountInfoSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getStripeAccountInfo>>>
+export type GetStripeAccountInfoSuspenseQueryError = OperationError<'getStripeAccountInfo'>
+
+
+/**
+ * @summary The project's connected Stripe account
+ */
+
+export function useGetStripeAccountInfoSuspense<TData = Awaited<ReturnType<typeof getStripeAccountInfo>>, TError = OperationError<'getStripeAccountInfo'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getStripeAccountInfo>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetStripeAccountInfoSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * An account session of the project's connected account (account management, notification banner, payments and
+payouts components), whose `client_secret` the dashboard hands to Stripe's embedded components.
+`STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has no connected account.
+
+ * @summary A session for Stripe's embedded dashboard components
+ */
+export const getCreateStripeAccountSessionUrl = () => {
+
+
+  
+
+  return `/internal/payments/stripe-widgets/account-session`
+}
+
+export const createStripeAccountSession = async (createStripeAccountSessionBody?: CreateStripeAccountSessionBody, options?: RequestInit): Promise<CreateStripeAccountSession200> => {
+  
+  return apiMutator<CreateStripeAccountSession200>(getCreateStripeAccountSessionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createStripeAccountSessionBody,)
+  }
+);}
+
+
+
+
+export const getCreateStripeAccountSessionMutationOptions = <TError = OperationError<'createStripeAccountSession'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createStripeAccountSession>>, TError,{data: CreateStripeAccountSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createStripeAccountSession>>, TError,{data: CreateStripeAccountSessionBody}, TContext> => {
+
+const mutationKey = ['createStripeAccountSession'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createStripeAccountSession>>, {data: CreateStripeAccountSessionBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createStripeAccountSession(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateStripeAccountSessionMutationResult = NonNullable<Awaited<ReturnType<typeof createStripeAccountSession>>>
+    export type CreateStripeAccountSessionMutationBody = CreateStripeAccountSessionBody
+    export type CreateStripeAccountSessionMutationError = OperationError<'createStripeAccountSession'>
+
+    /**
+ * @summary A session for Stripe's embedded dashboard components
+ */
+export const useCreateStripeAccountSession = <TError = OperationError<'createStripeAccountSession'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createStripeAccountSession>>, TError,{data: CreateStripeAccountSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createStripeAccountSession>>,
+        TError,
+        {data: CreateStripeAccountSessionBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateStripeAccountSessionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Stripe posts here the events of the projects' connected accounts (Connect webhook). The `Stripe-Signature` header
+must sign the exact body with the server's `STRIPE_WEBHOOK_SECRET` and be at most 5 minutes old, else
+`STRIPE_WEBHOOK_SIGNATURE_INVALID` and nothing is applied. Each Stripe event id is applied once: a replayed or
+re-delivered event answers 200 with `applied: false` and changes nothing (also when two deliveries race). Applied:
+`payment_intent.succeeded` (a one-time purchase; metadata `customer_type`, `customer_id`, `product_id`,
+`price_id`, `quantity?` from the purchase session), `invoice.paid` (the first invoice of a subscription grants it,
+with the same metadata on the subscription; later ones renew it: `current_period_end` moves on),
+`customer.subscription.deleted` (the subscription's product is canceled) and `charge.refunded` (the purchase of
+the charge's payment intent is refunded, once, as the admin refund endpoint does). Other types, events of
+accounts no project owns and events naming what does not exist are acknowledged (200, `applied: false`) so
+Stripe stops retrying. The body is the Stripe event; its shape is Stripe's, checked by the signature.
+
+ * @summary Stripe's events of the connected accounts
+ */
+export const getReceiveStripeWebhookUrl = () => {
+
+
+  
+
+  return `/integrations/stripe/webhooks`
+}
+
+export const receiveStripeWebhook = async (receiveStripeWebhookBody: ReceiveStripeWebhookBody, options?: RequestInit): Promise<ReceiveStripeWebhook200> => {
+  
+  return apiMutator<ReceiveStripeWebhook200>(getReceiveStripeWebhookUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      receiveStripeWebhookBody,)
+  }
+);}
+
+
+
+
+export const getReceiveStripeWebhookMutationOptions = <TError = OperationError<'receiveStripeWebhook'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof receiveStripeWebhook>>, TError,{data: ReceiveStripeWebhookBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof receiveStripeWebhook>>, TError,{data: ReceiveStripeWebhookBody}, TContext> => {
+
+const mutationKey = ['receiveStripeWebhook'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof receiveStripeWebhook>>, {data: ReceiveStripeWebhookBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  receiveStripeWebhook(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ReceiveStripeWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof receiveStripeWebhook>>>
+    export type ReceiveStripeWebhookMutationBody = ReceiveStripeWebhookBody
+    export type ReceiveStripeWebhookMutationError = OperationError<'receiveStripeWebhook'>
+
+    /**
+ * @summary Stripe's events of the connected accounts
+ */
+export const useReceiveStripeWebhook = <TError = OperationError<'receiveStripeWebhook'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof receiveStripeWebhook>>, TError,{data: ReceiveStripeWebhookBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof receiveStripeWebhook>>,
+        TError,
+        {data: ReceiveStripeWebhookBody},
+        TContext
+      > => {
+
+      const mutationOptions = getReceiveStripeWebhookMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * Client access on the `internal` project with a user token: the projects owned by teams the user belongs to.
  * @summary The projects the signed-in dashboard user manages
  */
@@ -13482,6 +15785,332 @@ export function useGetProjectMetricsSuspense<TData = Awaited<ReturnType<typeof g
 
 
 /**
+ * `total_users` counts the users who are not anonymous (as `getProjectMetrics` does by default); `anonymous_users` the anonymous ones. Read from the same rollups as the metrics.
+ * @summary How many users the project has
+ */
+export const getGetUserCountsUrl = () => {
+
+
+  
+
+  return `/internal/metrics/user-counts`
+}
+
+export const getUserCounts = async ( options?: RequestInit): Promise<GetUserCounts200> => {
+  
+  return apiMutator<GetUserCounts200>(getGetUserCountsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUserCountsQueryKey = () => {
+    return [
+    `/internal/metrics/user-counts`
+    ] as const;
+    }
+
+    
+export const getGetUserCountsQueryOptions = <TData = Awaited<ReturnType<typeof getUserCounts>>, TError = OperationError<'getUserCounts'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserCountsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserCounts>>> = ({ signal }) => getUserCounts({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserCountsQueryResult = NonNullable<Awaited<ReturnType<typeof getUserCounts>>>
+export type GetUserCountsQueryError = OperationError<'getUserCounts'>
+
+
+/**
+ * @summary How many users the project has
+ */
+
+export function useGetUserCounts<TData = Awaited<ReturnType<typeof getUserCounts>>, TError = OperationError<'getUserCounts'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserCountsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetUserCountsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUserCounts>>, TError = OperationError<'getUserCounts'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserCountsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserCounts>>> = ({ signal }) => getUserCounts({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserCountsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUserCounts>>>
+export type GetUserCountsSuspenseQueryError = OperationError<'getUserCounts'>
+
+
+/**
+ * @summary How many users the project has
+ */
+
+export function useGetUserCountsSuspense<TData = Awaited<ReturnType<typeof getUserCounts>>, TError = OperationError<'getUserCounts'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserCounts>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserCountsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * One data point per UTC day of the last 30 (`YYYY-MM-DD`, oldest first). Decided here: Gatehouse keeps each user's latest activity, not a history of it, so `activity` is 1 on the day of the user's latest activity and 0 on the other days.
+ * @summary A user's activity per day over the last 30 days
+ */
+export const getGetUserActivityUrl = (params: GetUserActivityParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/internal/user-activity?${stringifiedParams}` : `/internal/user-activity`
+}
+
+export const getUserActivity = async (params: GetUserActivityParams, options?: RequestInit): Promise<GetUserActivity200> => {
+  
+  return apiMutator<GetUserActivity200>(getGetUserActivityUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUserActivityQueryKey = (params?: GetUserActivityParams,) => {
+    return [
+    `/internal/user-activity`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetUserActivityQueryOptions = <TData = Awaited<ReturnType<typeof getUserActivity>>, TError = OperationError<'getUserActivity'>>(params: GetUserActivityParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserActivityQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserActivity>>> = ({ signal }) => getUserActivity(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserActivityQueryResult = NonNullable<Awaited<ReturnType<typeof getUserActivity>>>
+export type GetUserActivityQueryError = OperationError<'getUserActivity'>
+
+
+/**
+ * @summary A user's activity per day over the last 30 days
+ */
+
+export function useGetUserActivity<TData = Awaited<ReturnType<typeof getUserActivity>>, TError = OperationError<'getUserActivity'>>(
+ params: GetUserActivityParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserActivityQueryOptions(params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetUserActivitySuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getUserActivity>>, TError = OperationError<'getUserActivity'>>(params: GetUserActivityParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUserActivityQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserActivity>>> = ({ signal }) => getUserActivity(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetUserActivitySuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getUserActivity>>>
+export type GetUserActivitySuspenseQueryError = OperationError<'getUserActivity'>
+
+
+/**
+ * @summary A user's activity per day over the last 30 days
+ */
+
+export function useGetUserActivitySuspense<TData = Awaited<ReturnType<typeof getUserActivity>>, TError = OperationError<'getUserActivity'>>(
+ params: GetUserActivityParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getUserActivity>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetUserActivitySuspenseQueryOptions(params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The users who are not restricted now and would be with the onboarding settings given (unset ones keep their current value): with `require_email_verification: true`, the users who are not anonymous and have no verified primary email, each with the `restricted_reason` they would get. `affected_users` lists the first `limit` (default 10, at most 100) by sign-up, oldest first; `total_affected_count` counts them all. Nothing is changed.
+ * @summary The users an onboarding change would restrict
+ */
+export const getListOnboardingAffectedUsersUrl = (params?: ListOnboardingAffectedUsersParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/internal/onboarding/preview-affected-users?${stringifiedParams}` : `/internal/onboarding/preview-affected-users`
+}
+
+export const listOnboardingAffectedUsers = async (listOnboardingAffectedUsersBody: ListOnboardingAffectedUsersBody,
+    params?: ListOnboardingAffectedUsersParams, options?: RequestInit): Promise<ListOnboardingAffectedUsers200> => {
+  
+  return apiMutator<ListOnboardingAffectedUsers200>(getListOnboardingAffectedUsersUrl(params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      listOnboardingAffectedUsersBody,)
+  }
+);}
+
+
+
+
+export const getListOnboardingAffectedUsersMutationOptions = <TError = OperationError<'listOnboardingAffectedUsers'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>, TError,{data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>, TError,{data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams}, TContext> => {
+
+const mutationKey = ['listOnboardingAffectedUsers'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>, {data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams}> = (props) => {
+          const {data,params} = props ?? {};
+
+          return  listOnboardingAffectedUsers(data,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ListOnboardingAffectedUsersMutationResult = NonNullable<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>>
+    export type ListOnboardingAffectedUsersMutationBody = ListOnboardingAffectedUsersBody
+    export type ListOnboardingAffectedUsersMutationError = OperationError<'listOnboardingAffectedUsers'>
+
+    /**
+ * @summary The users an onboarding change would restrict
+ */
+export const useListOnboardingAffectedUsers = <TError = OperationError<'listOnboardingAffectedUsers'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof listOnboardingAffectedUsers>>, TError,{data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof listOnboardingAffectedUsers>>,
+        TError,
+        {data: ListOnboardingAffectedUsersBody;params?: ListOnboardingAffectedUsersParams},
+        TContext
+      > => {
+
+      const mutationOptions = getListOnboardingAffectedUsersMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * @summary The project's rendered config (defaults with the override applied)
  */
 export const getGetProjectConfigUrl = () => {
@@ -13600,6 +16229,199 @@ export function useGetProjectConfigSuspense<TData = Awaited<ReturnType<typeof ge
 
 
 /**
+ * `config_string` is the JSON of the override object exactly as stored (dotted keys kept), not the rendered config (`getProjectConfig`). Decided here: Gatehouse keeps one override per project (one branch, `main`, and one environment), so the `project`, `branch` and `environment` levels all read, replace and merge that same override; what a level means for the Stack SDKs (where a value came from) is kept in the config source (`getProjectConfigSource`). It holds the project's secrets (OAuth client secrets, the SMTP password), so only server and admin access read it.
+ * @summary The project's config override, as stored
+ */
+export const getGetProjectConfigOverrideUrl = (level: ConfigLevel,) => {
+
+
+  
+
+  return `/internal/config/override/${level}`
+}
+
+export const getProjectConfigOverride = async (level: ConfigLevel, options?: RequestInit): Promise<ConfigString> => {
+  
+  return apiMutator<ConfigString>(getGetProjectConfigOverrideUrl(level),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectConfigOverrideQueryKey = (level?: ConfigLevel,) => {
+    return [
+    `/internal/config/override/${level}`
+    ] as const;
+    }
+
+    
+export const getGetProjectConfigOverrideQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(level: ConfigLevel, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigOverrideQueryKey(level);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigOverride>>> = ({ signal }) => getProjectConfigOverride(level, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(level), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigOverrideQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigOverride>>>
+export type GetProjectConfigOverrideQueryError = OperationError<'getProjectConfigOverride'>
+
+
+/**
+ * @summary The project's config override, as stored
+ */
+
+export function useGetProjectConfigOverride<TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(
+ level: ConfigLevel, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigOverrideQueryOptions(level,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectConfigOverrideSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(level: ConfigLevel, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigOverrideQueryKey(level);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigOverride>>> = ({ signal }) => getProjectConfigOverride(level, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigOverrideSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigOverride>>>
+export type GetProjectConfigOverrideSuspenseQueryError = OperationError<'getProjectConfigOverride'>
+
+
+/**
+ * @summary The project's config override, as stored
+ */
+
+export function useGetProjectConfigOverrideSuspense<TData = Awaited<ReturnType<typeof getProjectConfigOverride>>, TError = OperationError<'getProjectConfigOverride'>>(
+ level: ConfigLevel, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigOverride>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigOverrideSuspenseQueryOptions(level,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * `config_string` is a JSON object (dotted keys allowed) that becomes the whole override (see `getProjectConfigOverride` for the levels); keys it does not name fall back to their defaults. The rendered result is validated like `updateProjectConfigOverride` (the same plain-text 400 messages, naming `config_string` where those name `config_override_string`) and nothing is saved when it fails. `source`, when given, becomes the config source (`getProjectConfigSource`); without it the source is left as it was. The protocol leaves the answer open; here it is the rendered config, as for `updateProjectConfigOverride`.
+ * @summary Replace the project's config override
+ */
+export const getSetProjectConfigOverrideUrl = (level: ConfigLevel,) => {
+
+
+  
+
+  return `/internal/config/override/${level}`
+}
+
+export const setProjectConfigOverride = async (level: ConfigLevel,
+    setProjectConfigOverrideBody: SetProjectConfigOverrideBody, options?: RequestInit): Promise<ConfigString> => {
+  
+  return apiMutator<ConfigString>(getSetProjectConfigOverrideUrl(level),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setProjectConfigOverrideBody,)
+  }
+);}
+
+
+
+
+export const getSetProjectConfigOverrideMutationOptions = <TError = OperationError<'setProjectConfigOverride'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setProjectConfigOverride>>, TError,{level: ConfigLevel;data: SetProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof setProjectConfigOverride>>, TError,{level: ConfigLevel;data: SetProjectConfigOverrideBody}, TContext> => {
+
+const mutationKey = ['setProjectConfigOverride'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setProjectConfigOverride>>, {level: ConfigLevel;data: SetProjectConfigOverrideBody}> = (props) => {
+          const {level,data} = props ?? {};
+
+          return  setProjectConfigOverride(level,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetProjectConfigOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof setProjectConfigOverride>>>
+    export type SetProjectConfigOverrideMutationBody = SetProjectConfigOverrideBody
+    export type SetProjectConfigOverrideMutationError = OperationError<'setProjectConfigOverride'>
+
+    /**
+ * @summary Replace the project's config override
+ */
+export const useSetProjectConfigOverride = <TError = OperationError<'setProjectConfigOverride'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setProjectConfigOverride>>, TError,{level: ConfigLevel;data: SetProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof setProjectConfigOverride>>,
+        TError,
+        {level: ConfigLevel;data: SetProjectConfigOverrideBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSetProjectConfigOverrideMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * `config_override_string` is a JSON object whose keys may be dotted paths (`"auth.password.allowSignIn": true`);
 a dotted key sets the value at its path. A key applies before the keys nested under it, and an entry merged
 here wins over what the override already said about that part of the tree (older nested keys it covers
@@ -13643,7 +16465,7 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
 
  * @summary Merge entries into the project's config override
  */
-export const getUpdateProjectConfigOverrideUrl = (level: 'project' | 'branch' | 'environment',) => {
+export const getUpdateProjectConfigOverrideUrl = (level: ConfigLevel,) => {
 
 
   
@@ -13651,7 +16473,7 @@ export const getUpdateProjectConfigOverrideUrl = (level: 'project' | 'branch' | 
   return `/internal/config/override/${level}`
 }
 
-export const updateProjectConfigOverride = async (level: 'project' | 'branch' | 'environment',
+export const updateProjectConfigOverride = async (level: ConfigLevel,
     updateProjectConfigOverrideBody: UpdateProjectConfigOverrideBody, options?: RequestInit): Promise<ConfigString> => {
   
   return apiMutator<ConfigString>(getUpdateProjectConfigOverrideUrl(level),
@@ -13668,8 +16490,8 @@ export const updateProjectConfigOverride = async (level: 'project' | 'branch' | 
 
 
 export const getUpdateProjectConfigOverrideMutationOptions = <TError = OperationError<'updateProjectConfigOverride'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: ConfigLevel;data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: ConfigLevel;data: UpdateProjectConfigOverrideBody}, TContext> => {
 
 const mutationKey = ['updateProjectConfigOverride'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -13681,7 +16503,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProjectConfigOverride>>, {level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProjectConfigOverride>>, {level: ConfigLevel;data: UpdateProjectConfigOverrideBody}> = (props) => {
           const {level,data} = props ?? {};
 
           return  updateProjectConfigOverride(level,data,requestOptions)
@@ -13700,15 +16522,280 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Merge entries into the project's config override
  */
 export const useUpdateProjectConfigOverride = <TError = OperationError<'updateProjectConfigOverride'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProjectConfigOverride>>, TError,{level: ConfigLevel;data: UpdateProjectConfigOverrideBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
         Awaited<ReturnType<typeof updateProjectConfigOverride>>,
         TError,
-        {level: 'project' | 'branch' | 'environment';data: UpdateProjectConfigOverrideBody},
+        {level: ConfigLevel;data: UpdateProjectConfigOverrideBody},
         TContext
       > => {
 
       const mutationOptions = getUpdateProjectConfigOverrideMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Each of `keys` is a dotted path (`auth.oauth.providers.github`); the override loses whatever it says at that path and below it (a dotted entry, or the part of an object entry above it), so those settings fall back to their defaults. Keys the override does not set change nothing. Only the `branch` and `environment` levels may be reset (the protocol's rule); `project` is a plain-text 403 `Keys can be reset only at the branch and environment levels.`. The rendered result is validated like `updateProjectConfigOverride` (plain-text 400, nothing saved).
+ * @summary Remove keys from the project's config override
+ */
+export const getResetProjectConfigKeysUrl = (level: ConfigLevel,) => {
+
+
+  
+
+  return `/internal/config/override/${level}/reset-keys`
+}
+
+export const resetProjectConfigKeys = async (level: ConfigLevel,
+    resetProjectConfigKeysBody: ResetProjectConfigKeysBody, options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getResetProjectConfigKeysUrl(level),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      resetProjectConfigKeysBody,)
+  }
+);}
+
+
+
+
+export const getResetProjectConfigKeysMutationOptions = <TError = OperationError<'resetProjectConfigKeys'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetProjectConfigKeys>>, TError,{level: ConfigLevel;data: ResetProjectConfigKeysBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof resetProjectConfigKeys>>, TError,{level: ConfigLevel;data: ResetProjectConfigKeysBody}, TContext> => {
+
+const mutationKey = ['resetProjectConfigKeys'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resetProjectConfigKeys>>, {level: ConfigLevel;data: ResetProjectConfigKeysBody}> = (props) => {
+          const {level,data} = props ?? {};
+
+          return  resetProjectConfigKeys(level,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResetProjectConfigKeysMutationResult = NonNullable<Awaited<ReturnType<typeof resetProjectConfigKeys>>>
+    export type ResetProjectConfigKeysMutationBody = ResetProjectConfigKeysBody
+    export type ResetProjectConfigKeysMutationError = OperationError<'resetProjectConfigKeys'>
+
+    /**
+ * @summary Remove keys from the project's config override
+ */
+export const useResetProjectConfigKeys = <TError = OperationError<'resetProjectConfigKeys'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetProjectConfigKeys>>, TError,{level: ConfigLevel;data: ResetProjectConfigKeysBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof resetProjectConfigKeys>>,
+        TError,
+        {level: ConfigLevel;data: ResetProjectConfigKeysBody},
+        TContext
+      > => {
+
+      const mutationOptions = getResetProjectConfigKeysMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * The source the last `setProjectConfigOverride` carrying one recorded (a push from a GitHub workflow, or from an unknown tool); `{ "type": "unlinked" }` when none was recorded or it was unlinked.
+ * @summary Where the project's config override came from
+ */
+export const getGetProjectConfigSourceUrl = () => {
+
+
+  
+
+  return `/internal/config/source`
+}
+
+export const getProjectConfigSource = async ( options?: RequestInit): Promise<GetProjectConfigSource200> => {
+  
+  return apiMutator<GetProjectConfigSource200>(getGetProjectConfigSourceUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetProjectConfigSourceQueryKey = () => {
+    return [
+    `/internal/config/source`
+    ] as const;
+    }
+
+    
+export const getGetProjectConfigSourceQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigSourceQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigSource>>> = ({ signal }) => getProjectConfigSource({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigSourceQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigSource>>>
+export type GetProjectConfigSourceQueryError = OperationError<'getProjectConfigSource'>
+
+
+/**
+ * @summary Where the project's config override came from
+ */
+
+export function useGetProjectConfigSource<TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigSourceQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetProjectConfigSourceSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetProjectConfigSourceQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getProjectConfigSource>>> = ({ signal }) => getProjectConfigSource({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetProjectConfigSourceSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getProjectConfigSource>>>
+export type GetProjectConfigSourceSuspenseQueryError = OperationError<'getProjectConfigSource'>
+
+
+/**
+ * @summary Where the project's config override came from
+ */
+
+export function useGetProjectConfigSourceSuspense<TData = Awaited<ReturnType<typeof getProjectConfigSource>>, TError = OperationError<'getProjectConfigSource'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getProjectConfigSource>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetProjectConfigSourceSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * The source becomes `{"type": "unlinked"}`; the override itself is kept.
+ * @summary Unlink the config from its source
+ */
+export const getDeleteProjectConfigSourceUrl = () => {
+
+
+  
+
+  return `/internal/config/source`
+}
+
+export const deleteProjectConfigSource = async ( options?: RequestInit): Promise<Success> => {
+  
+  return apiMutator<Success>(getDeleteProjectConfigSourceUrl(),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteProjectConfigSourceMutationOptions = <TError = OperationError<'deleteProjectConfigSource'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteProjectConfigSource>>, TError,void, TContext> => {
+
+const mutationKey = ['deleteProjectConfigSource'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteProjectConfigSource>>, void> = () => {
+          
+
+          return  deleteProjectConfigSource(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteProjectConfigSourceMutationResult = NonNullable<Awaited<ReturnType<typeof deleteProjectConfigSource>>>
+    
+    export type DeleteProjectConfigSourceMutationError = OperationError<'deleteProjectConfigSource'>
+
+    /**
+ * @summary Unlink the config from its source
+ */
+export const useDeleteProjectConfigSource = <TError = OperationError<'deleteProjectConfigSource'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteProjectConfigSource>>, TError,void, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof deleteProjectConfigSource>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteProjectConfigSourceMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
@@ -14800,6 +17887,79 @@ export const useSendTestWebhook = <TError = OperationError<'sendTestWebhook'>,
       > => {
 
       const mutationOptions = getSendTestWebhookMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Newer SDKs send the page views and clicks they capture here. Gatehouse keeps no analytics: a batch is checked against this schema (at most 500 events, each `data` at most 100,000 characters as JSON) and then **dropped** — nothing is stored, so `inserted` is always 0 and `dropped` counts the events. The SDK treats the 200 as delivered and does not send the batch again. A signed-in user is needed, as in Stack's API.
+ * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
+ */
+export const getCreateAnalyticsEventBatchUrl = () => {
+
+
+  
+
+  return `/analytics/events/batch`
+}
+
+export const createAnalyticsEventBatch = async (analyticsEventBatch: AnalyticsEventBatch, options?: RequestInit): Promise<AnalyticsEventBatchResult> => {
+  
+  return apiMutator<AnalyticsEventBatchResult>(getCreateAnalyticsEventBatchUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      analyticsEventBatch,)
+  }
+);}
+
+
+
+
+export const getCreateAnalyticsEventBatchMutationOptions = <TError = OperationError<'createAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext> => {
+
+const mutationKey = ['createAnalyticsEventBatch'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createAnalyticsEventBatch>>, {data: AnalyticsEventBatch}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createAnalyticsEventBatch(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateAnalyticsEventBatchMutationResult = NonNullable<Awaited<ReturnType<typeof createAnalyticsEventBatch>>>
+    export type CreateAnalyticsEventBatchMutationBody = AnalyticsEventBatch
+    export type CreateAnalyticsEventBatchMutationError = OperationError<'createAnalyticsEventBatch'>
+
+    /**
+ * @summary Accept a batch of the SDK's auto-captured analytics events (dropped)
+ */
+export const useCreateAnalyticsEventBatch = <TError = OperationError<'createAnalyticsEventBatch'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAnalyticsEventBatch>>, TError,{data: AnalyticsEventBatch}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createAnalyticsEventBatch>>,
+        TError,
+        {data: AnalyticsEventBatch},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateAnalyticsEventBatchMutationOptions(options);
 
       return useMutation(mutationOptions);
     }

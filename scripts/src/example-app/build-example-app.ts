@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { isBuildFresh } from '../build/freshness.mjs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,9 +16,6 @@ export type WebAppName = keyof typeof webApps;
 /** The example app's folder and its build output. */
 export const exampleAppDir = webApps.example;
 export const exampleAppDist = join(exampleAppDir, 'dist');
-
-/** The packages every web app bundles besides its own sources. */
-const sharedSourceDirs = ['react/src', 'client/src', 'protocol/src'].map((dir) => join(repositoryRoot, dir));
 
 /** Builds the example app unless its build is fresh; resolves to its `dist` folder. */
 export function ensureExampleAppBuilt(): Promise<string> {
@@ -36,18 +34,24 @@ export function ensureDashboardBuilt(): Promise<string> {
 export async function ensureWebAppBuilt(name: WebAppName): Promise<string> {
   const appDir = webApps[name];
   const dist = join(appDir, 'dist');
-  const lock = join(appDir, '.build-lock');
-  while (!tryLock(lock)) await new Promise((done) => setTimeout(done, 200));
-  try {
-    if (!isBuildFresh(appDir, dist)) {
+  await withBuildLock(join(appDir, '.build-lock'), async () => {
+    if (!isBuildFresh(name)) {
       const vite = join(appDir, 'node_modules/vite/bin/vite.js');
       const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: appDir, stdio: 'inherit' });
       if (build.status !== 0) throw new Error(`Building ${name} (${appDir}) failed (see the output above)`);
     }
+  });
+  return dist;
+}
+
+/** Runs `work` holding a lock directory, so that concurrent callers (tests, `pnpm start`) build once. */
+export async function withBuildLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
+  while (!tryLock(lock)) await new Promise((done) => setTimeout(done, 200));
+  try {
+    return await work();
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
-  return dist;
 }
 
 function tryLock(lock: string): boolean {
@@ -59,24 +63,4 @@ function tryLock(lock: string): boolean {
     if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 60_000) rmSync(lock, { recursive: true, force: true });
     return false;
   }
-}
-
-function isBuildFresh(appDir: string, dist: string): boolean {
-  const index = join(dist, 'index.html');
-  if (!existsSync(index)) return false;
-  const builtAt = statSync(index).mtimeMs;
-  const sources = [join(appDir, 'src'), join(appDir, 'index.html'), join(appDir, 'vite.config.ts'), ...sharedSourceDirs];
-  return newestSource(sources) < builtAt;
-}
-
-function newestSource(paths: string[]): number {
-  let newest = 0;
-  const visit = (path: string) => {
-    const stat = statSync(path);
-    if (stat.isDirectory()) {
-      for (const entry of readdirSync(path)) if (!entry.endsWith('.test.ts') && !entry.endsWith('.test.tsx')) visit(join(path, entry));
-    } else newest = Math.max(newest, stat.mtimeMs);
-  };
-  for (const path of paths) if (existsSync(path)) visit(path);
-  return newest;
 }

@@ -26,7 +26,8 @@ describe('SIGTERM under load', () => {
     const database = await freshDatabase();
     cleanups.push(database.drop);
     // A generous timeout: on a loaded machine the drain must end by itself, not by the timeout cutting it.
-    const server = await startServerProcess({ DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_SECONDS: '120' });
+    // LOG_LEVEL info: Fastify logs each request as it arrives, which tells the test when all have reached it.
+    const server = await startServerProcess({ DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_SECONDS: '120', LOG_LEVEL: 'info' });
     cleanups.push(server.cleanup);
 
     // Sign-ups hash with argon2id: 24 of them keep a 2-core machine busy for a while.
@@ -41,8 +42,19 @@ describe('SIGTERM under load', () => {
         (error: unknown) => ({ status: 0, body: String(error) }),
       ),
     );
-    // Every request has reached the server (the sockets are open and the bodies sent) before the signal.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every request has reached the server before the signal. A fixed pause is not enough on a loaded
+    // machine (connections not yet accepted are refused once the server stops listening, which is
+    // right): wait until the server has logged each sign-up as received.
+    const received = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('incoming request') && line.includes('/auth/password/sign-up')).length;
+    const waitStarted = Date.now();
+    while (received() < emails.length && Date.now() - waitStarted < 60_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(received()).toBe(emails.length);
     const inFlightAtSignal = emails.length - answered;
     server.kill('SIGTERM');
     const results = await Promise.all(requests);

@@ -5,6 +5,7 @@ import type { ServerEnv } from '../config/env.ts';
 import type { Services } from '../services.ts';
 import type { ProjectId } from '../tenancy/project-id.ts';
 import type { ProjectKeyKind } from '../modules/api-keys/key-format.ts';
+import { demoPaymentsCatalogue } from './demo-catalogue.ts';
 
 export type SeededProject = {
   id: string;
@@ -23,8 +24,11 @@ const developmentConfig = {
   'users.allowClientUserDeletion': true,
 };
 
-/** The demo project also lets the example app's visitors start anonymously (new projects start with it off). */
-const demoConfig = { ...developmentConfig, 'auth.allowAnonymousSignUp': true };
+/**
+ * The demo project also lets the example app's visitors start anonymously (new projects start with it
+ * off) and has a small payments catalogue in test mode, so the example app's /shop works at once.
+ */
+const demoConfig = { ...developmentConfig, 'auth.allowAnonymousSignUp': true, payments: demoPaymentsCatalogue };
 
 const farFuture = () => new Date(Date.now() + 100 * 365 * 24 * 60 * 60 * 1000);
 

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getProjectConfig" | "updateProjectConfigOverride" | "sendTestEmail" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -192,6 +192,13 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "AnalyticsEventBatchResult",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["inserted", "dropped"],
+    "properties": { "inserted": { "type": "integer", "const": 0 }, "dropped": { "type": "integer", "minimum": 0 } }
+  },
+  {
     "$id": "ClientCurrentUser",
     "type": "object",
     "additionalProperties": false,
@@ -362,6 +369,37 @@ export const sharedSchemas = [
     "properties": { "is_code_valid": { "type": "boolean", "const": true } }
   },
   {
+    "$id": "ConfigSource",
+    "oneOf": [
+      {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["type", "owner", "repo", "branch", "commit_hash", "config_file_path"],
+        "properties": {
+          "type": { "type": "string", "const": "pushed-from-github" },
+          "owner": { "type": "string", "minLength": 1, "maxLength": 200 },
+          "repo": { "type": "string", "minLength": 1, "maxLength": 200 },
+          "branch": { "type": "string", "minLength": 1, "maxLength": 500 },
+          "commit_hash": { "type": "string", "minLength": 1, "maxLength": 200 },
+          "config_file_path": { "type": "string", "minLength": 1, "maxLength": 1000 },
+          "workflow_path": { "type": "string", "minLength": 1, "maxLength": 1000 }
+        }
+      },
+      {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["type"],
+        "properties": { "type": { "type": "string", "const": "pushed-from-unknown" } }
+      },
+      {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["type"],
+        "properties": { "type": { "type": "string", "const": "unlinked" } }
+      }
+    ]
+  },
+  {
     "$id": "ConfigString",
     "type": "object",
     "additionalProperties": false,
@@ -427,6 +465,13 @@ export const sharedSchemas = [
     "additionalProperties": false,
     "required": ["id"],
     "properties": { "id": { "type": "string", "format": "uuid" } }
+  },
+  {
+    "$id": "CrossDomainAuthorizeResult",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["redirect_url"],
+    "properties": { "redirect_url": { "type": "string" } }
   },
   { "$id": "CurrentUser", "oneOf": [{ "$ref": "ClientCurrentUser#" }, { "$ref": "ServerUser#" }] },
   {
@@ -508,6 +553,63 @@ export const sharedSchemas = [
     "maxItems": 2
   },
   {
+    "$id": "EditableRegion",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "source", "start", "end", "line", "column", "text"],
+    "properties": {
+      "id": { "type": "string" },
+      "source": { "type": "string", "enum": ["template", "theme"] },
+      "start": { "type": "integer", "minimum": 0 },
+      "end": { "type": "integer", "minimum": 0 },
+      "line": { "type": "integer", "minimum": 1 },
+      "column": { "type": "integer", "minimum": 1 },
+      "text": { "type": "string" }
+    }
+  },
+  {
+    "$id": "EmailDeliveryInfo",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["stats", "capacity"],
+    "properties": {
+      "stats": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["hour", "day", "week", "month"],
+        "properties": {
+          "hour": { "$ref": "EmailDeliveryWindow#" },
+          "day": { "$ref": "EmailDeliveryWindow#" },
+          "week": { "$ref": "EmailDeliveryWindow#" },
+          "month": { "$ref": "EmailDeliveryWindow#" }
+        }
+      },
+      "capacity": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["rate_per_second", "boost_multiplier", "penalty_factor", "is_boost_active", "boost_expires_at"],
+        "properties": {
+          "rate_per_second": { "type": "number", "minimum": 0 },
+          "boost_multiplier": { "type": "number" },
+          "penalty_factor": { "type": "number" },
+          "is_boost_active": { "type": "boolean" },
+          "boost_expires_at": { "type": ["string", "null"] }
+        }
+      }
+    }
+  },
+  {
+    "$id": "EmailDeliveryWindow",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["sent", "bounced", "marked_as_spam"],
+    "properties": {
+      "sent": { "type": "integer", "minimum": 0 },
+      "bounced": { "type": "integer", "minimum": 0 },
+      "marked_as_spam": { "type": "integer", "minimum": 0 }
+    }
+  },
+  {
     "$id": "EmailDraft",
     "type": "object",
     "additionalProperties": false,
@@ -526,6 +628,54 @@ export const sharedSchemas = [
     "additionalProperties": false,
     "required": ["drafts"],
     "properties": { "drafts": { "type": "array", "items": { "$ref": "EmailDraft#" } } }
+  },
+  {
+    "$id": "EmailOutboxEntry",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "kind",
+      "to",
+      "subject",
+      "html",
+      "text",
+      "status",
+      "error",
+      "skipped_reason",
+      "attempts",
+      "user_id",
+      "created_at_millis",
+      "scheduled_at_millis",
+      "sent_at_millis"
+    ],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "kind": { "type": "string" },
+      "to": { "type": "array", "items": { "type": "string" } },
+      "subject": { "type": "string" },
+      "html": { "type": "string" },
+      "text": { "type": "string" },
+      "status": { "type": "string", "enum": ["queued", "sending", "sent", "failed", "skipped"] },
+      "error": { "type": ["string", "null"] },
+      "skipped_reason": { "type": ["string", "null"] },
+      "attempts": { "type": "integer", "minimum": 0 },
+      "user_id": { "type": ["string", "null"], "format": "uuid" },
+      "created_at_millis": { "type": "integer" },
+      "scheduled_at_millis": { "type": "integer" },
+      "sent_at_millis": { "type": ["integer", "null"] }
+    }
+  },
+  {
+    "$id": "EmailOutboxList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items", "is_paginated"],
+    "properties": {
+      "items": { "type": "array", "items": { "$ref": "EmailOutboxEntry#" } },
+      "is_paginated": { "type": "boolean", "const": true },
+      "pagination": { "$ref": "ListPagination#" }
+    }
   },
   {
     "$id": "EmailTemplate",
@@ -772,6 +922,19 @@ export const sharedSchemas = [
     "properties": { "ok": { "type": "string", "const": "ok" } }
   },
   {
+    "$id": "OpenIdConfiguration",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["issuer", "jwks_uri", "id_token_signing_alg_values_supported", "subject_types_supported", "response_types_supported"],
+    "properties": {
+      "issuer": { "type": "string" },
+      "jwks_uri": { "type": "string" },
+      "id_token_signing_alg_values_supported": { "type": "array", "items": { "type": "string", "const": "ES256" } },
+      "subject_types_supported": { "type": "array", "items": { "type": "string", "const": "public" } },
+      "response_types_supported": { "type": "array", "items": { "type": "string" } }
+    }
+  },
+  {
     "$id": "PasskeyCreationOptions",
     "type": "object",
     "additionalProperties": false,
@@ -1013,7 +1176,12 @@ export const sharedSchemas = [
     "type": "object",
     "additionalProperties": false,
     "required": ["html"],
-    "properties": { "html": { "type": "string" }, "subject": { "type": "string" }, "notification_category": { "type": "string" } }
+    "properties": {
+      "html": { "type": "string" },
+      "subject": { "type": "string" },
+      "notification_category": { "type": "string" },
+      "editable_regions": { "type": "array", "items": { "$ref": "EditableRegion#" } }
+    }
   },
   {
     "$id": "RestrictedReason",
@@ -1035,6 +1203,29 @@ export const sharedSchemas = [
       "client_read_only_metadata": { "x-max-json-length": 100000 },
       "server_metadata": { "x-max-json-length": 100000 },
       "created_at_millis": { "type": "integer" }
+    }
+  },
+  {
+    "$id": "SentEmailList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items"],
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["id", "subject", "sent_at_millis", "to"],
+          "properties": {
+            "id": { "type": "string", "format": "uuid" },
+            "subject": { "type": "string" },
+            "sent_at_millis": { "type": ["integer", "null"] },
+            "to": { "type": "array", "items": { "type": "string" } },
+            "error": { "type": "string" }
+          }
+        }
+      }
     }
   },
   {
@@ -1356,6 +1547,59 @@ export const sharedSchemas = [
   },
   { "$id": "TeamView", "oneOf": [{ "$ref": "ClientTeam#" }, { "$ref": "ServerTeam#" }] },
   {
+    "$id": "Transaction",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "type",
+      "created_at_millis",
+      "customer_type",
+      "customer_id",
+      "test_mode",
+      "product_id",
+      "product_display_name",
+      "price_id",
+      "quantity",
+      "amount",
+      "currency",
+      "status",
+      "item_id",
+      "delta",
+      "description",
+      "refunded_transaction_id"
+    ],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "type": { "type": "string", "enum": ["purchase", "product-grant", "manual-item-quantity-change", "refund"] },
+      "created_at_millis": { "type": "integer" },
+      "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+      "customer_id": { "type": "string" },
+      "test_mode": { "type": "boolean" },
+      "product_id": { "type": ["string", "null"] },
+      "product_display_name": { "type": ["string", "null"] },
+      "price_id": { "type": ["string", "null"] },
+      "quantity": { "type": ["integer", "null"] },
+      "amount": { "type": ["string", "null"] },
+      "currency": { "type": ["string", "null"] },
+      "status": { "type": ["string", "null"], "enum": ["active", "canceled", "refunded", null] },
+      "item_id": { "type": ["string", "null"] },
+      "delta": { "type": ["integer", "null"] },
+      "description": { "type": ["string", "null"] },
+      "refunded_transaction_id": { "type": ["string", "null"] }
+    }
+  },
+  {
+    "$id": "TransactionList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["transactions", "next_cursor"],
+    "properties": {
+      "transactions": { "type": "array", "items": { "$ref": "Transaction#" } },
+      "next_cursor": { "type": ["string", "null"] }
+    }
+  },
+  {
     "$id": "TrustedDomain",
     "type": "object",
     "additionalProperties": false,
@@ -1612,6 +1856,114 @@ export const routeTable = [
     "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"] }
   },
   {
+    "operationId": "checkClientVersion",
+    "method": "POST",
+    "url": "/api/v1/check-version",
+    "specPath": "/check-version",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["clientVersion"],
+        "properties": { "clientVersion": { "type": "string", "maxLength": 256 } }
+      },
+      "response": {
+        "200": {
+          "oneOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["upToDate"],
+              "properties": { "upToDate": { "type": "boolean", "const": true } }
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["upToDate", "error", "severe"],
+              "properties": {
+                "upToDate": { "type": "boolean", "const": false },
+                "error": { "type": "string" },
+                "severe": { "type": "boolean" }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "listBackendUrls",
+    "method": "GET",
+    "url": "/api/v1/internal/backend-urls",
+    "specPath": "/internal/backend-urls",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["urls"],
+          "properties": { "urls": { "type": "array", "items": { "type": "string", "format": "uri" } } }
+        }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "listComponentVersions",
+    "method": "GET",
+    "url": "/api/v1/internal/component-versions",
+    "specPath": "/internal/component-versions",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["versions"],
+          "properties": {
+            "versions": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["version", "changelogs"],
+                "properties": {
+                  "version": { "type": "integer", "minimum": 1 },
+                  "changelogs": { "type": "object", "additionalProperties": { "type": "string" } }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
+  },
+  {
     "operationId": "getHealth",
     "method": "GET",
     "url": "/api/v1/health",
@@ -1756,6 +2108,61 @@ export const routeTable = [
         "additionalProperties": false,
         "required": ["project_id"],
         "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"] }
+  },
+  {
+    "operationId": "getProjectOpenIdConfiguration",
+    "method": "GET",
+    "url": "/api/v1/projects/:project_id/.well-known/openid-configuration",
+    "specPath": "/projects/{project_id}/.well-known/openid-configuration",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id"],
+        "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": { "include_anonymous": { "type": "string", "enum": ["true", "false"] } }
+      },
+      "response": { "200": { "$ref": "OpenIdConfiguration#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["PROJECT_NOT_FOUND"] }
+  },
+  {
+    "operationId": "redirectAnonymousWellKnown",
+    "method": "GET",
+    "url": "/api/v1/projects-anonymous-users/:project_id/.well-known/:document",
+    "specPath": "/projects-anonymous-users/{project_id}/.well-known/{document}",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 307,
+    "successContentType": null,
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id", "document"],
+        "properties": {
+          "project_id": { "type": "string", "minLength": 1, "maxLength": 64 },
+          "document": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[A-Za-z0-9._-]+$" }
+        }
       },
       "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} }
     },
@@ -2265,6 +2672,122 @@ export const routeTable = [
       "408": ["OUTER_OAUTH_TIMEOUT"],
       "409": ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"],
       "503": ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"]
+    }
+  },
+  {
+    "operationId": "signInWithAppleNative",
+    "method": "POST",
+    "url": "/api/v1/auth/oauth/callback/apple/native",
+    "specPath": "/auth/oauth/callback/apple/native",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["id_token"],
+        "properties": { "id_token": { "type": "string", "minLength": 1, "maxLength": 16384 } }
+      },
+      "response": { "200": { "$ref": "SignInResponse#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "APPLE_BUNDLE_ID_NOT_CONFIGURED",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "INVALID_APPLE_CREDENTIALS",
+        "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+        "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "SIGN_UP_NOT_ENABLED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "503": ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"]
+    }
+  },
+  {
+    "operationId": "createCrossDomainAuthorization",
+    "method": "POST",
+    "url": "/api/v1/auth/oauth/cross-domain/authorize",
+    "specPath": "/auth/oauth/cross-domain/authorize",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["redirect_uri", "state", "code_challenge", "code_challenge_method"],
+        "properties": {
+          "redirect_uri": { "type": "string", "format": "uri", "maxLength": 1000000 },
+          "state": { "type": "string", "minLength": 1, "maxLength": 512 },
+          "code_challenge": { "type": "string", "pattern": "^[A-Za-z0-9._~-]{43,128}$" },
+          "code_challenge_method": { "type": "string", "const": "S256" },
+          "after_callback_redirect_url": { "type": "string", "maxLength": 1000000 }
+        }
+      },
+      "response": { "200": { "$ref": "CrossDomainAuthorizeResult#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REDIRECT_URL_NOT_WHITELISTED",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
     }
   },
   {
@@ -6648,6 +7171,68 @@ export const routeTable = [
     }
   },
   {
+    "operationId": "acceptTeamInvitationById",
+    "method": "POST",
+    "url": "/api/v1/team-invitations/:invitation_id/accept",
+    "specPath": "/team-invitations/{invitation_id}/accept",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": "check-code",
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["invitation_id"],
+        "properties": { "invitation_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["user_id"],
+        "properties": {
+          "user_id": { "type": "string", "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" }
+        }
+      },
+      "body": { "type": "object", "additionalProperties": false },
+      "response": { "200": { "type": "object", "additionalProperties": false } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED", "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["USER_NOT_FOUND", "VERIFICATION_CODE_NOT_FOUND"],
+      "429": []
+    }
+  },
+  {
     "operationId": "acceptTeamInvitation",
     "method": "POST",
     "url": "/api/v1/team-invitations/accept",
@@ -8306,7 +8891,9 @@ export const routeTable = [
           "template_id": { "type": "string", "format": "uuid" },
           "template_tsx_source": { "type": "string", "maxLength": 200000 },
           "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
-          "theme_tsx_source": { "type": "string", "maxLength": 200000 }
+          "theme_tsx_source": { "type": "string", "maxLength": 200000 },
+          "editable_markers": { "type": "boolean" },
+          "editable_source": { "type": "string", "enum": ["template", "theme", "both"] }
         }
       },
       "response": { "200": { "$ref": "RenderedEmail#" } }
@@ -8341,6 +8928,436 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": []
+    }
+  },
+  {
+    "operationId": "sendEmail",
+    "method": "POST",
+    "url": "/api/v1/emails/send-email",
+    "specPath": "/emails/send-email",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "user_ids": { "type": "array", "maxItems": 1000, "items": { "type": "string", "format": "uuid" } },
+          "all_users": { "type": "boolean", "const": true },
+          "subject": { "type": "string", "minLength": 1, "maxLength": 998 },
+          "notification_category_name": { "type": "string", "enum": ["Transactional", "Marketing"] },
+          "theme_id": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "boolean", "const": false }, { "type": "null" }] },
+          "html": { "type": "string", "maxLength": 1000000 },
+          "template_id": { "type": "string", "format": "uuid" },
+          "variables": { "type": "object", "additionalProperties": true },
+          "draft_id": { "type": "string", "format": "uuid" },
+          "scheduled_at_millis": { "type": "integer", "minimum": 0, "maximum": 8640000000000000 },
+          "is_high_priority": { "type": "boolean" }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["results"],
+          "properties": {
+            "results": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["user_id"],
+                "properties": { "user_id": { "type": "string", "format": "uuid" } }
+              }
+            }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_RENDERING_ERROR",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REQUIRES_CUSTOM_EMAIL_SERVER",
+        "SCHEMA_ERROR",
+        "USER_ID_DOES_NOT_EXIST"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "sendSignInInvitation",
+    "method": "POST",
+    "url": "/api/v1/internal/send-sign-in-invitation",
+    "specPath": "/internal/send-sign-in-invitation",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["email", "callback_url"],
+        "properties": {
+          "email": { "type": "string", "format": "email", "maxLength": 254 },
+          "callback_url": { "type": "string", "format": "uri", "maxLength": 1000000 }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["success"],
+          "properties": { "success": { "type": "boolean", "const": true } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REDIRECT_URL_NOT_WHITELISTED",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getUnsubscribeLink",
+    "method": "GET",
+    "url": "/api/v1/emails/unsubscribe-link",
+    "specPath": "/emails/unsubscribe-link",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "text/html",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["code"],
+        "properties": { "code": { "type": "string", "minLength": 1, "maxLength": 512 } }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["VERIFICATION_CODE_NOT_FOUND"] }
+  },
+  {
+    "operationId": "listOutboxEmails",
+    "method": "GET",
+    "url": "/api/v1/emails/outbox",
+    "specPath": "/emails/outbox",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "status": { "type": "string", "enum": ["queued", "sending", "sent", "failed", "skipped"] },
+          "limit": { "type": "integer", "minimum": 1, "maximum": 500 },
+          "cursor": { "type": "string", "maxLength": 200 }
+        }
+      },
+      "response": { "200": { "$ref": "EmailOutboxList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getOutboxEmail",
+    "method": "GET",
+    "url": "/api/v1/emails/outbox/:email_id",
+    "specPath": "/emails/outbox/{email_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["email_id"],
+        "properties": { "email_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailOutboxEntry#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "updateOutboxEmail",
+    "method": "PATCH",
+    "url": "/api/v1/emails/outbox/:email_id",
+    "specPath": "/emails/outbox/{email_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["email_id"],
+        "properties": { "email_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "to": { "type": "string", "format": "email", "maxLength": 256 },
+          "subject": { "type": "string", "minLength": 1, "maxLength": 998 },
+          "html": { "type": "string", "maxLength": 1000000 },
+          "text": { "type": "string", "maxLength": 1000000 },
+          "status": { "type": "string", "enum": ["queued", "skipped"] }
+        }
+      },
+      "response": { "200": { "$ref": "EmailOutboxEntry#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "EMAIL_NOT_EDITABLE",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": []
+    }
+  },
+  {
+    "operationId": "listSentEmails",
+    "method": "GET",
+    "url": "/api/v1/internal/emails",
+    "specPath": "/internal/emails",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "SentEmailList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getEmailDeliveryInfo",
+    "method": "GET",
+    "url": "/api/v1/emails/delivery-info",
+    "specPath": "/emails/delivery-info",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "EmailDeliveryInfo#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
     }
   },
   {
@@ -9143,6 +10160,323 @@ export const routeTable = [
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["PRODUCT_LINE_CONFLICT"]
     }
+  },
+  {
+    "operationId": "listPaymentTransactions",
+    "method": "GET",
+    "url": "/api/v1/internal/payments/transactions",
+    "specPath": "/internal/payments/transactions",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "cursor": { "type": "string", "maxLength": 200 },
+          "limit": { "type": "string", "pattern": "^[0-9]{1,4}$" },
+          "type": { "type": "string", "enum": ["purchase", "product-grant", "manual-item-quantity-change", "refund"] },
+          "customer_type": { "type": "string", "enum": ["user", "team", "custom"] },
+          "customer_id": { "type": "string", "minLength": 1, "maxLength": 255 }
+        }
+      },
+      "response": { "200": { "$ref": "TransactionList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createPaymentRefund",
+    "method": "POST",
+    "url": "/api/v1/internal/payments/transactions/refund",
+    "specPath": "/internal/payments/transactions/refund",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["type", "id", "amount_usd"],
+        "properties": {
+          "type": { "type": "string", "enum": ["subscription", "one-time-purchase"] },
+          "id": { "type": "string", "maxLength": 100 },
+          "invoice_id": { "type": "string", "maxLength": 100 },
+          "amount_usd": { "type": "string", "pattern": "^[0-9]{1,12}(\\.[0-9]{1,2})?$" },
+          "end_action": { "type": "string", "enum": ["now", "at-period-end"], "default": "now" }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["success", "refund_transaction_id"],
+          "properties": { "success": { "type": "boolean", "const": true }, "refund_transaction_id": { "type": "string", "format": "uuid" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "ONE_TIME_PURCHASE_ALREADY_REFUNDED",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "SUBSCRIPTION_ALREADY_REFUNDED",
+        "TEST_MODE_PURCHASE_NON_REFUNDABLE"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["ONE_TIME_PURCHASE_NOT_FOUND", "SUBSCRIPTION_INVOICE_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "createStripeOnboardingLink",
+    "method": "POST",
+    "url": "/api/v1/internal/payments/setup",
+    "specPath": "/internal/payments/setup",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": { "type": "object", "additionalProperties": false, "properties": {} },
+      "response": {
+        "200": { "type": "object", "additionalProperties": false, "required": ["url"], "properties": { "url": { "type": "string" } } }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getStripeAccountInfo",
+    "method": "GET",
+    "url": "/api/v1/internal/payments/stripe/account-info",
+    "specPath": "/internal/payments/stripe/account-info",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["account_id", "charges_enabled", "details_submitted", "payouts_enabled"],
+          "properties": {
+            "account_id": { "type": "string" },
+            "charges_enabled": { "type": "boolean" },
+            "details_submitted": { "type": "boolean" },
+            "payouts_enabled": { "type": "boolean" }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["STRIPE_ACCOUNT_INFO_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "createStripeAccountSession",
+    "method": "POST",
+    "url": "/api/v1/internal/payments/stripe-widgets/account-session",
+    "specPath": "/internal/payments/stripe-widgets/account-session",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": { "type": "object", "additionalProperties": false, "properties": {} },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["client_secret"],
+          "properties": { "client_secret": { "type": "string" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["STRIPE_ACCOUNT_INFO_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "receiveStripeWebhook",
+    "method": "POST",
+    "url": "/api/v1/integrations/stripe/webhooks",
+    "specPath": "/integrations/stripe/webhooks",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "required": ["id", "type"],
+        "properties": { "id": { "type": "string", "maxLength": 255 }, "type": { "type": "string", "maxLength": 255 } }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["received", "applied"],
+          "properties": { "received": { "type": "boolean", "const": true }, "applied": { "type": "boolean" } }
+        }
+      }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR", "STRIPE_WEBHOOK_SIGNATURE_INVALID"] }
   },
   {
     "operationId": "listInternalProjects",
@@ -10035,6 +11369,202 @@ export const routeTable = [
     }
   },
   {
+    "operationId": "getUserCounts",
+    "method": "GET",
+    "url": "/api/v1/internal/metrics/user-counts",
+    "specPath": "/internal/metrics/user-counts",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["total_users", "anonymous_users"],
+          "properties": { "total_users": { "type": "integer", "minimum": 0 }, "anonymous_users": { "type": "integer", "minimum": 0 } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getUserActivity",
+    "method": "GET",
+    "url": "/api/v1/internal/user-activity",
+    "specPath": "/internal/user-activity",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["user_id"],
+        "properties": { "user_id": { "type": "string", "format": "uuid" } }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["data_points"],
+          "properties": { "data_points": { "type": "array", "items": { "$ref": "DailyCount#" } } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["USER_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "listOnboardingAffectedUsers",
+    "method": "POST",
+    "url": "/api/v1/internal/onboarding/preview-affected-users",
+    "specPath": "/internal/onboarding/preview-affected-users",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": { "limit": { "type": "string", "pattern": "^(100|[1-9][0-9]?)$" } }
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["onboarding"],
+        "properties": {
+          "onboarding": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": { "require_email_verification": { "type": "boolean" } }
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["affected_users", "total_affected_count"],
+          "properties": {
+            "affected_users": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["id", "display_name", "primary_email", "restricted_reason"],
+                "properties": {
+                  "id": { "type": "string", "format": "uuid" },
+                  "display_name": { "type": ["string", "null"] },
+                  "primary_email": { "type": ["string", "null"] },
+                  "restricted_reason": { "$ref": "RestrictedReason#" }
+                }
+              }
+            },
+            "total_affected_count": { "type": "integer", "minimum": 0 }
+          }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
     "operationId": "getProjectConfig",
     "method": "GET",
     "url": "/api/v1/internal/config",
@@ -10054,6 +11584,147 @@ export const routeTable = [
       "400": [
         "ACCESS_TYPE_REQUIRED",
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getProjectConfigOverride",
+    "method": "GET",
+    "url": "/api/v1/internal/config/override/:level",
+    "specPath": "/internal/config/override/{level}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["level"],
+        "properties": { "level": { "type": "string", "enum": ["project", "branch", "environment"] } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "ConfigString#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "setProjectConfigOverride",
+    "method": "PUT",
+    "url": "/api/v1/internal/config/override/:level",
+    "specPath": "/internal/config/override/{level}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["level"],
+        "properties": { "level": { "type": "string", "enum": ["project", "branch", "environment"] } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["config_string"],
+        "properties": {
+          "config_string": { "type": "string", "maxLength": 1000000 },
+          "source": {
+            "oneOf": [
+              {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["type", "owner", "repo", "branch", "commit_hash", "config_file_path"],
+                "properties": {
+                  "type": { "type": "string", "const": "pushed-from-github" },
+                  "owner": { "type": "string", "minLength": 1, "maxLength": 200 },
+                  "repo": { "type": "string", "minLength": 1, "maxLength": 200 },
+                  "branch": { "type": "string", "minLength": 1, "maxLength": 500 },
+                  "commit_hash": { "type": "string", "minLength": 1, "maxLength": 200 },
+                  "config_file_path": { "type": "string", "minLength": 1, "maxLength": 1000 },
+                  "workflow_path": { "type": "string", "minLength": 1, "maxLength": 1000 }
+                }
+              },
+              {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["type"],
+                "properties": { "type": { "type": "string", "const": "pushed-from-unknown" } }
+              },
+              {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["type"],
+                "properties": { "type": { "type": "string", "const": "unlinked" } }
+              }
+            ]
+          }
+        }
+      },
+      "response": { "200": { "$ref": "ConfigString#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
@@ -10106,6 +11777,162 @@ export const routeTable = [
         "properties": { "config_override_string": { "type": "string", "maxLength": 1000000 } }
       },
       "response": { "200": { "$ref": "ConfigString#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "resetProjectConfigKeys",
+    "method": "POST",
+    "url": "/api/v1/internal/config/override/:level/reset-keys",
+    "specPath": "/internal/config/override/{level}/reset-keys",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["level"],
+        "properties": { "level": { "type": "string", "enum": ["project", "branch", "environment"] } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["keys"],
+        "properties": { "keys": { "type": "array", "maxItems": 1000, "items": { "type": "string", "minLength": 1, "maxLength": 1000 } } }
+      },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getProjectConfigSource",
+    "method": "GET",
+    "url": "/api/v1/internal/config/source",
+    "specPath": "/internal/config/source",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["source"],
+          "properties": { "source": { "$ref": "ConfigSource#" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "deleteProjectConfigSource",
+    "method": "DELETE",
+    "url": "/api/v1/internal/config/source",
+    "specPath": "/internal/config/source",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "Success#" } }
     },
     "errorCodes": {
       "400": [
@@ -10886,6 +12713,79 @@ export const routeTable = [
         "SERVER_AUTHENTICATION_REQUIRED",
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createAnalyticsEventBatch",
+    "method": "POST",
+    "url": "/api/v1/analytics/events/batch",
+    "specPath": "/analytics/events/batch",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["events"],
+        "properties": {
+          "session_replay_segment_id": { "type": "string", "maxLength": 64 },
+          "batch_id": { "type": "string", "maxLength": 64 },
+          "sent_at_ms": { "type": "integer", "minimum": 0 },
+          "schema_version": { "type": "integer", "minimum": 0 },
+          "resource": { "type": "object", "x-max-json-length": 100000 },
+          "events": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 500,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["event_type", "event_at_ms"],
+              "properties": {
+                "event_type": { "type": "string", "minLength": 1, "maxLength": 128 },
+                "event_at_ms": { "type": "integer", "minimum": 0 },
+                "data": { "x-max-json-length": 100000 }
+              }
+            }
+          }
+        }
+      },
+      "response": { "200": { "$ref": "AnalyticsEventBatchResult#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"]
     }

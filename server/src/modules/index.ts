@@ -1,4 +1,5 @@
 import { accessTokensModule } from './access-tokens/index.ts';
+import { analyticsModule } from './analytics/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
 import { cacheInvalidationModule } from './cache-invalidation/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
@@ -7,6 +8,7 @@ import { dataVaultModule } from './data-vault/index.ts';
 import { healthModule } from './health/index.ts';
 import { rateLimitCountersModule } from './rate-limit-counters/index.ts';
 import { emailModule } from './email/index.ts';
+import { emailSendingModule } from './email-sending/index.ts';
 import { endUserApiKeysModule } from './end-user-api-keys/index.ts';
 import { eventsModule } from './events/index.ts';
 import { internalModule } from './internal/index.ts';
@@ -51,6 +53,7 @@ export const modules = [
   teamsModule,
   contactChannelsModule,
   notificationPreferencesModule,
+  emailSendingModule,
   passwordAuthModule,
   otpAuthModule,
   passkeysModule,
@@ -67,5 +70,6 @@ export const modules = [
   dataVaultModule,
   healthModule,
   rateLimitCountersModule,
+  analyticsModule,
   prometheusMetricsModule,
 ] as const;

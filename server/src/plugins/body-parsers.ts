@@ -8,11 +8,20 @@ import fp from 'fastify-plugin';
  * OAuth token endpoint), text/plain and octet-stream (analytics batches). Any other type is
  * BODY_PARSING_ERROR, raised by Fastify and mapped by the error handler.
  */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body as it was sent (before parsing). */
+    rawBody?: string;
+  }
+}
+
 export const bodyParsersPlugin = fp(async (app: FastifyInstance) => {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
     const body = String(raw);
+    // Kept for signature checks over the exact bytes (the Stripe webhook).
+    request.rawBody = body;
     if (body.trim() === '') return done(null, undefined);
     // The default parser (prototype-poisoning safe) answers through its callback.
     void parseJson(request, body, (error, parsed) => {

@@ -152,6 +152,8 @@ const answersAboutNothing: Record<string, (body: Record<string, unknown>) => boo
   getCustomerBilling: (body) => body.has_customer === false && body.default_payment_method === null,
   // The test send reports the unknown endpoint.
   sendTestWebhook: (body) => body.success === false && String(body.error_message).includes('No webhook endpoint'),
+  // The transactions list filtered by another project's customer is empty.
+  listPaymentTransactions: (body) => Array.isArray(body.transactions) && body.transactions.length === 0,
 };
 
 describe('another project cannot reach project A by id', () => {

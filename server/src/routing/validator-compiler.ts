@@ -63,7 +63,21 @@ type Validate = ((data: unknown, context?: unknown) => boolean) & { errors?: unk
  * Every request part is first checked for input no field accepts (NUL, unpaired surrogates, JSON
  * nested too deep: unsafe-input.ts), reported as a validation error like any other, then by its schema.
  */
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+export const validatorCompiler: FastifySchemaCompiler<unknown> = (route) => {
+  // Compiled on the first request that reaches it, not for every operation at start-up.
+  let compiled: Validate | undefined;
+  const lazy: Validate = (data, context) => {
+    compiled ??= compileValidator(route);
+    const valid = compiled(data, context);
+    lazy.errors = compiled.errors;
+    return valid;
+  };
+  // Fastify passes the request as parent data to functions that have a schemaEnv (Ajv's), so coercion and defaults can replace a whole part.
+  lazy.schemaEnv = true;
+  return lazy as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+function compileValidator({ schema, httpPart }: Parameters<FastifySchemaCompiler<unknown>>[0]): Validate {
   const validate = (httpPart === 'body' ? bodyAjv : parameterAjv).compile(schema as object) as Validate;
   const checked: Validate = (data, context) => {
     const unsafe = findUnsafeInput(data);
@@ -77,7 +91,5 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     checked.errors = validate.errors && wordUrlErrors(validate.errors as ValidationIssue[], data);
     return valid;
   };
-  // Fastify passes Ajv's functions the request as parent data, so coercion and defaults can replace a whole part.
-  checked.schemaEnv = validate.schemaEnv;
-  return checked as ReturnType<FastifySchemaCompiler<unknown>>;
-};
+  return checked;
+}

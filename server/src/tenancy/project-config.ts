@@ -108,3 +108,28 @@ function setPath(target: JsonObject, path: string[], value: unknown, replace = f
     target[head] = structuredClone(value);
   }
 }
+
+/**
+ * The override without anything at `path`: dotted keys at or under it are dropped, and an object
+ * value of a key above it loses the nested entry.
+ */
+export function withoutConfigPath(override: JsonObject, path: string[]): JsonObject {
+  const dotted = path.join('.');
+  const result: JsonObject = {};
+  for (const [key, value] of Object.entries(override)) {
+    if (key === dotted || key.startsWith(`${dotted}.`)) continue;
+    if (dotted.startsWith(`${key}.`) && value && typeof value === 'object') {
+      result[key] = withoutNested(value as JsonObject, path.slice(key.split('.').length));
+    } else result[key] = value;
+  }
+  return result;
+}
+
+function withoutNested(value: JsonObject, path: string[]): JsonObject {
+  const [head, ...rest] = path as [string, ...string[]];
+  if (!Object.hasOwn(value, head)) return value;
+  const copy = { ...value };
+  if (rest.length === 0) delete copy[head];
+  else if (copy[head] && typeof copy[head] === 'object') copy[head] = withoutNested(copy[head] as JsonObject, rest);
+  return copy;
+}

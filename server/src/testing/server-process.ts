@@ -60,11 +60,17 @@ export type ServerProcess = {
   cleanup: () => void;
 };
 
-/** Starts one server process; resolves once its `/api/v1/ready` answers 200 (or rejects with its output). */
-export async function startServerProcess(env: Record<string, string>, options: { dataDir?: string } = {}): Promise<ServerProcess> {
+/**
+ * Starts one server process; resolves once its `/api/v1/ready` answers 200 (or rejects with its output).
+ * `entry`: the file node runs instead of the TypeScript sources (the compiled server, `dist/src/main.js`).
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { dataDir?: string; entry?: string } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gatehouse-process-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, options.entry ? [options.entry] : ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: {
       ...process.env,

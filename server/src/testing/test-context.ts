@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { WebAppOptions } from '../plugins/web-app.ts';
 import type { OAuthSettings } from '../modules/oauth/oauth-settings.ts';
+import type { PaymentSettings } from '../modules/payments/payment-settings.ts';
 import { buildApp } from '../app.ts';
 import type { RateLimits } from '../config/rate-limits.ts';
 import { createDatabase, type DatabaseHandle } from '../db/create-database.ts';
@@ -36,6 +37,8 @@ export async function createTestContext(
     dashboard?: WebAppOptions;
     /** OAuth endpoint overrides and shared keys (tests point providers at a local OIDC server). */
     oauth?: OAuthSettings;
+    /** Stripe mode (tests point the SDK at a local stand-in of Stripe's API). */
+    payments?: PaymentSettings;
     /** The URL the server tells others to reach it at (OAuth callbacks, email links' defaults). */
     publicUrl?: string;
     /** Postgres connections (default 4) and the longest wait for one (default: the server's). */
@@ -68,6 +71,7 @@ export async function createTestContext(
       ...options.settings,
       email: { log: (_message, fields) => sentEmails.push(fields as { to: string; subject: string; text: string }) },
       ...(options.oauth ? { oauth: options.oauth } : {}),
+      ...(options.payments ? { payments: options.payments } : {}),
     },
   });
   const { services } = server;

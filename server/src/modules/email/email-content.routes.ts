@@ -52,11 +52,13 @@ export function emailContentHandlers(services: { emailContent: EmailContentServi
         templateSource: body.template_tsx_source,
         themeId: body.theme_id,
         themeSource: body.theme_tsx_source,
+        ...(body.editable_markers === true ? { editable: body.editable_source ?? 'template' } : {}),
       });
       return {
         html: rendered.html,
         ...(rendered.subject !== undefined ? { subject: rendered.subject } : {}),
         ...(rendered.notificationCategory !== undefined ? { notification_category: rendered.notificationCategory } : {}),
+        ...(rendered.editableRegions ? { editable_regions: rendered.editableRegions } : {}),
       };
     },
   } satisfies Partial<OperationHandlers>;

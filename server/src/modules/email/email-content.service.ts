@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EmailRenderingError, RequiresCustomEmailServerError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import { mergeOverride } from '../../tenancy/project-config.ts';
+import { mergeOverride, withoutConfigPath } from '../../tenancy/project-config.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { ProjectService } from '../projects/project.service.ts';
 import {
@@ -192,6 +192,33 @@ export class EmailContentService {
     if (!(await deleteEmailDraft(this.db, project.id, id.toLowerCase()))) throw notFound('Email draft', id);
   }
 
+  /** A template's source and theme choice; a plain 404 when the project has none by that id. */
+  template(project: ProjectLike, id: string): { displayName: string; tsxSource: string; themeId?: string | false } {
+    const template = this.templates(project)[id.toLowerCase()];
+    if (!template) throw notFound('Email template', id);
+    return template;
+  }
+
+  /** A draft's source and theme choice (`undefined`: the selected theme); a plain 404 when unknown. */
+  async draftSource(
+    project: ProjectLike,
+    id: string,
+  ): Promise<{ displayName: string; tsxSource: string; themeId: string | false | undefined }> {
+    const row = await findEmailDraft(this.db, project.id, id.toLowerCase());
+    if (!row) throw notFound('Email draft', id);
+    return { displayName: row.display_name, tsxSource: row.tsx_source, themeId: row.theme === 'none' ? false : (row.theme ?? undefined) };
+  }
+
+  /** Marks a draft sent (send-email with `draft_id`). */
+  async markDraftSent(project: ProjectLike, id: string, at: Date): Promise<void> {
+    await updateEmailDraft(this.db, project.id, id.toLowerCase(), { sent_at: at });
+  }
+
+  /** A theme choice of a request, checked: a plain 404 for an unknown theme id. */
+  themeChoice(project: ProjectLike, choice: ThemeChoice): string | false | undefined {
+    return this.checkThemeChoice(project, choice);
+  }
+
   // ---- rendering ----
 
   /**
@@ -200,7 +227,14 @@ export class EmailContentService {
    */
   async renderPreview(
     project: ProjectLike,
-    input: { templateId?: string; templateSource?: string; themeId?: string | false | null; themeSource?: string },
+    input: {
+      templateId?: string;
+      templateSource?: string;
+      themeId?: string | false | null;
+      themeSource?: string;
+      /** Mark the static texts of the template, the theme or both as editable regions. */
+      editable?: 'template' | 'theme' | 'both';
+    },
   ): Promise<RenderedEmail> {
     let templateSource: string;
     let themeId: string | false | undefined;
@@ -220,7 +254,8 @@ export class EmailContentService {
       if (!theme) throw notFound('Email theme', input.themeId);
       themeSource = theme.tsxSource;
     } else themeSource = this.themeSource(project, themeId);
-    return this.renderOrThrow({ templateSource, themeSource, props: this.previewProps(project) });
+    const editable = input.editable && { template: input.editable !== 'theme', theme: input.editable !== 'template' };
+    return this.renderOrThrow({ templateSource, themeSource, props: this.previewProps(project), ...(editable ? { editable } : {}) });
   }
 
   /**
@@ -342,29 +377,4 @@ function draftView(row: EmailDraftRow): EmailDraftView {
     ...(row.theme === null ? {} : { theme_id: row.theme === 'none' ? (false as const) : row.theme }),
     sent_at_millis: row.sent_at ? row.sent_at.getTime() : null,
   };
-}
-
-/**
- * The override without anything at `path`: dotted keys at or under it are dropped, and an object
- * value of a key above it loses the nested entry.
- */
-export function withoutConfigPath(override: Record<string, unknown>, path: string[]): Record<string, unknown> {
-  const dotted = path.join('.');
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(override)) {
-    if (key === dotted || key.startsWith(`${dotted}.`)) continue;
-    if (dotted.startsWith(`${key}.`) && value && typeof value === 'object') {
-      result[key] = withoutNested(value as Record<string, unknown>, path.slice(key.split('.').length));
-    } else result[key] = value;
-  }
-  return result;
-}
-
-function withoutNested(value: Record<string, unknown>, path: string[]): Record<string, unknown> {
-  const [head, ...rest] = path as [string, ...string[]];
-  if (!Object.hasOwn(value, head)) return value;
-  const copy = { ...value };
-  if (rest.length === 0) delete copy[head];
-  else if (copy[head] && typeof copy[head] === 'object') copy[head] = withoutNested(copy[head] as Record<string, unknown>, rest);
-  return copy;
 }

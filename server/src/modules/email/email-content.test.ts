@@ -256,6 +256,101 @@ export function EmailTemplate() { return <><Subject value="From a component" /><
     expect(response.body).toMatchObject({ subject: 'From a component', notification_category: 'Marketing' });
   });
 
+  it("marks the template's texts as editable regions that map back to the source", async () => {
+    const template = `import { Text, Preview } from '@react-email/components';
+export const subject = 'Plain subject';
+export function EmailTemplate({ user }) {
+  return (
+    <>
+      <Preview>Preview text</Preview>
+      <Text title="not marked">
+        Hello &amp; welcome, {user.display_name}!
+      </Text>
+      {false ? <Text>Never shown</Text> : null}
+    </>
+  );
+}`;
+    const response = await render({ template_tsx_source: template, theme_id: lightThemeId, editable_markers: true });
+    expect(response.status).toBe(200);
+    const regions = response.body.editable_regions as {
+      id: string;
+      source: string;
+      start: number;
+      end: number;
+      line: number;
+      column: number;
+      text: string;
+    }[];
+    expect(regions.map((region) => region.text)).toEqual(['Preview text', 'Hello &amp; welcome,', '!', 'Never shown']);
+    for (const region of regions) {
+      expect(region.source).toBe('template');
+      expect(template.slice(region.start, region.end)).toBe(region.text);
+    }
+    expect(regions[1]).toMatchObject({ id: 'template:1', line: 8, column: 9 });
+    const html = response.body.html as string;
+    // The text in the body is wrapped in its span; the entity and the expression render as they would unmarked.
+    expect(html).toMatch(
+      /<p title="not marked"[^>]*><span data-editable-id="template:1">(<!-- -->)?Hello &amp; welcome,(<!-- -->)?<\/span>(<!-- -->)? (<!-- -->)?John Doe(<!-- -->)?<span data-editable-id="template:2">!<\/span><\/p>/,
+    );
+    expect(html).toContain('<span data-editable-id="template:0">Preview text</span>');
+    expect(html).not.toContain('data-editable-id="template:3"');
+    // The theme is not marked by default; no marker character is left anywhere.
+    expect(html).not.toContain('data-editable-id="theme:');
+    expect(html).not.toMatch(/[\uE000-\uE002]/);
+    expect(response.body.subject).toBe('Plain subject');
+    // Unmarked, the same template renders no span and lists no region.
+    const plain = await render({ template_tsx_source: template, theme_id: lightThemeId });
+    expect(plain.body.editable_regions).toBeUndefined();
+    expect(plain.body.html).not.toContain('data-editable-id');
+  });
+
+  it('marks the theme or both with editable_source, also for sources given by id', async () => {
+    const both = await render({
+      template_id: systemTemplateIds.email_verification,
+      theme_id: lightThemeId,
+      editable_markers: true,
+      editable_source: 'both',
+    });
+    expect(both.status).toBe(200);
+    const regions = both.body.editable_regions as { id: string; source: string; start: number; end: number; text: string }[];
+    const templateSource = (await call('GET', '/internal/email-templates')).body.templates.find(
+      (template: { id: string }) => template.id === systemTemplateIds.email_verification,
+    ).tsx_source as string;
+    const themeSource = (await call('GET', `/internal/email-themes/${lightThemeId}`)).body.tsx_source as string;
+    const fromTemplate = regions.filter((region) => region.source === 'template');
+    const fromTheme = regions.filter((region) => region.source === 'theme');
+    expect(fromTemplate.length).toBeGreaterThan(0);
+    expect(fromTheme.map((region) => region.text)).toContain('Unsubscribe');
+    for (const region of fromTemplate) expect(templateSource.slice(region.start, region.end)).toBe(region.text);
+    for (const region of fromTheme) expect(themeSource.slice(region.start, region.end)).toBe(region.text);
+    const heading = fromTemplate.find((region) => region.text === 'Verify your email');
+    expect(heading).toBeDefined();
+    expect(both.body.html).toContain(`<span data-editable-id="${heading!.id}">Verify your email</span>`);
+
+    const themeOnly = await render({
+      template_tsx_source: customTemplate,
+      theme_tsx_source: customTheme,
+      editable_markers: true,
+      editable_source: 'theme',
+    });
+    expect((themeOnly.body.editable_regions as { source: string; text: string }[]).map((region) => [region.source, region.text])).toEqual([
+      ['theme', 'Stop'],
+    ]);
+    expect(themeOnly.body.html).toContain('Custom body for John Doe, preview name');
+    expect(themeOnly.body.html).not.toContain('data-editable-id="template:');
+  });
+
+  it('reports a source that does not compile at its own position, markers or not', async () => {
+    const broken = `export function EmailTemplate() {\n  return <p>Text</p>;\n  const = 1;\n}`;
+    const plain = await render({ template_tsx_source: broken, theme_id: false });
+    const marked = await render({ template_tsx_source: broken, theme_id: false, editable_markers: true });
+    expectError(plain, 400, 'EMAIL_RENDERING_ERROR');
+    expectError(marked, 400, 'EMAIL_RENDERING_ERROR');
+    expect(marked.body.details.error).toBe(plain.body.details.error);
+    expect(marked.body.details.error).toContain('template.tsx:3:');
+    expectError(await render({ template_tsx_source: customTemplate, editable_markers: true, editable_source: 'all' }), 400, 'SCHEMA_ERROR');
+  });
+
   it('refuses ambiguous or missing inputs, and unknown ids', async () => {
     expectError(await render({}), 400, 'SCHEMA_ERROR');
     expectError(

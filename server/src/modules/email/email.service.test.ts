@@ -54,7 +54,7 @@ describe('EmailService', () => {
     [sink, sharedSink] = await Promise.all([startSmtpSink(), startSmtpSink()]);
   });
   afterAll(async () => {
-    for (const created of services) created.close();
+    for (const created of services) await created.close();
     await Promise.all([sink?.close(), sharedSink?.close()]);
   });
 

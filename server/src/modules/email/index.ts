@@ -2,8 +2,10 @@ import { defineModule } from '../../kernel/module.ts';
 import { projectsModule } from '../projects/index.ts';
 import { EmailContentService } from './email-content.service.ts';
 import { emailContentHandlers } from './email-content.routes.ts';
-import { type EmailLog, EmailService } from './email.service.ts';
+import { type EmailDeliverySettings, type EmailLog, EmailService, readEmailDeliverySettings } from './email.service.ts';
 import * as migration0020 from './migrations/0020-email-drafts.ts';
+import * as migration0021 from './migrations/0021-email-outbox-skipped.ts';
+import * as migration0022 from './migrations/0022-email-delivery.ts';
 import { defaultRenderLimits, EmailRenderer, type RenderLimits } from './rendering/email-renderer.ts';
 import { readSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 import { readDevelopmentMode } from '../../config/secrets-in-logs.ts';
@@ -18,6 +20,8 @@ export type EmailSettings = {
   log: EmailLog;
   /** The sandbox's limits per render (EMAIL_RENDER_TIMEOUT_MS, EMAIL_RENDER_MEMORY_MB, EMAIL_RENDER_THREADS). */
   renderLimits: RenderLimits;
+  /** The outbox worker (EMAIL_POLL_INTERVAL_MS, EMAIL_LEASE_MS, EMAIL_MAX_ATTEMPTS, EMAIL_RETRY_*_MS, EMAIL_BATCH_SIZE, EMAIL_SMTP_CONNECTIONS). */
+  delivery: EmailDeliverySettings;
 };
 
 function readRenderLimits(env: NodeJS.ProcessEnv): RenderLimits {
@@ -43,15 +47,31 @@ function readRenderLimits(env: NodeJS.ProcessEnv): RenderLimits {
 export const emailModule = defineModule({
   name: 'email',
   requires: [projectsModule],
-  migrations: { '0020-email-drafts': migration0020 },
+  migrations: { '0020-email-drafts': migration0020, '0021-email-outbox-skipped': migration0021, '0022-email-delivery': migration0022 },
   settings: (env): EmailSettings => ({
     sharedSmtp: readSmtpSettings(env),
     log: readDevelopmentMode(env) ? (message, fields) => console.log(message, fields.text ?? '') : (message) => console.log(message),
     renderLimits: readRenderLimits(env),
+    delivery: readEmailDeliverySettings(env),
   }),
-  services: ({ projects }, { db, settings }) => {
+  services: ({ projects }, { db, settings, publicUrl, serverSecret }) => {
     const emailContent = new EmailContentService(db, projects, new EmailRenderer(settings.renderLimits));
-    return { email: new EmailService(db, emailContent, { sharedSmtp: settings.sharedSmtp, log: settings.log }), emailContent };
+    const email = new EmailService(db, emailContent, {
+      sharedSmtp: settings.sharedSmtp,
+      log: settings.log,
+      delivery: settings.delivery,
+      findProject: (id) => projects.find(id),
+      unsubscribe: { publicUrl, serverSecret },
+    });
+    return { email, emailContent };
   },
   handlers: emailContentHandlers,
+  jobs: ({ email }) => [
+    {
+      name: 'email delivery',
+      intervalMillis: email.delivery.pollIntervalMillis,
+      run: (log) => email.deliverUntilIdle(log),
+      stop: () => email.close(),
+    },
+  ],
 });

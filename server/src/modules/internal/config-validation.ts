@@ -113,24 +113,24 @@ export function assertValidDomain(domain: unknown): void {
 }
 
 /** A config override must be a JSON object, with no key that reaches an object's prototype. */
-export function parseOverride(text: string): Record<string, unknown> {
+export function parseOverride(text: string, field = 'config_override_string'): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return fail('config_override_string is not valid JSON.');
+    return fail(`${field} is not valid JSON.`);
   }
-  if (!isObject(parsed)) return fail('config_override_string must be a JSON object.');
-  assertSafeKeys(parsed);
+  if (!isObject(parsed)) return fail(`${field} must be a JSON object.`);
+  assertSafeKeys(parsed, field);
   return parsed;
 }
 
-function assertSafeKeys(value: unknown): void {
-  if (Array.isArray(value)) for (const item of value) assertSafeKeys(item);
+function assertSafeKeys(value: unknown, field: string): void {
+  if (Array.isArray(value)) for (const item of value) assertSafeKeys(item, field);
   if (!isObject(value)) return;
   for (const [key, nested] of Object.entries(value)) {
     const unsafe = key.split('.').find((segment) => unsafeKeySegments.has(segment));
-    if (unsafe !== undefined) fail(`config_override_string may not use the key "${unsafe}".`);
-    assertSafeKeys(nested);
+    if (unsafe !== undefined) fail(`${field} may not use the key "${unsafe}".`);
+    assertSafeKeys(nested, field);
   }
 }

@@ -6,7 +6,9 @@ import type { Project } from '../../tenancy/project.ts';
 import { internalProjectId } from '../../tenancy/project-id.ts';
 import type { ProjectLogos, ProjectService } from '../projects/project.service.ts';
 import type { TeamService } from '../teams/team.service.ts';
-import { mergeOverride, renderConfig } from '../../tenancy/project-config.ts';
+import { mergeOverride, renderConfig, withoutConfigPath } from '../../tenancy/project-config.ts';
+import type { DbHandle } from '../../db/handle.ts';
+import { deleteConfigSource, findConfigSource, saveConfigSource } from './config-source.repository.ts';
 import { toAdminProjectConfig, toProjectWriteOverride } from './legacy-project-config.ts';
 import { assertValidConfig, parseOverride } from './config-validation.ts';
 import { assertProductionReady } from './production-mode.ts';
@@ -14,6 +16,7 @@ import { assertProductionReady } from './production-mode.ts';
 type AdminProject = components['schemas']['AdminProject'];
 type ProjectCreate = components['schemas']['ProjectCreate'];
 type ProjectUpdate = components['schemas']['ProjectUpdate'];
+type ConfigSource = components['schemas']['ConfigSource'];
 
 const logoFields = ['logo_url', 'logo_full_url', 'logo_dark_mode_url', 'logo_full_dark_mode_url'] as const;
 
@@ -54,6 +57,7 @@ export class InternalProjectService {
   constructor(
     private readonly projects: ProjectService,
     private readonly teams: TeamService,
+    private readonly db: DbHandle,
   ) {}
 
   assertInternal(project: Project): void {
@@ -120,6 +124,30 @@ export class InternalProjectService {
     assertValidConfig(project.id, renderConfig(override), project.is_production_mode);
     await this.projects.update(project.id, { configOverride: override });
     return (await this.projects.find(project.id)) as Project;
+  }
+
+  /** Replaces the whole override (validated as rendered) and, when given, records its source. */
+  async replaceConfigOverride(project: Project, overrideText: string, source: ConfigSource | undefined): Promise<Project> {
+    const override = parseOverride(overrideText, 'config_string');
+    assertValidConfig(project.id, renderConfig(override), project.is_production_mode);
+    await this.projects.update(project.id, { configOverride: override });
+    if (source) await saveConfigSource(this.db, project.id, source);
+    return (await this.projects.find(project.id)) as Project;
+  }
+
+  /** Removes what the override says at each dotted path (and below it); the rendered result must stay valid. */
+  async resetConfigKeys(project: Project, keys: readonly string[]): Promise<void> {
+    const override = keys.reduce((current, key) => withoutConfigPath(current, key.split('.')), project.config_override);
+    assertValidConfig(project.id, renderConfig(override), project.is_production_mode);
+    await this.projects.update(project.id, { configOverride: override });
+  }
+
+  async configSource(project: Project): Promise<ConfigSource> {
+    return ((await findConfigSource(this.db, project.id)) as ConfigSource | undefined) ?? { type: 'unlinked' };
+  }
+
+  async unlinkConfigSource(project: Project): Promise<void> {
+    await deleteConfigSource(this.db, project.id);
   }
 
   async delete(project: Project): Promise<void> {

@@ -7,6 +7,7 @@ import type { MetricsService } from './metrics.service.ts';
 import { toInternalApiKey } from '../api-keys/key-set-view.ts';
 import { authOf, userOf } from '../../request-context/auth-of.ts';
 import { toAdminProject } from './internal-project.service.ts';
+import { PlainHttpError } from '../../lib/plain-http-error.ts';
 
 export function internalHandlers(services: {
   internalProjects: InternalProjectService;
@@ -43,6 +44,25 @@ export function internalHandlers(services: {
     },
 
     getProjectConfig: async (request) => ({ config_string: JSON.stringify(authOf(request).project.config) }),
+    getProjectConfigOverride: async (request) => ({ config_string: JSON.stringify(authOf(request).project.config_override) }),
+    setProjectConfigOverride: async (request) => {
+      const project = await internalProjects.replaceConfigOverride(
+        authOf(request).project,
+        request.body.config_string,
+        request.body.source,
+      );
+      return { config_string: JSON.stringify(project.config) };
+    },
+    resetProjectConfigKeys: async (request) => {
+      if (request.params.level === 'project') throw new PlainHttpError(403, 'Keys can be reset only at the branch and environment levels.');
+      await internalProjects.resetConfigKeys(authOf(request).project, request.body.keys);
+      return { success: true } as const;
+    },
+    getProjectConfigSource: async (request) => ({ source: await internalProjects.configSource(authOf(request).project) }),
+    deleteProjectConfigSource: async (request) => {
+      await internalProjects.unlinkConfigSource(authOf(request).project);
+      return { success: true } as const;
+    },
     updateProjectConfigOverride: async (request) => {
       const project = await internalProjects.mergeConfigOverride(authOf(request).project, request.body.config_override_string);
       return { config_string: JSON.stringify(project.config) };
@@ -62,6 +82,10 @@ export function internalHandlers(services: {
       );
     },
 
+    getUserCounts: async (request) => services.metrics.userCounts(authOf(request).project.id),
+    getUserActivity: async (request) => services.metrics.userActivity(authOf(request).project.id, request.query.user_id),
+    listOnboardingAffectedUsers: async (request) =>
+      services.metrics.previewAffectedUsers(authOf(request).project, request.body.onboarding, Number(request.query.limit ?? 10)),
     getProjectMetrics: async (request) => services.metrics.of(authOf(request).project.id, request.query.include_anonymous === 'true'),
 
     listInternalApiKeys: async (request) => ({

@@ -43,3 +43,39 @@ export function metricsQueries(db: DbHandle, projectId: ProjectId, includeAnonym
     recentlyActive: () => recent('last_active_at'),
   };
 }
+
+/** Users that are and are not anonymous, from the rollups. */
+export async function countUsersByAnonymity(db: DbHandle, projectId: ProjectId): Promise<{ total: number; anonymous: number }> {
+  const { rows } = await sql<{ is_anonymous: boolean; users: number }>`
+    select is_anonymous, sum(users)::int as users from user_metrics_total where project_id = ${projectId} group by 1`.execute(kyselyOf(db));
+  return {
+    total: rows.find((row) => !row.is_anonymous)?.users ?? 0,
+    anonymous: rows.find((row) => row.is_anonymous)?.users ?? 0,
+  };
+}
+
+/** A user's latest activity; undefined for an unknown user. */
+export async function findLastActiveAt(db: DbHandle, projectId: ProjectId, userId: string): Promise<Date | undefined> {
+  const row = await kyselyOf(db)
+    .selectFrom('project_user')
+    .select('last_active_at')
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.last_active_at;
+}
+
+/** Users not anonymous, not restricted by an administrator, without a verified primary email: the first `limit` by sign-up, and how many. */
+export async function unverifiedUnrestrictedUsers(db: DbHandle, projectId: ProjectId, limit: number) {
+  const base = kyselyOf(db)
+    .selectFrom('project_user')
+    .where('project_id', '=', projectId)
+    .where('is_anonymous', '=', false)
+    .where('restricted_by_admin', '=', false)
+    .where((eb) => eb.or([eb('primary_email_verified', 'is', null), eb('primary_email_verified', '=', false)]));
+  const [users, count] = await Promise.all([
+    base.select(['id', 'display_name', 'primary_email']).orderBy('signed_up_at').orderBy('id').limit(limit).execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { users, total: Number(count.count) };
+}

@@ -1,7 +1,15 @@
 import type { components } from '@gatehouse/protocol/api-types';
 import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import { metricsQueries, type RecentRow } from './metrics.repository.ts';
+import { UserNotFoundError } from '@gatehouse/protocol/errors';
+import type { Project } from '../../tenancy/project.ts';
+import {
+  countUsersByAnonymity,
+  findLastActiveAt,
+  metricsQueries,
+  type RecentRow,
+  unverifiedUnrestrictedUsers,
+} from './metrics.repository.ts';
 
 const toRecentUser = (row: RecentRow) => ({
   id: row.id,
@@ -69,5 +77,29 @@ export class MetricsService {
 
   of(projectId: ProjectId, includeAnonymous: boolean): Promise<components['schemas']['ProjectMetrics']> {
     return projectMetrics(this.db, projectId, includeAnonymous);
+  }
+
+  async userCounts(projectId: ProjectId): Promise<{ total_users: number; anonymous_users: number }> {
+    const { total, anonymous } = await countUsersByAnonymity(this.db, projectId);
+    return { total_users: total, anonymous_users: anonymous };
+  }
+
+  /** The last 30 UTC days: 1 on the day of the user's latest activity (the only one kept), else 0. */
+  async userActivity(projectId: ProjectId, userId: string): Promise<{ data_points: Array<{ date: string; activity: number }> }> {
+    const lastActive = await findLastActiveAt(this.db, projectId, userId.toLowerCase());
+    if (!lastActive) throw new UserNotFoundError();
+    const day = lastActive.toISOString().slice(0, 10);
+    return { data_points: last30Days().map((date) => ({ date, activity: date === day ? 1 : 0 })) };
+  }
+
+  /** The users the onboarding settings given would newly restrict (see previewAffectedUsers). */
+  async previewAffectedUsers(project: Project, onboarding: { require_email_verification?: boolean }, limit: number) {
+    const requires = onboarding.require_email_verification ?? project.config.onboarding.requireEmailVerification;
+    if (!requires || project.config.onboarding.requireEmailVerification) return { affected_users: [], total_affected_count: 0 };
+    const { users, total } = await unverifiedUnrestrictedUsers(this.db, project.id, limit);
+    return {
+      affected_users: users.map((user) => ({ ...user, restricted_reason: { type: 'email_not_verified' as const } })),
+      total_affected_count: total,
+    };
   }
 }

@@ -1,5 +1,3 @@
-import { verify } from 'otplib';
-
 /** RFC 6238 as authenticator apps use it: SHA-1, 6 digits, 30-second steps. */
 export const totpPeriodSeconds = 30;
 /** One step of clock drift either way. */
@@ -10,6 +8,8 @@ export const looksLikeTotp = (input: string): boolean => /^\d{6}$/.test(input.tr
 /** The time step `token` belongs to, or null when it matches none within the drift window. */
 export async function matchTotpStep(secret: Buffer, token: string, nowMillis = Date.now()): Promise<number | null> {
   if (!looksLikeTotp(token)) return null;
+  // otplib loads on the first code checked, not at start-up.
+  const { verify } = await import('otplib');
   try {
     const result = await verify({
       secret: new Uint8Array(secret),

@@ -5,6 +5,7 @@ import { projectsModule } from '../projects/index.ts';
 import { sessionsModule } from '../sessions/index.ts';
 import { signInModule } from '../sign-in/index.ts';
 import { usersModule } from '../users/index.ts';
+import { AppleNativeSignInService } from './apple-native.service.ts';
 import { ConnectedAccountService } from './connected-account.service.ts';
 import { OAuthAccountService } from './oauth-account.service.ts';
 import { OAuthFlowService } from './oauth-flow.service.ts';
@@ -34,6 +35,7 @@ export const oauthModule = defineModule({
       oauthFlows: new OAuthFlowService(db, projects, apiKeys, accessTokens, users, accounts, signIn, settings, publicUrl),
       connectedAccounts: new ConnectedAccountService(db, users, sealer, settings, publicUrl),
       oauthLinks,
+      appleNativeSignIn: new AppleNativeSignInService(users, accounts, signIn, settings),
     };
   },
   handlers: (services) => ({ ...oauthHandlers(services), ...oauthTokenHandlers(services) }),

@@ -34,10 +34,11 @@ export class OAuthAccountService {
 
   async complete(
     project: Project,
-    provider: ResolvedProvider,
+    provider: Pick<ResolvedProvider, 'configId' | 'type'>,
     flow: OuterFlow,
     profile: ProviderProfile,
-    tokens: ProviderTokens,
+    /** The provider's tokens, kept for connected accounts; null when there are none (native Apple sign-in). */
+    tokens: ProviderTokens | null,
   ): Promise<FlowOutcome> {
     const signIn = await findSignInAccount(this.db, project.id, provider.configId, profile.accountId);
     if (flow.type === 'link') {
@@ -112,7 +113,7 @@ export class OAuthAccountService {
    * already signs in with another account of this provider type (or the provider is for connected
    * accounts only), in which case it only connects.
    */
-  private async link(project: Project, provider: ResolvedProvider, userId: string, profile: ProviderProfile) {
+  private async link(project: Project, provider: Pick<ResolvedProvider, 'configId' | 'type'>, userId: string, profile: ProviderProfile) {
     const config = project.config.auth.oauth.providers[provider.configId];
     const links = await listAccounts(this.db, project.id, { userId });
     const same = links.find((link) => link.provider_config_id === provider.configId && link.account_id === profile.accountId);
@@ -136,7 +137,8 @@ export class OAuthAccountService {
     }
   }
 
-  private async keepTokens(project: Project, account: OAuthAccountRow, tokens: ProviderTokens): Promise<void> {
+  private async keepTokens(project: Project, account: OAuthAccountRow, tokens: ProviderTokens | null): Promise<void> {
+    if (!tokens) return;
     await insertToken(this.db, project.id, {
       oauthAccountId: account.id,
       kind: 'access',

@@ -216,6 +216,36 @@ export class OAuthFlowService {
     }
   }
 
+  /**
+   * `POST /auth/oauth/cross-domain/authorize`: an authorization code for the signed-in user, bound to
+   * a trusted `redirect_uri` and the PKCE challenge of the other domain, exchanged there at the token
+   * endpoint like the code of an OAuth callback.
+   */
+  async crossDomainAuthorize(
+    project: Project,
+    userId: string,
+    request: { redirectUri: string; state: string; codeChallenge: string; afterCallbackRedirectUrl?: string },
+  ): Promise<{ redirect_url: string }> {
+    const redirectUri = request.redirectUri.split('#')[0] as string;
+    assertTrustedUrl(project, redirectUri);
+    if (request.afterCallbackRedirectUrl) assertTrustedUrl(project, new URL(request.afterCallbackRedirectUrl, redirectUri).href);
+    const code = randomBase32(45);
+    await insertAuthorizationCode(this.db, {
+      codeHash: digestSecret(code),
+      projectId: project.id,
+      userId,
+      redirectUri,
+      codeChallenge: request.codeChallenge,
+      isNewUser: false,
+      afterCallbackRedirectUrl: request.afterCallbackRedirectUrl ?? null,
+      expiresAt: new Date(Date.now() + authorizationCodeLifetimeMillis),
+    });
+    const location = new URL(redirectUri);
+    location.searchParams.set('code', code);
+    location.searchParams.set('state', request.state);
+    return { redirect_url: location.toString() };
+  }
+
   /** The token endpoint's authorization_code grant: the code, its redirect URI and PKCE verifier → a sign-in. */
   async exchangeCode(
     project: Project,

@@ -1,6 +1,7 @@
 import { SchemaError } from '@gatehouse/protocol/errors';
 import type { FastifyReply } from 'fastify';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
+import type { AppleNativeSignInService } from './apple-native.service.ts';
 import type { ConnectedAccountService } from './connected-account.service.ts';
 import type { OAuthFlowService } from './oauth-flow.service.ts';
 import type { OAuthLinkService } from './oauth-link.service.ts';
@@ -26,6 +27,7 @@ export function oauthHandlers(services: {
   oauthFlows: OAuthFlowService;
   connectedAccounts: ConnectedAccountService;
   oauthLinks: OAuthLinkService;
+  appleNativeSignIn: AppleNativeSignInService;
 }) {
   // Apple answers with a cross-site form POST, which carries only SameSite=None cookies (those need HTTPS).
   const secureCookies = services.oauthFlows.publicUrlIsHttps;
@@ -90,6 +92,23 @@ export function oauthHandlers(services: {
         });
       }
       return redirect(reply, 307, location);
+    },
+
+    signInWithAppleNative: async (request) => {
+      const auth = authOf(request);
+      // An anonymous caller is upgraded in place, as in the OAuth flow.
+      const anonymousUserId = auth.user?.record.is_anonymous ? auth.user.record.id : null;
+      return services.appleNativeSignIn.signInWithIdToken(auth.project, request.body.id_token, { anonymousUserId, ip: request.ip });
+    },
+
+    createCrossDomainAuthorization: async (request) => {
+      const { body } = request;
+      return services.oauthFlows.crossDomainAuthorize(authOf(request).project, userOf(request).id, {
+        redirectUri: body.redirect_uri,
+        state: body.state,
+        codeChallenge: body.code_challenge,
+        afterCallbackRedirectUrl: body.after_callback_redirect_url,
+      });
     },
 
     redirectFromOAuthProvider: async (request, reply) =>

@@ -5,11 +5,9 @@ import {
   VerificationCodeNotFoundError,
 } from '@gatehouse/protocol/errors';
 import type { components } from '@gatehouse/protocol/api-types';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
@@ -62,7 +60,7 @@ export class PasskeyService {
     assertPasskeysEnabled(project);
     const existing = await listPasskeysOfUser(this.db, project.id, user.id);
     const name = user.primary_email ?? user.display_name ?? 'User';
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: project.display_name,
       rpID: relyingPartySentinel,
       userID: Buffer.from(userHandleOf(user.id), 'base64url'),
@@ -106,7 +104,7 @@ export class PasskeyService {
     if (!relyingParty) throw failed('the origin is not allowed.');
     let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
-      verification = await verifyRegistrationResponse({
+      verification = await (await webauthn()).verifyRegistrationResponse({
         response: credential as unknown as RegistrationResponseJSON,
         expectedChallenge: issued.challenge,
         expectedOrigin: relyingParty.origin,
@@ -138,7 +136,7 @@ export class PasskeyService {
 
   async initiateAuthentication(project: Project): Promise<{ options_json: RequestOptions; code: string }> {
     assertPasskeysEnabled(project);
-    const options = await generateAuthenticationOptions({
+    const options = await (await webauthn()).generateAuthenticationOptions({
       rpID: relyingPartySentinel,
       allowCredentials: [],
       userVerification: 'preferred',
@@ -179,7 +177,7 @@ export class PasskeyService {
     const counter = Number(passkey.counter);
     let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
-      verification = await verifyAuthenticationResponse({
+      verification = await (await webauthn()).verifyAuthenticationResponse({
         response: response as unknown as AuthenticationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: relyingParty.origin,
@@ -206,3 +204,6 @@ function assertPasskeysEnabled(project: Project): void {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** @simplewebauthn/server (and its ASN.1 and CBOR libraries) loads on the first passkey ceremony, not at start-up. */
+const webauthn = () => import('@simplewebauthn/server');

@@ -1,4 +1,3 @@
-import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import type { Project } from '../../tenancy/project.ts';
 import { isTrustedOrigin } from '../projects/trusted-urls.ts';
 
@@ -32,7 +31,8 @@ export function sameBytes(a: string, b: string): boolean {
 export function relyingPartyOf(project: Project, clientDataJSON: string): { origin: string; rpId: string } | undefined {
   let origin: unknown;
   try {
-    origin = decodeClientDataJSON(clientDataJSON).origin;
+    // clientDataJSON is base64url-encoded JSON (what @simplewebauthn's decodeClientDataJSON reads).
+    origin = (JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { origin?: unknown }).origin;
   } catch {
     return undefined;
   }

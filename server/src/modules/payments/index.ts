@@ -5,19 +5,39 @@ import { teamsModule } from '../teams/index.ts';
 import { usersModule } from '../users/index.ts';
 import * as migration0030 from './migrations/0030-payments.ts';
 import * as migration0031 from './migrations/0031-purchase-codes.ts';
+import * as migration0032 from './migrations/0032-payment-refunds.ts';
+import * as migration0033 from './migrations/0033-stripe.ts';
+import { type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
 import { PurchaseService } from './purchase.service.ts';
 import { PaymentService } from './payment.service.ts';
 import { paymentHandlers } from './payments.routes.ts';
+import { StripeGateway } from './stripe-gateway.ts';
+import { StripeService } from './stripe.service.ts';
+import { TransactionService } from './transaction.service.ts';
 
 /** Payments (endpoints.md §22): the catalogue in the config, items and their ledger, products customers own,
- * purchases through the hosted checkout page (test mode). */
+ * purchases through the hosted checkout page (test mode), transactions and refunds, Stripe mode (connected
+ * accounts, the Connect webhook). */
 export const paymentsModule = defineModule({
   name: 'payments',
-  migrations: { '0030-payments': migration0030, '0031-purchase-codes': migration0031 },
+  migrations: {
+    '0030-payments': migration0030,
+    '0031-purchase-codes': migration0031,
+    '0032-payment-refunds': migration0032,
+    '0033-stripe': migration0033,
+  },
+  settings: (env): PaymentSettings => readPaymentSettings(env),
   requires: [eventsModule, projectsModule, usersModule, teamsModule],
-  services: ({ events, projects, users, teams }, { db, publicUrl }) => {
+  services: ({ events, projects, users, teams }, { db, publicUrl, settings }) => {
     const payments = new PaymentService(db, events, users, teams);
-    return { payments, purchases: new PurchaseService(db, payments, projects, publicUrl) };
+    const gateway = StripeGateway.from(settings);
+    const transactions = new TransactionService(db, events, gateway);
+    return {
+      payments,
+      purchases: new PurchaseService(db, payments, projects, publicUrl),
+      transactions,
+      stripe: new StripeService(db, gateway, payments, transactions, projects, `${publicUrl}/dashboard`),
+    };
   },
   handlers: paymentHandlers,
 });

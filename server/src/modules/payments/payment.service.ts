@@ -277,6 +277,9 @@ export class PaymentService {
       source: ProductSource;
       amount?: string | null;
       currency?: string | null;
+      stripeSubscriptionId?: string | null;
+      stripePaymentIntentId?: string | null;
+      currentPeriodEnd?: Date | null;
     },
     db: DbHandle = this.db,
   ): Promise<string> {
@@ -304,7 +307,9 @@ export class PaymentService {
         status: 'active',
         amount: input.amount ?? null,
         currency: input.currency ?? null,
-        current_period_end: price?.interval ? currentPeriodEnd(now, price.interval, now) : null,
+        stripe_subscription_id: input.stripeSubscriptionId ?? null,
+        stripe_payment_intent_id: input.stripePaymentIntentId ?? null,
+        current_period_end: input.currentPeriodEnd ?? (price?.interval ? currentPeriodEnd(now, price.interval, now) : null),
         created_at: now,
       });
       await this.events.record(trx, project.id, 'product.granted', {
@@ -320,13 +325,8 @@ export class PaymentService {
     });
   }
 
-  private async end(
-    trx: DbHandle,
-    project: Project,
-    row: CustomerProductRow,
-    status: 'canceled' | 'refunded',
-    now: Date,
-  ): Promise<boolean> {
+  /** Ends an active product (canceled or refunded) and records its event; false when it was not active. */
+  async end(trx: DbHandle, project: Project, row: CustomerProductRow, status: 'canceled' | 'refunded', now: Date): Promise<boolean> {
     const ended = await endCustomerProduct(trx, project.id, row.id, status, now);
     if (ended) {
       await this.events.record(trx, project.id, status === 'canceled' ? 'product.canceled' : 'product.refunded', {

@@ -56,8 +56,41 @@ export interface PaymentPurchaseCodeTable {
   used_at: Date | null;
 }
 
+/** The refund of a purchase (one per purchase): the amount returned, in USD. */
+export interface PaymentRefundTable {
+  id: string;
+  project_id: ProjectIdColumn;
+  customer_product_id: string;
+  customer_type: string;
+  customer_id: string;
+  amount_usd: string;
+  test_mode: boolean;
+  stripe_refund_id: string | null;
+  currency: Generated<string>;
+  created_at: Generated<Date>;
+}
+
+/** The project's connected Stripe account (Stripe mode). */
+export interface PaymentStripeAccountTable {
+  project_id: ProjectIdColumn;
+  account_id: string;
+  created_at: Generated<Date>;
+}
+
+/** A Stripe event the webhook took (once per event id), and whether it changed anything. */
+export interface PaymentStripeEventTable {
+  event_id: string;
+  project_id: ProjectIdColumn;
+  type: string;
+  applied: boolean;
+  received_at: Generated<Date>;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
+    payment_refund: PaymentRefundTable;
+    payment_stripe_account: PaymentStripeAccountTable;
+    payment_stripe_event: PaymentStripeEventTable;
     payment_purchase_code: PaymentPurchaseCodeTable;
     payment_item_change: PaymentItemChangeTable;
     payment_customer_product: PaymentCustomerProductTable;

@@ -6,11 +6,18 @@ import type { Customer, PaymentService } from './payment.service.ts';
 import type { Audience } from './payment-views.ts';
 import { checkoutPage, unusableCodePage } from './checkout-page.ts';
 import type { PurchaseService } from './purchase.service.ts';
+import type { StripeService } from './stripe.service.ts';
+import type { TransactionService } from './transaction.service.ts';
 
 const audienceOf = (auth: RequestAuth): Audience => (auth.accessType === 'client' ? 'client' : 'server');
 
-export function paymentHandlers(services: { payments: PaymentService; purchases: PurchaseService }) {
-  const { payments, purchases } = services;
+export function paymentHandlers(services: {
+  payments: PaymentService;
+  purchases: PurchaseService;
+  transactions: TransactionService;
+  stripe: StripeService;
+}) {
+  const { payments, purchases, transactions, stripe } = services;
   /** The addressed customer, after checking the caller may address it. */
   const customerOf = async (auth: RequestAuth, params: { customer_type: CustomerType; customer_id: string }): Promise<Customer> => {
     const customer = { type: params.customer_type, id: params.customer_id };
@@ -117,6 +124,40 @@ export function paymentHandlers(services: { payments: PaymentService; purchases:
       const { full_code, price_id, quantity } = request.body;
       const { returnUrl } = await purchases.completeInTestMode(full_code, price_id, quantity ?? 1);
       return { success: true as const, return_url: returnUrl };
+    },
+
+    listPaymentTransactions: async (request) => {
+      const { cursor, limit, type, customer_type, customer_id } = request.query;
+      return transactions.list(authOf(request).project, {
+        cursor,
+        limit: limit === undefined ? undefined : Number(limit),
+        type,
+        customerType: customer_type,
+        customerId: customer_id,
+      });
+    },
+
+    createPaymentRefund: async (request) => {
+      const { type, id, invoice_id, amount_usd, end_action } = request.body;
+      const refundId = await transactions.refund(authOf(request).project, {
+        type,
+        id,
+        invoiceId: invoice_id,
+        amountUsd: amount_usd,
+        endAction: end_action ?? 'now',
+      });
+      return { success: true as const, refund_transaction_id: refundId };
+    },
+
+    createStripeOnboardingLink: async (request) => ({ url: await stripe.onboardingLink(authOf(request).project) }),
+
+    getStripeAccountInfo: async (request) => stripe.accountInfo(authOf(request).project),
+
+    createStripeAccountSession: async (request) => ({ client_secret: await stripe.accountSession(authOf(request).project) }),
+
+    receiveStripeWebhook: async (request) => {
+      const signature = request.headers['stripe-signature'];
+      return stripe.receive(request.rawBody ?? '', typeof signature === 'string' ? signature : undefined);
     },
   } satisfies Partial<OperationHandlers>;
 }

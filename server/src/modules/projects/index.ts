@@ -1,6 +1,7 @@
 import { defineModule } from '../../kernel/module.ts';
 import { cacheInvalidationModule } from '../cache-invalidation/index.ts';
 import { signingKeysModule } from '../signing-keys/index.ts';
+import { ProjectDiscovery } from './project-discovery.ts';
 import { ProjectService } from './project.service.ts';
 import { projectHandlers } from './projects.routes.ts';
 import * as migration0008 from './migrations/0008-project-development-flag.ts';
@@ -16,6 +17,9 @@ export const projectsModule = defineModule({
     '0065-anonymous-sign-up-kept-on': migration0065,
   },
   requires: [signingKeysModule, cacheInvalidationModule],
-  services: ({ cacheInvalidation }, { db }) => ({ projects: new ProjectService(db, cacheInvalidation) }),
+  services: ({ cacheInvalidation }, { db, publicUrl }) => ({
+    projects: new ProjectService(db, cacheInvalidation),
+    projectDiscovery: new ProjectDiscovery(publicUrl),
+  }),
   handlers: projectHandlers,
 });

@@ -1,4 +1,5 @@
 import {
+  VerificationCodeNotFoundError,
   TeamInvitationEmailMismatchError,
   TeamInvitationRestrictedUserNotAllowedError,
   TeamMembershipAlreadyExistsError,
@@ -79,6 +80,24 @@ export class TeamInvitationService {
     if (restriction) throw new TeamInvitationRestrictedUserNotAllowedError({ restricted_reason: restriction });
     if (!(await this.users.hasVerifiedEmail(project.id, user.id, data.email))) throw new TeamInvitationEmailMismatchError();
     await this.codes.redeem(project.id, 'team_invitation', code);
+    try {
+      await this.teams.addMember(project, data.team_id, user.id);
+    } catch (error) {
+      if (!(error instanceof TeamMembershipAlreadyExistsError)) throw error;
+    }
+  }
+
+  /**
+   * Accepts a pending invitation by its id for a user: only one addressed to one of the user's verified
+   * emails counts (any other id is not found); the invitation is used up, so its emailed code stops working.
+   */
+  async acceptById(project: Project, user: UserRecord, invitationId: string): Promise<void> {
+    const row = await this.codes.findLive(project.id, 'team_invitation', invitationId);
+    const data = row?.data as InvitationData | undefined;
+    if (!data || !(await this.users.hasVerifiedEmail(project.id, user.id, data.email))) throw new VerificationCodeNotFoundError();
+    const restriction = restrictionOf(project, user);
+    if (restriction) throw new TeamInvitationRestrictedUserNotAllowedError({ restricted_reason: restriction });
+    if (!(await this.codes.revoke(project.id, 'team_invitation', invitationId, {}))) throw new VerificationCodeNotFoundError();
     try {
       await this.teams.addMember(project, data.team_id, user.id);
     } catch (error) {

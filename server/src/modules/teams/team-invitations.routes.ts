@@ -2,6 +2,8 @@ import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { PermissionService } from '../permissions/permission.service.ts';
 import type { TeamInvitationService } from './team-invitation.service.ts';
 import type { TeamService } from './team.service.ts';
+import type { UserService } from '../users/user.service.ts';
+import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import { UserAuthenticationRequiredError } from '@gatehouse/protocol/errors';
@@ -11,6 +13,7 @@ export function teamInvitationHandlers(services: {
   teams: TeamService;
   invitations: TeamInvitationService;
   permissions: PermissionService;
+  users: UserService;
 }) {
   const { invitations, permissions } = services;
   return {
@@ -41,6 +44,13 @@ export function teamInvitationHandlers(services: {
     acceptTeamInvitation: async (request) => {
       const auth = authOf(request);
       await invitations.accept(auth.project, auth.user?.record as UserRecord, request.body.code);
+      return {};
+    },
+
+    acceptTeamInvitationById: async (request) => {
+      const auth = authOf(request);
+      const user = await services.users.get(auth.project.id, resolveUserId(auth, request.query.user_id));
+      await invitations.acceptById(auth.project, user, request.params.invitation_id);
       return {};
     },
 

@@ -64,6 +64,19 @@ export async function listUnusedCodes(db: DbHandle, projectId: ProjectId, purpos
   return query.orderBy('created_at', 'desc').execute();
 }
 
+/** The unused, unexpired code of a purpose with this id. */
+export async function findUnusedCodeById(db: DbHandle, projectId: ProjectId, purpose: string, id: string, now: Date) {
+  return kyselyOf(db)
+    .selectFrom('verification_code')
+    .select(['id', 'data', 'expires_at'])
+    .where('project_id', '=', projectId)
+    .where('purpose', '=', purpose)
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
 /** Uses up an unused code by id (its link stops working); false when there is none. */
 export async function useCodeById(
   db: DbHandle,

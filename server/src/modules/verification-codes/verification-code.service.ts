@@ -14,6 +14,7 @@ import {
   type DataMatch,
   deleteCodes,
   findCodeByNonce,
+  findUnusedCodeById,
   insertCode,
   listUnusedCodes,
   useCode,
@@ -94,6 +95,11 @@ export class VerificationCodeService {
   /** The live (unused, unexpired) codes of a purpose whose data matches, newest first. */
   listLive(projectId: ProjectId, purpose: VerificationPurpose, match: DataMatch) {
     return listUnusedCodes(this.db, projectId, purpose, match, new Date());
+  }
+
+  /** The live (unused, unexpired) code of a purpose with this id, if any. */
+  findLive(projectId: ProjectId, purpose: VerificationPurpose, id: string) {
+    return findUnusedCodeById(this.db, projectId, purpose, id, new Date());
   }
 
   /** Uses up a code by its id (revoking it); false when no unused one matches. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { build, type Message } from 'esbuild';
-import { convert } from 'html-to-text';
+import type { Message } from 'esbuild';
+import { applyEditableMarkers, type EditableRegion, markEditableText, withoutEditableMarkers } from './editable-markers.ts';
 import { SandboxError, SandboxPool } from './sandbox-pool.ts';
 import { sandboxRuntimeScript } from './sandbox-runtime.ts';
 
@@ -33,6 +33,8 @@ export type RenderRequest = {
   props: EmailProps;
   /** Given to the theme (`unsubscribeLink`), which shows it when there is one. */
   unsubscribeLink?: string;
+  /** Mark the static texts of these sources as editable regions (previews for an editor; see editable-markers.ts). */
+  editable?: { template: boolean; theme: boolean };
 };
 
 export type RenderedEmail = {
@@ -44,6 +46,8 @@ export type RenderedEmail = {
   notificationCategory: string | undefined;
   /** The template's `variablesSchema` (a JSON Schema), when it exports one. */
   variablesSchema: Record<string, unknown> | undefined;
+  /** With `editable`: the regions of the marked sources, each wrapped in a `data-editable-id` span of `html`. */
+  editableRegions?: EditableRegion[];
 };
 
 /** A source that does not compile, throws, runs out of time or memory: the message names where. */
@@ -71,11 +75,26 @@ export class EmailRenderer {
   }
 
   async render(request: RenderRequest): Promise<RenderedEmail> {
-    const [template, theme, pool] = await Promise.all([
+    let [template, theme, pool] = await Promise.all([
       this.compile(request.templateSource, 'template'),
       request.themeSource === null ? Promise.resolve(null) : this.compile(request.themeSource, 'theme'),
       this.sandbox(),
     ]);
+    // Marked sources are compiled only once the sources compile as written, so errors name the owner's positions.
+    let editableRegions: EditableRegion[] | undefined;
+    if (request.editable) {
+      editableRegions = [];
+      if (request.editable.template) {
+        const marked = markEditableText(request.templateSource, 'template');
+        template = await this.compile(marked.source, 'template');
+        editableRegions.push(...marked.regions);
+      }
+      if (request.editable.theme && request.themeSource !== null) {
+        const marked = markEditableText(request.themeSource, 'theme');
+        theme = await this.compile(marked.source, 'theme');
+        editableRegions.push(...marked.regions);
+      }
+    }
     let output: string;
     try {
       output = await pool.run(driverScript(template, theme, request));
@@ -84,13 +103,15 @@ export class EmailRenderer {
       throw error;
     }
     const parsed = JSON.parse(output) as Omit<RenderedEmail, 'text'> & { subject: string | null; notificationCategory: string | null };
-    const html = `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">${parsed.html}`;
+    const body = editableRegions ? applyEditableMarkers(parsed.html) : parsed.html;
+    const html = `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">${body}`;
     return {
       html,
-      text: convert(parsed.html, textOptions),
-      subject: parsed.subject ?? undefined,
+      text: (await import('html-to-text')).convert(editableRegions ? withoutEditableMarkers(parsed.html) : parsed.html, textOptions),
+      subject: parsed.subject === null ? undefined : editableRegions ? withoutEditableMarkers(parsed.subject) : parsed.subject,
       notificationCategory: parsed.notificationCategory ?? undefined,
       variablesSchema: parsed.variablesSchema ?? undefined,
+      ...(editableRegions ? { editableRegions } : {}),
     };
   }
 
@@ -123,6 +144,8 @@ export class EmailRenderer {
 }
 
 async function compileSource(source: string, kind: 'template' | 'theme'): Promise<Compiled> {
+  // esbuild loads on the first email compiled, not at start-up.
+  const { build } = await import('esbuild');
   try {
     const result = await build({
       stdin: { contents: source, loader: 'tsx', sourcefile: `${kind}.tsx` },

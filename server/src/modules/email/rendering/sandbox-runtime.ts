@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
 const entry = fileURLToPath(new URL('./sandbox-runtime.entry.ts', import.meta.url));
@@ -24,6 +23,7 @@ async function bundleRuntime(): Promise<string> {
   const legacyServer = require
     .resolve('react-dom/server.browser')
     .replace(/server\.browser\.js$/, 'cjs/react-dom-server-legacy.browser.production.js');
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [entry],
     bundle: true,

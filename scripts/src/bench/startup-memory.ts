@@ -1,0 +1,243 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import pg from 'pg';
+import { ensureServerBuilt } from '../build/build-server.ts';
+import { startBuilds } from '../build/freshness.mjs';
+
+/**
+ * Issue #20's figures, on the compiled server as `pnpm start` runs it (`node server/dist/src/main.js`):
+ * - start-up: from spawning the process to the first 200 on `/api/v1`, on an existing data folder
+ *   (PGlite) or database (Postgres), median of 5 starts each;
+ * - resident memory (`VmRSS` of /proc/<pid>/status): idle after start, after a burst of load, and its
+ *   slope over a soak of mixed traffic (`BENCH_SOAK_SECONDS`, default 60), by least squares;
+ * - the example app's JavaScript, gzip, as the browser downloads it for a first page.
+ */
+export type StartupMemoryFigures = {
+  startupMs: { pglite: number[]; postgres: number[] };
+  idleRssMb: { pglite: number; postgres: number };
+  afterLoadRssMb: number;
+  soak: { seconds: number; requests: number; errors: number; startRssMb: number; endRssMb: number; slopeMbPerMin: number };
+  bundle: { files: Array<{ file: string; gzipKb: number }>; initialGzipKb: number };
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+type Started = { child: ChildProcess; baseUrl: string; ms: number; exited: Promise<unknown> };
+
+async function startCompiled(entry: string, env: Record<string, string>, port: number): Promise<Started> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [entry], {
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      EXAMPLE_APP_DIR: '',
+      DASHBOARD_DIR: '',
+      RATE_LIMITS: 'off',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk) => {
+    errors += chunk;
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let ended = false;
+  void exited.then(() => {
+    ended = true;
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (ended) throw new Error(`server exited:\n${errors}`);
+    const ok = await fetch(`${baseUrl}/api/v1`).then(
+      (response) => response.status === 200,
+      () => false,
+    );
+    if (ok) return { child, baseUrl, ms: Math.round(performance.now() - started), exited };
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function stop(server: Started): Promise<void> {
+  server.child.kill('SIGTERM');
+  await server.exited;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Five timed starts after one that creates the data (migrations, seeds), then the idle RSS of one more. */
+async function startups(entry: string, env: Record<string, string>, port: number): Promise<{ ms: number[]; idleRssMb: number }> {
+  await stop(await startCompiled(entry, env, port));
+  const ms: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const server = await startCompiled(entry, env, port);
+    ms.push(server.ms);
+    await stop(server);
+  }
+  const server = await startCompiled(entry, env, port);
+  await sleep(5_000);
+  const idleRssMb = rssMb(server.child.pid as number);
+  await stop(server);
+  return { ms, idleRssMb };
+}
+
+/** Mixed traffic from `concurrency` loops: sign-in, /users/me, refresh, the project, a user list, a sign-up now and then. */
+async function mixedTraffic(baseUrl: string, seconds: number, concurrency: number, onTick?: () => void) {
+  const demoHeaders = (keys: DemoProject) => ({
+    'content-type': 'application/json',
+    'x-stack-project-id': keys.id,
+  });
+  const demo = JSON.parse(readFileSync(join(currentDataDir, 'demo-project.json'), 'utf8')) as DemoProject;
+  const client = {
+    ...demoHeaders(demo),
+    'x-stack-access-type': 'client',
+    'x-stack-publishable-client-key': demo.keys.publishable_client_key,
+  };
+  const server = { ...demoHeaders(demo), 'x-stack-access-type': 'server', 'x-stack-secret-server-key': demo.keys.secret_server_key };
+  const email = `soak-${randomUUID()}@example.com`;
+  const password = 'soak password 1234';
+  await fetch(`${baseUrl}/api/v1/auth/password/sign-up`, { method: 'POST', headers: client, body: JSON.stringify({ email, password }) });
+  let requests = 0;
+  let errors = 0;
+  const until = Date.now() + seconds * 1000;
+  const loop = async (index: number) => {
+    let tokens = { access_token: '', refresh_token: '' };
+    for (let step = 0; Date.now() < until; step++) {
+      const kind = step % 10;
+      let response: Response;
+      if (kind === 0) {
+        const body =
+          step % 200 === 0 ? { email: `soak-${index}-${randomBytes(6).toString('hex')}@example.com`, password } : { email, password };
+        const path = step % 200 === 0 ? 'sign-up' : 'sign-in';
+        response = await fetch(`${baseUrl}/api/v1/auth/password/${path}`, { method: 'POST', headers: client, body: JSON.stringify(body) });
+        if (response.ok) tokens = (await response.json()) as typeof tokens;
+        else await response.arrayBuffer();
+      } else if (kind === 1 && tokens.refresh_token) {
+        response = await fetch(`${baseUrl}/api/v1/auth/sessions/current/refresh`, {
+          method: 'POST',
+          headers: { ...client, 'x-stack-refresh-token': tokens.refresh_token },
+          body: '{}',
+        });
+        await response.arrayBuffer();
+      } else if (kind < 6 && tokens.access_token) {
+        response = await fetch(`${baseUrl}/api/v1/users/me`, { headers: { ...client, 'x-stack-access-token': tokens.access_token } });
+        await response.arrayBuffer();
+      } else if (kind < 8) {
+        response = await fetch(`${baseUrl}/api/v1/projects/current`, { headers: server });
+        await response.arrayBuffer();
+      } else {
+        response = await fetch(`${baseUrl}/api/v1/users?limit=20`, { headers: server });
+        await response.arrayBuffer();
+      }
+      requests++;
+      if (response.status >= 400) errors++;
+      onTick?.();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, index) => loop(index)));
+  return { requests, errors };
+}
+
+type DemoProject = { id: string; keys: { publishable_client_key: string; secret_server_key: string } };
+let currentDataDir = '';
+
+/** Least-squares slope of RSS (MB) over time (minutes). */
+function slope(samples: Array<[minutes: number, mb: number]>): number {
+  const n = samples.length;
+  const meanX = samples.reduce((sum, [x]) => sum + x, 0) / n;
+  const meanY = samples.reduce((sum, [, y]) => sum + y, 0) / n;
+  const numerator = samples.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  const denominator = samples.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+  return denominator === 0 ? 0 : numerator / denominator;
+}
+
+/** The JavaScript the example app's index.html loads up front (its entry and module preloads), gzip. */
+function bundleSizes(): StartupMemoryFigures['bundle'] {
+  const dist = join(startBuilds.example.output, '..');
+  const assets = join(dist, 'assets');
+  const files = existsSync(assets)
+    ? readdirSync(assets)
+        .filter((file) => file.endsWith('.js'))
+        .map((file) => ({ file, gzipKb: Math.round(gzipSync(readFileSync(join(assets, file))).length / 102.4) / 10 }))
+    : [];
+  const index = existsSync(startBuilds.example.output) ? readFileSync(startBuilds.example.output, 'utf8') : '';
+  const initial = files.filter(({ file }) => index.includes(file));
+  return { files, initialGzipKb: Math.round(initial.reduce((sum, { gzipKb }) => sum + gzipKb, 0) * 10) / 10 };
+}
+
+export async function benchStartupMemory(adminDatabaseUrl: string): Promise<StartupMemoryFigures> {
+  const entry = await ensureServerBuilt();
+  const port = 18900 + Math.floor(Math.random() * 500);
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-start-'));
+  currentDataDir = dataDir;
+  const databaseName = `gatehouse_bench_start_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminDatabaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${databaseName}`);
+  const databaseUrl = Object.assign(new URL(adminDatabaseUrl), { pathname: `/${databaseName}` }).toString();
+  try {
+    const pglite = await startups(entry, { DATA_DIR: dataDir }, port);
+    const postgresDataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-start-pg-'));
+    const postgres = await startups(entry, { DATA_DIR: postgresDataDir, DATABASE_URL: databaseUrl }, port);
+
+    // Load, then a soak, on Postgres (the production set-up).
+    currentDataDir = postgresDataDir;
+    const server = await startCompiled(entry, { DATA_DIR: postgresDataDir, DATABASE_URL: databaseUrl }, port);
+    const pid = server.child.pid as number;
+    await mixedTraffic(server.baseUrl, Number(process.env.BENCH_LOAD_SECONDS ?? 20), 32);
+    const afterLoadRssMb = rssMb(pid);
+    const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
+    const samples: Array<[number, number]> = [];
+    const soakStart = Date.now();
+    const sampler = setInterval(() => samples.push([(Date.now() - soakStart) / 60_000, rssMb(pid)]), 2_000);
+    const soak = await mixedTraffic(server.baseUrl, soakSeconds, 8);
+    clearInterval(sampler);
+    await stop(server);
+    rmSync(postgresDataDir, { recursive: true, force: true });
+    return {
+      startupMs: { pglite: pglite.ms, postgres: postgres.ms },
+      idleRssMb: { pglite: pglite.idleRssMb, postgres: postgres.idleRssMb },
+      afterLoadRssMb,
+      soak: {
+        seconds: soakSeconds,
+        ...soak,
+        startRssMb: samples[0]?.[1] ?? Number.NaN,
+        endRssMb: samples.at(-1)?.[1] ?? Number.NaN,
+        slopeMbPerMin: Math.round(slope(samples) * 100) / 100,
+      },
+      bundle: bundleSizes(),
+    };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`drop database if exists ${databaseName} with (force)`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+/** The figures as README table rows, each beside its target. */
+export function startupMemoryRows(figures: StartupMemoryFigures): string[] {
+  const { startupMs, idleRssMb, soak, bundle } = figures;
+  const runs = (values: number[]) => values.join(' / ');
+  return [
+    '| figure | measured | target |',
+    '|---|---:|---|',
+    `| start-up to first 200 on /api/v1, PGlite, existing data (median of 5; runs ${runs(startupMs.pglite)} ms) | ${median(startupMs.pglite)} ms | ≤ 1500 ms |`,
+    `| start-up to first 200 on /api/v1, Postgres, existing database (median of 5; runs ${runs(startupMs.postgres)} ms) | ${median(startupMs.postgres)} ms | ≤ 1000 ms |`,
+    `| idle RSS, PGlite | ${idleRssMb.pglite} MB | ≤ 200 MB |`,
+    `| idle RSS, Postgres | ${idleRssMb.postgres} MB | ≤ 120 MB |`,
+    `| RSS after load (32 connections of mixed traffic) | ${figures.afterLoadRssMb} MB | ≤ 300 MB |`,
+    `| RSS slope over a ${soak.seconds} s soak (8 connections, ${soak.requests} requests, ${soak.errors} ≥ 400; ${soak.startRssMb} → ${soak.endRssMb} MB) | ${soak.slopeMbPerMin} MB/min | no growth |`,
+    `| example app JavaScript loaded up front, gzip (${bundle.files.length} file(s)) | ${bundle.initialGzipKb} KB | sign-in ≤ 90 KB |`,
+  ];
+}

@@ -1,0 +1,50 @@
+// Plain JavaScript: `pnpm start` (scripts/start.mjs) checks its builds with it before any TypeScript
+// loader runs, and the TypeScript build scripts use the same rules.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+/** The workspace packages every web app bundles besides its own sources. */
+const sharedSources = ['react/src', 'client/src', 'protocol/src'];
+
+/** What `pnpm start` needs built: each build's output file (written last) and the sources it is made from. */
+export const startBuilds = {
+  server: {
+    output: join(root, 'server/dist/src/main.js'),
+    sources: ['server/src', 'server/package.json', 'protocol/src', 'scripts/src/build/build-server.ts'].map((path) => join(root, path)),
+  },
+  example: {
+    output: join(root, 'examples/demo/dist/index.html'),
+    sources: ['examples/demo/src', 'examples/demo/index.html', 'examples/demo/vite.config.ts', ...sharedSources].map((path) =>
+      join(root, path),
+    ),
+  },
+  dashboard: {
+    output: join(root, 'dashboard/dist/index.html'),
+    sources: ['dashboard/src', 'dashboard/index.html', 'dashboard/vite.config.ts', ...sharedSources].map((path) => join(root, path)),
+  },
+};
+
+/** The newest modification time among the given files and folders (tests, dist and node_modules left out). */
+export function newestSource(paths) {
+  let newest = 0;
+  const visit = (path) => {
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) {
+        if (entry === 'node_modules' || entry === 'dist' || entry.endsWith('.test.ts') || entry.endsWith('.test.tsx')) continue;
+        visit(join(path, entry));
+      }
+    } else newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const path of paths) if (existsSync(path)) visit(path);
+  return newest;
+}
+
+/** True when the build's output exists and is newer than every one of its sources. */
+export function isBuildFresh(name) {
+  const { output, sources } = startBuilds[name];
+  if (!existsSync(output)) return false;
+  return newestSource(sources) < statSync(output).mtimeMs;
+}

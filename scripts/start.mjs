@@ -1,0 +1,29 @@
+// `pnpm start`, in plain JavaScript so that no TypeScript loader runs in the server's process.
+// It builds what is stale (the compiled server, the example app, the dashboard: once on a fresh clone,
+// again only when their sources change), then runs the compiled server, which serves both web apps on
+// its own port. EXAMPLE_APP_DIR="" and DASHBOARD_DIR="" leave either out. Development and the tests
+// run the TypeScript sources through tsx instead (server/src/main.ts).
+import { spawnSync } from 'node:child_process';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isBuildFresh, startBuilds } from './src/build/freshness.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+// A newcomer's start logs keys, codes and email links (no mail server needed); production says NODE_ENV=production.
+if (process.env.DEVELOPMENT_MODE === undefined) process.env.DEVELOPMENT_MODE = process.env.NODE_ENV === 'production' ? 'false' : 'true';
+
+/** @type {Array<'server' | 'example' | 'dashboard'>} */
+const wanted = ['server'];
+if (process.env.EXAMPLE_APP_DIR === undefined) wanted.push('example');
+if (process.env.DASHBOARD_DIR === undefined) wanted.push('dashboard');
+const stale = wanted.filter((name) => !isBuildFresh(name));
+if (stale.length > 0) {
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/src/build/for-start.ts', ...stale], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+if (process.env.EXAMPLE_APP_DIR === undefined) process.env.EXAMPLE_APP_DIR = dirname(startBuilds.example.output);
+if (process.env.DASHBOARD_DIR === undefined) process.env.DASHBOARD_DIR = dirname(startBuilds.dashboard.output);
+await import(pathToFileURL(startBuilds.server.output).href);

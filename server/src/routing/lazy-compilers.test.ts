@@ -1,0 +1,62 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { describe, expect, it } from 'vitest';
+import { routeTable, sharedSchemas } from '../generated/route-table.ts';
+import { lazySerializerFactory } from './lazy-serializer.ts';
+import type { RouteDefinition } from './route-definition.ts';
+import { validatorCompiler } from './validator-compiler.ts';
+
+/**
+ * Validators and response serializers compile on first use (start-up no longer compiles them all),
+ * so a schema that cannot compile would only show on its first request: compile every one here.
+ */
+describe('lazily compiled schemas', () => {
+  const routes = routeTable as readonly RouteDefinition[];
+
+  it('compiles every request schema of every operation, and validates with it', () => {
+    let compiled = 0;
+    for (const route of routes) {
+      for (const [httpPart, schema] of Object.entries({
+        params: route.schema.params,
+        querystring: route.schema.querystring,
+        body: route.schema.body,
+      })) {
+        if (!schema) continue;
+        const validate = validatorCompiler({ schema, method: route.method, url: route.url, httpPart }) as unknown as (
+          data: unknown,
+        ) => boolean;
+        // A value of the wrong type everywhere: compiling happens on this first call, and it must reject it.
+        expect(validate(httpPart === 'body' ? 42 : 'not an object'), `${route.operationId} ${httpPart}`).toBe(false);
+        compiled++;
+      }
+    }
+    expect(compiled).toBeGreaterThan(100);
+  });
+
+  it('compiles every response schema of every operation', () => {
+    const external = Object.fromEntries(sharedSchemas.map((schema) => [(schema as { $id: string }).$id, schema]));
+    // What the lazy factory runs on first use, run now: it throws when a schema does not compile.
+    const compile = SerializerSelector()(external, {});
+    let compiled = 0;
+    for (const route of routes) {
+      for (const [httpStatus, schema] of Object.entries(route.schema.response ?? {})) {
+        expect(typeof compile({ schema, method: route.method, url: route.url, httpStatus }), `${route.operationId} ${httpStatus}`).toBe(
+          'function',
+        );
+        compiled++;
+      }
+    }
+    expect(compiled).toBeGreaterThan(100);
+  });
+
+  it('compiles a serializer on its first response only', () => {
+    const compile = lazySerializerFactory({}, {});
+    const serialize = compile({
+      schema: { type: 'object', properties: { a: { type: 'string' } } },
+      method: 'GET',
+      url: '/',
+      httpStatus: '200',
+    });
+    expect(serialize({ a: 'x', b: 'dropped' })).toBe('{"a":"x"}');
+    expect(serialize({ a: 'y' })).toBe('{"a":"y"}');
+  });
+});
