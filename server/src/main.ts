@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { startClusterPrimary } from './cluster/workers.ts';
+import { startClusterPrimary } from './bootstrap/cluster-primary.ts';
 import { readEnv } from './config/env.ts';
 import { requestSerializer } from './config/secrets-in-logs.ts';
 import { createDatabase } from './db/create-database.ts';

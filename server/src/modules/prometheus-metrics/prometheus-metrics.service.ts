@@ -3,7 +3,7 @@ import { MetricsDisabledError, MetricsTokenInvalidError } from '@gatehouse/proto
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DbHandle } from '../../db/handle.ts';
 import { poolStatsOf } from '../../db/pool-stats.ts';
-import { clusterAwareMetrics } from '../../cluster/cluster-metrics.ts';
+import { clusterAwareMetrics } from '../../lib/cluster-metrics.ts';
 
 /** What the metrics read from other modules at each scrape. */
 export type MetricsSources = {
