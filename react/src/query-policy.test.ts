@@ -1,4 +1,4 @@
-import { QueryObserver } from '@tanstack/react-query';
+import { MutationObserver, onlineManager, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createGatehouseQueryClient } from './query-policy.ts';
 
@@ -56,6 +56,34 @@ describe('the Gatehouse cache policy', () => {
     expect(client.getQueryData(['/sessions'])).toBe(1);
     await vi.advanceTimersByTimeAsync(20);
     expect(client.getQueryCache().find({ queryKey: ['/sessions'] })).toBeUndefined();
+  });
+
+  it('runs queries and mutations while the browser is offline (the client words the failure), never pausing them', async () => {
+    onlineManager.setOnline(false);
+    try {
+      const client = createGatehouseQueryClient();
+      const offline = new Error('You are offline. Please check your internet connection and try again.');
+      const mutation = new MutationObserver(client, {
+        mutationFn: async () => {
+          throw offline;
+        },
+      });
+      await expect(mutation.mutate()).rejects.toBe(offline);
+      expect(mutation.getCurrentResult().isPaused).toBe(false);
+      let calls = 0;
+      await expect(
+        client.fetchQuery({
+          queryKey: ['/users/me'],
+          queryFn: async () => {
+            calls += 1;
+            throw offline;
+          },
+        }),
+      ).rejects.toBe(offline);
+      expect(calls).toBe(1);
+    } finally {
+      onlineManager.setOnline(true);
+    }
   });
 
   it('leaves retrying to the client middleware', async () => {

@@ -4,7 +4,7 @@ import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-sett
 import { type MockProvider, startMockProvider } from '../../../server/src/testing/mock-oauth-provider.ts';
 import { SoftwareAuthenticator } from '../../../server/src/testing/software-authenticator.ts';
 import { withTestContext } from '../../../server/src/testing/test-context.ts';
-import { MultiFactorAuthenticationRequiredError } from '../errors.ts';
+import { MultiFactorAuthenticationRequiredError, PasskeyWebauthnError } from '../errors.ts';
 import { createClientApp } from './client-app.ts';
 import type { PasskeyCeremonies } from './passkey-ceremonies.ts';
 import { createServerApp } from './server-app.ts';
@@ -102,6 +102,25 @@ describe('client app sign-in methods against the server', () => {
     const elsewhere = newApp(softwareCeremonies(authenticator));
     expect((await elsewhere.signInWithPasskey()).user_id).toBe(user.id);
     expect((await elsewhere.getUser())?.primary_email).toBe(email);
+  });
+
+  it("refuses passkeys in a runtime without WebAuthn (Node, like an old browser) in the protocol's words, after the server's challenge", async () => {
+    // The default ceremonies are the browser's; Node has no PublicKeyCredential.
+    const app = newApp();
+    const signIn = await app.signInWithPasskey().catch((caught: unknown) => caught);
+    expect(signIn).toBeInstanceOf(PasskeyWebauthnError);
+    expect((signIn as PasskeyWebauthnError).message).toBe('WebAuthn is not supported in this browser');
+    expect((signIn as PasskeyWebauthnError).details).toEqual({
+      message: 'WebAuthn is not supported in this browser',
+      code: 'NOT_SUPPORTED',
+    });
+
+    await app.signUpWithPassword({ email: newEmail('no-webauthn'), password });
+    const user = await app.getUser({ or: 'throw' });
+    const register = await user.registerPasskey().catch((caught: unknown) => caught);
+    expect(register).toBeInstanceOf(PasskeyWebauthnError);
+    expect((register as PasskeyWebauthnError).message).toBe('WebAuthn is not supported in this browser');
+    expect((await app.getUser())?.passkey_auth_enabled).toBe(false);
   });
 
   it('signs in with OAuth: the built authorize URL, the provider round trip, and the code exchange', async () => {

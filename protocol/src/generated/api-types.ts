@@ -12990,7 +12990,7 @@ export interface components {
             code: "INVALID_TOTP_CODE";
             error: string;
         };
-        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. */
+        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. (The React hook `useUser({ or: 'throw' })` throws its own `UserNotSignedInError`: `User is not signed in but useUser was called with { or: 'throw' }`.) */
         UserAuthenticationRequiredError: {
             /** @constant */
             code: "USER_AUTHENTICATION_REQUIRED";
@@ -14752,7 +14752,7 @@ export interface components {
                 "application/json": components["schemas"]["InvalidTotpCodeError"];
             };
         };
-        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. */
+        /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. (The React hook `useUser({ or: 'throw' })` throws its own `UserNotSignedInError`: `User is not signed in but useUser was called with { or: 'throw' }`.) */
         USER_AUTHENTICATION_REQUIRED: {
             headers: {
                 "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];

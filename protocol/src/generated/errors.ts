@@ -1211,7 +1211,7 @@ export class InvalidTotpCodeError extends KnownError {
   }
 }
 
-/** USER_AUTHENTICATION_REQUIRED: The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. */
+/** USER_AUTHENTICATION_REQUIRED: The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. (The React hook `useUser({ or: 'throw' })` throws its own `UserNotSignedInError`: `User is not signed in but useUser was called with { or: 'throw' }`.) */
 export class UserAuthenticationRequiredError extends KnownError {
   static readonly code = "USER_AUTHENTICATION_REQUIRED";
   static readonly status = 401;

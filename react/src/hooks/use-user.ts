@@ -15,9 +15,10 @@ export type UseUserOptions = {
   or?: 'return-null' | 'redirect' | 'throw' | 'anonymous';
 };
 
+/** What `useUser({ or: 'throw' })` throws without a user, in the protocol's words (Stack's SDK says the same). */
 export class UserNotSignedInError extends Error {
   constructor() {
-    super('No user is signed in');
+    super("User is not signed in but useUser was called with { or: 'throw' }");
     this.name = 'UserNotSignedInError';
   }
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AiProviderStandIn } from '../../testing/ai-provider-stand-in.ts';
 import { expectError } from '../../testing/expect-response.ts';
 import { createTestContext, type TestProject } from '../../testing/test-context.ts';
+import { readAiChatSettings } from './ai-chat-settings.ts';
 import { AiProvider } from './ai-provider.ts';
 
 /**
@@ -188,5 +189,25 @@ describe('AiProvider', () => {
       status: 502,
       details: { provider_status: null },
     });
+  });
+});
+
+describe('the AI_PROVIDER_* settings', () => {
+  it('reads the provider, defaults the timeout to 30 s, and stops the start on a bad URL or timeout', () => {
+    expect(readAiChatSettings({})).toEqual({ baseUrl: null, apiKey: null, model: null, timeoutMs: 30_000 });
+    expect(
+      readAiChatSettings({
+        AI_PROVIDER_BASE_URL: 'http://127.0.0.1:11434/v1',
+        AI_PROVIDER_MODEL: 'llama',
+        AI_PROVIDER_API_KEY: 'k',
+        AI_PROVIDER_TIMEOUT_MS: '5000',
+      }),
+    ).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'llama', timeoutMs: 5000 });
+    expect(() => readAiChatSettings({ AI_PROVIDER_BASE_URL: 'ftp://example.com' })).toThrow(
+      /AI_PROVIDER_BASE_URL must be an http\(s\) URL/,
+    );
+    expect(() => readAiChatSettings({ AI_PROVIDER_BASE_URL: 'not a url' })).toThrow(/AI_PROVIDER_BASE_URL/);
+    for (const timeout of ['0', '-1', '1.5', 'soon', '600001'])
+      expect(() => readAiChatSettings({ AI_PROVIDER_TIMEOUT_MS: timeout }), timeout).toThrow(/AI_PROVIDER_TIMEOUT_MS/);
   });
 });

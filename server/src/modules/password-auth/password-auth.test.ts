@@ -222,7 +222,9 @@ describe('POST /auth/password/sign-in', () => {
       'server',
     );
     expectError(await signIn(email), 400, 'EMAIL_PASSWORD_MISMATCH');
-    expectError(await post('/password/sign-in', { email, password }, client(passwordOff)), 400, 'PASSWORD_AUTHENTICATION_NOT_ENABLED');
+    const disabled = await post('/password/sign-in', { email, password }, client(passwordOff));
+    expectError(disabled, 400, 'PASSWORD_AUTHENTICATION_NOT_ENABLED');
+    expect(disabled.body.error).toBe('Password sign-in is disabled for the project.');
   });
 });
 
@@ -243,11 +245,9 @@ describe('POST /auth/password/update', () => {
     });
     expect(await refreshStatus(tokens.refresh_token)).toBe(200);
     const passwordless = await passwordUser(env.project, null);
-    expectError(
-      await update(passwordless.tokens.access_token, { old_password: password, new_password: 'new password 1' }),
-      400,
-      'USER_DOES_NOT_HAVE_PASSWORD',
-    );
+    const noPassword = await update(passwordless.tokens.access_token, { old_password: password, new_password: 'new password 1' });
+    expectError(noPassword, 400, 'USER_DOES_NOT_HAVE_PASSWORD');
+    expect(noPassword.body.error).toBe('Password update requested for a user that has no password set.');
   });
 
   it('changes the password and ends every other session; the refresh-token header keeps its own', async () => {
