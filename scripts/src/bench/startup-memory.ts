@@ -26,9 +26,9 @@ export type StartupMemoryFigures = {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-type Started = { child: ChildProcess; baseUrl: string; ms: number; exited: Promise<unknown> };
+export type Started = { child: ChildProcess; baseUrl: string; ms: number; exited: Promise<unknown> };
 
-async function startCompiled(entry: string, env: Record<string, string>, port: number): Promise<Started> {
+export async function startCompiled(entry: string, env: Record<string, string>, port: number): Promise<Started> {
   const started = performance.now();
   const child = spawn(process.execPath, [entry], {
     env: {
@@ -66,7 +66,7 @@ async function startCompiled(entry: string, env: Record<string, string>, port: n
   }
 }
 
-async function stop(server: Started): Promise<void> {
+export async function stop(server: Started): Promise<void> {
   server.child.kill('SIGTERM');
   await server.exited;
 }
