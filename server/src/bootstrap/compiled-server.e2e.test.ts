@@ -68,7 +68,7 @@ describe('the compiled server (pnpm build)', () => {
     const staticImports = new Set([...bundle.matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)].map((match) => match[1]));
     expect(staticImports.has('fastify')).toBe(true); // the check sees the bundle's imports
     // Issue #20 (idle memory): pg only on Postgres, the others at their first email, scrape, Stripe call, bcrypt hash.
-    for (const lazy of ['pg', 'nodemailer', 'prom-client', 'stripe', '@node-rs/bcrypt', '@electric-sql/pglite', 'esbuild']) {
+    for (const lazy of ['pg', 'nodemailer', 'prom-client', 'stripe', 'openai', '@node-rs/bcrypt', '@electric-sql/pglite', 'esbuild']) {
       expect(staticImports.has(lazy), lazy).toBe(false);
       expect(bundle, lazy).toContain(`import("${lazy}")`);
     }

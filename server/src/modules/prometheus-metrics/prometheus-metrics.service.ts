@@ -3,6 +3,7 @@ import { MetricsDisabledError, MetricsTokenInvalidError } from '@gatehouse/proto
 import type { Histogram, Registry } from 'prom-client';
 import type { DbHandle } from '../../db/handle.ts';
 import { poolStatsOf } from '../../db/pool-stats.ts';
+import { clusterAwareMetrics } from '../../lib/cluster-metrics.ts';
 
 /** What the metrics read from other modules at each scrape. */
 export type MetricsSources = {
@@ -16,12 +17,7 @@ const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/**
- * Prometheus metrics of this process (prom-client): request latency per operation, method and status;
- * the database pool; the email and webhook queues; the cache listener; Node's defaults. Served at
- * `/api/v1/metrics` only when `METRICS_TOKEN` is set, to a caller that sends it as a bearer token.
- */
-type Metrics = { registry: Registry; requests: Histogram<'operation' | 'method' | 'status'> };
+type Metrics = { registry: Registry; requests: Histogram<'operation' | 'method' | 'status'>; collect: () => Promise<string> };
 type Observation = [operation: string, method: string, status: number, seconds: number];
 
 /**
@@ -51,7 +47,8 @@ export class PrometheusMetricsService {
   }
 
   private async load(): Promise<Metrics> {
-    const { Gauge, Histogram, Registry, collectDefaultMetrics } = await import('prom-client');
+    const promClient = await import('prom-client');
+    const { Gauge, Histogram, Registry, collectDefaultMetrics } = promClient;
     const registry = new Registry();
     const sources = this.sources;
     // Node's own series (event-loop delay, GC observers): only here, where someone may read them.
@@ -105,7 +102,8 @@ export class PrometheusMetricsService {
         this.set(sources.cacheListenerUp() ? 1 : 0);
       },
     });
-    this.metrics = { registry, requests };
+    // A worker of node:cluster answers the primary's collection requests from its start, not from its first scrape.
+    this.metrics = { registry, requests, collect: clusterAwareMetrics(registry, promClient) };
     for (const [operation, method, status, seconds] of this.pending)
       requests.observe({ operation, method, status: String(status) }, seconds);
     this.pending = [];
@@ -126,9 +124,9 @@ export class PrometheusMetricsService {
     if (!match || !timingSafeEqual(digest((match[1] as string).trim()), this.tokenDigest)) throw new MetricsTokenInvalidError();
   }
 
-  /** The exposition text and its content type. */
+  /** The exposition text (of every worker of the host with WORKERS > 1) and its content type. */
   async render(): Promise<{ contentType: string; text: string }> {
-    const { registry } = await (this.loading as Promise<Metrics>);
-    return { contentType: registry.contentType, text: await registry.metrics() };
+    const { registry, collect } = await (this.loading as Promise<Metrics>);
+    return { contentType: registry.contentType, text: await collect() };
   }
 }
