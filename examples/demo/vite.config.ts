@@ -7,5 +7,6 @@ const platform = process.env.PLATFORM_URL ?? 'http://localhost:8102';
 export default defineConfig({
   plugins: [react()],
   server: { proxy: { '/api': platform, '/gatehouse-config.js': platform } },
-  build: { outDir: 'dist', emptyOutDir: true },
+  // The manifest maps each source to its chunk and their imports: the bench reads what a page loads from it.
+  build: { outDir: 'dist', emptyOutDir: true, manifest: true },
 });

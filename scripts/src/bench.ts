@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import { measureArgon2Capacity } from './bench/argon2-capacity.ts';
 import { benchStartupMemory, startupMemoryRows } from './bench/startup-memory.ts';
+import { benchUsersListing, usersListingRows } from './bench/users-listing.ts';
 import { measureWebhookDelivery } from './bench/webhook-delivery.ts';
 import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
 
@@ -199,4 +200,11 @@ console.log(`\nServer process RSS after the run: ${memory.rssMb} MB`);
 child.kill('SIGTERM');
 await new Promise((resolve) => child.once('exit', resolve));
 if (only.test('start-up')) console.log(`\n${startupMemoryRows(await benchStartupMemory(databaseUrl)).join('\n')}`);
+// `BENCH_ONLY=users-listing` for this part alone; `BENCH_USERS` (default 1 000 000) users generated for it.
+if (only.test('users-listing')) {
+  const listing = await benchUsersListing(databaseUrl);
+  console.log(
+    `\nUsers listing (${listing.users} users generated in ${listing.generateSeconds} s):\n${usersListingRows(listing).join('\n')}`,
+  );
+}
 postgres?.stop();

@@ -1,8 +1,10 @@
 import { GatehouseHandler, Link, SelectedTeamSwitcher, UserButton, useGatehouse, useLocation } from '@gatehouse/react';
-import { Suspense } from 'react';
-import { Home } from './home.tsx';
-import { Protected } from './protected.tsx';
-import { Shop } from './shop.tsx';
+import { lazy, Suspense } from 'react';
+
+// Each page is its own chunk, as the handler pages are: a visitor of /handler/sign-in loads none of these.
+const Home = lazy(() => import('./home.tsx').then((page) => ({ default: page.Home })));
+const Protected = lazy(() => import('./protected.tsx').then((page) => ({ default: page.Protected })));
+const Shop = lazy(() => import('./shop.tsx').then((page) => ({ default: page.Shop })));
 
 /** The whole routing of the example: the handler pages under /handler, two pages of its own. */
 export function App() {

@@ -1,36 +1,30 @@
-import { type ComponentType, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { type HandlerPage, handlerPageOf } from '../handler-urls.ts';
 import { useLocation } from '../navigation.ts';
 import { Card, Loading } from '../ui/form.tsx';
-import { AccountSettingsPage } from './pages/account-settings-page.tsx';
-import { CliAuthConfirmPage } from './pages/cli-auth-confirm-page.tsx';
-import { EmailVerificationPage } from './pages/email-verification-page.tsx';
-import { ErrorPage } from './pages/error-page.tsx';
-import { ForgotPasswordPage } from './pages/forgot-password-page.tsx';
-import { MagicLinkCallbackPage } from './pages/magic-link-callback-page.tsx';
-import { MfaPage } from './pages/mfa-page.tsx';
-import { OAuthCallbackPage } from './pages/oauth-callback-page.tsx';
-import { PasswordResetPage } from './pages/password-reset-page.tsx';
-import { SignInPage } from './pages/sign-in-page.tsx';
-import { SignOutPage } from './pages/sign-out-page.tsx';
-import { SignUpPage } from './pages/sign-up-page.tsx';
-import { TeamInvitationPage } from './pages/team-invitation-page.tsx';
 
+/**
+ * Each page is its own chunk, loaded when its URL is visited (issue #20: a visitor of the sign-in
+ * page downloads neither the account settings nor the other pages). The import paths are literal so
+ * bundlers split them.
+ */
 const pages: Partial<Record<HandlerPage, ComponentType>> = {
-  'sign-in': SignInPage,
-  'sign-up': SignUpPage,
-  'sign-out': SignOutPage,
-  'email-verification': EmailVerificationPage,
-  'forgot-password': ForgotPasswordPage,
-  'password-reset': PasswordResetPage,
-  'magic-link-callback': MagicLinkCallbackPage,
-  'oauth-callback': OAuthCallbackPage,
-  'account-settings': AccountSettingsPage,
-  error: ErrorPage,
-  'team-invitation': TeamInvitationPage,
-  mfa: MfaPage,
-  'cli-auth-confirm': CliAuthConfirmPage,
+  'sign-in': lazy(() => import('./pages/sign-in-page.tsx').then((page) => ({ default: page.SignInPage }))),
+  'sign-up': lazy(() => import('./pages/sign-up-page.tsx').then((page) => ({ default: page.SignUpPage }))),
+  'sign-out': lazy(() => import('./pages/sign-out-page.tsx').then((page) => ({ default: page.SignOutPage }))),
+  'email-verification': lazy(() => import('./pages/email-verification-page.tsx').then((page) => ({ default: page.EmailVerificationPage }))),
+  'forgot-password': lazy(() => import('./pages/forgot-password-page.tsx').then((page) => ({ default: page.ForgotPasswordPage }))),
+  'password-reset': lazy(() => import('./pages/password-reset-page.tsx').then((page) => ({ default: page.PasswordResetPage }))),
+  'magic-link-callback': lazy(() =>
+    import('./pages/magic-link-callback-page.tsx').then((page) => ({ default: page.MagicLinkCallbackPage })),
+  ),
+  'oauth-callback': lazy(() => import('./pages/oauth-callback-page.tsx').then((page) => ({ default: page.OAuthCallbackPage }))),
+  'account-settings': lazy(() => import('./pages/account-settings-page.tsx').then((page) => ({ default: page.AccountSettingsPage }))),
+  error: lazy(() => import('./pages/error-page.tsx').then((page) => ({ default: page.ErrorPage }))),
+  'team-invitation': lazy(() => import('./pages/team-invitation-page.tsx').then((page) => ({ default: page.TeamInvitationPage }))),
+  mfa: lazy(() => import('./pages/mfa-page.tsx').then((page) => ({ default: page.MfaPage }))),
+  'cli-auth-confirm': lazy(() => import('./pages/cli-auth-confirm-page.tsx').then((page) => ({ default: page.CliAuthConfirmPage }))),
 };
 
 /**

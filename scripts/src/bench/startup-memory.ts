@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -21,14 +21,14 @@ export type StartupMemoryFigures = {
   idleRssMb: { pglite: number; postgres: number };
   afterLoadRssMb: number;
   soak: { seconds: number; requests: number; errors: number; startRssMb: number; endRssMb: number; slopeMbPerMin: number };
-  bundle: { files: Array<{ file: string; gzipKb: number }>; initialGzipKb: number };
+  bundle: { files: Array<{ file: string; gzipKb: number }>; initialGzipKb: number; signInGzipKb: number; signInFiles?: number };
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-type Started = { child: ChildProcess; baseUrl: string; ms: number; exited: Promise<unknown> };
+export type Started = { child: ChildProcess; baseUrl: string; ms: number; exited: Promise<unknown> };
 
-async function startCompiled(entry: string, env: Record<string, string>, port: number): Promise<Started> {
+export async function startCompiled(entry: string, env: Record<string, string>, port: number): Promise<Started> {
   const started = performance.now();
   const child = spawn(process.execPath, [entry], {
     env: {
@@ -39,6 +39,8 @@ async function startCompiled(entry: string, env: Record<string, string>, port: n
       EXAMPLE_APP_DIR: '',
       DASHBOARD_DIR: '',
       RATE_LIMITS: 'off',
+      // As `pnpm start` runs it (package.json): blocks of 32 KB and more go back to the OS when freed.
+      MALLOC_MMAP_THRESHOLD_: '32768',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -64,7 +66,7 @@ async function startCompiled(entry: string, env: Record<string, string>, port: n
   }
 }
 
-async function stop(server: Started): Promise<void> {
+export async function stop(server: Started): Promise<void> {
   server.child.kill('SIGTERM');
   await server.exited;
 }
@@ -162,18 +164,41 @@ function slope(samples: Array<[minutes: number, mb: number]>): number {
   return denominator === 0 ? 0 : numerator / denominator;
 }
 
-/** The JavaScript the example app's index.html loads up front (its entry and module preloads), gzip. */
-function bundleSizes(): StartupMemoryFigures['bundle'] {
+/**
+ * The example app's JavaScript as a browser downloads it, gzip: `initialGzipKb`, what index.html
+ * loads up front (its entry and the chunks the entry imports, which index.html preloads), and
+ * `signInGzipKb`, that plus the chunks of the handler's sign-in page (`/handler/sign-in`: its own
+ * chunk and what it imports), read from Vite's manifest (`dist/.vite/manifest.json`).
+ */
+export function bundleSizes(): StartupMemoryFigures['bundle'] {
   const dist = join(startBuilds.example.output, '..');
-  const assets = join(dist, 'assets');
-  const files = existsSync(assets)
-    ? readdirSync(assets)
-        .filter((file) => file.endsWith('.js'))
-        .map((file) => ({ file, gzipKb: Math.round(gzipSync(readFileSync(join(assets, file))).length / 102.4) / 10 }))
-    : [];
-  const index = existsSync(startBuilds.example.output) ? readFileSync(startBuilds.example.output, 'utf8') : '';
-  const initial = files.filter(({ file }) => index.includes(file));
-  return { files, initialGzipKb: Math.round(initial.reduce((sum, { gzipKb }) => sum + gzipKb, 0) * 10) / 10 };
+  const gzipKb = (file: string) => gzipSync(readFileSync(join(dist, file))).length / 1024;
+  const manifestPath = join(dist, '.vite/manifest.json');
+  if (!existsSync(manifestPath)) return { files: [], initialGzipKb: Number.NaN, signInGzipKb: Number.NaN };
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<
+    string,
+    { file: string; isEntry?: boolean; imports?: string[] }
+  >;
+  const closure = (keys: string[]) => {
+    const files = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || files.has(chunk.file)) return;
+      files.add(chunk.file);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    for (const key of keys) visit(key);
+    return [...files].filter((file) => file.endsWith('.js'));
+  };
+  const entries = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
+  const signInPage = Object.keys(manifest).filter((key) => key.endsWith('/handler/pages/sign-in-page.tsx'));
+  const total = (files: string[]) => Math.round(files.reduce((sum, file) => sum + gzipKb(file), 0) * 10) / 10;
+  const initial = closure(entries);
+  const signIn = closure([...entries, ...signInPage]);
+  const files = [...new Set(Object.values(manifest).map(({ file }) => file))]
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => ({ file, gzipKb: Math.round(gzipKb(file) * 10) / 10 }));
+  return { files, initialGzipKb: total(initial), signInGzipKb: signInPage.length ? total(signIn) : Number.NaN, signInFiles: signIn.length };
 }
 
 export async function benchStartupMemory(adminDatabaseUrl: string): Promise<StartupMemoryFigures> {
@@ -238,6 +263,7 @@ export function startupMemoryRows(figures: StartupMemoryFigures): string[] {
     `| idle RSS, Postgres | ${idleRssMb.postgres} MB | ≤ 120 MB |`,
     `| RSS after load (32 connections of mixed traffic) | ${figures.afterLoadRssMb} MB | ≤ 300 MB |`,
     `| RSS slope over a ${soak.seconds} s soak (8 connections, ${soak.requests} requests, ${soak.errors} ≥ 400; ${soak.startRssMb} → ${soak.endRssMb} MB) | ${soak.slopeMbPerMin} MB/min | no growth |`,
-    `| example app JavaScript loaded up front, gzip (${bundle.files.length} file(s)) | ${bundle.initialGzipKb} KB | sign-in ≤ 90 KB |`,
+    `| example app JavaScript loaded up front by index.html, gzip (${bundle.files.length} chunks in all, split per page) | ${bundle.initialGzipKb} KB | — |`,
+    `| example app JavaScript of \`/handler/sign-in\` (up front + the sign-in page's chunks, ${bundle.signInFiles ?? 0} files), gzip | ${bundle.signInGzipKb} KB | ≤ 90 KB |`,
   ];
 }

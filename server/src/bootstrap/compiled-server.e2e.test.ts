@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureServerBuilt } from '../../../scripts/src/build/build-server.ts';
 import { darkThemeId, systemTemplateIds } from '../modules/email/built-in-emails.ts';
@@ -60,4 +61,16 @@ describe('the compiled server (pnpm build)', () => {
     server.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   }, 180_000);
+
+  it('loads the heavy packages on first use only: none is a static import of the bundle', async () => {
+    const entry = await ensureServerBuilt();
+    const bundle = readFileSync(entry, 'utf8');
+    const staticImports = new Set([...bundle.matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)].map((match) => match[1]));
+    expect(staticImports.has('fastify')).toBe(true); // the check sees the bundle's imports
+    // Issue #20 (idle memory): pg only on Postgres, the others at their first email, scrape, Stripe call, bcrypt hash.
+    for (const lazy of ['pg', 'nodemailer', 'prom-client', 'stripe', 'openai', '@node-rs/bcrypt', '@electric-sql/pglite', 'esbuild']) {
+      expect(staticImports.has(lazy), lazy).toBe(false);
+      expect(bundle, lazy).toContain(`import("${lazy}")`);
+    }
+  }, 120_000);
 });

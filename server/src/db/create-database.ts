@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { pgliteDialect } from './pglite-dialect.ts';
 import { registerPool } from './pool-stats.ts';
-import { PreparedStatementsPool } from './prepared-statements-pool.ts';
+import { createPreparedStatementsPool } from './prepared-statements-pool.ts';
 import type { Database } from './schema.ts';
 import { scopedDialect } from './transaction-scope.ts';
 
@@ -30,7 +30,7 @@ export async function createDatabase(options: {
 }): Promise<DatabaseHandle> {
   const acquireTimeoutMs = options.acquireTimeoutMs ?? defaultAcquireTimeoutMs;
   if (options.databaseUrl) {
-    const pool = new PreparedStatementsPool({
+    const pool = await createPreparedStatementsPool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? defaultPoolSize,
       connectionTimeoutMillis: acquireTimeoutMs,

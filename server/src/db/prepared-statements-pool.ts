@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 
 /** Only these can be prepared (not DDL, not transaction control, not several statements). */
 const preparable = /^\s*(select|insert|update|delete|with)\b/i;
@@ -24,9 +24,9 @@ function statementName(text: string): string {
  * Submits a named statement as a Query built from its text: given a config object instead, pg copies
  * it property by property on every call (a few percent of a simple request).
  */
-function runNamed(query: (...args: QueryArguments) => unknown, text: string, values: unknown[]): Promise<unknown> {
+function runNamed(Query: typeof pg.Query, query: (...args: QueryArguments) => unknown, text: string, values: unknown[]): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const submitted = new pg.Query(text, values, (error, result) => (error ? reject(error) : resolve(result)));
+    const submitted = new Query(text, values, (error, result) => (error ? reject(error) : resolve(result)));
     (submitted as unknown as { name: string }).name = statementName(text);
     query(submitted);
   });
@@ -35,21 +35,22 @@ function runNamed(query: (...args: QueryArguments) => unknown, text: string, val
 /**
  * A pg Pool whose clients run every parameterised DML statement as a named prepared statement, as
  * postgres.js does by default: each connection parses and plans a statement shape once, instead of
- * on every call (planning a join costs ~10x its execution here).
+ * on every call (planning a join costs ~10x its execution here). `pg` is imported here, on the first
+ * Postgres connection, so a process on PGlite never loads it (issue #20: idle memory).
  */
-export class PreparedStatementsPool extends pg.Pool {
-  constructor(config: pg.PoolConfig) {
-    super(config);
-    this.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: QueryArguments) => Promise<unknown>;
-      (client as unknown as { query: (...args: QueryArguments) => unknown }).query = (...args: QueryArguments) => {
-        const [text, values, callback] = args;
-        if (typeof text !== 'string' || !Array.isArray(values) || callback !== undefined || !preparable.test(text)) return query(...args);
-        return runNamed(query, text, values).catch((error: { code?: string }) => {
-          if (error?.code !== cachedPlanChanged) throw error;
-          return query(text, values);
-        });
-      };
-    });
-  }
+export async function createPreparedStatementsPool(config: pg.PoolConfig): Promise<pg.Pool> {
+  const { default: driver } = await import('pg');
+  const pool = new driver.Pool(config);
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: QueryArguments) => Promise<unknown>;
+    (client as unknown as { query: (...args: QueryArguments) => unknown }).query = (...args: QueryArguments) => {
+      const [text, values, callback] = args;
+      if (typeof text !== 'string' || !Array.isArray(values) || callback !== undefined || !preparable.test(text)) return query(...args);
+      return runNamed(driver.Query, query, text, values).catch((error: { code?: string }) => {
+        if (error?.code !== cachedPlanChanged) throw error;
+        return query(text, values);
+      });
+    };
+  });
+  return pool;
 }

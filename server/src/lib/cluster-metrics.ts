@@ -1,5 +1,8 @@
 import cluster from 'node:cluster';
-import { AggregatorRegistry, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+
+/** prom-client, loaded by its callers on first use (issue #20: a process without metrics never holds it). */
+type PromClient = typeof import('prom-client');
 
 const request = 'gatehouse:metrics-request';
 const response = 'gatehouse:metrics-response';
@@ -11,7 +14,7 @@ type MetricsMessage = { type: typeof response; id: number; text?: string; error?
  * (prom-client's AggregatorRegistry: counters and histograms summed, gauges summed) and answers.
  * Outside a cluster it is the registry's own text.
  */
-export function clusterAwareMetrics(registry: Registry): () => Promise<string> {
+export function clusterAwareMetrics(registry: Registry, { AggregatorRegistry }: PromClient): () => Promise<string> {
   if (!cluster.isWorker) return () => registry.metrics();
   // Answers the primary's collection requests with this registry (prom-client's worker side).
   new AggregatorRegistry();
@@ -49,12 +52,15 @@ export function clusterAwareMetrics(registry: Registry): () => Promise<string> {
 
 /** The primary's side: answers workers' metrics requests with the aggregate of every worker. */
 export function serveClusterMetrics(): void {
-  const aggregator = new AggregatorRegistry();
+  let aggregator: Promise<InstanceType<PromClient['AggregatorRegistry']>> | undefined;
   cluster.on('message', (worker, message: { type?: string; id?: number }) => {
     if (message?.type !== request) return;
-    aggregator.clusterMetrics().then(
-      (text) => worker.isConnected() && worker.send({ type: response, id: message.id, text }),
-      (error: Error) => worker.isConnected() && worker.send({ type: response, id: message.id, error: error.message }),
-    );
+    aggregator ??= import('prom-client').then(({ AggregatorRegistry }) => new AggregatorRegistry());
+    aggregator
+      .then((registry) => registry.clusterMetrics())
+      .then(
+        (text) => worker.isConnected() && worker.send({ type: response, id: message.id, text }),
+        (error: Error) => worker.isConnected() && worker.send({ type: response, id: message.id, error: error.message }),
+      );
   });
 }

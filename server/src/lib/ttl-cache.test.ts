@@ -16,6 +16,21 @@ describe('TtlCache', () => {
     expect(cache.get('long')).toBeUndefined();
   });
 
+  it('shrinks back to its live entries as it is written, even when expired ones are never read again', () => {
+    vi.useFakeTimers();
+    const cache = new TtlCache<number, number>(1_000, 10_000);
+    for (let key = 0; key < 5_000; key++) cache.set(key, key);
+    expect(cache.size).toBe(5_000);
+    vi.advanceTimersByTime(1_000);
+    // A steady writer (one entry per step, each living 1 s): the expired 5 000 go, a few per write.
+    for (let key = 5_000; key < 7_000; key++) cache.set(key, key);
+    expect(cache.size).toBe(2_000);
+    vi.advanceTimersByTime(1_000);
+    for (let key = 7_000; key < 7_500; key++) cache.set(key, key);
+    expect(cache.size).toBeLessThanOrEqual(500 + 2_000 - 3 * 500);
+    expect(cache.get(7_499)).toBe(7_499);
+  });
+
   it('when full, evicts the oldest entry not read since, like an LRU', () => {
     const cache = new TtlCache<string, number>(60_000, 3);
     cache.set('a', 1);

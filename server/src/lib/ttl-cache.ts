@@ -3,6 +3,9 @@
  * tokens) are served from memory; writers call `delete`/`clear` so this instance sees its own changes
  * at once, and other instances within `ttlMs`. When full, it evicts like an LRU by "second chance":
  * the oldest entry goes unless it was read since it was last passed over (a read costs one flag).
+ * Each write also drops a few expired entries from the oldest end, so a cache whose entries are never
+ * read again (a second's signatures, tokens of ended sessions) shrinks back to what is alive instead
+ * of holding its maximum forever (issue #20: memory that stays flat under a soak).
  */
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number; used: boolean }>();
@@ -28,8 +31,18 @@ export class TtlCache<K, V> {
   /** `ttlMs` overrides the cache's lifetime for this entry (a verified token lives until its expiry). */
   set(key: K, value: V, ttlMs = this.ttlMs): void {
     this.entries.delete(key);
+    this.dropExpired(Date.now());
     if (this.entries.size >= this.maxEntries) this.evictOne();
     this.entries.set(key, { value, expiresAt: Date.now() + ttlMs, used: false });
+  }
+
+  /** Up to 4 expired entries from the oldest end, stopping at the first live one: O(1) per write. */
+  private dropExpired(now: number): void {
+    for (let dropped = 0; dropped < 4; dropped++) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done || oldest.value[1].expiresAt > now) return;
+      this.entries.delete(oldest.value[0]);
+    }
   }
 
   private evictOne(): void {

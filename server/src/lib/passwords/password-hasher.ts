@@ -1,5 +1,4 @@
 import { hash, verify } from '@node-rs/argon2';
-import { compare as compareBcrypt } from '@node-rs/bcrypt';
 
 /** OWASP's argon2id parameters: 19 MiB, 2 passes, 1 lane. The native binding runs off the event loop. */
 // `algorithm: 2` is Argon2id (the package's const enum cannot be imported under verbatimModuleSyntax).
@@ -11,7 +10,11 @@ export const isBcryptHash = (value: string): boolean => /^\$2[aby]\$\d\d\$[./A-Z
 
 /** Verifies against an argon2id hash or an imported bcrypt hash. */
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
-  if (isBcryptHash(storedHash)) return compareBcrypt(password, storedHash);
+  if (isBcryptHash(storedHash)) {
+    // Loaded at the first imported bcrypt hash only (issue #20: idle memory).
+    const { compare } = await import('@node-rs/bcrypt');
+    return compare(password, storedHash);
+  }
   try {
     return await verify(storedHash, password);
   } catch {

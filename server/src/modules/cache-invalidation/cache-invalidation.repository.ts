@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import pg from 'pg';
 import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
 /** The NOTIFY channel every instance listens on. */
@@ -54,6 +53,8 @@ export async function listenForInvalidationsAcrossProjects(
   onMessage: (row: InvalidationRow) => void,
   onLost: (error?: unknown) => void,
 ): Promise<InvalidationListener> {
+  // Loaded here: a process on PGlite never listens and never loads pg.
+  const { default: pg } = await import('pg');
   const client = new pg.Client({
     connectionString: databaseUrl,
     application_name: listenerApplicationName,

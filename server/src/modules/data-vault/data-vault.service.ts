@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { DataVaultStoreDoesNotExistError, DataVaultStoreHashedKeyDoesNotExistError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { Project } from '../../tenancy/project.ts';
 import { findDataVaultValue, upsertDataVaultValue } from './data-vault.repository.ts';
 
@@ -13,7 +14,8 @@ type ProjectKeys = { slot: Buffer; seal: Buffer };
  * it with AES-256-GCM, bound to its slot.
  */
 export class DataVaultService {
-  private readonly keys = new Map<string, ProjectKeys>();
+  /** Derived keys per project: bounded (an LRU of 1 000 projects), derived again after an hour. */
+  private readonly keys = new TtlCache<string, ProjectKeys>(60 * 60_000, 1_000);
 
   constructor(
     private readonly db: DbHandle,

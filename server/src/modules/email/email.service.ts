@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SchemaError } from '@gatehouse/protocol/errors';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { EmailOutboxRow } from './email-outbox.table.ts';
@@ -111,8 +111,16 @@ export function readEmailDeliverySettings(env: NodeJS.ProcessEnv): EmailDelivery
   };
 }
 
+/** nodemailer, loaded at the first email sent (issue #20: a process that sends none never holds it). */
+let nodemailerModule: Promise<typeof import('nodemailer')> | undefined;
+const loadNodemailer = () => {
+  nodemailerModule ??= import('nodemailer');
+  return nodemailerModule;
+};
+
 /** A pooled nodemailer transport for an SMTP server, with timeouts so a dead server cannot hang a sender. */
-function createSmtpTransport(settings: SmtpSettings, pool?: { maxConnections: number }): Transporter {
+async function createSmtpTransport(settings: SmtpSettings, pool?: { maxConnections: number }): Promise<Transporter> {
+  const { default: nodemailer } = await loadNodemailer();
   return nodemailer.createTransport({
     host: settings.host,
     port: settings.port,
@@ -507,7 +515,7 @@ export class EmailService {
   ): Promise<boolean> {
     const fields = { projectId: project.id, outboxId: row.id, kind: row.kind, to: row.to_address, subject: content.subject };
     try {
-      await this.transport(settings).sendMail({
+      await (await this.transport(settings)).sendMail({
         from: { name: settings.senderName, address: settings.senderEmail },
         to: row.to_address,
         subject: content.subject,
@@ -548,7 +556,7 @@ export class EmailService {
 
   /** Sends one test email through the given server (not cached); the server's error text, if any. */
   async sendTest(settings: SmtpSettings, to: string): Promise<{ success: boolean; error_message?: string }> {
-    const transport = createSmtpTransport(settings);
+    const transport = await createSmtpTransport(settings);
     try {
       await transport.sendMail({
         from: { name: settings.senderName, address: settings.senderEmail },
@@ -565,11 +573,17 @@ export class EmailService {
     }
   }
 
-  private transport(settings: SmtpSettings): Transporter {
+  private async transport(settings: SmtpSettings): Promise<Transporter> {
+    await loadNodemailer();
     const key = JSON.stringify([settings.host, settings.port, settings.secure ?? false, settings.username ?? '', settings.password ?? '']);
     let transport = this.transports.get(key);
     if (!transport) {
-      transport = createSmtpTransport(settings, { maxConnections: this.delivery.smtpConnections });
+      transport = await createSmtpTransport(settings, { maxConnections: this.delivery.smtpConnections });
+      const raced = this.transports.get(key);
+      if (raced) {
+        transport.close();
+        return raced;
+      }
       if (this.transports.size >= maxCachedTransports) {
         const oldest = this.transports.keys().next().value as string;
         this.transports.get(oldest)?.close();

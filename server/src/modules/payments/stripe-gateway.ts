@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentSettings } from './payment-settings.ts';
 
 /** The part of a Stripe event the webhook reads (Stripe's shape; every field checked where it is used). */
@@ -10,18 +10,25 @@ const webhookToleranceSeconds = 300;
 /**
  * The platform's Stripe account through the `stripe` SDK: connected accounts of projects (Connect,
  * Express), their onboarding links and embedded-component sessions, refunds on a connected account,
- * and the webhook signature check.
+ * and the webhook signature check. The SDK loads at the first call (issue #20: idle memory).
  */
 export class StripeGateway {
-  private readonly stripe: Stripe;
+  private client: Promise<{ stripe: Stripe; errors: typeof Stripe.errors }> | undefined;
 
   constructor(
-    secretKey: string,
+    private readonly secretKey: string,
     private readonly webhookSecret: string | null,
-    apiUrl: string | null,
-  ) {
-    const url = apiUrl ? new URL(apiUrl) : undefined;
-    this.stripe = new Stripe(secretKey, {
+    private readonly apiUrl: string | null,
+  ) {}
+
+  private sdk(): Promise<{ stripe: Stripe; errors: typeof Stripe.errors }> {
+    this.client ??= import('stripe').then(({ default: StripeSdk }) => ({ stripe: this.create(StripeSdk), errors: StripeSdk.errors }));
+    return this.client;
+  }
+
+  private create(StripeSdk: typeof Stripe): Stripe {
+    const url = this.apiUrl ? new URL(this.apiUrl) : undefined;
+    return new StripeSdk(this.secretKey, {
       maxNetworkRetries: 1,
       timeout: 20_000,
       telemetry: false,
@@ -42,7 +49,7 @@ export class StripeGateway {
   }
 
   async createAccount(projectId: string): Promise<string> {
-    const account = await this.stripe.accounts.create({
+    const account = await (await this.sdk()).stripe.accounts.create({
       type: 'express',
       metadata: { gatehouse_project_id: projectId },
     });
@@ -50,7 +57,7 @@ export class StripeGateway {
   }
 
   async onboardingLink(accountId: string, returnUrl: string): Promise<string> {
-    const link = await this.stripe.accountLinks.create({
+    const link = await (await this.sdk()).stripe.accountLinks.create({
       account: accountId,
       type: 'account_onboarding',
       refresh_url: returnUrl,
@@ -61,16 +68,17 @@ export class StripeGateway {
 
   /** The connected account, or null when Stripe knows no such account. */
   async findAccount(accountId: string) {
+    const { errors } = await this.sdk();
     try {
       return await this.account(accountId);
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return null;
       throw error;
     }
   }
 
   async account(accountId: string) {
-    const account = await this.stripe.accounts.retrieve(accountId);
+    const account = await (await this.sdk()).stripe.accounts.retrieve(accountId);
     return {
       account_id: account.id,
       charges_enabled: account.charges_enabled === true,
@@ -81,7 +89,7 @@ export class StripeGateway {
   }
 
   async accountSession(accountId: string): Promise<string> {
-    const session = await this.stripe.accountSessions.create({
+    const session = await (await this.sdk()).stripe.accountSessions.create({
       account: accountId,
       components: {
         account_management: { enabled: true },
@@ -95,19 +103,22 @@ export class StripeGateway {
 
   /** Refunds `amountMinor` of a payment intent on the connected account; answers Stripe's refund id. */
   async refund(accountId: string, paymentIntentId: string, amountMinor: number): Promise<string> {
-    const refund = await this.stripe.refunds.create({ payment_intent: paymentIntentId, amount: amountMinor }, { stripeAccount: accountId });
+    const refund = await (await this.sdk()).stripe.refunds.create(
+      { payment_intent: paymentIntentId, amount: amountMinor },
+      { stripeAccount: accountId },
+    );
     return refund.id;
   }
 
   /** A Stripe customer on the connected account for one of the project's customers. */
   async createCustomer(accountId: string, metadata: Record<string, string>): Promise<string> {
-    const customer = await this.stripe.customers.create({ metadata }, { stripeAccount: accountId });
+    const customer = await (await this.sdk()).stripe.customers.create({ metadata }, { stripeAccount: accountId });
     return customer.id;
   }
 
   /** A Stripe product on the connected account (subscriptions price per interval against one). */
   async createProduct(accountId: string, name: string, metadata: Record<string, string>): Promise<string> {
-    const product = await this.stripe.products.create({ name, metadata }, { stripeAccount: accountId });
+    const product = await (await this.sdk()).stripe.products.create({ name, metadata }, { stripeAccount: accountId });
     return product.id;
   }
 
@@ -116,7 +127,7 @@ export class StripeGateway {
     accountId: string,
     input: { amountMinor: number; currency: string; customerId: string; description: string; metadata: Record<string, string> },
   ): Promise<string> {
-    const intent = await this.stripe.paymentIntents.create(
+    const intent = await (await this.sdk()).stripe.paymentIntents.create(
       {
         amount: input.amountMinor,
         currency: input.currency.toLowerCase(),
@@ -149,7 +160,7 @@ export class StripeGateway {
       metadata: Record<string, string>;
     },
   ): Promise<string> {
-    const subscription = await this.stripe.subscriptions.create(
+    const subscription = await (await this.sdk()).stripe.subscriptions.create(
       {
         customer: input.customerId,
         items: [
@@ -182,7 +193,7 @@ export class StripeGateway {
 
   /** A page of the customer's invoices, newest first. */
   async invoices(accountId: string, customerId: string, page: { limit: number; startingAfter?: string }) {
-    const list = await this.stripe.invoices.list(
+    const list = await (await this.sdk()).stripe.invoices.list(
       { customer: customerId, limit: page.limit, ...(page.startingAfter ? { starting_after: page.startingAfter } : {}) },
       { stripeAccount: accountId },
     );
@@ -200,7 +211,7 @@ export class StripeGateway {
 
   /** A setup intent for saving a payment method of the customer off-session; answers its client secret. */
   async createSetupIntent(accountId: string, customerId: string): Promise<string> {
-    const intent = await this.stripe.setupIntents.create(
+    const intent = await (await this.sdk()).stripe.setupIntents.create(
       { customer: customerId, usage: 'off_session', automatic_payment_methods: { enabled: true } },
       { stripeAccount: accountId },
     );
@@ -214,21 +225,22 @@ export class StripeGateway {
    */
   async setDefaultFromSetupIntent(accountId: string, customerId: string, setupIntentId: string) {
     let intent: Stripe.SetupIntent;
+    const { errors } = await this.sdk();
     try {
-      intent = await this.stripe.setupIntents.retrieve(setupIntentId, {}, { stripeAccount: accountId });
+      intent = await (await this.sdk()).stripe.setupIntents.retrieve(setupIntentId, {}, { stripeAccount: accountId });
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return null;
       throw error;
     }
     const intentCustomer = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
     const paymentMethodId = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
     if (intentCustomer !== customerId || intent.status !== 'succeeded' || !paymentMethodId) return null;
-    await this.stripe.customers.update(
+    await (await this.sdk()).stripe.customers.update(
       customerId,
       { invoice_settings: { default_payment_method: paymentMethodId } },
       { stripeAccount: accountId },
     );
-    const method = await this.stripe.paymentMethods.retrieve(paymentMethodId, {}, { stripeAccount: accountId });
+    const method = await (await this.sdk()).stripe.paymentMethods.retrieve(paymentMethodId, {}, { stripeAccount: accountId });
     return {
       id: method.id,
       brand: method.card?.brand ?? null,
@@ -239,10 +251,11 @@ export class StripeGateway {
   }
 
   /** The event a webhook delivery carries, or null when the signature is missing, wrong or too old. */
-  verifiedEvent(rawBody: string, signature: string | undefined): StripeEvent | null {
+  async verifiedEvent(rawBody: string, signature: string | undefined): Promise<StripeEvent | null> {
     if (!this.webhookSecret || !signature) return null;
+    const { stripe } = await this.sdk();
     try {
-      return this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, webhookToleranceSeconds) as unknown as StripeEvent;
+      return stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, webhookToleranceSeconds) as unknown as StripeEvent;
     } catch {
       return null;
     }

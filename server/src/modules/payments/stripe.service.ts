@@ -240,7 +240,7 @@ export class StripeService {
    * the event once per id. What names nothing here is acknowledged so Stripe stops retrying.
    */
   async receive(rawBody: string, signature: string | undefined): Promise<{ received: true; applied: boolean }> {
-    const event = this.gateway?.verifiedEvent(rawBody, signature) ?? null;
+    const event = (await this.gateway?.verifiedEvent(rawBody, signature)) ?? null;
     if (!event) throw new StripeWebhookSignatureInvalidError();
     const project = await this.projectOfAccount(text(event.account));
     if (!project) return { received: true, applied: false };

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { MetricsDisabledError, MetricsTokenInvalidError } from '@gatehouse/protocol/errors';
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Histogram, Registry } from 'prom-client';
 import type { DbHandle } from '../../db/handle.ts';
 import { poolStatsOf } from '../../db/pool-stats.ts';
 import { clusterAwareMetrics } from '../../lib/cluster-metrics.ts';
@@ -17,42 +17,55 @@ const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+type Metrics = { registry: Registry; requests: Histogram<'operation' | 'method' | 'status'>; collect: () => Promise<string> };
+type Observation = [operation: string, method: string, status: number, seconds: number];
+
 /**
  * Prometheus metrics of this process (prom-client): request latency per operation, method and status;
  * the database pool; the email and webhook queues; the cache listener; Node's defaults. Served at
  * `/api/v1/metrics` only when `METRICS_TOKEN` is set, to a caller that sends it as a bearer token.
+ * Without a token prom-client is never loaded and nothing is recorded (issue #20: idle memory); with
+ * one it loads at construction and the few requests answered before it is ready are replayed into it.
  */
 export class PrometheusMetricsService {
-  readonly registry = new Registry();
-  private readonly requests: Histogram<'operation' | 'method' | 'status'>;
   private readonly tokenDigest: Buffer | undefined;
-  private collect: (() => Promise<string>) | undefined;
+  private metrics: Metrics | undefined;
+  private readonly loading: Promise<Metrics> | undefined;
+  private pending: Observation[] = [];
 
   constructor(
     private readonly db: DbHandle,
     token: string | undefined,
-    sources: MetricsSources,
+    private readonly sources: MetricsSources,
   ) {
     this.tokenDigest = token ? digest(token) : undefined;
-    // Node's own series (event-loop delay, GC observers) only where someone may read them.
     if (this.tokenDigest) {
-      collectDefaultMetrics({ register: this.registry });
-      // A worker answers the primary's collection requests from its start, not from its first scrape.
-      this.collect = clusterAwareMetrics(this.registry);
+      this.loading = this.load();
+      // A failure surfaces at the next scrape (render awaits it); none is left unhandled here.
+      this.loading.catch(() => undefined);
     }
-    this.requests = new Histogram({
+  }
+
+  private async load(): Promise<Metrics> {
+    const promClient = await import('prom-client');
+    const { Gauge, Histogram, Registry, collectDefaultMetrics } = promClient;
+    const registry = new Registry();
+    const sources = this.sources;
+    // Node's own series (event-loop delay, GC observers): only here, where someone may read them.
+    collectDefaultMetrics({ register: registry });
+    const requests = new Histogram({
       name: 'gatehouse_http_request_duration_seconds',
       help: 'Time to answer a request, by operation (the spec operationId), method and status; _count counts requests.',
       labelNames: ['operation', 'method', 'status'],
       buckets: latencyBuckets,
-      registers: [this.registry],
+      registers: [registry],
     });
     const pool = () => poolStatsOf(this.db);
     new Gauge({
       name: 'gatehouse_db_pool_connections',
       help: 'Connections of the database pool: total open, idle, and callers waiting for one.',
       labelNames: ['state'],
-      registers: [this.registry],
+      registers: [registry],
       collect() {
         const stats = pool();
         if (!stats) return;
@@ -64,7 +77,7 @@ export class PrometheusMetricsService {
     new Gauge({
       name: 'gatehouse_db_pool_max',
       help: 'The most connections the database pool opens (DATABASE_POOL_SIZE; 1 on PGlite).',
-      registers: [this.registry],
+      registers: [registry],
       collect() {
         const stats = pool();
         if (stats) this.set(stats.max);
@@ -74,7 +87,7 @@ export class PrometheusMetricsService {
       name: 'gatehouse_queue_depth',
       help: 'Work waiting: email_outbox (recorded, neither sent nor failed), webhook_deliveries (messages pending).',
       labelNames: ['queue'],
-      registers: [this.registry],
+      registers: [registry],
       async collect() {
         const [emails, webhooks] = await Promise.all([sources.unsentEmails(), sources.pendingWebhookMessages()]);
         this.set({ queue: 'email_outbox' }, emails);
@@ -84,16 +97,24 @@ export class PrometheusMetricsService {
     new Gauge({
       name: 'gatehouse_cache_listener_up',
       help: '1 while the cache-invalidation LISTEN connection is up (0 on PGlite, or while it reconnects).',
-      registers: [this.registry],
+      registers: [registry],
       collect() {
         this.set(sources.cacheListenerUp() ? 1 : 0);
       },
     });
+    // A worker of node:cluster answers the primary's collection requests from its start, not from its first scrape.
+    this.metrics = { registry, requests, collect: clusterAwareMetrics(registry, promClient) };
+    for (const [operation, method, status, seconds] of this.pending)
+      requests.observe({ operation, method, status: String(status) }, seconds);
+    this.pending = [];
+    return this.metrics;
   }
 
-  /** For the request-metrics plugin (bound: passed as a function). */
+  /** For the request-metrics plugin (bound: passed as a function). A no-op while metrics are off. */
   readonly observeRequest = (operation: string, method: string, status: number, seconds: number): void => {
-    this.requests.observe({ operation, method, status: String(status) }, seconds);
+    if (this.metrics) this.metrics.requests.observe({ operation, method, status: String(status) }, seconds);
+    // Before prom-client has loaded (the first milliseconds after start): kept, at most 10 000.
+    else if (this.tokenDigest && this.pending.length < 10_000) this.pending.push([operation, method, status, seconds]);
   };
 
   /** Throws METRICS_DISABLED without a token, METRICS_TOKEN_INVALID unless `authorization` is `Bearer <token>`. */
@@ -105,7 +126,7 @@ export class PrometheusMetricsService {
 
   /** The exposition text (of every worker of the host with WORKERS > 1) and its content type. */
   async render(): Promise<{ contentType: string; text: string }> {
-    this.collect ??= clusterAwareMetrics(this.registry);
-    return { contentType: this.registry.contentType, text: await this.collect() };
+    const { registry, collect } = await (this.loading as Promise<Metrics>);
+    return { contentType: registry.contentType, text: await collect() };
   }
 }

@@ -1,5 +1,6 @@
 import { defineModule } from '../../kernel/module.ts';
 import { eventsModule } from '../events/index.ts';
+import * as migration0075 from './migrations/0075-user-search-trigram-indexes.ts';
 import { UserService } from './user.service.ts';
 import { userHandlers } from './users.routes.ts';
 
@@ -12,4 +13,5 @@ export const usersModule = defineModule({
   requires: [eventsModule],
   services: ({ events }, { db }) => ({ users: new UserService(db, events) }),
   handlers: userHandlers,
+  migrations: { '0075-user-search-trigram-indexes': migration0075 },
 });
