@@ -81,6 +81,22 @@ describe('the dashboard in Chromium: sent emails and outbox', () => {
     const refusedId = new URL(page.url()).pathname.split('/').at(-1) as string;
     expect(await outboxRow(refusedId)).toMatchObject({ status: 'skipped', skipped_reason: 'Cancelled.' });
 
+    // A test email through the server as the form has it: refused by port 1, taken by the sink.
+    await page.getByRole('link', { name: 'Emails', exact: true }).click();
+    const testForm = page.getByRole('form', { name: 'Send a test email' });
+    await testForm.getByLabel('Test email recipient', { exact: true }).fill('owner@outbox.test');
+    await testForm.getByRole('button', { name: 'Send test email' }).click();
+    await expect
+      .poll(() => testForm.getByRole('alert').textContent(), { timeout: 30_000 })
+      .toMatch(/^The server refused it: .*(ECONNREFUSED|connect)/i);
+    await page.getByLabel('SMTP port', { exact: true }).fill(String(mail.port));
+    await testForm.getByRole('button', { name: 'Send test email' }).click();
+    await expect
+      .poll(() => testForm.getByRole('status').textContent(), { timeout: 30_000 })
+      .toBe('The server took the test email for owner@outbox.test.');
+    await mail.waitFor((message) => message.to.includes('owner@outbox.test'), 30_000);
+    await expectAccessible(page, 'the emails page with a test email sent');
+
     // The sink as the mail server: one email now, eleven queued for later.
     await configure(smtp(mail.port));
     const now = await newUser('Now');
