@@ -102,6 +102,26 @@ describe('the dashboard in Chromium: sent emails and outbox', () => {
     const now = await newUser('Now');
     await call('POST', '/emails/send-email', { user_ids: [now.id], html: '<p>Now</p>', subject: 'Sent now' });
     await mail.waitFor((message) => message.to.includes(now.primary_email as string), 30_000);
+
+    // An invitation by email from the users page: an untrusted link refused, then sent through the sink.
+    await configure({ 'domains.allowLocalhost': true });
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('button', { name: 'Invite by email' }).click();
+    const invite = page.getByRole('dialog', { name: 'Invite someone by email' });
+    await invite.getByLabel('Invitee email', { exact: true }).fill('invitee@outbox.test');
+    await invite.getByLabel('Link to', { exact: true }).fill('https://untrusted.example/sign-up');
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await expect
+      .poll(() => invite.getByRole('alert').textContent())
+      .toBe('A callback/redirect URL is not on the project trusted-domain list (and is not localhost while localhost is allowed).');
+    await invite.getByLabel('Link to', { exact: true }).fill(`${env.platform.url}/handler/sign-up`);
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await expect.poll(() => invite.getByRole('status').textContent()).toBe('Invitation sent to invitee@outbox.test.');
+    await expectAccessible(page, 'the invitation dialog');
+    const invitation = await mail.waitFor((message) => message.to.includes('invitee@outbox.test'), 30_000);
+    expect(invitation.text).toContain(`${env.platform.url}/handler/sign-up`);
+    await invite.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('link', { name: 'Emails', exact: true }).click();
     const later = await Promise.all(Array.from({ length: 11 }, (_, index) => newUser(`later${index}`)));
     const scheduled = Date.now() + 3_600_000;
     await call('POST', '/emails/send-email', {
