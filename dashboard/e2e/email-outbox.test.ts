@@ -81,11 +81,47 @@ describe('the dashboard in Chromium: sent emails and outbox', () => {
     const refusedId = new URL(page.url()).pathname.split('/').at(-1) as string;
     expect(await outboxRow(refusedId)).toMatchObject({ status: 'skipped', skipped_reason: 'Cancelled.' });
 
+    // A test email through the server as the form has it: refused by port 1, taken by the sink.
+    await page.getByRole('link', { name: 'Emails', exact: true }).click();
+    const testForm = page.getByRole('form', { name: 'Send a test email' });
+    await testForm.getByLabel('Test email recipient', { exact: true }).fill('owner@outbox.test');
+    await testForm.getByRole('button', { name: 'Send test email' }).click();
+    await expect
+      .poll(() => testForm.getByRole('alert').textContent(), { timeout: 30_000 })
+      .toMatch(/^The server refused it: .*(ECONNREFUSED|connect)/i);
+    await page.getByLabel('SMTP port', { exact: true }).fill(String(mail.port));
+    await testForm.getByRole('button', { name: 'Send test email' }).click();
+    await expect
+      .poll(() => testForm.getByRole('status').textContent(), { timeout: 30_000 })
+      .toBe('The server took the test email for owner@outbox.test.');
+    await mail.waitFor((message) => message.to.includes('owner@outbox.test'), 30_000);
+    await expectAccessible(page, 'the emails page with a test email sent');
+
     // The sink as the mail server: one email now, eleven queued for later.
     await configure(smtp(mail.port));
     const now = await newUser('Now');
     await call('POST', '/emails/send-email', { user_ids: [now.id], html: '<p>Now</p>', subject: 'Sent now' });
     await mail.waitFor((message) => message.to.includes(now.primary_email as string), 30_000);
+
+    // An invitation by email from the users page: an untrusted link refused, then sent through the sink.
+    await configure({ 'domains.allowLocalhost': true });
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('button', { name: 'Invite by email' }).click();
+    const invite = page.getByRole('dialog', { name: 'Invite someone by email' });
+    await invite.getByLabel('Invitee email', { exact: true }).fill('invitee@outbox.test');
+    await invite.getByLabel('Link to', { exact: true }).fill('https://untrusted.example/sign-up');
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await expect
+      .poll(() => invite.getByRole('alert').textContent())
+      .toBe('A callback/redirect URL is not on the project trusted-domain list (and is not localhost while localhost is allowed).');
+    await invite.getByLabel('Link to', { exact: true }).fill(`${env.platform.url}/handler/sign-up`);
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await expect.poll(() => invite.getByRole('status').textContent()).toBe('Invitation sent to invitee@outbox.test.');
+    await expectAccessible(page, 'the invitation dialog');
+    const invitation = await mail.waitFor((message) => message.to.includes('invitee@outbox.test'), 30_000);
+    expect(invitation.text).toContain(`${env.platform.url}/handler/sign-up`);
+    await invite.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('link', { name: 'Emails', exact: true }).click();
     const later = await Promise.all(Array.from({ length: 11 }, (_, index) => newUser(`later${index}`)));
     const scheduled = Date.now() + 3_600_000;
     await call('POST', '/emails/send-email', {

@@ -119,6 +119,7 @@ describe('the dashboard in Chromium: emails', () => {
     await page.getByLabel('New draft name', { exact: true }).fill('Launch news');
     await page.getByRole('button', { name: 'Create draft' }).click();
     await expect.poll(() => page.getByLabel('Source (TSX)').isVisible(), { timeout: 30_000 }).toBe(true);
+    await expectAccessible(page, 'the draft editor');
     await page.getByRole('link', { name: 'All emails' }).click();
     await expect.poll(() => page.getByRole('list', { name: 'Drafts' }).getByRole('link', { name: 'Launch news' }).isVisible()).toBe(true);
 

@@ -8,7 +8,8 @@ import { createProject, expectAccessible, signUpOwner, withDashboardInChromium }
  * new purchases saved at once; Stripe not connected and, with no Stripe key on the server, not set
  * up (its message shown); an item, a product line and a product defined (a price with too many
  * decimals refused with the seed's message at the Amount field, nothing saved); the product granted
- * to a user, whose item quantity then shows; axe in light and dark.
+ * to a user, whose item quantity then shows; the quantity changed (taking more than there is refused
+ * with the server's message); the product cancelled behind a confirmation; axe in light and dark.
  */
 const env = withDashboardInChromium();
 
@@ -96,17 +97,41 @@ describe('the dashboard in Chromium: payments', () => {
     await page.getByLabel('Customer id', { exact: true }).fill(user.id);
     await page.getByRole('button', { name: 'Show customer' }).click();
     const items = page.getByRole('list', { name: 'Customer items' });
-    await expect.poll(() => items.textContent()).toBe('Credits0');
+    await expect.poll(() => items.getByLabel('Credits quantity').textContent()).toBe('0');
     await expect.poll(() => page.getByRole('list', { name: 'Customer products' }).textContent()).toBe('No products.');
     await page.getByLabel('Product to grant', { exact: true }).selectOption('pro');
     await page.getByRole('button', { name: 'Grant product' }).click();
-    await expect.poll(() => items.textContent()).toBe('Credits100');
+    await expect.poll(() => items.getByLabel('Credits quantity').textContent()).toBe('100');
     await expect.poll(() => page.getByRole('list', { name: 'Customer products' }).textContent()).toContain('Pro');
     services.projects.forget(projectId);
     const current = (await services.projects.find(projectId))!;
     expect(await services.payments.getItem(current, { type: 'user', id: user.id }, 'credits')).toMatchObject({ quantity: 100 });
+
+    // Take more than there is: refused with the server's message, nothing changed; then take 30.
+    const change = page.getByRole('form', { name: 'Change Credits' });
+    await change.getByLabel('Add to Credits (negative takes away)').fill('-101');
+    await change.getByRole('button', { name: 'Change quantity' }).click();
+    await expect
+      .poll(() => items.getByRole('alert').textContent())
+      .toBe('Decrementing an item would make it negative while allow_negative=false (also used when invitations consume a seat item).');
+    expect(await services.payments.getItem(current, { type: 'user', id: user.id }, 'credits')).toMatchObject({ quantity: 100 });
+    await change.getByLabel('Add to Credits (negative takes away)').fill('-30');
+    await change.getByRole('button', { name: 'Change quantity' }).click();
+    await expect.poll(() => items.getByLabel('Credits quantity').textContent()).toBe('70');
+    expect(await services.payments.getItem(current, { type: 'user', id: user.id }, 'credits')).toMatchObject({ quantity: 70 });
     await shot(page, 'granted');
     await expectAccessible(page, 'the payments page with a customer');
+
+    // Cancel Pro: confirmed, gone from the customer's products; its never-expiring credits stay.
+    await page.getByRole('button', { name: 'Cancel Pro' }).click();
+    const cancelDialog = page.getByRole('dialog', { name: 'Cancel Pro for this customer?' });
+    await expectAccessible(page, 'the cancel confirmation');
+    await cancelDialog.getByRole('button', { name: 'Cancel product' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Customer products' }).textContent()).toBe('No products.');
+    const headers = await env.platform.apiHeadersFor(projectId);
+    const owned = await env.platform.context.request({ url: `/api/v1/payments/products/user/${user.id}`, headers: headers.server });
+    expect(owned.body.items).toEqual([]);
+    await expect.poll(() => items.getByLabel('Credits quantity').textContent()).toBe('70');
 
     await page.getByLabel('Theme', { exact: true }).selectOption('dark');
     await shot(page, 'payments-dark');

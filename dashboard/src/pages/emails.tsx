@@ -6,6 +6,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, errorText, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { SmtpTestEmail } from './email-server-test.tsx';
 import { useProjectUpdate } from './project-config.ts';
 
 type ThemeChoice = Schema<'ThemeChoice'>;
@@ -132,6 +133,7 @@ function EmailServerSection() {
         </div>
         <ErrorMessage error={update.error} />
       </form>
+      {type === 'standard' ? <SmtpTestEmail server={fields} /> : null}
     </Section>
   );
 }

@@ -3,6 +3,7 @@ import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { InviteUserDialog } from './invite-user.tsx';
 import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, TextField } from '../ui.tsx';
 
 export const USERS_PAGE_SIZE = 25;
@@ -21,6 +22,7 @@ export function UsersPage() {
   const cursor = search.get('cursor') ?? undefined;
   const [typed, setTyped] = useState(query);
   const [creating, setCreating] = useState(false);
+  const [inviting, setInviting] = useState(false);
   // Cursors of the pages before this one, for "Previous" (a linked deep page starts a new trail).
   const trail = useRef<Array<string | undefined>>([]);
 
@@ -59,6 +61,9 @@ export function UsersPage() {
   return (
     <>
       <PageHeader title="Users">
+        <button type="button" onClick={() => setInviting(true)}>
+          Invite by email
+        </button>
         <button type="button" className="gh-primary" onClick={() => setCreating(true)}>
           Create user
         </button>
@@ -127,6 +132,7 @@ export function UsersPage() {
         </button>
       </nav>
       <CreateUserDialog open={creating} onClose={() => setCreating(false)} />
+      <InviteUserDialog open={inviting} onClose={() => setInviting(false)} />
     </>
   );
 }

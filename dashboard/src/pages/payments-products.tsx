@@ -1,0 +1,352 @@
+import { type FormEvent, useRef, useState } from 'react';
+import { Checkbox, ErrorMessage, Section } from '../ui.tsx';
+import {
+  type ConfigPrice,
+  type ConfigProduct,
+  type CustomerType,
+  currencies,
+  type IncludedItem,
+  type Interval,
+  intervals,
+  type PaymentsConfig,
+  priceText,
+  problemOf,
+  useSavePayments,
+  without,
+} from './payments-config.ts';
+import { CustomerTypeSelect, Field, focusFormSoon, IdField, useEntryDeletion } from './payments-fields.tsx';
+
+const emptyForm = {
+  id: '',
+  displayName: '',
+  customerType: 'user' as CustomerType,
+  productLineId: '',
+  stackable: false,
+  free: false,
+  priceId: 'monthly',
+  currency: 'USD',
+  amount: '',
+  interval: 'month',
+  itemId: '',
+  quantity: '0',
+};
+type ProductForm = typeof emptyForm;
+/** What the form showed of the product being edited: its first price (and currency) and first included item. */
+type Shown = { priceId?: string; currency?: string; interval?: Interval; itemId?: string };
+
+/** The price fields of an existing product's price (its first currency), and what they show. */
+function priceFormOf(product: ConfigProduct, wanted?: string) {
+  const prices = product.prices === 'include-by-default' ? {} : product.prices;
+  const priceId = wanted ?? Object.keys(prices).sort()[0];
+  const price = priceId ? prices[priceId] : undefined;
+  const currency = price ? currencies.find((code) => typeof price[code] === 'string') : undefined;
+  const standard = price?.interval && price.interval[0] === 1 && price.interval[1] !== 'day';
+  return {
+    fields: {
+      priceId: priceId ?? 'monthly',
+      currency: currency ?? 'USD',
+      amount: currency && price ? String(price[currency]) : '',
+      interval: !price?.interval ? 'once' : standard ? price.interval[1] : 'current',
+    },
+    shown: { priceId, currency, interval: price?.interval },
+  };
+}
+
+/** The form for an existing product: one price (the first by id, or the one chosen) and its first included item; the others stay as they are. */
+function formOf(id: string, product: ConfigProduct): { form: ProductForm; shown: Shown } {
+  const price = priceFormOf(product);
+  const [itemId, included] = Object.entries(product.includedItems ?? {}).sort(([a], [b]) => a.localeCompare(b))[0] ?? [];
+  return {
+    form: {
+      ...price.fields,
+      id,
+      displayName: product.displayName ?? '',
+      customerType: product.customerType,
+      productLineId: product.productLineId ?? '',
+      stackable: product.stackable ?? false,
+      free: product.prices === 'include-by-default',
+      itemId: itemId ?? '',
+      quantity: String(included?.quantity ?? 0),
+    },
+    shown: { ...price.shown, itemId },
+  };
+}
+
+/**
+ * A product from the form. A new one is just the form; an edited one keeps what the form does not show
+ * (its other prices and currencies, other included items, flags): the form replaces only what it showed.
+ */
+function productOf(form: ProductForm, existing: ConfigProduct | undefined, shown: Shown): ConfigProduct {
+  const id = form.id.trim();
+  const interval = form.interval === 'current' ? shown.interval : intervals[form.interval];
+  let prices: ConfigProduct['prices'] = 'include-by-default';
+  if (!form.free) {
+    const previous = existing && existing.prices !== 'include-by-default' ? existing.prices : {};
+    const priceId = form.priceId.trim() || 'default';
+    const others = shown.priceId && shown.priceId !== priceId ? without(previous, shown.priceId) : previous;
+    const base: ConfigPrice = { ...(shown.priceId === priceId ? previous[priceId] : undefined) };
+    if (shown.currency) delete base[shown.currency];
+    delete base.interval;
+    prices = { ...others, [priceId]: { ...base, [form.currency]: form.amount.trim(), ...(interval ? { interval } : {}) } };
+  }
+  const keptItems = shown.itemId ? without(existing?.includedItems ?? {}, shown.itemId) : (existing?.includedItems ?? {});
+  const included: IncludedItem = {
+    repeat: 'never',
+    expires: 'never',
+    ...(form.itemId === shown.itemId ? existing?.includedItems?.[form.itemId] : {}),
+  };
+  const product: ConfigProduct = {
+    ...existing,
+    displayName: form.displayName.trim() || id,
+    customerType: form.customerType,
+    stackable: form.stackable,
+    prices,
+    includedItems: form.itemId ? { ...keptItems, [form.itemId]: { ...included, quantity: Number(form.quantity) } } : keptItems,
+  };
+  if (form.productLineId) product.productLineId = form.productLineId;
+  else delete product.productLineId;
+  return product;
+}
+
+const priceIdsOf = (product: ConfigProduct | undefined) =>
+  product && product.prices !== 'include-by-default' ? Object.keys(product.prices).sort() : [];
+
+/** Products: added, edited (what the form shows) and deleted; the server's rule messages at the field they name. */
+export function Products({ payments }: { payments: PaymentsConfig }) {
+  const { save, mutation } = useSavePayments();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [form, setForm] = useState(emptyForm);
+  const [editing, setEditing] = useState<{ id: string; shown: Shown } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const problem = problemOf(error, [
+    ['id', /^payments\.products$/],
+    ['amount', /^payments\.products\.[^.]+\.prices/],
+    ['quantity', /^payments\.products\.[^.]+\.includedItems/],
+    ['productLineId', /^payments\.products\.[^.]+\.productLineId$/],
+    ['customerType', /^payments\.products\.[^.]+\.customerType$/],
+  ]);
+  const at = (field: string) => (problem?.field === field ? problem.message : null);
+  const itemsOfType = Object.entries(payments.items).filter(([, item]) => item.customerType === form.customerType);
+  const deletion = useEntryDeletion('product', (id) => save({ 'payments.products': without(payments.products, id) }));
+  const stopEditing = () => {
+    setEditing(null);
+    setForm(emptyForm);
+    setError(null);
+  };
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    const id = form.id.trim();
+    const product = productOf(form, editing ? payments.products[editing.id] : undefined, editing?.shown ?? {});
+    save({ [`payments.products.${id}`]: product }).then(stopEditing, setError);
+  }
+
+  const entries = Object.entries(payments.products);
+  return (
+    <Section
+      title="Products"
+      description="What customers buy or are granted: prices per currency and interval, and the items they include."
+    >
+      <ul className="dash-list" aria-label="Products">
+        {entries.length === 0 ? <li className="dash-muted">No products yet.</li> : null}
+        {entries.map(([id, product]) => (
+          <li key={id}>
+            <span>
+              <strong>{product.displayName ?? id}</strong> <code>{id}</code> <span className="dash-badge">{product.customerType}</span>
+              {product.productLineId ? <span className="dash-badge">line {product.productLineId}</span> : null}
+              <br />
+              <span className="dash-muted">
+                {product.prices === 'include-by-default'
+                  ? 'Included by default'
+                  : Object.entries(product.prices)
+                      .map(([priceId, price]) => `${priceId}: ${priceText(price)}`)
+                      .join(' · ')}
+                {Object.entries(product.includedItems ?? {}).map(([itemId, included]) => ` · includes ${included.quantity ?? 0} ${itemId}`)}
+              </span>
+              <br />
+              {deletion.refusal(id)}
+            </span>
+            {deletion.actions(id, id, () => {
+              const loaded = formOf(id, product);
+              setError(null);
+              setEditing({ id, shown: loaded.shown });
+              focusFormSoon(formRef.current);
+              setForm(loaded.form);
+            })}
+          </li>
+        ))}
+      </ul>
+      {deletion.dialog}
+      <form
+        ref={formRef}
+        className="dash-form"
+        onSubmit={submit}
+        aria-label={editing ? `Edit product ${editing.id}` : 'Add a product'}
+        noValidate
+      >
+        {editing ? (
+          <p className="dash-muted">
+            The form shows one price of this product and its first included item; its other prices and items stay as they are.
+          </p>
+        ) : null}
+        <div className="dash-grid-3">
+          <IdField value={form.id} locked={editing !== null} onChange={(id) => setForm({ ...form, id })} problem={at('id')} />
+          <Field label="Product name">
+            {(id) => <input id={id} value={form.displayName} onChange={(event) => setForm({ ...form, displayName: event.target.value })} />}
+          </Field>
+          <CustomerTypeSelect
+            label="Product customer type"
+            value={form.customerType}
+            problem={at('customerType')}
+            onChange={(customerType) => setForm({ ...form, customerType: customerType as CustomerType, itemId: '' })}
+          />
+          <Field label="Product line" problem={at('productLineId')}>
+            {(id, describedBy) => (
+              <select
+                id={id}
+                value={form.productLineId}
+                aria-describedby={describedBy}
+                onChange={(event) => setForm({ ...form, productLineId: event.target.value })}
+              >
+                <option value="">None</option>
+                {Object.entries(payments.productLines).map(([lineId, line]) => (
+                  <option key={lineId} value={lineId}>
+                    {line.displayName ?? lineId}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        <div className="dash-row">
+          <Checkbox
+            label="Stackable (bought more than once)"
+            checked={form.stackable}
+            onChange={(stackable) => setForm({ ...form, stackable })}
+          />
+          <Checkbox label="Free, included by default" checked={form.free} onChange={(free) => setForm({ ...form, free })} />
+        </div>
+        {editing && priceIdsOf(payments.products[editing.id]).length > 1 ? (
+          <Field label="Price to edit">
+            {(id) => (
+              <select
+                id={id}
+                value={editing.shown.priceId ?? ''}
+                onChange={(event) => {
+                  const price = priceFormOf(payments.products[editing.id] as ConfigProduct, event.target.value);
+                  setEditing({ ...editing, shown: { ...editing.shown, ...price.shown } });
+                  setForm({ ...form, ...price.fields });
+                }}
+              >
+                {priceIdsOf(payments.products[editing.id]).map((priceId) => (
+                  <option key={priceId}>{priceId}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : null}
+        {form.free ? null : <PriceFields form={form} setForm={setForm} problem={at('amount')} current={editing?.shown.interval} />}
+        <fieldset className="dash-fieldset">
+          <legend>Included item</legend>
+          <div className="dash-grid-3">
+            <Field label="Included item">
+              {(id) => (
+                <select id={id} value={form.itemId} onChange={(event) => setForm({ ...form, itemId: event.target.value })}>
+                  <option value="">None</option>
+                  {itemsOfType.map(([itemId, item]) => (
+                    <option key={itemId} value={itemId}>
+                      {item.displayName ?? itemId}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Quantity included" problem={at('quantity')}>
+              {(id, describedBy) => (
+                <input
+                  id={id}
+                  type="number"
+                  min={0}
+                  value={form.quantity}
+                  disabled={!form.itemId}
+                  aria-describedby={describedBy}
+                  onChange={(event) => setForm({ ...form, quantity: event.target.value })}
+                />
+              )}
+            </Field>
+          </div>
+        </fieldset>
+        {problem?.field === 'form' ? <ErrorMessage error={error} /> : null}
+        <div className="dash-row">
+          <button type="submit" className="gh-primary" disabled={mutation.isPending || !form.id.trim()}>
+            {mutation.isPending ? 'Saving…' : editing ? 'Save product' : 'Add product'}
+          </button>
+          {editing ? (
+            <button type="button" onClick={stopEditing}>
+              Cancel editing
+            </button>
+          ) : null}
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function PriceFields({
+  form,
+  setForm,
+  problem,
+  current,
+}: {
+  form: ProductForm;
+  setForm: (form: ProductForm) => void;
+  problem: string | null;
+  current: Interval | undefined;
+}) {
+  return (
+    <fieldset className="dash-fieldset">
+      <legend>Price</legend>
+      <div className="dash-grid-3">
+        <Field label="Price id">
+          {(id) => <input id={id} value={form.priceId} onChange={(event) => setForm({ ...form, priceId: event.target.value })} />}
+        </Field>
+        <Field label="Currency">
+          {(id) => (
+            <select id={id} value={form.currency} onChange={(event) => setForm({ ...form, currency: event.target.value })}>
+              {currencies.map((currency) => (
+                <option key={currency}>{currency}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Amount" problem={problem}>
+          {(id, describedBy) => (
+            <input
+              id={id}
+              inputMode="decimal"
+              placeholder="9.99"
+              value={form.amount}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={describedBy}
+              onChange={(event) => setForm({ ...form, amount: event.target.value })}
+            />
+          )}
+        </Field>
+        <Field label="Billing">
+          {(id) => (
+            <select id={id} value={form.interval} onChange={(event) => setForm({ ...form, interval: event.target.value })}>
+              <option value="once">One time</option>
+              <option value="week">Every week</option>
+              <option value="month">Every month</option>
+              <option value="year">Every year</option>
+              {current && (current[0] !== 1 || current[1] === 'day') ? (
+                <option value="current">{`Every ${current[0]} ${current[1]}s (as now)`}</option>
+              ) : null}
+            </select>
+          )}
+        </Field>
+      </div>
+    </fieldset>
+  );
+}
