@@ -204,7 +204,7 @@ if (emails) {
     `\nEmail render in the sandbox: p50 cold ${emails.renderColdP50} ms (source not compiled yet), warm ${emails.renderWarmP50} ms (bundle cached); first render of the process ${emails.renderFirst} ms`,
   );
   console.log(
-    `Email delivery, send-email all_users on ${emails.users} users: enqueued in ${emails.enqueueMillis} ms (target < 5000); ${emails.delivered} delivered to a local SMTP sink in ${emails.deliverySeconds} s = ${emails.perSecond} emails/s (target >= 200; batch ${settings.batchSize}, ${settings.smtpConnections} SMTP connections, database pool ${emails.poolSize})`,
+    `Email delivery, send-email all_users on ${emails.users} users: enqueued in ${emails.enqueueMillis} ms (target < 5000); ${emails.delivered} delivered to a local SMTP sink in ${emails.deliverySeconds} s = ${emails.perSecond} emails/s, ${emails.duplicates} duplicates (target >= 200; batch ${settings.batchSize}, ${settings.smtpConnections} SMTP connections, database pool ${emails.poolSize})`,
   );
 }
 console.log(`\nServer process RSS after the run: ${memory.rssMb} MB`);
