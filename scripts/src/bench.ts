@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import { measureArgon2Capacity } from './bench/argon2-capacity.ts';
+import { measureEmail } from './bench/email-delivery.ts';
 import { benchStartupMemory, startupMemoryRows } from './bench/startup-memory.ts';
 import { benchUsersListing, usersListingRows } from './bench/users-listing.ts';
 import { measureWebhookDelivery } from './bench/webhook-delivery.ts';
@@ -13,7 +14,9 @@ import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
  * - reads against a bare Fastify route (the framework floor);
  * - authenticated calls against a bare route that verifies an ES256 JWT and selects one row by id;
  * - password sign-in against what the machine's cores can hash with argon2id at the same parameters;
- * - webhook delivery to a local receiver: event-to-delivery p50/p99 and deliveries/s (own database handle).
+ * - webhook delivery to a local receiver: event-to-delivery p50/p99 and deliveries/s (own database handle);
+ * - emails: sandboxed render p50 cold and warm; send-email to all of 100 000 users: time to enqueue and the
+ *   outbox worker's delivery rate to a local SMTP sink (own database handle).
  */
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** `BENCH_ONLY=users/me` measures the floors and the matching endpoints only. */
@@ -157,6 +160,7 @@ const argonFloors = [
 rows.push([signIn, argonFloors[0] as { name: string; rps: number }]);
 rows.push([signUp, argonFloors[1] as { name: string; rps: number }]);
 const webhooks = only.test('webhook delivery') ? await measureWebhookDelivery(databaseUrl) : undefined;
+const emails = only.test('email delivery') ? await measureEmail(databaseUrl) : undefined;
 child.send('memory');
 const memory = await new Promise<{ rssMb: number }>((resolve) => child.once('message', (message) => resolve(message as { rssMb: number })));
 
@@ -193,6 +197,15 @@ if (metrics) {
 if (webhooks) {
   console.log(
     `\nWebhook delivery to a local receiver (one worker, default settings): event-to-delivery p50 ${webhooks.latencyP50} ms, p99 ${webhooks.latencyP99} ms; draining a backlog: ${webhooks.perSecond} deliveries/s (${webhooks.messages} messages)`,
+  );
+}
+if (emails) {
+  const { settings } = emails;
+  console.log(
+    `\nEmail render in the sandbox: p50 cold ${emails.renderColdP50} ms (source not compiled yet), warm ${emails.renderWarmP50} ms (bundle cached); first render of the process ${emails.renderFirst} ms`,
+  );
+  console.log(
+    `Email delivery, send-email all_users on ${emails.users} users: enqueued in ${emails.enqueueMillis} ms (target < 5000); ${emails.delivered} delivered to a local SMTP sink in ${emails.deliverySeconds} s = ${emails.perSecond} emails/s, ${emails.duplicates} duplicates (target >= 200; batch ${settings.batchSize}, ${settings.smtpConnections} SMTP connections, database pool ${emails.poolSize})`,
   );
 }
 console.log(`\nServer process RSS after the run: ${memory.rssMb} MB`);

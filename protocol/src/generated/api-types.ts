@@ -6664,7 +6664,9 @@ export interface paths {
         /**
          * The project's outbox, newest first
          * @description Every email of the project (send-email's and the platform's own), newest first, `limit` (1-500, default 100)
-         *     per page with a `cursor` from `pagination.next_cursor`; `status` keeps one status. Delivery: see
+         *     per page with a `cursor` from `pagination.next_cursor`; `status` keeps one status, `simple_status` one simple
+         *     status (`in-progress`: queued or sending; `ok`: sent or skipped; `error`: failed); given both, an email must
+         *     match both. Delivery: see
          *     `POST /emails/send-email`. Without a mail server (the embedded default with no `SMTP_HOST`, on the shared
          *     server) the platform's own emails are `skipped` with the reason and written to the server log (their text
          *     and links only in development mode).
@@ -11769,6 +11771,7 @@ export interface components {
             text: string;
             /** @enum {string} */
             status: "queued" | "sending" | "sent" | "failed" | "skipped";
+            simple_status: components["schemas"]["EmailOutboxSimpleStatus"];
             error: string | null;
             skipped_reason: string | null;
             attempts: number;
@@ -11779,6 +11782,11 @@ export interface components {
             scheduled_at_millis: number;
             sent_at_millis: number | null;
         };
+        /**
+         * @description The status in three (Stack Auth's `simple_status` values): `in-progress` while the email may still go out (`queued`, `sending`), `ok` once nothing is left to do (`sent`, and `skipped` on purpose: the recipient's preference, no address, no email server, cancelled), `error` when it did not go out (`failed`: the last attempt's SMTP error, or a template that does not render).
+         * @enum {string}
+         */
+        EmailOutboxSimpleStatus: "in-progress" | "ok" | "error";
         EmailOutboxList: {
             items: components["schemas"]["EmailOutboxEntry"][];
             /** @constant */
@@ -26626,6 +26634,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "queued" | "sending" | "sent" | "failed" | "skipped";
+                simple_status?: components["schemas"]["EmailOutboxSimpleStatus"];
                 limit?: number;
                 cursor?: string;
             };

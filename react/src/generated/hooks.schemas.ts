@@ -140,6 +140,7 @@ export type EmailDraft = components['schemas']['EmailDraft'];
 export type EmailDraftList = components['schemas']['EmailDraftList'];
 export type RenderedEmail = components['schemas']['RenderedEmail'];
 export type EmailOutboxEntry = components['schemas']['EmailOutboxEntry'];
+export type EmailOutboxSimpleStatus = components['schemas']['EmailOutboxSimpleStatus'];
 export type EmailOutboxList = components['schemas']['EmailOutboxList'];
 export type SentEmailList = components['schemas']['SentEmailList'];
 export type EmailDeliveryWindow = components['schemas']['EmailDeliveryWindow'];

@@ -12381,7 +12381,9 @@ export function useGetUnsubscribeLinkSuspense<TData = Awaited<ReturnType<typeof 
 
 /**
  * Every email of the project (send-email's and the platform's own), newest first, `limit` (1-500, default 100)
-per page with a `cursor` from `pagination.next_cursor`; `status` keeps one status. Delivery: see
+per page with a `cursor` from `pagination.next_cursor`; `status` keeps one status, `simple_status` one simple
+status (`in-progress`: queued or sending; `ok`: sent or skipped; `error`: failed); given both, an email must
+match both. Delivery: see
 `POST /emails/send-email`. Without a mail server (the embedded default with no `SMTP_HOST`, on the shared
 server) the platform's own emails are `skipped` with the reason and written to the server log (their text
 and links only in development mode).

@@ -667,6 +667,7 @@ export const sharedSchemas = [
       "html",
       "text",
       "status",
+      "simple_status",
       "error",
       "skipped_reason",
       "attempts",
@@ -683,6 +684,7 @@ export const sharedSchemas = [
       "html": { "type": "string" },
       "text": { "type": "string" },
       "status": { "type": "string", "enum": ["queued", "sending", "sent", "failed", "skipped"] },
+      "simple_status": { "type": "string", "enum": ["in-progress", "ok", "error"] },
       "error": { "type": ["string", "null"] },
       "skipped_reason": { "type": ["string", "null"] },
       "attempts": { "type": "integer", "minimum": 0 },
@@ -9157,6 +9159,7 @@ export const routeTable = [
         "required": [],
         "properties": {
           "status": { "type": "string", "enum": ["queued", "sending", "sent", "failed", "skipped"] },
+          "simple_status": { "type": "string", "enum": ["in-progress", "ok", "error"] },
           "limit": { "type": "integer", "minimum": 1, "maximum": 500 },
           "cursor": { "type": "string", "maxLength": 200 }
         }

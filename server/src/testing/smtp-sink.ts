@@ -92,6 +92,48 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   };
 }
 
+/**
+ * A real SMTP server on a free local port that takes every message and only counts it, with its
+ * recipients (no parsing): for measuring a sender, not the sink (the benchmark).
+ */
+export async function startCountingSmtpSink(): Promise<{
+  port: number;
+  received: () => number;
+  /** How many messages each recipient got. */
+  recipients: Map<string, number>;
+  close: () => Promise<void>;
+}> {
+  let received = 0;
+  const recipients = new Map<string, number>();
+  const server = new SMTPServer({
+    secure: false,
+    disabledCommands: ['STARTTLS'],
+    authOptional: true,
+    allowInsecureAuth: true,
+    logger: false,
+    closeTimeout: 1_000,
+    onAuth(auth, _session, callback) {
+      callback(null, { user: auth.username ?? 'anonymous' });
+    },
+    onData(stream, session, callback) {
+      stream.on('end', () => {
+        received++;
+        for (const { address } of session.envelope.rcptTo) recipients.set(address, (recipients.get(address) ?? 0) + 1);
+        callback();
+      });
+      stream.resume();
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.on('error', () => {});
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    received: () => received,
+    recipients,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 function addresses(field: AddressObject | AddressObject[] | undefined): string[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
   return objects.flatMap((object) => object.value.map((entry) => entry.address ?? '')).filter((address) => address !== '');

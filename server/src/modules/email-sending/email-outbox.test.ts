@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
 import { withTestContext } from '../../testing/test-context.ts';
+import { readEmailDeliverySettings } from '../email/email.service.ts';
 import { marketingCategoryId } from '../notification-preferences/notification-categories.ts';
 
 /**
@@ -11,7 +12,8 @@ import { marketingCategoryId } from '../notification-preferences/notification-ca
  * `GET /emails/delivery-info`, against a real SMTP sink.
  */
 let sink: SmtpSink;
-const env = withTestContext();
+// One attempt: a refused email fails at once (no retry due 10 s later on the run's shared database).
+const env = withTestContext({ settings: { email: { delivery: readEmailDeliverySettings({ EMAIL_MAX_ATTEMPTS: '1' }) } } });
 let project: Awaited<ReturnType<typeof env.context.createProject>>;
 beforeAll(async () => {
   sink = await startSmtpSink();
@@ -73,8 +75,25 @@ describe('outbox', () => {
       .poll(async () => (await call('GET', '/emails/outbox?status=sent')).body.items.map((entry: { to: string[] }) => entry.to[0]))
       .toEqual([ann.primary_email]);
     const toAnn = (await call('GET', '/emails/outbox?status=sent')).body.items[0];
-    expect(toAnn).toMatchObject({ status: 'sent', subject: 'Now', attempts: 1, error: null, user_id: ann.id });
+    expect(toAnn).toMatchObject({ status: 'sent', simple_status: 'ok', subject: 'Now', attempts: 1, error: null, user_id: ann.id });
     expect(toAnn.html).toContain('<p>Now</p>');
+
+    // The simple status: queued and sending are in progress, sent and skipped ok, failed an error (see the second test).
+    expect(toBob).toMatchObject({ simple_status: 'in-progress' });
+    expect(toCy).toMatchObject({ simple_status: 'ok' });
+    const bySimpleStatus = async (query: string) =>
+      ((await call('GET', `/emails/outbox?${query}`)).body.items as Array<{ id: string }>).map((entry) => entry.id).sort();
+    expect(await bySimpleStatus('simple_status=in-progress')).toEqual([toBob?.id]);
+    expect(await bySimpleStatus('simple_status=ok')).toEqual([toAnn.id, toCy?.id].sort());
+    expect(await bySimpleStatus('simple_status=error')).toEqual([]);
+    expect(await bySimpleStatus('simple_status=ok&status=skipped')).toEqual([toCy?.id]);
+    expect(await bySimpleStatus('simple_status=in-progress&status=sent')).toEqual([]);
+    const okPage = await call('GET', '/emails/outbox?simple_status=ok&limit=1');
+    const okNext = await call('GET', `/emails/outbox?simple_status=ok&limit=1&cursor=${okPage.body.pagination.next_cursor}`);
+    expect([...okPage.body.items, ...okNext.body.items].map((entry: { id: string }) => entry.id).sort()).toEqual(
+      [toAnn.id, toCy?.id].sort(),
+    );
+    expect(okNext.body.pagination.next_cursor).toBeNull();
 
     const read = await call('GET', `/emails/outbox/${toBob?.id}`, undefined, project.headers.admin);
     expect(read.status).toBe(200);
@@ -106,6 +125,8 @@ describe('outbox', () => {
     expectPlain(await call('PATCH', `/emails/outbox/${randomUUID()}`, { status: 'queued' }), 404);
     expectError(await call('GET', '/emails/outbox?cursor=nope'), 400, 'SCHEMA_ERROR');
     expectError(await call('GET', '/emails/outbox?status=lost'), 400, 'SCHEMA_ERROR');
+    expectError(await call('GET', '/emails/outbox?simple_status=in_progress'), 400, 'SCHEMA_ERROR');
+    expectError(await call('GET', '/emails/outbox?simple_status=OK'), 400, 'SCHEMA_ERROR');
   });
 
   it('lists the sent emails with their errors and counts them in delivery-info', async () => {
@@ -154,5 +175,11 @@ describe('outbox', () => {
       subject: 'Refused',
       sent_at_millis: null,
     });
+    // One attempt in this file's context (EMAIL_MAX_ATTEMPTS=1): the row failed, its simple status is error.
+    const failed = await call('GET', '/emails/outbox?simple_status=error', undefined, broken.headers.server);
+    expect(failed.body.items).toHaveLength(1);
+    expect(failed.body.items[0]).toMatchObject({ status: 'failed', simple_status: 'error', subject: 'Refused', attempts: 1 });
+    expect(failed.body.items[0].error).toMatch(/ECONNREFUSED|connect/i);
+    expect((await call('GET', '/emails/outbox?simple_status=in-progress', undefined, broken.headers.server)).body.items).toEqual([]);
   });
 });

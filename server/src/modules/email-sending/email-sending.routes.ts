@@ -2,7 +2,7 @@ import { EmailNotEditableError, SchemaError, VerificationCodeNotFoundError } fro
 import type { components } from '@gatehouse/protocol/api-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { EmailService } from '../email/email.service.ts';
-import type { EmailOutboxRow } from '../email/email-outbox.table.ts';
+import { type EmailOutboxRow, simpleStatusOf } from '../email/email-outbox.table.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { NotificationPreferenceService } from '../notification-preferences/notification-preference.service.ts';
@@ -28,6 +28,7 @@ export function toOutboxEntry(row: EmailOutboxRow): components['schemas']['Email
     html: row.html,
     text: row.text,
     status: row.status,
+    simple_status: simpleStatusOf(row.status),
     error: row.error,
     skipped_reason: row.skipped_reason,
     attempts: row.attempts,
@@ -55,11 +56,16 @@ export function emailSendingHandlers(services: {
 
     listOutboxEmails: async (request) => {
       const { project } = authOf(request);
-      const { status, cursor } = request.query;
+      const { status, simple_status: simpleStatus, cursor } = request.query;
       const limit = request.query.limit ?? 100;
       if (cursor !== undefined && !uuid.test(cursor))
         throw new SchemaError({ message: 'cursor is not a cursor of this list.' }, 'cursor is not a cursor of this list.');
-      const rows = await services.email.listOutbox(project.id, { status, limit: limit + 1, cursorId: cursor?.toLowerCase() });
+      const rows = await services.email.listOutbox(project.id, {
+        status,
+        simpleStatus,
+        limit: limit + 1,
+        cursorId: cursor?.toLowerCase(),
+      });
       return {
         items: rows.slice(0, limit).map(toOutboxEntry),
         is_paginated: true as const,

@@ -1,6 +1,14 @@
 import { type Insertable, sql } from 'kysely';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import type { EmailOutboxRow, EmailOutboxStatus, EmailOutboxTable, EmailSendBatchRow, EmailSendBatchTable } from './email-outbox.table.ts';
+import {
+  type EmailOutboxRow,
+  type EmailOutboxSimpleStatus,
+  type EmailOutboxStatus,
+  type EmailOutboxTable,
+  type EmailSendBatchRow,
+  type EmailSendBatchTable,
+  statusesOfSimpleStatus,
+} from './email-outbox.table.ts';
 import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
 export async function insertEmailOutbox(db: DbHandle, row: Insertable<EmailOutboxTable>): Promise<EmailOutboxRow> {
@@ -81,13 +89,14 @@ export async function settleEmailOutbox(
     .execute();
 }
 
-export type OutboxFilter = { status?: EmailOutboxStatus; limit: number; cursorId?: string };
+export type OutboxFilter = { status?: EmailOutboxStatus; simpleStatus?: EmailOutboxSimpleStatus; limit: number; cursorId?: string };
 
 /** The project's outbox, newest first (keyset on created_at, id; the cursor is the id of the first row of the page). */
 export async function listEmailOutbox(db: DbHandle, projectId: ProjectId, filter: number | OutboxFilter): Promise<EmailOutboxRow[]> {
-  const { status, limit, cursorId } = typeof filter === 'number' ? { limit: filter, status: undefined, cursorId: undefined } : filter;
+  const { status, simpleStatus, limit, cursorId } = typeof filter === 'number' ? { limit: filter } : filter;
   let query = kyselyOf(db).selectFrom('email_outbox as o').selectAll('o').where('o.project_id', '=', projectId);
   if (status) query = query.where('o.status', '=', status);
+  if (simpleStatus) query = query.where('o.status', 'in', statusesOfSimpleStatus[simpleStatus]);
   if (cursorId)
     query = query.where(
       sql<boolean>`(o.created_at, o.id) <= (select c.created_at, c.id from email_outbox c where c.project_id = ${projectId} and c.id = ${cursorId})`,

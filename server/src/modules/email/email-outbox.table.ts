@@ -4,6 +4,18 @@ import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 /** `queued` (due at next_attempt_at), `sending` (claimed; leased until next_attempt_at), `sent`, `failed` (error), `skipped` (skipped_reason). */
 export type EmailOutboxStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'skipped';
 
+/** The status in three (the spec's `EmailOutboxSimpleStatus`): may still go out, nothing left to do, did not go out. */
+export type EmailOutboxSimpleStatus = 'in-progress' | 'ok' | 'error';
+
+export const statusesOfSimpleStatus: Readonly<Record<EmailOutboxSimpleStatus, readonly EmailOutboxStatus[]>> = {
+  'in-progress': ['queued', 'sending'],
+  ok: ['sent', 'skipped'],
+  error: ['failed'],
+};
+
+export const simpleStatusOf = (status: EmailOutboxStatus): EmailOutboxSimpleStatus =>
+  status === 'queued' || status === 'sending' ? 'in-progress' : status === 'failed' ? 'error' : 'ok';
+
 export interface EmailOutboxTable {
   id: string;
   project_id: ProjectIdColumn;
