@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import { measureArgon2Capacity } from './bench/argon2-capacity.ts';
 import { benchStartupMemory, startupMemoryRows } from './bench/startup-memory.ts';
+import { benchScaleOut, scaleOutRows } from './bench/scale-out.ts';
 import { measureWebhookDelivery } from './bench/webhook-delivery.ts';
 import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
 
@@ -199,4 +200,6 @@ console.log(`\nServer process RSS after the run: ${memory.rssMb} MB`);
 child.kill('SIGTERM');
 await new Promise((resolve) => child.once('exit', resolve));
 if (only.test('start-up')) console.log(`\n${startupMemoryRows(await benchStartupMemory(databaseUrl)).join('\n')}`);
+if (only.test('scale-out'))
+  console.log(`\n${scaleOutRows(await benchScaleOut(databaseUrl, { connections, seconds: duration })).join('\n')}`);
 postgres?.stop();

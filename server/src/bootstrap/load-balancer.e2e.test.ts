@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpAnswer, httpRequest, type LoadBalancer, startHaproxy } from '../testing/haproxy.ts';
+import { type HttpAnswer, haproxyConfig, httpRequest, type LoadBalancer, startHaproxy } from '../testing/haproxy.ts';
 import { freshDatabase, type ServerProcess, startServerProcess, waitFor } from '../testing/server-process.ts';
 
 /**
@@ -228,4 +229,18 @@ describe('three instances behind HAProxy on one Postgres', () => {
     const signIns = await Promise.all(attempts.map((attempt) => signIn(attempt.email).then((answer) => answer.status)));
     expect(signIns).toEqual(attempts.map(() => 200));
   }, 120_000);
+});
+
+describe('the load balancer configuration the README shows', () => {
+  it('is deploy/haproxy.cfg, the file this test runs', () => {
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.startsWith('#'));
+    const config = lines(readFileSync(haproxyConfig, 'utf8'));
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const block = /```haproxy\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    expect(lines(block)).toEqual(config);
+  });
 });

@@ -1,9 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { freePort } from './server-process.ts';
+import { createServer } from 'node:net';
 
 /** The repository's HAProxy configuration (the one the README shows). */
 export const haproxyConfig = new URL('../../../deploy/haproxy.cfg', import.meta.url).pathname;
+
+/** A free TCP port on 127.0.0.1 (this file imports nothing of vitest: `pnpm bench` uses it too). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export type LoadBalancer = { port: number; baseUrl: string; child: ChildProcess; output: () => string; stop: () => Promise<void> };
 
