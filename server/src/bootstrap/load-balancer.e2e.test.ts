@@ -216,14 +216,26 @@ describe('three instances behind HAProxy on one Postgres', () => {
       (instance) => instance !== 'gatehouse-3',
     );
     let exitCode: number | string | undefined;
+    let duringDelay: number[] = [];
     const stopped = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       leaving.kill('SIGTERM');
+      // SHUTDOWN_DELAY_SECONDS (3): not ready any more, but still serving, while HAProxy takes it out.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      duringDelay = await Promise.all(
+        ['/api/v1/ready', '/api/v1/health'].map((path) =>
+          httpRequest(`${leaving.baseUrl}${path}`, { timeoutMs: 2_000 }).then(
+            (answer) => answer.status,
+            () => 0,
+          ),
+        ),
+      );
       exitCode = await Promise.race([leaving.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 60_000))]);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     })();
     const attempts = await signUpLoad(6, stopped);
     expect(exitCode).toBe(0);
+    expect(duringDelay).toEqual([503, 200]);
     expect(attempts.filter((attempt) => attempt.status !== 200)).toEqual([]);
     expect(attempts.length).toBeGreaterThan(6);
     const signIns = await Promise.all(attempts.map((attempt) => signIn(attempt.email).then((answer) => answer.status)));
