@@ -167,7 +167,8 @@ describe('three instances behind HAProxy on one Postgres', () => {
   it('holds the per-IP sign-up and sign-in limits across the instances (4 a minute, not 3 × 4)', async () => {
     const address = freshAddress();
     const signUps = await Promise.all(Array.from({ length: 12 }, () => signUp(`limit-${randomUUID()}@example.com`, address)));
-    expect(new Set(signUps.map((answer) => answer.instance)).size).toBe(3);
+    // Spread over the instances (all three unless a check timed out on a loaded machine): each alone would allow 4.
+    expect(new Set(signUps.map((answer) => answer.instance)).size).toBeGreaterThanOrEqual(2);
     expect(signUps.filter((answer) => answer.status === 200)).toHaveLength(4);
     expect(signUps.filter((answer) => answer.status === 429)).toHaveLength(8);
 
@@ -175,7 +176,7 @@ describe('three instances behind HAProxy on one Postgres', () => {
     const email = `limit-${randomUUID()}@example.com`;
     expect((await signUp(email)).status).toBe(200);
     const signIns = await Promise.all(Array.from({ length: 12 }, () => signIn(email, other)));
-    expect(new Set(signIns.map((answer) => answer.instance)).size).toBe(3);
+    expect(new Set(signIns.map((answer) => answer.instance)).size).toBeGreaterThanOrEqual(2);
     expect(signIns.filter((answer) => answer.status === 200)).toHaveLength(4);
     expect(signIns.filter((answer) => answer.status === 429)).toHaveLength(8);
   }, 60_000);
