@@ -28,6 +28,7 @@ export {
   type ProjectConfig,
   type ProjectConfigOverride,
 } from './app/admin-app.ts';
+export type { AdminAiChat, AiChatContent, AiChatContextType, AiChatMessage } from './app/admin-ai-chat.ts';
 export type { AppCall } from './app/app-call.ts';
 export type {
   AdminWebhooks,

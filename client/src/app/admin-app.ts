@@ -1,3 +1,4 @@
+import { type AdminAiChat, adminAiChat } from './admin-ai-chat.ts';
 import { type AdminEmails, adminEmails } from './admin-emails.ts';
 import type { OperationBody, OperationParams, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
 import { type AdminWebhooks, adminWebhooks } from './admin-webhooks.ts';
@@ -65,11 +66,13 @@ export type AdminApp = ServerCapabilities & {
   emails: AdminEmails;
   /** Webhook endpoints (create, update, enable, delete, rotate the secret), the delivery log, replay, test messages. */
   webhooks: AdminWebhooks;
+  /** The AI assistant: answers from the server's AI provider, threads of saved messages. */
+  aiChat: AdminAiChat;
 };
 
 /**
  * The app of admin tooling: everything the server app does, plus the project itself, its config,
- * key sets, permission definitions, metrics, a test email and webhooks. Authenticates with the super secret
+ * key sets, permission definitions, metrics, a test email, webhooks and the AI chat. Authenticates with the super secret
  * admin key, or with a dashboard user's access token (pass a function to hand out a fresh one).
  *
  * @example
@@ -116,6 +119,7 @@ export function createAdminApp(options: AdminAppOptions): AdminApp {
     sendTestEmail: (email) => call('sendTestEmail', { body: email }),
     emails: adminEmails(call),
     webhooks: adminWebhooks(call),
+    aiChat: adminAiChat(call),
   };
 }
 

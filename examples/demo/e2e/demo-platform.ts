@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { ensureExampleAppBuilt } from '../../../scripts/src/example-app/build-example-app.ts';
 import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-settings.ts';
+import type { PaymentSettings } from '../../../server/src/modules/payments/payment-settings.ts';
 import type { WebAppConfig } from '../../../server/src/plugins/web-app.ts';
 import { type SmtpSink, startSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../../server/src/testing/test-context.ts';
@@ -22,7 +23,7 @@ export type DemoPlatform = {
  */
 export async function startDemoPlatform(
   projectConfig: Record<string, unknown> = {},
-  options: { oauth?: OAuthSettings } = {},
+  options: { oauth?: OAuthSettings; payments?: PaymentSettings } = {},
 ): Promise<DemoPlatform> {
   const [distDir, mail, port] = await Promise.all([ensureExampleAppBuilt(), startSmtpSink(), freePort()]);
   // Known before the server starts: OAuth callbacks are built from the public URL.
@@ -30,6 +31,7 @@ export async function startDemoPlatform(
   let config: WebAppConfig | undefined;
   const context = await createTestContext({
     oauth: options.oauth,
+    ...(options.payments ? { payments: options.payments } : {}),
     publicUrl: url,
     exampleApp: {
       distDir,

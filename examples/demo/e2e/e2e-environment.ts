@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-settings.ts';
+import type { PaymentSettings } from '../../../server/src/modules/payments/payment-settings.ts';
 import { launchChromium } from './chromium.ts';
 import { type DemoPlatform, startDemoPlatform } from './demo-platform.ts';
 
@@ -13,12 +14,12 @@ export type BrowserEnvironment = { platform: DemoPlatform; browser: Browser };
  */
 export function withDemoInChromium(
   projectConfig: Record<string, unknown> = {},
-  options: { oauth?: () => OAuthSettings } = {},
+  options: { oauth?: () => OAuthSettings; payments?: () => PaymentSettings } = {},
 ): BrowserEnvironment {
   const environment = {} as BrowserEnvironment;
   beforeAll(async () => {
     [environment.platform, environment.browser] = await Promise.all([
-      startDemoPlatform(projectConfig, { oauth: options.oauth?.() }),
+      startDemoPlatform(projectConfig, { oauth: options.oauth?.(), payments: options.payments?.() }),
       launchChromium(),
     ]);
   });

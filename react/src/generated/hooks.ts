@@ -25,6 +25,8 @@ import type {
   AcceptTeamInvitationByIdParams,
   AdminProject,
   AdminProjectList,
+  AiChatAnswer,
+  AiChatRequest,
   AnalyticsEventBatch,
   AnalyticsEventBatchResult,
   CallbackRequest,
@@ -50,6 +52,8 @@ import type {
   ConnectedAccountList,
   ContactChannel,
   ContactChannelList,
+  CreateAiChatMessage200,
+  CreateAiChatMessageBody,
   CreateCliLogin200,
   CreateCliLoginBody,
   CreateContactChannelBody,
@@ -60,8 +64,12 @@ import type {
   CreateMfaRecoveryCodes200,
   CreateMfaRecoveryCodesBody,
   CreateOAuthProviderBody,
+  CreatePaymentMethodSetupIntent200,
+  CreatePaymentMethodSetupIntentBody,
   CreatePaymentRefund200,
   CreatePaymentRefundBody,
+  CreatePurchaseSession200,
+  CreatePurchaseSessionBody,
   CreatePurchaseUrl200,
   CreatePurchaseUrlBody,
   CreateSession200,
@@ -79,6 +87,7 @@ import type {
   CurrentUser,
   CustomerBilling,
   CustomerId,
+  CustomerInvoiceList,
   CustomerProductList,
   CustomerType,
   DeleteSessionParams,
@@ -119,9 +128,11 @@ import type {
   InternalApiKeyList,
   Item,
   JsonWebKeySet,
+  ListAiChatMessages200,
   ListBackendUrls200,
   ListComponentVersions200,
   ListContactChannelsParams,
+  ListCustomerInvoicesParams,
   ListCustomerProductsParams,
   ListOAuthProvidersParams,
   ListOnboardingAffectedUsers200,
@@ -199,6 +210,8 @@ import type {
   ServerUserUpdate,
   SessionList,
   SetDataVaultValueBody,
+  SetDefaultPaymentMethod200,
+  SetDefaultPaymentMethodBody,
   SetPasswordBody,
   SetProjectConfigOverrideBody,
   SignInResponse,
@@ -13688,6 +13701,313 @@ export function useGetCustomerBillingSuspense<TData = Awaited<ReturnType<typeof 
 
 
 /**
+ * The invoices Stripe holds for the customer on the project's connected account, newest first (Stripe's order).
+Never fails for a customer the caller may address: without a Stripe customer (test mode, a project that has set
+up nothing, a customer that never paid) it is an empty list. `amount_total` is in the currency's minor units;
+`cursor` is the opaque `next_cursor` of the previous page. Answered for every customer type (custom customers
+pay through Stripe too). Client access reaches only the signed-in user and its teams (plain 403 otherwise).
+
+ * @summary A customer's invoices
+ */
+export const getListCustomerInvoicesUrl = (customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerInvoicesParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/payments/invoices/${customerType}/${customerId}?${stringifiedParams}` : `/payments/invoices/${customerType}/${customerId}`
+}
+
+export const listCustomerInvoices = async (customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerInvoicesParams, options?: RequestInit): Promise<CustomerInvoiceList> => {
+  
+  return apiMutator<CustomerInvoiceList>(getListCustomerInvoicesUrl(customerType,customerId,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListCustomerInvoicesQueryKey = (customerType?: CustomerType,
+    customerId?: CustomerId,
+    params?: ListCustomerInvoicesParams,) => {
+    return [
+    `/payments/invoices/${customerType}/${customerId}`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListCustomerInvoicesQueryOptions = <TData = Awaited<ReturnType<typeof listCustomerInvoices>>, TError = OperationError<'listCustomerInvoices'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerInvoicesParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listCustomerInvoices>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListCustomerInvoicesQueryKey(customerType,customerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listCustomerInvoices>>> = ({ signal }) => listCustomerInvoices(customerType,customerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(customerType && customerId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listCustomerInvoices>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListCustomerInvoicesQueryResult = NonNullable<Awaited<ReturnType<typeof listCustomerInvoices>>>
+export type ListCustomerInvoicesQueryError = OperationError<'listCustomerInvoices'>
+
+
+/**
+ * @summary A customer's invoices
+ */
+
+export function useListCustomerInvoices<TData = Awaited<ReturnType<typeof listCustomerInvoices>>, TError = OperationError<'listCustomerInvoices'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerInvoicesParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listCustomerInvoices>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListCustomerInvoicesQueryOptions(customerType,customerId,params,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListCustomerInvoicesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listCustomerInvoices>>, TError = OperationError<'listCustomerInvoices'>>(customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerInvoicesParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listCustomerInvoices>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListCustomerInvoicesQueryKey(customerType,customerId,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listCustomerInvoices>>> = ({ signal }) => listCustomerInvoices(customerType,customerId,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listCustomerInvoices>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListCustomerInvoicesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listCustomerInvoices>>>
+export type ListCustomerInvoicesSuspenseQueryError = OperationError<'listCustomerInvoices'>
+
+
+/**
+ * @summary A customer's invoices
+ */
+
+export function useListCustomerInvoicesSuspense<TData = Awaited<ReturnType<typeof listCustomerInvoices>>, TError = OperationError<'listCustomerInvoices'>>(
+ customerType: CustomerType,
+    customerId: CustomerId,
+    params?: ListCustomerInvoicesParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listCustomerInvoices>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListCustomerInvoicesSuspenseQueryOptions(customerType,customerId,params,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Stripe mode: a SetupIntent (off-session use) on the project's connected account for the customer's Stripe
+customer, created the first time; the page that collects the card confirms it with Stripe.js using
+`client_secret` and `stripe_account_id`, then calls `set-default`. `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the
+project has no connected account; `CUSTOMER_DOES_NOT_EXIST` for a user or team that does not exist. Client
+access reaches only the signed-in user and its teams (plain 403 otherwise).
+
+ * @summary Start saving a payment method for a customer
+ */
+export const getCreatePaymentMethodSetupIntentUrl = (customerType: CustomerType,
+    customerId: CustomerId,) => {
+
+
+  
+
+  return `/payments/payment-method/${customerType}/${customerId}/setup-intent`
+}
+
+export const createPaymentMethodSetupIntent = async (customerType: CustomerType,
+    customerId: CustomerId,
+    createPaymentMethodSetupIntentBody?: CreatePaymentMethodSetupIntentBody, options?: RequestInit): Promise<CreatePaymentMethodSetupIntent200> => {
+  
+  return apiMutator<CreatePaymentMethodSetupIntent200>(getCreatePaymentMethodSetupIntentUrl(customerType,customerId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createPaymentMethodSetupIntentBody,)
+  }
+);}
+
+
+
+
+export const getCreatePaymentMethodSetupIntentMutationOptions = <TError = OperationError<'createPaymentMethodSetupIntent'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPaymentMethodSetupIntent>>, TError,{customerType: CustomerType;customerId: CustomerId;data: CreatePaymentMethodSetupIntentBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createPaymentMethodSetupIntent>>, TError,{customerType: CustomerType;customerId: CustomerId;data: CreatePaymentMethodSetupIntentBody}, TContext> => {
+
+const mutationKey = ['createPaymentMethodSetupIntent'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createPaymentMethodSetupIntent>>, {customerType: CustomerType;customerId: CustomerId;data: CreatePaymentMethodSetupIntentBody}> = (props) => {
+          const {customerType,customerId,data} = props ?? {};
+
+          return  createPaymentMethodSetupIntent(customerType,customerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreatePaymentMethodSetupIntentMutationResult = NonNullable<Awaited<ReturnType<typeof createPaymentMethodSetupIntent>>>
+    export type CreatePaymentMethodSetupIntentMutationBody = CreatePaymentMethodSetupIntentBody
+    export type CreatePaymentMethodSetupIntentMutationError = OperationError<'createPaymentMethodSetupIntent'>
+
+    /**
+ * @summary Start saving a payment method for a customer
+ */
+export const useCreatePaymentMethodSetupIntent = <TError = OperationError<'createPaymentMethodSetupIntent'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPaymentMethodSetupIntent>>, TError,{customerType: CustomerType;customerId: CustomerId;data: CreatePaymentMethodSetupIntentBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createPaymentMethodSetupIntent>>,
+        TError,
+        {customerType: CustomerType;customerId: CustomerId;data: CreatePaymentMethodSetupIntentBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreatePaymentMethodSetupIntentMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Stripe mode: reads the SetupIntent on the connected account; when it belongs to the customer's Stripe customer
+and has succeeded, its payment method becomes the customer's default for invoices (later subscriptions and
+switches charge it) and `GET /payments/billing/...` shows it. Plain 400 when the setup intent is unknown, of
+another customer, or not succeeded; `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has no connected account.
+Client access reaches only the signed-in user and its teams (plain 403 otherwise).
+
+ * @summary Make a confirmed setup intent's card the customer's default
+ */
+export const getSetDefaultPaymentMethodUrl = (customerType: CustomerType,
+    customerId: CustomerId,) => {
+
+
+  
+
+  return `/payments/payment-method/${customerType}/${customerId}/set-default`
+}
+
+export const setDefaultPaymentMethod = async (customerType: CustomerType,
+    customerId: CustomerId,
+    setDefaultPaymentMethodBody: SetDefaultPaymentMethodBody, options?: RequestInit): Promise<SetDefaultPaymentMethod200> => {
+  
+  return apiMutator<SetDefaultPaymentMethod200>(getSetDefaultPaymentMethodUrl(customerType,customerId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setDefaultPaymentMethodBody,)
+  }
+);}
+
+
+
+
+export const getSetDefaultPaymentMethodMutationOptions = <TError = OperationError<'setDefaultPaymentMethod'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setDefaultPaymentMethod>>, TError,{customerType: CustomerType;customerId: CustomerId;data: SetDefaultPaymentMethodBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof setDefaultPaymentMethod>>, TError,{customerType: CustomerType;customerId: CustomerId;data: SetDefaultPaymentMethodBody}, TContext> => {
+
+const mutationKey = ['setDefaultPaymentMethod'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setDefaultPaymentMethod>>, {customerType: CustomerType;customerId: CustomerId;data: SetDefaultPaymentMethodBody}> = (props) => {
+          const {customerType,customerId,data} = props ?? {};
+
+          return  setDefaultPaymentMethod(customerType,customerId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetDefaultPaymentMethodMutationResult = NonNullable<Awaited<ReturnType<typeof setDefaultPaymentMethod>>>
+    export type SetDefaultPaymentMethodMutationBody = SetDefaultPaymentMethodBody
+    export type SetDefaultPaymentMethodMutationError = OperationError<'setDefaultPaymentMethod'>
+
+    /**
+ * @summary Make a confirmed setup intent's card the customer's default
+ */
+export const useSetDefaultPaymentMethod = <TError = OperationError<'setDefaultPaymentMethod'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setDefaultPaymentMethod>>, TError,{customerType: CustomerType;customerId: CustomerId;data: SetDefaultPaymentMethodBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof setDefaultPaymentMethod>>,
+        TError,
+        {customerType: CustomerType;customerId: CustomerId;data: SetDefaultPaymentMethodBody},
+        TContext
+      > => {
+
+      const mutationOptions = getSetDefaultPaymentMethodMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * Answers the URL of the checkout page the platform serves (`/api/v1/payments/purchases/checkout?code=…`), carrying a
 full code (`<project id>_<45 base32 characters>`, stored as a digest) valid for 24 hours and one purchase.
 `return_url` (where the page sends the buyer after paying) must be on a trusted domain. Client access addresses
@@ -13969,9 +14289,98 @@ export function useCheckPurchaseCodeSuspense<TData = Awaited<ReturnType<typeof c
 
 
 /**
+ * Public, authorised by the purchase code itself (the checkout page calls it). Stripe mode (`payments.testMode`
+off and a connected account): a one-time price creates a PaymentIntent, a price with an interval a Subscription
+(on the customer's Stripe customer, created the first time, with the price per interval and the free trial of
+the price or product), both on the connected account and carrying the purchase in their metadata
+(`customer_type`, `customer_id`, `product_id`, `price_id`, `quantity`, `purchase_code_id`). The answer's
+`client_secret` confirms the payment with Stripe.js; the product is granted when Stripe's webhook reports it paid
+(`payment_intent.succeeded`, `invoice.paid`), which also uses up the code. The amount is the price's USD amount,
+else its first currency. Refused like the test-mode purchase: the code unknown, used or expired
+(`VERIFICATION_CODE_NOT_FOUND`), new purchases blocked (`NEW_PURCHASES_BLOCKED`), the product owned already
+(`PRODUCT_ALREADY_GRANTED`), another product of its line owned (`PRODUCT_LINE_CONFLICT`); plain-text 400s: the
+project in test mode, an unknown price, a quantity the product does not allow; `STRIPE_ACCOUNT_INFO_NOT_FOUND`
+when the project has no connected account.
+
+ * @summary Start paying for a purchase code through Stripe
+ */
+export const getCreatePurchaseSessionUrl = () => {
+
+
+  
+
+  return `/payments/purchases/purchase-session`
+}
+
+export const createPurchaseSession = async (createPurchaseSessionBody: CreatePurchaseSessionBody, options?: RequestInit): Promise<CreatePurchaseSession200> => {
+  
+  return apiMutator<CreatePurchaseSession200>(getCreatePurchaseSessionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createPurchaseSessionBody,)
+  }
+);}
+
+
+
+
+export const getCreatePurchaseSessionMutationOptions = <TError = OperationError<'createPurchaseSession'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPurchaseSession>>, TError,{data: CreatePurchaseSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createPurchaseSession>>, TError,{data: CreatePurchaseSessionBody}, TContext> => {
+
+const mutationKey = ['createPurchaseSession'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createPurchaseSession>>, {data: CreatePurchaseSessionBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createPurchaseSession(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreatePurchaseSessionMutationResult = NonNullable<Awaited<ReturnType<typeof createPurchaseSession>>>
+    export type CreatePurchaseSessionMutationBody = CreatePurchaseSessionBody
+    export type CreatePurchaseSessionMutationError = OperationError<'createPurchaseSession'>
+
+    /**
+ * @summary Start paying for a purchase code through Stripe
+ */
+export const useCreatePurchaseSession = <TError = OperationError<'createPurchaseSession'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPurchaseSession>>, TError,{data: CreatePurchaseSessionBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createPurchaseSession>>,
+        TError,
+        {data: CreatePurchaseSessionBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreatePurchaseSessionMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
  * The HTML page a purchase URL opens: the product, its prices to pick from, what it conflicts with. In test mode
 it shows a test payment form that completes the purchase through `POST /internal/payments/test-mode-purchase-session`
-and then sends the buyer to the code's return URL. An unknown, used or expired code gets a page saying so (404).
+and then sends the buyer to the code's return URL. In Stripe mode (the server's `STRIPE_PUBLISHABLE_KEY` set and
+the project's connected account) it loads Stripe.js (`STRIPE_JS_URL`, default Stripe's), starts a purchase
+session, mounts Stripe's Payment Element for its client secret on the connected account and confirms it; Stripe
+then sends the buyer to the return URL, and the webhook grants the product. An unknown, used or expired code gets
+a page saying so (404).
 
  * @summary The hosted checkout page
  */
@@ -14672,9 +15081,11 @@ must sign the exact body with the server's `STRIPE_WEBHOOK_SECRET` and be at mos
 `STRIPE_WEBHOOK_SIGNATURE_INVALID` and nothing is applied. Each Stripe event id is applied once: a replayed or
 re-delivered event answers 200 with `applied: false` and changes nothing (also when two deliveries race). Applied:
 `payment_intent.succeeded` (a one-time purchase; metadata `customer_type`, `customer_id`, `product_id`,
-`price_id`, `quantity?` from the purchase session), `invoice.paid` (the first invoice of a subscription grants it,
+`price_id`, `quantity?`, `purchase_code_id?` from the purchase session; with a purchase code the product is the
+one it sold, also an inline one, and the code is used up), `invoice.paid` (the first invoice of a subscription grants it,
 with the same metadata on the subscription; later ones renew it: `current_period_end` moves on),
-`customer.subscription.deleted` (the subscription's product is canceled) and `charge.refunded` (the purchase of
+`customer.subscription.updated` (its period end and `cancel_at_period_end` are kept; status `canceled` or
+`incomplete_expired` cancels its product), `customer.subscription.deleted` (the subscription's product is canceled) and `charge.refunded` (the purchase of
 the charge's payment intent is refunded, once, as the admin refund endpoint does). Other types, events of
 accounts no project owns and events naming what does not exist are acknowledged (200, `applied: false`) so
 Stripe stops retrying. The body is the Stripe event; its shape is Stripe's, checked by the signature.
@@ -16873,6 +17284,274 @@ export const useSendTestEmail = <TError = OperationError<'sendTestEmail'>,
       return useMutation(mutationOptions);
     }
     
+/**
+ * Sends the conversation (`messages`, oldest first, the last one usually the user's question) to the OpenAI-compatible provider the server is configured with (`AI_PROVIDER_BASE_URL`, `AI_PROVIDER_MODEL`, `AI_PROVIDER_API_KEY`: `POST {base}/chat/completions`), behind a system prompt for the `context_type`, and answers the assistant's reply as content blocks. The thread is recorded for the project (its context type and last use); its messages are stored by `createAiChatMessage` (PATCH), as the SDK saves each message, the question and the answer, itself (storing them here too would store them twice). Text parts of a message's `content` are sent as its text, other parts (tool calls, tool results) as their JSON; a `tool` message is sent as a user message (Gatehouse offers the model no tools, so it answers text only).
+Errors of the provider are never a 500: no provider configured is `AI_CHAT_NOT_CONFIGURED` (400: nothing a retry would change, as with other features the server's settings turn off); a provider that answers an error status, cannot be reached or answers something that is not a chat completion is `AI_PROVIDER_ERROR` (502, with the provider's status); one that does not answer within `AI_PROVIDER_TIMEOUT_MS` (default 30 000) is `AI_PROVIDER_TIMEOUT` (504). The provider is asked once (no retries).
+ * @summary Ask the AI assistant (the answer to a conversation)
+ */
+export const getSendAiChatMessageUrl = (threadId: string,) => {
+
+
+  
+
+  return `/internal/ai-chat/${threadId}`
+}
+
+export const sendAiChatMessage = async (threadId: string,
+    aiChatRequest: AiChatRequest, options?: RequestInit): Promise<AiChatAnswer> => {
+  
+  return apiMutator<AiChatAnswer>(getSendAiChatMessageUrl(threadId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      aiChatRequest,)
+  }
+);}
+
+
+
+
+export const getSendAiChatMessageMutationOptions = <TError = OperationError<'sendAiChatMessage'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendAiChatMessage>>, TError,{threadId: string;data: AiChatRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendAiChatMessage>>, TError,{threadId: string;data: AiChatRequest}, TContext> => {
+
+const mutationKey = ['sendAiChatMessage'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendAiChatMessage>>, {threadId: string;data: AiChatRequest}> = (props) => {
+          const {threadId,data} = props ?? {};
+
+          return  sendAiChatMessage(threadId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendAiChatMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendAiChatMessage>>>
+    export type SendAiChatMessageMutationBody = AiChatRequest
+    export type SendAiChatMessageMutationError = OperationError<'sendAiChatMessage'>
+
+    /**
+ * @summary Ask the AI assistant (the answer to a conversation)
+ */
+export const useSendAiChatMessage = <TError = OperationError<'sendAiChatMessage'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendAiChatMessage>>, TError,{threadId: string;data: AiChatRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendAiChatMessage>>,
+        TError,
+        {threadId: string;data: AiChatRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getSendAiChatMessageMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Appends `message` (any JSON value, as the SDK's chat UI keeps it) to the thread, creating the thread when it is new. Threads belong to the project: another project's thread of the same id is another thread.
+ * @summary Save a message of a thread
+ */
+export const getCreateAiChatMessageUrl = (threadId: string,) => {
+
+
+  
+
+  return `/internal/ai-chat/${threadId}`
+}
+
+export const createAiChatMessage = async (threadId: string,
+    createAiChatMessageBody: CreateAiChatMessageBody, options?: RequestInit): Promise<CreateAiChatMessage200> => {
+  
+  return apiMutator<CreateAiChatMessage200>(getCreateAiChatMessageUrl(threadId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createAiChatMessageBody,)
+  }
+);}
+
+
+
+
+export const getCreateAiChatMessageMutationOptions = <TError = OperationError<'createAiChatMessage'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAiChatMessage>>, TError,{threadId: string;data: CreateAiChatMessageBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createAiChatMessage>>, TError,{threadId: string;data: CreateAiChatMessageBody}, TContext> => {
+
+const mutationKey = ['createAiChatMessage'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createAiChatMessage>>, {threadId: string;data: CreateAiChatMessageBody}> = (props) => {
+          const {threadId,data} = props ?? {};
+
+          return  createAiChatMessage(threadId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateAiChatMessageMutationResult = NonNullable<Awaited<ReturnType<typeof createAiChatMessage>>>
+    export type CreateAiChatMessageMutationBody = CreateAiChatMessageBody
+    export type CreateAiChatMessageMutationError = OperationError<'createAiChatMessage'>
+
+    /**
+ * @summary Save a message of a thread
+ */
+export const useCreateAiChatMessage = <TError = OperationError<'createAiChatMessage'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAiChatMessage>>, TError,{threadId: string;data: CreateAiChatMessageBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createAiChatMessage>>,
+        TError,
+        {threadId: string;data: CreateAiChatMessageBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateAiChatMessageMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Every message saved to the thread, oldest first; an unknown thread has none.
+ * @summary The saved messages of a thread
+ */
+export const getListAiChatMessagesUrl = (threadId: string,) => {
+
+
+  
+
+  return `/internal/ai-chat/${threadId}`
+}
+
+export const listAiChatMessages = async (threadId: string, options?: RequestInit): Promise<ListAiChatMessages200> => {
+  
+  return apiMutator<ListAiChatMessages200>(getListAiChatMessagesUrl(threadId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListAiChatMessagesQueryKey = (threadId?: string,) => {
+    return [
+    `/internal/ai-chat/${threadId}`
+    ] as const;
+    }
+
+    
+export const getListAiChatMessagesQueryOptions = <TData = Awaited<ReturnType<typeof listAiChatMessages>>, TError = OperationError<'listAiChatMessages'>>(threadId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListAiChatMessagesQueryKey(threadId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAiChatMessages>>> = ({ signal }) => listAiChatMessages(threadId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(threadId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListAiChatMessagesQueryResult = NonNullable<Awaited<ReturnType<typeof listAiChatMessages>>>
+export type ListAiChatMessagesQueryError = OperationError<'listAiChatMessages'>
+
+
+/**
+ * @summary The saved messages of a thread
+ */
+
+export function useListAiChatMessages<TData = Awaited<ReturnType<typeof listAiChatMessages>>, TError = OperationError<'listAiChatMessages'>>(
+ threadId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListAiChatMessagesQueryOptions(threadId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListAiChatMessagesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listAiChatMessages>>, TError = OperationError<'listAiChatMessages'>>(threadId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListAiChatMessagesQueryKey(threadId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAiChatMessages>>> = ({ signal }) => listAiChatMessages(threadId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListAiChatMessagesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listAiChatMessages>>>
+export type ListAiChatMessagesSuspenseQueryError = OperationError<'listAiChatMessages'>
+
+
+/**
+ * @summary The saved messages of a thread
+ */
+
+export function useListAiChatMessagesSuspense<TData = Awaited<ReturnType<typeof listAiChatMessages>>, TError = OperationError<'listAiChatMessages'>>(
+ threadId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListAiChatMessagesSuspenseQueryOptions(threadId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * The store must be declared in the project config (`dataVault.stores.<id>`). The server SDK sends the key hashed and receives the value encrypted, both with the caller's secret (PBKDF2, 100 000 iterations; AES-GCM), so the platform never sees either in the clear; it maps `DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST` to `null`. At rest the server encrypts again under a per-project key derived from its own secret.
  * @summary Read a value of a data vault store

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
 
 type Account = {
   id: string;
@@ -10,8 +11,28 @@ type Account = {
   payouts_enabled: boolean;
 };
 export type StandInRequest = { method: string; path: string; body: URLSearchParams; stripeAccount: string | undefined };
+/** An object of a connected account (customer, payment intent, subscription, setup intent, ...), as Stripe answers it. */
+type AccountObject = { id: string; account: string | undefined } & Record<string, unknown>;
+export type StandInCard = { brand: string; last4: string; exp_month: number; exp_year: number };
+
+/** A `Stripe-Signature` header for a webhook payload, as Stripe signs it (the SDK's own test helper). */
+export function signStripeWebhook(payload: string, secret: string, timestamp?: number): string {
+  return new Stripe('sk_test_signer').webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
+}
 
 const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
+/** The `metadata[...]` entries of a form-encoded Stripe request. */
+function metadataOf(body: URLSearchParams): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  for (const [key, value] of body) {
+    if (key.startsWith('metadata[') && key.endsWith(']')) metadata[key.slice('metadata['.length, -1)] = value;
+  }
+  return metadata;
+}
+const missing = (what: string, objectId: string): [number, unknown] => [
+  404,
+  { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${objectId}'` } },
+];
 
 /**
  * A local HTTP server standing in for the part of Stripe's API that Stripe mode calls (Connect
@@ -21,13 +42,20 @@ const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 export class StripeStandIn {
   readonly requests: StandInRequest[] = [];
   readonly accounts = new Map<string, Account>();
+  /** Objects of the connected accounts by id: customers, products, payment intents, subscriptions, setup intents, payment methods, invoices. */
+  readonly objects = new Map<string, AccountObject>();
   private server: Server | undefined;
   url = '';
 
   async start(): Promise<this> {
     this.server = createServer((request, response) => {
       void this.handle(request).then(
-        ([status, body]) => {
+        ([status, body, headers]) => {
+          if (headers) {
+            response.writeHead(status, headers);
+            response.end(typeof body === 'string' ? body : '');
+            return;
+          }
           response.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
           response.end(JSON.stringify(body));
         },
@@ -51,11 +79,54 @@ export class StripeStandIn {
     return this.requests.filter((request) => request.method === method && request.path === path);
   }
 
-  private async handle(request: IncomingMessage): Promise<[number, unknown]> {
+  /** Objects of a kind (`customer`, `payment_intent`, `subscription`, ...) in creation order. */
+  objectsOf(kind: string): AccountObject[] {
+    return [...this.objects.values()].filter((object) => object.object === kind);
+  }
+
+  /** What Stripe.js does when a buyer confirms a setup intent with a card: it succeeds with a new payment method. */
+  succeedSetupIntent(setupIntentId: string, card: StandInCard): string {
+    const intent = this.objects.get(setupIntentId);
+    if (!intent) throw new Error(`no setup intent ${setupIntentId}`);
+    const method = { id: id('pm'), object: 'payment_method', account: intent.account, type: 'card', card, customer: intent.customer };
+    this.objects.set(method.id, method);
+    intent.status = 'succeeded';
+    intent.payment_method = method.id;
+    return method.id;
+  }
+
+  /** An invoice Stripe issued to a customer of a connected account. */
+  addInvoice(account: string, customer: string, invoice: { total: number; status: string; created: number }): string {
+    const object = {
+      id: id('in'),
+      object: 'invoice',
+      account,
+      customer,
+      ...invoice,
+      currency: 'usd',
+      hosted_invoice_url: `${this.url}/invoices/${customer}/${this.objectsOf('invoice').length}`,
+    };
+    this.objects.set(object.id, object);
+    return object.id;
+  }
+
+  private create(kind: string, prefix: string, stripeAccount: string | undefined, fields: Record<string, unknown>): AccountObject {
+    const object = { id: id(prefix), object: kind, account: stripeAccount, created: Math.floor(Date.now() / 1000), ...fields };
+    this.objects.set(object.id, object);
+    return object;
+  }
+
+  /** The object of the request's connected account with that id and kind, or undefined. */
+  private find(kind: string, objectId: string, stripeAccount: string | undefined): AccountObject | undefined {
+    const object = this.objects.get(decodeURIComponent(objectId));
+    return object && object.object === kind && object.account === stripeAccount ? object : undefined;
+  }
+
+  private async handle(request: IncomingMessage): Promise<[number, unknown, Record<string, string>?]> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-    const path = (request.url ?? '').split('?')[0] as string;
+    const [path = '', query = ''] = (request.url ?? '').split('?');
+    const body = new URLSearchParams(request.method === 'GET' ? query : Buffer.concat(chunks).toString('utf8'));
     const stripeAccount = request.headers['stripe-account'] as string | undefined;
     this.requests.push({ method: request.method ?? '', path, body, stripeAccount });
     const now = Math.floor(Date.now() / 1000);
@@ -93,6 +164,175 @@ export class StripeStandIn {
         },
       ];
     }
+    if (request.method === 'GET' && path === '/v3/') return [200, this.stripeJs(), { 'content-type': 'text/javascript; charset=utf-8' }];
+    if (request.method === 'GET' && path === '/stand-in/confirm') {
+      // What Stripe does after the buyer confirms on its Payment Element: the intent succeeds and the buyer goes back.
+      const secret = body.get('client_secret');
+      const intent = [...this.objects.values()].find((object) => object.client_secret === secret);
+      if (intent) intent.status = 'succeeded';
+      const back = new URL(body.get('return_url') ?? '');
+      if (intent) back.searchParams.set(intent.object === 'setup_intent' ? 'setup_intent' : 'payment_intent', intent.id);
+      back.searchParams.set('redirect_status', intent ? 'succeeded' : 'failed');
+      return [302, '', { location: back.toString() }];
+    }
+    const answer = this.handleAccountObjects(request.method ?? '', path, body, stripeAccount);
+    if (answer) return answer;
     return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${path})` } }];
+  }
+
+  /**
+   * A stand-in of Stripe.js for the checkout page: `Stripe(key, { stripeAccount })`, `elements({ clientSecret })`
+   * with a Payment Element that shows a card field, and `confirmPayment` / `confirmSetup`, which go to
+   * this server's confirm page (recorded, the intent succeeds) and from there to the return URL, as Stripe does.
+   */
+  private stripeJs(): string {
+    return `window.Stripe = function (publishableKey, options) {
+  const origin = ${JSON.stringify(this.url)};
+  function confirm(args) {
+    const query = new URLSearchParams({
+      client_secret: args.elements.clientSecret,
+      return_url: args.confirmParams.return_url,
+      publishable_key: publishableKey,
+      account: (options && options.stripeAccount) || '',
+    });
+    window.location.assign(origin + '/stand-in/confirm?' + query.toString());
+    return new Promise(function () {});
+  }
+  return {
+    elements: function (init) {
+      return {
+        clientSecret: init.clientSecret,
+        create: function () {
+          return {
+            mount: function (selector) {
+              const element = document.querySelector(selector);
+              element.innerHTML = '<label>Card number (Stripe stand-in) <input name="stand-in-card" value="4242 4242 4242 4242"></label>';
+            },
+          };
+        },
+      };
+    },
+    confirmPayment: confirm,
+    confirmSetup: confirm,
+  };
+};
+`;
+  }
+
+  /** Customers, products, payment intents, subscriptions, invoices, setup intents and payment methods of a connected account. */
+  private handleAccountObjects(
+    method: string,
+    path: string,
+    body: URLSearchParams,
+    stripeAccount: string | undefined,
+  ): [number, unknown] | undefined {
+    const [, resource, objectId] = path.match(/^\/v1\/([a-z_]+)(?:\/([^/]+))?$/) ?? [];
+    if (method === 'POST' && resource === 'customers' && !objectId) {
+      return [
+        200,
+        this.create('customer', 'cus', stripeAccount, { metadata: metadataOf(body), invoice_settings: { default_payment_method: null } }),
+      ];
+    }
+    if (method === 'POST' && resource === 'customers' && objectId) {
+      const customer = this.find('customer', objectId, stripeAccount);
+      if (!customer) return missing('customer', objectId);
+      const defaultMethod = body.get('invoice_settings[default_payment_method]');
+      if (defaultMethod !== null) customer.invoice_settings = { default_payment_method: defaultMethod };
+      return [200, customer];
+    }
+    if (method === 'POST' && resource === 'products' && !objectId) {
+      return [200, this.create('product', 'prod', stripeAccount, { name: body.get('name'), metadata: metadataOf(body) })];
+    }
+    if (method === 'POST' && resource === 'payment_intents' && !objectId) {
+      const intentId = id('pi');
+      const intent = this.create('payment_intent', 'pi', stripeAccount, {
+        amount: Number(body.get('amount')),
+        currency: body.get('currency'),
+        customer: body.get('customer'),
+        description: body.get('description'),
+        metadata: metadataOf(body),
+        status: 'requires_payment_method',
+      });
+      intent.client_secret = `${intent.id}_secret_${intentId.slice(3)}`;
+      return [200, intent];
+    }
+    if (method === 'POST' && resource === 'subscriptions' && !objectId) {
+      const customer = body.get('customer') ?? '';
+      if (!this.find('customer', customer, stripeAccount)) return missing('customer', customer);
+      const trialEnd = body.get('trial_end');
+      const invoiceIntent = trialEnd
+        ? null
+        : this.create('payment_intent', 'pi', stripeAccount, { customer, status: 'requires_payment_method', metadata: {} });
+      if (invoiceIntent) invoiceIntent.client_secret = `${invoiceIntent.id}_secret_invoice`;
+      const invoice = this.create('invoice', 'in', stripeAccount, {
+        customer,
+        status: 'open',
+        total: trialEnd ? 0 : Number(body.get('items[0][price_data][unit_amount]')) * Number(body.get('items[0][quantity]') ?? 1),
+        currency: body.get('items[0][price_data][currency]'),
+        hosted_invoice_url: null,
+        confirmation_secret: invoiceIntent ? { client_secret: invoiceIntent.client_secret, type: 'payment_intent' } : null,
+      });
+      const setupIntent = trialEnd
+        ? this.create('setup_intent', 'seti', stripeAccount, { customer, status: 'requires_payment_method' })
+        : null;
+      if (setupIntent) setupIntent.client_secret = `${setupIntent.id}_secret_trial`;
+      const subscription = this.create('subscription', 'sub', stripeAccount, {
+        customer,
+        status: trialEnd ? 'trialing' : 'incomplete',
+        metadata: metadataOf(body),
+        trial_end: trialEnd ? Number(trialEnd) : null,
+        items: {
+          object: 'list',
+          data: [
+            {
+              object: 'subscription_item',
+              quantity: Number(body.get('items[0][quantity]') ?? 1),
+              price: {
+                object: 'price',
+                product: body.get('items[0][price_data][product]'),
+                currency: body.get('items[0][price_data][currency]'),
+                unit_amount: Number(body.get('items[0][price_data][unit_amount]')),
+                recurring: {
+                  interval: body.get('items[0][price_data][recurring][interval]'),
+                  interval_count: Number(body.get('items[0][price_data][recurring][interval_count]')),
+                },
+              },
+            },
+          ],
+        },
+        latest_invoice: invoice,
+        pending_setup_intent: setupIntent,
+      });
+      return [200, subscription];
+    }
+    if (method === 'GET' && resource === 'invoices' && !objectId) {
+      const all = this.objectsOf('invoice')
+        .filter((invoice) => invoice.account === stripeAccount && invoice.customer === body.get('customer'))
+        .reverse();
+      const after = body.get('starting_after');
+      const start = after ? all.findIndex((invoice) => invoice.id === after) + 1 : 0;
+      const limit = Number(body.get('limit') ?? 10);
+      const data = all.slice(start, start + limit).map(({ confirmation_secret: _secret, ...invoice }) => invoice);
+      return [200, { object: 'list', url: '/v1/invoices', has_more: start + limit < all.length, data }];
+    }
+    if (method === 'POST' && resource === 'setup_intents' && !objectId) {
+      const intent = this.create('setup_intent', 'seti', stripeAccount, {
+        customer: body.get('customer'),
+        usage: body.get('usage'),
+        status: 'requires_payment_method',
+        payment_method: null,
+      });
+      intent.client_secret = `${intent.id}_secret_${randomBytes(4).toString('hex')}`;
+      return [200, intent];
+    }
+    if (method === 'GET' && resource === 'setup_intents' && objectId) {
+      const intent = this.find('setup_intent', objectId, stripeAccount);
+      return intent ? [200, intent] : missing('setup_intent', objectId);
+    }
+    if (method === 'GET' && resource === 'payment_methods' && objectId) {
+      const paymentMethod = this.find('payment_method', objectId, stripeAccount);
+      return paymentMethod ? [200, paymentMethod] : missing('payment_method', objectId);
+    }
+    return undefined;
   }
 }

@@ -45,12 +45,24 @@ function layout(title: string, body: string): string {
 export const unusableCodePage = () =>
   layout('Checkout', '<h1>This purchase link cannot be used</h1><p class="problem">It is unknown, has expired, or was used already.</p>');
 
+/** What the page's Stripe.js needs in Stripe mode. */
+export type CheckoutStripe = { publishableKey: string; jsUrl: string };
+
 /**
- * The hosted checkout page: the product, its prices, what it conflicts with, and in test mode a
- * test payment form that completes the purchase through the test-mode endpoint.
+ * The hosted checkout page: the product, its prices, what it conflicts with, and a payment form: in
+ * test mode a test card form that completes the purchase through the test-mode endpoint; in Stripe
+ * mode Stripe's Payment Element (Stripe.js on the connected account) for the client secret of a
+ * purchase session, confirmed with Stripe, which then returns the buyer to the return URL.
  */
-export function checkoutPage(fullCode: string, details: PurchaseCodeDetails, returnUrl: string | null): string {
+export function checkoutPage(
+  fullCode: string,
+  details: PurchaseCodeDetails,
+  returnUrl: string | null,
+  stripe: CheckoutStripe | null = null,
+): string {
   const { product } = details;
+  const stripeMode = !details.test_mode && stripe !== null && details.stripe_account_id !== null;
+  if (stripeMode) return stripeCheckoutPage(fullCode, details, returnUrl, stripe);
   const prices = product.prices === 'include-by-default' ? [] : Object.entries(product.prices as Record<string, Price>);
   const conflicts = details.conflicting_products;
   const blocked = details.already_bought_non_stackable || conflicts.length > 0 || prices.length === 0 || !details.test_mode;
@@ -61,15 +73,8 @@ export function checkoutPage(fullCode: string, details: PurchaseCodeDetails, ret
       : '',
     !details.test_mode ? '<p class="problem" role="alert">Card payments are not available for this project yet.</p>' : '',
   ].join('');
-  const priceInputs = prices
-    .map(
-      ([id, price], index) =>
-        `<label><input type="radio" name="price" value="${escapeHtml(id)}"${index === 0 ? ' checked' : ''}> ${escapeHtml(priceText(price))}</label>`,
-    )
-    .join('');
-  const items = Object.entries(product.included_items)
-    .map(([id, included]) => `<li>${included.quantity ?? 0} × ${escapeHtml(id)}</li>`)
-    .join('');
+  const priceInputs = priceRadios(details);
+  const items = includedItems(details);
   const body = `
 <h1>${escapeHtml(product.display_name)}</h1>
 ${details.test_mode ? '<p class="mode">Test mode: no real payment is taken.</p>' : ''}
@@ -117,6 +122,109 @@ form.addEventListener('submit', async (event) => {
     result.textContent = 'You already own ' + body.details.conflicting_products.map((other) => other.display_name).join(', ') + ' of the same product line.';
   } else {
     result.textContent = (body && body.error) || text || 'The payment failed.';
+    button.disabled = false;
+  }
+});
+</script>`;
+  return layout(`Checkout – ${product.display_name}`, body);
+}
+
+function priceRadios(details: PurchaseCodeDetails): string {
+  const prices = details.product.prices === 'include-by-default' ? [] : Object.entries(details.product.prices as Record<string, Price>);
+  return prices
+    .map(
+      ([id, price], index) =>
+        `<label><input type="radio" name="price" value="${escapeHtml(id)}"${index === 0 ? ' checked' : ''}> ${escapeHtml(priceText(price))}</label>`,
+    )
+    .join('');
+}
+
+function includedItems(details: PurchaseCodeDetails): string {
+  return Object.entries(details.product.included_items)
+    .map(([id, included]) => `<li>${included.quantity ?? 0} × ${escapeHtml(id)}</li>`)
+    .join('');
+}
+
+/**
+ * Stripe mode: the buyer picks a price, the page asks the purchase session for a client secret
+ * (a payment intent, or a subscription's invoice or trial setup intent), mounts Stripe's Payment
+ * Element for it on the connected account, and confirms it with Stripe, which sends the buyer to the
+ * return URL. The product is granted when Stripe's webhook reports the payment.
+ */
+function stripeCheckoutPage(fullCode: string, details: PurchaseCodeDetails, returnUrl: string | null, stripe: CheckoutStripe): string {
+  const { product } = details;
+  const conflicts = details.conflicting_products;
+  const hasPrices = product.prices !== 'include-by-default' && Object.keys(product.prices).length > 0;
+  const blocked = details.already_bought_non_stackable || conflicts.length > 0 || !hasPrices;
+  const items = includedItems(details);
+  const body = `
+<h1>${escapeHtml(product.display_name)}</h1>
+${items ? `<p>Includes:</p><ul>${items}</ul>` : ''}
+${details.already_bought_non_stackable ? `<p class="problem" role="alert">You already own ${escapeHtml(product.display_name)}.</p>` : ''}
+${
+  conflicts.length > 0
+    ? `<p class="problem" role="alert" id="conflict">You already own ${conflicts.map((other) => `<strong>${escapeHtml(other.display_name)}</strong>`).join(', ')} of the same product line, which ${escapeHtml(product.display_name)} would replace: switch plans instead of buying it.</p>`
+    : ''
+}
+<form id="checkout">
+  <fieldset><legend>Price</legend>${priceRadios(details) || '<p>Nothing to buy.</p>'}</fieldset>
+  ${product.stackable ? '<label>Quantity <input type="number" name="quantity" min="1" value="1"></label>' : ''}
+  <div id="payment-element"></div>
+  <button type="submit" id="pay"${blocked ? ' disabled' : ''}>Continue to payment</button>
+  <p id="result" role="status"></p>
+</form>
+<script src="${escapeHtml(stripe.jsUrl)}"></script>
+<script>
+const fullCode = ${scriptJson(fullCode)};
+const returnUrl = ${scriptJson(returnUrl)};
+const stripe = Stripe(${scriptJson(stripe.publishableKey)}, { stripeAccount: ${scriptJson(details.stripe_account_id)} });
+const form = document.getElementById('checkout');
+const result = document.getElementById('result');
+const button = document.getElementById('pay');
+let elements = null;
+let clientSecret = null;
+function problem(text) {
+  result.className = 'problem';
+  result.textContent = text;
+}
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  button.disabled = true;
+  result.className = '';
+  if (!elements) {
+    const data = new FormData(form);
+    const response = await fetch('/api/v1/payments/purchases/purchase-session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ full_code: fullCode, price_id: data.get('price'), quantity: Number(data.get('quantity') || 1) }),
+    });
+    const text = await response.text();
+    let body = null;
+    try { body = JSON.parse(text); } catch {}
+    if (!response.ok) {
+      if (body && body.code === 'PRODUCT_LINE_CONFLICT') {
+        problem('You already own ' + body.details.conflicting_products.map((other) => other.display_name).join(', ') + ' of the same product line.');
+      } else {
+        problem((body && body.error) || text || 'The payment could not start.');
+        button.disabled = false;
+      }
+      return;
+    }
+    clientSecret = body.client_secret;
+    elements = stripe.elements({ clientSecret });
+    elements.create('payment').mount('#payment-element');
+    for (const input of form.querySelectorAll('fieldset input, input[name=quantity]')) input.disabled = true;
+    button.textContent = 'Pay';
+    button.disabled = false;
+    return;
+  }
+  result.textContent = 'Paying…';
+  const confirmParams = { return_url: returnUrl || window.location.href };
+  const { error } = clientSecret.startsWith('seti_')
+    ? await stripe.confirmSetup({ elements, confirmParams })
+    : await stripe.confirmPayment({ elements, confirmParams });
+  if (error) {
+    problem(error.message || 'The payment failed.');
     button.disabled = false;
   }
 });

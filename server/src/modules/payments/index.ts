@@ -7,7 +7,8 @@ import * as migration0030 from './migrations/0030-payments.ts';
 import * as migration0031 from './migrations/0031-purchase-codes.ts';
 import * as migration0032 from './migrations/0032-payment-refunds.ts';
 import * as migration0033 from './migrations/0033-stripe.ts';
-import { type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
+import * as migration0034 from './migrations/0034-stripe-customers.ts';
+import { defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
 import { PurchaseService } from './purchase.service.ts';
 import { PaymentService } from './payment.service.ts';
 import { paymentHandlers } from './payments.routes.ts';
@@ -25,6 +26,7 @@ export const paymentsModule = defineModule({
     '0031-purchase-codes': migration0031,
     '0032-payment-refunds': migration0032,
     '0033-stripe': migration0033,
+    '0034-stripe-customers': migration0034,
   },
   settings: (env): PaymentSettings => readPaymentSettings(env),
   requires: [eventsModule, projectsModule, usersModule, teamsModule],
@@ -32,11 +34,15 @@ export const paymentsModule = defineModule({
     const payments = new PaymentService(db, events, users, teams);
     const gateway = StripeGateway.from(settings);
     const transactions = new TransactionService(db, events, gateway);
+    const browser = settings.stripePublishableKey
+      ? { publishableKey: settings.stripePublishableKey, jsUrl: settings.stripeJsUrl ?? defaultStripeJsUrl }
+      : null;
+    const stripe = new StripeService(db, gateway, payments, transactions, projects, `${publicUrl}/dashboard`, browser);
     return {
       payments,
-      purchases: new PurchaseService(db, payments, projects, publicUrl),
+      purchases: new PurchaseService(db, payments, projects, stripe, publicUrl),
       transactions,
-      stripe: new StripeService(db, gateway, payments, transactions, projects, `${publicUrl}/dashboard`),
+      stripe,
     };
   },
   handlers: paymentHandlers,

@@ -6,23 +6,36 @@ export type PaymentSettings = {
   stripeWebhookSecret: string | null;
   /** Where Stripe's API is (STRIPE_API_URL, default Stripe's own): tests point it at a local stand-in. */
   stripeApiUrl: string | null;
+  /** The platform's publishable key (STRIPE_PUBLISHABLE_KEY): the checkout page's Stripe.js takes payments with it. */
+  stripePublishableKey?: string | null;
+  /** Where the checkout page loads Stripe.js from (STRIPE_JS_URL, default Stripe's own): tests serve a stand-in. */
+  stripeJsUrl?: string | null;
 };
 
-export function readPaymentSettings(environment: NodeJS.ProcessEnv): PaymentSettings {
-  const apiUrl = environment.STRIPE_API_URL || null;
-  if (apiUrl !== null) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(apiUrl);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-      throw new Error(`STRIPE_API_URL must be an http(s) URL, not ${JSON.stringify(apiUrl)}`);
+/** Stripe.js as Stripe serves it. */
+export const defaultStripeJsUrl = 'https://js.stripe.com/v3/';
+
+function httpUrl(name: string, value: string | undefined): string | null {
+  if (!value) return null;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = undefined;
   }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw new Error(`${name} must be an http(s) URL, not ${JSON.stringify(value)}`);
+  return value;
+}
+
+export function readPaymentSettings(environment: NodeJS.ProcessEnv): PaymentSettings {
+  const apiUrl = httpUrl('STRIPE_API_URL', environment.STRIPE_API_URL);
+  const jsUrl = httpUrl('STRIPE_JS_URL', environment.STRIPE_JS_URL);
   return {
     stripeSecretKey: environment.STRIPE_SECRET_KEY || null,
     stripeWebhookSecret: environment.STRIPE_WEBHOOK_SECRET || null,
     stripeApiUrl: apiUrl,
+    stripePublishableKey: environment.STRIPE_PUBLISHABLE_KEY || null,
+    stripeJsUrl: jsUrl,
   };
 }

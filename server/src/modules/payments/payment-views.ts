@@ -61,7 +61,7 @@ export function toCustomerProduct(
     subscription: {
       subscription_id: row.id,
       current_period_end: row.current_period_end?.toISOString() ?? null,
-      cancel_at_period_end: false,
+      cancel_at_period_end: row.cancel_at_period_end,
       is_cancelable: true,
     },
     switch_options: switchOptions,

@@ -1,7 +1,13 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import type { PaymentCustomerProductTable, PaymentItemChangeTable, PaymentPurchaseCodeTable, PaymentRefundTable } from './payment.table.ts';
+import type {
+  PaymentCustomerProductTable,
+  PaymentItemChangeTable,
+  PaymentPurchaseCodeTable,
+  PaymentRefundTable,
+  PaymentStripeCustomerTable,
+} from './payment.table.ts';
 
 export type CustomerRef = { type: string; id: string };
 export type CustomerProductRow = Selectable<PaymentCustomerProductTable>;
@@ -284,4 +290,106 @@ export async function renewCustomerProduct(db: DbHandle, projectId: ProjectId, i
     .where('status', '=', 'active')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+export type StripeCustomerRow = Selectable<PaymentStripeCustomerTable>;
+
+export function findStripeCustomer(db: DbHandle, projectId: ProjectId, customer: CustomerRef): Promise<StripeCustomerRow | undefined> {
+  return kyselyOf(db)
+    .selectFrom('payment_stripe_customer')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('customer_type', '=', customer.type)
+    .where('customer_id', '=', customer.id)
+    .executeTakeFirst();
+}
+
+/** Keeps the customer's Stripe customer (the first one wins when two requests race); answers the kept id. */
+export async function saveStripeCustomer(
+  db: DbHandle,
+  projectId: ProjectId,
+  customer: CustomerRef,
+  stripeCustomerId: string,
+): Promise<string> {
+  await kyselyOf(db)
+    .insertInto('payment_stripe_customer')
+    .values({ project_id: projectId, customer_type: customer.type, customer_id: customer.id, stripe_customer_id: stripeCustomerId })
+    .onConflict((conflict) => conflict.columns(['project_id', 'customer_type', 'customer_id']).doNothing())
+    .execute();
+  return (await findStripeCustomer(db, projectId, customer))?.stripe_customer_id ?? stripeCustomerId;
+}
+
+export async function setStripeDefaultPaymentMethod(
+  db: DbHandle,
+  projectId: ProjectId,
+  customer: CustomerRef,
+  paymentMethod: object,
+): Promise<void> {
+  await kyselyOf(db)
+    .updateTable('payment_stripe_customer')
+    .set({ default_payment_method: JSON.stringify(paymentMethod) })
+    .where('project_id', '=', projectId)
+    .where('customer_type', '=', customer.type)
+    .where('customer_id', '=', customer.id)
+    .execute();
+}
+
+export async function findStripeProductId(db: DbHandle, projectId: ProjectId, productKey: string): Promise<string | undefined> {
+  const row = await kyselyOf(db)
+    .selectFrom('payment_stripe_product')
+    .select('stripe_product_id')
+    .where('project_id', '=', projectId)
+    .where('product_key', '=', productKey)
+    .executeTakeFirst();
+  return row?.stripe_product_id;
+}
+
+/** Keeps the Stripe product of a catalogue product (the first one wins when two purchases race); answers the kept id. */
+export async function saveStripeProductId(
+  db: DbHandle,
+  projectId: ProjectId,
+  productKey: string,
+  stripeProductId: string,
+): Promise<string> {
+  await kyselyOf(db)
+    .insertInto('payment_stripe_product')
+    .values({ project_id: projectId, product_key: productKey, stripe_product_id: stripeProductId })
+    .onConflict((conflict) => conflict.columns(['project_id', 'product_key']).doNothing())
+    .execute();
+  return (await findStripeProductId(db, projectId, productKey)) ?? stripeProductId;
+}
+
+/** Stripe's view of a subscription: its period end and whether it ends then; false when nothing changed or it is not active. */
+export async function updateSubscriptionState(
+  db: DbHandle,
+  projectId: ProjectId,
+  id: string,
+  state: { currentPeriodEnd: Date | null; cancelAtPeriodEnd: boolean },
+): Promise<boolean> {
+  let query = kyselyOf(db)
+    .updateTable('payment_customer_product')
+    .set({
+      cancel_at_period_end: state.cancelAtPeriodEnd,
+      ...(state.currentPeriodEnd ? { current_period_end: state.currentPeriodEnd } : {}),
+    })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .where('status', '=', 'active');
+  query = query.where((eb) =>
+    eb.or([
+      eb('cancel_at_period_end', '<>', state.cancelAtPeriodEnd),
+      ...(state.currentPeriodEnd ? [eb('current_period_end', 'is', null), eb('current_period_end', '<>', state.currentPeriodEnd)] : []),
+    ]),
+  );
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export function findPurchaseCodeById(db: DbHandle, projectId: ProjectId, id: string): Promise<PurchaseCodeRow | undefined> {
+  return kyselyOf(db)
+    .selectFrom('payment_purchase_code')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

@@ -392,11 +392,6 @@ export class PaymentService {
       currency,
     });
   }
-
-  /** Billing details; there is no payment-provider customer until Stripe mode connects one. */
-  billing(): { has_customer: boolean; default_payment_method: null } {
-    return { has_customer: false, default_payment_method: null };
-  }
 }
 
 /** A default product's included items as grants of the current period only. */

@@ -36,6 +36,7 @@ export interface PaymentCustomerProductTable {
   stripe_subscription_id: string | null;
   stripe_payment_intent_id: string | null;
   current_period_end: Date | null;
+  cancel_at_period_end: Generated<boolean>;
   created_at: Generated<Date>;
   ended_at: Date | null;
   refunded_at: Date | null;
@@ -86,11 +87,30 @@ export interface PaymentStripeEventTable {
   received_at: Generated<Date>;
 }
 
+/** A customer's Stripe customer on the project's connected account, with its default payment method (a summary). */
+export interface PaymentStripeCustomerTable {
+  project_id: ProjectIdColumn;
+  customer_type: string;
+  customer_id: string;
+  stripe_customer_id: string;
+  default_payment_method: JsonColumn | null;
+  created_at: Generated<Date>;
+}
+
+/** The Stripe product a catalogue product is sold as on the connected account (key: product id, or a digest of an inline product). */
+export interface PaymentStripeProductTable {
+  project_id: ProjectIdColumn;
+  product_key: string;
+  stripe_product_id: string;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
     payment_refund: PaymentRefundTable;
     payment_stripe_account: PaymentStripeAccountTable;
     payment_stripe_event: PaymentStripeEventTable;
+    payment_stripe_customer: PaymentStripeCustomerTable;
+    payment_stripe_product: PaymentStripeProductTable;
     payment_purchase_code: PaymentPurchaseCodeTable;
     payment_item_change: PaymentItemChangeTable;
     payment_customer_product: PaymentCustomerProductTable;

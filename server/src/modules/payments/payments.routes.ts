@@ -95,8 +95,30 @@ export function paymentHandlers(services: {
 
     getCustomerBilling: async (request) => {
       const auth = authOf(request);
-      await customerOf(auth, request.params);
-      return payments.billing();
+      return stripe.billing(auth.project, await customerOf(auth, request.params));
+    },
+
+    listCustomerInvoices: async (request) => {
+      const auth = authOf(request);
+      const customer = await customerOf(auth, request.params);
+      const { cursor, limit } = request.query;
+      const page = await stripe.invoices(auth.project, customer, {
+        cursor,
+        limit: limit === undefined ? 10 : Math.min(100, Math.max(1, Number(limit))),
+      });
+      return { items: page.items, is_paginated: true as const, pagination: { next_cursor: page.nextCursor } };
+    },
+
+    createPaymentMethodSetupIntent: async (request) => {
+      const auth = authOf(request);
+      return stripe.setupIntent(auth.project, await customerOf(auth, request.params));
+    },
+
+    setDefaultPaymentMethod: async (request) => {
+      const auth = authOf(request);
+      const customer = await customerOf(auth, request.params);
+      const method = await stripe.setDefaultPaymentMethod(auth.project, customer, request.body.setup_intent_id);
+      return { success: true as const, default_payment_method: method };
     },
 
     createPurchaseUrl: async (request) => {
@@ -117,7 +139,14 @@ export function paymentHandlers(services: {
       const purchase = await purchases.find(request.query.code);
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       if (!purchase) return reply.status(404).send(unusableCodePage());
-      return reply.send(checkoutPage(request.query.code, await purchases.details(purchase), purchase.code.return_url));
+      return reply.send(
+        checkoutPage(request.query.code, await purchases.details(purchase), purchase.code.return_url, stripe.browserSettings()),
+      );
+    },
+
+    createPurchaseSession: async (request) => {
+      const { full_code, price_id, quantity } = request.body;
+      return { client_secret: await purchases.startStripePayment(full_code, price_id, quantity ?? 1) };
     },
 
     completeTestModePurchase: async (request) => {

@@ -12,7 +12,8 @@ import { randomBase32 } from '../../lib/random.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { ProjectService } from '../projects/project.service.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
-import type { Currency, Product } from './catalogue.ts';
+import type { Currency, Price, Product } from './catalogue.ts';
+import type { StripeService } from './stripe.service.ts';
 import {
   findPurchaseCode,
   insertPurchaseCode,
@@ -40,6 +41,7 @@ export class PurchaseService {
     private readonly db: DbHandle,
     private readonly payments: PaymentService,
     private readonly projects: ProjectService,
+    private readonly stripe: StripeService,
     private readonly publicUrl: string,
   ) {}
 
@@ -100,9 +102,10 @@ export class PurchaseService {
     if (returnUrl !== undefined) assertTrustedUrl(purchase.project, returnUrl);
     const owned = await listCustomerProductRows(this.db, purchase.project.id, purchase.customer);
     const catalogue = this.payments.catalogueOf(purchase.project);
+    const stripeAccount = catalogue.testMode ? null : await this.stripe.checkoutAccount(purchase.project);
     return {
       product: toInlineProduct(purchase.product, 'client'),
-      stripe_account_id: null,
+      stripe_account_id: stripeAccount?.accountId ?? null,
       project_id: purchase.project.id,
       project_logo_url: purchase.project.logo_url,
       already_bought_non_stackable:
@@ -112,40 +115,51 @@ export class PurchaseService {
         .conflictsFor(purchase.product, owned)
         .map((row) => ({ product_id: row.product_id as string, display_name: (row.product as Product).displayName })),
       test_mode: catalogue.testMode,
-      charges_enabled: false,
+      charges_enabled: stripeAccount?.chargesEnabled ?? false,
     };
+  }
+
+  /**
+   * What a purchase of the code at `priceId` and `quantity` may not do (the same for test mode and
+   * Stripe): new purchases blocked, an unknown or server-only price, a quantity the product does not
+   * allow, the product owned already, another product of its line owned.
+   */
+  private async assertPurchasable(db: DbHandle, purchase: OpenPurchase, priceId: string, quantity: number): Promise<Price> {
+    const { project, code, customer, product } = purchase;
+    if (this.payments.catalogueOf(project).blockNewPurchases) throw new NewPurchasesBlockedError();
+    const price = product.prices === 'include-by-default' ? undefined : product.prices[priceId];
+    if (!price || price.serverOnly) throw new PlainHttpError(400, `The product has no price ${priceId}.`);
+    if (quantity !== 1 && !product.stackable)
+      throw new PlainHttpError(400, 'A product that is not stackable can only be bought once (quantity 1).');
+    const owned = await listCustomerProductRows(db, project.id, customer);
+    if (
+      code.product_id !== null &&
+      !product.stackable &&
+      owned.some((row) => row.status === 'active' && row.product_id === code.product_id)
+    ) {
+      throw new ProductAlreadyGrantedError({ product_id: code.product_id, customer_id: customer.id });
+    }
+    const conflicts = this.payments.conflictsFor(product, owned);
+    if (conflicts.length > 0) {
+      throw new ProductLineConflictError({
+        product_id: code.product_id,
+        conflicting_products: conflicts.map((row) => ({
+          product_id: row.product_id as string,
+          display_name: (row.product as Product).displayName,
+        })),
+      });
+    }
+    return price;
   }
 
   /** Completes a purchase in test mode: no payment, the product granted, the code used up. */
   async completeInTestMode(fullCode: string, priceId: string, quantity: number): Promise<{ returnUrl: string | null }> {
     const purchase = await this.open(fullCode);
     const { project, code, customer, product } = purchase;
-    const catalogue = this.payments.catalogueOf(project);
-    if (!catalogue.testMode) throw new PlainHttpError(400, 'This project is not in test mode; purchases are paid through Stripe.');
-    if (catalogue.blockNewPurchases) throw new NewPurchasesBlockedError();
-    const price = product.prices === 'include-by-default' ? undefined : product.prices[priceId];
-    if (!price || price.serverOnly) throw new PlainHttpError(400, `The product has no price ${priceId}.`);
-    if (quantity !== 1 && !product.stackable)
-      throw new PlainHttpError(400, 'A product that is not stackable can only be bought once (quantity 1).');
+    if (!this.payments.catalogueOf(project).testMode)
+      throw new PlainHttpError(400, 'This project is not in test mode; purchases are paid through Stripe.');
     await inTransaction(this.db, async (trx) => {
-      const owned = await listCustomerProductRows(trx, project.id, customer);
-      if (
-        code.product_id !== null &&
-        !product.stackable &&
-        owned.some((row) => row.status === 'active' && row.product_id === code.product_id)
-      ) {
-        throw new ProductAlreadyGrantedError({ product_id: code.product_id, customer_id: customer.id });
-      }
-      const conflicts = this.payments.conflictsFor(product, owned);
-      if (conflicts.length > 0) {
-        throw new ProductLineConflictError({
-          product_id: code.product_id,
-          conflicting_products: conflicts.map((row) => ({
-            product_id: row.product_id as string,
-            display_name: (row.product as Product).displayName,
-          })),
-        });
-      }
+      const price = await this.assertPurchasable(trx, purchase, priceId, quantity);
       if (!(await usePurchaseCode(trx, project.id, code.id, new Date()))) throw new VerificationCodeNotFoundError();
       const [currency, amount] = pickAmount(price.amounts);
       await this.payments.grant(
@@ -156,6 +170,30 @@ export class PurchaseService {
       );
     });
     return { returnUrl: code.return_url };
+  }
+
+  /**
+   * Starts paying for a purchase through Stripe (a payment intent, or a subscription for a price with
+   * an interval) and answers the client secret the checkout page confirms it with; the webhook grants
+   * the product once Stripe reports it paid.
+   */
+  async startStripePayment(fullCode: string, priceId: string, quantity: number): Promise<string> {
+    const purchase = await this.open(fullCode);
+    if (this.payments.catalogueOf(purchase.project).testMode)
+      throw new PlainHttpError(400, 'This project is in test mode; complete the purchase with the test payment form.');
+    const price = await this.assertPurchasable(this.db, purchase, priceId, quantity);
+    const [currency, amount] = pickAmount(price.amounts);
+    const { project, code, customer, product } = purchase;
+    return this.stripe.startPayment(project, customer, {
+      purchaseCodeId: code.id,
+      productId: code.product_id,
+      product,
+      priceId,
+      price,
+      quantity,
+      currency: currency as Currency,
+      amount,
+    });
   }
 }
 

@@ -99,6 +99,145 @@ export class StripeGateway {
     return refund.id;
   }
 
+  /** A Stripe customer on the connected account for one of the project's customers. */
+  async createCustomer(accountId: string, metadata: Record<string, string>): Promise<string> {
+    const customer = await this.stripe.customers.create({ metadata }, { stripeAccount: accountId });
+    return customer.id;
+  }
+
+  /** A Stripe product on the connected account (subscriptions price per interval against one). */
+  async createProduct(accountId: string, name: string, metadata: Record<string, string>): Promise<string> {
+    const product = await this.stripe.products.create({ name, metadata }, { stripeAccount: accountId });
+    return product.id;
+  }
+
+  /** A one-time payment on the connected account; answers its client secret. */
+  async createPaymentIntent(
+    accountId: string,
+    input: { amountMinor: number; currency: string; customerId: string; description: string; metadata: Record<string, string> },
+  ): Promise<string> {
+    const intent = await this.stripe.paymentIntents.create(
+      {
+        amount: input.amountMinor,
+        currency: input.currency.toLowerCase(),
+        customer: input.customerId,
+        description: input.description,
+        automatic_payment_methods: { enabled: true },
+        metadata: input.metadata,
+      },
+      { stripeAccount: accountId },
+    );
+    if (!intent.client_secret) throw new Error(`Stripe answered payment intent ${intent.id} without a client secret`);
+    return intent.client_secret;
+  }
+
+  /**
+   * A subscription on the connected account, incomplete until its first invoice is paid (or, with a
+   * free trial, until its card is set up); answers the client secret that confirms it.
+   */
+  async createSubscription(
+    accountId: string,
+    input: {
+      customerId: string;
+      productId: string;
+      currency: string;
+      unitAmountMinor: number;
+      interval: 'day' | 'week' | 'month' | 'year';
+      intervalCount: number;
+      quantity: number;
+      trialEnd: Date | null;
+      metadata: Record<string, string>;
+    },
+  ): Promise<string> {
+    const subscription = await this.stripe.subscriptions.create(
+      {
+        customer: input.customerId,
+        items: [
+          {
+            price_data: {
+              currency: input.currency.toLowerCase(),
+              product: input.productId,
+              unit_amount: input.unitAmountMinor,
+              recurring: { interval: input.interval, interval_count: input.intervalCount },
+            },
+            quantity: input.quantity,
+          },
+        ],
+        payment_behavior: 'default_incomplete',
+        payment_settings: { save_default_payment_method: 'on_subscription' },
+        ...(input.trialEnd ? { trial_end: Math.floor(input.trialEnd.getTime() / 1000) } : {}),
+        metadata: input.metadata,
+        expand: ['latest_invoice.confirmation_secret', 'pending_setup_intent'],
+      },
+      { stripeAccount: accountId },
+    );
+    const invoice = subscription.latest_invoice;
+    const invoiceSecret = invoice && typeof invoice === 'object' ? invoice.confirmation_secret?.client_secret : undefined;
+    const setupIntent = subscription.pending_setup_intent;
+    const setupSecret = setupIntent && typeof setupIntent === 'object' ? setupIntent.client_secret : undefined;
+    const secret = invoiceSecret ?? setupSecret;
+    if (!secret) throw new Error(`Stripe answered subscription ${subscription.id} without a client secret`);
+    return secret;
+  }
+
+  /** A page of the customer's invoices, newest first. */
+  async invoices(accountId: string, customerId: string, page: { limit: number; startingAfter?: string }) {
+    const list = await this.stripe.invoices.list(
+      { customer: customerId, limit: page.limit, ...(page.startingAfter ? { starting_after: page.startingAfter } : {}) },
+      { stripeAccount: accountId },
+    );
+    return {
+      items: list.data.map((invoice) => ({
+        id: invoice.id as string,
+        created_at_millis: invoice.created * 1000,
+        status: invoice.status ?? null,
+        amount_total: invoice.total,
+        hosted_invoice_url: invoice.hosted_invoice_url ?? null,
+      })),
+      hasMore: list.has_more,
+    };
+  }
+
+  /** A setup intent for saving a payment method of the customer off-session; answers its client secret. */
+  async createSetupIntent(accountId: string, customerId: string): Promise<string> {
+    const intent = await this.stripe.setupIntents.create(
+      { customer: customerId, usage: 'off_session', automatic_payment_methods: { enabled: true } },
+      { stripeAccount: accountId },
+    );
+    if (!intent.client_secret) throw new Error(`Stripe answered setup intent ${intent.id} without a client secret`);
+    return intent.client_secret;
+  }
+
+  /**
+   * Makes a succeeded setup intent's payment method the customer's default for invoices; answers its
+   * summary, or null when the setup intent is unknown, of another customer or not succeeded.
+   */
+  async setDefaultFromSetupIntent(accountId: string, customerId: string, setupIntentId: string) {
+    let intent: Stripe.SetupIntent;
+    try {
+      intent = await this.stripe.setupIntents.retrieve(setupIntentId, {}, { stripeAccount: accountId });
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      throw error;
+    }
+    const intentCustomer = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
+    const paymentMethodId = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
+    if (intentCustomer !== customerId || intent.status !== 'succeeded' || !paymentMethodId) return null;
+    await this.stripe.customers.update(
+      customerId,
+      { invoice_settings: { default_payment_method: paymentMethodId } },
+      { stripeAccount: accountId },
+    );
+    const method = await this.stripe.paymentMethods.retrieve(paymentMethodId, {}, { stripeAccount: accountId });
+    return {
+      id: method.id,
+      brand: method.card?.brand ?? null,
+      last4: method.card?.last4 ?? null,
+      exp_month: method.card?.exp_month ?? null,
+      exp_year: method.card?.exp_year ?? null,
+    };
+  }
+
   /** The event a webhook delivery carries, or null when the signature is missing, wrong or too old. */
   verifiedEvent(rawBody: string, signature: string | undefined): StripeEvent | null {
     if (!this.webhookSecret || !signature) return null;

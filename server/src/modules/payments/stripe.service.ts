@@ -3,16 +3,26 @@ import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { ProjectService } from '../projects/project.service.ts';
-import type { Currency, CustomerType, Product } from './catalogue.ts';
+import { createHash } from 'node:crypto';
+import { type Currency, type CustomerType, currencies, type Price, type Product } from './catalogue.ts';
+import { addInterval } from './item-quantity.ts';
 import {
   findProductRowByStripeId,
+  findPurchaseCodeById,
   findStripeAccountId,
   markStripeEventApplied,
+  findStripeCustomer,
+  findStripeProductId,
   renewCustomerProduct,
   saveStripeAccountId,
+  saveStripeCustomer,
+  saveStripeProductId,
+  setStripeDefaultPaymentMethod,
   takeStripeEvent,
+  updateSubscriptionState,
+  usePurchaseCode,
 } from './payment.repository.ts';
-import type { PaymentService } from './payment.service.ts';
+import type { Customer, PaymentService } from './payment.service.ts';
 import type { StripeEvent, StripeGateway } from './stripe-gateway.ts';
 import type { TransactionService } from './transaction.service.ts';
 
@@ -23,6 +33,15 @@ const record = (value: unknown): Metadata => (value !== null && typeof value ===
 const zeroDecimal = new Set(['JPY', 'KRW']);
 const toMoney = (minor: number, currency: string) =>
   zeroDecimal.has(currency) ? String(minor) : (minor / 100).toFixed(2).replace(/\.?0+$/, '') || '0';
+/** A catalogue money string (checked: at most the currency's decimals) in the currency's minor units. */
+export function toMinorUnits(amount: string, currency: Currency): number {
+  const decimals = currencies[currency];
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return Number(whole) * 10 ** decimals + Number(fraction.padEnd(decimals, '0').slice(0, decimals) || '0');
+}
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Stripe's statuses of a subscription that has ended for good. */
+const endedSubscriptionStatuses = new Set(['canceled', 'incomplete_expired']);
 
 /**
  * Stripe mode (endpoints.md §22, §25): each project's connected account (onboarding link, account
@@ -37,7 +56,13 @@ export class StripeService {
     private readonly transactions: TransactionService,
     private readonly projects: ProjectService,
     private readonly dashboardUrl: string,
+    private readonly browser: { publishableKey: string; jsUrl: string } | null = null,
   ) {}
+
+  /** What the checkout page's Stripe.js needs (the platform's publishable key, where Stripe.js is); null when Stripe mode is off. */
+  browserSettings(): { publishableKey: string; jsUrl: string } | null {
+    return this.gateway ? this.browser : null;
+  }
 
   private requireGateway(): StripeGateway {
     if (!this.gateway) throw new PlainHttpError(400, 'Stripe mode is off on this server: set STRIPE_SECRET_KEY to connect Stripe.');
@@ -67,6 +92,147 @@ export class StripeService {
   async accountSession(project: Project): Promise<string> {
     const { gateway, accountId } = await this.accountOf(project);
     return gateway.accountSession(accountId);
+  }
+
+  /** The connected account the checkout page pays to, and whether it may charge; null without one (never fails). */
+  async checkoutAccount(project: Project): Promise<{ accountId: string; chargesEnabled: boolean } | null> {
+    const accountId = this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
+    if (!this.gateway || !accountId) return null;
+    try {
+      return { accountId, chargesEnabled: (await this.gateway.account(accountId)).charges_enabled };
+    } catch {
+      return { accountId, chargesEnabled: false };
+    }
+  }
+
+  /** The customer's Stripe customer on the connected account, created the first time. */
+  private async stripeCustomerOf(gateway: StripeGateway, accountId: string, project: Project, customer: Customer): Promise<string> {
+    const existing = await findStripeCustomer(this.db, project.id, customer);
+    if (existing) return existing.stripe_customer_id;
+    const created = await gateway.createCustomer(accountId, {
+      gatehouse_project_id: project.id,
+      gatehouse_customer_type: customer.type,
+      gatehouse_customer_id: customer.id,
+    });
+    return saveStripeCustomer(this.db, project.id, customer, created);
+  }
+
+  /** The Stripe product a catalogue product is sold as, created the first time. */
+  private async stripeProductOf(
+    gateway: StripeGateway,
+    accountId: string,
+    project: Project,
+    productId: string | null,
+    product: Product,
+  ): Promise<string> {
+    const key = productId ?? `inline:${createHash('sha256').update(JSON.stringify(product)).digest('hex').slice(0, 32)}`;
+    const existing = await findStripeProductId(this.db, project.id, key);
+    if (existing) return existing;
+    const created = await gateway.createProduct(accountId, product.displayName, { gatehouse_product_key: key });
+    return saveStripeProductId(this.db, project.id, key, created);
+  }
+
+  /**
+   * Starts a Stripe payment of a checked purchase on the connected account: a payment intent for a
+   * one-time price, a subscription for a price with an interval (free trial of the price, else the
+   * product). The metadata names the purchase for the webhook. Answers the client secret.
+   */
+  async startPayment(
+    project: Project,
+    customer: Customer,
+    purchase: {
+      purchaseCodeId: string;
+      productId: string | null;
+      product: Product;
+      priceId: string;
+      price: Price;
+      quantity: number;
+      currency: Currency;
+      amount: string;
+    },
+  ): Promise<string> {
+    const { gateway, accountId } = await this.accountOf(project);
+    const stripeCustomerId = await this.stripeCustomerOf(gateway, accountId, project, customer);
+    const metadata: Record<string, string> = {
+      customer_type: customer.type,
+      customer_id: customer.id,
+      ...(purchase.productId === null ? {} : { product_id: purchase.productId }),
+      price_id: purchase.priceId,
+      quantity: String(purchase.quantity),
+      purchase_code_id: purchase.purchaseCodeId,
+    };
+    const unitAmountMinor = toMinorUnits(purchase.amount, purchase.currency);
+    const interval = purchase.price.interval;
+    if (!interval) {
+      return gateway.createPaymentIntent(accountId, {
+        amountMinor: unitAmountMinor * purchase.quantity,
+        currency: purchase.currency,
+        customerId: stripeCustomerId,
+        description: purchase.product.displayName,
+        metadata,
+      });
+    }
+    const trial = purchase.price.freeTrial ?? purchase.product.freeTrial;
+    return gateway.createSubscription(accountId, {
+      customerId: stripeCustomerId,
+      productId: await this.stripeProductOf(gateway, accountId, project, purchase.productId, purchase.product),
+      currency: purchase.currency,
+      unitAmountMinor,
+      interval: interval[1],
+      intervalCount: interval[0],
+      quantity: purchase.quantity,
+      trialEnd: trial ? addInterval(new Date(), trial) : null,
+      metadata,
+    });
+  }
+
+  /** Billing details from what Stripe mode stored (no call to Stripe): never fails. */
+  async billing(project: Project, customer: Customer) {
+    const row = await findStripeCustomer(this.db, project.id, customer);
+    return {
+      has_customer: row !== undefined,
+      default_payment_method: (row?.default_payment_method ?? null) as {
+        id: string;
+        brand: string | null;
+        last4: string | null;
+        exp_month: number | null;
+        exp_year: number | null;
+      } | null,
+    };
+  }
+
+  /** A page of the customer's Stripe invoices; empty without a connected account or a Stripe customer. */
+  async invoices(project: Project, customer: Customer, page: { cursor?: string; limit: number }) {
+    const accountId = this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
+    const stripeCustomer = accountId ? await findStripeCustomer(this.db, project.id, customer) : undefined;
+    if (!this.gateway || !accountId || !stripeCustomer) return { items: [], nextCursor: null };
+    const { items, hasMore } = await this.gateway.invoices(accountId, stripeCustomer.stripe_customer_id, {
+      limit: page.limit,
+      startingAfter: page.cursor,
+    });
+    return {
+      items: items.map(({ id: _id, ...invoice }) => invoice),
+      nextCursor: hasMore && items.length > 0 ? (items.at(-1)?.id ?? null) : null,
+    };
+  }
+
+  async setupIntent(project: Project, customer: Customer): Promise<{ client_secret: string; stripe_account_id: string }> {
+    const { gateway, accountId } = await this.accountOf(project);
+    await this.payments.assertCustomerExists(project, customer);
+    const stripeCustomerId = await this.stripeCustomerOf(gateway, accountId, project, customer);
+    return { client_secret: await gateway.createSetupIntent(accountId, stripeCustomerId), stripe_account_id: accountId };
+  }
+
+  async setDefaultPaymentMethod(project: Project, customer: Customer, setupIntentId: string) {
+    const { gateway, accountId } = await this.accountOf(project);
+    const stripeCustomer = await findStripeCustomer(this.db, project.id, customer);
+    const method = stripeCustomer
+      ? await gateway.setDefaultFromSetupIntent(accountId, stripeCustomer.stripe_customer_id, setupIntentId)
+      : null;
+    if (!stripeCustomer || !method)
+      throw new PlainHttpError(400, `Setup intent ${setupIntentId} is unknown, of another customer, or has not succeeded.`);
+    await setStripeDefaultPaymentMethod(this.db, project.id, customer, method);
+    return method;
   }
 
   /**
@@ -114,6 +280,8 @@ export class StripeService {
         const row = id ? await findProductRowByStripeId(trx, project.id, { subscriptionId: id }) : undefined;
         return row ? this.payments.end(trx, project, row, 'canceled', new Date()) : false;
       }
+      case 'customer.subscription.updated':
+        return this.subscriptionUpdated(trx, project, object);
       case 'charge.refunded': {
         const paymentIntentId = text(object.payment_intent);
         const row = paymentIntentId ? await findProductRowByStripeId(trx, project.id, { paymentIntentId }) : undefined;
@@ -132,6 +300,24 @@ export class StripeService {
       default:
         return false;
     }
+  }
+
+  /**
+   * Stripe changed a subscription: ended for good (canceled, incomplete and expired) it ends the
+   * product; otherwise its period end and `cancel_at_period_end` are kept.
+   */
+  private async subscriptionUpdated(trx: DbHandle, project: Project, subscription: Metadata): Promise<boolean> {
+    const id = text(subscription.id);
+    const row = id ? await findProductRowByStripeId(trx, project.id, { subscriptionId: id }) : undefined;
+    if (!row) return false;
+    if (endedSubscriptionStatuses.has(text(subscription.status) ?? '')) return this.payments.end(trx, project, row, 'canceled', new Date());
+    const items = record(subscription.items).data;
+    const firstItem = record(Array.isArray(items) ? items[0] : undefined);
+    const periodEndSeconds = Number(firstItem.current_period_end ?? subscription.current_period_end);
+    return updateSubscriptionState(trx, project.id, row.id, {
+      currentPeriodEnd: Number.isFinite(periodEndSeconds) && periodEndSeconds > 0 ? new Date(periodEndSeconds * 1000) : null,
+      cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
+    });
   }
 
   /** The first paid invoice of a subscription grants it; a later one renews it (its period end moves on). */
@@ -161,14 +347,21 @@ export class StripeService {
   ): Promise<boolean> {
     const customerType = text(metadata.customer_type) as CustomerType | undefined;
     const customerId = text(metadata.customer_id);
-    const productId = text(metadata.product_id);
     const priceId = text(metadata.price_id);
-    if (!customerType || !['user', 'team', 'custom'].includes(customerType) || !customerId || !productId || !priceId) return false;
-    const product: Product = this.payments.productFor(project, productId, 'server');
+    if (!customerType || !['user', 'team', 'custom'].includes(customerType) || !customerId || !priceId) return false;
+    // The purchase code keeps the product as it was sold (also an inline one); without one, the catalogue's.
+    const purchaseCodeId = text(metadata.purchase_code_id);
+    const code =
+      purchaseCodeId && uuidPattern.test(purchaseCodeId) ? await findPurchaseCodeById(trx, project.id, purchaseCodeId) : undefined;
+    const productId = code ? code.product_id : (text(metadata.product_id) ?? null);
+    if (!code && productId === null) return false;
+    const product: Product = code ? (code.product as Product) : this.payments.productFor(project, productId as string, 'server');
     const price = product.prices === 'include-by-default' ? undefined : product.prices[priceId];
     if (!price) return false;
     const quantity = Math.max(1, Number.parseInt(text(metadata.quantity) ?? '1', 10) || 1);
-    const [currency, amount] = (Object.entries(price.amounts)[0] ?? ['USD', '0']) as [Currency, string];
+    const [currency, amount] = (
+      price.amounts.USD !== undefined ? ['USD', price.amounts.USD] : (Object.entries(price.amounts)[0] ?? ['USD', '0'])
+    ) as [Currency, string];
     await this.payments.grant(
       project,
       { type: customerType, id: customerId },
@@ -186,6 +379,7 @@ export class StripeService {
       },
       trx,
     );
+    if (code) await usePurchaseCode(trx, project.id, code.id, new Date());
     return true;
   }
 }
