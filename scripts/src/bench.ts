@@ -5,6 +5,7 @@ import { measureArgon2Capacity } from './bench/argon2-capacity.ts';
 import { measureEmail } from './bench/email-delivery.ts';
 import { benchStartupMemory, startupMemoryRows } from './bench/startup-memory.ts';
 import { benchUsersListing, usersListingRows } from './bench/users-listing.ts';
+import { benchScaleOut, scaleOutRows } from './bench/scale-out.ts';
 import { measureWebhookDelivery } from './bench/webhook-delivery.ts';
 import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
 
@@ -220,4 +221,6 @@ if (only.test('users-listing')) {
     `\nUsers listing (${listing.users} users generated in ${listing.generateSeconds} s):\n${usersListingRows(listing).join('\n')}`,
   );
 }
+if (only.test('scale-out'))
+  console.log(`\n${scaleOutRows(await benchScaleOut(databaseUrl, { connections, seconds: duration })).join('\n')}`);
 postgres?.stop();

@@ -5,14 +5,17 @@ import { join } from 'node:path';
 import { ensureDashboardBuilt, ensureExampleAppBuilt } from './example-app/build-example-app.ts';
 import { uncoveredDeclaredErrors } from './testing/contract-coverage.ts';
 import { ensureChromium } from './testing/ensure-chromium.ts';
+import { ensureHaproxy } from './testing/ensure-haproxy.ts';
 
 /**
  * `pnpm test`: the whole suite on a throwaway Postgres (started by the vitest global setup unless
  * DATABASE_URL is set), then the contract coverage report: every success and error response the spec
  * declares must have been produced by some test. Ends with a plain `N passed, N failed` line.
  */
-// The browser tests need Chromium and the built example app and dashboard; all are made ready once, up front.
+// The browser tests need Chromium and the built example app and dashboard, the load-balancer test
+// HAProxy; all are made ready once, up front.
 ensureChromium();
+ensureHaproxy();
 await Promise.all([ensureExampleAppBuilt(), ensureDashboardBuilt()]);
 
 const work = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));

@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     closeDatabase: database.close,
     startDraining: () => server.services.health.startDraining(),
     timeoutMs: env.shutdownTimeoutMs,
+    delayMs: env.shutdownDelayMs,
   });
 }
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * On SIGTERM or SIGINT: `/ready` turns 503 (the load balancer stops sending traffic), the listener
+ * On SIGTERM or SIGINT: `/ready` turns 503 (the load balancer stops sending traffic); after `delayMs`
+ * (still serving as usual, for the load balancer's health check to notice: SHUTDOWN_DELAY_SECONDS) the listener
  * closes (no new connections; a new request on a kept-alive connection gets 503 with
  * `Connection: close`), the requests in flight and the background jobs' runs in progress finish (each connection is closed
  * once its request is answered), then
@@ -13,14 +14,16 @@ export function closeGracefullyOnSignals(options: {
   closeDatabase: () => Promise<void>;
   startDraining: () => void;
   timeoutMs: number;
+  delayMs?: number;
 }): void {
-  const { app, closeDatabase, startDraining, timeoutMs } = options;
+  const { app, closeDatabase, startDraining, timeoutMs, delayMs = 0 } = options;
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal, timeoutMs }, 'shutting down: draining in-flight requests and jobs');
+    app.log.info({ signal, timeoutMs, delayMs }, 'shutting down: draining in-flight requests and jobs');
     startDraining();
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

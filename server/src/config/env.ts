@@ -27,6 +27,12 @@ export type ServerEnv = {
   logLevel: string;
   /** `SHUTDOWN_TIMEOUT_SECONDS`: on SIGTERM/SIGINT, the longest wait for in-flight requests and jobs before connections are cut (default 10). */
   shutdownTimeoutMs: number;
+  /**
+   * `SHUTDOWN_DELAY_SECONDS`: on SIGTERM/SIGINT, how long `/ready` answers 503 while the server still
+   * serves as usual, before it stops listening (default 0): time for a load balancer's health check to
+   * take the instance out, so no new connection reaches a closed port.
+   */
+  shutdownDelayMs: number;
   /** Secrets (keys, codes, email links) are logged in clear only in development mode (secrets-in-logs.ts). */
   developmentMode: boolean;
   /** A built example app to serve on the same port (set by `pnpm start`; empty or unset: none). */
@@ -58,6 +64,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
     shutdownTimeoutMs: (positiveInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS') ?? 10) * 1000,
+    shutdownDelayMs: (nonNegativeNumber(env, 'SHUTDOWN_DELAY_SECONDS') ?? 0) * 1000,
     developmentMode: readDevelopmentMode(env),
     exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
     dashboardDir: env.DASHBOARD_DIR || undefined,
@@ -76,6 +83,15 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   if (value === undefined || value === '') return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
+  return number;
+}
+
+function nonNegativeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || number > 3600)
+    throw new Error(`${name} must be a number of seconds from 0 to 3600, got ${value}`);
   return number;
 }
 
