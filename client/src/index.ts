@@ -28,6 +28,16 @@ export {
   type ProjectConfig,
   type ProjectConfigOverride,
 } from './app/admin-app.ts';
+export type {
+  AdminPayments,
+  CatalogueItem,
+  CataloguePrice,
+  CatalogueProduct,
+  CatalogueProductLine,
+  DayInterval,
+  PaymentTransaction,
+  PaymentTransactionType,
+} from './app/admin-payments.ts';
 export type { AppCall } from './app/app-call.ts';
 export type {
   AdminWebhooks,
