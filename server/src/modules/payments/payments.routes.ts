@@ -29,7 +29,7 @@ export function paymentHandlers(services: {
     getCustomerItem: async (request) => {
       const auth = authOf(request);
       const customer = await customerOf(auth, request.params);
-      return payments.getItem(auth.project, customer, request.params.item_id);
+      return payments.getItem(auth.project, customer, request.params.item_id, { knownToExist: auth.accessType === 'client' });
     },
 
     updateCustomerItemQuantity: async (request) => {
