@@ -35,6 +35,7 @@ export type {
   CatalogueProduct,
   CatalogueProductLine,
   DayInterval,
+  PaymentMethodConfigs,
   PaymentTransaction,
   PaymentTransactionType,
 } from './app/admin-payments.ts';

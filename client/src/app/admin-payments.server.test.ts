@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import type { AddressInfo } from 'node:net';
+import { StripeStandIn } from '../../../server/src/testing/stripe-stand-in.ts';
+import { createTestContext, withTestContext } from '../../../server/src/testing/test-context.ts';
 import { ApiHttpError } from '../api-client.ts';
-import { OneTimePurchaseAlreadyRefundedError, OneTimePurchaseNotFoundError } from '../errors.ts';
+import { OneTimePurchaseAlreadyRefundedError, OneTimePurchaseNotFoundError, StripeAccountInfoNotFoundError } from '../errors.ts';
 import { createAdminApp } from './admin-app.ts';
 
 /**
@@ -108,5 +110,42 @@ describe('admin payments SDK', () => {
     await expect(
       payments.refundTransaction({ type: 'one-time-purchase', id: '00000000-0000-4000-8000-000000000000', amountUsd: '0' }),
     ).rejects.toBeInstanceOf(OneTimePurchaseNotFoundError);
+  });
+
+  it("reads and changes the Stripe account's payment methods; without a connected account it is StripeAccountInfoNotFoundError", async () => {
+    await expect(adminApp().payments.getMethodConfigs()).rejects.toBeInstanceOf(StripeAccountInfoNotFoundError);
+    const standIn = await new StripeStandIn().start();
+    const context = await createTestContext({
+      payments: { stripeSecretKey: 'sk_test_platform', stripeWebhookSecret: 'whsec_sdk', stripeApiUrl: standIn.url },
+    });
+    try {
+      await context.app.listen({ port: 0, host: '127.0.0.1' });
+      const project = await context.createProject({ payments: { testMode: false } });
+      const setup = await context.request({
+        method: 'POST',
+        url: '/api/v1/internal/payments/setup',
+        headers: project.headers.admin,
+        payload: {},
+      });
+      expect(setup.status, setup.text).toBe(200);
+      const { payments } = createAdminApp({
+        baseUrl: `http://127.0.0.1:${(context.app.server.address() as AddressInfo).port}`,
+        projectId: project.project.id,
+        superSecretAdminKey: project.keys.super_secret_admin_key,
+      });
+      const configs = await payments.getMethodConfigs();
+      expect(configs.methods.find((method) => method.id === 'card')).toEqual({
+        id: 'card',
+        name: 'Card',
+        enabled: true,
+        available: true,
+        overridable: null,
+      });
+      await payments.updateMethodConfigs(configs.config_id, { card: 'off' });
+      expect((await payments.getMethodConfigs()).methods.find((method) => method.id === 'card')?.enabled).toBe(false);
+    } finally {
+      await context.close();
+      await standIn.close();
+    }
   });
 });

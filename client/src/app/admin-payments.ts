@@ -1,4 +1,4 @@
-import type { OperationBody, Schema } from '@gatehouse/protocol/operation-types';
+import type { OperationBody, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
 import { type AppCall, definedOnly } from './app-call.ts';
 
 type CustomerType = 'user' | 'team' | 'custom';
@@ -45,8 +45,14 @@ type CatalogueSection<Entry> = {
   remove(id: string): Promise<void>;
 };
 
+export type PaymentMethodConfigs = OperationResult<'getPaymentMethodConfigs'>;
+
 /** The payments catalogue in the project's config, the project's transactions and refunds (admin app). */
 export type AdminPayments = {
+  /** Stripe mode: the payment methods the checkout offers (StripeAccountInfoNotFoundError without a connected account). */
+  getMethodConfigs(): Promise<PaymentMethodConfigs>;
+  /** Stripe mode: turns payment methods on or off on the configuration `getMethodConfigs` answered. */
+  updateMethodConfigs(configId: string, updates: Record<string, 'on' | 'off'>): Promise<void>;
   items: CatalogueSection<CatalogueItem>;
   productLines: CatalogueSection<CatalogueProductLine>;
   products: CatalogueSection<CatalogueProduct>;
@@ -95,6 +101,10 @@ export function adminPayments(call: AppCall): AdminPayments {
     },
   });
   return {
+    getMethodConfigs: () => call('getPaymentMethodConfigs'),
+    updateMethodConfigs: async (configId, updates) => {
+      await call('updatePaymentMethodConfigs', { body: { config_id: configId, updates } });
+    },
     items: section<CatalogueItem>('items'),
     productLines: section<CatalogueProductLine>('productLines'),
     products: section<CatalogueProduct>('products'),

@@ -182,6 +182,13 @@ export function paymentHandlers(services: {
 
     getStripeAccountInfo: async (request) => stripe.accountInfo(authOf(request).project),
 
+    getPaymentMethodConfigs: async (request) => stripe.methodConfig(authOf(request).project),
+
+    updatePaymentMethodConfigs: async (request) => {
+      await stripe.updateMethodConfig(authOf(request).project, request.body.config_id, request.body.updates);
+      return { success: true as const };
+    },
+
     createStripeAccountSession: async (request) => ({ client_secret: await stripe.accountSession(authOf(request).project) }),
 
     receiveStripeWebhook: async (request) => {
