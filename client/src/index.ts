@@ -39,6 +39,7 @@ export type {
   PaymentTransaction,
   PaymentTransactionType,
 } from './app/admin-payments.ts';
+export type { AdminAiChat, AiChatContent, AiChatContextType, AiChatMessage } from './app/admin-ai-chat.ts';
 export type { AppCall } from './app/app-call.ts';
 export type {
   AdminWebhooks,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from '../../examples/demo/e2e/chromium.ts';
 import { freePort } from '../../examples/demo/e2e/demo-platform.ts';
 import { ensureDashboardBuilt, ensureExampleAppBuilt } from '../../scripts/src/example-app/build-example-app.ts';
+import type { PaymentSettings } from '../../server/src/modules/payments/payment-settings.ts';
 import type { WebAppConfig } from '../../server/src/plugins/web-app.ts';
 import { ensureInternalProject } from '../../server/src/testing/internal-project.ts';
 import { createTestContext, type TestContext } from '../../server/src/testing/test-context.ts';
@@ -15,6 +16,8 @@ export type DashboardPlatform = {
   context: TestContext;
   /** Points the example app (where impersonation opens) at a project, with a fresh publishable key. */
   serveAppFor(projectId: string): Promise<void>;
+  /** Request headers with a fresh server key and admin key of a project (what its backend would send). */
+  apiHeadersFor(projectId: string): Promise<{ server: Record<string, string>; admin: Record<string, string> }>;
   close(): Promise<void>;
 };
 
@@ -23,12 +26,13 @@ export type DashboardPlatform = {
  * own port (real HTTP, the run's Postgres), for the `internal` project with password sign-up and
  * client team creation on (as the seeded `internal` project of `pnpm start` has them).
  */
-export async function startDashboardPlatform(): Promise<DashboardPlatform> {
+export async function startDashboardPlatform(options: { payments?: PaymentSettings } = {}): Promise<DashboardPlatform> {
   const [distDir, appDir, port] = await Promise.all([ensureDashboardBuilt(), ensureExampleAppBuilt(), freePort()]);
   const url = `http://127.0.0.1:${port}`;
   let config: WebAppConfig | undefined;
   let appConfig: WebAppConfig | undefined;
   const context = await createTestContext({
+    ...options,
     publicUrl: url,
     exampleApp: {
       distDir: appDir,
@@ -79,6 +83,21 @@ export async function startDashboardPlatform(): Promise<DashboardPlatform> {
       });
       appConfig = { projectId, publishableClientKey: keys.publishable_client_key as string };
     },
+    async apiHeadersFor(projectId) {
+      const project = await context.services.projects.find(projectId);
+      if (!project) throw new Error(`no project ${projectId}`);
+      const { keys } = await context.services.apiKeys.createKeySet({
+        projectId: project.id,
+        description: 'test backend',
+        expiresAt: new Date(Date.now() + 3_600_000),
+        keys: { secret_server_key: true, super_secret_admin_key: true },
+      });
+      const common = { 'x-stack-project-id': projectId, 'content-type': 'application/json' };
+      return {
+        server: { ...common, 'x-stack-access-type': 'server', 'x-stack-secret-server-key': keys.secret_server_key as string },
+        admin: { ...common, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': keys.super_secret_admin_key as string },
+      };
+    },
     close: () => context.close(),
   };
 }
@@ -86,10 +105,13 @@ export async function startDashboardPlatform(): Promise<DashboardPlatform> {
 export type DashboardEnvironment = { platform: DashboardPlatform; browser: Browser };
 
 /** The dashboard on a platform of its own plus one Chromium for a test file. */
-export function withDashboardInChromium(): DashboardEnvironment {
+export function withDashboardInChromium(options: { payments?: () => PaymentSettings } = {}): DashboardEnvironment {
   const environment = {} as DashboardEnvironment;
   beforeAll(async () => {
-    [environment.platform, environment.browser] = await Promise.all([startDashboardPlatform(), launchChromium()]);
+    [environment.platform, environment.browser] = await Promise.all([
+      startDashboardPlatform(options.payments ? { payments: options.payments() } : {}),
+      launchChromium(),
+    ]);
   });
   afterAll(async () => {
     await environment.browser?.close();

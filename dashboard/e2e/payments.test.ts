@@ -5,7 +5,8 @@ import { createProject, expectAccessible, signUpOwner, withDashboardInChromium }
 
 /**
  * The Payments page in a real Chromium against the platform on real Postgres: test mode and blocking
- * new purchases saved at once; an item, a product line and a product defined (a price with too many
+ * new purchases saved at once; Stripe not connected and, with no Stripe key on the server, not set
+ * up (its message shown); an item, a product line and a product defined (a price with too many
  * decimals refused with the seed's message at the Amount field, nothing saved); the product granted
  * to a user, whose item quantity then shows; axe in light and dark.
  */
@@ -26,6 +27,13 @@ describe('the dashboard in Chromium: payments', () => {
     await page.getByRole('link', { name: 'Payments', exact: true }).click();
     await expect.poll(() => page.getByText('No products yet.').isVisible()).toBe(true);
     await expectAccessible(page, 'the empty payments page');
+
+    // A server without a Stripe key: not connected, and setting it up says why not.
+    await expect.poll(() => page.getByText('Not connected: no Stripe account is connected to this project yet.').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Set up Stripe' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'Stripe' }).textContent())
+      .toBe('Stripe mode is off on this server: set STRIPE_SECRET_KEY to connect Stripe.');
 
     // Mode switches, saved as they are clicked.
     const testModeBefore = (await paymentsOf()).testMode;

@@ -6,6 +6,7 @@ import { adminRequest, installDashboardApiClient } from './admin-client.ts';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { AuthPage } from './pages/auth.tsx';
 import { DomainsPage } from './pages/domains.tsx';
+import { EmailOutboxPage, OutboxEmailPage } from './pages/email-outbox.tsx';
 import { EmailDraftPage, EmailsPage, EmailTemplatePage, EmailThemePage } from './pages/emails.tsx';
 import { NewProjectPage } from './pages/new-project.tsx';
 import { ProjectSettingsPage } from './pages/project-settings.tsx';
@@ -18,6 +19,7 @@ import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { WebhookLogPage, WebhooksPage } from './pages/webhooks.tsx';
 import { DataVaultPage } from './pages/data-vault.tsx';
+import { PaymentTransactionsPage } from './pages/payment-transactions.tsx';
 import { PaymentsPage } from './pages/payments.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
@@ -138,6 +140,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return item ? <EmailTemplatePage templateId={item} /> : <EmailsPage />;
     case 'email-drafts':
       return item ? <EmailDraftPage draftId={item} /> : <EmailsPage />;
+    case 'email-outbox':
+      return item ? <OutboxEmailPage emailId={item} /> : <EmailOutboxPage />;
     case 'api-keys':
       return <ApiKeysPage />;
     case 'webhooks':
@@ -146,6 +150,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <DataVaultPage />;
     case 'payments':
       return <PaymentsPage />;
+    case 'payment-transactions':
+      return <PaymentTransactionsPage />;
     case 'settings':
       return <ProjectSettingsPage />;
     default:
@@ -197,7 +203,13 @@ function ProjectNav({ projectId, section }: { projectId: string; section: Projec
           <li key={key}>
             <Link
               href={paths.project(projectId, key)}
-              aria-current={key === section || (key === 'emails' && section.startsWith('email-')) ? 'page' : undefined}
+              aria-current={
+                key === section ||
+                (key === 'emails' && section.startsWith('email-')) ||
+                (key === 'payments' && section.startsWith('payment-'))
+                  ? 'page'
+                  : undefined
+              }
             >
               {label}
             </Link>

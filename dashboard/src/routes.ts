@@ -15,10 +15,12 @@ export const projectSections = [
   'email-themes',
   'email-templates',
   'email-drafts',
+  'email-outbox',
   'api-keys',
   'webhooks',
   'data-vault',
   'payments',
+  'payment-transactions',
   'settings',
 ] as const;
 export type ProjectSection = (typeof projectSections)[number];

@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { startClusterPrimary } from './bootstrap/cluster-primary.ts';
 import { readEnv } from './config/env.ts';
 import { requestSerializer } from './config/secrets-in-logs.ts';
 import { createDatabase } from './db/create-database.ts';
@@ -12,6 +13,8 @@ import { createServer, migrations } from './services.ts';
 
 /** `pnpm start`: database (PGlite unless DATABASE_URL), migrations, seed projects, HTTP server. */
 async function main(): Promise<void> {
+  // WORKERS > 1: this process only forks and watches the workers, each of which runs what follows.
+  if (startClusterPrimary()) return;
   const env = readEnv();
   const database = await createDatabase({
     databaseUrl: env.databaseUrl,

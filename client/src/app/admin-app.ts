@@ -1,3 +1,4 @@
+import { type AdminAiChat, adminAiChat } from './admin-ai-chat.ts';
 import { type AdminEmails, adminEmails } from './admin-emails.ts';
 import { type AdminPayments, adminPayments } from './admin-payments.ts';
 import type { OperationBody, OperationParams, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
@@ -69,11 +70,13 @@ export type AdminApp = ServerCapabilities & {
   webhooks: AdminWebhooks;
   /** The payments catalogue (items, product lines, products, test mode) and the transactions with refunds. */
   payments: ServerPayments & AdminPayments;
+  /** The AI assistant: answers from the server's AI provider, threads of saved messages. */
+  aiChat: AdminAiChat;
 };
 
 /**
  * The app of admin tooling: everything the server app does, plus the project itself, its config,
- * key sets, permission definitions, metrics, a test email and webhooks. Authenticates with the super secret
+ * key sets, permission definitions, metrics, a test email, webhooks and the AI chat. Authenticates with the super secret
  * admin key, or with a dashboard user's access token (pass a function to hand out a fresh one).
  *
  * @example
@@ -122,6 +125,7 @@ export function createAdminApp(options: AdminAppOptions): AdminApp {
     emails: adminEmails(call),
     webhooks: adminWebhooks(call),
     payments: { ...server.payments, ...adminPayments(call) },
+    aiChat: adminAiChat(call),
   };
 }
 

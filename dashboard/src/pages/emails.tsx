@@ -17,9 +17,12 @@ type RenderBody = OperationBody<'renderEmail'>;
  * its editor at its own URL (`email-themes/<id>`, `email-templates/<id>`, `email-drafts/<id>`).
  */
 export function EmailsPage() {
+  const { projectId } = useProjectScope();
   return (
     <>
-      <PageHeader title="Emails" />
+      <PageHeader title="Emails">
+        <Link href={paths.project(projectId, 'email-outbox')}>Sent emails and outbox</Link>
+      </PageHeader>
       <EmailServerSection />
       <ThemesSection />
       <TemplatesSection />

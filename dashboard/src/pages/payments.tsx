@@ -1,9 +1,11 @@
 import type { Schema } from '@gatehouse/protocol/operation-types';
-import { api } from '@gatehouse/react';
+import { api, Link } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, errorText, PageHeader, Section } from '../ui.tsx';
+import { StripeSection } from './payments-stripe.tsx';
 
 type CustomerType = Schema<'CustomerType'>;
 type Interval = [number, 'day' | 'week' | 'month' | 'year'];
@@ -79,13 +81,16 @@ function useSavePayments() {
  * and products with a grant.
  */
 export function PaymentsPage() {
-  const { request } = useProjectScope();
+  const { projectId, request } = useProjectScope();
   const config = api.useGetProjectConfigSuspense({ request, query: { queryKey: api.getGetProjectConfigQueryKey() } });
   const payments = paymentsOf(config.data);
   return (
     <>
-      <PageHeader title="Payments" />
+      <PageHeader title="Payments">
+        <Link href={paths.project(projectId, 'payment-transactions')}>Transactions</Link>
+      </PageHeader>
       <PaymentSettings payments={payments} />
+      <StripeSection />
       <Items payments={payments} />
       <ProductLines payments={payments} />
       <Products payments={payments} />

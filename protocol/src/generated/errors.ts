@@ -101,6 +101,42 @@ export class MetricsTokenInvalidError extends KnownError {
   }
 }
 
+/** AI_CHAT_NOT_CONFIGURED: The server has no AI provider (`AI_PROVIDER_BASE_URL` and `AI_PROVIDER_MODEL` are not both set). */
+export class AiChatNotConfiguredError extends KnownError {
+  static readonly code = "AI_CHAT_NOT_CONFIGURED";
+  static readonly status = 400;
+  static readonly defaultMessage = "AI chat is not configured on this server: set AI_PROVIDER_BASE_URL and AI_PROVIDER_MODEL (and AI_PROVIDER_API_KEY when the provider needs a key).";
+  declare readonly code: "AI_CHAT_NOT_CONFIGURED";
+  declare readonly details: undefined;
+  constructor(message?: string) {
+    super("AI_CHAT_NOT_CONFIGURED", 400, message ?? AiChatNotConfiguredError.defaultMessage, undefined);
+  }
+}
+
+/** AI_PROVIDER_ERROR: The AI provider answered an error status (`provider_status`), could not be reached (`provider_status` null), or answered something that is not a chat completion. */
+export class AiProviderError extends KnownError {
+  static readonly code = "AI_PROVIDER_ERROR";
+  static readonly status = 502;
+  static readonly defaultMessage = "The AI provider answered with an error.";
+  declare readonly code: "AI_PROVIDER_ERROR";
+  declare readonly details: components['schemas']['AiProviderError']['details'];
+  constructor(details: components['schemas']['AiProviderError']['details'], message?: string) {
+    super("AI_PROVIDER_ERROR", 502, message ?? AiProviderError.defaultMessage, details);
+  }
+}
+
+/** AI_PROVIDER_TIMEOUT: The AI provider did not answer within `AI_PROVIDER_TIMEOUT_MS` (default 30 000 ms). */
+export class AiProviderTimeoutError extends KnownError {
+  static readonly code = "AI_PROVIDER_TIMEOUT";
+  static readonly status = 504;
+  static readonly defaultMessage = "The AI provider did not answer in time.";
+  declare readonly code: "AI_PROVIDER_TIMEOUT";
+  declare readonly details: components['schemas']['AiProviderTimeoutError']['details'];
+  constructor(details: components['schemas']['AiProviderTimeoutError']['details'], message?: string) {
+    super("AI_PROVIDER_TIMEOUT", 504, message ?? AiProviderTimeoutError.defaultMessage, details);
+  }
+}
+
 /** PROJECT_AUTHENTICATION_ERROR: Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
 export abstract class ProjectAuthenticationError extends KnownError {}
 
@@ -1752,6 +1788,9 @@ export const knownErrorClasses = {
   SERVER_NOT_READY: ServerNotReadyError,
   METRICS_DISABLED: MetricsDisabledError,
   METRICS_TOKEN_INVALID: MetricsTokenInvalidError,
+  AI_CHAT_NOT_CONFIGURED: AiChatNotConfiguredError,
+  AI_PROVIDER_ERROR: AiProviderError,
+  AI_PROVIDER_TIMEOUT: AiProviderTimeoutError,
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: ProjectKeyWithoutAccessTypeError,
   INVALID_ACCESS_TYPE: InvalidAccessTypeError,
   ACCESS_TYPE_WITHOUT_PROJECT_ID: AccessTypeWithoutProjectIdError,
@@ -2075,6 +2114,9 @@ export type OperationErrors = {
   getProjectConfigSource: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   deleteProjectConfigSource: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   sendTestEmail: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  listAiChatMessages: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  sendAiChatMessage: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AiChatNotConfiguredError | AiProviderError | AiProviderTimeoutError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  createAiChatMessage: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   getDataVaultValue: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | DataVaultStoreDoesNotExistError | DataVaultStoreHashedKeyDoesNotExistError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   setDataVaultValue: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | DataVaultStoreDoesNotExistError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   createWebhookPortalToken: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;

@@ -25,6 +25,8 @@ import type {
   AcceptTeamInvitationByIdParams,
   AdminProject,
   AdminProjectList,
+  AiChatAnswer,
+  AiChatRequest,
   AnalyticsEventBatch,
   AnalyticsEventBatchResult,
   CallbackRequest,
@@ -50,6 +52,8 @@ import type {
   ConnectedAccountList,
   ContactChannel,
   ContactChannelList,
+  CreateAiChatMessage200,
+  CreateAiChatMessageBody,
   CreateCliLogin200,
   CreateCliLoginBody,
   CreateContactChannelBody,
@@ -125,6 +129,7 @@ import type {
   InternalApiKeyList,
   Item,
   JsonWebKeySet,
+  ListAiChatMessages200,
   ListBackendUrls200,
   ListComponentVersions200,
   ListContactChannelsParams,
@@ -17483,6 +17488,274 @@ export const useSendTestEmail = <TError = OperationError<'sendTestEmail'>,
       return useMutation(mutationOptions);
     }
     
+/**
+ * Sends the conversation (`messages`, oldest first, the last one usually the user's question) to the OpenAI-compatible provider the server is configured with (`AI_PROVIDER_BASE_URL`, `AI_PROVIDER_MODEL`, `AI_PROVIDER_API_KEY`: `POST {base}/chat/completions`), behind a system prompt for the `context_type`, and answers the assistant's reply as content blocks. The thread is recorded for the project (its context type and last use); its messages are stored by `createAiChatMessage` (PATCH), as the SDK saves each message, the question and the answer, itself (storing them here too would store them twice). Text parts of a message's `content` are sent as its text, other parts (tool calls, tool results) as their JSON; a `tool` message is sent as a user message (Gatehouse offers the model no tools, so it answers text only).
+Errors of the provider are never a 500: no provider configured is `AI_CHAT_NOT_CONFIGURED` (400: nothing a retry would change, as with other features the server's settings turn off); a provider that answers an error status, cannot be reached or answers something that is not a chat completion is `AI_PROVIDER_ERROR` (502, with the provider's status); one that does not answer within `AI_PROVIDER_TIMEOUT_MS` (default 30 000) is `AI_PROVIDER_TIMEOUT` (504). The provider is asked once (no retries).
+ * @summary Ask the AI assistant (the answer to a conversation)
+ */
+export const getSendAiChatMessageUrl = (threadId: string,) => {
+
+
+  
+
+  return `/internal/ai-chat/${threadId}`
+}
+
+export const sendAiChatMessage = async (threadId: string,
+    aiChatRequest: AiChatRequest, options?: RequestInit): Promise<AiChatAnswer> => {
+  
+  return apiMutator<AiChatAnswer>(getSendAiChatMessageUrl(threadId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      aiChatRequest,)
+  }
+);}
+
+
+
+
+export const getSendAiChatMessageMutationOptions = <TError = OperationError<'sendAiChatMessage'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendAiChatMessage>>, TError,{threadId: string;data: AiChatRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendAiChatMessage>>, TError,{threadId: string;data: AiChatRequest}, TContext> => {
+
+const mutationKey = ['sendAiChatMessage'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendAiChatMessage>>, {threadId: string;data: AiChatRequest}> = (props) => {
+          const {threadId,data} = props ?? {};
+
+          return  sendAiChatMessage(threadId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendAiChatMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendAiChatMessage>>>
+    export type SendAiChatMessageMutationBody = AiChatRequest
+    export type SendAiChatMessageMutationError = OperationError<'sendAiChatMessage'>
+
+    /**
+ * @summary Ask the AI assistant (the answer to a conversation)
+ */
+export const useSendAiChatMessage = <TError = OperationError<'sendAiChatMessage'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendAiChatMessage>>, TError,{threadId: string;data: AiChatRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof sendAiChatMessage>>,
+        TError,
+        {threadId: string;data: AiChatRequest},
+        TContext
+      > => {
+
+      const mutationOptions = getSendAiChatMessageMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Appends `message` (any JSON value, as the SDK's chat UI keeps it) to the thread, creating the thread when it is new. Threads belong to the project: another project's thread of the same id is another thread.
+ * @summary Save a message of a thread
+ */
+export const getCreateAiChatMessageUrl = (threadId: string,) => {
+
+
+  
+
+  return `/internal/ai-chat/${threadId}`
+}
+
+export const createAiChatMessage = async (threadId: string,
+    createAiChatMessageBody: CreateAiChatMessageBody, options?: RequestInit): Promise<CreateAiChatMessage200> => {
+  
+  return apiMutator<CreateAiChatMessage200>(getCreateAiChatMessageUrl(threadId),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      createAiChatMessageBody,)
+  }
+);}
+
+
+
+
+export const getCreateAiChatMessageMutationOptions = <TError = OperationError<'createAiChatMessage'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAiChatMessage>>, TError,{threadId: string;data: CreateAiChatMessageBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createAiChatMessage>>, TError,{threadId: string;data: CreateAiChatMessageBody}, TContext> => {
+
+const mutationKey = ['createAiChatMessage'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createAiChatMessage>>, {threadId: string;data: CreateAiChatMessageBody}> = (props) => {
+          const {threadId,data} = props ?? {};
+
+          return  createAiChatMessage(threadId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateAiChatMessageMutationResult = NonNullable<Awaited<ReturnType<typeof createAiChatMessage>>>
+    export type CreateAiChatMessageMutationBody = CreateAiChatMessageBody
+    export type CreateAiChatMessageMutationError = OperationError<'createAiChatMessage'>
+
+    /**
+ * @summary Save a message of a thread
+ */
+export const useCreateAiChatMessage = <TError = OperationError<'createAiChatMessage'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAiChatMessage>>, TError,{threadId: string;data: CreateAiChatMessageBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof createAiChatMessage>>,
+        TError,
+        {threadId: string;data: CreateAiChatMessageBody},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateAiChatMessageMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
+/**
+ * Every message saved to the thread, oldest first; an unknown thread has none.
+ * @summary The saved messages of a thread
+ */
+export const getListAiChatMessagesUrl = (threadId: string,) => {
+
+
+  
+
+  return `/internal/ai-chat/${threadId}`
+}
+
+export const listAiChatMessages = async (threadId: string, options?: RequestInit): Promise<ListAiChatMessages200> => {
+  
+  return apiMutator<ListAiChatMessages200>(getListAiChatMessagesUrl(threadId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListAiChatMessagesQueryKey = (threadId?: string,) => {
+    return [
+    `/internal/ai-chat/${threadId}`
+    ] as const;
+    }
+
+    
+export const getListAiChatMessagesQueryOptions = <TData = Awaited<ReturnType<typeof listAiChatMessages>>, TError = OperationError<'listAiChatMessages'>>(threadId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListAiChatMessagesQueryKey(threadId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAiChatMessages>>> = ({ signal }) => listAiChatMessages(threadId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(threadId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListAiChatMessagesQueryResult = NonNullable<Awaited<ReturnType<typeof listAiChatMessages>>>
+export type ListAiChatMessagesQueryError = OperationError<'listAiChatMessages'>
+
+
+/**
+ * @summary The saved messages of a thread
+ */
+
+export function useListAiChatMessages<TData = Awaited<ReturnType<typeof listAiChatMessages>>, TError = OperationError<'listAiChatMessages'>>(
+ threadId: string, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListAiChatMessagesQueryOptions(threadId,options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getListAiChatMessagesSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof listAiChatMessages>>, TError = OperationError<'listAiChatMessages'>>(threadId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListAiChatMessagesQueryKey(threadId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAiChatMessages>>> = ({ signal }) => listAiChatMessages(threadId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type ListAiChatMessagesSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof listAiChatMessages>>>
+export type ListAiChatMessagesSuspenseQueryError = OperationError<'listAiChatMessages'>
+
+
+/**
+ * @summary The saved messages of a thread
+ */
+
+export function useListAiChatMessagesSuspense<TData = Awaited<ReturnType<typeof listAiChatMessages>>, TError = OperationError<'listAiChatMessages'>>(
+ threadId: string, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof listAiChatMessages>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getListAiChatMessagesSuspenseQueryOptions(threadId,options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
 /**
  * The store must be declared in the project config (`dataVault.stores.<id>`). The server SDK sends the key hashed and receives the value encrypted, both with the caller's secret (PBKDF2, 100 000 iterations; AES-GCM), so the platform never sees either in the clear; it maps `DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST` to `null`. At rest the server encrypts again under a per-project key derived from its own secret.
  * @summary Read a value of a data vault store

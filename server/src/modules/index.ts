@@ -1,4 +1,5 @@
 import { accessTokensModule } from './access-tokens/index.ts';
+import { aiChatModule } from './ai-chat/index.ts';
 import { analyticsModule } from './analytics/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
 import { cacheInvalidationModule } from './cache-invalidation/index.ts';
@@ -72,4 +73,5 @@ export const modules = [
   rateLimitCountersModule,
   analyticsModule,
   prometheusMetricsModule,
+  aiChatModule,
 ] as const;

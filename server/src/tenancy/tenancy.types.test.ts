@@ -4,6 +4,7 @@ import type { DbHandle } from '../db/handle.ts';
 import { findUserRecord } from '../modules/users/user.repository.ts';
 import { deleteSessionsOfUser } from '../modules/sessions/session.repository.ts';
 import { insertTeam } from '../modules/teams/team.repository.ts';
+import type * as aiChatRepository from '../modules/ai-chat/ai-chat.repository.ts';
 import type * as apiKeyRepository from '../modules/api-keys/api-key.repository.ts';
 import type * as cacheInvalidationRepository from '../modules/cache-invalidation/cache-invalidation.repository.ts';
 import type * as cliLoginRepository from '../modules/cli-login/cli-login.repository.ts';
@@ -86,6 +87,7 @@ describe('tenancy as a type', () => {
   });
 
   it('holds for every function of every repository', () => {
+    expectTypeOf<Unscoped<typeof aiChatRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof apiKeyRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof cacheInvalidationRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof cliLoginRepository>>().toEqualTypeOf<never>();

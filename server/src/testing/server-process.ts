@@ -34,6 +34,22 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
   };
 }
 
+/** `fetch` that gives up after `ms` (a request to a killed or stuck process must fail the test, not hang it). */
+export function fetchWithin(url: string, init: RequestInit = {}, ms = 30_000): Promise<Response> {
+  return fetch(url, { ...init, signal: AbortSignal.timeout(ms) });
+}
+
+/** Polls `read` every 100 ms until `ok` holds; throws with the last value after `limitMs`. */
+export async function waitFor<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean, limitMs = 60_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() - started > limitMs) throw new Error(`${what}: still ${JSON.stringify(value)} after ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -106,7 +122,7 @@ export async function startServerProcess(
       child.kill('SIGKILL');
       throw new Error(`server was not ready within 90 s:\n${output}`);
     }
-    const ready = await fetch(`${baseUrl}/api/v1/ready`).then(
+    const ready = await fetchWithin(`${baseUrl}/api/v1/ready`, {}, 5_000).then(
       (response) => response.status === 200,
       () => false,
     );

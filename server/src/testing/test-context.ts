@@ -41,6 +41,12 @@ export async function createTestContext(
     payments?: PaymentSettings;
     /** The URL the server tells others to reach it at (OAuth callbacks, email links' defaults). */
     publicUrl?: string;
+    /**
+     * A Postgres database of its own (migrated here) instead of the run's shared one: for a test of a
+     * worker that claims due rows of every project (the email outbox), where another file's rows and
+     * workers on the shared database would take part.
+     */
+    databaseUrl?: string;
     /** Postgres connections (default 4) and the longest wait for one (default: the server's). */
     poolSize?: number;
     acquireTimeoutMs?: number;
@@ -56,11 +62,12 @@ export async function createTestContext(
     await migrateToLatest(database.db, migrations);
   } else {
     database = await createDatabase({
-      databaseUrl: inject('databaseUrl'),
+      databaseUrl: options.databaseUrl ?? inject('databaseUrl'),
       dataDir: '',
       poolSize: options.poolSize ?? 4,
       acquireTimeoutMs: options.acquireTimeoutMs,
     });
+    if (options.databaseUrl) await migrateToLatest(database.db, migrations);
   }
   /** Every email the server wrote to its outbox log, newest last (recipient, subject, text with the link). */
   const sentEmails: Array<{ to: string; subject: string; text: string }> = [];
@@ -69,7 +76,10 @@ export async function createTestContext(
     serverSecret: testServerSecret,
     settings: {
       ...options.settings,
-      email: { log: (_message, fields) => sentEmails.push(fields as { to: string; subject: string; text: string }) },
+      email: {
+        ...options.settings?.email,
+        log: (_message, fields) => sentEmails.push(fields as { to: string; subject: string; text: string }),
+      },
       ...(options.oauth ? { oauth: options.oauth } : {}),
       ...(options.payments ? { payments: options.payments } : {}),
     },

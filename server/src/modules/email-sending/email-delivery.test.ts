@@ -5,7 +5,7 @@ import { createDatabase } from '../../db/create-database.ts';
 import { createServer } from '../../services.ts';
 import { freshDatabase, type ServerProcess, startServerProcess } from '../../testing/server-process.ts';
 import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
-import { testPublicUrl, testServerSecret, withTestContext } from '../../testing/test-context.ts';
+import { createTestContext, testPublicUrl, testServerSecret, withTestContext } from '../../testing/test-context.ts';
 import type { EmailDeliverySettings } from '../email/email.service.ts';
 
 /**
@@ -46,8 +46,8 @@ const ownServer = (port: number) => ({
 });
 
 /** Another server instance on the same database, with its own pool, renderer and SMTP connections. */
-async function instance(delivery: EmailDeliverySettings = fast) {
-  const database = await createDatabase({ databaseUrl: inject('databaseUrl'), dataDir: '', poolSize: 3 });
+async function instance(delivery: EmailDeliverySettings = fast, databaseUrl = inject('databaseUrl')) {
+  const database = await createDatabase({ databaseUrl, dataDir: '', poolSize: 3 });
   const { services } = createServer(database.db, {
     publicUrl: testPublicUrl,
     serverSecret: testServerSecret,
@@ -132,11 +132,22 @@ describe('email delivery', () => {
     expect(sample?.html).toContain('<p>Hello from the outbox</p>');
   });
 
-  it('retries a failing mail server with backoff, then fails the row with the SMTP error', async () => {
-    const project = await env.context.createProject(ownServer(sink.port));
-    const user = await env.context.services.users.create(project.project, { primary_email: `retry-${randomUUID()}@example.com` }, 'server');
-    const worker = await instance({ ...fast, pollIntervalMillis: 0 });
-    const response = await env.context.request({
+  it('retries a failing mail server with backoff, then fails the row with the SMTP error', { timeout: 60_000 }, async () => {
+    // A database of its own: a worker claims due rows of every project, so on the run's shared
+    // database another file's due rows would count as this worker's claims, and another file's
+    // worker (send-email kicks its context's) could take this row. Here the test's worker is the only one.
+    const database = await freshDatabase();
+    closers.push(database.drop);
+    const context = await createTestContext({
+      databaseUrl: database.url,
+      poolSize: 2,
+      settings: { email: { delivery: { ...fast, pollIntervalMillis: 0 } } },
+    });
+    closers.push(() => context.close());
+    const project = await context.createProject(ownServer(sink.port));
+    const user = await context.services.users.create(project.project, { primary_email: `retry-${randomUUID()}@example.com` }, 'server');
+    const worker = await instance({ ...fast, pollIntervalMillis: 0 }, database.url);
+    const response = await context.request({
       method: 'POST',
       url: '/api/v1/emails/send-email',
       headers: project.headers.server,
@@ -144,31 +155,31 @@ describe('email delivery', () => {
     });
     expect(response.status).toBe(200);
     // Scheduled: not due yet, the worker leaves it.
-    await worker.email.deliverDue();
-    const [queued] = await env.context.services.email.listOutbox(project.project.id, 1);
+    expect(await worker.email.deliverDue()).toBe(0);
+    const [queued] = await context.services.email.listOutbox(project.project.id, 1);
     expect(queued).toMatchObject({ status: 'queued', attempts: 0 });
 
     // Due now, but the mail server refuses connections: three attempts, 100 ms then 200 ms apart, then failed.
-    const client = new pg.Client({ connectionString: inject('databaseUrl') });
+    const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     closers.push(() => client.end());
-    await client.query(`update email_outbox set next_attempt_at = now() where id = $1`, [queued?.id]);
-    const broken = await env.context.request({
+    const broken = await context.request({
       method: 'PATCH',
       url: '/api/v1/internal/config/override/project',
       headers: project.headers.admin,
       payload: { config_override_string: JSON.stringify({ 'emails.server.port': 1 }) },
     });
     expect(broken.status).toBe(200);
+    await client.query(`update email_outbox set next_attempt_at = now() where id = $1`, [queued?.id]);
     const attempts: number[] = [];
     const started = Date.now();
-    for (let round = 0; round < 100; round++) {
-      const row = (await env.context.services.email.listOutbox(project.project.id, 1))[0];
+    for (let round = 0; round < 200; round++) {
+      const row = (await context.services.email.listOutbox(project.project.id, 1))[0];
       if (row?.status === 'failed') break;
       if ((await worker.email.deliverDue()) > 0) attempts.push(Date.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const [failed] = await env.context.services.email.listOutbox(project.project.id, 1);
+    const [failed] = await context.services.email.listOutbox(project.project.id, 1);
     expect(failed).toMatchObject({ status: 'failed', attempts: 3, sent_at: null });
     expect(failed?.error).toMatch(/ECONNREFUSED|connect/i);
     expect(attempts).toHaveLength(3);

@@ -3,6 +3,7 @@ import { MetricsDisabledError, MetricsTokenInvalidError } from '@gatehouse/proto
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DbHandle } from '../../db/handle.ts';
 import { poolStatsOf } from '../../db/pool-stats.ts';
+import { clusterAwareMetrics } from '../../lib/cluster-metrics.ts';
 
 /** What the metrics read from other modules at each scrape. */
 export type MetricsSources = {
@@ -25,6 +26,7 @@ export class PrometheusMetricsService {
   readonly registry = new Registry();
   private readonly requests: Histogram<'operation' | 'method' | 'status'>;
   private readonly tokenDigest: Buffer | undefined;
+  private collect: (() => Promise<string>) | undefined;
 
   constructor(
     private readonly db: DbHandle,
@@ -33,7 +35,11 @@ export class PrometheusMetricsService {
   ) {
     this.tokenDigest = token ? digest(token) : undefined;
     // Node's own series (event-loop delay, GC observers) only where someone may read them.
-    if (this.tokenDigest) collectDefaultMetrics({ register: this.registry });
+    if (this.tokenDigest) {
+      collectDefaultMetrics({ register: this.registry });
+      // A worker answers the primary's collection requests from its start, not from its first scrape.
+      this.collect = clusterAwareMetrics(this.registry);
+    }
     this.requests = new Histogram({
       name: 'gatehouse_http_request_duration_seconds',
       help: 'Time to answer a request, by operation (the spec operationId), method and status; _count counts requests.',
@@ -97,8 +103,9 @@ export class PrometheusMetricsService {
     if (!match || !timingSafeEqual(digest((match[1] as string).trim()), this.tokenDigest)) throw new MetricsTokenInvalidError();
   }
 
-  /** The exposition text and its content type. */
+  /** The exposition text (of every worker of the host with WORKERS > 1) and its content type. */
   async render(): Promise<{ contentType: string; text: string }> {
-    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+    this.collect ??= clusterAwareMetrics(this.registry);
+    return { contentType: this.registry.contentType, text: await this.collect() };
   }
 }

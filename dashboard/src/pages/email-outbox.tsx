@@ -1,0 +1,384 @@
+import type { Schema } from '@gatehouse/protocol/operation-types';
+import { EmailNotEditableError } from '@gatehouse/protocol/errors';
+import { api, Link } from '@gatehouse/react';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Pager, useUrlPaging } from '../pager.tsx';
+import { paths } from '../routes.ts';
+import { useProjectScope } from '../shell-context.ts';
+import { ErrorMessage, formatDate, Loading, PageHeader, Section, TextField } from '../ui.tsx';
+
+type OutboxEntry = Schema<'EmailOutboxEntry'>;
+
+export const OUTBOX_PAGE_SIZE = 10;
+const statuses = ['queued', 'sending', 'sent', 'failed', 'skipped'] as const;
+/** An email that is not sending or sent can still be changed, sent (again) or cancelled. */
+const editable = (entry: OutboxEntry) => entry.status === 'queued' || entry.status === 'failed' || entry.status === 'skipped';
+
+/** Drops the cached lists after a change, so the sent list and the outbox show it. */
+function useForgetLists() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: [api.getListOutboxEmailsQueryKey()[0]] }),
+      queryClient.invalidateQueries({ queryKey: api.getListSentEmailsQueryKey() }),
+      queryClient.invalidateQueries({ queryKey: api.getGetEmailDeliveryInfoQueryKey() }),
+    ]);
+}
+
+/**
+ * What the project's emails did: delivery figures, the sent list (the newest 100 sent or tried, with
+ * the last error) and the whole outbox by status in keyset pages (filter and cursor in the URL). Each
+ * email opens at its own URL (`email-outbox/<id>`), where one that was not sent can be changed.
+ */
+export function EmailOutboxPage() {
+  const { projectId } = useProjectScope();
+  return (
+    <>
+      <PageHeader title="Sent emails and outbox">
+        <Link href={paths.project(projectId, 'emails')}>All emails</Link>
+      </PageHeader>
+      <DeliveryInfo />
+      <SentEmails />
+      <Outbox />
+    </>
+  );
+}
+
+function DeliveryInfo() {
+  const { request } = useProjectScope();
+  const info = api.useGetEmailDeliveryInfo({ request });
+  const windows = [
+    ['Last hour', 'hour'],
+    ['Last day', 'day'],
+    ['Last week', 'week'],
+    ['Last 30 days', 'month'],
+  ] as const;
+  return (
+    <Section title="Delivery" description="Emails sent by this project. Bounces and spam reports are not received from SMTP servers.">
+      {info.isPending ? <Loading /> : null}
+      <ErrorMessage error={info.error} />
+      {info.data ? (
+        <dl className="dash-stats dash-stats-wide dash-facts">
+          {windows.map(([label, window]) => (
+            <div key={window} className="dash-card">
+              <dt>{label}</dt>
+              <dd className="dash-stat">{info.data.stats[window].sent}</dd>
+            </div>
+          ))}
+          <div className="dash-card">
+            <dt>Rate, last minute</dt>
+            <dd className="dash-stat">{info.data.capacity.rate_per_second.toFixed(2)}/s</dd>
+          </div>
+        </dl>
+      ) : null}
+    </Section>
+  );
+}
+
+function SentEmails() {
+  const { projectId, request } = useProjectScope();
+  const sent = api.useListSentEmails({ request, query: { queryKey: api.getListSentEmailsQueryKey(), refetchInterval: 5000 } });
+  return (
+    <Section title="Sent" description="The newest 100 emails sent or tried, newest first; an email not sent yet shows its last error.">
+      {sent.isPending ? <Loading /> : null}
+      <ErrorMessage error={sent.error} />
+      {sent.data && sent.data.items.length === 0 ? <p className="dash-muted">No email sent yet.</p> : null}
+      {sent.data && sent.data.items.length > 0 ? (
+        <div className="dash-table-wrap">
+          <table aria-label="Sent emails">
+            <thead>
+              <tr>
+                <th scope="col">To</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Sent at</th>
+                <th scope="col">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sent.data.items.map((email) => (
+                <tr key={email.id}>
+                  <td>{email.to.join(', ') || '—'}</td>
+                  <td>
+                    <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || '(no subject)'}</Link>
+                  </td>
+                  <td>{email.sent_at_millis === null ? 'not sent' : formatDate(email.sent_at_millis)}</td>
+                  <td className="dash-excerpt">{email.error ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </Section>
+  );
+}
+
+function Outbox() {
+  const { projectId, request } = useProjectScope();
+  const paging = useUrlPaging();
+  const status = paging.filter('status') as '' | OutboxEntry['status'];
+  const params = { limit: OUTBOX_PAGE_SIZE, ...(status ? { status } : {}), ...(paging.cursor ? { cursor: paging.cursor } : {}) };
+  const outbox = api.useListOutboxEmails(params, {
+    request,
+    query: { queryKey: api.getListOutboxEmailsQueryKey(params), placeholderData: keepPreviousData, refetchInterval: 5000 },
+  });
+  return (
+    <Section
+      title="Outbox"
+      description="Every email of the project, newest first: queued, sending, sent, failed, or skipped with the reason."
+    >
+      <div className="dash-row dash-toolbar">
+        <div className="dash-field">
+          <label htmlFor="outbox-status">Status</label>
+          <select id="outbox-status" value={status} onChange={(event) => paging.setFilter('status', event.target.value)}>
+            <option value="">Any status</option>
+            {statuses.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+        </div>
+        {outbox.isFetching ? (
+          <span role="status" className="dash-muted">
+            Loading…
+          </span>
+        ) : null}
+      </div>
+      <ErrorMessage error={outbox.error} />
+      {outbox.data && outbox.data.items.length === 0 ? (
+        <p className="dash-muted">{status ? `No ${status} emails.` : 'The outbox is empty.'}</p>
+      ) : null}
+      {outbox.data && outbox.data.items.length > 0 ? (
+        <div className="dash-table-wrap">
+          <table aria-label="Outbox">
+            <thead>
+              <tr>
+                <th scope="col">To</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Due or sent</th>
+                <th scope="col">Note</th>
+              </tr>
+            </thead>
+            <tbody>
+              {outbox.data.items.map((email) => (
+                <tr key={email.id}>
+                  <td>{email.to.join(', ') || '—'}</td>
+                  <td>
+                    <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || '(no subject)'}</Link>
+                  </td>
+                  <td>
+                    <span className="dash-badge">{email.status}</span>
+                  </td>
+                  <td>{email.attempts}</td>
+                  <td>{formatDate(email.sent_at_millis ?? email.scheduled_at_millis)}</td>
+                  <td className="dash-excerpt">{email.error ?? email.skipped_reason ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager
+        label="Pages of the outbox"
+        paging={paging}
+        nextCursor={outbox.data?.pagination?.next_cursor}
+        waiting={outbox.isPlaceholderData}
+      />
+    </Section>
+  );
+}
+
+/**
+ * One outbox email. While it is queued, failed or skipped its address and content can be changed, it
+ * can be sent now (again) or cancelled; a change that arrives after a worker took it is refused with
+ * EMAIL_NOT_EDITABLE, shown, and the page then shows what happened to it.
+ */
+export function OutboxEmailPage({ emailId }: { emailId: string }) {
+  const { projectId, request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const forgetLists = useForgetLists();
+  const key = api.getGetOutboxEmailQueryKey(emailId);
+  const { data: email } = api.useGetOutboxEmailSuspense(emailId, {
+    request,
+    query: {
+      queryKey: key,
+      // Follow an email that is due until a worker has sent it (or given up).
+      refetchInterval: (query) => {
+        const entry = query.state.data;
+        return entry && (entry.status === 'sending' || (entry.status === 'queued' && entry.scheduled_at_millis <= Date.now()))
+          ? 1000
+          : false;
+      },
+    },
+  });
+  const update = api.useUpdateOutboxEmail({
+    request,
+    mutation: {
+      onSuccess: async (changed) => {
+        queryClient.setQueryData(key, changed);
+        await forgetLists();
+      },
+      onError: async (error) => {
+        if (error instanceof EmailNotEditableError) await queryClient.invalidateQueries({ queryKey: key });
+      },
+    },
+  });
+  return (
+    <>
+      <PageHeader title={email.subject || '(no subject)'}>
+        <Link href={paths.project(projectId, 'email-outbox')}>Sent emails and outbox</Link>
+      </PageHeader>
+      <Section title="Delivery">
+        <dl className="dash-grid-3 dash-facts">
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <span className="dash-badge">{email.status}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Attempts</dt>
+            <dd>{email.attempts}</dd>
+          </div>
+          <div>
+            <dt>Kind</dt>
+            <dd>{email.kind}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>{formatDate(email.created_at_millis)}</dd>
+          </div>
+          <div>
+            <dt>Due</dt>
+            <dd>{formatDate(email.scheduled_at_millis)}</dd>
+          </div>
+          <div>
+            <dt>Sent</dt>
+            <dd>{formatDate(email.sent_at_millis)}</dd>
+          </div>
+        </dl>
+        {email.error ? <p className="dash-error">Last error: {email.error}</p> : null}
+        {email.skipped_reason ? <p className="dash-muted">Skipped: {email.skipped_reason}</p> : null}
+        {editable(email) ? (
+          <div className="dash-row">
+            <button
+              type="button"
+              className="gh-primary"
+              disabled={update.isPending}
+              onClick={() => update.mutate({ emailId, data: { status: 'queued' } })}
+            >
+              Send now
+            </button>
+            {email.status !== 'skipped' ? (
+              <button type="button" disabled={update.isPending} onClick={() => update.mutate({ emailId, data: { status: 'skipped' } })}>
+                Cancel email
+              </button>
+            ) : null}
+          </div>
+        ) : (
+          <p className="dash-muted">An email that is sending or sent cannot be changed.</p>
+        )}
+        <ErrorMessage error={update.error} />
+      </Section>
+      {editable(email) ? (
+        <EditOutboxEmail
+          key={email.id}
+          email={email}
+          busy={update.isPending}
+          onSave={(data) => update.mutate({ emailId, data })}
+          saved={update.isSuccess && update.variables?.data.status === undefined}
+        />
+      ) : (
+        <Section title="Content">
+          {email.html ? (
+            <iframe className="dash-email-frame" title="Email content" sandbox="" srcDoc={email.html} />
+          ) : (
+            <pre className="dash-code">{email.text || 'No content.'}</pre>
+          )}
+        </Section>
+      )}
+    </>
+  );
+}
+
+type OutboxChange = { to?: string; subject?: string; html?: string; text?: string };
+
+function EditOutboxEmail({
+  email,
+  busy,
+  saved,
+  onSave,
+}: {
+  email: OutboxEntry;
+  busy: boolean;
+  saved: boolean;
+  onSave: (change: OutboxChange) => void;
+}) {
+  const [form, setForm] = useState({ to: email.to[0] ?? '', subject: email.subject, html: email.html, text: email.text });
+  // A send-email row is rendered for its recipient when sent; changing its content means giving the HTML.
+  const unrendered = email.html === '';
+  const contentChanged = form.subject !== email.subject || form.html !== email.html || form.text !== email.text;
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const change: OutboxChange = {};
+    if (form.to.trim() !== (email.to[0] ?? '')) change.to = form.to.trim();
+    if (contentChanged) {
+      Object.assign(change, { subject: form.subject, html: form.html, ...(form.text ? { text: form.text } : {}) });
+    }
+    onSave(change);
+  }
+  return (
+    <Section
+      title="Content"
+      description={unrendered ? 'Not rendered yet: it is rendered from its template when sent, unless you write its HTML here.' : undefined}
+    >
+      <form className="dash-form" onSubmit={submit} aria-label="Change the email">
+        <div className="dash-grid-2">
+          <TextField
+            label="To"
+            name="to"
+            type="email"
+            required
+            value={form.to}
+            onChange={(event) => setForm({ ...form, to: event.target.value })}
+          />
+          <TextField
+            label="Subject"
+            name="subject"
+            required
+            value={form.subject}
+            onChange={(event) => setForm({ ...form, subject: event.target.value })}
+          />
+        </div>
+        <div className="dash-field">
+          <label htmlFor="outbox-html">HTML</label>
+          <textarea
+            id="outbox-html"
+            rows={8}
+            required={unrendered && contentChanged}
+            value={form.html}
+            onChange={(event) => setForm({ ...form, html: event.target.value })}
+          />
+        </div>
+        <div className="dash-field">
+          <label htmlFor="outbox-text">Plain text (optional)</label>
+          <textarea id="outbox-text" rows={4} value={form.text} onChange={(event) => setForm({ ...form, text: event.target.value })} />
+        </div>
+        <div className="dash-row">
+          <button type="submit" disabled={busy}>
+            {busy ? 'Saving…' : 'Save changes'}
+          </button>
+          {saved ? (
+            <span role="status" className="dash-success">
+              Saved.
+            </span>
+          ) : null}
+        </div>
+      </form>
+    </Section>
+  );
+}
