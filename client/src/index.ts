@@ -28,6 +28,17 @@ export {
   type ProjectConfig,
   type ProjectConfigOverride,
 } from './app/admin-app.ts';
+export type {
+  AdminPayments,
+  CatalogueItem,
+  CataloguePrice,
+  CatalogueProduct,
+  CatalogueProductLine,
+  DayInterval,
+  PaymentMethodConfigs,
+  PaymentTransaction,
+  PaymentTransactionType,
+} from './app/admin-payments.ts';
 export type { AdminAiChat, AiChatContent, AiChatContextType, AiChatMessage } from './app/admin-ai-chat.ts';
 export type { AppCall } from './app/app-call.ts';
 export type {

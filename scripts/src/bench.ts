@@ -15,6 +15,7 @@ import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
  * - reads against a bare Fastify route (the framework floor);
  * - authenticated calls against a bare route that verifies an ES256 JWT and selects one row by id;
  * - password sign-in against what the machine's cores can hash with argon2id at the same parameters;
+ * - payments: a user's item and manual quantity changes (32 customers, and one hot customer) against floor B;
  * - webhook delivery to a local receiver: event-to-delivery p50/p99 and deliveries/s (own database handle);
  * - emails: sandboxed render p50 cold and warm; send-email to all of 100 000 users: time to enqueue and the
  *   outbox worker's delivery rate to a local SMTP sink (own database handle).
@@ -43,6 +44,7 @@ type Ready = {
   tokens: { access_token: string; refresh_token: string };
   teamId: string;
   userId: string;
+  paymentUsers: string[];
   metricsProjectId: string;
   metricsAdminKey: string;
 };
@@ -105,6 +107,39 @@ const rows: Array<[Result, Result | { name: string; rps: number }]> = [
     body: '{}',
   }),
 ];
+// Payments: a user's item (ledger plus a product's monthly grant), then manual decrements, serialised per customer item.
+rows.push(
+  await againstFloorB('GET /payments/items/{type}/{id}/{item}', `${app}/api/v1/payments/items/user/${ready.userId}/credits`, {
+    headers: { ...client, 'x-stack-access-token': ready.tokens.access_token },
+  }),
+);
+let decrements = 0;
+rows.push(
+  await againstFloorB(
+    'POST /payments/items/.../update-quantity (32 customers)',
+    `${app}/api/v1/payments/items/user/${ready.userId}/credits/update-quantity?allow_negative=false`,
+    {
+      method: 'POST',
+      headers: { ...server, ...json },
+      body: JSON.stringify({ delta: -1 }),
+      setupRequest: (request) => ({
+        ...request,
+        path: `/api/v1/payments/items/user/${ready.paymentUsers[++decrements % ready.paymentUsers.length]}/credits/update-quantity?allow_negative=false`,
+      }),
+    },
+  ),
+);
+rows.push(
+  await againstFloorB(
+    'POST /payments/items/.../update-quantity (one customer)',
+    `${app}/api/v1/payments/items/user/${ready.userId}/credits/update-quantity?allow_negative=false`,
+    {
+      method: 'POST',
+      headers: { ...server, ...json },
+      body: JSON.stringify({ delta: -1 }),
+    },
+  ),
+);
 const permissionsUrl = (recursive: boolean) =>
   `${app}/api/v1/team-permissions?team_id=${ready.teamId}&user_id=${ready.userId}&recursive=${recursive}`;
 const directGrants = await measure('GET /team-permissions (direct grants)', permissionsUrl(false), { headers: server });

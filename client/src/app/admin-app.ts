@@ -1,5 +1,6 @@
 import { type AdminAiChat, adminAiChat } from './admin-ai-chat.ts';
 import { type AdminEmails, adminEmails } from './admin-emails.ts';
+import { type AdminPayments, adminPayments } from './admin-payments.ts';
 import type { OperationBody, OperationParams, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
 import { type AdminWebhooks, adminWebhooks } from './admin-webhooks.ts';
 import { type AppCall, definedOnly, queryBoolean } from './app-call.ts';
@@ -15,6 +16,7 @@ import type {
 } from './app-types.ts';
 import { type AdminAccessTokenSource, createBackendCall } from './backend-call.ts';
 import { type ServerCapabilities, serverCapabilities } from './server-app.ts';
+import type { ServerPayments } from './server-payments.ts';
 
 type AdminAppBase = { baseUrl: string; projectId: string; fetch?: typeof fetch };
 /** With the project's super secret admin key, or with the access token of a dashboard user who owns the project. */
@@ -66,6 +68,8 @@ export type AdminApp = ServerCapabilities & {
   emails: AdminEmails;
   /** Webhook endpoints (create, update, enable, delete, rotate the secret), the delivery log, replay, test messages. */
   webhooks: AdminWebhooks;
+  /** The payments catalogue (items, product lines, products, test mode) and the transactions with refunds. */
+  payments: ServerPayments & AdminPayments;
   /** The AI assistant: answers from the server's AI provider, threads of saved messages. */
   aiChat: AdminAiChat;
 };
@@ -88,8 +92,9 @@ export type AdminApp = ServerCapabilities & {
  */
 export function createAdminApp(options: AdminAppOptions): AdminApp {
   const call = createBackendCall({ ...options, accessType: 'admin' });
+  const server = serverCapabilities(options.projectId, call);
   return {
-    ...serverCapabilities(options.projectId, call),
+    ...server,
     project: {
       get: () => call('getAdminProject'),
       update: (changes) => call('updateAdminProject', { body: changes }),
@@ -119,6 +124,7 @@ export function createAdminApp(options: AdminAppOptions): AdminApp {
     sendTestEmail: (email) => call('sendTestEmail', { body: email }),
     emails: adminEmails(call),
     webhooks: adminWebhooks(call),
+    payments: { ...server.payments, ...adminPayments(call) },
     aiChat: adminAiChat(call),
   };
 }

@@ -1,4 +1,4 @@
-import type { OperationBody } from '@gatehouse/protocol/operation-types';
+import type { OperationBody, Schema } from '@gatehouse/protocol/operation-types';
 import type { AppCall } from './app-call.ts';
 import { orNull } from './app-call.ts';
 import type {
@@ -79,6 +79,10 @@ export type CurrentUser = ClientCurrentUserData & {
   revokeSession(sessionId: string): Promise<void>;
 
   /** The project must enable user API keys. */
+  /** The user's quantity of a payments item (`ItemNotFoundError` for an item the catalogue lacks). */
+  getItem(itemId: string): Promise<Schema<'Item'>>;
+  /** The hosted checkout page's URL for buying a product for the user (`returnUrl` on a trusted domain). */
+  createCheckoutUrl(productId: string, options?: { returnUrl?: string }): Promise<string>;
   listApiKeys(): Promise<UserApiKey[]>;
   createApiKey(key: ApiKeyCreate): Promise<UserApiKeyCreated>;
 
@@ -171,6 +175,19 @@ export function currentUser(host: CurrentUserHost, data: ClientCurrentUserData):
     revokeSession: async (sessionId) => {
       await call('deleteSession', { params: { session_id: sessionId }, query: { user_id: 'me' } });
     },
+
+    getItem: (itemId) => call('getCustomerItem', { params: { customer_type: 'user', customer_id: data.id, item_id: itemId } }),
+    createCheckoutUrl: async (productId, options = {}) =>
+      (
+        await call('createPurchaseUrl', {
+          body: {
+            customer_type: 'user',
+            customer_id: data.id,
+            product_id: productId,
+            ...(options.returnUrl === undefined ? {} : { return_url: options.returnUrl }),
+          },
+        })
+      ).url,
 
     listApiKeys: async () => (await call('listUserApiKeys', { query: { user_id: 'me' } })).items.map((key) => userApiKey(call, key)),
     createApiKey: async (key) => userApiKey(call, await call('createUserApiKey', { body: { ...key, user_id: 'me' } })),

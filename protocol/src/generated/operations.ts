@@ -161,6 +161,8 @@ export const operationDescriptors = {
   createPaymentRefund: {"method":"POST","path":"/internal/payments/transactions/refund","responseType":"json","bodyType":"application/json","auth":"required"},
   createStripeOnboardingLink: {"method":"POST","path":"/internal/payments/setup","responseType":"json","bodyType":"application/json","auth":"required"},
   getStripeAccountInfo: {"method":"GET","path":"/internal/payments/stripe/account-info","responseType":"json","auth":"required"},
+  getPaymentMethodConfigs: {"method":"GET","path":"/internal/payments/method-configs","responseType":"json","auth":"required"},
+  updatePaymentMethodConfigs: {"method":"PATCH","path":"/internal/payments/method-configs","responseType":"json","bodyType":"application/json","auth":"required"},
   createStripeAccountSession: {"method":"POST","path":"/internal/payments/stripe-widgets/account-session","responseType":"json","bodyType":"application/json","auth":"required"},
   receiveStripeWebhook: {"method":"POST","path":"/integrations/stripe/webhooks","responseType":"json","bodyType":"application/json","auth":"none"},
   listInternalProjects: {"method":"GET","path":"/internal/projects","responseType":"json","auth":"required"},

@@ -104,6 +104,7 @@ import type {
   GetDataVaultValue200,
   GetDataVaultValueBody,
   GetOpenApiDocument200,
+  GetPaymentMethodConfigs200,
   GetProjectConfigSource200,
   GetProjectJwksParams,
   GetProjectMetricsParams,
@@ -254,6 +255,8 @@ import type {
   UpdateOAuthProviderBody,
   UpdateOutboxEmailBody,
   UpdatePasswordBody,
+  UpdatePaymentMethodConfigs200,
+  UpdatePaymentMethodConfigsBody,
   UpdateProjectConfigOverrideBody,
   UpdateTeamApiKeyBody,
   UpdateTeamApiKeyParams,
@@ -15001,6 +15004,207 @@ export function useGetStripeAccountInfoSuspense<TData = Awaited<ReturnType<typeo
 
 
 
+/**
+ * Stripe mode: the connected account's default payment method configuration (Stripe's `payment_method_configurations`,
+the one marked default, else the first): each payment method with whether the project turned it on (`enabled`:
+its effective display preference is `on`), whether Stripe may offer it now (`available`) and whether the
+project's preference is observed (`overridable`). `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has no
+connected account; a plain 400 while Stripe has no configuration for the account.
+
+ * @summary The payment methods the checkout offers
+ */
+export const getGetPaymentMethodConfigsUrl = () => {
+
+
+  
+
+  return `/internal/payments/method-configs`
+}
+
+export const getPaymentMethodConfigs = async ( options?: RequestInit): Promise<GetPaymentMethodConfigs200> => {
+  
+  return apiMutator<GetPaymentMethodConfigs200>(getGetPaymentMethodConfigsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetPaymentMethodConfigsQueryKey = () => {
+    return [
+    `/internal/payments/method-configs`
+    ] as const;
+    }
+
+    
+export const getGetPaymentMethodConfigsQueryOptions = <TData = Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError = OperationError<'getPaymentMethodConfigs'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPaymentMethodConfigsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPaymentMethodConfigs>>> = ({ signal }) => getPaymentMethodConfigs({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPaymentMethodConfigsQueryResult = NonNullable<Awaited<ReturnType<typeof getPaymentMethodConfigs>>>
+export type GetPaymentMethodConfigsQueryError = OperationError<'getPaymentMethodConfigs'>
+
+
+/**
+ * @summary The payment methods the checkout offers
+ */
+
+export function useGetPaymentMethodConfigs<TData = Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError = OperationError<'getPaymentMethodConfigs'>>(
+  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPaymentMethodConfigsQueryOptions(options)
+
+  const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+export const getGetPaymentMethodConfigsSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError = OperationError<'getPaymentMethodConfigs'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPaymentMethodConfigsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPaymentMethodConfigs>>> = ({ signal }) => getPaymentMethodConfigs({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError, TData> & { queryKey: QueryKey }
+}
+
+export type GetPaymentMethodConfigsSuspenseQueryResult = NonNullable<Awaited<ReturnType<typeof getPaymentMethodConfigs>>>
+export type GetPaymentMethodConfigsSuspenseQueryError = OperationError<'getPaymentMethodConfigs'>
+
+
+/**
+ * @summary The payment methods the checkout offers
+ */
+
+export function useGetPaymentMethodConfigsSuspense<TData = Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError = OperationError<'getPaymentMethodConfigs'>>(
+  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getPaymentMethodConfigs>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+  
+ ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
+
+  const queryOptions = getGetPaymentMethodConfigsSuspenseQueryOptions(options)
+
+  const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+
+/**
+ * Stripe mode: sets the display preference of each named payment method (`on` / `off`) on the connected account's
+configuration `config_id` (the one the GET answers). A payment method the configuration does not have, or another
+configuration, is a plain 400 and changes nothing; `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has
+no connected account.
+
+ * @summary Turn payment methods on or off
+ */
+export const getUpdatePaymentMethodConfigsUrl = () => {
+
+
+  
+
+  return `/internal/payments/method-configs`
+}
+
+export const updatePaymentMethodConfigs = async (updatePaymentMethodConfigsBody: UpdatePaymentMethodConfigsBody, options?: RequestInit): Promise<UpdatePaymentMethodConfigs200> => {
+  
+  return apiMutator<UpdatePaymentMethodConfigs200>(getUpdatePaymentMethodConfigsUrl(),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      updatePaymentMethodConfigsBody,)
+  }
+);}
+
+
+
+
+export const getUpdatePaymentMethodConfigsMutationOptions = <TError = OperationError<'updatePaymentMethodConfigs'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePaymentMethodConfigs>>, TError,{data: UpdatePaymentMethodConfigsBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof updatePaymentMethodConfigs>>, TError,{data: UpdatePaymentMethodConfigsBody}, TContext> => {
+
+const mutationKey = ['updatePaymentMethodConfigs'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updatePaymentMethodConfigs>>, {data: UpdatePaymentMethodConfigsBody}> = (props) => {
+          const {data} = props ?? {};
+
+          return  updatePaymentMethodConfigs(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdatePaymentMethodConfigsMutationResult = NonNullable<Awaited<ReturnType<typeof updatePaymentMethodConfigs>>>
+    export type UpdatePaymentMethodConfigsMutationBody = UpdatePaymentMethodConfigsBody
+    export type UpdatePaymentMethodConfigsMutationError = OperationError<'updatePaymentMethodConfigs'>
+
+    /**
+ * @summary Turn payment methods on or off
+ */
+export const useUpdatePaymentMethodConfigs = <TError = OperationError<'updatePaymentMethodConfigs'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePaymentMethodConfigs>>, TError,{data: UpdatePaymentMethodConfigsBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+ ): UseMutationResult<
+        Awaited<ReturnType<typeof updatePaymentMethodConfigs>>,
+        TError,
+        {data: UpdatePaymentMethodConfigsBody},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdatePaymentMethodConfigsMutationOptions(options);
+
+      return useMutation(mutationOptions);
+    }
+    
 /**
  * An account session of the project's connected account (account management, notification banner, payments and
 payouts components), whose `client_secret` the dashboard hands to Stripe's embedded components.

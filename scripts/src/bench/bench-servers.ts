@@ -23,7 +23,24 @@ const server = createServer(database.db, {
   settings: { email: { log: () => {} } },
 });
 const { services } = server;
-const project = await services.projects.create({ displayName: 'Bench project', configOverride: { 'auth.password.allowSignIn': true } });
+const project = await services.projects.create({
+  displayName: 'Bench project',
+  configOverride: {
+    'auth.password.allowSignIn': true,
+    // Payments: an item whose quantity is the ledger plus what an owned product grants every month.
+    payments: {
+      items: { credits: { displayName: 'Credits', customerType: 'user' } },
+      products: {
+        plan: {
+          displayName: 'Plan',
+          customerType: 'user',
+          prices: { monthly: { USD: '9', interval: [1, 'month'] } },
+          includedItems: { credits: { quantity: 100, repeat: [1, 'month'], expires: 'when-repeated' } },
+        },
+      },
+    },
+  },
+});
 const { keys } = await services.apiKeys.createKeySet({
   projectId: project.id,
   description: 'bench',
@@ -37,6 +54,18 @@ const tokens = await services.signIn.signIn(project, user);
 const team = await services.teams.create(project, { display_name: 'Bench team' });
 await services.teams.addMember(project, team.id, user.id);
 await buildPermissionGraph(services, project.id, team.id, user.id);
+// Payments customers: the signed-in user and 31 more, each owning the plan and a ledger entry.
+const paymentUsers = [user.id];
+for (let index = 1; index < 32; index++)
+  paymentUsers.push((await services.users.create(project, { display_name: `Buyer ${index}` }, 'server')).id);
+for (const id of paymentUsers) {
+  await services.payments.grant(
+    project,
+    { type: 'user', id },
+    { productId: 'plan', product: services.payments.productFor(project, 'plan', 'server'), quantity: 1, source: 'grant' },
+  );
+  await services.payments.updateQuantity(project, { type: 'user', id }, 'credits', { delta: 1_000_000_000, allowNegative: false });
+}
 // A project of 100 000 users for the metrics endpoint.
 const bigProject = await services.projects.create({ displayName: 'Metrics project' });
 const bigKeys = await services.apiKeys.createKeySet({
@@ -78,6 +107,7 @@ console.log(
     tokens,
     teamId: team.id,
     userId: user.id,
+    paymentUsers,
     metricsProjectId: bigProject.id,
     metricsAdminKey: bigKeys.keys.super_secret_admin_key,
   }),

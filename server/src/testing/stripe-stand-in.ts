@@ -110,6 +110,24 @@ export class StripeStandIn {
     return object.id;
   }
 
+  /** The connected account's default payment method configuration (created on first ask): card and Link on, Klarna off and unavailable. */
+  methodConfigOf(stripeAccount: string | undefined): AccountObject {
+    const existing = this.objectsOf('payment_method_configuration').find((config) => config.account === stripeAccount);
+    if (existing) return existing;
+    const state = (on: boolean, available = on) => ({
+      available,
+      display_preference: { overridable: null, preference: on ? 'on' : 'off', value: on ? 'on' : 'off' },
+    });
+    return this.create('payment_method_configuration', 'pmc', stripeAccount, {
+      active: true,
+      is_default: true,
+      name: 'Default',
+      card: state(true),
+      link: state(true),
+      klarna: state(false, false),
+    });
+  }
+
   private create(kind: string, prefix: string, stripeAccount: string | undefined, fields: Record<string, unknown>): AccountObject {
     const object = { id: id(prefix), object: kind, account: stripeAccount, created: Math.floor(Date.now() / 1000), ...fields };
     this.objects.set(object.id, object);
@@ -314,6 +332,23 @@ export class StripeStandIn {
       const limit = Number(body.get('limit') ?? 10);
       const data = all.slice(start, start + limit).map(({ confirmation_secret: _secret, ...invoice }) => invoice);
       return [200, { object: 'list', url: '/v1/invoices', has_more: start + limit < all.length, data }];
+    }
+    if (method === 'GET' && resource === 'payment_method_configurations' && !objectId) {
+      return [
+        200,
+        { object: 'list', url: '/v1/payment_method_configurations', has_more: false, data: [this.methodConfigOf(stripeAccount)] },
+      ];
+    }
+    if (method === 'POST' && resource === 'payment_method_configurations' && objectId) {
+      const config = this.find('payment_method_configuration', objectId, stripeAccount);
+      if (!config) return missing('payment_method_configuration', objectId);
+      for (const [key, value] of body) {
+        const match = key.match(/^([a-z_]+)\[display_preference\]\[preference\]$/);
+        const methodState = match?.[1] ? (config[match[1]] as { display_preference: Record<string, unknown> } | undefined) : undefined;
+        if (!methodState) return [400, { error: { type: 'invalid_request_error', message: `Received unknown parameter: ${key}` } }];
+        methodState.display_preference = { ...methodState.display_preference, preference: value, value };
+      }
+      return [200, config];
     }
     if (method === 'POST' && resource === 'setup_intents' && !objectId) {
       const intent = this.create('setup_intent', 'seti', stripeAccount, {

@@ -136,9 +136,10 @@ export class PaymentService {
     return manual + grantedQuantity(itemId, this.holdingsOf(this.catalogueOf(project), customer, rows), now);
   }
 
-  async getItem(project: Project, customer: Customer, itemId: string) {
+  /** `knownToExist`: the caller checked the customer already (client access reaches only the signed-in user and its teams). */
+  async getItem(project: Project, customer: Customer, itemId: string, options: { knownToExist?: boolean } = {}) {
     const item = this.itemOf(project, customer, itemId);
-    await this.assertCustomerExists(project, customer);
+    if (!options.knownToExist) await this.assertCustomerExists(project, customer);
     return { id: item.id, display_name: item.displayName, quantity: await this.quantityIn(this.db, project, customer, itemId, new Date()) };
   }
 

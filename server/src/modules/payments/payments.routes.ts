@@ -29,7 +29,7 @@ export function paymentHandlers(services: {
     getCustomerItem: async (request) => {
       const auth = authOf(request);
       const customer = await customerOf(auth, request.params);
-      return payments.getItem(auth.project, customer, request.params.item_id);
+      return payments.getItem(auth.project, customer, request.params.item_id, { knownToExist: auth.accessType === 'client' });
     },
 
     updateCustomerItemQuantity: async (request) => {
@@ -181,6 +181,13 @@ export function paymentHandlers(services: {
     createStripeOnboardingLink: async (request) => ({ url: await stripe.onboardingLink(authOf(request).project) }),
 
     getStripeAccountInfo: async (request) => stripe.accountInfo(authOf(request).project),
+
+    getPaymentMethodConfigs: async (request) => stripe.methodConfig(authOf(request).project),
+
+    updatePaymentMethodConfigs: async (request) => {
+      await stripe.updateMethodConfig(authOf(request).project, request.body.config_id, request.body.updates);
+      return { success: true as const };
+    },
 
     createStripeAccountSession: async (request) => ({ client_secret: await stripe.accountSession(authOf(request).project) }),
 

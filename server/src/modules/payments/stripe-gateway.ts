@@ -4,6 +4,20 @@ import type { PaymentSettings } from './payment-settings.ts';
 /** The part of a Stripe event the webhook reads (Stripe's shape; every field checked where it is used). */
 export type StripeEvent = { id: string; type: string; account?: string | null; data: { object: Record<string, unknown> } };
 
+/** Display names of Stripe's payment method types (the rest: the type in words). */
+const methodNames: Record<string, string> = {
+  card: 'Card',
+  link: 'Link',
+  apple_pay: 'Apple Pay',
+  google_pay: 'Google Pay',
+  us_bank_account: 'US bank account',
+  sepa_debit: 'SEPA Direct Debit',
+  ideal: 'iDEAL',
+  klarna: 'Klarna',
+  afterpay_clearpay: 'Afterpay / Clearpay',
+  cashapp: 'Cash App Pay',
+};
+
 /** Signature tolerance of the webhook: Stripe's default, 5 minutes. */
 const webhookToleranceSeconds = 300;
 
@@ -248,6 +262,46 @@ export class StripeGateway {
       exp_month: method.card?.exp_month ?? null,
       exp_year: method.card?.exp_year ?? null,
     };
+  }
+
+  /** The connected account's default payment method configuration (else its first) with each method's state; null when it has none. */
+  async methodConfig(accountId: string) {
+    const list = await this.stripe.paymentMethodConfigurations.list({ limit: 100 }, { stripeAccount: accountId });
+    const config = list.data.find((candidate) => candidate.is_default) ?? list.data[0];
+    if (!config) return null;
+    const methods = Object.entries(config as unknown as Record<string, unknown>).flatMap(([id, value]) => {
+      const method = value as { available?: unknown; display_preference?: { overridable?: boolean | null; value?: string } } | null;
+      if (!method || typeof method !== 'object' || typeof method.available !== 'boolean' || !method.display_preference) return [];
+      return [
+        {
+          id,
+          name:
+            methodNames[id] ??
+            id
+              .split('_')
+              .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+              .join(' '),
+          enabled: method.display_preference.value === 'on',
+          available: method.available,
+          overridable: method.display_preference.overridable ?? null,
+        },
+      ];
+    });
+    return { config_id: config.id, methods };
+  }
+
+  /** Sets display preferences on a configuration of the connected account; false when Stripe knows no such configuration there. */
+  async updateMethodConfig(accountId: string, configId: string, updates: Record<string, 'on' | 'off'>): Promise<boolean> {
+    const params = Object.fromEntries(
+      Object.entries(updates).map(([methodId, preference]) => [methodId, { display_preference: { preference } }]),
+    ) as Stripe.PaymentMethodConfigurationUpdateParams;
+    try {
+      await this.stripe.paymentMethodConfigurations.update(configId, params, { stripeAccount: accountId });
+      return true;
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return false;
+      throw error;
+    }
   }
 
   /** The event a webhook delivery carries, or null when the signature is missing, wrong or too old. */

@@ -336,6 +336,15 @@ describe('payment methods, billing and invoices', () => {
       has_customer: false,
       default_payment_method: null,
     });
+    // Client access without a signed-in user.
+    const anonymous = project.headers.client;
+    expectError(await get(`/payments/invoices/user/${user.id}`, anonymous), 401, 'USER_AUTHENTICATION_REQUIRED');
+    expectError(await post(`/payments/payment-method/user/${user.id}/setup-intent`, anonymous, {}), 401, 'USER_AUTHENTICATION_REQUIRED');
+    expectError(
+      await post(`/payments/payment-method/user/${user.id}/set-default`, anonymous, { setup_intent_id: 'seti_1' }),
+      401,
+      'USER_AUTHENTICATION_REQUIRED',
+    );
   });
 
   it('lists the invoices Stripe holds for the customer, newest first, a page at a time; empty without a Stripe customer', async () => {

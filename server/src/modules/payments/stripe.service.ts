@@ -186,6 +186,27 @@ export class StripeService {
     });
   }
 
+  /** The payment methods the connected account's checkout offers (its default configuration). */
+  async methodConfig(project: Project) {
+    const { gateway, accountId } = await this.accountOf(project);
+    const config = await gateway.methodConfig(accountId);
+    if (!config) throw new PlainHttpError(400, 'Stripe has no payment method configuration for this account yet.');
+    return config;
+  }
+
+  /** Turns payment methods on or off on the configuration the GET answers; another configuration or a method it lacks is a plain 400. */
+  async updateMethodConfig(project: Project, configId: string, updates: Record<string, 'on' | 'off'>): Promise<void> {
+    const { gateway, accountId } = await this.accountOf(project);
+    const config = await gateway.methodConfig(accountId);
+    if (config?.config_id !== configId)
+      throw new PlainHttpError(400, `No payment method configuration ${configId} on this project's Stripe account.`);
+    const known = new Set(config.methods.map((method) => method.id));
+    const unknown = Object.keys(updates).filter((methodId) => !known.has(methodId));
+    if (unknown.length > 0) throw new PlainHttpError(400, `Unknown payment methods: ${unknown.join(', ')}.`);
+    if (!(await gateway.updateMethodConfig(accountId, configId, updates)))
+      throw new PlainHttpError(400, `No payment method configuration ${configId} on this project's Stripe account.`);
+  }
+
   /** Billing details from what Stripe mode stored (no call to Stripe): never fails. */
   async billing(project: Project, customer: Customer) {
     const row = await findStripeCustomer(this.db, project.id, customer);

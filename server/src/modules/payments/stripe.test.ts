@@ -161,6 +161,58 @@ describe('the connected account', () => {
   });
 });
 
+describe('GET/PATCH /internal/payments/method-configs', () => {
+  const url = '/api/v1/internal/payments/method-configs';
+  it("reads the connected account's default configuration and turns methods on and off there", async () => {
+    const read = await context.request({ url, headers: project.headers.admin });
+    expect(read.status, read.text).toBe(200);
+    const configId = read.body.config_id;
+    expect(configId).toMatch(/^pmc_/);
+    expect(read.body.methods).toEqual([
+      { id: 'card', name: 'Card', enabled: true, available: true, overridable: null },
+      { id: 'link', name: 'Link', enabled: true, available: true, overridable: null },
+      { id: 'klarna', name: 'Klarna', enabled: false, available: false, overridable: null },
+    ]);
+    expect(standIn.calls('GET', '/v1/payment_method_configurations').at(-1)?.stripeAccount).toBe(accountId);
+
+    const patch = (payload: object) => context.request({ method: 'PATCH', url, headers: project.headers.admin, payload });
+    const changed = await patch({ config_id: configId, updates: { link: 'off', klarna: 'on' } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body).toEqual({ success: true });
+    const call = standIn.calls('POST', `/v1/payment_method_configurations/${configId}`).at(-1);
+    expect(call?.stripeAccount).toBe(accountId);
+    expect(Object.fromEntries(call?.body ?? [])).toEqual({
+      'link[display_preference][preference]': 'off',
+      'klarna[display_preference][preference]': 'on',
+    });
+    const after = (await context.request({ url, headers: project.headers.admin })).body.methods;
+    expect(after.map((method: { id: string; enabled: boolean }) => [method.id, method.enabled])).toEqual([
+      ['card', true],
+      ['link', false],
+      ['klarna', true],
+    ]);
+
+    const calls = standIn.calls('POST', `/v1/payment_method_configurations/${configId}`).length;
+    expectPlain(await patch({ config_id: configId, updates: { paypal: 'on' } }), 400);
+    expectPlain(await patch({ config_id: 'pmc_other', updates: { card: 'off' } }), 400);
+    expect(standIn.calls('POST', `/v1/payment_method_configurations/${configId}`)).toHaveLength(calls);
+    expectError(await patch({ config_id: configId, updates: { card: 'maybe' } }), 400, 'SCHEMA_ERROR');
+
+    const fresh = await context.createProject({ payments: catalogue });
+    expectError(await context.request({ url, headers: fresh.headers.admin }), 404, 'STRIPE_ACCOUNT_INFO_NOT_FOUND');
+    expectError(
+      await context.request({
+        method: 'PATCH',
+        url,
+        headers: fresh.headers.admin,
+        payload: { config_id: configId, updates: { card: 'off' } },
+      }),
+      404,
+      'STRIPE_ACCOUNT_INFO_NOT_FOUND',
+    );
+  });
+});
+
 describe('POST /integrations/stripe/webhooks', () => {
   it('applies a one-time purchase once: a replayed event changes nothing', async () => {
     const user = await newUser();
