@@ -95,7 +95,7 @@ export function perEmailLimit(bucket: string, limit: RateLimit) {
         const window = await request.server.rateLimitCounter.hit(key, windowMs);
         if (window.hits > perEmail) throw tooMany(reply, window.resetInMs, 'requests for this email');
       },
-      onResponse: undefined,
+      onSend: undefined,
     };
   }
   const budget = emailFailureBudget(limit);
@@ -110,16 +110,22 @@ export function perEmailLimit(bucket: string, limit: RateLimit) {
       const overBudget = (await counter.peek(key)).hits - budget;
       if (overBudget > 0) await new Promise((resolve) => setTimeout(resolve, failureDelayMillis(overBudget)));
     },
-    onResponse: async (request: FastifyRequest, reply: FastifyReply) => {
-      const key = emailOf(request);
-      if (!key) return;
-      const status = Number(reply.getHeader('x-stack-actual-status') ?? reply.statusCode);
-      const counter = request.server.rateLimitCounter;
-      if (status < 300) return counter.forget(pairOf(key, request));
-      // Refused before trying (429), or a correct password that still needs the second factor: no failure.
-      if (status === 429 || reply.getHeader('x-stack-known-error') === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED' || status >= 500) return;
-      await counter.hit(pairOf(key, request), windowMs);
-      await counter.hit(key, windowMs);
+    // Counted before the answer leaves (onSend, not onResponse): a client that sends its next attempt
+    // the moment it reads this one must find this failure already counted, also on a busy server.
+    onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      await recordOutcome(request, reply);
+      return payload;
     },
   };
+  async function recordOutcome(request: FastifyRequest, reply: FastifyReply) {
+    const key = emailOf(request);
+    if (!key) return;
+    const status = Number(reply.getHeader('x-stack-actual-status') ?? reply.statusCode);
+    const counter = request.server.rateLimitCounter;
+    if (status < 300) return counter.forget(pairOf(key, request));
+    // Refused before trying (429), or a correct password that still needs the second factor: no failure.
+    if (status === 429 || reply.getHeader('x-stack-known-error') === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED' || status >= 500) return;
+    await counter.hit(pairOf(key, request), windowMs);
+    await counter.hit(key, windowMs);
+  }
 }

@@ -48,7 +48,7 @@ export function registerOperations(
       ),
       config: { operation: route, rateLimit: limit && route.rateLimit ? perIpLimit(route.rateLimit, limit) : undefined },
       preHandler: emailLimit?.preHandler,
-      onResponse: emailLimit?.onResponse,
+      onSend: emailLimit?.onSend,
       // After the per-IP rate limit (onRequest), before the body is read.
       preParsing: async (request, _reply, payload) => {
         request.auth = route.auth === 'none' ? null : await authenticate(request, route, requestAuth);
