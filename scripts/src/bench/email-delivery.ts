@@ -140,6 +140,8 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
   } finally {
     for (const job of running) await job.stop();
     await services.email.close();
+    // The sandbox's worker threads would keep the process alive.
+    await services.emailContent.renderer.close();
     await sink.close();
     await database.close();
   }
