@@ -266,7 +266,8 @@ export class StripeGateway {
 
   /** The connected account's default payment method configuration (else its first) with each method's state; null when it has none. */
   async methodConfig(accountId: string) {
-    const list = await this.stripe.paymentMethodConfigurations.list({ limit: 100 }, { stripeAccount: accountId });
+    const { stripe } = await this.sdk();
+    const list = await stripe.paymentMethodConfigurations.list({ limit: 100 }, { stripeAccount: accountId });
     const config = list.data.find((candidate) => candidate.is_default) ?? list.data[0];
     if (!config) return null;
     const methods = Object.entries(config as unknown as Record<string, unknown>).flatMap(([id, value]) => {
@@ -295,11 +296,12 @@ export class StripeGateway {
     const params = Object.fromEntries(
       Object.entries(updates).map(([methodId, preference]) => [methodId, { display_preference: { preference } }]),
     ) as Stripe.PaymentMethodConfigurationUpdateParams;
+    const { stripe, errors } = await this.sdk();
     try {
-      await this.stripe.paymentMethodConfigurations.update(configId, params, { stripeAccount: accountId });
+      await stripe.paymentMethodConfigurations.update(configId, params, { stripeAccount: accountId });
       return true;
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return false;
+      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return false;
       throw error;
     }
   }
