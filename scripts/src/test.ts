@@ -6,6 +6,7 @@ import { ensureDashboardBuilt, ensureExampleAppBuilt } from './example-app/build
 import { uncoveredDeclaredErrors } from './testing/contract-coverage.ts';
 import { ensureChromium } from './testing/ensure-chromium.ts';
 import { ensureHaproxy } from './testing/ensure-haproxy.ts';
+import { ensureRedis } from './testing/ensure-redis.ts';
 
 /**
  * `pnpm test`: the whole suite on a throwaway Postgres (started by the vitest global setup unless
@@ -13,9 +14,10 @@ import { ensureHaproxy } from './testing/ensure-haproxy.ts';
  * declares must have been produced by some test. Ends with a plain `N passed, N failed` line.
  */
 // The browser tests need Chromium and the built example app and dashboard, the load-balancer test
-// HAProxy; all are made ready once, up front.
+// HAProxy, the Redis counter's redis-server; all are made ready once, up front.
 ensureChromium();
 ensureHaproxy();
+ensureRedis();
 await Promise.all([ensureExampleAppBuilt(), ensureDashboardBuilt()]);
 
 const work = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));

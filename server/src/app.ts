@@ -76,6 +76,10 @@ export async function buildApp(options: AppOptions) {
       forget: (key) => counter.forget(namespace + key),
     },
   });
+  // The shared counter's connection (Redis) closes with the app, after the requests in flight.
+  app.addHook('onClose', async () => {
+    await counter.close?.();
+  });
 
   registerOperations(app, options.server.handlers as OperationHandlers, options.server.services.requestAuth, options.rateLimits);
   if (options.exampleApp) await app.register(webAppPlugin, { ...options.exampleApp, mount: '/' });

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { RateLimit } from '../config/rate-limits.ts';
 import { PlainHttpError } from '../lib/plain-http-error.ts';
 
-/** Counts hits per key in fixed windows; the server's is a Postgres table every instance shares (modules/rate-limit-counters). */
+/** Counts hits per key in fixed windows, in a store every instance shares: a Postgres table, or Redis when REDIS_URL is set (modules/rate-limit-counters). */
 export type RateLimitCounter = {
   /** Counts one hit of `key` in its window of `windowMs` (a new window when the last one ended). */
   hit: (key: string, windowMs: number) => Promise<CounterState>;
@@ -12,6 +12,8 @@ export type RateLimitCounter = {
   peek: (key: string) => Promise<CounterState>;
   /** Drops `key`'s window (a success forgets failures). */
   forget: (key: string) => Promise<void>;
+  /** Lets go of the store's connection (Redis), when the app closes. */
+  close?: () => Promise<void>;
 };
 export type CounterState = { hits: number; resetInMs: number };
 
