@@ -64,10 +64,15 @@ export function createRedisRateLimitCounter(options: RedisCounterOptions): Redis
       redis.defineCommand('gatehouseRateLimitHit', { numberOfKeys: 1, lua: hitScript });
       return redis;
     }));
+  // After a failure Redis is not asked for `timeoutMs` (requests go through at once), then the next request tries it
+  // again: while it is down, a request waits for it at most once per `timeoutMs`, not once per counter call.
+  let skipUntil = 0;
   const failOpen = async <T>(run: (redis: Redis) => Promise<T>, fallback: T): Promise<T> => {
+    if (Date.now() < skipUntil) return fallback;
     try {
       return await run(await connect());
     } catch (error) {
+      skipUntil = Date.now() + timeoutMs;
       report(error as Error);
       return fallback;
     }
