@@ -15,6 +15,8 @@ export type EmailFigures = {
   enqueueMillis: number;
   /** Each enqueue (BENCH_EMAIL_RUNS with BENCH_EMAIL_DELIVER=0); enqueueMillis is their median. */
   enqueueRuns: number[];
+  /** BENCH_EMAIL_DELIVER=0: the enqueue alone was measured (no render figures, no delivery). */
+  enqueueOnly: boolean;
   delivered: number;
   /** Messages beyond the first to one recipient (exactly once: 0). */
   duplicates: number;
@@ -150,6 +152,7 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
       users,
       enqueueMillis: Math.round(enqueueMillis),
       enqueueRuns: enqueueRuns.map(Math.round),
+      enqueueOnly: !deliver,
       delivered,
       duplicates,
       deliverySeconds: Math.round(deliverySeconds * 10) / 10,
