@@ -13,6 +13,10 @@ export type EmailFigures = {
   renderFirst: number;
   users: number;
   enqueueMillis: number;
+  /** Each enqueue (BENCH_EMAIL_RUNS with BENCH_EMAIL_DELIVER=0); enqueueMillis is their median. */
+  enqueueRuns: number[];
+  /** BENCH_EMAIL_DELIVER=0: the enqueue alone was measured (no render figures, no delivery). */
+  enqueueOnly: boolean;
   delivered: number;
   /** Messages beyond the first to one recipient (exactly once: 0). */
   duplicates: number;
@@ -51,7 +55,12 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
   const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
   const database = await createDatabase({ databaseUrl, dataDir: '', poolSize });
   await migrateToLatest(database.db, migrations);
-  const settings = readEmailDeliverySettings(process.env);
+  // BENCH_EMAIL_DELIVER=0: the enqueue alone (no render figures, no worker, no drain), re-measured
+  // in a minute; BENCH_EMAIL_RUNS (1) enqueues that many times on an emptied outbox, the median counts.
+  const deliver = process.env.BENCH_EMAIL_DELIVER !== '0';
+  const runs = deliver ? 1 : Number(process.env.BENCH_EMAIL_RUNS ?? 1);
+  // Without delivery send-email's kick must not start the worker either (poll interval 0: no kick).
+  const settings = { ...readEmailDeliverySettings(process.env), ...(deliver ? {} : { pollIntervalMillis: 0 }) };
   const server = createServer(database.db, {
     publicUrl: 'http://127.0.0.1',
     serverSecret: createHash('sha256').update('bench').digest(),
@@ -88,9 +97,11 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
     };
     const renderFirst = await render(`${template}\n// first`);
     const cold: number[] = [];
-    for (let index = 0; index < 20; index++) cold.push(await render(`${template}\n// cold ${index}`));
     const warm: number[] = [];
-    for (let index = 0; index < 50; index++) warm.push(await render(template));
+    if (deliver) {
+      for (let index = 0; index < 20; index++) cold.push(await render(`${template}\n// cold ${index}`));
+      for (let index = 0; index < 50; index++) warm.push(await render(template));
+    }
 
     await sql`
       insert into project_user (id, project_id, display_name, primary_email, primary_email_verified)
@@ -101,19 +112,29 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
     // The worker runs as in the server: the job on its poll interval, and send-email's kick.
     const job = server.jobs.find((candidate) => candidate.name === 'email delivery');
     if (!job) throw new Error('no email delivery job');
-    running.push(scheduleJob(job, { info: () => {}, error: (fields) => console.error(fields) }));
+    if (deliver) running.push(scheduleJob(job, { info: () => {}, error: (fields) => console.error(fields) }));
     const before = sink.received();
-    const started = performance.now();
-    const answer = await services.emailSending.send(project, {
-      all_users: true,
-      html: '<p>Hello from the bench. Here is what is new this week.</p>',
-      subject: 'Bench news',
-    });
-    const enqueueMillis = performance.now() - started;
-    if (answer.results.length !== users) throw new Error(`enqueued ${answer.results.length} of ${users}`);
+    const enqueueRuns: number[] = [];
+    let started = 0;
+    for (let run = 0; run < runs; run++) {
+      if (run > 0) {
+        await sql`delete from email_outbox`.execute(database.db);
+        await sql`delete from email_send_batch`.execute(database.db);
+        await sql`vacuum analyze email_outbox`.execute(database.db);
+      }
+      started = performance.now();
+      const answer = await services.emailSending.send(project, {
+        all_users: true,
+        html: '<p>Hello from the bench. Here is what is new this week.</p>',
+        subject: 'Bench news',
+      });
+      enqueueRuns.push(performance.now() - started);
+      if (answer.results.length !== users) throw new Error(`enqueued ${answer.results.length} of ${users}`);
+    }
+    const enqueueMillis = median(enqueueRuns);
     const deadline = Date.now() + Number(process.env.BENCH_EMAIL_MAX_SECONDS ?? 1_800) * 1_000;
     let lastReport = Date.now();
-    while (sink.received() - before < users && Date.now() < deadline) {
+    while (deliver && sink.received() - before < users && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       if (Date.now() - lastReport >= 10_000) {
         lastReport = Date.now();
@@ -130,6 +151,8 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
       renderFirst: Math.round(renderFirst),
       users,
       enqueueMillis: Math.round(enqueueMillis),
+      enqueueRuns: enqueueRuns.map(Math.round),
+      enqueueOnly: !deliver,
       delivered,
       duplicates,
       deliverySeconds: Math.round(deliverySeconds * 10) / 10,

@@ -182,4 +182,38 @@ describe('outbox', () => {
     expect(failed.body.items[0].error).toMatch(/ECONNREFUSED|connect/i);
     expect((await call('GET', '/emails/outbox?simple_status=in-progress', undefined, broken.headers.server)).body.items).toEqual([]);
   });
+
+  it('deleting a project deletes its outbox rows (a trigger on project, not a foreign key per outbox row)', async () => {
+    const doomed = await env.context.createProject({
+      'emails.server': {
+        isShared: false,
+        host: '127.0.0.1',
+        port: sink.port,
+        username: 'u',
+        password: 'p',
+        senderName: 'D',
+        senderEmail: 'd@acme.test',
+      },
+    });
+    const users = [
+      await env.context.services.users.create(doomed.project, { primary_email: `d1-${randomUUID()}@example.com` }, 'server'),
+      await env.context.services.users.create(doomed.project, { primary_email: `d2-${randomUUID()}@example.com` }, 'server'),
+    ];
+    const later = Date.now() + 3_600_000;
+    const answer = await call(
+      'POST',
+      '/emails/send-email',
+      { user_ids: users.map((user) => user.id), html: '<p>Later</p>', subject: 'Later', scheduled_at_millis: later },
+      doomed.headers.server,
+    );
+    expect(answer.status).toBe(200);
+    const listed = () => env.context.services.email.listOutbox(doomed.project.id, { limit: 10 });
+    expect((await listed()).map((row) => row.status)).toEqual(['queued', 'queued']);
+    // Another project's rows stay.
+    const others = (await env.context.services.email.listOutbox(project.project.id, { limit: 100 })).length;
+    expect(others).toBeGreaterThan(0);
+    await env.context.services.projects.delete(doomed.project.id);
+    expect(await listed()).toEqual([]);
+    expect(await env.context.services.email.listOutbox(project.project.id, { limit: 100 })).toHaveLength(others);
+  });
 });

@@ -6,6 +6,7 @@ import { type EmailDeliverySettings, type EmailLog, EmailService, readEmailDeliv
 import * as migration0020 from './migrations/0020-email-drafts.ts';
 import * as migration0021 from './migrations/0021-email-outbox-skipped.ts';
 import * as migration0022 from './migrations/0022-email-delivery.ts';
+import * as migration0023 from './migrations/0023-email-outbox-lean-insert.ts';
 import { defaultRenderLimits, EmailRenderer, type RenderLimits } from './rendering/email-renderer.ts';
 import { readSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 import { readDevelopmentMode } from '../../config/secrets-in-logs.ts';
@@ -47,7 +48,12 @@ function readRenderLimits(env: NodeJS.ProcessEnv): RenderLimits {
 export const emailModule = defineModule({
   name: 'email',
   requires: [projectsModule],
-  migrations: { '0020-email-drafts': migration0020, '0021-email-outbox-skipped': migration0021, '0022-email-delivery': migration0022 },
+  migrations: {
+    '0020-email-drafts': migration0020,
+    '0021-email-outbox-skipped': migration0021,
+    '0022-email-delivery': migration0022,
+    '0023-email-outbox-lean-insert': migration0023,
+  },
   settings: (env): EmailSettings => ({
     sharedSmtp: readSmtpSettings(env),
     log: readDevelopmentMode(env) ? (message, fields) => console.log(message, fields.text ?? '') : (message) => console.log(message),
