@@ -28,7 +28,7 @@ import {
   insertItemChange,
   listCustomerProductRows,
   lockCustomer,
-  sumItemChanges,
+  readItemState,
 } from './payment.repository.ts';
 import { type Audience, toCustomerProduct, toDefaultCustomerProduct, toInlineProduct } from './payment-views.ts';
 
@@ -129,11 +129,8 @@ export class PaymentService {
   }
 
   private async quantityIn(db: DbHandle, project: Project, customer: Customer, itemId: string, now: Date): Promise<number> {
-    const [manual, rows] = await Promise.all([
-      sumItemChanges(db, project.id, customer, itemId, now),
-      listCustomerProductRows(db, project.id, customer),
-    ]);
-    return manual + grantedQuantity(itemId, this.holdingsOf(this.catalogueOf(project), customer, rows), now);
+    const { manual, products } = await readItemState(db, project.id, customer, itemId, now);
+    return manual + grantedQuantity(itemId, this.holdingsOf(this.catalogueOf(project), customer, products), now);
   }
 
   /** `knownToExist`: the caller checked the customer already (client access reaches only the signed-in user and its teams). */
