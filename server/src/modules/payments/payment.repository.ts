@@ -52,9 +52,7 @@ export async function readItemState(
 
 function itemStateOf(rows: ReadonlyArray<CustomerProductRow & { gatehouse_manual_total: string | null }>): ItemState {
   const manual = Number(rows[0]?.gatehouse_manual_total ?? 0);
-  const products = rows
-    .filter((row) => row.id !== null)
-    .map(({ gatehouse_manual_total: _, ...row }) => row as CustomerProductRow);
+  const products = rows.filter((row) => row.id !== null).map(({ gatehouse_manual_total: _, ...row }) => row as CustomerProductRow);
   return { manual, products };
 }
 

@@ -139,7 +139,11 @@ export class PaymentService {
     const item = this.itemOf(project, customer, itemId);
     if (!options.knownToExist) await this.assertCustomerExists(project, customer);
     const now = new Date();
-    return { id: item.id, display_name: item.displayName, quantity: this.quantityOf(project, customer, itemId, await readItemState(this.db, project.id, customer, itemId, now), now) };
+    return {
+      id: item.id,
+      display_name: item.displayName,
+      quantity: this.quantityOf(project, customer, itemId, await readItemState(this.db, project.id, customer, itemId, now), now),
+    };
   }
 
   /**
