@@ -11,6 +11,8 @@ import type {
 
 export type CustomerRef = { type: string; id: string };
 export type CustomerProductRow = Selectable<PaymentCustomerProductTable>;
+/** What an item's quantity is computed from: the unexpired manual changes' sum and the customer's products. */
+export type ItemState = { manual: number; products: CustomerProductRow[] };
 
 /**
  * Serialises writers of one customer (and, with `itemId`, one item of it) until the transaction
@@ -22,24 +24,65 @@ export async function lockCustomer(trx: DbHandle, projectId: ProjectId, customer
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(kyselyOf(trx));
 }
 
-/** The sum of the customer's manual changes of an item that have not expired at `now`. */
-export async function sumItemChanges(
+/**
+ * What an item's quantity is read from, in one round trip: the sum of the customer's manual
+ * changes of the item that have not expired at `now` and the customer's products, oldest first (as
+ * `listCustomerProductRows`). The read of every get-item and of every checked decrement (issue #15:
+ * two statements on two pooled connections cost more than the work itself).
+ */
+export async function readItemState(
   db: DbHandle,
   projectId: ProjectId,
   customer: CustomerRef,
   itemId: string,
   now: Date,
-): Promise<number> {
-  const row = await kyselyOf(db)
-    .selectFrom('payment_item_change')
-    .select(sql<string | null>`sum(delta)`.as('total'))
-    .where('project_id', '=', projectId)
-    .where('customer_type', '=', customer.type)
-    .where('customer_id', '=', customer.id)
-    .where('item_id', '=', itemId)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
+): Promise<ItemState> {
+  const { rows } = await sql<CustomerProductRow & { gatehouse_manual_total: string | null }>`
+    select
+      (select sum(c.delta) from payment_item_change c
+        where c.project_id = ${projectId} and c.customer_type = ${customer.type} and c.customer_id = ${customer.id}
+          and c.item_id = ${itemId} and (c.expires_at is null or c.expires_at > ${now})) as gatehouse_manual_total,
+      p.*
+    from (select 1) as anchor
+    left join payment_customer_product p
+      on p.project_id = ${projectId} and p.customer_type = ${customer.type} and p.customer_id = ${customer.id}
+    order by p.created_at, p.id`.execute(kyselyOf(db));
+  return itemStateOf(rows);
+}
+
+function itemStateOf(rows: ReadonlyArray<CustomerProductRow & { gatehouse_manual_total: string | null }>): ItemState {
+  const manual = Number(rows[0]?.gatehouse_manual_total ?? 0);
+  const products = rows.filter((row) => row.id !== null).map(({ gatehouse_manual_total: _, ...row }) => row as CustomerProductRow);
+  return { manual, products };
+}
+
+/**
+ * Inserts a ledger entry and, in the same statement, reads the item's state as `readItemState` does
+ * from before the insert (a statement does not see its own inserted rows): a checked decrement's
+ * insert and read in one round trip. The caller rolls the transaction back when the state forbids
+ * the change, which undoes the insert.
+ */
+export async function insertItemChangeReadingState(
+  db: DbHandle,
+  row: Insertable<PaymentItemChangeTable> & { project_id: ProjectId },
+  now: Date,
+): Promise<ItemState> {
+  const { rows } = await sql<CustomerProductRow & { gatehouse_manual_total: string | null }>`
+    with inserted as (
+      insert into payment_item_change (id, project_id, customer_type, customer_id, item_id, delta, expires_at, description, created_at)
+      values (${row.id}, ${row.project_id}, ${row.customer_type}, ${row.customer_id}, ${row.item_id}, ${row.delta},
+        ${row.expires_at ?? null}, ${row.description ?? null}, ${row.created_at ?? now})
+    )
+    select
+      (select sum(c.delta) from payment_item_change c
+        where c.project_id = ${row.project_id} and c.customer_type = ${row.customer_type} and c.customer_id = ${row.customer_id}
+          and c.item_id = ${row.item_id} and (c.expires_at is null or c.expires_at > ${now})) as gatehouse_manual_total,
+      p.*
+    from (select 1) as anchor
+    left join payment_customer_product p
+      on p.project_id = ${row.project_id} and p.customer_type = ${row.customer_type} and p.customer_id = ${row.customer_id}
+    order by p.created_at, p.id`.execute(kyselyOf(db));
+  return itemStateOf(rows);
 }
 
 export async function insertItemChange(db: DbHandle, row: Insertable<PaymentItemChangeTable>): Promise<void> {

@@ -26,9 +26,11 @@ import {
   endCustomerProduct,
   insertCustomerProduct,
   insertItemChange,
+  insertItemChangeReadingState,
+  type ItemState,
   listCustomerProductRows,
   lockCustomer,
-  sumItemChanges,
+  readItemState,
 } from './payment.repository.ts';
 import { type Audience, toCustomerProduct, toDefaultCustomerProduct, toInlineProduct } from './payment-views.ts';
 
@@ -128,19 +130,20 @@ export class PaymentService {
     );
   }
 
-  private async quantityIn(db: DbHandle, project: Project, customer: Customer, itemId: string, now: Date): Promise<number> {
-    const [manual, rows] = await Promise.all([
-      sumItemChanges(db, project.id, customer, itemId, now),
-      listCustomerProductRows(db, project.id, customer),
-    ]);
-    return manual + grantedQuantity(itemId, this.holdingsOf(this.catalogueOf(project), customer, rows), now);
+  private quantityOf(project: Project, customer: Customer, itemId: string, state: ItemState, now: Date): number {
+    return state.manual + grantedQuantity(itemId, this.holdingsOf(this.catalogueOf(project), customer, state.products), now);
   }
 
   /** `knownToExist`: the caller checked the customer already (client access reaches only the signed-in user and its teams). */
   async getItem(project: Project, customer: Customer, itemId: string, options: { knownToExist?: boolean } = {}) {
     const item = this.itemOf(project, customer, itemId);
     if (!options.knownToExist) await this.assertCustomerExists(project, customer);
-    return { id: item.id, display_name: item.displayName, quantity: await this.quantityIn(this.db, project, customer, itemId, new Date()) };
+    const now = new Date();
+    return {
+      id: item.id,
+      display_name: item.displayName,
+      quantity: this.quantityOf(project, customer, itemId, await readItemState(this.db, project.id, customer, itemId, now), now),
+    };
   }
 
   /**
@@ -158,14 +161,7 @@ export class PaymentService {
     await this.assertCustomerExists(project, customer);
     await inTransaction(this.db, async (trx) => {
       const now = new Date();
-      if (change.delta < 0 && !change.allowNegative) {
-        await lockCustomer(trx, project.id, customer, itemId);
-        const quantity = await this.quantityIn(trx, project, customer, itemId, now);
-        if (quantity + change.delta < 0) {
-          throw new ItemQuantityInsufficientAmountError({ item_id: itemId, customer_id: customer.id, quantity });
-        }
-      }
-      await insertItemChange(trx, {
+      const entry = {
         id: randomUUID(),
         project_id: project.id,
         customer_type: customer.type,
@@ -175,7 +171,15 @@ export class PaymentService {
         expires_at: change.expiresAt ?? null,
         description: change.description ?? null,
         created_at: now,
-      });
+      };
+      if (change.delta < 0 && !change.allowNegative) {
+        await lockCustomer(trx, project.id, customer, itemId);
+        // The entry goes in with the read of the quantity before it (one round trip); refusing rolls it back.
+        const quantity = this.quantityOf(project, customer, itemId, await insertItemChangeReadingState(trx, entry, now), now);
+        if (quantity + change.delta < 0) {
+          throw new ItemQuantityInsufficientAmountError({ item_id: itemId, customer_id: customer.id, quantity });
+        }
+      } else await insertItemChange(trx, entry);
       await this.events.record(trx, project.id, 'item_quantity.changed', {
         customer_type: customer.type,
         customer_id: customer.id,
