@@ -118,7 +118,8 @@ describe('the dashboard in Chromium: editing the payments catalogue', () => {
     await amount.fill('19.99');
     await productForm.getByRole('button', { name: 'Save product' }).click();
     await expect.poll(() => products.textContent()).toContain('monthly: 19.99 USD every month');
-    expect((await paymentsOf()).products.pro).toEqual({
+    // The list updates optimistically, before the server has the change: wait for the server's copy.
+    await expect.poll(async () => (await paymentsOf()).products.pro).toEqual({
       displayName: 'Pro Plus',
       customerType: 'user',
       productLineId: 'plans',
@@ -148,8 +149,12 @@ describe('the dashboard in Chromium: editing the payments catalogue', () => {
     await items.getByRole('button', { name: 'Delete item credits' }).click();
     await confirm.getByRole('button', { name: 'Delete item' }).click();
     await expect.poll(() => page.getByText('No items yet.').isVisible()).toBe(true);
-    const emptied = await paymentsOf();
-    expect([emptied.items, emptied.productLines, emptied.products]).toEqual([{}, {}, {}]);
+    await expect
+      .poll(async () => {
+        const emptied = await paymentsOf();
+        return [emptied.items, emptied.productLines, emptied.products];
+      })
+      .toEqual([{}, {}, {}]);
     await page.getByLabel('Theme', { exact: true }).selectOption('dark');
     await shot(page, 'emptied-dark');
     await expectAccessible(page, 'the emptied catalogue in the dark theme');
