@@ -119,14 +119,16 @@ describe('the dashboard in Chromium: editing the payments catalogue', () => {
     await productForm.getByRole('button', { name: 'Save product' }).click();
     await expect.poll(() => products.textContent()).toContain('monthly: 19.99 USD every month');
     // The list updates optimistically, before the server has the change: wait for the server's copy.
-    await expect.poll(async () => (await paymentsOf()).products.pro).toEqual({
-      displayName: 'Pro Plus',
-      customerType: 'user',
-      productLineId: 'plans',
-      stackable: false,
-      prices: { monthly: { USD: '19.99', interval: [1, 'month'] }, yearly: { USD: '99', interval: [1, 'year'] } },
-      includedItems: { credits: { quantity: 100, repeat: [1, 'month'], expires: 'when-repeated' } },
-    });
+    await expect
+      .poll(async () => (await paymentsOf()).products.pro)
+      .toEqual({
+        displayName: 'Pro Plus',
+        customerType: 'user',
+        productLineId: 'plans',
+        stackable: false,
+        prices: { monthly: { USD: '19.99', interval: [1, 'month'] }, yearly: { USD: '99', interval: [1, 'year'] } },
+        includedItems: { credits: { quantity: 100, repeat: [1, 'month'], expires: 'when-repeated' } },
+      });
 
     // Delete the credit pack.
     await products.getByRole('button', { name: 'Delete product pack' }).click();
