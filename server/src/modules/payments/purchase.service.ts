@@ -158,6 +158,7 @@ export class PurchaseService {
     const { project, code, customer, product } = purchase;
     if (!this.payments.catalogueOf(project).testMode)
       throw new PlainHttpError(400, 'This project is not in test mode; purchases are paid through Stripe.');
+    await this.payments.assertCustomerExists(project, customer);
     await inTransaction(this.db, async (trx) => {
       const price = await this.assertPurchasable(trx, purchase, priceId, quantity);
       if (!(await usePurchaseCode(trx, project.id, code.id, new Date()))) throw new VerificationCodeNotFoundError();

@@ -249,6 +249,18 @@ describe('POST /payments/purchases/purchase-session', () => {
     expect(standIn.objectsOf('product')).toHaveLength(1);
   });
 
+  it('applies a burst of 12 purchase events at once, each exactly once', async () => {
+    const buyers = await Promise.all(Array.from({ length: 12 }, () => newUser()));
+    const events = [];
+    for (const buyer of buyers) {
+      expect((await session(await codeFor(buyer.id, 'pack'), 'once')).status).toBe(200);
+      events.push({ type: 'payment_intent.succeeded', object: { ...latest('payment_intent'), status: 'succeeded' } });
+    }
+    const answers = await Promise.all(events.map((event) => deliver(event)));
+    expect(answers.map((answer) => answer.body)).toEqual(events.map(() => ({ received: true, applied: true })));
+    expect(await Promise.all(buyers.map((buyer) => credits(buyer.id)))).toEqual(buyers.map(() => 10));
+  }, 60_000);
+
   it('refuses what the rules refuse, before asking Stripe', async () => {
     const user = await newUser();
     const calls = standIn.requests.length;

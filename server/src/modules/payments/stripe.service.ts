@@ -383,6 +383,8 @@ export class StripeService {
     const [currency, amount] = (
       price.amounts.USD !== undefined ? ['USD', price.amounts.USD] : (Object.entries(price.amounts)[0] ?? ['USD', '0'])
     ) as [Currency, string];
+    // Inside the event's transaction the grant does not look the customer up again (that would go
+    // through the pool): it is the one the purchase was created for, checked then, and it has paid.
     await this.payments.grant(
       project,
       { type: customerType, id: customerId },
