@@ -8,6 +8,7 @@ import { closeGracefullyOnSignals } from './bootstrap/graceful-shutdown.ts';
 import { seedProjects } from './bootstrap/seed-projects.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { resolveServerSecret } from './db/server-secret.ts';
+import { startupMark, startupTraceEnabled } from './lib/startup-trace.ts';
 import { printStartBanner } from './start-banner.ts';
 import { createServer, migrations } from './services.ts';
 
@@ -15,6 +16,7 @@ import { createServer, migrations } from './services.ts';
 async function main(): Promise<void> {
   // WORKERS > 1: this process only forks and watches the workers, each of which runs what follows.
   if (startClusterPrimary()) return;
+  startupMark('main module loaded');
   const env = readEnv();
   const database = await createDatabase({
     databaseUrl: env.databaseUrl,
@@ -22,16 +24,20 @@ async function main(): Promise<void> {
     poolSize: env.databasePoolSize,
     acquireTimeoutMs: env.databaseAcquireTimeoutMs,
   });
+  startupMark('database opened');
   // Instances started together on one database migrate and seed one after the other (the first does the work).
   const { server, seeded } = await withStartupLock(database, async () => {
     await migrateToLatest(database.db, migrations);
+    startupMark('migrations checked');
     const server = createServer(database.db, {
       publicUrl: env.publicUrl,
       serverSecret: await resolveServerSecret(database.db, env.serverSecret),
       environment: process.env,
     });
+    startupMark('modules wired');
     return { server, seeded: await seedProjects(server.services, env) };
   });
+  startupMark('seeded');
   const dashboardClient = { projectId: seeded.internal.id, publishableClientKey: seeded.internal.keys.publishable_client_key };
   const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
   const app = await buildApp({
@@ -43,7 +49,16 @@ async function main(): Promise<void> {
     exampleApp: env.exampleAppDir ? { distDir: env.exampleAppDir, config: () => demoClient } : undefined,
     dashboard: env.dashboardDir ? { distDir: env.dashboardDir, config: () => dashboardClient } : undefined,
   });
+  startupMark('app built');
+  if (startupTraceEnabled) {
+    let first = true;
+    app.addHook('onResponse', async () => {
+      if (first) startupMark('first response sent');
+      first = false;
+    });
+  }
   await app.listen({ port: env.port, host: env.host });
+  startupMark('listening');
   printStartBanner(env, database, seeded);
 
   closeGracefullyOnSignals({

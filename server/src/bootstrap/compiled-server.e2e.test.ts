@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureServerBuilt } from '../../../scripts/src/build/build-server.ts';
 import { darkThemeId, systemTemplateIds } from '../modules/email/built-in-emails.ts';
-import { freshDatabase, startServerProcess } from '../testing/server-process.ts';
+import { freshDatabase, startServerProcess, waitFor } from '../testing/server-process.ts';
 
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
@@ -42,6 +42,8 @@ describe('the compiled server (pnpm build)', () => {
     const { access_token } = (await signIn.json()) as { access_token: string };
     const me = await fetch(`${server.baseUrl}/api/v1/users/me`, { headers: { ...headers, 'x-stack-access-token': access_token } });
     expect(me.status).toBe(200);
+    // The start-up trace is off unless GATEHOUSE_STARTUP_TRACE=1.
+    expect(server.output()).not.toContain('startup main module loaded');
 
     // The email sandbox (a worker thread and a runtime bundled at first use) finds its files beside the bundle.
     const admin = {
@@ -58,6 +60,38 @@ describe('the compiled server (pnpm build)', () => {
     expect(rendered.status).toBe(200);
     expect(((await rendered.json()) as { html: string }).html).toContain('Verify your email');
 
+    server.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  }, 180_000);
+
+  it('GATEHOUSE_STARTUP_TRACE=1 times each start-up phase on PGlite, in order, up to the first response', async () => {
+    const entry = await ensureServerBuilt();
+    const server = await startServerProcess({ GATEHOUSE_STARTUP_TRACE: '1' }, { entry });
+    cleanups.push(server.cleanup);
+    const phases = [
+      'main module loaded',
+      'pglite imported',
+      'database opened',
+      'migrations checked',
+      'modules wired',
+      'seeded',
+      'app built',
+      'listening',
+      'first response sent',
+    ];
+    const lines = await waitFor(
+      'the first response traced',
+      () =>
+        server
+          .output()
+          .split('\n')
+          .filter((line) => line.startsWith('startup ')),
+      (found) => found.length >= phases.length,
+    );
+    const traced = lines.map((line) => /^startup (.+?)\s+at\s+(\d+) ms\s+\+\s*(\d+) ms\s+cpu (\d+) ms/.exec(line));
+    expect(traced.map((match) => match?.[1])).toEqual(phases);
+    const at = traced.map((match) => Number(match?.[2]));
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
     server.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   }, 180_000);

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Kysely, PostgresDialect } from 'kysely';
+import { startupMark } from '../lib/startup-trace.ts';
 import { pgliteDialect } from './pglite-dialect.ts';
 import { registerPool } from './pool-stats.ts';
 import { createPreparedStatementsPool } from './prepared-statements-pool.ts';
@@ -47,8 +49,12 @@ export async function createDatabase(options: {
   }
   const directory = join(options.dataDir, 'pglite');
   mkdirSync(directory, { recursive: true });
+  // Before PGlite's WebAssembly is compiled: its functions are optimised later (see pgliteTieringBudget).
+  const budget = pgliteTieringBudget(process.env.PGLITE_WASM_TIERING_BUDGET);
+  if (budget !== undefined) setFlagsFromString(`--wasm-tiering-budget=${budget}`);
   // Loaded only for the embedded database: a Postgres start never reads PGlite's WebAssembly.
   const { PGlite } = await import('@electric-sql/pglite');
+  startupMark('pglite imported');
   const client = await PGlite.create({
     dataDir: directory,
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${pgliteSharedBuffers}`],
@@ -63,3 +69,21 @@ export async function createDatabase(options: {
  * about 320 MB resident; an embedded, one-session database runs fine on 16 MB (about 190 MB idle).
  */
 const pgliteSharedBuffers = '16MB';
+
+/**
+ * V8 runs WebAssembly first as baseline (Liftoff) code and re-compiles a function with its optimising
+ * compiler (TurboFan, on its helper threads) once it has run about this many bytes of code (V8's default:
+ * 1 800 000). At that default, Postgres' own start-up (catalogue loading, the first queries) kept the
+ * helper threads compiling through the whole start. Under `MALLOC_MMAP_THRESHOLD_=32768` (package.json)
+ * each of their 36 KB compiler zones is a map and an unmap of its own (11 630 of them in one traced
+ * start, most on the helper threads), whose page faults and unmaps slowed the main thread: issue #20's
+ * start-up regression (1.30 s → 1.94 s). At 100 000 000 a start takes about 0.7 s less CPU and 40 % fewer
+ * page faults; the functions a running server keeps calling still reach the budget and are optimised.
+ */
+export function pgliteTieringBudget(setting: string | undefined): number | undefined {
+  if (setting === undefined) return 100_000_000;
+  // PGLITE_WASM_TIERING_BUDGET: another budget, or empty for V8's own (to compare).
+  if (setting === '') return undefined;
+  if (!/^[1-9]\d{0,9}$/.test(setting)) throw new Error(`PGLITE_WASM_TIERING_BUDGET must be a positive integer, got ${setting}`);
+  return Number(setting);
+}
