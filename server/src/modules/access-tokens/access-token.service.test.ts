@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenSubject } from '../../testing/test-context.ts';
 import { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
-import { AccessTokenService } from './access-token.service.ts';
+import { AccessTokenService, verifiedTokenMemoryMs } from './access-token.service.ts';
 
 describe('AccessTokenService', () => {
   const service = new AccessTokenService(new SigningKeysService(randomBytes(32)), 'http://localhost:8102');
   const subject = tokenSubject('00000000-0000-4000-8000-000000000001');
+  afterEach(() => vi.useRealTimers());
 
   it('signs identical claims of the same second once, and anything else anew', async () => {
     const now = Date.now();
@@ -27,4 +28,28 @@ describe('AccessTokenService', () => {
     const tampered = `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(86)}`;
     await expect(service.verify(tampered)).rejects.toMatchObject({ code: 'UNPARSABLE_ACCESS_TOKEN' });
   });
+
+  it('remembers verified tokens for a minute, not their whole 10-minute life: a steady stream levels off (issue #20 soak)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const fresh = new AccessTokenService(new SigningKeysService(randomBytes(32)), 'http://localhost:8102');
+    const start = Date.now();
+    // Ten minutes of sign-ins at 4 a second (one every 250 ms), each token verified once as a request would.
+    let first = '';
+    for (let step = 0; step < 2_400; step++) {
+      vi.setSystemTime(start + step * 250);
+      const token = await fresh.sign({ ...subject, name: `user ${step}` });
+      first ||= token;
+      await fresh.verify(token);
+    }
+    // A minute's worth (240) and the few expired ones each write drops as it goes; kept for 10 minutes it was 2 400.
+    expect(verifiedTokenMemoryMs).toBe(60_000);
+    expect(fresh.rememberedTokenCount).toBeGreaterThanOrEqual(240);
+    expect(fresh.rememberedTokenCount).toBeLessThanOrEqual(260);
+    // A token no longer remembered is verified again, not refused; once expired it is refused.
+    vi.setSystemTime(start + 10 * 60_000);
+    const late = await fresh.sign({ ...subject, name: 'late' });
+    vi.setSystemTime(start + 11 * 60_000 + 1_000);
+    expect(await fresh.verify(late)).toMatchObject({ sub: subject.sub, name: 'late' });
+    await expect(fresh.verify(first)).rejects.toMatchObject({ code: 'ACCESS_TOKEN_EXPIRED' });
+  }, 60_000);
 });
