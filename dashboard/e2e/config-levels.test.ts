@@ -62,11 +62,28 @@ describe('the dashboard in Chromium: configuration levels', () => {
 
     // The override as JSON: a dotted key added and saved; the table says it comes from the override.
     const override = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
-    await editor.fill(JSON.stringify({ ...override, 'users.allowClientUserDeletion': true }, null, 2));
+    const server = {
+      isShared: false,
+      host: '127.0.0.1',
+      port: 2525,
+      username: 'mailer',
+      password: 'smtp-secret-1',
+      senderName: 'Levels',
+      senderEmail: 'auth@levels.test',
+    };
+    await editor.fill(JSON.stringify({ ...override, 'users.allowClientUserDeletion': true, 'emails.server': server }, null, 2));
     await page.getByRole('button', { name: 'Save override' }).click();
     await expect.poll(() => page.getByText('Override saved.').isVisible()).toBe(true);
     await expect.poll(async () => (await configOf()).users.allowClientUserDeletion).toBe(true);
+    expect((await configOf()).emails.server).toMatchObject({ isShared: false, password: 'smtp-secret-1' });
     await expect.poll(() => settingRow.textContent()).toBe('users.allowClientUserDeletiontrueoverride');
+    // A secret is not spelled out in the table.
+    await filter.fill('emails.server');
+    await expect
+      .poll(() => effective.getByRole('row').filter({ hasText: 'emails.server.password' }).textContent())
+      .toBe('emails.server.password•••••• (see the override)override');
+    expect(await effective.textContent()).not.toContain('smtp-secret-1');
+    await filter.fill('users.allowClient');
     await shot(page, 'override-saved');
 
     // Refusals in the server's words, nothing saved: invalid JSON, then a value out of its choices.

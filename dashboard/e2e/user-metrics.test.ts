@@ -21,6 +21,24 @@ describe('the dashboard in Chromium: user metrics and the onboarding preview', (
     const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
     await signUpOwner(page, env.platform.url, `owner-${randomUUID().slice(0, 8)}@dashboard.test`);
     const projectId = await createProject(page, 'Metrics Co', { newTeam: 'Metrics team' });
+    const configOf = async () => {
+      env.platform.context.services.projects.forget(projectId);
+      return (await env.platform.context.services.projects.find(projectId))!.config;
+    };
+
+    // With no users yet, requiring email verification restricts nobody: saved at once, no dialog.
+    await page.getByRole('link', { name: 'Authentication', exact: true }).click();
+    const require = page.getByRole('checkbox', { name: /^Require email verification/ });
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => require.isEnabled()).toBe(true);
+    await require.click();
+    await expect.poll(async () => (await configOf()).onboarding.requireEmailVerification).toBe(true);
+    await expect.poll(() => require.isChecked()).toBe(true);
+    expect(await dialog.isVisible()).toBe(false);
+    await require.click();
+    await expect.poll(async () => (await configOf()).onboarding.requireEmailVerification).toBe(false);
+    await expect.poll(() => require.isEnabled()).toBe(true);
+
     const project = (await env.platform.context.services.projects.find(projectId))!;
     const create = (write: UserWrite) =>
       env.platform.context.services.users.create(project, write, write.is_anonymous ? 'anonymous' : 'server');
@@ -33,10 +51,6 @@ describe('the dashboard in Chromium: user metrics and the onboarding preview', (
     }
     await create({ is_anonymous: true });
     const { server } = await env.platform.apiHeadersFor(projectId);
-    const configOf = async () => {
-      env.platform.context.services.projects.forget(projectId);
-      return (await env.platform.context.services.projects.find(projectId))!.config;
-    };
 
     // The overview: 15 users, 1 anonymous, three charts.
     await page.goto(`${env.platform.url}/dashboard/projects/${projectId}/overview`);
@@ -80,11 +94,9 @@ describe('the dashboard in Chromium: user metrics and the onboarding preview', (
 
     // Requiring email verification: the users it would restrict, listed before anything is saved.
     await page.getByRole('link', { name: 'Authentication', exact: true }).click();
-    const require = page.getByRole('checkbox', { name: /^Require email verification/ });
     await expect.poll(() => require.isEnabled()).toBe(true);
     expect(await require.isChecked()).toBe(false);
     await require.click();
-    const dialog = page.getByRole('dialog');
     await expect
       .poll(() => dialog.getByRole('paragraph').first().textContent())
       .toBe('14 existing users are restricted until they verify their email (the first 10 by sign-up):');

@@ -316,7 +316,7 @@ function EffectiveSection() {
                     <code>{path}</code>
                   </td>
                   <td>
-                    <code>{value}</code>
+                    <code>{isSecret(path) && value !== '""' ? '•••••• (see the override)' : value}</code>
                   </td>
                   <td>{set === null ? '…' : setBy(set, path) ? 'override' : 'default'}</td>
                 </tr>
@@ -329,6 +329,9 @@ function EffectiveSection() {
     </Section>
   );
 }
+
+/** Secrets (OAuth client secrets, the SMTP password) are not spelled out in the table; the override editor holds them. */
+const isSecret = (path: string) => /(?:^|\.)(?:clientSecret|password)$/.test(path);
 
 const pretty = (json: string) => JSON.stringify(JSON.parse(json), null, 2);
 
