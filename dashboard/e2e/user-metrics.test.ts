@@ -88,7 +88,11 @@ describe('the dashboard in Chromium: user metrics and the onboarding preview', (
     await page.goto(`${env.platform.url}/dashboard/projects/${projectId}/users/${una.id}`);
     const activity = page.getByRole('region', { name: 'Activity' });
     await expect.poll(() => activity.getByTestId('active-days').textContent()).toBe('Active on 1 of the last 30 days.');
-    await expect.poll(() => activity.locator('.recharts-wrapper').count()).toBe(1);
+    const today = new Date().toISOString().slice(0, 10);
+    const days = activity.getByRole('list', { name: 'Activity per day' }).getByRole('listitem');
+    await expect.poll(() => days.count()).toBe(30);
+    expect(await days.last().textContent()).toBe(`${today}: active`);
+    expect(await days.first().textContent()).toMatch(/^\d{4}-\d{2}-\d{2}: not active$/);
     await shot(page, 'user-activity');
     await expectAccessible(page, 'the user page with activity');
 
