@@ -5,6 +5,7 @@ import { type ReactNode, Suspense, useContext, useEffect, useState } from 'react
 import { adminRequest, installDashboardApiClient } from './admin-client.ts';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { AuthPage } from './pages/auth.tsx';
+import { ConfigPage } from './pages/config.tsx';
 import { DomainsPage } from './pages/domains.tsx';
 import { EmailOutboxPage, OutboxEmailPage } from './pages/email-outbox.tsx';
 import { EmailDraftPage, EmailsPage, EmailTemplatePage, EmailThemePage } from './pages/emails.tsx';
@@ -56,6 +57,7 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['data-vault', 'Data vault'],
   ['payments', 'Payments'],
   ['settings', 'Project settings'],
+  ['config', 'Configuration'],
 ];
 
 function SignedInShell() {
@@ -154,6 +156,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <PaymentTransactionsPage />;
     case 'settings':
       return <ProjectSettingsPage />;
+    case 'config':
+      return <ConfigPage />;
     default:
       return <p>This page is not available yet.</p>;
   }
