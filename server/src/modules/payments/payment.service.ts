@@ -13,9 +13,10 @@ import {
 } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { EventLog } from '../events/event-log.ts';
+import type { EventLog, EventPayload } from '../events/event-log.ts';
 import type { TeamService } from '../teams/team.service.ts';
 import type { UserService } from '../users/user.service.ts';
 import {
@@ -32,12 +33,12 @@ import { currentPeriodEnd, grantedQuantity, type Holding } from './item-quantity
 import {
   type CustomerProductRow,
   endCustomerProduct,
+  applyItemChange,
   insertCustomerProduct,
-  insertItemChange,
-  insertItemChangeReadingState,
   type ItemState,
   listCustomerProductRows,
   lockCustomer,
+  type ProductsSnapshot,
   readItemState,
 } from './payment.repository.ts';
 import { type Audience, toCustomerProduct, toDefaultCustomerProduct, toInlineProduct } from './payment-views.ts';
@@ -56,6 +57,8 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  */
 export class PaymentService {
   private readonly catalogues = new WeakMap<object, Catalogue>();
+  /** Per customer, its product rows as a checked quantity change last saw them (the database says when they are out of date). */
+  private readonly productSnapshots = new TtlCache<string, ProductsSnapshot>(10 * 60_000, 10_000);
 
   constructor(
     private readonly db: DbHandle,
@@ -158,6 +161,10 @@ export class PaymentService {
    * Adds `delta` to the item (a ledger entry, expiring at `expiresAt` when given). Without
    * `allowNegative` a change that would leave the quantity below zero is refused and changes nothing;
    * writers of one customer's item run one after the other, so concurrent decrements never overdraw.
+   * One round trip after the customer check (`applyItemChange`): the lock, the check, the entry and
+   * its event in one database function, which checks against the granted quantity computed here from
+   * the customer's product rows as last seen (kept per customer; the function answers the current
+   * rows when they changed, and the change is computed again).
    */
   async updateQuantity(
     project: Project,
@@ -167,36 +174,39 @@ export class PaymentService {
   ): Promise<void> {
     this.itemOf(project, customer, itemId);
     await this.assertCustomerExists(project, customer);
-    await inTransaction(this.db, async (trx) => {
+    const checked = change.delta < 0 && !change.allowNegative;
+    const key = `${project.id}\u0000${customer.type}\u0000${customer.id}`;
+    const row = {
+      id: randomUUID(),
+      project_id: project.id,
+      customer_type: customer.type,
+      customer_id: customer.id,
+      item_id: itemId,
+      delta: change.delta,
+      expires_at: change.expiresAt ?? null,
+      description: change.description ?? null,
+    };
+    const data: EventPayload<'item_quantity.changed'> = {
+      customer_type: customer.type,
+      customer_id: customer.id,
+      item_id: itemId,
+      delta: change.delta,
+      expires_at: change.expiresAt?.toISOString() ?? null,
+      description: change.description ?? null,
+    };
+    let snapshot = checked ? this.productSnapshots.get(key) : undefined;
+    for (let attempt = 0; ; attempt++) {
       const now = new Date();
-      const entry = {
-        id: randomUUID(),
-        project_id: project.id,
-        customer_type: customer.type,
-        customer_id: customer.id,
-        item_id: itemId,
-        delta: change.delta,
-        expires_at: change.expiresAt ?? null,
-        description: change.description ?? null,
-        created_at: now,
-      };
-      if (change.delta < 0 && !change.allowNegative) {
-        await lockCustomer(trx, project.id, customer, itemId);
-        // The entry goes in with the read of the quantity before it (one round trip); refusing rolls it back.
-        const quantity = this.quantityOf(project, customer, itemId, await insertItemChangeReadingState(trx, entry, now), now);
-        if (quantity + change.delta < 0) {
-          throw new ItemQuantityInsufficientAmountError({ item_id: itemId, customer_id: customer.id, quantity });
-        }
-      } else await insertItemChange(trx, entry);
-      await this.events.record(trx, project.id, 'item_quantity.changed', {
-        customer_type: customer.type,
-        customer_id: customer.id,
-        item_id: itemId,
-        delta: change.delta,
-        expires_at: change.expiresAt?.toISOString() ?? null,
-        description: change.description ?? null,
-      });
-    });
+      const granted = snapshot ? grantedQuantity(itemId, this.holdingsOf(this.catalogueOf(project), customer, snapshot.rows), now) : 0;
+      const result = await applyItemChange(this.db, row, { now, checked, granted, productsStamp: snapshot?.stamp ?? null }, { data });
+      if (result.outcome === 'changed') return;
+      if (result.outcome === 'insufficient')
+        throw new ItemQuantityInsufficientAmountError({ item_id: itemId, customer_id: customer.id, quantity: result.prior });
+      // The customer's products changed since they were last seen here: compute against the current ones.
+      snapshot = result.current;
+      this.productSnapshots.set(key, snapshot);
+      if (attempt >= 8) throw new Error(`The products of customer ${customer.id} kept changing during a quantity change`);
+    }
   }
 
   /** The customer's products: defaults first, then what it owns, oldest first; `offset`/`limit` page it. */
