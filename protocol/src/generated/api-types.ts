@@ -8328,8 +8328,9 @@ export interface paths {
         put?: never;
         /**
          * A session for Stripe's embedded dashboard components
-         * @description An account session of the project's connected account (account management, notification banner, payments and
-         *     payouts components), whose `client_secret` the dashboard hands to Stripe's embedded components.
+         * @description An account session of the project's connected account (account onboarding, account management, notification
+         *     banner, payments and payouts components), whose `client_secret` the dashboard hands to Stripe's embedded
+         *     components (Connect.js, loaded from `STRIPE_CONNECT_JS_URL`, default Stripe's).
          *     `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has no connected account.
          */
         post: operations["createStripeAccountSession"];
