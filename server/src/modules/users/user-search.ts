@@ -12,8 +12,13 @@
  * table, as the GIN index holds every project's rows). Mistaken statistics cost time, never results.
  */
 
-/** A trigram held by more than this share of a column's rows is left out of the probe. */
-export const frequentTrigramShare = 0.05;
+/**
+ * A trigram held by more than this share of a column's rows is left out of the probe. Below it, a
+ * posting list is cheap to read (about 30 pages for a fifth of 1 000 000 rows) and narrows the
+ * candidates, each of which costs a heap page: on the bench, `-5321` (with `  5`, 11% of rows) finds 111
+ * candidates on 6 pages where `5321` finds 300 on 115, and answers in 13 ms instead of 22 (load 15).
+ */
+export const frequentTrigramShare = 0.2;
 /** Longer queries are searched as they are (their probe would be chosen in O(n³)). */
 const longestProbedQuery = 64;
 
