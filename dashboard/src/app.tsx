@@ -3,25 +3,6 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createGatehouseQueryClient } from '@gatehouse/react';
 import { type ReactNode, Suspense, useContext, useEffect, useState } from 'react';
 import { adminRequest, installDashboardApiClient } from './admin-client.ts';
-import { ApiKeysPage } from './pages/api-keys.tsx';
-import { AuthPage } from './pages/auth.tsx';
-import { ConfigPage } from './pages/config.tsx';
-import { DomainsPage } from './pages/domains.tsx';
-import { EmailOutboxPage, OutboxEmailPage } from './pages/email-outbox.tsx';
-import { EmailDraftPage, EmailsPage, EmailTemplatePage, EmailThemePage } from './pages/emails.tsx';
-import { NewProjectPage } from './pages/new-project.tsx';
-import { ProjectSettingsPage } from './pages/project-settings.tsx';
-import { OverviewPage } from './pages/overview.tsx';
-import { PermissionsPage } from './pages/permissions.tsx';
-import { ProjectsPage } from './pages/projects.tsx';
-import { TeamPage } from './pages/team.tsx';
-import { TeamsPage } from './pages/teams.tsx';
-import { UserPage } from './pages/user.tsx';
-import { UsersPage } from './pages/users.tsx';
-import { WebhookLogPage, WebhooksPage } from './pages/webhooks.tsx';
-import { DataVaultPage } from './pages/data-vault.tsx';
-import { PaymentTransactionsPage } from './pages/payment-transactions.tsx';
-import { PaymentsPage } from './pages/payments.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
 import { lazyPage } from './lazy-page.ts';
@@ -54,6 +35,7 @@ const WebhooksPage = lazyPage(() => import('./pages/webhooks.tsx'), 'WebhooksPag
 const DataVaultPage = lazyPage(() => import('./pages/data-vault.tsx'), 'DataVaultPage');
 const PaymentTransactionsPage = lazyPage(() => import('./pages/payment-transactions.tsx'), 'PaymentTransactionsPage');
 const PaymentsPage = lazyPage(() => import('./pages/payments.tsx'), 'PaymentsPage');
+const ConfigPage = lazyPage(() => import('./pages/config.tsx'), 'ConfigPage');
 
 /** Each project's pages keep their own cache, so two projects' users never share a query key. */
 const projectQueryClients = new Map<string, QueryClient>();

@@ -9,7 +9,6 @@ import * as migration0032 from './migrations/0032-payment-refunds.ts';
 import * as migration0033 from './migrations/0033-stripe.ts';
 import * as migration0034 from './migrations/0034-stripe-customers.ts';
 import * as migration0035 from './migrations/0035-item-change-function.ts';
-import { defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
 import { defaultStripeConnectJsUrl, defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
 import { PurchaseService } from './purchase.service.ts';
 import { PaymentService } from './payment.service.ts';
