@@ -146,6 +146,7 @@ import { AnalyticsQueryError } from './errors/analytics-query-error.ts';
 import { AnalyticsNotEnabledError } from './errors/analytics-not-enabled-error.ts';
 import { DefaultPaymentMethodRequiredError } from './errors/default-payment-method-required-error.ts';
 import { NewPurchasesBlockedError } from './errors/new-purchases-blocked-error.ts';
+import { PaymentMethodDeclinedError } from './errors/payment-method-declined-error.ts';
 import { ProductLineConflictError } from './errors/product-line-conflict-error.ts';
 import { StripeWebhookSignatureInvalidError } from './errors/stripe-webhook-signature-invalid-error.ts';
 
@@ -297,6 +298,7 @@ export const knownErrorClasses = {
   ANALYTICS_NOT_ENABLED: AnalyticsNotEnabledError,
   DEFAULT_PAYMENT_METHOD_REQUIRED: DefaultPaymentMethodRequiredError,
   NEW_PURCHASES_BLOCKED: NewPurchasesBlockedError,
+  PAYMENT_METHOD_DECLINED: PaymentMethodDeclinedError,
   PRODUCT_LINE_CONFLICT: ProductLineConflictError,
   STRIPE_WEBHOOK_SIGNATURE_INVALID: StripeWebhookSignatureInvalidError,
 } as const satisfies Record<KnownErrorCode, unknown>;

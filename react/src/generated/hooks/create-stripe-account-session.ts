@@ -12,8 +12,9 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
- * An account session of the project's connected account (account management, notification banner, payments and
-payouts components), whose `client_secret` the dashboard hands to Stripe's embedded components.
+ * An account session of the project's connected account (account onboarding, account management, notification
+banner, payments and payouts components), whose `client_secret` the dashboard hands to Stripe's embedded
+components (Connect.js, loaded from `STRIPE_CONNECT_JS_URL`, default Stripe's).
 `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has no connected account.
 
  * @summary A session for Stripe's embedded dashboard components

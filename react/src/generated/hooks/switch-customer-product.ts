@@ -13,10 +13,17 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
     
 /**
  * Cancels `from_product_id` and gives `to_product_id` (same product line) at `price_id` (its first price when
-absent). Refused when `payments.blockNewPurchases` is on (`NEW_PURCHASES_BLOCKED`); outside test mode a paid
-target needs the customer's default payment method (`DEFAULT_PAYMENT_METHOD_REQUIRED`). Plain-text answers:
-400 products of different lines or an unknown price, 404 a `from` product the customer does not own. Users
-and teams only; client access reaches the signed-in user and its teams, and never server-only products.
+absent). Refused when `payments.blockNewPurchases` is on (`NEW_PURCHASES_BLOCKED`). Outside test mode a paid
+target is charged to the customer's default payment method (saved through `payment-method/.../set-default`)
+off-session on the project's connected Stripe account: a `from` product bought as a Stripe subscription has
+that subscription switched to the new price with prorations invoiced at once (a price with an interval), or is
+canceled once a one-time price is paid; otherwise a new subscription (or a one-time payment) is charged. The
+customer owns the new product when the call answers (the webhook then renews it; its events never grant it a
+second time). Without a default payment method: `DEFAULT_PAYMENT_METHOD_REQUIRED`; a declined card, or one
+whose bank asks for authentication: `PAYMENT_METHOD_DECLINED` (402) and nothing changes. Plain-text answers:
+400 products of different lines, an unknown price or a quantity a non-stackable product cannot have, 404 a
+`from` product the customer does not own. Users and teams only; client access reaches the signed-in user and
+its teams, and never server-only products.
 
  * @summary Move a customer to another product of the same line
  */
