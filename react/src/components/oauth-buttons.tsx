@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { startOAuth } from '../auth/oauth-flow.ts';
-import { useGatehouse } from '../gatehouse-context.ts';
+import { type Gatehouse, useGatehouse } from '../gatehouse-context.ts';
 import { RequestError } from '../ui/form.tsx';
 
 const providerNames: Record<string, string> = {
@@ -17,6 +16,10 @@ const providerNames: Record<string, string> = {
   x: 'X',
   twitch: 'Twitch',
 };
+
+/** The flow's code (PKCE, the pending-flow store) loads on the click, not with the sign-in page. */
+const startOAuth = async (gatehouse: Gatehouse, provider: string) =>
+  (await import('../auth/oauth-flow.ts')).startOAuth(gatehouse, provider);
 
 export const providerName = (provider: string) => providerNames[provider] ?? provider;
 

@@ -1,13 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
 import { continueWithMfa } from '../auth/mfa-attempt.ts';
-import { signInWithPasskeyInBrowser } from '../auth/passkeys.ts';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { RequestError } from '../ui/form.tsx';
+
+/** The ceremony's code (WebAuthn, the passkey operations) loads on the click, not with the sign-in page. */
+const signInWithPasskey = async () => (await import('../auth/passkeys.ts')).signInWithPasskeyInBrowser();
 
 export function PasskeySignInButton() {
   const gatehouse = useGatehouse();
   const signIn = useMutation({
-    mutationFn: signInWithPasskeyInBrowser,
+    mutationFn: signInWithPasskey,
     onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-in'),
   });
   const failure = signIn.error && !continueWithMfa(gatehouse, signIn.error) ? signIn.error : null;
