@@ -108,10 +108,15 @@ export class UserService {
           email: email ? frequentTrigrams(email) : new Set<string>(),
           displayName: displayName ? frequentTrigrams(displayName) : new Set<string>(),
         }),
-        // Without statistics the whole query goes to the index, as it would without this: slower, the same rows.
-        () => ({ email: new Set<string>(), displayName: new Set<string>() }),
+        // Without statistics the whole query goes to the index, as it would without this: slower, the
+        // same rows. A failed read (the pool busy, say) is tried again by the next search.
+        () => {
+          if (this.searchStatistics === entry) this.searchStatistics = undefined;
+          return { email: new Set<string>(), displayName: new Set<string>() };
+        },
       );
-      this.searchStatistics = { loading, expiresAt: now + searchStatisticsTtlMs };
+      const entry = { loading, expiresAt: now + searchStatisticsTtlMs };
+      this.searchStatistics = entry;
     }
     return this.searchStatistics.loading;
   }

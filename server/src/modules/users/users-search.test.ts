@@ -108,6 +108,9 @@ describe('the probes', () => {
     // Nothing rare to ask for: the whole query goes to the index.
     expect(searchProbe('srch-1', emails)).toBeUndefined();
     expect(searchProbe('zebra', emails)).toBeUndefined();
+    // Not printable ASCII, or longer than 64 characters: the whole query too.
+    expect(searchProbe('srch-1234é', emails)).toBeUndefined();
+    expect(searchProbe(`srch-1234${'x'.repeat(60)}`, emails)).toBeUndefined();
   });
 
   it('count trigrams as pg_trgm does (show_trgm)', async () => {
