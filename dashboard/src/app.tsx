@@ -35,6 +35,7 @@ const WebhooksPage = lazyPage(() => import('./pages/webhooks.tsx'), 'WebhooksPag
 const DataVaultPage = lazyPage(() => import('./pages/data-vault.tsx'), 'DataVaultPage');
 const PaymentTransactionsPage = lazyPage(() => import('./pages/payment-transactions.tsx'), 'PaymentTransactionsPage');
 const PaymentsPage = lazyPage(() => import('./pages/payments.tsx'), 'PaymentsPage');
+const ConfigPage = lazyPage(() => import('./pages/config.tsx'), 'ConfigPage');
 
 /** Each project's pages keep their own cache, so two projects' users never share a query key. */
 const projectQueryClients = new Map<string, QueryClient>();
@@ -67,6 +68,7 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['data-vault', 'Data vault'],
   ['payments', 'Payments'],
   ['settings', 'Project settings'],
+  ['config', 'Configuration'],
 ];
 
 function SignedInShell() {
@@ -165,6 +167,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <PaymentTransactionsPage />;
     case 'settings':
       return <ProjectSettingsPage />;
+    case 'config':
+      return <ConfigPage />;
     default:
       return <p>This page is not available yet.</p>;
   }

@@ -74,6 +74,7 @@ export async function buildApp(options: AppOptions) {
       hit: (key, windowMs) => counter.hit(namespace + key, windowMs),
       peek: (key) => counter.peek(namespace + key),
       forget: (key) => counter.forget(namespace + key),
+      release: (key) => counter.release(namespace + key),
     },
   });
   // The shared counter's connection (Redis) closes with the app, after the requests in flight.

@@ -44,6 +44,8 @@ export class StripeStandIn {
   readonly accounts = new Map<string, Account>();
   /** Objects of the connected accounts by id: customers, products, payment intents, subscriptions, setup intents, payment methods, invoices. */
   readonly objects = new Map<string, AccountObject>();
+  /** Payment methods Stripe refuses to charge off-session, with the error code it answers (`card_declined`, `authentication_required`). */
+  readonly refusing = new Map<string, { code: string; declineCode?: string }>();
   /** Account sessions by client secret: the account and the components enabled. */
   readonly accountSessions = new Map<string, { account: string; components: string[] }>();
   /** The sessions Connect.js (the stand-in) was asked to load, with the publishable key and @stripe/connect-js's version. */
@@ -97,6 +99,34 @@ export class StripeStandIn {
     intent.status = 'succeeded';
     intent.payment_method = method.id;
     return method.id;
+  }
+
+  /** From now on Stripe refuses to charge the payment method (a declined card, or one whose bank asks the customer to authenticate). */
+  refuse(paymentMethodId: string, code: 'card_declined' | 'authentication_required', declineCode?: string): void {
+    this.refusing.set(paymentMethodId, { code, ...(declineCode ? { declineCode } : {}) });
+  }
+
+  /** Stripe's 402 card error for an off-session charge of a payment method it refuses; undefined when it charges it. */
+  private refusal(paymentMethodId: string | null, intent?: AccountObject): [number, unknown] | undefined {
+    const refused = paymentMethodId ? this.refusing.get(paymentMethodId) : undefined;
+    if (!refused) return undefined;
+    const needsAction = refused.code === 'authentication_required';
+    if (intent) {
+      intent.status = needsAction ? 'requires_action' : 'requires_payment_method';
+      intent.last_payment_error = { code: refused.code, type: 'card_error' };
+    }
+    return [
+      402,
+      {
+        error: {
+          type: 'card_error',
+          code: refused.code,
+          ...(refused.declineCode ? { decline_code: refused.declineCode } : {}),
+          message: needsAction ? 'This payment required an authentication action to complete.' : 'Your card was declined.',
+          ...(intent ? { payment_intent: intent } : {}),
+        },
+      },
+    ];
   }
 
   /** An invoice Stripe issued to a customer of a connected account. */
@@ -172,10 +202,7 @@ export class StripeStandIn {
       return [200, { object: 'account_link', created: now, expires_at: now + 300, url: `${this.url}/setup/${body.get('account')}` }];
     }
     if (request.method === 'POST' && path === '/v1/account_sessions') {
-      const session = { object: 'account_session', account: body.get('account'), client_secret: id('accs_secret'), expires_at: now + 1800 };
-      const components = [...body.keys()].flatMap((key) => /^components\[(\w+)\]\[enabled\]$/.exec(key)?.[1] ?? []);
-      this.accountSessions.set(session.client_secret, { account: session.account ?? '', components });
-      return [200, session];
+      return [200, { object: 'account_session', account: body.get('account'), client_secret: id('accs_secret'), expires_at: now + 1800 }];
     }
     if (request.method === 'POST' && path === '/v1/refunds') {
       return [
@@ -190,21 +217,6 @@ export class StripeStandIn {
       ];
     }
     if (request.method === 'GET' && path === '/v3/') return [200, this.stripeJs(), { 'content-type': 'text/javascript; charset=utf-8' }];
-    if (request.method === 'GET' && path === '/connect-js/v1.0/connect.js')
-      return [200, this.connectJs(), { 'content-type': 'text/javascript; charset=utf-8' }];
-    if (request.method === 'GET' && path === '/stand-in/connect/claim') {
-      // What Connect.js does first with the client secret the dashboard's server made: Stripe answers the session's account.
-      const claim = {
-        client_secret: body.get('client_secret') ?? '',
-        publishable_key: body.get('publishable_key') ?? '',
-        sdk_version: body.get('sdk_version') ?? '',
-      };
-      this.connectClaims.push(claim);
-      const session = this.accountSessions.get(claim.client_secret);
-      const cors = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
-      if (!session) return [401, JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid account session' } }), cors];
-      return [200, JSON.stringify(session), cors];
-    }
     if (request.method === 'GET' && path === '/stand-in/confirm') {
       // What Stripe does after the buyer confirms on its Payment Element: the intent succeeds and the buyer goes back.
       const secret = body.get('client_secret');
@@ -259,61 +271,43 @@ export class StripeStandIn {
 `;
   }
 
-  /**
-   * A stand-in of Connect.js (Stripe's embedded Connect components) as @stripe/connect-js drives it:
-   * `window.StripeConnect.init(params)` takes the client secret (the SDK's eager `fetchClientSecret`), claims the
-   * session here (recorded, with the publishable key and the SDK's version) and the `stripe-connect-*` elements
-   * show what they are for the session's account, or report a load error through `setOnLoadError`.
-   */
-  private connectJs(): string {
-    return `(function () {
-  const origin = ${JSON.stringify(this.url)};
-  const titles = {
-    'stripe-connect-account-onboarding': 'Account onboarding',
-    'stripe-connect-account-management': 'Account management',
-    'stripe-connect-notification-banner': 'Notifications',
-    'stripe-connect-payments': 'Payments',
-    'stripe-connect-payouts': 'Payouts',
-  };
-  const component = { 'stripe-connect-account-onboarding': 'account_onboarding', 'stripe-connect-account-management': 'account_management',
-    'stripe-connect-notification-banner': 'notification_banner', 'stripe-connect-payments': 'payments', 'stripe-connect-payouts': 'payouts' };
-  Object.keys(titles).forEach(function (tag) {
-    customElements.define(tag, class extends HTMLElement {
-      setOnLoadErrorInternalOnly(listener) { this.onLoadError = listener; }
-      setOnLoaderStartInternalOnly(listener) { this.onLoaderStart = listener; }
-      setOnExitInternalOnly(listener) { this.onExit = listener; }
-      setConnector(connect) {
-        const element = this;
-        if (element.onLoaderStart) element.onLoaderStart({ elementTagName: tag });
-        connect.session.then(function (session) {
-          if (session.components.indexOf(component[tag]) < 0) throw new Error('This component is not enabled for the account session');
-          element.setAttribute('data-account', session.account);
-          element.innerHTML = '<p>' + titles[tag] + ' of ' + session.account + ' (Stripe stand-in)</p>';
-        }).catch(function (error) {
-          if (element.onLoadError) element.onLoadError({ elementTagName: tag, error: { type: 'authentication_error', message: error.message } });
-        });
-      }
+  /** The subscription item of a request's `items[0]` (price per interval), its period starting now. */
+  private subscriptionItemOf(body: URLSearchParams): Record<string, unknown> {
+    const interval = body.get('items[0][price_data][recurring][interval]') ?? 'month';
+    const count = Number(body.get('items[0][price_data][recurring][interval_count]') ?? 1);
+    const start = new Date();
+    const end = new Date(start.getTime());
+    if (interval === 'day') end.setUTCDate(end.getUTCDate() + count);
+    if (interval === 'week') end.setUTCDate(end.getUTCDate() + 7 * count);
+    if (interval === 'month') end.setUTCMonth(end.getUTCMonth() + count);
+    if (interval === 'year') end.setUTCFullYear(end.getUTCFullYear() + count);
+    return {
+      id: id('si'),
+      object: 'subscription_item',
+      quantity: Number(body.get('items[0][quantity]') ?? 1),
+      current_period_start: Math.floor(start.getTime() / 1000),
+      current_period_end: Math.floor(end.getTime() / 1000),
+      price: {
+        object: 'price',
+        product: body.get('items[0][price_data][product]'),
+        currency: body.get('items[0][price_data][currency]'),
+        unit_amount: Number(body.get('items[0][price_data][unit_amount]')),
+        recurring: { interval, interval_count: count },
+      },
+    };
+  }
+
+  /** The invoice an off-session subscription change paid at once (its item's price times quantity). */
+  private paidInvoice(subscription: AccountObject, body: URLSearchParams): AccountObject {
+    return this.create('invoice', 'in', subscription.account, {
+      customer: subscription.customer,
+      subscription: subscription.id,
+      status: 'paid',
+      total: Number(body.get('items[0][price_data][unit_amount]') ?? 0) * Number(body.get('items[0][quantity]') ?? 1),
+      currency: body.get('items[0][price_data][currency]'),
+      billing_reason: subscription.latest_invoice ? 'subscription_update' : 'subscription_create',
+      hosted_invoice_url: null,
     });
-  });
-  window.StripeConnect = window.StripeConnect || {};
-  window.StripeConnect.init = function (params) {
-    const meta = params.metaOptions || {};
-    const secret = meta.eagerClientSecretPromise || params.fetchClientSecret();
-    const session = Promise.resolve(secret).then(function (clientSecret) {
-      const query = new URLSearchParams({ client_secret: clientSecret, publishable_key: params.publishableKey,
-        sdk_version: (meta.sdkOptions && meta.sdkOptions.sdkVersion) || '' });
-      return fetch(origin + '/stand-in/connect/claim?' + query.toString()).then(function (response) {
-        return response.json().then(function (body) {
-          if (!response.ok) throw new Error(body.error.message);
-          return body;
-        });
-      });
-    });
-    session.catch(function () {});
-    return { connect: { session: session }, update: function () {}, logout: function () { return Promise.resolve(); } };
-  };
-})();
-`;
   }
 
   /** Customers, products, payment intents, subscriptions, invoices, setup intents and payment methods of a connected account. */
@@ -340,6 +334,23 @@ export class StripeStandIn {
     if (method === 'POST' && resource === 'products' && !objectId) {
       return [200, this.create('product', 'prod', stripeAccount, { name: body.get('name'), metadata: metadataOf(body) })];
     }
+    if (method === 'POST' && resource === 'payment_intents' && !objectId && body.get('confirm') === 'true') {
+      // An off-session payment with a saved payment method, confirmed at once: succeeded, or Stripe's card error.
+      const paymentMethod = body.get('payment_method');
+      if (!paymentMethod || !this.find('payment_method', paymentMethod, stripeAccount))
+        return missing('payment_method', paymentMethod ?? '');
+      const intent = this.create('payment_intent', 'pi', stripeAccount, {
+        amount: Number(body.get('amount')),
+        currency: body.get('currency'),
+        customer: body.get('customer'),
+        description: body.get('description'),
+        metadata: metadataOf(body),
+        payment_method: paymentMethod,
+        off_session: body.get('off_session') === 'true',
+        status: 'succeeded',
+      });
+      return this.refusal(paymentMethod, intent) ?? [200, intent];
+    }
     if (method === 'POST' && resource === 'payment_intents' && !objectId) {
       const intentId = id('pi');
       const intent = this.create('payment_intent', 'pi', stripeAccount, {
@@ -352,6 +363,51 @@ export class StripeStandIn {
       });
       intent.client_secret = `${intent.id}_secret_${intentId.slice(3)}`;
       return [200, intent];
+    }
+    if (method === 'POST' && resource === 'subscriptions' && !objectId && body.get('payment_behavior') === 'error_if_incomplete') {
+      // Paid at once with the saved payment method (off-session): active with a paid invoice, or nothing created.
+      const customer = body.get('customer') ?? '';
+      if (!this.find('customer', customer, stripeAccount)) return missing('customer', customer);
+      const paymentMethod = body.get('default_payment_method');
+      const refused = this.refusal(paymentMethod);
+      if (refused) return refused;
+      const subscription = this.create('subscription', 'sub', stripeAccount, {
+        customer,
+        status: 'active',
+        default_payment_method: paymentMethod,
+        metadata: metadataOf(body),
+        items: { object: 'list', data: [this.subscriptionItemOf(body)] },
+      });
+      subscription.latest_invoice = this.paidInvoice(subscription, body);
+      return [200, subscription];
+    }
+    if (method === 'POST' && resource === 'subscriptions' && objectId) {
+      // A switch: the item moves to the new price, prorations invoiced and paid at once, or (refused) nothing changes.
+      const subscription = this.find('subscription', objectId, stripeAccount);
+      if (!subscription) return missing('subscription', objectId);
+      const items = (subscription.items as { data: Array<Record<string, unknown>> }).data;
+      const itemId = body.get('items[0][id]');
+      if (itemId !== null && !items.some((item) => item.id === itemId)) return missing('subscription_item', itemId);
+      const paymentMethod = body.get('default_payment_method') ?? (subscription.default_payment_method as string | null);
+      const refused = this.refusal(paymentMethod);
+      if (refused) return refused;
+      if (itemId !== null) subscription.items = { object: 'list', data: [{ ...this.subscriptionItemOf(body), id: itemId }] };
+      subscription.default_payment_method = paymentMethod;
+      subscription.metadata = { ...(subscription.metadata as Record<string, string>), ...metadataOf(body) };
+      if (body.get('cancel_at_period_end') !== null) subscription.cancel_at_period_end = body.get('cancel_at_period_end') === 'true';
+      subscription.status = 'active';
+      subscription.latest_invoice = this.paidInvoice(subscription, body);
+      return [200, subscription];
+    }
+    if (method === 'GET' && resource === 'subscriptions' && objectId) {
+      const subscription = this.find('subscription', objectId, stripeAccount);
+      return subscription ? [200, subscription] : missing('subscription', objectId);
+    }
+    if (method === 'DELETE' && resource === 'subscriptions' && objectId) {
+      const subscription = this.find('subscription', objectId, stripeAccount);
+      if (!subscription) return missing('subscription', objectId);
+      subscription.status = 'canceled';
+      return [200, subscription];
     }
     if (method === 'POST' && resource === 'subscriptions' && !objectId) {
       const customer = body.get('customer') ?? '';
@@ -382,6 +438,7 @@ export class StripeStandIn {
           object: 'list',
           data: [
             {
+              id: id('si'),
               object: 'subscription_item',
               quantity: Number(body.get('items[0][quantity]') ?? 1),
               price: {

@@ -8,6 +8,7 @@ import * as migration0031 from './migrations/0031-purchase-codes.ts';
 import * as migration0032 from './migrations/0032-payment-refunds.ts';
 import * as migration0033 from './migrations/0033-stripe.ts';
 import * as migration0034 from './migrations/0034-stripe-customers.ts';
+import * as migration0035 from './migrations/0035-item-change-function.ts';
 import { defaultStripeConnectJsUrl, defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
 import { PurchaseService } from './purchase.service.ts';
 import { PaymentService } from './payment.service.ts';
@@ -27,6 +28,7 @@ export const paymentsModule = defineModule({
     '0032-payment-refunds': migration0032,
     '0033-stripe': migration0033,
     '0034-stripe-customers': migration0034,
+    '0035-item-change-function': migration0035,
   },
   settings: (env): PaymentSettings => readPaymentSettings(env),
   requires: [eventsModule, projectsModule, usersModule, teamsModule],
