@@ -8,6 +8,7 @@ import { ensureDashboardBuilt, ensureExampleAppBuilt } from '../../scripts/src/e
 import type { PaymentSettings } from '../../server/src/modules/payments/payment-settings.ts';
 import type { WebAppConfig } from '../../server/src/plugins/web-app.ts';
 import { ensureInternalProject } from '../../server/src/testing/internal-project.ts';
+import { StripeStandIn } from '../../server/src/testing/stripe-stand-in.ts';
 import { createTestContext, type TestContext } from '../../server/src/testing/test-context.ts';
 
 type TestContextOptions = NonNullable<Parameters<typeof createTestContext>[0]>;
@@ -128,6 +129,30 @@ export function withDashboardInChromium(
     await environment.platform?.close();
   });
   return environment;
+}
+
+/**
+ * A local stand-in of Stripe (its API, Stripe.js and Connect.js; see server/src/testing/stripe-stand-in.ts) for a
+ * test file, started before the platform and closed after it, and the Stripe-mode settings pointing at it
+ * (`connect`: also the publishable key and Connect.js the dashboard's embedded components load).
+ */
+export function withStripeStandIn(options: { connect?: boolean } = {}): { standIn: StripeStandIn; payments: () => PaymentSettings } {
+  const standIn = new StripeStandIn();
+  beforeAll(async () => {
+    await standIn.start();
+  });
+  afterAll(async () => {
+    await standIn.close();
+  });
+  const payments = (): PaymentSettings => ({
+    stripeSecretKey: 'sk_test_platform',
+    stripeWebhookSecret: 'whsec_dashboard',
+    stripeApiUrl: standIn.url,
+    ...(options.connect
+      ? { stripePublishableKey: 'pk_test_platform', stripeConnectJsUrl: `${standIn.url}/connect-js/v1.0/connect.js` }
+      : {}),
+  });
+  return { standIn, payments };
 }
 
 const axeScript = join(resolve(import.meta.dirname, '../..'), 'node_modules/axe-core/axe.min.js');

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
-import { StripeStandIn } from '../../server/src/testing/stripe-stand-in.ts';
-import { createProject, expectAccessible, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
+import { createProject, expectAccessible, signUpOwner, withDashboardInChromium, withStripeStandIn } from './dashboard-platform.ts';
 
 /**
  * Payments' transactions and Stripe setup in a real Chromium against the platform on real Postgres,
@@ -12,16 +11,8 @@ import { createProject, expectAccessible, signUpOwner, withDashboardInChromium }
  * refund that lost a race shows ONE_TIME_PURCHASE_ALREADY_REFUNDED; the project's Stripe account
  * "not connected", then set up (onboarding link), then its status as Stripe reports it; axe.
  */
-const standIn = new StripeStandIn();
-beforeAll(async () => {
-  await standIn.start();
-});
-afterAll(async () => {
-  await standIn.close();
-});
-const env = withDashboardInChromium({
-  payments: () => ({ stripeSecretKey: 'sk_test_platform', stripeWebhookSecret: 'whsec_dashboard', stripeApiUrl: standIn.url }),
-});
+const { standIn, payments } = withStripeStandIn();
+const env = withDashboardInChromium({ payments });
 
 const catalogue = {
   'payments.testMode': true,

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
-import { StripeStandIn } from '../../server/src/testing/stripe-stand-in.ts';
-import { createProject, expectAccessible, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
+import { createProject, expectAccessible, signUpOwner, withDashboardInChromium, withStripeStandIn } from './dashboard-platform.ts';
 
 /**
  * Stripe's embedded Connect components on the Payments page in a real Chromium against the platform on real
@@ -12,22 +11,8 @@ import { createProject, expectAccessible, signUpOwner, withDashboardInChromium }
  * publishable key, through the SDK), then payments and payouts once the account is onboarded; Connect.js that
  * cannot be reached is a clear error with a retry. axe light and dark.
  */
-const standIn = new StripeStandIn();
-beforeAll(async () => {
-  await standIn.start();
-});
-afterAll(async () => {
-  await standIn.close();
-});
-const env = withDashboardInChromium({
-  payments: () => ({
-    stripeSecretKey: 'sk_test_platform',
-    stripeWebhookSecret: 'whsec_dashboard',
-    stripeApiUrl: standIn.url,
-    stripePublishableKey: 'pk_test_platform',
-    stripeConnectJsUrl: `${standIn.url}/connect-js/v1.0/connect.js`,
-  }),
-});
+const { standIn, payments } = withStripeStandIn({ connect: true });
+const env = withDashboardInChromium({ payments });
 
 describe('the dashboard in Chromium: Stripe embedded components', () => {
   it('mounts onboarding, then payments and payouts, with the account session the server created', { timeout: 180_000 }, async () => {

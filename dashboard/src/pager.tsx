@@ -1,5 +1,6 @@
 import { useGatehouse, useLocation } from '@gatehouse/react';
-import { useRef } from 'react';
+import { type ReactNode, useRef } from 'react';
+import { ErrorMessage } from './ui.tsx';
 
 /**
  * Keyset pages of a list whose filters and cursor are in the URL (`?status=…&cursor=…`), so a page can
@@ -71,5 +72,76 @@ export function Pager({
         Next page
       </button>
     </nav>
+  );
+}
+
+/** A column of a paged table: its header and what a row shows in it. */
+export type Column<Row> = { header: ReactNode; cell: (row: Row) => ReactNode; className?: string };
+
+/**
+ * One keyset page of a list as a table, as the outbox and the transactions show theirs: the filters (a
+ * "Loading…" status beside them while a page loads), a notice, the list's error, the empty text, the rows
+ * under their column headers, and the pager (First / Previous / Next over `useUrlPaging`).
+ */
+export function PagedTable<Row>(props: {
+  /** The table's accessible name; the pager is "Pages of …" with `pagerLabel`. */
+  label: string;
+  pagerLabel: string;
+  paging: ReturnType<typeof useUrlPaging>;
+  /** The page shown: its rows (undefined while the first one loads) and the cursor of the next. */
+  rows: Row[] | undefined;
+  nextCursor: string | null | undefined;
+  fetching: boolean;
+  placeholder: boolean;
+  error: unknown;
+  filters: ReactNode;
+  notice?: ReactNode;
+  emptyText: string;
+  columns: Array<Column<Row>>;
+  rowKey: (row: Row) => string;
+}) {
+  return (
+    <>
+      <div className="dash-row dash-toolbar">
+        {props.filters}
+        {props.fetching ? (
+          <span role="status" className="dash-muted">
+            Loading…
+          </span>
+        ) : null}
+      </div>
+      {props.notice}
+      <ErrorMessage error={props.error} />
+      {props.rows && props.rows.length === 0 ? <p className="dash-muted">{props.emptyText}</p> : null}
+      {props.rows && props.rows.length > 0 ? (
+        <div className="dash-table-wrap">
+          <table aria-label={props.label}>
+            <thead>
+              <tr>
+                {props.columns.map((column, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed
+                  <th key={index} scope="col">
+                    {column.header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {props.rows.map((row) => (
+                <tr key={props.rowKey(row)}>
+                  {props.columns.map((column, index) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed
+                    <td key={index} className={column.className}>
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager label={props.pagerLabel} paging={props.paging} nextCursor={props.nextCursor} waiting={props.placeholder} />
+    </>
   );
 }

@@ -3,7 +3,7 @@ import { EmailNotEditableError } from '@gatehouse/protocol/errors';
 import { api, Link } from '@gatehouse/react';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Pager, useUrlPaging } from '../pager.tsx';
+import { PagedTable, useUrlPaging } from '../pager.tsx';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ErrorMessage, formatDate, Loading, PageHeader, Section, TextField } from '../ui.tsx';
@@ -128,65 +128,41 @@ function Outbox() {
       title="Outbox"
       description="Every email of the project, newest first: queued, sending, sent, failed, or skipped with the reason."
     >
-      <div className="dash-row dash-toolbar">
-        <div className="dash-field">
-          <label htmlFor="outbox-status">Status</label>
-          <select id="outbox-status" value={status} onChange={(event) => paging.setFilter('status', event.target.value)}>
-            <option value="">Any status</option>
-            {statuses.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </select>
-        </div>
-        {outbox.isFetching ? (
-          <span role="status" className="dash-muted">
-            Loading…
-          </span>
-        ) : null}
-      </div>
-      <ErrorMessage error={outbox.error} />
-      {outbox.data && outbox.data.items.length === 0 ? (
-        <p className="dash-muted">{status ? `No ${status} emails.` : 'The outbox is empty.'}</p>
-      ) : null}
-      {outbox.data && outbox.data.items.length > 0 ? (
-        <div className="dash-table-wrap">
-          <table aria-label="Outbox">
-            <thead>
-              <tr>
-                <th scope="col">To</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Due or sent</th>
-                <th scope="col">Note</th>
-              </tr>
-            </thead>
-            <tbody>
-              {outbox.data.items.map((email) => (
-                <tr key={email.id}>
-                  <td>{email.to.join(', ') || '—'}</td>
-                  <td>
-                    <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || '(no subject)'}</Link>
-                  </td>
-                  <td>
-                    <span className="dash-badge">{email.status}</span>
-                  </td>
-                  <td>{email.attempts}</td>
-                  <td>{formatDate(email.sent_at_millis ?? email.scheduled_at_millis)}</td>
-                  <td className="dash-excerpt">{email.error ?? email.skipped_reason ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager
-        label="Pages of the outbox"
+      <PagedTable
+        label="Outbox"
+        pagerLabel="Pages of the outbox"
         paging={paging}
+        rows={outbox.data?.items}
         nextCursor={outbox.data?.pagination?.next_cursor}
-        waiting={outbox.isPlaceholderData}
+        fetching={outbox.isFetching}
+        placeholder={outbox.isPlaceholderData}
+        error={outbox.error}
+        emptyText={status ? `No ${status} emails.` : 'The outbox is empty.'}
+        rowKey={(email) => email.id}
+        filters={
+          <div className="dash-field">
+            <label htmlFor="outbox-status">Status</label>
+            <select id="outbox-status" value={status} onChange={(event) => paging.setFilter('status', event.target.value)}>
+              <option value="">Any status</option>
+              {statuses.map((value) => (
+                <option key={value} value={value}>
+                  {value}
+                </option>
+              ))}
+            </select>
+          </div>
+        }
+        columns={[
+          { header: 'To', cell: (email) => email.to.join(', ') || '—' },
+          {
+            header: 'Subject',
+            cell: (email) => <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || '(no subject)'}</Link>,
+          },
+          { header: 'Status', cell: (email) => <span className="dash-badge">{email.status}</span> },
+          { header: 'Attempts', cell: (email) => email.attempts },
+          { header: 'Due or sent', cell: (email) => formatDate(email.sent_at_millis ?? email.scheduled_at_millis) },
+          { header: 'Note', cell: (email) => email.error ?? email.skipped_reason ?? '', className: 'dash-excerpt' },
+        ]}
       />
     </Section>
   );

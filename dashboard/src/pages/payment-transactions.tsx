@@ -3,7 +3,7 @@ import type { Schema } from '@gatehouse/protocol/operation-types';
 import { api, Link } from '@gatehouse/react';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Pager, useUrlPaging } from '../pager.tsx';
+import { PagedTable, useUrlPaging } from '../pager.tsx';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
@@ -58,106 +58,104 @@ export function PaymentTransactionsPage() {
         title="All transactions"
         description="Purchases (test mode and Stripe), products granted by your server, item quantity changes and refunds, newest first."
       >
-        <div className="dash-row dash-toolbar">
-          <div className="dash-field">
-            <label htmlFor="transactions-type">Type</label>
-            <select id="transactions-type" value={filters.type} onChange={(event) => paging.setFilter('type', event.target.value)}>
-              <option value="">Any type</option>
-              {types.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="dash-field">
-            <label htmlFor="transactions-customer-type">Customer type</label>
-            <select
-              id="transactions-customer-type"
-              value={filters.customer_type}
-              onChange={(event) => paging.setFilter('customer_type', event.target.value)}
-            >
-              <option value="">Any customer</option>
-              <option value="user">user</option>
-              <option value="team">team</option>
-              <option value="custom">custom</option>
-            </select>
-          </div>
-          <form
-            aria-label="Filter by customer"
-            className="dash-row"
-            onSubmit={(event) => {
-              event.preventDefault();
-              paging.setFilter('customer_id', customerId.trim());
-            }}
-          >
-            <TextField label="Customer id" name="customer_id" value={customerId} onChange={(event) => setCustomerId(event.target.value)} />
-            <button type="submit">Filter</button>
-          </form>
-          {list.isFetching ? (
-            <span role="status" className="dash-muted">
-              Loading…
-            </span>
-          ) : null}
-        </div>
-        {refunded ? (
-          <p role="status" className="dash-success">
-            {refunded}
-          </p>
-        ) : null}
-        <ErrorMessage error={list.error} />
-        {list.data && list.data.transactions.length === 0 ? <p className="dash-muted">No transactions.</p> : null}
-        {list.data && list.data.transactions.length > 0 ? (
-          <div className="dash-table-wrap">
-            <table aria-label="Transactions">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="dash-visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.transactions.map((transaction) => (
-                  <tr key={`${transaction.type}-${transaction.id}`}>
-                    <td>{formatDate(transaction.created_at_millis)}</td>
-                    <td>{transaction.type}</td>
-                    <td>
-                      <CustomerCell transaction={transaction} />
-                    </td>
-                    <td>{describe(transaction)}</td>
-                    <td>{transaction.amount === null ? '—' : `${transaction.amount} ${transaction.currency ?? ''}`}</td>
-                    <td>
-                      {transaction.status ? <span className="dash-badge">{transaction.status}</span> : null}
-                      {transaction.test_mode ? <span className="dash-badge">test mode</span> : null}
-                    </td>
-                    <td>
-                      {transaction.type === 'purchase' && transaction.status !== 'refunded' ? (
-                        <button
-                          type="button"
-                          aria-label={`Refund ${transaction.product_display_name ?? 'purchase'} of ${transaction.customer_id}`}
-                          onClick={() => {
-                            setRefunded(null);
-                            setRefunding(transaction);
-                          }}
-                        >
-                          Refund
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
-        <Pager label="Pages of transactions" paging={paging} nextCursor={list.data?.next_cursor} waiting={list.isPlaceholderData} />
+        <PagedTable
+          label="Transactions"
+          pagerLabel="Pages of transactions"
+          paging={paging}
+          rows={list.data?.transactions}
+          nextCursor={list.data?.next_cursor}
+          fetching={list.isFetching}
+          placeholder={list.isPlaceholderData}
+          error={list.error}
+          emptyText="No transactions."
+          rowKey={(transaction) => `${transaction.type}-${transaction.id}`}
+          filters={
+            <>
+              <div className="dash-field">
+                <label htmlFor="transactions-type">Type</label>
+                <select id="transactions-type" value={filters.type} onChange={(event) => paging.setFilter('type', event.target.value)}>
+                  <option value="">Any type</option>
+                  {types.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="dash-field">
+                <label htmlFor="transactions-customer-type">Customer type</label>
+                <select
+                  id="transactions-customer-type"
+                  value={filters.customer_type}
+                  onChange={(event) => paging.setFilter('customer_type', event.target.value)}
+                >
+                  <option value="">Any customer</option>
+                  <option value="user">user</option>
+                  <option value="team">team</option>
+                  <option value="custom">custom</option>
+                </select>
+              </div>
+              <form
+                aria-label="Filter by customer"
+                className="dash-row"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  paging.setFilter('customer_id', customerId.trim());
+                }}
+              >
+                <TextField
+                  label="Customer id"
+                  name="customer_id"
+                  value={customerId}
+                  onChange={(event) => setCustomerId(event.target.value)}
+                />
+                <button type="submit">Filter</button>
+              </form>
+            </>
+          }
+          notice={
+            refunded ? (
+              <p role="status" className="dash-success">
+                {refunded}
+              </p>
+            ) : null
+          }
+          columns={[
+            { header: 'When', cell: (transaction) => formatDate(transaction.created_at_millis) },
+            { header: 'Type', cell: (transaction) => transaction.type },
+            { header: 'Customer', cell: (transaction) => <CustomerCell transaction={transaction} /> },
+            { header: 'What', cell: describe },
+            {
+              header: 'Amount',
+              cell: (transaction) => (transaction.amount === null ? '—' : `${transaction.amount} ${transaction.currency ?? ''}`),
+            },
+            {
+              header: 'Status',
+              cell: (transaction) => (
+                <>
+                  {transaction.status ? <span className="dash-badge">{transaction.status}</span> : null}
+                  {transaction.test_mode ? <span className="dash-badge">test mode</span> : null}
+                </>
+              ),
+            },
+            {
+              header: <span className="dash-visually-hidden">Actions</span>,
+              cell: (transaction) =>
+                transaction.type === 'purchase' && transaction.status !== 'refunded' ? (
+                  <button
+                    type="button"
+                    aria-label={`Refund ${transaction.product_display_name ?? 'purchase'} of ${transaction.customer_id}`}
+                    onClick={() => {
+                      setRefunded(null);
+                      setRefunding(transaction);
+                    }}
+                  >
+                    Refund
+                  </button>
+                ) : null,
+            },
+          ]}
+        />
       </Section>
       {refunding ? (
         <RefundDialog

@@ -1,177 +1,106 @@
-import { type FormEvent, useRef, useState } from 'react';
-import { ErrorMessage, Section } from '../ui.tsx';
-import {
-  type ConfigItem,
-  type ConfigLine,
-  type CustomerType,
-  type PaymentsConfig,
-  problemOf,
-  useSavePayments,
-  without,
-} from './payments-config.ts';
-import { CustomerTypeSelect, Field, focusFormSoon, IdField, useEntryDeletion } from './payments-fields.tsx';
+import type { ConfigItem, ConfigLine, CustomerType, PaymentsConfig } from './payments-config.ts';
+import { without } from './payments-config.ts';
+import { CatalogueEntries, CatalogueForm, useCatalogueEditor } from './payments-editor.tsx';
+import { CustomerTypeSelect, Field, IdField } from './payments-fields.tsx';
+import { Section } from '../ui.tsx';
 
 /**
  * Items: added, edited (name, customer type; the id stays) and deleted. Each save shows at once and
  * rolls back when refused; a refusal about a product that includes the item shows at the field.
  */
 export function Items({ payments }: { payments: PaymentsConfig }) {
-  const { save, mutation } = useSavePayments();
-  const formRef = useRef<HTMLFormElement>(null);
-  const empty = { id: '', displayName: '', customerType: 'user' as CustomerType };
-  const [form, setForm] = useState(empty);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const problem = problemOf(error, [
-    ['id', /^payments\.items$/],
-    ['customerType', /^payments\.items\.[^.]+\.customerType$/],
-    ['customerType', /^payments\.products\.[^.]+\.includedItems\./, true],
-  ]);
-  const deletion = useEntryDeletion('item', (id) => save({ 'payments.items': without(payments.items, id) }));
-  const stopEditing = () => {
-    setEditing(null);
-    setForm(empty);
-    setError(null);
-  };
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    const id = editing ?? form.id.trim();
+  const editor = useCatalogueEditor({
+    noun: 'item',
+    empty: { id: '', displayName: '', customerType: 'user' as CustomerType },
+    fields: [
+      ['id', /^payments\.items$/],
+      ['customerType', /^payments\.items\.[^.]+\.customerType$/],
+      ['customerType', /^payments\.products\.[^.]+\.includedItems\./, true],
+    ],
+    remove: (id, save) => save({ 'payments.items': without(payments.items, id) }),
+  });
+  const { form, setForm } = editor;
+  function submit() {
+    const id = editor.editing?.id ?? form.id.trim();
     const item: ConfigItem = {
-      ...(editing ? payments.items[editing] : {}),
+      ...(editor.editing ? payments.items[editor.editing.id] : {}),
       displayName: form.displayName.trim() || id,
       customerType: form.customerType,
     };
-    save({ [`payments.items.${id}`]: item }).then(() => {
-      setForm(empty);
-      setEditing(null);
-    }, setError);
+    editor.submit({ [`payments.items.${id}`]: item });
   }
-  const entries = Object.entries(payments.items);
   return (
     <Section title="Items" description="What customers have a quantity of (credits, seats); products include them.">
-      <ul className="dash-list" aria-label="Items">
-        {entries.length === 0 ? <li className="dash-muted">No items yet.</li> : null}
-        {entries.map(([id, item]) => (
-          <li key={id}>
-            <span>
-              <strong>{item.displayName ?? id}</strong> <code>{id}</code> <span className="dash-badge">{item.customerType}</span>
-              <br />
-              {deletion.refusal(id)}
-            </span>
-            {deletion.actions(id, id, () => {
-              setError(null);
-              setEditing(id);
-              focusFormSoon(formRef.current);
-              setForm({ id, displayName: item.displayName ?? '', customerType: item.customerType });
-            })}
-          </li>
-        ))}
-      </ul>
-      {deletion.dialog}
-      <form ref={formRef} className="dash-form" onSubmit={submit} aria-label={editing ? `Edit item ${editing}` : 'Add an item'}>
+      <CatalogueEntries
+        editor={editor}
+        label="Items"
+        emptyText="No items yet."
+        entries={Object.entries(payments.items)}
+        summary={(id, item) => (
+          <>
+            <strong>{item.displayName ?? id}</strong> <code>{id}</code> <span className="dash-badge">{item.customerType}</span>
+          </>
+        )}
+        onEdit={(id, item) => editor.edit({ id }, { id, displayName: item.displayName ?? '', customerType: item.customerType })}
+      />
+      <CatalogueForm editor={editor} addLabel="Add an item" onSubmit={submit}>
         <div className="dash-grid-3">
-          <IdField
-            value={form.id}
-            locked={editing !== null}
-            onChange={(id) => setForm({ ...form, id })}
-            problem={problem?.field === 'id' ? problem.message : null}
-          />
+          <IdField value={form.id} locked={editor.editing !== null} onChange={(id) => setForm({ ...form, id })} problem={editor.at('id')} />
           <Field label="Item name">
             {(id) => <input id={id} value={form.displayName} onChange={(event) => setForm({ ...form, displayName: event.target.value })} />}
           </Field>
           <CustomerTypeSelect
             value={form.customerType}
-            problem={problem?.field === 'customerType' ? problem.message : null}
+            problem={editor.at('customerType')}
             onChange={(customerType) => setForm({ ...form, customerType: customerType as CustomerType })}
           />
         </div>
-        {problem?.field === 'form' ? <ErrorMessage error={error} /> : null}
-        <div className="dash-row">
-          <button type="submit" className="gh-primary" disabled={mutation.isPending || !form.id.trim()}>
-            {editing ? 'Save item' : 'Add item'}
-          </button>
-          {editing ? (
-            <button type="button" onClick={stopEditing}>
-              Cancel editing
-            </button>
-          ) : null}
-        </div>
-      </form>
+      </CatalogueForm>
     </Section>
   );
 }
 
 /** Product lines: added, edited and deleted like items; a product still in a line keeps it from being deleted. */
 export function ProductLines({ payments }: { payments: PaymentsConfig }) {
-  const { save, mutation } = useSavePayments();
-  const formRef = useRef<HTMLFormElement>(null);
-  const empty = { id: '', displayName: '', customerType: '' };
-  const [form, setForm] = useState(empty);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const problem = problemOf(error, [
-    ['id', /^payments\.productLines$/],
-    ['customerType', /^payments\.productLines\.[^.]+\.customerType$/],
-    ['customerType', /^payments\.products\.[^.]+\.(customerType|productLineId)$/, true],
-  ]);
-  const deletion = useEntryDeletion('product line', (id) => save({ 'payments.productLines': without(payments.productLines, id) }));
-  const stopEditing = () => {
-    setEditing(null);
-    setForm(empty);
-    setError(null);
-  };
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    const id = editing ?? form.id.trim();
-    const { customerType: _previousType, ...kept } = editing ? (payments.productLines[editing] ?? {}) : {};
+  const editor = useCatalogueEditor({
+    noun: 'product line',
+    empty: { id: '', displayName: '', customerType: '' },
+    fields: [
+      ['id', /^payments\.productLines$/],
+      ['customerType', /^payments\.productLines\.[^.]+\.customerType$/],
+      ['customerType', /^payments\.products\.[^.]+\.(customerType|productLineId)$/, true],
+    ],
+    remove: (id, save) => save({ 'payments.productLines': without(payments.productLines, id) }),
+  });
+  const { form, setForm } = editor;
+  function submit() {
+    const id = editor.editing?.id ?? form.id.trim();
+    const { customerType: _previousType, ...kept } = editor.editing ? (payments.productLines[editor.editing.id] ?? {}) : {};
     const line: ConfigLine = { ...kept, displayName: form.displayName.trim() || id };
     if (form.customerType) line.customerType = form.customerType as CustomerType;
-    save({ [`payments.productLines.${id}`]: line }).then(() => {
-      setForm(empty);
-      setEditing(null);
-    }, setError);
+    editor.submit({ [`payments.productLines.${id}`]: line });
   }
-  const entries = Object.entries(payments.productLines);
   return (
     <Section
       title="Product lines"
       description="A customer owns at most one product of a line (plans: Free, Pro, Max); buying another switches."
     >
-      <ul className="dash-list" aria-label="Product lines">
-        {entries.length === 0 ? <li className="dash-muted">No product lines yet.</li> : null}
-        {entries.map(([id, line]) => (
-          <li key={id}>
-            <span>
-              <strong>{line.displayName ?? id}</strong> <code>{id}</code>
-              {line.customerType ? <span className="dash-badge">{line.customerType}</span> : null}
-              <br />
-              {deletion.refusal(id)}
-            </span>
-            {deletion.actions(id, id, () => {
-              setError(null);
-              setEditing(id);
-              focusFormSoon(formRef.current);
-              setForm({ id, displayName: line.displayName ?? '', customerType: line.customerType ?? '' });
-            })}
-          </li>
-        ))}
-      </ul>
-      {deletion.dialog}
-      <form
-        ref={formRef}
-        className="dash-form"
-        onSubmit={submit}
-        aria-label={editing ? `Edit product line ${editing}` : 'Add a product line'}
-      >
+      <CatalogueEntries
+        editor={editor}
+        label="Product lines"
+        emptyText="No product lines yet."
+        entries={Object.entries(payments.productLines)}
+        summary={(id, line) => (
+          <>
+            <strong>{line.displayName ?? id}</strong> <code>{id}</code>
+            {line.customerType ? <span className="dash-badge">{line.customerType}</span> : null}
+          </>
+        )}
+        onEdit={(id, line) => editor.edit({ id }, { id, displayName: line.displayName ?? '', customerType: line.customerType ?? '' })}
+      />
+      <CatalogueForm editor={editor} addLabel="Add a product line" onSubmit={submit}>
         <div className="dash-grid-3">
-          <IdField
-            value={form.id}
-            locked={editing !== null}
-            onChange={(id) => setForm({ ...form, id })}
-            problem={problem?.field === 'id' ? problem.message : null}
-          />
+          <IdField value={form.id} locked={editor.editing !== null} onChange={(id) => setForm({ ...form, id })} problem={editor.at('id')} />
           <Field label="Line name">
             {(id) => <input id={id} value={form.displayName} onChange={(event) => setForm({ ...form, displayName: event.target.value })} />}
           </Field>
@@ -179,22 +108,11 @@ export function ProductLines({ payments }: { payments: PaymentsConfig }) {
             label="Line customer type"
             optional
             value={form.customerType}
-            problem={problem?.field === 'customerType' ? problem.message : null}
+            problem={editor.at('customerType')}
             onChange={(customerType) => setForm({ ...form, customerType })}
           />
         </div>
-        {problem?.field === 'form' ? <ErrorMessage error={error} /> : null}
-        <div className="dash-row">
-          <button type="submit" className="gh-primary" disabled={mutation.isPending || !form.id.trim()}>
-            {editing ? 'Save product line' : 'Add product line'}
-          </button>
-          {editing ? (
-            <button type="button" onClick={stopEditing}>
-              Cancel editing
-            </button>
-          ) : null}
-        </div>
-      </form>
+      </CatalogueForm>
     </Section>
   );
 }

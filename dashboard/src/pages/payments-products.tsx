@@ -1,5 +1,4 @@
-import { type FormEvent, useRef, useState } from 'react';
-import { Checkbox, ErrorMessage, Section } from '../ui.tsx';
+import { Checkbox, Section } from '../ui.tsx';
 import {
   type ConfigPrice,
   type ConfigProduct,
@@ -10,11 +9,10 @@ import {
   intervals,
   type PaymentsConfig,
   priceText,
-  problemOf,
-  useSavePayments,
   without,
 } from './payments-config.ts';
-import { CustomerTypeSelect, Field, focusFormSoon, IdField, useEntryDeletion } from './payments-fields.tsx';
+import { CatalogueEntries, CatalogueForm, useCatalogueEditor } from './payments-editor.tsx';
+import { CustomerTypeSelect, Field, IdField } from './payments-fields.tsx';
 
 const emptyForm = {
   id: '',
@@ -113,78 +111,58 @@ const priceIdsOf = (product: ConfigProduct | undefined) =>
 
 /** Products: added, edited (what the form shows) and deleted; the server's rule messages at the field they name. */
 export function Products({ payments }: { payments: PaymentsConfig }) {
-  const { save, mutation } = useSavePayments();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [form, setForm] = useState(emptyForm);
-  const [editing, setEditing] = useState<{ id: string; shown: Shown } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const problem = problemOf(error, [
-    ['id', /^payments\.products$/],
-    ['amount', /^payments\.products\.[^.]+\.prices/],
-    ['quantity', /^payments\.products\.[^.]+\.includedItems/],
-    ['productLineId', /^payments\.products\.[^.]+\.productLineId$/],
-    ['customerType', /^payments\.products\.[^.]+\.customerType$/],
-  ]);
-  const at = (field: string) => (problem?.field === field ? problem.message : null);
+  const editor = useCatalogueEditor<ProductForm, { id: string; shown: Shown }>({
+    noun: 'product',
+    empty: emptyForm,
+    fields: [
+      ['id', /^payments\.products$/],
+      ['amount', /^payments\.products\.[^.]+\.prices/],
+      ['quantity', /^payments\.products\.[^.]+\.includedItems/],
+      ['productLineId', /^payments\.products\.[^.]+\.productLineId$/],
+      ['customerType', /^payments\.products\.[^.]+\.customerType$/],
+    ],
+    remove: (id, save) => save({ 'payments.products': without(payments.products, id) }),
+  });
+  const { form, setForm, editing, setEditing, at } = editor;
   const itemsOfType = Object.entries(payments.items).filter(([, item]) => item.customerType === form.customerType);
-  const deletion = useEntryDeletion('product', (id) => save({ 'payments.products': without(payments.products, id) }));
-  const stopEditing = () => {
-    setEditing(null);
-    setForm(emptyForm);
-    setError(null);
-  };
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
+  function submit() {
     const id = form.id.trim();
     const product = productOf(form, editing ? payments.products[editing.id] : undefined, editing?.shown ?? {});
-    save({ [`payments.products.${id}`]: product }).then(stopEditing, setError);
+    editor.submit({ [`payments.products.${id}`]: product });
   }
 
-  const entries = Object.entries(payments.products);
   return (
     <Section
       title="Products"
       description="What customers buy or are granted: prices per currency and interval, and the items they include."
     >
-      <ul className="dash-list" aria-label="Products">
-        {entries.length === 0 ? <li className="dash-muted">No products yet.</li> : null}
-        {entries.map(([id, product]) => (
-          <li key={id}>
-            <span>
-              <strong>{product.displayName ?? id}</strong> <code>{id}</code> <span className="dash-badge">{product.customerType}</span>
-              {product.productLineId ? <span className="dash-badge">line {product.productLineId}</span> : null}
-              <br />
-              <span className="dash-muted">
-                {product.prices === 'include-by-default'
-                  ? 'Included by default'
-                  : Object.entries(product.prices)
-                      .map(([priceId, price]) => `${priceId}: ${priceText(price)}`)
-                      .join(' · ')}
-                {Object.entries(product.includedItems ?? {}).map(([itemId, included]) => ` · includes ${included.quantity ?? 0} ${itemId}`)}
-              </span>
-              <br />
-              {deletion.refusal(id)}
+      <CatalogueEntries
+        editor={editor}
+        label="Products"
+        emptyText="No products yet."
+        entries={Object.entries(payments.products)}
+        summary={(id, product) => (
+          <>
+            <strong>{product.displayName ?? id}</strong> <code>{id}</code> <span className="dash-badge">{product.customerType}</span>
+            {product.productLineId ? <span className="dash-badge">line {product.productLineId}</span> : null}
+            <br />
+            <span className="dash-muted">
+              {product.prices === 'include-by-default'
+                ? 'Included by default'
+                : Object.entries(product.prices)
+                    .map(([priceId, price]) => `${priceId}: ${priceText(price)}`)
+                    .join(' · ')}
+              {Object.entries(product.includedItems ?? {}).map(([itemId, included]) => ` · includes ${included.quantity ?? 0} ${itemId}`)}
             </span>
-            {deletion.actions(id, id, () => {
-              const loaded = formOf(id, product);
-              setError(null);
-              setEditing({ id, shown: loaded.shown });
-              focusFormSoon(formRef.current);
-              setForm(loaded.form);
-            })}
-          </li>
-        ))}
-      </ul>
-      {deletion.dialog}
-      <form
-        ref={formRef}
-        className="dash-form"
-        onSubmit={submit}
-        aria-label={editing ? `Edit product ${editing.id}` : 'Add a product'}
-        noValidate
-      >
+          </>
+        )}
+        onEdit={(id, product) => {
+          const loaded = formOf(id, product);
+          editor.edit({ id, shown: loaded.shown }, loaded.form);
+        }}
+      />
+      <CatalogueForm editor={editor} addLabel="Add a product" onSubmit={submit}>
         {editing ? (
           <p className="dash-muted">
             The form shows one price of this product and its first included item; its other prices and items stay as they are.
@@ -277,18 +255,7 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
             </Field>
           </div>
         </fieldset>
-        {problem?.field === 'form' ? <ErrorMessage error={error} /> : null}
-        <div className="dash-row">
-          <button type="submit" className="gh-primary" disabled={mutation.isPending || !form.id.trim()}>
-            {mutation.isPending ? 'Saving…' : editing ? 'Save product' : 'Add product'}
-          </button>
-          {editing ? (
-            <button type="button" onClick={stopEditing}>
-              Cancel editing
-            </button>
-          ) : null}
-        </div>
-      </form>
+      </CatalogueForm>
     </Section>
   );
 }

@@ -202,7 +202,10 @@ export class StripeStandIn {
       return [200, { object: 'account_link', created: now, expires_at: now + 300, url: `${this.url}/setup/${body.get('account')}` }];
     }
     if (request.method === 'POST' && path === '/v1/account_sessions') {
-      return [200, { object: 'account_session', account: body.get('account'), client_secret: id('accs_secret'), expires_at: now + 1800 }];
+      const session = { object: 'account_session', account: body.get('account'), client_secret: id('accs_secret'), expires_at: now + 1800 };
+      const components = [...body.keys()].flatMap((key) => /^components\[(\w+)\]\[enabled\]$/.exec(key)?.[1] ?? []);
+      this.accountSessions.set(session.client_secret, { account: session.account ?? '', components });
+      return [200, session];
     }
     if (request.method === 'POST' && path === '/v1/refunds') {
       return [
@@ -217,6 +220,21 @@ export class StripeStandIn {
       ];
     }
     if (request.method === 'GET' && path === '/v3/') return [200, this.stripeJs(), { 'content-type': 'text/javascript; charset=utf-8' }];
+    if (request.method === 'GET' && path === '/connect-js/v1.0/connect.js')
+      return [200, this.connectJs(), { 'content-type': 'text/javascript; charset=utf-8' }];
+    if (request.method === 'GET' && path === '/stand-in/connect/claim') {
+      // What Connect.js does first with the client secret the dashboard's server made: Stripe answers the session's account.
+      const claim = {
+        client_secret: body.get('client_secret') ?? '',
+        publishable_key: body.get('publishable_key') ?? '',
+        sdk_version: body.get('sdk_version') ?? '',
+      };
+      this.connectClaims.push(claim);
+      const session = this.accountSessions.get(claim.client_secret);
+      const cors = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
+      if (!session) return [401, JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid account session' } }), cors];
+      return [200, JSON.stringify(session), cors];
+    }
     if (request.method === 'GET' && path === '/stand-in/confirm') {
       // What Stripe does after the buyer confirms on its Payment Element: the intent succeeds and the buyer goes back.
       const secret = body.get('client_secret');
@@ -308,6 +326,63 @@ export class StripeStandIn {
       billing_reason: subscription.latest_invoice ? 'subscription_update' : 'subscription_create',
       hosted_invoice_url: null,
     });
+  }
+
+  /**
+   * A stand-in of Connect.js (Stripe's embedded Connect components) as @stripe/connect-js drives it:
+   * `window.StripeConnect.init(params)` takes the client secret (the SDK's eager `fetchClientSecret`), claims the
+   * session here (recorded, with the publishable key and the SDK's version) and the `stripe-connect-*` elements
+   * show what they are for the session's account, or report a load error through `setOnLoadError`.
+   */
+  private connectJs(): string {
+    return `(function () {
+  const origin = ${JSON.stringify(this.url)};
+  const titles = {
+    'stripe-connect-account-onboarding': 'Account onboarding',
+    'stripe-connect-account-management': 'Account management',
+    'stripe-connect-notification-banner': 'Notifications',
+    'stripe-connect-payments': 'Payments',
+    'stripe-connect-payouts': 'Payouts',
+  };
+  const component = { 'stripe-connect-account-onboarding': 'account_onboarding', 'stripe-connect-account-management': 'account_management',
+    'stripe-connect-notification-banner': 'notification_banner', 'stripe-connect-payments': 'payments', 'stripe-connect-payouts': 'payouts' };
+  Object.keys(titles).forEach(function (tag) {
+    customElements.define(tag, class extends HTMLElement {
+      setOnLoadErrorInternalOnly(listener) { this.onLoadError = listener; }
+      setOnLoaderStartInternalOnly(listener) { this.onLoaderStart = listener; }
+      setOnExitInternalOnly(listener) { this.onExit = listener; }
+      setConnector(connect) {
+        const element = this;
+        if (element.onLoaderStart) element.onLoaderStart({ elementTagName: tag });
+        connect.session.then(function (session) {
+          if (session.components.indexOf(component[tag]) < 0) throw new Error('This component is not enabled for the account session');
+          element.setAttribute('data-account', session.account);
+          element.innerHTML = '<p>' + titles[tag] + ' of ' + session.account + ' (Stripe stand-in)</p>';
+        }).catch(function (error) {
+          if (element.onLoadError) element.onLoadError({ elementTagName: tag, error: { type: 'authentication_error', message: error.message } });
+        });
+      }
+    });
+  });
+  window.StripeConnect = window.StripeConnect || {};
+  window.StripeConnect.init = function (params) {
+    const meta = params.metaOptions || {};
+    const secret = meta.eagerClientSecretPromise || params.fetchClientSecret();
+    const session = Promise.resolve(secret).then(function (clientSecret) {
+      const query = new URLSearchParams({ client_secret: clientSecret, publishable_key: params.publishableKey,
+        sdk_version: (meta.sdkOptions && meta.sdkOptions.sdkVersion) || '' });
+      return fetch(origin + '/stand-in/connect/claim?' + query.toString()).then(function (response) {
+        return response.json().then(function (body) {
+          if (!response.ok) throw new Error(body.error.message);
+          return body;
+        });
+      });
+    });
+    session.catch(function () {});
+    return { connect: { session: session }, update: function () {}, logout: function () { return Promise.resolve(); } };
+  };
+})();
+`;
   }
 
   /** Customers, products, payment intents, subscriptions, invoices, setup intents and payment methods of a connected account. */
