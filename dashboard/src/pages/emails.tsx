@@ -3,7 +3,8 @@ import { KnownError } from '@gatehouse/protocol/errors';
 import { api, Link, useGatehouse } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { paths } from '../routes.ts';
+import { AiChatPanel } from '../ai-chat-panel.tsx';
+import { paths, useRoute } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, errorText, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
 import {
@@ -560,6 +561,7 @@ function SourceEditor(props: {
   actions?: ReactNode;
 }) {
   const { request } = useProjectScope();
+  const route = useRoute();
   const [displayName, setDisplayName] = useState(props.displayName);
   const [source, setSource] = useState(props.source);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -746,6 +748,16 @@ function SourceEditor(props: {
           {preview ? <PreviewFrame html={preview.html} onTextClick={onPreviewClick} /> : <p className="dash-loading">Rendering…</p>}
         </div>
       </div>
+      <AiChatPanel
+        contextType={`email-${props.kind}`}
+        subjectId={route.page === 'project' ? (route.item ?? '') : ''}
+        source={source}
+        onUseCode={(code) => {
+          setSource(code);
+          setSaved(false);
+          sourceArea.current?.focus();
+        }}
+      />
     </>
   );
 }

@@ -425,7 +425,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with an email and a password
-         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
+         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Attempts take their place in the count before the password is checked (one that turns out to need the second factor gives it back), so parallel attempts from one IP get no more than 10 either. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
          */
         post: operations["signInWithPassword"];
         delete?: never;
@@ -7316,10 +7316,17 @@ export interface paths {
         /**
          * Move a customer to another product of the same line
          * @description Cancels `from_product_id` and gives `to_product_id` (same product line) at `price_id` (its first price when
-         *     absent). Refused when `payments.blockNewPurchases` is on (`NEW_PURCHASES_BLOCKED`); outside test mode a paid
-         *     target needs the customer's default payment method (`DEFAULT_PAYMENT_METHOD_REQUIRED`). Plain-text answers:
-         *     400 products of different lines or an unknown price, 404 a `from` product the customer does not own. Users
-         *     and teams only; client access reaches the signed-in user and its teams, and never server-only products.
+         *     absent). Refused when `payments.blockNewPurchases` is on (`NEW_PURCHASES_BLOCKED`). Outside test mode a paid
+         *     target is charged to the customer's default payment method (saved through `payment-method/.../set-default`)
+         *     off-session on the project's connected Stripe account: a `from` product bought as a Stripe subscription has
+         *     that subscription switched to the new price with prorations invoiced at once (a price with an interval), or is
+         *     canceled once a one-time price is paid; otherwise a new subscription (or a one-time payment) is charged. The
+         *     customer owns the new product when the call answers (the webhook then renews it; its events never grant it a
+         *     second time). Without a default payment method: `DEFAULT_PAYMENT_METHOD_REQUIRED`; a declined card, or one
+         *     whose bank asks for authentication: `PAYMENT_METHOD_DECLINED` (402) and nothing changes. Plain-text answers:
+         *     400 products of different lines, an unknown price or a quantity a non-stackable product cannot have, 404 a
+         *     `from` product the customer does not own. Users and teams only; client access reaches the signed-in user and
+         *     its teams, and never server-only products.
          */
         post: operations["switchCustomerProduct"];
         delete?: never;
@@ -8321,8 +8328,9 @@ export interface paths {
         put?: never;
         /**
          * A session for Stripe's embedded dashboard components
-         * @description An account session of the project's connected account (account management, notification banner, payments and
-         *     payouts components), whose `client_secret` the dashboard hands to Stripe's embedded components.
+         * @description An account session of the project's connected account (account onboarding, account management, notification
+         *     banner, payments and payouts components), whose `client_secret` the dashboard hands to Stripe's embedded
+         *     components (Connect.js, loaded from `STRIPE_CONNECT_JS_URL`, default Stripe's).
          *     `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has no connected account.
          */
         post: operations["createStripeAccountSession"];
@@ -13657,6 +13665,21 @@ export interface components {
             code: "NEW_PURCHASES_BLOCKED";
             error: string;
         };
+        /** @description A Gatehouse code: Stripe refused to charge the customer's default payment method off-session for a switch to a paid product (the card was declined, or its bank asks the customer to authenticate the payment: `requires_action`). Nothing changed: the customer keeps the product it had, and Stripe applied no change to its subscription. The customer can save another payment method (setup intent, set default) and switch again, or buy the product through a purchase URL. */
+        PaymentMethodDeclinedError: {
+            /** @constant */
+            code: "PAYMENT_METHOD_DECLINED";
+            error: string;
+            details: {
+                /** @enum {string} */
+                customer_type: "user" | "team";
+                customer_id: string;
+                /** @description The bank asks the customer to authenticate the payment (3-D Secure), which an off-session charge cannot do. */
+                requires_action: boolean;
+                /** @description Stripe's reason (`decline_code`, else its error `code`: `card_declined`, `authentication_required`, ...). */
+                decline_code: string | null;
+            };
+        };
         /** @description A Gatehouse code: the customer owns another product of the same product line (not an add-on of this one, nor this an add-on of it), and products of one line exclude each other; buy a switch instead. `conflicting_products` names them. */
         ProductLineConflictError: {
             /** @constant */
@@ -15350,6 +15373,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["NewPurchasesBlockedError"];
+            };
+        };
+        /** @description The customer's default payment method was declined (or needs the customer to authenticate); nothing changed. */
+        PAYMENT_METHOD_DECLINED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PaymentMethodDeclinedError"];
             };
         };
         /** @description The customer owns another product of the same line. */
@@ -27713,6 +27747,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UserRequired401"];
+            402: components["responses"]["PAYMENT_METHOD_DECLINED"];
             /** @description Restricted user, client access to another customer (plain text), or new purchases blocked. */
             403: {
                 headers: {

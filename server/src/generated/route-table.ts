@@ -9884,6 +9884,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN",
         "USER_AUTHENTICATION_REQUIRED"
       ],
+      "402": ["PAYMENT_METHOD_DECLINED"],
       "403": ["NEW_PURCHASES_BLOCKED", "RESTRICTED_USER_NOT_ALLOWED"],
       "404": []
     }

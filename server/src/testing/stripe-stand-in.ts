@@ -44,6 +44,12 @@ export class StripeStandIn {
   readonly accounts = new Map<string, Account>();
   /** Objects of the connected accounts by id: customers, products, payment intents, subscriptions, setup intents, payment methods, invoices. */
   readonly objects = new Map<string, AccountObject>();
+  /** Payment methods Stripe refuses to charge off-session, with the error code it answers (`card_declined`, `authentication_required`). */
+  readonly refusing = new Map<string, { code: string; declineCode?: string }>();
+  /** Account sessions by client secret: the account and the components enabled. */
+  readonly accountSessions = new Map<string, { account: string; components: string[] }>();
+  /** The sessions Connect.js (the stand-in) was asked to load, with the publishable key and @stripe/connect-js's version. */
+  readonly connectClaims: Array<{ client_secret: string; publishable_key: string; sdk_version: string }> = [];
   private server: Server | undefined;
   url = '';
 
@@ -93,6 +99,34 @@ export class StripeStandIn {
     intent.status = 'succeeded';
     intent.payment_method = method.id;
     return method.id;
+  }
+
+  /** From now on Stripe refuses to charge the payment method (a declined card, or one whose bank asks the customer to authenticate). */
+  refuse(paymentMethodId: string, code: 'card_declined' | 'authentication_required', declineCode?: string): void {
+    this.refusing.set(paymentMethodId, { code, ...(declineCode ? { declineCode } : {}) });
+  }
+
+  /** Stripe's 402 card error for an off-session charge of a payment method it refuses; undefined when it charges it. */
+  private refusal(paymentMethodId: string | null, intent?: AccountObject): [number, unknown] | undefined {
+    const refused = paymentMethodId ? this.refusing.get(paymentMethodId) : undefined;
+    if (!refused) return undefined;
+    const needsAction = refused.code === 'authentication_required';
+    if (intent) {
+      intent.status = needsAction ? 'requires_action' : 'requires_payment_method';
+      intent.last_payment_error = { code: refused.code, type: 'card_error' };
+    }
+    return [
+      402,
+      {
+        error: {
+          type: 'card_error',
+          code: refused.code,
+          ...(refused.declineCode ? { decline_code: refused.declineCode } : {}),
+          message: needsAction ? 'This payment required an authentication action to complete.' : 'Your card was declined.',
+          ...(intent ? { payment_intent: intent } : {}),
+        },
+      },
+    ];
   }
 
   /** An invoice Stripe issued to a customer of a connected account. */
@@ -237,6 +271,45 @@ export class StripeStandIn {
 `;
   }
 
+  /** The subscription item of a request's `items[0]` (price per interval), its period starting now. */
+  private subscriptionItemOf(body: URLSearchParams): Record<string, unknown> {
+    const interval = body.get('items[0][price_data][recurring][interval]') ?? 'month';
+    const count = Number(body.get('items[0][price_data][recurring][interval_count]') ?? 1);
+    const start = new Date();
+    const end = new Date(start.getTime());
+    if (interval === 'day') end.setUTCDate(end.getUTCDate() + count);
+    if (interval === 'week') end.setUTCDate(end.getUTCDate() + 7 * count);
+    if (interval === 'month') end.setUTCMonth(end.getUTCMonth() + count);
+    if (interval === 'year') end.setUTCFullYear(end.getUTCFullYear() + count);
+    return {
+      id: id('si'),
+      object: 'subscription_item',
+      quantity: Number(body.get('items[0][quantity]') ?? 1),
+      current_period_start: Math.floor(start.getTime() / 1000),
+      current_period_end: Math.floor(end.getTime() / 1000),
+      price: {
+        object: 'price',
+        product: body.get('items[0][price_data][product]'),
+        currency: body.get('items[0][price_data][currency]'),
+        unit_amount: Number(body.get('items[0][price_data][unit_amount]')),
+        recurring: { interval, interval_count: count },
+      },
+    };
+  }
+
+  /** The invoice an off-session subscription change paid at once (its item's price times quantity). */
+  private paidInvoice(subscription: AccountObject, body: URLSearchParams): AccountObject {
+    return this.create('invoice', 'in', subscription.account, {
+      customer: subscription.customer,
+      subscription: subscription.id,
+      status: 'paid',
+      total: Number(body.get('items[0][price_data][unit_amount]') ?? 0) * Number(body.get('items[0][quantity]') ?? 1),
+      currency: body.get('items[0][price_data][currency]'),
+      billing_reason: subscription.latest_invoice ? 'subscription_update' : 'subscription_create',
+      hosted_invoice_url: null,
+    });
+  }
+
   /** Customers, products, payment intents, subscriptions, invoices, setup intents and payment methods of a connected account. */
   private handleAccountObjects(
     method: string,
@@ -261,6 +334,23 @@ export class StripeStandIn {
     if (method === 'POST' && resource === 'products' && !objectId) {
       return [200, this.create('product', 'prod', stripeAccount, { name: body.get('name'), metadata: metadataOf(body) })];
     }
+    if (method === 'POST' && resource === 'payment_intents' && !objectId && body.get('confirm') === 'true') {
+      // An off-session payment with a saved payment method, confirmed at once: succeeded, or Stripe's card error.
+      const paymentMethod = body.get('payment_method');
+      if (!paymentMethod || !this.find('payment_method', paymentMethod, stripeAccount))
+        return missing('payment_method', paymentMethod ?? '');
+      const intent = this.create('payment_intent', 'pi', stripeAccount, {
+        amount: Number(body.get('amount')),
+        currency: body.get('currency'),
+        customer: body.get('customer'),
+        description: body.get('description'),
+        metadata: metadataOf(body),
+        payment_method: paymentMethod,
+        off_session: body.get('off_session') === 'true',
+        status: 'succeeded',
+      });
+      return this.refusal(paymentMethod, intent) ?? [200, intent];
+    }
     if (method === 'POST' && resource === 'payment_intents' && !objectId) {
       const intentId = id('pi');
       const intent = this.create('payment_intent', 'pi', stripeAccount, {
@@ -273,6 +363,51 @@ export class StripeStandIn {
       });
       intent.client_secret = `${intent.id}_secret_${intentId.slice(3)}`;
       return [200, intent];
+    }
+    if (method === 'POST' && resource === 'subscriptions' && !objectId && body.get('payment_behavior') === 'error_if_incomplete') {
+      // Paid at once with the saved payment method (off-session): active with a paid invoice, or nothing created.
+      const customer = body.get('customer') ?? '';
+      if (!this.find('customer', customer, stripeAccount)) return missing('customer', customer);
+      const paymentMethod = body.get('default_payment_method');
+      const refused = this.refusal(paymentMethod);
+      if (refused) return refused;
+      const subscription = this.create('subscription', 'sub', stripeAccount, {
+        customer,
+        status: 'active',
+        default_payment_method: paymentMethod,
+        metadata: metadataOf(body),
+        items: { object: 'list', data: [this.subscriptionItemOf(body)] },
+      });
+      subscription.latest_invoice = this.paidInvoice(subscription, body);
+      return [200, subscription];
+    }
+    if (method === 'POST' && resource === 'subscriptions' && objectId) {
+      // A switch: the item moves to the new price, prorations invoiced and paid at once, or (refused) nothing changes.
+      const subscription = this.find('subscription', objectId, stripeAccount);
+      if (!subscription) return missing('subscription', objectId);
+      const items = (subscription.items as { data: Array<Record<string, unknown>> }).data;
+      const itemId = body.get('items[0][id]');
+      if (itemId !== null && !items.some((item) => item.id === itemId)) return missing('subscription_item', itemId);
+      const paymentMethod = body.get('default_payment_method') ?? (subscription.default_payment_method as string | null);
+      const refused = this.refusal(paymentMethod);
+      if (refused) return refused;
+      if (itemId !== null) subscription.items = { object: 'list', data: [{ ...this.subscriptionItemOf(body), id: itemId }] };
+      subscription.default_payment_method = paymentMethod;
+      subscription.metadata = { ...(subscription.metadata as Record<string, string>), ...metadataOf(body) };
+      if (body.get('cancel_at_period_end') !== null) subscription.cancel_at_period_end = body.get('cancel_at_period_end') === 'true';
+      subscription.status = 'active';
+      subscription.latest_invoice = this.paidInvoice(subscription, body);
+      return [200, subscription];
+    }
+    if (method === 'GET' && resource === 'subscriptions' && objectId) {
+      const subscription = this.find('subscription', objectId, stripeAccount);
+      return subscription ? [200, subscription] : missing('subscription', objectId);
+    }
+    if (method === 'DELETE' && resource === 'subscriptions' && objectId) {
+      const subscription = this.find('subscription', objectId, stripeAccount);
+      if (!subscription) return missing('subscription', objectId);
+      subscription.status = 'canceled';
+      return [200, subscription];
     }
     if (method === 'POST' && resource === 'subscriptions' && !objectId) {
       const customer = body.get('customer') ?? '';
@@ -303,6 +438,7 @@ export class StripeStandIn {
           object: 'list',
           data: [
             {
+              id: id('si'),
               object: 'subscription_item',
               quantity: Number(body.get('items[0][quantity]') ?? 1),
               price: {

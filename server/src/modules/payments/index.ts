@@ -8,7 +8,8 @@ import * as migration0031 from './migrations/0031-purchase-codes.ts';
 import * as migration0032 from './migrations/0032-payment-refunds.ts';
 import * as migration0033 from './migrations/0033-stripe.ts';
 import * as migration0034 from './migrations/0034-stripe-customers.ts';
-import { defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
+import * as migration0035 from './migrations/0035-item-change-function.ts';
+import { defaultStripeConnectJsUrl, defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
 import { PurchaseService } from './purchase.service.ts';
 import { PaymentService } from './payment.service.ts';
 import { paymentHandlers } from './payments.routes.ts';
@@ -27,6 +28,7 @@ export const paymentsModule = defineModule({
     '0032-payment-refunds': migration0032,
     '0033-stripe': migration0033,
     '0034-stripe-customers': migration0034,
+    '0035-item-change-function': migration0035,
   },
   settings: (env): PaymentSettings => readPaymentSettings(env),
   requires: [eventsModule, projectsModule, usersModule, teamsModule],
@@ -35,7 +37,11 @@ export const paymentsModule = defineModule({
     const gateway = StripeGateway.from(settings);
     const transactions = new TransactionService(db, events, gateway);
     const browser = settings.stripePublishableKey
-      ? { publishableKey: settings.stripePublishableKey, jsUrl: settings.stripeJsUrl ?? defaultStripeJsUrl }
+      ? {
+          publishableKey: settings.stripePublishableKey,
+          jsUrl: settings.stripeJsUrl ?? defaultStripeJsUrl,
+          connectJsUrl: settings.stripeConnectJsUrl ?? defaultStripeConnectJsUrl,
+        }
       : null;
     const stripe = new StripeService(db, gateway, payments, transactions, projects, `${publicUrl}/dashboard`, browser);
     return {

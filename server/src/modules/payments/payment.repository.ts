@@ -3,7 +3,6 @@ import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type {
   PaymentCustomerProductTable,
-  PaymentItemChangeTable,
   PaymentPurchaseCodeTable,
   PaymentRefundTable,
   PaymentStripeCustomerTable,
@@ -25,10 +24,10 @@ export async function lockCustomer(trx: DbHandle, projectId: ProjectId, customer
 }
 
 /**
- * What an item's quantity is read from, in one round trip: the sum of the customer's manual
- * changes of the item that have not expired at `now` and the customer's products, oldest first (as
- * `listCustomerProductRows`). The read of every get-item and of every checked decrement (issue #15:
- * two statements on two pooled connections cost more than the work itself).
+ * What an item's quantity is read from, in one round trip: the customer's manual changes of the item
+ * that count at `now` (the running total of those that never expire plus the unexpired ones that
+ * do) and the customer's products, oldest first (as `listCustomerProductRows`). The read of every
+ * get-item; it does not grow with the ledger's entries that never expire.
  */
 export async function readItemState(
   db: DbHandle,
@@ -39,54 +38,77 @@ export async function readItemState(
 ): Promise<ItemState> {
   const { rows } = await sql<CustomerProductRow & { gatehouse_manual_total: string | null }>`
     select
-      (select sum(c.delta) from payment_item_change c
-        where c.project_id = ${projectId} and c.customer_type = ${customer.type} and c.customer_id = ${customer.id}
-          and c.item_id = ${itemId} and (c.expires_at is null or c.expires_at > ${now})) as gatehouse_manual_total,
+      payment_item_manual_quantity(${projectId}, ${customer.type}, ${customer.id}, ${itemId}, ${now}::timestamptz) as gatehouse_manual_total,
       p.*
     from (select 1) as anchor
     left join payment_customer_product p
       on p.project_id = ${projectId} and p.customer_type = ${customer.type} and p.customer_id = ${customer.id}
     order by p.created_at, p.id`.execute(kyselyOf(db));
-  return itemStateOf(rows);
-}
-
-function itemStateOf(rows: ReadonlyArray<CustomerProductRow & { gatehouse_manual_total: string | null }>): ItemState {
   const manual = Number(rows[0]?.gatehouse_manual_total ?? 0);
   const products = rows.filter((row) => row.id !== null).map(({ gatehouse_manual_total: _, ...row }) => row as CustomerProductRow);
   return { manual, products };
 }
 
+/** The customer's product rows as of one moment, and the stamp `applyItemChange` compares (see migration 0035). */
+export type ProductsSnapshot = { stamp: string; rows: CustomerProductRow[] };
+
+/** What `applyItemChange` did: changed, refused (the quantity before was `prior`), or nothing because the products moved on (`current`). */
+export type ItemChangeOutcome =
+  | { outcome: 'changed'; prior: number | null }
+  | { outcome: 'insufficient'; prior: number }
+  | { outcome: 'stale'; current: ProductsSnapshot };
+
 /**
- * Inserts a ledger entry and, in the same statement, reads the item's state as `readItemState` does
- * from before the insert (a statement does not see its own inserted rows): a checked decrement's
- * insert and read in one round trip. The caller rolls the transaction back when the state forbids
- * the change, which undoes the insert.
+ * A ledger entry in one round trip (`payment_item_change_apply`, migration 0035): under the customer
+ * item's advisory lock, a checked change is refused when the manual quantity plus `granted` (what
+ * the products of `productsStamp` grant at `now`) plus the delta would be below zero; otherwise the
+ * entry, the running total of entries that never expire, and the event go in. When the customer's
+ * products are not those of `productsStamp` it changes nothing and answers them.
  */
-export async function insertItemChangeReadingState(
+export async function applyItemChange(
   db: DbHandle,
-  row: Insertable<PaymentItemChangeTable> & { project_id: ProjectId },
-  now: Date,
-): Promise<ItemState> {
-  const { rows } = await sql<CustomerProductRow & { gatehouse_manual_total: string | null }>`
-    with inserted as (
-      insert into payment_item_change (id, project_id, customer_type, customer_id, item_id, delta, expires_at, description, created_at)
-      values (${row.id}, ${row.project_id}, ${row.customer_type}, ${row.customer_id}, ${row.item_id}, ${row.delta},
-        ${row.expires_at ?? null}, ${row.description ?? null}, ${row.created_at ?? now})
-    )
-    select
-      (select sum(c.delta) from payment_item_change c
-        where c.project_id = ${row.project_id} and c.customer_type = ${row.customer_type} and c.customer_id = ${row.customer_id}
-          and c.item_id = ${row.item_id} and (c.expires_at is null or c.expires_at > ${now})) as gatehouse_manual_total,
-      p.*
-    from (select 1) as anchor
-    left join payment_customer_product p
-      on p.project_id = ${row.project_id} and p.customer_type = ${row.customer_type} and p.customer_id = ${row.customer_id}
-    order by p.created_at, p.id`.execute(kyselyOf(db));
-  return itemStateOf(rows);
+  row: {
+    id: string;
+    project_id: ProjectId;
+    customer_type: string;
+    customer_id: string;
+    item_id: string;
+    delta: number;
+    expires_at: Date | null;
+    description: string | null;
+  },
+  check: { now: Date; checked: boolean; granted: number; productsStamp: string | null },
+  event: { data: unknown },
+): Promise<ItemChangeOutcome> {
+  const lockKey = JSON.stringify([row.project_id, row.customer_type, row.customer_id, row.item_id]);
+  const { rows } = await sql<{ outcome: string; prior: string | null; products_stamp: string | null; products: unknown[] | null }>`
+    select * from payment_item_change_apply(${lockKey}, ${row.id}::uuid, ${row.project_id}, ${row.customer_type}, ${row.customer_id},
+      ${row.item_id}, ${row.delta}::bigint, ${row.expires_at}::timestamptz, ${row.description}::text, ${check.now}::timestamptz,
+      ${check.checked}, ${check.granted}::bigint, ${check.productsStamp}::text, ${JSON.stringify(event.data)}::jsonb)`.execute(
+    kyselyOf(db),
+  );
+  const [result] = rows;
+  if (!result) throw new Error('payment_item_change_apply answered no row');
+  if (result.outcome === 'stale')
+    return {
+      outcome: 'stale',
+      current: { stamp: result.products_stamp ?? '', rows: (result.products ?? []).map((product) => productRowOfJson(product)) },
+    };
+  if (result.outcome === 'insufficient') return { outcome: 'insufficient', prior: Number(result.prior) };
+  return { outcome: 'changed', prior: result.prior === null ? null : Number(result.prior) };
 }
 
-export async function insertItemChange(db: DbHandle, row: Insertable<PaymentItemChangeTable>): Promise<void> {
-  await kyselyOf(db).insertInto('payment_item_change').values(row).execute();
+/** A product row as `to_jsonb` renders it: its timestamps back to dates. */
+function productRowOfJson(json: unknown): CustomerProductRow {
+  const row = json as Record<string, unknown>;
+  const date = (value: unknown) => (typeof value === 'string' ? new Date(value) : null);
+  return {
+    ...(row as unknown as CustomerProductRow),
+    created_at: date(row.created_at) as Date,
+    ended_at: date(row.ended_at),
+    refunded_at: date(row.refunded_at),
+    current_period_end: date(row.current_period_end),
+  };
 }
 
 /** The customer's products, oldest first (every status). */

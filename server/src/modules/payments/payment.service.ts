@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '@gatehouse/protocol/api-types';
 import {
   CustomerDoesNotExistError,
-  DefaultPaymentMethodRequiredError,
   ItemCustomerTypeDoesNotMatchError,
   ItemNotFoundError,
   ItemQuantityInsufficientAmountError,
@@ -14,22 +13,32 @@ import {
 } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { EventLog } from '../events/event-log.ts';
+import type { EventLog, EventPayload } from '../events/event-log.ts';
 import type { TeamService } from '../teams/team.service.ts';
 import type { UserService } from '../users/user.service.ts';
-import { type Catalogue, type CustomerType, conflictsOf, type Product, parseCatalogue, parseInlineProduct } from './catalogue.ts';
+import {
+  type Catalogue,
+  type Currency,
+  type CustomerType,
+  conflictsOf,
+  type Price,
+  type Product,
+  parseCatalogue,
+  parseInlineProduct,
+} from './catalogue.ts';
 import { currentPeriodEnd, grantedQuantity, type Holding } from './item-quantity.ts';
 import {
   type CustomerProductRow,
   endCustomerProduct,
+  applyItemChange,
   insertCustomerProduct,
-  insertItemChange,
-  insertItemChangeReadingState,
   type ItemState,
   listCustomerProductRows,
   lockCustomer,
+  type ProductsSnapshot,
   readItemState,
 } from './payment.repository.ts';
 import { type Audience, toCustomerProduct, toDefaultCustomerProduct, toInlineProduct } from './payment-views.ts';
@@ -48,6 +57,8 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  */
 export class PaymentService {
   private readonly catalogues = new WeakMap<object, Catalogue>();
+  /** Per customer, its product rows as a checked quantity change last saw them (the database says when they are out of date). */
+  private readonly productSnapshots = new TtlCache<string, ProductsSnapshot>(10 * 60_000, 10_000);
 
   constructor(
     private readonly db: DbHandle,
@@ -150,6 +161,10 @@ export class PaymentService {
    * Adds `delta` to the item (a ledger entry, expiring at `expiresAt` when given). Without
    * `allowNegative` a change that would leave the quantity below zero is refused and changes nothing;
    * writers of one customer's item run one after the other, so concurrent decrements never overdraw.
+   * One round trip after the customer check (`applyItemChange`): the lock, the check, the entry and
+   * its event in one database function, which checks against the granted quantity computed here from
+   * the customer's product rows as last seen (kept per customer; the function answers the current
+   * rows when they changed, and the change is computed again).
    */
   async updateQuantity(
     project: Project,
@@ -159,36 +174,39 @@ export class PaymentService {
   ): Promise<void> {
     this.itemOf(project, customer, itemId);
     await this.assertCustomerExists(project, customer);
-    await inTransaction(this.db, async (trx) => {
+    const checked = change.delta < 0 && !change.allowNegative;
+    const key = `${project.id}\u0000${customer.type}\u0000${customer.id}`;
+    const row = {
+      id: randomUUID(),
+      project_id: project.id,
+      customer_type: customer.type,
+      customer_id: customer.id,
+      item_id: itemId,
+      delta: change.delta,
+      expires_at: change.expiresAt ?? null,
+      description: change.description ?? null,
+    };
+    const data: EventPayload<'item_quantity.changed'> = {
+      customer_type: customer.type,
+      customer_id: customer.id,
+      item_id: itemId,
+      delta: change.delta,
+      expires_at: change.expiresAt?.toISOString() ?? null,
+      description: change.description ?? null,
+    };
+    let snapshot = checked ? this.productSnapshots.get(key) : undefined;
+    for (let attempt = 0; ; attempt++) {
       const now = new Date();
-      const entry = {
-        id: randomUUID(),
-        project_id: project.id,
-        customer_type: customer.type,
-        customer_id: customer.id,
-        item_id: itemId,
-        delta: change.delta,
-        expires_at: change.expiresAt ?? null,
-        description: change.description ?? null,
-        created_at: now,
-      };
-      if (change.delta < 0 && !change.allowNegative) {
-        await lockCustomer(trx, project.id, customer, itemId);
-        // The entry goes in with the read of the quantity before it (one round trip); refusing rolls it back.
-        const quantity = this.quantityOf(project, customer, itemId, await insertItemChangeReadingState(trx, entry, now), now);
-        if (quantity + change.delta < 0) {
-          throw new ItemQuantityInsufficientAmountError({ item_id: itemId, customer_id: customer.id, quantity });
-        }
-      } else await insertItemChange(trx, entry);
-      await this.events.record(trx, project.id, 'item_quantity.changed', {
-        customer_type: customer.type,
-        customer_id: customer.id,
-        item_id: itemId,
-        delta: change.delta,
-        expires_at: change.expiresAt?.toISOString() ?? null,
-        description: change.description ?? null,
-      });
-    });
+      const granted = snapshot ? grantedQuantity(itemId, this.holdingsOf(this.catalogueOf(project), customer, snapshot.rows), now) : 0;
+      const result = await applyItemChange(this.db, row, { now, checked, granted, productsStamp: snapshot?.stamp ?? null }, { data });
+      if (result.outcome === 'changed') return;
+      if (result.outcome === 'insufficient')
+        throw new ItemQuantityInsufficientAmountError({ item_id: itemId, customer_id: customer.id, quantity: result.prior });
+      // The customer's products changed since they were last seen here: compute against the current ones.
+      snapshot = result.current;
+      this.productSnapshots.set(key, snapshot);
+      if (attempt >= 8) throw new Error(`The products of customer ${customer.id} kept changing during a quantity change`);
+    }
   }
 
   /** The customer's products: defaults first, then what it owns, oldest first; `offset`/`limit` page it. */
@@ -271,23 +289,22 @@ export class PaymentService {
    * Gives the customer a product (server grant, or a completed purchase). A grant replaces what the
    * customer owns of the same line (switching); purchases refuse that earlier, at checkout.
    */
-  async grant(
+  async grant(project: Project, customer: Customer, input: GrantInput, db: DbHandle = this.db): Promise<string> {
+    return (await this.grantOnce(project, customer, input, db)).id;
+  }
+
+  /**
+   * `grant`, once per Stripe payment: a product of the same Stripe payment intent, or of the same
+   * subscription, product and price, that the customer got already (the switch that charged it, and
+   * Stripe's event of that charge, may race) is not granted again (`created: false`). Checked under
+   * the customer's lock.
+   */
+  async grantOnce(
     project: Project,
     customer: Customer,
-    input: {
-      productId: string | null;
-      product: Product;
-      quantity: number;
-      priceId?: string | null;
-      source: ProductSource;
-      amount?: string | null;
-      currency?: string | null;
-      stripeSubscriptionId?: string | null;
-      stripePaymentIntentId?: string | null;
-      currentPeriodEnd?: Date | null;
-    },
+    input: GrantInput,
     db: DbHandle = this.db,
-  ): Promise<string> {
+  ): Promise<{ id: string; created: boolean }> {
     // The customer check reads through other modules' services, i.e. the pool: a caller that passes
     // its own transaction checks the customer before opening it (a pool query inside a transaction can
     // wait on connections held by transactions doing the same, and under load none ever returns).
@@ -297,6 +314,16 @@ export class PaymentService {
     return inTransaction(db, async (trx) => {
       await lockCustomer(trx, project.id, customer);
       const owned = await listCustomerProductRows(trx, project.id, customer);
+      const known = owned.find(
+        (row) =>
+          (input.stripePaymentIntentId && row.stripe_payment_intent_id === input.stripePaymentIntentId) ||
+          (input.stripeSubscriptionId &&
+            row.status === 'active' &&
+            row.stripe_subscription_id === input.stripeSubscriptionId &&
+            row.product_id === input.productId &&
+            row.price_id === (input.priceId ?? null)),
+      );
+      if (known) return { id: known.id, created: false };
       this.assertCanOwn(customer, input.productId, input.product, owned);
       const now = new Date();
       for (const row of this.conflictsFor(input.product, owned)) await this.end(trx, project, row, 'canceled', now);
@@ -329,7 +356,7 @@ export class PaymentService {
         quantity: input.quantity,
         source: input.source,
       });
-      return id;
+      return { id, created: true };
     });
   }
 
@@ -362,16 +389,17 @@ export class PaymentService {
   }
 
   /**
-   * Moves the customer from one product of a line to another. New purchases must be allowed; a paid
-   * target outside test mode needs a default payment method on the customer (none is kept until
-   * Stripe mode connects one).
+   * The checks of a switch from one product of a line to another, before anything is charged: new
+   * purchases allowed, both products of one line, `from` owned, the price and quantity, and that the
+   * customer may own the target. `charge`: the target is paid and the project is not in test mode
+   * (Stripe mode charges the customer's default payment method; see StripeService.switchProduct).
    */
-  async switchProduct(
+  async planSwitch(
     project: Project,
     customer: Customer,
     input: { from: string; to: string; priceId?: string; quantity?: number },
     audience: Audience,
-  ) {
+  ): Promise<SwitchPlan> {
     const catalogue = this.catalogueOf(project);
     if (catalogue.blockNewPurchases) throw new NewPurchasesBlockedError();
     const from = this.productFor(project, input.from, audience);
@@ -379,27 +407,81 @@ export class PaymentService {
     if (!from.productLineId || from.productLineId !== to.productLineId)
       throw new PlainHttpError(400, `Products ${input.from} and ${input.to} are not in the same product line.`);
     const owned = await listCustomerProductRows(this.db, project.id, customer);
-    if (!owned.some((row) => row.status === 'active' && row.product_id === input.from))
-      throw new PlainHttpError(404, `The customer has no active product ${input.from}.`);
+    const fromRow = owned.find((row) => row.status === 'active' && row.product_id === input.from);
+    if (!fromRow) throw new PlainHttpError(404, `The customer has no active product ${input.from}.`);
     const prices = to.prices === 'include-by-default' ? {} : to.prices;
     const priceId = input.priceId ?? Object.keys(prices)[0] ?? null;
     if (priceId !== null && !Object.hasOwn(prices, priceId)) throw new PlainHttpError(400, `Product ${input.to} has no price ${priceId}.`);
-    if (priceId !== null && !catalogue.testMode) {
-      if (customer.type === 'custom') throw new PlainHttpError(400, 'Only users and teams can switch a paid product.');
-      throw new DefaultPaymentMethodRequiredError({ customer_type: customer.type, customer_id: customer.id });
-    }
-    const price = priceId ? prices[priceId] : undefined;
-    const [currency, amount] = price ? (Object.entries(price.amounts)[0] ?? [null, null]) : [null, null];
+    const quantity = input.quantity ?? 1;
+    if (quantity !== 1 && !to.stackable)
+      throw new PlainHttpError(400, 'A product that is not stackable can only be owned once (quantity 1).');
+    this.assertCanOwn(customer, input.to, to, owned);
+    const charge = priceId !== null && !catalogue.testMode;
+    if (charge && customer.type === 'custom') throw new PlainHttpError(400, 'Only users and teams can switch a paid product.');
+    const price = priceId === null ? undefined : prices[priceId];
+    const [currency, amount] = price ? pickAmount(price.amounts) : [null, null];
+    return { fromRow, toId: input.to, to, priceId, price, quantity, charge, currency, amount };
+  }
+
+  /**
+   * Completes a planned switch: the customer gets the target (ending `from`, its line's conflict) as a
+   * test-mode purchase, a free grant, or the Stripe payment that paid for it.
+   */
+  async applySwitch(
+    project: Project,
+    customer: Customer,
+    plan: SwitchPlan,
+    paid?: { subscriptionId: string | null; paymentIntentId: string | null; currentPeriodEnd: Date | null },
+  ): Promise<void> {
+    const testMode = this.catalogueOf(project).testMode;
     await this.grant(project, customer, {
-      productId: input.to,
-      product: to,
-      quantity: input.quantity ?? 1,
-      priceId,
-      source: catalogue.testMode && priceId ? 'test_mode' : 'grant',
-      amount,
-      currency,
+      productId: plan.toId,
+      product: plan.to,
+      quantity: plan.quantity,
+      priceId: plan.priceId,
+      source: paid ? 'stripe' : testMode && plan.priceId ? 'test_mode' : 'grant',
+      amount: plan.amount,
+      currency: plan.currency,
+      stripeSubscriptionId: paid?.subscriptionId ?? null,
+      stripePaymentIntentId: paid?.paymentIntentId ?? null,
+      currentPeriodEnd: paid?.currentPeriodEnd ?? null,
     });
   }
+}
+
+/** What a grant gives (see PaymentService.grant). */
+export type GrantInput = {
+  productId: string | null;
+  product: Product;
+  quantity: number;
+  priceId?: string | null;
+  source: ProductSource;
+  amount?: string | null;
+  currency?: string | null;
+  stripeSubscriptionId?: string | null;
+  stripePaymentIntentId?: string | null;
+  currentPeriodEnd?: Date | null;
+};
+
+/** A switch the rules allow (PaymentService.planSwitch). */
+export type SwitchPlan = {
+  fromRow: CustomerProductRow;
+  toId: string;
+  to: Product;
+  priceId: string | null;
+  price: Price | undefined;
+  quantity: number;
+  /** Paid outside test mode: Stripe charges the customer's default payment method. */
+  charge: boolean;
+  currency: string | null;
+  amount: string | null;
+};
+
+/** The amount a purchase records: USD when the price has it, else its first currency. */
+export function pickAmount(amounts: Partial<Record<Currency, string>>): [Currency, string] {
+  if (amounts.USD !== undefined) return ['USD', amounts.USD];
+  const [first] = Object.entries(amounts);
+  return first ? [first[0] as Currency, first[1] as string] : ['USD', '0'];
 }
 
 /** A default product's included items as grants of the current period only. */

@@ -15,6 +15,15 @@ export interface PaymentItemChangeTable {
   created_at: Generated<Date>;
 }
 
+/** Per customer item, the sum of its ledger entries that never expire (kept by `payment_item_change_apply`, migration 0035). */
+export interface PaymentItemTotalTable {
+  project_id: ProjectIdColumn;
+  customer_type: string;
+  customer_id: string;
+  item_id: string;
+  total: ColumnType<string, number, number>;
+}
+
 /**
  * A product a customer owns or owned: `product` is the catalogue entry as it was when granted or
  * bought (an inline grant has no `product_id`); `source` grant / test_mode / stripe; `status`
@@ -113,6 +122,7 @@ declare module '../../db/schema.ts' {
     payment_stripe_product: PaymentStripeProductTable;
     payment_purchase_code: PaymentPurchaseCodeTable;
     payment_item_change: PaymentItemChangeTable;
+    payment_item_total: PaymentItemTotalTable;
     payment_customer_product: PaymentCustomerProductTable;
   }
 }

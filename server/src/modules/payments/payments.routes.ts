@@ -84,7 +84,7 @@ export function paymentHandlers(services: {
       const auth = authOf(request);
       const customer = await customerOf(auth, request.params);
       const { from_product_id, to_product_id, price_id, quantity } = request.body;
-      await payments.switchProduct(
+      await stripe.switchProduct(
         auth.project,
         customer,
         { from: from_product_id, to: to_product_id, priceId: price_id, quantity },

@@ -106,6 +106,7 @@ export class StripeGateway {
     const session = await (await this.sdk()).stripe.accountSessions.create({
       account: accountId,
       components: {
+        account_onboarding: { enabled: true },
         account_management: { enabled: true },
         notification_banner: { enabled: true },
         payments: { enabled: true },
@@ -203,6 +204,133 @@ export class StripeGateway {
     const secret = invoiceSecret ?? setupSecret;
     if (!secret) throw new Error(`Stripe answered subscription ${subscription.id} without a client secret`);
     return secret;
+  }
+
+  /**
+   * Runs an off-session charge: a card Stripe refuses (declined, or its bank asks the customer to
+   * authenticate, which nobody can do off-session) is an answer, not an exception.
+   */
+  private async charging<T>(run: (stripe: Stripe) => Promise<T>): Promise<ChargeOutcome<T>> {
+    const { stripe, errors } = await this.sdk();
+    try {
+      return { ok: true, value: await run(stripe) };
+    } catch (error) {
+      if (!(error instanceof errors.StripeCardError)) throw error;
+      const intent = (error.raw as { payment_intent?: { status?: string } } | undefined)?.payment_intent;
+      const code = error.code ?? null;
+      return {
+        ok: false,
+        requiresAction:
+          intent?.status === 'requires_action' ||
+          code === 'authentication_required' ||
+          code === 'subscription_payment_intent_requires_action',
+        declineCode: error.decline_code || code,
+      };
+    }
+  }
+
+  /** The subscription's first item (what a switch replaces) and its status; null when Stripe knows no such subscription. */
+  async subscriptionItem(accountId: string, subscriptionId: string): Promise<{ itemId: string; status: string } | null> {
+    const { stripe, errors } = await this.sdk();
+    try {
+      const subscription = await stripe.subscriptions.retrieve(subscriptionId, {}, { stripeAccount: accountId });
+      const item = subscription.items.data[0];
+      return item ? { itemId: item.id, status: subscription.status } : null;
+    } catch (error) {
+      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * A subscription on the connected account paid at once with the customer's saved payment method,
+   * off-session (`error_if_incomplete`: Stripe creates nothing when the first invoice cannot be paid).
+   */
+  createPaidSubscription(accountId: string, input: OffSessionSubscription): Promise<ChargeOutcome<PaidSubscription>> {
+    return this.charging(async (stripe) => {
+      const subscription = await stripe.subscriptions.create(
+        {
+          customer: input.customerId,
+          default_payment_method: input.paymentMethodId,
+          off_session: true,
+          payment_behavior: 'error_if_incomplete',
+          items: [{ price_data: priceDataOf(input), quantity: input.quantity }],
+          metadata: input.metadata,
+        },
+        { stripeAccount: accountId },
+      );
+      return paidSubscriptionOf(subscription);
+    });
+  }
+
+  /**
+   * Moves a subscription's item to a new price, invoicing the prorations at once and paying them
+   * with the customer's saved payment method off-session (`error_if_incomplete`: Stripe leaves the
+   * subscription as it was when that payment fails).
+   */
+  switchSubscription(
+    accountId: string,
+    subscriptionId: string,
+    input: OffSessionSubscription & { itemId: string },
+  ): Promise<ChargeOutcome<PaidSubscription>> {
+    return this.charging(async (stripe) => {
+      const subscription = await stripe.subscriptions.update(
+        subscriptionId,
+        {
+          default_payment_method: input.paymentMethodId,
+          off_session: true,
+          payment_behavior: 'error_if_incomplete',
+          proration_behavior: 'always_invoice',
+          cancel_at_period_end: false,
+          items: [{ id: input.itemId, price_data: priceDataOf(input), quantity: input.quantity }],
+          metadata: input.metadata,
+        },
+        { stripeAccount: accountId },
+      );
+      return paidSubscriptionOf(subscription);
+    });
+  }
+
+  /** A one-time payment charged at once to the customer's saved payment method, off-session; answers the payment intent's id. */
+  chargeOffSession(
+    accountId: string,
+    input: {
+      amountMinor: number;
+      currency: string;
+      customerId: string;
+      paymentMethodId: string;
+      description: string;
+      metadata: Record<string, string>;
+    },
+  ): Promise<ChargeOutcome<{ id: string }>> {
+    return this.charging(async (stripe) => {
+      const intent = await stripe.paymentIntents.create(
+        {
+          amount: input.amountMinor,
+          currency: input.currency.toLowerCase(),
+          customer: input.customerId,
+          payment_method: input.paymentMethodId,
+          off_session: true,
+          confirm: true,
+          description: input.description,
+          metadata: input.metadata,
+        },
+        { stripeAccount: accountId },
+      );
+      if (intent.status !== 'succeeded') throw new Error(`Stripe answered payment intent ${intent.id} as ${intent.status}`);
+      return { id: intent.id };
+    });
+  }
+
+  /** Ends a subscription now (no further invoices); a subscription Stripe no longer knows counts as ended. */
+  async cancelSubscription(accountId: string, subscriptionId: string): Promise<void> {
+    const { stripe, errors } = await this.sdk();
+    try {
+      await stripe.subscriptions.cancel(subscriptionId, {}, { stripeAccount: accountId });
+    } catch (error) {
+      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return;
+      throw error;
+    }
   }
 
   /** A page of the customer's invoices, newest first. */
@@ -316,4 +444,35 @@ export class StripeGateway {
       return null;
     }
   }
+}
+
+/** What an off-session charge came to: paid, or refused by the card (declined, or needing the customer to authenticate). */
+export type ChargeOutcome<T> = { ok: true; value: T } | { ok: false; requiresAction: boolean; declineCode: string | null };
+
+/** A subscription price charged off-session to a saved payment method. */
+export type OffSessionSubscription = {
+  customerId: string;
+  paymentMethodId: string;
+  productId: string;
+  currency: string;
+  unitAmountMinor: number;
+  interval: 'day' | 'week' | 'month' | 'year';
+  intervalCount: number;
+  quantity: number;
+  metadata: Record<string, string>;
+};
+export type PaidSubscription = { id: string; currentPeriodEnd: Date | null };
+
+function priceDataOf(input: OffSessionSubscription) {
+  return {
+    currency: input.currency.toLowerCase(),
+    product: input.productId,
+    unit_amount: input.unitAmountMinor,
+    recurring: { interval: input.interval, interval_count: input.intervalCount },
+  };
+}
+
+function paidSubscriptionOf(subscription: Stripe.Subscription): PaidSubscription {
+  const periodEnd = subscription.items.data[0]?.current_period_end;
+  return { id: subscription.id, currentPeriodEnd: typeof periodEnd === 'number' && periodEnd > 0 ? new Date(periodEnd * 1000) : null };
 }

@@ -1,4 +1,10 @@
-import { KnownError, StripeAccountInfoNotFoundError, StripeWebhookSignatureInvalidError } from '@gatehouse/protocol/errors';
+import {
+  DefaultPaymentMethodRequiredError,
+  KnownError,
+  PaymentMethodDeclinedError,
+  StripeAccountInfoNotFoundError,
+  StripeWebhookSignatureInvalidError,
+} from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
@@ -23,6 +29,7 @@ import {
   usePurchaseCode,
 } from './payment.repository.ts';
 import type { Customer, PaymentService } from './payment.service.ts';
+import type { Audience } from './payment-views.ts';
 import type { StripeEvent, StripeGateway } from './stripe-gateway.ts';
 import type { TransactionService } from './transaction.service.ts';
 
@@ -56,12 +63,22 @@ export class StripeService {
     private readonly transactions: TransactionService,
     private readonly projects: ProjectService,
     private readonly dashboardUrl: string,
-    private readonly browser: { publishableKey: string; jsUrl: string } | null = null,
+    private readonly browser: { publishableKey: string; jsUrl: string; connectJsUrl?: string } | null = null,
   ) {}
 
   /** What the checkout page's Stripe.js needs (the platform's publishable key, where Stripe.js is); null when Stripe mode is off. */
   browserSettings(): { publishableKey: string; jsUrl: string } | null {
-    return this.gateway ? this.browser : null;
+    return this.gateway && this.browser ? { publishableKey: this.browser.publishableKey, jsUrl: this.browser.jsUrl } : null;
+  }
+
+  /**
+   * What the dashboard's embedded Connect components need (the platform's publishable key, where Connect.js is),
+   * given to it in its public config; null when Stripe mode is off or no publishable key is set.
+   */
+  dashboardSettings(): { publishableKey: string; connectJsUrl: string } | null {
+    return this.gateway && this.browser?.connectJsUrl
+      ? { publishableKey: this.browser.publishableKey, connectJsUrl: this.browser.connectJsUrl }
+      : null;
   }
 
   private requireGateway(): StripeGateway {
@@ -183,6 +200,91 @@ export class StripeService {
       quantity: purchase.quantity,
       trialEnd: trial ? addInterval(new Date(), trial) : null,
       metadata,
+    });
+  }
+
+  /**
+   * Switches the customer to another product of a line (endpoints.md §22). A paid target outside test
+   * mode is charged to the customer's default payment method, off-session on the connected account:
+   * a `from` bought as a Stripe subscription has that subscription moved to the new price (prorations
+   * invoiced and paid at once) when the target has an interval, or is canceled once the one-time
+   * price is paid; anything else starts a new paid subscription (or one-time payment). Only then does
+   * the customer get the target. No default payment method: DEFAULT_PAYMENT_METHOD_REQUIRED; a card
+   * Stripe refuses: PAYMENT_METHOD_DECLINED, and nothing changed.
+   */
+  async switchProduct(
+    project: Project,
+    customer: Customer,
+    input: { from: string; to: string; priceId?: string; quantity?: number },
+    audience: Audience,
+  ): Promise<void> {
+    const plan = await this.payments.planSwitch(project, customer, input, audience);
+    if (!plan.charge) return this.payments.applySwitch(project, customer, plan);
+    const customerRef = customer as Customer & { type: 'user' | 'team' };
+    const accountId = this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
+    const stripeCustomer = accountId ? await findStripeCustomer(this.db, project.id, customer) : undefined;
+    const paymentMethodId = text(record(stripeCustomer?.default_payment_method).id);
+    if (!this.gateway || !accountId || !stripeCustomer || !paymentMethodId)
+      throw new DefaultPaymentMethodRequiredError({ customer_type: customerRef.type, customer_id: customer.id });
+    const gateway = this.gateway;
+    const price = plan.price as Price;
+    const currency = plan.currency as Currency;
+    const unitAmountMinor = toMinorUnits(plan.amount as string, currency);
+    const metadata: Record<string, string> = {
+      customer_type: customer.type,
+      customer_id: customer.id,
+      product_id: plan.toId,
+      price_id: plan.priceId as string,
+      quantity: String(plan.quantity),
+      switched_from: plan.fromRow.id,
+    };
+    const declined = (outcome: { requiresAction: boolean; declineCode: string | null }) =>
+      new PaymentMethodDeclinedError({
+        customer_type: customerRef.type,
+        customer_id: customer.id,
+        requires_action: outcome.requiresAction,
+        decline_code: outcome.declineCode,
+      });
+    const fromSubscription = plan.fromRow.stripe_subscription_id;
+    const interval = price.interval;
+    if (!interval) {
+      const charged = await gateway.chargeOffSession(accountId, {
+        amountMinor: unitAmountMinor * plan.quantity,
+        currency,
+        customerId: stripeCustomer.stripe_customer_id,
+        paymentMethodId,
+        description: plan.to.displayName,
+        metadata,
+      });
+      if (!charged.ok) throw declined(charged);
+      if (fromSubscription) await gateway.cancelSubscription(accountId, fromSubscription);
+      return this.payments.applySwitch(project, customer, plan, {
+        subscriptionId: null,
+        paymentIntentId: charged.value.id,
+        currentPeriodEnd: null,
+      });
+    }
+    const subscription = {
+      customerId: stripeCustomer.stripe_customer_id,
+      paymentMethodId,
+      productId: await this.stripeProductOf(gateway, accountId, project, plan.toId, plan.to),
+      currency,
+      unitAmountMinor,
+      interval: interval[1],
+      intervalCount: interval[0],
+      quantity: plan.quantity,
+      metadata,
+    };
+    const current = fromSubscription ? await gateway.subscriptionItem(accountId, fromSubscription) : null;
+    const paid =
+      fromSubscription && current && !endedSubscriptionStatuses.has(current.status)
+        ? await gateway.switchSubscription(accountId, fromSubscription, { ...subscription, itemId: current.itemId })
+        : await gateway.createPaidSubscription(accountId, subscription);
+    if (!paid.ok) throw declined(paid);
+    return this.payments.applySwitch(project, customer, plan, {
+      subscriptionId: paid.value.id,
+      paymentIntentId: null,
+      currentPeriodEnd: paid.value.currentPeriodEnd,
     });
   }
 
@@ -385,7 +487,7 @@ export class StripeService {
     ) as [Currency, string];
     // Inside the event's transaction the grant does not look the customer up again (that would go
     // through the pool): it is the one the purchase was created for, checked then, and it has paid.
-    await this.payments.grant(
+    const { created } = await this.payments.grantOnce(
       project,
       { type: customerType, id: customerId },
       {
@@ -403,6 +505,6 @@ export class StripeService {
       trx,
     );
     if (code) await usePurchaseCode(trx, project.id, code.id, new Date());
-    return true;
+    return created;
   }
 }
