@@ -63,6 +63,7 @@ describe('the dashboard in Chromium: deleting emails', () => {
     await call('PATCH', `/internal/email-templates/${verificationTemplateId}`, { display_name: 'Email Verification (ours)' });
     const gone = (await call('POST', '/internal/email-drafts', { display_name: 'Gone already' })).id as string;
     const kept = (await call('POST', '/internal/email-drafts', { display_name: 'Spring news' })).id as string;
+    const old = (await call('POST', '/internal/email-drafts', { display_name: 'Old news' })).id as string;
 
     await page.getByRole('link', { name: 'Emails', exact: true }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Emails', level: 1 }).isVisible()).toBe(true);
@@ -123,6 +124,19 @@ describe('the dashboard in Chromium: deleting emails', () => {
     await page.context().setOffline(false);
     expect((await call('GET', `/internal/email-drafts/${kept}`)).display_name).toBe('Spring news');
 
+    // From a draft's editor: deleted, then back on the emails page without it.
+    await drafts.getByRole('link', { name: 'Old news' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/dashboard/projects/${projectId}/email-drafts/${old}`);
+    await page.getByRole('button', { name: 'Delete draft' }).click();
+    await expect.poll(() => dialog.textContent()).toContain('Old news is removed for good');
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/dashboard/projects/${projectId}/emails`);
+    await expect.poll(() => drafts.getByRole('link', { name: 'Spring news' }).isVisible()).toBe(true);
+    expect(await drafts.getByRole('link', { name: 'Old news' }).count()).toBe(0);
+    expect(
+      (await env.platform.context.request({ method: 'GET', url: `/api/v1/internal/email-drafts/${old}`, headers: admin })).status,
+    ).toBe(404);
+
     // Dark, 1024 px: the dialog passes axe; the delete goes through once online.
     await page.setViewportSize({ width: 1024, height: 800 });
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -132,8 +146,13 @@ describe('the dashboard in Chromium: deleting emails', () => {
     await shot(page, 'delete-draft-dialog-dark-1024');
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => drafts.getByRole('link', { name: 'Spring news' }).count()).toBe(0);
-    const missing = await env.platform.context.request({ method: 'GET', url: `/api/v1/internal/email-drafts/${kept}`, headers: admin });
-    expect(missing.status).toBe(404);
+    // The list changes before the server answers: wait for the server's copy.
+    await expect
+      .poll(
+        async () =>
+          (await env.platform.context.request({ method: 'GET', url: `/api/v1/internal/email-drafts/${kept}`, headers: admin })).status,
+      )
+      .toBe(404);
     await expectAccessible(page, 'the emails page after deletes, dark');
     await page.close();
   });

@@ -7,7 +7,7 @@ import { createProject, expectAccessible, signUpOwner, withDashboardInChromium }
 /**
  * User metrics and the onboarding preview in a real Chromium against the platform on real Postgres:
  * the overview's user counts (user-counts: users and anonymous users) and charts, each panel with its
- * own error state when the platform cannot be reached and Try again once it can; a user's activity
+ * own error state when the platform's API cannot be reached and Try again once it can; a user's activity
  * over 30 days on their page (user-activity); requiring email verification on the authentication
  * page first lists the users it would restrict (preview-affected-users: the first 10 and the total),
  * Cancel changes nothing, confirming restricts them, turning it off is saved at once. axe-core on
@@ -61,10 +61,12 @@ describe('the dashboard in Chromium: user metrics and the onboarding preview', (
     await shot(page, 'overview');
     await expectAccessible(page, 'the overview');
 
-    // The platform cannot be reached: every panel says so on its own; Try again once it is back.
+    // The platform's API cannot be reached (the dashboard's own code still loads): every panel says so
+    // on its own; Try again once it is back.
     await page.goto(`${env.platform.url}/dashboard/projects/${projectId}/users`);
     await expect.poll(() => page.getByRole('heading', { name: 'Users', level: 1 }).isVisible()).toBe(true);
-    await page.context().setOffline(true);
+    const unreachable = '**/api/v1/**';
+    await page.route(unreachable, (route) => route.abort('connectionrefused'));
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Loading total users…' }).isVisible()).toBe(true);
     const countsError = page.getByRole('alert').filter({ hasText: 'Could not load total users: The platform cannot be reached' });
@@ -74,9 +76,9 @@ describe('the dashboard in Chromium: user metrics and the onboarding preview', (
       .getByRole('alert')
       .filter({ hasText: 'Could not load the daily sign-ups and active users: The platform cannot be reached' });
     await expect.poll(() => chartError.isVisible(), { timeout: 60_000 }).toBe(true);
-    await shot(page, 'overview-offline');
+    await shot(page, 'overview-unreachable');
     await expectAccessible(page, 'the overview with its error states');
-    await page.context().setOffline(false);
+    await page.unroute(unreachable);
     await countsError.getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => page.getByTestId('total-users').textContent()).toBe('15');
     await expect.poll(() => page.getByTestId('anonymous-users').textContent()).toBe('1');

@@ -1,7 +1,9 @@
-import { api } from '@gatehouse/react';
+import { api, useGatehouse } from '@gatehouse/react';
 import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { ConfirmDialog } from '../ui.tsx';
+import { ConfirmDialog, ErrorMessage } from '../ui.tsx';
 
 /** The built-in themes (fixed ids, see listEmailThemes): deleting one only resets the project's version of it. */
 export const lightThemeId = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
@@ -49,7 +51,8 @@ export type DeleteTarget = { id: string; name: string };
 /** What a delete button needs: the mutation (by id), whether an item is a built-in (reset, not removed), and the dialog's words. */
 export type DeleteKind = {
   noun: string;
-  run: (id: string) => void;
+  /** Deletes; `onSuccess` runs once the server has it. */
+  run: (id: string, onSuccess?: () => void) => void;
   isPending: boolean;
   error: unknown;
   builtIn: (id: string) => boolean;
@@ -103,6 +106,39 @@ export function DeleteDialog({ kind, target, onClose }: { kind: DeleteKind; targ
 }
 
 /**
+ * The delete (or reset) of the item an editor shows: confirmed, then back to the emails page once the
+ * server has it; a refusal stays on the editor, shown under the button.
+ */
+export function EditorDeleteButton({ kind, target }: { kind: DeleteKind; target: DeleteTarget }) {
+  const gatehouse = useGatehouse();
+  const { projectId } = useProjectScope();
+  const [asking, setAsking] = useState(false);
+  if (!kind.available(target.id)) return null;
+  const builtIn = kind.builtIn(target.id);
+  return (
+    <>
+      <button type="button" className="gh-danger" onClick={() => setAsking(true)}>
+        {builtIn ? `Reset ${kind.noun}` : `Delete ${kind.noun}`}
+      </button>
+      <ErrorMessage error={kind.error} />
+      <ConfirmDialog
+        open={asking}
+        title={builtIn ? `Reset ${target.name} to the built-in ${kind.noun}?` : `Delete the ${kind.noun} ${target.name}?`}
+        confirmLabel={builtIn ? 'Reset' : 'Delete'}
+        busy={kind.isPending}
+        onConfirm={() => {
+          kind.run(target.id, () => gatehouse.navigate(paths.project(projectId, 'emails')));
+          setAsking(false);
+        }}
+        onClose={() => setAsking(false)}
+      >
+        <p>{kind.consequences(target)}</p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/**
  * The ids of the built-in themes and templates the project has its own version of (the rendered
  * config's `emails.themes` / `emails.templates` hold only the project's); until it is read, none.
  */
@@ -142,7 +178,7 @@ export function useDeleteTheme(selectedThemeId: string): DeleteKind {
   });
   return {
     noun: 'theme',
-    run: (themeId) => mutation.mutate({ themeId }),
+    run: (themeId, onSuccess) => mutation.mutate({ themeId }, { onSuccess }),
     isPending: mutation.isPending,
     error: mutation.error,
     builtIn: isBuiltInTheme,
@@ -176,7 +212,7 @@ export function useDeleteTemplate(): DeleteKind {
   });
   return {
     noun: 'template',
-    run: (templateId) => mutation.mutate({ templateId }),
+    run: (templateId, onSuccess) => mutation.mutate({ templateId }, { onSuccess }),
     isPending: mutation.isPending,
     error: mutation.error,
     builtIn: isBuiltInTemplate,
@@ -205,7 +241,7 @@ export function useDeleteDraft(): DeleteKind {
   });
   return {
     noun: 'draft',
-    run: (draftId) => mutation.mutate({ draftId }),
+    run: (draftId, onSuccess) => mutation.mutate({ draftId }, { onSuccess }),
     isPending: mutation.isPending,
     error: mutation.error,
     builtIn: () => false,

@@ -2,12 +2,20 @@ import type { EditableRegion, OperationBody, Schema } from '@gatehouse/client';
 import { KnownError } from '@gatehouse/protocol/errors';
 import { api, Link, useGatehouse } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { AiChatPanel } from '../ai-chat-panel.tsx';
 import { paths, useRoute } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, errorText, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
-import { DeleteDialog, DeleteItemButton, type DeleteTarget, useDeleteDraft, useDeleteTemplate, useDeleteTheme } from './email-delete.tsx';
+import {
+  DeleteDialog,
+  DeleteItemButton,
+  type DeleteTarget,
+  EditorDeleteButton,
+  useDeleteDraft,
+  useDeleteTemplate,
+  useDeleteTheme,
+} from './email-delete.tsx';
 import { SmtpTestEmail } from './email-server-test.tsx';
 import { useProjectUpdate } from './project-config.ts';
 
@@ -302,10 +310,13 @@ export function EmailThemePage({ themeId }: { themeId: string }) {
   const { request } = useProjectScope();
   const queryClient = useQueryClient();
   const { data: theme } = api.useGetEmailThemeSuspense(themeId, { request });
+  const { data: project } = api.useGetAdminProjectSuspense({ request });
   const save = api.useUpdateEmailTheme({ request });
+  const remove = useDeleteTheme(project.config.email_theme);
   return (
     <SourceEditor
       kind="theme"
+      actions={<EditorDeleteButton kind={remove} target={{ id: themeId.toLowerCase(), name: theme.display_name }} />}
       title={`Theme: ${theme.display_name}`}
       displayName={theme.display_name}
       source={theme.tsx_source}
@@ -333,12 +344,14 @@ export function EmailTemplatePage({ templateId }: { templateId: string }) {
   const queryClient = useQueryClient();
   const { data } = api.useListEmailTemplatesSuspense({ request });
   const save = api.useUpdateEmailTemplate({ request });
+  const remove = useDeleteTemplate();
   const template = data.templates.find((candidate) => candidate.id === templateId.toLowerCase());
   const [themeChoice, setThemeChoice] = useState<ThemeChoice>(template?.theme_id ?? null);
   if (!template) return <NotFound what="template" />;
   return (
     <SourceEditor
       kind="template"
+      actions={<EditorDeleteButton kind={remove} target={{ id: template.id, name: template.display_name }} />}
       title={`Template: ${template.display_name}`}
       displayName={template.display_name}
       source={template.tsx_source}
@@ -366,11 +379,13 @@ export function EmailDraftPage({ draftId }: { draftId: string }) {
   const queryClient = useQueryClient();
   const { data: draft } = api.useGetEmailDraftSuspense(draftId, { request });
   const save = api.useUpdateEmailDraft({ request });
+  const remove = useDeleteDraft();
   const [themeChoice, setThemeChoice] = useState<ThemeChoice>(draft.theme_id ?? null);
   return (
     <>
       <SourceEditor
         kind="draft"
+        actions={<EditorDeleteButton kind={remove} target={{ id: draft.id, name: draft.display_name }} />}
         title={`Draft: ${draft.display_name}`}
         displayName={draft.display_name}
         source={draft.tsx_source}
@@ -542,6 +557,8 @@ function SourceEditor(props: {
   saving: boolean;
   saveError: unknown;
   onSave: (changes: { displayName: string; source: string }, done: () => void) => void;
+  /** The editor's delete (or reset) button. */
+  actions?: ReactNode;
 }) {
   const { request } = useProjectScope();
   const route = useRoute();
@@ -637,6 +654,7 @@ function SourceEditor(props: {
     <>
       <PageHeader title={props.title}>
         <BackToEmails />
+        {props.actions}
       </PageHeader>
       <div className="dash-email-editor">
         <form
