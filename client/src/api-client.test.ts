@@ -1,3 +1,4 @@
+import * as op from '@gatehouse/protocol/operations';
 import { describe, expect, it } from 'vitest';
 import { withTestContext } from '../../server/src/testing/test-context.ts';
 import { ApiHttpError, createApiClient } from './api-client.ts';
@@ -17,6 +18,17 @@ describe('createApiClient', () => {
     });
     expect(jwks.keys).toHaveLength(2);
     expect(await client.call('getApiRoot')).toContain('Welcome');
+  });
+
+  it('calls an operation by its const as by its id, and refuses an id the spec does not have', async () => {
+    const client = createApiClient({ baseUrl: env.baseUrl, headers: env.project.headers.client });
+    const byConst = await client.call(op.getCurrentProject);
+    expect(byConst).toEqual(await client.call('getCurrentProject'));
+    const jwks = await client.call(op.getProjectJwks, { params: { project_id: env.project.project.id } });
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    await expect(client.call('noSuchOperation' as 'getCurrentProject')).rejects.toThrow(
+      new TypeError('Unknown operation: noSuchOperation'),
+    );
   });
 
   it('turns a known error into its generated class, with or without the status override', async () => {

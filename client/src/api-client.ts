@@ -1,6 +1,12 @@
 import { knownErrorFromBody } from './errors.ts';
-import { type OperationName, operationDescriptors } from '@gatehouse/protocol/operations';
-import type { OperationBody, OperationParams, OperationQuery, OperationResult } from '@gatehouse/protocol/operation-types';
+import type { OperationName } from '@gatehouse/protocol/operations';
+import type {
+  OperationBody,
+  OperationDescriptor,
+  OperationParams,
+  OperationQuery,
+  OperationResult,
+} from '@gatehouse/protocol/operation-types';
 import { actualStatus, knownErrorCode } from './response-status.ts';
 
 /** A step around every request, outermost first; it may change the request, retry, or map the response. */
@@ -36,6 +42,20 @@ export class ApiHttpError extends Error {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
+/**
+ * An operation to call: its const from `@gatehouse/protocol/operations` (what the SDK's own code
+ * passes, so a bundle holds only the operations it calls) or its operationId, looked up in the
+ * table of all operations, which is loaded at the first call by name.
+ */
+export type OperationRef<Id extends OperationName> = Id | OperationDescriptor<Id>;
+
+async function descriptorOf<Id extends OperationName>(operation: OperationRef<Id>): Promise<OperationDescriptor<Id>> {
+  if (typeof operation !== 'string') return operation;
+  const { operationDescriptors } = await import('@gatehouse/protocol/operation-table');
+  if (!Object.hasOwn(operationDescriptors, operation)) throw new TypeError(`Unknown operation: ${operation}`);
+  return operationDescriptors[operation] as OperationDescriptor<Id>;
+}
+
 export function createApiClient(options: ApiClientOptions) {
   const apiBase = `${options.baseUrl.replace(/\/$/, '')}/api/v1`;
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -53,9 +73,9 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   return {
-    /** Calls an operation by its operationId with typed params, query and body. */
-    async call<Id extends OperationName>(operationId: Id, input: OperationInput<Id> = {}): Promise<OperationResult<Id>> {
-      const descriptor = operationDescriptors[operationId];
+    /** Calls an operation (its const, or its operationId) with typed params, query and body. */
+    async call<Id extends OperationName>(operation: OperationRef<Id>, input: OperationInput<Id> = {}): Promise<OperationResult<Id>> {
+      const descriptor = await descriptorOf(operation);
       const path = descriptor.path.replace(/\{([^}]+)\}/g, (_match, name: string) =>
         encodeURIComponent(String((input.params as Record<string, unknown> | undefined)?.[name])),
       );
@@ -98,7 +118,8 @@ async function throwForError(response: Response): Promise<never> {
     try {
       const body = JSON.parse(text);
       if (body?.code === code) {
-        const known = knownErrorFromBody(body, status);
+        // Awaits the code-to-class table, loaded at the first error answer.
+        const known = await knownErrorFromBody(body, status);
         if (known) throw known;
       }
     } catch (error) {

@@ -1,7 +1,10 @@
-export { ApiHttpError, createApiClient, type ApiClient, type ApiClientOptions, type Middleware } from './api-client.ts';
+export { ApiHttpError, createApiClient, type ApiClient, type ApiClientOptions, type Middleware, type OperationRef } from './api-client.ts';
 export { ConnectionError } from './connection-error.ts';
 export * from './errors.ts';
-export { operationDescriptors, type OperationName } from '@gatehouse/protocol/operations';
+export type { OperationName } from '@gatehouse/protocol/operations';
+// Every operation's facts by operationId; the SDK itself names operations by their consts
+// (`@gatehouse/protocol/operations`) and loads this table only for a call by name.
+export { operationDescriptors } from '@gatehouse/protocol/operation-table';
 export type { components, operations, paths } from '@gatehouse/protocol/api-types';
 export type * from '@gatehouse/protocol/operation-types';
 export { type AccessType, CLIENT_VERSION, type RequestHeadersOptions, requestHeaders } from './middleware/request-headers.ts';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as generatedErrors from '@gatehouse/protocol/errors';
+import { knownErrorClasses, rebuildKnownError } from '@gatehouse/protocol/error-table';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import openapi from '../../server/src/generated/openapi.json' with { type: 'json' };
@@ -27,16 +28,38 @@ describe('error catalogue parity', () => {
 
   it('maps every sendable code to its class, whose instances carry that code and status', () => {
     const concrete = reference.errors.filter((entry) => !entry.abstract);
-    expect(Object.keys(generatedErrors.knownErrorClasses).sort()).toEqual(
-      [...concrete.map((entry) => entry.code), ...gatehouseOwnCodes(spec)].sort(),
-    );
+    expect(Object.keys(knownErrorClasses).sort()).toEqual([...concrete.map((entry) => entry.code), ...gatehouseOwnCodes(spec)].sort());
     for (const entry of concrete) {
-      const errorClass = generatedErrors.knownErrorClasses[entry.code as generatedErrors.KnownErrorCode];
-      const rebuilt = generatedErrors.knownErrorFromBody({ code: entry.code, error: 'x', details: {} }, Number(entry.status));
+      const errorClass = knownErrorClasses[entry.code as generatedErrors.KnownErrorCode];
+      const rebuilt = rebuildKnownError({ code: entry.code, error: 'x', details: {} }, Number(entry.status));
       expect(rebuilt).toBeInstanceOf(errorClass);
       expect(rebuilt).toBeInstanceOf(generatedErrors.KnownError);
       expect(errorClass.status).toBe(entry.status);
     }
+  });
+
+  it('rebuilds an error answer with the class a module imports statically (the table loads on demand)', async () => {
+    const rebuilt = await generatedErrors.knownErrorFromBody({ code: 'TEAM_NOT_FOUND', error: 'No team.', details: { team_id: 't' } }, 404);
+    expect(rebuilt).toBeInstanceOf(generatedErrors.TeamNotFoundError);
+    expect(rebuilt).toMatchObject({ code: 'TEAM_NOT_FOUND', status: 404, message: 'No team.', details: { team_id: 't' } });
+    expect(await generatedErrors.knownErrorFromBody({ code: 'NOT_A_CODE', error: 'x' }, 400)).toBeUndefined();
+  });
+
+  it('lists in each family the codes of exactly the classes that extend it', () => {
+    const families = Object.values(generatedErrors as Record<string, unknown>).filter(
+      (value): value is generatedErrors.KnownErrorFamily => typeof value === 'function' && Object.hasOwn(value, 'memberCodes'),
+    );
+    expect(families.length).toBeGreaterThanOrEqual(11);
+    for (const family of families) {
+      const members = Object.entries(knownErrorClasses)
+        .filter(([, errorClass]) => errorClass.prototype instanceof family)
+        .map(([code]) => code);
+      expect([...family.memberCodes].sort(), family.name).toEqual(members.sort());
+      for (const code of members) expect(generatedErrors.isCodeInFamily(code, family)).toBe(true);
+    }
+    expect(generatedErrors.isCodeInFamily('ACCESS_TOKEN_EXPIRED', generatedErrors.InvalidAccessTokenError)).toBe(true);
+    expect(generatedErrors.isCodeInFamily('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', generatedErrors.InvalidAccessTokenError)).toBe(false);
+    expect(generatedErrors.isCodeInFamily(undefined, generatedErrors.InvalidAccessTokenError)).toBe(false);
   });
 
   it('keeps families: a child is an instance of its abstract parent', () => {

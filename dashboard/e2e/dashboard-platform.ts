@@ -10,6 +10,11 @@ import type { WebAppConfig } from '../../server/src/plugins/web-app.ts';
 import { ensureInternalProject } from '../../server/src/testing/internal-project.ts';
 import { createTestContext, type TestContext } from '../../server/src/testing/test-context.ts';
 
+type TestContextOptions = NonNullable<Parameters<typeof createTestContext>[0]>;
+
+/** Server settings of a test's platform: Stripe mode, other modules' settings by module name (the AI provider). */
+export type PlatformOptions = { payments?: PaymentSettings; settings?: TestContextOptions['settings'] };
+
 export type DashboardPlatform = {
   /** The platform's origin; the dashboard is at `${url}/dashboard`, the example app at `/`. */
   url: string;
@@ -26,7 +31,7 @@ export type DashboardPlatform = {
  * own port (real HTTP, the run's Postgres), for the `internal` project with password sign-up and
  * client team creation on (as the seeded `internal` project of `pnpm start` has them).
  */
-export async function startDashboardPlatform(options: { payments?: PaymentSettings } = {}): Promise<DashboardPlatform> {
+export async function startDashboardPlatform(options: PlatformOptions = {}): Promise<DashboardPlatform> {
   const [distDir, appDir, port] = await Promise.all([ensureDashboardBuilt(), ensureExampleAppBuilt(), freePort()]);
   const url = `http://127.0.0.1:${port}`;
   let config: WebAppConfig | undefined;
@@ -105,11 +110,16 @@ export async function startDashboardPlatform(options: { payments?: PaymentSettin
 export type DashboardEnvironment = { platform: DashboardPlatform; browser: Browser };
 
 /** The dashboard on a platform of its own plus one Chromium for a test file. */
-export function withDashboardInChromium(options: { payments?: () => PaymentSettings } = {}): DashboardEnvironment {
+export function withDashboardInChromium(
+  options: { payments?: () => PaymentSettings; settings?: () => PlatformOptions['settings'] } = {},
+): DashboardEnvironment {
   const environment = {} as DashboardEnvironment;
   beforeAll(async () => {
     [environment.platform, environment.browser] = await Promise.all([
-      startDashboardPlatform(options.payments ? { payments: options.payments() } : {}),
+      startDashboardPlatform({
+        ...(options.payments ? { payments: options.payments() } : {}),
+        ...(options.settings ? { settings: options.settings() } : {}),
+      }),
       launchChromium(),
     ]);
   });

@@ -137,3 +137,65 @@ describe('the dashboard in Chromium: webhooks', () => {
     expect(await endpointsOf()).toEqual([]);
   });
 });
+
+describe('the dashboard in Chromium: webhook portal access', () => {
+  it('creates a portal token that manages the endpoints and nothing else, and copies it', { timeout: 120_000 }, async () => {
+    const shot = screenshots('dashboard-webhook-portal');
+    const context = await env.browser.newContext({
+      viewport: { width: 1024, height: 800 },
+      colorScheme: 'dark',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const page = await context.newPage();
+    await signUpOwner(page, env.platform.url, `owner-${randomUUID().slice(0, 8)}@dashboard.test`);
+    const projectId = await createProject(page, 'Portal Co', { newTeam: 'Portal team' });
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByRole('button', { name: 'Create portal token' }).click();
+    const panel = page.getByRole('region', { name: 'Portal token' });
+    await expect.poll(() => panel.isVisible()).toBe(true);
+    const [token, url] = await panel.locator('dd code').allTextContents();
+    expect(token).toMatch(/^whpt_/);
+    expect(url).toBe(`${env.platform.url}/api/v1/internal/webhooks/endpoints`);
+    await shot(page, 'portal-token-dark');
+    await expectAccessible(page, 'the webhooks page with a portal token (dark)');
+
+    // Copied as it is.
+    await page.getByRole('button', { name: 'Copy the portal token' }).click();
+    await expect.poll(() => panel.getByText('Copied.').isVisible()).toBe(true);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+
+    // The token manages this project's endpoints at that URL (a receiver's side adds one), and is refused elsewhere.
+    const asToken = {
+      'x-stack-project-id': projectId,
+      'x-stack-access-type': 'admin',
+      'x-stack-super-secret-admin-key': token!,
+      'content-type': 'application/json',
+    };
+    const added = await fetch(url!, {
+      method: 'POST',
+      headers: asToken,
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', description: 'added with the portal token' }),
+    });
+    expect(added.status).toBe(201);
+    const listed = (await (await fetch(url!, { headers: asToken })).json()) as { items: Array<{ description: string }> };
+    expect(listed.items.map((item) => item.description)).toEqual(['added with the portal token']);
+    const keys = await fetch(`${env.platform.url}/api/v1/internal/api-keys`, { headers: asToken });
+    expect(keys.status).toBe(401);
+    expect(((await keys.json()) as { code: string }).code).toBe('INVALID_SUPER_SECRET_ADMIN_KEY');
+    await page.reload();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Enabled: added with the portal token' }).isVisible()).toBe(true);
+
+    // A new token each time; where the browser gives no clipboard, the page says to copy by hand.
+    await page.getByRole('button', { name: 'Create portal token' }).click();
+    await expect.poll(async () => (await panel.locator('dd code').allTextContents())[0]).toMatch(/^whpt_/);
+    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: undefined }));
+    await page.getByRole('button', { name: 'Copy the portal token' }).click();
+    await expect.poll(() => panel.getByText('The browser did not allow copying: select it and copy it by hand.').isVisible()).toBe(true);
+    await page.getByLabel('Theme', { exact: true }).selectOption('light');
+    await shot(page, 'portal-token-copy-refused-light');
+    await expectAccessible(page, 'the webhooks page with a portal token (light)');
+    await page.getByRole('button', { name: 'Hide the token' }).click();
+    await expect.poll(() => panel.count()).toBe(0);
+    await context.close();
+  });
+});

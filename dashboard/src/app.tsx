@@ -3,27 +3,39 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createGatehouseQueryClient } from '@gatehouse/react';
 import { type ReactNode, Suspense, useContext, useEffect, useState } from 'react';
 import { adminRequest, installDashboardApiClient } from './admin-client.ts';
-import { ApiKeysPage } from './pages/api-keys.tsx';
-import { AuthPage } from './pages/auth.tsx';
-import { DomainsPage } from './pages/domains.tsx';
-import { EmailOutboxPage, OutboxEmailPage } from './pages/email-outbox.tsx';
-import { EmailDraftPage, EmailsPage, EmailTemplatePage, EmailThemePage } from './pages/emails.tsx';
-import { NewProjectPage } from './pages/new-project.tsx';
-import { ProjectSettingsPage } from './pages/project-settings.tsx';
-import { OverviewPage } from './pages/overview.tsx';
-import { PermissionsPage } from './pages/permissions.tsx';
-import { ProjectsPage } from './pages/projects.tsx';
-import { TeamPage } from './pages/team.tsx';
-import { TeamsPage } from './pages/teams.tsx';
-import { UserPage } from './pages/user.tsx';
-import { UsersPage } from './pages/users.tsx';
-import { WebhookLogPage, WebhooksPage } from './pages/webhooks.tsx';
-import { DataVaultPage } from './pages/data-vault.tsx';
-import { PaymentTransactionsPage } from './pages/payment-transactions.tsx';
-import { PaymentsPage } from './pages/payments.tsx';
 import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
+import { lazyPage } from './lazy-page.ts';
 import { Loading, PageErrorBoundary } from './ui.tsx';
+
+/**
+ * Each page is a chunk of its own, loaded when first shown (the shell's Suspense shows the loading state
+ * meanwhile): the first paint fetches the shell, not every page (recharts only comes with the overview).
+ */
+const ApiKeysPage = lazyPage(() => import('./pages/api-keys.tsx'), 'ApiKeysPage');
+const AuthPage = lazyPage(() => import('./pages/auth.tsx'), 'AuthPage');
+const DomainsPage = lazyPage(() => import('./pages/domains.tsx'), 'DomainsPage');
+const EmailOutboxPage = lazyPage(() => import('./pages/email-outbox.tsx'), 'EmailOutboxPage');
+const OutboxEmailPage = lazyPage(() => import('./pages/email-outbox.tsx'), 'OutboxEmailPage');
+const EmailDraftPage = lazyPage(() => import('./pages/emails.tsx'), 'EmailDraftPage');
+const EmailsPage = lazyPage(() => import('./pages/emails.tsx'), 'EmailsPage');
+const EmailTemplatePage = lazyPage(() => import('./pages/emails.tsx'), 'EmailTemplatePage');
+const EmailThemePage = lazyPage(() => import('./pages/emails.tsx'), 'EmailThemePage');
+const NewProjectPage = lazyPage(() => import('./pages/new-project.tsx'), 'NewProjectPage');
+const ProjectSettingsPage = lazyPage(() => import('./pages/project-settings.tsx'), 'ProjectSettingsPage');
+const OverviewPage = lazyPage(() => import('./pages/overview.tsx'), 'OverviewPage');
+const PermissionsPage = lazyPage(() => import('./pages/permissions.tsx'), 'PermissionsPage');
+const ProjectsPage = lazyPage(() => import('./pages/projects.tsx'), 'ProjectsPage');
+const TeamPage = lazyPage(() => import('./pages/team.tsx'), 'TeamPage');
+const TeamsPage = lazyPage(() => import('./pages/teams.tsx'), 'TeamsPage');
+const UserPage = lazyPage(() => import('./pages/user.tsx'), 'UserPage');
+const UsersPage = lazyPage(() => import('./pages/users.tsx'), 'UsersPage');
+const WebhookLogPage = lazyPage(() => import('./pages/webhooks.tsx'), 'WebhookLogPage');
+const WebhooksPage = lazyPage(() => import('./pages/webhooks.tsx'), 'WebhooksPage');
+const DataVaultPage = lazyPage(() => import('./pages/data-vault.tsx'), 'DataVaultPage');
+const PaymentTransactionsPage = lazyPage(() => import('./pages/payment-transactions.tsx'), 'PaymentTransactionsPage');
+const PaymentsPage = lazyPage(() => import('./pages/payments.tsx'), 'PaymentsPage');
+const ConfigPage = lazyPage(() => import('./pages/config.tsx'), 'ConfigPage');
 
 /** Each project's pages keep their own cache, so two projects' users never share a query key. */
 const projectQueryClients = new Map<string, QueryClient>();
@@ -56,6 +68,7 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['data-vault', 'Data vault'],
   ['payments', 'Payments'],
   ['settings', 'Project settings'],
+  ['config', 'Configuration'],
 ];
 
 function SignedInShell() {
@@ -154,6 +167,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <PaymentTransactionsPage />;
     case 'settings':
       return <ProjectSettingsPage />;
+    case 'config':
+      return <ConfigPage />;
     default:
       return <p>This page is not available yet.</p>;
   }

@@ -8,7 +8,12 @@ import './styles.css';
 
 declare global {
   interface Window {
-    GATEHOUSE_CONFIG: { projectId: string; publishableClientKey: string };
+    GATEHOUSE_CONFIG: {
+      projectId: string;
+      publishableClientKey: string;
+      /** Set when the platform runs Stripe mode with a publishable key: the payments page's embedded components. */
+      stripe?: { publishableKey: string; connectJsUrl: string };
+    };
   }
 }
 

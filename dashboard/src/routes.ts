@@ -22,6 +22,7 @@ export const projectSections = [
   'payments',
   'payment-transactions',
   'settings',
+  'config',
 ] as const;
 export type ProjectSection = (typeof projectSections)[number];
 /** Where a project opens. */

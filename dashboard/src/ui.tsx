@@ -172,3 +172,26 @@ export function formatDate(millis: number | null | undefined): string {
   if (millis === null || millis === undefined) return '—';
   return new Date(millis).toISOString().replace('T', ' ').slice(0, 16);
 }
+
+/** What a query gives a panel: its answer, or why there is none yet, and a way to ask again. */
+export type PanelQuery<T> = { data: T | undefined; isPending: boolean; error: unknown; refetch: () => unknown };
+
+/** A query's loading and error states around what it draws (each panel on its own: one failing query leaves the others). */
+export function QueryState<T>({ query, what, children }: { query: PanelQuery<T>; what: string; children: ReactNode }) {
+  if (query.data !== undefined) return <>{children}</>;
+  if (query.error) {
+    return (
+      <div role="alert" className="dash-error dash-stack">
+        <span>
+          Could not load {what}: {errorText(query.error)}
+        </span>
+        <span>
+          <button type="button" onClick={() => void query.refetch()}>
+            Try again
+          </button>
+        </span>
+      </div>
+    );
+  }
+  return <Loading label={`Loading ${what}…`} />;
+}

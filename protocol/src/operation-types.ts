@@ -42,3 +42,13 @@ export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type EventType = WebhookEvent['type'];
 /** The payload (`data`) of one event type: `EventPayload<'user.created'>` is a `ServerUser`. */
 export type EventPayload<Type extends EventType> = Extract<WebhookEvent, { type: Type }>['data'];
+
+/** The run-time facts of one operation: a const of `@gatehouse/protocol/operations` (`signInWithPassword`). */
+export type OperationDescriptor<Id extends OperationName = OperationName> = {
+  readonly operationId: Id;
+  readonly method: string;
+  readonly path: string;
+  readonly responseType: 'json' | 'text' | 'none';
+  readonly bodyType?: string;
+  readonly auth: string;
+};

@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import { measureArgon2Capacity } from './bench/argon2-capacity.ts';
 import { measureEmail } from './bench/email-delivery.ts';
+import { benchFirstStart, firstStartRows } from './bench/first-start.ts';
 import { benchStartupMemory, startupMemoryRows } from './bench/startup-memory.ts';
 import { benchUsersListing, usersListingRows } from './bench/users-listing.ts';
 import { benchScaleOut, scaleOutRows } from './bench/scale-out.ts';
@@ -262,6 +263,11 @@ if (only.test('users-listing')) {
     `\nUsers listing (${listing.users} users generated in ${listing.generateSeconds} s):\n${usersListingRows(listing).join('\n')}`,
   );
 }
+// `BENCH_ONLY=first-start`: the README's start on a fresh clone of the committed HEAD (builds included).
+if (only.test('first-start'))
+  console.log(
+    `\nFirst start on a fresh clone:\n${firstStartRows(await benchFirstStart(new URL('../..', import.meta.url).pathname)).join('\n')}`,
+  );
 if (only.test('scale-out'))
   console.log(`\n${scaleOutRows(await benchScaleOut(databaseUrl, { connections, seconds: duration })).join('\n')}`);
 postgres?.stop();

@@ -74,6 +74,7 @@ export async function buildApp(options: AppOptions) {
       hit: (key, windowMs) => counter.hit(namespace + key, windowMs),
       peek: (key) => counter.peek(namespace + key),
       forget: (key) => counter.forget(namespace + key),
+      release: (key) => counter.release(namespace + key),
     },
   });
   // The shared counter's connection (Redis) closes with the app, after the requests in flight.
@@ -83,7 +84,19 @@ export async function buildApp(options: AppOptions) {
 
   registerOperations(app, options.server.handlers as OperationHandlers, options.server.services.requestAuth, options.rateLimits);
   if (options.exampleApp) await app.register(webAppPlugin, { ...options.exampleApp, mount: '/' });
-  if (options.dashboard) await app.register(webAppPlugin, { ...options.dashboard, mount: '/dashboard/' });
+  if (options.dashboard) {
+    const { config } = options.dashboard;
+    const stripe = options.server.services.stripe;
+    // The payments page's embedded Stripe components load with the platform's publishable key (public).
+    await app.register(webAppPlugin, {
+      ...options.dashboard,
+      config: () => {
+        const settings = stripe.dashboardSettings();
+        return settings ? { ...config(), stripe: settings } : config();
+      },
+      mount: '/dashboard/',
+    });
+  }
   if (options.backgroundJobs) {
     const running = options.server.jobs.map((job) => scheduleJob(job, app.log));
     app.addHook('onClose', async () => {

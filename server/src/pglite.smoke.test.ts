@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { handleOf } from './db/handle.ts';
+import { readSearchStatisticsAcrossProjects } from './modules/users/user.repository.ts';
+import type { UserWrite } from './modules/users/user-writes.ts';
 import { withTestContext } from './testing/test-context.ts';
 
 /** The smoke subset on the embedded database: same migrations, same SQL, same answers. */
@@ -31,5 +34,20 @@ describe('on PGlite', () => {
   it('serves the JWKS', async () => {
     const response = await env.context.request({ url: `/api/v1/projects/${env.project.project.id}/.well-known/jwks.json` });
     expect(response.body.keys).toHaveLength(1);
+  });
+
+  it('searches users by a substring of an email or display name with a scan (no pg_trgm, so no trigram probes)', async () => {
+    const owner = await env.context.createProject();
+    const create = (write: UserWrite) => env.context.services.users.create(owner.project, write, 'server');
+    const wanted = [await create({ primary_email: 'srch-1234@example.com' }), await create({ display_name: 'Srch-1234 Named' })];
+    await create({ primary_email: 'srch-123@example.com' });
+    await create({ display_name: 'srch_1234' });
+    expect(await readSearchStatisticsAcrossProjects(handleOf(env.context.database.db))).toEqual({
+      email: undefined,
+      displayName: undefined,
+    });
+    const response = await env.context.request({ url: '/api/v1/users?query=SRCH-1234', headers: owner.headers.server });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.items.map((item: { id: string }) => item.id).sort()).toEqual(wanted.map((user) => user.id).sort());
   });
 });

@@ -1,5 +1,6 @@
 import type { Schema } from '@gatehouse/protocol/operation-types';
 import type { AppCall } from './app-call.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 export type AiChatContextType = Schema<'AiChatContextType'>;
 export type AiChatMessage = Schema<'AiChatMessage'>;
@@ -29,10 +30,10 @@ export function adminAiChat(call: AppCall): AdminAiChat {
   const thread = (thread_id: string) => ({ params: { thread_id } });
   return {
     sendMessage: (threadId, contextType, messages, options = {}) =>
-      call('sendAiChatMessage', { ...thread(threadId), body: { context_type: contextType, messages }, signal: options.signal }),
+      call(op.sendAiChatMessage, { ...thread(threadId), body: { context_type: contextType, messages }, signal: options.signal }),
     saveMessage: async (threadId, message) => {
-      await call('createAiChatMessage', { ...thread(threadId), body: { message } });
+      await call(op.createAiChatMessage, { ...thread(threadId), body: { message } });
     },
-    listMessages: (threadId) => call('listAiChatMessages', thread(threadId)),
+    listMessages: (threadId) => call(op.listAiChatMessages, thread(threadId)),
   };
 }

@@ -17,6 +17,7 @@ import type {
 import { type AdminAccessTokenSource, createBackendCall } from './backend-call.ts';
 import { type ServerCapabilities, serverCapabilities } from './server-app.ts';
 import type { ServerPayments } from './server-payments.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 type AdminAppBase = { baseUrl: string; projectId: string; fetch?: typeof fetch };
 /** With the project's super secret admin key, or with the access token of a dashboard user who owns the project. */
@@ -96,32 +97,32 @@ export function createAdminApp(options: AdminAppOptions): AdminApp {
   return {
     ...server,
     project: {
-      get: () => call('getAdminProject'),
-      update: (changes) => call('updateAdminProject', { body: changes }),
+      get: () => call(op.getAdminProject),
+      update: (changes) => call(op.updateAdminProject, { body: changes }),
       delete: async () => {
-        await call('deleteAdminProject');
+        await call(op.deleteAdminProject);
       },
     },
     config: {
-      get: async () => JSON.parse((await call('getProjectConfig')).config_string) as ProjectConfig,
+      get: async () => JSON.parse((await call(op.getProjectConfig)).config_string) as ProjectConfig,
       override: async (override, overrideOptions = {}) => {
         const params = { level: overrideOptions.level ?? 'project' };
-        const answer = await call('updateProjectConfigOverride', { params, body: { config_override_string: JSON.stringify(override) } });
+        const answer = await call(op.updateProjectConfigOverride, { params, body: { config_override_string: JSON.stringify(override) } });
         return JSON.parse(answer.config_string) as ProjectConfig;
       },
     },
     keySets: {
-      list: async () => (await call('listInternalApiKeys')).items,
-      create: (keySet) => call('createInternalApiKey', { body: keySet }),
-      get: (keySetId) => call('getInternalApiKey', { params: { api_key_id: keySetId } }),
-      update: (keySetId, changes) => call('updateInternalApiKey', { params: { api_key_id: keySetId }, body: changes }),
-      revoke: (keySetId) => call('updateInternalApiKey', { params: { api_key_id: keySetId }, body: { revoked: true } }),
+      list: async () => (await call(op.listInternalApiKeys)).items,
+      create: (keySet) => call(op.createInternalApiKey, { body: keySet }),
+      get: (keySetId) => call(op.getInternalApiKey, { params: { api_key_id: keySetId } }),
+      update: (keySetId, changes) => call(op.updateInternalApiKey, { params: { api_key_id: keySetId }, body: changes }),
+      revoke: (keySetId) => call(op.updateInternalApiKey, { params: { api_key_id: keySetId }, body: { revoked: true } }),
     },
     teamPermissionDefinitions: permissionDefinitions(call, 'team'),
     projectPermissionDefinitions: permissionDefinitions(call, 'project'),
     getMetrics: (metricsOptions = {}) =>
-      call('getProjectMetrics', { query: definedOnly({ include_anonymous: queryBoolean(metricsOptions.includeAnonymous) }) }),
-    sendTestEmail: (email) => call('sendTestEmail', { body: email }),
+      call(op.getProjectMetrics, { query: definedOnly({ include_anonymous: queryBoolean(metricsOptions.includeAnonymous) }) }),
+    sendTestEmail: (email) => call(op.sendTestEmail, { body: email }),
     emails: adminEmails(call),
     webhooks: adminWebhooks(call),
     payments: { ...server.payments, ...adminPayments(call) },
@@ -132,20 +133,20 @@ export function createAdminApp(options: AdminAppOptions): AdminApp {
 function permissionDefinitions(call: AppCall, scope: 'team' | 'project'): DefinitionMethods {
   if (scope === 'team') {
     return {
-      list: async () => (await call('listTeamPermissionDefinitions')).items,
-      create: (definition) => call('createTeamPermissionDefinition', { body: definition }),
-      update: (permission_id, changes) => call('updateTeamPermissionDefinition', { params: { permission_id }, body: changes }),
+      list: async () => (await call(op.listTeamPermissionDefinitions)).items,
+      create: (definition) => call(op.createTeamPermissionDefinition, { body: definition }),
+      update: (permission_id, changes) => call(op.updateTeamPermissionDefinition, { params: { permission_id }, body: changes }),
       delete: async (permission_id) => {
-        await call('deleteTeamPermissionDefinition', { params: { permission_id } });
+        await call(op.deleteTeamPermissionDefinition, { params: { permission_id } });
       },
     };
   }
   return {
-    list: async () => (await call('listProjectPermissionDefinitions')).items,
-    create: (definition) => call('createProjectPermissionDefinition', { body: definition }),
-    update: (permission_id, changes) => call('updateProjectPermissionDefinition', { params: { permission_id }, body: changes }),
+    list: async () => (await call(op.listProjectPermissionDefinitions)).items,
+    create: (definition) => call(op.createProjectPermissionDefinition, { body: definition }),
+    update: (permission_id, changes) => call(op.updateProjectPermissionDefinition, { params: { permission_id }, body: changes }),
     delete: async (permission_id) => {
-      await call('deleteProjectPermissionDefinition', { params: { permission_id } });
+      await call(op.deleteProjectPermissionDefinition, { params: { permission_id } });
     },
   };
 }

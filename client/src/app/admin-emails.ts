@@ -1,5 +1,6 @@
 import type { OperationBody, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
 import { type AppCall, definedOnly } from './app-call.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 export type EmailThemeSummary = Schema<'EmailThemeList'>['themes'][number];
 export type EmailThemeDetail = Schema<'EmailThemeDetail'>;
@@ -68,50 +69,50 @@ export function adminEmails(call: AppCall): AdminEmails {
   const template = (template_id: string) => ({ params: { template_id } });
   const draft = (draft_id: string) => ({ params: { draft_id } });
   return {
-    listThemes: async () => (await call('listEmailThemes')).themes,
-    getTheme: (themeId) => call('getEmailTheme', theme(themeId)),
+    listThemes: async () => (await call(op.listEmailThemes)).themes,
+    getTheme: (themeId) => call(op.getEmailTheme, theme(themeId)),
     createTheme: async (created) =>
-      (await call('createEmailTheme', { body: definedOnly({ display_name: created.displayName, tsx_source: created.tsxSource }) })).id,
+      (await call(op.createEmailTheme, { body: definedOnly({ display_name: created.displayName, tsx_source: created.tsxSource }) })).id,
     updateTheme: async (themeId, changes) => {
       const body = definedOnly({ display_name: changes.displayName, tsx_source: changes.tsxSource });
-      return { displayName: (await call('updateEmailTheme', { ...theme(themeId), body })).display_name };
+      return { displayName: (await call(op.updateEmailTheme, { ...theme(themeId), body })).display_name };
     },
     deleteTheme: async (themeId) => {
-      await call('deleteEmailTheme', theme(themeId));
+      await call(op.deleteEmailTheme, theme(themeId));
     },
     getSelectedThemeId: async () => {
-      const config = JSON.parse((await call('getProjectConfig')).config_string) as { emails: { selectedThemeId: string } };
+      const config = JSON.parse((await call(op.getProjectConfig)).config_string) as { emails: { selectedThemeId: string } };
       return config.emails.selectedThemeId;
     },
     selectTheme: async (themeId) => {
-      await call('updateProjectConfigOverride', {
+      await call(op.updateProjectConfigOverride, {
         params: { level: 'project' },
         body: { config_override_string: JSON.stringify({ 'emails.selectedThemeId': themeId }) },
       });
     },
 
-    listTemplates: async () => (await call('listEmailTemplates')).templates,
+    listTemplates: async () => (await call(op.listEmailTemplates)).templates,
     createTemplate: async (created) => {
       const body = definedOnly({ display_name: created.displayName, tsx_source: created.tsxSource, theme_id: created.themeId });
-      return (await call('createEmailTemplate', { body: body as OperationBody<'createEmailTemplate'> })).id;
+      return (await call(op.createEmailTemplate, { body: body as OperationBody<'createEmailTemplate'> })).id;
     },
     updateTemplate: async (templateId, changes) => {
       const body = definedOnly({ display_name: changes.displayName, tsx_source: changes.tsxSource, theme_id: changes.themeId });
-      const answer: OperationResult<'updateEmailTemplate'> = await call('updateEmailTemplate', {
+      const answer: OperationResult<'updateEmailTemplate'> = await call(op.updateEmailTemplate, {
         ...template(templateId),
         body: body as OperationBody<'updateEmailTemplate'>,
       });
       return { renderedHtml: answer.rendered_html };
     },
     deleteTemplate: async (templateId) => {
-      await call('deleteEmailTemplate', template(templateId));
+      await call(op.deleteEmailTemplate, template(templateId));
     },
 
-    listDrafts: async () => (await call('listEmailDrafts')).drafts,
-    getDraft: (draftId) => call('getEmailDraft', draft(draftId)),
+    listDrafts: async () => (await call(op.listEmailDrafts)).drafts,
+    getDraft: (draftId) => call(op.getEmailDraft, draft(draftId)),
     createDraft: async (created) => {
       const body = definedOnly({ display_name: created.displayName, tsx_source: created.tsxSource, theme_id: created.themeId });
-      return (await call('createEmailDraft', { body: body as OperationBody<'createEmailDraft'> })).id;
+      return (await call(op.createEmailDraft, { body: body as OperationBody<'createEmailDraft'> })).id;
     },
     updateDraft: async (draftId, changes) => {
       const body = definedOnly({
@@ -120,10 +121,10 @@ export function adminEmails(call: AppCall): AdminEmails {
         theme_id: changes.themeId,
         sent_at_millis: changes.sentAtMillis,
       });
-      await call('updateEmailDraft', { ...draft(draftId), body: body as OperationBody<'updateEmailDraft'> });
+      await call(op.updateEmailDraft, { ...draft(draftId), body: body as OperationBody<'updateEmailDraft'> });
     },
     deleteDraft: async (draftId) => {
-      await call('deleteEmailDraft', draft(draftId));
+      await call(op.deleteEmailDraft, draft(draftId));
     },
 
     render: (input) => {
@@ -135,7 +136,7 @@ export function adminEmails(call: AppCall): AdminEmails {
         editable_markers: input.editableMarkers,
         editable_source: input.editableSource,
       });
-      return call('renderEmail', { body: body as OperationBody<'renderEmail'> });
+      return call(op.renderEmail, { body: body as OperationBody<'renderEmail'> });
     },
   };
 }

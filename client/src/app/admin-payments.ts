@@ -1,5 +1,6 @@
 import type { OperationBody, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
 import { type AppCall, definedOnly } from './app-call.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 type CustomerType = 'user' | 'team' | 'custom';
 type IntervalUnit = 'day' | 'week' | 'month' | 'year';
@@ -83,13 +84,13 @@ type Section = 'items' | 'productLines' | 'products';
 
 export function adminPayments(call: AppCall): AdminPayments {
   const override = async (entries: Record<string, unknown>) => {
-    await call('updateProjectConfigOverride', {
+    await call(op.updateProjectConfigOverride, {
       params: { level: 'project' },
       body: { config_override_string: JSON.stringify(entries) },
     });
   };
   const rendered = async (section: Section): Promise<Record<string, unknown>> => {
-    const config = JSON.parse((await call('getProjectConfig')).config_string) as { payments: Record<Section, Record<string, unknown>> };
+    const config = JSON.parse((await call(op.getProjectConfig)).config_string) as { payments: Record<Section, Record<string, unknown>> };
     return config.payments[section];
   };
   const section = <Entry>(name: Section): CatalogueSection<Entry> => ({
@@ -101,9 +102,9 @@ export function adminPayments(call: AppCall): AdminPayments {
     },
   });
   return {
-    getMethodConfigs: () => call('getPaymentMethodConfigs'),
+    getMethodConfigs: () => call(op.getPaymentMethodConfigs),
     updateMethodConfigs: async (configId, updates) => {
-      await call('updatePaymentMethodConfigs', { body: { config_id: configId, updates } });
+      await call(op.updatePaymentMethodConfigs, { body: { config_id: configId, updates } });
     },
     items: section<CatalogueItem>('items'),
     productLines: section<CatalogueProductLine>('productLines'),
@@ -116,7 +117,7 @@ export function adminPayments(call: AppCall): AdminPayments {
         >,
       ),
     listTransactions: async (options = {}) => {
-      const page = await call('listPaymentTransactions', {
+      const page = await call(op.listPaymentTransactions, {
         query: definedOnly({
           cursor: options.cursor,
           limit: options.limit === undefined ? undefined : String(options.limit),
@@ -128,7 +129,7 @@ export function adminPayments(call: AppCall): AdminPayments {
       return { transactions: page.transactions, nextCursor: page.next_cursor };
     },
     refundTransaction: async (refund) => {
-      const answer = await call('createPaymentRefund', {
+      const answer = await call(op.createPaymentRefund, {
         body: definedOnly({
           type: refund.type,
           id: refund.id,

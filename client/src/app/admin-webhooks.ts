@@ -1,5 +1,6 @@
 import type { OperationBody, Schema } from '@gatehouse/protocol/operation-types';
 import type { AppCall } from './app-call.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 export type WebhookEndpoint = Schema<'WebhookEndpoint'>;
 export type WebhookEndpointCreate = Schema<'WebhookEndpointCreate'>;
@@ -34,25 +35,25 @@ export type AdminWebhooks = {
 export function adminWebhooks(call: AppCall): AdminWebhooks {
   const endpoint = (endpoint_id: string) => ({ params: { endpoint_id } });
   return {
-    listEndpoints: async () => (await call('listWebhookEndpoints')).items,
-    createEndpoint: (created) => call('createWebhookEndpoint', { body: created }),
-    getEndpoint: (endpointId) => call('getWebhookEndpoint', endpoint(endpointId)),
-    updateEndpoint: (endpointId, changes) => call('updateWebhookEndpoint', { ...endpoint(endpointId), body: changes }),
+    listEndpoints: async () => (await call(op.listWebhookEndpoints)).items,
+    createEndpoint: (created) => call(op.createWebhookEndpoint, { body: created }),
+    getEndpoint: (endpointId) => call(op.getWebhookEndpoint, endpoint(endpointId)),
+    updateEndpoint: (endpointId, changes) => call(op.updateWebhookEndpoint, { ...endpoint(endpointId), body: changes }),
     deleteEndpoint: async (endpointId) => {
-      await call('deleteWebhookEndpoint', endpoint(endpointId));
+      await call(op.deleteWebhookEndpoint, endpoint(endpointId));
     },
     rotateSecret: (endpointId, options = {}) => {
       const body: OperationBody<'resetWebhookEndpointSecret'> =
         options.gracePeriodSeconds === undefined ? {} : { grace_period_seconds: options.gracePeriodSeconds };
-      return call('resetWebhookEndpointSecret', { ...endpoint(endpointId), body });
+      return call(op.resetWebhookEndpointSecret, { ...endpoint(endpointId), body });
     },
-    listMessages: async (endpointId) => (await call('listWebhookMessages', endpoint(endpointId))).items,
+    listMessages: async (endpointId) => (await call(op.listWebhookMessages, endpoint(endpointId))).items,
     replayMessage: (endpointId, messageId) =>
-      call('sendWebhookMessageAgain', { params: { endpoint_id: endpointId, message_id: messageId }, body: {} }),
+      call(op.sendWebhookMessageAgain, { params: { endpoint_id: endpointId, message_id: messageId }, body: {} }),
     sendTestMessage: async (endpointId) => {
-      const answer = await call('sendTestWebhook', { body: { endpoint_id: endpointId } });
+      const answer = await call(op.sendTestWebhook, { body: { endpoint_id: endpointId } });
       return { success: answer.success, errorMessage: answer.error_message ?? null };
     },
-    createPortalToken: () => call('createWebhookPortalToken', { body: {} }),
+    createPortalToken: () => call(op.createWebhookPortalToken, { body: {} }),
   };
 }

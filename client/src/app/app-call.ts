@@ -1,10 +1,14 @@
-import type { OperationInput } from '../api-client.ts';
+import type { OperationInput, OperationRef } from '../api-client.ts';
 import type { OperationName } from '@gatehouse/protocol/operations';
 import type { KnownError } from '../errors.ts';
 import type { OperationResult } from '@gatehouse/protocol/operation-types';
 
-/** A typed operation call with one app's credentials (the app objects are built on it). */
-export type AppCall = <Id extends OperationName>(operationId: Id, input?: OperationInput<Id>) => Promise<OperationResult<Id>>;
+/**
+ * A typed operation call with one app's credentials (the app objects are built on it). The SDK
+ * passes operations by their consts (`op.getCurrentUser` from `@gatehouse/protocol/operations`), so a
+ * bundle holds only the operations it calls; an operationId works too (the table loads on demand).
+ */
+export type AppCall = <Id extends OperationName>(operation: OperationRef<Id>, input?: OperationInput<Id>) => Promise<OperationResult<Id>>;
 
 /** A catalogued error class, concrete or an abstract family. */
 type ErrorClass = abstract new (...args: never[]) => KnownError;

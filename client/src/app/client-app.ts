@@ -1,4 +1,4 @@
-import type { OperationInput } from '../api-client.ts';
+import type { OperationInput, OperationRef } from '../api-client.ts';
 import {
   CannotGetOwnUserWithoutUserError,
   InvalidAccessTokenError,
@@ -17,6 +17,7 @@ import type { ClientCurrentUserData, ClientProject } from './app-types.ts';
 import { type ClientSignIn, clientSignIn } from './client-sign-in.ts';
 import { type CurrentUser, currentUser } from './current-user.ts';
 import { browserPasskeyCeremonies, type PasskeyCeremonies } from './passkey-ceremonies.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 export type ClientAppOptions = CrossTabOptions & {
   /** Where the platform is, e.g. `https://auth.example.com` (the SDK adds `/api/v1`). */
@@ -87,14 +88,14 @@ export function createClientApp(options: ClientAppOptions): ClientApp {
   let anonymousSignUp: Promise<void> | undefined;
 
   // The SDK always lets anonymous users' tokens through (protocol README §2); getUser decides what to show.
-  const call: AppCall = <Id extends OperationName>(operationId: Id, input: OperationInput<Id> = {}) =>
-    client.call(operationId, { ...input, headers: { 'x-stack-allow-anonymous-user': 'true', ...input.headers } });
+  const call: AppCall = <Id extends OperationName>(operation: OperationRef<Id>, input: OperationInput<Id> = {}) =>
+    client.call(operation, { ...input, headers: { 'x-stack-allow-anonymous-user': 'true', ...input.headers } });
   const setTokens = (tokens: { access_token: string; refresh_token: string }) =>
     session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
 
   async function signOut(): Promise<void> {
     try {
-      if (!session.isInvalid) await call('deleteCurrentSession');
+      if (!session.isInvalid) await call(op.deleteCurrentSession);
     } catch (error) {
       // Already ended on the server: forgetting it here is all that is left to do.
       if (!isSignedOutError(error)) throw error;
@@ -106,7 +107,7 @@ export function createClientApp(options: ClientAppOptions): ClientApp {
   async function fetchUser(): Promise<ClientCurrentUserData | null> {
     if (session.isInvalid) return null;
     try {
-      return (await call('getCurrentUser')) as ClientCurrentUserData;
+      return (await call(op.getCurrentUser)) as ClientCurrentUserData;
     } catch (error) {
       if (isSignedOutError(error)) return null;
       throw error;
@@ -118,7 +119,7 @@ export function createClientApp(options: ClientAppOptions): ClientApp {
     anonymousSignUp ??= (async () => {
       // Someone signed in while this caller was finding out nobody was.
       if (!session.isInvalid) return;
-      setTokens(await call('signUpAnonymously'));
+      setTokens(await call(op.signUpAnonymously));
     })().finally(() => {
       anonymousSignUp = undefined;
     });
@@ -147,7 +148,7 @@ export function createClientApp(options: ClientAppOptions): ClientApp {
     projectId: options.projectId,
     signOut,
     getUser: getUser as ClientApp['getUser'],
-    getProject: () => call('getCurrentProject') as Promise<ClientProject>,
+    getProject: () => call(op.getCurrentProject) as Promise<ClientProject>,
     getAccessToken: () => session.getAccessToken(),
     getTokens: () => session.getTokens(),
     onSessionChange: (listener) => session.subscribe(listener),

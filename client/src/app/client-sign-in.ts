@@ -9,6 +9,7 @@ import {
   type OAuthSignInUrlOptions,
 } from './oauth-sign-in-url.ts';
 import { type PasskeyCeremonies, relyingPartyId } from './passkey-ceremonies.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 export type OAuthSignInResult = components['schemas']['OAuthTokenResponse'];
 
@@ -67,24 +68,24 @@ export function clientSignIn(host: SignInHost): ClientSignIn {
 
   return {
     signUpWithPassword: ({ email, password, verificationCallbackUrl }) =>
-      signedIn(call('signUpWithPassword', { body: { email, password, verification_callback_url: verificationCallbackUrl } })),
-    signInWithPassword: ({ email, password }) => signedIn(call('signInWithPassword', { body: { email, password } })),
+      signedIn(call(op.signUpWithPassword, { body: { email, password, verification_callback_url: verificationCallbackUrl } })),
+    signInWithPassword: ({ email, password }) => signedIn(call(op.signInWithPassword, { body: { email, password } })),
     sendMagicLink: async (email, { callbackUrl }) => {
-      const { nonce } = await call('sendSignInCode', { body: { email, callback_url: callbackUrl } });
+      const { nonce } = await call(op.sendSignInCode, { body: { email, callback_url: callbackUrl } });
       return { nonce };
     },
-    signInWithMagicLink: (code) => signedIn(call('signInWithCode', { body: { code } })),
-    signInWithMfa: ({ attemptCode, totp }) => signedIn(call('signInWithMfa', { body: { type: 'totp', totp, code: attemptCode } })),
+    signInWithMagicLink: (code) => signedIn(call(op.signInWithCode, { body: { code } })),
+    signInWithMfa: ({ attemptCode, totp }) => signedIn(call(op.signInWithMfa, { body: { type: 'totp', totp, code: attemptCode } })),
     signInWithPasskey: async () => {
-      const { options_json: options, code } = await call('initiatePasskeyAuthentication');
+      const { options_json: options, code } = await call(op.initiatePasskeyAuthentication);
       const rpId = relyingPartyId(host.passkeyRpId);
       const response = await host.passkeyCeremonies.get({ ...options, rpId });
-      return signedIn(call('signInWithPasskey', { body: { authentication_response: response, code } }));
+      return signedIn(call(op.signInWithPasskey, { body: { authentication_response: response, code } }));
     },
     getOAuthSignInUrl: (provider, options) => buildOAuthSignInUrl(host, provider, options),
     completeOAuthSignIn: ({ code, redirectUrl, codeVerifier }) =>
       signedIn(
-        call('exchangeOAuthToken', {
+        call(op.exchangeOAuthToken, {
           body: {
             grant_type: 'authorization_code',
             code,
@@ -96,16 +97,16 @@ export function clientSignIn(host: SignInHost): ClientSignIn {
         }),
       ),
     sendPasswordResetEmail: async (email, { callbackUrl }) => {
-      await call('sendPasswordResetCode', { body: { email, callback_url: callbackUrl } });
+      await call(op.sendPasswordResetCode, { body: { email, callback_url: callbackUrl } });
     },
     verifyPasswordResetCode: async (code) => {
-      await call('checkPasswordResetCode', { body: { code } });
+      await call(op.checkPasswordResetCode, { body: { code } });
     },
     resetPassword: async ({ code, password }) => {
-      await call('resetPassword', { body: { code, password } });
+      await call(op.resetPassword, { body: { code, password } });
     },
     verifyEmail: async (code) => {
-      await call('verifyContactChannel', { body: { code } });
+      await call(op.verifyContactChannel, { body: { code } });
     },
   };
 }

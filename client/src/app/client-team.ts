@@ -1,6 +1,7 @@
 import type { AppCall } from './app-call.ts';
 import type { ApiKeyCreate, ClientTeamData, TeamInvitation, TeamMemberProfile, TeamUpdate } from './app-types.ts';
 import { type TeamApiKey, type TeamApiKeyCreated, teamApiKey } from './user-resources.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 /** What a client may change on a team (the metadata only the server writes is left out). */
 export type ClientTeamUpdate = Pick<TeamUpdate, 'display_name' | 'profile_image_url' | 'client_metadata'>;
@@ -36,24 +37,24 @@ export function clientTeam(call: AppCall, data: ClientTeamData): Team {
   const team_id = data.id;
   return {
     ...data,
-    update: async (changes) => clientTeam(call, await call('updateTeam', { params: { team_id }, body: changes })),
+    update: async (changes) => clientTeam(call, await call(op.updateTeam, { params: { team_id }, body: changes })),
     delete: async () => {
-      await call('deleteTeam', { params: { team_id } });
+      await call(op.deleteTeam, { params: { team_id } });
     },
     leave: async () => {
-      await call('deleteTeamMembership', { params: { team_id, user_id: 'me' } });
+      await call(op.deleteTeamMembership, { params: { team_id, user_id: 'me' } });
     },
-    listMembers: async () => (await call('listTeamMemberProfiles', { query: { team_id } })).items,
-    updateMyProfile: (changes) => call('updateTeamMemberProfile', { params: { team_id, user_id: 'me' }, body: changes }),
+    listMembers: async () => (await call(op.listTeamMemberProfiles, { query: { team_id } })).items,
+    updateMyProfile: (changes) => call(op.updateTeamMemberProfile, { params: { team_id, user_id: 'me' }, body: changes }),
     inviteUser: async ({ email, callbackUrl }) => {
-      const sent = await call('sendTeamInvitation', { body: { team_id, email, callback_url: callbackUrl } });
+      const sent = await call(op.sendTeamInvitation, { body: { team_id, email, callback_url: callbackUrl } });
       return { id: sent.id };
     },
-    listInvitations: async () => (await call('listTeamInvitations', { query: { team_id } })).items,
+    listInvitations: async () => (await call(op.listTeamInvitations, { query: { team_id } })).items,
     revokeInvitation: async (invitationId) => {
-      await call('deleteTeamInvitation', { params: { invitation_id: invitationId }, query: { team_id } });
+      await call(op.deleteTeamInvitation, { params: { invitation_id: invitationId }, query: { team_id } });
     },
-    listApiKeys: async () => (await call('listTeamApiKeys', { query: { team_id } })).items.map((key) => teamApiKey(call, key)),
-    createApiKey: async (key) => teamApiKey(call, await call('createTeamApiKey', { body: { ...key, team_id } })),
+    listApiKeys: async () => (await call(op.listTeamApiKeys, { query: { team_id } })).items.map((key) => teamApiKey(call, key)),
+    createApiKey: async (key) => teamApiKey(call, await call(op.createTeamApiKey, { body: { ...key, team_id } })),
   };
 }

@@ -16,6 +16,7 @@ import { clientTeam, type Team } from './client-team.ts';
 import { type ContactChannel, contactChannel, type UserApiKey, type UserApiKeyCreated, userApiKey } from './user-resources.ts';
 import { TeamNotFoundError } from '../errors.ts';
 import { type PasskeyCeremonies, relyingPartyId } from './passkey-ceremonies.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 /** A team, or its id. */
 export type TeamRef = { id: string } | string;
@@ -107,79 +108,79 @@ const recursiveQuery = (options?: { recursive?: boolean }): 'true' | 'false' => 
 export function currentUser(host: CurrentUserHost, data: ClientCurrentUserData): CurrentUser {
   const { call } = host;
   const snapshot = (next: unknown) => currentUser(host, next as ClientCurrentUserData);
-  const update = async (changes: CurrentUserUpdate) => snapshot(await call('updateCurrentUser', { body: changes }));
+  const update = async (changes: CurrentUserUpdate) => snapshot(await call(op.updateCurrentUser, { body: changes }));
 
   async function hasPermission(teamOrPermission: TeamRef, permissionId?: string): Promise<boolean> {
     if (permissionId === undefined) {
       const query = { user_id: 'me', permission_id: teamIdOf(teamOrPermission), recursive: 'true' } as const;
-      return (await call('listProjectPermissions', { query })).items.length > 0;
+      return (await call(op.listProjectPermissions, { query })).items.length > 0;
     }
     const query = { team_id: teamIdOf(teamOrPermission), user_id: 'me', permission_id: permissionId, recursive: 'true' } as const;
-    return (await call('listTeamPermissions', { query })).items.length > 0;
+    return (await call(op.listTeamPermissions, { query })).items.length > 0;
   }
 
   async function listPermissions(teamOrOptions?: TeamRef | { recursive?: boolean }, options?: { recursive?: boolean }) {
     if (teamOrOptions === undefined || (typeof teamOrOptions === 'object' && !('id' in teamOrOptions))) {
-      return (await call('listProjectPermissions', { query: { user_id: 'me', recursive: recursiveQuery(teamOrOptions) } })).items;
+      return (await call(op.listProjectPermissions, { query: { user_id: 'me', recursive: recursiveQuery(teamOrOptions) } })).items;
     }
     const query = { team_id: teamIdOf(teamOrOptions), user_id: 'me', recursive: recursiveQuery(options) };
-    return (await call('listTeamPermissions', { query })).items;
+    return (await call(op.listTeamPermissions, { query })).items;
   }
 
   return {
     ...data,
     update,
     delete: async () => {
-      await call('deleteCurrentUser');
+      await call(op.deleteCurrentUser);
       host.forgetSession();
     },
     updatePassword: async ({ oldPassword, newPassword }) => {
-      await call('updatePassword', { body: { old_password: oldPassword, new_password: newPassword } });
+      await call(op.updatePassword, { body: { old_password: oldPassword, new_password: newPassword } });
     },
     setPassword: async (password) => {
-      await call('setPassword', { body: { password } });
+      await call(op.setPassword, { body: { password } });
     },
     sendVerificationEmail: async ({ callbackUrl }) => {
       if (!data.primary_email) throw new Error('The user has no primary email to verify.');
-      await call('sendPrimaryEmailVerificationCode', { body: { email: data.primary_email, callback_url: callbackUrl } });
+      await call(op.sendPrimaryEmailVerificationCode, { body: { email: data.primary_email, callback_url: callbackUrl } });
     },
     signOut: () => host.signOut(),
     registerPasskey: async () => {
-      const { options_json: options, code } = await call('initiatePasskeyRegistration');
+      const { options_json: options, code } = await call(op.initiatePasskeyRegistration);
       const rp = { ...options.rp, id: relyingPartyId(host.passkeyRpId) };
       const credential = await host.passkeyCeremonies.create({ ...options, rp });
-      await call('registerPasskey', { body: { credential, code } });
+      await call(op.registerPasskey, { body: { credential, code } });
     },
-    createMfaRecoveryCodes: async () => (await call('createMfaRecoveryCodes')).recovery_codes,
+    createMfaRecoveryCodes: async () => (await call(op.createMfaRecoveryCodes)).recovery_codes,
 
-    listTeams: async () => (await call('listTeams', { query: { user_id: 'me' } })).items.map((team) => clientTeam(call, team)),
+    listTeams: async () => (await call(op.listTeams, { query: { user_id: 'me' } })).items.map((team) => clientTeam(call, team)),
     getTeam: async (teamId) => {
-      const team = await orNull(call('getTeam', { params: { team_id: teamId } }), TeamNotFoundError);
+      const team = await orNull(call(op.getTeam, { params: { team_id: teamId } }), TeamNotFoundError);
       return team && clientTeam(call, team);
     },
-    createTeam: async (team) => clientTeam(call, await call('createTeam', { body: { ...team, creator_user_id: 'me' } })),
+    createTeam: async (team) => clientTeam(call, await call(op.createTeam, { body: { ...team, creator_user_id: 'me' } })),
     setSelectedTeam: (team) => update({ selected_team_id: team === null ? null : teamIdOf(team) }),
     acceptTeamInvitation: async (code) => {
-      await call('acceptTeamInvitation', { body: { code } });
+      await call(op.acceptTeamInvitation, { body: { code } });
     },
 
     hasPermission: hasPermission as CurrentUser['hasPermission'],
     listPermissions: listPermissions as CurrentUser['listPermissions'],
 
     listContactChannels: async () =>
-      (await call('listContactChannels', { query: { user_id: 'me' } })).items.map((channel) => contactChannel(call, channel)),
+      (await call(op.listContactChannels, { query: { user_id: 'me' } })).items.map((channel) => contactChannel(call, channel)),
     createContactChannel: async (channel) =>
-      contactChannel(call, await call('createContactChannel', { body: { ...channel, user_id: 'me', type: 'email' } })),
+      contactChannel(call, await call(op.createContactChannel, { body: { ...channel, user_id: 'me', type: 'email' } })),
 
-    listSessions: async () => (await call('listSessions', { query: { user_id: 'me' } })).items,
+    listSessions: async () => (await call(op.listSessions, { query: { user_id: 'me' } })).items,
     revokeSession: async (sessionId) => {
-      await call('deleteSession', { params: { session_id: sessionId }, query: { user_id: 'me' } });
+      await call(op.deleteSession, { params: { session_id: sessionId }, query: { user_id: 'me' } });
     },
 
-    getItem: (itemId) => call('getCustomerItem', { params: { customer_type: 'user', customer_id: data.id, item_id: itemId } }),
+    getItem: (itemId) => call(op.getCustomerItem, { params: { customer_type: 'user', customer_id: data.id, item_id: itemId } }),
     createCheckoutUrl: async (productId, options = {}) =>
       (
-        await call('createPurchaseUrl', {
+        await call(op.createPurchaseUrl, {
           body: {
             customer_type: 'user',
             customer_id: data.id,
@@ -189,10 +190,10 @@ export function currentUser(host: CurrentUserHost, data: ClientCurrentUserData):
         })
       ).url,
 
-    listApiKeys: async () => (await call('listUserApiKeys', { query: { user_id: 'me' } })).items.map((key) => userApiKey(call, key)),
-    createApiKey: async (key) => userApiKey(call, await call('createUserApiKey', { body: { ...key, user_id: 'me' } })),
+    listApiKeys: async () => (await call(op.listUserApiKeys, { query: { user_id: 'me' } })).items.map((key) => userApiKey(call, key)),
+    createApiKey: async (key) => userApiKey(call, await call(op.createUserApiKey, { body: { ...key, user_id: 'me' } })),
 
-    listOwnedProjects: async () => (await call('listInternalProjects')).items,
-    createProject: (project) => call('createInternalProject', { body: project }),
+    listOwnedProjects: async () => (await call(op.listInternalProjects)).items,
+    createProject: (project) => call(op.createInternalProject, { body: project }),
   };
 }

@@ -1,5 +1,6 @@
 import { DataVaultStoreHashedKeyDoesNotExistError } from '../errors.ts';
 import { type AppCall, orNull } from './app-call.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 /**
  * A data vault store: values your backend keeps in the platform, encrypted before they leave it.
@@ -86,14 +87,14 @@ export function dataVault(call: AppCall): DataVault {
       async getValue(key, { secret }) {
         const { hashedKey } = await sealForDataVault(secret, key);
         const stored = await orNull(
-          call('getDataVaultValue', { params: { id }, body: { hashed_key: hashedKey } }),
+          call(op.getDataVaultValue, { params: { id }, body: { hashed_key: hashedKey } }),
           DataVaultStoreHashedKeyDoesNotExistError,
         );
         return stored === null ? null : openFromDataVault(secret, key, stored.encrypted_value);
       },
       async setValue(key, value, { secret }) {
         const { hashedKey, encryptedValue } = await sealForDataVault(secret, key, value);
-        await call('setDataVaultValue', { params: { id }, body: { hashed_key: hashedKey, encrypted_value: encryptedValue as string } });
+        await call(op.setDataVaultValue, { params: { id }, body: { hashed_key: hashedKey, encrypted_value: encryptedValue as string } });
       },
     }),
   };

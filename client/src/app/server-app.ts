@@ -22,6 +22,7 @@ import {
   serverTeamPermissions,
   serverTeams,
 } from './server-teams.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 export type ServerAppOptions = {
   /** Where the platform is, e.g. `https://auth.example.com` (the SDK adds `/api/v1`). */
@@ -71,7 +72,7 @@ export function serverCapabilities(projectId: string, call: AppCall): ServerCapa
     dataVault: dataVault(call),
     payments: serverPayments(call),
     ...serverEmails(call),
-    getProject: () => call('getCurrentProject') as Promise<ClientProject>,
+    getProject: () => call(op.getCurrentProject) as Promise<ClientProject>,
     call,
   };
 }

@@ -1,4 +1,5 @@
 import { type AppCall, definedOnly } from './app-call.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 /** Who gets an email: listed users, or every user of the project. */
 export type EmailRecipients = { userIds: string[] } | { allUsers: true };
@@ -42,11 +43,11 @@ export function serverEmails(call: AppCall): ServerEmails {
         notification_category_name: options.notificationCategoryName,
         scheduled_at_millis: options.scheduledAt?.getTime(),
       });
-      const { results } = await call('sendEmail', { body });
+      const { results } = await call(op.sendEmail, { body });
       return results.map((result) => ({ userId: result.user_id }));
     },
     sendSignInInvitation: async (email, callbackUrl) => {
-      await call('sendSignInInvitation', { body: { email, callback_url: callbackUrl } });
+      await call(op.sendSignInInvitation, { body: { email, callback_url: callbackUrl } });
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Schema } from '@gatehouse/protocol/operation-types';
 import { ItemQuantityInsufficientAmountError } from '../errors.ts';
 import { type AppCall, definedOnly } from './app-call.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 export type PaymentCustomer = { type: 'user' | 'team' | 'custom'; id: string };
 export type PaymentItem = Schema<'Item'>;
@@ -33,13 +34,13 @@ const customerParams = (customer: PaymentCustomer) => ({ customer_type: customer
 
 export function serverPayments(call: AppCall): ServerPayments {
   const change = (customer: PaymentCustomer, itemId: string, delta: number, allowNegative: boolean, options: QuantityOptions = {}) =>
-    call('updateCustomerItemQuantity', {
+    call(op.updateCustomerItemQuantity, {
       params: { ...customerParams(customer), item_id: itemId },
       query: { allow_negative: allowNegative ? 'true' : 'false' },
       body: definedOnly({ delta, expires_at: options.expiresAt?.toISOString(), description: options.description }),
     });
   return {
-    getItem: (customer, itemId) => call('getCustomerItem', { params: { ...customerParams(customer), item_id: itemId } }),
+    getItem: (customer, itemId) => call(op.getCustomerItem, { params: { ...customerParams(customer), item_id: itemId } }),
     increaseQuantity: async (customer, itemId, amount, options) => {
       await change(customer, itemId, amount, false, options);
     },
@@ -56,28 +57,28 @@ export function serverPayments(call: AppCall): ServerPayments {
       await change(customer, itemId, -amount, true, options);
     },
     listProducts: async (customer, options = {}) => {
-      const page = await call('listCustomerProducts', {
+      const page = await call(op.listCustomerProducts, {
         params: customerParams(customer),
         query: definedOnly({ cursor: options.cursor, limit: options.limit === undefined ? undefined : String(options.limit) }),
       });
       return { items: page.items, nextCursor: page.pagination.next_cursor };
     },
     grantProduct: async (customer, productId, options = {}) => {
-      const granted = await call('grantCustomerProduct', {
+      const granted = await call(op.grantCustomerProduct, {
         params: customerParams(customer),
         body: definedOnly({ product_id: productId, quantity: options.quantity }),
       });
       return granted.subscription_id as string;
     },
     cancelProduct: async (customer, productId, options = {}) => {
-      await call('cancelCustomerProduct', {
+      await call(op.cancelCustomerProduct, {
         params: { ...customerParams(customer), product_id: productId },
         query: definedOnly({ subscription_id: options.subscriptionId }),
       });
     },
     createCheckoutUrl: async (customer, productId, options = {}) =>
       (
-        await call('createPurchaseUrl', {
+        await call(op.createPurchaseUrl, {
           body: definedOnly({ ...customerParams(customer), product_id: productId, return_url: options.returnUrl }),
         })
       ).url,

@@ -15,6 +15,7 @@ import type {
   UserApiKeyCreatedData,
   UserApiKeyData,
 } from './app-types.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 export type ServerTeams = {
   /** Every team of the project, or the teams of one user. */
@@ -70,25 +71,25 @@ export type ServerApiKeys = {
 
 export function serverTeams(call: AppCall): ServerTeams {
   return {
-    list: async (options = {}) => (await call('listTeams', { query: definedOnly({ user_id: options.userId }) })).items as ServerTeam[],
-    get: (teamId) => orNull(call('getTeam', { params: { team_id: teamId } }) as Promise<ServerTeam>, TeamNotFoundError),
-    create: async (team) => (await call('createTeam', { body: team })) as ServerTeam,
-    update: async (teamId, changes) => (await call('updateTeam', { params: { team_id: teamId }, body: changes })) as ServerTeam,
+    list: async (options = {}) => (await call(op.listTeams, { query: definedOnly({ user_id: options.userId }) })).items as ServerTeam[],
+    get: (teamId) => orNull(call(op.getTeam, { params: { team_id: teamId } }) as Promise<ServerTeam>, TeamNotFoundError),
+    create: async (team) => (await call(op.createTeam, { body: team })) as ServerTeam,
+    update: async (teamId, changes) => (await call(op.updateTeam, { params: { team_id: teamId }, body: changes })) as ServerTeam,
     delete: async (teamId) => {
-      await call('deleteTeam', { params: { team_id: teamId } });
+      await call(op.deleteTeam, { params: { team_id: teamId } });
     },
-    addMember: (teamId, userId) => call('createTeamMembership', { params: { team_id: teamId, user_id: userId } }),
+    addMember: (teamId, userId) => call(op.createTeamMembership, { params: { team_id: teamId, user_id: userId } }),
     removeMember: async (teamId, userId) => {
-      await call('deleteTeamMembership', { params: { team_id: teamId, user_id: userId } });
+      await call(op.deleteTeamMembership, { params: { team_id: teamId, user_id: userId } });
     },
-    listMembers: async (teamId) => (await call('listTeamMemberProfiles', { query: { team_id: teamId } })).items,
+    listMembers: async (teamId) => (await call(op.listTeamMemberProfiles, { query: { team_id: teamId } })).items,
     sendInvitation: async (teamId, { email, callbackUrl }) => {
-      const sent = await call('sendTeamInvitation', { body: { team_id: teamId, email, callback_url: callbackUrl } });
+      const sent = await call(op.sendTeamInvitation, { body: { team_id: teamId, email, callback_url: callbackUrl } });
       return { id: sent.id };
     },
-    listInvitations: async (teamId) => (await call('listTeamInvitations', { query: { team_id: teamId } })).items,
+    listInvitations: async (teamId) => (await call(op.listTeamInvitations, { query: { team_id: teamId } })).items,
     revokeInvitation: async (teamId, invitationId) => {
-      await call('deleteTeamInvitation', { params: { invitation_id: invitationId }, query: { team_id: teamId } });
+      await call(op.deleteTeamInvitation, { params: { invitation_id: invitationId }, query: { team_id: teamId } });
     },
   };
 }
@@ -98,12 +99,12 @@ const permissionQuery = (filter: PermissionQuery) =>
 
 export function serverTeamPermissions(call: AppCall): ServerTeamPermissions {
   const list: ServerTeamPermissions['list'] = async (filter = {}) =>
-    (await call('listTeamPermissions', { query: { ...permissionQuery(filter), ...definedOnly({ team_id: filter.teamId }) } })).items;
+    (await call(op.listTeamPermissions, { query: { ...permissionQuery(filter), ...definedOnly({ team_id: filter.teamId }) } })).items;
   return {
     grant: (teamId, userId, permissionId) =>
-      call('createTeamPermission', { params: { team_id: teamId, user_id: userId, permission_id: permissionId } }),
+      call(op.createTeamPermission, { params: { team_id: teamId, user_id: userId, permission_id: permissionId } }),
     revoke: async (teamId, userId, permissionId) => {
-      await call('deleteTeamPermission', { params: { team_id: teamId, user_id: userId, permission_id: permissionId } });
+      await call(op.deleteTeamPermission, { params: { team_id: teamId, user_id: userId, permission_id: permissionId } });
     },
     list,
     has: async (teamId, userId, permissionId) => (await list({ teamId, userId, permissionId, recursive: true })).length > 0,
@@ -112,11 +113,11 @@ export function serverTeamPermissions(call: AppCall): ServerTeamPermissions {
 
 export function serverProjectPermissions(call: AppCall): ServerProjectPermissions {
   const list: ServerProjectPermissions['list'] = async (filter = {}) =>
-    (await call('listProjectPermissions', { query: permissionQuery(filter) })).items;
+    (await call(op.listProjectPermissions, { query: permissionQuery(filter) })).items;
   return {
-    grant: (userId, permissionId) => call('createProjectPermission', { params: { user_id: userId, permission_id: permissionId } }),
+    grant: (userId, permissionId) => call(op.createProjectPermission, { params: { user_id: userId, permission_id: permissionId } }),
     revoke: async (userId, permissionId) => {
-      await call('deleteProjectPermission', { params: { user_id: userId, permission_id: permissionId } });
+      await call(op.deleteProjectPermission, { params: { user_id: userId, permission_id: permissionId } });
     },
     list,
     has: async (userId, permissionId) => (await list({ userId, permissionId, recursive: true })).length > 0,
@@ -125,15 +126,15 @@ export function serverProjectPermissions(call: AppCall): ServerProjectPermission
 
 export function serverApiKeys(call: AppCall): ServerApiKeys {
   return {
-    listUserKeys: async (userId) => (await call('listUserApiKeys', { query: { user_id: userId } })).items,
-    createUserKey: (userId, key) => call('createUserApiKey', { body: { ...key, user_id: userId } }),
+    listUserKeys: async (userId) => (await call(op.listUserApiKeys, { query: { user_id: userId } })).items,
+    createUserKey: (userId, key) => call(op.createUserApiKey, { body: { ...key, user_id: userId } }),
     revokeUserKey: (userId, keyId) =>
-      call('updateUserApiKey', { params: { api_key_id: keyId }, query: { user_id: userId }, body: { revoked: true } }),
-    checkUserKey: (apiKey) => call('checkUserApiKey', { body: { api_key: apiKey } }),
-    listTeamKeys: async (teamId) => (await call('listTeamApiKeys', { query: { team_id: teamId } })).items,
-    createTeamKey: (teamId, key) => call('createTeamApiKey', { body: { ...key, team_id: teamId } }),
+      call(op.updateUserApiKey, { params: { api_key_id: keyId }, query: { user_id: userId }, body: { revoked: true } }),
+    checkUserKey: (apiKey) => call(op.checkUserApiKey, { body: { api_key: apiKey } }),
+    listTeamKeys: async (teamId) => (await call(op.listTeamApiKeys, { query: { team_id: teamId } })).items,
+    createTeamKey: (teamId, key) => call(op.createTeamApiKey, { body: { ...key, team_id: teamId } }),
     revokeTeamKey: (teamId, keyId) =>
-      call('updateTeamApiKey', { params: { api_key_id: keyId }, query: { team_id: teamId }, body: { revoked: true } }),
-    checkTeamKey: (apiKey) => call('checkTeamApiKey', { body: { api_key: apiKey } }),
+      call(op.updateTeamApiKey, { params: { api_key_id: keyId }, query: { team_id: teamId }, body: { revoked: true } }),
+    checkTeamKey: (apiKey) => call(op.checkTeamApiKey, { body: { api_key: apiKey } }),
   };
 }

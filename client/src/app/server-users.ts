@@ -10,6 +10,7 @@ import type {
   SessionInfo,
   UserList,
 } from './app-types.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 export type ListUsersOptions = {
   /** Page size; without it every user is returned at once. */
@@ -66,7 +67,7 @@ export type ServerContactChannels = {
 export function serverUsers(call: AppCall): ServerUsers {
   return {
     list: (options = {}) =>
-      call('listUsers', {
+      call(op.listUsers, {
         query: definedOnly({
           limit: options.limit,
           cursor: options.cursor,
@@ -78,16 +79,16 @@ export function serverUsers(call: AppCall): ServerUsers {
           only_anonymous: queryBoolean(options.onlyAnonymous),
         }),
       }),
-    get: (userId) => orNull(call('getUser', { params: { user_id: userId } }), UserNotFoundError),
-    create: (user) => call('createUser', { body: user }),
-    update: (userId, changes) => call('updateUser', { params: { user_id: userId }, body: changes }),
+    get: (userId) => orNull(call(op.getUser, { params: { user_id: userId } }), UserNotFoundError),
+    create: (user) => call(op.createUser, { body: user }),
+    update: (userId, changes) => call(op.updateUser, { params: { user_id: userId }, body: changes }),
     delete: async (userId) => {
-      await call('deleteUser', { params: { user_id: userId } });
+      await call(op.deleteUser, { params: { user_id: userId } });
     },
     getByAccessToken: (accessToken, options = {}) => {
       const headers: Record<string, string> = { 'x-stack-access-token': accessToken };
       if (options.allowAnonymous) headers['x-stack-allow-anonymous-user'] = 'true';
-      const user = call('getCurrentUser', { headers }) as Promise<ServerUser>;
+      const user = call(op.getCurrentUser, { headers }) as Promise<ServerUser>;
       return orNull(user, InvalidAccessTokenError, AnonymousAuthenticationNotAllowedError);
     },
   };
@@ -96,27 +97,27 @@ export function serverUsers(call: AppCall): ServerUsers {
 export function serverSessions(call: AppCall): ServerSessions {
   const create: ServerSessions['create'] = async (userId, options = {}) => {
     const body = { user_id: userId, expires_in_millis: options.expiresInMillis, is_impersonation: options.isImpersonation };
-    const created = await call('createSession', { body: definedOnly(body) });
+    const created = await call(op.createSession, { body: definedOnly(body) });
     return { accessToken: created.access_token, refreshToken: created.refresh_token };
   };
   return {
     create,
     impersonate: (userId, options = {}) => create(userId, { ...options, isImpersonation: true }),
-    list: async (userId) => (await call('listSessions', { query: { user_id: userId } })).items,
+    list: async (userId) => (await call(op.listSessions, { query: { user_id: userId } })).items,
     revoke: async (userId, sessionId) => {
-      await call('deleteSession', { params: { session_id: sessionId }, query: { user_id: userId } });
+      await call(op.deleteSession, { params: { session_id: sessionId }, query: { user_id: userId } });
     },
   };
 }
 
 export function serverContactChannels(call: AppCall): ServerContactChannels {
   return {
-    list: async (userId) => (await call('listContactChannels', { query: { user_id: userId } })).items,
-    create: (channel) => call('createContactChannel', { body: { ...channel, type: 'email' } }),
+    list: async (userId) => (await call(op.listContactChannels, { query: { user_id: userId } })).items,
+    create: (channel) => call(op.createContactChannel, { body: { ...channel, type: 'email' } }),
     update: (userId, channelId, changes) =>
-      call('updateContactChannel', { params: { user_id: userId, contact_channel_id: channelId }, body: changes }),
+      call(op.updateContactChannel, { params: { user_id: userId, contact_channel_id: channelId }, body: changes }),
     delete: async (userId, channelId) => {
-      await call('deleteContactChannel', { params: { user_id: userId, contact_channel_id: channelId } });
+      await call(op.deleteContactChannel, { params: { user_id: userId, contact_channel_id: channelId } });
     },
   };
 }

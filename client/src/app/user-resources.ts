@@ -1,6 +1,7 @@
 import type { OperationBody } from '@gatehouse/protocol/operation-types';
 import type { AppCall } from './app-call.ts';
 import type { ContactChannelData, TeamApiKeyCreatedData, TeamApiKeyData, UserApiKeyCreatedData, UserApiKeyData } from './app-types.ts';
+import * as op from '@gatehouse/protocol/operations';
 
 /** Fields of a contact channel a client may change. */
 export type ContactChannelUpdate = Pick<OperationBody<'updateContactChannel'>, 'value' | 'used_for_auth' | 'is_primary'>;
@@ -17,12 +18,12 @@ export function contactChannel(call: AppCall, data: ContactChannelData): Contact
   const params = { user_id: data.user_id, contact_channel_id: data.id };
   return {
     ...data,
-    update: async (changes) => contactChannel(call, await call('updateContactChannel', { params, body: changes })),
+    update: async (changes) => contactChannel(call, await call(op.updateContactChannel, { params, body: changes })),
     delete: async () => {
-      await call('deleteContactChannel', { params });
+      await call(op.deleteContactChannel, { params });
     },
     sendVerificationEmail: async ({ callbackUrl }) => {
-      await call('sendContactChannelVerificationCode', { params, body: { callback_url: callbackUrl } });
+      await call(op.sendContactChannelVerificationCode, { params, body: { callback_url: callbackUrl } });
     },
   };
 }
@@ -46,7 +47,7 @@ export function userApiKey<Data extends UserApiKeyData | UserApiKeyCreatedData>(
 ): Data & ApiKeyMethods<UserApiKey> {
   const input = { params: { api_key_id: data.id }, query: { user_id: data.user_id } };
   const update = async (body: { description?: string; revoked?: true }) =>
-    userApiKey(call, await call('updateUserApiKey', { ...input, body }));
+    userApiKey(call, await call(op.updateUserApiKey, { ...input, body }));
   return { ...data, revoke: () => update({ revoked: true }), update: (changes) => update(changes) };
 }
 
@@ -56,6 +57,6 @@ export function teamApiKey<Data extends TeamApiKeyData | TeamApiKeyCreatedData>(
 ): Data & ApiKeyMethods<TeamApiKey> {
   const input = { params: { api_key_id: data.id }, query: { team_id: data.team_id } };
   const update = async (body: { description?: string; revoked?: true }) =>
-    teamApiKey(call, await call('updateTeamApiKey', { ...input, body }));
+    teamApiKey(call, await call(op.updateTeamApiKey, { ...input, body }));
   return { ...data, revoke: () => update({ revoked: true }), update: (changes) => update(changes) };
 }

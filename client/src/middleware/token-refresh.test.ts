@@ -1,3 +1,4 @@
+import * as op from '@gatehouse/protocol/operations';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionError } from '../connection-error.ts';
 import { UnparsableAccessTokenError, UserNotFoundError } from '../errors.ts';
@@ -46,7 +47,7 @@ describe('token refresh middleware', () => {
         ? new Promise((resolve) => setTimeout(() => resolve(jsonResponse({ access_token: fresh, refresh_token: 'rt-1' })), 50))
         : jsonResponse(user),
     );
-    const calls = Promise.all(Array.from({ length: 20 }, () => env.client.call('getCurrentUser')));
+    const calls = Promise.all(Array.from({ length: 20 }, () => env.client.call(op.getCurrentUser)));
     await vi.advanceTimersByTimeAsync(50);
     expect(await calls).toHaveLength(20);
     expect(env.refreshes()).toHaveLength(1);
@@ -63,7 +64,7 @@ describe('token refresh middleware', () => {
     const env = setup({ refreshToken: 'rt-1' }, (request) =>
       isRefresh(request) ? jsonResponse({ access_token: fresh }) : jsonResponse(user),
     );
-    await env.client.call('getCurrentUser');
+    await env.client.call(op.getCurrentUser);
     const refresh = env.refreshes()[0]!;
     expect(refresh.method).toBe('POST');
     expect(refresh.url).toBe('http://api.test/api/v1/auth/oauth/token');
@@ -89,7 +90,7 @@ describe('token refresh middleware', () => {
       const env = setup({ accessToken: token, refreshToken: 'rt-1' }, (request) =>
         isRefresh(request) ? jsonResponse({ access_token: fresh }) : jsonResponse(user),
       );
-      await env.client.call('getCurrentUser');
+      await env.client.call(op.getCurrentUser);
       expect(env.refreshes(), `${seconds} s left`).toHaveLength(expected);
       expect(env.apiRequests()[0]!.headers.get('x-stack-access-token')).toBe(expected ? fresh : token);
     }
@@ -103,7 +104,7 @@ describe('token refresh middleware', () => {
         ? knownErrorResponse('ACCESS_TOKEN_EXPIRED', 401)
         : jsonResponse(user, { status: 201 });
     });
-    const request = env.client.call('updateCurrentUser', { body: { display_name: 'Ada' } });
+    const request = env.client.call(op.updateCurrentUser, { body: { display_name: 'Ada' } });
     expect(await request).toEqual(user);
     expect(env.refreshes()).toHaveLength(1);
     const [first, replay] = env.apiRequests();
@@ -118,7 +119,7 @@ describe('token refresh middleware', () => {
     const env = setup({ accessToken: rejected, refreshToken: 'rt-1' }, (request) =>
       isRefresh(request) ? jsonResponse({ access_token: fresh }) : knownErrorResponse('UNPARSABLE_ACCESS_TOKEN', 401),
     );
-    await expect(env.client.call('getCurrentUser')).rejects.toBeInstanceOf(UnparsableAccessTokenError);
+    await expect(env.client.call(op.getCurrentUser)).rejects.toBeInstanceOf(UnparsableAccessTokenError);
     expect(env.apiRequests()).toHaveLength(2);
     expect(env.refreshes()).toHaveLength(1);
   });
@@ -126,7 +127,7 @@ describe('token refresh middleware', () => {
   it('does not refresh on other known errors', async () => {
     const token = await inSeconds(300);
     const env = setup({ accessToken: token, refreshToken: 'rt-1' }, () => knownErrorResponse('USER_NOT_FOUND', 404));
-    await expect(env.client.call('getCurrentUser')).rejects.toBeInstanceOf(UserNotFoundError);
+    await expect(env.client.call(op.getCurrentUser)).rejects.toBeInstanceOf(UserNotFoundError);
     expect(env.refreshes()).toHaveLength(0);
     expect(env.apiRequests()).toHaveLength(1);
   });
@@ -138,8 +139,8 @@ describe('token refresh middleware', () => {
     );
     const changes: SessionTokens[] = [];
     env.client.session.subscribe((tokens) => changes.push(tokens));
-    await env.client.call('getCurrentUser');
-    await env.client.call('getCurrentUser');
+    await env.client.call(op.getCurrentUser);
+    await env.client.call(op.getCurrentUser);
     expect(env.client.session.isInvalid).toBe(true);
     expect(env.store.get()).toEqual({});
     expect(changes).toEqual([{}]);
@@ -154,14 +155,14 @@ describe('token refresh middleware', () => {
     const env = setup({ refreshToken: 'rt-1' }, (request) =>
       isRefresh(request) ? jsonResponse({ token_type: 'Bearer' }) : jsonResponse(user),
     );
-    await env.client.call('getCurrentUser');
+    await env.client.call(op.getCurrentUser);
     expect(env.client.session.isInvalid).toBe(true);
     expect(env.store.get()).toEqual({});
   });
 
   it('keeps the session when the refresh fails on the network', async () => {
     const env = setup({ refreshToken: 'rt-1' }, (request) => (isRefresh(request) ? networkFailure() : jsonResponse(user)));
-    await expect(env.client.call('getCurrentUser')).rejects.toBeInstanceOf(ConnectionError);
+    await expect(env.client.call(op.getCurrentUser)).rejects.toBeInstanceOf(ConnectionError);
     expect(env.client.session.isInvalid).toBe(false);
     expect(env.store.get()).toEqual({ refreshToken: 'rt-1' });
   });
@@ -170,14 +171,14 @@ describe('token refresh middleware', () => {
     const fresh = await inSeconds(600);
     const env = setup({}, () => jsonResponse(user));
     expect(env.client.session.isInvalid).toBe(true);
-    await env.client.call('getCurrentUser');
+    await env.client.call(op.getCurrentUser);
     expect(env.apiRequests()[0]!.headers.has('x-stack-access-token')).toBe(false);
     expect(env.refreshes()).toHaveLength(0);
 
     env.client.session.setTokens({ accessToken: fresh, refreshToken: 'rt-2' });
     expect(env.client.session.isInvalid).toBe(false);
     expect(env.client.session.getTokens()).toEqual({ accessToken: fresh, refreshToken: 'rt-2' });
-    await env.client.call('getCurrentUser');
+    await env.client.call(op.getCurrentUser);
     expect(env.apiRequests()[1]!.headers.get('x-stack-access-token')).toBe(fresh);
 
     env.client.session.signOut();

@@ -1,6 +1,5 @@
 import type { Middleware } from '../api-client.ts';
-import { InvalidAccessTokenError } from '../errors.ts';
-import { isCodeInFamily } from '@gatehouse/protocol';
+import { InvalidAccessTokenError, isCodeInFamily } from '../errors.ts';
 import { actualStatus, knownErrorCode } from '../response-status.ts';
 import type { Session } from '../session/session.ts';
 

@@ -1,7 +1,6 @@
 import { ApiHttpError } from '../api-client.ts';
 import { connectionErrorFor } from '../connection-error.ts';
-import { knownErrorFromBody, RefreshTokenError } from '../errors.ts';
-import { isCodeInFamily } from '@gatehouse/protocol';
+import { isCodeInFamily, knownErrorFromBody, RefreshTokenError } from '../errors.ts';
 import { actualStatus, knownErrorCode } from '../response-status.ts';
 
 export type RefreshGrantOptions = {
@@ -49,16 +48,18 @@ export async function requestRefreshGrant(options: RefreshGrantOptions, refreshT
   }
   const text = await response.text();
   if (code) {
-    const known = parseKnownError(text, status);
+    const known = await parseKnownError(text, status);
     if (known?.code === code) throw known;
   }
   throw new ApiHttpError(status, text);
 }
 
-function parseKnownError(text: string, status: number) {
+async function parseKnownError(text: string, status: number) {
+  let body: unknown;
   try {
-    return knownErrorFromBody(JSON.parse(text), status);
+    body = JSON.parse(text);
   } catch {
     return undefined;
   }
+  return knownErrorFromBody(body as Parameters<typeof knownErrorFromBody>[0], status);
 }

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
+import { RequireEmailVerification } from './onboarding-preview.tsx';
 import { useProjectUpdate } from './project-config.ts';
 
 /** The spec's provider list; `providerNames` (a record over the spec's type) fails the typecheck if the two drift. */
@@ -70,6 +71,7 @@ function Methods({ project }: { project: AdminProject }) {
         <Checkbox label="Magic link / one-time code" checked={config.magic_link_enabled} onChange={toggle('magic_link_enabled')} />
         <Checkbox label="Passkeys" checked={config.passkey_enabled} onChange={toggle('passkey_enabled')} />
         <AnonymousUsers />
+        <RequireEmailVerification />
       </div>
       <ErrorMessage error={update.error} />
     </Section>

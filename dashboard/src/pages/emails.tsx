@@ -3,9 +3,11 @@ import { KnownError } from '@gatehouse/protocol/errors';
 import { api, Link, useGatehouse } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { paths } from '../routes.ts';
+import { AiChatPanel } from '../ai-chat-panel.tsx';
+import { paths, useRoute } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, errorText, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { DeleteDialog, DeleteItemButton, type DeleteTarget, useDeleteDraft, useDeleteTemplate, useDeleteTheme } from './email-delete.tsx';
 import { SmtpTestEmail } from './email-server-test.tsx';
 import { useProjectUpdate } from './project-config.ts';
 
@@ -190,6 +192,8 @@ function ThemesSection() {
   const update = useProjectUpdate();
   const selectId = useId();
   const selected = project.config.email_theme;
+  const remove = useDeleteTheme(selected);
+  const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
 
   return (
     <Section title="Themes" description="A theme wraps the body of every email (header, footer, the unsubscribe link).">
@@ -216,9 +220,12 @@ function ThemesSection() {
               <Link href={paths.project(projectId, 'email-themes', theme.id)}>{theme.display_name}</Link>
               {theme.id === selected ? <span className="dash-badge">selected</span> : null}
             </span>
+            <DeleteItemButton kind={remove} target={{ id: theme.id, name: theme.display_name }} onAsk={setDeleting} />
           </li>
         ))}
       </ul>
+      <ErrorMessage error={remove.error} />
+      <DeleteDialog kind={remove} target={deleting} onClose={() => setDeleting(null)} />
       <CreateByName
         noun="theme"
         create={api.useCreateEmailTheme({ request })}
@@ -232,6 +239,8 @@ function ThemesSection() {
 function TemplatesSection() {
   const { projectId, request } = useProjectScope();
   const { data } = api.useListEmailTemplatesSuspense({ request });
+  const remove = useDeleteTemplate();
+  const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
 
   return (
     <Section title="Templates" description="The platform's own emails use the template of their kind; edits apply to the next email sent.">
@@ -239,9 +248,12 @@ function TemplatesSection() {
         {data.templates.map((template) => (
           <li key={template.id}>
             <Link href={paths.project(projectId, 'email-templates', template.id)}>{template.display_name}</Link>
+            <DeleteItemButton kind={remove} target={{ id: template.id, name: template.display_name }} onAsk={setDeleting} />
           </li>
         ))}
       </ul>
+      <ErrorMessage error={remove.error} />
+      <DeleteDialog kind={remove} target={deleting} onClose={() => setDeleting(null)} />
       <CreateByName
         noun="template"
         create={api.useCreateEmailTemplate({ request })}
@@ -255,6 +267,8 @@ function TemplatesSection() {
 function DraftsSection() {
   const { projectId, request } = useProjectScope();
   const { data } = api.useListEmailDraftsSuspense({ request });
+  const remove = useDeleteDraft();
+  const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
 
   return (
     <Section title="Drafts" description="Emails written once and sent to some or all users.">
@@ -263,10 +277,15 @@ function DraftsSection() {
         {data.drafts.map((draft) => (
           <li key={draft.id}>
             <Link href={paths.project(projectId, 'email-drafts', draft.id)}>{draft.display_name}</Link>
-            <span className="dash-muted">{draft.sent_at_millis ? `sent ${formatDate(draft.sent_at_millis)}` : 'not sent'}</span>
+            <span className="dash-row">
+              <span className="dash-muted">{draft.sent_at_millis ? `sent ${formatDate(draft.sent_at_millis)}` : 'not sent'}</span>
+              <DeleteItemButton kind={remove} target={{ id: draft.id, name: draft.display_name }} onAsk={setDeleting} />
+            </span>
           </li>
         ))}
       </ul>
+      <ErrorMessage error={remove.error} />
+      <DeleteDialog kind={remove} target={deleting} onClose={() => setDeleting(null)} />
       <CreateByName
         noun="draft"
         create={api.useCreateEmailDraft({ request })}
@@ -525,6 +544,7 @@ function SourceEditor(props: {
   onSave: (changes: { displayName: string; source: string }, done: () => void) => void;
 }) {
   const { request } = useProjectScope();
+  const route = useRoute();
   const [displayName, setDisplayName] = useState(props.displayName);
   const [source, setSource] = useState(props.source);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -710,6 +730,16 @@ function SourceEditor(props: {
           {preview ? <PreviewFrame html={preview.html} onTextClick={onPreviewClick} /> : <p className="dash-loading">Rendering…</p>}
         </div>
       </div>
+      <AiChatPanel
+        contextType={`email-${props.kind}`}
+        subjectId={route.page === 'project' ? (route.item ?? '') : ''}
+        source={source}
+        onUseCode={(code) => {
+          setSource(code);
+          setSaved(false);
+          sourceArea.current?.focus();
+        }}
+      />
     </>
   );
 }

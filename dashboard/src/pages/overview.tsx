@@ -2,97 +2,125 @@ import { api, Link } from '@gatehouse/react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { formatDate, PageHeader, Section } from '../ui.tsx';
+import { formatDate, PageHeader, type PanelQuery, QueryState, Section } from '../ui.tsx';
 
 const accent = '#2563eb';
 const second = '#16a34a';
 
 /**
- * The project at a glance: total users, daily sign-ups and active users over 30 days, sign-up
- * methods and countries (recharts), and the users who signed up or were active last.
+ * The project at a glance: users and anonymous users (user-counts), daily sign-ups and active users
+ * over 30 days, sign-up methods and countries (recharts), and the users who signed up or were active
+ * last. Each panel shows its own loading and error state (with Try again), so the page draws at once.
  */
 export function OverviewPage() {
   const { projectId, request } = useProjectScope();
-  const { data: metrics } = api.useGetProjectMetricsSuspense(undefined, { request });
-  const activeByDay = new Map(metrics.daily_active_users.map((day) => [day.date, day.activity]));
-  const daily = metrics.daily_users.map((day) => ({
+  const counts = api.useGetUserCounts({ request });
+  const metrics = api.useGetProjectMetrics(undefined, { request });
+  const data = metrics.data;
+  const activeByDay = new Map((data?.daily_active_users ?? []).map((day) => [day.date, day.activity]));
+  const daily = (data?.daily_users ?? []).map((day) => ({
     date: day.date.slice(5),
     signUps: day.activity,
     active: activeByDay.get(day.date) ?? 0,
   }));
-  const countries = Object.entries(metrics.users_by_country)
+  const countries = Object.entries(data?.users_by_country ?? {})
     .map(([country, users]) => ({ country, users }))
     .sort((a, b) => b.users - a.users)
     .slice(0, 10);
-  const methods = metrics.login_methods.map((entry) => ({ method: entry.method, users: entry.count }));
+  const methods = (data?.login_methods ?? []).map((entry) => ({ method: entry.method, users: entry.count }));
 
   return (
     <>
       <PageHeader title="Overview" />
       <div className="dash-stats">
-        <div className="dash-panel">
-          <p className="dash-muted">Total users</p>
-          <p className="dash-stat" data-testid="total-users">
-            {metrics.total_users.toLocaleString('en-US')}
-          </p>
-        </div>
-        <div className="dash-panel">
-          <p className="dash-muted">Sign-ups, last 30 days</p>
-          <p className="dash-stat">{metrics.daily_users.reduce((sum, day) => sum + day.activity, 0).toLocaleString('en-US')}</p>
-        </div>
+        <Stat label="Total users" testId="total-users" query={counts} value={(answer) => answer.total_users} />
+        <Stat label="Anonymous users" testId="anonymous-users" query={counts} value={(answer) => answer.anonymous_users} />
+        <Stat
+          label="Sign-ups, last 30 days"
+          testId="sign-ups-30-days"
+          query={metrics}
+          value={(answer) => answer.daily_users.reduce((sum, day) => sum + day.activity, 0)}
+        />
       </div>
       <Section title="Daily sign-ups and active users">
-        <figure className="dash-chart" aria-label="Daily sign-ups and active users over the last 30 days">
-          <ResponsiveContainer width="100%" height={260}>
-            <LineChart data={daily}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="date" />
-              <YAxis allowDecimals={false} />
-              <Tooltip />
-              <Legend />
-              <Line type="monotone" dataKey="signUps" name="Sign-ups" stroke={accent} dot={false} />
-              <Line type="monotone" dataKey="active" name="Active users" stroke={second} dot={false} />
-            </LineChart>
-          </ResponsiveContainer>
-        </figure>
+        <QueryState query={metrics} what="the daily sign-ups and active users">
+          <figure className="dash-chart" aria-label="Daily sign-ups and active users over the last 30 days">
+            <ResponsiveContainer width="100%" height={260}>
+              <LineChart data={daily}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="date" />
+                <YAxis allowDecimals={false} />
+                <Tooltip />
+                <Legend />
+                <Line type="monotone" dataKey="signUps" name="Sign-ups" stroke={accent} dot={false} />
+                <Line type="monotone" dataKey="active" name="Active users" stroke={second} dot={false} />
+              </LineChart>
+            </ResponsiveContainer>
+          </figure>
+        </QueryState>
       </Section>
       <div className="dash-grid-2">
         <Section title="Sign-up methods">
-          <figure className="dash-chart" aria-label="Users by sign-up method">
-            <ResponsiveContainer width="100%" height={220}>
-              <BarChart data={methods}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="method" />
-                <YAxis allowDecimals={false} />
-                <Tooltip />
-                <Bar dataKey="users" name="Users" fill={accent} />
-              </BarChart>
-            </ResponsiveContainer>
-          </figure>
+          <QueryState query={metrics} what="the sign-up methods">
+            <figure className="dash-chart" aria-label="Users by sign-up method">
+              <ResponsiveContainer width="100%" height={220}>
+                <BarChart data={methods}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="method" />
+                  <YAxis allowDecimals={false} />
+                  <Tooltip />
+                  <Bar dataKey="users" name="Users" fill={accent} />
+                </BarChart>
+              </ResponsiveContainer>
+            </figure>
+          </QueryState>
         </Section>
         <Section title="Countries">
-          <figure className="dash-chart" aria-label="Users by country">
-            <ResponsiveContainer width="100%" height={220}>
-              <BarChart data={countries}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="country" />
-                <YAxis allowDecimals={false} />
-                <Tooltip />
-                <Bar dataKey="users" name="Users" fill={second} />
-              </BarChart>
-            </ResponsiveContainer>
-          </figure>
+          <QueryState query={metrics} what="the users by country">
+            <figure className="dash-chart" aria-label="Users by country">
+              <ResponsiveContainer width="100%" height={220}>
+                <BarChart data={countries}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="country" />
+                  <YAxis allowDecimals={false} />
+                  <Tooltip />
+                  <Bar dataKey="users" name="Users" fill={second} />
+                </BarChart>
+              </ResponsiveContainer>
+            </figure>
+          </QueryState>
         </Section>
       </div>
       <div className="dash-grid-2">
         <Section title="Recently signed up">
-          <RecentUsers projectId={projectId} users={metrics.recently_registered} when={(user) => user.signed_up_at_millis} />
+          <QueryState query={metrics} what="the latest users">
+            <RecentUsers projectId={projectId} users={data?.recently_registered ?? []} when={(user) => user.signed_up_at_millis} />
+          </QueryState>
         </Section>
         <Section title="Recently active">
-          <RecentUsers projectId={projectId} users={metrics.recently_active} when={(user) => user.last_active_at_millis} />
+          <QueryState query={metrics} what="the latest active users">
+            <RecentUsers projectId={projectId} users={data?.recently_active ?? []} when={(user) => user.last_active_at_millis} />
+          </QueryState>
         </Section>
       </div>
     </>
+  );
+}
+
+function Stat<T>({ label, testId, query, value }: { label: string; testId: string; query: PanelQuery<T>; value: (data: T) => number }) {
+  return (
+    <div className="dash-panel">
+      <p className="dash-muted">{label}</p>
+      {query.data !== undefined ? (
+        <p className="dash-stat" data-testid={testId}>
+          {value(query.data).toLocaleString('en-US')}
+        </p>
+      ) : (
+        <QueryState query={query} what={label.toLowerCase()}>
+          {null}
+        </QueryState>
+      )}
+    </div>
   );
 }
 

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { UserActivity } from './user-activity.tsx';
 import { methodsOf } from './users.tsx';
 
 /**
@@ -25,6 +26,7 @@ export function UserPage({ userId }: { userId: string }) {
         sign-in methods: {methodsOf(user)}
       </p>
       <Profile key={`profile-${user.id}`} user={user} />
+      <UserActivity userId={user.id} />
       <Section
         title="Metadata"
         description="JSON the app reads: client metadata (the user may change it), client read-only and server-only metadata."

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { WebhookPortalAccess } from './webhook-portal.tsx';
 import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
 
 type WebhookEndpoint = Schema<'WebhookEndpoint'>;
@@ -95,6 +96,7 @@ export function WebhooksPage() {
           ))}
         </ul>
       </Section>
+      <WebhookPortalAccess />
     </>
   );
 }

@@ -425,7 +425,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with an email and a password
-         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
+         * @description An unknown email and a wrong password give the same error in the same time. Rate-limited per client IP (30 attempts a minute by default). Failures are counted per email and client IP pair: after 10 in a minute that IP is refused on that email (429 with Retry-After) until the minute is over, other IPs are not, and a success forgets the IP's failures. Attempts take their place in the count before the password is checked (one that turns out to need the second factor gives it back), so parallel attempts from one IP get no more than 10 either. Each email also has a wider budget over all IPs (50 failures a minute): past it every attempt on the email first waits 100 ms, doubling with each further failure up to 3 s, and is then answered as usual, so guessing from many IPs stays slow without locking the rightful owner out (`RATE_LIMIT_SIGN_IN` sets the numbers).
          */
         post: operations["signInWithPassword"];
         delete?: never;
@@ -8328,8 +8328,9 @@ export interface paths {
         put?: never;
         /**
          * A session for Stripe's embedded dashboard components
-         * @description An account session of the project's connected account (account management, notification banner, payments and
-         *     payouts components), whose `client_secret` the dashboard hands to Stripe's embedded components.
+         * @description An account session of the project's connected account (account onboarding, account management, notification
+         *     banner, payments and payouts components), whose `client_secret` the dashboard hands to Stripe's embedded
+         *     components (Connect.js, loaded from `STRIPE_CONNECT_JS_URL`, default Stripe's).
          *     `STRIPE_ACCOUNT_INFO_NOT_FOUND` when the project has no connected account.
          */
         post: operations["createStripeAccountSession"];

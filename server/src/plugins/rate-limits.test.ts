@@ -134,6 +134,37 @@ describe('sign-in failures (2 per address and IP, a budget of 10 per address)', 
     }
   });
 
+  const createOwner = async (extra: Record<string, unknown> = {}) => {
+    const address = `owner-${Math.random()}@example.com`;
+    await context.services.users.create(
+      project.project,
+      { primary_email: address, primary_email_auth_enabled: true, password: 'the right password', ...extra },
+      'server',
+    );
+    return address;
+  };
+
+  it('count parallel attempts from one IP before checking them: no more than the limit get to guess', async () => {
+    const address = await createOwner();
+    // Eight guesses at once from one IP (limit 2): had each passed a check made before any was counted, all eight would guess.
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => signIn('10.52.0.1', `parallel guess ${n}`, address)));
+    expect(answers.filter((answer) => answer.body?.code === 'EMAIL_PASSWORD_MISMATCH')).toHaveLength(2);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused).toHaveLength(6);
+    for (const answer of refused) expect(answer.text).toContain('failed attempts for this email from this address');
+    // Another IP still has its own two.
+    expect((await signIn('10.52.0.2', 'the right password', address)).status).toBe(200);
+  });
+
+  it('take back an attempt counted up front that was no failed guess (a right password that needs the second factor)', async () => {
+    const address = await createOwner({ totp_secret_base64: Buffer.from('12345678901234567890').toString('base64') });
+    expect((await signIn('10.53.0.1', 'wrong one', address)).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect((await signIn('10.53.0.1', 'the right password', address)).body.code).toBe('MULTI_FACTOR_AUTHENTICATION_REQUIRED');
+    expect((await signIn('10.53.0.1', 'wrong two', address)).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    expect((await signIn('10.53.0.1', 'the right password', address)).status).toBe(429);
+  });
+
   it('never lock the rightful owner out: failures from many IPs only slow every attempt, progressively', async () => {
     // Failures from many IPs (one each, as a botnet would): 5 above already, 5 more reach the budget of 10.
     for (let attempt = 0; attempt < 5; attempt++) expect((await signIn(`10.60.0.${attempt}`, 'guess')).status).toBe(400);

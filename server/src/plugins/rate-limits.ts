@@ -12,6 +12,8 @@ export type RateLimitCounter = {
   peek: (key: string) => Promise<CounterState>;
   /** Drops `key`'s window (a success forgets failures). */
   forget: (key: string) => Promise<void>;
+  /** Takes back one hit of `key` in its running window (an attempt counted up front that turned out not to be a failure). */
+  release: (key: string) => Promise<void>;
   /** Lets go of the store's connection (Redis), when the app closes. */
   close?: () => Promise<void>;
 };
@@ -102,18 +104,23 @@ export function perEmailLimit(bucket: string, limit: RateLimit) {
   }
   const budget = emailFailureBudget(limit);
   const pairOf = (emailKey: string, request: FastifyRequest) => `${emailKey}:ip:${request.ip}`;
+  // Attempts counted up front, before the password is checked: parallel attempts from one IP each take
+  // a place in the window and those past `perEmail` are refused, instead of all passing one check
+  // made before any of them was counted. The outcome then keeps, forgets or takes back that place.
+  const countedUpFront = new WeakSet<FastifyRequest>();
   return {
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       const key = emailOf(request);
       if (!key) return;
       const counter = request.server.rateLimitCounter;
-      const pair = await counter.peek(pairOf(key, request));
-      if (pair.hits >= perEmail) throw tooMany(reply, pair.resetInMs, 'failed attempts for this email from this address');
+      const pair = await counter.hit(pairOf(key, request), windowMs);
+      countedUpFront.add(request);
+      if (pair.hits > perEmail) throw tooMany(reply, pair.resetInMs, 'failed attempts for this email from this address');
       const overBudget = (await counter.peek(key)).hits - budget;
       if (overBudget > 0) await new Promise((resolve) => setTimeout(resolve, failureDelayMillis(overBudget)));
     },
-    // Counted before the answer leaves (onSend, not onResponse): a client that sends its next attempt
-    // the moment it reads this one must find this failure already counted, also on a busy server.
+    // Settled before the answer leaves (onSend, not onResponse): a client that sends its next attempt
+    // the moment it reads this one must find this one settled, also on a busy server.
     onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       await recordOutcome(request, reply);
       return payload;
@@ -124,10 +131,18 @@ export function perEmailLimit(bucket: string, limit: RateLimit) {
     if (!key) return;
     const status = Number(reply.getHeader('x-stack-actual-status') ?? reply.statusCode);
     const counter = request.server.rateLimitCounter;
-    if (status < 300) return counter.forget(pairOf(key, request));
-    // Refused before trying (429), or a correct password that still needs the second factor: no failure.
-    if (status === 429 || reply.getHeader('x-stack-known-error') === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED' || status >= 500) return;
-    await counter.hit(pairOf(key, request), windowMs);
+    const pair = pairOf(key, request);
+    const counted = countedUpFront.has(request);
+    if (status < 300) return counter.forget(pair);
+    // Refused before trying: its place in the window stays taken (the IP is over its limit anyway).
+    if (status === 429) return;
+    // A correct password that still needs the second factor, or a failure of ours: not a failed guess.
+    if (reply.getHeader('x-stack-known-error') === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED' || status >= 500) {
+      if (counted) await counter.release(pair);
+      return;
+    }
+    // Refused before the handler (its body did not validate): counted here, as a failure.
+    if (!counted) await counter.hit(pair, windowMs);
     await counter.hit(key, windowMs);
   }
 }

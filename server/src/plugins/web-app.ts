@@ -5,7 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** What a web app needs to talk to the platform; all of it is public (a publishable key). */
-export type WebAppConfig = { projectId: string; publishableClientKey: string };
+export type WebAppConfig = {
+  projectId: string;
+  publishableClientKey: string;
+  /** The dashboard's: how its payments page loads Stripe's embedded Connect components (when Stripe mode is on). */
+  stripe?: { publishableKey: string; connectJsUrl: string };
+};
 
 export type WebAppOptions = {
   /** The built app (e.g. `examples/demo/dist`, `dashboard/dist`). */

@@ -46,6 +46,10 @@ export class StripeStandIn {
   readonly objects = new Map<string, AccountObject>();
   /** Payment methods Stripe refuses to charge off-session, with the error code it answers (`card_declined`, `authentication_required`). */
   readonly refusing = new Map<string, { code: string; declineCode?: string }>();
+  /** Account sessions by client secret: the account and the components enabled. */
+  readonly accountSessions = new Map<string, { account: string; components: string[] }>();
+  /** The sessions Connect.js (the stand-in) was asked to load, with the publishable key and @stripe/connect-js's version. */
+  readonly connectClaims: Array<{ client_secret: string; publishable_key: string; sdk_version: string }> = [];
   private server: Server | undefined;
   url = '';
 

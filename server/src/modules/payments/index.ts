@@ -9,7 +9,7 @@ import * as migration0032 from './migrations/0032-payment-refunds.ts';
 import * as migration0033 from './migrations/0033-stripe.ts';
 import * as migration0034 from './migrations/0034-stripe-customers.ts';
 import * as migration0035 from './migrations/0035-item-change-function.ts';
-import { defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
+import { defaultStripeConnectJsUrl, defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
 import { PurchaseService } from './purchase.service.ts';
 import { PaymentService } from './payment.service.ts';
 import { paymentHandlers } from './payments.routes.ts';
@@ -37,7 +37,11 @@ export const paymentsModule = defineModule({
     const gateway = StripeGateway.from(settings);
     const transactions = new TransactionService(db, events, gateway);
     const browser = settings.stripePublishableKey
-      ? { publishableKey: settings.stripePublishableKey, jsUrl: settings.stripeJsUrl ?? defaultStripeJsUrl }
+      ? {
+          publishableKey: settings.stripePublishableKey,
+          jsUrl: settings.stripeJsUrl ?? defaultStripeJsUrl,
+          connectJsUrl: settings.stripeConnectJsUrl ?? defaultStripeConnectJsUrl,
+        }
       : null;
     const stripe = new StripeService(db, gateway, payments, transactions, projects, `${publicUrl}/dashboard`, browser);
     return {

@@ -106,6 +106,7 @@ export class StripeGateway {
     const session = await (await this.sdk()).stripe.accountSessions.create({
       account: accountId,
       components: {
+        account_onboarding: { enabled: true },
         account_management: { enabled: true },
         notification_banner: { enabled: true },
         payments: { enabled: true },

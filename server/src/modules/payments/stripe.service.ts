@@ -63,12 +63,22 @@ export class StripeService {
     private readonly transactions: TransactionService,
     private readonly projects: ProjectService,
     private readonly dashboardUrl: string,
-    private readonly browser: { publishableKey: string; jsUrl: string } | null = null,
+    private readonly browser: { publishableKey: string; jsUrl: string; connectJsUrl?: string } | null = null,
   ) {}
 
   /** What the checkout page's Stripe.js needs (the platform's publishable key, where Stripe.js is); null when Stripe mode is off. */
   browserSettings(): { publishableKey: string; jsUrl: string } | null {
-    return this.gateway ? this.browser : null;
+    return this.gateway && this.browser ? { publishableKey: this.browser.publishableKey, jsUrl: this.browser.jsUrl } : null;
+  }
+
+  /**
+   * What the dashboard's embedded Connect components need (the platform's publishable key, where Connect.js is),
+   * given to it in its public config; null when Stripe mode is off or no publishable key is set.
+   */
+  dashboardSettings(): { publishableKey: string; connectJsUrl: string } | null {
+    return this.gateway && this.browser?.connectJsUrl
+      ? { publishableKey: this.browser.publishableKey, connectJsUrl: this.browser.connectJsUrl }
+      : null;
   }
 
   private requireGateway(): StripeGateway {

@@ -3,6 +3,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { StripeStandIn } from '../../testing/stripe-stand-in.ts';
+import { readPaymentSettings } from './payment-settings.ts';
 import { createTestContext, type TestProject } from '../../testing/test-context.ts';
 
 /**
@@ -128,7 +129,11 @@ describe('the connected account', () => {
     });
     expect(session.status, session.text).toBe(200);
     expect(session.body.client_secret).toMatch(/^accs_secret_/);
-    expect(standIn.calls('POST', '/v1/account_sessions').at(-1)?.body.get('account')).toBe(accountId);
+    const asked = standIn.calls('POST', '/v1/account_sessions').at(-1)?.body;
+    expect(asked?.get('account')).toBe(accountId);
+    // The components the dashboard mounts with it.
+    for (const component of ['account_onboarding', 'account_management', 'notification_banner', 'payments', 'payouts'])
+      expect(asked?.get(`components[${component}][enabled]`), component).toBe('true');
   });
 
   it('is STRIPE_ACCOUNT_INFO_NOT_FOUND before setup, and setup is a plain 400 on a server without a Stripe key', async () => {
@@ -382,5 +387,17 @@ describe('POST /integrations/stripe/webhooks', () => {
     const unknownProduct = stripeEvent({ type: 'payment_intent.succeeded', object: paymentIntent(user.id, 'nothing', 'once') });
     expect((await deliver(unknownProduct)).body).toEqual({ received: true, applied: false });
     expect(await credits(user.id)).toBe(0);
+  });
+});
+
+describe('Stripe settings of the browser pages', () => {
+  it('reads where Connect.js is (STRIPE_CONNECT_JS_URL) and refuses a URL that is not http(s)', () => {
+    expect(readPaymentSettings({ STRIPE_CONNECT_JS_URL: 'http://127.0.0.1:1/connect.js' }).stripeConnectJsUrl).toBe(
+      'http://127.0.0.1:1/connect.js',
+    );
+    expect(readPaymentSettings({}).stripeConnectJsUrl).toBeNull();
+    expect(() => readPaymentSettings({ STRIPE_CONNECT_JS_URL: 'javascript:alert(1)' })).toThrow(
+      'STRIPE_CONNECT_JS_URL must be an http(s) URL, not "javascript:alert(1)"',
+    );
   });
 });

@@ -7,6 +7,7 @@ import {
   deleteLapsedCountersAcrossProjects,
   hitCounterAcrossProjects,
   peekCounterAcrossProjects,
+  releaseCounterHitAcrossProjects,
 } from './rate-limit-counter.repository.ts';
 import { createRedisRateLimitCounter, readRedisUrl, type RedisCounterOptions } from './redis-rate-limit-counter.ts';
 
@@ -34,6 +35,7 @@ export const rateLimitCountersModule = defineModule({
           hit: (key, windowMs) => hitCounterAcrossProjects(db, key, windowMs),
           peek: (key) => peekCounterAcrossProjects(db, key),
           forget: (key) => deleteCounterAcrossProjects(db, key),
+          release: (key) => releaseCounterHitAcrossProjects(db, key),
         },
   }),
   jobs: (_services, { db, settings }): BackgroundJob[] =>

@@ -28,6 +28,13 @@ export async function peekCounterAcrossProjects(db: DbHandle, key: string): Prom
   return row ? { hits: row.hits, resetInMs: Math.max(0, Number(row.reset_in_ms)) } : { hits: 0, resetInMs: 0 };
 }
 
+/** Takes one hit back from `key`'s running window, never below 0 (nothing when its window ended). */
+export async function releaseCounterHitAcrossProjects(db: DbHandle, key: string): Promise<void> {
+  await sql`update rate_limit_counter set hits = hits - 1 where key = ${key} and hits > 0 and resets_at > clock_timestamp()`.execute(
+    kyselyOf(db),
+  );
+}
+
 export async function deleteCounterAcrossProjects(db: DbHandle, key: string): Promise<void> {
   await sql`delete from rate_limit_counter where key = ${key}`.execute(kyselyOf(db));
 }

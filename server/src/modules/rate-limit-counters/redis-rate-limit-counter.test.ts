@@ -79,6 +79,24 @@ describe.each(stores)('the %s rate-limit counter', (_name, counterOf) => {
     expect((await counter.hit(key, 60_000)).hits).toBe(1);
   });
 
+  it('takes a hit back within the window, never below zero, keeping the window', async () => {
+    const counter = counterOf();
+    const key = `release:${randomUUID()}`;
+    await counter.release(key);
+    expect(await counter.peek(key)).toEqual({ hits: 0, resetInMs: 0 });
+    await counter.hit(key, 60_000);
+    const before = await counter.hit(key, 60_000);
+    await counter.release(key);
+    const after = await counter.peek(key);
+    expect(after.hits).toBe(1);
+    expect(after.resetInMs).toBeLessThanOrEqual(before.resetInMs);
+    expect(after.resetInMs).toBeGreaterThan(before.resetInMs - 5_000);
+    await counter.release(key);
+    await counter.release(key);
+    expect((await counter.peek(key)).hits).toBe(0);
+    expect((await counter.hit(key, 60_000)).hits).toBe(1);
+  });
+
   it('starts a new window once the old one has passed', async () => {
     const counter = counterOf();
     const key = `window:${randomUUID()}`;

@@ -16,6 +16,12 @@ if ttl < 0 then
 end
 return {hits, ttl}`;
 
+/** Takes one hit back, atomically, only from a running window and never below 0 (the expiry is kept). */
+const releaseScript = `
+local hits = tonumber(redis.call('GET', KEYS[1]) or '0')
+if hits > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 export type RedisCounterOptions = {
   /** `REDIS_URL`: `redis://[user:password@]host[:port][/db]` or `rediss://` (TLS). */
   url: string;
@@ -62,6 +68,7 @@ export function createRedisRateLimitCounter(options: RedisCounterOptions): Redis
       // Errors reach the commands that fail; the client's own 'error' events must not crash the process.
       redis.on('error', () => {});
       redis.defineCommand('gatehouseRateLimitHit', { numberOfKeys: 1, lua: hitScript });
+      redis.defineCommand('gatehouseRateLimitRelease', { numberOfKeys: 1, lua: releaseScript });
       return redis;
     }));
   // After a failure Redis is not asked for `timeoutMs` (requests go through at once), then the next request tries it
@@ -103,6 +110,10 @@ export function createRedisRateLimitCounter(options: RedisCounterOptions): Redis
     forget: (key) =>
       failOpen(async (redis) => {
         await redis.del(key);
+      }, undefined),
+    release: (key) =>
+      failOpen(async (redis) => {
+        await (redis as Redis & { gatehouseRateLimitRelease: (key: string) => Promise<number> }).gatehouseRateLimitRelease(key);
       }, undefined),
     close: async () => {
       if (closed || !client) return;

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { UserTable } from '../../tenancy/user.table.ts';
 import type { ContactChannelTable } from './contact-channel.table.ts';
+import type { ColumnStatistics } from './user-search.ts';
 import type { UserOAuthProviderSummary, UserRecord } from '../../tenancy/user-record.ts';
 import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
@@ -60,7 +61,35 @@ export type UserListFilter = {
   onlyAnonymous: boolean;
   /** When the project requires verified emails, users without one are restricted. */
   requireEmailVerification: boolean;
+  /**
+   * The parts of `query` the trigram indexes are asked for, emails and display names each (see
+   * user-search.ts); the whole query is then checked on the rows found. Absent: the whole query.
+   */
+  probes?: { email?: string; displayName?: string };
 };
+
+/** `%text%` for `ilike`, with the LIKE wildcards and the escape character of `text` taken literally. */
+const substringPattern = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+
+/**
+ * The rows of `table` whose `column` contains the query: the index is asked for the probe's pattern and
+ * the full pattern is checked on what it finds (`offset 0` keeps the planner from handing the full
+ * pattern to the index as well, which would bring its frequent trigrams back into the probe).
+ */
+function matching(
+  table: 'contact_channel' | 'project_user',
+  column: 'value' | 'display_name',
+  id: 'user_id' | 'id',
+  projectId: ProjectId,
+  pattern: string,
+  probe: string | undefined,
+) {
+  const [from, searched, selected] = [sql.table(table), sql.ref(column), sql.ref(id)];
+  if (probe === undefined) return sql`select ${selected} from ${from} where project_id = ${projectId} and ${searched} ilike ${pattern}`;
+  return sql`select probed.${selected} from (
+      select ${selected}, ${searched} as searched from ${from} where project_id = ${projectId} and ${searched} ilike ${substringPattern(probe)} offset 0
+    ) probed where probed.searched ilike ${pattern}`;
+}
 
 /** Keyset pagination on (signed_up_at, id): the cursor is the id of the first user of the page. */
 export async function listUserRecords(db: DbHandle, projectId: ProjectId, filter: UserListFilter): Promise<UserRecord[]> {
@@ -72,16 +101,16 @@ export async function listUserRecords(db: DbHandle, projectId: ProjectId, filter
     if (filter.requireEmailVerification) query = query.where('u.primary_email_verified', '=', true);
   }
   if (filter.query) {
-    const pattern = `%${filter.query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const pattern = substringPattern(filter.query);
     const id = filter.query.toLowerCase();
     // The users matching by an email or the display name (each an ilike the trigram indexes of
     // migration 0075 answer), or whose id is the query: a set of ids, so the page below reads only them.
     const byId = uuidPattern.test(id) ? sql`union all select ${id}::uuid` : sql``;
     query = query.where(
       sql<boolean>`u.id in (
-        select search.user_id from contact_channel search where search.project_id = ${projectId} and search.value ilike ${pattern}
+        ${matching('contact_channel', 'value', 'user_id', projectId, pattern, filter.probes?.email)}
         union all
-        select named.id from project_user named where named.project_id = ${projectId} and named.display_name ilike ${pattern}
+        ${matching('project_user', 'display_name', 'id', projectId, pattern, filter.probes?.displayName)}
         ${byId})`,
     );
   }
@@ -95,6 +124,41 @@ export async function listUserRecords(db: DbHandle, projectId: ProjectId, filter
   query = query.orderBy('u.signed_up_at', direction).orderBy('u.id', direction);
   if (filter.limit !== undefined) query = query.limit(filter.limit + 1);
   return query.execute();
+}
+
+/**
+ * The planner's statistics of the two searched columns, where their trigram index exists (not on PGlite,
+ * nor on a Postgres without pg_trgm): what user-search.ts estimates frequent trigrams from. The indexes
+ * hold every project's rows, so the statistics are the whole table's.
+ */
+export async function readSearchStatisticsAcrossProjects(
+  db: DbHandle,
+): Promise<{ email?: ColumnStatistics; displayName?: ColumnStatistics }> {
+  const { rows } = await sql<{
+    tablename: string;
+    null_frac: number;
+    common_values: string[] | null;
+    common_shares: number[] | null;
+    histogram: string[] | null;
+  }>`
+    select s.tablename, s.null_frac, s.most_common_vals::text::text[] as common_values,
+      s.most_common_freqs::float8[] as common_shares, s.histogram_bounds::text::text[] as histogram
+    from pg_stats s
+    join pg_indexes i on i.schemaname = s.schemaname and i.tablename = s.tablename
+      and i.indexname = case s.tablename when 'contact_channel' then 'contact_channel_value_trgm_idx' else 'project_user_display_name_trgm_idx' end
+    where s.schemaname = current_schema() and not s.inherited
+      and ((s.tablename = 'contact_channel' and s.attname = 'value') or (s.tablename = 'project_user' and s.attname = 'display_name'))`.execute(
+    kyselyOf(db),
+  );
+  const statistics = (row: (typeof rows)[number]): ColumnStatistics => ({
+    nullShare: Number(row.null_frac),
+    commonValues: row.common_values ?? [],
+    commonShares: (row.common_shares ?? []).map(Number),
+    histogram: row.histogram ?? [],
+  });
+  const email = rows.find((row) => row.tablename === 'contact_channel');
+  const displayName = rows.find((row) => row.tablename === 'project_user');
+  return { email: email && statistics(email), displayName: displayName && statistics(displayName) };
 }
 
 export async function deleteUserRow(db: DbHandle, projectId: ProjectId, userId: string): Promise<boolean> {
