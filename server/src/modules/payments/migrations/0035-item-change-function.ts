@@ -13,9 +13,7 @@ import { type Kysely, sql } from 'kysely';
  * payload comes from the service as the spec types it). Lock first, then read: in a VOLATILE plpgsql
  * function under READ COMMITTED each statement takes a new snapshot, so the reads after the lock see
  * every change committed by the writer that held it before (one SQL statement with the lock in a CTE
- * would not: its snapshot predates the lock). Its queries are written out in its body, not in SQL
- * helper functions: plpgsql keeps their plans for the session, while a SQL function with subqueries is
- * not inlined and is planned again at every call.
+ * would not: its snapshot predates the lock).
  *
  * The products a customer owns decide what its items are granted (by rules the service applies to
  * the catalogue), so the caller passes the granted quantity it computed and a stamp of the product
@@ -44,6 +42,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     where expires_at is not null`.execute(db);
 
   await sql`
+    create function payment_item_manual_quantity(p_project_id text, p_customer_type text, p_customer_id text, p_item_id text, p_now timestamptz)
+    returns bigint language sql stable as $$
+      select coalesce((select t.total from payment_item_total t
+          where t.project_id = p_project_id and t.customer_type = p_customer_type and t.customer_id = p_customer_id
+            and t.item_id = p_item_id), 0)
+        + coalesce((select sum(c.delta) from payment_item_change c
+          where c.project_id = p_project_id and c.customer_type = p_customer_type and c.customer_id = p_customer_id
+            and c.item_id = p_item_id and c.expires_at is not null and c.expires_at > p_now), 0)::bigint
+    $$`.execute(db);
+
+  await sql`
+    create function payment_customer_products_stamp(p_project_id text, p_customer_type text, p_customer_id text)
+    returns text language sql stable as $$
+      select md5(coalesce(string_agg(p.id::text || ':' || p.status || ':' || p.quantity::text || ':' || coalesce(p.ended_at::text, ''),
+        ',' order by p.id), ''))
+      from payment_customer_product p
+      where p.project_id = p_project_id and p.customer_type = p_customer_type and p.customer_id = p_customer_id
+    $$`.execute(db);
+
+  await sql`
     create function payment_item_change_apply(
       p_lock_key text, p_id uuid, p_project_id text, p_customer_type text, p_customer_id text, p_item_id text,
       p_delta bigint, p_expires_at timestamptz, p_description text, p_now timestamptz,
@@ -56,25 +74,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     begin
       perform pg_advisory_xact_lock(hashtextextended(p_lock_key, 0));
       if p_check then
-        select md5(coalesce(string_agg(p.id::text || ':' || p.status || ':' || p.quantity::text || ':' || coalesce(p.ended_at::text, ''),
-            ',' order by p.id), ''))
-          into v_stamp
-          from payment_customer_product p
-          where p.project_id = p_project_id and p.customer_type = p_customer_type and p.customer_id = p_customer_id;
+        v_stamp := payment_customer_products_stamp(p_project_id, p_customer_type, p_customer_id);
         if v_stamp is distinct from p_products_stamp then
           return query select 'stale'::text, null::bigint, v_stamp,
             coalesce((select jsonb_agg(to_jsonb(p) order by p.created_at, p.id) from payment_customer_product p
               where p.project_id = p_project_id and p.customer_type = p_customer_type and p.customer_id = p_customer_id), '[]'::jsonb);
           return;
         end if;
-        select coalesce((select t.total from payment_item_total t
-              where t.project_id = p_project_id and t.customer_type = p_customer_type and t.customer_id = p_customer_id
-                and t.item_id = p_item_id), 0)
-            + coalesce((select sum(c.delta) from payment_item_change c
-              where c.project_id = p_project_id and c.customer_type = p_customer_type and c.customer_id = p_customer_id
-                and c.item_id = p_item_id and c.expires_at is not null and c.expires_at > p_now), 0)
-            + p_granted
-          into v_prior;
+        v_prior := payment_item_manual_quantity(p_project_id, p_customer_type, p_customer_id, p_item_id, p_now) + p_granted;
         if v_prior + p_delta < 0 then
           return query select 'insufficient'::text, v_prior, v_stamp, null::jsonb;
           return;
@@ -96,6 +103,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop function payment_item_change_apply(text, uuid, text, text, text, text, bigint, timestamptz, text, timestamptz, boolean, bigint, text, jsonb)`.execute(
     db,
   );
+  await sql`drop function payment_customer_products_stamp(text, text, text)`.execute(db);
+  await sql`drop function payment_item_manual_quantity(text, text, text, text, timestamptz)`.execute(db);
   await sql`drop index payment_item_change_expiring_idx`.execute(db);
   await db.schema.dropTable('payment_item_total').execute();
 }
