@@ -104,7 +104,10 @@ describe('the item ledger on Postgres', () => {
     const db = env.context.database.db;
     const projectId = env.project.project.id;
     const manualMs = await time(() =>
-      sql`select payment_item_manual_quantity(${projectId}, 'custom', 'whale', 'tokens', now())`.execute(db),
+      sql`select coalesce((select total from payment_item_total where project_id = ${projectId} and customer_type = 'custom'
+          and customer_id = 'whale' and item_id = 'tokens'), 0) + coalesce((select sum(delta) from payment_item_change
+          where project_id = ${projectId} and customer_type = 'custom' and customer_id = 'whale' and item_id = 'tokens'
+            and expires_at is not null and expires_at > now()), 0)`.execute(db),
     );
 
     // Changes through the API keep both parts exact: one that never expires, one that expires soon.

@@ -38,7 +38,12 @@ export async function readItemState(
 ): Promise<ItemState> {
   const { rows } = await sql<CustomerProductRow & { gatehouse_manual_total: string | null }>`
     select
-      payment_item_manual_quantity(${projectId}, ${customer.type}, ${customer.id}, ${itemId}, ${now}::timestamptz) as gatehouse_manual_total,
+      coalesce((select t.total from payment_item_total t
+          where t.project_id = ${projectId} and t.customer_type = ${customer.type} and t.customer_id = ${customer.id}
+            and t.item_id = ${itemId}), 0)
+        + coalesce((select sum(c.delta) from payment_item_change c
+          where c.project_id = ${projectId} and c.customer_type = ${customer.type} and c.customer_id = ${customer.id}
+            and c.item_id = ${itemId} and c.expires_at is not null and c.expires_at > ${now}::timestamptz), 0) as gatehouse_manual_total,
       p.*
     from (select 1) as anchor
     left join payment_customer_product p

@@ -32,6 +32,13 @@ const catalogue = {
       prices: { monthly: { USD: '29', interval: [1, 'month'] }, yearly: { EUR: '290', interval: [1, 'year'] } },
       includedItems: { credits: { quantity: 1000, repeat: [1, 'month'], expires: 'when-repeated' } },
     },
+    starter: {
+      displayName: 'Starter',
+      customerType: 'user',
+      productLineId: 'plans',
+      prices: 'include-by-default',
+      includedItems: { credits: { quantity: 5 } },
+    },
     lifetime: {
       displayName: 'Lifetime',
       customerType: 'user',
@@ -280,8 +287,9 @@ describe('POST /payments/products/{customer_type}/{customer_id}/switch in Stripe
 
     const deleted = { type: 'customer.subscription.deleted', object: { id: subscription.id, object: 'subscription', status: 'canceled' } };
     expect((await deliver(deleted)).body.applied).toBe(true);
-    expect(await owned(user.id)).toEqual([]);
-    expect(await credits(user.id)).toBe(0);
+    // Back to the line's product included by default.
+    expect((await owned(user.id)).map((product) => product.id)).toEqual(['starter']);
+    expect(await credits(user.id)).toBe(5);
   });
 
   it('to a one-time price: a payment intent confirmed off-session, the old subscription canceled; the payment event grants nothing more', async () => {
@@ -312,6 +320,23 @@ describe('POST /payments/products/{customer_type}/{customer_id}/switch in Stripe
     expect((await deliver(deleted)).body.applied).toBe(false);
     expect(await rowsOf(user.id)).toHaveLength(2);
     expect(await credits(user.id)).toBe(500);
+  });
+
+  it('to the free product of the line: the Stripe subscription is canceled, nothing is charged', async () => {
+    const user = await newUser();
+    const subscription = await buyProSubscription(user);
+    await saveCard(user);
+    const intents = standIn.objectsOf('payment_intent').length;
+    const switched = await switchProduct(user, { from_product_id: 'pro', to_product_id: 'starter' });
+    expect(switched.status, switched.text).toBe(200);
+    expect(standIn.calls('DELETE', `/v1/subscriptions/${subscription.id}`)).toHaveLength(1);
+    expect(standIn.objects.get(subscription.id)?.status).toBe('canceled');
+    expect(standIn.objectsOf('payment_intent')).toHaveLength(intents);
+    expect(await credits(user.id)).toBe(5);
+    expect((await rowsOf(user.id)).map((row) => [row.product_id, row.status, row.source])).toEqual([
+      ['pro', 'canceled', 'stripe'],
+      ['starter', 'active', 'grant'],
+    ]);
   });
 
   it('a declined card, or one whose bank asks to authenticate: PAYMENT_METHOD_DECLINED (402) and nothing changes, here or on Stripe', async () => {

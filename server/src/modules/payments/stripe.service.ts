@@ -219,7 +219,13 @@ export class StripeService {
     audience: Audience,
   ): Promise<void> {
     const plan = await this.payments.planSwitch(project, customer, input, audience);
-    if (!plan.charge) return this.payments.applySwitch(project, customer, plan);
+    if (!plan.charge) {
+      // A move to a free product ends the Stripe subscription `from` was billed by (it would go on charging).
+      const billedBy = plan.fromRow.stripe_subscription_id;
+      const account = billedBy && this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
+      if (billedBy && account && this.gateway) await this.gateway.cancelSubscription(account, billedBy);
+      return this.payments.applySwitch(project, customer, plan);
+    }
     const customerRef = customer as Customer & { type: 'user' | 'team' };
     const accountId = this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
     const stripeCustomer = accountId ? await findStripeCustomer(this.db, project.id, customer) : undefined;
