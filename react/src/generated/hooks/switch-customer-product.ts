@@ -17,7 +17,8 @@ absent). Refused when `payments.blockNewPurchases` is on (`NEW_PURCHASES_BLOCKED
 target is charged to the customer's default payment method (saved through `payment-method/.../set-default`)
 off-session on the project's connected Stripe account: a `from` product bought as a Stripe subscription has
 that subscription switched to the new price with prorations invoiced at once (a price with an interval), or is
-canceled once a one-time price is paid; otherwise a new subscription (or a one-time payment) is charged. The
+canceled once a one-time price is paid; otherwise a new subscription (or a one-time payment) is charged. A move
+to a free target (included by default) cancels the Stripe subscription `from` was billed by, if any. The
 customer owns the new product when the call answers (the webhook then renews it; its events never grant it a
 second time). Without a default payment method: `DEFAULT_PAYMENT_METHOD_REQUIRED`; a declined card, or one
 whose bank asks for authentication: `PAYMENT_METHOD_DECLINED` (402) and nothing changes. Plain-text answers:
