@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { isBuildFresh } from '../build/freshness.mjs';
+import { precompressWebApp } from '../build/precompress.ts';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,6 +40,8 @@ export async function ensureWebAppBuilt(name: WebAppName): Promise<string> {
       const vite = join(appDir, 'node_modules/vite/bin/vite.js');
       const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: appDir, stdio: 'inherit' });
       if (build.status !== 0) throw new Error(`Building ${name} (${appDir}) failed (see the output above)`);
+      // Compressed copies the platform sends as they are; the example app's first page is the one kept small (issue #20).
+      await precompressWebApp(dist, { zopfli: name === 'example' });
     }
   });
   return dist;

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,11 @@ function fakeBuild(root: string, name: string): string {
   mkdirSync(join(dir, 'assets'), { recursive: true });
   writeFileSync(join(dir, 'index.html'), `<!doctype html><title>${name}</title>`);
   writeFileSync(join(dir, 'assets', 'app.js'), `console.log(${JSON.stringify(name)});`);
+  // A chunk with the compressed copies the build writes beside it (scripts/src/build/precompress.ts).
+  const chunk = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, index) => `${name}-word-${index}`))};\n`;
+  writeFileSync(join(dir, 'assets', 'chunk.js'), chunk);
+  writeFileSync(join(dir, 'assets', 'chunk.js.gz'), gzipSync(chunk, { level: 9 }));
+  writeFileSync(join(dir, 'assets', 'chunk.js.br'), brotliCompressSync(chunk));
   return dir;
 }
 
@@ -42,6 +48,21 @@ describe('web apps on the platform port', () => {
     expect(dashboardConfig.body).toBe('window.GATEHOUSE_CONFIG = {"projectId":"internal","publishableClientKey":"pck_internal"};\n');
     expect(dashboardConfig.headers['cache-control']).toBe('no-store');
     expect((await get('/gatehouse-config.js')).body).toContain('"projectId":"demo"');
+  });
+
+  it('sends the compressed copy of a file to a browser that accepts it, the file itself to one that does not', async () => {
+    const raw = await get('/assets/chunk.js');
+    expect(raw.headers['content-encoding']).toBeUndefined();
+    expect(raw.body).toContain('example-word-399');
+    const gzip = await context.app.inject({ url: '/assets/chunk.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers['content-type']).toMatch(/javascript/);
+    expect(gzip.headers.vary).toMatch(/accept-encoding/i);
+    expect(gzip.rawPayload.length).toBeLessThan(raw.rawPayload.length / 3);
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(raw.body);
+    const brotli = await context.app.inject({ url: '/dashboard/assets/chunk.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toContain('dashboard-word-399');
   });
 
   it('answers 404 for a missing file and for unknown API paths instead of the page', async () => {

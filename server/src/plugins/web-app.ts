@@ -31,7 +31,17 @@ export const webAppPlugin = fp(async (app: FastifyInstance, options: WebAppOptio
   if (!existsSync(indexFile)) throw new Error(`The web app for ${mount} is not built: ${indexFile} is missing`);
   // Several apps share the reply's sendFile decorator; the page itself is served from memory.
   const index = readFileSync(indexFile);
-  await app.register(fastifyStatic, { root: options.distDir, prefix: mount, wildcard: false, index: false, decorateReply: false });
+  // `preCompressed`: a file's `.br` or `.gz` beside it (written at build time) is sent to a browser that accepts it.
+  await app.register(fastifyStatic, {
+    root: options.distDir,
+    prefix: mount,
+    wildcard: false,
+    index: false,
+    decorateReply: false,
+    preCompressed: true,
+    // The answer depends on Accept-Encoding: a shared cache must not hand the gzip copy to a client that did not ask for it.
+    setHeaders: (response) => response.setHeader('vary', 'accept-encoding'),
+  });
 
   app.get(`${mount}gatehouse-config.js`, async (_request, reply) =>
     reply
