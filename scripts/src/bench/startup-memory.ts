@@ -182,10 +182,13 @@ function slope(samples: Array<[minutes: number, mb: number]>): number {
  */
 export function bundleSizes(): StartupMemoryFigures['bundle'] {
   const dist = join(startBuilds.example.output, '..');
-  // The bytes the platform sends with gzip: the build's compressed copy where it wrote one (precompress.ts).
-  const gzipKb = (file: string) =>
-    (existsSync(join(dist, `${file}.gz`)) ? statSync(join(dist, `${file}.gz`)).size : gzipSync(readFileSync(join(dist, file))).length) /
-    1024;
+  // The bytes the platform sends with gzip: the build's compressed copy (precompress.ts), the file itself where
+  // the build found a copy would not be smaller, and for a build without copies what gzip would make of it.
+  const sentWithGzip = (path: string) => {
+    if (existsSync(`${path}.gz`)) return statSync(`${path}.gz`).size;
+    return existsSync(`${path}.br`) ? statSync(path).size : gzipSync(readFileSync(path)).length;
+  };
+  const gzipKb = (file: string) => sentWithGzip(join(dist, file)) / 1024;
   const manifestPath = join(dist, '.vite/manifest.json');
   if (!existsSync(manifestPath)) return { files: [], initialGzipKb: Number.NaN, signInGzipKb: Number.NaN };
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<

@@ -5,8 +5,6 @@ import { gzipAsync } from '@gfx/zopfli';
 
 /** What is worth compressing: text the browser fetches (images and fonts are compressed already). */
 const compressible = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
-/** Below this a compressed copy saves less than its headers cost. */
-const smallestWorthIt = 1024;
 
 /**
  * Writes `<file>.gz` and `<file>.br` beside every compressible file of a built web app, once at build
@@ -31,7 +29,6 @@ export async function precompressWebApp(
       }
       if (!compressible.test(entry)) continue;
       const raw = readFileSync(path);
-      if (raw.length < smallestWorthIt) continue;
       // One Zopfli iteration gets all but 0.1 KB of what fifteen do on these files, in 70% of the time.
       const gzip = options.zopfli ? Buffer.from(await gzipAsync(raw, { numiterations: 1 })) : gzipSync(raw, { level: 9 });
       const brotli = brotliCompressSync(raw, {
