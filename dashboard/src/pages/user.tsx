@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { keysNotEnabled } from './end-user-api-keys.tsx';
 import { UserActivity } from './user-activity.tsx';
 import { methodsOf } from './users.tsx';
 
@@ -358,6 +359,14 @@ function Permissions({ userId }: { userId: string }) {
 function ApiKeys({ userId }: { userId: string }) {
   const { request } = useProjectScope();
   const keys = api.useListUserApiKeys({ user_id: userId }, { request });
+  const off = keysNotEnabled(keys.error);
+  if (off) {
+    return (
+      <Section title="API keys">
+        <p className="dash-muted">{off}</p>
+      </Section>
+    );
+  }
   return (
     <ListSection
       title="API keys"
