@@ -92,7 +92,7 @@ describe('the dashboard in Chromium: team API keys', () => {
     await setKeys({ user: false, team: false });
     await teamKeys.getByLabel('Key description', { exact: true }).fill('Too late');
     await teamKeys.getByRole('button', { name: 'Create key' }).click();
-    await expect.poll(() => teamKeys.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    await expect.poll(() => teamKeys.getByLabel('Key description', { exact: true }).count()).toBe(0);
     expect(await teamKeys.textContent()).toContain('Team API keys are not enabled for this project.');
     expect(await teamKeys.getByRole('alert').count()).toBe(0);
   });
