@@ -6,6 +6,7 @@ import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
 import { keysNotEnabled } from './end-user-api-keys.tsx';
+import { ContactChannels } from './user-contact-channels.tsx';
 import { UserActivity } from './user-activity.tsx';
 import { methodsOf } from './users.tsx';
 
@@ -225,32 +226,6 @@ function ListSection<T>({
       {query.data && query.data.items.length === 0 ? <p className="dash-muted">{empty}</p> : null}
       {query.data && query.data.items.length > 0 ? <ul className="dash-list">{query.data.items.map(render)}</ul> : null}
     </Section>
-  );
-}
-
-function ContactChannels({ userId }: { userId: string }) {
-  const { request } = useProjectScope();
-  const channels = api.useListContactChannels({ user_id: userId }, { request });
-  return (
-    <ListSection
-      title="Contact channels"
-      query={channels}
-      empty="No contact channels."
-      render={(channel) => (
-        <li key={channel.id}>
-          <span>{channel.value}</span>
-          <span className="dash-muted">
-            {[
-              channel.is_primary ? 'primary' : null,
-              channel.is_verified ? 'verified' : 'unverified',
-              channel.used_for_auth ? 'used for sign-in' : null,
-            ]
-              .filter(Boolean)
-              .join(' · ')}
-          </span>
-        </li>
-      )}
-    />
   );
 }
 
