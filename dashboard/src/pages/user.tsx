@@ -7,6 +7,7 @@ import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
 import { keysNotEnabled } from './end-user-api-keys.tsx';
 import { ContactChannels } from './user-contact-channels.tsx';
+import { NotificationPreferences } from './user-notification-preferences.tsx';
 import { UserActivity } from './user-activity.tsx';
 import { methodsOf } from './users.tsx';
 
@@ -46,6 +47,7 @@ export function UserPage({ userId }: { userId: string }) {
         <Teams userId={user.id} />
         <Permissions userId={user.id} />
         <ApiKeys userId={user.id} />
+        <NotificationPreferences userId={user.id} />
       </div>
     </>
   );
