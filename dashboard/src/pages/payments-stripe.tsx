@@ -3,6 +3,7 @@ import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useProjectScope } from '../shell-context.ts';
 import { ErrorMessage, Loading, Section } from '../ui.tsx';
+import { PaymentMethods } from './payments-methods.tsx';
 import { StripeComponents } from './payments-stripe-components.tsx';
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
@@ -72,6 +73,7 @@ export function StripeSection() {
         </p>
       ) : null}
       <ErrorMessage error={setup.error} />
+      {account ? <PaymentMethods /> : null}
       {account ? <StripeComponents onboarding={!account.details_submitted} /> : null}
     </Section>
   );

@@ -5,6 +5,9 @@ import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { keysNotEnabled } from './end-user-api-keys.tsx';
+import { ContactChannels } from './user-contact-channels.tsx';
+import { NotificationPreferences } from './user-notification-preferences.tsx';
 import { UserActivity } from './user-activity.tsx';
 import { methodsOf } from './users.tsx';
 
@@ -44,6 +47,7 @@ export function UserPage({ userId }: { userId: string }) {
         <Teams userId={user.id} />
         <Permissions userId={user.id} />
         <ApiKeys userId={user.id} />
+        <NotificationPreferences userId={user.id} />
       </div>
     </>
   );
@@ -227,32 +231,6 @@ function ListSection<T>({
   );
 }
 
-function ContactChannels({ userId }: { userId: string }) {
-  const { request } = useProjectScope();
-  const channels = api.useListContactChannels({ user_id: userId }, { request });
-  return (
-    <ListSection
-      title="Contact channels"
-      query={channels}
-      empty="No contact channels."
-      render={(channel) => (
-        <li key={channel.id}>
-          <span>{channel.value}</span>
-          <span className="dash-muted">
-            {[
-              channel.is_primary ? 'primary' : null,
-              channel.is_verified ? 'verified' : 'unverified',
-              channel.used_for_auth ? 'used for sign-in' : null,
-            ]
-              .filter(Boolean)
-              .join(' · ')}
-          </span>
-        </li>
-      )}
-    />
-  );
-}
-
 function OAuthAccounts({ user }: { user: ServerUser }) {
   return (
     <ListSection
@@ -358,6 +336,14 @@ function Permissions({ userId }: { userId: string }) {
 function ApiKeys({ userId }: { userId: string }) {
   const { request } = useProjectScope();
   const keys = api.useListUserApiKeys({ user_id: userId }, { request });
+  const off = keysNotEnabled(keys.error);
+  if (off) {
+    return (
+      <Section title="API keys">
+        <p className="dash-muted">{off}</p>
+      </Section>
+    );
+  }
   return (
     <ListSection
       title="API keys"

@@ -1,0 +1,65 @@
+import { api, type GetPaymentMethodConfigs200 } from '@gatehouse/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useProjectScope } from '../shell-context.ts';
+import { Checkbox, ErrorMessage, QueryState } from '../ui.tsx';
+
+type MethodConfigs = GetPaymentMethodConfigs200;
+
+/**
+ * The payment methods the checkout offers (the connected account's Stripe configuration): each one's on/off
+ * state, turned on or off at once (optimistic) and put back when the server refuses, with its message verbatim
+ * (no connected account, a configuration Stripe no longer has).
+ */
+export function PaymentMethods() {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const key = api.getGetPaymentMethodConfigsQueryKey();
+  const configs = api.useGetPaymentMethodConfigs({ request, query: { queryKey: key } });
+  const update = api.useUpdatePaymentMethodConfigs({
+    request,
+    mutation: {
+      onMutate: async ({ data }) => {
+        await queryClient.cancelQueries({ queryKey: key });
+        const previous = queryClient.getQueryData<MethodConfigs>(key);
+        if (previous) {
+          queryClient.setQueryData<MethodConfigs>(key, {
+            ...previous,
+            methods: previous.methods.map((method) =>
+              data.updates[method.id] ? { ...method, enabled: data.updates[method.id] === 'on' } : method,
+            ),
+          });
+        }
+        return { previous };
+      },
+      onError: (_error, _variables, context) => {
+        if (context?.previous) queryClient.setQueryData(key, context.previous);
+      },
+      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+    },
+  });
+  return (
+    <section className="dash-stack" aria-label="Payment methods">
+      <h3>Payment methods</h3>
+      <p className="dash-muted">The methods Stripe's checkout offers your customers (the account's default configuration).</p>
+      <QueryState query={configs} what="payment methods">
+        {configs.data ? (
+          <ul className="dash-list">
+            {configs.data.methods.map((method) => (
+              <li key={method.id}>
+                <Checkbox
+                  label={method.available ? method.name : `${method.name} (not available on this account yet)`}
+                  checked={method.enabled}
+                  disabled={update.isPending}
+                  onChange={(checked) =>
+                    update.mutate({ data: { config_id: configs.data.config_id, updates: { [method.id]: checked ? 'on' : 'off' } } })
+                  }
+                />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </QueryState>
+      <ErrorMessage error={update.error} />
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import { api, type NotificationPreferenceList } from '@gatehouse/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useProjectScope } from '../shell-context.ts';
+import { Checkbox, ErrorMessage, QueryState, Section } from '../ui.tsx';
+
+/**
+ * A user's email notification preferences: each category on or off (changed at once, put back with the
+ * server's message when it refuses); a category that cannot be turned off (Transactional) shown as always on.
+ */
+export function NotificationPreferences({ userId }: { userId: string }) {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const key = api.getListNotificationPreferencesQueryKey(userId);
+  const preferences = api.useListNotificationPreferences(userId, { request, query: { queryKey: key } });
+  const update = api.useUpdateNotificationPreference({
+    request,
+    mutation: {
+      onMutate: async ({ notificationCategoryId, data }) => {
+        await queryClient.cancelQueries({ queryKey: key });
+        const previous = queryClient.getQueryData<NotificationPreferenceList>(key);
+        if (previous) {
+          queryClient.setQueryData<NotificationPreferenceList>(key, {
+            ...previous,
+            items: previous.items.map((item) =>
+              item.notification_category_id === notificationCategoryId ? { ...item, enabled: data.enabled } : item,
+            ),
+          });
+        }
+        return { previous };
+      },
+      onError: (_error, _variables, context) => {
+        if (context?.previous) queryClient.setQueryData(key, context.previous);
+      },
+      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+    },
+  });
+  return (
+    <Section title="Email notifications" description="Which kinds of email this user receives.">
+      <QueryState query={preferences} what="notification preferences">
+        <ul className="dash-list" aria-label="Notification categories">
+          {preferences.data?.items.map((item) => (
+            <li key={item.notification_category_id}>
+              <Checkbox
+                label={item.can_disable ? item.notification_category_name : `${item.notification_category_name} (always on)`}
+                checked={item.enabled}
+                disabled={!item.can_disable || update.isPending}
+                onChange={(enabled) => update.mutate({ userId, notificationCategoryId: item.notification_category_id, data: { enabled } })}
+              />
+            </li>
+          ))}
+        </ul>
+      </QueryState>
+      <ErrorMessage error={update.error} />
+    </Section>
+  );
+}
