@@ -9,7 +9,6 @@ import * as migration0032 from './migrations/0032-payment-refunds.ts';
 import * as migration0033 from './migrations/0033-stripe.ts';
 import * as migration0034 from './migrations/0034-stripe-customers.ts';
 import * as migration0035 from './migrations/0035-item-change-function.ts';
-import * as migration0036 from './migrations/0036-item-change-inline.ts';
 import { defaultStripeConnectJsUrl, defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
 import { PurchaseService } from './purchase.service.ts';
 import { PaymentService } from './payment.service.ts';
@@ -30,7 +29,6 @@ export const paymentsModule = defineModule({
     '0033-stripe': migration0033,
     '0034-stripe-customers': migration0034,
     '0035-item-change-function': migration0035,
-    '0036-item-change-inline': migration0036,
   },
   settings: (env): PaymentSettings => readPaymentSettings(env),
   requires: [eventsModule, projectsModule, usersModule, teamsModule],

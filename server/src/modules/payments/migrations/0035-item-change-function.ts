@@ -19,7 +19,9 @@ import { type Kysely, sql } from 'kysely';
  * the catalogue), so the caller passes the granted quantity it computed and a stamp of the product
  * rows it computed it from; when the rows changed since (a grant, a cancel, a refund), the function
  * changes nothing and answers `stale` with the current rows and their stamp, and the caller computes
- * again.
+ * again. The queries are written out in the function's body rather than in SQL helper functions: those
+ * have subqueries, so Postgres would not inline them and would plan them again at every call (plpgsql
+ * keeps the plans of its statements for the session).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -42,26 +44,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     where expires_at is not null`.execute(db);
 
   await sql`
-    create function payment_item_manual_quantity(p_project_id text, p_customer_type text, p_customer_id text, p_item_id text, p_now timestamptz)
-    returns bigint language sql stable as $$
-      select coalesce((select t.total from payment_item_total t
-          where t.project_id = p_project_id and t.customer_type = p_customer_type and t.customer_id = p_customer_id
-            and t.item_id = p_item_id), 0)
-        + coalesce((select sum(c.delta) from payment_item_change c
-          where c.project_id = p_project_id and c.customer_type = p_customer_type and c.customer_id = p_customer_id
-            and c.item_id = p_item_id and c.expires_at is not null and c.expires_at > p_now), 0)::bigint
-    $$`.execute(db);
-
-  await sql`
-    create function payment_customer_products_stamp(p_project_id text, p_customer_type text, p_customer_id text)
-    returns text language sql stable as $$
-      select md5(coalesce(string_agg(p.id::text || ':' || p.status || ':' || p.quantity::text || ':' || coalesce(p.ended_at::text, ''),
-        ',' order by p.id), ''))
-      from payment_customer_product p
-      where p.project_id = p_project_id and p.customer_type = p_customer_type and p.customer_id = p_customer_id
-    $$`.execute(db);
-
-  await sql`
     create function payment_item_change_apply(
       p_lock_key text, p_id uuid, p_project_id text, p_customer_type text, p_customer_id text, p_item_id text,
       p_delta bigint, p_expires_at timestamptz, p_description text, p_now timestamptz,
@@ -74,14 +56,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     begin
       perform pg_advisory_xact_lock(hashtextextended(p_lock_key, 0));
       if p_check then
-        v_stamp := payment_customer_products_stamp(p_project_id, p_customer_type, p_customer_id);
+        select md5(coalesce(string_agg(p.id::text || ':' || p.status || ':' || p.quantity::text || ':' || coalesce(p.ended_at::text, ''),
+            ',' order by p.id), ''))
+          into v_stamp
+          from payment_customer_product p
+          where p.project_id = p_project_id and p.customer_type = p_customer_type and p.customer_id = p_customer_id;
         if v_stamp is distinct from p_products_stamp then
           return query select 'stale'::text, null::bigint, v_stamp,
             coalesce((select jsonb_agg(to_jsonb(p) order by p.created_at, p.id) from payment_customer_product p
               where p.project_id = p_project_id and p.customer_type = p_customer_type and p.customer_id = p_customer_id), '[]'::jsonb);
           return;
         end if;
-        v_prior := payment_item_manual_quantity(p_project_id, p_customer_type, p_customer_id, p_item_id, p_now) + p_granted;
+        select coalesce((select t.total from payment_item_total t
+              where t.project_id = p_project_id and t.customer_type = p_customer_type and t.customer_id = p_customer_id
+                and t.item_id = p_item_id), 0)
+            + coalesce((select sum(c.delta) from payment_item_change c
+              where c.project_id = p_project_id and c.customer_type = p_customer_type and c.customer_id = p_customer_id
+                and c.item_id = p_item_id and c.expires_at is not null and c.expires_at > p_now), 0)
+            + p_granted
+          into v_prior;
         if v_prior + p_delta < 0 then
           return query select 'insufficient'::text, v_prior, v_stamp, null::jsonb;
           return;
@@ -103,8 +96,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop function payment_item_change_apply(text, uuid, text, text, text, text, bigint, timestamptz, text, timestamptz, boolean, bigint, text, jsonb)`.execute(
     db,
   );
-  await sql`drop function payment_customer_products_stamp(text, text, text)`.execute(db);
-  await sql`drop function payment_item_manual_quantity(text, text, text, text, timestamptz)`.execute(db);
   await sql`drop index payment_item_change_expiring_idx`.execute(db);
   await db.schema.dropTable('payment_item_total').execute();
 }
