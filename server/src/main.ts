@@ -17,6 +17,12 @@ async function main(): Promise<void> {
   // WORKERS > 1: this process only forks and watches the workers, each of which runs what follows.
   if (startClusterPrimary()) return;
   startupMark('main module loaded');
+  // Until the server listens, a timer keeps Node's event loop from running empty. Each time it runs empty
+  // (while start-up awaits only promises: PGlite's WebAssembly, its queries) Node blocks the main thread until
+  // every V8 background task has finished (NodePlatform::DrainTasks), and the work after the await ran inside
+  // that drain: start-up waited about 190 ms for V8's optimising compiler to finish PGlite's hot functions
+  // on its helper threads before seeding could read a file. With the loop alive they compile beside it.
+  const startingUp = setInterval(() => {}, 60_000);
   const env = readEnv();
   const database = await createDatabase({
     databaseUrl: env.databaseUrl,
@@ -58,6 +64,7 @@ async function main(): Promise<void> {
     });
   }
   await app.listen({ port: env.port, host: env.host });
+  clearInterval(startingUp);
   startupMark('listening');
   printStartBanner(env, database, seeded);
 
