@@ -9,9 +9,10 @@ const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../ser
 
 /**
  * The compiled server: `server/dist/src/main.js`, one ES module bundling the server's and the
- * protocol's sources (installed packages stay external and load from server/node_modules, so the
- * dynamic imports of heavy ones stay lazy). It mirrors the source layout so that the files the code
- * finds next to itself by `import.meta.url` sit at the same relative places:
+ * protocol's sources and the plain-JavaScript packages every start loads (`bundledPackages`); the other
+ * installed packages stay external and load from server/node_modules, so the dynamic imports of heavy
+ * ones stay lazy. It mirrors the source layout so that the files the code finds next to itself by
+ * `import.meta.url` sit at the same relative places:
  * `dist/generated/openapi.json`, `dist/src/render-worker.mjs`, `dist/src/sandbox-runtime.entry.ts`.
  */
 export const serverDist = join(serverDir, 'dist');
@@ -26,6 +27,32 @@ export async function ensureServerBuilt(): Promise<string> {
   return serverEntry;
 }
 
+/**
+ * Packages the server imports statically, inside the bundle (with what they import). Loaded from
+ * node_modules they were about 540 ES and CommonJS modules that Node resolved, read, compiled and
+ * linked one by one at every start (kysely alone 210): about 300 ms of the start-up's CPU
+ * (issue #20). Only plain JavaScript that finds no file of its own at run time belongs here: not
+ * @fastify/swagger-ui and @fastify/static (they serve files beside their sources), not the native
+ * @node-rs bindings, nor any package the server imports dynamically (those load at first use).
+ * The CommonJS ones among them `require` Node's built-in modules: the bundle's banner gives them a
+ * `require` (`createRequire`).
+ */
+export const bundledPackages = [
+  'kysely',
+  'fastify',
+  'fastify-plugin',
+  '@fastify/cookie',
+  '@fastify/cors',
+  '@fastify/fast-json-stringify-compiler',
+  '@fastify/formbody',
+  '@fastify/rate-limit',
+  'ajv',
+  'ajv-formats',
+  'jose',
+  'openid-client',
+  'standardwebhooks',
+];
+
 /** Assets the bundle reads or starts by path, copied beside it at their relative places. */
 const assets: Array<[from: string, to: string]> = [
   ['src/generated/openapi.json', 'generated/openapi.json'],
@@ -39,8 +66,10 @@ export async function buildServer(): Promise<void> {
     devDependencies: Record<string, string>;
   };
   const installed = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter(
-    (name) => !name.startsWith('@gatehouse/'),
+    (name) => !name.startsWith('@gatehouse/') && !bundledPackages.includes(name),
   );
+  const unknown = bundledPackages.filter((name) => !(name in manifest.dependencies));
+  if (unknown.length > 0) throw new Error(`bundledPackages names packages server/package.json does not depend on: ${unknown.join(', ')}`);
   rmSync(serverDist, { recursive: true, force: true });
   for (const [, to] of assets) mkdirSync(dirname(join(serverDist, to)), { recursive: true });
   for (const [from, to] of assets) copyFileSync(join(serverDir, from), join(serverDist, to));
@@ -56,5 +85,8 @@ export async function buildServer(): Promise<void> {
     external: installed.flatMap((name) => [name, `${name}/*`]),
     logLevel: 'warning',
     legalComments: 'none',
+    banner: {
+      js: "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);",
+    },
   });
 }

@@ -12,7 +12,10 @@ const sharedSources = ['react/src', 'client/src', 'protocol/src'];
 export const startBuilds = {
   server: {
     output: join(root, 'server/dist/src/main.js'),
-    sources: ['server/src', 'server/package.json', 'protocol/src', 'scripts/src/build/build-server.ts'].map((path) => join(root, path)),
+    // The lockfile too: the bundle holds some installed packages (build-server.ts, bundledPackages).
+    sources: ['server/src', 'server/package.json', 'pnpm-lock.yaml', 'protocol/src', 'scripts/src/build/build-server.ts'].map((path) =>
+      join(root, path),
+    ),
   },
   example: {
     output: join(root, 'examples/demo/dist/index.html'),
