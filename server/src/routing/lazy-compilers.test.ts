@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { routeTable, sharedSchemas } from '../generated/route-table.ts';
 import { lazySerializerFactory } from './lazy-serializer.ts';
 import type { RouteDefinition } from './route-definition.ts';
-import { validatorCompiler } from './validator-compiler.ts';
+import { createAjv, validatorCompiler } from './validator-compiler.ts';
 
 /**
  * Validators and response serializers compile on first use (start-up no longer compiles them all),
@@ -30,6 +30,31 @@ describe('lazily compiled schemas', () => {
       }
     }
     expect(compiled).toBeGreaterThan(100);
+  });
+
+  it('every request schema is valid against the JSON Schema meta-schema (the server skips that check at run time)', () => {
+    const checking = { body: createAjv(false, { validateSchema: true }), other: createAjv(true, { validateSchema: true }) };
+    let checked = 0;
+    for (const route of routes) {
+      for (const [httpPart, schema] of Object.entries({
+        params: route.schema.params,
+        querystring: route.schema.querystring,
+        body: route.schema.body,
+      })) {
+        if (!schema) continue;
+        const ajv = httpPart === 'body' ? checking.body : checking.other;
+        expect(ajv.validateSchema(schema), `${route.operationId} ${httpPart}: ${ajv.errorsText(ajv.errors)}`).toBe(true);
+        // Compiling with the check on throws for a schema the meta-schema refuses.
+        expect(() => ajv.compile(schema), `${route.operationId} ${httpPart}`).not.toThrow();
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    // Not vacuous: a schema only the meta-schema refuses (a negative length) is refused here, compiled at run time.
+    const negativeLength = { type: 'string', minLength: -1 };
+    expect(checking.body.validateSchema(negativeLength)).toBe(false);
+    expect(() => checking.body.compile(negativeLength)).toThrow(/schema is invalid/);
+    expect(() => createAjv(false).compile(negativeLength)).not.toThrow();
   });
 
   it('compiles every response schema of every operation', () => {

@@ -7,9 +7,15 @@ import { findUnsafeInput } from './unsafe-input.ts';
  * Two Ajv instances: bodies are validated as sent (no type coercion, unknown fields rejected by the
  * spec's `additionalProperties: false`); query strings and path params arrive as strings, so
  * numbers and integers are coerced there.
+ *
+ * `validateSchema`: Ajv checks each schema against the JSON Schema meta-schema before compiling it,
+ * which compiles the meta-schema itself first: about 35 ms of CPU in every process's first request
+ * (the start-up's first 200, issue #20) and 20 ms more in its first request with a body, for schemas
+ * generated from the spec, which do not change at run time. lazy-compilers.test.ts checks every one
+ * of them against the meta-schema instead (`validateSchema: true`).
  */
-function createAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false });
+export function createAjv(coerceTypes: boolean, { validateSchema = false }: { validateSchema?: boolean } = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false, validateSchema });
   addFormats(ajv);
   ajv.addKeyword(maxJsonLengthKeyword);
   return ajv;
