@@ -9,7 +9,7 @@ import { collectErrorCodes, deref, inlineSchema, listOperations, operationParame
  * The server's route table: one entry per operation with the JSON Schemas Fastify validates
  * (params, querystring, body) and serialises (2xx JSON responses) with, plus the access rules and
  * the error codes the operation declares per status. Response schemas refer to the shared schemas
- * written once before the table (registered with Fastify's `addSchema`); request schemas are
+ * written once before the table (given to the server's serialiser factory); request schemas are
  * inlined whole. Headers get no schema: the request-auth service reads them, in the protocol's order.
  */
 export function emitRouteTable(doc: OpenApiDocument): GeneratedFile[] {

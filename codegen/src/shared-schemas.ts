@@ -5,8 +5,8 @@ const componentRef = /^#\/components\/schemas\/([^/]+)$/;
 
 /**
  * The component schemas that response schemas share, each written once with `$id` set to its name
- * and referenced as `{ "$ref": "<Name>#" }`; Fastify's `addSchema` makes them known and
- * fast-json-stringify resolves the references when it compiles a route's serialiser. Only objects,
+ * and referenced as `{ "$ref": "<Name>#" }`; the server's serialiser factory gives them to
+ * fast-json-stringify, which resolves the references when it compiles a route's serialiser. Only objects,
  * arrays and unions are shared: a string or number schema stays inline, where a reference would only
  * add a call.
  */

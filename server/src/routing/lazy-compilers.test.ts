@@ -84,4 +84,20 @@ describe('lazily compiled schemas', () => {
     expect(serialize({ a: 'x', b: 'dropped' })).toBe('{"a":"x"}');
     expect(serialize({ a: 'y' })).toBe('{"a":"y"}');
   });
+
+  it('resolves references to the shared schemas itself (the app does not add them to Fastify)', () => {
+    const serialize = lazySerializerFactory(
+      {},
+      {},
+    )({
+      schema: { type: 'object', properties: { email: { $ref: 'AdminEmailConfig#' } } },
+      method: 'GET',
+      url: '/',
+      httpStatus: '200',
+    });
+    // AdminEmailConfig has additionalProperties: false, so the reference was followed.
+    expect(serialize({ email: { type: 'standard', host: 'smtp.example.com', port: 25, leaked: 'x' } })).toBe(
+      '{"email":{"type":"standard","host":"smtp.example.com","port":25}}',
+    );
+  });
 });

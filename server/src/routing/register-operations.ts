@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { RateLimitBucket, RateLimits } from '../config/rate-limits.ts';
 import { perEmailLimit, perIpLimit } from '../plugins/rate-limits.ts';
-import { routeTable, sharedSchemas } from '../generated/route-table.ts';
+import { routeTable } from '../generated/route-table.ts';
 import type { RequestAuthenticator } from '../request-context/request-auth.ts';
 import { readAuthHeaders } from '../request-context/read-headers.ts';
 import type { OperationHandlers } from './operation-handlers.ts';
@@ -26,8 +26,7 @@ export function registerOperations(
   rateLimits: RateLimits | null,
 ): void {
   app.setValidatorCompiler(validatorCompiler);
-  // fast-json-stringify resolves the response schemas' references to these when it compiles a route.
-  for (const schema of sharedSchemas) app.addSchema(schema);
+  // The response schemas' references to the shared schemas resolve in the serializer factory (lazy-serializer.ts).
   for (const route of routeTable as readonly RouteDefinition[]) {
     const handler = handlers[route.operationId as keyof OperationHandlers] as unknown as RouteHandlerMethod;
     if (!handler) throw new Error(`no handler for operation ${route.operationId}`);

@@ -24,5 +24,5 @@ export type RouteDefinition = {
   errorCodes: Record<string, readonly string[]>;
 };
 
-/** A schema the response schemas share, registered once with Fastify's `addSchema`. */
+/** A schema the response schemas share, given once to the serializer factory (routing/lazy-serializer.ts). */
 export type SharedSchema = { $id: string; [keyword: string]: unknown };
