@@ -104,7 +104,7 @@ describe('the compiled server (pnpm build)', () => {
     // Issue #20 (start-up): the plain-JavaScript packages every start loads are inside the bundle, not ~540 modules loaded one by one.
     for (const inside of bundledPackages) expect(staticImports.has(inside), inside).toBe(false);
     // Issue #20 (idle memory): pg only on Postgres, the others at their first email, scrape, Stripe call, bcrypt hash.
-    // Issue #20 (start-up): swagger-ui at the API reference's first visit.
+    // Issue #20 (start-up): swagger-ui at the API reference's first visit, @fastify/static only when a web app is served.
     for (const lazy of [
       'pg',
       'nodemailer',
@@ -115,6 +115,7 @@ describe('the compiled server (pnpm build)', () => {
       '@electric-sql/pglite',
       'esbuild',
       '@fastify/swagger-ui',
+      '@fastify/static',
     ]) {
       expect(staticImports.has(lazy), lazy).toBe(false);
       expect(bundle, lazy).toContain(`import("${lazy}")`);

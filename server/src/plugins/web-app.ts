@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -31,6 +30,8 @@ export const webAppPlugin = fp(async (app: FastifyInstance, options: WebAppOptio
   if (!existsSync(indexFile)) throw new Error(`The web app for ${mount} is not built: ${indexFile} is missing`);
   // Several apps share the reply's sendFile decorator; the page itself is served from memory.
   const index = readFileSync(indexFile);
+  // Loaded only by a server that serves a web app: an API-only start (EXAMPLE_APP_DIR="" DASHBOARD_DIR="") never needs it (issue #20).
+  const { default: fastifyStatic } = await import('@fastify/static');
   // `preCompressed`: a file's `.br` or `.gz` beside it (written at build time) is sent to a browser that accepts it.
   await app.register(fastifyStatic, {
     root: options.distDir,
