@@ -11,8 +11,14 @@ export async function resolveServerSecret(db: Kysely<Database>, configured?: str
   return loadOrCreateServerSecret(db);
 }
 
-/** The one server secret row, created on first use (concurrent starts agree on the first insert). */
+/**
+ * The one server secret row, created on first use (concurrent starts agree on the first insert).
+ * Read first: every later start finds it with one read instead of a write that conflicts (a write
+ * transaction with its WAL flush at each start: ~25 ms of PGlite's start-up, issue #20).
+ */
 export async function loadOrCreateServerSecret(db: Kysely<Database>): Promise<Buffer> {
+  const existing = await db.selectFrom('server_secret').select('secret').where('id', '=', 1).executeTakeFirst();
+  if (existing) return Buffer.from(existing.secret);
   await db
     .insertInto('server_secret')
     .values({ id: 1, secret: randomBytes(32) })
