@@ -8,6 +8,7 @@ import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section,
 import { keysNotEnabled } from './end-user-api-keys.tsx';
 import { ContactChannels } from './user-contact-channels.tsx';
 import { NotificationPreferences } from './user-notification-preferences.tsx';
+import { ConnectedAccounts, OAuthAccounts } from './user-oauth-accounts.tsx';
 import { UserActivity } from './user-activity.tsx';
 import { methodsOf } from './users.tsx';
 
@@ -42,7 +43,8 @@ export function UserPage({ userId }: { userId: string }) {
       </Section>
       <div className="dash-grid-2">
         <ContactChannels userId={user.id} />
-        <OAuthAccounts user={user} />
+        <OAuthAccounts userId={user.id} />
+        <ConnectedAccounts userId={user.id} />
         <Sessions userId={user.id} />
         <Teams userId={user.id} />
         <Permissions userId={user.id} />
@@ -228,24 +230,6 @@ function ListSection<T>({
       {query.data && query.data.items.length === 0 ? <p className="dash-muted">{empty}</p> : null}
       {query.data && query.data.items.length > 0 ? <ul className="dash-list">{query.data.items.map(render)}</ul> : null}
     </Section>
-  );
-}
-
-function OAuthAccounts({ user }: { user: ServerUser }) {
-  return (
-    <ListSection
-      title="OAuth accounts"
-      query={{ data: { items: user.oauth_providers }, error: null, isPending: false }}
-      empty="No linked OAuth accounts."
-      render={(account) => (
-        <li key={`${account.id}/${account.account_id}`}>
-          <span>{account.id}</span>
-          <span className="dash-muted">
-            {account.email ?? 'no email'} · account {account.account_id}
-          </span>
-        </li>
-      )}
-    />
   );
 }
 
