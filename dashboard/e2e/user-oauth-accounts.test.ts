@@ -29,12 +29,27 @@ describe('the dashboard in Chromium: OAuth accounts', () => {
       await services.projects.update(project.id, { configOverride: { ...project.config_override, 'auth.oauth.providers': providers } });
       await services.projects.forget(projectId);
     };
-    await configure({ github: ownKeys('github'), google: ownKeys('google') });
     const project = (await services.projects.find(projectId))!;
     const tag = randomUUID().slice(0, 8);
     const ada = await services.users.create(project, { display_name: 'Ada', primary_email: `ada-${tag}@links.test` }, 'server');
     const grace = await services.users.create(project, { display_name: 'Grace', primary_email: `grace-${tag}@links.test` }, 'server');
     const { admin } = await env.platform.apiHeadersFor(projectId);
+    const linksOnServer = async () => {
+      const response = await fetch(`${env.platform.url}/api/v1/oauth-providers?user_id=${ada.id}`, { headers: admin });
+      expect(response.status).toBe(200);
+      const { items } = (await response.json()) as { items: Link[] };
+      return Object.fromEntries(
+        items.map((link) => [`${link.provider_config_id}/${link.account_id}`, [link.allow_sign_in, link.allow_connected_accounts]]),
+      );
+    };
+
+    // No provider configured yet: nothing to link with, and where to configure one.
+    await page.goto(`${env.platform.url}/dashboard/projects/${projectId}/users/${ada.id}`);
+    const section = page.getByRole('region', { name: 'OAuth accounts', exact: true });
+    await expect
+      .poll(() => section.getByRole('link', { name: 'configure OAuth providers' }).getAttribute('href'), { timeout: 15_000 })
+      .toBe(`/dashboard/projects/${projectId}/auth`);
+    await configure({ github: ownKeys('github'), google: ownKeys('google') });
     const graceLink = await fetch(`${env.platform.url}/api/v1/oauth-providers`, {
       method: 'POST',
       headers: admin,
@@ -47,17 +62,7 @@ describe('the dashboard in Chromium: OAuth accounts', () => {
       }),
     });
     expect(graceLink.status).toBe(201);
-    const linksOnServer = async () => {
-      const response = await fetch(`${env.platform.url}/api/v1/oauth-providers?user_id=${ada.id}`, { headers: admin });
-      expect(response.status).toBe(200);
-      const { items } = (await response.json()) as { items: Link[] };
-      return Object.fromEntries(
-        items.map((link) => [`${link.provider_config_id}/${link.account_id}`, [link.allow_sign_in, link.allow_connected_accounts]]),
-      );
-    };
-
-    await page.goto(`${env.platform.url}/dashboard/projects/${projectId}/users/${ada.id}`);
-    const section = page.getByRole('region', { name: 'OAuth accounts', exact: true });
+    await page.reload();
     const connected = page.getByRole('region', { name: 'Connected accounts', exact: true });
     const form = section.getByRole('form', { name: 'Link an OAuth account' });
     const row = (accountId: string) =>
@@ -99,6 +104,7 @@ describe('the dashboard in Chromium: OAuth accounts', () => {
     await expect.poll(() => row('gh-ada-extra').textContent()).toContain('account gh-ada-extra · no email');
     expect(await linksOnServer()).toEqual({ 'github/gh-ada-main': [true, true], 'github/gh-ada-extra': [false, true] });
     await expect.poll(() => connected.getByRole('listitem').count()).toBe(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
     await shot(page, 'linked');
     await expectAccessible(page, 'the user page with linked OAuth accounts');
 

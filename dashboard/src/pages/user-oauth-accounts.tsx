@@ -1,6 +1,7 @@
-import { api, Link, type OAuthProviderList, type OAuthProviderView } from '@gatehouse/react';
+import { api, Link, type OAuthProviderList, type OAuthProviderView, type UpdateOAuthProviderBody } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { optimisticUpdate } from '../optimistic.ts';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, QueryState, Section, TextField } from '../ui.tsx';
@@ -93,8 +94,8 @@ function LinkAccountForm({ userId }: { userId: string }) {
     <QueryState query={providers} what="the project's OAuth providers">
       {providers.data?.length === 0 ? (
         <p className="dash-muted">
-          The project has no OAuth providers to link an account of; add one on the{' '}
-          <Link href={paths.project(projectId, 'auth')}>Authentication</Link> page.
+          The project has no OAuth providers to link an account with:{' '}
+          <Link href={paths.project(projectId, 'auth')}>configure OAuth providers</Link> first.
         </p>
       ) : (
         <form className="dash-form dash-link-account" onSubmit={submit} aria-label="Link an OAuth account">
@@ -147,35 +148,26 @@ function AccountRow({ account }: { account: OAuthProviderView }) {
   const { request } = useProjectScope();
   const queryClient = useQueryClient();
   const refresh = useRefreshLinks(account.user_id);
-  const key = api.getListOAuthProvidersQueryKey({ user_id: account.user_id });
   const update = api.useUpdateOAuthProvider({
     request,
-    mutation: {
-      // Shown switched at once; a refusal puts the list back as it was.
-      onMutate: async ({ providerId, data }) => {
-        await queryClient.cancelQueries({ queryKey: key });
-        const previous = queryClient.getQueryData<OAuthProviderList>(key);
-        if (previous) {
-          queryClient.setQueryData<OAuthProviderList>(key, {
-            ...previous,
-            items: previous.items.map((item) =>
-              item.id === providerId
-                ? {
-                    ...item,
-                    allow_sign_in: data.allow_sign_in ?? item.allow_sign_in,
-                    allow_connected_accounts: data.allow_connected_accounts ?? item.allow_connected_accounts,
-                  }
-                : item,
-            ),
-          });
-        }
-        return { previous };
-      },
-      onError: (_error, _variables, context) => {
-        if (context?.previous) queryClient.setQueryData(key, context.previous);
-      },
-      onSettled: () => refresh(),
-    },
+    // Shown switched at once; a refusal puts the list back as it was.
+    mutation: optimisticUpdate(
+      queryClient,
+      api.getListOAuthProvidersQueryKey({ user_id: account.user_id }),
+      (list: OAuthProviderList, { providerId, data }: { providerId: string; data: UpdateOAuthProviderBody }) => ({
+        ...list,
+        items: list.items.map((item) =>
+          item.id === providerId
+            ? {
+                ...item,
+                allow_sign_in: data.allow_sign_in ?? item.allow_sign_in,
+                allow_connected_accounts: data.allow_connected_accounts ?? item.allow_connected_accounts,
+              }
+            : item,
+        ),
+      }),
+      refresh,
+    ),
   });
   const remove = api.useDeleteOAuthProvider({ request });
   const [confirming, setConfirming] = useState(false);
