@@ -62,7 +62,20 @@ describe('the dashboard in Chromium: OAuth accounts', () => {
       }),
     });
     expect(graceLink.status).toBe(201);
+    // The linked accounts cannot be read (the server fails): the section says why, and Try again reads them once it can.
+    const linkList = (url: URL) => url.pathname === '/api/v1/oauth-providers';
+    await page.route(linkList, (route) =>
+      route.request().method() === 'GET'
+        ? route.fulfill({ status: 500, contentType: 'text/plain', body: 'The database did not answer.' })
+        : route.continue(),
+    );
     await page.reload();
+    const listError = section.getByRole('alert');
+    await expect
+      .poll(() => listError.textContent(), { timeout: 15_000 })
+      .toBe('Could not load OAuth accounts: The database did not answer.Try again');
+    await page.unroute(linkList);
+    await listError.getByRole('button', { name: 'Try again' }).click();
     const connected = page.getByRole('region', { name: 'Connected accounts', exact: true });
     const form = section.getByRole('form', { name: 'Link an OAuth account' });
     const row = (accountId: string) =>
@@ -129,16 +142,19 @@ describe('the dashboard in Chromium: OAuth accounts', () => {
     expect((await linksOnServer())['github/gh-ada-extra']).toEqual([false, true]);
     await shot(page, 'switch-refused');
 
-    // Connected accounts switched off for the first one: saved, and it leaves the connected accounts.
-    await row('gh-ada-main').getByRole('checkbox', { name: 'Connected account', exact: true }).click();
+    // Connected accounts switched off for the first one (by keyboard): saved, and it leaves the connected accounts.
+    await row('gh-ada-main').getByRole('checkbox', { name: 'Connected account', exact: true }).focus();
+    await page.keyboard.press('Space');
     await expect.poll(async () => (await linksOnServer())['github/gh-ada-main']).toEqual([true, false]);
     await expect.poll(() => connected.getByRole('listitem').textContent()).toBe('githubaccount gh-ada-extra');
     expect(await row('gh-ada-main').getByRole('checkbox', { name: 'Connected account', exact: true }).isChecked()).toBe(false);
 
-    // Google taken out of the config while the page is open: linking with it is refused with the server's message.
+    // Google taken out of the config while the page is open: linking with it is refused with the server's message, and
+    // the providers offered are read again.
     await configure({ github: ownKeys('github') });
     await link('google', 'g-ada');
     await expect.poll(() => form.getByRole('alert').textContent()).toBe('The project has no OAuth provider google.');
+    await expect.poll(() => form.getByLabel('Provider', { exact: true }).locator('option').allTextContents()).toEqual(['github']);
     expect(Object.keys(await linksOnServer()).sort()).toEqual(['github/gh-ada-extra', 'github/gh-ada-main']);
 
     // Unlinked behind a confirmation (Cancel keeps it), by keyboard.

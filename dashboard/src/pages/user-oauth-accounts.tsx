@@ -25,7 +25,7 @@ function useConfiguredProviders() {
 const providerLabel = (provider: { id: string; type: string }) =>
   provider.id === provider.type ? provider.id : `${provider.id} (${provider.type})`;
 
-/** Every cached view that shows the user's linked accounts: the list, the connected accounts, the user (its sign-in methods). */
+/** Every cached view that shows the user's linked accounts: the list, the connected accounts, the user and the users list (sign-in methods). */
 function useRefreshLinks(userId: string) {
   const queryClient = useQueryClient();
   return () =>
@@ -33,6 +33,7 @@ function useRefreshLinks(userId: string) {
       queryClient.invalidateQueries({ queryKey: api.getListOAuthProvidersQueryKey({ user_id: userId }) }),
       queryClient.invalidateQueries({ queryKey: api.getListConnectedAccountsQueryKey(userId) }),
       queryClient.invalidateQueries({ queryKey: api.getGetUserQueryKey(userId) }),
+      queryClient.invalidateQueries({ queryKey: [api.getListUsersQueryKey()[0]] }),
     ]);
 }
 
@@ -62,11 +63,13 @@ export function OAuthAccounts({ userId }: { userId: string }) {
 function LinkAccountForm({ userId }: { userId: string }) {
   const { projectId, request } = useProjectScope();
   const providers = useConfiguredProviders();
+  const queryClient = useQueryClient();
   const refresh = useRefreshLinks(userId);
   const create = api.useCreateOAuthProvider({ request });
   const empty = { provider: '', accountId: '', email: '', allowSignIn: true, allowConnectedAccounts: true };
   const [form, setForm] = useState(empty);
-  const provider = form.provider || providers.data?.[0]?.id || '';
+  // The chosen provider while the config has it, else the first one (the config may change under the form).
+  const provider = providers.data?.find((option) => option.id === form.provider)?.id ?? providers.data?.[0]?.id ?? '';
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -86,6 +89,8 @@ function LinkAccountForm({ userId }: { userId: string }) {
           setForm(empty);
           void refresh();
         },
+        // The config read for the list of providers may be stale (a provider removed meanwhile): read it again.
+        onError: () => void queryClient.invalidateQueries({ queryKey: api.getGetProjectConfigQueryKey() }),
       },
     );
   }
