@@ -1,6 +1,6 @@
 import { ApiHttpError } from '@gatehouse/client';
-import { api, type TeamApiKey, type TeamApiKeyCreated } from '@gatehouse/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { api, type TeamApiKey, type UserApiKey } from '@gatehouse/react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
 import { useProjectScope } from '../shell-context.ts';
@@ -25,49 +25,83 @@ export function keyStatus(key: { manually_revoked_at_millis?: number; expires_at
   return key.expires_at_millis !== undefined ? `valid until ${formatDate(key.expires_at_millis)}` : 'never expires';
 }
 
-/** A team's API keys: listed by their last four characters, created (the full value shown this once), revoked behind a confirmation. */
-export function TeamApiKeys({ teamId }: { teamId: string }) {
+/** Whose API keys: a user's (`/user-api-keys?user_id=`) or a team's (`/team-api-keys?team_id=`). */
+export type KeyOwner = { kind: 'user' | 'team'; id: string };
+
+type EndUserApiKey = UserApiKey | TeamApiKey;
+
+/** The generated calls of one owner kind behind one shape: the list's query key (the generated hook's), list, create, revoke. */
+type KeyCalls = {
+  queryKey: readonly unknown[];
+  list: (signal: AbortSignal) => Promise<{ items: EndUserApiKey[] }>;
+  create: (description: string) => Promise<{ value: string }>;
+  revoke: (apiKeyId: string) => Promise<unknown>;
+};
+
+function keyCalls(owner: KeyOwner, request: RequestInit): KeyCalls {
+  if (owner.kind === 'user') {
+    const params = { user_id: owner.id };
+    return {
+      queryKey: api.getListUserApiKeysQueryKey(params),
+      list: (signal) => api.listUserApiKeys(params, { ...request, signal }),
+      create: (description) => api.createUserApiKey({ ...params, description }, request),
+      revoke: (apiKeyId) => api.updateUserApiKey(apiKeyId, { revoked: true }, params, request),
+    };
+  }
+  const params = { team_id: owner.id };
+  return {
+    queryKey: api.getListTeamApiKeysQueryKey(params),
+    list: (signal) => api.listTeamApiKeys(params, { ...request, signal }),
+    create: (description) => api.createTeamApiKey({ ...params, description }, request),
+    revoke: (apiKeyId) => api.updateTeamApiKey(apiKeyId, { revoked: true }, params, request),
+  };
+}
+
+/**
+ * A user's or a team's API keys: listed by their last four characters, created (the full value shown this once, with
+ * a copy button), revoked behind a confirmation; the feature turned off for the project is a plain note.
+ */
+export function EndUserApiKeys({ owner }: { owner: KeyOwner }) {
   const { request } = useProjectScope();
   const queryClient = useQueryClient();
-  const key = api.getListTeamApiKeysQueryKey({ team_id: teamId });
-  const keys = api.useListTeamApiKeys({ team_id: teamId }, { request });
-  const create = api.useCreateTeamApiKey({ request });
+  const calls = keyCalls(owner, request);
+  const keys = useQuery({ queryKey: calls.queryKey, queryFn: ({ signal }) => calls.list(signal) });
+  const create = useMutation({ mutationFn: calls.create });
   const [description, setDescription] = useState('');
-  const [created, setCreated] = useState<TeamApiKeyCreated | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
   const off = keysNotEnabled(keys.error);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setCreated(null);
-    create.mutate(
-      { data: { team_id: teamId, description: description.trim() } },
-      {
-        onSuccess: (apiKey) => {
-          setCreated(apiKey);
-          setDescription('');
-          void queryClient.invalidateQueries({ queryKey: key });
-        },
-        // Turned off meanwhile: the list, asked again, says so.
-        onError: (error) => {
-          if (keysNotEnabled(error)) void queryClient.invalidateQueries({ queryKey: key });
-        },
+    create.mutate(description.trim(), {
+      onSuccess: (apiKey) => {
+        setCreated(apiKey.value);
+        setDescription('');
+        void queryClient.invalidateQueries({ queryKey: calls.queryKey });
       },
-    );
+      // Turned off meanwhile: the list, asked again, says so.
+      onError: (error) => {
+        if (keysNotEnabled(error)) void queryClient.invalidateQueries({ queryKey: calls.queryKey });
+      },
+    });
   }
 
   return (
     <Section
       title="API keys"
-      description="Keys the team's own code calls the project's API with; each is shown in full once, when created."
+      description={
+        off ? undefined : `Keys the ${owner.kind}'s own code calls the project's API with; each is shown in full once, when created.`
+      }
     >
       {off ? (
         <p className="dash-muted">{off}</p>
       ) : (
-        <QueryState query={keys} what="the team's API keys">
-          <form className="dash-row dash-toolbar" onSubmit={submit} aria-label="Create a team API key">
+        <QueryState query={keys} what={`the ${owner.kind}'s API keys`}>
+          <form className="dash-row dash-toolbar" onSubmit={submit} aria-label={`Create a ${owner.kind} API key`}>
             <TextField
               label="Key description"
-              name="team-key-description"
+              name={`${owner.kind}-key-description`}
               value={description}
               onChange={(event) => setDescription(event.target.value)}
             />
@@ -81,12 +115,12 @@ export function TeamApiKeys({ teamId }: { teamId: string }) {
             <ErrorMessage error={create.error} />
           )}
           {created ? (
-            <section className="dash-panel dash-created-keys" aria-label="New team API key">
+            <section className="dash-panel dash-created-keys" aria-label={`New ${owner.kind} API key`}>
               <h3>Copy the new key now</h3>
               <p>It is stored as a digest: this is the only time it is shown.</p>
-              <code>{created.value}</code>
+              <code>{created}</code>
               <div className="dash-row">
-                <CopyButton value={created.value} label="Copy the new key" />
+                <CopyButton value={created} label="Copy the new key" />
                 <button type="button" onClick={() => setCreated(null)}>
                   I have copied it
                 </button>
@@ -94,9 +128,9 @@ export function TeamApiKeys({ teamId }: { teamId: string }) {
             </section>
           ) : null}
           {keys.data?.items.length === 0 ? <p className="dash-muted">No API keys.</p> : null}
-          <ul className="dash-list" aria-label="Team API keys">
+          <ul className="dash-list" aria-label={`${owner.kind === 'user' ? 'User' : 'Team'} API keys`}>
             {keys.data?.items.map((apiKey) => (
-              <TeamKeyRow key={apiKey.id} teamId={teamId} apiKey={apiKey} />
+              <KeyRow key={apiKey.id} calls={calls} apiKey={apiKey} />
             ))}
           </ul>
         </QueryState>
@@ -105,10 +139,9 @@ export function TeamApiKeys({ teamId }: { teamId: string }) {
   );
 }
 
-function TeamKeyRow({ teamId, apiKey }: { teamId: string; apiKey: TeamApiKey }) {
-  const { request } = useProjectScope();
+function KeyRow({ calls, apiKey }: { calls: KeyCalls; apiKey: EndUserApiKey }) {
   const queryClient = useQueryClient();
-  const revoke = api.useUpdateTeamApiKey({ request });
+  const revoke = useMutation({ mutationFn: calls.revoke });
   const [open, setOpen] = useState(false);
   const name = apiKey.description || 'API key';
   const active = !apiKey.manually_revoked_at_millis && (apiKey.expires_at_millis === undefined || apiKey.expires_at_millis >= Date.now());
@@ -133,15 +166,12 @@ function TeamKeyRow({ teamId, apiKey }: { teamId: string; apiKey: TeamApiKey }) 
         busy={revoke.isPending}
         onClose={() => setOpen(false)}
         onConfirm={() =>
-          revoke.mutate(
-            { apiKeyId: apiKey.id, params: { team_id: teamId }, data: { revoked: true } },
-            {
-              onSuccess: async () => {
-                await queryClient.invalidateQueries({ queryKey: api.getListTeamApiKeysQueryKey({ team_id: teamId }) });
-                setOpen(false);
-              },
+          revoke.mutate(apiKey.id, {
+            onSuccess: async () => {
+              await queryClient.invalidateQueries({ queryKey: calls.queryKey });
+              setOpen(false);
             },
-          )
+          })
         }
       >
         <p>Code using {name} stops working at once.</p>

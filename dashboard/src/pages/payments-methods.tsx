@@ -1,5 +1,6 @@
 import { api, type GetPaymentMethodConfigs200 } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
+import { optimisticUpdate } from '../optimistic.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, QueryState } from '../ui.tsx';
 
@@ -17,25 +18,12 @@ export function PaymentMethods() {
   const configs = api.useGetPaymentMethodConfigs({ request, query: { queryKey: key } });
   const update = api.useUpdatePaymentMethodConfigs({
     request,
-    mutation: {
-      onMutate: async ({ data }) => {
-        await queryClient.cancelQueries({ queryKey: key });
-        const previous = queryClient.getQueryData<MethodConfigs>(key);
-        if (previous) {
-          queryClient.setQueryData<MethodConfigs>(key, {
-            ...previous,
-            methods: previous.methods.map((method) =>
-              data.updates[method.id] ? { ...method, enabled: data.updates[method.id] === 'on' } : method,
-            ),
-          });
-        }
-        return { previous };
-      },
-      onError: (_error, _variables, context) => {
-        if (context?.previous) queryClient.setQueryData(key, context.previous);
-      },
-      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-    },
+    mutation: optimisticUpdate(queryClient, key, (cached: MethodConfigs, { data }: { data: { updates: Record<string, string> } }) => ({
+      ...cached,
+      methods: cached.methods.map((method) =>
+        data.updates[method.id] ? { ...method, enabled: data.updates[method.id] === 'on' } : method,
+      ),
+    })),
   });
   return (
     <section className="dash-stack" aria-label="Payment methods">

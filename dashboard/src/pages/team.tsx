@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
-import { TeamApiKeys } from './end-user-api-keys.tsx';
+import { EndUserApiKeys } from './end-user-api-keys.tsx';
 
 /** One team: rename and delete, members (add by email or id, remove), each member's permissions, invitations, API keys. */
 export function TeamPage({ teamId }: { teamId: string }) {
@@ -21,7 +21,7 @@ export function TeamPage({ teamId }: { teamId: string }) {
       <RenameTeam key={team.display_name} teamId={teamId} name={team.display_name} />
       <Members teamId={teamId} />
       <Invitations teamId={teamId} />
-      <TeamApiKeys teamId={teamId} />
+      <EndUserApiKeys owner={{ kind: 'team', id: teamId }} />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { api, type NotificationPreferenceList } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
+import { optimisticUpdate } from '../optimistic.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, QueryState, Section } from '../ui.tsx';
 
@@ -14,25 +15,19 @@ export function NotificationPreferences({ userId }: { userId: string }) {
   const preferences = api.useListNotificationPreferences(userId, { request, query: { queryKey: key } });
   const update = api.useUpdateNotificationPreference({
     request,
-    mutation: {
-      onMutate: async ({ notificationCategoryId, data }) => {
-        await queryClient.cancelQueries({ queryKey: key });
-        const previous = queryClient.getQueryData<NotificationPreferenceList>(key);
-        if (previous) {
-          queryClient.setQueryData<NotificationPreferenceList>(key, {
-            ...previous,
-            items: previous.items.map((item) =>
-              item.notification_category_id === notificationCategoryId ? { ...item, enabled: data.enabled } : item,
-            ),
-          });
-        }
-        return { previous };
-      },
-      onError: (_error, _variables, context) => {
-        if (context?.previous) queryClient.setQueryData(key, context.previous);
-      },
-      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-    },
+    mutation: optimisticUpdate(
+      queryClient,
+      key,
+      (
+        list: NotificationPreferenceList,
+        { notificationCategoryId, data }: { notificationCategoryId: string; data: { enabled: boolean } },
+      ) => ({
+        ...list,
+        items: list.items.map((item) =>
+          item.notification_category_id === notificationCategoryId ? { ...item, enabled: data.enabled } : item,
+        ),
+      }),
+    ),
   });
   return (
     <Section title="Email notifications" description="Which kinds of email this user receives.">

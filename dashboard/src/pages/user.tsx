@@ -1,13 +1,15 @@
 import { createCookieTokenStore } from '@gatehouse/client';
-import { api, type ServerUser, type ServerUserUpdate, useGatehouse } from '@gatehouse/react';
+import { api, type ServerUser, type ServerUserUpdate, type SessionList, useGatehouse } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { optimisticUpdate } from '../optimistic.ts';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
-import { keysNotEnabled } from './end-user-api-keys.tsx';
+import { EndUserApiKeys } from './end-user-api-keys.tsx';
 import { ContactChannels } from './user-contact-channels.tsx';
 import { NotificationPreferences } from './user-notification-preferences.tsx';
+import { ConnectedAccounts, OAuthAccounts } from './user-oauth-accounts.tsx';
 import { UserActivity } from './user-activity.tsx';
 import { methodsOf } from './users.tsx';
 
@@ -42,11 +44,12 @@ export function UserPage({ userId }: { userId: string }) {
       </Section>
       <div className="dash-grid-2">
         <ContactChannels userId={user.id} />
-        <OAuthAccounts user={user} />
+        <OAuthAccounts userId={user.id} />
+        <ConnectedAccounts userId={user.id} />
         <Sessions userId={user.id} />
         <Teams userId={user.id} />
         <Permissions userId={user.id} />
-        <ApiKeys userId={user.id} />
+        <EndUserApiKeys owner={{ kind: 'user', id: user.id }} />
         <NotificationPreferences userId={user.id} />
       </div>
     </>
@@ -231,24 +234,6 @@ function ListSection<T>({
   );
 }
 
-function OAuthAccounts({ user }: { user: ServerUser }) {
-  return (
-    <ListSection
-      title="OAuth accounts"
-      query={{ data: { items: user.oauth_providers }, error: null, isPending: false }}
-      empty="No linked OAuth accounts."
-      render={(account) => (
-        <li key={`${account.id}/${account.account_id}`}>
-          <span>{account.id}</span>
-          <span className="dash-muted">
-            {account.email ?? 'no email'} · account {account.account_id}
-          </span>
-        </li>
-      )}
-    />
-  );
-}
-
 /** Sessions, newest use first; revoking one removes it at once and puts it back if the server refuses. */
 function Sessions({ userId }: { userId: string }) {
   const { request } = useProjectScope();
@@ -258,18 +243,10 @@ function Sessions({ userId }: { userId: string }) {
   const sessions = api.useListSessions(params, { request });
   const revoke = api.useDeleteSession({
     request,
-    mutation: {
-      onMutate: async ({ sessionId }) => {
-        await queryClient.cancelQueries({ queryKey: key });
-        const previous = queryClient.getQueryData<typeof sessions.data>(key);
-        if (previous) queryClient.setQueryData(key, { ...previous, items: previous.items.filter((session) => session.id !== sessionId) });
-        return { previous };
-      },
-      onError: (_error, _variables, context) => {
-        if (context?.previous) queryClient.setQueryData(key, context.previous);
-      },
-      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-    },
+    mutation: optimisticUpdate(queryClient, key, (list: SessionList, { sessionId }: { sessionId: string }) => ({
+      ...list,
+      items: list.items.filter((session) => session.id !== sessionId),
+    })),
   });
   return (
     <Section title="Sessions">
@@ -327,34 +304,6 @@ function Permissions({ userId }: { userId: string }) {
       render={(permission) => (
         <li key={permission.id}>
           <code>{permission.id}</code>
-        </li>
-      )}
-    />
-  );
-}
-
-function ApiKeys({ userId }: { userId: string }) {
-  const { request } = useProjectScope();
-  const keys = api.useListUserApiKeys({ user_id: userId }, { request });
-  const off = keysNotEnabled(keys.error);
-  if (off) {
-    return (
-      <Section title="API keys">
-        <p className="dash-muted">{off}</p>
-      </Section>
-    );
-  }
-  return (
-    <ListSection
-      title="API keys"
-      query={keys}
-      empty="No API keys."
-      render={(key) => (
-        <li key={key.id}>
-          <span>
-            {key.description || 'API key'} <span className="dash-muted">…{key.value.last_four}</span>
-          </span>
-          <span className="dash-muted">{key.manually_revoked_at_millis ? 'revoked' : `created ${formatDate(key.created_at_millis)}`}</span>
         </li>
       )}
     />

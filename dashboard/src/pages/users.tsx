@@ -180,7 +180,8 @@ export function methodsOf(user: ServerUser): string {
     ...(user.has_password ? ['password'] : []),
     ...(user.otp_auth_enabled ? ['magic link'] : []),
     ...(user.passkey_auth_enabled ? ['passkey'] : []),
-    ...user.oauth_providers.map((provider) => provider.id),
+    // One entry per provider, however many accounts of it are linked.
+    ...new Set(user.oauth_providers.map((provider) => provider.id)),
   ];
   return methods.join(', ') || '—';
 }
