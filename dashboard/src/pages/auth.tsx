@@ -52,6 +52,7 @@ export function AuthPage() {
     <>
       <PageHeader title="Authentication" />
       <Methods project={project} />
+      <EndUserApiKeys project={project} />
       <OAuthProviders key={project.id} project={project} />
       <MergeStrategy project={project} />
     </>
@@ -72,6 +73,39 @@ function Methods({ project }: { project: AdminProject }) {
         <Checkbox label="Passkeys" checked={config.passkey_enabled} onChange={toggle('passkey_enabled')} />
         <AnonymousUsers />
         <RequireEmailVerification />
+      </div>
+      <ErrorMessage error={update.error} />
+    </Section>
+  );
+}
+
+/**
+ * Whether users and teams may create API keys of their own (`apiKeys.enabled.user` / `.team`): how the
+ * app's users authenticate to its API, so they sit with the sign-in methods, saved through the same
+ * project update (shown at once, put back with the server's message when refused).
+ */
+function EndUserApiKeys({ project }: { project: AdminProject }) {
+  const update = useProjectUpdate();
+  const queryClient = useQueryClient();
+  // The user and team pages ask their key lists again (they showed "not enabled", or now should).
+  const toggle = (field: 'allow_user_api_keys' | 'allow_team_api_keys') => (on: boolean) =>
+    update.mutate(
+      { data: { config: { [field]: on } } },
+      {
+        onSuccess: () =>
+          void queryClient.invalidateQueries({
+            queryKey: field === 'allow_user_api_keys' ? api.getListUserApiKeysQueryKey() : api.getListTeamApiKeysQueryKey(),
+          }),
+      },
+    );
+  return (
+    <Section
+      title="API keys for users and teams"
+      description="Lets your users, and your teams' members, create API keys to call your app's API as themselves or their team."
+    >
+      <div className="dash-fieldset">
+        <Checkbox label="User API keys" checked={project.config.allow_user_api_keys} onChange={toggle('allow_user_api_keys')} />
+        <Checkbox label="Team API keys" checked={project.config.allow_team_api_keys} onChange={toggle('allow_team_api_keys')} />
       </div>
       <ErrorMessage error={update.error} />
     </Section>
