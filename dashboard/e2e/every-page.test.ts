@@ -83,7 +83,8 @@ describe('the dashboard in Chromium: every page', () => {
     await signUpOwner(page, env.platform.url, `owner-${randomUUID().slice(0, 8)}@dashboard.test`);
     const projectId = await createProject(page, 'Every Page Co', { newTeam: 'Every team' });
 
-    // A little data: a user in a team, a draft, a queued email, a webhook endpoint.
+    // A little data: a user in a team with API keys and credits, a trusted domain, own Google keys, permissions,
+    // a vault store, a product, a draft, a queued email, a webhook endpoint.
     const { context } = env.platform;
     const headers = await env.platform.apiHeadersFor(projectId);
     const call = async <T>(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, as: 'server' | 'admin' = 'admin') => {
@@ -94,6 +95,30 @@ describe('the dashboard in Chromium: every page', () => {
     await call('PATCH', '/internal/config/override/project', {
       config_override_string: JSON.stringify({
         'domains.allowLocalhost': true,
+        'domains.trustedDomains': { app: { baseUrl: 'https://app.every.test', handlerPath: '/handler' } },
+        'auth.oauth.providers.google': {
+          type: 'google',
+          isShared: false,
+          clientId: 'every-client',
+          clientSecret: 'every-secret',
+          allowSignIn: true,
+        },
+        'apiKeys.enabled': { user: true, team: true },
+        'rbac.permissions': {
+          read_reports: { description: 'Read the reports', scope: 'team', containedPermissionIds: {} },
+          edit_reports: { description: 'Edit the reports', scope: 'team', containedPermissionIds: { read_reports: true } },
+        },
+        'dataVault.stores': { secrets: { displayName: 'Customer secrets' } },
+        'payments.items': { credits: { displayName: 'Credits', customerType: 'user' } },
+        'payments.products': {
+          pack: {
+            displayName: 'Credit pack',
+            customerType: 'user',
+            stackable: true,
+            prices: { once: { USD: '5' } },
+            includedItems: { credits: { quantity: 10, expires: 'never' } },
+          },
+        },
         // A mail server nobody listens on: the queued email below is due tomorrow, never sent.
         'emails.server': {
           isShared: false,
@@ -114,6 +139,14 @@ describe('the dashboard in Chromium: every page', () => {
     );
     const team = await call<{ id: string }>('POST', '/teams', { display_name: 'Everyone' }, 'server');
     await call('POST', `/team-memberships/${team.id}/${user.id}`, {}, 'server');
+    await call('POST', '/user-api-keys', { user_id: user.id, description: 'Ada laptop' }, 'server');
+    await call('POST', '/team-api-keys', { team_id: team.id, description: 'Team CI' }, 'server');
+    await call(
+      'POST',
+      `/payments/items/user/${user.id}/credits/update-quantity?allow_negative=false`,
+      { delta: 3, description: 'welcome' },
+      'server',
+    );
     const themes = await call<{ themes: Array<{ id: string; display_name: string }> }>('GET', '/internal/email-themes');
     const templates = await call<{ templates: Array<{ id: string; display_name: string }> }>('GET', '/internal/email-templates');
     const draft = await call<{ id: string }>('POST', '/internal/email-drafts', { display_name: 'Spring news' });
