@@ -34,7 +34,8 @@ describe('the dashboard in Chromium: user and team API keys switches', () => {
 
     // Off (the default): the user page says so in its note.
     await page.goto(`${env.platform.url}/dashboard/projects/${projectId}/users/${user.id}`);
-    await expect.poll(() => keysSection.textContent(), { timeout: 15_000 }).toBe('API keysUser API keys are not enabled for this project.');
+    const userNote = keysSection.getByText('User API keys are not enabled for this project.', { exact: true });
+    await expect.poll(() => userNote.isVisible(), { timeout: 15_000 }).toBe(true);
 
     // On from the Authentication page: checked at once, while the server is held.
     await nav('Authentication').click();
@@ -65,7 +66,8 @@ describe('the dashboard in Chromium: user and team API keys switches', () => {
     // Back on the user page (same tab, its earlier answer was "not enabled"): the note is gone.
     await nav('Users').click();
     await page.getByRole('link', { name: 'Key Holder' }).click();
-    await expect.poll(() => keysSection.textContent(), { timeout: 15_000 }).toBe('API keysNo API keys.');
+    await expect.poll(() => keysSection.getByText('No API keys.', { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await userNote.count()).toBe(0);
     await shot(page, 'user-keys-on');
 
     // Team keys: a team page's note goes away the same way.
