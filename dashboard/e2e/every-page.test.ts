@@ -272,6 +272,17 @@ describe('the dashboard in Chromium: every page', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Users');
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
 
+    // The skip link: the first Tab stop, shown when focused; Enter on it, and the next Tab is the page's first control.
+    await page.goto(`${env.platform.url}${base}/users`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Users');
+    await page.keyboard.press('Tab');
+    expect(await focusStop(page)).toMatchObject({ where: 'skip', name: 'a Skip to content', indicator: true });
+    // On screen while focused (it waits off-screen to the left otherwise).
+    expect((await page.getByRole('link', { name: 'Skip to content' }).boundingBox())?.x).toBeGreaterThanOrEqual(0);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await focusStop(page)).toMatchObject({ where: 'main', isFirstInMain: true, indicator: true });
+
     expect(problems).toEqual([]);
   });
 });
