@@ -91,8 +91,14 @@ describe('the dashboard in Chromium: user and team API keys switches', () => {
       configOverride: { ...current.config_override, 'auth.oauth.providers.google': { type: 'google', isShared: false, allowSignIn: true } },
     });
     await services.projects.forget(projectId);
+    // The page's cached project (from the switch above) is older than the refetch threshold, as when an owner
+    // comes back a moment later: the page is drawn from it first, then from the refetched one.
+    await page.waitForTimeout(1_500);
     await nav('Authentication').click();
     await expect.poll(() => userKeys.isChecked(), { timeout: 15_000 }).toBe(true);
+    // The OAuth providers form follows the refetched project (it was first drawn from the earlier answer).
+    await expect.poll(() => page.getByRole('group', { name: 'Google' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Google keys', { exact: true }).inputValue()).toBe('standard');
     await userKeys.click();
     await expect.poll(() => switches.getByRole('alert').textContent()).toBe('Client ID is missing');
     await expect.poll(() => userKeys.isChecked()).toBe(true);

@@ -139,24 +139,33 @@ function AnonymousUsers() {
   );
 }
 
+const providersOf = (project: AdminProject): Provider[] =>
+  project.config.oauth_providers.map((provider) => ({
+    id: provider.id,
+    type: provider.type,
+    enabled: provider.enabled,
+    client_id: provider.client_id ?? '',
+    client_secret: provider.client_secret ?? '',
+  }));
+
+/**
+ * The providers as the server has them until the owner edits the list; from the first edit until it is
+ * saved, the owner's list (a refetch, e.g. after the Configuration page changed them, does not undo the
+ * edits; an unedited form follows it, so saving never writes back a list read before the change).
+ */
 function OAuthProviders({ project }: { project: AdminProject }) {
   const update = useProjectUpdate();
-  const [providers, setProviders] = useState<Provider[]>(() =>
-    project.config.oauth_providers.map((provider) => ({
-      id: provider.id,
-      type: provider.type,
-      enabled: provider.enabled,
-      client_id: provider.client_id ?? '',
-      client_secret: provider.client_secret ?? '',
-    })),
-  );
+  const [edited, setEdited] = useState<Provider[] | null>(null);
+  const providers = edited ?? providersOf(project);
   const [adding, setAdding] = useState<ProviderId | ''>('');
   const [saved, setSaved] = useState(false);
   const available = providerIds.filter((id) => !providers.some((provider) => provider.id === id));
-  const change = (id: ProviderId, patch: Partial<Provider>) => {
+  const edit = (next: (current: Provider[]) => Provider[]) => {
     setSaved(false);
-    setProviders((current) => current.map((provider) => (provider.id === id ? { ...provider, ...patch } : provider)));
+    setEdited((current) => next(current ?? providersOf(project)));
   };
+  const change = (id: ProviderId, patch: Partial<Provider>) =>
+    edit((current) => current.map((provider) => (provider.id === id ? { ...provider, ...patch } : provider)));
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -179,7 +188,12 @@ function OAuthProviders({ project }: { project: AdminProject }) {
           },
         },
       },
-      { onSuccess: () => setSaved(true) },
+      {
+        onSuccess: () => {
+          setEdited(null);
+          setSaved(true);
+        },
+      },
     );
   }
 
@@ -213,7 +227,7 @@ function OAuthProviders({ project }: { project: AdminProject }) {
               <button
                 type="button"
                 className="gh-danger"
-                onClick={() => setProviders((current) => current.filter((candidate) => candidate.id !== provider.id))}
+                onClick={() => edit((current) => current.filter((candidate) => candidate.id !== provider.id))}
               >
                 Remove {providerNames[provider.id]}
               </button>
@@ -255,7 +269,7 @@ function OAuthProviders({ project }: { project: AdminProject }) {
             disabled={!adding}
             onClick={() => {
               if (!adding) return;
-              setProviders((current) => [...current, { id: adding, type: 'shared', enabled: true, client_id: '', client_secret: '' }]);
+              edit((current) => [...current, { id: adding, type: 'shared', enabled: true, client_id: '', client_secret: '' }]);
               setAdding('');
             }}
           >
