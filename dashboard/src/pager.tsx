@@ -1,6 +1,6 @@
 import { useGatehouse, useLocation } from '@gatehouse/react';
 import { type ReactNode, useRef } from 'react';
-import { ErrorMessage } from './ui.tsx';
+import { ErrorMessage, TableScroll } from './ui.tsx';
 
 /**
  * Keyset pages of a list whose filters and cursor are in the URL (`?status=…&cursor=…`), so a page can
@@ -114,7 +114,7 @@ export function PagedTable<Row>(props: {
       <ErrorMessage error={props.error} />
       {props.rows && props.rows.length === 0 ? <p className="dash-muted">{props.emptyText}</p> : null}
       {props.rows && props.rows.length > 0 ? (
-        <div className="dash-table-wrap">
+        <TableScroll label={props.label}>
           <table aria-label={props.label}>
             <thead>
               <tr>
@@ -139,7 +139,7 @@ export function PagedTable<Row>(props: {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <Pager label={props.pagerLabel} paging={props.paging} nextCursor={props.nextCursor} waiting={props.placeholder} />
     </>

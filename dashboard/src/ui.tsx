@@ -1,7 +1,7 @@
 import { ConnectionError } from '@gatehouse/client';
 import { KnownError } from '@gatehouse/protocol/errors';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
-import { Component, type ErrorInfo, type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef } from 'react';
+import { Component, type ErrorInfo, type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 
 /** The message a person reads for an error of the API: the catalogue's message or the server's plain text. */
 export function errorText(error: unknown): string {
@@ -85,6 +85,35 @@ export function Checkbox({
     <div className="dash-check">
       <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} />
       <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}
+
+/**
+ * A table's sideways scroller. When the table is wider than the page it scrolls inside this box, which
+ * then takes the keyboard's focus (arrow keys scroll it; a table of plain text has no other stop that
+ * would) and is named after the table; when it fits it is no Tab stop at all.
+ */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div
+      ref={box}
+      className="dash-table-wrap"
+      {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': `${label}, scrolls sideways` } : {})}
+    >
+      {children}
     </div>
   );
 }

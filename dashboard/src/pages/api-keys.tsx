@@ -1,6 +1,7 @@
-import { api, type InternalApiKey, type InternalApiKeyCreated } from '@gatehouse/react';
+import { api, Link, type InternalApiKey, type InternalApiKeyCreated } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
 
@@ -8,7 +9,7 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /** The project's own key sets: created with their full keys shown this once, listed by their last four characters, revoked. */
 export function ApiKeysPage() {
-  const { request } = useProjectScope();
+  const { projectId, request } = useProjectScope();
   const queryClient = useQueryClient();
   const key = api.getListInternalApiKeysQueryKey();
   const keys = api.useListInternalApiKeysSuspense({ request });
@@ -42,6 +43,10 @@ export function ApiKeysPage() {
   return (
     <>
       <PageHeader title="API keys" />
+      <p className="dash-muted dash-page-intro">
+        The project's own keys, for your backend and your apps. Keys your users and teams create for themselves are turned on under{' '}
+        <Link href={paths.project(projectId, 'auth')}>Authentication</Link>.
+      </p>
       <Section title="Create a key set">
         <form className="dash-form" onSubmit={submit}>
           <div className="dash-grid-2">

@@ -52,6 +52,7 @@ export function AuthPage() {
     <>
       <PageHeader title="Authentication" />
       <Methods project={project} />
+      <EndUserApiKeys project={project} />
       <OAuthProviders key={project.id} project={project} />
       <MergeStrategy project={project} />
     </>
@@ -72,6 +73,39 @@ function Methods({ project }: { project: AdminProject }) {
         <Checkbox label="Passkeys" checked={config.passkey_enabled} onChange={toggle('passkey_enabled')} />
         <AnonymousUsers />
         <RequireEmailVerification />
+      </div>
+      <ErrorMessage error={update.error} />
+    </Section>
+  );
+}
+
+/**
+ * Whether users and teams may create API keys of their own (`apiKeys.enabled.user` / `.team`): how the
+ * app's users authenticate to its API, so they sit with the sign-in methods, saved through the same
+ * project update (shown at once, put back with the server's message when refused).
+ */
+function EndUserApiKeys({ project }: { project: AdminProject }) {
+  const update = useProjectUpdate();
+  const queryClient = useQueryClient();
+  // The user and team pages ask their key lists again (they showed "not enabled", or now should).
+  const toggle = (field: 'allow_user_api_keys' | 'allow_team_api_keys') => (on: boolean) =>
+    update.mutate(
+      { data: { config: { [field]: on } } },
+      {
+        onSuccess: () =>
+          void queryClient.invalidateQueries({
+            queryKey: field === 'allow_user_api_keys' ? api.getListUserApiKeysQueryKey() : api.getListTeamApiKeysQueryKey(),
+          }),
+      },
+    );
+  return (
+    <Section
+      title="API keys for users and teams"
+      description="Lets your users, and your teams' members, create API keys to call your app's API as themselves or their team."
+    >
+      <div className="dash-fieldset">
+        <Checkbox label="User API keys" checked={project.config.allow_user_api_keys} onChange={toggle('allow_user_api_keys')} />
+        <Checkbox label="Team API keys" checked={project.config.allow_team_api_keys} onChange={toggle('allow_team_api_keys')} />
       </div>
       <ErrorMessage error={update.error} />
     </Section>
@@ -105,24 +139,33 @@ function AnonymousUsers() {
   );
 }
 
+const providersOf = (project: AdminProject): Provider[] =>
+  project.config.oauth_providers.map((provider) => ({
+    id: provider.id,
+    type: provider.type,
+    enabled: provider.enabled,
+    client_id: provider.client_id ?? '',
+    client_secret: provider.client_secret ?? '',
+  }));
+
+/**
+ * The providers as the server has them until the owner edits the list; from the first edit until it is
+ * saved, the owner's list (a refetch, e.g. after the Configuration page changed them, does not undo the
+ * edits; an unedited form follows it, so saving never writes back a list read before the change).
+ */
 function OAuthProviders({ project }: { project: AdminProject }) {
   const update = useProjectUpdate();
-  const [providers, setProviders] = useState<Provider[]>(() =>
-    project.config.oauth_providers.map((provider) => ({
-      id: provider.id,
-      type: provider.type,
-      enabled: provider.enabled,
-      client_id: provider.client_id ?? '',
-      client_secret: provider.client_secret ?? '',
-    })),
-  );
+  const [edited, setEdited] = useState<Provider[] | null>(null);
+  const providers = edited ?? providersOf(project);
   const [adding, setAdding] = useState<ProviderId | ''>('');
   const [saved, setSaved] = useState(false);
   const available = providerIds.filter((id) => !providers.some((provider) => provider.id === id));
-  const change = (id: ProviderId, patch: Partial<Provider>) => {
+  const edit = (next: (current: Provider[]) => Provider[]) => {
     setSaved(false);
-    setProviders((current) => current.map((provider) => (provider.id === id ? { ...provider, ...patch } : provider)));
+    setEdited((current) => next(current ?? providersOf(project)));
   };
+  const change = (id: ProviderId, patch: Partial<Provider>) =>
+    edit((current) => current.map((provider) => (provider.id === id ? { ...provider, ...patch } : provider)));
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -145,7 +188,12 @@ function OAuthProviders({ project }: { project: AdminProject }) {
           },
         },
       },
-      { onSuccess: () => setSaved(true) },
+      {
+        onSuccess: () => {
+          setEdited(null);
+          setSaved(true);
+        },
+      },
     );
   }
 
@@ -179,7 +227,7 @@ function OAuthProviders({ project }: { project: AdminProject }) {
               <button
                 type="button"
                 className="gh-danger"
-                onClick={() => setProviders((current) => current.filter((candidate) => candidate.id !== provider.id))}
+                onClick={() => edit((current) => current.filter((candidate) => candidate.id !== provider.id))}
               >
                 Remove {providerNames[provider.id]}
               </button>
@@ -221,7 +269,7 @@ function OAuthProviders({ project }: { project: AdminProject }) {
             disabled={!adding}
             onClick={() => {
               if (!adding) return;
-              setProviders((current) => [...current, { id: adding, type: 'shared', enabled: true, client_id: '', client_secret: '' }]);
+              edit((current) => [...current, { id: adding, type: 'shared', enabled: true, client_id: '', client_secret: '' }]);
               setAdding('');
             }}
           >

@@ -3,7 +3,7 @@ import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
-import { Checkbox, ConfirmDialog, ErrorMessage, PageHeader, QueryState, Section, TextField } from '../ui.tsx';
+import { Checkbox, ConfirmDialog, ErrorMessage, PageHeader, QueryState, Section, TableScroll, TextField } from '../ui.tsx';
 
 type Level = Schema<'ConfigLevel'>;
 type ConfigSource = Schema<'ConfigSource'>;
@@ -300,7 +300,7 @@ function EffectiveSection() {
           value={filter}
           onChange={(event) => setFilter(event.target.value)}
         />
-        <div className="dash-table-wrap">
+        <TableScroll label="Effective config">
           <table aria-label="Effective config">
             <thead>
               <tr>
@@ -323,7 +323,7 @@ function EffectiveSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         {rows.length === 0 ? <p className="dash-muted">No setting matches “{filter}”.</p> : null}
       </QueryState>
     </Section>

@@ -6,7 +6,7 @@ import { type FormEvent, useState } from 'react';
 import { PagedTable, useUrlPaging } from '../pager.tsx';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { ErrorMessage, formatDate, Loading, PageHeader, Section, TextField } from '../ui.tsx';
+import { ErrorMessage, formatDate, Loading, PageHeader, Section, TableScroll, TextField } from '../ui.tsx';
 
 type OutboxEntry = Schema<'EmailOutboxEntry'>;
 
@@ -85,7 +85,7 @@ function SentEmails() {
       <ErrorMessage error={sent.error} />
       {sent.data && sent.data.items.length === 0 ? <p className="dash-muted">No email sent yet.</p> : null}
       {sent.data && sent.data.items.length > 0 ? (
-        <div className="dash-table-wrap">
+        <TableScroll label="Sent emails">
           <table aria-label="Sent emails">
             <thead>
               <tr>
@@ -108,7 +108,7 @@ function SentEmails() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
     </Section>
   );

@@ -8,6 +8,20 @@ const accent = '#2563eb';
 const second = '#16a34a';
 
 /**
+ * The charts' words in the theme's colours: recharts draws its tooltip white with the series' colour as
+ * the text and grey ticks, unreadable in the dark theme and below AA for the green series in light (the
+ * tooltip also shows when the chart has the keyboard's focus). The series keep their colour in the lines,
+ * bars and legend icons.
+ */
+const tooltip = {
+  contentStyle: { background: 'var(--gh-bg)', borderColor: 'var(--gh-border)', color: 'var(--gh-fg)' },
+  labelStyle: { color: 'var(--gh-fg)' },
+  itemStyle: { color: 'var(--gh-fg)' },
+} as const;
+const tick = { fill: 'var(--gh-muted)' } as const;
+const legendText = (value: string) => <span className="dash-chart-legend">{value}</span>;
+
+/**
  * The project at a glance: users and anonymous users (user-counts), daily sign-ups and active users
  * over 30 days, sign-up methods and countries (recharts), and the users who signed up or were active
  * last. Each panel shows its own loading and error state (with Try again), so the page draws at once.
@@ -48,10 +62,10 @@ export function OverviewPage() {
             <ResponsiveContainer width="100%" height={260}>
               <LineChart data={daily}>
                 <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="date" />
-                <YAxis allowDecimals={false} />
-                <Tooltip />
-                <Legend />
+                <XAxis dataKey="date" tick={tick} />
+                <YAxis allowDecimals={false} tick={tick} />
+                <Tooltip {...tooltip} />
+                <Legend formatter={legendText} />
                 <Line type="monotone" dataKey="signUps" name="Sign-ups" stroke={accent} dot={false} />
                 <Line type="monotone" dataKey="active" name="Active users" stroke={second} dot={false} />
               </LineChart>
@@ -66,9 +80,9 @@ export function OverviewPage() {
               <ResponsiveContainer width="100%" height={220}>
                 <BarChart data={methods}>
                   <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="method" />
-                  <YAxis allowDecimals={false} />
-                  <Tooltip />
+                  <XAxis dataKey="method" tick={tick} />
+                  <YAxis allowDecimals={false} tick={tick} />
+                  <Tooltip {...tooltip} />
                   <Bar dataKey="users" name="Users" fill={accent} />
                 </BarChart>
               </ResponsiveContainer>
@@ -81,9 +95,9 @@ export function OverviewPage() {
               <ResponsiveContainer width="100%" height={220}>
                 <BarChart data={countries}>
                   <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="country" />
-                  <YAxis allowDecimals={false} />
-                  <Tooltip />
+                  <XAxis dataKey="country" tick={tick} />
+                  <YAxis allowDecimals={false} tick={tick} />
+                  <Tooltip {...tooltip} />
                   <Bar dataKey="users" name="Users" fill={second} />
                 </BarChart>
               </ResponsiveContainer>

@@ -5,7 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { WebhookPortalAccess } from './webhook-portal.tsx';
-import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TableScroll, TextField } from '../ui.tsx';
 
 type WebhookEndpoint = Schema<'WebhookEndpoint'>;
 type WebhookEndpointList = Schema<'WebhookEndpointList'>;
@@ -335,7 +335,7 @@ export function WebhookLogPage({ endpointId }: { endpointId: string }) {
       >
         {messages.data.items.length === 0 ? <p className="dash-muted">No deliveries yet.</p> : null}
         {messages.data.items.length > 0 ? (
-          <div className="dash-table-wrap">
+          <TableScroll label="Deliveries">
             <table aria-label="Deliveries">
               <thead>
                 <tr>
@@ -357,7 +357,7 @@ export function WebhookLogPage({ endpointId }: { endpointId: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         ) : null}
       </Section>
     </>
