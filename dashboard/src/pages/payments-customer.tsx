@@ -1,4 +1,4 @@
-import { api } from '@gatehouse/react';
+import { api, type CustomerProduct } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
@@ -6,8 +6,12 @@ import { ConfirmDialog, ErrorMessage, errorText } from '../ui.tsx';
 import { CustomerBilling } from './payments-billing.tsx';
 import type { CustomerType, PaymentsConfig } from './payments-config.ts';
 import { Field } from './payments-fields.tsx';
+import { CheckoutLink, SwitchProductDialog } from './payments-purchase.tsx';
 
-/** One customer on the payments page: its items (every catalogue item of its type), products (grant, cancel), billing and invoices. */
+/**
+ * One customer on the payments page: its items (every catalogue item of its type), products (grant, cancel,
+ * switch within a line), a checkout link, billing and invoices.
+ */
 export function CustomerDetails({
   customerType,
   customerId,
@@ -23,6 +27,8 @@ export function CustomerDetails({
   const grant = api.useGrantCustomerProduct({ request });
   const cancel = api.useCancelCustomerProduct({ request });
   const [canceling, setCanceling] = useState<{ productId: string; subscriptionId: string; name: string } | null>(null);
+  const [switching, setSwitching] = useState<(CustomerProduct & { id: string }) | null>(null);
+  const [switched, setSwitched] = useState<string | null>(null);
   /** Every payments read of this customer (items and products) is stale after a change. */
   const forgetCustomer = () =>
     queryClient.invalidateQueries({
@@ -54,6 +60,17 @@ export function CustomerDetails({
                 <strong>{owned.product.display_name}</strong> {owned.id ? <code>{owned.id}</code> : null} × {owned.quantity}
                 {owned.subscription === null ? <span className="dash-badge">included by default</span> : null}
               </span>
+              {customerType !== 'custom' && owned.id && owned.subscription?.subscription_id && owned.switch_options?.length ? (
+                <button
+                  type="button"
+                  onClick={() => {
+                    setSwitched(null);
+                    setSwitching({ ...owned, id: owned.id as string });
+                  }}
+                >
+                  Switch {owned.product.display_name}
+                </button>
+              ) : null}
               {owned.id && owned.subscription?.subscription_id ? (
                 <button
                   type="button"
@@ -97,7 +114,28 @@ export function CustomerDetails({
         </button>
       </form>
       {grant.isSuccess ? <p className="dash-success">Granted.</p> : null}
+      {switched ? (
+        <p role="status" className="dash-success">
+          {switched}
+        </p>
+      ) : null}
       <ErrorMessage error={grant.error} />
+      {switching && customerType !== 'custom' ? (
+        <SwitchProductDialog
+          customerType={customerType}
+          customerId={customerId}
+          from={switching}
+          payments={payments}
+          onClose={() => setSwitching(null)}
+          onSwitched={async (toName) => {
+            setSwitching(null);
+            setSwitched(`Switched from ${switching.product.display_name} to ${toName}.`);
+            grant.reset();
+            await forgetCustomer();
+          }}
+        />
+      ) : null}
+      <CheckoutLink customerType={customerType} customerId={customerId} payments={payments} />
       <ConfirmDialog
         open={canceling !== null}
         title={`Cancel ${canceling?.name ?? ''} for this customer?`}
