@@ -13,7 +13,8 @@ import {
 
 /**
  * A customer's billing and invoices on the Payments page in a real Chromium against the platform on real
- * Postgres and the real `stripe` SDK against a local stand-in of Stripe: in test mode, then with no Stripe
+ * Postgres and the real `stripe` SDK against a local stand-in of Stripe: a failed billing read is said in the
+ * panel and asked again with Try again; in test mode, then with no Stripe
  * account, then with one but no Stripe customer, the billing panel says so in a plain note (no alert) and
  * lists no invoices; once the customer saved a card and Stripe issued 12 invoices, the default payment method
  * shows and the invoices come newest first in pages of 10 (amount, status, Stripe's hosted page), Next and
@@ -38,8 +39,16 @@ describe('the dashboard in Chromium: a customer’s billing and invoices', () =>
     const user = await services.users.create((await services.projects.find(projectId))!, { display_name: 'Payer' }, 'server');
 
     await page.getByRole('link', { name: 'Payments', exact: true }).click();
+    // The billing read failing: said in the panel with a way to ask again (the rest of the customer still shows).
+    await page.route('**/api/v1/payments/billing/**', (route) =>
+      route.fulfill({ status: 500, contentType: 'text/plain', body: 'Billing is unavailable for a moment.' }),
+    );
     await showCustomer(page, user.id);
     const billing = page.getByRole('region', { name: 'Billing', exact: true });
+    await expect.poll(() => billing.getByRole('alert').textContent()).toMatch(/^Could not load billing details: .*Try again$/);
+    await expect.poll(() => page.getByRole('list', { name: 'Customer products' }).textContent()).toBe('No products.');
+    await page.unroute('**/api/v1/payments/billing/**');
+    await billing.getByRole('button', { name: 'Try again' }).click();
     const note = billing.locator('p.dash-muted').first();
 
     // Test mode (a new project's default): a note, no invoices, nothing alarming.
