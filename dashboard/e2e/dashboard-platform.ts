@@ -198,3 +198,26 @@ export async function createProject(page: Page, name: string, team: { newTeam: s
   await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/projects\/[0-9a-f-]{36}\//);
   return new URL(page.url()).pathname.split('/')[3]!;
 }
+
+/**
+ * Saves a card as a customer's default payment method the way an account page does (setup intent, Stripe.js
+ * confirms it on the stand-in, set-default), through the project's server API; resolves to the Stripe
+ * customer and payment method ids.
+ */
+export async function saveDefaultCard(
+  platform: DashboardPlatform,
+  standIn: StripeStandIn,
+  projectId: string,
+  customer: { type: 'user' | 'team' | 'custom'; id: string },
+  card = { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 },
+): Promise<{ stripeCustomerId: string; paymentMethodId: string }> {
+  const { server } = await platform.apiHeadersFor(projectId);
+  const base = `${platform.url}/api/v1/payments/payment-method/${customer.type}/${customer.id}`;
+  const setup = await fetch(`${base}/setup-intent`, { method: 'POST', headers: server, body: '{}' });
+  expect(setup.status, await setup.clone().text()).toBe(200);
+  const intent = standIn.objectsOf('setup_intent').at(-1)!;
+  const paymentMethodId = standIn.succeedSetupIntent(intent.id, card);
+  const set = await fetch(`${base}/set-default`, { method: 'POST', headers: server, body: JSON.stringify({ setup_intent_id: intent.id }) });
+  expect(set.status, await set.clone().text()).toBe(200);
+  return { stripeCustomerId: intent.customer as string, paymentMethodId };
+}

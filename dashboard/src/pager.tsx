@@ -1,5 +1,5 @@
 import { useGatehouse, useLocation } from '@gatehouse/react';
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { ErrorMessage, TableScroll } from './ui.tsx';
 
 /**
@@ -48,7 +48,35 @@ export function useUrlPaging() {
   };
 }
 
-/** First / previous / next over `useUrlPaging`; "Next" waits while the shown page is a placeholder. */
+/** What the pager needs of a paging: the cursor shown and the ways to move (`useUrlPaging`, `useStatePaging`). */
+export type Paging = Pick<ReturnType<typeof useUrlPaging>, 'cursor' | 'hasPrevious' | 'first' | 'previous' | 'next'>;
+
+/**
+ * Keyset pages kept in the component (a list inside a panel whose subject is not in the URL, such as a
+ * customer's invoices on the payments page); the same moves as `useUrlPaging`.
+ */
+export function useStatePaging(): Paging {
+  const [trail, setTrail] = useState<Array<string | undefined>>([]);
+  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  return {
+    cursor,
+    hasPrevious: trail.length > 0,
+    first() {
+      setTrail([]);
+      setCursor(undefined);
+    },
+    previous() {
+      setCursor(trail.at(-1));
+      setTrail(trail.slice(0, -1));
+    },
+    next(nextCursor: string) {
+      setTrail([...trail, cursor]);
+      setCursor(nextCursor);
+    },
+  };
+}
+
+/** First / previous / next over `useUrlPaging` or `useStatePaging`; "Next" waits while the shown page is a placeholder. */
 export function Pager({
   label,
   paging,
@@ -56,7 +84,7 @@ export function Pager({
   waiting,
 }: {
   label: string;
-  paging: ReturnType<typeof useUrlPaging>;
+  paging: Paging;
   nextCursor: string | null | undefined;
   waiting: boolean;
 }) {
@@ -87,14 +115,14 @@ export function PagedTable<Row>(props: {
   /** The table's accessible name; the pager is "Pages of …" with `pagerLabel`. */
   label: string;
   pagerLabel: string;
-  paging: ReturnType<typeof useUrlPaging>;
+  paging: Paging;
   /** The page shown: its rows (undefined while the first one loads) and the cursor of the next. */
   rows: Row[] | undefined;
   nextCursor: string | null | undefined;
   fetching: boolean;
   placeholder: boolean;
   error: unknown;
-  filters: ReactNode;
+  filters?: ReactNode;
   notice?: ReactNode;
   emptyText: string;
   columns: Array<Column<Row>>;

@@ -1,19 +1,19 @@
 import { api, Link } from '@gatehouse/react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { Checkbox, ConfirmDialog, ErrorMessage, errorText, PageHeader, Section } from '../ui.tsx';
+import { Checkbox, ErrorMessage, PageHeader, Section } from '../ui.tsx';
 import { Items, ProductLines } from './payments-catalogue.tsx';
 import { type CustomerType, type PaymentsConfig, paymentsOf, useSavePayments } from './payments-config.ts';
+import { CustomerDetails } from './payments-customer.tsx';
 import { CustomerTypeSelect, Field } from './payments-fields.tsx';
 import { Products } from './payments-products.tsx';
 import { StripeSection } from './payments-stripe.tsx';
 
 /**
  * Payments: test mode and new purchases, the catalogue (items, product lines, products with prices
- * and included items; the server's rule messages shown at the field they name), a customer's items
- * and products with a grant.
+ * and included items; the server's rule messages shown at the field they name), a customer's items,
+ * products (grant, cancel), billing details and invoices.
  */
 export function PaymentsPage() {
   const { projectId, request } = useProjectScope();
@@ -81,189 +81,5 @@ function Customer({ payments }: { payments: PaymentsConfig }) {
       </form>
       {shown ? <CustomerDetails key={`${shown.customerType}/${shown.customerId}`} {...shown} payments={payments} /> : null}
     </Section>
-  );
-}
-
-function CustomerDetails({
-  customerType,
-  customerId,
-  payments,
-}: {
-  customerType: CustomerType;
-  customerId: string;
-  payments: PaymentsConfig;
-}) {
-  const { request } = useProjectScope();
-  const queryClient = useQueryClient();
-  const products = api.useListCustomerProducts(customerType, customerId, {}, { request });
-  const grant = api.useGrantCustomerProduct({ request });
-  const cancel = api.useCancelCustomerProduct({ request });
-  const [canceling, setCanceling] = useState<{ productId: string; subscriptionId: string; name: string } | null>(null);
-  /** Every payments read of this customer (items and products) is stale after a change. */
-  const forgetCustomer = () =>
-    queryClient.invalidateQueries({
-      predicate: (query) => JSON.stringify(query.queryKey).includes('/payments/') && JSON.stringify(query.queryKey).includes(customerId),
-    });
-  const grantable = Object.entries(payments.products).filter(([, product]) => product.customerType === customerType);
-  const [productId, setProductId] = useState('');
-  const itemIds = Object.entries(payments.items)
-    .filter(([, item]) => item.customerType === customerType)
-    .map(([id]) => id);
-  return (
-    <div className="dash-stack" aria-live="polite">
-      <h3>Items</h3>
-      {itemIds.length === 0 ? <p className="dash-muted">No items of this customer type.</p> : null}
-      <ul className="dash-list" aria-label="Customer items">
-        {itemIds.map((itemId) => (
-          <CustomerItem key={itemId} customerType={customerType} customerId={customerId} itemId={itemId} onChanged={forgetCustomer} />
-        ))}
-      </ul>
-      <h3>Products</h3>
-      {products.isPending ? <p role="status">Loading…</p> : null}
-      <ErrorMessage error={products.error} />
-      {products.data ? (
-        <ul className="dash-list" aria-label="Customer products">
-          {products.data.items.length === 0 ? <li className="dash-muted">No products.</li> : null}
-          {products.data.items.map((owned, index) => (
-            <li key={owned.subscription?.subscription_id ?? `${owned.id}-${index}`}>
-              <span>
-                <strong>{owned.product.display_name}</strong> {owned.id ? <code>{owned.id}</code> : null} × {owned.quantity}
-                {owned.subscription === null ? <span className="dash-badge">included by default</span> : null}
-              </span>
-              {owned.id && owned.subscription?.subscription_id ? (
-                <button
-                  type="button"
-                  className="gh-danger"
-                  onClick={() =>
-                    setCanceling({
-                      productId: owned.id as string,
-                      subscriptionId: owned.subscription?.subscription_id as string,
-                      name: owned.product.display_name,
-                    })
-                  }
-                >
-                  Cancel {owned.product.display_name}
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <form
-        className="dash-row dash-toolbar"
-        onSubmit={(event) => {
-          event.preventDefault();
-          grant.mutate({ customerType, customerId, data: { product_id: productId } }, { onSuccess: forgetCustomer });
-        }}
-      >
-        <Field label="Product to grant">
-          {(id) => (
-            <select id={id} value={productId} onChange={(event) => setProductId(event.target.value)}>
-              <option value="">Choose a product</option>
-              {grantable.map(([id, product]) => (
-                <option key={id} value={id}>
-                  {product.displayName ?? id}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <button type="submit" className="gh-primary" disabled={!productId || grant.isPending}>
-          {grant.isPending ? 'Granting…' : 'Grant product'}
-        </button>
-      </form>
-      {grant.isSuccess ? <p className="dash-success">Granted.</p> : null}
-      <ErrorMessage error={grant.error} />
-      <ConfirmDialog
-        open={canceling !== null}
-        title={`Cancel ${canceling?.name ?? ''} for this customer?`}
-        confirmLabel="Cancel product"
-        busy={cancel.isPending}
-        onClose={() => {
-          cancel.reset();
-          setCanceling(null);
-        }}
-        onConfirm={() =>
-          canceling &&
-          cancel.mutate(
-            { customerType, customerId, productId: canceling.productId, params: { subscription_id: canceling.subscriptionId } },
-            {
-              onSuccess: async () => {
-                setCanceling(null);
-                grant.reset();
-                await forgetCustomer();
-              },
-            },
-          )
-        }
-      >
-        <p>It ends now: what it granted stops counting, except included items that never expire.</p>
-        <ErrorMessage error={cancel.error} />
-      </ConfirmDialog>
-    </div>
-  );
-}
-
-/** One item's quantity, changed by a delta (never below zero: the server refuses and says so). */
-function CustomerItem({
-  customerType,
-  customerId,
-  itemId,
-  onChanged,
-}: {
-  customerType: CustomerType;
-  customerId: string;
-  itemId: string;
-  onChanged: () => Promise<void>;
-}) {
-  const { request } = useProjectScope();
-  const item = api.useGetCustomerItem(customerType, customerId, itemId, { request });
-  const change = api.useUpdateCustomerItemQuantity({ request });
-  const [delta, setDelta] = useState('');
-  const name = item.data?.display_name ?? itemId;
-  return (
-    <li>
-      <span>
-        {name}{' '}
-        {item.error ? (
-          <span className="dash-error">{errorText(item.error)}</span>
-        ) : (
-          <output aria-label={`${name} quantity`}>
-            <strong>{item.data ? item.data.quantity : '…'}</strong>
-          </output>
-        )}
-        <br />
-        <ErrorMessage error={change.error} />
-      </span>
-      <form
-        className="dash-row"
-        aria-label={`Change ${name}`}
-        onSubmit={(event) => {
-          event.preventDefault();
-          change.mutate(
-            {
-              customerType,
-              customerId,
-              itemId,
-              params: { allow_negative: 'false' },
-              data: { delta: Number(delta), description: 'Changed in the dashboard' },
-            },
-            {
-              onSuccess: async () => {
-                setDelta('');
-                await onChanged();
-              },
-            },
-          );
-        }}
-      >
-        <Field label={`Add to ${name} (negative takes away)`}>
-          {(id) => <input id={id} type="number" step={1} value={delta} onChange={(event) => setDelta(event.target.value)} />}
-        </Field>
-        <button type="submit" disabled={!/^-?\d+$/.test(delta.trim()) || Number(delta) === 0 || change.isPending}>
-          {change.isPending ? 'Changing…' : 'Change quantity'}
-        </button>
-      </form>
-    </li>
   );
 }

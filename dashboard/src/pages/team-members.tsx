@@ -1,0 +1,269 @@
+import { api, Link, type TeamMemberProfile, type TeamMemberProfileList } from '@gatehouse/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { paths } from '../routes.ts';
+import { useProjectScope } from '../shell-context.ts';
+import { ErrorMessage, QueryState, Section, TextField } from '../ui.tsx';
+
+/**
+ * A team's members (add by email or id, remove), each with their team profile (the name and image they
+ * carry in this team, separate from their user's; edited inline, shown at once and put back when the
+ * server refuses, with its message) and their direct permissions.
+ */
+export function Members({ teamId }: { teamId: string }) {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const membersKey = api.getListTeamMemberProfilesQueryKey({ team_id: teamId });
+  const members = api.useListTeamMemberProfiles({ team_id: teamId }, { request, query: { queryKey: membersKey } });
+  const definitions = api.useListTeamPermissionDefinitions({ request });
+  const add = api.useCreateTeamMembership({ request });
+  const remove = api.useDeleteTeamMembership({ request });
+  const [who, setWho] = useState('');
+  const [lookupError, setLookupError] = useState<unknown>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setLookupError(null);
+    const wanted = who.trim();
+    let userId = wanted;
+    if (wanted.includes('@')) {
+      const found = await api.listUsers({ query: wanted, limit: 2 }, request).catch((error: unknown) => {
+        setLookupError(error);
+        return null;
+      });
+      const exact = found?.items.find((user) => user.primary_email?.toLowerCase() === wanted.toLowerCase());
+      if (!exact) {
+        if (found) setLookupError(new Error(`No user has the email ${wanted}.`));
+        return;
+      }
+      userId = exact.id;
+    }
+    add.mutate(
+      { teamId, userId },
+      {
+        onSuccess: () => {
+          setWho('');
+          void queryClient.invalidateQueries({ queryKey: membersKey });
+        },
+      },
+    );
+  }
+
+  return (
+    <Section title="Members" description="A member's team profile is the name and image they show in this team (their user's otherwise).">
+      <form className="dash-row dash-toolbar" onSubmit={submit}>
+        <TextField label="Add member (email or user id)" name="member" value={who} onChange={(event) => setWho(event.target.value)} />
+        <button type="submit" disabled={add.isPending || !who.trim()}>
+          Add member
+        </button>
+      </form>
+      <ErrorMessage error={lookupError ?? add.error ?? remove.error} />
+      <QueryState query={members} what="members">
+        {members.data?.items.length === 0 ? <p className="dash-muted">No members.</p> : null}
+        <ul className="dash-list dash-members" aria-label="Team members">
+          {members.data?.items.map((member) => (
+            <MemberRow
+              key={member.user_id}
+              member={member}
+              definitions={definitions.data?.items.map((definition) => definition.id) ?? []}
+              onRemove={() =>
+                remove.mutate(
+                  { teamId, userId: member.user_id },
+                  { onSuccess: () => queryClient.invalidateQueries({ queryKey: membersKey }) },
+                )
+              }
+            />
+          ))}
+        </ul>
+      </QueryState>
+    </Section>
+  );
+}
+
+/** A member named by their team profile, else their user's name or email. */
+function MemberRow({ member, definitions, onRemove }: { member: TeamMemberProfile; definitions: string[]; onRemove: () => void }) {
+  const { projectId } = useProjectScope();
+  const [editing, setEditing] = useState(false);
+  const update = useMemberProfileUpdate(member);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const userName = member.user?.display_name ?? member.user?.primary_email ?? member.user_id;
+  const name = member.display_name ?? userName;
+  const image = member.profile_image_url ?? member.user?.profile_image_url ?? null;
+  const close = () => {
+    setEditing(false);
+    // Back to the button that opened the form, so keyboard users keep their place.
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
+  return (
+    <li>
+      <div className="dash-stack">
+        <div className="dash-row">
+          {image ? <img src={image} alt="" className="dash-avatar" /> : <span className="dash-avatar" aria-hidden="true" />}
+          <Link href={paths.project(projectId, 'users', member.user_id)}>{name}</Link>
+          {member.display_name !== null ? <span className="dash-muted">(user: {userName})</span> : null}
+          <button
+            type="button"
+            ref={editButton}
+            aria-expanded={editing}
+            aria-label={`Edit team profile of ${name}`}
+            onClick={() => {
+              if (editing) return close();
+              update.reset();
+              setEditing(true);
+            }}
+          >
+            Edit team profile
+          </button>
+        </div>
+        {editing ? <MemberProfileForm member={member} name={name} update={update} onDone={close} /> : null}
+        {update.isPending ? (
+          <span role="status" className="dash-muted">
+            Saving the team profile…
+          </span>
+        ) : null}
+        <ErrorMessage error={update.error} />
+        <MemberPermissions teamId={member.team_id} userId={member.user_id} name={name} definitions={definitions} />
+      </div>
+      <button type="button" className="gh-danger" onClick={onRemove} aria-label={`Remove ${name}`}>
+        Remove
+      </button>
+    </li>
+  );
+}
+
+/**
+ * A member's profile change, held by their row so that the server's refusal still shows after the form closed.
+ * Optimistic: the list shows the new name and image at once, and the previous list comes back when the server
+ * refuses.
+ */
+function useMemberProfileUpdate(member: TeamMemberProfile) {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const key = api.getListTeamMemberProfilesQueryKey({ team_id: member.team_id });
+  return api.useUpdateTeamMemberProfile({
+    request,
+    mutation: {
+      onMutate: async ({ data }) => {
+        await queryClient.cancelQueries({ queryKey: key });
+        const previous = queryClient.getQueryData<TeamMemberProfileList>(key);
+        if (previous) {
+          queryClient.setQueryData<TeamMemberProfileList>(key, {
+            ...previous,
+            items: previous.items.map((item) => (item.user_id === member.user_id ? { ...item, ...data } : item)),
+          });
+        }
+        return { previous };
+      },
+      onError: (_error, _variables, context) => {
+        if (context?.previous) queryClient.setQueryData(key, context.previous);
+      },
+      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+    },
+  });
+}
+
+/** The inline form: the team display name and profile image URL (empty = use the user's own). Escape cancels. */
+function MemberProfileForm({
+  member,
+  name,
+  update,
+  onDone,
+}: {
+  member: TeamMemberProfile;
+  name: string;
+  update: ReturnType<typeof useMemberProfileUpdate>;
+  onDone: () => void;
+}) {
+  const [form, setForm] = useState({ display_name: member.display_name ?? '', profile_image_url: member.profile_image_url ?? '' });
+  const first = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    first.current?.querySelector('input')?.focus();
+  }, []);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const data = { display_name: form.display_name.trim() || null, profile_image_url: form.profile_image_url.trim() || null };
+    update.mutate({ teamId: member.team_id, userId: member.user_id, data });
+    onDone();
+  }
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onDone();
+    }
+  };
+  return (
+    <form className="dash-row dash-toolbar" aria-label={`Team profile of ${name}`} onSubmit={submit} onKeyDown={onKeyDown}>
+      <div ref={first}>
+        <TextField
+          label="Team display name"
+          name="team-display-name"
+          hint="Empty: their user's name"
+          value={form.display_name}
+          onChange={(event) => setForm({ ...form, display_name: event.target.value })}
+        />
+      </div>
+      <TextField
+        label="Team profile image URL"
+        name="team-profile-image-url"
+        placeholder="https://… or data:image/…"
+        value={form.profile_image_url}
+        onChange={(event) => setForm({ ...form, profile_image_url: event.target.value })}
+      />
+      <button type="submit" className="gh-primary">
+        Save profile
+      </button>
+      <button type="button" onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/** A member's direct team permissions: each one a checkbox, granted or revoked at once (rolled back when refused). */
+function MemberPermissions({ teamId, userId, name, definitions }: { teamId: string; userId: string; name: string; definitions: string[] }) {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const params = { team_id: teamId, user_id: userId, recursive: 'false' as const };
+  const key = api.getListTeamPermissionsQueryKey(params);
+  const granted = api.useListTeamPermissions(params, { request, query: { queryKey: key } });
+  const optimistic = {
+    onMutate: async ({ permissionId }: { permissionId: string }) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const previous = queryClient.getQueryData<typeof granted.data>(key);
+      if (previous) {
+        const has = previous.items.some((permission) => permission.id === permissionId);
+        const items = has
+          ? previous.items.filter((permission) => permission.id !== permissionId)
+          : [...previous.items, { id: permissionId, user_id: userId, team_id: teamId }];
+        queryClient.setQueryData(key, { ...previous, items });
+      }
+      return { previous };
+    },
+    onError: (_error: unknown, _variables: unknown, context: { previous: typeof granted.data } | undefined) => {
+      if (context?.previous) queryClient.setQueryData(key, context.previous);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+  };
+  const grant = api.useCreateTeamPermission({ request, mutation: optimistic });
+  const revoke = api.useDeleteTeamPermission({ request, mutation: optimistic });
+  const has = new Set(granted.data?.items.map((permission) => permission.id));
+  return (
+    <fieldset className="dash-fieldset dash-permissions">
+      <legend className="dash-muted">Permissions of {name}</legend>
+      <div className="dash-row">
+        {definitions.map((permissionId) => (
+          <label key={permissionId} className="dash-check">
+            <input
+              type="checkbox"
+              checked={has.has(permissionId)}
+              disabled={!granted.data}
+              onChange={(event) => (event.target.checked ? grant : revoke).mutate({ teamId, userId, permissionId } as never)}
+            />
+            {permissionId}
+          </label>
+        ))}
+      </div>
+      <ErrorMessage error={grant.error ?? revoke.error} />
+    </fieldset>
+  );
+}
