@@ -5,3 +5,5 @@ export const startBuilds: Record<StartBuild, { output: string; sources: string[]
 export function newestSource(paths: string[]): number;
 /** True when the build's output exists and is newer than every one of its sources. */
 export function isBuildFresh(name: StartBuild): boolean;
+/** True when `output` exists and is newer than every one of `sources`. */
+export function isOutputFresh(build: { output: string; sources: string[] }): boolean;

@@ -6,9 +6,19 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 /** The workspace packages every web app bundles besides its own sources. */
-const sharedSources = ['react/src', 'client/src', 'protocol/src'];
+const sharedSources = [
+  'react/src',
+  'client/src',
+  'protocol/src',
+  'scripts/src/build/precompress.ts',
+  'scripts/src/example-app/build-example-app.ts',
+];
 
-/** What `pnpm start` needs built: each build's output file (written last) and the sources it is made from. */
+/**
+ * What `pnpm start` needs built: each build's output file (written last) and the sources it is made from.
+ * A web app's output is a stamp written after Vite and the precompressed copies: a build killed between the two,
+ * or a `dist` from before precompression, is not taken for a finished one.
+ */
 export const startBuilds = {
   server: {
     output: join(root, 'server/dist/src/main.js'),
@@ -18,13 +28,13 @@ export const startBuilds = {
     ),
   },
   example: {
-    output: join(root, 'examples/demo/dist/index.html'),
+    output: join(root, 'examples/demo/dist/.build-complete'),
     sources: ['examples/demo/src', 'examples/demo/index.html', 'examples/demo/vite.config.ts', ...sharedSources].map((path) =>
       join(root, path),
     ),
   },
   dashboard: {
-    output: join(root, 'dashboard/dist/index.html'),
+    output: join(root, 'dashboard/dist/.build-complete'),
     sources: ['dashboard/src', 'dashboard/index.html', 'dashboard/vite.config.ts', ...sharedSources].map((path) => join(root, path)),
   },
 };
@@ -47,7 +57,11 @@ export function newestSource(paths) {
 
 /** True when the build's output exists and is newer than every one of its sources. */
 export function isBuildFresh(name) {
-  const { output, sources } = startBuilds[name];
+  return isOutputFresh(startBuilds[name]);
+}
+
+/** True when `output` exists and is newer than every one of `sources`. */
+export function isOutputFresh({ output, sources }) {
   if (!existsSync(output)) return false;
   return newestSource(sources) < statSync(output).mtimeMs;
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { isBuildFresh } from '../build/freshness.mjs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isBuildFresh, startBuilds } from '../build/freshness.mjs';
 import { precompressWebApp } from '../build/precompress.ts';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,7 @@ export async function ensureWebAppBuilt(name: WebAppName): Promise<string> {
       if (build.status !== 0) throw new Error(`Building ${name} (${appDir}) failed (see the output above)`);
       // Compressed copies the platform sends as they are; the example app's first page is the one kept small (issue #20).
       await precompressWebApp(dist, { zopfli: name === 'example' });
+      writeFileSync(startBuilds[name].output, `${new Date().toISOString()}\n`);
     }
   });
   return dist;
