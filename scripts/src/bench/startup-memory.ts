@@ -295,7 +295,7 @@ export function startupMemoryRows(figures: StartupMemoryFigures): string[] {
       : [
           `| RSS slope of the same soak after its first 2 minutes (V8's heap and the caches at their working size) | ${soak.steadySlopeMbPerMin} MB/min | no growth |`,
         ]),
-    `| longest \`idle in transaction\` during the load and the soak (pg_stat_activity every 200 ms: ${transactions.samples} samples, ${transactions.seen} transactions seen open${idlest ? `; ${idlest.applicationName || 'no application_name'}, last statement \`${idlest.lastQuery.slice(0, 60)}\`` : ''}) | ${idlest?.idleInTransactionMs ?? 0} ms | < 1000 ms |`,
+    `| longest \`idle in transaction\` during the load and the soak (pg_stat_activity every 200 ms: ${transactions.samples} samples, ${transactions.seen} transactions seen open${idlest ? `; ${idlest.applicationName || 'no application_name'}, last statement \`${idlest.lastQuery.replace(/\s+/g, ' ').trim().slice(0, 60)}\`` : ''}) | ${idlest?.idleInTransactionMs ?? 0} ms | < 1000 ms |`,
     `| example app JavaScript loaded up front by index.html, gzip (${bundle.files.length} chunks in all, split per page) | ${bundle.initialGzipKb} KB | — |`,
     `| example app JavaScript of \`/handler/sign-in\` (up front + the sign-in page's chunks, ${bundle.signInFiles ?? 0} files), gzip | ${bundle.signInGzipKb} KB | ≤ 90 KB |`,
   ];
