@@ -193,20 +193,6 @@ export async function usePurchaseCode(db: DbHandle, projectId: ProjectId, id: st
  * when the purchase was refunded before (the unique purchase id settles a race: the later insert waits
  * for the earlier transaction and then finds the conflict).
  */
-/** The refund recorded for a purchase, if any (one per purchase). */
-export async function findRefundOfPurchase(
-  db: DbHandle,
-  projectId: ProjectId,
-  customerProductId: string,
-): Promise<{ id: string; stripe_refund_id: string | null } | undefined> {
-  return kyselyOf(db)
-    .selectFrom('payment_refund')
-    .select(['id', 'stripe_refund_id'])
-    .where('project_id', '=', projectId)
-    .where('customer_product_id', '=', customerProductId)
-    .executeTakeFirst();
-}
-
 export async function insertRefund(db: DbHandle, row: Insertable<PaymentRefundTable>, now: Date): Promise<boolean> {
   const inserted = await kyselyOf(db)
     .insertInto('payment_refund')

@@ -15,7 +15,6 @@ import type { CustomerType, Product } from './catalogue.ts';
 import {
   type CustomerProductRow,
   findCustomerProductRow,
-  findRefundOfPurchase,
   findStripeAccountId,
   insertRefund,
   listTransactionRows,
@@ -117,12 +116,8 @@ export class TransactionService {
     return inTransaction(this.db, async (trx) => {
       await lockCustomer(trx, project.id, customer);
       const row = (await findCustomerProductRow(trx, project.id, input.id)) ?? found;
-      if (row.refunded_at !== null) {
-        // Stripe's `charge.refunded` event of this very refund may have been applied first: the same refund.
-        const recorded = stripeRefundId ? await findRefundOfPurchase(trx, project.id, row.id) : undefined;
-        if (recorded && recorded.stripe_refund_id === stripeRefundId) return recorded.id;
-        throw alreadyRefunded();
-      }
+      // Refunded meanwhile (a refund that raced this one; Stripe answered both with one refund): the spec's ALREADY_REFUNDED.
+      if (row.refunded_at !== null) throw alreadyRefunded();
       const id = await this.applyRefund(trx, project, row, { amount: input.amountUsd, currency: 'USD', testMode, stripeRefundId });
       if (id === null) throw alreadyRefunded();
       return id;
