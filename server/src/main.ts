@@ -29,6 +29,9 @@ async function main(): Promise<void> {
     dataDir: env.dataDir,
     poolSize: env.databasePoolSize,
     acquireTimeoutMs: env.databaseAcquireTimeoutMs,
+    idleInTransactionTimeoutMs: env.databaseIdleInTransactionTimeoutMs,
+    // Before the app's logger exists; the pool replaces the connection.
+    onConnectionLost: (error) => console.error(`database connection lost (the pool opens a new one): ${error.message}`),
   });
   startupMark('database opened');
   // Instances started together on one database migrate and seed one after the other (the first does the work).

@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { ensureServerBuilt } from '../build/build-server.ts';
 import { startBuilds } from '../build/freshness.mjs';
+import { type TransactionEpisode, watchTransactions } from './transaction-watch.ts';
 
 /**
  * Issue #20's figures, on the compiled server as `pnpm start` runs it (`node server/dist/src/main.js`):
@@ -31,6 +32,8 @@ export type StartupMemoryFigures = {
     steadySlopeMbPerMin?: number;
   };
   bundle: { files: Array<{ file: string; gzipKb: number }>; initialGzipKb: number; signInGzipKb: number; signInFiles?: number };
+  /** Transactions seen open on the server's database during the load and the soak (pg_stat_activity every 200 ms), longest idle first. */
+  transactions: { samples: number; seen: number; longest: TransactionEpisode[] };
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -236,6 +239,8 @@ export async function benchStartupMemory(adminDatabaseUrl: string): Promise<Star
     currentDataDir = postgresDataDir;
     const server = await startCompiled(entry, { DATA_DIR: postgresDataDir, DATABASE_URL: databaseUrl }, port);
     const pid = server.child.pid as number;
+    // Every transaction open on the server's database during the load and the soak, sampled every 200 ms.
+    const watch = await watchTransactions(adminDatabaseUrl);
     await mixedTraffic(server.baseUrl, Number(process.env.BENCH_LOAD_SECONDS ?? 20), 32);
     const afterLoadRssMb = rssMb(pid);
     const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
@@ -244,6 +249,9 @@ export async function benchStartupMemory(adminDatabaseUrl: string): Promise<Star
     const sampler = setInterval(() => samples.push([(Date.now() - soakStart) / 60_000, rssMb(pid)]), 2_000);
     const soak = await mixedTraffic(server.baseUrl, soakSeconds, 8);
     clearInterval(sampler);
+    const watched = await watch.stop();
+    // `BENCH_TRANSACTIONS_FILE=<path>`: every transaction seen, as JSON (who held it, its last statement).
+    if (process.env.BENCH_TRANSACTIONS_FILE) writeFileSync(process.env.BENCH_TRANSACTIONS_FILE, JSON.stringify(watched, null, 2));
     await stop(server);
     rmSync(postgresDataDir, { recursive: true, force: true });
     return {
@@ -259,6 +267,7 @@ export async function benchStartupMemory(adminDatabaseUrl: string): Promise<Star
         ...(soakSeconds >= 240 ? { steadySlopeMbPerMin: Math.round(slope(samples.filter(([minutes]) => minutes >= 2)) * 100) / 100 } : {}),
       },
       bundle: bundleSizes(),
+      transactions: { samples: watched.samples, seen: watched.episodes.length, longest: watched.episodes.slice(0, 5) },
     };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -269,7 +278,8 @@ export async function benchStartupMemory(adminDatabaseUrl: string): Promise<Star
 
 /** The figures as README table rows, each beside its target. */
 export function startupMemoryRows(figures: StartupMemoryFigures): string[] {
-  const { startupMs, idleRssMb, soak, bundle } = figures;
+  const { startupMs, idleRssMb, soak, bundle, transactions } = figures;
+  const idlest = transactions.longest[0];
   const runs = (values: number[]) => values.join(' / ');
   return [
     '| figure | measured | target |',
@@ -285,6 +295,7 @@ export function startupMemoryRows(figures: StartupMemoryFigures): string[] {
       : [
           `| RSS slope of the same soak after its first 2 minutes (V8's heap and the caches at their working size) | ${soak.steadySlopeMbPerMin} MB/min | no growth |`,
         ]),
+    `| longest \`idle in transaction\` during the load and the soak (pg_stat_activity every 200 ms: ${transactions.samples} samples, ${transactions.seen} transactions seen open${idlest ? `; ${idlest.applicationName || 'no application_name'}, last statement \`${idlest.lastQuery.replace(/\s+/g, ' ').trim().slice(0, 60)}\`` : ''}) | ${idlest?.idleInTransactionMs ?? 0} ms | < 1000 ms |`,
     `| example app JavaScript loaded up front by index.html, gzip (${bundle.files.length} chunks in all, split per page) | ${bundle.initialGzipKb} KB | — |`,
     `| example app JavaScript of \`/handler/sign-in\` (up front + the sign-in page's chunks, ${bundle.signInFiles ?? 0} files), gzip | ${bundle.signInGzipKb} KB | ≤ 90 KB |`,
   ];

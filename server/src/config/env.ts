@@ -15,6 +15,11 @@ export type ServerEnv = {
   databasePoolSize?: number;
   /** `DATABASE_ACQUIRE_TIMEOUT_MS`: longest wait for a free connection before answering 503 DATABASE_BUSY (default 5000). */
   databaseAcquireTimeoutMs?: number;
+  /**
+   * `DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS`: Postgres ends a pooled session whose transaction sat this
+   * long without a statement (default 10000; 0: off, the server's own setting applies).
+   */
+  databaseIdleInTransactionTimeoutMs?: number;
   /** Base URL clients reach the server at: token issuers and printed URLs are built from it. */
   publicUrl: string;
   /** Optional fixed secret (hex or any string ≥ 32 chars); otherwise one is generated and kept in the database. */
@@ -59,6 +64,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: positiveInteger(env, 'DATABASE_POOL_SIZE'),
     databaseAcquireTimeoutMs: positiveInteger(env, 'DATABASE_ACQUIRE_TIMEOUT_MS'),
+    databaseIdleInTransactionTimeoutMs: nonNegativeInteger(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     serverSecret: env.SERVER_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -83,6 +89,15 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   if (value === undefined || value === '') return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
+  return number;
+}
+
+function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 2_147_483_647)
+    throw new Error(`${name} must be a whole number of milliseconds (0: off), got ${value}`);
   return number;
 }
 

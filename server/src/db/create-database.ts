@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Kysely, PostgresDialect } from 'kysely';
 import { startupMark } from '../lib/startup-trace.ts';
 import { pgliteDialect } from './pglite-dialect.ts';
+import { releaseLostConnections } from './lost-connections.ts';
 import { registerPool } from './pool-stats.ts';
 import { createPreparedStatementsPool } from './prepared-statements-pool.ts';
 import type { Database } from './schema.ts';
@@ -11,9 +12,12 @@ import { scopedDialect } from './transaction-scope.ts';
 
 export type DatabaseHandle = { db: Kysely<Database>; kind: 'postgres' | 'pglite'; location: string; close: () => Promise<void> };
 
-/** Defaults of `DATABASE_POOL_SIZE` and `DATABASE_ACQUIRE_TIMEOUT_MS`. */
+/** Defaults of `DATABASE_POOL_SIZE`, `DATABASE_ACQUIRE_TIMEOUT_MS` and `DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS`. */
 export const defaultPoolSize = 10;
 export const defaultAcquireTimeoutMs = 5_000;
+export const defaultIdleInTransactionTimeoutMs = 10_000;
+/** The pool's `application_name` in `pg_stat_activity` (the cache listener's is `gatehouse-cache-listener`); DATABASE_URL's `?application_name=` wins. */
+export const poolApplicationName = 'gatehouse';
 /** pg-pool's error when no client became free within connectionTimeoutMillis. */
 const poolTimeoutMessage = 'timeout exceeded when trying to connect';
 
@@ -23,20 +27,33 @@ const poolTimeoutMessage = 'timeout exceeded when trying to connect';
  * the same migrations and SQL. Queries inside a transaction use its connection whatever handle they
  * go through (transaction-scope.ts); a caller waiting longer than `acquireTimeoutMs` for a connection
  * gets DATABASE_BUSY (503) instead of waiting forever.
+ *
+ * On Postgres every session of the pool has `idle_in_transaction_session_timeout` set to
+ * `idleInTransactionTimeoutMs` (0: off): no server transaction waits on anything but the database, so
+ * one left open that long without a statement is a defect (an awaited outside call, a promise that
+ * never settles). Postgres then ends the session, which rolls the transaction back and frees its locks,
+ * and the pool replaces the connection (lost-connections.ts) instead of lending one short forever.
  */
 export async function createDatabase(options: {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
   acquireTimeoutMs?: number;
+  idleInTransactionTimeoutMs?: number;
+  /** Hears a pooled connection Postgres or the network ended (the pool replaces it). */
+  onConnectionLost?: (error: Error) => void;
 }): Promise<DatabaseHandle> {
   const acquireTimeoutMs = options.acquireTimeoutMs ?? defaultAcquireTimeoutMs;
   if (options.databaseUrl) {
+    const idleInTransactionTimeoutMs = options.idleInTransactionTimeoutMs ?? defaultIdleInTransactionTimeoutMs;
     const pool = await createPreparedStatementsPool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? defaultPoolSize,
       connectionTimeoutMillis: acquireTimeoutMs,
+      application_name: poolApplicationName,
+      ...(idleInTransactionTimeoutMs > 0 ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}),
     });
+    releaseLostConnections(pool, options.onConnectionLost ?? (() => {}));
     const dialect = scopedDialect(new PostgresDialect({ pool }), {
       acquireTimeoutMs,
       exclusive: false,

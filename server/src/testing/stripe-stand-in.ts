@@ -10,7 +10,13 @@ type Account = {
   details_submitted: boolean;
   payouts_enabled: boolean;
 };
-export type StandInRequest = { method: string; path: string; body: URLSearchParams; stripeAccount: string | undefined };
+export type StandInRequest = {
+  method: string;
+  path: string;
+  body: URLSearchParams;
+  stripeAccount: string | undefined;
+  idempotencyKey: string | undefined;
+};
 /** An object of a connected account (customer, payment intent, subscription, setup intent, ...), as Stripe answers it. */
 type AccountObject = { id: string; account: string | undefined } & Record<string, unknown>;
 export type StandInCard = { brand: string; last4: string; exp_month: number; exp_year: number };
@@ -50,6 +56,10 @@ export class StripeStandIn {
   readonly accountSessions = new Map<string, { account: string; components: string[] }>();
   /** The sessions Connect.js (the stand-in) was asked to load, with the publishable key and @stripe/connect-js's version. */
   readonly connectClaims: Array<{ client_secret: string; publishable_key: string; sdk_version: string }> = [];
+  /** Milliseconds the stand-in waits before answering a path (a slow Stripe), e.g. `/v1/refunds`. */
+  readonly delays = new Map<string, number>();
+  /** Refunds by idempotency key: Stripe answers a key it saw with the first refund, not a second one. */
+  private readonly refundsByKey = new Map<string, unknown>();
   private server: Server | undefined;
   url = '';
 
@@ -180,7 +190,10 @@ export class StripeStandIn {
     const [path = '', query = ''] = (request.url ?? '').split('?');
     const body = new URLSearchParams(request.method === 'GET' ? query : Buffer.concat(chunks).toString('utf8'));
     const stripeAccount = request.headers['stripe-account'] as string | undefined;
-    this.requests.push({ method: request.method ?? '', path, body, stripeAccount });
+    const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
+    this.requests.push({ method: request.method ?? '', path, body, stripeAccount, idempotencyKey });
+    const delay = this.delays.get(path);
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
     const now = Math.floor(Date.now() / 1000);
     if (request.method === 'POST' && path === '/v1/accounts') {
       const metadata: Record<string, string> = {};
@@ -208,16 +221,18 @@ export class StripeStandIn {
       return [200, session];
     }
     if (request.method === 'POST' && path === '/v1/refunds') {
-      return [
-        200,
-        {
-          id: id('re'),
-          object: 'refund',
-          amount: Number(body.get('amount')),
-          payment_intent: body.get('payment_intent'),
-          status: 'succeeded',
-        },
-      ];
+      const key = idempotencyKey ? `${stripeAccount ?? ''} ${idempotencyKey}` : undefined;
+      const known = key ? this.refundsByKey.get(key) : undefined;
+      if (known) return [200, known];
+      const refund = {
+        id: id('re'),
+        object: 'refund',
+        amount: Number(body.get('amount')),
+        payment_intent: body.get('payment_intent'),
+        status: 'succeeded',
+      };
+      if (key) this.refundsByKey.set(key, refund);
+      return [200, refund];
     }
     if (request.method === 'GET' && path === '/v3/') return [200, this.stripeJs(), { 'content-type': 'text/javascript; charset=utf-8' }];
     if (request.method === 'GET' && path === '/connect-js/v1.0/connect.js')

@@ -25,8 +25,8 @@ Test mode (decided here; the protocol does not say): no money was taken, so a te
 `amount_usd` must be `"0"` (any other amount is `TEST_MODE_PURCHASE_NON_REFUNDABLE`) and the refund reverses the
 purchase's grants now (`end_action` `at-period-end` is a plain-text 400: a test-mode purchase has no period
 billed to end). A Stripe purchase (USD) is refunded on the project's connected account first (`amount_usd` up to
-what was paid, refunds end the purchase now; plain-text 400 otherwise), and Stripe's own `charge.refunded` event
-for it then changes nothing. `invoice_id` is accepted for compatibility and must be absent or the purchase's id.
+what was paid, refunds end the purchase now; plain-text 400 otherwise; one idempotency key per purchase, so
+refunds that race return the money once), and Stripe's own `charge.refunded` event for it then changes nothing. `invoice_id` is accepted for compatibility and must be absent or the purchase's id.
 
  * @summary Refund a purchase
  */

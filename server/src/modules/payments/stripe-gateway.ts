@@ -116,11 +116,14 @@ export class StripeGateway {
     return session.client_secret;
   }
 
-  /** Refunds `amountMinor` of a payment intent on the connected account; answers Stripe's refund id. */
-  async refund(accountId: string, paymentIntentId: string, amountMinor: number): Promise<string> {
+  /**
+   * Refunds `amountMinor` of a payment intent on the connected account; answers Stripe's refund id.
+   * Stripe answers a request with an `idempotencyKey` it saw (24 h) with the first one's refund.
+   */
+  async refund(accountId: string, paymentIntentId: string, amountMinor: number, idempotencyKey: string): Promise<string> {
     const refund = await (await this.sdk()).stripe.refunds.create(
       { payment_intent: paymentIntentId, amount: amountMinor },
-      { stripeAccount: accountId },
+      { stripeAccount: accountId, idempotencyKey },
     );
     return refund.id;
   }

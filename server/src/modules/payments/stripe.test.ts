@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { StripeStandIn } from '../../testing/stripe-stand-in.ts';
 import { readPaymentSettings } from './payment-settings.ts';
@@ -40,10 +41,15 @@ let context: Awaited<ReturnType<typeof createTestContext>>;
 let offContext: Awaited<ReturnType<typeof createTestContext>>;
 let project: TestProject;
 let accountId: string;
+/** This file's server sessions in pg_stat_activity (the run's database is shared by every test file). */
+const applicationName = `gatehouse-stripe-test-${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
   await standIn.start();
+  const databaseUrl = new URL(inject('databaseUrl'));
+  databaseUrl.searchParams.set('application_name', applicationName);
   context = await createTestContext({
+    databaseUrl: databaseUrl.toString(),
     payments: { stripeSecretKey: 'sk_test_platform', stripeWebhookSecret: webhookSecret, stripeApiUrl: standIn.url },
   });
   offContext = await createTestContext({ payments: { stripeSecretKey: null, stripeWebhookSecret: null, stripeApiUrl: null } });
@@ -370,6 +376,89 @@ describe('POST /integrations/stripe/webhooks', () => {
       object: { id: 'ch_2', object: 'charge', payment_intent: bought.id, amount_refunded: 250, currency: 'usd' },
     });
     expect((await deliver(echo)).body.applied).toBe(false);
+  });
+
+  it('refunds on a slow Stripe without a transaction waiting on it: no session idle in transaction, the customer not locked, the money returned once', async () => {
+    const user = await newUser();
+    const purchaseOf = async (intent: ReturnType<typeof paymentIntent>) => {
+      expect((await deliver(stripeEvent({ type: 'payment_intent.succeeded', object: intent }))).body.applied).toBe(true);
+      const list = await context.request({
+        url: `/api/v1/internal/payments/transactions?type=purchase&customer_id=${user.id}`,
+        headers: project.headers.admin,
+      });
+      const fresh = (list.body.transactions as Array<{ id: string }>).filter((transaction) => !seen.has(transaction.id));
+      expect(fresh).toHaveLength(1);
+      seen.add(fresh[0]?.id as string);
+      return fresh[0]?.id as string;
+    };
+    const seen = new Set<string>();
+    const first = await purchaseOf(paymentIntent(user.id, 'pack', 'once'));
+    const refund = (id: string) =>
+      context.request({
+        method: 'POST',
+        url: '/api/v1/internal/payments/transactions/refund',
+        headers: project.headers.admin,
+        payload: { type: 'one-time-purchase', id, amount_usd: '5' },
+      });
+    const watcher = new pg.Client({ connectionString: inject('databaseUrl') });
+    await watcher.connect();
+    let idlest = 0;
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        const { rows } = await watcher.query<{ idle_ms: number | null }>(
+          `select max(extract(epoch from now() - state_change) * 1000) as idle_ms from pg_stat_activity
+            where application_name = $1 and state like 'idle in transaction%'`,
+          [applicationName],
+        );
+        idlest = Math.max(idlest, Number(rows[0]?.idle_ms ?? 0));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    standIn.delays.set('/v1/refunds', 1_500);
+    try {
+      const calls = standIn.calls('POST', '/v1/refunds').length;
+      const slow = refund(first);
+      await expect.poll(() => standIn.calls('POST', '/v1/refunds').length, { interval: 20 }).toBe(calls + 1);
+      // While Stripe takes its time, the customer's other changes (a purchase: the customer's lock) go on.
+      const started = Date.now();
+      const second = await purchaseOf(paymentIntent(user.id, 'pack', 'once'));
+      expect(Date.now() - started).toBeLessThan(1_000);
+      const answered = await slow;
+      expect(answered.status, answered.text).toBe(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+      expect(standIn.calls('POST', '/v1/refunds').at(-1)?.idempotencyKey).toBe(`gatehouse-refund-${first}`);
+
+      // Two refunds of one purchase at once: Stripe is asked twice with one idempotency key (so it returns the
+      // money once), one is recorded, the other is ONE_TIME_PURCHASE_ALREADY_REFUNDED (the spec: also when both race).
+      const both = await Promise.all([refund(second), refund(second)]);
+      expect(both.map((response) => response.status).sort()).toEqual([200, 400]);
+      expectError(both.find((response) => response.status === 400) as (typeof both)[number], 400, 'ONE_TIME_PURCHASE_ALREADY_REFUNDED');
+      expect(
+        new Set(
+          standIn
+            .calls('POST', '/v1/refunds')
+            .slice(-2)
+            .map((call) => call.idempotencyKey),
+        ),
+      ).toEqual(new Set([`gatehouse-refund-${second}`]));
+      const refunds = await context.request({
+        url: `/api/v1/internal/payments/transactions?type=refund&customer_id=${user.id}`,
+        headers: project.headers.admin,
+      });
+      expect(refunds.body.transactions).toHaveLength(2);
+      // Refunded before: refused at once, Stripe not asked again.
+      const calls2 = standIn.calls('POST', '/v1/refunds').length;
+      expectError(await refund(first), 400, 'ONE_TIME_PURCHASE_ALREADY_REFUNDED');
+      expect(standIn.calls('POST', '/v1/refunds')).toHaveLength(calls2);
+    } finally {
+      standIn.delays.delete('/v1/refunds');
+      watching = false;
+      await watch;
+      await watcher.end();
+    }
+    // Before: the refund's transaction sat idle (holding the customer's lock) for as long as Stripe took.
+    expect(idlest).toBeLessThan(300);
   });
 
   it('acknowledges events of accounts no project owns and types it does not apply', async () => {

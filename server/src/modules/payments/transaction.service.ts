@@ -97,29 +97,28 @@ export class TransactionService {
         ? new SubscriptionAlreadyRefundedError({ subscription_id: input.id })
         : new OneTimePurchaseAlreadyRefundedError({ one_time_purchase_id: input.id });
     if (!uuidPattern.test(input.id) || (input.invoiceId !== undefined && input.invoiceId !== input.id)) throw notFound();
+    // Checked before the transaction, and the money returned on Stripe before it too: no transaction (and
+    // no customer lock) waits on Stripe. Checked again under the lock below.
+    const found = await findCustomerProductRow(this.db, project.id, input.id);
+    if (!found || found.source === 'grant') throw notFound();
+    if (isSubscription(found.product as Product, found.price_id) !== (input.type === 'subscription')) throw notFound();
+    if (found.refunded_at !== null) throw alreadyRefunded();
+    const testMode = found.source === 'test_mode';
+    let stripeRefundId: string | null = null;
+    if (testMode) {
+      if (Number(input.amountUsd) !== 0) throw new TestModePurchaseNonRefundableError();
+      if (input.endAction === 'at-period-end')
+        throw new PlainHttpError(400, 'A test-mode purchase has no billed period to end; refund it with end_action "now".');
+    } else {
+      stripeRefundId = await this.refundOnStripe(project, found, input);
+    }
+    const customer = { type: found.customer_type as CustomerType, id: found.customer_id };
     return inTransaction(this.db, async (trx) => {
-      const found = await findCustomerProductRow(trx, project.id, input.id);
-      if (!found || found.source === 'grant') throw notFound();
-      const customer = { type: found.customer_type as CustomerType, id: found.customer_id };
       await lockCustomer(trx, project.id, customer);
       const row = (await findCustomerProductRow(trx, project.id, input.id)) ?? found;
-      if (isSubscription(row.product as Product, row.price_id) !== (input.type === 'subscription')) throw notFound();
+      // Refunded meanwhile (a refund that raced this one; Stripe answered both with one refund): the spec's ALREADY_REFUNDED.
       if (row.refunded_at !== null) throw alreadyRefunded();
-      const testMode = row.source === 'test_mode';
-      let stripeRefundId: string | null = null;
-      if (testMode) {
-        if (Number(input.amountUsd) !== 0) throw new TestModePurchaseNonRefundableError();
-        if (input.endAction === 'at-period-end')
-          throw new PlainHttpError(400, 'A test-mode purchase has no billed period to end; refund it with end_action "now".');
-      } else {
-        stripeRefundId = await this.refundOnStripe(project, row, input);
-      }
-      const id = await this.applyRefund(trx, project, row, {
-        amount: input.amountUsd,
-        currency: 'USD',
-        testMode,
-        stripeRefundId,
-      });
+      const id = await this.applyRefund(trx, project, row, { amount: input.amountUsd, currency: 'USD', testMode, stripeRefundId });
       if (id === null) throw alreadyRefunded();
       return id;
     });
@@ -136,7 +135,8 @@ export class TransactionService {
       throw new PlainHttpError(400, `amount_usd ${input.amountUsd} is more than the purchase's ${row.amount} USD.`);
     if (input.endAction === 'at-period-end')
       throw new PlainHttpError(400, 'Refunds end the purchase now; cancel the subscription to end it at the period end.');
-    return this.stripe.refund(accountId, row.stripe_payment_intent_id, cents);
+    // One refund per purchase on Stripe too: a retried or concurrent refund of it gets the first one back.
+    return this.stripe.refund(accountId, row.stripe_payment_intent_id, cents, `gatehouse-refund-${row.id}`);
   }
 
   /**
