@@ -199,6 +199,13 @@ export async function createProject(page: Page, name: string, team: { newTeam: s
   return new URL(page.url()).pathname.split('/')[3]!;
 }
 
+/** Opens a customer on the Payments page (the customer form: type and id, then Show customer). */
+export async function showPaymentsCustomer(page: Page, customerId: string, customerType: 'user' | 'team' | 'custom' = 'user') {
+  await page.getByLabel('Type of customer', { exact: true }).selectOption(customerType);
+  await page.getByLabel('Customer id', { exact: true }).fill(customerId);
+  await page.getByRole('button', { name: 'Show customer' }).click();
+}
+
 /**
  * Saves a card as a customer's default payment method the way an account page does (setup intent, Stripe.js
  * confirms it on the stand-in, set-default), through the project's server API; resolves to the Stripe

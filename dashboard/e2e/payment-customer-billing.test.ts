@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
 import {
   createProject,
   expectAccessible,
   saveDefaultCard,
+  showPaymentsCustomer,
   signUpOwner,
   withDashboardInChromium,
   withStripeStandIn,
@@ -23,12 +23,6 @@ import {
 const { standIn, payments } = withStripeStandIn();
 const env = withDashboardInChromium({ payments });
 
-async function showCustomer(page: Page, customerId: string) {
-  await page.getByLabel('Type of customer', { exact: true }).selectOption('user');
-  await page.getByLabel('Customer id', { exact: true }).fill(customerId);
-  await page.getByRole('button', { name: 'Show customer' }).click();
-}
-
 describe('the dashboard in Chromium: a customer’s billing and invoices', () => {
   it('notes why there is no billing yet, then shows the default card and pages the invoices', { timeout: 180_000 }, async () => {
     const shot = screenshots('dashboard-customer-billing');
@@ -43,7 +37,7 @@ describe('the dashboard in Chromium: a customer’s billing and invoices', () =>
     await page.route('**/api/v1/payments/billing/**', (route) =>
       route.fulfill({ status: 500, contentType: 'text/plain', body: 'Billing is unavailable for a moment.' }),
     );
-    await showCustomer(page, user.id);
+    await showPaymentsCustomer(page, user.id);
     const billing = page.getByRole('region', { name: 'Billing', exact: true });
     await expect.poll(() => billing.getByRole('alert').textContent()).toMatch(/^Could not load billing details: .*Try again$/);
     await expect.poll(() => page.getByRole('list', { name: 'Customer products' }).textContent()).toBe('No products.');
@@ -85,7 +79,7 @@ describe('the dashboard in Chromium: a customer’s billing and invoices', () =>
       urls.push(standIn.objects.get(invoiceId)!.hosted_invoice_url as string);
     }
     await page.reload();
-    await showCustomer(page, user.id);
+    await showPaymentsCustomer(page, user.id);
     await expect.poll(() => billing.getByRole('definition').textContent()).toBe('Visa •••• 4242, expires 12/2034');
     expect(await billing.locator('p.dash-muted').count()).toBe(0);
     const table = billing.getByRole('table', { name: 'Invoices' });

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
 import {
   createProject,
   expectAccessible,
   saveDefaultCard,
+  showPaymentsCustomer,
   signUpOwner,
   withDashboardInChromium,
   withStripeStandIn,
@@ -37,12 +37,6 @@ const catalogue = {
   },
 };
 
-async function showCustomer(page: Page, customerId: string) {
-  await page.getByLabel('Type of customer', { exact: true }).selectOption('user');
-  await page.getByLabel('Customer id', { exact: true }).fill(customerId);
-  await page.getByRole('button', { name: 'Show customer' }).click();
-}
-
 describe('the dashboard in Chromium: a customer’s checkout link and product switch', () => {
   it('creates and copies a checkout link, and switches a product after saying what it charges', { timeout: 180_000 }, async () => {
     const shot = screenshots('dashboard-customer-switch');
@@ -67,7 +61,7 @@ describe('the dashboard in Chromium: a customer’s checkout link and product sw
     await page.getByRole('link', { name: 'Payments', exact: true }).click();
     await page.getByRole('button', { name: 'Set up Stripe' }).click();
     await expect.poll(() => standIn.accounts.size).toBe(1);
-    await showCustomer(page, user.id);
+    await showPaymentsCustomer(page, user.id);
 
     // A checkout link: created, copied, and it serves the checkout page for Pro.
     const checkout = page.getByRole('region', { name: 'Checkout link' });
@@ -126,7 +120,7 @@ describe('the dashboard in Chromium: a customer’s checkout link and product sw
     const { paymentMethodId } = await saveDefaultCard(env.platform, standIn, projectId, { type: 'user', id: user.id });
     standIn.refuse(paymentMethodId, 'card_declined', 'insufficient_funds');
     await page.reload();
-    await showCustomer(page, user.id);
+    await showPaymentsCustomer(page, user.id);
     await products.getByRole('button', { name: 'Switch Pro' }).click();
     await dialog.getByLabel('Price', { exact: true }).selectOption('yearly');
     await expect

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
-import { createProject, expectAccessible, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
+import { createProject, expectAccessible, showPaymentsCustomer, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
 
 /**
  * The Payments page in a real Chromium against the platform on real Postgres: test mode and blocking
@@ -93,9 +93,7 @@ describe('the dashboard in Chromium: payments', () => {
     // A user's items and products; grant Pro, the credits show.
     const project = (await services.projects.find(projectId))!;
     const user = await services.users.create(project, { display_name: 'Buyer' }, 'server');
-    await page.getByLabel('Type of customer', { exact: true }).selectOption('user');
-    await page.getByLabel('Customer id', { exact: true }).fill(user.id);
-    await page.getByRole('button', { name: 'Show customer' }).click();
+    await showPaymentsCustomer(page, user.id);
     const items = page.getByRole('list', { name: 'Customer items' });
     await expect.poll(() => items.getByLabel('Credits quantity').textContent()).toBe('0');
     await expect.poll(() => page.getByRole('list', { name: 'Customer products' }).textContent()).toBe('No products.');

@@ -26,6 +26,13 @@ describe('the dashboard in Chromium: user metrics and the onboarding preview', (
       return (await env.platform.context.services.projects.find(projectId))!.config;
     };
 
+    // With no users yet, the charts that would be empty say so instead.
+    await page.goto(`${env.platform.url}/dashboard/projects/${projectId}/overview`);
+    const countriesPanel = page.getByRole('region', { name: 'Countries' });
+    await expect.poll(() => countriesPanel.getByText('No user has a known country yet.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('region', { name: 'Sign-up methods' }).getByText('No users yet.').isVisible()).toBe(true);
+    expect(await page.getByRole('figure', { name: 'Users by country' }).count()).toBe(0);
+
     // With no users yet, requiring email verification restricts nobody: saved at once, no dialog.
     await page.getByRole('link', { name: 'Authentication', exact: true }).click();
     const require = page.getByRole('checkbox', { name: /^Require email verification/ });
@@ -43,8 +50,8 @@ describe('the dashboard in Chromium: user metrics and the onboarding preview', (
     const create = (write: UserWrite) =>
       env.platform.context.services.users.create(project, write, write.is_anonymous ? 'anonymous' : 'server');
     const email = (label: string) => `${label}-${randomUUID().slice(0, 8)}@metrics.test`;
-    await create({ primary_email: email('vera'), primary_email_verified: true, display_name: 'Vera' });
-    const una = await create({ primary_email: email('una'), primary_email_verified: false, display_name: 'Una' });
+    await create({ primary_email: email('vera'), primary_email_verified: true, display_name: 'Vera', country_code: 'DE' });
+    const una = await create({ primary_email: email('una'), primary_email_verified: false, display_name: 'Una', country_code: 'FR' });
     await create({ display_name: 'Nobody' });
     for (let n = 1; n <= 12; n += 1) {
       await create({ primary_email: email(`member${n}`), display_name: `Member ${String(n).padStart(2, '0')}` });
@@ -58,6 +65,7 @@ describe('the dashboard in Chromium: user metrics and the onboarding preview', (
     await expect.poll(() => page.getByTestId('anonymous-users').textContent()).toBe('1');
     await expect.poll(() => page.getByTestId('sign-ups-30-days').textContent()).toBe('15');
     await expect.poll(() => page.locator('.recharts-wrapper').count()).toBe(3);
+    expect(await countriesPanel.getByText('No user has a known country yet.').count()).toBe(0);
     await shot(page, 'overview');
     await expectAccessible(page, 'the overview');
 

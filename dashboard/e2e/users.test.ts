@@ -76,7 +76,11 @@ describe('the dashboard in Chromium: users', () => {
     // The list: 30 more users make two pages of 25; search, sort and paging.
     const project = (await env.platform.context.services.projects.find(projectId))!;
     for (let n = 1; n <= 30; n += 1) {
-      await env.platform.context.services.users.create(project, { display_name: `Member ${String(n).padStart(2, '0')}` }, 'server');
+      await env.platform.context.services.users.create(
+        project,
+        { display_name: `Member ${String(n).padStart(2, '0')}`, country_code: n % 3 === 0 ? 'US' : 'GB' },
+        'server',
+      );
     }
     // The overview counts them and lists the newest (charts drawn by recharts).
     await page.getByRole('link', { name: 'Overview', exact: true }).click();

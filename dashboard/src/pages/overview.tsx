@@ -76,32 +76,41 @@ export function OverviewPage() {
       <div className="dash-grid-2">
         <Section title="Sign-up methods">
           <QueryState query={metrics} what="the sign-up methods">
-            <figure className="dash-chart" aria-label="Users by sign-up method">
-              <ResponsiveContainer width="100%" height={220}>
-                <BarChart data={methods}>
-                  <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="method" tick={tick} />
-                  <YAxis allowDecimals={false} tick={tick} />
-                  <Tooltip {...tooltip} />
-                  <Bar dataKey="users" name="Users" fill={accent} />
-                </BarChart>
-              </ResponsiveContainer>
-            </figure>
+            {methods.length === 0 ? (
+              <p className="dash-muted">No users yet.</p>
+            ) : (
+              <figure className="dash-chart" aria-label="Users by sign-up method">
+                <ResponsiveContainer width="100%" height={220}>
+                  <BarChart data={methods}>
+                    <CartesianGrid strokeDasharray="3 3" />
+                    <XAxis dataKey="method" tick={tick} />
+                    <YAxis allowDecimals={false} tick={tick} />
+                    <Tooltip {...tooltip} />
+                    <Bar dataKey="users" name="Users" fill={accent} />
+                  </BarChart>
+                </ResponsiveContainer>
+              </figure>
+            )}
           </QueryState>
         </Section>
         <Section title="Countries">
           <QueryState query={metrics} what="the users by country">
-            <figure className="dash-chart" aria-label="Users by country">
-              <ResponsiveContainer width="100%" height={220}>
-                <BarChart data={countries}>
-                  <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="country" tick={tick} />
-                  <YAxis allowDecimals={false} tick={tick} />
-                  <Tooltip {...tooltip} />
-                  <Bar dataKey="users" name="Users" fill={second} />
-                </BarChart>
-              </ResponsiveContainer>
-            </figure>
+            {countries.length === 0 ? (
+              // A user's country is their `country_code`, written through the server API.
+              <p className="dash-muted">No user has a known country yet.</p>
+            ) : (
+              <figure className="dash-chart" aria-label="Users by country">
+                <ResponsiveContainer width="100%" height={220}>
+                  <BarChart data={countries}>
+                    <CartesianGrid strokeDasharray="3 3" />
+                    <XAxis dataKey="country" tick={tick} />
+                    <YAxis allowDecimals={false} tick={tick} />
+                    <Tooltip {...tooltip} />
+                    <Bar dataKey="users" name="Users" fill={second} />
+                  </BarChart>
+                </ResponsiveContainer>
+              </figure>
+            )}
           </QueryState>
         </Section>
       </div>

@@ -12386,6 +12386,12 @@ export interface components {
             code: "DATABASE_BUSY";
             error: string;
         };
+        /** @description The database cannot be reached or ended this request's connection: Postgres is stopped, starting up or shutting down, or the connection was lost mid-request (connection refused or reset, SQLSTATE class 08, 57P01, 57P02, 57P03). Any operation may answer it; retry after the seconds in `Retry-After`. A request that only reads changed nothing. For a write the outcome is unknown when the connection was lost while it committed (the commit may have been applied or not): read the resource again before repeating a write that is not idempotent. A write answered with a success was committed and is kept. */
+        DatabaseUnavailableError: {
+            /** @constant */
+            code: "DATABASE_UNAVAILABLE";
+            error: string;
+        };
         /** @description The instance cannot serve yet or any more (`/ready`): the database does not answer, a migration this build knows has not been applied, or the server is draining after SIGTERM. The message says which. */
         ServerNotReadyError: {
             /** @constant */
@@ -13757,6 +13763,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["DatabaseBusyError"];
+            };
+        };
+        /** @description The database is unavailable (unreachable, starting up, shutting down, or the connection was lost mid-request). Retry after the seconds in `Retry-After`; a write interrupted while it committed may or may not have been applied. */
+        DATABASE_UNAVAILABLE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DatabaseUnavailableError"];
             };
         };
         /** @description The instance is not ready (database unreachable, migrations pending, or draining). */

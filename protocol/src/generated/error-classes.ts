@@ -8,6 +8,7 @@ import { BodyParsingError } from './errors/body-parsing-error.ts';
 import { SchemaError } from './errors/schema-error.ts';
 import { AllOverloadsFailedError } from './errors/all-overloads-failed-error.ts';
 import { DatabaseBusyError } from './errors/database-busy-error.ts';
+import { DatabaseUnavailableError } from './errors/database-unavailable-error.ts';
 import { ServerNotReadyError } from './errors/server-not-ready-error.ts';
 import { MetricsDisabledError } from './errors/metrics-disabled-error.ts';
 import { MetricsTokenInvalidError } from './errors/metrics-token-invalid-error.ts';
@@ -160,6 +161,7 @@ export const knownErrorClasses = {
   SCHEMA_ERROR: SchemaError,
   ALL_OVERLOADS_FAILED: AllOverloadsFailedError,
   DATABASE_BUSY: DatabaseBusyError,
+  DATABASE_UNAVAILABLE: DatabaseUnavailableError,
   SERVER_NOT_READY: ServerNotReadyError,
   METRICS_DISABLED: MetricsDisabledError,
   METRICS_TOKEN_INVALID: MetricsTokenInvalidError,

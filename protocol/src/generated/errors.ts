@@ -7,6 +7,7 @@ import { BodyParsingError } from './errors/body-parsing-error.ts';
 import { SchemaError } from './errors/schema-error.ts';
 import { AllOverloadsFailedError } from './errors/all-overloads-failed-error.ts';
 import { DatabaseBusyError } from './errors/database-busy-error.ts';
+import { DatabaseUnavailableError } from './errors/database-unavailable-error.ts';
 import { ServerNotReadyError } from './errors/server-not-ready-error.ts';
 import { MetricsDisabledError } from './errors/metrics-disabled-error.ts';
 import { MetricsTokenInvalidError } from './errors/metrics-token-invalid-error.ts';
@@ -166,6 +167,7 @@ export {
   SchemaError,
   AllOverloadsFailedError,
   DatabaseBusyError,
+  DatabaseUnavailableError,
   ServerNotReadyError,
   MetricsDisabledError,
   MetricsTokenInvalidError,
@@ -327,6 +329,7 @@ export type KnownErrorCode =
   | "SCHEMA_ERROR"
   | "ALL_OVERLOADS_FAILED"
   | "DATABASE_BUSY"
+  | "DATABASE_UNAVAILABLE"
   | "SERVER_NOT_READY"
   | "METRICS_DISABLED"
   | "METRICS_TOKEN_INVALID"

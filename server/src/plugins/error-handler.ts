@@ -1,15 +1,17 @@
-import { BodyParsingError, DatabaseBusyError, KnownError, SchemaError } from '@gatehouse/protocol/errors';
+import { BodyParsingError, DatabaseBusyError, DatabaseUnavailableError, KnownError, SchemaError } from '@gatehouse/protocol/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isConnectionFailure } from '../db/connection-failure.ts';
 import { describeValidationError } from './describe-validation-error.ts';
 import { sendKnownError } from './known-error-reply.ts';
 import { methodsForPath } from './path-methods.ts';
 import { setSecurityHeaders } from './response-headers.ts';
 
 /**
- * One error handler for the whole API: catalogued errors to the envelope, validation failures to
- * SCHEMA_ERROR, unreadable bodies to BODY_PARSING_ERROR, and anything else to a logged 500 that
- * reveals nothing.
+ * One error handler for the whole API: catalogued errors to the envelope, a database that cannot be
+ * reached or lost the request's connection to DATABASE_UNAVAILABLE (db/connection-failure.ts),
+ * validation failures to SCHEMA_ERROR, unreadable bodies to BODY_PARSING_ERROR, and anything else to
+ * a logged 500 that reveals nothing.
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -18,6 +20,10 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       return sendKnownError(reply.header('retry-after', String(retryAfterBusySeconds)), error);
     }
     if (error instanceof KnownError) return sendKnownError(reply, error);
+    if (isConnectionFailure(error)) {
+      request.log.warn({ err: error }, 'the database is unavailable (unreachable or the connection was lost)');
+      return sendKnownError(reply.header('retry-after', String(retryAfterUnavailableSeconds)), new DatabaseUnavailableError());
+    }
     if (error.validation) {
       const message = describeValidationError(error);
       return sendKnownError(reply, new SchemaError({ message }, message));
@@ -41,6 +47,8 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
 
 /** What a client told DATABASE_BUSY waits before trying again. */
 const retryAfterBusySeconds = 1;
+/** What a client told DATABASE_UNAVAILABLE waits before trying again (a restart or failover takes seconds). */
+const retryAfterUnavailableSeconds = 2;
 
 /**
  * Fastify's `frameworkErrors`: failures of the router, before any route or hook runs. A path whose

@@ -88,8 +88,11 @@ export async function contractRequest(app: FastifyInstance, options: InjectOptio
   const declared = (openapi.paths as unknown as Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>)[specPath]?.[
     method.toLowerCase()
   ];
-  // DATABASE_BUSY may answer any operation (declared once, in components/responses; see v1.yaml's Errors).
-  const anyOperation = status === 503 && knownError === 'DATABASE_BUSY' ? { $ref: '#/components/responses/DATABASE_BUSY' } : undefined;
+  // DATABASE_BUSY and DATABASE_UNAVAILABLE may answer any operation (declared once, in components/responses; see v1.yaml's Errors).
+  const anyOperation =
+    status === 503 && (knownError === 'DATABASE_BUSY' || knownError === 'DATABASE_UNAVAILABLE')
+      ? { $ref: `#/components/responses/${knownError}` }
+      : undefined;
   const responseSpec = declared?.responses[String(status)] ?? anyOperation;
   if (!responseSpec) fail(`status ${status} is not declared by ${route.operationId}`);
   const resolved = resolveResponse(responseSpec as ResponseSpec);
@@ -97,7 +100,7 @@ export async function contractRequest(app: FastifyInstance, options: InjectOptio
   if (declaredTypes.length > 0 && !declaredTypes.some((type) => contentType.startsWith(type))) {
     fail(`content type ${contentType} is not one of ${declaredTypes.join(', ')}`);
   }
-  if (anyOperation && !headers['retry-after']) fail('DATABASE_BUSY without Retry-After');
+  if (anyOperation && !headers['retry-after']) fail(`${knownError} without Retry-After`);
   if (isJson && resolved.content?.['application/json']?.schema) {
     const pointer = `/paths/${escapePointer(specPath)}/${method.toLowerCase()}/responses/${status}`;
     const schemaPointer = (responseSpec as ResponseSpec).$ref
