@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-/** The workspace packages every web app bundles besides its own sources. */
-const sharedSources = [
+/** What every web app's build depends on besides its own folder: the workspace packages it bundles and the build scripts. */
+const webAppSharedSources = [
   'react/src',
   'client/src',
   'protocol/src',
@@ -29,13 +29,13 @@ export const startBuilds = {
   },
   example: {
     output: join(root, 'examples/demo/dist/.build-complete'),
-    sources: ['examples/demo/src', 'examples/demo/index.html', 'examples/demo/vite.config.ts', ...sharedSources].map((path) =>
+    sources: ['examples/demo/src', 'examples/demo/index.html', 'examples/demo/vite.config.ts', ...webAppSharedSources].map((path) =>
       join(root, path),
     ),
   },
   dashboard: {
     output: join(root, 'dashboard/dist/.build-complete'),
-    sources: ['dashboard/src', 'dashboard/index.html', 'dashboard/vite.config.ts', ...sharedSources].map((path) => join(root, path)),
+    sources: ['dashboard/src', 'dashboard/index.html', 'dashboard/vite.config.ts', ...webAppSharedSources].map((path) => join(root, path)),
   },
 };
 
