@@ -14,6 +14,7 @@ import { scheduleJob } from './kernel/background-job.ts';
 import type { OperationHandlers } from './routing/operation-handlers.ts';
 import { lazySerializerFactory } from './routing/lazy-serializer.ts';
 import { registerOperations } from './routing/register-operations.ts';
+import { platformRouterOptions } from './plugins/router-options.ts';
 import type { Server, Services } from './services.ts';
 import './routing/fastify-augmentation.ts';
 
@@ -51,7 +52,7 @@ export async function buildApp(options: AppOptions) {
     genReqId: () => randomUUID(),
     // Profile images may be data URLs of up to 1,000,000 characters.
     bodyLimit: 4 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    routerOptions: platformRouterOptions,
     // A path the router cannot read (a bad `%` escape, a parameter over 500 characters) is SCHEMA_ERROR in the envelope.
     frameworkErrors: routerErrorReply,
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },

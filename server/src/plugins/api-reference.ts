@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { platformRouterOptions } from './router-options.ts';
 import { servedOpenApiDocument } from './openapi-document.ts';
 
 /** Where the browsable API reference lives. */
@@ -30,7 +31,7 @@ const lazySpecification = fp(
  */
 async function buildReferenceApp(): Promise<FastifyInstance> {
   const { default: swaggerUi } = await import('@fastify/swagger-ui');
-  const reference = Fastify({ routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 } });
+  const reference = Fastify({ routerOptions: platformRouterOptions });
   await reference.register(lazySpecification);
   await reference.register(swaggerUi, { routePrefix: apiReferencePrefix, uiConfig: { docExpansion: 'list', deepLinking: true } });
   await reference.ready();
