@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { routerErrorReply } from './error-handler.ts';
+import { isMachinePath, routerFailureOf } from './machine-paths.ts';
 
 /** What a web app needs to talk to the platform; all of it is public (a publishable key). */
 export type WebAppConfig = {
@@ -22,7 +24,8 @@ export type WebAppOptions = {
  * Serves a built single-page app from the platform's own port under `mount` (`/` for the example
  * app, `/dashboard/` for the dashboard): its files, `<mount>gatehouse-config.js` (project id and
  * publishable key as a global), and `index.html` for every other GET below the mount, so client-side
- * routes such as `/handler/sign-up` load on a refresh. API paths and missing files keep their 404 answers.
+ * routes such as `/handler/sign-up` load on a refresh. Machine paths (`/api/…`, `/.well-known/…`, see
+ * machine-paths.ts) and missing files keep the answers the API-only server gives.
  */
 export const webAppPlugin = fp(async (app: FastifyInstance, options: WebAppOptions & { mount: string }) => {
   const mount = options.mount.endsWith('/') ? options.mount : `${options.mount}/`;
@@ -51,8 +54,12 @@ export const webAppPlugin = fp(async (app: FastifyInstance, options: WebAppOptio
       .send(`window.GATEHOUSE_CONFIG = ${JSON.stringify(options.config())};\n`),
   );
 
-  const page = async (request: { url: string }, reply: import('fastify').FastifyReply) => {
-    if (request.url === '/api' || request.url.startsWith('/api/')) return reply.callNotFound();
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isMachinePath(request.url)) {
+      // What the API-only server answers: the router's refusal (SCHEMA_ERROR), else 404 or 405.
+      const failure = routerFailureOf(request.method, request.url);
+      return failure ? routerErrorReply(failure, request, reply) : reply.callNotFound();
+    }
     // A missing file (a stale asset name) is a 404, not the page.
     if (/\.[a-z0-9]+$/i.test(request.url.split('?')[0]!)) return reply.callNotFound();
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
