@@ -1,7 +1,15 @@
 import type { ServerEnv } from './config/env.ts';
+import type { RateLimit, RateLimits } from './config/rate-limits.ts';
 import type { DatabaseHandle } from './db/create-database.ts';
 import type { SeededProject } from './bootstrap/seed-projects.ts';
 import { keyForLog } from './config/secrets-in-logs.ts';
+
+/** The per-IP limits in force, and the switches (a developer running an SDK's test suite looks here first). */
+function rateLimitsLine(limits: RateLimits | null): string {
+  if (!limits) return '  Rate limits    off (RATE_LIMITS=off)';
+  const perMinute = (limit: RateLimit) => Math.round((limit.perIp * 60) / limit.windowSeconds);
+  return `  Rate limits    per IP a minute: ${perMinute(limits['sign-up'])} sign-ups, ${perMinute(limits['sign-in'])} sign-ins, ${perMinute(limits['send-code'])} code emails (RATE_LIMITS=strict|relaxed|off, RATE_LIMIT_*)`;
+}
 
 /** What a newcomer needs after `pnpm start`: where the API is, and the keys to call it with. */
 export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seeded: { internal: SeededProject; demo: SeededProject }): void {
@@ -28,6 +36,7 @@ export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seede
       `  API reference  ${api}/docs`,
       `  OpenAPI        ${api}/openapi.json`,
       `  Database       ${database.kind === 'pglite' ? `PGlite in ${database.location}` : `Postgres at ${database.location}`}`,
+      rateLimitsLine(env.rateLimits),
       env.developmentMode
         ? '  Development mode: keys, sign-in codes and email links are logged in clear (DEVELOPMENT_MODE=false, or NODE_ENV=production with pnpm start, to stop).'
         : '  Production mode: no keys, codes or email links in the log (DEVELOPMENT_MODE=true to log them while developing).',

@@ -44,7 +44,7 @@ export type ServerEnv = {
   exampleAppDir?: string;
   /** The built dashboard to serve at `/dashboard` (set by `pnpm start`; empty or unset: none). */
   dashboardDir?: string;
-  /** Per-route limits (see rate-limits.ts); null when RATE_LIMITS=off. */
+  /** Per-route limits: RATE_LIMITS and RATE_LIMIT_* (see rate-limits.ts; relaxed in development mode); null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
   seed: {
     projectId?: string;
@@ -55,6 +55,7 @@ export type ServerEnv = {
 };
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
+  const developmentMode = readDevelopmentMode(env);
   const port = Number(env.PORT ?? 8102);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
@@ -71,10 +72,10 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     logLevel: env.LOG_LEVEL ?? 'info',
     shutdownTimeoutMs: (positiveInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS') ?? 10) * 1000,
     shutdownDelayMs: (nonNegativeNumber(env, 'SHUTDOWN_DELAY_SECONDS') ?? 0) * 1000,
-    developmentMode: readDevelopmentMode(env),
+    developmentMode,
     exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
     dashboardDir: env.DASHBOARD_DIR || undefined,
-    rateLimits: readRateLimits(env),
+    rateLimits: readRateLimits(env, developmentMode),
     seed: {
       projectId: env.SEED_PROJECT_ID || undefined,
       publishableClientKey: env.SEED_PUBLISHABLE_CLIENT_KEY || undefined,

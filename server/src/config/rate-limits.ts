@@ -12,8 +12,9 @@ export type RateLimit = { perIp: number; perEmail?: number; windowSeconds: numbe
 export type RateLimits = Record<RateLimitBucket, RateLimit>;
 
 /**
- * Per client IP and per target email, per window. Sending codes is the tightest: each one is an
- * email to somebody's inbox. Checking codes is limited per IP (codes also die after 20 wrong tries).
+ * Production's limits, per client IP and per target email, per window. Sending codes is the tightest:
+ * each one is an email to somebody's inbox. Checking codes is limited per IP (codes also die after 20
+ * wrong tries).
  */
 export const defaultRateLimits: RateLimits = {
   'sign-in': { perIp: 30, perEmail: 10, windowSeconds: 60, failuresOnly: true },
@@ -22,16 +23,43 @@ export const defaultRateLimits: RateLimits = {
   'check-code': { perIp: 30, windowSeconds: 60 },
 };
 
-/** `RATE_LIMIT_SIGN_IN=30,10,60` (per IP, per email, window in seconds); `RATE_LIMITS=off` turns them off. */
-export function readRateLimits(env: NodeJS.ProcessEnv): RateLimits | null {
-  if (env.RATE_LIMITS === 'off') return null;
-  const limits = structuredClone(defaultRateLimits);
+/**
+ * Development mode's limits (`pnpm start` without NODE_ENV=production): an SDK's test suite run from
+ * one machine signs up, signs in and sends codes hundreds of times a minute from one IP, and tries the
+ * same address more than a person would (issue #29: Stack's own SDK tests tripped the 20 sign-ups a
+ * minute). Still limits, so a runaway loop is stopped; RATE_LIMITS=strict brings production's back.
+ */
+export const developmentRateLimits: RateLimits = {
+  'sign-in': { perIp: 1000, perEmail: 50, windowSeconds: 60, failuresOnly: true },
+  'sign-up': { perIp: 1000, perEmail: 50, windowSeconds: 60 },
+  'send-code': { perIp: 1000, perEmail: 50, windowSeconds: 60 },
+  'check-code': { perIp: 1000, windowSeconds: 60 },
+};
+
+/**
+ * The settings, read at start:
+ * - `RATE_LIMITS`: unset or empty — production's limits (`defaultRateLimits`), or in development mode
+ *   (DEVELOPMENT_MODE=true, which `pnpm start` sets unless NODE_ENV=production) the relaxed
+ *   `developmentRateLimits`; `strict` — production's limits in any mode; `relaxed` — the development
+ *   limits in any mode; `off` — no limits at all.
+ * - `RATE_LIMIT_SIGN_IN`, `RATE_LIMIT_SIGN_UP`, `RATE_LIMIT_SEND_CODE`, `RATE_LIMIT_CHECK_CODE`:
+ *   `perIp,perEmail,windowSeconds` (e.g. `30,10,60`; perEmail may be left empty, `30,,60`) replace
+ *   that bucket's numbers on top of the chosen set (ignored with `off`).
+ */
+export function readRateLimits(env: NodeJS.ProcessEnv, developmentMode: boolean): RateLimits | null {
+  const profile = env.RATE_LIMITS ?? '';
+  if (profile === 'off') return null;
+  if (!['', 'strict', 'relaxed'].includes(profile))
+    throw new Error(`RATE_LIMITS must be off, strict or relaxed (or unset), got ${profile}`);
+  const relaxed = profile === 'relaxed' || (profile === '' && developmentMode);
+  const limits = structuredClone(relaxed ? developmentRateLimits : defaultRateLimits);
   for (const bucket of Object.keys(limits) as RateLimitBucket[]) {
-    const value = env[`RATE_LIMIT_${bucket.replace('-', '_').toUpperCase()}`];
+    const name = `RATE_LIMIT_${bucket.replace('-', '_').toUpperCase()}`;
+    const value = env[name];
     if (!value) continue;
     const [perIp, perEmail, windowSeconds] = value.split(',').map((part) => (part.trim() === '' ? undefined : Number(part)));
     if (!perIp || !windowSeconds || (perEmail !== undefined && !(perEmail > 0)))
-      throw new Error(`RATE_LIMIT_${bucket} must look like 30,10,60`);
+      throw new Error(`${name} must look like 30,10,60 (per IP, per email, window in seconds), got ${value}`);
     limits[bucket] = { ...limits[bucket], perIp, perEmail, windowSeconds };
   }
   return limits;
