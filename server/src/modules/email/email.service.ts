@@ -247,7 +247,9 @@ export class EmailService {
         : { status: 'skipped', skipped_reason: noServerReason }),
     });
     const fields = { projectId: project.id, outboxId: row.id, kind: email.kind, to: email.to, subject };
-    this.options.log(`email to ${email.to}: ${subject}`, { ...fields, text });
+    // The message names the email only: a subject can carry its code ("Your sign-in code is …"); the
+    // development-mode log adds the subject and text from the fields (email/index.ts).
+    this.options.log(`email to ${email.to} (${email.kind}, outbox ${row.id})`, { ...fields, text });
     if (!settings) return { outboxId: row.id, delivered: false };
     const delivered = await this.attempt(project, settings, { ...row, attempts: 1 }, { subject, html, text });
     return { outboxId: row.id, delivered };
