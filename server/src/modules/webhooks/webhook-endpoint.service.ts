@@ -156,7 +156,7 @@ export class WebhookEndpointService {
   }
 }
 
-/** The admin view of an endpoint (the spec's `WebhookEndpoint`). */
+/** The admin view of an endpoint (the spec's `WebhookEndpoint`): never its secret, shown once (below). */
 export function toWebhookEndpoint(row: WebhookEndpointRow, now = new Date()) {
   const graceActive = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
   return {
@@ -166,9 +166,13 @@ export function toWebhookEndpoint(row: WebhookEndpointRow, now = new Date()) {
     event_types: row.event_types,
     enabled: row.enabled,
     disabled_reason: row.disabled_reason === 'failing' ? ('failing' as const) : null,
-    secret: row.secret,
     previous_secret_expires_at_millis: graceActive ? (row.previous_secret_expires_at as Date).getTime() : null,
     created_at_millis: row.created_at.getTime(),
     updated_at_millis: row.updated_at.getTime(),
   };
+}
+
+/** The answer that creates an endpoint or rotates its secret (`WebhookEndpointWithSecret`): the only one with the secret. */
+export function toWebhookEndpointWithSecret(row: WebhookEndpointRow, now = new Date()) {
+  return { ...toWebhookEndpoint(row, now), secret: row.secret };
 }
