@@ -25,6 +25,7 @@ import {
 import type { EmailSendBatchRow } from './email-outbox.table.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 import { signUnsubscribeCode } from './unsubscribe-code.ts';
+import { outboxMessageId } from './message-id.ts';
 import type { JobLog } from '../../kernel/background-job.ts';
 
 export type EmailLog = (message: string, fields: Record<string, unknown>) => void;
@@ -520,6 +521,7 @@ export class EmailService {
       await (await this.transport(settings)).sendMail({
         from: { name: settings.senderName, address: settings.senderEmail },
         to: row.to_address,
+        messageId: outboxMessageId(row.id, settings.senderEmail),
         subject: content.subject,
         html: content.html,
         text: content.text,
