@@ -9,23 +9,18 @@ import type { SystemEmailKind, SystemEmailVariables } from './built-in-emails.ts
 import type { EmailContentService } from './email-content.service.ts';
 import {
   type ClaimedEmail,
-  claimDueEmailsAcrossProjects,
   countSentEmails,
   countUnsentEmailsAcrossProjects,
-  findEmailOutbox,
   findEmailSendBatch,
-  insertEmailOutbox,
   insertEmailSendBatch,
-  listAttemptedEmails,
-  listEmailOutbox,
   type OutboxFilter,
-  settleEmailOutbox,
-  updateUnsentEmailOutbox,
 } from './email-outbox.repository.ts';
 import type { EmailSendBatchRow } from './email-outbox.table.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 import { signUnsubscribeCode } from './unsubscribe-code.ts';
 import { outboxMessageId } from './message-id.ts';
+import { type OutboxStore, sealedOutbox } from './email-outbox-sealing.ts';
+import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 import type { JobLog } from '../../kernel/background-job.ts';
 
 export type EmailLog = (message: string, fields: Record<string, unknown>) => void;
@@ -180,6 +175,7 @@ type ProjectForEmail = Pick<Project, 'id' | 'display_name' | 'config'>;
  * lease holds; a row whose worker died is taken over once the lease ran out (at least once).
  */
 export class EmailService {
+  private readonly outbox: OutboxStore;
   private readonly transports = new Map<string, Transporter>();
   private readonly batches = new Map<string, EmailSendBatchRow>();
   private readonly preparedBatches = new Map<string, Promise<Shape | undefined>>();
@@ -196,8 +192,12 @@ export class EmailService {
       delivery?: EmailDeliverySettings;
       findProject?: (id: string) => Promise<ProjectForEmail | undefined>;
       unsubscribe?: { publicUrl: string; serverSecret: Buffer };
+      /** Seals the outbox's content at rest (email-outbox-sealing.ts); the module always gives it. */
+      cipher?: AtRestCipher;
     },
-  ) {}
+  ) {
+    this.outbox = sealedOutbox(options.cipher);
+  }
 
   /** Emails queued or being sent, in every project (metrics). */
   unsentCount(): Promise<number> {
@@ -233,7 +233,7 @@ export class EmailService {
     const { html, text } = email;
     const subject = headerText(email.subject);
     const settings = resolveSmtpSettings(project, this.options.sharedSmtp);
-    const row = await insertEmailOutbox(this.db, {
+    const row = await this.outbox.insertEmailOutbox(this.db, {
       id: randomUUID(),
       project_id: project.id,
       to_address: email.to,
@@ -258,7 +258,7 @@ export class EmailService {
 
   /** An email not sent on purpose, kept in the outbox with the reason. */
   async recordSkipped(projectId: ProjectId, email: { to: string; kind: string; subject: string; reason: string }): Promise<string> {
-    const row = await insertEmailOutbox(this.db, {
+    const row = await this.outbox.insertEmailOutbox(this.db, {
       id: randomUUID(),
       project_id: projectId,
       to_address: email.to,
@@ -301,11 +301,11 @@ export class EmailService {
 
   /** The project's outbox, newest first. */
   async listOutbox(projectId: ProjectId, filter: number | OutboxFilter = 50): Promise<EmailOutboxRow[]> {
-    return listEmailOutbox(this.db, projectId, filter);
+    return this.outbox.listEmailOutbox(this.db, projectId, filter);
   }
 
   async findOutbox(projectId: ProjectId, id: string): Promise<EmailOutboxRow | undefined> {
-    return findEmailOutbox(this.db, projectId, id);
+    return this.outbox.findEmailOutbox(this.db, projectId, id);
   }
 
   async countSent(projectId: ProjectId, since: Date): Promise<number> {
@@ -313,7 +313,7 @@ export class EmailService {
   }
 
   async listAttempted(projectId: ProjectId, limit: number): Promise<EmailOutboxRow[]> {
-    return listAttemptedEmails(this.db, projectId, limit);
+    return this.outbox.listAttemptedEmails(this.db, projectId, limit);
   }
 
   /**
@@ -325,7 +325,7 @@ export class EmailService {
     id: string,
     change: { to?: string; subject?: string; html?: string; text?: string; status?: 'queued' | 'skipped' },
   ): Promise<{ updated: EmailOutboxRow } | { notEditable: EmailOutboxRow } | undefined> {
-    const current = await findEmailOutbox(this.db, projectId, id);
+    const current = await this.outbox.findEmailOutbox(this.db, projectId, id);
     if (!current) return undefined;
     if (current.status === 'sending' || current.status === 'sent') return { notEditable: current };
     const content = change.html !== undefined || change.text !== undefined || change.subject !== undefined;
@@ -334,7 +334,7 @@ export class EmailService {
         { message: 'Give html when changing an email that is not rendered yet.' },
         'Give html when changing an email that is not rendered yet.',
       );
-    const updated = await updateUnsentEmailOutbox(this.db, projectId, id, {
+    const updated = await this.outbox.updateUnsentEmailOutbox(this.db, projectId, id, {
       ...(change.to !== undefined ? { to_address: change.to } : {}),
       ...(change.subject !== undefined ? { subject: headerText(change.subject) } : {}),
       ...(change.html !== undefined ? { html: change.html } : {}),
@@ -345,7 +345,7 @@ export class EmailService {
       ...(change.status === 'skipped' ? { status: 'skipped', skipped_reason: 'Cancelled.' } : {}),
     });
     if (!updated) {
-      const now = await findEmailOutbox(this.db, projectId, id);
+      const now = await this.outbox.findEmailOutbox(this.db, projectId, id);
       return now ? { notEditable: now } : undefined;
     }
     if (change.status === 'queued') this.kick();
@@ -354,7 +354,7 @@ export class EmailService {
 
   /** One round: claims a batch of due rows and delivers them; the number claimed. */
   async deliverDue(log?: JobLog): Promise<number> {
-    const claimed = await claimDueEmailsAcrossProjects(this.db, this.delivery.batchSize, this.delivery.leaseMillis);
+    const claimed = await this.outbox.claimDueEmailsAcrossProjects(this.db, this.delivery.batchSize, this.delivery.leaseMillis);
     const projects = new Map<string, Promise<ProjectForEmail | undefined>>();
     await Promise.all(
       claimed.map((row) => {
@@ -421,13 +421,13 @@ export class EmailService {
         content = await this.renderBatchRow(project, batch, row);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'failed', error: message });
+        await this.outbox.settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'failed', error: message });
         return;
       }
     }
     const settings = resolveSmtpSettings(project, this.options.sharedSmtp);
     if (!settings) {
-      await settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'skipped', reason: noServerReason });
+      await this.outbox.settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'skipped', reason: noServerReason });
       return;
     }
     await this.attempt(project, settings, row, content, row.batch_id !== null);
@@ -533,7 +533,7 @@ export class EmailService {
       const wait = Math.min(retryMaxMillis, retryBaseMillis * 2 ** (row.attempts - 1));
       await this.record(
         () =>
-          settleEmailOutbox(
+          this.outbox.settleEmailOutbox(
             this.db,
             project.id,
             row.id,
@@ -548,7 +548,7 @@ export class EmailService {
     }
     await this.record(
       () =>
-        settleEmailOutbox(this.db, project.id, row.id, row.attempts, {
+        this.outbox.settleEmailOutbox(this.db, project.id, row.id, row.attempts, {
           status: 'sent',
           at: new Date(),
           ...(storeRendered ? { rendered: content } : {}),

@@ -65,7 +65,7 @@ export const emailModule = defineModule({
     renderLimits: readRenderLimits(env),
     delivery: readEmailDeliverySettings(env),
   }),
-  services: ({ projects }, { db, settings, publicUrl, serverSecret }) => {
+  services: ({ projects }, { db, settings, publicUrl, serverSecret, cipher }) => {
     const emailContent = new EmailContentService(db, projects, new EmailRenderer(settings.renderLimits));
     const email = new EmailService(db, emailContent, {
       sharedSmtp: settings.sharedSmtp,
@@ -73,6 +73,7 @@ export const emailModule = defineModule({
       delivery: settings.delivery,
       findProject: (id) => projects.find(id),
       unsubscribe: { publicUrl, serverSecret },
+      cipher,
     });
     return { email, emailContent };
   },
