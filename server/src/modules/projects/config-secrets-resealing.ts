@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
-import { type DbHandle, kyselyOf } from '../../db/handle.ts';
+import type { DbHandle } from '../../db/handle.ts';
 import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 import { configSecretsCurrent, openConfigSecrets, sealConfigSecrets } from './config-secret-sealing.ts';
+import { listOverridesNamingSecrets, replaceOverrideIfUnchanged } from './project.repository.ts';
 
 /**
  * The upgrade's migration of config secrets: seals the ones still in clear (written before sealing
@@ -9,22 +9,11 @@ import { configSecretsCurrent, openConfigSecrets, sealConfigSecrets } from './co
  * key are read; each is written back only if unchanged meanwhile. The number of projects sealed again.
  */
 export async function resealConfigSecrets(db: DbHandle, cipher: AtRestCipher, changed: (id: string) => Promise<void>): Promise<number> {
-  const rows = await kyselyOf(db)
-    .selectFrom('project')
-    .select(['id', 'config_override'])
-    .where(sql<boolean>`config_override::text ~ '(password|clientSecret)"'`)
-    .execute();
   let count = 0;
-  for (const row of rows) {
+  for (const row of await listOverridesNamingSecrets(db)) {
     if (configSecretsCurrent(cipher, row.config_override)) continue;
     const sealed = sealConfigSecrets(cipher, openConfigSecrets(cipher, row.config_override));
-    const result = await kyselyOf(db)
-      .updateTable('project')
-      .set({ config_override: JSON.stringify(sealed) })
-      .where('id', '=', row.id)
-      .where(sql<boolean>`config_override = ${JSON.stringify(row.config_override)}::jsonb`)
-      .executeTakeFirst();
-    if (result.numUpdatedRows > 0n) {
+    if (await replaceOverrideIfUnchanged(db, row.id, row.config_override, sealed)) {
       count++;
       await changed(row.id);
     }
