@@ -1,7 +1,7 @@
 import type { DbHandle } from '../../db/handle.ts';
 import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 import { configSecretsCurrent, openConfigSecrets, sealConfigSecrets } from './config-secret-sealing.ts';
-import { listOverridesNamingSecrets, replaceOverrideIfUnchanged } from './project.repository.ts';
+import { listOverridesNamingSecretsAcrossProjects, replaceOverrideIfUnchanged } from './project.repository.ts';
 
 /**
  * The upgrade's migration of config secrets: seals the ones still in clear (written before sealing
@@ -10,7 +10,7 @@ import { listOverridesNamingSecrets, replaceOverrideIfUnchanged } from './projec
  */
 export async function resealConfigSecrets(db: DbHandle, cipher: AtRestCipher, changed: (id: string) => Promise<void>): Promise<number> {
   let count = 0;
-  for (const row of await listOverridesNamingSecrets(db)) {
+  for (const row of await listOverridesNamingSecretsAcrossProjects(db)) {
     if (configSecretsCurrent(cipher, row.config_override)) continue;
     const sealed = sealConfigSecrets(cipher, openConfigSecrets(cipher, row.config_override));
     if (await replaceOverrideIfUnchanged(db, row.id, row.config_override, sealed)) {

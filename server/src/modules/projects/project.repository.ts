@@ -41,7 +41,7 @@ export async function listProjectsOwnedBy(db: DbHandle, teamIds: readonly string
 }
 
 /** The overrides that name a secret key (`password`, `clientSecret`): the ones the re-seal job looks at. */
-export async function listOverridesNamingSecrets(db: DbHandle): Promise<Array<Pick<ProjectRow, 'id' | 'config_override'>>> {
+export async function listOverridesNamingSecretsAcrossProjects(db: DbHandle): Promise<Array<Pick<ProjectRow, 'id' | 'config_override'>>> {
   return kyselyOf(db)
     .selectFrom('project')
     .select(['id', 'config_override'])
