@@ -48,6 +48,7 @@ export type {
   AdminWebhooks,
   WebhookAttempt,
   WebhookEndpoint,
+  WebhookEndpointWithSecret,
   WebhookEndpointCreate,
   WebhookEndpointUpdate,
   WebhookMessage,

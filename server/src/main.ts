@@ -40,7 +40,8 @@ async function main(): Promise<void> {
     startupMark('migrations checked');
     const server = createServer(database.db, {
       publicUrl: env.publicUrl,
-      serverSecret: await resolveServerSecret(database.db, env.serverSecret),
+      serverSecret: await resolveServerSecret(database.db, env.serverSecret, env.production),
+      encryptionKeys: env.encryptionKeys,
       environment: process.env,
     });
     startupMark('modules wired');

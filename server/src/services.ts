@@ -4,10 +4,13 @@ import type { Migrations } from './db/migrate.ts';
 import { baselineMigrations } from './db/migrations/index.ts';
 import { migrationsOf, type SettingsOverrides, wireModules } from './kernel/wire-modules.ts';
 import { modules } from './modules/index.ts';
+import type { EncryptionKeys } from './lib/at-rest-cipher.ts';
 
 export type ServiceOptions = {
   publicUrl: string;
   serverSecret: Buffer;
+  /** ENCRYPTION_KEY (and ENCRYPTION_KEYS_PREVIOUS) from the environment; none: a key derived from serverSecret. */
+  encryptionKeys?: EncryptionKeys;
   /** Where modules read their settings (`process.env` at start); a test passes none and gets the defaults. */
   environment?: NodeJS.ProcessEnv;
   /** Settings given instead of the environment's, by module name (a test's email log, OAuth endpoints). */

@@ -34,7 +34,9 @@ describe('admin webhooks SDK', () => {
     expect(created).toMatchObject({ url: 'http://127.0.0.1:9/hook', description: 'CRM', event_types: ['user.created'], enabled: true });
     expect(created.secret).toMatch(/^whsec_/);
     expect((await webhooks.listEndpoints()).map((endpoint) => endpoint.id)).toContain(created.id);
-    expect(await webhooks.getEndpoint(created.id)).toEqual(created);
+    const { secret, ...withoutSecret } = created;
+    expect(await webhooks.getEndpoint(created.id)).toEqual(withoutSecret);
+    expect(JSON.stringify(await webhooks.listEndpoints())).not.toContain(secret);
 
     const paused = await webhooks.updateEndpoint(created.id, { enabled: false, description: 'CRM (paused)' });
     expect(paused).toMatchObject({ enabled: false, description: 'CRM (paused)', url: created.url });

@@ -2,7 +2,10 @@ import type { OperationBody, Schema } from '@gatehouse/protocol/operation-types'
 import type { AppCall } from './app-call.ts';
 import * as op from '@gatehouse/protocol/operations';
 
+/** An endpoint as reads show it: without its signing secret. */
 export type WebhookEndpoint = Schema<'WebhookEndpoint'>;
+/** An endpoint with its `whsec_` signing secret: only the answers that create it or rotate its secret carry it. */
+export type WebhookEndpointWithSecret = Schema<'WebhookEndpointWithSecret'>;
 export type WebhookEndpointCreate = Schema<'WebhookEndpointCreate'>;
 export type WebhookEndpointUpdate = Schema<'WebhookEndpointUpdate'>;
 export type WebhookMessage = Schema<'WebhookMessage'>;
@@ -10,10 +13,10 @@ export type WebhookAttempt = Schema<'WebhookAttempt'>;
 
 /** The project's webhook endpoints, their delivery log, replay and test messages (admin app). */
 export type AdminWebhooks = {
-  /** Every endpoint, oldest first, each with its current `whsec_` secret. */
+  /** Every endpoint, oldest first (without secrets: a secret is shown once, at creation or rotation). */
   listEndpoints(): Promise<WebhookEndpoint[]>;
   /** WebhookEndpointUrlNotAllowedError for a private/loopback/link-local address unless the project allows localhost. */
-  createEndpoint(endpoint: WebhookEndpointCreate): Promise<WebhookEndpoint>;
+  createEndpoint(endpoint: WebhookEndpointCreate): Promise<WebhookEndpointWithSecret>;
   /** WebhookEndpointNotFoundError for an unknown id. */
   getEndpoint(endpointId: string): Promise<WebhookEndpoint>;
   /** Fields left out keep their value; `{ enabled: false }` pauses delivery. */
@@ -21,7 +24,7 @@ export type AdminWebhooks = {
   /** Removes the endpoint with its pending deliveries and attempt log. */
   deleteEndpoint(endpointId: string): Promise<void>;
   /** A new secret at once; the previous one keeps signing beside it for `gracePeriodSeconds` (default one day). */
-  rotateSecret(endpointId: string, options?: { gracePeriodSeconds?: number }): Promise<WebhookEndpoint>;
+  rotateSecret(endpointId: string, options?: { gracePeriodSeconds?: number }): Promise<WebhookEndpointWithSecret>;
   /** The endpoint's newest 100 messages, newest first, each with every attempt (status, latency, response excerpt). */
   listMessages(endpointId: string): Promise<WebhookMessage[]>;
   /** Queues the message for the endpoint again (same `webhook-id`); WebhookMessageNotFoundError when unknown. */

@@ -11672,6 +11672,7 @@ export interface components {
         };
         /** @description An event type the platform records (`user.created`, `user.updated`, `user.deleted`, `team.created`, `team.updated`, `team.deleted`, `team_membership.created`, `team_membership.deleted`, `team_permission.created`, `team_permission.deleted`, `project_permission.created`, `project_permission.deleted`, and the email and payment events as they are added); a type not recorded (yet) is accepted and simply never matches. */
         WebhookEventType: string;
+        /** @description An endpoint as every read shows it: without its signing secret, which is shown once, in the answer that creates it or rotates it (`WebhookEndpointWithSecret`). */
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
@@ -11685,7 +11686,26 @@ export interface components {
              * @enum {string|null}
              */
             disabled_reason: "failing" | null;
-            /** @description The current `whsec_` signing secret (Standard Webhooks: base64 after the prefix). */
+            /** @description Until when the previous secret still signs beside the current one (after a rotation); null when none does. */
+            previous_secret_expires_at_millis: number | null;
+            created_at_millis: number;
+            updated_at_millis: number;
+        };
+        /** @description An endpoint with its signing secret, in the answer that creates it or rotates its secret (the only time it is shown). */
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            /** @description The event types delivered to it; empty means every type. */
+            event_types: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /**
+             * @description `failing` when delivery turned it off after failing for 5 days (the `webhook_endpoint.disabled` event says so too); null otherwise.
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | null;
+            /** @description The current `whsec_` signing secret (Standard Webhooks: base64 after the prefix); keep it now, reads never show it again. */
             secret: string;
             /** @description Until when the previous secret still signs beside the current one (after a rotation); null when none does. */
             previous_secret_expires_at_millis: number | null;
@@ -31740,7 +31760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             /** @description Bad input, missing or invalid authentication, or a refused URL. */
@@ -32097,7 +32117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             400: components["responses"]["RequiredAuth400"];

@@ -116,6 +116,7 @@ export type RecentUser = components['schemas']['RecentUser'];
 export type ProjectMetrics = components['schemas']['ProjectMetrics'];
 export type WebhookEventType = components['schemas']['WebhookEventType'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
 export type WebhookEndpointCreate = components['schemas']['WebhookEndpointCreate'];
 export type WebhookEndpointUpdate = components['schemas']['WebhookEndpointUpdate'];

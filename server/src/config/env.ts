@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { type EncryptionKeys, readEncryptionKeys } from '../lib/at-rest-cipher.ts';
 import { type RateLimits, readRateLimits } from './rate-limits.ts';
 import { readDevelopmentMode } from './secrets-in-logs.ts';
 
@@ -22,8 +24,15 @@ export type ServerEnv = {
   databaseIdleInTransactionTimeoutMs?: number;
   /** Base URL clients reach the server at: token issuers and printed URLs are built from it. */
   publicUrl: string;
-  /** Optional fixed secret (hex or any string ≥ 32 chars); otherwise one is generated and kept in the database. */
+  /**
+   * SERVER_SECRET or the contents of SERVER_SECRET_FILE (any string ≥ 32 chars, or `hex:` + 64 hex digits);
+   * otherwise one is generated and kept in the database, which production refuses (db/server-secret.ts).
+   */
   serverSecret?: string;
+  /** NODE_ENV=production: the server secret must come from the environment. */
+  production: boolean;
+  /** ENCRYPTION_KEY (or ENCRYPTION_KEY_FILE) and ENCRYPTION_KEYS_PREVIOUS: the key secrets at rest are sealed under (lib/at-rest-cipher.ts). */
+  encryptionKeys: EncryptionKeys;
   /**
    * Which proxies may set X-Forwarded-For: `true` (all: only behind a proxy that overwrites it), a hop
    * count, or a comma list of proxy addresses/CIDRs. Off by default, so a client cannot spoof its IP.
@@ -67,7 +76,10 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     databaseAcquireTimeoutMs: positiveInteger(env, 'DATABASE_ACQUIRE_TIMEOUT_MS'),
     databaseIdleInTransactionTimeoutMs: nonNegativeInteger(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
-    serverSecret: env.SERVER_SECRET || undefined,
+    serverSecret:
+      env.SERVER_SECRET || (env.SERVER_SECRET_FILE ? readFileSync(env.SERVER_SECRET_FILE, 'utf8').trim() : undefined) || undefined,
+    production: env.NODE_ENV === 'production',
+    encryptionKeys: readEncryptionKeys(env, (path) => readFileSync(path, 'utf8')),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
     shutdownTimeoutMs: (positiveInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS') ?? 10) * 1000,

@@ -44,14 +44,21 @@ describe('secrets in the log', () => {
     expect(() => readEnv({ DEVELOPMENT_MODE: 'yes' })).toThrow('DEVELOPMENT_MODE must be true or false');
   });
 
-  it("logs an email's text (its link and code) only in development mode", () => {
-    const email = { to: 'someone@example.com', subject: 'Reset your password', text: 'https://app.example.com/reset?code=secretcode123' };
+  it("logs an email's subject and text (its link and code) only in development mode", () => {
+    const email = {
+      to: 'someone@example.com',
+      subject: 'Your Demo sign-in code is RDUFMU',
+      text: 'https://app.example.com/magic-link?code=secretcode123',
+    };
+    const message = 'email to someone@example.com (sign_in_code, outbox 1)';
     const production = captureConsole();
-    emailModule.readSettings({ DEVELOPMENT_MODE: 'false' }).log('email to someone@example.com: Reset your password', email);
-    expect(production.join('\n')).toContain('Reset your password');
+    emailModule.readSettings({ DEVELOPMENT_MODE: 'false' }).log(message, email);
+    expect(production.join('\n')).toContain('email to someone@example.com');
+    expect(production.join('\n')).not.toContain('RDUFMU');
     expect(production.join('\n')).not.toContain('secretcode123');
     const development = captureConsole();
-    emailModule.readSettings({ DEVELOPMENT_MODE: 'true' }).log('email to someone@example.com: Reset your password', email);
+    emailModule.readSettings({ DEVELOPMENT_MODE: 'true' }).log(message, email);
+    expect(development.join('\n')).toContain('RDUFMU');
     expect(development.join('\n')).toContain('secretcode123');
   });
 

@@ -1740,6 +1740,43 @@ export const sharedSchemas = [
       "event_types",
       "enabled",
       "disabled_reason",
+      "previous_secret_expires_at_millis",
+      "created_at_millis",
+      "updated_at_millis"
+    ],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "url": { "type": "string" },
+      "description": { "type": "string" },
+      "event_types": { "type": "array", "items": { "type": "string", "pattern": "^[a-z][a-z_]*\\.[a-z][a-z_.]*$", "maxLength": 100 } },
+      "enabled": { "type": "boolean" },
+      "disabled_reason": { "type": ["string", "null"], "enum": ["failing", null] },
+      "previous_secret_expires_at_millis": { "type": ["number", "null"] },
+      "created_at_millis": { "type": "number" },
+      "updated_at_millis": { "type": "number" }
+    }
+  },
+  {
+    "$id": "WebhookEndpointList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items", "is_paginated"],
+    "properties": {
+      "items": { "type": "array", "items": { "$ref": "WebhookEndpoint#" } },
+      "is_paginated": { "type": "boolean", "const": false }
+    }
+  },
+  {
+    "$id": "WebhookEndpointWithSecret",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "url",
+      "description",
+      "event_types",
+      "enabled",
+      "disabled_reason",
       "secret",
       "previous_secret_expires_at_millis",
       "created_at_millis",
@@ -1756,16 +1793,6 @@ export const sharedSchemas = [
       "previous_secret_expires_at_millis": { "type": ["number", "null"] },
       "created_at_millis": { "type": "number" },
       "updated_at_millis": { "type": "number" }
-    }
-  },
-  {
-    "$id": "WebhookEndpointList",
-    "type": "object",
-    "additionalProperties": false,
-    "required": ["items", "is_paginated"],
-    "properties": {
-      "items": { "type": "array", "items": { "$ref": "WebhookEndpoint#" } },
-      "is_paginated": { "type": "boolean", "const": false }
     }
   },
   {
@@ -12899,7 +12926,7 @@ export const routeTable = [
           "enabled": { "type": "boolean" }
         }
       },
-      "response": { "201": { "$ref": "WebhookEndpoint#" } }
+      "response": { "201": { "$ref": "WebhookEndpointWithSecret#" } }
     },
     "errorCodes": {
       "400": [
@@ -13130,7 +13157,7 @@ export const routeTable = [
         "additionalProperties": false,
         "properties": { "grace_period_seconds": { "type": "integer", "minimum": 0, "maximum": 604800 } }
       },
-      "response": { "200": { "$ref": "WebhookEndpoint#" } }
+      "response": { "200": { "$ref": "WebhookEndpointWithSecret#" } }
     },
     "errorCodes": {
       "400": [

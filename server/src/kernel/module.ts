@@ -2,6 +2,7 @@ import type { DbHandle } from '../db/handle.ts';
 import type { Migrations } from '../db/migrate.ts';
 import type { OperationHandlers } from '../routing/operation-handlers.ts';
 import type { BackgroundJob } from './background-job.ts';
+import type { AtRestCipher } from '../lib/at-rest-cipher.ts';
 
 /** What every module's services are built with, besides the services it requires. */
 export interface ModuleContext<Settings> {
@@ -11,6 +12,8 @@ export interface ModuleContext<Settings> {
   readonly publicUrl: string;
   /** The instance secret keys are derived from (signing keys, sealed provider tokens). */
   readonly serverSecret: Buffer;
+  /** Seals secrets stored in the database under a key it does not hold (lib/at-rest-cipher.ts). */
+  readonly cipher: AtRestCipher;
   /** The module's own settings: read from the environment by `settings`, or given by a test. */
   readonly settings: Settings;
 }

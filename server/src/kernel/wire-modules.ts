@@ -2,6 +2,7 @@ import type { DbHandle } from '../db/handle.ts';
 import type { Migrations } from '../db/migrate.ts';
 import type { OperationHandlers } from '../routing/operation-handlers.ts';
 import type { BackgroundJob } from './background-job.ts';
+import { AtRestCipher, type EncryptionKeys } from '../lib/at-rest-cipher.ts';
 import type { Module, ModuleContext, ServicesOf } from './module.ts';
 
 type SettingsOf<M> = M extends Module<string, object, infer Settings> ? Settings : never;
@@ -15,6 +16,8 @@ export type WiringOptions<Modules extends readonly Module[]> = {
   db: DbHandle;
   publicUrl: string;
   serverSecret: Buffer;
+  /** ENCRYPTION_KEY and its predecessors; without them secrets at rest are sealed under a key derived from serverSecret. */
+  encryptionKeys?: EncryptionKeys;
   /** Where modules read their settings from (`process.env` at start; a test passes none). */
   environment?: NodeJS.ProcessEnv;
   settings?: SettingsOverrides<Modules>;
@@ -72,6 +75,7 @@ export function wireModules<const Modules extends readonly Module[]>(
   options: WiringOptions<Modules>,
 ): WiredModules<Modules> {
   const services: Record<string, object> = {};
+  const cipher = new AtRestCipher(options.serverSecret, options.encryptionKeys);
   const provided = new Map<string, Record<string, object>>();
   const contexts = new Map<string, ModuleContext<unknown>>();
   const overrides = (options.settings ?? {}) as Record<string, object | undefined>;
@@ -80,7 +84,13 @@ export function wireModules<const Modules extends readonly Module[]>(
     const read = module.readSettings(options.environment ?? {});
     const override = overrides[module.name];
     const settings = override ? { ...(read as object), ...override } : read;
-    const context: ModuleContext<unknown> = { db: options.db, publicUrl: options.publicUrl, serverSecret: options.serverSecret, settings };
+    const context: ModuleContext<unknown> = {
+      db: options.db,
+      publicUrl: options.publicUrl,
+      serverSecret: options.serverSecret,
+      cipher,
+      settings,
+    };
     const needs = Object.assign({}, ...module.requires.map((required) => provided.get(required.name)));
     const own = module.createServices(needs as never, context) as Record<string, object>;
     for (const name of Object.keys(own)) {

@@ -3,7 +3,7 @@ import { type AddressObject, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { SmtpSettings } from '../modules/email/smtp-settings.ts';
 
-export type CapturedEmail = { to: string[]; from: string; subject: string; text: string; html: string };
+export type CapturedEmail = { to: string[]; from: string; subject: string; text: string; html: string; messageId: string };
 
 export type SmtpSink = {
   port: number;
@@ -40,6 +40,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: parsed.html || '',
+            messageId: parsed.messageId ?? '',
           };
           messages.push(message);
           for (const waiter of waiters) waiter(message);

@@ -3,7 +3,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import type { MutationFunction, UseMutationOptions, UseMutationResult } from '@tanstack/react-query';
-import type { OperationError, WebhookEndpoint, WebhookEndpointCreate } from '../hooks.schemas';
+import type { OperationError, WebhookEndpointCreate, WebhookEndpointWithSecret } from '../hooks.schemas';
 import { apiMutator } from '../../api-mutator';
 
 type AwaitedInput<T> = PromiseLike<T> | T;
@@ -26,9 +26,9 @@ export const getCreateWebhookEndpointUrl = () => {
   return `/internal/webhooks/endpoints`
 }
 
-export const createWebhookEndpoint = async (webhookEndpointCreate: WebhookEndpointCreate, options?: RequestInit): Promise<WebhookEndpoint> => {
+export const createWebhookEndpoint = async (webhookEndpointCreate: WebhookEndpointCreate, options?: RequestInit): Promise<WebhookEndpointWithSecret> => {
   
-  return apiMutator<WebhookEndpoint>(getCreateWebhookEndpointUrl(),
+  return apiMutator<WebhookEndpointWithSecret>(getCreateWebhookEndpointUrl(),
   {      
     ...options,
     method: 'POST',

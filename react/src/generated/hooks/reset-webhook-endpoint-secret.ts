@@ -3,7 +3,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import type { MutationFunction, UseMutationOptions, UseMutationResult } from '@tanstack/react-query';
-import type { OperationError, ResetWebhookEndpointSecretBody, WebhookEndpoint } from '../hooks.schemas';
+import type { OperationError, ResetWebhookEndpointSecretBody, WebhookEndpointWithSecret } from '../hooks.schemas';
 import { apiMutator } from '../../api-mutator';
 
 type AwaitedInput<T> = PromiseLike<T> | T;
@@ -24,9 +24,9 @@ export const getResetWebhookEndpointSecretUrl = (endpointId: string,) => {
 }
 
 export const resetWebhookEndpointSecret = async (endpointId: string,
-    resetWebhookEndpointSecretBody?: ResetWebhookEndpointSecretBody, options?: RequestInit): Promise<WebhookEndpoint> => {
+    resetWebhookEndpointSecretBody?: ResetWebhookEndpointSecretBody, options?: RequestInit): Promise<WebhookEndpointWithSecret> => {
   
-  return apiMutator<WebhookEndpoint>(getResetWebhookEndpointSecretUrl(endpointId),
+  return apiMutator<WebhookEndpointWithSecret>(getResetWebhookEndpointSecretUrl(endpointId),
   {      
     ...options,
     method: 'POST',

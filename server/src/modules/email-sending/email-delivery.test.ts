@@ -187,6 +187,46 @@ describe('email delivery', () => {
     expect((attempts[2] ?? 0) - (attempts[1] ?? 0)).toBeGreaterThanOrEqual(190);
   });
 
+  it('a row sent again after a crash carries the same Message-ID', { timeout: 60_000 }, async () => {
+    // Its own database, for the reason given above.
+    const database = await freshDatabase();
+    closers.push(database.drop);
+    const context = await createTestContext({
+      databaseUrl: database.url,
+      poolSize: 2,
+      settings: { email: { delivery: { ...fast, pollIntervalMillis: 0 } } },
+    });
+    closers.push(() => context.close());
+    const project = await context.createProject(ownServer(sink.port));
+    const to = `again-${randomUUID()}@example.com`;
+    const user = await context.services.users.create(project.project, { primary_email: to }, 'server');
+    const worker = await instance({ ...fast, pollIntervalMillis: 0 }, database.url);
+    const response = await context.request({
+      method: 'POST',
+      url: '/api/v1/emails/send-email',
+      headers: project.headers.server,
+      payload: { user_ids: [user.id], html: '<p>Once, twice</p>', subject: 'Twice' },
+    });
+    expect(response.status).toBe(200);
+    expect(await worker.email.deliverDue()).toBe(1);
+    const [row] = await context.services.email.listOutbox(project.project.id, 1);
+    expect(row).toMatchObject({ status: 'sent', attempts: 1 });
+
+    // What a worker killed after the mail server took the message, before the row was settled, leaves:
+    // the row still `sending`, its lease run out. Another worker takes it over and sends it again.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    closers.push(() => client.end());
+    await client.query(
+      `update email_outbox set status = 'sending', sent_at = null, next_attempt_at = now() - interval '1 second' where id = $1`,
+      [row?.id],
+    );
+    expect(await worker.email.deliverDue()).toBe(1);
+    await expect.poll(() => sink.messages.filter((message) => message.to.includes(to)).length).toBe(2);
+    const copies = sink.messages.filter((message) => message.to.includes(to));
+    expect(copies.map((message) => message.messageId)).toEqual([`<${row?.id}@acme.test>`, `<${row?.id}@acme.test>`]);
+  });
+
   it('a server process killed (-9) mid-delivery and started again loses none', { timeout: 300_000 }, async () => {
     const database = await freshDatabase();
     closers.push(database.drop);

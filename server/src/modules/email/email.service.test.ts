@@ -69,6 +69,8 @@ describe('EmailService', () => {
     const message = await sink.waitFor((candidate) => candidate.to.includes(to));
     expect(message.subject).toBe('Your Acme sign-in code is K7Q2XZ');
     expect(message.from).toBe('"Acme Auth" <auth@acme.test>');
+    // A stable Message-ID: the outbox row's id at the sender's domain.
+    expect(message.messageId).toBe(`<${result.outboxId}@acme.test>`);
     expect(message.text).toContain(link);
     expect(message.text).toMatch(/Your sign-in code is\s+K7Q2XZ/);
     expect(message.html).toContain(escapedLink);

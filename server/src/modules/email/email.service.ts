@@ -9,22 +9,18 @@ import type { SystemEmailKind, SystemEmailVariables } from './built-in-emails.ts
 import type { EmailContentService } from './email-content.service.ts';
 import {
   type ClaimedEmail,
-  claimDueEmailsAcrossProjects,
   countSentEmails,
   countUnsentEmailsAcrossProjects,
-  findEmailOutbox,
   findEmailSendBatch,
-  insertEmailOutbox,
   insertEmailSendBatch,
-  listAttemptedEmails,
-  listEmailOutbox,
   type OutboxFilter,
-  settleEmailOutbox,
-  updateUnsentEmailOutbox,
 } from './email-outbox.repository.ts';
 import type { EmailSendBatchRow } from './email-outbox.table.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 import { signUnsubscribeCode } from './unsubscribe-code.ts';
+import { outboxMessageId } from './message-id.ts';
+import { type OutboxStore, sealedOutbox } from './email-outbox-sealing.ts';
+import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 import type { JobLog } from '../../kernel/background-job.ts';
 
 export type EmailLog = (message: string, fields: Record<string, unknown>) => void;
@@ -179,6 +175,7 @@ type ProjectForEmail = Pick<Project, 'id' | 'display_name' | 'config'>;
  * lease holds; a row whose worker died is taken over once the lease ran out (at least once).
  */
 export class EmailService {
+  private readonly outbox: OutboxStore;
   private readonly transports = new Map<string, Transporter>();
   private readonly batches = new Map<string, EmailSendBatchRow>();
   private readonly preparedBatches = new Map<string, Promise<Shape | undefined>>();
@@ -195,8 +192,12 @@ export class EmailService {
       delivery?: EmailDeliverySettings;
       findProject?: (id: string) => Promise<ProjectForEmail | undefined>;
       unsubscribe?: { publicUrl: string; serverSecret: Buffer };
+      /** Seals the outbox's content at rest (email-outbox-sealing.ts); the module always gives it. */
+      cipher?: AtRestCipher;
     },
-  ) {}
+  ) {
+    this.outbox = sealedOutbox(options.cipher);
+  }
 
   /** Emails queued or being sent, in every project (metrics). */
   unsentCount(): Promise<number> {
@@ -232,7 +233,7 @@ export class EmailService {
     const { html, text } = email;
     const subject = headerText(email.subject);
     const settings = resolveSmtpSettings(project, this.options.sharedSmtp);
-    const row = await insertEmailOutbox(this.db, {
+    const row = await this.outbox.insertEmailOutbox(this.db, {
       id: randomUUID(),
       project_id: project.id,
       to_address: email.to,
@@ -247,7 +248,9 @@ export class EmailService {
         : { status: 'skipped', skipped_reason: noServerReason }),
     });
     const fields = { projectId: project.id, outboxId: row.id, kind: email.kind, to: email.to, subject };
-    this.options.log(`email to ${email.to}: ${subject}`, { ...fields, text });
+    // The message names the email only: a subject can carry its code ("Your sign-in code is …"); the
+    // development-mode log adds the subject and text from the fields (email/index.ts).
+    this.options.log(`email to ${email.to} (${email.kind}, outbox ${row.id})`, { ...fields, text });
     if (!settings) return { outboxId: row.id, delivered: false };
     const delivered = await this.attempt(project, settings, { ...row, attempts: 1 }, { subject, html, text });
     return { outboxId: row.id, delivered };
@@ -255,7 +258,7 @@ export class EmailService {
 
   /** An email not sent on purpose, kept in the outbox with the reason. */
   async recordSkipped(projectId: ProjectId, email: { to: string; kind: string; subject: string; reason: string }): Promise<string> {
-    const row = await insertEmailOutbox(this.db, {
+    const row = await this.outbox.insertEmailOutbox(this.db, {
       id: randomUUID(),
       project_id: projectId,
       to_address: email.to,
@@ -298,11 +301,11 @@ export class EmailService {
 
   /** The project's outbox, newest first. */
   async listOutbox(projectId: ProjectId, filter: number | OutboxFilter = 50): Promise<EmailOutboxRow[]> {
-    return listEmailOutbox(this.db, projectId, filter);
+    return this.outbox.listEmailOutbox(this.db, projectId, filter);
   }
 
   async findOutbox(projectId: ProjectId, id: string): Promise<EmailOutboxRow | undefined> {
-    return findEmailOutbox(this.db, projectId, id);
+    return this.outbox.findEmailOutbox(this.db, projectId, id);
   }
 
   async countSent(projectId: ProjectId, since: Date): Promise<number> {
@@ -310,7 +313,7 @@ export class EmailService {
   }
 
   async listAttempted(projectId: ProjectId, limit: number): Promise<EmailOutboxRow[]> {
-    return listAttemptedEmails(this.db, projectId, limit);
+    return this.outbox.listAttemptedEmails(this.db, projectId, limit);
   }
 
   /**
@@ -322,7 +325,7 @@ export class EmailService {
     id: string,
     change: { to?: string; subject?: string; html?: string; text?: string; status?: 'queued' | 'skipped' },
   ): Promise<{ updated: EmailOutboxRow } | { notEditable: EmailOutboxRow } | undefined> {
-    const current = await findEmailOutbox(this.db, projectId, id);
+    const current = await this.outbox.findEmailOutbox(this.db, projectId, id);
     if (!current) return undefined;
     if (current.status === 'sending' || current.status === 'sent') return { notEditable: current };
     const content = change.html !== undefined || change.text !== undefined || change.subject !== undefined;
@@ -331,7 +334,7 @@ export class EmailService {
         { message: 'Give html when changing an email that is not rendered yet.' },
         'Give html when changing an email that is not rendered yet.',
       );
-    const updated = await updateUnsentEmailOutbox(this.db, projectId, id, {
+    const updated = await this.outbox.updateUnsentEmailOutbox(this.db, projectId, id, {
       ...(change.to !== undefined ? { to_address: change.to } : {}),
       ...(change.subject !== undefined ? { subject: headerText(change.subject) } : {}),
       ...(change.html !== undefined ? { html: change.html } : {}),
@@ -342,7 +345,7 @@ export class EmailService {
       ...(change.status === 'skipped' ? { status: 'skipped', skipped_reason: 'Cancelled.' } : {}),
     });
     if (!updated) {
-      const now = await findEmailOutbox(this.db, projectId, id);
+      const now = await this.outbox.findEmailOutbox(this.db, projectId, id);
       return now ? { notEditable: now } : undefined;
     }
     if (change.status === 'queued') this.kick();
@@ -351,7 +354,7 @@ export class EmailService {
 
   /** One round: claims a batch of due rows and delivers them; the number claimed. */
   async deliverDue(log?: JobLog): Promise<number> {
-    const claimed = await claimDueEmailsAcrossProjects(this.db, this.delivery.batchSize, this.delivery.leaseMillis);
+    const claimed = await this.outbox.claimDueEmailsAcrossProjects(this.db, this.delivery.batchSize, this.delivery.leaseMillis);
     const projects = new Map<string, Promise<ProjectForEmail | undefined>>();
     await Promise.all(
       claimed.map((row) => {
@@ -418,13 +421,13 @@ export class EmailService {
         content = await this.renderBatchRow(project, batch, row);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'failed', error: message });
+        await this.outbox.settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'failed', error: message });
         return;
       }
     }
     const settings = resolveSmtpSettings(project, this.options.sharedSmtp);
     if (!settings) {
-      await settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'skipped', reason: noServerReason });
+      await this.outbox.settleEmailOutbox(this.db, project.id, row.id, row.attempts, { status: 'skipped', reason: noServerReason });
       return;
     }
     await this.attempt(project, settings, row, content, row.batch_id !== null);
@@ -518,6 +521,7 @@ export class EmailService {
       await (await this.transport(settings)).sendMail({
         from: { name: settings.senderName, address: settings.senderEmail },
         to: row.to_address,
+        messageId: outboxMessageId(row.id, settings.senderEmail),
         subject: content.subject,
         html: content.html,
         text: content.text,
@@ -529,7 +533,7 @@ export class EmailService {
       const wait = Math.min(retryMaxMillis, retryBaseMillis * 2 ** (row.attempts - 1));
       await this.record(
         () =>
-          settleEmailOutbox(
+          this.outbox.settleEmailOutbox(
             this.db,
             project.id,
             row.id,
@@ -544,7 +548,7 @@ export class EmailService {
     }
     await this.record(
       () =>
-        settleEmailOutbox(this.db, project.id, row.id, row.attempts, {
+        this.outbox.settleEmailOutbox(this.db, project.id, row.id, row.attempts, {
           status: 'sent',
           at: new Date(),
           ...(storeRendered ? { rendered: content } : {}),

@@ -15,8 +15,9 @@ export type EmailSettings = {
   /** The shared mail server (SMTP_*); without one, emails reach only the outbox and the log. */
   sharedSmtp: SmtpSettings | undefined;
   /**
-   * Where every email is also written (the server log; a test collects them). The text (with its
-   * links and codes) is logged only in development mode.
+   * Where every email is also written (the server log; a test collects them). The subject and text
+   * (with its links and codes) are logged only in development mode; the message names only the
+   * recipient, the kind and the outbox row.
    */
   log: EmailLog;
   /** The sandbox's limits per render (EMAIL_RENDER_TIMEOUT_MS, EMAIL_RENDER_MEMORY_MB, EMAIL_RENDER_THREADS). */
@@ -24,6 +25,10 @@ export type EmailSettings = {
   /** The outbox worker (EMAIL_POLL_INTERVAL_MS, EMAIL_LEASE_MS, EMAIL_MAX_ATTEMPTS, EMAIL_RETRY_*_MS, EMAIL_BATCH_SIZE, EMAIL_SMTP_CONNECTIONS). */
   delivery: EmailDeliverySettings;
 };
+
+/** Development mode: the email as a person would read it, subject and text with its links and codes. */
+const developmentEmailLog: EmailLog = (message, fields) =>
+  console.log(fields.subject === undefined ? message : `${message}: ${String(fields.subject)}`, fields.text ?? '');
 
 function readRenderLimits(env: NodeJS.ProcessEnv): RenderLimits {
   const read = (name: string, fallback: number, max: number): number => {
@@ -56,11 +61,11 @@ export const emailModule = defineModule({
   },
   settings: (env): EmailSettings => ({
     sharedSmtp: readSmtpSettings(env),
-    log: readDevelopmentMode(env) ? (message, fields) => console.log(message, fields.text ?? '') : (message) => console.log(message),
+    log: readDevelopmentMode(env) ? developmentEmailLog : (message) => console.log(message),
     renderLimits: readRenderLimits(env),
     delivery: readEmailDeliverySettings(env),
   }),
-  services: ({ projects }, { db, settings, publicUrl, serverSecret }) => {
+  services: ({ projects }, { db, settings, publicUrl, serverSecret, cipher }) => {
     const emailContent = new EmailContentService(db, projects, new EmailRenderer(settings.renderLimits));
     const email = new EmailService(db, emailContent, {
       sharedSmtp: settings.sharedSmtp,
@@ -68,6 +73,7 @@ export const emailModule = defineModule({
       delivery: settings.delivery,
       findProject: (id) => projects.find(id),
       unsubscribe: { publicUrl, serverSecret },
+      cipher,
     });
     return { email, emailContent };
   },

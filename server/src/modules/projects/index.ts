@@ -4,6 +4,7 @@ import { signingKeysModule } from '../signing-keys/index.ts';
 import { ProjectDiscovery } from './project-discovery.ts';
 import { ProjectService } from './project.service.ts';
 import { projectHandlers } from './projects.routes.ts';
+import { resealConfigSecrets } from './config-secrets-resealing.ts';
 import * as migration0008 from './migrations/0008-project-development-flag.ts';
 import * as migration0016 from './migrations/0016-project-logos-onboarding.ts';
 import * as migration0065 from './migrations/0065-anonymous-sign-up-kept-on.ts';
@@ -17,9 +18,20 @@ export const projectsModule = defineModule({
     '0065-anonymous-sign-up-kept-on': migration0065,
   },
   requires: [signingKeysModule, cacheInvalidationModule],
-  services: ({ cacheInvalidation }, { db, publicUrl }) => ({
-    projects: new ProjectService(db, cacheInvalidation),
+  services: ({ cacheInvalidation }, { db, publicUrl, cipher }) => ({
+    projects: new ProjectService(db, cacheInvalidation, cipher),
     projectDiscovery: new ProjectDiscovery(publicUrl),
   }),
   handlers: projectHandlers,
+  jobs: ({ projects }, { db, cipher }) => [
+    {
+      // Seals config secrets written before sealing existed, or under a key since rotated (the upgrade's migration).
+      name: 'config secrets sealing',
+      intervalMillis: 60_000,
+      run: async (log) => {
+        const sealed = await resealConfigSecrets(db, cipher, (id) => projects.forget(id));
+        if (sealed > 0) log.info({ sealed }, 'project config secrets sealed');
+      },
+    },
+  ],
 });

@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { NewProjectRow, ProjectRow, ProjectTable } from '../../tenancy/project.table.ts';
 import { type DbHandle, kyselyOf } from '../../db/handle.ts';
@@ -38,4 +38,29 @@ export async function deleteProject(db: DbHandle, id: ProjectId): Promise<void> 
 export async function listProjectsOwnedBy(db: DbHandle, teamIds: readonly string[]): Promise<ProjectRow[]> {
   if (teamIds.length === 0) return [];
   return kyselyOf(db).selectFrom('project').selectAll().where('owner_team_id', 'in', teamIds).orderBy('created_at').execute();
+}
+
+/** The overrides that name a secret key (`password`, `clientSecret`): the ones the re-seal job looks at. */
+export async function listOverridesNamingSecretsAcrossProjects(db: DbHandle): Promise<Array<Pick<ProjectRow, 'id' | 'config_override'>>> {
+  return kyselyOf(db)
+    .selectFrom('project')
+    .select(['id', 'config_override'])
+    .where(sql<boolean>`config_override::text ~ '(password|clientSecret)"'`)
+    .execute();
+}
+
+/** Replaces the override only if it is still `before` (a change meanwhile wins); whether it did. */
+export async function replaceOverrideIfUnchanged(
+  db: DbHandle,
+  id: ProjectId,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Promise<boolean> {
+  const result = await kyselyOf(db)
+    .updateTable('project')
+    .set({ config_override: JSON.stringify(after) })
+    .where('id', '=', id)
+    .where(sql<boolean>`config_override = ${JSON.stringify(before)}::jsonb`)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

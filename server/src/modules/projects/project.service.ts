@@ -16,6 +16,8 @@ import {
   updateProject,
   updateProjectConfigOverride,
 } from './project.repository.ts';
+import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
+import { openConfigSecrets, sealConfigSecrets } from './config-secret-sealing.ts';
 
 /** The four logos (light and dark, square and full); null clears one. */
 export type ProjectLogos = Partial<Pick<ProjectRow, 'logo_url' | 'logo_full_url' | 'logo_dark_mode_url' | 'logo_full_dark_mode_url'>>;
@@ -47,6 +49,7 @@ export class ProjectService {
   constructor(
     private readonly db: DbHandle,
     private readonly invalidation: CacheInvalidationService,
+    private readonly cipher: AtRestCipher,
   ) {
     invalidation.on(projectTopic, (id) => (id === undefined ? this.cache.clear() : this.cache.delete(id)));
   }
@@ -60,7 +63,7 @@ export class ProjectService {
     if (!isProjectId(id)) return undefined;
     const project = await this.cache.getOrLoad(id.toLowerCase(), async () => {
       const row = await findProjectById(this.db, id.toLowerCase());
-      return row ? { ...row, config: renderConfig(row.config_override) } : null;
+      return row ? this.withConfig(row) : null;
     });
     return project ?? undefined;
   }
@@ -84,26 +87,31 @@ export class ProjectService {
         owner_team_id: input.ownerTeamId ?? null,
         is_development_environment: input.isDevelopmentEnvironment ?? false,
         is_production_mode: input.isProductionMode ?? false,
-        config_override: JSON.stringify(input.configOverride ?? {}),
+        config_override: JSON.stringify(sealConfigSecrets(this.cipher, input.configOverride ?? {})),
         ...detailColumns(input),
       });
       await this.created.run(trx, inserted.id);
       return inserted;
     });
     await this.changed(row.id);
-    return { ...row, config: renderConfig(row.config_override) };
+    return this.withConfig(row);
   }
 
   /** Rewrites the three default-permission lists (a permission was renamed or deleted). */
   async updateDefaultPermissions(id: ProjectId, change: (ids: string[]) => string[], db: DbHandle = this.db): Promise<void> {
-    const row = await findProjectById(db, id);
-    if (!row) return;
-    const { defaultPermissions } = renderConfig(row.config_override).rbac;
+    const stored = await findProjectById(db, id);
+    if (!stored) return;
+    const row = this.withConfig(stored);
+    const { defaultPermissions } = row.config.rbac;
     const lists = (['teamCreator', 'teamMember', 'signUp'] as const).map((list) => [
       `rbac.defaultPermissions.${list}`,
       Object.fromEntries(change(Object.keys(defaultPermissions[list])).map((permission) => [permission, true])),
     ]);
-    await updateProjectConfigOverride(db, id, mergeOverride(row.config_override, Object.fromEntries(lists)));
+    await updateProjectConfigOverride(
+      db,
+      id,
+      sealConfigSecrets(this.cipher, mergeOverride(row.config_override, Object.fromEntries(lists))),
+    );
     await this.changed(id);
   }
 
@@ -125,7 +133,9 @@ export class ProjectService {
       ...(changes.isProductionMode !== undefined ? { is_production_mode: changes.isProductionMode } : {}),
       ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
       ...(changes.description !== undefined ? { description: changes.description } : {}),
-      ...(changes.configOverride !== undefined ? { config_override: JSON.stringify(changes.configOverride) } : {}),
+      ...(changes.configOverride !== undefined
+        ? { config_override: JSON.stringify(sealConfigSecrets(this.cipher, changes.configOverride)) }
+        : {}),
       ...detailColumns(changes),
     });
     await this.changed(id);
@@ -146,11 +156,17 @@ export class ProjectService {
 
   /** The projects the given teams own, oldest first. */
   async listOwnedBy(teamIds: readonly string[]): Promise<Project[]> {
-    return (await listProjectsOwnedBy(this.db, teamIds)).map((row) => ({ ...row, config: renderConfig(row.config_override) }));
+    return (await listProjectsOwnedBy(this.db, teamIds)).map((row) => this.withConfig(row));
   }
 
   async replaceConfigOverride(id: ProjectId, override: Record<string, unknown>): Promise<void> {
-    await updateProjectConfigOverride(this.db, id, override);
+    await updateProjectConfigOverride(this.db, id, sealConfigSecrets(this.cipher, override));
     await this.changed(id);
+  }
+
+  /** The stored row with its override's secrets opened, and the config rendered from it. */
+  private withConfig(row: ProjectRow): Project {
+    const override = openConfigSecrets(this.cipher, row.config_override);
+    return { ...row, config_override: override, config: renderConfig(override) };
   }
 }

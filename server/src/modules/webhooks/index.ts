@@ -7,6 +7,9 @@ import { WebhookDeliveryService } from './webhook-delivery.service.ts';
 import { WebhookEndpointService } from './webhook-endpoint.service.ts';
 import { readWebhookSettings } from './webhook-settings.ts';
 import { webhookHandlers } from './webhooks.routes.ts';
+import { resealWebhookSecrets } from './webhook-secret-sealing.ts';
+
+const secretsSealingIntervalMillis = 60_000;
 
 /**
  * Webhooks: a project's endpoints, their `whsec_` secrets (rotation with a grace period), the SSRF
@@ -18,16 +21,25 @@ export const webhooksModule = defineModule({
   requires: [eventsModule, projectsModule],
   settings: readWebhookSettings,
   migrations: { '0040-webhook-endpoints': migration0040, '0041-webhook-deliveries': migration0041 },
-  services: ({ events, projects }, { db, serverSecret, publicUrl, settings }) => ({
-    webhookEndpoints: new WebhookEndpointService(db, serverSecret, publicUrl),
-    webhookDelivery: new WebhookDeliveryService(db, events, (id) => projects.find(id), settings),
+  services: ({ events, projects }, { db, serverSecret, publicUrl, settings, cipher }) => ({
+    webhookEndpoints: new WebhookEndpointService(db, serverSecret, publicUrl, cipher),
+    webhookDelivery: new WebhookDeliveryService(db, events, (id) => projects.find(id), settings, cipher),
   }),
   handlers: webhookHandlers,
-  jobs: ({ webhookDelivery }) => [
+  jobs: ({ webhookDelivery }, { db, cipher }) => [
     {
       name: 'webhook delivery',
       intervalMillis: webhookDelivery.settings.pollIntervalMillis,
       run: (log) => webhookDelivery.deliverUntilIdle(log),
+    },
+    {
+      // Seals secrets written before sealing existed, or under a key since rotated (the upgrade's migration).
+      name: 'webhook secrets sealing',
+      intervalMillis: secretsSealingIntervalMillis,
+      run: async (log) => {
+        const sealed = await resealWebhookSecrets(db, cipher);
+        if (sealed > 0) log.info({ sealed }, 'webhook endpoint secrets sealed');
+      },
     },
   ],
 });

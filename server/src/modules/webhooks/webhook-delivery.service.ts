@@ -6,6 +6,8 @@ import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { findWebhookEndpoint } from './webhook-endpoint.repository.ts';
 import { signingSecretsOf } from './webhook-endpoint.service.ts';
+import { openWebhookSecrets } from './webhook-secret-sealing.ts';
+import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 import {
   type ClaimedWebhookMessage,
   claimDueWebhookMessagesAcrossProjects,
@@ -35,6 +37,7 @@ export class WebhookDeliveryService {
     private readonly events: EventLog,
     private readonly findProject: (id: string) => Promise<Project | undefined>,
     readonly settings: WebhookSettings,
+    private readonly cipher: AtRestCipher,
   ) {}
 
   /** Messages waiting for a delivery attempt, in every project (metrics). */
@@ -69,7 +72,12 @@ export class WebhookDeliveryService {
     const outcome = await postWebhook({
       url: message.url,
       body: message.payload,
-      headers: signedHeaders(message.message_id, startedAt, message.payload, signingSecretsOf(message, startedAt)),
+      headers: signedHeaders(
+        message.message_id,
+        startedAt,
+        message.payload,
+        signingSecretsOf(openWebhookSecrets(this.cipher, message), startedAt),
+      ),
       timeoutMillis: this.settings.attemptTimeoutMillis,
       allowPrivate: project.config.domains.allowLocalhost,
     });

@@ -15,6 +15,8 @@ import {
 import type { WebhookEndpointRow } from './webhook-endpoint.table.ts';
 import { postWebhook, signedHeaders } from './webhook-sender.ts';
 import { checkWebhookUrl } from './url-guard.ts';
+import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
+import { openWebhookSecrets, sealWebhookSecret } from './webhook-secret-sealing.ts';
 
 /** A new Standard Webhooks secret: `whsec_` and 24 random bytes in base64 (as Svix makes them). */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
@@ -49,23 +51,24 @@ export class WebhookEndpointService {
     private readonly db: DbHandle,
     serverSecret: Buffer,
     private readonly publicUrl: string,
+    private readonly cipher: AtRestCipher,
   ) {
     this.portalKey = createHmac('sha256', serverSecret).update('gatehouse webhook portal token').digest();
   }
 
-  list(projectId: ProjectId): Promise<WebhookEndpointRow[]> {
-    return listWebhookEndpoints(this.db, projectId);
+  async list(projectId: ProjectId): Promise<WebhookEndpointRow[]> {
+    return (await listWebhookEndpoints(this.db, projectId)).map((row) => openWebhookSecrets(this.cipher, row));
   }
 
   async get(projectId: ProjectId, id: string): Promise<WebhookEndpointRow> {
     const endpoint = await findWebhookEndpoint(this.db, projectId, id);
     if (!endpoint) throw new WebhookEndpointNotFoundError({ endpoint_id: id });
-    return endpoint;
+    return openWebhookSecrets(this.cipher, endpoint);
   }
 
   async create(project: Project, input: { url: string; description?: string; event_types?: string[]; enabled?: boolean }) {
     await this.assertUrlAllowed(project, input.url);
-    return insertWebhookEndpoint(
+    const row = await insertWebhookEndpoint(
       this.db,
       project.id,
       randomUUID(),
@@ -75,8 +78,9 @@ export class WebhookEndpointService {
         eventTypes: [...new Set(input.event_types ?? [])],
         enabled: input.enabled ?? true,
       },
-      newWebhookSecret(),
+      sealWebhookSecret(this.cipher, newWebhookSecret()),
     );
+    return openWebhookSecrets(this.cipher, row);
   }
 
   async update(project: Project, id: string, input: { url?: string; description?: string; event_types?: string[]; enabled?: boolean }) {
@@ -90,7 +94,7 @@ export class WebhookEndpointService {
     };
     const updated = await updateWebhookEndpoint(this.db, project.id, id, values);
     if (!updated) throw new WebhookEndpointNotFoundError({ endpoint_id: id });
-    return updated;
+    return openWebhookSecrets(this.cipher, updated);
   }
 
   async delete(projectId: ProjectId, id: string): Promise<void> {
@@ -100,9 +104,15 @@ export class WebhookEndpointService {
   /** A new secret now; the previous one keeps signing beside it for the grace period (none with 0). */
   async rotateSecret(projectId: ProjectId, id: string, gracePeriodSeconds = 86_400): Promise<WebhookEndpointRow> {
     const expiresAt = gracePeriodSeconds > 0 ? new Date(Date.now() + gracePeriodSeconds * 1000) : null;
-    const rotated = await rotateWebhookEndpointSecret(this.db, projectId, id, newWebhookSecret(), expiresAt);
+    const rotated = await rotateWebhookEndpointSecret(
+      this.db,
+      projectId,
+      id,
+      sealWebhookSecret(this.cipher, newWebhookSecret()),
+      expiresAt,
+    );
     if (!rotated) throw new WebhookEndpointNotFoundError({ endpoint_id: id });
-    return rotated;
+    return openWebhookSecrets(this.cipher, rotated);
   }
 
   /** A token (one hour) that authenticates as this project's admin key for the webhook operations only. */
@@ -129,9 +139,10 @@ export class WebhookEndpointService {
 
   /** Posts a signed test message to one endpoint now and reports what happened (nothing is logged or retried). */
   async sendTest(project: Project, endpointId: string): Promise<{ success: boolean; error_message?: string }> {
-    const endpoint = /^[0-9a-f-]{36}$/i.test(endpointId)
+    const found = /^[0-9a-f-]{36}$/i.test(endpointId)
       ? await findWebhookEndpoint(this.db, project.id, endpointId.toLowerCase())
       : undefined;
+    const endpoint = found && openWebhookSecrets(this.cipher, found);
     if (!endpoint) return { success: false, error_message: `No webhook endpoint with id ${endpointId} in this project.` };
     const check = await checkWebhookUrl(endpoint.url, allowsPrivateAddresses(project));
     if (!check.allowed) return { success: false, error_message: `The webhook URL is not allowed: ${check.reason}.` };
@@ -156,7 +167,7 @@ export class WebhookEndpointService {
   }
 }
 
-/** The admin view of an endpoint (the spec's `WebhookEndpoint`). */
+/** The admin view of an endpoint (the spec's `WebhookEndpoint`): never its secret, shown once (below). */
 export function toWebhookEndpoint(row: WebhookEndpointRow, now = new Date()) {
   const graceActive = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
   return {
@@ -166,9 +177,13 @@ export function toWebhookEndpoint(row: WebhookEndpointRow, now = new Date()) {
     event_types: row.event_types,
     enabled: row.enabled,
     disabled_reason: row.disabled_reason === 'failing' ? ('failing' as const) : null,
-    secret: row.secret,
     previous_secret_expires_at_millis: graceActive ? (row.previous_secret_expires_at as Date).getTime() : null,
     created_at_millis: row.created_at.getTime(),
     updated_at_millis: row.updated_at.getTime(),
   };
+}
+
+/** The answer that creates an endpoint or rotates its secret (`WebhookEndpointWithSecret`): the only one with the secret. */
+export function toWebhookEndpointWithSecret(row: WebhookEndpointRow, now = new Date()) {
+  return { ...toWebhookEndpoint(row, now), secret: row.secret };
 }

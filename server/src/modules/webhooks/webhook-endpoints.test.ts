@@ -44,14 +44,20 @@ describe('webhook endpoints', () => {
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const id = created.body.id as string;
 
+    // The secret is shown once: no read (list, get, update) carries it again.
+    const { secret, ...withoutSecret } = created.body;
     const list = await call('GET', '/internal/webhooks/endpoints');
     expect(list.status).toBe(200);
-    expect(list.body.items.map((item: { id: string }) => item.id)).toContain(id);
-    expect((await call('GET', `/internal/webhooks/endpoints/${id}`)).body).toEqual(created.body);
+    expect(list.body.items.find((item: { id: string }) => item.id === id)).toEqual(withoutSecret);
+    const read = await call('GET', `/internal/webhooks/endpoints/${id}`);
+    expect(read.body).toEqual(withoutSecret);
+    expect(read.text).not.toContain(secret);
 
     const updated = await call('PATCH', `/internal/webhooks/endpoints/${id}`, { enabled: false, event_types: [] });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ enabled: false, event_types: [], description: 'orders', secret: created.body.secret });
+    expect(updated.body).toMatchObject({ enabled: false, event_types: [], description: 'orders' });
+    expect(updated.body).not.toHaveProperty('secret');
+    expect(list.text + updated.text).not.toContain(secret);
 
     // Another project sees none of it.
     expect((await call('GET', `/internal/webhooks/endpoints/${id}`, undefined, strict.headers.admin)).status).toBe(404);

@@ -1,7 +1,7 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { WebhookDeliveryService } from './webhook-delivery.service.ts';
-import { toWebhookEndpoint, type WebhookEndpointService } from './webhook-endpoint.service.ts';
+import { toWebhookEndpoint, toWebhookEndpointWithSecret, type WebhookEndpointService } from './webhook-endpoint.service.ts';
 
 export function webhookHandlers({
   webhookEndpoints,
@@ -22,7 +22,7 @@ export function webhookHandlers({
     createWebhookEndpoint: async (request, reply) => {
       const endpoint = await webhookEndpoints.create(authOf(request).project, request.body);
       reply.status(201);
-      return toWebhookEndpoint(endpoint);
+      return toWebhookEndpointWithSecret(endpoint);
     },
     getWebhookEndpoint: async (request) =>
       toWebhookEndpoint(await webhookEndpoints.get(authOf(request).project.id, request.params.endpoint_id)),
@@ -33,7 +33,7 @@ export function webhookHandlers({
       return { success: true as const };
     },
     resetWebhookEndpointSecret: async (request) =>
-      toWebhookEndpoint(
+      toWebhookEndpointWithSecret(
         await webhookEndpoints.rotateSecret(authOf(request).project.id, request.params.endpoint_id, request.body?.grace_period_seconds),
       ),
     listWebhookMessages: async (request) => ({
