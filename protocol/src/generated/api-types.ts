@@ -9492,7 +9492,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test email through a given SMTP server
-         * @description Reports the SMTP server's error text, or `Email test error not specified` when it gave none.
+         * @description The server is the project's own, so it is held to the project's outbound rules, as webhooks are: its host must resolve to public addresses only (loopback too when the project allows localhost), checked on the address the connection uses. A failure reads `The email server's address is not allowed: …` (refused before connecting) or `The email could not be delivered through this email server: …`: never the server's greeting or error text, and a closed port reads the same as a silent one (the server log keeps the details for the operator).
          */
         post: operations["sendTestEmail"];
         delete?: never;
@@ -9887,7 +9887,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description The URL must be http(s) and its host must resolve only to public addresses: private, loopback, link-local, unique-local, CGNAT and unspecified addresses are refused (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED`) unless the project allows localhost (`domains.allowLocalhost`); the check is made again before every delivery. The endpoint gets its own `whsec_` signing secret.
+         * @description The URL must be http(s) and its host must resolve only to public addresses (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED` otherwise). A project that allows localhost (`domains.allowLocalhost`) may also use loopback (127.0.0.0/8, ::1, and names that resolve only there); private, link-local (cloud metadata), CGNAT, unique-local, multicast, unspecified, reserved and IPv4-mapped/NAT64 addresses are refused for every project. The check is made again at every delivery on the addresses the connection then uses (no DNS rebinding); redirects are not followed. The endpoint gets its own `whsec_` signing secret.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -10277,7 +10277,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed test message to an endpoint now
-         * @description Posts a signed `{type: "test", data: {message}}` to the endpoint once (10 s timeout, no retry, not logged as a delivery) and reports the outcome: `success` when it answered 2xx, else `error_message` (the status and the start of the body, a timeout, a refused address or a connection error). An unknown `endpoint_id` is reported the same way.
+         * @description Posts a signed `{type: "test", data: {message}}` to the endpoint once (10 s timeout, no retry, not logged as a delivery) under the same address rules as deliveries, and reports the outcome: `success` when it answered 2xx, else `error_message`, one of `The endpoint answered HTTP <status>.`, `The endpoint could not be reached, or did not answer within 10000 ms.` or `The webhook URL is not allowed: <reason>.` The receiver's body is never shown back, and a closed port and a silent one read the same. An unknown `endpoint_id` is reported the same way.
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -11722,9 +11722,9 @@ export interface components {
             /** @description The HTTP status; null when there was no answer (timeout, refused address, connection error). */
             status_code: number | null;
             latency_millis: number;
-            /** @description The first 1024 characters of the answer's body. */
+            /** @description Always empty: only the answer's status is kept, never its body (a webhook must not read back what an address answers). */
             response_excerpt: string;
-            /** @description Why the attempt failed, in words; null when it succeeded. */
+            /** @description Why the attempt failed, one of the sentences listed at send-test-webhook; null when it succeeded. */
             error: string | null;
         };
         WebhookMessage: {
@@ -12778,7 +12778,7 @@ export interface components {
                 endpoint_id: string;
             };
         };
-        /** @description The webhook URL is not http(s), its host does not resolve, or it resolves to a private, loopback or link-local address while the project does not allow localhost. */
+        /** @description The webhook URL is not http(s), its host does not resolve, or it resolves to an address that is not public: loopback is allowed only when the project allows localhost, every other internal range never. */
         WebhookEndpointUrlNotAllowedError: {
             /** @constant */
             code: "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED";

@@ -18,6 +18,8 @@ let project: Awaited<ReturnType<typeof env.context.createProject>>;
 beforeAll(async () => {
   sink = await startSmtpSink();
   project = await env.context.createProject({
+    // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+    'domains.allowLocalhost': true,
     'emails.server': {
       isShared: false,
       host: '127.0.0.1',
@@ -156,6 +158,8 @@ describe('outbox', () => {
 
     // A failing mail server: the row's error shows in the sent list.
     const broken = await env.context.createProject({
+      // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+      'domains.allowLocalhost': true,
       'emails.server': {
         isShared: false,
         host: '127.0.0.1',
@@ -185,6 +189,8 @@ describe('outbox', () => {
 
   it('deleting a project deletes its outbox rows (a trigger on project, not a foreign key per outbox row)', async () => {
     const doomed = await env.context.createProject({
+      // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+      'domains.allowLocalhost': true,
       'emails.server': {
         isShared: false,
         host: '127.0.0.1',

@@ -9,6 +9,8 @@ import { darkThemeId, lightThemeId, systemTemplateIds } from './built-in-emails.
  * combination, and the catalogued refusals.
  */
 const ownServer = {
+  // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+  'domains.allowLocalhost': true,
   'emails.server': {
     isShared: false,
     host: '127.0.0.1',

@@ -39,6 +39,8 @@ describe('EmailService', () => {
   };
   // With credentials, so delivery also goes through SMTP AUTH (the sink accepts any login).
   const ownServer = (port: number) => ({
+    // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+    'domains.allowLocalhost': true,
     'emails.server': {
       isShared: false,
       host: '127.0.0.1',
@@ -168,6 +170,8 @@ describe('system emails through the project templates', () => {
   afterAll(() => sink?.close());
 
   const ownServer = (port: number) => ({
+    // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+    'domains.allowLocalhost': true,
     'emails.server': {
       isShared: false,
       host: '127.0.0.1',
@@ -259,6 +263,8 @@ describe('resolveSmtpSettings', () => {
       secure: true,
       senderName: 'Acme',
       senderEmail: 'a@acme.test',
+      // A project's own server is reached under the project's outbound policy (smtp-guard.ts).
+      policy: { allowLoopback: false },
     });
   });
 

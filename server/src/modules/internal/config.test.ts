@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
 import { withTestContext } from '../../testing/test-context.ts';
@@ -226,27 +227,39 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
 });
 
 describe('POST /internal/send-test-email', () => {
-  const send = (port: number) =>
+  const send = (port: number, headers = env.project.headers.admin, host = '127.0.0.1') =>
     env.context.request({
       method: 'POST',
       url: '/api/v1/internal/send-test-email',
-      headers: env.project.headers.admin,
+      headers,
       payload: {
         recipient_email: 'owner@example.com',
-        email_config: { host: '127.0.0.1', port, username: 'u', password: 'p', sender_name: 'Test', sender_email: 'test@example.com' },
+        email_config: { host, port, username: 'u', password: 'p', sender_name: 'Test', sender_email: 'test@example.com' },
       },
     });
+  const notDelivered =
+    'The email could not be delivered through this email server: check its host, port, username and password.';
 
-  it('delivers through the given server', async () => {
-    const response = await send(sink.port);
+  it('delivers through the given server (on loopback: the project allows localhost)', async () => {
+    const local = await env.context.createProject({ 'domains.allowLocalhost': true });
+    const response = await send(sink.port, local.headers.admin);
     expect(response.body).toEqual({ success: true });
     const message = await sink.waitFor((captured) => captured.to.includes('owner@example.com'));
     expect(message.subject).toBe('Test email');
   });
 
-  it('reports the server error text', async () => {
-    const response = await send(1);
-    expect(response.body.success).toBe(false);
-    expect(response.body.error_message).toMatch(/ECONNREFUSED|connect/i);
+  it('reports one sentence for a closed port and a peer that is not an SMTP server, never its answer (issue #30)', async () => {
+    const local = await env.context.createProject({ 'domains.allowLocalhost': true });
+    // A Redis-like peer that greets with its own error line.
+    const peer = createServer((socket) => socket.end('-NOAUTH Authentication required.\r\n'));
+    await new Promise<void>((done) => peer.listen(0, '127.0.0.1', done));
+    try {
+      const banner = await send((peer.address() as AddressInfo).port, local.headers.admin);
+      const closed = await send(1, local.headers.admin);
+      expect(banner.body).toEqual({ success: false, error_message: notDelivered });
+      expect(closed.body).toEqual(banner.body);
+    } finally {
+      await new Promise((done) => peer.close(done));
+    }
   });
 });

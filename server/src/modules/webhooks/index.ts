@@ -19,7 +19,7 @@ export const webhooksModule = defineModule({
   settings: readWebhookSettings,
   migrations: { '0040-webhook-endpoints': migration0040, '0041-webhook-deliveries': migration0041 },
   services: ({ events, projects }, { db, serverSecret, publicUrl, settings }) => ({
-    webhookEndpoints: new WebhookEndpointService(db, serverSecret, publicUrl),
+    webhookEndpoints: new WebhookEndpointService(db, serverSecret, publicUrl, settings.resolve),
     webhookDelivery: new WebhookDeliveryService(db, events, (id) => projects.find(id), settings),
   }),
   handlers: webhookHandlers,

@@ -5,7 +5,7 @@ import type { Project } from '../../tenancy/project.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { findWebhookEndpoint } from './webhook-endpoint.repository.ts';
-import { signingSecretsOf } from './webhook-endpoint.service.ts';
+import { outboundPolicyOf, signingSecretsOf } from './webhook-endpoint.service.ts';
 import {
   type ClaimedWebhookMessage,
   claimDueWebhookMessagesAcrossProjects,
@@ -71,7 +71,8 @@ export class WebhookDeliveryService {
       body: message.payload,
       headers: signedHeaders(message.message_id, startedAt, message.payload, signingSecretsOf(message, startedAt)),
       timeoutMillis: this.settings.attemptTimeoutMillis,
-      allowPrivate: project.config.domains.allowLocalhost,
+      policy: outboundPolicyOf(project),
+      resolve: this.settings.resolve,
     });
     await insertWebhookAttempt(this.db, projectId, {
       message_row_id: message.id,
@@ -80,7 +81,8 @@ export class WebhookDeliveryService {
       succeeded: outcome.ok,
       status_code: outcome.status,
       latency_millis: outcome.latencyMillis,
-      response_excerpt: outcome.responseExcerpt,
+      // Kept empty: the receiver's answer is never shown back (see postWebhook).
+      response_excerpt: '',
       error: outcome.error,
     });
     if (outcome.ok) {
