@@ -565,7 +565,10 @@ export class EmailService {
    * Sends one test email through a project's server (not cached), under the project's outbound
    * policy; a failure is one of smtpFailures' sentences, its details only in the server log.
    */
-  async sendTest(settings: SmtpSettings & Required<Pick<SmtpSettings, 'policy'>>, to: string): Promise<{ success: boolean; error_message?: string }> {
+  async sendTest(
+    settings: SmtpSettings & Required<Pick<SmtpSettings, 'policy'>>,
+    to: string,
+  ): Promise<{ success: boolean; error_message?: string }> {
     let transport: Transporter | undefined;
     try {
       transport = await createSmtpTransport(await connectableSmtp(settings, this.options.resolve));

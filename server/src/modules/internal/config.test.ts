@@ -237,8 +237,7 @@ describe('POST /internal/send-test-email', () => {
         email_config: { host, port, username: 'u', password: 'p', sender_name: 'Test', sender_email: 'test@example.com' },
       },
     });
-  const notDelivered =
-    'The email could not be delivered through this email server: check its host, port, username and password.';
+  const notDelivered = 'The email could not be delivered through this email server: check its host, port, username and password.';
 
   it('delivers through the given server (on loopback: the project allows localhost)', async () => {
     const local = await env.context.createProject({ 'domains.allowLocalhost': true });

@@ -1,11 +1,5 @@
 import type { OutboundPolicy } from '../../lib/outbound/address-policy.ts';
-import {
-  type HostResolver,
-  hostOfUrl,
-  isRefusal,
-  type OutboundTarget,
-  resolveOutboundTarget,
-} from '../../lib/outbound/outbound-target.ts';
+import { type HostResolver, hostOfUrl, isRefusal, type OutboundTarget, resolveOutboundTarget } from '../../lib/outbound/outbound-target.ts';
 
 /**
  * Why a webhook URL is refused, in the words the API gives (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED`'s

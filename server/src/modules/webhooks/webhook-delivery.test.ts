@@ -172,7 +172,11 @@ describe('webhook delivery', () => {
     await deliverUntil(limited, async () => (await messagesOf(endpoint.id))[0]?.status === 'failed');
     const [failed] = await messagesOf(endpoint.id);
     expect(failed?.attempt_log).toHaveLength(2);
-    expect(failed?.attempt_log[0]).toMatchObject({ succeeded: false, status_code: null, error: 'The endpoint could not be reached, or did not answer within 1000 ms.' });
+    expect(failed?.attempt_log[0]).toMatchObject({
+      succeeded: false,
+      status_code: null,
+      error: 'The endpoint could not be reached, or did not answer within 1000 ms.',
+    });
 
     const replayed = await call('POST', `/internal/webhooks/endpoints/${endpoint.id}/messages/${failed?.id}/replay`, {});
     expect(replayed.status).toBe(200);
