@@ -7068,7 +7068,9 @@ export interface paths {
          * @description Adds `delta` (negative to take away) as a ledger entry that counts until `expires_at` (ISO date; never when absent).
          *     With `allow_negative=false` a change that would leave the quantity below zero is refused with
          *     `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (details: the quantity at the time) and changes nothing; changes of one
-         *     customer's item are applied one after the other, so concurrent decrements never overdraw. The change is
+         *     customer's item are applied one after the other, so concurrent decrements never overdraw. A change that would
+         *     take the quantity, or its manual part, past ±1 000 000 000 000 000 is refused with `ITEM_QUANTITY_OUT_OF_RANGE`
+         *     (also under concurrent changes); what products grant counts up to that bound. The change is
          *     recorded as an `item_quantity.changed` event.
          */
         post: operations["updateCustomerItemQuantity"];
@@ -9247,6 +9249,9 @@ export interface paths {
          *       `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
          *       `The handler path of {domain} must start with "/".`
          *     - `Email theme {id} does not exist.` (`emails.selectedThemeId`: a built-in theme (`Default Light` or `Default Dark`) or one of `emails.themes`)
+         *     - each email theme and template: `emails.{themes|templates}.{id} must be an object.`, `... .displayName must be a
+         *       string.`, `... .tsxSource must be a string.`; a template's theme: `emails.templates.{id}.themeId must be a theme id
+         *       or false.`, `Email template {id} uses theme {themeId}, which does not exist.`
          *     - the payments catalogue, each message after the path of the value it is about (`{path}: {message}`): ids of
          *       items, product lines, products, prices and included items `"{id}" is not a valid id: 1 to 63 letters, digits,
          *       underscores or hyphens, starting with a letter or underscore.`; `must be an object.`, `must be a string.`,
@@ -13706,6 +13711,19 @@ export interface components {
             code: "STRIPE_WEBHOOK_SIGNATURE_INVALID";
             error: string;
         };
+        /** @description The change would take a customer's quantity of an item (or its manual part) past ±1 000 000 000 000 000, the bound every quantity stays within. */
+        ItemQuantityOutOfRangeError: {
+            /** @constant */
+            code: "ITEM_QUANTITY_OUT_OF_RANGE";
+            error: string;
+            details: {
+                item_id: string;
+                customer_id: string;
+                /** @description The quantity at the time. */
+                quantity: number;
+                limit: number;
+            };
+        };
     };
     responses: {
         /** @description Client-side placeholder for an error code the SDK does not know; a server should never need to send it. */
@@ -15327,6 +15345,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ItemQuantityInsufficientAmountError"];
+            };
+        };
+        /** @description The change would take the item's quantity past ±1 000 000 000 000 000. */
+        ITEM_QUANTITY_OUT_OF_RANGE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ItemQuantityOutOfRangeError"];
             };
         };
         /** @description The project has not onboarded a Stripe account; admin payments endpoints return it (SDK maps to null). */
@@ -27383,7 +27412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ItemCustomerTypeDoesNotMatchError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["ItemQuantityInsufficientAmountError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ItemCustomerTypeDoesNotMatchError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["ItemQuantityInsufficientAmountError"] | components["schemas"]["ItemQuantityOutOfRangeError"];
                 };
             };
             401: components["responses"]["RestrictedAccess401"];

@@ -169,6 +169,22 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
     ],
     ['an unknown email theme', { 'emails.selectedThemeId': 'nope' }, 'Email theme nope does not exist.'],
     [
+      'an email template with an unknown theme (issue #30)',
+      { 'emails.templates.0b3b1d9e-6a2c-4d7f-9c7e-1a2b3c4d5e6f': { displayName: 'X', tsxSource: 'x', themeId: 'nope' } },
+      'Email template 0b3b1d9e-6a2c-4d7f-9c7e-1a2b3c4d5e6f uses theme nope, which does not exist.',
+    ],
+    [
+      'an email template whose theme id is not a string',
+      { 'emails.templates.t1': { displayName: 'X', tsxSource: 'x', themeId: 7 } },
+      'emails.templates.t1.themeId must be a theme id or false.',
+    ],
+    [
+      'an email template without its source',
+      { 'emails.templates.t1': { displayName: 'X' } },
+      'emails.templates.t1.tsxSource must be a string.',
+    ],
+    ['an email theme that is not an object', { 'emails.themes.t1': 'dark' }, 'emails.themes.t1 must be an object.'],
+    [
       'a handler path without slash',
       { 'domains.trustedDomains': { a: { baseUrl: 'https://example.com', handlerPath: 'handler' } } },
       'The handler path of https://example.com must start with "/".',
