@@ -7068,7 +7068,9 @@ export interface paths {
          * @description Adds `delta` (negative to take away) as a ledger entry that counts until `expires_at` (ISO date; never when absent).
          *     With `allow_negative=false` a change that would leave the quantity below zero is refused with
          *     `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (details: the quantity at the time) and changes nothing; changes of one
-         *     customer's item are applied one after the other, so concurrent decrements never overdraw. The change is
+         *     customer's item are applied one after the other, so concurrent decrements never overdraw. A change that would
+         *     take the quantity, or its manual part, past ±1 000 000 000 000 000 is refused with `ITEM_QUANTITY_OUT_OF_RANGE`
+         *     (also under concurrent changes); what products grant counts up to that bound. The change is
          *     recorded as an `item_quantity.changed` event.
          */
         post: operations["updateCustomerItemQuantity"];
@@ -9247,6 +9249,9 @@ export interface paths {
          *       `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
          *       `The handler path of {domain} must start with "/".`
          *     - `Email theme {id} does not exist.` (`emails.selectedThemeId`: a built-in theme (`Default Light` or `Default Dark`) or one of `emails.themes`)
+         *     - each email theme and template: `emails.{themes|templates}.{id} must be an object.`, `... .displayName must be a
+         *       string.`, `... .tsxSource must be a string.`; a template's theme: `emails.templates.{id}.themeId must be a theme id
+         *       or false.`, `Email template {id} uses theme {themeId}, which does not exist.`
          *     - the payments catalogue, each message after the path of the value it is about (`{path}: {message}`): ids of
          *       items, product lines, products, prices and included items `"{id}" is not a valid id: 1 to 63 letters, digits,
          *       underscores or hyphens, starting with a letter or underscore.`; `must be an object.`, `must be a string.`,
@@ -9492,7 +9497,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test email through a given SMTP server
-         * @description Reports the SMTP server's error text, or `Email test error not specified` when it gave none.
+         * @description The server is the project's own, so it is held to the project's outbound rules, as webhooks are: its host must resolve to public addresses only (loopback too when the project allows localhost), checked on the address the connection uses. A failure reads `The email server's address is not allowed: …` (refused before connecting) or `The email could not be delivered through this email server: …`: never the server's greeting or error text, and a closed port reads the same as a silent one (the server log keeps the details for the operator).
          */
         post: operations["sendTestEmail"];
         delete?: never;
@@ -9887,7 +9892,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description The URL must be http(s) and its host must resolve only to public addresses: private, loopback, link-local, unique-local, CGNAT and unspecified addresses are refused (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED`) unless the project allows localhost (`domains.allowLocalhost`); the check is made again before every delivery. The endpoint gets its own `whsec_` signing secret.
+         * @description The URL must be http(s) and its host must resolve only to public addresses (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED` otherwise). A project that allows localhost (`domains.allowLocalhost`) may also use loopback (127.0.0.0/8, ::1, and names that resolve only there); private, link-local (cloud metadata), CGNAT, unique-local, multicast, unspecified, reserved and IPv4-mapped/NAT64 addresses are refused for every project. The check is made again at every delivery on the addresses the connection then uses (no DNS rebinding); redirects are not followed. The endpoint gets its own `whsec_` signing secret.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -10277,7 +10282,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed test message to an endpoint now
-         * @description Posts a signed `{type: "test", data: {message}}` to the endpoint once (10 s timeout, no retry, not logged as a delivery) and reports the outcome: `success` when it answered 2xx, else `error_message` (the status and the start of the body, a timeout, a refused address or a connection error). An unknown `endpoint_id` is reported the same way.
+         * @description Posts a signed `{type: "test", data: {message}}` to the endpoint once (10 s timeout, no retry, not logged as a delivery) under the same address rules as deliveries, and reports the outcome: `success` when it answered 2xx, else `error_message`, one of `The endpoint answered HTTP <status>.`, `The endpoint could not be reached, or did not answer within 10000 ms.` or `The webhook URL is not allowed: <reason>.` The receiver's body is never shown back, and a closed port and a silent one read the same. An unknown `endpoint_id` is reported the same way.
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -11742,9 +11747,9 @@ export interface components {
             /** @description The HTTP status; null when there was no answer (timeout, refused address, connection error). */
             status_code: number | null;
             latency_millis: number;
-            /** @description The first 1024 characters of the answer's body. */
+            /** @description Always empty: only the answer's status is kept, never its body (a webhook must not read back what an address answers). */
             response_excerpt: string;
-            /** @description Why the attempt failed, in words; null when it succeeded. */
+            /** @description Why the attempt failed, one of the sentences listed at send-test-webhook; null when it succeeded. */
             error: string | null;
         };
         WebhookMessage: {
@@ -12798,7 +12803,7 @@ export interface components {
                 endpoint_id: string;
             };
         };
-        /** @description The webhook URL is not http(s), its host does not resolve, or it resolves to a private, loopback or link-local address while the project does not allow localhost. */
+        /** @description The webhook URL is not http(s), its host does not resolve, or it resolves to an address that is not public: loopback is allowed only when the project allows localhost, every other internal range never. */
         WebhookEndpointUrlNotAllowedError: {
             /** @constant */
             code: "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED";
@@ -13725,6 +13730,19 @@ export interface components {
             /** @constant */
             code: "STRIPE_WEBHOOK_SIGNATURE_INVALID";
             error: string;
+        };
+        /** @description The change would take a customer's quantity of an item (or its manual part) past ±1 000 000 000 000 000, the bound every quantity stays within. */
+        ItemQuantityOutOfRangeError: {
+            /** @constant */
+            code: "ITEM_QUANTITY_OUT_OF_RANGE";
+            error: string;
+            details: {
+                item_id: string;
+                customer_id: string;
+                /** @description The quantity at the time. */
+                quantity: number;
+                limit: number;
+            };
         };
     };
     responses: {
@@ -15347,6 +15365,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ItemQuantityInsufficientAmountError"];
+            };
+        };
+        /** @description The change would take the item's quantity past ±1 000 000 000 000 000. */
+        ITEM_QUANTITY_OUT_OF_RANGE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ItemQuantityOutOfRangeError"];
             };
         };
         /** @description The project has not onboarded a Stripe account; admin payments endpoints return it (SDK maps to null). */
@@ -27403,7 +27432,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ItemCustomerTypeDoesNotMatchError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["ItemQuantityInsufficientAmountError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ItemCustomerTypeDoesNotMatchError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["ItemQuantityInsufficientAmountError"] | components["schemas"]["ItemQuantityOutOfRangeError"];
                 };
             };
             401: components["responses"]["RestrictedAccess401"];

@@ -150,6 +150,7 @@ import { NewPurchasesBlockedError } from './errors/new-purchases-blocked-error.t
 import { PaymentMethodDeclinedError } from './errors/payment-method-declined-error.ts';
 import { ProductLineConflictError } from './errors/product-line-conflict-error.ts';
 import { StripeWebhookSignatureInvalidError } from './errors/stripe-webhook-signature-invalid-error.ts';
+import { ItemQuantityOutOfRangeError } from './errors/item-quantity-out-of-range-error.ts';
 
 /**
  * Every code that is ever sent, to its class. It names every class: the client loads it on demand
@@ -303,4 +304,5 @@ export const knownErrorClasses = {
   PAYMENT_METHOD_DECLINED: PaymentMethodDeclinedError,
   PRODUCT_LINE_CONFLICT: ProductLineConflictError,
   STRIPE_WEBHOOK_SIGNATURE_INVALID: StripeWebhookSignatureInvalidError,
+  ITEM_QUANTITY_OUT_OF_RANGE: ItemQuantityOutOfRangeError,
 } as const satisfies Record<KnownErrorCode, unknown>;

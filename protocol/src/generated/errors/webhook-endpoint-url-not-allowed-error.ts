@@ -5,7 +5,7 @@
 import type { components } from '../api-types.ts';
 import { KnownError } from '../../known-error.ts';
 
-/** WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: The webhook URL is not http(s), its host does not resolve, or it resolves to a private, loopback or link-local address while the project does not allow localhost. */
+/** WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: The webhook URL is not http(s), its host does not resolve, or it resolves to an address that is not public: loopback is allowed only when the project allows localhost, every other internal range never. */
 export class WebhookEndpointUrlNotAllowedError extends KnownError {
   static readonly code = "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED";
   static readonly status = 400;

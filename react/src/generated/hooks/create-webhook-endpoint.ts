@@ -15,7 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * The URL must be http(s) and its host must resolve only to public addresses: private, loopback, link-local, unique-local, CGNAT and unspecified addresses are refused (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED`) unless the project allows localhost (`domains.allowLocalhost`); the check is made again before every delivery. The endpoint gets its own `whsec_` signing secret.
+ * The URL must be http(s) and its host must resolve only to public addresses (`WEBHOOK_ENDPOINT_URL_NOT_ALLOWED` otherwise). A project that allows localhost (`domains.allowLocalhost`) may also use loopback (127.0.0.0/8, ::1, and names that resolve only there); private, link-local (cloud metadata), CGNAT, unique-local, multicast, unspecified, reserved and IPv4-mapped/NAT64 addresses are refused for every project. The check is made again at every delivery on the addresses the connection then uses (no DNS rebinding); redirects are not followed. The endpoint gets its own `whsec_` signing secret.
  * @summary Add a webhook endpoint
  */
 export const getCreateWebhookEndpointUrl = () => {

@@ -12,7 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
- * Reports the SMTP server's error text, or `Email test error not specified` when it gave none.
+ * The server is the project's own, so it is held to the project's outbound rules, as webhooks are: its host must resolve to public addresses only (loopback too when the project allows localhost), checked on the address the connection uses. A failure reads `The email server's address is not allowed: …` (refused before connecting) or `The email could not be delivered through this email server: …`: never the server's greeting or error text, and a closed port reads the same as a silent one (the server log keeps the details for the operator).
  * @summary Send a test email through a given SMTP server
  */
 export const getSendTestEmailUrl = () => {

@@ -12,7 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
- * Posts a signed `{type: "test", data: {message}}` to the endpoint once (10 s timeout, no retry, not logged as a delivery) and reports the outcome: `success` when it answered 2xx, else `error_message` (the status and the start of the body, a timeout, a refused address or a connection error). An unknown `endpoint_id` is reported the same way.
+ * Posts a signed `{type: "test", data: {message}}` to the endpoint once (10 s timeout, no retry, not logged as a delivery) under the same address rules as deliveries, and reports the outcome: `success` when it answered 2xx, else `error_message`, one of `The endpoint answered HTTP <status>.`, `The endpoint could not be reached, or did not answer within 10000 ms.` or `The webhook URL is not allowed: <reason>.` The receiver's body is never shown back, and a closed port and a silent one read the same. An unknown `endpoint_id` is reported the same way.
  * @summary Send a signed test message to an endpoint now
  */
 export const getSendTestWebhookUrl = () => {

@@ -18,7 +18,9 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
  * Adds `delta` (negative to take away) as a ledger entry that counts until `expires_at` (ISO date; never when absent).
 With `allow_negative=false` a change that would leave the quantity below zero is refused with
 `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (details: the quantity at the time) and changes nothing; changes of one
-customer's item are applied one after the other, so concurrent decrements never overdraw. The change is
+customer's item are applied one after the other, so concurrent decrements never overdraw. A change that would
+take the quantity, or its manual part, past ±1 000 000 000 000 000 is refused with `ITEM_QUANTITY_OUT_OF_RANGE`
+(also under concurrent changes); what products grant counts up to that bound. The change is
 recorded as an `item_quantity.changed` event.
 
  * @summary Change a customer's quantity of an item

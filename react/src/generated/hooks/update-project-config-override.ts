@@ -37,6 +37,9 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   `... the host may hold only letters, digits, hyphens, dots and wildcards.`; and for its handler path:
   `The handler path of {domain} must start with "/".`
 - `Email theme {id} does not exist.` (`emails.selectedThemeId`: a built-in theme (`Default Light` or `Default Dark`) or one of `emails.themes`)
+- each email theme and template: `emails.{themes|templates}.{id} must be an object.`, `... .displayName must be a
+  string.`, `... .tsxSource must be a string.`; a template's theme: `emails.templates.{id}.themeId must be a theme id
+  or false.`, `Email template {id} uses theme {themeId}, which does not exist.`
 - the payments catalogue, each message after the path of the value it is about (`{path}: {message}`): ids of
   items, product lines, products, prices and included items `"{id}" is not a valid id: 1 to 63 letters, digits,
   underscores or hyphens, starting with a letter or underscore.`; `must be an object.`, `must be a string.`,

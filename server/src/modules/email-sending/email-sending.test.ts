@@ -17,6 +17,8 @@ let project: Awaited<ReturnType<typeof env.context.createProject>>;
 beforeAll(async () => {
   sink = await startSmtpSink();
   project = await env.context.createProject({
+    // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+    'domains.allowLocalhost': true,
     'emails.server': {
       isShared: false,
       host: '127.0.0.1',
@@ -95,6 +97,8 @@ describe('send-email', () => {
 
   it('sends html inside the selected theme with no unsubscribe link when transactional, and sends to all users', async () => {
     const own = await env.context.createProject({
+      // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+      'domains.allowLocalhost': true,
       'emails.server': {
         isShared: false,
         host: '127.0.0.1',

@@ -97,8 +97,22 @@ export class EmailContentService {
 
   // ---- templates ----
 
+  /**
+   * The templates as the API shows them. Stored data that would not pass today's config checks
+   * (written before them) is read leniently rather than failing the whole list: an entry without
+   * its texts is left out, and a theme id that names no theme is shown as absent (the selected
+   * theme, which is what rendering falls back to).
+   */
   listTemplates(project: ProjectLike): EmailTemplateView[] {
-    return Object.entries(this.templates(project)).map(([id, template]) => templateView(id, template));
+    const themes = this.themes(project);
+    return Object.entries(this.templates(project))
+      .filter(([, template]) => typeof template.displayName === 'string' && typeof template.tsxSource === 'string')
+      .map(([id, template]) => {
+        const themeId = template.themeId;
+        const known =
+          themeId === false || (typeof themeId === 'string' && uuidPattern.test(themeId) && Object.hasOwn(themes, themeId.toLowerCase()));
+        return templateView(id, known ? template : { displayName: template.displayName, tsxSource: template.tsxSource });
+      });
   }
 
   async createTemplate(
@@ -343,6 +357,9 @@ export class EmailContentService {
 function builtInSubject(kind: SystemEmailKind, project: ProjectLike): string {
   return `${builtInTemplates[systemTemplateIds[kind]]!.displayName} (${project.display_name})`;
 }
+
+/** The spec's EmailTemplate.theme_id is a uuid (or false): an id in another shape cannot be shown. */
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function lowerKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(

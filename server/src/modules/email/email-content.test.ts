@@ -9,6 +9,8 @@ import { darkThemeId, lightThemeId, systemTemplateIds } from './built-in-emails.
  * combination, and the catalogued refusals.
  */
 const ownServer = {
+  // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+  'domains.allowLocalhost': true,
   'emails.server': {
     isShared: false,
     host: '127.0.0.1',
@@ -103,6 +105,29 @@ describe('themes', () => {
 });
 
 describe('templates', () => {
+  it('lists templates whose stored data predates the config checks, instead of answering 500 (issue #30)', async () => {
+    const project = await env.context.createProject(ownServer);
+    const themed = '0b3b1d9e-6a2c-4d7f-9c7e-1a2b3c4d5e6f';
+    // Written past the checks, as an older server could have stored it.
+    await env.context.services.projects.update(project.project.id, {
+      configOverride: {
+        ...ownServer,
+        [`emails.templates.${themed}`]: {
+          displayName: 'Unknown theme',
+          tsxSource: 'export function EmailTemplate() { return null; }',
+          themeId: 'nope',
+        },
+        'emails.templates.5d0f3c1e-0000-4000-8000-000000000001': { displayName: 'No source' },
+      },
+    });
+    const listed = await env.context.request({ url: '/api/v1/internal/email-templates', headers: project.headers.admin });
+    expect(listed.status, listed.text).toBe(200);
+    const entry = listed.body.templates.find((template: { id: string }) => template.id === themed);
+    expect(entry).toMatchObject({ id: themed, display_name: 'Unknown theme' });
+    expect(entry.theme_id).toBeUndefined();
+    expect(listed.body.templates.some((template: { id: string }) => template.id.startsWith('5d0f3c1e'))).toBe(false);
+  });
+
   it('lists a built-in template for every email the platform sends', async () => {
     const { body } = await call('GET', '/internal/email-templates');
     const ids = body.templates.map((template: { id: string }) => template.id);

@@ -1,3 +1,4 @@
+import { smtpFailures } from './smtp-guard.ts';
 import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,8 @@ describe('EmailService', () => {
   };
   // With credentials, so delivery also goes through SMTP AUTH (the sink accepts any login).
   const ownServer = (port: number) => ({
+    // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+    'domains.allowLocalhost': true,
     'emails.server': {
       isShared: false,
       host: '127.0.0.1',
@@ -125,7 +128,7 @@ describe('EmailService', () => {
     const [row] = await emails.listOutbox(project.id, 10);
     expect(row?.id).toBe(result.outboxId);
     expect(row?.sent_at).toBeNull();
-    expect(row?.error).toMatch(/ECONNREFUSED|connect/i);
+    expect(row?.error).toBe(smtpFailures.notDelivered);
     expect(lines.map((line) => line.message)).toContain('email delivery failed');
   });
 
@@ -170,6 +173,8 @@ describe('system emails through the project templates', () => {
   afterAll(() => sink?.close());
 
   const ownServer = (port: number) => ({
+    // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+    'domains.allowLocalhost': true,
     'emails.server': {
       isShared: false,
       host: '127.0.0.1',
@@ -261,6 +266,8 @@ describe('resolveSmtpSettings', () => {
       secure: true,
       senderName: 'Acme',
       senderEmail: 'a@acme.test',
+      // A project's own server is reached under the project's outbound policy (smtp-guard.ts).
+      policy: { allowLoopback: false },
     });
   });
 

@@ -17,6 +17,8 @@ import {
 } from './email-outbox.repository.ts';
 import type { EmailSendBatchRow } from './email-outbox.table.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
+import { connectableSmtp, smtpFailureText } from './smtp-guard.ts';
+import type { HostResolver } from '../../lib/outbound/outbound-target.ts';
 import { signUnsubscribeCode } from './unsubscribe-code.ts';
 import { outboxMessageId } from './message-id.ts';
 import { type OutboxStore, sealedOutbox } from './email-outbox-sealing.ts';
@@ -120,6 +122,7 @@ async function createSmtpTransport(settings: SmtpSettings, pool?: { maxConnectio
   return nodemailer.createTransport({
     host: settings.host,
     port: settings.port,
+    ...(settings.servername ? { servername: settings.servername } : {}),
     secure: settings.secure ?? settings.port === 465,
     auth: settings.username ? { user: settings.username, pass: settings.password ?? '' } : undefined,
     ...(pool ? { pool: true, maxConnections: pool.maxConnections, maxMessages: Number.POSITIVE_INFINITY } : {}),
@@ -194,6 +197,8 @@ export class EmailService {
       unsubscribe?: { publicUrl: string; serverSecret: Buffer };
       /** Seals the outbox's content at rest (email-outbox-sealing.ts); the module always gives it. */
       cipher?: AtRestCipher;
+      /** How a project's own SMTP host is resolved (the system resolver; a test points names where it wants). */
+      resolve?: HostResolver;
     },
   ) {
     this.outbox = sealedOutbox(options.cipher);
@@ -527,8 +532,10 @@ export class EmailService {
         text: content.text,
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.options.log('email delivery failed', { ...fields, host: settings.host, port: settings.port, error: message });
+      const detail = error instanceof Error ? error.message : String(error);
+      this.options.log('email delivery failed', { ...fields, host: settings.host, port: settings.port, error: detail });
+      // What the project sees on the row: a fixed sentence for its own server (smtp-guard.ts).
+      const message = smtpFailureText(settings, error);
       const { maxAttempts, retryBaseMillis, retryMaxMillis } = this.delivery;
       const wait = Math.min(retryMaxMillis, retryBaseMillis * 2 ** (row.attempts - 1));
       await this.record(
@@ -558,10 +565,17 @@ export class EmailService {
     return true;
   }
 
-  /** Sends one test email through the given server (not cached); the server's error text, if any. */
-  async sendTest(settings: SmtpSettings, to: string): Promise<{ success: boolean; error_message?: string }> {
-    const transport = await createSmtpTransport(settings);
+  /**
+   * Sends one test email through a project's server (not cached), under the project's outbound
+   * policy; a failure is one of smtpFailures' sentences, its details only in the server log.
+   */
+  async sendTest(
+    settings: SmtpSettings & Required<Pick<SmtpSettings, 'policy'>>,
+    to: string,
+  ): Promise<{ success: boolean; error_message?: string }> {
+    let transport: Transporter | undefined;
     try {
+      transport = await createSmtpTransport(await connectableSmtp(settings, this.options.resolve));
       await transport.sendMail({
         from: { name: settings.senderName, address: settings.senderEmail },
         to,
@@ -570,16 +584,26 @@ export class EmailService {
       });
       return { success: true };
     } catch (error) {
-      const message = error instanceof Error ? error.message : '';
-      return { success: false, error_message: message || 'Email test error not specified' };
+      const detail = error instanceof Error ? error.message : String(error);
+      this.options.log('test email failed', { host: settings.host, port: settings.port, error: detail });
+      return { success: false, error_message: smtpFailureText(settings, error) };
     } finally {
-      transport.close();
+      transport?.close();
     }
   }
 
-  private async transport(settings: SmtpSettings): Promise<Transporter> {
+  private async transport(given: SmtpSettings): Promise<Transporter> {
     await loadNodemailer();
-    const key = JSON.stringify([settings.host, settings.port, settings.secure ?? false, settings.username ?? '', settings.password ?? '']);
+    // A project's host is resolved and judged before every send; the pooled transport is keyed by the judged address.
+    const settings = await connectableSmtp(given, this.options.resolve);
+    const key = JSON.stringify([
+      settings.host,
+      settings.servername ?? '',
+      settings.port,
+      settings.secure ?? false,
+      settings.username ?? '',
+      settings.password ?? '',
+    ]);
     let transport = this.transports.get(key);
     if (!transport) {
       transport = await createSmtpTransport(settings, { maxConnections: this.delivery.smtpConnections });

@@ -10,6 +10,7 @@ import * as migration0023 from './migrations/0023-email-outbox-lean-insert.ts';
 import { defaultRenderLimits, EmailRenderer, type RenderLimits } from './rendering/email-renderer.ts';
 import { readSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 import { readDevelopmentMode } from '../../config/secrets-in-logs.ts';
+import type { HostResolver } from '../../lib/outbound/outbound-target.ts';
 
 export type EmailSettings = {
   /** The shared mail server (SMTP_*); without one, emails reach only the outbox and the log. */
@@ -24,6 +25,8 @@ export type EmailSettings = {
   renderLimits: RenderLimits;
   /** The outbox worker (EMAIL_POLL_INTERVAL_MS, EMAIL_LEASE_MS, EMAIL_MAX_ATTEMPTS, EMAIL_RETRY_*_MS, EMAIL_BATCH_SIZE, EMAIL_SMTP_CONNECTIONS). */
   delivery: EmailDeliverySettings;
+  /** How a project's own SMTP host is resolved (the system resolver; a test points names where it wants). */
+  resolve?: HostResolver;
 };
 
 /** Development mode: the email as a person would read it, subject and text with its links and codes. */
@@ -74,6 +77,7 @@ export const emailModule = defineModule({
       findProject: (id) => projects.find(id),
       unsubscribe: { publicUrl, serverSecret },
       cipher,
+      resolve: settings.resolve,
     });
     return { email, emailContent };
   },

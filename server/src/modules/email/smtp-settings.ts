@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../../lib/outbound/address-policy.ts';
 import type { Project } from '../../tenancy/project.ts';
 
 /** Where and as whom an email is sent. */
@@ -10,6 +11,10 @@ export type SmtpSettings = {
   secure?: boolean;
   senderName: string;
   senderEmail: string;
+  /** Set on a project's own server (not the operator's shared one): what its address may be (smtp-guard.ts). */
+  policy?: OutboundPolicy;
+  /** The name TLS verifies when `host` is the address the name was pinned to. */
+  servername?: string;
 };
 
 /**
@@ -31,6 +36,7 @@ export function resolveSmtpSettings(
       secure: own.port === 465,
       senderName: own.senderName || project.display_name,
       senderEmail: own.senderEmail,
+      policy: { allowLoopback: project.config.domains.allowLocalhost },
     };
   }
   return shared;

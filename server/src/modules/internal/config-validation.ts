@@ -38,6 +38,7 @@ export function assertValidConfig(projectId: string, config: ProjectConfig, isPr
   }
   const theme = config.emails.selectedThemeId;
   if (!Object.hasOwn(builtInThemes, theme) && !Object.hasOwn(config.emails.themes, theme)) fail(`Email theme ${theme} does not exist.`);
+  assertValidEmailContent(config.emails);
   parseCatalogue(config.payments);
   if (isProductionMode) assertProductionReady(projectId, config);
 }
@@ -76,6 +77,31 @@ function assertValidProvider(id: string, provider: unknown): void {
   if (!usesSharedKeys(provider)) {
     if (!provider.clientId) fail('Client ID is missing');
     if (!provider.clientSecret) fail('Client secret is missing');
+  }
+}
+
+/**
+ * Themes and templates are objects with a string `displayName` and `tsxSource`; a template's
+ * `themeId` is `false` (no theme) or names a theme that exists (built in or in `emails.themes`).
+ * Without this, one bad entry made every read of the templates fail (issue #30).
+ */
+function assertValidEmailContent(emails: ProjectConfig['emails']): void {
+  const themes = emails.themes as Record<string, unknown>;
+  for (const [kind, entries] of [
+    ['themes', themes],
+    ['templates', emails.templates as Record<string, unknown>],
+  ] as const) {
+    for (const [id, entry] of Object.entries(entries)) {
+      const path = `emails.${kind}.${id}`;
+      if (!isObject(entry)) fail(`${path} must be an object.`);
+      for (const field of ['displayName', 'tsxSource']) if (typeof entry[field] !== 'string') fail(`${path}.${field} must be a string.`);
+      if (kind !== 'templates' || entry.themeId === undefined || entry.themeId === false) continue;
+      const themeId = entry.themeId;
+      if (typeof themeId !== 'string') fail(`${path}.themeId must be a theme id or false.`);
+      const known = (id: string) => id.toLowerCase() === themeId.toLowerCase();
+      if (!Object.keys(builtInThemes).some(known) && !Object.keys(themes).some(known))
+        fail(`Email template ${id} uses theme ${themeId}, which does not exist.`);
+    }
   }
 }
 

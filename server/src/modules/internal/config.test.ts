@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
 import { withTestContext } from '../../testing/test-context.ts';
@@ -168,6 +169,22 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
     ],
     ['an unknown email theme', { 'emails.selectedThemeId': 'nope' }, 'Email theme nope does not exist.'],
     [
+      'an email template with an unknown theme (issue #30)',
+      { 'emails.templates.0b3b1d9e-6a2c-4d7f-9c7e-1a2b3c4d5e6f': { displayName: 'X', tsxSource: 'x', themeId: 'nope' } },
+      'Email template 0b3b1d9e-6a2c-4d7f-9c7e-1a2b3c4d5e6f uses theme nope, which does not exist.',
+    ],
+    [
+      'an email template whose theme id is not a string',
+      { 'emails.templates.t1': { displayName: 'X', tsxSource: 'x', themeId: 7 } },
+      'emails.templates.t1.themeId must be a theme id or false.',
+    ],
+    [
+      'an email template without its source',
+      { 'emails.templates.t1': { displayName: 'X' } },
+      'emails.templates.t1.tsxSource must be a string.',
+    ],
+    ['an email theme that is not an object', { 'emails.themes.t1': 'dark' }, 'emails.themes.t1 must be an object.'],
+    [
       'a handler path without slash',
       { 'domains.trustedDomains': { a: { baseUrl: 'https://example.com', handlerPath: 'handler' } } },
       'The handler path of https://example.com must start with "/".',
@@ -226,27 +243,38 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
 });
 
 describe('POST /internal/send-test-email', () => {
-  const send = (port: number) =>
+  const send = (port: number, headers = env.project.headers.admin, host = '127.0.0.1') =>
     env.context.request({
       method: 'POST',
       url: '/api/v1/internal/send-test-email',
-      headers: env.project.headers.admin,
+      headers,
       payload: {
         recipient_email: 'owner@example.com',
-        email_config: { host: '127.0.0.1', port, username: 'u', password: 'p', sender_name: 'Test', sender_email: 'test@example.com' },
+        email_config: { host, port, username: 'u', password: 'p', sender_name: 'Test', sender_email: 'test@example.com' },
       },
     });
+  const notDelivered = 'The email could not be delivered through this email server: check its host, port, username and password.';
 
-  it('delivers through the given server', async () => {
-    const response = await send(sink.port);
+  it('delivers through the given server (on loopback: the project allows localhost)', async () => {
+    const local = await env.context.createProject({ 'domains.allowLocalhost': true });
+    const response = await send(sink.port, local.headers.admin);
     expect(response.body).toEqual({ success: true });
     const message = await sink.waitFor((captured) => captured.to.includes('owner@example.com'));
     expect(message.subject).toBe('Test email');
   });
 
-  it('reports the server error text', async () => {
-    const response = await send(1);
-    expect(response.body.success).toBe(false);
-    expect(response.body.error_message).toMatch(/ECONNREFUSED|connect/i);
+  it('reports one sentence for a closed port and a peer that is not an SMTP server, never its answer (issue #30)', async () => {
+    const local = await env.context.createProject({ 'domains.allowLocalhost': true });
+    // A Redis-like peer that greets with its own error line.
+    const peer = createServer((socket) => socket.end('-NOAUTH Authentication required.\r\n'));
+    await new Promise<void>((done) => peer.listen(0, '127.0.0.1', done));
+    try {
+      const banner = await send((peer.address() as AddressInfo).port, local.headers.admin);
+      const closed = await send(1, local.headers.admin);
+      expect(banner.body).toEqual({ success: false, error_message: notDelivered });
+      expect(closed.body).toEqual(banner.body);
+    } finally {
+      await new Promise((done) => peer.close(done));
+    }
   });
 });

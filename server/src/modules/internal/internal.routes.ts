@@ -69,8 +69,11 @@ export function internalHandlers(services: {
     },
     sendTestEmail: async (request) => {
       const { email_config: config, recipient_email: to } = request.body;
+      const { project } = authOf(request);
       return services.email.sendTest(
         {
+          // A server given by the project: the same outbound guard as its webhooks (no internal addresses).
+          policy: { allowLoopback: project.config.domains.allowLocalhost },
           host: config.host,
           port: config.port,
           username: config.username || undefined,

@@ -40,14 +40,20 @@ export function grantedBy(included: IncludedItem, holding: Holding, now: Date): 
   return base * periodsBegun(holding.since, holding.endedAt ?? now, included.repeat);
 }
 
-/** The total an item gets from the holdings at `now`. */
+/**
+ * The bound of every item quantity and of its manual part (±10^15: exact as a JavaScript number and
+ * far inside Postgres' bigint). The ledger refuses changes past it (migration 0076).
+ */
+export const maxItemQuantity = 1_000_000_000_000_000;
+
+/** The total an item gets from the holdings at `now`, up to `maxItemQuantity` (stacked grants saturate there). */
 export function grantedQuantity(itemId: string, holdings: readonly Holding[], now: Date): number {
   let total = 0;
   for (const holding of holdings) {
     const included = holding.product.includedItems[itemId];
     if (included) total += grantedBy(included, holding, now);
   }
-  return total;
+  return Math.min(total, maxItemQuantity);
 }
 
 /** The period in which `now` falls for a repeating interval that started at `since`: its end. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
@@ -162,5 +163,45 @@ describe('POST /payments/items/{customer_type}/{customer_id}/{item_id}/update-qu
     for (const refused of results.filter((result) => result.status === 400))
       expect(refused.body.code).toBe('ITEM_QUANTITY_INSUFFICIENT_AMOUNT');
     expect(await quantityOf('custom', 'race', 'tokens')).toBe(0);
+  });
+});
+
+describe('the quantity bound (issue #30)', () => {
+  const limit = 1_000_000_000_000_000;
+  /** Sets the customer item's running total as stacked changes would have left it (without its thousands of ledger rows). */
+  const setTotal = (customerId: string, total: string) =>
+    sql`insert into payment_item_total (project_id, customer_type, customer_id, item_id, total)
+        values (${env.project.project.id}, 'user', ${customerId}, 'credits', ${total}::bigint)
+        on conflict (project_id, customer_type, customer_id, item_id) do update set total = excluded.total`.execute(
+      env.context.database.db,
+    );
+
+  it('refuses with ITEM_QUANTITY_OUT_OF_RANGE, not 500, a change past what bigint holds', async () => {
+    const owner = await newUser();
+    // What ten million stacked +10^12 changes reach: the old code answered 500 ("out of range for type bigint").
+    await setTotal(owner.id, '9223372036854775000');
+    const refused = await change('user', owner.id, 'credits', { delta: 1_000_000_000_000 });
+    expectError(refused, 400, 'ITEM_QUANTITY_OUT_OF_RANGE');
+    expect(refused.body.details).toMatchObject({ item_id: 'credits', customer_id: owner.id, limit });
+    // A read of the stored value still answers.
+    expect((await call('GET', itemUrl('user', owner.id, 'credits'), server())).status).toBe(200);
+  });
+
+  it('lets concurrent increments fill the bound exactly and refuses the rest (real Postgres)', async () => {
+    const owner = await newUser();
+    await setTotal(owner.id, String(limit - 5 * 100_000_000_000));
+    const results = await Promise.all(Array.from({ length: 12 }, () => change('user', owner.id, 'credits', { delta: 100_000_000_000 })));
+    expect(results.filter((result) => result.status === 200)).toHaveLength(5);
+    for (const refused of results.filter((result) => result.status !== 200)) expectError(refused, 400, 'ITEM_QUANTITY_OUT_OF_RANGE');
+    // The free plan's 5 credits come on top of the manual part.
+    expect(await quantityOf('user', owner.id, 'credits')).toBe(limit + 5);
+    // Expiring changes count too, and so does the way down.
+    expectError(
+      await change('user', owner.id, 'credits', { delta: 1, expires_at: new Date(Date.now() + 60_000).toISOString() }),
+      400,
+      'ITEM_QUANTITY_OUT_OF_RANGE',
+    );
+    await setTotal(owner.id, String(-limit));
+    expectError(await change('user', owner.id, 'credits', { delta: -1 }, true), 400, 'ITEM_QUANTITY_OUT_OF_RANGE');
   });
 });

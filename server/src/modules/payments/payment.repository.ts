@@ -61,6 +61,7 @@ export type ProductsSnapshot = { stamp: string; rows: CustomerProductRow[] };
 export type ItemChangeOutcome =
   | { outcome: 'changed'; prior: number | null }
   | { outcome: 'insufficient'; prior: number }
+  | { outcome: 'out_of_range'; prior: number }
   | { outcome: 'stale'; current: ProductsSnapshot };
 
 /**
@@ -100,6 +101,7 @@ export async function applyItemChange(
       current: { stamp: result.products_stamp ?? '', rows: (result.products ?? []).map((product) => productRowOfJson(product)) },
     };
   if (result.outcome === 'insufficient') return { outcome: 'insufficient', prior: Number(result.prior) };
+  if (result.outcome === 'out_of_range') return { outcome: 'out_of_range', prior: Number(result.prior) };
   return { outcome: 'changed', prior: result.prior === null ? null : Number(result.prior) };
 }
 

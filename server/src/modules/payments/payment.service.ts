@@ -5,6 +5,7 @@ import {
   ItemCustomerTypeDoesNotMatchError,
   ItemNotFoundError,
   ItemQuantityInsufficientAmountError,
+  ItemQuantityOutOfRangeError,
   NewPurchasesBlockedError,
   ProductAlreadyGrantedError,
   ProductCustomerTypeDoesNotMatchError,
@@ -29,7 +30,7 @@ import {
   parseCatalogue,
   parseInlineProduct,
 } from './catalogue.ts';
-import { currentPeriodEnd, grantedQuantity, type Holding } from './item-quantity.ts';
+import { currentPeriodEnd, grantedQuantity, type Holding, maxItemQuantity } from './item-quantity.ts';
 import {
   type CustomerProductRow,
   endCustomerProduct,
@@ -202,6 +203,13 @@ export class PaymentService {
       if (result.outcome === 'changed') return;
       if (result.outcome === 'insufficient')
         throw new ItemQuantityInsufficientAmountError({ item_id: itemId, customer_id: customer.id, quantity: result.prior });
+      if (result.outcome === 'out_of_range')
+        throw new ItemQuantityOutOfRangeError({
+          item_id: itemId,
+          customer_id: customer.id,
+          quantity: result.prior,
+          limit: maxItemQuantity,
+        });
       // The customer's products changed since they were last seen here: compute against the current ones.
       snapshot = result.current;
       this.productSnapshots.set(key, snapshot);

@@ -22,7 +22,7 @@ export const webhooksModule = defineModule({
   settings: readWebhookSettings,
   migrations: { '0040-webhook-endpoints': migration0040, '0041-webhook-deliveries': migration0041 },
   services: ({ events, projects }, { db, serverSecret, publicUrl, settings, cipher }) => ({
-    webhookEndpoints: new WebhookEndpointService(db, serverSecret, publicUrl, cipher),
+    webhookEndpoints: new WebhookEndpointService(db, serverSecret, publicUrl, cipher, settings.resolve),
     webhookDelivery: new WebhookDeliveryService(db, events, (id) => projects.find(id), settings, cipher),
   }),
   handlers: webhookHandlers,

@@ -5,7 +5,7 @@ import type { Project } from '../../tenancy/project.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { findWebhookEndpoint } from './webhook-endpoint.repository.ts';
-import { signingSecretsOf } from './webhook-endpoint.service.ts';
+import { outboundPolicyOf, signingSecretsOf } from './webhook-endpoint.service.ts';
 import { openWebhookSecrets } from './webhook-secret-sealing.ts';
 import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 import {
@@ -79,7 +79,8 @@ export class WebhookDeliveryService {
         signingSecretsOf(openWebhookSecrets(this.cipher, message), startedAt),
       ),
       timeoutMillis: this.settings.attemptTimeoutMillis,
-      allowPrivate: project.config.domains.allowLocalhost,
+      policy: outboundPolicyOf(project),
+      resolve: this.settings.resolve,
     });
     await insertWebhookAttempt(this.db, projectId, {
       message_row_id: message.id,
@@ -88,7 +89,8 @@ export class WebhookDeliveryService {
       succeeded: outcome.ok,
       status_code: outcome.status,
       latency_millis: outcome.latencyMillis,
-      response_excerpt: outcome.responseExcerpt,
+      // Kept empty: the receiver's answer is never shown back (see postWebhook).
+      response_excerpt: '',
       error: outcome.error,
     });
     if (outcome.ok) {

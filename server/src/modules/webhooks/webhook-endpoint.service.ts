@@ -13,7 +13,9 @@ import {
   type WebhookEndpointValues,
 } from './webhook-endpoint.repository.ts';
 import type { WebhookEndpointRow } from './webhook-endpoint.table.ts';
-import { postWebhook, signedHeaders } from './webhook-sender.ts';
+import type { OutboundPolicy } from '../../lib/outbound/address-policy.ts';
+import type { HostResolver } from '../../lib/outbound/outbound-target.ts';
+import { postFailures, postWebhook, signedHeaders } from './webhook-sender.ts';
 import { checkWebhookUrl } from './url-guard.ts';
 import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 import { openWebhookSecrets, sealWebhookSecret } from './webhook-secret-sealing.ts';
@@ -37,8 +39,8 @@ export function signingSecretsOf(
 export const wantsEvent = (endpoint: Pick<WebhookEndpointRow, 'event_types'>, type: string): boolean =>
   endpoint.event_types.length === 0 || endpoint.event_types.includes(type);
 
-/** Whether the project lets its endpoints reach private addresses (tests, local development). */
-export const allowsPrivateAddresses = (project: Project): boolean => project.config.domains.allowLocalhost;
+/** What the project's endpoints may reach: public addresses, and loopback when it allows localhost (tests, local development). */
+export const outboundPolicyOf = (project: Project): OutboundPolicy => ({ allowLoopback: project.config.domains.allowLocalhost });
 
 const portalTokenLifetimeMillis = 3_600_000;
 const testTimeoutMillis = 10_000;
@@ -52,6 +54,7 @@ export class WebhookEndpointService {
     serverSecret: Buffer,
     private readonly publicUrl: string,
     private readonly cipher: AtRestCipher,
+    private readonly resolve?: HostResolver,
   ) {
     this.portalKey = createHmac('sha256', serverSecret).update('gatehouse webhook portal token').digest();
   }
@@ -137,15 +140,13 @@ export class WebhookEndpointService {
     }
   }
 
-  /** Posts a signed test message to one endpoint now and reports what happened (nothing is logged or retried). */
+  /** Posts a signed test message to one endpoint now and reports whether it was accepted (nothing is logged or retried). */
   async sendTest(project: Project, endpointId: string): Promise<{ success: boolean; error_message?: string }> {
     const found = /^[0-9a-f-]{36}$/i.test(endpointId)
       ? await findWebhookEndpoint(this.db, project.id, endpointId.toLowerCase())
       : undefined;
     const endpoint = found && openWebhookSecrets(this.cipher, found);
     if (!endpoint) return { success: false, error_message: `No webhook endpoint with id ${endpointId} in this project.` };
-    const check = await checkWebhookUrl(endpoint.url, allowsPrivateAddresses(project));
-    if (!check.allowed) return { success: false, error_message: `The webhook URL is not allowed: ${check.reason}.` };
     const messageId = `msg_test_${randomUUID()}`;
     const body = JSON.stringify({ type: 'test', data: { message: 'This is a test webhook from Gatehouse.' } });
     const outcome = await postWebhook({
@@ -153,15 +154,15 @@ export class WebhookEndpointService {
       body,
       headers: signedHeaders(messageId, new Date(), body, signingSecretsOf(endpoint)),
       timeoutMillis: testTimeoutMillis,
-      allowPrivate: allowsPrivateAddresses(project),
+      policy: outboundPolicyOf(project),
+      resolve: this.resolve,
     });
-    if (outcome.ok) return { success: true };
-    const excerpt = outcome.responseExcerpt ? `: ${outcome.responseExcerpt.slice(0, 200)}` : '';
-    return { success: false, error_message: `${outcome.error ?? 'failed'}${excerpt}` };
+    // One of postFailures' sentences: the status at most, never the receiver's body.
+    return outcome.ok ? { success: true } : { success: false, error_message: outcome.error ?? postFailures.unreachable(testTimeoutMillis) };
   }
 
   private async assertUrlAllowed(project: Project, url: string): Promise<void> {
-    const check = await checkWebhookUrl(url, allowsPrivateAddresses(project));
+    const check = await checkWebhookUrl(url, outboundPolicyOf(project), this.resolve);
     if (!check.allowed)
       throw new WebhookEndpointUrlNotAllowedError({ url, reason: check.reason }, `The webhook URL is not allowed: ${check.reason}.`);
   }

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/expect-response.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 import { startReceiver } from '../../testing/webhook-receiver.ts';
-import { isNonPublicAddress } from './url-guard.ts';
 import { postWebhook } from './webhook-sender.ts';
 
 /**
@@ -123,19 +122,12 @@ describe('the SSRF guard', () => {
     expect((await call('POST', '/internal/webhooks/endpoints', { url: 'http://localhost:9/' })).status).toBe(201);
   });
 
-  it('classifies addresses', () => {
-    for (const address of ['127.0.0.1', '10.0.0.1', '169.254.1.1', '::1', 'fe80::1', 'fc00::1', '::ffff:10.0.0.1', '0.0.0.0', '::'])
-      expect(isNonPublicAddress(address), address).toBe(true);
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])
-      expect(isNonPublicAddress(address), address).toBe(false);
-  });
-
   it('checks again when connecting: a name that resolves to loopback is refused at delivery time', async () => {
     const before = receiver.received.length;
     for (const url of [receiver.url, receiver.url.replace('127.0.0.1', 'localhost')]) {
-      const outcome = await postWebhook({ url, body: '{}', headers: {}, timeoutMillis: 2000, allowPrivate: false });
+      const outcome = await postWebhook({ url, body: '{}', headers: {}, timeoutMillis: 2000, policy: { allowLoopback: false } });
       expect(outcome).toMatchObject({ ok: false, status: null });
-      expect(outcome.error).toMatch(/^refused/);
+      expect(outcome.error).toMatch(/^The webhook URL is not allowed/);
     }
     expect(receiver.received.length).toBe(before);
   });
@@ -178,9 +170,8 @@ describe('secrets and test messages', () => {
     try {
       const endpoint = (await call('POST', '/internal/webhooks/endpoints', { url: failing.url })).body;
       const sent = await call('POST', '/internal/send-test-webhook', { endpoint_id: endpoint.id });
-      expect(sent.body.success).toBe(false);
-      expect(sent.body.error_message).toContain('503');
-      expect(sent.body.error_message).toContain('down for maintenance');
+      // The status only: the receiver's body is never shown back (SSRF, issue #30).
+      expect(sent.body).toEqual({ success: false, error_message: 'The endpoint answered HTTP 503.' });
     } finally {
       await failing.close();
     }

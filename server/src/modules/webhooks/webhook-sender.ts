@@ -1,8 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { guardedLookup, hostOf, isNonPublicAddress } from './url-guard.ts';
+import type { OutboundPolicy } from '../../lib/outbound/address-policy.ts';
+import { type HostResolver, pinnedLookup } from '../../lib/outbound/outbound-target.ts';
+import { checkWebhookUrl } from './url-guard.ts';
 
 /**
  * The Standard Webhooks headers of a message, signed with each secret given (the current one and,
@@ -22,53 +23,49 @@ export type PostOutcome = {
   /** The HTTP status, or null when there was no answer (timeout, refused address, connection error). */
   status: number | null;
   latencyMillis: number;
-  /** The first 1024 characters of the answer's body. */
-  responseExcerpt: string;
-  /** Why it failed, in words (null on success). */
+  /** Why it failed, one of a few fixed sentences (null on success). */
   error: string | null;
 };
 
-const excerptLength = 1024;
+/**
+ * The failures a caller may see. The receiver's body is never read back, and "no connection" and
+ * "no answer in time" are one sentence: a project must not learn a port's state or an internal
+ * service's answer through its webhooks (SSRF).
+ */
+export const postFailures = {
+  notAllowed: (reason: string) => `The webhook URL is not allowed: ${reason}.`,
+  status: (status: number) => `The endpoint answered HTTP ${status}.`,
+  unreachable: (timeoutMillis: number) => `The endpoint could not be reached, or did not answer within ${timeoutMillis} ms.`,
+};
 
 /**
- * POSTs a JSON body to a webhook URL with a timeout over the whole exchange. Connections go only to
- * public addresses (checked when the host is resolved for this very connection) unless
- * `allowPrivate`; redirects are not followed.
+ * POSTs a JSON body to a webhook URL with a timeout over the whole exchange. The host is resolved
+ * once and every address judged (see lib/outbound); the socket connects only to those addresses.
+ * Redirects are not followed, and only the status of the answer is kept.
  */
-export function postWebhook(options: {
+export async function postWebhook(options: {
   url: string;
   body: string;
   headers: Record<string, string>;
   timeoutMillis: number;
-  allowPrivate: boolean;
+  policy: OutboundPolicy;
+  resolve?: HostResolver;
 }): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const failed = (error: string, status: number | null = null, responseExcerpt = ''): PostOutcome => ({
-    ok: false,
-    status,
-    latencyMillis: elapsed(),
-    responseExcerpt,
-    error,
-  });
-  let url: URL;
-  try {
-    url = new URL(options.url);
-  } catch {
-    return Promise.resolve(failed('not a valid URL'));
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(failed('the scheme must be http or https'));
-  const host = hostOf(url);
-  if (!options.allowPrivate && isIP(host) && isNonPublicAddress(host)) {
-    return Promise.resolve(failed(`refused: ${host} is a private, loopback or link-local address`));
-  }
+  const failed = (error: string, status: number | null = null): PostOutcome => ({ ok: false, status, latencyMillis: elapsed(), error });
+  const check = await checkWebhookUrl(options.url, options.policy, options.resolve);
+  if (!check.allowed) return failed(postFailures.notAllowed(check.reason));
+  const { url, target } = check;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const remaining = Math.max(1, options.timeoutMillis - elapsed());
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: PostOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      request.destroy();
       resolve(outcome);
     };
     const request = send(
@@ -81,31 +78,18 @@ export function postWebhook(options: {
           'content-length': String(Buffer.byteLength(options.body)),
           'user-agent': 'Gatehouse-Webhooks/1',
         },
-        lookup: guardedLookup(options.allowPrivate) as never,
+        lookup: pinnedLookup(target),
       },
       (response) => {
-        let excerpt = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          if (excerpt.length < excerptLength) excerpt += chunk.slice(0, excerptLength - excerpt.length);
-        });
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) finish({ ok: true, status, latencyMillis: elapsed(), responseExcerpt: excerpt, error: null });
-          else finish(failed(`the endpoint answered ${status}`, status, excerpt));
-        });
-        response.on('error', (error) => finish(failed(`the answer broke off: ${error.message}`, status(response.statusCode), excerpt)));
+        // The status is all that is kept; the body is not read.
+        const status = response.statusCode ?? 0;
+        response.resume();
+        if (status >= 200 && status < 300) finish({ ok: true, status, latencyMillis: elapsed(), error: null });
+        else finish(failed(postFailures.status(status), status));
       },
     );
-    const timer = setTimeout(() => {
-      finish(failed(`no answer within ${options.timeoutMillis} ms`));
-      request.destroy();
-    }, options.timeoutMillis);
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      finish(failed(error.code === 'ENOTPUBLIC' ? `refused: ${error.message}` : `could not reach the endpoint: ${error.message}`));
-    });
+    const timer = setTimeout(() => finish(failed(postFailures.unreachable(options.timeoutMillis))), remaining);
+    request.on('error', () => finish(failed(postFailures.unreachable(options.timeoutMillis))));
     request.end(options.body);
   });
 }
-
-const status = (code: number | undefined) => code ?? null;

@@ -1,3 +1,5 @@
+import type { HostResolver } from '../../lib/outbound/outbound-target.ts';
+
 /** How delivery behaves; read from the environment at start (a bad value stops it), or given by a test. */
 export type WebhookSettings = {
   /** How often the worker looks for due messages (WEBHOOK_POLL_INTERVAL_MS, 250; 0 turns delivery off on this instance). */
@@ -14,6 +16,8 @@ export type WebhookSettings = {
   disableAfterMillis: number;
   /** Messages one worker claims and posts at once (WEBHOOK_BATCH_SIZE, 16). */
   batchSize: number;
+  /** How endpoint hosts are resolved (the system resolver; a test points names where it wants). */
+  resolve?: HostResolver;
 };
 
 /** 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h: 12 attempts span about 2.8 days. */
