@@ -22,6 +22,7 @@ export type SandboxOutput = {
 };
 
 type Job = {
+  tenant: string;
   message: { driver: string; finish: FinishOptions };
   resolve: (output: SandboxOutput) => void;
   reject: (error: Error) => void;
@@ -40,14 +41,17 @@ export class SandboxOutputLimitError extends SandboxError {}
  * its deadline; if a single native operation (or the finishing) outlives the deadline by `graceMs`
  * (default 3 s, which also covers loading React under load), the thread is terminated and replaced.
  *
- * Jobs wait in one queue per tenant (project), and a free thread takes the next job of the tenant
- * after the one it served last (round robin): one project's flood of slow renders delays another
- * project's render by at most one render, not by the whole flood.
+ * Jobs wait in one queue per tenant (project). A free thread takes the oldest job of the waiting
+ * tenant with the fewest renders running (ties: the one served longest ago, round robin): one
+ * project's flood of slow renders delays another project's render by about one render, not by the
+ * whole flood.
  */
 export class SandboxPool {
   private readonly slots: Slot[] = [];
   /** Waiting jobs by tenant; the map's order is the turn order (a served tenant moves to the end). */
   private readonly queues = new Map<string, Job[]>();
+  /** Renders running per tenant. */
+  private readonly running = new Map<string, number>();
   private closed = false;
 
   constructor(private readonly options: { runtimeScript: string; timeoutMs: number; memoryBytes: number; size: number; graceMs?: number }) {
@@ -58,7 +62,7 @@ export class SandboxPool {
     if (this.closed) return Promise.reject(new Error('The email renderer is closed.'));
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(tenant);
-      const job = { message: { driver, finish }, resolve, reject };
+      const job = { tenant, message: { driver, finish }, resolve, reject };
       if (queue) queue.push(job);
       else this.queues.set(tenant, [job]);
       this.pump();
@@ -72,15 +76,24 @@ export class SandboxPool {
     await Promise.all(this.slots.map((slot) => this.stop(slot)));
   }
 
-  /** The next job in turn: the first waiting tenant's oldest job; that tenant goes to the back of the line. */
+  /** The next job in turn (see the class); its tenant goes to the back of the line. */
   private nextJob(): Job | undefined {
-    const first = this.queues.entries().next();
-    if (first.done) return undefined;
-    const [tenant, queue] = first.value;
+    let chosen: [string, Job[]] | undefined;
+    for (const entry of this.queues) {
+      if (!chosen || (this.running.get(entry[0]) ?? 0) < (this.running.get(chosen[0]) ?? 0)) chosen = entry;
+    }
+    if (!chosen) return undefined;
+    const [tenant, queue] = chosen;
     const job = queue.shift();
     this.queues.delete(tenant);
     if (queue.length > 0) this.queues.set(tenant, queue);
     return job;
+  }
+
+  private settle(job: Job): void {
+    const left = (this.running.get(job.tenant) ?? 1) - 1;
+    if (left > 0) this.running.set(job.tenant, left);
+    else this.running.delete(job.tenant);
   }
 
   private pump(): void {
@@ -89,6 +102,7 @@ export class SandboxPool {
       const job = this.nextJob();
       if (!job) return;
       slot.job = job;
+      this.running.set(job.tenant, (this.running.get(job.tenant) ?? 0) + 1);
       const id = ++slot.nextId;
       slot.timer = setTimeout(
         () => this.fail(slot, `The email took longer than ${this.options.timeoutMs} ms to render (stopped).`),
@@ -121,6 +135,7 @@ export class SandboxPool {
     clearTimeout(slot.timer);
     slot.job = undefined;
     slot.timer = undefined;
+    this.settle(job);
     if (result.error !== undefined) job.reject(result.limit ? new SandboxOutputLimitError(result.error) : new SandboxError(result.error));
     else if (result.output) job.resolve(result.output);
     else job.reject(new SandboxError('The email renderer returned nothing.'));
@@ -134,6 +149,7 @@ export class SandboxPool {
     this.slots[index] = this.spawn();
     const job = slot.job;
     slot.job = undefined;
+    if (job) this.settle(job);
     void this.stop(slot);
     job?.reject(new SandboxError(message));
     this.pump();
