@@ -158,7 +158,8 @@ const hostile: Array<[string, () => Promise<Answer[]>, Array<[number, string | s
   [
     'a 128 KB template source',
     async () => [await createTemplate(`// ${'x'.repeat(128_000)}\n${template('return null;')}`)],
-    [[400, 'SCHEMA_ERROR']],
+    // Accepted (a long comment compiles away); what is timed is the server's handling of the body.
+    [[200, undefined]],
   ],
   [
     'JSON nested 10 000 levels deep, to a template and to the config',
