@@ -11826,7 +11826,13 @@ export interface components {
          *     previews). A **theme** exports `EmailTheme({ children, unsubscribeLink })`, which wraps the body
          *     and shows `unsubscribeLink` when there is one (non-transactional emails). A source that fails to
          *     compile (the message has `file:line:column`), throws, runs past the time or memory limit, or
-         *     overflows the stack is `EMAIL_RENDERING_ERROR` with the message in `details.error`.
+         *     overflows the stack is `EMAIL_RENDERING_ERROR` with the message in `details.error`; so is a
+         *     `variablesSchema` that is not a valid JSON Schema (draft-07). Each template's schema is compiled
+         *     on its own (its `$id` names nothing outside it, so a `$ref` reaches only its own definitions), and
+         *     its `pattern`s run on RE2 (linear time: no lookaround or backreferences). A rendering longer than
+         *     1 MiB (HTML, subject and schema together) or with HTML nested too deeply for the plain-text part
+         *     is `EMAIL_RENDERED_OUTPUT_TOO_LARGE`. Renders are shared fairly: each project's renders wait in a
+         *     queue of their own, served in turn, so one project's slow renders do not hold another's.
          */
         TsxSource: string;
         /** @description A theme id, `false` for no theme, or `null` for the project's selected theme. */
@@ -13299,6 +13305,15 @@ export interface components {
         EmailRenderingError: {
             /** @constant */
             code: "EMAIL_RENDERING_ERROR";
+            error: string;
+            details: {
+                error: string;
+            };
+        };
+        /** @description The rendered email is over the renderer's output limits: longer than the limit (1 MiB of HTML, subject and variables schema by default), or HTML nested too deeply to turn into the plain-text part. details.error says which. */
+        EmailRenderedOutputTooLargeError: {
+            /** @constant */
+            code: "EMAIL_RENDERED_OUTPUT_TOO_LARGE";
             error: string;
             details: {
                 error: string;
@@ -15191,6 +15206,17 @@ export interface components {
                 "application/json": components["schemas"]["EmailRenderingError"];
             };
         };
+        /** @description The rendered email is over the renderer's output limits; details.error says which. */
+        EMAIL_RENDERED_OUTPUT_TOO_LARGE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EmailRenderedOutputTooLargeError"];
+            };
+        };
         /** @description AI-assisted template rewrite failed. */
         TEMPLATE_SOURCE_REWRITE_ERROR: {
             headers: {
@@ -15744,13 +15770,13 @@ export interface components {
                 "application/json": components["schemas"]["UserTokenErrors403"];
             };
         };
-        /** @description A bad request, or a TSX source that does not compile or render (`EMAIL_RENDERING_ERROR`). */
+        /** @description A bad request, a TSX source that does not compile or render (`EMAIL_RENDERING_ERROR`), or a rendering over the output limits (`EMAIL_RENDERED_OUTPUT_TOO_LARGE`). */
         EmailRendering400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailRenderingError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailRenderingError"] | components["schemas"]["EmailRenderedOutputTooLargeError"];
             };
         };
         /** @description A bad request, a TSX source that does not compile or render, or a project on the shared email server. */
@@ -15759,7 +15785,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailRenderingError"] | components["schemas"]["RequiresCustomEmailServerError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailRenderingError"] | components["schemas"]["EmailRenderedOutputTooLargeError"] | components["schemas"]["RequiresCustomEmailServerError"];
             };
         };
         /** @description A bad request, a project on the shared email server, an unknown user id, variables that do not match the template, or a template that does not render. */
@@ -15768,7 +15794,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["RequiresCustomEmailServerError"] | components["schemas"]["EmailRenderingError"] | components["schemas"]["UserIdDoesNotExistError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["RequiresCustomEmailServerError"] | components["schemas"]["EmailRenderingError"] | components["schemas"]["EmailRenderedOutputTooLargeError"] | components["schemas"]["UserIdDoesNotExistError"];
             };
         };
         /** @description A bad request, or an email that is sending or sent (`EMAIL_NOT_EDITABLE`). */

@@ -125,6 +125,7 @@ import { ApiKeyNotFoundError } from './errors/api-key-not-found-error.ts';
 import { PublicApiKeyCannotBeRevokedError } from './errors/public-api-key-cannot-be-revoked-error.ts';
 import { PermissionIdAlreadyExistsError } from './errors/permission-id-already-exists-error.ts';
 import { EmailRenderingError } from './errors/email-rendering-error.ts';
+import { EmailRenderedOutputTooLargeError } from './errors/email-rendered-output-too-large-error.ts';
 import { TemplateSourceRewriteError } from './errors/template-source-rewrite-error.ts';
 import { RequiresCustomEmailServerError } from './errors/requires-custom-email-server-error.ts';
 import { EmailCapacityBoostAlreadyActiveError } from './errors/email-capacity-boost-already-active-error.ts';
@@ -279,6 +280,7 @@ export const knownErrorClasses = {
   PUBLIC_API_KEY_CANNOT_BE_REVOKED: PublicApiKeyCannotBeRevokedError,
   PERMISSION_ID_ALREADY_EXISTS: PermissionIdAlreadyExistsError,
   EMAIL_RENDERING_ERROR: EmailRenderingError,
+  EMAIL_RENDERED_OUTPUT_TOO_LARGE: EmailRenderedOutputTooLargeError,
   TEMPLATE_SOURCE_REWRITE_ERROR: TemplateSourceRewriteError,
   REQUIRES_CUSTOM_EMAIL_SERVER: RequiresCustomEmailServerError,
   EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: EmailCapacityBoostAlreadyActiveError,

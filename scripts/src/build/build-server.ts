@@ -13,7 +13,8 @@ const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../ser
  * installed packages stay external and load from server/node_modules, so the dynamic imports of heavy
  * ones stay lazy. It mirrors the source layout so that the files the code finds next to itself by
  * `import.meta.url` sit at the same relative places:
- * `dist/generated/openapi.json`, `dist/src/render-worker.mjs`, `dist/src/sandbox-runtime.entry.ts`.
+ * `dist/generated/openapi.json`, `dist/src/render-worker.mjs` (with the two modules it imports),
+ * `dist/src/sandbox-runtime.entry.ts`.
  */
 export const serverDist = join(serverDir, 'dist');
 /** Written last: its time is the build's (freshness.mjs lists the sources it is compared with). */
@@ -57,6 +58,8 @@ export const bundledPackages = [
 const assets: Array<[from: string, to: string]> = [
   ['src/generated/openapi.json', 'generated/openapi.json'],
   ['src/modules/email/rendering/render-worker.mjs', 'src/render-worker.mjs'],
+  ['src/modules/email/rendering/render-output.mjs', 'src/render-output.mjs'],
+  ['src/modules/email/rendering/variables-schema.mjs', 'src/variables-schema.mjs'],
   ['src/modules/email/rendering/sandbox-runtime.entry.ts', 'src/sandbox-runtime.entry.ts'],
 ];
 

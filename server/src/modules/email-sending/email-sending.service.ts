@@ -1,5 +1,4 @@
 import { RequiresCustomEmailServerError, SchemaError, UserIdDoesNotExistError } from '@gatehouse/protocol/errors';
-import Ajv from 'ajv';
 import type { Project } from '../../tenancy/project.ts';
 import type { DbHandle } from '../../db/handle.ts';
 import type { EmailContentService, ThemeChoice } from '../email/email-content.service.ts';
@@ -36,7 +35,6 @@ const htmlTemplate = `export function EmailTemplate({ variables }) {
 }`;
 
 const categoryIds = { Transactional: transactionalCategoryId, Marketing: marketingCategoryId } as const;
-const ajv = new Ajv({ allErrors: false, strict: false });
 
 function schemaError(message: string): never {
   throw new SchemaError({ message }, message);
@@ -90,7 +88,8 @@ export class EmailSendingService {
       request.theme_id === undefined || request.theme_id === null ? source.themeId : content.themeChoice(project, request.theme_id);
     const themeSource = content.themeSource(project, themeId);
 
-    // One render up front: the source must render, and it tells the category and the variables' schema.
+    // One render up front: the source must render, and it tells the category. The variables are
+    // checked against the template's schema on the render thread (RE2 patterns, an Ajv per schema).
     const probe = await content.renderOrThrow({
       templateSource: source.tsxSource,
       themeSource,
@@ -99,12 +98,9 @@ export class EmailSendingService {
         project: { id: project.id, display_name: project.display_name },
         variables,
       },
+      validateVariables: request.template_id !== undefined,
     });
-    if (probe.variablesSchema && request.template_id !== undefined) {
-      const validate = ajv.compile(probe.variablesSchema);
-      if (!validate(variables))
-        schemaError(`variables do not match the template: ${ajv.errorsText(validate.errors, { dataVar: 'variables' })}`);
-    }
+    if (probe.variablesError !== undefined) schemaError(`variables do not match the template: ${probe.variablesError}`);
     const categoryName = request.notification_category_name ?? (probe.notificationCategory === 'Marketing' ? 'Marketing' : 'Transactional');
     const categoryId = categoryIds[categoryName];
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EmailRenderingError, RequiresCustomEmailServerError } from '@gatehouse/protocol/errors';
+import { EmailRenderedOutputTooLargeError, EmailRenderingError, RequiresCustomEmailServerError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { mergeOverride, withoutConfigPath } from '../../tenancy/project-config.ts';
@@ -17,7 +17,13 @@ import {
 } from './built-in-emails.ts';
 import { deleteEmailDraft, findEmailDraft, insertEmailDraft, listEmailDrafts, updateEmailDraft } from './email-draft.repository.ts';
 import type { EmailDraftRow } from './email-draft.table.ts';
-import { type EmailProps, type EmailRenderer, EmailSourceError, type RenderedEmail } from './rendering/email-renderer.ts';
+import {
+  EmailOutputTooLargeError,
+  type EmailProps,
+  type EmailRenderer,
+  EmailSourceError,
+  type RenderedEmail,
+} from './rendering/email-renderer.ts';
 
 /** A theme id, `false` for no theme, `null`/absent for the project's selected theme. */
 export type ThemeChoice = string | false | null | undefined;
@@ -305,11 +311,12 @@ export class EmailContentService {
     }
   }
 
-  /** Renders, turning a failing source into EMAIL_RENDERING_ERROR. */
+  /** Renders, turning a failing source into EMAIL_RENDERING_ERROR (EMAIL_RENDERED_OUTPUT_TOO_LARGE over the output limits). */
   async renderOrThrow(request: Parameters<EmailRenderer['render']>[0]): Promise<RenderedEmail> {
     try {
       return await this.renderer.render(request);
     } catch (error) {
+      if (error instanceof EmailOutputTooLargeError) throw new EmailRenderedOutputTooLargeError({ error: error.message }, error.message);
       if (error instanceof EmailSourceError) throw new EmailRenderingError({ error: error.message }, error.message);
       throw error;
     }

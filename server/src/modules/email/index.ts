@@ -45,6 +45,7 @@ function readRenderLimits(env: NodeJS.ProcessEnv): RenderLimits {
     timeoutMs: read('EMAIL_RENDER_TIMEOUT_MS', defaultRenderLimits.timeoutMs, 60_000),
     memoryBytes: read('EMAIL_RENDER_MEMORY_MB', defaultRenderLimits.memoryBytes / 1024 / 1024, 1024) * 1024 * 1024,
     size: read('EMAIL_RENDER_THREADS', defaultRenderLimits.size, 64),
+    maxOutputLength: defaultRenderLimits.maxOutputLength,
   };
 }
 

@@ -5,6 +5,7 @@ import { builtInThemes } from '../email/built-in-emails.ts';
 import { defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../tenancy/project-config.ts';
 import { parseCatalogue } from '../payments/catalogue.ts';
 import { assertProductionReady } from './production-mode.ts';
+import { findUnsafeInput } from '../../routing/unsafe-input.ts';
 
 function fail(message: string): never {
   throw new PlainHttpError(400, message);
@@ -147,6 +148,9 @@ export function parseOverride(text: string, field = 'config_override_string'): R
     return fail(`${field} is not valid JSON.`);
   }
   if (!isObject(parsed)) return fail(`${field} must be a JSON object.`);
+  // The string holds JSON the body's own checks never saw: 10 000 levels overflowed the stack (a 500).
+  const unsafe = findUnsafeInput(parsed);
+  if (unsafe) fail(`${field}${unsafe.instancePath} ${unsafe.message}.`);
   assertSafeKeys(parsed, field);
   return parsed;
 }

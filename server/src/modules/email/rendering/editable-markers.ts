@@ -75,14 +75,20 @@ export function markEditableText(source: string, kind: EditableSource): { source
   return { source: marked, regions };
 }
 
-const fenced = new RegExp(`${open}([^${close}<]*)${close}((?:[^${open}${end}<]|<!-- -->)*)${end}`, 'g');
-const stray = new RegExp(`${open}[^${close}]*${close}|${end}|${close}`, 'g');
+// No class spans an \uE000, so each match attempt stops at the next one: linear in the HTML, whatever
+// marker characters a source prints itself (spanning them made a run of them quadratic).
+const fenced = new RegExp(`${open}([^${open}${close}<]*)${close}((?:[^${open}${end}<]|<!-- -->)*)${end}`, 'g');
+/** Every fence (an opening with its id, or a lone marker character), as a regular expression's source. */
+export const editableMarkerPattern = `${open}[^${open}${close}]*${close}|[${open}${end}${close}]`;
+const stray = new RegExp(editableMarkerPattern, 'g');
 const rawTextElements = new Set(['title', 'style', 'script', 'textarea']);
 
 /** The rendered HTML with fences in text content turned into spans and every other fence removed. */
 export function applyEditableMarkers(html: string): string {
   let output = '';
   let text = '';
+  // Once, not per raw-text element: lowering the whole HTML at each `<title>` was quadratic.
+  const lowered = html.toLowerCase();
   const flushText = () => {
     output += text.replace(fenced, (_, id: string, inner: string) => `<span data-editable-id="${id}">${inner}</span>`).replace(stray, '');
     text = '';
@@ -110,7 +116,7 @@ export function applyEditableMarkers(html: string): string {
     index = after;
     const name = /^<([a-zA-Z]+)/.exec(tag)?.[1]?.toLowerCase();
     if (name && rawTextElements.has(name) && !tag.endsWith('/>')) {
-      const closing = html.toLowerCase().indexOf(`</${name}`, index);
+      const closing = lowered.indexOf(`</${name}`, index);
       const rawEnd = closing === -1 ? html.length : closing;
       output += html.slice(index, rawEnd).replace(stray, '');
       index = rawEnd;

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Message } from 'esbuild';
-import { applyEditableMarkers, type EditableRegion, markEditableText, withoutEditableMarkers } from './editable-markers.ts';
-import { SandboxError, SandboxPool } from './sandbox-pool.ts';
+import {
+  applyEditableMarkers,
+  type EditableRegion,
+  editableMarkerPattern,
+  markEditableText,
+  withoutEditableMarkers,
+} from './editable-markers.ts';
+import { SandboxError, SandboxOutputLimitError, SandboxPool } from './sandbox-pool.ts';
 import { sandboxRuntimeScript } from './sandbox-runtime.ts';
 
 /** The modules an email source may import; anything else fails to compile. */
@@ -14,9 +20,11 @@ export type RenderLimits = {
   memoryBytes: number;
   /** How many renders run at once (each on its own worker thread). */
   size: number;
+  /** The longest rendering (HTML, subject and variables schema, as JSON characters) that is accepted. */
+  maxOutputLength: number;
 };
 
-export const defaultRenderLimits: RenderLimits = { timeoutMs: 1_000, memoryBytes: 64 * 1024 * 1024, size: 2 };
+export const defaultRenderLimits: RenderLimits = { timeoutMs: 1_000, memoryBytes: 64 * 1024 * 1024, size: 2, maxOutputLength: 1024 * 1024 };
 
 /** What a template component is given (its props). */
 export type EmailProps = {
@@ -35,6 +43,8 @@ export type RenderRequest = {
   unsubscribeLink?: string;
   /** Mark the static texts of these sources as editable regions (previews for an editor; see editable-markers.ts). */
   editable?: { template: boolean; theme: boolean };
+  /** Check `props.variables` against the template's `variablesSchema` (the result's `variablesError`). */
+  validateVariables?: boolean;
 };
 
 export type RenderedEmail = {
@@ -48,10 +58,18 @@ export type RenderedEmail = {
   variablesSchema: Record<string, unknown> | undefined;
   /** With `editable`: the regions of the marked sources, each wrapped in a `data-editable-id` span of `html`. */
   editableRegions?: EditableRegion[];
+  /** With `validateVariables`: how the variables do not match the template's schema (undefined: they match). */
+  variablesError?: string;
 };
 
-/** A source that does not compile, throws, runs out of time or memory: the message names where. */
+/**
+ * A source that does not compile, throws, runs out of time or memory, or exports a `variablesSchema`
+ * that is not a valid JSON Schema: the message names where.
+ */
 export class EmailSourceError extends Error {}
+
+/** A rendering over the output limits (too long, or nested too deeply for the text part). */
+export class EmailOutputTooLargeError extends EmailSourceError {}
 
 type Compiled = { code: string } | { error: string };
 const maxCachedBundles = 500;
@@ -95,23 +113,31 @@ export class EmailRenderer {
         editableRegions.push(...marked.regions);
       }
     }
-    let output: string;
+    // The output is limited, turned into text and checked against the schema on the render thread.
+    const finish = {
+      maxOutputLength: this.limits.maxOutputLength,
+      markerPattern: editableRegions ? editableMarkerPattern : null,
+      variables: request.validateVariables ? (request.props.variables ?? {}) : undefined,
+    };
+    let output: Awaited<ReturnType<SandboxPool['run']>>;
     try {
-      output = await pool.run(driverScript(template, theme, request));
+      output = await pool.run(request.props.project.id ?? '', driverScript(template, theme, request), finish);
     } catch (error) {
+      if (error instanceof SandboxOutputLimitError) throw new EmailOutputTooLargeError(error.message);
       if (error instanceof SandboxError) throw new EmailSourceError(error.message);
       throw error;
     }
-    const parsed = JSON.parse(output) as Omit<RenderedEmail, 'text'> & { subject: string | null; notificationCategory: string | null };
-    const body = editableRegions ? applyEditableMarkers(parsed.html) : parsed.html;
+    // Linear in the output, which the render thread bounded.
+    const body = editableRegions ? applyEditableMarkers(output.html) : output.html;
     const html = `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">${body}`;
     return {
       html,
-      text: (await import('html-to-text')).convert(editableRegions ? withoutEditableMarkers(parsed.html) : parsed.html, textOptions),
-      subject: parsed.subject === null ? undefined : editableRegions ? withoutEditableMarkers(parsed.subject) : parsed.subject,
-      notificationCategory: parsed.notificationCategory ?? undefined,
-      variablesSchema: parsed.variablesSchema ?? undefined,
+      text: output.text,
+      subject: output.subject === null ? undefined : editableRegions ? withoutEditableMarkers(output.subject) : output.subject,
+      notificationCategory: output.notificationCategory ?? undefined,
+      variablesSchema: output.variablesSchema ?? undefined,
       ...(editableRegions ? { editableRegions } : {}),
+      ...(output.variablesError !== null ? { variablesError: output.variablesError } : {}),
     };
   }
 
@@ -215,15 +241,3 @@ function driverScript(template: string, theme: string | null, request: RenderReq
   });
 })()`;
 }
-
-/** The plain-text part: links written out once, headings as written, no images. */
-const textOptions = {
-  wordwrap: false as const,
-  selectors: [
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-    { selector: 'h1', options: { uppercase: false } },
-    { selector: 'h2', options: { uppercase: false } },
-    { selector: 'h3', options: { uppercase: false } },
-    { selector: 'img', format: 'skip' },
-  ],
-};

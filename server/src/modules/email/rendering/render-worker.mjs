@@ -1,22 +1,32 @@
-// The sandbox's thread: runs rendering scripts in QuickJS (WebAssembly), one at a time. Plain
+// The sandbox's thread: runs rendering scripts in QuickJS (WebAssembly), one at a time, and finishes
+// their output here too (render-output.mjs: size limit, plain-text part, variables' schema). Plain
 // JavaScript so that Node starts it with no loader. The parent (sandbox-pool.ts) gives it the
-// runtime script and the limits at start, sends { id, driver } and gets { id, output } or
-// { id, error }; it terminates this thread when a script outlives the hard deadline (a single
+// runtime script and the limits at start, sends { id, driver, finish } and gets { id, output } or
+// { id, error, limit? }; it terminates this thread when a job outlives the hard deadline (a single
 // native operation can run long between two checks of the interrupt handler).
 import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModule } from 'quickjs-emscripten';
+import { finishRender, OutputLimitError } from './render-output.mjs';
 
 const { runtimeScript, timeoutMs, memoryBytes } = workerData;
 let quickJs = newQuickJSWASMModule();
 
-parentPort.on('message', async ({ id, driver }) => {
+parentPort.on('message', async ({ id, driver, finish }) => {
   const module = await quickJs;
+  let output;
   try {
-    parentPort.postMessage({ id, output: run(module, driver) });
+    output = run(module, driver);
   } catch (error) {
     // A failed script (stack overflow, out of memory) may leave the instance unusable: take a new one.
     quickJs = newQuickJSWASMModule();
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  try {
+    parentPort.postMessage({ id, output: finishRender(output, finish) });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    parentPort.postMessage({ id, error: message, ...(error instanceof OutputLimitError ? { limit: true } : {}) });
   }
 });
 
