@@ -45,14 +45,20 @@ export function App() {
   const { pathname } = useLocation();
   useState(() => installDashboardApiClient(gatehouse.client, gatehouse.baseUrl));
   useEffect(() => gatehouse.session.subscribe(() => projectQueryClients.clear()), [gatehouse]);
-  if (handlerPageOf(pathname, gatehouse.urls)) {
-    return (
-      <main className="dash-handler">
-        <GatehouseHandler />
-      </main>
-    );
-  }
-  return <SignedInShell />;
+  // The location is read here, above the Suspense boundary: a page that suspends while it mounts (the
+  // shell redirecting a signed-out visitor to sign-in, a page's chunk loading) never hides the router,
+  // which re-renders on every navigation.
+  return (
+    <Suspense fallback={<p className="dash-loading">Loading…</p>}>
+      {handlerPageOf(pathname, gatehouse.urls) ? (
+        <main className="dash-handler">
+          <GatehouseHandler />
+        </main>
+      ) : (
+        <SignedInShell />
+      )}
+    </Suspense>
+  );
 }
 
 const sectionLabels: Array<[ProjectSection, string]> = [
