@@ -60,7 +60,16 @@ describe("useUser({ or: 'redirect' }) while the app mounts under one Suspense", 
         (window as unknown as { ROUTER: string }).ROUTER = choice;
       }, router);
       await page.goto(`${origin}/protected?tab=1`);
-      await expect.poll(() => page.locator('h1').textContent({ timeout: 1_000 }).catch(() => null), { timeout: 5_000 }).toBe('Sign-in page');
+      await expect
+        .poll(
+          () =>
+            page
+              .locator('h1')
+              .textContent({ timeout: 1_000 })
+              .catch(() => null),
+          { timeout: 5_000 },
+        )
+        .toBe('Sign-in page');
       const url = new URL(page.url());
       expect(url.pathname).toBe('/handler/sign-in');
       expect(url.searchParams.get('after_auth_return_to')).toBe(`${origin}/protected?tab=1`);
