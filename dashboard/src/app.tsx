@@ -13,6 +13,7 @@ import { Loading, PageErrorBoundary } from './ui.tsx';
  * meanwhile): the first paint fetches the shell, not every page (recharts only comes with the overview).
  */
 const ApiKeysPage = lazyPage(() => import('./pages/api-keys.tsx'), 'ApiKeysPage');
+const ConnectPage = lazyPage(() => import('./pages/connect.tsx'), 'ConnectPage');
 const AuthPage = lazyPage(() => import('./pages/auth.tsx'), 'AuthPage');
 const DomainsPage = lazyPage(() => import('./pages/domains.tsx'), 'DomainsPage');
 const EmailOutboxPage = lazyPage(() => import('./pages/email-outbox.tsx'), 'EmailOutboxPage');
@@ -63,6 +64,7 @@ export function App() {
 
 const sectionLabels: Array<[ProjectSection, string]> = [
   ['overview', 'Overview'],
+  ['connect', 'Connect your app'],
   ['users', 'Users'],
   ['teams', 'Teams'],
   ['permissions', 'Permissions'],
@@ -141,6 +143,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
   switch (section) {
     case 'overview':
       return <OverviewPage />;
+    case 'connect':
+      return <ConnectPage />;
     case 'users':
       return item ? <UserPage userId={item} /> : <UsersPage />;
     case 'teams':
