@@ -45,12 +45,12 @@ describe('the dashboard in Chromium: code split', () => {
     expect(fetched.some((name) => name.startsWith('projects-'))).toBe(true);
     expect(fetched.filter((name) => /^(overview|users|payments|emails|webhooks)-/.test(name))).toEqual([]);
 
-    // The overview's chunk (with recharts) is held back: the loading state stands until it comes.
+    // The first page of a new project ("Connect your app") has its chunk held back: the loading state stands until it comes.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route('**/dashboard/assets/overview-*.js', async (route) => {
+    await page.route('**/dashboard/assets/connect-*.js', async (route) => {
       await held;
       await route.continue();
     });
@@ -60,9 +60,9 @@ describe('the dashboard in Chromium: code split', () => {
     await expectAccessible(page, 'the loading state');
     expect(await page.getByRole('heading', { level: 1 }).count()).toBe(0);
     release();
-    await expect.poll(() => page.getByRole('heading', { name: 'Overview', level: 1 }).isVisible(), { timeout: 15_000 }).toBe(true);
-    expect(fetched.filter((name) => name.startsWith('overview-'))).toHaveLength(1);
-    await page.unroute('**/dashboard/assets/overview-*.js');
+    await expect.poll(() => page.getByRole('heading', { name: 'Connect your app', level: 1 }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(fetched.filter((name) => name.startsWith('connect-'))).toHaveLength(1);
+    await page.unroute('**/dashboard/assets/connect-*.js');
 
     // A chunk that cannot be fetched: the page's error boundary says to reload.
     await page.route('**/dashboard/assets/users-*.js', (route) => route.abort('connectionrefused'));

@@ -172,16 +172,20 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   expect(serious, `accessibility of ${label}`).toEqual([]);
 }
 
-/** Signs a new owner up through the dashboard's handler pages; lands on the projects page. */
+/**
+ * Signs a new owner up as a person does: the dashboard sends the signed-out visitor to sign in, and the
+ * sign-in page's link leads to sign-up; lands back on the dashboard, on the projects page.
+ */
 export async function signUpOwner(page: Page, url: string, email: string, password = 'owner-password-1'): Promise<void> {
   await page.goto(`${url}/dashboard`);
   await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/handler/sign-in');
-  await page.goto(`${url}/dashboard/handler/sign-up`);
+  await page.getByRole('link', { name: 'Sign up', exact: true }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/handler/sign-up');
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Repeat password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/projects');
+  await expect.poll(() => page.getByRole('heading', { name: 'Projects', level: 1 }).isVisible()).toBe(true);
 }
 
 /** Creates a project from the projects page with a new owner team; resolves to its id. */

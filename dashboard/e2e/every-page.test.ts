@@ -167,6 +167,7 @@ describe('the dashboard in Chromium: every page', () => {
     const base = `/dashboard/projects/${projectId}`;
     const headingOf: Record<(typeof projectSections)[number], string> = {
       overview: 'Overview',
+      connect: 'Connect your app',
       users: 'Users',
       teams: 'Teams',
       permissions: 'Permissions',

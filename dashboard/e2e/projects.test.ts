@@ -33,8 +33,8 @@ describe('the dashboard in Chromium: shell and projects', () => {
     await page.getByRole('button', { name: 'Create project' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/projects\/[0-9a-f-]{36}\//);
     const first = new URL(page.url()).pathname.split('/')[3]!;
-    // A project opens on its overview; its settings are one link away.
-    await expect.poll(() => new URL(page.url()).pathname).toBe(`/dashboard/projects/${first}/overview`);
+    // A new project opens on "Connect your app"; its settings are one link away.
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/dashboard/projects/${first}/connect`);
     await page.getByRole('link', { name: 'Project settings' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Store');
     const admin = await env.platform.context.services.projects.find(first);

@@ -13,6 +13,7 @@ import { Loading, PageErrorBoundary } from './ui.tsx';
  * meanwhile): the first paint fetches the shell, not every page (recharts only comes with the overview).
  */
 const ApiKeysPage = lazyPage(() => import('./pages/api-keys.tsx'), 'ApiKeysPage');
+const ConnectPage = lazyPage(() => import('./pages/connect.tsx'), 'ConnectPage');
 const AuthPage = lazyPage(() => import('./pages/auth.tsx'), 'AuthPage');
 const DomainsPage = lazyPage(() => import('./pages/domains.tsx'), 'DomainsPage');
 const EmailOutboxPage = lazyPage(() => import('./pages/email-outbox.tsx'), 'EmailOutboxPage');
@@ -45,18 +46,25 @@ export function App() {
   const { pathname } = useLocation();
   useState(() => installDashboardApiClient(gatehouse.client, gatehouse.baseUrl));
   useEffect(() => gatehouse.session.subscribe(() => projectQueryClients.clear()), [gatehouse]);
-  if (handlerPageOf(pathname, gatehouse.urls)) {
-    return (
-      <main className="dash-handler">
-        <GatehouseHandler />
-      </main>
-    );
-  }
-  return <SignedInShell />;
+  // The location is read here, above the Suspense boundary: a page that suspends while it mounts (the
+  // shell redirecting a signed-out visitor to sign-in, a page's chunk loading) never hides the router,
+  // which re-renders on every navigation.
+  return (
+    <Suspense fallback={<p className="dash-loading">Loading…</p>}>
+      {handlerPageOf(pathname, gatehouse.urls) ? (
+        <main className="dash-handler">
+          <GatehouseHandler />
+        </main>
+      ) : (
+        <SignedInShell />
+      )}
+    </Suspense>
+  );
 }
 
 const sectionLabels: Array<[ProjectSection, string]> = [
   ['overview', 'Overview'],
+  ['connect', 'Connect your app'],
   ['users', 'Users'],
   ['teams', 'Teams'],
   ['permissions', 'Permissions'],
@@ -135,6 +143,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
   switch (section) {
     case 'overview':
       return <OverviewPage />;
+    case 'connect':
+      return <ConnectPage />;
     case 'users':
       return item ? <UserPage userId={item} /> : <UsersPage />;
     case 'teams':

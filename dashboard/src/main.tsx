@@ -1,5 +1,5 @@
 import { createGatehouseQueryClient, GatehouseProvider, type Theme } from '@gatehouse/react';
-import { StrictMode, Suspense, useState } from 'react';
+import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import { BASE } from './routes.ts';
@@ -40,9 +40,7 @@ function Root() {
     >
       <ThemeContext.Provider value={{ theme, setTheme: chooseTheme }}>
         <RootQueryClientContext.Provider value={rootQueryClient}>
-          <Suspense fallback={<p className="dash-loading">Loading…</p>}>
-            <App />
-          </Suspense>
+          <App />
         </RootQueryClientContext.Provider>
       </ThemeContext.Provider>
     </GatehouseProvider>

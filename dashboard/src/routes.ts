@@ -6,6 +6,7 @@ export const BASE = '/dashboard';
 /** The sections of a project, each its own URL: `/dashboard/projects/<id>/<section>[/<item>]`. */
 export const projectSections = [
   'overview',
+  'connect',
   'users',
   'teams',
   'permissions',

@@ -11,7 +11,7 @@ import { setApiClient } from './api-mutator.ts';
 import { type Gatehouse, GatehouseContext, type SignInTokens } from './gatehouse-context.ts';
 import { signUpAnonymously } from './generated/hooks.ts';
 import { type HandlerUrlOptions, resolveHandlerUrls } from './handler-urls.ts';
-import { isTrustedRedirect, navigate, RETURN_TO_PARAM, untrustedRedirectPage } from './navigation.ts';
+import { isTrustedRedirect, navigate, RETURN_TO_PARAM, untrustedRedirectPage, useRenderNavigations } from './navigation.ts';
 import { createGatehouseQueryClient } from './query-policy.ts';
 import { GatehouseStyles, type Theme } from './ui/styles.tsx';
 
@@ -50,6 +50,8 @@ export function GatehouseProvider(props: GatehouseProviderProps) {
   const [queryClient] = useState(() => props.queryClient ?? createGatehouseQueryClient());
   // Made once: a provider for another project (or other keys) needs its own `key`.
   const [gatehouse] = useState(() => createGatehouse(props, queryClient));
+  // Above the app's Suspense boundaries: a redirect from a suspended render restarts it under the new URL.
+  useRenderNavigations();
 
   useEffect(() => {
     // A new sign-in or a sign-out changes whose data the cache holds: start over. Access-token

@@ -5,6 +5,7 @@ import { requestSerializer } from './config/secrets-in-logs.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { closeGracefullyOnSignals } from './bootstrap/graceful-shutdown.ts';
+import { giveDemoProjectToFirstOwner } from './bootstrap/demo-project-owner.ts';
 import { seedProjects } from './bootstrap/seed-projects.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { resolveServerSecret } from './db/server-secret.ts';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     return { server, seeded: await seedProjects(server.services, env) };
   });
   startupMark('seeded');
+  if (env.developmentMode) giveDemoProjectToFirstOwner(server.services, seeded.demo.id);
   const dashboardClient = { projectId: seeded.internal.id, publishableClientKey: seeded.internal.keys.publishable_client_key };
   const demoClient = { projectId: seeded.demo.id, publishableClientKey: seeded.demo.keys.publishable_client_key };
   const app = await buildApp({

@@ -30,7 +30,10 @@ export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seede
       'Gatehouse is running.',
       ...(env.exampleAppDir ? [`  Example app    ${env.publicUrl}/   (sign up at ${env.publicUrl}/handler/sign-up)`] : []),
       ...(env.dashboardDir
-        ? [`  Dashboard      ${env.publicUrl}/dashboard   (owners sign up at ${env.publicUrl}/dashboard/handler/sign-up)`]
+        ? [
+            `  Dashboard      ${env.publicUrl}/dashboard   (owners sign up at ${env.publicUrl}/dashboard/handler/sign-up)`,
+            ...demoOwnerLine(env, demo),
+          ]
         : []),
       `  API            ${api}`,
       `  API reference  ${api}/docs`,
@@ -50,4 +53,12 @@ export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seede
       '',
     ].join('\n'),
   );
+}
+
+/** Who gets the demo project on the dashboard (bootstrap/demo-project-owner.ts). */
+function demoOwnerLine(env: ServerEnv, demo: SeededProject): string[] {
+  if (demo.owned) return [];
+  return env.developmentMode
+    ? ['                 the first owner to sign up there also becomes an owner of the demo project (development mode)']
+    : ['                 the demo project has no owner on the dashboard (production mode hands out nothing; use its admin key)'];
 }

@@ -1,6 +1,8 @@
-import { api, type ProjectCreate, useCreateTeam, useGatehouse, useTeams } from '@gatehouse/react';
+import { api, type ProjectCreate, useCreateTeam, useGatehouse, useTeams, useUser } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { adminRequest } from '../admin-client.ts';
+import { appKeySetBody, handOverNewKeys } from '../new-keys.ts';
 import { paths } from '../routes.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 
@@ -32,17 +34,22 @@ export function configOf(methods: SignInMethod[]): NonNullable<ProjectCreate['co
   };
 }
 
-/** Creates a project owned by one of the owner's teams (or a new team), with the onboarding choices applied. */
+/**
+ * Creates a project owned by one of the owner's teams (or a new team), with the onboarding choices applied,
+ * and a key set for the app; then shows "Connect your app". A name is all it needs: the owner team is the
+ * owner's first team, or a new one already named after them.
+ */
 export function NewProjectPage() {
   const gatehouse = useGatehouse();
   const queryClient = useQueryClient();
+  const user = useUser({ or: 'redirect' });
   const teams = useTeams();
   const createTeam = useCreateTeam();
   const createProject = api.useCreateInternalProject();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [teamId, setTeamId] = useState(teams[0]?.id ?? NEW_TEAM);
-  const [teamName, setTeamName] = useState('');
+  const [teamName, setTeamName] = useState(`${user.display_name ?? user.primary_email ?? 'My'}'s team`);
   const [methods, setMethods] = useState<SignInMethod[]>(['credential']);
   const [emailTheme, setEmailTheme] = useState(defaultEmailThemeId);
   const [error, setError] = useState<unknown>(null);
@@ -78,8 +85,13 @@ export function NewProjectPage() {
           },
         },
       });
+      // The app's keys, shown once on the page it lands on; without them (a refused call) that page makes them on request.
+      await api.createInternalApiKey(appKeySetBody('Created with the project'), adminRequest(project.id)).then(
+        (keySet) => handOverNewKeys(project.id, keySet),
+        () => undefined,
+      );
       await queryClient.invalidateQueries({ queryKey: api.getListInternalProjectsQueryKey() });
-      gatehouse.navigate(paths.project(project.id));
+      gatehouse.navigate(paths.project(project.id, 'connect'));
     } catch (caught) {
       setError(caught);
     } finally {

@@ -4,7 +4,7 @@ import { use } from 'react';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { getCurrentUser, getGetCurrentUserQueryKey } from '../generated/hooks.ts';
 import type { CurrentUser } from '../generated/hooks.schemas.ts';
-import { withReturnTo } from '../navigation.ts';
+import { navigateFromRender, withReturnTo } from '../navigation.ts';
 import { whenSignedIn } from './signed-in.ts';
 
 export type UseUserOptions = {
@@ -22,8 +22,6 @@ export class UserNotSignedInError extends Error {
     this.name = 'UserNotSignedInError';
   }
 }
-
-const forever = new Promise<never>(() => {});
 
 /** The query of the signed-in user (`GET /users/me`); null when nobody is signed in. */
 export function currentUserQuery(session: Session) {
@@ -52,8 +50,8 @@ export function useUser(options: UseUserOptions = {}): CurrentUser | null {
   if (options.or === 'throw') throw new UserNotSignedInError();
   if (options.or === 'redirect') {
     const signIn = withReturnTo(gatehouse.urls.signIn, window.location.href);
-    queueMicrotask(() => gatehouse.navigate(signIn, { replace: true }));
-    use(forever);
+    // Suspends until the location changed; React then renders the app again, which shows the sign-in page.
+    use(navigateFromRender(gatehouse.navigate, signIn, { replace: true }));
   }
   return null;
 }

@@ -13,6 +13,8 @@ export type SeededProject = {
   keys: Record<ProjectKeyKind, string>;
   file: string;
   anonymousSignUp: boolean;
+  /** Whether a team of dashboard owners owns it (the demo project: the first owner in development mode). */
+  owned: boolean;
 };
 
 /** Development-friendly settings: password and magic-link sign-in, localhost callbacks allowed. */
@@ -81,7 +83,14 @@ async function ensureProject(
   const keys = (await allKeysValid(services, id, candidate))
     ? (candidate as Record<ProjectKeyKind, string>)
     : await createKeys(services, id, candidate);
-  const seeded = { id, displayName: wanted.displayName, keys, file, anonymousSignUp: project.config.auth.allowAnonymousSignUp };
+  const seeded = {
+    id,
+    displayName: wanted.displayName,
+    keys,
+    file,
+    anonymousSignUp: project.config.auth.allowAnonymousSignUp,
+    owned: project.owner_team_id !== null,
+  };
   await writeFile(file, `${JSON.stringify({ id, keys }, null, 2)}\n`, { mode: 0o600 });
   return seeded;
 }

@@ -15,7 +15,7 @@ const keys = {
   secret_server_key: `ssk_${'b'.repeat(41)}ssk2`,
   super_secret_admin_key: `sak_${'c'.repeat(41)}sak3`,
 };
-const seeded = { id: 'demo-id', displayName: 'Demo', keys, file: '/data/demo-project.json', anonymousSignUp: true };
+const seeded = { id: 'demo-id', displayName: 'Demo', keys, file: '/data/demo-project.json', anonymousSignUp: true, owned: false };
 const database = { kind: 'pglite', location: '/data/pglite' } as DatabaseHandle;
 
 function captureConsole(): string[] {

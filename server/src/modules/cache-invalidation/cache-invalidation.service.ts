@@ -70,9 +70,10 @@ export class CacheInvalidationService {
   }
 
   /** Drops `key` of `topic` here and, with Postgres, on every instance (at the commit of the transaction it runs in, if any). */
-  async publish(topic: string, key: string): Promise<void> {
+  /** `db`: the writer's transaction, when it publishes inside it (the other instances hear of it at its commit). */
+  async publish(topic: string, key: string, db: DbHandle = this.db): Promise<void> {
     this.apply(topic, key);
-    if (this.shared) await publishInvalidationAcrossProjects(this.db, topic, key, this.origin);
+    if (this.shared) await publishInvalidationAcrossProjects(db, topic, key, this.origin);
   }
 
   /** The job's tick: keeps the listener connected, and reads what it may have missed. */

@@ -3,7 +3,7 @@ import { ExpectedInternalProjectError, ProjectNotFoundError } from '@gatehouse/p
 import type { components } from '@gatehouse/protocol/api-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { internalProjectId } from '../../tenancy/project-id.ts';
+import { internalProjectId, type ProjectId } from '../../tenancy/project-id.ts';
 import type { ProjectLogos, ProjectService } from '../projects/project.service.ts';
 import type { TeamService } from '../teams/team.service.ts';
 import { mergeOverride, renderConfig, withoutConfigPath } from '../../tenancy/project-config.ts';
@@ -92,6 +92,23 @@ export class InternalProjectService {
       configOverride: configOverride ?? {},
       ...detailsOf(input),
     });
+  }
+
+  /**
+   * Development mode's demo project (bootstrap/demo-project-owner.ts): inside the sign-up's transaction, a
+   * new dashboard user gets an ownerless project with a team of their own, named after them. False when a
+   * team owns it already (the first owner got it).
+   */
+  async giveOwnerlessProject(
+    trx: DbHandle,
+    projectId: ProjectId,
+    internalProject: Project,
+    user: { id: string; display_name: string | null; primary_email: string | null },
+  ): Promise<boolean> {
+    const teamName = `${user.display_name ?? user.primary_email ?? 'Your'}'s team`;
+    return this.projects.claimIfOwnerless(trx, projectId, () =>
+      this.teams.create(internalProject, { display_name: teamName }, user.id, trx),
+    );
   }
 
   async transfer(internalUserId: string, projectId: string, newTeamId: string): Promise<void> {

@@ -12,6 +12,20 @@ export async function findProjectById(db: DbHandle, id: string): Promise<Project
     .executeTakeFirst();
 }
 
+/**
+ * The project when no team owns it, its row locked until the transaction ends: of two transactions
+ * asking at once, the second waits for the first and then finds it owned.
+ */
+export async function lockOwnerlessProject(db: DbHandle, id: ProjectId): Promise<ProjectRow | undefined> {
+  return kyselyOf(db)
+    .selectFrom('project')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_team_id', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export async function insertProject(db: DbHandle, row: NewProjectRow): Promise<ProjectRow> {
   return kyselyOf(db).insertInto('project').values(row).returningAll().executeTakeFirstOrThrow();
 }

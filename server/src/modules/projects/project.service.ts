@@ -13,6 +13,7 @@ import {
   findProjectById,
   insertProject,
   listProjectsOwnedBy,
+  lockOwnerlessProject,
   updateProject,
   updateProjectConfigOverride,
 } from './project.repository.ts';
@@ -139,6 +140,19 @@ export class ProjectService {
       ...detailColumns(changes),
     });
     await this.changed(id);
+  }
+
+  /**
+   * In the caller's transaction: gives the project to the team `makeTeam` creates, if no team owns it
+   * yet (true then); `makeTeam` runs only then. The cached row is dropped here at once and, across
+   * instances, when the transaction commits.
+   */
+  async claimIfOwnerless(trx: DbHandle, id: ProjectId, makeTeam: () => Promise<{ id: string }>): Promise<boolean> {
+    if (!(await lockOwnerlessProject(trx, id))) return false;
+    const team = await makeTeam();
+    await updateProject(trx, id, { owner_team_id: team.id });
+    await this.invalidation.publish(projectTopic, id, trx);
+    return true;
   }
 
   async setOwnerTeam(id: ProjectId, teamId: string): Promise<void> {
