@@ -9415,6 +9415,15 @@ export interface paths {
          *       `quantity` `must be a whole number of at least 0.`, `expires` `must be one of never, when-purchase-expires,
          *       when-repeated.` or `when-repeated needs a repeat interval.`, `isAddOnTo.{id}` `must be true.` or
          *       `Product {id} does not exist.`
+         *     - the password policy: `auth.passwordPolicy.minLength must be a whole number from 8 to 256.`,
+         *       `auth.passwordPolicy.maxLength must be a whole number from auth.passwordPolicy.minLength to 4096.`
+         *     - the sign-up rules (ConfigSignUpRule): `auth.signUpRules may hold at most 100 rules.`, and for each rule
+         *       `auth.signUpRules.{id}: a rule id is 1 to 64 letters, digits, underscores or hyphens.`, `... must be an object.`,
+         *       `{path}.enabled must be true or false.`, `{path}.displayName must be a string of at most 200 characters.`,
+         *       `{path}.priority must be a whole number between -1000000 and 1000000.`, `{path}.condition must be a string.`,
+         *       `{path}.action.type must be one of allow, reject, restrict, log.`,
+         *       `{path}.action.message must be a string of at most 500 characters.`; a condition that does not parse or
+         *       type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
          *     - in production mode, the domain checks of ProjectUpdate.is_production_mode.
          */
         patch: operations["updateProjectConfigOverride"];
@@ -16026,6 +16035,16 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["SignUpRejectedError"];
+                "text/plain": string;
+            };
+        };
+        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), or a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position). */
+        ConfigSave400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"];
                 "text/plain": string;
             };
         };
@@ -31065,7 +31084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConfigString"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ConfigSave400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };
@@ -31153,7 +31172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConfigString"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ConfigSave400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };

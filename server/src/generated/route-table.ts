@@ -12377,7 +12377,8 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "SIGN_UP_RULE_CONDITION_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -12435,7 +12436,8 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "SIGN_UP_RULE_CONDITION_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
