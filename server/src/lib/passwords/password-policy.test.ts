@@ -13,7 +13,11 @@ import type { BreachedPasswordSettings } from './password-policy.ts';
  */
 const breached = 'P@ssw0rd-breached';
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex').toUpperCase();
-const hibp: { mode: 'ok' | 'down' | 'slow' | 'error'; requests: IncomingMessage[]; bodies: string[] } = { mode: 'ok', requests: [], bodies: [] };
+const hibp: { mode: 'ok' | 'down' | 'slow' | 'error'; requests: IncomingMessage[]; bodies: string[] } = {
+  mode: 'ok',
+  requests: [],
+  bodies: [],
+};
 let standIn: Server;
 const settings: BreachedPasswordSettings = { rangeUrl: '', timeoutMillis: 400 };
 
@@ -48,7 +52,12 @@ const policyConfig = { 'auth.password.allowSignIn': true, 'auth.passwordPolicy':
 const env = withTestContext({ projectConfig: policyConfig, settings: { users: settings } });
 const newEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 const signUp = (password: string, project: TestProject = env.project, email = newEmail('user')) =>
-  env.context.request({ method: 'POST', url: '/api/v1/auth/password/sign-up', headers: project.headers.client, payload: { email, password } });
+  env.context.request({
+    method: 'POST',
+    url: '/api/v1/auth/password/sign-up',
+    headers: project.headers.client,
+    payload: { email, password },
+  });
 
 describe('the breached-password check', () => {
   it('refuses a known-breached password with PASSWORD_BREACHED; only the 5-character prefix reaches the service', async () => {
@@ -90,7 +99,9 @@ describe('the breached-password check', () => {
       const started = performance.now();
       expect((await signUp(breached)).status).toBe(200);
       expect(performance.now() - started).toBeLessThan(settings.timeoutMillis + 4_000);
-      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^Breached-password check skipped \(password accepted\): the range API did not answer: /));
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringMatching(/^Breached-password check skipped \(password accepted\): the range API did not answer: /),
+      );
     } finally {
       warn.mockRestore();
       hibp.mode = 'ok';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { PasswordBreachedError, PasswordTooLongError, PasswordTooShortError } from '@gatehouse/protocol/errors';
-import type { Project } from '../../tenancy/project.ts';
 
 /** The defaults of `auth.passwordPolicy` (documented in the spec's `ConfigPasswordPolicy`): at least 8 characters (NIST SP 800-63B), at most 70. */
 export const passwordMinLength = 8;
@@ -14,9 +13,12 @@ export function assertPasswordLength(password: string, bounds: { minLength: numb
 }
 const defaultBounds = { minLength: passwordMinLength, maxLength: passwordMaxLength };
 
+/** The part of a project the policy reads (`auth.passwordPolicy`; lib/ stays below tenancy/). */
+export type PolicyHolder = { config: { auth: { passwordPolicy: { minLength: number; maxLength: number; checkBreached: boolean } } } };
+
 /** Whether a new password is acceptable for the project; throws the catalogue's password errors. */
 export interface PasswordChecker {
-  assertAcceptable(project: Project, password: string): Promise<void>;
+  assertAcceptable(project: PolicyHolder, password: string): Promise<void>;
 }
 
 /** Where the breached-password check asks and how long it waits (PWNED_PASSWORDS_URL, PWNED_PASSWORDS_TIMEOUT_MS). */
@@ -45,7 +47,7 @@ export class PasswordPolicy implements PasswordChecker {
     private readonly log: (message: string) => void = (message) => console.warn(message),
   ) {}
 
-  async assertAcceptable(project: Project, password: string): Promise<void> {
+  async assertAcceptable(project: PolicyHolder, password: string): Promise<void> {
     const policy = project.config.auth.passwordPolicy;
     assertPasswordLength(password, policy);
     if (policy.checkBreached && (await this.isBreached(password))) throw new PasswordBreachedError({});

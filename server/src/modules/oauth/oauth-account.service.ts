@@ -83,7 +83,13 @@ export class OAuthAccountService {
   }
 
   /** A new user, or the anonymous user of the flow upgraded in place (it keeps its id). */
-  private async signUp(project: Project, providerType: string, flow: OuterFlow, profile: ProviderProfile, emailSignsIn: boolean): Promise<UserRecord> {
+  private async signUp(
+    project: Project,
+    providerType: string,
+    flow: OuterFlow,
+    profile: ProviderProfile,
+    emailSignsIn: boolean,
+  ): Promise<UserRecord> {
     const write: UserWrite = {
       display_name: profile.displayName?.slice(0, 256) ?? null,
       profile_image_url: profile.profileImageUrl,
@@ -94,7 +100,12 @@ export class OAuthAccountService {
     try {
       const anonymous = flow.userId ? await this.users.find(project.id, flow.userId) : undefined;
       if (anonymous?.is_anonymous)
-        return await this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'oauth', oauthProvider: providerType });
+        return await this.users.update(
+          project,
+          anonymous.id,
+          { ...write, is_anonymous: false },
+          { method: 'oauth', oauthProvider: providerType },
+        );
       return await this.users.create(project, write, 'oauth', providerType);
     } catch (error) {
       // Another account took the email between the check and the insert.

@@ -42,7 +42,9 @@ function re2Matches(text: string, pattern: string): boolean {
   return compiled.matcher(text).find();
 }
 
-const environment = new Environment({ limits: { maxAstNodes: 400, maxDepth: 32, maxListElements: 200, maxMapEntries: 50, maxCallArguments: 8 } })
+const environment = new Environment({
+  limits: { maxAstNodes: 400, maxDepth: 32, maxListElements: 200, maxMapEntries: 50, maxCallArguments: 8 },
+})
   .registerVariable('email', 'string')
   .registerVariable('emailDomain', 'string')
   .registerVariable('countryCode', 'string')
@@ -133,7 +135,10 @@ export function conditionHolds(source: string, context: SignUpRuleContext): bool
   const result = compileCondition(source)({
     ...context,
     // CEL integers are BigInts in this library.
-    riskScores: { bot: BigInt(Math.round(context.riskScores.bot)), free_trial_abuse: BigInt(Math.round(context.riskScores.free_trial_abuse)) },
+    riskScores: {
+      bot: BigInt(Math.round(context.riskScores.bot)),
+      free_trial_abuse: BigInt(Math.round(context.riskScores.free_trial_abuse)),
+    },
   });
   if (typeof result !== 'boolean') throw new Error('The condition did not evaluate to a boolean.');
   return result;

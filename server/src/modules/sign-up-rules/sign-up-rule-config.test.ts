@@ -61,7 +61,11 @@ describe('saving sign-up rules', () => {
 
   it('refuses a condition over 2000 characters, and more than 400 syntax nodes', async () => {
     const project = await env.context.createProject();
-    expectError(await save(project, { 'auth.signUpRules.long': rule(`email == "${'a'.repeat(2000)}"`) }), 400, 'SIGN_UP_RULE_CONDITION_INVALID');
+    expectError(
+      await save(project, { 'auth.signUpRules.long': rule(`email == "${'a'.repeat(2000)}"`) }),
+      400,
+      'SIGN_UP_RULE_CONDITION_INVALID',
+    );
     const wide = Array.from({ length: 300 }, (_, index) => `email == "${index}"`).join(' || ');
     expectError(await save(project, { 'auth.signUpRules.wide': rule(wide.slice(0, 1990)) }), 400, 'SIGN_UP_RULE_CONDITION_INVALID');
   });
@@ -69,9 +73,18 @@ describe('saving sign-up rules', () => {
   it('refuses a malformed rule in plain text (action, priority, id)', async () => {
     const project = await env.context.createProject();
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ 'auth.signUpRules.a': rule('true', { type: 'ban' }) }, 'auth.signUpRules.a.action.type must be one of allow, reject, restrict, log.'],
-      [{ 'auth.signUpRules.a': { ...rule('true'), priority: 1.5 } }, 'auth.signUpRules.a.priority must be a whole number between -1000000 and 1000000.'],
-      [{ 'auth.signUpRules': { 'bad id!': rule('true') } }, 'auth.signUpRules.bad id!: a rule id is 1 to 64 letters, digits, underscores or hyphens.'],
+      [
+        { 'auth.signUpRules.a': rule('true', { type: 'ban' }) },
+        'auth.signUpRules.a.action.type must be one of allow, reject, restrict, log.',
+      ],
+      [
+        { 'auth.signUpRules.a': { ...rule('true'), priority: 1.5 } },
+        'auth.signUpRules.a.priority must be a whole number between -1000000 and 1000000.',
+      ],
+      [
+        { 'auth.signUpRules': { 'bad id!': rule('true') } },
+        'auth.signUpRules.bad id!: a rule id is 1 to 64 letters, digits, underscores or hyphens.',
+      ],
     ];
     for (const [entries, message] of cases) {
       const answer = await save(project, entries);
@@ -119,14 +132,29 @@ describe('POST /internal/sign-up-rules-test', () => {
       ['off', 'disabled'],
       ['block', 'matched'],
     ]);
-    expect(answer.body.evaluations[2]).toMatchObject({ display_name: 'A rule', enabled: true, action: { type: 'reject', message: 'Nope' } });
-    expect(answer.body.outcome).toEqual({ should_allow: false, decision: 'reject', decision_rule_id: 'block', restricted_because_of_rule_id: 'hold' });
+    expect(answer.body.evaluations[2]).toMatchObject({
+      display_name: 'A rule',
+      enabled: true,
+      action: { type: 'reject', message: 'Nope' },
+    });
+    expect(answer.body.outcome).toEqual({
+      should_allow: false,
+      decision: 'reject',
+      decision_rule_id: 'block',
+      restricted_because_of_rule_id: 'hold',
+    });
 
     const withScores = await env.context.request({
       method: 'POST',
       url: '/api/v1/internal/sign-up-rules-test',
       headers: project.headers.admin,
-      payload: { email: null, auth_method: 'oauth', oauth_provider: 'github', country_code: null, risk_scores: { bot: 90, free_trial_abuse: 5 } },
+      payload: {
+        email: null,
+        auth_method: 'oauth',
+        oauth_provider: 'github',
+        country_code: null,
+        risk_scores: { bot: 90, free_trial_abuse: 5 },
+      },
     });
     expect(withScores.body.outcome).toMatchObject({ should_allow: true, decision: 'default-allow', restricted_because_of_rule_id: null });
     const stats = await env.context.request({ url: '/api/v1/internal/sign-up-rules-stats', headers: project.headers.admin });
@@ -141,7 +169,12 @@ describe('POST /internal/sign-up-rules-test', () => {
 
 describe('bounded evaluation', () => {
   it('runs matches() on RE2: a catastrophic pattern over a long email answers at once (a backtracking RegExp takes minutes)', () => {
-    const context = signUpRuleContext({ email: `${'a'.repeat(60)}!@example.com`, authMethod: 'password', oauthProvider: null, countryCode: null });
+    const context = signUpRuleContext({
+      email: `${'a'.repeat(60)}!@example.com`,
+      authMethod: 'password',
+      oauthProvider: null,
+      countryCode: null,
+    });
     const started = performance.now();
     expect(conditionHolds('email.matches("^(a+)+$")', context)).toBe(false);
     expect(conditionHolds('matches(email, "^(a|aa)+$")', context)).toBe(false);

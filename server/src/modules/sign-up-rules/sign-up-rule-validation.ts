@@ -58,4 +58,3 @@ export function assertValidPasswordPolicy(config: ProjectConfig): void {
   if (!isIntegerIn(policy.maxLength, policy.minLength as number, 4096))
     fail('auth.passwordPolicy.maxLength must be a whole number from auth.passwordPolicy.minLength to 4096.');
 }
-

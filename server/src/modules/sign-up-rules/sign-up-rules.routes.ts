@@ -32,7 +32,10 @@ export function signUpRuleHandlers(services: { signUpRules: SignUpRulesService }
           enabled: entry.rule.enabled === true,
           condition: entry.rule.condition ?? '',
           status: entry.status,
-          action: { type: entry.rule.action.type, ...(entry.rule.action.message !== undefined ? { message: entry.rule.action.message } : {}) },
+          action: {
+            type: entry.rule.action.type,
+            ...(entry.rule.action.message !== undefined ? { message: entry.rule.action.message } : {}),
+          },
           ...(entry.error !== undefined ? { error: entry.error } : {}),
         })),
         outcome: {

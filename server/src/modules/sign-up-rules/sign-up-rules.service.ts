@@ -4,7 +4,13 @@ import type { Project } from '../../tenancy/project.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { SignUpAdmission, SignUpAttempt, SignUpGate } from '../users/index.ts';
 import { countTriggersByHour, insertTriggers } from './sign-up-rule-trigger.repository.ts';
-import { evaluateSignUpRules, signUpRuleActions, type SignUpRuleActionType, type SignUpRulesTrace, signUpRuleContext } from './sign-up-rules.ts';
+import {
+  evaluateSignUpRules,
+  signUpRuleActions,
+  type SignUpRuleActionType,
+  type SignUpRulesTrace,
+  signUpRuleContext,
+} from './sign-up-rules.ts';
 
 /** Shown when the rejecting rule has no message (or the default action rejects). */
 export const defaultRejectionMessage = 'Your sign up was rejected. Please contact us for more information.';
@@ -16,7 +22,9 @@ type MatchedRule = { rule_id: string; action: SignUpRuleActionType };
 
 /** The rules each match counted; a rejected sign-up's matches are counted with no user. */
 function matchedRules(trace: SignUpRulesTrace): MatchedRule[] {
-  return trace.evaluations.filter((entry) => entry.status === 'matched').map((entry) => ({ rule_id: entry.ruleId, action: entry.rule.action.type }));
+  return trace.evaluations
+    .filter((entry) => entry.status === 'matched')
+    .map((entry) => ({ rule_id: entry.ruleId, action: entry.rule.action.type }));
 }
 
 /**
@@ -33,22 +41,40 @@ export class SignUpRulesService implements SignUpGate {
     }
     const trace = evaluateSignUpRules(
       project.config,
-      signUpRuleContext({ email: attempt.email, authMethod: attempt.method, oauthProvider: attempt.oauthProvider ?? null, countryCode: attempt.countryCode }),
+      signUpRuleContext({
+        email: attempt.email,
+        authMethod: attempt.method,
+        oauthProvider: attempt.oauthProvider ?? null,
+        countryCode: attempt.countryCode,
+      }),
     );
     const matched = matchedRules(trace);
     const { outcome } = trace;
     if (!outcome.shouldAllow) {
-      await insertTriggers(this.db, project.id, matched.map((match) => ({ ...match, user_id: null })));
+      await insertTriggers(
+        this.db,
+        project.id,
+        matched.map((match) => ({ ...match, user_id: null })),
+      );
       const rule = outcome.decisionRuleId ? project.config.auth.signUpRules[outcome.decisionRuleId] : undefined;
       const message = (rule as { action?: { message?: string } } | undefined)?.action?.message || defaultRejectionMessage;
       throw new SignUpRejectedError({ message }, message);
     }
     const restrictingRule = outcome.restrictedBecauseOfRuleId;
-    const displayName = restrictingRule ? (project.config.auth.signUpRules[restrictingRule] as { displayName?: string }).displayName : undefined;
+    const displayName = restrictingRule
+      ? (project.config.auth.signUpRules[restrictingRule] as { displayName?: string }).displayName
+      : undefined;
     return {
       // Stack's wording, so a dashboard shows the same private note.
-      restriction: restrictingRule ? { privateDetails: `Restricted by sign-up rule: ${restrictingRule}${displayName ? ` (${displayName})` : ''}` } : undefined,
-      record: (trx, userId) => insertTriggers(trx, project.id, matched.map((match) => ({ ...match, user_id: userId }))),
+      restriction: restrictingRule
+        ? { privateDetails: `Restricted by sign-up rule: ${restrictingRule}${displayName ? ` (${displayName})` : ''}` }
+        : undefined,
+      record: (trx, userId) =>
+        insertTriggers(
+          trx,
+          project.id,
+          matched.map((match) => ({ ...match, user_id: userId })),
+        ),
     };
   }
 

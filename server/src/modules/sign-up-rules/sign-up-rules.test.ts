@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContractResponse } from '../../testing/contract.ts';
 import { expectError } from '../../testing/expect-response.ts';
 import { type MockProvider, startMockProvider } from '../../testing/mock-oauth-provider.ts';
 import { oauthFlows, ownKeys, trustedDomains } from '../../testing/oauth-test-flow.ts';
@@ -41,7 +42,7 @@ const rule = (action: Record<string, unknown>, condition = 'email.startsWith("hi
 const projectWithRules = (rules: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   env.context.createProject({ ...baseConfig, 'auth.signUpRules': rules, ...extra });
 
-type Outcome = { status: number; body: Record<string, any>; userId?: string };
+type Outcome = { status: number; body: ContractResponse['body']; userId?: string };
 
 /** Each path signs `email` up and answers the final response and the new user's id (when there is one). */
 const paths: Record<string, (project: TestProject, email: string) => Promise<Outcome>> = {
@@ -172,7 +173,12 @@ describe('which sign-ups the rules judge, and how', () => {
 
   it('does not judge an anonymous sign-up or a server-side create', async () => {
     const project = await projectWithRules({ everyone: rule({ type: 'reject' }, 'true') });
-    const anonymous = await env.context.request({ method: 'POST', url: '/api/v1/auth/anonymous/sign-up', headers: project.headers.client, payload: {} });
+    const anonymous = await env.context.request({
+      method: 'POST',
+      url: '/api/v1/auth/anonymous/sign-up',
+      headers: project.headers.client,
+      payload: {},
+    });
     expect(anonymous.status).toBe(200);
     const created = await env.context.request({
       method: 'POST',
@@ -230,6 +236,10 @@ describe('which sign-ups the rules judge, and how', () => {
     const outcome = await paths.password?.(project, newEmail('api'));
     const user = await userOf(project, outcome?.userId as string);
     const read = await env.context.request({ url: `/api/v1/users/${user.id}`, headers: project.headers.server });
-    expect(read.body).toMatchObject({ is_restricted: true, restricted_by_admin: true, restricted_reason: { type: 'restricted_by_administrator' } });
+    expect(read.body).toMatchObject({
+      is_restricted: true,
+      restricted_by_admin: true,
+      restricted_reason: { type: 'restricted_by_administrator' },
+    });
   });
 });

@@ -14,7 +14,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'uuid')
     .addColumn('created_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('sign_up_rule_trigger_project_time_idx').on('sign_up_rule_trigger').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('sign_up_rule_trigger_project_time_idx')
+    .on('sign_up_rule_trigger')
+    .columns(['project_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
