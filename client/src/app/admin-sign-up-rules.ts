@@ -14,7 +14,7 @@ export type AdminSignUpRules = {
   /** What happens when no rule decides. */
   setDefaultAction(action: 'allow' | 'reject'): Promise<void>;
   /** Evaluates the saved rules against a sample sign-up: every rule's status and the outcome; nothing is counted. */
-  test(sample: OperationBody<'testSignUpRules'>): Promise<SignUpRulesTestResult>;
+  test(sample: OperationBody<'checkSignUpRules'>): Promise<SignUpRulesTestResult>;
   /** Matches per rule (with hourly counts) and per action over the last 48 hours. */
   stats(): Promise<SignUpRulesStats>;
   /** Length bounds and the breached-password check (`auth.passwordPolicy`). */
@@ -32,7 +32,7 @@ export function adminSignUpRules(call: AppCall): AdminSignUpRules {
       else await call(op.resetProjectConfigKeys, { params: { level: 'branch' }, body: { keys: [`auth.signUpRules.${ruleId}`] } });
     },
     setDefaultAction: (action) => saveEntries({ 'auth.signUpRulesDefaultAction': action }),
-    test: (sample) => call(op.testSignUpRules, { body: sample }),
+    test: (sample) => call(op.checkSignUpRules, { body: sample }),
     stats: () => call(op.getSignUpRulesStats),
     setPasswordPolicy: (policy) => saveEntries({ 'auth.passwordPolicy': policy }),
   };

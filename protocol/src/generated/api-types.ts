@@ -8984,7 +8984,7 @@ export interface paths {
          * Evaluate the project's sign-up rules against a sample sign-up
          * @description Stack's rule tester: evaluates the saved rules (`auth.signUpRules`) for the sign-up described in the body and answers every rule's evaluation in order and the outcome, as a real sign-up would decide it, without creating anyone or counting anything. `risk_scores` default to 0 (risk scoring is not computed yet); `turnstile_result` is echoed (`invalid` when absent: bot challenges are not verified yet). `context` is what the conditions saw (absent values as empty strings).
          */
-        post: operations["testSignUpRules"];
+        post: operations["checkSignUpRules"];
         delete?: never;
         options?: never;
         head?: never;
@@ -15875,6 +15875,35 @@ export interface components {
                 "text/plain": string;
             };
         };
+        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), or a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position). */
+        ConfigSave400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"];
+                "text/plain": string;
+            };
+        };
+        /** @description A restricted user without the allow header, or a sign-up rule rejected the sign-up. */
+        SignUpRejected403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["SignUpRejectedError"];
+            };
+        };
+        /** @description A restricted user without the allow header, a sign-up rule rejected the sign-up, or (plain text) the sign-in method is off. */
+        SignUpRejected403OrForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["SignUpRejectedError"];
+                "text/plain": string;
+            };
+        };
         /** @description Bad query, or refused by a project setting (plain text). */
         RequiredAuthQueryOrText400: {
             headers: {
@@ -16017,35 +16046,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["EmailNotEditableError"];
-            };
-        };
-        /** @description A restricted user without the allow header, or a sign-up rule rejected the sign-up. */
-        SignUpRejected403: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["SignUpRejectedError"];
-            };
-        };
-        /** @description A restricted user without the allow header, a sign-up rule rejected the sign-up, or (plain text) the sign-in method is off. */
-        SignUpRejected403OrForbidden: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["SignUpRejectedError"];
-                "text/plain": string;
-            };
-        };
-        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), or a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position). */
-        ConfigSave400: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"];
-                "text/plain": string;
             };
         };
     };
@@ -30483,7 +30483,7 @@ export interface operations {
             403: components["responses"]["UserToken403"];
         };
     };
-    testSignUpRules: {
+    checkSignUpRules: {
         parameters: {
             query?: never;
             header?: {
@@ -30569,7 +30569,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignUpRulesTestResult"];
                 };
             };
-            400: components["responses"]["RequiredAuthQuery400"];
+            400: components["responses"]["RequiredAuth400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };

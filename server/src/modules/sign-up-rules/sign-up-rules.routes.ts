@@ -5,7 +5,7 @@ import type { SignUpRulesService } from './sign-up-rules.service.ts';
 
 export function signUpRuleHandlers(services: { signUpRules: SignUpRulesService }) {
   return {
-    testSignUpRules: async (request) => {
+    checkSignUpRules: async (request) => {
       const { project } = authOf(request);
       const body = request.body;
       const context = signUpRuleContext({

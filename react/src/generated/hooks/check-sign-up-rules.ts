@@ -3,7 +3,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import type { MutationFunction, UseMutationOptions, UseMutationResult } from '@tanstack/react-query';
-import type { OperationError, SignUpRulesTestResult, TestSignUpRulesBody } from '../hooks.schemas';
+import type { CheckSignUpRulesBody, OperationError, SignUpRulesTestResult } from '../hooks.schemas';
 import { apiMutator } from '../../api-mutator';
 
 type AwaitedInput<T> = PromiseLike<T> | T;
@@ -18,7 +18,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
  * Stack's rule tester: evaluates the saved rules (`auth.signUpRules`) for the sign-up described in the body and answers every rule's evaluation in order and the outcome, as a real sign-up would decide it, without creating anyone or counting anything. `risk_scores` default to 0 (risk scoring is not computed yet); `turnstile_result` is echoed (`invalid` when absent: bot challenges are not verified yet). `context` is what the conditions saw (absent values as empty strings).
  * @summary Evaluate the project's sign-up rules against a sample sign-up
  */
-export const getTestSignUpRulesUrl = () => {
+export const getCheckSignUpRulesUrl = () => {
 
 
   
@@ -26,26 +26,26 @@ export const getTestSignUpRulesUrl = () => {
   return `/internal/sign-up-rules-test`
 }
 
-export const testSignUpRules = async (testSignUpRulesBody: TestSignUpRulesBody, options?: RequestInit): Promise<SignUpRulesTestResult> => {
+export const checkSignUpRules = async (checkSignUpRulesBody: CheckSignUpRulesBody, options?: RequestInit): Promise<SignUpRulesTestResult> => {
   
-  return apiMutator<SignUpRulesTestResult>(getTestSignUpRulesUrl(),
+  return apiMutator<SignUpRulesTestResult>(getCheckSignUpRulesUrl(),
   {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
     body: JSON.stringify(
-      testSignUpRulesBody,)
+      checkSignUpRulesBody,)
   }
 );}
 
 
 
 
-export const getTestSignUpRulesMutationOptions = <TError = OperationError<'testSignUpRules'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testSignUpRules>>, TError,{data: TestSignUpRulesBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof testSignUpRules>>, TError,{data: TestSignUpRulesBody}, TContext> => {
+export const getCheckSignUpRulesMutationOptions = <TError = OperationError<'checkSignUpRules'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSignUpRules>>, TError,{data: CheckSignUpRulesBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkSignUpRules>>, TError,{data: CheckSignUpRulesBody}, TContext> => {
 
-const mutationKey = ['testSignUpRules'];
+const mutationKey = ['checkSignUpRules'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -55,10 +55,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof testSignUpRules>>, {data: TestSignUpRulesBody}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkSignUpRules>>, {data: CheckSignUpRulesBody}> = (props) => {
           const {data} = props ?? {};
 
-          return  testSignUpRules(data,requestOptions)
+          return  checkSignUpRules(data,requestOptions)
         }
 
         
@@ -66,23 +66,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type TestSignUpRulesMutationResult = NonNullable<Awaited<ReturnType<typeof testSignUpRules>>>
-    export type TestSignUpRulesMutationBody = TestSignUpRulesBody
-    export type TestSignUpRulesMutationError = OperationError<'testSignUpRules'>
+    export type CheckSignUpRulesMutationResult = NonNullable<Awaited<ReturnType<typeof checkSignUpRules>>>
+    export type CheckSignUpRulesMutationBody = CheckSignUpRulesBody
+    export type CheckSignUpRulesMutationError = OperationError<'checkSignUpRules'>
 
     /**
  * @summary Evaluate the project's sign-up rules against a sample sign-up
  */
-export const useTestSignUpRules = <TError = OperationError<'testSignUpRules'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testSignUpRules>>, TError,{data: TestSignUpRulesBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
+export const useCheckSignUpRules = <TError = OperationError<'checkSignUpRules'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkSignUpRules>>, TError,{data: CheckSignUpRulesBody}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
-        Awaited<ReturnType<typeof testSignUpRules>>,
+        Awaited<ReturnType<typeof checkSignUpRules>>,
         TError,
-        {data: TestSignUpRulesBody},
+        {data: CheckSignUpRulesBody},
         TContext
       > => {
 
-      const mutationOptions = getTestSignUpRulesMutationOptions(options);
+      const mutationOptions = getCheckSignUpRulesMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
