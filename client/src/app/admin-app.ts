@@ -2,6 +2,7 @@ import { type AdminAiChat, adminAiChat } from './admin-ai-chat.ts';
 import { type AdminEmails, adminEmails } from './admin-emails.ts';
 import { type AdminPayments, adminPayments } from './admin-payments.ts';
 import type { OperationBody, OperationParams, OperationResult, Schema } from '@gatehouse/protocol/operation-types';
+import { type AdminSignUpRules, adminSignUpRules } from './admin-sign-up-rules.ts';
 import { type AdminWebhooks, adminWebhooks } from './admin-webhooks.ts';
 import { type AppCall, definedOnly, queryBoolean } from './app-call.ts';
 import type {
@@ -69,6 +70,8 @@ export type AdminApp = ServerCapabilities & {
   emails: AdminEmails;
   /** Webhook endpoints (create, update, enable, delete, rotate the secret), the delivery log, replay, test messages. */
   webhooks: AdminWebhooks;
+  /** Sign-up rules (CEL conditions), their tester and statistics, and the password policy. */
+  signUpRules: AdminSignUpRules;
   /** The payments catalogue (items, product lines, products, test mode) and the transactions with refunds. */
   payments: ServerPayments & AdminPayments;
   /** The AI assistant: answers from the server's AI provider, threads of saved messages. */
@@ -125,6 +128,7 @@ export function createAdminApp(options: AdminAppOptions): AdminApp {
     sendTestEmail: (email) => call(op.sendTestEmail, { body: email }),
     emails: adminEmails(call),
     webhooks: adminWebhooks(call),
+    signUpRules: adminSignUpRules(call),
     payments: { ...server.payments, ...adminPayments(call) },
     aiChat: adminAiChat(call),
   };

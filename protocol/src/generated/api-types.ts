@@ -8916,6 +8916,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/sign-up-rules-test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate the project's sign-up rules against a sample sign-up
+         * @description Stack's rule tester: evaluates the saved rules (`auth.signUpRules`) for the sign-up described in the body and answers every rule's evaluation in order and the outcome, as a real sign-up would decide it, without creating anyone or counting anything. `risk_scores` default to 0 (risk scoring is not computed yet); `turnstile_result` is echoed (`invalid` when absent: bot challenges are not verified yet). `context` is what the conditions saw (absent values as empty strings).
+         */
+        post: operations["checkSignUpRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/sign-up-rules-stats": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How often each sign-up rule matched
+         * @description Stack's rule statistics: matches of the last `analytics_hours` (48) hours, counted when a rule's condition held at a sign-up (a rejected sign-up's matches included; a sign-up that failed for another reason not). Per rule: the total and one count per hour (UTC, oldest first, the current hour last); per action; and the total.
+         */
+        get: operations["getSignUpRulesStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/user-activity": {
         parameters: {
             query?: never;
@@ -9266,6 +9420,15 @@ export interface paths {
          *       `quantity` `must be a whole number of at least 0.`, `expires` `must be one of never, when-purchase-expires,
          *       when-repeated.` or `when-repeated needs a repeat interval.`, `isAddOnTo.{id}` `must be true.` or
          *       `Product {id} does not exist.`
+         *     - the password policy: `auth.passwordPolicy.minLength must be a whole number from 8 to 256.`,
+         *       `auth.passwordPolicy.maxLength must be a whole number from auth.passwordPolicy.minLength to 4096.`
+         *     - the sign-up rules (ConfigSignUpRule): `auth.signUpRules may hold at most 100 rules.`, and for each rule
+         *       `auth.signUpRules.{id}: a rule id is 1 to 64 letters, digits, underscores or hyphens.`, `... must be an object.`,
+         *       `{path}.enabled must be true or false.`, `{path}.displayName must be a string of at most 200 characters.`,
+         *       `{path}.priority must be a whole number between -1000000 and 1000000.`, `{path}.condition must be a string.`,
+         *       `{path}.action.type must be one of allow, reject, restrict, log.`,
+         *       `{path}.action.message must be a string of at most 500 characters.`; a condition that does not parse or
+         *       type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
          *     - in production mode, the domain checks of ProjectUpdate.is_production_mode.
          */
         patch: operations["updateProjectConfigOverride"];
@@ -11551,6 +11714,7 @@ export interface components {
             auth: {
                 allowSignUp: boolean;
                 password: components["schemas"]["ConfigAllowSignIn"];
+                passwordPolicy: components["schemas"]["ConfigPasswordPolicy"];
                 otp: components["schemas"]["ConfigAllowSignIn"];
                 passkey: components["schemas"]["ConfigAllowSignIn"];
                 oauth: {
@@ -11561,8 +11725,9 @@ export interface components {
                         [key: string]: components["schemas"]["ConfigOAuthProvider"];
                     };
                 };
+                /** @description Sign-up rules by id (Stack's `auth.signUpRules`). At every end-user sign-up (password, OTP, OAuth, an anonymous user signing up; not an anonymous sign-up or a server-side `POST /users`) the enabled rules are evaluated in priority order (lower number first, then by id): a matching `allow` or `reject` decides and stops, a matching `restrict` makes the new user restricted by admin (`restricted_by_admin_private_details`: `Restricted by sign-up rule: {id} ({displayName})`) and evaluation goes on, `log` only counts. With no decision, `signUpRulesDefaultAction` applies. A rejection is `SIGN_UP_REJECTED` with the rule's `message` (or a default text). Every match is counted (`getSignUpRulesStats`). A condition that fails at run time is skipped. */
                 signUpRules: {
-                    [key: string]: unknown;
+                    [key: string]: components["schemas"]["ConfigSignUpRule"];
                 };
                 /** @enum {string} */
                 signUpRulesDefaultAction: "allow" | "reject";
@@ -11636,6 +11801,85 @@ export interface components {
         };
         ConfigAllowSignIn: {
             allowSignIn: boolean;
+        };
+        /** @description One sign-up rule. `condition` is a CEL expression (the Common Expression Language) that must be a boolean over the sign-up context: `email`, `emailDomain` (after the last `@`, lower case), `countryCode` (ISO alpha-2 or ""), `authMethod` (`password`, `otp`, `oauth`, `passkey`), `oauthProvider` (the provider type or ""), `riskScores.bot` and `riskScores.free_trial_abuse` (integers 0-100; 0 until risk scoring lands). At most 2000 characters and 400 syntax nodes; `matches` uses RE2 syntax (linear time). A condition that does not parse or type-check is refused when the config is saved: `SIGN_UP_RULE_CONDITION_INVALID` with its position. At most 100 rules. */
+        ConfigSignUpRule: {
+            enabled: boolean;
+            displayName?: string;
+            priority: number;
+            condition?: string;
+            action: {
+                /** @enum {string} */
+                type: "allow" | "reject" | "restrict" | "log";
+                /** @description Shown to the person whose sign-up a `reject` rule refused. */
+                message?: string;
+            };
+        };
+        /** @description Gatehouse's own (not in Stack's config): the project's password rules, checked at sign-up, server-side create and update with a password, password set, update and reset. `minLength` 8-256 (default 8, NIST SP 800-63B's floor), `maxLength` from `minLength` to 4096 (default 70, Stack's bound); `checkBreached` (default false) refuses passwords found in Have I Been Pwned's corpus with `PASSWORD_BREACHED`, asking its k-anonymity range API with only the first 5 hex characters of the password's SHA-1 (`PWNED_PASSWORDS_URL`, default `https://api.pwnedpasswords.com/range/`). When that service does not answer within `PWNED_PASSWORDS_TIMEOUT_MS` (default 2000) or answers with an error, the password is accepted (fail open: an outage must not stop sign-ups) and the server logs a line `Breached-password check skipped (password accepted): ...`. */
+        ConfigPasswordPolicy: {
+            minLength: number;
+            maxLength: number;
+            checkBreached: boolean;
+        };
+        /** @enum {string} */
+        SignUpAuthMethod: "password" | "otp" | "oauth" | "passkey";
+        /** @enum {string} */
+        TurnstileResult: "ok" | "invalid" | "error";
+        SignUpRiskScores: {
+            bot: number;
+            free_trial_abuse: number;
+        };
+        /** @enum {string} */
+        SignUpRuleActionType: "allow" | "reject" | "restrict" | "log";
+        SignUpRulesTestResult: {
+            context: {
+                email: string;
+                email_domain: string;
+                country_code: string;
+                auth_method: components["schemas"]["SignUpAuthMethod"];
+                oauth_provider: string;
+                turnstile_result: components["schemas"]["TurnstileResult"];
+                risk_scores: components["schemas"]["SignUpRiskScores"];
+            };
+            evaluations: {
+                rule_id: string;
+                display_name: string;
+                enabled: boolean;
+                condition: string;
+                /** @enum {string} */
+                status: "matched" | "not_matched" | "disabled" | "missing_condition" | "error";
+                action: {
+                    type: components["schemas"]["SignUpRuleActionType"];
+                    message?: string;
+                };
+                error?: string;
+            }[];
+            outcome: {
+                should_allow: boolean;
+                /** @enum {string} */
+                decision: "allow" | "reject" | "default-allow" | "default-reject";
+                decision_rule_id: string | null;
+                restricted_because_of_rule_id: string | null;
+            };
+        };
+        SignUpRulesStats: {
+            rule_triggers: {
+                rule_id: string;
+                total_count: number;
+                hourly_counts: {
+                    /** Format: date-time */
+                    hour: string;
+                    count: number;
+                }[];
+            }[];
+            total_triggers: number;
+            triggers_by_action: {
+                allow: number;
+                reject: number;
+                restrict: number;
+                log: number;
+            };
+            analytics_hours: number;
         };
         /** @description One OAuth provider of the config; settings beyond these are kept as written. */
         ConfigOAuthProvider: {
@@ -12828,6 +13072,28 @@ export interface components {
                 endpoint_id: string;
                 message_id: string;
             };
+        };
+        /** @description A sign-up rule's condition is not a CEL expression that parses and type-checks as a boolean over the sign-up context (or is too long, or holds an invalid regular expression). `position` is where the problem is: `offset` counts characters from 0, `line` and `column` from 1. Nothing was saved. */
+        SignUpRuleConditionInvalidError: {
+            /** @constant */
+            code: "SIGN_UP_RULE_CONDITION_INVALID";
+            error: string;
+            details: {
+                rule_id: string;
+                message: string;
+                position: {
+                    offset: number;
+                    line: number;
+                    column: number;
+                };
+            };
+        };
+        /** @description The password appears in Have I Been Pwned's corpus of breached passwords (the project's `auth.passwordPolicy.checkBreached` is on). Choose another password. */
+        PasswordBreachedError: {
+            /** @constant */
+            code: "PASSWORD_BREACHED";
+            error: string;
+            details: Record<string, never>;
         };
         /** @description Passkey sign-in is disabled for the project. */
         PasskeyAuthenticationNotEnabledError: {
@@ -14464,6 +14730,28 @@ export interface components {
                 "application/json": components["schemas"]["WebhookMessageNotFoundError"];
             };
         };
+        /** @description A sign-up rule's condition is not a valid CEL expression. */
+        SIGN_UP_RULE_CONDITION_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SignUpRuleConditionInvalidError"];
+            };
+        };
+        /** @description This password has appeared in a data breach. */
+        PASSWORD_BREACHED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PasswordBreachedError"];
+            };
+        };
         /** @description Passkey sign-in is disabled for the project. */
         PASSKEY_AUTHENTICATION_NOT_ENABLED: {
             headers: {
@@ -15610,7 +15898,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["VerificationCodeExpiredError"] | components["schemas"]["VerificationCodeMaxAttemptsReachedError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["VerificationCodeExpiredError"] | components["schemas"]["VerificationCodeMaxAttemptsReachedError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
             };
         };
         /** @description Bad request, `me` without a signed-in user, or a channel the user already has (plain text). */
@@ -15659,6 +15947,35 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RequiredAuthErrors400"];
+                "text/plain": string;
+            };
+        };
+        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), or a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position). */
+        ConfigSave400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"];
+                "text/plain": string;
+            };
+        };
+        /** @description A restricted user without the allow header, or a sign-up rule rejected the sign-up. */
+        SignUpRejected403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["SignUpRejectedError"];
+            };
+        };
+        /** @description A restricted user without the allow header, a sign-up rule rejected the sign-up, or (plain text) the sign-in method is off. */
+        SignUpRejected403OrForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserTokenErrors403"] | components["schemas"]["SignUpRejectedError"];
                 "text/plain": string;
             };
         };
@@ -16458,11 +16775,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordAuthenticationNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordAuthenticationNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
                 };
             };
             401: components["responses"]["ProjectAuth401"];
-            403: components["responses"]["UserToken403"];
+            403: components["responses"]["SignUpRejected403"];
             409: components["responses"]["USER_EMAIL_ALREADY_EXISTS"];
             429: components["responses"]["RateLimited"];
         };
@@ -16651,7 +16968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordConfirmationMismatchError"] | components["schemas"]["UserDoesNotHavePasswordError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordConfirmationMismatchError"] | components["schemas"]["UserDoesNotHavePasswordError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
                 };
             };
             401: components["responses"]["LiveSessionUserRequired401"];
@@ -16745,7 +17062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["PasswordAuthenticationNotEnabledError"];
                     "text/plain": string;
                 };
             };
@@ -17011,6 +17328,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            403: components["responses"]["SIGN_UP_REJECTED"];
             408: components["responses"]["OUTER_OAUTH_TIMEOUT"];
             409: components["responses"]["OAuthCallback409"];
             503: components["responses"]["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"];
@@ -17051,6 +17369,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            403: components["responses"]["SIGN_UP_REJECTED"];
             408: components["responses"]["OUTER_OAUTH_TIMEOUT"];
             409: components["responses"]["OAuthCallback409"];
             503: components["responses"]["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"];
@@ -19242,7 +19561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"];
                     "text/plain": string;
                 };
             };
@@ -19435,7 +19754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["OauthProviderAccountIdAlreadyUsedForSignInError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["OauthProviderAccountIdAlreadyUsedForSignInError"];
                     "text/plain": string;
                 };
             };
@@ -19706,7 +20025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"];
                     "text/plain": string;
                 };
             };
@@ -20193,7 +20512,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["ProjectAuth401"];
-            403: components["responses"]["UserToken403OrForbidden"];
+            403: components["responses"]["SignUpRejected403OrForbidden"];
             404: components["responses"]["VERIFICATION_CODE_NOT_FOUND"];
             /** @description The code was used, or its email now belongs to another account. */
             409: {
@@ -30239,6 +30558,177 @@ export interface operations {
             403: components["responses"]["UserToken403"];
         };
     };
+    checkSignUpRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string | null;
+                    auth_method: components["schemas"]["SignUpAuthMethod"];
+                    oauth_provider: string | null;
+                    country_code: string | null;
+                    turnstile_result?: components["schemas"]["TurnstileResult"];
+                    risk_scores?: components["schemas"]["SignUpRiskScores"];
+                };
+            };
+        };
+        responses: {
+            /** @description The evaluations and the outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignUpRulesTestResult"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getSignUpRulesStats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
+                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
+                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description Config branch; only `main` exists. */
+                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
+                /** @description Who is calling: `client`, `server` or `admin`. */
+                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
+                /** @description Publishable client key (`pck_…`). */
+                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
+                /** @description Secret server key (`ssk_…`). */
+                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
+                /** @description Super secret admin key (`sak_…`). */
+                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
+                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
+                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
+                /** @description The end user's access token (ES256 JWT). */
+                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
+                /** @description The end user's refresh token; read only where an operation says so. */
+                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description `true` lets a restricted user's token authenticate. */
+                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+                /** @description Random value that defeats fetch caches. Ignored. */
+                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignUpRulesStats"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
     getUserActivity: {
         parameters: {
             query: {
@@ -30669,7 +31159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConfigString"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ConfigSave400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };
@@ -30757,7 +31247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConfigString"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ConfigSave400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };

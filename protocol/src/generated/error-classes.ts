@@ -60,6 +60,8 @@ import { DataVaultStoreHashedKeyDoesNotExistError } from './errors/data-vault-st
 import { WebhookEndpointNotFoundError } from './errors/webhook-endpoint-not-found-error.ts';
 import { WebhookEndpointUrlNotAllowedError } from './errors/webhook-endpoint-url-not-allowed-error.ts';
 import { WebhookMessageNotFoundError } from './errors/webhook-message-not-found-error.ts';
+import { SignUpRuleConditionInvalidError } from './errors/sign-up-rule-condition-invalid-error.ts';
+import { PasswordBreachedError } from './errors/password-breached-error.ts';
 import { PasskeyAuthenticationNotEnabledError } from './errors/passkey-authentication-not-enabled-error.ts';
 import { AnonymousAccountsNotEnabledError } from './errors/anonymous-accounts-not-enabled-error.ts';
 import { AnonymousAuthenticationNotAllowedError } from './errors/anonymous-authentication-not-allowed-error.ts';
@@ -215,6 +217,8 @@ export const knownErrorClasses = {
   WEBHOOK_ENDPOINT_NOT_FOUND: WebhookEndpointNotFoundError,
   WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: WebhookEndpointUrlNotAllowedError,
   WEBHOOK_MESSAGE_NOT_FOUND: WebhookMessageNotFoundError,
+  SIGN_UP_RULE_CONDITION_INVALID: SignUpRuleConditionInvalidError,
+  PASSWORD_BREACHED: PasswordBreachedError,
   PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabledError,
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabledError,
   ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: AnonymousAuthenticationNotAllowedError,

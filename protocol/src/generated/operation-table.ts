@@ -179,6 +179,8 @@ export const operationDescriptors = {
   updateInternalApiKey: {"operationId":"updateInternalApiKey","method":"PATCH","path":"/internal/api-keys/{api_key_id}","responseType":"json","bodyType":"application/json","auth":"required"},
   getProjectMetrics: {"operationId":"getProjectMetrics","method":"GET","path":"/internal/metrics","responseType":"json","auth":"required"},
   getUserCounts: {"operationId":"getUserCounts","method":"GET","path":"/internal/metrics/user-counts","responseType":"json","auth":"required"},
+  checkSignUpRules: {"operationId":"checkSignUpRules","method":"POST","path":"/internal/sign-up-rules-test","responseType":"json","bodyType":"application/json","auth":"required"},
+  getSignUpRulesStats: {"operationId":"getSignUpRulesStats","method":"GET","path":"/internal/sign-up-rules-stats","responseType":"json","auth":"required"},
   getUserActivity: {"operationId":"getUserActivity","method":"GET","path":"/internal/user-activity","responseType":"json","auth":"required"},
   listOnboardingAffectedUsers: {"operationId":"listOnboardingAffectedUsers","method":"POST","path":"/internal/onboarding/preview-affected-users","responseType":"json","bodyType":"application/json","auth":"required"},
   getProjectConfig: {"operationId":"getProjectConfig","method":"GET","path":"/internal/config","responseType":"json","auth":"required"},

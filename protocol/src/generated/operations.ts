@@ -177,6 +177,8 @@ export type OperationName =
   | "updateInternalApiKey"
   | "getProjectMetrics"
   | "getUserCounts"
+  | "checkSignUpRules"
+  | "getSignUpRulesStats"
   | "getUserActivity"
   | "listOnboardingAffectedUsers"
   | "getProjectConfig"
@@ -377,6 +379,8 @@ export const getInternalApiKey = {"operationId":"getInternalApiKey","method":"GE
 export const updateInternalApiKey = {"operationId":"updateInternalApiKey","method":"PATCH","path":"/internal/api-keys/{api_key_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const getProjectMetrics = {"operationId":"getProjectMetrics","method":"GET","path":"/internal/metrics","responseType":"json","auth":"required"} as const;
 export const getUserCounts = {"operationId":"getUserCounts","method":"GET","path":"/internal/metrics/user-counts","responseType":"json","auth":"required"} as const;
+export const checkSignUpRules = {"operationId":"checkSignUpRules","method":"POST","path":"/internal/sign-up-rules-test","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const getSignUpRulesStats = {"operationId":"getSignUpRulesStats","method":"GET","path":"/internal/sign-up-rules-stats","responseType":"json","auth":"required"} as const;
 export const getUserActivity = {"operationId":"getUserActivity","method":"GET","path":"/internal/user-activity","responseType":"json","auth":"required"} as const;
 export const listOnboardingAffectedUsers = {"operationId":"listOnboardingAffectedUsers","method":"POST","path":"/internal/onboarding/preview-affected-users","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const getProjectConfig = {"operationId":"getProjectConfig","method":"GET","path":"/internal/config","responseType":"json","auth":"required"} as const;

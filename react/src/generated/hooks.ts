@@ -348,6 +348,10 @@ export { getGetProjectMetricsUrl, getProjectMetrics, getGetProjectMetricsQueryKe
 export type { GetProjectMetricsQueryResult, GetProjectMetricsQueryError, GetProjectMetricsSuspenseQueryResult, GetProjectMetricsSuspenseQueryError } from './hooks/get-project-metrics';
 export { getGetUserCountsUrl, getUserCounts, getGetUserCountsQueryKey, getGetUserCountsQueryOptions, useGetUserCounts, getGetUserCountsSuspenseQueryOptions, useGetUserCountsSuspense } from './hooks/get-user-counts';
 export type { GetUserCountsQueryResult, GetUserCountsQueryError, GetUserCountsSuspenseQueryResult, GetUserCountsSuspenseQueryError } from './hooks/get-user-counts';
+export { getCheckSignUpRulesUrl, checkSignUpRules, getCheckSignUpRulesMutationOptions, useCheckSignUpRules } from './hooks/check-sign-up-rules';
+export type { CheckSignUpRulesMutationResult, CheckSignUpRulesMutationBody, CheckSignUpRulesMutationError } from './hooks/check-sign-up-rules';
+export { getGetSignUpRulesStatsUrl, getSignUpRulesStats, getGetSignUpRulesStatsQueryKey, getGetSignUpRulesStatsQueryOptions, useGetSignUpRulesStats, getGetSignUpRulesStatsSuspenseQueryOptions, useGetSignUpRulesStatsSuspense } from './hooks/get-sign-up-rules-stats';
+export type { GetSignUpRulesStatsQueryResult, GetSignUpRulesStatsQueryError, GetSignUpRulesStatsSuspenseQueryResult, GetSignUpRulesStatsSuspenseQueryError } from './hooks/get-sign-up-rules-stats';
 export { getGetUserActivityUrl, getUserActivity, getGetUserActivityQueryKey, getGetUserActivityQueryOptions, useGetUserActivity, getGetUserActivitySuspenseQueryOptions, useGetUserActivitySuspense } from './hooks/get-user-activity';
 export type { GetUserActivityQueryResult, GetUserActivityQueryError, GetUserActivitySuspenseQueryResult, GetUserActivitySuspenseQueryError } from './hooks/get-user-activity';
 export { getListOnboardingAffectedUsersUrl, listOnboardingAffectedUsers, getListOnboardingAffectedUsersMutationOptions, useListOnboardingAffectedUsers } from './hooks/list-onboarding-affected-users';

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -1450,6 +1450,116 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "SignUpRiskScores",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["bot", "free_trial_abuse"],
+    "properties": {
+      "bot": { "type": "integer", "minimum": 0, "maximum": 100 },
+      "free_trial_abuse": { "type": "integer", "minimum": 0, "maximum": 100 }
+    }
+  },
+  {
+    "$id": "SignUpRulesStats",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["rule_triggers", "total_triggers", "triggers_by_action", "analytics_hours"],
+    "properties": {
+      "rule_triggers": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["rule_id", "total_count", "hourly_counts"],
+          "properties": {
+            "rule_id": { "type": "string" },
+            "total_count": { "type": "integer", "minimum": 0 },
+            "hourly_counts": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["hour", "count"],
+                "properties": { "hour": { "type": "string", "format": "date-time" }, "count": { "type": "integer", "minimum": 0 } }
+              }
+            }
+          }
+        }
+      },
+      "total_triggers": { "type": "integer", "minimum": 0 },
+      "triggers_by_action": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["allow", "reject", "restrict", "log"],
+        "properties": {
+          "allow": { "type": "integer", "minimum": 0 },
+          "reject": { "type": "integer", "minimum": 0 },
+          "restrict": { "type": "integer", "minimum": 0 },
+          "log": { "type": "integer", "minimum": 0 }
+        }
+      },
+      "analytics_hours": { "type": "integer", "minimum": 1 }
+    }
+  },
+  {
+    "$id": "SignUpRulesTestResult",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["context", "evaluations", "outcome"],
+    "properties": {
+      "context": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["email", "email_domain", "country_code", "auth_method", "oauth_provider", "turnstile_result", "risk_scores"],
+        "properties": {
+          "email": { "type": "string" },
+          "email_domain": { "type": "string" },
+          "country_code": { "type": "string" },
+          "auth_method": { "type": "string", "enum": ["password", "otp", "oauth", "passkey"] },
+          "oauth_provider": { "type": "string" },
+          "turnstile_result": { "type": "string", "enum": ["ok", "invalid", "error"] },
+          "risk_scores": { "$ref": "SignUpRiskScores#" }
+        }
+      },
+      "evaluations": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["rule_id", "display_name", "enabled", "condition", "status", "action"],
+          "properties": {
+            "rule_id": { "type": "string" },
+            "display_name": { "type": "string" },
+            "enabled": { "type": "boolean" },
+            "condition": { "type": "string" },
+            "status": { "type": "string", "enum": ["matched", "not_matched", "disabled", "missing_condition", "error"] },
+            "action": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["type"],
+              "properties": {
+                "type": { "type": "string", "enum": ["allow", "reject", "restrict", "log"] },
+                "message": { "type": "string" }
+              }
+            },
+            "error": { "type": "string" }
+          }
+        }
+      },
+      "outcome": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["should_allow", "decision", "decision_rule_id", "restricted_because_of_rule_id"],
+        "properties": {
+          "should_allow": { "type": "boolean" },
+          "decision": { "type": "string", "enum": ["allow", "reject", "default-allow", "default-reject"] },
+          "decision_rule_id": { "type": ["string", "null"] },
+          "restricted_because_of_rule_id": { "type": ["string", "null"] }
+        }
+      }
+    }
+  },
+  {
     "$id": "Success",
     "type": "object",
     "additionalProperties": false,
@@ -2274,6 +2384,7 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+        "PASSWORD_BREACHED",
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -2296,7 +2407,7 @@ export const routeTable = [
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
-      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED", "SIGN_UP_REJECTED"],
       "409": ["USER_EMAIL_ALREADY_EXISTS"],
       "429": []
     }
@@ -2390,6 +2501,7 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+        "PASSWORD_BREACHED",
         "PASSWORD_CONFIRMATION_MISMATCH",
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
@@ -2448,6 +2560,7 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+        "PASSWORD_BREACHED",
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -2688,6 +2801,7 @@ export const routeTable = [
         "SCHEMA_ERROR",
         "SIGN_UP_NOT_ENABLED"
       ],
+      "403": ["SIGN_UP_REJECTED"],
       "408": ["OUTER_OAUTH_TIMEOUT"],
       "409": ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"],
       "503": ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"]
@@ -2737,6 +2851,7 @@ export const routeTable = [
         "SCHEMA_ERROR",
         "SIGN_UP_NOT_ENABLED"
       ],
+      "403": ["SIGN_UP_REJECTED"],
       "408": ["OUTER_OAUTH_TIMEOUT"],
       "409": ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"],
       "503": ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"]
@@ -4104,6 +4219,7 @@ export const routeTable = [
         "CANNOT_GET_OWN_USER_WITHOUT_USER",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PASSWORD_BREACHED",
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -4297,6 +4413,7 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
+        "PASSWORD_BREACHED",
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -4430,6 +4547,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PASSWORD_BREACHED",
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -4607,6 +4725,7 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+        "PASSWORD_BREACHED",
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -4809,7 +4928,7 @@ export const routeTable = [
         "UNPARSABLE_ACCESS_TOKEN",
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
-      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED", "SIGN_UP_REJECTED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["USER_EMAIL_ALREADY_EXISTS", "VERIFICATION_CODE_ALREADY_USED"],
       "429": []
@@ -11873,6 +11992,118 @@ export const routeTable = [
     }
   },
   {
+    "operationId": "checkSignUpRules",
+    "method": "POST",
+    "url": "/api/v1/internal/sign-up-rules-test",
+    "specPath": "/internal/sign-up-rules-test",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["email", "auth_method", "oauth_provider", "country_code"],
+        "properties": {
+          "email": { "type": ["string", "null"], "maxLength": 320 },
+          "auth_method": { "type": "string", "enum": ["password", "otp", "oauth", "passkey"] },
+          "oauth_provider": { "type": ["string", "null"], "maxLength": 64 },
+          "country_code": { "type": ["string", "null"], "pattern": "^[A-Za-z]{2}$" },
+          "turnstile_result": { "type": "string", "enum": ["ok", "invalid", "error"] },
+          "risk_scores": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["bot", "free_trial_abuse"],
+            "properties": {
+              "bot": { "type": "integer", "minimum": 0, "maximum": 100 },
+              "free_trial_abuse": { "type": "integer", "minimum": 0, "maximum": 100 }
+            }
+          }
+        }
+      },
+      "response": { "200": { "$ref": "SignUpRulesTestResult#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getSignUpRulesStats",
+    "method": "GET",
+    "url": "/api/v1/internal/sign-up-rules-stats",
+    "specPath": "/internal/sign-up-rules-stats",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "SignUpRulesStats#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
     "operationId": "getUserActivity",
     "method": "GET",
     "url": "/api/v1/internal/user-activity",
@@ -12181,7 +12412,8 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "SIGN_UP_RULE_CONDITION_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -12239,7 +12471,8 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "SIGN_UP_RULE_CONDITION_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",

@@ -28,6 +28,7 @@ import { projectsModule } from './projects/index.ts';
 import { requestAuthModule } from './request-auth/index.ts';
 import { sessionsModule } from './sessions/index.ts';
 import { signInModule } from './sign-in/index.ts';
+import { signUpRulesModule } from './sign-up-rules/index.ts';
 import { signingKeysModule } from './signing-keys/index.ts';
 import { teamsModule } from './teams/index.ts';
 import { usersModule } from './users/index.ts';
@@ -47,6 +48,7 @@ export const modules = [
   verificationCodesModule,
   emailModule,
   usersModule,
+  signUpRulesModule,
   accessTokensModule,
   sessionsModule,
   signInModule,

@@ -24,6 +24,7 @@ export const defaultProjectConfig: ProjectConfig = {
   auth: {
     allowSignUp: true,
     password: { allowSignIn: false },
+    passwordPolicy: { minLength: 8, maxLength: 70, checkBreached: false },
     otp: { allowSignIn: false },
     passkey: { allowSignIn: false },
     oauth: { accountMergeStrategy: 'link_method', providers: {} },

@@ -22,6 +22,7 @@ import type * as healthRepository from '../modules/health/health.repository.ts';
 import type * as expiredRowsRepository from '../modules/maintenance/expired-rows.repository.ts';
 import type * as mfaRepository from '../modules/mfa/mfa.repository.ts';
 import type * as notificationPreferenceRepository from '../modules/notification-preferences/notification-preference.repository.ts';
+import type * as signUpRuleTriggerRepository from '../modules/sign-up-rules/sign-up-rule-trigger.repository.ts';
 import type * as oauthAccountRepository from '../modules/oauth/oauth-account.repository.ts';
 import type * as oauthFlowRepository from '../modules/oauth/oauth-flow.repository.ts';
 import type * as passkeyRepository from '../modules/passkeys/passkey.repository.ts';
@@ -113,6 +114,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof projectRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof sessionRefreshRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof sessionRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof signUpRuleTriggerRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof teamRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof userRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof verificationCodeRepository>>().toEqualTypeOf<never>();

@@ -54,6 +54,15 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   `quantity` `must be a whole number of at least 0.`, `expires` `must be one of never, when-purchase-expires,
   when-repeated.` or `when-repeated needs a repeat interval.`, `isAddOnTo.{id}` `must be true.` or
   `Product {id} does not exist.`
+- the password policy: `auth.passwordPolicy.minLength must be a whole number from 8 to 256.`,
+  `auth.passwordPolicy.maxLength must be a whole number from auth.passwordPolicy.minLength to 4096.`
+- the sign-up rules (ConfigSignUpRule): `auth.signUpRules may hold at most 100 rules.`, and for each rule
+  `auth.signUpRules.{id}: a rule id is 1 to 64 letters, digits, underscores or hyphens.`, `... must be an object.`,
+  `{path}.enabled must be true or false.`, `{path}.displayName must be a string of at most 200 characters.`,
+  `{path}.priority must be a whole number between -1000000 and 1000000.`, `{path}.condition must be a string.`,
+  `{path}.action.type must be one of allow, reject, restrict, log.`,
+  `{path}.action.message must be a string of at most 500 characters.`; a condition that does not parse or
+  type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
 - in production mode, the domain checks of ProjectUpdate.is_production_mode.
 
  * @summary Merge entries into the project's config override

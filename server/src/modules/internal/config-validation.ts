@@ -4,6 +4,7 @@ import { usesSharedKeys } from '../oauth/resolve-provider.ts';
 import { builtInThemes } from '../email/built-in-emails.ts';
 import { defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../tenancy/project-config.ts';
 import { parseCatalogue } from '../payments/catalogue.ts';
+import { assertValidPasswordPolicy, assertValidSignUpRules } from '../sign-up-rules/index.ts';
 import { assertProductionReady } from './production-mode.ts';
 import { findUnsafeInput } from '../../routing/unsafe-input.ts';
 
@@ -30,6 +31,8 @@ const choices: Record<string, readonly string[]> = {
 export function assertValidConfig(projectId: string, config: ProjectConfig, isProductionMode: boolean): void {
   assertShape(defaultProjectConfig as unknown as JsonObject, config as unknown as JsonObject, '');
   for (const [id, provider] of Object.entries(config.auth.oauth.providers)) assertValidProvider(id, provider);
+  assertValidPasswordPolicy(config);
+  assertValidSignUpRules(config);
   assertValidEmailServer(config.emails.server);
   for (const [id, domain] of Object.entries(config.domains.trustedDomains)) {
     if (!isObject(domain)) fail(`domains.trustedDomains.${id} must be an object.`);

@@ -77,13 +77,19 @@ export class OAuthAccountService {
       }
     }
     if (!project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
-    const user = await this.signUp(project, flow, profile, emailSignsIn);
+    const user = await this.signUp(project, provider.type, flow, profile, emailSignsIn);
     await this.keepTokens(project, await this.link(project, provider, user.id, profile), tokens);
     return { userId: user.id, isNewUser: true };
   }
 
   /** A new user, or the anonymous user of the flow upgraded in place (it keeps its id). */
-  private async signUp(project: Project, flow: OuterFlow, profile: ProviderProfile, emailSignsIn: boolean): Promise<UserRecord> {
+  private async signUp(
+    project: Project,
+    providerType: string,
+    flow: OuterFlow,
+    profile: ProviderProfile,
+    emailSignsIn: boolean,
+  ): Promise<UserRecord> {
     const write: UserWrite = {
       display_name: profile.displayName?.slice(0, 256) ?? null,
       profile_image_url: profile.profileImageUrl,
@@ -93,8 +99,14 @@ export class OAuthAccountService {
     };
     try {
       const anonymous = flow.userId ? await this.users.find(project.id, flow.userId) : undefined;
-      if (anonymous?.is_anonymous) return await this.users.update(project, anonymous.id, { ...write, is_anonymous: false });
-      return await this.users.create(project, write, 'oauth');
+      if (anonymous?.is_anonymous)
+        return await this.users.update(
+          project,
+          anonymous.id,
+          { ...write, is_anonymous: false },
+          { method: 'oauth', oauthProvider: providerType },
+        );
+      return await this.users.create(project, write, 'oauth', providerType);
     } catch (error) {
       // Another account took the email between the check and the insert.
       if (error instanceof UserEmailAlreadyExistsError) {

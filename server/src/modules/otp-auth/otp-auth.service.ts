@@ -55,7 +55,7 @@ export class OtpAuthService {
     const write = { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true };
     const anonymous = auth.user?.record.is_anonymous ? auth.user.record : undefined;
     const user: UserRecord = anonymous
-      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false })
+      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'otp' })
       : await this.users.create(project, write, 'otp');
     return { ...(await this.signIn.signIn(project, user, { ip })), is_new_user: true };
   }

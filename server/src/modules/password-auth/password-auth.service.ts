@@ -8,8 +8,8 @@ import {
 } from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
+import { assertPasswordLength } from '../../lib/passwords/password-policy.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../lib/passwords/password-hasher.ts';
-import { assertPasswordPolicy } from '../../lib/passwords/password-policy.ts';
 import type { Project } from '../../tenancy/project.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SessionService } from '../sessions/session.service.ts';
@@ -38,7 +38,8 @@ export class PasswordAuthService {
     assertPasswordSignIn(project);
     if (!project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
     if (input.verification_callback_url) assertTrustedUrl(project, input.verification_callback_url);
-    assertPasswordPolicy(input.password);
+    // Length first (cheap); the whole policy, breached check included, runs once where the user is written.
+    assertPasswordLength(input.password, project.config.auth.passwordPolicy);
     if (await this.users.findByAuthEmail(project.id, input.email)) {
       throw new UserEmailAlreadyExistsError({ email: input.email, would_work_if_email_was_verified: false });
     }
@@ -46,7 +47,7 @@ export class PasswordAuthService {
     // An anonymous user who signs up keeps its id and everything attached to it.
     const anonymous = auth.user?.record.is_anonymous ? auth.user.record : undefined;
     const user = anonymous
-      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false })
+      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'password' })
       : await this.users.create(project, write, 'password');
     if (input.verification_callback_url) await this.sendVerification(project, user, input.verification_callback_url);
     return this.signIn.signIn(project, user, { ip });
@@ -69,7 +70,7 @@ export class PasswordAuthService {
     const user = auth.user?.record as UserRecord;
     if (!user.password_hash) throw new UserDoesNotHavePasswordError();
     if (!(await verifyPassword(user.password_hash, input.old_password))) throw new PasswordConfirmationMismatchError();
-    assertPasswordPolicy(input.new_password);
+    await this.users.passwords.assertAcceptable(auth.project, input.new_password);
     await this.users.replacePasswordHash(auth.project.id, user.id, await hashPassword(input.new_password));
     const keep = auth.refreshToken ? await this.sessions.findByRefreshToken(auth.project.id, auth.refreshToken) : undefined;
     await this.sessions.endAllOfUser(auth.project.id, user.id, keep?.user_id === user.id ? keep.id : undefined);
@@ -79,7 +80,7 @@ export class PasswordAuthService {
     assertPasswordSignIn(auth.project);
     const user = auth.user?.record as UserRecord;
     if (user.password_hash) throw new PlainHttpError(400, 'The user already has a password; use /auth/password/update to change it.');
-    assertPasswordPolicy(password);
+    await this.users.passwords.assertAcceptable(auth.project, password);
     await this.users.replacePasswordHash(auth.project.id, user.id, await hashPassword(password));
   }
 }

@@ -1,7 +1,6 @@
 import { PasswordAuthenticationNotEnabledError } from '@gatehouse/protocol/errors';
 import type { EmailService } from '../email/email.service.ts';
 import { hashPassword } from '../../lib/passwords/password-hasher.ts';
-import { assertPasswordPolicy } from '../../lib/passwords/password-policy.ts';
 import type { Project } from '../../tenancy/project.ts';
 import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SessionService } from '../sessions/session.service.ts';
@@ -59,7 +58,7 @@ export class PasswordResetService {
     assertPasswordSignIn(project);
     // Validate the new password before using the code up, so a weak one can be retried.
     await this.codes.redeem(project.id, 'password_reset', code, { peek: true });
-    assertPasswordPolicy(password);
+    await this.users.passwords.assertAcceptable(project, password);
     const { user_id: userId } = (await this.codes.redeem(project.id, 'password_reset', code)) as { user_id: string };
     await this.users.replacePasswordHash(project.id, userId, await hashPassword(password));
     await this.sessions.endAllOfUser(project.id, userId);

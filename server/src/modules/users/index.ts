@@ -1,8 +1,11 @@
 import { defineModule } from '../../kernel/module.ts';
+import { PasswordPolicy, readBreachedPasswordSettings } from '../../lib/passwords/password-policy.ts';
 import { eventsModule } from '../events/index.ts';
 import * as migration0075 from './migrations/0075-user-search-trigram-indexes.ts';
 import { UserService } from './user.service.ts';
 import { userHandlers } from './users.routes.ts';
+
+export type { SignUpAdmission, SignUpAttempt, SignUpGate } from './user.service.ts';
 
 /**
  * Users and their primary email. Other modules react to users through `users.created` and
@@ -11,7 +14,8 @@ import { userHandlers } from './users.routes.ts';
 export const usersModule = defineModule({
   name: 'users',
   requires: [eventsModule],
-  services: ({ events }, { db }) => ({ users: new UserService(db, events) }),
+  settings: readBreachedPasswordSettings,
+  services: ({ events }, { db, settings }) => ({ users: new UserService(db, events, new PasswordPolicy(settings)) }),
   handlers: userHandlers,
   migrations: { '0075-user-search-trigram-indexes': migration0075 },
 });

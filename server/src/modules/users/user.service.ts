@@ -4,7 +4,7 @@ import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { Hook, Port } from '../../kernel/hook.ts';
 import { hashPassword } from '../../lib/passwords/password-hasher.ts';
-import { assertPasswordPolicy } from '../../lib/passwords/password-policy.ts';
+import type { PasswordChecker } from '../../lib/passwords/password-policy.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
@@ -35,6 +35,22 @@ const searchStatisticsTtlMs = 10 * 60_000;
 
 export type SignUpMethod = 'password' | 'otp' | 'oauth' | 'anonymous' | 'server' | 'passkey';
 
+/** A sign-up by an end user (not an anonymous user, not a server-side create): what the sign-up rules judge. */
+export type SignUpAttempt = { method: 'password' | 'otp' | 'oauth' | 'passkey'; oauthProvider?: string | null };
+
+/** What the sign-up rules let through: a restriction for the new user, and the statistics written in the creating transaction. */
+export type SignUpAdmission = {
+  restriction?: { privateDetails: string };
+  record(trx: DbHandle, userId: string): Promise<void>;
+};
+
+/** Provided by the sign-up-rules module: throws SIGN_UP_REJECTED, or admits the sign-up. */
+export interface SignUpGate {
+  admit(project: Project, attempt: SignUpAttempt & { email: string | null; countryCode: string | null }): Promise<SignUpAdmission>;
+}
+
+const signUpMethods: ReadonlySet<SignUpMethod> = new Set(['password', 'otp', 'oauth', 'passkey']);
+
 /** Links an imported provider account to the user being created, in the creating transaction, with the rules of `POST /oauth-providers`. */
 export type ProviderAccountLinker = (trx: DbHandle, project: Project, userId: string, account: ProviderAccountImport) => Promise<void>;
 
@@ -43,6 +59,16 @@ export interface UserTeams {
   isMember(trx: DbHandle, projectId: ProjectId, teamId: string, userId: string): Promise<boolean>;
   /** The views of these teams of the project, by id. */
   views(projectId: ProjectId, teamIds: readonly string[]): Promise<Map<string, TeamView>>;
+}
+
+/** The write with the user restricted by a sign-up rule (Stack's way: restricted by admin, the rule named in the private details). */
+function restrictedWrite(write: UserWrite, current: UserRecord | null, privateDetails: string): UserWrite {
+  const existing = write.restricted_by_admin_private_details ?? current?.restricted_by_admin_private_details;
+  return {
+    ...write,
+    restricted_by_admin: true,
+    restricted_by_admin_private_details: existing ? `${existing}\n\n${privateDetails}` : privateDetails,
+  };
 }
 
 /** Users and their primary email: the rules of create, update and delete, each in one transaction. */
@@ -55,12 +81,15 @@ export class UserService {
   readonly accountImport = new Port<ProviderAccountLinker>('the provider account import of POST /users');
   /** Provided by the teams module. */
   readonly teams = new Port<UserTeams>('the teams of users');
+  /** Provided by the sign-up-rules module; asked at every end-user sign-up, the one place users are created or upgraded. */
+  readonly signUpGate = new Port<SignUpGate>('the sign-up rules');
 
   private searchStatistics?: { loading: Promise<{ email: Set<string>; displayName: Set<string> }>; expiresAt: number };
 
   constructor(
     private readonly db: DbHandle,
     private readonly events: EventLog,
+    readonly passwords: PasswordChecker,
   ) {}
 
   find(projectId: ProjectId, userId: string): Promise<UserRecord | undefined> {
@@ -127,9 +156,14 @@ export class UserService {
     return ids.length === 0 ? new Map() : this.teams.provider.views(projectId, ids);
   }
 
-  async create(project: Project, write: UserWrite, signUpMethod: SignUpMethod): Promise<UserRecord> {
+  /** `oauthProvider`: the provider type of an OAuth sign-up (the rules' `oauthProvider`). */
+  async create(project: Project, write: UserWrite, signUpMethod: SignUpMethod, oauthProvider?: string): Promise<UserRecord> {
     assertConsistentWrite(write, 'create');
-    const passwordHash = await this.passwordHashOf(write);
+    const passwordHash = await this.passwordHashOf(project, write);
+    const admission = signUpMethods.has(signUpMethod)
+      ? await this.admit(project, { method: signUpMethod as SignUpAttempt['method'], oauthProvider }, write, null)
+      : undefined;
+    if (admission?.restriction) write = restrictedWrite(write, null, admission.restriction.privateDetails);
     const id = randomUUID();
     return this.inTransaction(write.primary_email, async (trx) => {
       await insertUser(trx, {
@@ -165,6 +199,7 @@ export class UserService {
       }
       // One after the other: each link's checks see the links before it (two sign-in accounts of one type are refused).
       for (const account of write.oauth_providers ?? []) await this.accountImport.provider(trx, project, id, account);
+      await admission?.record(trx, id);
       await this.created.run(trx, project, (await findUserRecord(trx, project.id, id)) as UserRecord);
       const created = (await findUserRecord(trx, project.id, id)) as UserRecord;
       await this.events.record(trx, project.id, 'user.created', toServerUser(project, created));
@@ -172,12 +207,17 @@ export class UserService {
     });
   }
 
-  async update(project: Project, userId: string, write: UserWrite): Promise<UserRecord> {
+  /** `signUp`: an anonymous user signing up (`is_anonymous: false`), judged by the sign-up rules like a new user. */
+  async update(project: Project, userId: string, write: UserWrite, signUp?: SignUpAttempt): Promise<UserRecord> {
     assertConsistentWrite(write, 'update');
-    const passwordHash = await this.passwordHashOf(write);
+    const passwordHash = await this.passwordHashOf(project, write);
+    const upgrading = signUp ? await this.find(project.id, userId) : undefined;
+    const admission = upgrading?.is_anonymous ? await this.admit(project, signUp as SignUpAttempt, write, upgrading) : undefined;
+    if (admission?.restriction) write = restrictedWrite(write, upgrading ?? null, admission.restriction.privateDetails);
     return this.inTransaction(write.primary_email, async (trx) => {
       const current = await findUserRecord(trx, project.id, userId);
       if (!current) throw new UserNotFoundError();
+      await admission?.record(trx, userId);
       if (write.selected_team_id && !(await this.teams.provider.isMember(trx, project.id, write.selected_team_id, userId))) {
         throw new PlainHttpError(400, 'selected_team_id must be a team the user is a member of.');
       }
@@ -232,12 +272,18 @@ export class UserService {
     await clearSelectedTeam(this.db, projectId, userId, teamId);
   }
 
-  private async passwordHashOf(write: UserWrite): Promise<string | undefined> {
+  private async passwordHashOf(project: Project, write: UserWrite): Promise<string | undefined> {
     if (typeof write.password === 'string') {
-      assertPasswordPolicy(write.password);
+      await this.passwords.assertAcceptable(project, write.password);
       return hashPassword(write.password);
     }
     return write.password_hash;
+  }
+
+  private admit(project: Project, attempt: SignUpAttempt, write: UserWrite, current: UserRecord | null): Promise<SignUpAdmission> {
+    const email = write.primary_email !== undefined ? write.primary_email : (current?.primary_email ?? null);
+    const countryCode = write.country_code !== undefined ? write.country_code : (current?.country_code ?? null);
+    return this.signUpGate.provider.admit(project, { ...attempt, email, countryCode });
   }
 
   /** Creating or changing the primary email: an address already used for auth by another user is a conflict. */
