@@ -16,7 +16,8 @@ export function packLibraries(destination: string): PackedPackage[] {
   return libraryPackages.map((name) => {
     const packageDir = join(repositoryRoot, name);
     if (isStale(packageDir)) buildLibrary(name);
-    const pack = spawnSync(pnpmCommand[0], [...pnpmCommand.slice(1), 'pack', '--pack-destination', destination], {
+    const [pnpm, ...pnpmArgs] = pnpmCommand;
+    const pack = spawnSync(pnpm, [...pnpmArgs, 'pack', '--pack-destination', destination], {
       cwd: packageDir,
       encoding: 'utf8',
     });
@@ -28,8 +29,8 @@ export function packLibraries(destination: string): PackedPackage[] {
 }
 
 /** The pnpm that runs the suite (`pnpm test` sets npm_execpath), else the one the README names. */
-const pnpmCommand =
-  process.env.npm_execpath?.includes('pnpm') === true ? [process.execPath, process.env.npm_execpath] : ['npx', '-y', 'pnpm@10'];
+const execPath = process.env.npm_execpath;
+const pnpmCommand: [string, ...string[]] = execPath?.includes('pnpm') ? [process.execPath, execPath] : ['npx', '-y', 'pnpm@10'];
 
 function isStale(packageDir: string): boolean {
   const built = statSync(join(packageDir, 'dist/index.js'), { throwIfNoEntry: false });

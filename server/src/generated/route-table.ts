@@ -575,6 +575,7 @@ export const sharedSchemas = [
     "$id": "DayInterval",
     "type": "array",
     "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+    "items": { "type": ["integer", "string"] },
     "minItems": 2,
     "maxItems": 2
   },
@@ -9635,6 +9636,7 @@ export const routeTable = [
               "free_trial": {
                 "type": "array",
                 "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+                "items": { "type": ["integer", "string"] },
                 "minItems": 2,
                 "maxItems": 2
               },
@@ -9662,6 +9664,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -9671,6 +9674,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -9696,6 +9700,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -10171,6 +10176,7 @@ export const routeTable = [
               "free_trial": {
                 "type": "array",
                 "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+                "items": { "type": ["integer", "string"] },
                 "minItems": 2,
                 "maxItems": 2
               },
@@ -10198,6 +10204,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -10207,6 +10214,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -10232,6 +10240,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
