@@ -6934,7 +6934,9 @@ export interface components {
             sent_at_ms?: number;
             schema_version?: number;
             /** @description The sender's description (service, environment); at most 100,000 characters as JSON. */
-            resource?: Record<string, never>;
+            resource?: {
+                [key: string]: unknown;
+            };
             events: components["schemas"]["AnalyticsEvent"][];
         };
         AnalyticsEvent: {
@@ -7076,7 +7078,9 @@ export interface components {
             code: "ALL_OVERLOADS_FAILED";
             error: string;
             details: {
-                overload_errors: Record<string, never>[];
+                overload_errors: {
+                    [key: string]: unknown;
+                }[];
             };
         };
         /** @description No database connection became free within the server's acquire timeout (`DATABASE_ACQUIRE_TIMEOUT_MS`); nothing was changed. Any operation may answer it; retry after the seconds in `Retry-After`. */

@@ -13360,7 +13360,7 @@ export const routeTable = [
           "batch_id": { "type": "string", "maxLength": 64 },
           "sent_at_ms": { "type": "integer", "minimum": 0 },
           "schema_version": { "type": "integer", "minimum": 0 },
-          "resource": { "type": "object", "x-max-json-length": 100000 },
+          "resource": { "type": "object", "additionalProperties": true, "x-max-json-length": 100000 },
           "events": {
             "type": "array",
             "minItems": 1,
