@@ -1,9 +1,9 @@
-import { createApiClient } from './api-client.ts';
+import { type ApiClient, createApiClient } from './api-client.ts';
 import { type RequestHeadersOptions, requestHeaders } from './middleware/request-headers.ts';
 import { retry } from './middleware/retry.ts';
 import { tokenRefresh } from './middleware/token-refresh.ts';
 import type { CrossTabOptions } from './session/cross-tab-refresh.ts';
-import { createSession } from './session/session.ts';
+import { createSession, type Session } from './session/session.ts';
 import type { TokenStore } from './token-store/token-store.ts';
 
 export type SessionClientOptions = Omit<RequestHeadersOptions, 'nonce'> &
@@ -18,14 +18,18 @@ export type SessionClientOptions = Omit<RequestHeadersOptions, 'nonce'> &
     sleep?: (ms: number) => Promise<void>;
   };
 
-export type SessionClient = ReturnType<typeof createSessionClient>;
+/**
+ * Spelled out rather than inferred: an inferred type makes tsc write `import("…")` specifiers of its
+ * own choosing into the shipped declarations, which a package's `exports` may not list.
+ */
+export type SessionClient = Pick<ApiClient, 'call' | 'fetchJson'> & { session: Session };
 
 /**
  * The API client of a signed-in (or signing-in) user: request headers → token refresh → retry →
  * fetch. Token refresh sits outside retry so a replay after a refresh is retried too, and the
  * refresh itself goes straight to fetch.
  */
-export function createSessionClient(options: SessionClientOptions) {
+export function createSessionClient(options: SessionClientOptions): SessionClient {
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const session = createSession({ ...options, fetch: fetchImpl });
   const client = createApiClient({

@@ -13,7 +13,7 @@ import { collectErrorCodes, deref, inlineSchema, listOperations, operationParame
  * inlined whole. Headers get no schema: the request-auth service reads them, in the protocol's order.
  */
 export function emitRouteTable(doc: OpenApiDocument): GeneratedFile[] {
-  const basePath = doc.servers?.[0]?.url ?? '';
+  const basePath = serverPath(doc);
   const shared = sharedSchemas(doc);
   const routes = listOperations(doc).map((entry) => {
     const { operation } = entry;
@@ -89,4 +89,12 @@ function singleBodySchema(operationId: string, schemas: unknown[]): unknown {
     throw new Error(`${operationId}: every request media type must use the same schema`);
   }
   return first;
+}
+
+/** The path of the first server URL (`{origin}/api/v1` → `/api/v1`): where the routes are mounted. */
+function serverPath(doc: OpenApiDocument): string {
+  const server = doc.servers?.[0];
+  if (!server) return '';
+  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');
+  return new URL(url, 'http://server.invalid').pathname.replace(/\/$/, '');
 }

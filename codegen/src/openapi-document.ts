@@ -22,7 +22,7 @@ export type OperationObject = {
   operationId: string;
   summary?: string;
   description?: string;
-  parameters?: ParameterObject[];
+  parameters?: Array<ParameterObject | { $ref: string }>;
   requestBody?: { required?: boolean; content: Record<string, MediaTypeObject> };
   responses: Record<string, ResponseObject>;
   'x-auth'?: 'none' | 'optional';
@@ -33,6 +33,10 @@ export type OperationObject = {
   'x-rate-limit'?: string;
   /** `ignore`: unknown query parameters are accepted and ignored (browser navigations such as OAuth authorize). */
   'x-unknown-query'?: 'ignore';
+  /** `refresh-token`: the operation works on the session of the refresh token header (its security names it). */
+  'x-session'?: 'refresh-token';
+  /** Written by codegen from the access extensions (security.ts) unless the spec gives it. */
+  security?: Array<Record<string, string[]>>;
   [extension: `x-${string}`]: unknown;
 };
 
@@ -41,11 +45,13 @@ export type HttpMethod = (typeof httpMethods)[number];
 
 export type OpenApiDocument = {
   openapi: string;
-  servers?: Array<{ url: string }>;
-  paths: Record<string, Partial<Record<HttpMethod, OperationObject>> & { parameters?: ParameterObject[] }>;
+  servers?: Array<{ url: string; variables?: Record<string, { default: string }> }>;
+  paths: Record<string, Partial<Record<HttpMethod, OperationObject>> & { parameters?: Array<ParameterObject | { $ref: string }> }>;
+  webhooks?: Record<string, Record<string, { security?: Array<Record<string, string[]>> }>>;
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, ResponseObject>;
     parameters: Record<string, ParameterObject>;
+    securitySchemes?: Record<string, { type: string; in?: string; name?: string }>;
   };
 };

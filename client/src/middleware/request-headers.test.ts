@@ -24,8 +24,9 @@ describe('request headers middleware', () => {
       'x-stack-secret-server-key': 'ssk_1',
       'x-stack-super-secret-admin-key': 'sak_1',
       'x-stack-client-version': 'js @gatehouse/client@0.1.0',
-      'x-stack-override-error-status': 'true',
     });
+    // Real statuses unless asked for Stack's override mode (which no response of the OpenAPI document describes).
+    expect(first).not.toHaveProperty('x-stack-override-error-status');
     expect(CLIENT_VERSION).toBe('js @gatehouse/client@0.1.0');
     expect(first?.['x-stack-random-nonce']).toMatch(/^[0-9a-f]{32}$/);
     expect(second?.['x-stack-random-nonce']).toMatch(/^[0-9a-f]{32}$/);
@@ -46,5 +47,11 @@ describe('request headers middleware', () => {
     expect(sent.headers.has('x-stack-secret-server-key')).toBe(false);
     expect(sent.headers.has('x-stack-super-secret-admin-key')).toBe(false);
     expect(await sent.text()).toBe('{"a":1}');
+  });
+
+  it('asks for the override mode only when told to', async () => {
+    const fetch = fakeFetch(() => jsonResponse({}));
+    await requestHeaders({ projectId: 'proj', accessType: 'client', overrideErrorStatus: true })(new Request(url), fetch);
+    expect(fetch.requests[0]!.headers.get('x-stack-override-error-status')).toBe('true');
   });
 });

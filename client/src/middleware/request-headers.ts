@@ -12,6 +12,13 @@ export type RequestHeadersOptions = {
   superSecretAdminKey?: string;
   /** Source of the per-request nonce; random hex by default. */
   nonce?: () => string;
+  /**
+   * Ask for Stack's override mode (`x-stack-override-error-status`): 4xx arrive as 200 with the real status
+   * in `x-stack-actual-status`, so browsers do not log expected refusals as failed requests. Off by default:
+   * answers then carry their real status, as the OpenAPI document describes them, so validating proxies,
+   * gateways and monitoring see what happened. The client reads both kinds of answer either way.
+   */
+  overrideErrorStatus?: boolean;
 };
 
 /**
@@ -28,8 +35,7 @@ export function requestHeaders(options: RequestHeadersOptions): Middleware {
       'x-stack-secret-server-key': options.secretServerKey,
       'x-stack-super-secret-admin-key': options.superSecretAdminKey,
       'x-stack-client-version': CLIENT_VERSION,
-      // 4xx arrive as 200 + x-stack-actual-status, so browsers do not log them as failed requests.
-      'x-stack-override-error-status': 'true',
+      'x-stack-override-error-status': options.overrideErrorStatus === true ? 'true' : undefined,
     };
     const headers = new Headers(request.headers);
     for (const [name, value] of Object.entries(defaults)) {

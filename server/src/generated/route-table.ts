@@ -575,6 +575,7 @@ export const sharedSchemas = [
     "$id": "DayInterval",
     "type": "array",
     "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+    "items": { "type": ["integer", "string"] },
     "minItems": 2,
     "maxItems": 2
   },
@@ -9788,6 +9789,7 @@ export const routeTable = [
               "free_trial": {
                 "type": "array",
                 "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+                "items": { "type": ["integer", "string"] },
                 "minItems": 2,
                 "maxItems": 2
               },
@@ -9815,6 +9817,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -9824,6 +9827,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -9849,6 +9853,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -10324,6 +10329,7 @@ export const routeTable = [
               "free_trial": {
                 "type": "array",
                 "prefixItems": [{ "type": "integer", "minimum": 0 }, { "type": "string", "enum": ["day", "week", "month", "year"] }],
+                "items": { "type": ["integer", "string"] },
                 "minItems": 2,
                 "maxItems": 2
               },
@@ -10351,6 +10357,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -10360,6 +10367,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -10385,6 +10393,7 @@ export const routeTable = [
                             { "type": "integer", "minimum": 0 },
                             { "type": "string", "enum": ["day", "week", "month", "year"] }
                           ],
+                          "items": { "type": ["integer", "string"] },
                           "minItems": 2,
                           "maxItems": 2
                         },
@@ -13618,7 +13627,7 @@ export const routeTable = [
           "batch_id": { "type": "string", "maxLength": 64 },
           "sent_at_ms": { "type": "integer", "minimum": 0 },
           "schema_version": { "type": "integer", "minimum": 0 },
-          "resource": { "type": "object", "x-max-json-length": 100000 },
+          "resource": { "type": "object", "additionalProperties": true, "x-max-json-length": 100000 },
           "events": {
             "type": "array",
             "minItems": 1,

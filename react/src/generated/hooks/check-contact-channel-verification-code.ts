@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Tells whether an email verification code is still valid, without using it up.
  * @summary Whether a verification code is still valid (does not use it)
  */
 export const getCheckContactChannelVerificationCodeUrl = () => {

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Tells whether a password-reset code from the emailed link is still valid, without using it up, so a reset page can show the form or an error first.
  * @summary Whether a reset code is still valid (does not use it)
  */
 export const getCheckPasswordResetCodeUrl = () => {

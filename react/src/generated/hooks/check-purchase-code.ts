@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Tells whether a purchase code (from a checkout link) can still be used; needs no authentication, as the checkout page opens it before anyone signs in.
  * @summary Whether a purchase code can still be used
  */
 export const getCheckPurchaseCodeUrl = (params: CheckPurchaseCodeParams,) => {

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Tells whether a magic-link / OTP sign-in code is still valid, without using it up.
  * @summary Whether a sign-in code is still valid (does not use it)
  */
 export const getCheckSignInCodeUrl = () => {

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Tells whether a team invitation code from the emailed link is still valid, without accepting it.
  * @summary Whether an invitation code is still valid (does not use it)
  */
 export const getCheckTeamInvitationCodeUrl = () => {

@@ -15,6 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * Creates a project owned by one of the signed-in dashboard user's teams (client access to the `internal` project).
  * @summary Create a project owned by one of the user's teams
  */
 export const getCreateInternalProjectUrl = () => {

@@ -15,6 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * Grants a project permission (by id) to a user, with server or admin access.
  * @summary Grant a project permission to a user (server)
  */
 export const getCreateProjectPermissionUrl = (userId: string,

@@ -15,6 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * Grants a team permission (by id, a definition of the project or a system permission) to a member of the team, with server or admin access.
  * @summary Grant a team permission to a member (server)
  */
 export const getCreateTeamPermissionUrl = (teamId: string,

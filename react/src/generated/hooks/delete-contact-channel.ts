@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Removes a contact channel from a user.
  * @summary Remove a contact channel
  */
 export const getDeleteContactChannelUrl = (userId: string,

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Signs out: ends the session the access token belongs to, so its refresh token no longer mints access tokens. Access tokens already issued stay valid until they expire.
  * @summary Sign out (end the session of the access token)
  */
 export const getDeleteCurrentSessionUrl = () => {

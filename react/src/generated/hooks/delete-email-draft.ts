@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Deletes an email draft (admin access).
  * @summary Delete an email draft
  */
 export const getDeleteEmailDraftUrl = (draftId: string,) => {

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Revokes a project permission granted directly to a user, with server or admin access.
  * @summary Revoke a project permission (server)
  */
 export const getDeleteProjectPermissionUrl = (userId: string,

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Revokes a team permission granted directly to a member, with server or admin access.
  * @summary Revoke a team permission (server)
  */
 export const getDeleteTeamPermissionUrl = (teamId: string,

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * The current project as an admin sees it, with its config (admin access).
  * @summary The current project (admin view)
  */
 export const getGetAdminProjectUrl = () => {

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * One contact channel of a user, by user id (or `me`) and channel id.
  * @summary One contact channel
  */
 export const getGetContactChannelUrl = (userId: string,

@@ -15,6 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * The project of the request's headers as a browser may see it: its id, display name and the sign-in methods and settings the client SDK needs to render its pages. Any access type.
  * @summary The current project (client view)
  */
 export const getGetCurrentProjectUrl = () => {

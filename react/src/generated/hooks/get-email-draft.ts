@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * One email draft with its source (admin access).
  * @summary One email draft
  */
 export const getGetEmailDraftUrl = (draftId: string,) => {

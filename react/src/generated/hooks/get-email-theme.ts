@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * One of the project's email themes with its source, for the dashboard's theme editor (admin access).
  * @summary One email theme with its source
  */
 export const getGetEmailThemeUrl = (themeId: string,) => {

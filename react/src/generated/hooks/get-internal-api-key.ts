@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * One key set of the project, without its secrets (admin access).
  * @summary One key set
  */
 export const getGetInternalApiKeyUrl = (apiKeyId: string,) => {

@@ -15,6 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * One email of the project's outbox and its delivery status (server or admin access).
  * @summary One outbox email
  */
 export const getGetOutboxEmailUrl = (emailId: string,) => {

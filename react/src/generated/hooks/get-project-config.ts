@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * The project's rendered config: the defaults with the stored override applied, as JSON (admin access).
  * @summary The project's rendered config (defaults with the override applied)
  */
 export const getGetProjectConfigUrl = () => {

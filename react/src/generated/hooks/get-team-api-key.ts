@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * One API key of a team, without its secret (shown only once, when created).
  * @summary One team API key
  */
 export const getGetTeamApiKeyUrl = (apiKeyId: string,

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * The team an invitation code invites to, without accepting it, so the invitation page can name it.
  * @summary The team an invitation code is for (does not use it)
  */
 export const getGetTeamInvitationDetailsUrl = () => {

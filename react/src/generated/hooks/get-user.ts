@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * One user of the project by id, with every field a server sees (server or admin access). An unknown id is `USER_NOT_FOUND`.
  * @summary A user (server)
  */
 export const getGetUserUrl = (userId: string,) => {

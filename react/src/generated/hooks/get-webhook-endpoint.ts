@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * One webhook endpoint of the project (admin access).
  * @summary One webhook endpoint
  */
 export const getGetWebhookEndpointUrl = (endpointId: string,) => {

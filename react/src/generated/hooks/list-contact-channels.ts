@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * The contact channels (emails) of a user: the signed-in user's own with client access (`user_id=me`), any user's with server or admin access.
  * @summary A user's contact channels
  */
 export const getListContactChannelsUrl = (params: ListContactChannelsParams,) => {

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * The project's email drafts, newest first (admin access).
  * @summary The project's email drafts, newest first
  */
 export const getListEmailDraftsUrl = () => {

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * The project's key sets (publishable client key, secret server key, super secret admin key), without their secrets (admin access).
  * @summary The project's key sets
  */
 export const getListInternalApiKeysUrl = () => {

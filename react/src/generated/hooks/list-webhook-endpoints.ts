@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * The project's webhook endpoints (admin access).
  * @summary The project's webhook endpoints
  */
 export const getListWebhookEndpointsUrl = () => {

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Exchanges the refresh token of the `X-Stack-Refresh-Token` header for a new access token. When the project rotates refresh tokens the answer carries the new refresh token too; a token signed out or expired is `REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED`.
  * @summary A fresh access token for the refresh token of the header
  */
 export const getRefreshCurrentSessionUrl = () => {

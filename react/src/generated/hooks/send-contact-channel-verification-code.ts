@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Emails a verification link (with its code) to one of a user's channels; `verifyContactChannel` completes it. Too many codes in a short time is a 429.
  * @summary Email a verification link for a channel
  */
 export const getSendContactChannelVerificationCodeUrl = (userId: string,

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * The older form of `sendContactChannelVerificationCode` for the signed-in user's primary email, kept for SDKs that still call it.
  * @summary Email a verification link for the signed-in user's primary email (legacy)
  */
 export const getSendPrimaryEmailVerificationCodeUrl = () => {

@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Sets the first password of the signed-in user (one who signed up with a magic link, OAuth or a passkey); a user who already has one changes it with `updatePassword`. The access token's session must still exist.
  * @summary Give a password to a signed-in user who has none
  */
 export const getSetPasswordUrl = () => {

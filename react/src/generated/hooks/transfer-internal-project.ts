@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Moves a project to another team of the signed-in dashboard user.
  * @summary Move a project to another of the user's teams
  */
 export const getTransferInternalProjectUrl = () => {

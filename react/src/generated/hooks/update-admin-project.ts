@@ -15,6 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * Changes the current project (admin access); fields left out are unchanged.
  * @summary Change the current project
  */
 export const getUpdateAdminProjectUrl = () => {

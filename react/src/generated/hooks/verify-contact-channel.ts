@@ -12,6 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
+ * Marks the channel of an emailed verification code as verified; the code is used up.
  * @summary Verify a channel with an emailed code
  */
 export const getVerifyContactChannelUrl = () => {
