@@ -24,6 +24,7 @@ export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seede
       ...(env.dashboardDir
         ? [`  Dashboard      ${env.publicUrl}/dashboard   (owners sign up at ${env.publicUrl}/dashboard/handler/sign-up)`]
         : []),
+      ...(env.docsDir ? [`  Documentation  ${env.publicUrl}/docs/`] : []),
       `  API            ${api}`,
       `  API reference  ${api}/docs`,
       `  OpenAPI        ${api}/openapi.json`,
