@@ -68,7 +68,7 @@ with the body \`{"code", "error"[, "details"]}\` and the header \`X-Stack-Known-
 [protocol overview §7](../protocol/overview.md#_7-error-envelope)). The SDKs turn each into its own error
 class (\`@gatehouse/client/errors\`); compare by \`code\`, never by message. Codes marked (Gatehouse)
 are this server's own; the others are the Stack Auth protocol's. Which operation answers which code is
-in the [HTTP API reference](./api.md).
+in the [HTTP API reference](./api).
 
 | code | status | meaning |
 | --- | ---: | --- |
