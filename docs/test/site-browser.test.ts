@@ -40,13 +40,16 @@ describe('the documentation site in Chromium', () => {
     await context.route(/.*/, (route) => (route.request().url().startsWith(site.url) ? route.continue() : route.abort()));
     const page = await context.newPage();
     await page.goto(`${site.url}/docs/`);
-    await page.getByRole('button', { name: /search/i }).first().click();
+    await page
+      .getByRole('button', { name: /search/i })
+      .first()
+      .click();
     await page.getByRole('searchbox').fill('ciphertext');
     const results = page.locator('.VPLocalSearchBox a.result');
     // The index loads on the first search; a result is a page or one of its sections (`#anchor`).
-    await expect.poll(() => results.evaluateAll((links) => links.map((link) => link.getAttribute('href'))), { timeout: 30_000 }).toEqual([
-      expect.stringMatching(/^\/docs\/guide\/data-vault\.html(#.*)?$/),
-    ]);
+    await expect
+      .poll(() => results.evaluateAll((links) => links.map((link) => link.getAttribute('href'))), { timeout: 30_000 })
+      .toEqual([expect.stringMatching(/^\/docs\/guide\/data-vault\.html(#.*)?$/)]);
     await results.first().click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/docs/guide/data-vault.html');
     await context.close();

@@ -63,10 +63,12 @@ describe('the built documentation site', () => {
   it('lists every page in the sidebar, and every page is reachable by links from the home page', () => {
     const pages = builtPages(site.dist);
     const inSidebar = new Set(
-      sidebar.flatMap((group) => group.items ?? []).map((item) => {
-        const link = item.link ?? '';
-        return link.endsWith('/') ? `${link.slice(1)}index.html` : `${link.slice(1)}.html`;
-      }),
+      sidebar
+        .flatMap((group) => group.items ?? [])
+        .map((item) => {
+          const link = item.link ?? '';
+          return link.endsWith('/') ? `${link.slice(1)}index.html` : `${link.slice(1)}.html`;
+        }),
     );
     expect(pages.filter((page) => !inSidebar.has(page))).toEqual([]);
     expect([...inSidebar].filter((page) => !pages.includes(page))).toEqual([]);

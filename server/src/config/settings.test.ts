@@ -29,7 +29,9 @@ const readPatterns = [
 /** An entry's name as a pattern: `OAUTH_<PROVIDER>_ISSUER` stands for the provider's endpoint variables. */
 function covers(entryName: string, name: string): boolean {
   if (!entryName.includes('<')) return entryName === name;
-  const family = entryName.replace(/_ISSUER$/, '_(ISSUER|AUTHORIZATION_URL|TOKEN_URL|USERINFO_URL|EMAILS_URL)').replace(/_CLIENT_ID$/, '_CLIENT_(ID|SECRET)');
+  const family = entryName
+    .replace(/_ISSUER$/, '_(ISSUER|AUTHORIZATION_URL|TOKEN_URL|USERINFO_URL|EMAILS_URL)')
+    .replace(/_CLIENT_ID$/, '_CLIENT_(ID|SECRET)');
   return new RegExp(`^${family.replace(/<[A-Z]+>/g, '[A-Z0-9]+')}$`).test(name);
 }
 

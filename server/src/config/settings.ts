@@ -167,7 +167,7 @@ export const settings = [
     name: 'GATEHOUSE_STARTUP_TRACE',
     group: 'Logs and secrets',
     default: null,
-    description: "`1`: print each start-up phase on stderr with its time since the process started.",
+    description: '`1`: print each start-up phase on stderr with its time since the process started.',
   },
   {
     name: 'RATE_LIMITS',
@@ -189,7 +189,12 @@ export const settings = [
     default: '10,3,60',
     description: 'Sending codes and links by email: per IP, per email, window in seconds.',
   },
-  { name: 'RATE_LIMIT_CHECK_CODE', group: 'Rate limits', default: '30,,60', description: 'Checking codes: per IP, (no per-email figure), window in seconds.' },
+  {
+    name: 'RATE_LIMIT_CHECK_CODE',
+    group: 'Rate limits',
+    default: '30,,60',
+    description: 'Checking codes: per IP, (no per-email figure), window in seconds.',
+  },
   {
     name: 'SMTP_HOST',
     group: 'Email',
@@ -199,20 +204,50 @@ export const settings = [
   { name: 'SMTP_PORT', group: 'Email', default: '587', description: 'Its port.' },
   { name: 'SMTP_USERNAME', group: 'Email', default: null, description: 'Its user name.' },
   { name: 'SMTP_PASSWORD', group: 'Email', default: null, description: 'Its password.' },
-  { name: 'SMTP_SECURE', group: 'Email', default: 'false', description: '`true`: TLS from the first byte (port 465); otherwise STARTTLS when offered.' },
+  {
+    name: 'SMTP_SECURE',
+    group: 'Email',
+    default: 'false',
+    description: '`true`: TLS from the first byte (port 465); otherwise STARTTLS when offered.',
+  },
   { name: 'SMTP_SENDER_NAME', group: 'Email', default: 'Gatehouse', description: 'Sender name of the shared server.' },
   { name: 'SMTP_SENDER_EMAIL', group: 'Email', default: 'noreply@localhost', description: 'Sender address of the shared server.' },
-  { name: 'EMAIL_POLL_INTERVAL_MS', group: 'Email', default: '500', description: 'How often the outbox worker looks for due emails; `0`: this instance delivers none.' },
-  { name: 'EMAIL_LEASE_MS', group: 'Email', default: '60000', description: 'How long a claim holds an email before another worker may take it over.' },
+  {
+    name: 'EMAIL_POLL_INTERVAL_MS',
+    group: 'Email',
+    default: '500',
+    description: 'How often the outbox worker looks for due emails; `0`: this instance delivers none.',
+  },
+  {
+    name: 'EMAIL_LEASE_MS',
+    group: 'Email',
+    default: '60000',
+    description: 'How long a claim holds an email before another worker may take it over.',
+  },
   { name: 'EMAIL_MAX_ATTEMPTS', group: 'Email', default: '5', description: 'Attempts before an email is `failed`.' },
-  { name: 'EMAIL_RETRY_BASE_MS', group: 'Email', default: '10000', description: 'Wait after the first failed attempt, doubled after each further one.' },
+  {
+    name: 'EMAIL_RETRY_BASE_MS',
+    group: 'Email',
+    default: '10000',
+    description: 'Wait after the first failed attempt, doubled after each further one.',
+  },
   { name: 'EMAIL_RETRY_MAX_MS', group: 'Email', default: '3600000', description: 'The longest wait between attempts.' },
   { name: 'EMAIL_BATCH_SIZE', group: 'Email', default: '64', description: 'Emails one worker claims at once.' },
   { name: 'EMAIL_SMTP_CONNECTIONS', group: 'Email', default: '5', description: 'Pooled SMTP connections per mail server.' },
-  { name: 'EMAIL_RENDER_TIMEOUT_MS', group: 'Email', default: '1000', description: 'Longest a template may take to render in the sandbox.' },
+  {
+    name: 'EMAIL_RENDER_TIMEOUT_MS',
+    group: 'Email',
+    default: '1000',
+    description: 'Longest a template may take to render in the sandbox.',
+  },
   { name: 'EMAIL_RENDER_MEMORY_MB', group: 'Email', default: '64', description: "The sandbox's memory per render." },
   { name: 'EMAIL_RENDER_THREADS', group: 'Email', default: '2', description: 'Sandbox threads rendering emails in parallel.' },
-  { name: 'WEBHOOK_POLL_INTERVAL_MS', group: 'Webhooks', default: '250', description: 'How often the delivery worker looks for due messages; `0`: this instance delivers none.' },
+  {
+    name: 'WEBHOOK_POLL_INTERVAL_MS',
+    group: 'Webhooks',
+    default: '250',
+    description: 'How often the delivery worker looks for due messages; `0`: this instance delivers none.',
+  },
   { name: 'WEBHOOK_ATTEMPT_TIMEOUT_MS', group: 'Webhooks', default: '15000', description: 'Timeout of one delivery attempt.' },
   {
     name: 'WEBHOOK_LEASE_MS',
@@ -227,7 +262,12 @@ export const settings = [
     description: 'Waits after the 1st, 2nd, … failed attempt (comma-separated); the last repeats.',
   },
   { name: 'WEBHOOK_MAX_ATTEMPTS', group: 'Webhooks', default: '12', description: 'Attempts before a message is `failed`.' },
-  { name: 'WEBHOOK_DISABLE_AFTER_MS', group: 'Webhooks', default: '432000000', description: 'An endpoint failing without a success this long (5 days) is disabled.' },
+  {
+    name: 'WEBHOOK_DISABLE_AFTER_MS',
+    group: 'Webhooks',
+    default: '432000000',
+    description: 'An endpoint failing without a success this long (5 days) is disabled.',
+  },
   { name: 'WEBHOOK_BATCH_SIZE', group: 'Webhooks', default: '16', description: 'Messages one worker claims and posts at once.' },
   {
     name: 'OAUTH_<PROVIDER>_ISSUER',
@@ -240,7 +280,8 @@ export const settings = [
     name: 'OAUTH_SHARED_<PROVIDER>_CLIENT_ID',
     group: 'OAuth',
     default: null,
-    description: 'Shared OAuth client (google, github, microsoft, spotify) for development projects; with `OAUTH_SHARED_<PROVIDER>_CLIENT_SECRET`.',
+    description:
+      'Shared OAuth client (google, github, microsoft, spotify) for development projects; with `OAUTH_SHARED_<PROVIDER>_CLIENT_SECRET`.',
   },
   {
     name: 'OAUTH_APPLE_JWKS_URL',
@@ -254,15 +295,30 @@ export const settings = [
     default: null,
     description: "The platform's Stripe secret key. Unset: Stripe mode is off and projects stay in test mode.",
   },
-  { name: 'STRIPE_WEBHOOK_SECRET', group: 'Payments (Stripe)', default: null, description: 'The secret Stripe signs the Connect webhook with.' },
+  {
+    name: 'STRIPE_WEBHOOK_SECRET',
+    group: 'Payments (Stripe)',
+    default: null,
+    description: 'The secret Stripe signs the Connect webhook with.',
+  },
   {
     name: 'STRIPE_PUBLISHABLE_KEY',
     group: 'Payments (Stripe)',
     default: null,
     description: "The platform's publishable key, for the checkout page's Payment Element and the dashboard's embedded components.",
   },
-  { name: 'STRIPE_API_URL', group: 'Payments (Stripe)', default: null, description: "Where Stripe's API is (default Stripe's own; tests use a stand-in)." },
-  { name: 'STRIPE_JS_URL', group: 'Payments (Stripe)', default: null, description: "Where the checkout page loads Stripe.js from (default Stripe's own)." },
+  {
+    name: 'STRIPE_API_URL',
+    group: 'Payments (Stripe)',
+    default: null,
+    description: "Where Stripe's API is (default Stripe's own; tests use a stand-in).",
+  },
+  {
+    name: 'STRIPE_JS_URL',
+    group: 'Payments (Stripe)',
+    default: null,
+    description: "Where the checkout page loads Stripe.js from (default Stripe's own).",
+  },
   {
     name: 'STRIPE_CONNECT_JS_URL',
     group: 'Payments (Stripe)',
@@ -277,7 +333,12 @@ export const settings = [
       "Base URL of the OpenAI-compatible API that answers the dashboard's email AI chat (`{base}/chat/completions`); with `AI_PROVIDER_MODEL`. Without both the chat answers 400 `AI_CHAT_NOT_CONFIGURED`.",
   },
   { name: 'AI_PROVIDER_MODEL', group: 'AI chat', default: null, description: 'The model name sent with every request.' },
-  { name: 'AI_PROVIDER_API_KEY', group: 'AI chat', default: null, description: "The provider's bearer key (unset for a provider that needs none)." },
+  {
+    name: 'AI_PROVIDER_API_KEY',
+    group: 'AI chat',
+    default: null,
+    description: "The provider's bearer key (unset for a provider that needs none).",
+  },
   {
     name: 'AI_PROVIDER_TIMEOUT_MS',
     group: 'AI chat',
@@ -288,7 +349,8 @@ export const settings = [
     name: 'METRICS_TOKEN',
     group: 'Metrics',
     default: null,
-    description: 'Serve Prometheus metrics at `GET /api/v1/metrics` to a scraper sending `Authorization: Bearer <token>`. Unset: 404 `METRICS_DISABLED`.',
+    description:
+      'Serve Prometheus metrics at `GET /api/v1/metrics` to a scraper sending `Authorization: Bearer <token>`. Unset: 404 `METRICS_DISABLED`.',
   },
 ] as const satisfies readonly Setting[];
 
