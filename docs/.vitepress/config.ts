@@ -15,6 +15,8 @@ export default defineConfig({
   // The API reference lives on the server itself; the link checker in docs/test checks links within the site.
   ignoreDeadLinks: [/^\/api\//],
   lastUpdated: false,
+  // Shiki's high-contrast GitHub themes: the default ones' token colours fail WCAG AA contrast on the code background.
+  markdown: { theme: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' } },
   themeConfig: {
     nav: [
       { text: 'Quick start', link: '/guide/quick-start' },
