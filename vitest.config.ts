@@ -7,6 +7,7 @@ export default defineConfig({
       'examples/*/e2e/**/*.test.ts',
       'examples/cli/src/**/*.test.ts',
       'dashboard/e2e/**/*.test.ts',
+      'docs/test/**/*.test.ts',
     ],
     globalSetup: ['scripts/src/testing/vitest-global-setup.ts'],
     // Files run in parallel on the machine's cores; each isolates itself with its own projects.

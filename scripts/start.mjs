@@ -1,7 +1,7 @@
 // `pnpm start`, in plain JavaScript so that no TypeScript loader runs in the server's process.
-// It builds what is stale (the compiled server, the example app, the dashboard: once on a fresh clone,
+// It builds what is stale (the compiled server, the example app, the dashboard, the docs site: once on a fresh clone,
 // again only when their sources change), then runs the compiled server, which serves both web apps on
-// its own port. EXAMPLE_APP_DIR="" and DASHBOARD_DIR="" leave either out. Development and the tests
+// its own port. EXAMPLE_APP_DIR="", DASHBOARD_DIR="" and DOCS_DIR="" leave each out. Development and the tests
 // run the TypeScript sources through tsx instead (server/src/main.ts).
 import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
@@ -12,10 +12,11 @@ const root = new URL('..', import.meta.url).pathname;
 // A newcomer's start logs keys, codes and email links (no mail server needed); production says NODE_ENV=production.
 if (process.env.DEVELOPMENT_MODE === undefined) process.env.DEVELOPMENT_MODE = process.env.NODE_ENV === 'production' ? 'false' : 'true';
 
-/** @type {Array<'server' | 'example' | 'dashboard'>} */
+/** @type {Array<'server' | 'example' | 'dashboard' | 'docs'>} */
 const wanted = ['server'];
 if (process.env.EXAMPLE_APP_DIR === undefined) wanted.push('example');
 if (process.env.DASHBOARD_DIR === undefined) wanted.push('dashboard');
+if (process.env.DOCS_DIR === undefined) wanted.push('docs');
 const stale = wanted.filter((name) => !isBuildFresh(name));
 if (stale.length > 0) {
   // One process per build, side by side: on a fresh clone the three take the time of the longest (the
@@ -38,4 +39,5 @@ if (stale.length > 0) {
 }
 if (process.env.EXAMPLE_APP_DIR === undefined) process.env.EXAMPLE_APP_DIR = dirname(startBuilds.example.output);
 if (process.env.DASHBOARD_DIR === undefined) process.env.DASHBOARD_DIR = dirname(startBuilds.dashboard.output);
+if (process.env.DOCS_DIR === undefined) process.env.DOCS_DIR = dirname(startBuilds.docs.output);
 await import(pathToFileURL(startBuilds.server.output).href);

@@ -107,7 +107,7 @@ export function createApiClient(options: ApiClientOptions) {
 }
 
 /**
- * A known error is recognised by the header and a body whose code matches it (protocol README §7);
+ * A known error is recognised by the header and a body whose code matches it (docs/protocol/overview.md §7);
  * it becomes the generated class. Anything else non-2xx is an ApiHttpError.
  */
 async function throwForError(response: Response): Promise<never> {

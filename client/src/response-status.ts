@@ -1,6 +1,6 @@
 /**
  * With `x-stack-override-error-status` the server answers 4xx as 200 and puts the real status in
- * `x-stack-actual-status` (protocol README §7); newer servers also send the `x-hexclave-*` twin.
+ * `x-stack-actual-status` (docs/protocol/overview.md §7); newer servers also send the `x-hexclave-*` twin.
  */
 export function actualStatus(response: Response): number {
   const header = response.headers.get('x-stack-actual-status') ?? response.headers.get('x-hexclave-actual-status');

@@ -1,4 +1,4 @@
-/** The wire form of a catalogued error (protocol README §7). */
+/** The wire form of a catalogued error (docs/protocol/overview.md §7). */
 export type KnownErrorBody = { code: string; error: string; details?: unknown };
 
 /**

@@ -2,13 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDocsBuilt } from './build/build-docs.ts';
 import { buildServer } from './build/build-server.ts';
 
 /**
  * `pnpm build`: the production build.
  * - server: one ES module bundle, `server/dist/src/main.js` (esbuild; `pnpm start` runs it);
  * - protocol, client, react: ES modules with declarations in `<package>/dist` (tsc, one file per
- *   source file, so bundlers tree-shake them), which their `publishConfig` exports.
+ *   source file, so bundlers tree-shake them), which their `publishConfig` exports;
+ * - docs: the documentation site, `docs/.vitepress/dist` (VitePress; skipped when fresh).
  * The workspace itself (tests, tsx, Vite) keeps importing the sources.
  */
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,4 +53,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     buildLibrary(name);
     console.log(`${name}: ${name}/dist (${Date.now() - begun} ms)`);
   }
+  const docsStarted = Date.now();
+  await ensureDocsBuilt();
+  console.log(`docs: docs/.vitepress/dist (${Date.now() - docsStarted} ms)`);
 }

@@ -5,6 +5,7 @@ import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { corsPlugin } from './plugins/cors.ts';
 import { errorHandlerPlugin, routerErrorReply } from './plugins/error-handler.ts';
+import { type DocsSiteOptions, docsSitePlugin } from './plugins/docs-site.ts';
 import { type WebAppOptions, webAppPlugin } from './plugins/web-app.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { requestMetricsPlugin } from './plugins/request-metrics.ts';
@@ -35,6 +36,8 @@ export type AppOptions = {
   exampleApp?: WebAppOptions;
   /** The built dashboard served at `/dashboard` (its config names the `internal` project). */
   dashboard?: WebAppOptions;
+  /** The built documentation site served at `/docs`. */
+  docs?: DocsSiteOptions;
   /**
    * Prefixes every rate-limit key: apps with the same namespace on one database share their counters
    * (the instances of one deployment; the server leaves it empty), others do not (test files).
@@ -98,6 +101,7 @@ export async function buildApp(options: AppOptions) {
       mount: '/dashboard/',
     });
   }
+  if (options.docs) await app.register(docsSitePlugin, options.docs);
   if (options.backgroundJobs) {
     const running = options.server.jobs.map((job) => scheduleJob(job, app.log));
     app.addHook('onClose', async () => {

@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     backgroundJobs: true,
     exampleApp: env.exampleAppDir ? { distDir: env.exampleAppDir, config: () => demoClient } : undefined,
     dashboard: env.dashboardDir ? { distDir: env.dashboardDir, config: () => dashboardClient } : undefined,
+    docs: env.docsDir ? { distDir: env.docsDir } : undefined,
   });
   startupMark('app built');
   if (startupTraceEnabled) {

@@ -35,6 +35,7 @@ export function printStartBanner(env: ServerEnv, database: DatabaseHandle, seede
             ...demoOwnerLine(env, demo),
           ]
         : []),
+      ...(env.docsDir ? [`  Documentation  ${env.publicUrl}/docs/`] : []),
       `  API            ${api}`,
       `  API reference  ${api}/docs`,
       `  OpenAPI        ${api}/openapi.json`,

@@ -25,7 +25,7 @@ type AdminAppBase = { baseUrl: string; projectId: string; fetch?: typeof fetch }
 export type AdminAppOptions = AdminAppBase &
   ({ superSecretAdminKey: string; adminAccessToken?: never } | { adminAccessToken: AdminAccessTokenSource; superSecretAdminKey?: never });
 
-/** The rendered project config (entities.md Config): the spec's `ProjectConfig` (`auth`, `teams`, `rbac`, `domains`, `emails`...). */
+/** The rendered project config (docs/protocol/entities.md Config): the spec's `ProjectConfig` (`auth`, `teams`, `rbac`, `domains`, `emails`...). */
 export type ProjectConfig = Schema<'ProjectConfig'>;
 /** A config override: keys are sections or dotted paths (`'auth.password.allowSignIn'`), values replace what they name. */
 export type ProjectConfigOverride = Record<string, unknown>;

@@ -87,7 +87,7 @@ export function createClientApp(options: ClientAppOptions): ClientApp {
   const passkeys = { passkeyCeremonies: options.passkeyCeremonies ?? browserPasskeyCeremonies, passkeyRpId: options.passkeyRpId };
   let anonymousSignUp: Promise<void> | undefined;
 
-  // The SDK always lets anonymous users' tokens through (protocol README §2); getUser decides what to show.
+  // The SDK always lets anonymous users' tokens through (docs/protocol/overview.md §2); getUser decides what to show.
   const call: AppCall = <Id extends OperationName>(operation: OperationRef<Id>, input: OperationInput<Id> = {}) =>
     client.call(operation, { ...input, headers: { 'x-stack-allow-anonymous-user': 'true', ...input.headers } });
   const setTokens = (tokens: { access_token: string; refresh_token: string }) =>

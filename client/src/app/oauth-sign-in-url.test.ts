@@ -6,7 +6,7 @@ describe('the OAuth sign-in URL', () => {
     expect(await codeChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
   });
 
-  it('carries the authorize query of endpoints.md §7, with a random state and verifier by default', async () => {
+  it('carries the authorize query of docs/protocol/endpoints.md §7, with a random state and verifier by default', async () => {
     const client = { baseUrl: 'https://auth.example.com/', projectId: 'proj-1' };
     const built = await buildOAuthSignInUrl(client, 'github', { redirectUrl: 'https://app.example.com/handler/oauth-callback' });
     const url = new URL(built.url);

@@ -1,7 +1,7 @@
-/** The OAuth client secret that means "no publishable key" (protocol README §6). */
+/** The OAuth client secret that means "no publishable key" (docs/protocol/overview.md §6). */
 export const PUBLIC_CLIENT_SECRET = '__stack_public_client__';
 
-/** Providers the protocol knows (README §10); a project enables some of them. */
+/** Providers the protocol knows (docs/protocol/overview.md §10); a project enables some of them. */
 export type OAuthProvider =
   | 'google'
   | 'github'
@@ -43,7 +43,7 @@ export type OAuthSignInUrl = {
 export type OAuthClient = { baseUrl: string; projectId: string; publishableClientKey?: string };
 
 /**
- * The authorize URL of endpoints.md §7 (authorization code with PKCE S256), without calling the
+ * The authorize URL of docs/protocol/endpoints.md §7 (authorization code with PKCE S256), without calling the
  * server: the browser navigates to it, the provider signs the user in, and the platform redirects to
  * `redirectUrl` with a code to exchange for tokens together with `codeVerifier`.
  */

@@ -22,7 +22,7 @@ export type RequestHeadersOptions = {
 };
 
 /**
- * Adds the project headers of protocol README §2. Headers the caller already set on a request win,
+ * Adds the project headers of docs/protocol/overview.md §2. Headers the caller already set on a request win,
  * so one call can override the access type. Tokens are the token-refresh middleware's business.
  */
 export function requestHeaders(options: RequestHeadersOptions): Middleware {

@@ -15,7 +15,7 @@ export type RetryOptions = {
 /** Replaying these cannot apply a change twice, so a network failure may be retried blindly. */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** The server's loop detector answers 508 with this marker; the SDK retries it (protocol README §7). */
+/** The server's loop detector answers 508 with this marker; the SDK retries it (docs/protocol/overview.md §7). */
 const LOOP_MARKER = 'x-stack-loop-detected';
 
 export const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

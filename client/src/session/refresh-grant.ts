@@ -10,7 +10,7 @@ export type RefreshGrantOptions = {
   fetch: typeof fetch;
 };
 
-/** The OAuth client secret that means "no publishable key" (protocol README §6). */
+/** The OAuth client secret that means "no publishable key" (docs/protocol/overview.md §6). */
 const PUBLIC_CLIENT_SECRET = '__stack_public_client__';
 
 /**

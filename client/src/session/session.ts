@@ -4,7 +4,7 @@ import { isValidFor } from './access-token-expiry.ts';
 import { type CrossTabOptions, createCrossTabRefresh, type RefreshAnnouncement } from './cross-tab-refresh.ts';
 import { requestRefreshGrant } from './refresh-grant.ts';
 
-/** The SDK refreshes when less than this is left on the access token (protocol README §6). */
+/** The SDK refreshes when less than this is left on the access token (docs/protocol/overview.md §6). */
 export const REFRESH_MARGIN_MS = 20_000;
 
 export type SessionOptions = CrossTabOptions & {

@@ -19,7 +19,7 @@ export type CliLoginOptions = {
 export type CliLoginResult = { refreshToken: string; email: string | null; userId: string };
 
 /**
- * The CLI side of the CLI login (endpoints.md §9): ask for a login, send the person to
+ * The CLI side of the CLI login (docs/protocol/endpoints.md §9): ask for a login, send the person to
  * `/handler/cli-auth-confirm?login_code=…`, poll every 2 s until they confirm, then use the
  * refresh token like any session. Expired or already used logins end with the protocol's errors
  * (`CliAuthExpiredError`, `CliAuthUsedError`), waiting too long with `CliAuthError`, in its words.

@@ -6195,7 +6195,7 @@ export interface components {
         };
         /**
          * @description The legacy (dashboard) view of the config: each field given is written to the config override
-         *     (entities.md §Config), then the rendered config is validated by the rules of
+         *     (docs/protocol/entities.md §Config), then the rendered config is validated by the rules of
          *     `updateProjectConfigOverride`; the first broken rule is a plain-text 400 and nothing is saved.
          *     The messages of the fields here:
          *     - `Client ID is missing` (and `Client secret is missing`)
@@ -6291,7 +6291,7 @@ export interface components {
             config?: components["schemas"]["ProjectConfigUpdate"];
         };
         /**
-         * @description Writes `onboarding.requireEmailVerification` to the config override (entities.md §Config), validated with the
+         * @description Writes `onboarding.requireEmailVerification` to the config override (docs/protocol/entities.md §Config), validated with the
          *     rest of the config like a `config` field: while it is on, a user whose primary email is not verified (or who
          *     has none) is restricted (`restricted_reason: {type: "email_not_verified"}`). Read it back in `getProjectConfig`.
          */
@@ -6360,7 +6360,7 @@ export interface components {
             content: components["schemas"]["AiChatTextContent"][];
         };
         ConfigString: {
-            /** @description The rendered config as JSON (entities.md Config), shaped as the `ProjectConfig` schema. */
+            /** @description The rendered config as JSON (docs/protocol/entities.md Config), shaped as the `ProjectConfig` schema. */
             config_string: string;
         };
         ProjectConfig: {

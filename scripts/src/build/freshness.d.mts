@@ -1,4 +1,4 @@
-export type StartBuild = 'server' | 'example' | 'dashboard';
+export type StartBuild = 'server' | 'example' | 'dashboard' | 'docs';
 /** What `pnpm start` needs built: each build's output file (written last) and the sources it is made from. */
 export const startBuilds: Record<StartBuild, { output: string; sources: string[] }>;
 /** The newest modification time among the given files and folders (tests, dist and node_modules left out). */

@@ -37,6 +37,26 @@ export const startBuilds = {
     output: join(root, 'dashboard/dist/.build-complete'),
     sources: ['dashboard/src', 'dashboard/index.html', 'dashboard/vite.config.ts', ...webAppSharedSources].map((path) => join(root, path)),
   },
+  // The documentation site: its pages, samples and config (not `.vitepress/cache`, which VitePress writes itself).
+  docs: {
+    output: join(root, 'docs/.vitepress/dist/.build-complete'),
+    sources: [
+      'docs/index.md',
+      'docs/guide',
+      'docs/reference',
+      'docs/protocol',
+      'docs/architecture',
+      'docs/performance.md',
+      'docs/features.md',
+      'docs/samples',
+      'docs/public',
+      'docs/.vitepress/config.ts',
+      'docs/.vitepress/sidebar.ts',
+      'docs/.vitepress/theme',
+      'docs/package.json',
+      'scripts/src/build/build-docs.ts',
+    ].map((path) => join(root, path)),
+  },
 };
 
 /** The newest modification time among the given files and folders (tests, dist and node_modules left out). */

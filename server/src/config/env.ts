@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { type EncryptionKeys, readEncryptionKeys } from '../lib/at-rest-cipher.ts';
 import { type RateLimits, readRateLimits } from './rate-limits.ts';
 import { readDevelopmentMode } from './secrets-in-logs.ts';
+import { settingNumber, settingText } from './settings.ts';
 
 /**
  * The server's own settings, read once from the environment at start. Each module reads its own
@@ -53,6 +54,8 @@ export type ServerEnv = {
   exampleAppDir?: string;
   /** The built dashboard to serve at `/dashboard` (set by `pnpm start`; empty or unset: none). */
   dashboardDir?: string;
+  /** The built documentation site to serve at `/docs` (set by `pnpm start`; empty or unset: none). */
+  docsDir?: string;
   /** Per-route limits: RATE_LIMITS and RATE_LIMIT_* (see rate-limits.ts; relaxed in development mode); null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
   seed: {
@@ -65,12 +68,12 @@ export type ServerEnv = {
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const developmentMode = readDevelopmentMode(env);
-  const port = Number(env.PORT ?? 8102);
+  const port = Number(env.PORT ?? settingNumber('PORT'));
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
-    dataDir: resolve(env.DATA_DIR ?? './data'),
+    host: env.HOST ?? settingText('HOST'),
+    dataDir: resolve(env.DATA_DIR ?? settingText('DATA_DIR')),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: positiveInteger(env, 'DATABASE_POOL_SIZE'),
     databaseAcquireTimeoutMs: positiveInteger(env, 'DATABASE_ACQUIRE_TIMEOUT_MS'),
@@ -81,12 +84,13 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     production: env.NODE_ENV === 'production',
     encryptionKeys: readEncryptionKeys(env, (path) => readFileSync(path, 'utf8')),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    logLevel: env.LOG_LEVEL ?? 'info',
-    shutdownTimeoutMs: (positiveInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS') ?? 10) * 1000,
-    shutdownDelayMs: (nonNegativeNumber(env, 'SHUTDOWN_DELAY_SECONDS') ?? 0) * 1000,
+    logLevel: env.LOG_LEVEL ?? settingText('LOG_LEVEL'),
+    shutdownTimeoutMs: (positiveInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS') ?? settingNumber('SHUTDOWN_TIMEOUT_SECONDS')) * 1000,
+    shutdownDelayMs: (nonNegativeNumber(env, 'SHUTDOWN_DELAY_SECONDS') ?? settingNumber('SHUTDOWN_DELAY_SECONDS')) * 1000,
     developmentMode,
     exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
     dashboardDir: env.DASHBOARD_DIR || undefined,
+    docsDir: env.DOCS_DIR || undefined,
     rateLimits: readRateLimits(env, developmentMode),
     seed: {
       projectId: env.SEED_PROJECT_ID || undefined,

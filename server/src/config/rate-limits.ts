@@ -1,3 +1,5 @@
+import { settingText } from './settings.ts';
+
 /** The rate-limit buckets operations declare with `x-rate-limit`. */
 export type RateLimitBucket = 'sign-in' | 'sign-up' | 'send-code' | 'check-code';
 
@@ -17,11 +19,18 @@ export type RateLimits = Record<RateLimitBucket, RateLimit>;
  * wrong tries).
  */
 export const defaultRateLimits: RateLimits = {
-  'sign-in': { perIp: 30, perEmail: 10, windowSeconds: 60, failuresOnly: true },
-  'sign-up': { perIp: 20, perEmail: 5, windowSeconds: 60 },
-  'send-code': { perIp: 10, perEmail: 3, windowSeconds: 60 },
-  'check-code': { perIp: 30, windowSeconds: 60 },
+  'sign-in': { ...parseLimit('RATE_LIMIT_SIGN_IN', settingText('RATE_LIMIT_SIGN_IN')), failuresOnly: true },
+  'sign-up': parseLimit('RATE_LIMIT_SIGN_UP', settingText('RATE_LIMIT_SIGN_UP')),
+  'send-code': parseLimit('RATE_LIMIT_SEND_CODE', settingText('RATE_LIMIT_SEND_CODE')),
+  'check-code': parseLimit('RATE_LIMIT_CHECK_CODE', settingText('RATE_LIMIT_CHECK_CODE')),
 };
+
+/** `30,10,60`: per IP, per email (may be empty), window in seconds. */
+function parseLimit(name: string, value: string): RateLimit {
+  const [perIp, perEmail, windowSeconds] = value.split(',').map((part) => (part.trim() === '' ? undefined : Number(part)));
+  if (!perIp || !windowSeconds || (perEmail !== undefined && !(perEmail > 0))) throw new Error(`${name} must look like 30,10,60 (per IP, per email, window in seconds), got ${value}`);
+  return perEmail === undefined ? { perIp, windowSeconds } : { perIp, perEmail, windowSeconds };
+}
 
 /**
  * Development mode's limits (`pnpm start` without NODE_ENV=production): an SDK's test suite run from
@@ -57,9 +66,7 @@ export function readRateLimits(env: NodeJS.ProcessEnv, developmentMode: boolean)
     const name = `RATE_LIMIT_${bucket.replace('-', '_').toUpperCase()}`;
     const value = env[name];
     if (!value) continue;
-    const [perIp, perEmail, windowSeconds] = value.split(',').map((part) => (part.trim() === '' ? undefined : Number(part)));
-    if (!perIp || !windowSeconds || (perEmail !== undefined && !(perEmail > 0)))
-      throw new Error(`${name} must look like 30,10,60 (per IP, per email, window in seconds), got ${value}`);
+    const { perIp, perEmail, windowSeconds } = parseLimit(name, value);
     limits[bucket] = { ...limits[bucket], perIp, perEmail, windowSeconds };
   }
   return limits;

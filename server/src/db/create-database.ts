@@ -9,13 +9,14 @@ import { registerPool } from './pool-stats.ts';
 import { createPreparedStatementsPool } from './prepared-statements-pool.ts';
 import type { Database } from './schema.ts';
 import { scopedDialect } from './transaction-scope.ts';
+import { settingNumber } from '../config/settings.ts';
 
 export type DatabaseHandle = { db: Kysely<Database>; kind: 'postgres' | 'pglite'; location: string; close: () => Promise<void> };
 
 /** Defaults of `DATABASE_POOL_SIZE`, `DATABASE_ACQUIRE_TIMEOUT_MS` and `DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS`. */
-export const defaultPoolSize = 10;
-export const defaultAcquireTimeoutMs = 5_000;
-export const defaultIdleInTransactionTimeoutMs = 10_000;
+export const defaultPoolSize = settingNumber('DATABASE_POOL_SIZE');
+export const defaultAcquireTimeoutMs = settingNumber('DATABASE_ACQUIRE_TIMEOUT_MS');
+export const defaultIdleInTransactionTimeoutMs = settingNumber('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS');
 /** The pool's `application_name` in `pg_stat_activity` (the cache listener's is `gatehouse-cache-listener`); DATABASE_URL's `?application_name=` wins. */
 export const poolApplicationName = 'gatehouse';
 /** pg-pool's error when no client became free within connectionTimeoutMillis. */
@@ -98,7 +99,7 @@ const pgliteSharedBuffers = '16MB';
  * page faults; the functions a running server keeps calling still reach the budget and are optimised.
  */
 export function pgliteTieringBudget(setting: string | undefined): number | undefined {
-  if (setting === undefined) return 100_000_000;
+  if (setting === undefined) return settingNumber('PGLITE_WASM_TIERING_BUDGET');
   // PGLITE_WASM_TIERING_BUDGET: another budget, or empty for V8's own (to compare).
   if (setting === '') return undefined;
   if (!/^[1-9]\d{0,9}$/.test(setting)) throw new Error(`PGLITE_WASM_TIERING_BUDGET must be a positive integer, got ${setting}`);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * The content types of protocol README §1: JSON (an empty body is no body), form-urlencoded (the
+ * The content types of docs/protocol/overview.md §1: JSON (an empty body is no body), form-urlencoded (the
  * OAuth token endpoint), text/plain and octet-stream (analytics batches). Any other type is
  * BODY_PARSING_ERROR, raised by Fastify and mapped by the error handler.
  */

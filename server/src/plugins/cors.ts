@@ -22,7 +22,7 @@ const headerNames = [
   'requester',
 ];
 
-/** CORS for browsers calling the API from any origin (protocol README §1); preflight is an empty 200. */
+/** CORS for browsers calling the API from any origin (docs/protocol/overview.md §1); preflight is an empty 200. */
 export const corsPlugin = fp(async (app: FastifyInstance) => {
   await app.register(cors, {
     origin: '*',

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * Headers every response carries (protocol README §1, §7): request id, no-store caching unless a
+ * Headers every response carries (docs/protocol/overview.md §1, §7): request id, no-store caching unless a
  * route chose otherwise, the status override that turns a 4xx into a 200 for SDKs that ask, and
  * the security headers below.
  */

@@ -1,6 +1,6 @@
 import type { UserRecord } from '../tenancy/user-record.ts';
 
-/** The 17 claims every access token carries (protocol README §5); the Stack SDKs need all of them. */
+/** The 17 claims every access token carries (docs/protocol/overview.md §5); the Stack SDKs need all of them. */
 export type RestrictedReason = { type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator' };
 
 export type AccessTokenClaims = {

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** The project-authentication headers of protocol README §2, by their name after the prefix. */
+/** The project-authentication headers of docs/protocol/overview.md §2, by their name after the prefix. */
 export type AuthHeaders = {
   projectId?: string;
   branchId?: string;

@@ -9,7 +9,7 @@ import { withTestContext, type TestProject } from '../testing/test-context.ts';
 import { accessTokenSubject } from '../modules/access-tokens/access-token-subject.ts';
 
 /**
- * The header checks of protocol README §2, in their order, on every operation that reads project
+ * The header checks of docs/protocol/overview.md §2, in their order, on every operation that reads project
  * authentication: each answers exactly the catalogued error of the first failing check.
  */
 const env = withTestContext();
@@ -160,7 +160,7 @@ describe.each(authenticated.map((route) => ({ route, name: `${route.method} ${ro
     await expectError({ ...admin, 'x-stack-admin-access-token': tokens.notInternal }, 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     // An internal user who does not manage the project (no owner team yet) is refused too.
     await expectError({ ...admin, 'x-stack-admin-access-token': tokens.internal }, 401, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
-    // A deleted internal user's token: the plain-text 401 of README §4.
+    // A deleted internal user's token: the plain-text 401 of docs/protocol/overview.md §4.
     const gone = await env.context.request({
       method: route.method,
       url: url(),

@@ -69,7 +69,7 @@ export interface RequestAuthPorts {
 
 /**
  * Turns the authentication headers into `{project, accessType, user?}` or the catalogued error,
- * checking in the order of protocol README §2 so answers match Stack's for the same request.
+ * checking in the order of docs/protocol/overview.md §2 so answers match Stack's for the same request.
  */
 export class RequestAuthenticator {
   constructor(private readonly ports: RequestAuthPorts) {}
@@ -171,7 +171,7 @@ export class RequestAuthenticator {
     if (claims.project_id !== 'internal' || claims.is_restricted) throw new AdminAccessTokenIsNotAdminError();
     if (!(await this.ports.managesProject(claims.sub, project))) {
       // A member of the owner team exists, so the user is looked up only when the check fails:
-      // a deleted user's still-valid token gets the protocol's plain-text 401 (README §4).
+      // a deleted user's still-valid token gets the protocol's plain-text 401 (docs/protocol/overview.md §4).
       if (!(await this.ports.loadUser(internalProjectId, claims.sub))) throw new PlainHttpError(401, deletedAdminUserMessage);
       throw new AdminAccessTokenIsNotAdminError();
     }

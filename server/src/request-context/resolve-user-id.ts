@@ -3,7 +3,7 @@ import { PlainHttpError } from '../lib/plain-http-error.ts';
 import type { RequestAuth } from './request-auth.ts';
 
 /**
- * A "user id or me" of a path, query or body (protocol README §9): `me` is the token's user; client
+ * A "user id or me" of a path, query or body (docs/protocol/overview.md §9): `me` is the token's user; client
  * access may only name itself.
  */
 export function resolveUserId(auth: RequestAuth, requested: string): string {

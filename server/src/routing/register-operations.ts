@@ -17,7 +17,7 @@ import { validatorCompiler } from './validator-compiler.ts';
 
 /**
  * Registers every operation of the spec with its handler. Authentication runs in `preParsing`, before
- * the body is read, so header errors come first (protocol README §2), then validation, then the handler.
+ * the body is read, so header errors come first (docs/protocol/overview.md §2), then validation, then the handler.
  */
 export function registerOperations(
   app: FastifyInstance,

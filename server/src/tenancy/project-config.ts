@@ -1,5 +1,5 @@
 /**
- * The project config tree of the protocol (entities.md §Config) with its defaults, and how an
+ * The project config tree of the protocol (docs/protocol/entities.md §Config) with its defaults, and how an
  * override (a JSON object whose keys may be dotted paths) is rendered onto it.
  */
 import type { Schema } from '@gatehouse/protocol/operation-types';

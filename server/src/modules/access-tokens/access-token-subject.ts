@@ -2,7 +2,7 @@ import type { AccessTokenSubject, ClaimsUser } from '../../request-context/acces
 import type { Project } from '../../tenancy/project.ts';
 import { restrictionOf } from '../../tenancy/restriction.ts';
 
-/** The access-token claims of a user in a session (protocol README §5). */
+/** The access-token claims of a user in a session (docs/protocol/overview.md §5). */
 export function accessTokenSubject(project: Project, user: ClaimsUser, sessionId: string): AccessTokenSubject {
   const restriction = restrictionOf(project, user);
   return {

@@ -1,3 +1,5 @@
+import { settingNumber } from '../../config/settings.ts';
+
 /** The AI provider, read from the environment at start (a bad value stops it), or given by a test. */
 export type AiChatSettings = {
   /** Base URL of an OpenAI-compatible API (AI_PROVIDER_BASE_URL, e.g. `https://api.openai.com/v1`); the chat goes to `{base}/chat/completions`. */
@@ -10,7 +12,7 @@ export type AiChatSettings = {
   timeoutMs: number;
 };
 
-export const defaultAiProviderTimeoutMs = 30_000;
+export const defaultAiProviderTimeoutMs = settingNumber('AI_PROVIDER_TIMEOUT_MS');
 
 export function readAiChatSettings(environment: NodeJS.ProcessEnv): AiChatSettings {
   const baseUrl = environment.AI_PROVIDER_BASE_URL || null;

@@ -31,7 +31,7 @@ const normalizeCode = (code: string) => code.trim().toLowerCase();
 const invalidLoginCode = () => new PlainHttpError(400, 'Invalid login code or the code has expired.');
 
 /**
- * CLI login (endpoints.md §9): the CLI polls with one code while a browser user completes the other.
+ * CLI login (docs/protocol/endpoints.md §9): the CLI polls with one code while a browser user completes the other.
  * No refresh token is stored: completing records the user, and the successful poll creates the session.
  */
 export class CliLoginService {

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { ProjectIdColumn } from '../../tenancy/project.table.ts';
 
-/** A CLI login (endpoints.md §9): codes as digests; `user_id` is set when a browser user completes it. */
+/** A CLI login (docs/protocol/endpoints.md §9): codes as digests; `user_id` is set when a browser user completes it. */
 export interface CliLoginAttemptTable {
   id: string;
   project_id: ProjectIdColumn;

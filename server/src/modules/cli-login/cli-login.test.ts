@@ -5,7 +5,7 @@ import { digestSecret } from '../../lib/digest.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 
 /**
- * CLI login (endpoints.md §9): the CLI starts a login and polls; a browser user checks, claims the
+ * CLI login (docs/protocol/endpoints.md §9): the CLI starts a login and polls; a browser user checks, claims the
  * CLI's anonymous session, or completes the login code; the CLI's next poll gets its own session.
  */
 const env = withTestContext({ projectConfig: { 'auth.allowAnonymousSignUp': true } });

@@ -4,7 +4,7 @@ import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 
 /**
- * A user's contact channels (endpoints.md §11): CRUD for `me` and, on server access, any user; the
+ * A user's contact channels (docs/protocol/endpoints.md §11): CRUD for `me` and, on server access, any user; the
  * auth-email uniqueness rule; one primary; verification by emailed code, including the legacy form.
  */
 const trustedDomains = { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { generateEndUserKey, parseEndUserKey } from './end-user-key-format.ts';
 
 /**
- * The user / team API key string (entities.md "User / team API keys"):
+ * The user / team API key string (docs/protocol/entities.md "User / team API keys"):
  * `<pk|sk>_<45 base32><id as 32 hex><user|team><flag>574ck4u7h<8 hex CRC32 of everything before>`,
  * flag index = (self-hosted ? 1 : 0) + (public ? 2 : 0).
  */

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { randomBase32 } from '../../lib/random.ts';
 
-/** The marker secret scanners look for (entities.md: user and team API keys). */
+/** The marker secret scanners look for (docs/protocol/entities.md: user and team API keys). */
 const scannerMarker = '574ck4u7h';
 const flagAlphabet = 'abcdefghijklmnopqrstuvwxyz234567';
 

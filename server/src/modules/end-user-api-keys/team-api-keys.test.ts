@@ -7,7 +7,7 @@ import { generateEndUserKey } from './end-user-key-format.ts';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
- * Team API keys (endpoints.md §19): the user key operations with `team_id`, where client access
+ * Team API keys (docs/protocol/endpoints.md §19): the user key operations with `team_id`, where client access
  * needs `$manage_api_keys` in the team (team_admin has it, team_member does not).
  */
 const env = withTestContext({ projectConfig: { 'apiKeys.enabled.user': true, 'apiKeys.enabled.team': true } });

@@ -6,7 +6,7 @@ import { generateEndUserKey } from './end-user-key-format.ts';
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
- * User API keys (endpoints.md §19, entities.md "User / team API keys"): create with the full value
+ * User API keys (docs/protocol/endpoints.md §19, docs/protocol/entities.md "User / team API keys"): create with the full value
  * once, list/read with the last four only, describe or revoke, and check a presented key.
  */
 const env = withTestContext({ projectConfig: { 'apiKeys.enabled.user': true, 'apiKeys.enabled.team': true } });
@@ -40,7 +40,7 @@ async function createKey(userId: string, body: Record<string, unknown> = {}, pro
   return response.body as CreatedKey;
 }
 
-/** The format of entities.md: prefix, the id, the type, and a CRC32 of all before the last eight. */
+/** The format of docs/protocol/entities.md: prefix, the id, the type, and a CRC32 of all before the last eight. */
 function expectKeyString(value: string, id: string, type: 'user' | 'team', isPublic: boolean) {
   expect(value).toMatch(/^(sk|pk)_[a-z2-7]{45}[0-9a-f]{32}(user|team)[a-z2-7]574ck4u7h[0-9a-f]{8}$/);
   expect(value.slice(0, 3)).toBe(isPublic ? 'pk_' : 'sk_');

@@ -5,7 +5,7 @@ import type { Project } from '../../tenancy/project.ts';
 import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
 
 /**
- * The isolation of dashboard owners (README §3-§4): a project owner cannot reach another owner's
+ * The isolation of dashboard owners (docs/protocol/overview.md §3-§4): a project owner cannot reach another owner's
  * project with any credential they hold — admin access token, project keys or internal session.
  */
 const env = withTestContext();
@@ -165,7 +165,7 @@ describe('losing membership', () => {
     expect((await current(adminTokenHeaders(owner.projectId, mate.token))).status).toBe(200);
   });
 
-  it('answers the plain-text 401 of README §4 to the admin token of a deleted internal user, whatever the operation', async () => {
+  it('answers the plain-text 401 of docs/protocol/overview.md §4 to the admin token of a deleted internal user, whatever the operation', async () => {
     const owner = await newOwner('Deleted');
     await env.context.services.users.delete(internal, owner.user.id);
     const text = 'The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.';

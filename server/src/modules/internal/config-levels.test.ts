@@ -3,7 +3,7 @@ import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 
 /**
- * The config override by level (endpoints.md, internal config): GET and PUT of the override, reset-keys,
+ * The config override by level (docs/protocol/endpoints.md, internal config): GET and PUT of the override, reset-keys,
  * and the config source. Here the three levels name the one override of the project.
  */
 const env = withTestContext();

@@ -4,7 +4,7 @@ import { type TestProject, withTestContext } from '../../testing/test-context.ts
 import { expectError } from '../../testing/expect-response.ts';
 
 /**
- * Project key sets (endpoints.md §25, README §3): listed by their last four characters, created with
+ * Project key sets (docs/protocol/endpoints.md §25, docs/protocol/overview.md §3): listed by their last four characters, created with
  * full keys once, described and revoked; a revoked or expired set no longer authenticates.
  */
 const env = withTestContext();

@@ -6,7 +6,7 @@ import type { Project } from '../../tenancy/project.ts';
 import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../testing/internal-project.ts';
 
 /**
- * Dashboard projects (endpoints.md §25, README §4): the internal user's list, creation and transfer
+ * Dashboard projects (docs/protocol/endpoints.md §25, docs/protocol/overview.md §4): the internal user's list, creation and transfer
  * of projects (client access on `internal`), and the admin view of the current project.
  */
 const env = withTestContext();

@@ -4,7 +4,7 @@ import { ensureInternalProject, newDashboardUser } from '../../testing/internal-
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 
 /**
- * The legacy (dashboard) config of `/internal/projects/current` (entities.md AdminProject): OAuth
+ * The legacy (dashboard) config of `/internal/projects/current` (docs/protocol/entities.md AdminProject): OAuth
  * providers, the email server and theme, read from and written to the config tree, with the
  * validation of the config override and its messages.
  */

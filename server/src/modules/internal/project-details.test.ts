@@ -6,7 +6,7 @@ import { withTestContext } from '../../testing/test-context.ts';
 import type { Project } from '../../tenancy/project.ts';
 
 /**
- * The dashboard details of a project (entities.md AdminProject): its four logos, its setup-wizard
+ * The dashboard details of a project (docs/protocol/entities.md AdminProject): its four logos, its setup-wizard
  * status and choices, and `require_email_verification`, written on create and update.
  */
 const env = withTestContext();

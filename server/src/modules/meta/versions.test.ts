@@ -3,7 +3,7 @@ import { expectError } from '../../testing/expect-response.ts';
 import { testPublicUrl, withTestContext } from '../../testing/test-context.ts';
 import { backendUrls, readMetaSettings } from './deployment-info.ts';
 
-/** POST /check-version, GET /internal/backend-urls, GET /internal/component-versions (endpoints.md §1). */
+/** POST /check-version, GET /internal/backend-urls, GET /internal/component-versions (docs/protocol/endpoints.md §1). */
 const env = withTestContext();
 
 const checkVersion = (payload: unknown, headers: Record<string, string> = {}) =>

@@ -6,7 +6,7 @@ import { withTestContext } from '../../testing/test-context.ts';
 import { maxFailedAttempts } from './mfa.service.ts';
 
 /**
- * TOTP MFA (endpoints.md §5) and recovery codes (Gatehouse extension): turning it on and off on the
+ * TOTP MFA (docs/protocol/endpoints.md §5) and recovery codes (Gatehouse extension): turning it on and off on the
  * user, the MULTI_FACTOR_AUTHENTICATION_REQUIRED answer of the first factors, the second factor at
  * /auth/mfa/sign-in, replays, single-use recovery codes and the per-user limit of wrong codes.
  */

@@ -1,5 +1,5 @@
 /**
- * The fixed email notification categories, with the ids Stack Auth uses (endpoints.md §21), so a
+ * The fixed email notification categories, with the ids Stack Auth uses (docs/protocol/endpoints.md §21), so a
  * client that knows them by id keeps working. Transactional emails (sign-in links, codes,
  * invitations) can never be turned off.
  */

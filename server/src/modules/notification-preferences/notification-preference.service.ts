@@ -19,7 +19,7 @@ const toPreference = (category: NotificationCategory, enabled: boolean): Notific
   can_disable: category.canDisable,
 });
 
-/** Which email notification categories a user receives (endpoints.md §21). */
+/** Which email notification categories a user receives (docs/protocol/endpoints.md §21). */
 export class NotificationPreferenceService {
   constructor(
     private readonly db: DbHandle,

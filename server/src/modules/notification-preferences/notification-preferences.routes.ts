@@ -7,7 +7,7 @@ import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 
 /**
  * The user whose preferences are meant: `me` or, on client access, the signed-in user's own id.
- * A client naming a user id with no user token is USER_AUTHENTICATION_REQUIRED (endpoints.md §21),
+ * A client naming a user id with no user token is USER_AUTHENTICATION_REQUIRED (docs/protocol/endpoints.md §21),
  * not the plain 403 that `resolveUserId` gives a client naming someone else.
  */
 function targetUserId(auth: RequestAuth, requested: string): string {

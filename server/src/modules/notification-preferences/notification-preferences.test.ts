@@ -5,7 +5,7 @@ import { withTestContext } from '../../testing/test-context.ts';
 import { marketingCategoryId, transactionalCategoryId } from './notification-categories.ts';
 
 /**
- * Users' email notification preferences (endpoints.md §21): the two fixed categories with their
+ * Users' email notification preferences (docs/protocol/endpoints.md §21): the two fixed categories with their
  * defaults, `me` and one's own id on client access, any user on server and admin access, and the
  * refusals (another user, no user, unknown user or category, disabling Transactional).
  */

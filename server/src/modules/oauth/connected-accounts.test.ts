@@ -8,7 +8,7 @@ import type { OAuthSettings } from './oauth-settings.ts';
 import { oauthFlows, ownKeys, trustedDomains } from '../../testing/oauth-test-flow.ts';
 
 /**
- * Connected accounts (endpoints.md §17): provider access tokens kept from the OAuth flow, handed
+ * Connected accounts (docs/protocol/endpoints.md §17): provider access tokens kept from the OAuth flow, handed
  * out when their scopes cover the request, refreshed at the provider (a real OpenID server on
  * 127.0.0.1) when they expired; and the errors of the three access-token paths.
  */

@@ -17,7 +17,7 @@ import {
 } from '../../testing/oauth-test-flow.ts';
 
 /**
- * OAuth sign-in against a real OpenID provider on 127.0.0.1 (endpoints.md §7): authorize, the
+ * OAuth sign-in against a real OpenID provider on 127.0.0.1 (docs/protocol/endpoints.md §7): authorize, the
  * provider's approval, the callback, the code exchange; linking, merge strategies, and every
  * catalogued failure of the three endpoints.
  */

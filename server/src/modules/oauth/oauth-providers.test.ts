@@ -6,7 +6,7 @@ import type { UserRecord } from '../../tenancy/user-record.ts';
 import { ownKeys } from '../../testing/oauth-test-flow.ts';
 
 /**
- * A user's linked provider accounts (endpoints.md §18): server create, client and server reads,
+ * A user's linked provider accounts (docs/protocol/endpoints.md §18): server create, client and server reads,
  * updates and deletes; one sign-in account per provider type and user, one user per sign-in account.
  */
 const env = withTestContext({

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 
 /**
- * Magic link and OTP sign-in (endpoints.md §3): one emailed code works as a link and as OTP + nonce,
+ * Magic link and OTP sign-in (docs/protocol/endpoints.md §3): one emailed code works as a link and as OTP + nonce,
  * signs users in or up, and is checked, used up, expired and killed like every verification code.
  */
 const trustedDomains = { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } };

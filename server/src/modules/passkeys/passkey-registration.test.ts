@@ -6,7 +6,7 @@ import { hostname, passkeyClient, passkeyProjectConfig, userWithPasskey } from '
 import { relyingPartySentinel } from './webauthn-rules.ts';
 
 /**
- * Registering passkeys (endpoints.md §4) with real WebAuthn data: a software authenticator's
+ * Registering passkeys (docs/protocol/endpoints.md §4) with real WebAuthn data: a software authenticator's
  * attestation goes through @simplewebauthn/server's verification.
  */
 const env = withTestContext({ projectConfig: passkeyProjectConfig });

@@ -7,7 +7,7 @@ import { passkeyClient, passkeyProjectConfig, userWithPasskey } from '../../test
 import { relyingPartySentinel } from './webauthn-rules.ts';
 
 /**
- * Signing in with a passkey (endpoints.md §4): assertions of a software authenticator go through
+ * Signing in with a passkey (docs/protocol/endpoints.md §4): assertions of a software authenticator go through
  * @simplewebauthn/server's verification; every failure is PASSKEY_AUTHENTICATION_FAILED.
  */
 const env = withTestContext({ projectConfig: passkeyProjectConfig });

@@ -32,7 +32,7 @@ type RequestOptions = components['schemas']['PasskeyRequestOptions'];
 type RegistrationResponse = components['schemas']['PasskeyRegistrationResponse'];
 type AuthenticationResponse = components['schemas']['PasskeyAuthenticationResponse'];
 
-/** The WebAuthn timeout the browser gets; challenge codes live 5 seconds longer (endpoints.md §4). */
+/** The WebAuthn timeout the browser gets; challenge codes live 5 seconds longer (docs/protocol/endpoints.md §4). */
 export const ceremonyTimeoutMillis = 60_000;
 const challengeLifetimeMillis = ceremonyTimeoutMillis + 5_000;
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestProject, testPublicUrl, withTestContext } from '../../testing/test-context.ts';
 
 /**
- * Password sign-up, sign-in, change, set and reset, and anonymous sign-up (endpoints.md §2, §6):
+ * Password sign-up, sign-in, change, set and reset, and anonymous sign-up (docs/protocol/endpoints.md §2, §6):
  * through the contract checker, with the emails, tokens and sessions they leave behind.
  */
 const trustedDomains = { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { withTestContext } from '../../testing/test-context.ts';
 
 /**
- * The payments catalogue in the config (entities.md "Payments"): every rule answers a plain 400 with
+ * The payments catalogue in the config (docs/protocol/entities.md "Payments"): every rule answers a plain 400 with
  * its message (the seed's money messages verbatim) after the path it is about, and saves nothing.
  */
 const env = withTestContext();

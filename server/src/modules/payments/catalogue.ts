@@ -1,7 +1,7 @@
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 
 /**
- * The payments catalogue of a project's config (entities.md "Payments", config `payments`): items,
+ * The payments catalogue of a project's config (docs/protocol/entities.md "Payments", config `payments`): items,
  * product lines and products with their prices and included items. `parseCatalogue` checks it and
  * answers the first broken rule as a plain 400 (messages listed in the spec, updateProjectConfigOverride);
  * the money messages are the seed's, verbatim.
@@ -253,7 +253,7 @@ export function conflictsOf(product: Product, owned: readonly Product[]): Produc
 }
 
 /**
- * A product given inline in a request (snake_case, entities.md InlineProduct), checked like a
+ * A product given inline in a request (snake_case, docs/protocol/entities.md InlineProduct), checked like a
  * catalogue entry against the catalogue's items; `server_only` defaults to true. Problems are plain 400s.
  */
 export function parseInlineProduct(value: JsonObject, catalogue: Catalogue): Product {

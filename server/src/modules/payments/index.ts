@@ -18,7 +18,7 @@ import { StripeGateway } from './stripe-gateway.ts';
 import { StripeService } from './stripe.service.ts';
 import { TransactionService } from './transaction.service.ts';
 
-/** Payments (endpoints.md §22): the catalogue in the config, items and their ledger, products customers own,
+/** Payments (docs/protocol/endpoints.md §22): the catalogue in the config, items and their ledger, products customers own,
  * purchases through the hosted checkout page (test mode), transactions and refunds, Stripe mode (connected
  * accounts, the Connect webhook). */
 export const paymentsModule = defineModule({

@@ -5,7 +5,7 @@ import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 
 /**
- * Items and their ledger (endpoints.md §22): the quantity is the unexpired manual changes plus the
+ * Items and their ledger (docs/protocol/endpoints.md §22): the quantity is the unexpired manual changes plus the
  * grants of the customer's products; a decrease below zero is refused atomically, also when a
  * hundred arrive at once (real Postgres); client access reaches only the user and its teams.
  */

@@ -51,7 +51,7 @@ export type ProductSource = 'grant' | 'test_mode' | 'stripe';
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Items, the products customers own, and the rules between them (endpoints.md §22): an item's
+ * Items, the products customers own, and the rules between them (docs/protocol/endpoints.md §22): an item's
  * quantity is the customer's unexpired manual changes plus what its active products (and the
  * products included by default) grant; products of one line exclude each other unless one is an
  * add-on to the other.

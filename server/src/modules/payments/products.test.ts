@@ -4,7 +4,7 @@ import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 
 /**
- * Products of a customer (endpoints.md §22): the list (defaults included), server grants with the
+ * Products of a customer (docs/protocol/endpoints.md §22): the list (defaults included), server grants with the
  * line's exclusivity, cancel, switch within a line; billing reads that never fail.
  */
 const catalogue = {

@@ -32,7 +32,7 @@ const digest = (secret: string) => createHash('sha256').update(secret).digest('h
 export type OpenPurchase = { project: Project; code: PurchaseCodeRow; customer: Customer; product: Product };
 
 /**
- * Purchases (endpoints.md §22): a purchase URL opens the hosted checkout page for one customer and
+ * Purchases (docs/protocol/endpoints.md §22): a purchase URL opens the hosted checkout page for one customer and
  * product; in test mode the page completes it with no payment. The full code is the capability:
  * `<project id>_<45 base32 characters>`, one use, 24 hours.
  */

@@ -4,7 +4,7 @@ import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 
 /**
- * Purchases in test mode (endpoints.md §22): a purchase URL opens the hosted checkout page, the code
+ * Purchases in test mode (docs/protocol/endpoints.md §22): a purchase URL opens the hosted checkout page, the code
  * tells the page what it sells, and the test-mode endpoint completes it once, refusing what the line
  * or the project's settings do not allow.
  */

@@ -6,7 +6,7 @@ import { StripeStandIn } from '../../testing/stripe-stand-in.ts';
 import { createTestContext, type TestProject } from '../../testing/test-context.ts';
 
 /**
- * Stripe purchases (endpoints.md §22) with the real `stripe` SDK against a local stand-in of Stripe's
+ * Stripe purchases (docs/protocol/endpoints.md §22) with the real `stripe` SDK against a local stand-in of Stripe's
  * API: the purchase session creates a payment intent (one-time price) or a customer + subscription
  * (price per interval) on the connected account; Stripe's signed events then grant, renew, mark
  * and cancel the purchase once per event id. Also the customer's invoices and payment methods

@@ -6,7 +6,7 @@ import { StripeStandIn } from '../../testing/stripe-stand-in.ts';
 import { createTestContext, type TestProject } from '../../testing/test-context.ts';
 
 /**
- * Switching within a product line in Stripe mode (endpoints.md §22) with the real `stripe` SDK against
+ * Switching within a product line in Stripe mode (docs/protocol/endpoints.md §22) with the real `stripe` SDK against
  * the local stand-in of Stripe's API: the customer's default payment method is charged off-session on
  * the connected account (a Stripe subscription moved to the new price, a new paid subscription, or a
  * one-time payment), the customer owns the target when the call answers, Stripe's events of that charge

@@ -51,7 +51,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const endedSubscriptionStatuses = new Set(['canceled', 'incomplete_expired']);
 
 /**
- * Stripe mode (endpoints.md §22, §25): each project's connected account (onboarding link, account
+ * Stripe mode (docs/protocol/endpoints.md §22, §25): each project's connected account (onboarding link, account
  * info, embedded-component sessions) and the Connect webhook, which applies purchases, renewals,
  * cancellations and refunds once per Stripe event id.
  */
@@ -204,7 +204,7 @@ export class StripeService {
   }
 
   /**
-   * Switches the customer to another product of a line (endpoints.md §22). A paid target outside test
+   * Switches the customer to another product of a line (docs/protocol/endpoints.md §22). A paid target outside test
    * mode is charged to the customer's default payment method, off-session on the connected account:
    * a `from` bought as a Stripe subscription has that subscription moved to the new price (prorations
    * invoiced and paid at once) when the target has an interval, or is canceled once the one-time

@@ -8,7 +8,7 @@ import { readPaymentSettings } from './payment-settings.ts';
 import { createTestContext, type TestProject } from '../../testing/test-context.ts';
 
 /**
- * Stripe mode (endpoints.md §22, §25) with the real `stripe` SDK against a local stand-in of Stripe's
+ * Stripe mode (docs/protocol/endpoints.md §22, §25) with the real `stripe` SDK against a local stand-in of Stripe's
  * API: a project's connected account (onboarding link, account info, embedded-component session),
  * and the Connect webhook, which applies purchases, renewals, cancellations and refunds once per
  * event id, and refuses deliveries whose signature is missing, forged or stale.

@@ -52,7 +52,7 @@ export const isSubscription = (product: Product, priceId: string | null): boolea
   product.prices !== 'include-by-default' && priceId !== null && product.prices[priceId]?.interval !== undefined;
 
 /**
- * The admin view of payments (endpoints.md §25): the transactions of the project — purchases, grants,
+ * The admin view of payments (docs/protocol/endpoints.md §25): the transactions of the project — purchases, grants,
  * manual item changes and refunds — read newest first with a keyset cursor, and refunds of purchases,
  * each applied once.
  */

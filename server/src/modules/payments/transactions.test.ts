@@ -4,7 +4,7 @@ import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 
 /**
- * The admin view of payments (endpoints.md §25): every purchase, grant, manual item change and refund
+ * The admin view of payments (docs/protocol/endpoints.md §25): every purchase, grant, manual item change and refund
  * of the project, newest first with a keyset cursor and filters; refunds of test-mode purchases
  * reverse what the purchase granted, exactly once (also when two refunds race, on real Postgres).
  */

@@ -3,7 +3,7 @@ import { type TestProject, withTestContext } from '../../testing/test-context.ts
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
- * Team and project permission definitions (endpoints.md §16, entities.md Permissions): admin-only
+ * Team and project permission definitions (docs/protocol/endpoints.md §16, docs/protocol/entities.md Permissions): admin-only
  * CRUD, the system team permissions, containment that must stay acyclic, and renames and deletes
  * that carry along (or drop) grants and containments.
  */

@@ -6,7 +6,7 @@ import { expectError, expectPlain } from '../../testing/expect-response.ts';
 import { createServer } from '../../services.ts';
 
 /**
- * Team and project permission grants (endpoints.md §16, entities.md Permissions): granting,
+ * Team and project permission grants (docs/protocol/endpoints.md §16, docs/protocol/entities.md Permissions): granting,
  * revoking, listing the closure over contained permissions or only the direct grants, and the
  * project permissions a new user gets from `rbac.defaultPermissions.signUp`.
  */

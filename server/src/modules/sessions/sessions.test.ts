@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type TestProject, withTestContext } from '../../testing/test-context.ts';
 
 /**
- * Sessions (protocol README §6, endpoints.md §8): the OAuth refresh grant, the header refresh,
+ * Sessions (docs/protocol/overview.md §6, docs/protocol/endpoints.md §8): the OAuth refresh grant, the header refresh,
  * opt-in rotation with reuse detection, listing, creating and ending sessions.
  */
 const env = withTestContext();

@@ -3,7 +3,7 @@ import type { ContractResponse } from '../../testing/contract.ts';
 import { withTestContext } from '../../testing/test-context.ts';
 
 /**
- * Every client team operation gated by a system team permission (endpoints.md §12-§14), as a table:
+ * Every client team operation gated by a system team permission (docs/protocol/endpoints.md §12-§14), as a table:
  * a member holding nothing is refused with TEAM_PERMISSION_REQUIRED; the system permission granted
  * directly, or through a custom permission that contains it two levels deep, lets it through.
  */

@@ -5,7 +5,7 @@ import { withTestContext } from '../../testing/test-context.ts';
 import type { UserWrite } from '../users/user-writes.ts';
 
 /**
- * POST /team-invitations/{id}/accept?user_id= (endpoints.md §15, newer): accepting a pending invitation
+ * POST /team-invitations/{id}/accept?user_id= (docs/protocol/endpoints.md §15, newer): accepting a pending invitation
  * addressed to the user by its id, with client (`me`) or server access; the emailed code is used up with it.
  */
 const trustedDomains = { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } };

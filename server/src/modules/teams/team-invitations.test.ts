@@ -6,7 +6,7 @@ import { withTestContext } from '../../testing/test-context.ts';
 import type { UserWrite } from '../users/user-writes.ts';
 
 /**
- * Team invitations (endpoints.md §15): sending, listing and revoking them, and accepting, checking and
+ * Team invitations (docs/protocol/endpoints.md §15): sending, listing and revoking them, and accepting, checking and
  * reading a code, which must not be used up by anything but a successful accept.
  */
 const trustedDomains = { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } };

@@ -5,7 +5,7 @@ import { type TestProject, withTestContext } from '../../testing/test-context.ts
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
- * Team memberships and member profiles (endpoints.md §13-§14, entities.md TeamMemberProfile), and the
+ * Team memberships and member profiles (docs/protocol/endpoints.md §13-§14, docs/protocol/entities.md TeamMemberProfile), and the
  * personal team of `teams.createPersonalTeamOnSignUp` with the user's selected team.
  */
 const env = withTestContext();

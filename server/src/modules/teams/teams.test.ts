@@ -5,7 +5,7 @@ import { type TestProject, withTestContext } from '../../testing/test-context.ts
 import { expectError, expectPlain } from '../../testing/expect-response.ts';
 
 /**
- * Teams (endpoints.md §12, entities.md Team): create, list, read, change and delete, the client
+ * Teams (docs/protocol/endpoints.md §12, docs/protocol/entities.md Team): create, list, read, change and delete, the client
  * and server views, and the creator's membership with the team-creator default permissions.
  */
 const env = withTestContext();

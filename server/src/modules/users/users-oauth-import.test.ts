@@ -9,7 +9,7 @@ import type { OAuthSettings } from '../oauth/oauth-settings.ts';
 import { oauthFlows, ownKeys, trustedDomains } from '../../testing/oauth-test-flow.ts';
 
 /**
- * `POST /users` with `oauth_providers` (entities.md ServerUserCreate): importing a user with its
+ * `POST /users` with `oauth_providers` (docs/protocol/entities.md ServerUserCreate): importing a user with its
  * linked provider accounts, which then sign it in; the rules of `POST /oauth-providers`; and a
  * refused link creating nothing at all.
  */

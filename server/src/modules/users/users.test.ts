@@ -5,7 +5,7 @@ import { type TestProject, withTestContext } from '../../testing/test-context.ts
 import type { UserWrite } from './user-writes.ts';
 
 /**
- * The users operations (protocol endpoints.md §10, entities.md User): views per access type,
+ * The users operations (docs/protocol/endpoints.md §10, docs/protocol/entities.md User): views per access type,
  * metadata, primary email, passwords, deletion, listing and the events each change records.
  */
 const env = withTestContext();

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * CLI logins (endpoints.md §9): both codes stored as digests; the browser's completion records the
+ * CLI logins (docs/protocol/endpoints.md §9): both codes stored as digests; the browser's completion records the
  * user, and the CLI's successful poll creates that user's session, so no refresh token is stored.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

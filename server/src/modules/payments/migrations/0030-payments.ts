@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Payments (endpoints.md §22): the item ledger (manual quantity changes, each possibly expiring) and
+ * Payments (docs/protocol/endpoints.md §22): the item ledger (manual quantity changes, each possibly expiring) and
  * the products customers own (granted, bought in test mode or through Stripe), which are also the
  * transactions the dashboard lists. Customers are `(customer_type, customer_id)`: users, teams or
  * ids of the project's own (custom), so there is no foreign key to users or teams.

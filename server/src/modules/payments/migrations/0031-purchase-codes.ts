@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Purchase codes (endpoints.md §22, create-purchase-url): what the hosted checkout page sells to
+ * Purchase codes (docs/protocol/endpoints.md §22, create-purchase-url): what the hosted checkout page sells to
  * whom, kept as the code's digest; `used_at` is set by the purchase that completes it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Refunds (endpoints.md §25, `/internal/payments/transactions/refund`): one row per refunded purchase;
+ * Refunds (docs/protocol/endpoints.md §25, `/internal/payments/transactions/refund`): one row per refunded purchase;
  * the unique purchase id makes a refund happen once even when two requests race.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

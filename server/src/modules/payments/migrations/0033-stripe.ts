@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Stripe mode (endpoints.md §22, §25): each project's connected Stripe account, the Stripe events
+ * Stripe mode (docs/protocol/endpoints.md §22, §25): each project's connected Stripe account, the Stripe events
  * applied (one row per event id: a replayed delivery finds its row and changes nothing), and the
  * currency of a refund (Stripe refunds in the purchase's currency).
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Stripe purchases (endpoints.md §22): each customer's Stripe customer on the project's connected
+ * Stripe purchases (docs/protocol/endpoints.md §22): each customer's Stripe customer on the project's connected
  * account with its default payment method (billing reads answer from here, never asking Stripe), the
  * Stripe product a catalogue product is sold as (subscriptions need one), and whether a subscription
  * ends at its period end (Stripe's `cancel_at_period_end`).
