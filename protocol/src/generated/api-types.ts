@@ -4402,62 +4402,18 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
-                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
-                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
-                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
-                /** @description Config branch; only `main` exists. */
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
                 "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
-                /** @description Config branch; only `main` exists. */
-                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
-                /** @description Who is calling: `client`, `server` or `admin`. */
-                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
-                /** @description Who is calling: `client`, `server` or `admin`. */
-                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
-                /** @description Publishable client key (`pck_…`). */
-                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
-                /** @description Publishable client key (`pck_…`). */
-                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
-                /** @description Secret server key (`ssk_…`). */
-                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
-                /** @description Secret server key (`ssk_…`). */
-                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
-                /** @description Super secret admin key (`sak_…`). */
-                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
-                /** @description Super secret admin key (`sak_…`). */
-                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
-                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
-                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
-                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
-                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
-                /** @description The end user's access token (ES256 JWT). */
-                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
-                /** @description The end user's access token (ES256 JWT). */
-                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
-                /** @description The end user's refresh token; read only where an operation says so. */
-                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
-                /** @description The end user's refresh token; read only where an operation says so. */
-                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
-                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
                 "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
-                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
-                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
-                /** @description `true` lets a restricted user's token authenticate. */
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
                 "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
-                /** @description `true` lets a restricted user's token authenticate. */
-                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
-                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
                 "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
-                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
-                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
-                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
                 "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
-                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
-                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
-                /** @description Random value that defeats fetch caches. Ignored. */
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
                 "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
-                /** @description Random value that defeats fetch caches. Ignored. */
-                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
             };
             path?: never;
             cookie?: never;
@@ -4479,62 +4435,18 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
-                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
-                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
-                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
-                /** @description Config branch; only `main` exists. */
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
                 "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
-                /** @description Config branch; only `main` exists. */
-                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
-                /** @description Who is calling: `client`, `server` or `admin`. */
-                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
-                /** @description Who is calling: `client`, `server` or `admin`. */
-                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
-                /** @description Publishable client key (`pck_…`). */
-                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
-                /** @description Publishable client key (`pck_…`). */
-                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
-                /** @description Secret server key (`ssk_…`). */
-                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
-                /** @description Secret server key (`ssk_…`). */
-                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
-                /** @description Super secret admin key (`sak_…`). */
-                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
-                /** @description Super secret admin key (`sak_…`). */
-                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
-                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
-                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
-                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
-                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
-                /** @description The end user's access token (ES256 JWT). */
-                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
-                /** @description The end user's access token (ES256 JWT). */
-                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
-                /** @description The end user's refresh token; read only where an operation says so. */
-                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
-                /** @description The end user's refresh token; read only where an operation says so. */
-                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
-                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
                 "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
-                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
-                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
-                /** @description `true` lets a restricted user's token authenticate. */
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
                 "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
-                /** @description `true` lets a restricted user's token authenticate. */
-                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
-                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
                 "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
-                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
-                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
-                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
                 "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
-                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
-                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
-                /** @description Random value that defeats fetch caches. Ignored. */
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
                 "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
-                /** @description Random value that defeats fetch caches. Ignored. */
-                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
             };
             path?: never;
             cookie?: never;
@@ -18621,62 +18533,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
-                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
-                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
-                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
-                /** @description Config branch; only `main` exists. */
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
                 "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
-                /** @description Config branch; only `main` exists. */
-                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
-                /** @description Who is calling: `client`, `server` or `admin`. */
-                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
-                /** @description Who is calling: `client`, `server` or `admin`. */
-                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
-                /** @description Publishable client key (`pck_…`). */
-                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
-                /** @description Publishable client key (`pck_…`). */
-                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
-                /** @description Secret server key (`ssk_…`). */
-                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
-                /** @description Secret server key (`ssk_…`). */
-                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
-                /** @description Super secret admin key (`sak_…`). */
-                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
-                /** @description Super secret admin key (`sak_…`). */
-                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
-                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
-                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
-                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
-                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
-                /** @description The end user's access token (ES256 JWT). */
-                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
-                /** @description The end user's access token (ES256 JWT). */
-                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
-                /** @description The end user's refresh token; read only where an operation says so. */
-                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
-                /** @description The end user's refresh token; read only where an operation says so. */
-                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
-                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
                 "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
-                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
-                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
-                /** @description `true` lets a restricted user's token authenticate. */
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
                 "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
-                /** @description `true` lets a restricted user's token authenticate. */
-                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
-                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
                 "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
-                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
-                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
-                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
                 "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
-                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
-                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
-                /** @description Random value that defeats fetch caches. Ignored. */
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
                 "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
-                /** @description Random value that defeats fetch caches. Ignored. */
-                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
             };
             path?: never;
             cookie?: never;
@@ -18712,62 +18580,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
-                "X-Stack-Project-Id"?: components["parameters"]["StackProjectId"];
-                /** @description The project id (a UUID, or `internal`). Required whenever an access type is sent. */
-                "X-Hexclave-Project-Id"?: components["parameters"]["HexclaveProjectId"];
-                /** @description Config branch; only `main` exists. */
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
                 "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
-                /** @description Config branch; only `main` exists. */
-                "X-Hexclave-Branch-Id"?: components["parameters"]["HexclaveBranchId"];
-                /** @description Who is calling: `client`, `server` or `admin`. */
-                "X-Stack-Access-Type"?: components["parameters"]["StackAccessType"];
-                /** @description Who is calling: `client`, `server` or `admin`. */
-                "X-Hexclave-Access-Type"?: components["parameters"]["HexclaveAccessType"];
-                /** @description Publishable client key (`pck_…`). */
-                "X-Stack-Publishable-Client-Key"?: components["parameters"]["StackPublishableClientKey"];
-                /** @description Publishable client key (`pck_…`). */
-                "X-Hexclave-Publishable-Client-Key"?: components["parameters"]["HexclavePublishableClientKey"];
-                /** @description Secret server key (`ssk_…`). */
-                "X-Stack-Secret-Server-Key"?: components["parameters"]["StackSecretServerKey"];
-                /** @description Secret server key (`ssk_…`). */
-                "X-Hexclave-Secret-Server-Key"?: components["parameters"]["HexclaveSecretServerKey"];
-                /** @description Super secret admin key (`sak_…`). */
-                "X-Stack-Super-Secret-Admin-Key"?: components["parameters"]["StackSuperSecretAdminKey"];
-                /** @description Super secret admin key (`sak_…`). */
-                "X-Hexclave-Super-Secret-Admin-Key"?: components["parameters"]["HexclaveSuperSecretAdminKey"];
-                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
-                "X-Stack-Admin-Access-Token"?: components["parameters"]["StackAdminAccessToken"];
-                /** @description Access token of a user of the `internal` project who manages this project; replaces the admin key. */
-                "X-Hexclave-Admin-Access-Token"?: components["parameters"]["HexclaveAdminAccessToken"];
-                /** @description The end user's access token (ES256 JWT). */
-                "X-Stack-Access-Token"?: components["parameters"]["StackAccessToken"];
-                /** @description The end user's access token (ES256 JWT). */
-                "X-Hexclave-Access-Token"?: components["parameters"]["HexclaveAccessToken"];
-                /** @description The end user's refresh token; read only where an operation says so. */
-                "X-Stack-Refresh-Token"?: components["parameters"]["StackRefreshToken"];
-                /** @description The end user's refresh token; read only where an operation says so. */
-                "X-Hexclave-Refresh-Token"?: components["parameters"]["HexclaveRefreshToken"];
-                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
                 "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
-                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). */
-                "X-Hexclave-Allow-Anonymous-User"?: components["parameters"]["HexclaveAllowAnonymousUser"];
-                /** @description `true` lets a restricted user's token authenticate. */
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
                 "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
-                /** @description `true` lets a restricted user's token authenticate. */
-                "X-Hexclave-Allow-Restricted-User"?: components["parameters"]["HexclaveAllowRestrictedUser"];
-                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
                 "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
-                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. */
-                "X-Hexclave-Override-Error-Status"?: components["parameters"]["HexclaveOverrideErrorStatus"];
-                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
                 "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
-                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. */
-                "X-Hexclave-Client-Version"?: components["parameters"]["HexclaveClientVersion"];
-                /** @description Random value that defeats fetch caches. Ignored. */
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
                 "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
-                /** @description Random value that defeats fetch caches. Ignored. */
-                "X-Hexclave-Random-Nonce"?: components["parameters"]["HexclaveRandomNonce"];
             };
             path?: never;
             cookie?: never;
