@@ -28,7 +28,8 @@ export const defaultRateLimits: RateLimits = {
 /** `30,10,60`: per IP, per email (may be empty), window in seconds. */
 function parseLimit(name: string, value: string): RateLimit {
   const [perIp, perEmail, windowSeconds] = value.split(',').map((part) => (part.trim() === '' ? undefined : Number(part)));
-  if (!perIp || !windowSeconds || (perEmail !== undefined && !(perEmail > 0))) throw new Error(`${name} must look like 30,10,60 (per IP, per email, window in seconds), got ${value}`);
+  if (!perIp || !windowSeconds || (perEmail !== undefined && !(perEmail > 0)))
+    throw new Error(`${name} must look like 30,10,60 (per IP, per email, window in seconds), got ${value}`);
   return perEmail === undefined ? { perIp, windowSeconds } : { perIp, perEmail, windowSeconds };
 }
 
