@@ -8546,6 +8546,19 @@ export interface components {
                 quantity: number;
             };
         };
+        /** @description The change would take a customer's quantity of an item (or its manual part) past ±1 000 000 000 000 000, the bound every quantity stays within. */
+        ItemQuantityOutOfRangeError: {
+            /** @constant */
+            code: "ITEM_QUANTITY_OUT_OF_RANGE";
+            error: string;
+            details: {
+                item_id: string;
+                customer_id: string;
+                /** @description The quantity at the time. */
+                quantity: number;
+                limit: number;
+            };
+        };
         /** @description The project has not onboarded a Stripe account; admin payments endpoints return it (SDK maps to null). */
         StripeAccountInfoNotFoundError: {
             /** @constant */
@@ -8626,19 +8639,6 @@ export interface components {
             /** @constant */
             code: "STRIPE_WEBHOOK_SIGNATURE_INVALID";
             error: string;
-        };
-        /** @description The change would take a customer's quantity of an item (or its manual part) past ±1 000 000 000 000 000, the bound every quantity stays within. */
-        ItemQuantityOutOfRangeError: {
-            /** @constant */
-            code: "ITEM_QUANTITY_OUT_OF_RANGE";
-            error: string;
-            details: {
-                item_id: string;
-                customer_id: string;
-                /** @description The quantity at the time. */
-                quantity: number;
-                limit: number;
-            };
         };
     };
     responses: {

@@ -144,6 +144,7 @@ import { ProductDoesNotExistError } from './errors/product-does-not-exist-error.
 import { ProductCustomerTypeDoesNotMatchError } from './errors/product-customer-type-does-not-match-error.ts';
 import { ProductAlreadyGrantedError } from './errors/product-already-granted-error.ts';
 import { ItemQuantityInsufficientAmountError } from './errors/item-quantity-insufficient-amount-error.ts';
+import { ItemQuantityOutOfRangeError } from './errors/item-quantity-out-of-range-error.ts';
 import { StripeAccountInfoNotFoundError } from './errors/stripe-account-info-not-found-error.ts';
 import { AnalyticsQueryTimeoutError } from './errors/analytics-query-timeout-error.ts';
 import { AnalyticsQueryError } from './errors/analytics-query-error.ts';
@@ -153,7 +154,6 @@ import { NewPurchasesBlockedError } from './errors/new-purchases-blocked-error.t
 import { PaymentMethodDeclinedError } from './errors/payment-method-declined-error.ts';
 import { ProductLineConflictError } from './errors/product-line-conflict-error.ts';
 import { StripeWebhookSignatureInvalidError } from './errors/stripe-webhook-signature-invalid-error.ts';
-import { ItemQuantityOutOfRangeError } from './errors/item-quantity-out-of-range-error.ts';
 
 /**
  * Every code that is ever sent, to its class. It names every class: the client loads it on demand
@@ -301,6 +301,7 @@ export const knownErrorClasses = {
   PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH: ProductCustomerTypeDoesNotMatchError,
   PRODUCT_ALREADY_GRANTED: ProductAlreadyGrantedError,
   ITEM_QUANTITY_INSUFFICIENT_AMOUNT: ItemQuantityInsufficientAmountError,
+  ITEM_QUANTITY_OUT_OF_RANGE: ItemQuantityOutOfRangeError,
   STRIPE_ACCOUNT_INFO_NOT_FOUND: StripeAccountInfoNotFoundError,
   ANALYTICS_QUERY_TIMEOUT: AnalyticsQueryTimeoutError,
   ANALYTICS_QUERY_ERROR: AnalyticsQueryError,
@@ -310,5 +311,4 @@ export const knownErrorClasses = {
   PAYMENT_METHOD_DECLINED: PaymentMethodDeclinedError,
   PRODUCT_LINE_CONFLICT: ProductLineConflictError,
   STRIPE_WEBHOOK_SIGNATURE_INVALID: StripeWebhookSignatureInvalidError,
-  ITEM_QUANTITY_OUT_OF_RANGE: ItemQuantityOutOfRangeError,
 } as const satisfies Record<KnownErrorCode, unknown>;

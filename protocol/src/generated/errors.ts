@@ -154,6 +154,7 @@ import { ProductDoesNotExistError } from './errors/product-does-not-exist-error.
 import { ProductCustomerTypeDoesNotMatchError } from './errors/product-customer-type-does-not-match-error.ts';
 import { ProductAlreadyGrantedError } from './errors/product-already-granted-error.ts';
 import { ItemQuantityInsufficientAmountError } from './errors/item-quantity-insufficient-amount-error.ts';
+import { ItemQuantityOutOfRangeError } from './errors/item-quantity-out-of-range-error.ts';
 import { StripeAccountInfoNotFoundError } from './errors/stripe-account-info-not-found-error.ts';
 import { AnalyticsQueryTimeoutError } from './errors/analytics-query-timeout-error.ts';
 import { AnalyticsQueryError } from './errors/analytics-query-error.ts';
@@ -163,7 +164,6 @@ import { NewPurchasesBlockedError } from './errors/new-purchases-blocked-error.t
 import { PaymentMethodDeclinedError } from './errors/payment-method-declined-error.ts';
 import { ProductLineConflictError } from './errors/product-line-conflict-error.ts';
 import { StripeWebhookSignatureInvalidError } from './errors/stripe-webhook-signature-invalid-error.ts';
-import { ItemQuantityOutOfRangeError } from './errors/item-quantity-out-of-range-error.ts';
 
 export {
   UnsupportedError,
@@ -318,6 +318,7 @@ export {
   ProductCustomerTypeDoesNotMatchError,
   ProductAlreadyGrantedError,
   ItemQuantityInsufficientAmountError,
+  ItemQuantityOutOfRangeError,
   StripeAccountInfoNotFoundError,
   AnalyticsQueryTimeoutError,
   AnalyticsQueryError,
@@ -327,7 +328,6 @@ export {
   PaymentMethodDeclinedError,
   ProductLineConflictError,
   StripeWebhookSignatureInvalidError,
-  ItemQuantityOutOfRangeError,
 };
 
 /** Every code that is ever sent. */
@@ -473,6 +473,7 @@ export type KnownErrorCode =
   | "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH"
   | "PRODUCT_ALREADY_GRANTED"
   | "ITEM_QUANTITY_INSUFFICIENT_AMOUNT"
+  | "ITEM_QUANTITY_OUT_OF_RANGE"
   | "STRIPE_ACCOUNT_INFO_NOT_FOUND"
   | "ANALYTICS_QUERY_TIMEOUT"
   | "ANALYTICS_QUERY_ERROR"
@@ -481,8 +482,7 @@ export type KnownErrorCode =
   | "NEW_PURCHASES_BLOCKED"
   | "PAYMENT_METHOD_DECLINED"
   | "PRODUCT_LINE_CONFLICT"
-  | "STRIPE_WEBHOOK_SIGNATURE_INVALID"
-  | "ITEM_QUANTITY_OUT_OF_RANGE";
+  | "STRIPE_WEBHOOK_SIGNATURE_INVALID";
 
 /** The catalogued errors each operation declares. */
 export type OperationErrors = {

@@ -12,6 +12,7 @@ export type SettingGroup =
   | 'Deployment'
   | 'Logs and secrets'
   | 'Rate limits'
+  | 'Passwords'
   | 'Email'
   | 'Webhooks'
   | 'OAuth'
@@ -42,7 +43,33 @@ export const settings = [
     group: 'Server',
     default: null,
     description:
-      'Secret the ES256 signing keys are derived from (hex or any string of 32 characters or more). Unset: one is generated once and kept in the database. Set the same value on every instance sharing a database.',
+      'Secret the ES256 signing keys are derived from: any string of 32 characters or more, or `hex:` and 64 hex digits (the raw bytes, e.g. exported from an older database). Required with `NODE_ENV=production`, where any `server_secret` row left in the database is deleted at start. Unset in development: one is generated once and kept in the database. Set the same value on every instance sharing a database.',
+  },
+  {
+    name: 'SERVER_SECRET_FILE',
+    group: 'Server',
+    default: null,
+    description: 'A file holding `SERVER_SECRET` (for secret mounts); used when `SERVER_SECRET` is unset.',
+  },
+  {
+    name: 'ENCRYPTION_KEY',
+    group: 'Server',
+    default: null,
+    description:
+      'Key (32 characters or more) that webhook signing secrets, config `password` / `clientSecret` values and the email outbox content are encrypted under at rest (AES-256-GCM). Unset: a key derived from the server secret. The database never holds either.',
+  },
+  {
+    name: 'ENCRYPTION_KEY_FILE',
+    group: 'Server',
+    default: null,
+    description: 'A file holding `ENCRYPTION_KEY`; used when `ENCRYPTION_KEY` is unset.',
+  },
+  {
+    name: 'ENCRYPTION_KEYS_PREVIOUS',
+    group: 'Server',
+    default: null,
+    description:
+      'Older encryption keys, comma-separated, still accepted for reading. To rotate: move the old key here and set the new one; a background job re-encrypts stored values within a minute.',
   },
   {
     name: 'SEED_PROJECT_ID',
@@ -163,6 +190,20 @@ export const settings = [
       '`true`: keys, sign-in codes and email links are written to the log in clear, to follow links without a mail server. `pnpm start` sets it to `true` unless `NODE_ENV=production`.',
   },
   { name: 'LOG_LEVEL', group: 'Logs and secrets', default: 'info', description: 'pino log level.' },
+  {
+    name: 'PWNED_PASSWORDS_URL',
+    group: 'Passwords',
+    default: 'https://api.pwnedpasswords.com/range/',
+    description:
+      "Have I Been Pwned's k-anonymity range API, asked when a project's `auth.passwordPolicy.checkBreached` is on; only the first 5 hex digits of the password's SHA-1 are sent.",
+  },
+  {
+    name: 'PWNED_PASSWORDS_TIMEOUT_MS',
+    group: 'Passwords',
+    default: '2000',
+    description:
+      'How long the breached-password check waits; unreachable, slow or failing: the password is accepted (fail open) and a line is logged.',
+  },
   {
     name: 'GATEHOUSE_STARTUP_TRACE',
     group: 'Logs and secrets',
