@@ -39,6 +39,11 @@ export class AtRestCipher {
       this.byId.set(keyIdOf(key), key);
   }
 
+  /** What every value sealed under the current key starts with (for finding the others in SQL). */
+  get currentPrefix(): string {
+    return `${prefix}${this.current.id}:`;
+  }
+
   /** Whether a stored value is sealed under the current key (false: plaintext, or an older key). */
   isCurrent(stored: string): boolean {
     return stored.startsWith(`${prefix}${this.current.id}:`);

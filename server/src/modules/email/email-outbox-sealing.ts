@@ -1,3 +1,4 @@
+import type { DbHandle } from '../../db/handle.ts';
 import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 import * as repository from './email-outbox.repository.ts';
 import type { EmailOutboxRow } from './email-outbox.table.ts';
@@ -63,4 +64,35 @@ export function sealedOutbox(cipher: AtRestCipher | undefined) {
     updateUnsentEmailOutbox: async (...[db, projectId, id, change]: Parameters<typeof repository.updateUnsentEmailOutbox>) =>
       openMaybe(await repository.updateUnsentEmailOutbox(db, projectId, id, seal(change))),
   };
+}
+
+/**
+ * Seals the content of rows written before sealing existed, or under a key since rotated: the
+ * upgrade's migration of existing rows, a batch at a time, run by the module's job. A row sealed
+ * under a key that is no longer configured cannot be opened and is left as it is (sealing it again
+ * would bury it under two keys). How many rows were sealed again, and how many left.
+ */
+export async function resealOutboxContent(
+  db: DbHandle,
+  cipher: AtRestCipher,
+  batchSize = 500,
+): Promise<{ sealed: number; unopenable: number }> {
+  const rows = await repository.listUnsealedOutboxContentAcrossProjects(db, cipher.currentPrefix, batchSize);
+  let sealed = 0;
+  for (const row of rows) {
+    let opened: { subject: string; html: string; text: string };
+    try {
+      opened = { subject: cipher.open(row.subject, place), html: cipher.open(row.html, place), text: cipher.open(row.text, place) };
+    } catch {
+      continue;
+    }
+    const sealIfAny = (value: string) => (value ? cipher.seal(value, place) : value);
+    await repository.replaceOutboxContentAcrossProjects(db, row, {
+      subject: sealIfAny(opened.subject),
+      html: sealIfAny(opened.html),
+      text: sealIfAny(opened.text),
+    });
+    sealed++;
+  }
+  return { sealed, unopenable: rows.length - sealed };
 }

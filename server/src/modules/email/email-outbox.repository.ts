@@ -169,3 +169,30 @@ export async function countUnsentEmailsAcrossProjects(db: DbHandle): Promise<num
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export type OutboxContent = { id: string; subject: string; html: string; text: string };
+
+/**
+ * Rendered rows whose content is not sealed under the current key (written before sealing existed,
+ * or under a key since rotated): the upgrade's migration of existing rows works through them.
+ * Every project's rows; `html` is sealed whenever a row is rendered, so it tells the old rows apart.
+ */
+export function listUnsealedOutboxContentAcrossProjects(db: DbHandle, sealedPrefix: string, limit: number): Promise<OutboxContent[]> {
+  return kyselyOf(db)
+    .selectFrom('email_outbox')
+    .select(['id', 'subject', 'html', 'text'])
+    .where('html', '<>', '')
+    .where(sql<boolean>`left(html, ${sealedPrefix.length}) <> ${sealedPrefix}`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Replaces one row's content with its sealed form, only if it is unchanged meanwhile. */
+export async function replaceOutboxContentAcrossProjects(
+  db: DbHandle,
+  before: OutboxContent,
+  sealed: Omit<OutboxContent, 'id'>,
+): Promise<void> {
+  await kyselyOf(db).updateTable('email_outbox').set(sealed).where('id', '=', before.id).where('html', '=', before.html).execute();
+}

@@ -11,6 +11,7 @@ import { defaultRenderLimits, EmailRenderer, type RenderLimits } from './renderi
 import { readSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
 import { readDevelopmentMode } from '../../config/secrets-in-logs.ts';
 import type { HostResolver } from '../../lib/outbound/outbound-target.ts';
+import { resealOutboxContent } from './email-outbox-sealing.ts';
 
 export type EmailSettings = {
   /** The shared mail server (SMTP_*); without one, emails reach only the outbox and the log. */
@@ -28,6 +29,9 @@ export type EmailSettings = {
   /** How a project's own SMTP host is resolved (the system resolver; a test points names where it wants). */
   resolve?: HostResolver;
 };
+
+/** How often rows written before sealing existed (or under a rotated key) are looked for. */
+const outboxSealingIntervalMillis = 60_000;
 
 /** Development mode: the email as a person would read it, subject and text with its links and codes. */
 const developmentEmailLog: EmailLog = (message, fields) =>
@@ -83,12 +87,23 @@ export const emailModule = defineModule({
     return { email, emailContent };
   },
   handlers: emailContentHandlers,
-  jobs: ({ email }) => [
+  jobs: ({ email }, { db, cipher }) => [
     {
       name: 'email delivery',
       intervalMillis: email.delivery.pollIntervalMillis,
       run: (log) => email.deliverUntilIdle(log),
       stop: () => email.close(),
+    },
+    {
+      // Seals the content of rows written before sealing existed, or under a key since rotated (the upgrade's migration).
+      name: 'email outbox sealing',
+      intervalMillis: outboxSealingIntervalMillis,
+      run: async (log) => {
+        const { sealed, unopenable } = await resealOutboxContent(db, cipher);
+        if (sealed > 0) log.info({ sealed }, 'email outbox rows sealed');
+        if (unopenable > 0)
+          log.error({ unopenable }, 'email outbox rows sealed under a key no longer configured (ENCRYPTION_KEYS_PREVIOUS?)');
+      },
     },
   ],
 });
