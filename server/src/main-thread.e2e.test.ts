@@ -179,7 +179,9 @@ const hostile: Array<[string, () => Promise<Answer[]>, Array<[number, string | s
 
 describe('the event loop under hostile input', () => {
   for (const [name, send, expected] of hostile) {
-    it(`answers /health within 100 ms while processing ${name}`, { timeout: 120_000 }, async () => {
+    // Retried: on a 2-core machine running the whole suite, the OS may hold a poll past 100 ms once;
+    // input that blocks the event loop blocks it on every try (seconds, on the old code).
+    it(`answers /health within 100 ms while processing ${name}`, { timeout: 120_000, retry: 2 }, async () => {
       const { result, slowestMs, polls } = await withHealthPolled(send);
       expect(result.map((answer) => answer.status)).toEqual(expected.map(([status]) => status));
       for (const [index, [status, code]] of expected.entries()) {
