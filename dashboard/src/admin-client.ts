@@ -20,7 +20,7 @@ export function installDashboardApiClient(internal: SessionClient, baseUrl: stri
     if (!client) {
       client = createApiClient({
         baseUrl,
-        middleware: [requestHeaders({ projectId, accessType: 'admin' }), ownerToken(internal), retry()],
+        middleware: [requestHeaders({ projectId, accessType: 'admin', overrideErrorStatus: true }), ownerToken(internal), retry()],
       });
       adminClients.set(projectId, client);
     }

@@ -82,6 +82,9 @@ function createGatehouse(props: GatehouseProviderProps, queryClient: QueryClient
     accessType: 'client',
     publishableClientKey: props.publishableClientKey,
     tokenStore: tokenStoreOf(props.tokenStore ?? 'cookie', props.projectId),
+    // In a browser an expected refusal (a wrong password, an item not found) would be logged as a
+    // failed request in the console: ask for Stack's override mode, as Stack's own browser SDK does.
+    overrideErrorStatus: true,
   });
   // Anonymous users' tokens are accepted; useUser() hides them unless asked for `{ or: 'anonymous' }`.
   setApiClient({

@@ -245,15 +245,15 @@ describe('three instances behind HAProxy on one Postgres', () => {
 });
 
 describe('the load balancer configuration the README shows', () => {
-  it('is deploy/haproxy.cfg, the file this test runs', () => {
+  it('is deploy/haproxy.cfg, the file this test runs (as the production guide shows it)', () => {
     const lines = (text: string) =>
       text
         .split('\n')
         .map((line) => line.trim())
         .filter((line) => line !== '' && !line.startsWith('#'));
     const config = lines(readFileSync(haproxyConfig, 'utf8'));
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const block = /```haproxy\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const guide = readFileSync(new URL('../../../docs/guide/production.md', import.meta.url), 'utf8');
+    const block = /```ini\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
     expect(lines(block)).toEqual(config);
   });
 });
