@@ -98,7 +98,8 @@ describe('the dashboard in Chromium: webhooks', () => {
     await expect
       .poll(async () => (await row.getByRole('cell').allTextContents()).slice(1, 4), { timeout: 10_000 })
       .toEqual(['delivered', '2', '200']);
-    await expect.poll(async () => (await row.getByRole('cell').allTextContents())[5]).toBe('received #3');
+    // Still no excerpt of the receiver's answer after the replay.
+    expect((await row.getByRole('cell').allTextContents())[5]).toBe('');
 
     // Back to the endpoints, keyboard only: disable it (saved at once), in the dark theme.
     await page.getByRole('link', { name: 'All endpoints' }).click();
