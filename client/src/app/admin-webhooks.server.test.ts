@@ -89,7 +89,8 @@ describe('admin webhooks SDK', () => {
         attempt: 1,
         succeeded: false,
         status_code: 503,
-        response_excerpt: 'busy',
+        // The receiver's answer ('busy') is never read back (the outbound guard, issue #30).
+        response_excerpt: '',
         latency_millis: expect.any(Number),
       }),
     ]);
@@ -98,8 +99,8 @@ describe('admin webhooks SDK', () => {
     await deliverUntil(async () => (await webhooks.listMessages(endpoint.id))[0]?.status === 'delivered');
     const [delivered] = await webhooks.listMessages(endpoint.id);
     expect(delivered?.attempt_log.map((attempt) => [attempt.attempt, attempt.status_code, attempt.response_excerpt])).toEqual([
-      [1, 503, 'busy'],
-      [2, 200, 'thanks'],
+      [1, 503, ''],
+      [2, 200, ''],
     ]);
     const verifier = new Webhook(endpoint.secret);
     const last = receiver.received.at(-1)!;

@@ -41,7 +41,7 @@ export function ConnectPage() {
     <>
       <PageHeader title="Connect your app" />
       <p className="dash-muted dash-page-intro">Everything an app needs to sign its users in with this project.</p>
-      <Section title="Project">
+      <Section title="Where your app connects">
         <dl className="dash-connect-values">
           <Value label="Platform URL" value={values.baseUrl} />
           <Value label="Project id" value={projectId} />
