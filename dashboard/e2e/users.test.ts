@@ -19,7 +19,8 @@ describe('the dashboard in Chromium: users', () => {
     await signUpOwner(page, env.platform.url, `owner-${randomUUID().slice(0, 8)}@dashboard.test`);
     const projectId = await createProject(page, 'Users Co', { newTeam: 'Users team' });
     await env.platform.serveAppFor(projectId);
-    expect(new URL(page.url()).pathname).toBe(`/dashboard/projects/${projectId}/overview`);
+    // A new project opens on Connect your app.
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/projects/${projectId}/connect`);
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await expect.poll(() => page.getByText('No users yet.').isVisible()).toBe(true);
     await expectAccessible(page, 'the empty users page');
