@@ -21,6 +21,8 @@ const env = withTestContext({
       senderEmail: 'hi@acme.test',
     },
     'domains.trustedDomains': { app: { baseUrl: 'https://app.example.com', handlerPath: '/handler' } },
+    // The sink is on loopback, which a project's own SMTP server may use only with allow localhost (the outbound guard).
+    'domains.allowLocalhost': true,
   },
 });
 const server = () =>
