@@ -101,3 +101,19 @@ export async function deleteWebhookEndpoint(db: DbHandle, projectId: ProjectId, 
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+type StoredSecrets = { id: string; secret: string; previous_secret: string | null };
+
+/** Every endpoint's stored secrets, in every project (the sealing job looks at each; endpoints are few). */
+export function listWebhookSecretsAcrossProjects(db: DbHandle): Promise<StoredSecrets[]> {
+  return kyselyOf(db).selectFrom('webhook_endpoint').select(['id', 'secret', 'previous_secret']).execute();
+}
+
+/** Replaces an endpoint's stored secrets, only if its secret is unchanged meanwhile (a rotation in between wins). */
+export async function replaceWebhookSecretsAcrossProjects(
+  db: DbHandle,
+  before: StoredSecrets,
+  sealed: Omit<StoredSecrets, 'id'>,
+): Promise<void> {
+  await kyselyOf(db).updateTable('webhook_endpoint').set(sealed).where('id', '=', before.id).where('secret', '=', before.secret).execute();
+}

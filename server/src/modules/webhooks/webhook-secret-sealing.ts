@@ -1,5 +1,6 @@
-import { type DbHandle, kyselyOf } from '../../db/handle.ts';
+import type { DbHandle } from '../../db/handle.ts';
 import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
+import { listWebhookSecretsAcrossProjects, replaceWebhookSecretsAcrossProjects } from './webhook-endpoint.repository.ts';
 
 /**
  * Endpoint signing secrets are stored sealed (lib/at-rest-cipher.ts): sealed when written, opened
@@ -22,21 +23,15 @@ export function openWebhookSecrets<Row extends WithSecrets>(cipher: AtRestCipher
  * The number of rows sealed again. (Endpoints are few per project: every row is looked at.)
  */
 export async function resealWebhookSecrets(db: DbHandle, cipher: AtRestCipher): Promise<number> {
-  const rows = await kyselyOf(db).selectFrom('webhook_endpoint').select(['id', 'secret', 'previous_secret']).execute();
+  const rows = await listWebhookSecretsAcrossProjects(db);
   let count = 0;
   for (const row of rows) {
     if (cipher.isCurrent(row.secret) && (row.previous_secret === null || cipher.isCurrent(row.previous_secret))) continue;
     const open = openWebhookSecrets(cipher, row);
-    // Only if unchanged meanwhile (a rotation in between wins).
-    await kyselyOf(db)
-      .updateTable('webhook_endpoint')
-      .set({
-        secret: sealWebhookSecret(cipher, open.secret),
-        previous_secret: open.previous_secret === null ? null : sealWebhookSecret(cipher, open.previous_secret),
-      })
-      .where('id', '=', row.id)
-      .where('secret', '=', row.secret)
-      .execute();
+    await replaceWebhookSecretsAcrossProjects(db, row, {
+      secret: sealWebhookSecret(cipher, open.secret),
+      previous_secret: open.previous_secret === null ? null : sealWebhookSecret(cipher, open.previous_secret),
+    });
     count++;
   }
   return count;
