@@ -16,23 +16,33 @@ const env = withDashboardInChromium();
 /** A 1×1 PNG as a data URL (what an owner pastes for an image without hosting it). */
 const dot = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-/** Holds the next PATCH of a member profile until `release` is called (to see the page before the server answers). */
-async function holdProfilePatch(page: Page): Promise<() => Promise<void>> {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
+/**
+ * Holds member-profile PATCHes while a hold is on (to see the page before the server answers). The route is
+ * installed once, before the page loads anything: installing it mid-test turns interception on while the page
+ * runs, and under load a PATCH sent right after could pass unheld (seen once in CI).
+ */
+async function profilePatchGate(page: Page): Promise<{ hold: () => () => Promise<void> }> {
+  let held: Promise<void> | undefined;
+  let passed: Promise<unknown>[] = [];
+  await page.route('**/api/v1/team-member-profiles/**', async (route: Route) => {
+    if (route.request().method() !== 'PATCH' || !held) return route.fallback();
+    const continued = held.then(() => route.continue());
+    passed.push(continued);
+    await continued;
   });
-  let passed: Promise<void> = Promise.resolve();
-  const handler = async (route: Route) => {
-    if (route.request().method() !== 'PATCH') return route.fallback();
-    passed = held.then(() => route.continue());
-    await passed;
-  };
-  await page.route('**/api/v1/team-member-profiles/**', handler);
-  return async () => {
-    release();
-    await passed;
-    await page.unroute('**/api/v1/team-member-profiles/**', handler);
+  return {
+    hold: () => {
+      let release: () => void = () => undefined;
+      held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return async () => {
+        held = undefined;
+        release();
+        await Promise.all(passed);
+        passed = [];
+      };
+    },
   };
 }
 
@@ -40,6 +50,7 @@ describe('the dashboard in Chromium: team member profiles', () => {
   it('edits a member’s team name and image inline, at once, and puts back what the server refuses', { timeout: 180_000 }, async () => {
     const shot = screenshots('dashboard-team-member-profiles');
     const page = await env.browser.newPage({ viewport: { width: 1024, height: 800 }, colorScheme: 'light' });
+    const patches = await profilePatchGate(page);
     await signUpOwner(page, env.platform.url, `owner-${randomUUID().slice(0, 8)}@dashboard.test`);
     const projectId = await createProject(page, 'Profiles Co', { newTeam: 'Profiles team' });
     const { services } = env.platform.context;
@@ -93,7 +104,7 @@ describe('the dashboard in Chromium: team member profiles', () => {
     await page.keyboard.type('Grace (Design lead)');
     await page.keyboard.press('Tab');
     await page.keyboard.type(dot);
-    const release = await holdProfilePatch(page);
+    const release = patches.hold();
     await page.keyboard.press('Enter');
     const renamed = members.getByRole('link', { name: 'Grace (Design lead)', exact: true });
     await expect.poll(() => renamed.isVisible()).toBe(true);
@@ -117,7 +128,7 @@ describe('the dashboard in Chromium: team member profiles', () => {
     const form2 = members.getByRole('form', { name: 'Team profile of Grace (Design lead)' });
     await form2.getByLabel('Team display name', { exact: true }).fill(refusedBody.display_name);
     await form2.getByLabel('Team profile image URL', { exact: true }).fill(refusedBody.profile_image_url);
-    const releaseRefused = await holdProfilePatch(page);
+    const releaseRefused = patches.hold();
     await form2.getByRole('button', { name: 'Save profile' }).click();
     await expect.poll(() => members.getByRole('link', { name: 'Should not stick', exact: true }).isVisible()).toBe(true);
     await releaseRefused();
