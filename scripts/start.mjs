@@ -17,19 +17,24 @@ const wanted = ['server'];
 if (process.env.EXAMPLE_APP_DIR === undefined) wanted.push('example');
 if (process.env.DASHBOARD_DIR === undefined) wanted.push('dashboard');
 if (process.env.DOCS_DIR === undefined) wanted.push('docs');
-/** Runs one build in its own process; resolves with its exit code. */
+/** Runs one build in its own process (ended with the platform's); resolves with its exit code. */
 const runBuild = (name) =>
   new Promise((resolve) => {
     const build = spawn(process.execPath, ['--import', 'tsx', 'scripts/src/build/for-start.ts', name], { cwd: root, stdio: 'inherit' });
+    const endBuild = () => build.kill();
+    process.once('exit', endBuild);
     build.once('error', () => resolve(1));
-    build.once('exit', (code) => resolve(code ?? 1));
+    build.once('exit', (code) => {
+      process.off('exit', endBuild);
+      resolve(code ?? 1);
+    });
   });
 
 const stale = wanted.filter((name) => !isBuildFresh(name));
 // The docs site is built beside the running platform rather than before it: it is the longest build, and a
 // newcomer's first start should not wait for pages they may not open yet (/docs says it is being built until then).
 if (stale.includes('docs')) {
-  runBuild('docs').then((code) => {
+  void runBuild('docs').then((code) => {
     if (code !== 0) console.error('The documentation site could not be built; /docs keeps answering 503. See the lines above.');
   });
 }
