@@ -62,7 +62,7 @@ export async function claimDueEmailsAcrossProjects(db: DbHandle, limit: number, 
 /** What became of one claimed row. */
 export type OutboxOutcome =
   | { status: 'sent'; at: Date; rendered?: { subject: string; html: string; text: string } }
-  | { status: 'queued'; error: string; nextAttemptAt: Date }
+  | { status: 'queued'; error: string; waitMillis: number }
   | { status: 'failed'; error: string }
   | { status: 'skipped'; reason: string };
 
@@ -77,7 +77,7 @@ export async function settleEmailOutboxesAcrossProjects(db: DbHandle, settlement
   const column = <T>(pick: (settlement: OutboxSettlement) => T) => settlements.map(pick);
   const sentAt = column(({ outcome }) => (outcome.status === 'sent' ? outcome.at.toISOString() : null));
   const error = column(({ outcome }) => (outcome.status === 'queued' || outcome.status === 'failed' ? outcome.error : null));
-  const nextAttemptAt = column(({ outcome }) => (outcome.status === 'queued' ? outcome.nextAttemptAt.toISOString() : null));
+  const waitMillis = column(({ outcome }) => (outcome.status === 'queued' ? outcome.waitMillis : null));
   const reason = column(({ outcome }) => (outcome.status === 'skipped' ? outcome.reason : null));
   const rendered = (field: 'subject' | 'html' | 'text') =>
     column(({ outcome }) => (outcome.status === 'sent' && outcome.rendered ? outcome.rendered[field] : null));
@@ -86,7 +86,8 @@ export async function settleEmailOutboxesAcrossProjects(db: DbHandle, settlement
       status = s.status,
       sent_at = case when s.status = 'sent' then s.sent_at else o.sent_at end,
       error = case when s.status = 'skipped' then o.error else s.error end,
-      next_attempt_at = case when s.status = 'queued' then s.next_attempt_at else o.next_attempt_at end,
+      -- The wait counts from the settlement, not from the failure: a late settlement never shortens it.
+      next_attempt_at = case when s.status = 'queued' then now() + s.wait_millis * interval '1 millisecond' else o.next_attempt_at end,
       skipped_reason = case when s.status = 'skipped' then s.reason else o.skipped_reason end,
       subject = coalesce(s.subject, o.subject),
       html = coalesce(s.html, o.html),
@@ -95,9 +96,9 @@ export async function settleEmailOutboxesAcrossProjects(db: DbHandle, settlement
     from unnest(
       ${column((settlement) => settlement.id)}::uuid[], ${column((settlement) => settlement.projectId)}::text[],
       ${column((settlement) => settlement.attempt)}::int[], ${column(({ outcome }) => outcome.status)}::text[],
-      ${sentAt}::timestamptz[], ${error}::text[], ${nextAttemptAt}::timestamptz[], ${reason}::text[],
+      ${sentAt}::timestamptz[], ${error}::text[], ${waitMillis}::int[], ${reason}::text[],
       ${rendered('subject')}::text[], ${rendered('html')}::text[], ${rendered('text')}::text[]
-    ) as s(id, project_id, attempt, status, sent_at, error, next_attempt_at, reason, subject, html, text)
+    ) as s(id, project_id, attempt, status, sent_at, error, wait_millis, reason, subject, html, text)
     where o.id = s.id and o.project_id = s.project_id and o.status = 'sending' and o.attempts = s.attempt`.execute(kyselyOf(db));
 }
 

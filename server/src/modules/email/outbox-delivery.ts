@@ -145,7 +145,7 @@ export class OutboxDelivery {
         row,
         row.attempts >= maxAttempts
           ? { status: 'failed', error: message }
-          : { status: 'queued', error: message, nextAttemptAt: new Date(Date.now() + wait) },
+          : { status: 'queued', error: message, waitMillis: wait },
         fields,
       );
       return false;
