@@ -143,9 +143,7 @@ export class OutboxDelivery {
       await this.settle(
         project,
         row,
-        row.attempts >= maxAttempts
-          ? { status: 'failed', error: message }
-          : { status: 'queued', error: message, waitMillis: wait },
+        row.attempts >= maxAttempts ? { status: 'failed', error: message } : { status: 'queued', error: message, waitMillis: wait },
         fields,
       );
       return false;
