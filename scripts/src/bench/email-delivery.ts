@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { createDatabase } from '../../../server/src/db/create-database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { scheduleJob } from '../../../server/src/kernel/background-job.ts';
-import { readEmailDeliverySettings } from '../../../server/src/modules/email/email.service.ts';
+import { readEmailDeliverySettings } from '../../../server/src/modules/email/email-delivery-settings.ts';
 import { createServer, migrations } from '../../../server/src/services.ts';
 import { startCountingSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
 
@@ -73,6 +73,8 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
     const project = await services.projects.create({
       displayName: 'Email bench',
       configOverride: {
+        // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+        'domains.allowLocalhost': true,
         'emails.server': {
           isShared: false,
           host: '127.0.0.1',

@@ -274,7 +274,13 @@ export const settings = [
   },
   { name: 'EMAIL_RETRY_MAX_MS', group: 'Email', default: '3600000', description: 'The longest wait between attempts.' },
   { name: 'EMAIL_BATCH_SIZE', group: 'Email', default: '64', description: 'Emails one worker claims at once.' },
-  { name: 'EMAIL_SMTP_CONNECTIONS', group: 'Email', default: '5', description: 'Pooled SMTP connections per mail server.' },
+  { name: 'EMAIL_SMTP_CONNECTIONS', group: 'Email', default: '8', description: 'Pooled SMTP connections per mail server.' },
+  {
+    name: 'EMAIL_CLAIMS_IN_FLIGHT',
+    group: 'Email',
+    default: '3',
+    description: 'Claimed batches one instance delivers at once (the next is claimed while the others are on the wire).',
+  },
   {
     name: 'EMAIL_RENDER_TIMEOUT_MS',
     group: 'Email',
@@ -309,7 +315,19 @@ export const settings = [
     default: '432000000',
     description: 'An endpoint failing without a success this long (5 days) is disabled.',
   },
-  { name: 'WEBHOOK_BATCH_SIZE', group: 'Webhooks', default: '16', description: 'Messages one worker claims and posts at once.' },
+  { name: 'WEBHOOK_BATCH_SIZE', group: 'Webhooks', default: '64', description: 'Messages one worker claims and posts at once.' },
+  {
+    name: 'WEBHOOK_CLAIMS_IN_FLIGHT',
+    group: 'Webhooks',
+    default: '3',
+    description: 'Claimed batches one instance posts at once (the next is claimed while the others are on the wire).',
+  },
+  {
+    name: 'WEBHOOK_ENDPOINT_CONNECTIONS',
+    group: 'Webhooks',
+    default: '16',
+    description: 'Kept-alive connections, and posts on their way, per webhook endpoint at most.',
+  },
   {
     name: 'OAUTH_<PROVIDER>_ISSUER',
     group: 'OAuth',

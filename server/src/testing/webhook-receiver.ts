@@ -12,7 +12,14 @@ export async function startReceiver(
 ) {
   const received: ReceivedWebhook[] = [];
   const waiters: Array<() => void> = [];
+  // How the sender uses connections: how many it opened, and the most requests it had open at once.
+  const usage = { connections: 0, inFlight: 0, maxInFlight: 0 };
   const server = createServer((request, response) => {
+    usage.inFlight++;
+    usage.maxInFlight = Math.max(usage.maxInFlight, usage.inFlight);
+    response.on('close', () => {
+      usage.inFlight--;
+    });
     let body = '';
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => {
@@ -30,11 +37,15 @@ export async function startReceiver(
       }, answer.delayMillis ?? 0);
     });
   });
+  server.on('connection', () => {
+    usage.connections++;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   return {
     url,
     received,
+    usage,
     /** Waits until at least `count` requests arrived (or fails after `timeoutMillis`). */
     async waitFor(count: number, timeoutMillis = 15_000): Promise<ReceivedWebhook[]> {
       const deadline = Date.now() + timeoutMillis;

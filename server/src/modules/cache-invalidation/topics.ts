@@ -4,3 +4,5 @@ export const projectTopic = 'project';
 export const apiKeySetsTopic = 'api-key-sets';
 /** The verified access tokens of a project (key: the project id). */
 export const verifiedTokensTopic = 'verified-tokens';
+/** Webhook messages were queued (sent by the fan-out trigger, migration 0140; no key): the delivery workers wake. */
+export const webhooksDueTopic = 'webhooks.due';

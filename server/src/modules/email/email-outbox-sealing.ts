@@ -49,13 +49,14 @@ export function sealedOutbox(cipher: AtRestCipher | undefined) {
       open(await repository.insertEmailOutbox(db, seal(row))),
     claimDueEmailsAcrossProjects: async (...args: Parameters<typeof repository.claimDueEmailsAcrossProjects>) =>
       openAll(await repository.claimDueEmailsAcrossProjects(...args)),
-    settleEmailOutbox: (...[db, projectId, id, attempt, outcome]: Parameters<typeof repository.settleEmailOutbox>) =>
-      repository.settleEmailOutbox(
+    settleEmailOutboxesAcrossProjects: (...[db, settlements]: Parameters<typeof repository.settleEmailOutboxesAcrossProjects>) =>
+      repository.settleEmailOutboxesAcrossProjects(
         db,
-        projectId,
-        id,
-        attempt,
-        outcome.status === 'sent' && outcome.rendered ? { ...outcome, rendered: seal(outcome.rendered) } : outcome,
+        settlements.map((settlement) =>
+          settlement.outcome.status === 'sent' && settlement.outcome.rendered
+            ? { ...settlement, outcome: { ...settlement.outcome, rendered: seal(settlement.outcome.rendered) } }
+            : settlement,
+        ),
       ),
     listEmailOutbox: async (...args: Parameters<typeof repository.listEmailOutbox>) => openAll(await repository.listEmailOutbox(...args)),
     listAttemptedEmails: async (...args: Parameters<typeof repository.listAttemptedEmails>) =>

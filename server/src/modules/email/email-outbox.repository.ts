@@ -59,34 +59,47 @@ export async function claimDueEmailsAcrossProjects(db: DbHandle, limit: number, 
   return result.rows;
 }
 
-/** Settles a claimed row (only while this claim holds it: `sending` with the attempt it claimed). */
-export async function settleEmailOutbox(
-  db: DbHandle,
-  projectId: ProjectId,
-  id: string,
-  attempt: number,
-  outcome:
-    | { status: 'sent'; at: Date; rendered?: { subject: string; html: string; text: string } }
-    | { status: 'queued'; error: string; nextAttemptAt: Date }
-    | { status: 'failed'; error: string }
-    | { status: 'skipped'; reason: string },
-): Promise<void> {
-  const set =
-    outcome.status === 'sent'
-      ? { status: 'sent' as const, sent_at: outcome.at, error: null, ...(outcome.rendered ?? {}) }
-      : outcome.status === 'queued'
-        ? { status: 'queued' as const, error: outcome.error, next_attempt_at: outcome.nextAttemptAt }
-        : outcome.status === 'failed'
-          ? { status: 'failed' as const, error: outcome.error }
-          : { status: 'skipped' as const, skipped_reason: outcome.reason };
-  await kyselyOf(db)
-    .updateTable('email_outbox')
-    .set({ ...set, updated_at: new Date() })
-    .where('project_id', '=', projectId)
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .where('attempts', '=', attempt)
-    .execute();
+/** What became of one claimed row. */
+export type OutboxOutcome =
+  | { status: 'sent'; at: Date; rendered?: { subject: string; html: string; text: string } }
+  | { status: 'queued'; error: string; waitMillis: number }
+  | { status: 'failed'; error: string }
+  | { status: 'skipped'; reason: string };
+
+export type OutboxSettlement = { projectId: ProjectId; id: string; attempt: number; outcome: OutboxOutcome };
+
+/**
+ * Settles claimed rows in one statement (only while their claim holds them: `sending` with the
+ * attempt claimed; a row taken over by another worker after its lease ran out is left alone).
+ */
+export async function settleEmailOutboxesAcrossProjects(db: DbHandle, settlements: readonly OutboxSettlement[]): Promise<void> {
+  if (settlements.length === 0) return;
+  const column = <T>(pick: (settlement: OutboxSettlement) => T) => settlements.map(pick);
+  const sentAt = column(({ outcome }) => (outcome.status === 'sent' ? outcome.at.toISOString() : null));
+  const error = column(({ outcome }) => (outcome.status === 'queued' || outcome.status === 'failed' ? outcome.error : null));
+  const waitMillis = column(({ outcome }) => (outcome.status === 'queued' ? outcome.waitMillis : null));
+  const reason = column(({ outcome }) => (outcome.status === 'skipped' ? outcome.reason : null));
+  const rendered = (field: 'subject' | 'html' | 'text') =>
+    column(({ outcome }) => (outcome.status === 'sent' && outcome.rendered ? outcome.rendered[field] : null));
+  await sql`
+    update email_outbox o set
+      status = s.status,
+      sent_at = case when s.status = 'sent' then s.sent_at else o.sent_at end,
+      error = case when s.status = 'skipped' then o.error else s.error end,
+      -- The wait counts from the settlement, not from the failure: a late settlement never shortens it.
+      next_attempt_at = case when s.status = 'queued' then now() + s.wait_millis * interval '1 millisecond' else o.next_attempt_at end,
+      skipped_reason = case when s.status = 'skipped' then s.reason else o.skipped_reason end,
+      subject = coalesce(s.subject, o.subject),
+      html = coalesce(s.html, o.html),
+      text = coalesce(s.text, o.text),
+      updated_at = now()
+    from unnest(
+      ${column((settlement) => settlement.id)}::uuid[], ${column((settlement) => settlement.projectId)}::text[],
+      ${column((settlement) => settlement.attempt)}::int[], ${column(({ outcome }) => outcome.status)}::text[],
+      ${sentAt}::timestamptz[], ${error}::text[], ${waitMillis}::int[], ${reason}::text[],
+      ${rendered('subject')}::text[], ${rendered('html')}::text[], ${rendered('text')}::text[]
+    ) as s(id, project_id, attempt, status, sent_at, error, wait_millis, reason, subject, html, text)
+    where o.id = s.id and o.project_id = s.project_id and o.status = 'sending' and o.attempts = s.attempt`.execute(kyselyOf(db));
 }
 
 export type OutboxFilter = { status?: EmailOutboxStatus; simpleStatus?: EmailOutboxSimpleStatus; limit: number; cursorId?: string };

@@ -13,13 +13,13 @@ import {
   claimDueWebhookMessagesAcrossProjects,
   countPendingWebhookMessagesAcrossProjects,
   disableFailingWebhookEndpoint,
-  insertWebhookAttempt,
   listWebhookAttempts,
   listWebhookMessages,
-  noteWebhookEndpointOutcome,
   requeueWebhookMessage,
-  settleWebhookMessage,
+  settleWebhookDeliveriesAcrossProjects,
+  type WebhookSettlement,
 } from './webhook-message.repository.ts';
+import { WebhookConnections } from './webhook-connections.ts';
 import type { WebhookAttemptRow, WebhookMessageRow } from './webhook-message.table.ts';
 import { postWebhook, signedHeaders } from './webhook-sender.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
@@ -32,42 +32,102 @@ const logLimit = 100;
  * failed after the last attempt); disables an endpoint that kept failing for days.
  */
 export class WebhookDeliveryService {
+  private readonly connections: WebhookConnections;
+  private round: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
   constructor(
     private readonly db: DbHandle,
     private readonly events: EventLog,
     private readonly findProject: (id: string) => Promise<Project | undefined>,
     readonly settings: WebhookSettings,
     private readonly cipher: AtRestCipher,
-  ) {}
+  ) {
+    this.connections = new WebhookConnections(settings.endpointConnections ?? 16);
+  }
 
   /** Messages waiting for a delivery attempt, in every project (metrics). */
   pendingCount(): Promise<number> {
     return countPendingWebhookMessagesAcrossProjects(this.db);
   }
 
-  /** One round: claims a batch and delivers it; the number claimed. */
+  /** One round: claims a batch, posts its messages side by side and settles them in one statement; the number claimed. */
   async deliverDue(log?: JobLog): Promise<number> {
     const claimed = await claimDueWebhookMessagesAcrossProjects(this.db, this.settings.batchSize, this.settings.leaseMillis);
-    await Promise.all(
+    if (claimed.length === 0) return 0;
+    const projects = new Map<string, Promise<Project | undefined>>();
+    const projectOf = (id: string) => {
+      let project = projects.get(id);
+      if (!project) {
+        project = this.findProject(id);
+        projects.set(id, project);
+      }
+      return project;
+    };
+    const settlements = await Promise.all(
       claimed.map((message) =>
-        this.deliver(message).catch((error: unknown) => log?.error({ err: error, message: message.message_id }, 'webhook delivery failed')),
+        this.post(message, projectOf(message.project_id)).catch((error: unknown) => {
+          log?.error({ err: error, message: message.message_id }, 'webhook delivery failed');
+          return undefined;
+        }),
       ),
     );
+    const failing = await settleWebhookDeliveriesAcrossProjects(
+      this.db,
+      settlements.filter((settlement) => settlement !== undefined),
+    );
+    for (const endpoint of failing) {
+      if (endpoint.failing_since && Date.now() - endpoint.failing_since.getTime() >= this.settings.disableAfterMillis)
+        await this.disable(endpoint.project_id as ProjectId, endpoint.id, endpoint.failing_since);
+    }
     return claimed.length;
   }
 
-  /** Rounds until nothing is due (or `budgetMillis` is spent, so one run does not hold the timer forever). */
-  async deliverUntilIdle(log?: JobLog, budgetMillis = 10_000): Promise<void> {
-    const until = Date.now() + budgetMillis;
-    while ((await this.deliverDue(log)) > 0 && Date.now() < until) {
-      // next round
+  /**
+   * Rounds until nothing is due (or `budgetMillis` is spent, so one run does not hold the timer
+   * forever), `claimsInFlight` of them side by side. A call while a run is going joins it (and makes
+   * it look once more), so the job and a wake-up never run two runs in one instance.
+   */
+  deliverUntilIdle(log?: JobLog, budgetMillis = 10_000): Promise<void> {
+    if (this.round) {
+      this.again = true;
+      return this.round;
     }
+    const lane = async (until: number) => {
+      while (!this.stopped && Date.now() < until && (await this.deliverDue(log)) > 0) {
+        // next round
+      }
+    };
+    this.round = (async () => {
+      do {
+        this.again = false;
+        const until = Date.now() + budgetMillis;
+        await Promise.all(Array.from({ length: this.settings.claimsInFlight ?? 1 }, () => lane(until)));
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.round = undefined;
+    });
+    return this.round;
   }
 
-  private async deliver(message: ClaimedWebhookMessage): Promise<void> {
+  /** Delivers now (messages were just queued: the NOTIFY of the trigger that queued them); errors are logged, never thrown. */
+  wake(log?: JobLog): void {
+    if (this.stopped || this.settings.pollIntervalMillis === 0) return;
+    this.deliverUntilIdle(log).catch((error: unknown) => log?.error({ err: error }, 'webhook delivery failed'));
+  }
+
+  /** Stops delivering (waits for the round in progress) and closes the kept-alive connections. */
+  async close(): Promise<void> {
+    this.stopped = true;
+    await this.round?.catch(() => undefined);
+    await this.connections.close();
+  }
+
+  private async post(message: ClaimedWebhookMessage, projectLookup: Promise<Project | undefined>): Promise<WebhookSettlement | undefined> {
     const projectId = message.project_id;
-    const project = await this.findProject(projectId);
-    if (!project) return;
+    const project = await projectLookup;
+    if (!project) return undefined;
     const startedAt = new Date();
     const outcome = await postWebhook({
       url: message.url,
@@ -81,44 +141,42 @@ export class WebhookDeliveryService {
       timeoutMillis: this.settings.attemptTimeoutMillis,
       policy: outboundPolicyOf(project),
       resolve: this.settings.resolve,
+      connections: this.connections,
     });
-    await insertWebhookAttempt(this.db, projectId, {
-      message_row_id: message.id,
-      attempt: message.attempts,
-      started_at: startedAt,
-      succeeded: outcome.ok,
-      status_code: outcome.status,
-      latency_millis: outcome.latencyMillis,
-      // Kept empty: the receiver's answer is never shown back (see postWebhook).
-      response_excerpt: '',
-      error: outcome.error,
-    });
-    if (outcome.ok) {
-      await settleWebhookMessage(this.db, projectId, message.id, { status: 'delivered', at: new Date() });
-      await noteWebhookEndpointOutcome(this.db, projectId, message.endpoint_id, true, startedAt);
-      return;
-    }
     const { retryScheduleMillis: schedule, maxAttempts } = this.settings;
     const wait = schedule[Math.min(message.attempts - 1, schedule.length - 1)] ?? 0;
-    await settleWebhookMessage(
-      this.db,
+    return {
       projectId,
-      message.id,
-      message.attempts >= maxAttempts ? { status: 'failed' } : { status: 'pending', nextAttemptAt: new Date(Date.now() + wait) },
-    );
-    const endpoint = await noteWebhookEndpointOutcome(this.db, projectId, message.endpoint_id, false, startedAt);
-    if (endpoint?.failing_since && Date.now() - endpoint.failing_since.getTime() >= this.settings.disableAfterMillis) {
-      await inTransaction(this.db, async (trx) => {
-        const disabled = await disableFailingWebhookEndpoint(trx, projectId, message.endpoint_id);
-        if (!disabled) return;
-        await this.events.record(trx, projectId, 'webhook_endpoint.disabled', {
-          id: disabled.id,
-          url: disabled.url,
-          reason: 'failing',
-          failing_since_millis: (disabled.failing_since ?? startedAt).getTime(),
-        });
+      id: message.id,
+      endpointId: message.endpoint_id,
+      attempt: message.attempts,
+      startedAt,
+      finishedAt: new Date(),
+      succeeded: outcome.ok,
+      statusCode: outcome.status,
+      latencyMillis: outcome.latencyMillis,
+      // Kept empty: the receiver's answer is never shown back (see postWebhook).
+      error: outcome.error,
+      outcome: outcome.ok
+        ? { status: 'delivered' }
+        : message.attempts >= maxAttempts
+          ? { status: 'failed' }
+          : { status: 'pending', nextAttemptAt: new Date(Date.now() + wait) },
+    };
+  }
+
+  /** Turns off an endpoint that kept failing (once, whichever worker gets there first), recording the event. */
+  private async disable(projectId: ProjectId, endpointId: string, failingSince: Date): Promise<void> {
+    await inTransaction(this.db, async (trx) => {
+      const disabled = await disableFailingWebhookEndpoint(trx, projectId, endpointId);
+      if (!disabled) return;
+      await this.events.record(trx, projectId, 'webhook_endpoint.disabled', {
+        id: disabled.id,
+        url: disabled.url,
+        reason: 'failing',
+        failing_since_millis: (disabled.failing_since ?? failingSince).getTime(),
       });
-    }
+    });
   }
 
   /** The endpoint's newest messages with their attempts (the delivery log). */

@@ -330,7 +330,8 @@ describe('a worker killed mid-delivery', () => {
     });
   }
 
-  it('loses nothing: after a restart the message is delivered', async () => {
+  // Two worker processes start here (tsx compiles the server in each): 22 s each at load 28, beyond the default 30 s.
+  it('loses nothing: after a restart the message is delivered', { timeout: 180_000 }, async () => {
     const project = await env.context.createProject({ 'domains.allowLocalhost': true });
     // First answer 500; the second attempt hangs (the worker is killed while waiting); then 200.
     const receiver = await startReceiver((_message, index) =>

@@ -38,81 +38,78 @@ export async function claimDueWebhookMessagesAcrossProjects(
   return result.rows;
 }
 
-export async function insertWebhookAttempt(
-  db: DbHandle,
-  projectId: ProjectId,
-  attempt: Omit<WebhookAttemptRow, 'id' | 'project_id'>,
-): Promise<void> {
-  // The message may be gone (its endpoint deleted meanwhile): then there is nothing to log.
-  await kyselyOf(db)
-    .insertInto('webhook_attempt')
-    .columns([
-      'project_id',
-      'message_row_id',
-      'attempt',
-      'started_at',
-      'succeeded',
-      'status_code',
-      'latency_millis',
-      'response_excerpt',
-      'error',
-    ])
-    .expression((eb) =>
-      eb
-        .selectFrom('webhook_message')
-        .select([
-          eb.val(projectId).as('project_id'),
-          'id',
-          eb.val(attempt.attempt).as('attempt'),
-          eb.val(attempt.started_at).as('started_at'),
-          eb.val(attempt.succeeded).as('succeeded'),
-          eb.val(attempt.status_code).as('status_code'),
-          eb.val(attempt.latency_millis).as('latency_millis'),
-          eb.val(attempt.response_excerpt).as('response_excerpt'),
-          eb.val(attempt.error).as('error'),
-        ])
-        .where('project_id', '=', projectId)
-        .where('id', '=', attempt.message_row_id),
-    )
-    .execute();
-}
+/** One claimed message's attempt and what became of it. */
+export type WebhookSettlement = {
+  projectId: ProjectId;
+  id: string;
+  endpointId: string;
+  attempt: number;
+  startedAt: Date;
+  finishedAt: Date;
+  succeeded: boolean;
+  statusCode: number | null;
+  latencyMillis: number;
+  error: string | null;
+  outcome: { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; nextAttemptAt: Date };
+};
 
-/** Settles a claimed message: delivered, failed for good, or pending again at `nextAttemptAt`. */
-export async function settleWebhookMessage(
+/**
+ * Settles a claimed batch in one statement: logs each attempt (when its message still exists),
+ * settles each message still held by this claim (its `attempts` unchanged: not taken over by
+ * another worker after the lease ran out), and notes the outcomes on their endpoints (a success
+ * ends a failing run, a failure after the endpoint's last success starts one; an endpoint that
+ * only succeeded and was not failing is not written). Returns the failing endpoints' `failing_since`.
+ */
+export async function settleWebhookDeliveriesAcrossProjects(
   db: DbHandle,
-  projectId: ProjectId,
-  id: string,
-  outcome: { status: 'delivered'; at: Date } | { status: 'failed' } | { status: 'pending'; nextAttemptAt: Date },
-): Promise<void> {
-  await kyselyOf(db)
-    .updateTable('webhook_message')
-    .set(
-      outcome.status === 'delivered'
-        ? { status: 'delivered', delivered_at: outcome.at }
-        : outcome.status === 'failed'
-          ? { status: 'failed' }
-          : { status: 'pending', next_attempt_at: outcome.nextAttemptAt },
+  settlements: readonly WebhookSettlement[],
+): Promise<Array<{ id: string; project_id: string; failing_since: Date | null }>> {
+  if (settlements.length === 0) return [];
+  const column = <T>(pick: (settlement: WebhookSettlement) => T) => settlements.map(pick);
+  // Per endpoint: whether any attempt succeeded, and the first failure after its last success.
+  const endpoints = new Map<string, { projectId: string; succeeded: boolean; failedSince: Date | null }>();
+  for (const settlement of [...settlements].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime())) {
+    const noted = endpoints.get(settlement.endpointId) ?? { projectId: settlement.projectId, succeeded: false, failedSince: null };
+    if (settlement.succeeded) endpoints.set(settlement.endpointId, { ...noted, succeeded: true, failedSince: null });
+    else endpoints.set(settlement.endpointId, { ...noted, failedSince: noted.failedSince ?? settlement.startedAt });
+  }
+  const endpointRows = [...endpoints];
+  const { rows } = await sql<{ id: string; project_id: string; failing_since: Date | null }>`
+    with s as (
+      select * from unnest(
+        ${column((s) => s.id)}::uuid[], ${column((s) => s.projectId)}::text[], ${column((s) => s.attempt)}::int[],
+        ${column((s) => s.startedAt.toISOString())}::timestamptz[], ${column((s) => s.finishedAt.toISOString())}::timestamptz[],
+        ${column((s) => s.succeeded)}::boolean[], ${column((s) => s.statusCode)}::int[], ${column((s) => s.latencyMillis)}::int[],
+        ${column((s) => s.error)}::text[], ${column((s) => s.outcome.status)}::text[],
+        ${column((s) => (s.outcome.status === 'pending' ? s.outcome.nextAttemptAt.toISOString() : null))}::timestamptz[]
+      ) as s(id, project_id, attempt, started_at, finished_at, succeeded, status_code, latency_millis, error, status, next_attempt_at)
+    ),
+    logged as (
+      insert into webhook_attempt (project_id, message_row_id, attempt, started_at, succeeded, status_code, latency_millis, response_excerpt, error)
+      select s.project_id, s.id, s.attempt, s.started_at, s.succeeded, s.status_code, s.latency_millis, '', s.error
+      from s join webhook_message m on m.id = s.id and m.project_id = s.project_id
+    ),
+    settled as (
+      update webhook_message m set
+        status = s.status,
+        delivered_at = case when s.status = 'delivered' then s.finished_at else m.delivered_at end,
+        next_attempt_at = case when s.status = 'pending' then s.next_attempt_at else m.next_attempt_at end
+      from s
+      where m.id = s.id and m.project_id = s.project_id and m.attempts = s.attempt
+    ),
+    n as (
+      select * from unnest(
+        ${endpointRows.map(([id]) => id)}::uuid[], ${endpointRows.map(([, noted]) => noted.projectId)}::text[],
+        ${endpointRows.map(([, noted]) => noted.succeeded)}::boolean[],
+        ${endpointRows.map(([, noted]) => noted.failedSince?.toISOString() ?? null)}::timestamptz[]
+      ) as n(id, project_id, succeeded, failed_since)
     )
-    .where('project_id', '=', projectId)
-    .where('id', '=', id)
-    .execute();
-}
-
-/** Notes a delivery's outcome on its endpoint: a success ends a failing run; a failure starts one (when none is running). */
-export async function noteWebhookEndpointOutcome(
-  db: DbHandle,
-  projectId: ProjectId,
-  endpointId: string,
-  succeeded: boolean,
-  at: Date,
-): Promise<{ failing_since: Date | null } | undefined> {
-  return kyselyOf(db)
-    .updateTable('webhook_endpoint')
-    .set((eb) => ({ failing_since: succeeded ? null : eb.fn.coalesce('failing_since', eb.val(at)) }))
-    .where('project_id', '=', projectId)
-    .where('id', '=', endpointId)
-    .returning(['failing_since'])
-    .executeTakeFirst();
+    update webhook_endpoint e set
+      failing_since = case when n.succeeded then n.failed_since else coalesce(e.failing_since, n.failed_since) end
+    from n
+    where e.id = n.id and e.project_id = n.project_id and (n.failed_since is not null or e.failing_since is not null)
+    returning e.id, e.project_id, e.failing_since`.execute(kyselyOf(db));
+  return rows.filter((row) => row.failing_since !== null);
 }
 
 /** Turns an enabled endpoint off for failing; undefined when it was off already (another worker did it). */

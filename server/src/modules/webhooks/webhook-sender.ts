@@ -1,9 +1,9 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { Dispatcher } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import type { OutboundPolicy } from '../../lib/outbound/address-policy.ts';
 import { type HostResolver, pinnedLookup } from '../../lib/outbound/outbound-target.ts';
 import { checkWebhookUrl } from './url-guard.ts';
+import { loadUndici, type WebhookConnections } from './webhook-connections.ts';
 
 /**
  * The Standard Webhooks headers of a message, signed with each secret given (the current one and,
@@ -41,7 +41,8 @@ export const postFailures = {
 /**
  * POSTs a JSON body to a webhook URL with a timeout over the whole exchange. The host is resolved
  * once and every address judged (see lib/outbound); the socket connects only to those addresses.
- * Redirects are not followed, and only the status of the answer is kept.
+ * Redirects are not followed, and only the status of the answer is kept. With `connections` the
+ * post goes over the endpoint's kept-alive pool (within its cap); without, over a connection of its own.
  */
 export async function postWebhook(options: {
   url: string;
@@ -50,6 +51,7 @@ export async function postWebhook(options: {
   timeoutMillis: number;
   policy: OutboundPolicy;
   resolve?: HostResolver;
+  connections?: WebhookConnections;
 }): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -57,20 +59,14 @@ export async function postWebhook(options: {
   const check = await checkWebhookUrl(options.url, options.policy, options.resolve);
   if (!check.allowed) return failed(postFailures.notAllowed(check.reason));
   const { url, target } = check;
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const remaining = Math.max(1, options.timeoutMillis - elapsed());
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (outcome: PostOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.destroy();
-      resolve(outcome);
-    };
-    const request = send(
-      url,
-      {
+  const post = async (dispatcher: Dispatcher): Promise<PostOutcome> => {
+    // The timeout starts here: a post waiting for its turn under the endpoint's cap has not started.
+    const postStarted = performance.now();
+    const signal = AbortSignal.timeout(Math.max(1, options.timeoutMillis - Math.round(postStarted - started)));
+    try {
+      const response = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: 'POST',
         headers: {
           ...options.headers,
@@ -78,18 +74,24 @@ export async function postWebhook(options: {
           'content-length': String(Buffer.byteLength(options.body)),
           'user-agent': 'Gatehouse-Webhooks/1',
         },
-        lookup: pinnedLookup(target),
-      },
-      (response) => {
-        // The status is all that is kept; the body is not read.
-        const status = response.statusCode ?? 0;
-        response.resume();
-        if (status >= 200 && status < 300) finish({ ok: true, status, latencyMillis: elapsed(), error: null });
-        else finish(failed(postFailures.status(status), status));
-      },
-    );
-    const timer = setTimeout(() => finish(failed(postFailures.unreachable(options.timeoutMillis))), remaining);
-    request.on('error', () => finish(failed(postFailures.unreachable(options.timeoutMillis))));
-    request.end(options.body);
-  });
+        body: options.body,
+        signal,
+      });
+      // The status is all that is kept; the body is read to its end (bounded) and dropped, so the connection can be reused.
+      await response.body.dump({ limit: 65_536, signal }).catch(() => undefined);
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) return { ok: true, status, latencyMillis: elapsed(), error: null };
+      return failed(postFailures.status(status), status);
+    } catch {
+      return failed(postFailures.unreachable(options.timeoutMillis));
+    }
+  };
+  if (options.connections) return options.connections.with(url, target, post);
+  const { Client } = await loadUndici();
+  const client = new Client(url.origin, { connect: { lookup: pinnedLookup(target) }, pipelining: 0 });
+  try {
+    return await post(client);
+  } finally {
+    client.destroy().catch(() => undefined);
+  }
 }

@@ -14,8 +14,12 @@ export type WebhookSettings = {
   maxAttempts: number;
   /** An endpoint failing without a success this long is disabled (WEBHOOK_DISABLE_AFTER_MS, 5 days). */
   disableAfterMillis: number;
-  /** Messages one worker claims and posts at once (WEBHOOK_BATCH_SIZE, 16). */
+  /** Messages one worker claims and posts at once (WEBHOOK_BATCH_SIZE, 64). */
   batchSize: number;
+  /** Claimed batches one instance posts at once (WEBHOOK_CLAIMS_IN_FLIGHT, 3): the next is claimed while the others are on the wire. */
+  claimsInFlight?: number;
+  /** Kept-alive connections, and posts on their way, per endpoint at most (WEBHOOK_ENDPOINT_CONNECTIONS, 16). */
+  endpointConnections?: number;
   /** How endpoint hosts are resolved (the system resolver; a test points names where it wants). */
   resolve?: HostResolver;
 };
@@ -46,6 +50,8 @@ export function readWebhookSettings(environment: NodeJS.ProcessEnv): WebhookSett
     retryScheduleMillis,
     maxAttempts: integer(environment, 'WEBHOOK_MAX_ATTEMPTS', 12, 1),
     disableAfterMillis: integer(environment, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000, 1),
-    batchSize: integer(environment, 'WEBHOOK_BATCH_SIZE', 16, 1),
+    batchSize: integer(environment, 'WEBHOOK_BATCH_SIZE', 64, 1),
+    claimsInFlight: integer(environment, 'WEBHOOK_CLAIMS_IN_FLIGHT', 3, 1),
+    endpointConnections: integer(environment, 'WEBHOOK_ENDPOINT_CONNECTIONS', 16, 1),
   };
 }
