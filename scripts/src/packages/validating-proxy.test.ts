@@ -61,13 +61,14 @@ afterAll(async () => {
 });
 
 type Access = 'client' | 'server' | 'admin';
+const keyHeader = {
+  client: ['x-stack-publishable-client-key', 'publishableClientKey'],
+  server: ['x-stack-secret-server-key', 'secretServerKey'],
+  admin: ['x-stack-super-secret-admin-key', 'superSecretAdminKey'],
+} as const;
 function credentials(access: Access): Record<string, string> {
-  const key = {
-    client: { 'x-stack-publishable-client-key': keys.publishableClientKey },
-    server: { 'x-stack-secret-server-key': keys.secretServerKey },
-    admin: { 'x-stack-super-secret-admin-key': keys.superSecretAdminKey },
-  }[access];
-  return { 'x-stack-project-id': keys.projectId, 'x-stack-access-type': access, ...key };
+  const [header, key] = keyHeader[access];
+  return { 'x-stack-project-id': keys.projectId, 'x-stack-access-type': access, [header]: keys[key] };
 }
 
 /** One call through the proxy; the status and JSON body the caller sees. */
