@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -38,10 +39,15 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'gatehouse-platform-package-'));
 });
 
-afterAll(() => {
-  platform?.kill();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+// Generous: the folder holds the installed platform (hundreds of MB), and the platform stops first.
+afterAll(async () => {
+  if (platform && platform.exitCode === null) {
+    const exited = new Promise((done) => platform?.once('exit', done));
+    platform.kill();
+    await exited;
+  }
+  if (work) await rm(work, { recursive: true, force: true });
+}, 300_000);
 
 describe('the platform installed from its package', () => {
   let installDir: string;
