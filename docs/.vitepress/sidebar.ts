@@ -10,6 +10,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'What Gatehouse is', link: '/' },
       { text: 'Quick start', link: '/guide/quick-start' },
+      { text: 'Installing from npm', link: '/guide/installing' },
       { text: 'Features in detail', link: '/features' },
     ],
   },
@@ -20,6 +21,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Node and server SDK', link: '/guide/server-sdk' },
       { text: 'Verify access tokens (jose)', link: '/guide/verify-tokens' },
       { text: 'Stack SDK drop-in', link: '/guide/stack-sdk' },
+      { text: 'Clients from your own generator', link: '/guide/generated-clients' },
       { text: 'Emails', link: '/guide/emails' },
       { text: 'Payments', link: '/guide/payments' },
       { text: 'Webhooks', link: '/guide/webhooks' },

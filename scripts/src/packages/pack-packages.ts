@@ -30,7 +30,7 @@ export function packLibraries(destination: string): PackedPackage[] {
 
 /** The pnpm that runs the suite (`pnpm test` sets npm_execpath), else the one the README names. */
 const execPath = process.env.npm_execpath;
-const pnpmCommand: [string, ...string[]] = execPath?.includes('pnpm') ? [process.execPath, execPath] : ['npx', '-y', 'pnpm@10'];
+export const pnpmCommand: [string, ...string[]] = execPath?.includes('pnpm') ? [process.execPath, execPath] : ['npx', '-y', 'pnpm@10'];
 
 function isStale(packageDir: string): boolean {
   const built = statSync(join(packageDir, 'dist/index.js'), { throwIfNoEntry: false });
