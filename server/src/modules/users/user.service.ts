@@ -36,7 +36,10 @@ const searchStatisticsTtlMs = 10 * 60_000;
 export type SignUpMethod = 'password' | 'otp' | 'oauth' | 'anonymous' | 'server' | 'passkey';
 
 /** A sign-up by an end user (not an anonymous user, not a server-side create): what the sign-up rules judge. */
-export type SignUpAttempt = { method: 'password' | 'otp' | 'oauth' | 'passkey'; oauthProvider?: string | null };
+export type SignUpAttempt = { method: 'password' | 'otp' | 'oauth' | 'passkey'; oauthProvider?: string | null } & SignUpSignals;
+
+/** What the request told about the person signing up, for the risk scores: the client IP and the bot challenge's result. */
+export type SignUpSignals = { ip?: string; botChallenge?: 'off' | 'passed' | 'failed' | 'missing' | 'unavailable' };
 
 /** What the sign-up rules let through: a restriction for the new user, and the statistics written in the creating transaction. */
 export type SignUpAdmission = {
@@ -157,11 +160,17 @@ export class UserService {
   }
 
   /** `oauthProvider`: the provider type of an OAuth sign-up (the rules' `oauthProvider`). */
-  async create(project: Project, write: UserWrite, signUpMethod: SignUpMethod, oauthProvider?: string): Promise<UserRecord> {
+  async create(
+    project: Project,
+    write: UserWrite,
+    signUpMethod: SignUpMethod,
+    oauthProvider?: string,
+    signals: SignUpSignals = {},
+  ): Promise<UserRecord> {
     assertConsistentWrite(write, 'create');
     const passwordHash = await this.passwordHashOf(project, write);
     const admission = signUpMethods.has(signUpMethod)
-      ? await this.admit(project, { method: signUpMethod as SignUpAttempt['method'], oauthProvider }, write, null)
+      ? await this.admit(project, { method: signUpMethod as SignUpAttempt['method'], oauthProvider, ...signals }, write, null)
       : undefined;
     if (admission?.restriction) write = restrictedWrite(write, null, admission.restriction.privateDetails);
     const id = randomUUID();
