@@ -48,8 +48,7 @@ export class BotChallengeService {
     const required = challenge.mode === 'required';
     const outage = (why: string): BotChallengeResult => {
       this.log(`Bot challenge of project ${project.id} not verified (${challenge.onProviderOutage === 'allow' ? 'let through' : 'refused'}): ${why}`);
-      if (required && challenge.onProviderOutage === 'reject')
-        throw new BotChallengeFailedError({ message: 'The bot challenge could not be verified right now. Try again in a moment.' });
+      if (required && challenge.onProviderOutage === 'reject') throw failed('The bot challenge could not be verified right now. Try again in a moment.');
       return 'unavailable';
     };
     const token = fields.bot_challenge_token;
@@ -72,6 +71,8 @@ export class BotChallengeService {
     if (verdict.outcome === 'unavailable') return outage(`the provider did not answer: ${verdict.reason}`);
     if (!required) return 'failed';
     if (fields.bot_challenge_phase === 'invisible') throw new BotChallengeRequiredError();
-    throw new BotChallengeFailedError({ message: `The bot challenge was not passed (${verdict.errorCodes.join(', ') || 'rejected'}).` });
+    throw failed(`The bot challenge was not passed (${verdict.errorCodes.join(', ') || 'rejected'}). Try it again.`);
   }
 }
+
+const failed = (message: string) => new BotChallengeFailedError({ message }, message);
