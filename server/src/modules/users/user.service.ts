@@ -44,6 +44,8 @@ export type SignUpSignals = { ip?: string; botChallenge?: 'off' | 'passed' | 'fa
 /** What the sign-up rules let through: a restriction for the new user, and the statistics written in the creating transaction. */
 export type SignUpAdmission = {
   restriction?: { privateDetails: string };
+  /** Stack's `risk_scores.sign_up` (0-100), stored on the user. */
+  riskScores?: { bot: number; free_trial_abuse: number };
   record(trx: DbHandle, userId: string): Promise<void>;
 };
 
@@ -192,7 +194,7 @@ export class UserService {
         restricted_by_admin_reason: write.restricted_by_admin_reason ?? null,
         restricted_by_admin_private_details: write.restricted_by_admin_private_details ?? null,
         country_code: write.country_code ?? null,
-        risk_scores: null,
+        risk_scores: admission?.riskScores ? JSON.stringify({ sign_up: admission.riskScores }) : null,
         sign_up_method: signUpMethod,
       });
       if (write.primary_email) {
@@ -243,6 +245,7 @@ export class UserService {
         restricted_by_admin_private_details: write.restricted_by_admin_private_details,
         country_code: write.country_code,
         is_anonymous: write.is_anonymous === false ? false : undefined,
+        risk_scores: admission?.riskScores ? JSON.stringify({ sign_up: admission.riskScores }) : undefined,
         password_hash: write.password === null ? null : passwordHash,
         totp_secret:
           write.totp_secret_base64 === undefined
