@@ -55,4 +55,36 @@ describe('the dashboard in Chromium: bot challenge settings', () => {
     await expect.poll(() => form.getByLabel('Site key').inputValue(), { timeout: 15_000 }).toBe('dash-site-key');
     expect(await form.getByLabel('Mode').inputValue()).toBe('required');
   });
+
+  it("shows a user's sign-up risk scores on the user page", { timeout: 180_000 }, async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1024, height: 900 }, colorScheme: 'light' });
+    await signUpOwner(page, env.platform.url, `owner-${randomUUID().slice(0, 8)}@dashboard.test`);
+    const projectId = await createProject(page, 'Risk Co', { newTeam: 'Risk team' });
+    const { services } = env.platform.context;
+    const project = (await services.projects.find(projectId))!;
+    await services.projects.replaceConfigOverride(projectId, { ...project.config_override, 'auth.password.allowSignIn': true });
+    const keys = await services.apiKeys.createKeySet({
+      projectId: project.id,
+      description: 'risk test',
+      expiresAt: new Date(Date.now() + 3_600_000),
+      keys: { publishable_client_key: true },
+    });
+    // A throwaway-domain sign-up scores bot 30, free-trial abuse 60 (see risk-scores.ts).
+    const signUp = await env.platform.context.request({
+      method: 'POST',
+      url: '/api/v1/auth/password/sign-up',
+      headers: {
+        'x-stack-access-type': 'client',
+        'x-stack-project-id': projectId,
+        'x-stack-publishable-client-key': (keys.keys as { publishable_client_key: string }).publishable_client_key,
+      },
+      payload: { email: `risky-${randomUUID().slice(0, 8)}@mailinator.com`, password: 'risky-password-1' },
+      remoteAddress: '198.51.100.77',
+    });
+    expect(signUp.status, signUp.text).toBe(200);
+    await page.goto(`${env.platform.url}/dashboard/projects/${projectId}/users/${signUp.body.user_id}`);
+    await expect
+      .poll(() => page.getByTestId('sign-up-risk').textContent(), { timeout: 20_000 })
+      .toBe('sign-up risk: bot 30, free-trial abuse 60 (of 100)');
+  });
 });

@@ -41,11 +41,7 @@ export function BotChallengeSettings() {
       description="Turnstile, hCaptcha or reCAPTCHA on the sign-up page. Invisible: scored, never refused by itself. Required: no sign-up without a passed challenge."
     >
       {rendered ? (
-        <BotChallengeForm
-          initial={rendered.auth.botChallenge}
-          onSaved={(next) => queryClient.setQueryData(key, next)}
-          request={request}
-        />
+        <BotChallengeForm initial={rendered.auth.botChallenge} onSaved={(next) => queryClient.setQueryData(key, next)} request={request} />
       ) : (
         <ErrorMessage error={config.error} />
       )}
@@ -65,7 +61,10 @@ function BotChallengeForm({
   const [draft, setDraft] = useState<BotChallenge>(initial);
   const [minScore, setMinScore] = useState(String(initial.minScore));
   const save = api.useUpdateProjectConfigOverride({ request, mutation: { onSuccess: onSaved } });
-  const set = <K extends keyof BotChallenge>(field: K) => (value: BotChallenge[K]) => setDraft((current) => ({ ...current, [field]: value }));
+  const set =
+    <K extends keyof BotChallenge>(field: K) =>
+    (value: BotChallenge[K]) =>
+      setDraft((current) => ({ ...current, [field]: value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const next = { ...draft, minScore: Number(minScore) };

@@ -85,10 +85,15 @@ describe('the handler sign-up page with a bot challenge', () => {
     await page.getByLabel('Email', { exact: true }).fill(`no-widget-${randomUUID().slice(0, 8)}@demo.test`);
     await page.getByLabel('Password', { exact: true }).fill('bot-check-password-1');
     await page.getByLabel('Repeat password', { exact: true }).fill('bot-check-password-1');
-    await expect.poll(async () => {
-      await page.getByRole('button', { name: 'Sign up' }).click();
-      return page.getByRole('alert').textContent();
-    }, { timeout: 30_000 }).toMatch(/could not be verified/);
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Sign up' }).click();
+          return page.getByRole('alert').textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toMatch(/could not be verified/);
     expect(await page.getByTestId('fake-bot-challenge').count()).toBe(0);
     await page.close();
   });

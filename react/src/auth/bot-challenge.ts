@@ -8,7 +8,11 @@ type WidgetApi = {
   remove?(widgetId?: string | number): void;
 };
 
-const globalNames: Record<ClientBotChallenge['provider'], string> = { turnstile: 'turnstile', hcaptcha: 'hcaptcha', recaptcha: 'grecaptcha' };
+const globalNames: Record<ClientBotChallenge['provider'], string> = {
+  turnstile: 'turnstile',
+  hcaptcha: 'hcaptcha',
+  recaptcha: 'grecaptcha',
+};
 
 const loading = new Map<string, Promise<WidgetApi>>();
 

@@ -50,7 +50,8 @@ function BotChallengeWidget({
     let cancelled = false;
     loadWidgetApi(challenge).then(
       (api) => {
-        if (!cancelled && container.current) cleanup = renderWidget(api, container.current, challenge, (token) => callbacks.current.onToken(token));
+        if (!cancelled && container.current)
+          cleanup = renderWidget(api, container.current, challenge, (token) => callbacks.current.onToken(token));
       },
       () => {
         if (!cancelled) callbacks.current.onUnavailable();

@@ -24,7 +24,8 @@ export function MagicLinkForm() {
     event.preventDefault();
     const error = validate.email(email);
     setEmailError(error);
-    if (!error) send.mutate({ data: { email: email.trim(), callback_url: absoluteUrl(gatehouse.urls.magicLinkCallback), ...botChallenge.fields() } });
+    if (!error)
+      send.mutate({ data: { email: email.trim(), callback_url: absoluteUrl(gatehouse.urls.magicLinkCallback), ...botChallenge.fields() } });
   };
 
   if (send.data) {

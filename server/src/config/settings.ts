@@ -209,7 +209,8 @@ export const settings = [
     name: 'TURNSTILE_VERIFY_URL',
     group: 'Bot challenges',
     default: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
-    description: "Cloudflare Turnstile's siteverify API, asked when a project's `auth.botChallenge.provider` is this one (an operator setting: the verifier connects to this host only).",
+    description:
+      "Cloudflare Turnstile's siteverify API, asked when a project's `auth.botChallenge.provider` is this one (an operator setting: the verifier connects to this host only).",
   },
   {
     name: 'TURNSTILE_SCRIPT_URL',
@@ -221,7 +222,8 @@ export const settings = [
     name: 'HCAPTCHA_VERIFY_URL',
     group: 'Bot challenges',
     default: 'https://api.hcaptcha.com/siteverify',
-    description: "hCaptcha's siteverify API, asked when a project's `auth.botChallenge.provider` is this one (an operator setting: the verifier connects to this host only).",
+    description:
+      "hCaptcha's siteverify API, asked when a project's `auth.botChallenge.provider` is this one (an operator setting: the verifier connects to this host only).",
   },
   {
     name: 'HCAPTCHA_SCRIPT_URL',
@@ -233,7 +235,8 @@ export const settings = [
     name: 'RECAPTCHA_VERIFY_URL',
     group: 'Bot challenges',
     default: 'https://www.google.com/recaptcha/api/siteverify',
-    description: "reCAPTCHA's siteverify API, asked when a project's `auth.botChallenge.provider` is this one (an operator setting: the verifier connects to this host only).",
+    description:
+      "reCAPTCHA's siteverify API, asked when a project's `auth.botChallenge.provider` is this one (an operator setting: the verifier connects to this host only).",
   },
   {
     name: 'RECAPTCHA_SCRIPT_URL',
@@ -245,7 +248,8 @@ export const settings = [
     name: 'BOT_CHALLENGE_TIMEOUT_MS',
     group: 'Bot challenges',
     default: '3000',
-    description: "How long a bot challenge's verification waits; no answer in time is a provider outage, handled as the project's `auth.botChallenge.onProviderOutage` says.",
+    description:
+      "How long a bot challenge's verification waits; no answer in time is a provider outage, handled as the project's `auth.botChallenge.onProviderOutage` says.",
   },
   {
     name: 'GATEHOUSE_STARTUP_TRACE',

@@ -47,8 +47,11 @@ export class BotChallengeService {
     if (challenge.mode === 'off') return 'off';
     const required = challenge.mode === 'required';
     const outage = (why: string): BotChallengeResult => {
-      this.log(`Bot challenge of project ${project.id} not verified (${challenge.onProviderOutage === 'allow' ? 'let through' : 'refused'}): ${why}`);
-      if (required && challenge.onProviderOutage === 'reject') throw failed('The bot challenge could not be verified right now. Try again in a moment.');
+      this.log(
+        `Bot challenge of project ${project.id} not verified (${challenge.onProviderOutage === 'allow' ? 'let through' : 'refused'}): ${why}`,
+      );
+      if (required && challenge.onProviderOutage === 'reject')
+        throw failed('The bot challenge could not be verified right now. Try again in a moment.');
       return 'unavailable';
     };
     const token = fields.bot_challenge_token;

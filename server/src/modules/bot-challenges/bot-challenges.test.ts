@@ -133,7 +133,11 @@ describe('when the provider is down', () => {
     const log = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       expect((await signUp(await projectWith({ onProviderOutage: 'allow' }), { bot_challenge_unavailable: 'true' })).status).toBe(200);
-      expectError(await signUp(await projectWith({ onProviderOutage: 'reject' }), { bot_challenge_unavailable: 'true' }), 400, 'BOT_CHALLENGE_FAILED');
+      expectError(
+        await signUp(await projectWith({ onProviderOutage: 'reject' }), { bot_challenge_unavailable: 'true' }),
+        400,
+        'BOT_CHALLENGE_FAILED',
+      );
     } finally {
       log.mockRestore();
     }

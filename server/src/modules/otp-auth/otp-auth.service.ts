@@ -24,7 +24,13 @@ export class OtpAuthService {
   ) {}
 
   /** An email with no account yet is a sign-up to come: its bot challenge is judged here (a token lives minutes, the code an hour) and kept with the code. */
-  async sendCode(project: Project, email: string, callbackUrl: string, challenge: BotChallengeFields, ip: string): Promise<{ nonce: string }> {
+  async sendCode(
+    project: Project,
+    email: string,
+    callbackUrl: string,
+    challenge: BotChallengeFields,
+    ip: string,
+  ): Promise<{ nonce: string }> {
     assertOtpEnabled(project);
     assertTrustedUrl(project, callbackUrl);
     const signingUp = project.config.auth.botChallenge.mode !== 'off' && !(await this.users.findAuthEmail(project.id, email));

@@ -28,7 +28,11 @@ const signUpFrom = async (ip: string, email: string) => {
     remoteAddress: ip,
   });
   expect(answer.status, answer.text).toBe(200);
-  const user = await env.context.request({ method: 'GET', url: `/api/v1/users/${answer.body.user_id}`, headers: env.project.headers.server });
+  const user = await env.context.request({
+    method: 'GET',
+    url: `/api/v1/users/${answer.body.user_id}`,
+    headers: env.project.headers.server,
+  });
   return user.body as { risk_scores: { sign_up: { bot: number; free_trial_abuse: number } }; restricted_by_admin: boolean };
 };
 
@@ -52,14 +56,25 @@ describe('the signals', () => {
   });
 
   it('scores nothing for nothing, and combines signals as documented', () => {
-    expect(riskScores({ disposable: false, sameIp: 0, sameSubnet: 0, lookalikes: 0, challenge: 'off' })).toEqual({ bot: 0, free_trial_abuse: 0 });
-    expect(riskScores({ disposable: false, sameIp: 0, sameSubnet: 0, lookalikes: 0, challenge: 'failed' })).toEqual({ bot: 80, free_trial_abuse: 0 });
-    expect(riskScores({ disposable: true, sameIp: 19, sameSubnet: 19, lookalikes: 19, challenge: 'off' })).toEqual({ bot: 87, free_trial_abuse: 92 });
+    expect(riskScores({ disposable: false, sameIp: 0, sameSubnet: 0, lookalikes: 0, challenge: 'off' })).toEqual({
+      bot: 0,
+      free_trial_abuse: 0,
+    });
+    expect(riskScores({ disposable: false, sameIp: 0, sameSubnet: 0, lookalikes: 0, challenge: 'failed' })).toEqual({
+      bot: 80,
+      free_trial_abuse: 0,
+    });
+    expect(riskScores({ disposable: true, sameIp: 19, sameSubnet: 19, lookalikes: 19, challenge: 'off' })).toEqual({
+      bot: 87,
+      free_trial_abuse: 92,
+    });
   });
 });
 
 describe('risk at sign-up', () => {
-  it('scores 20 throwaway sign-ups from one IP high and a rule on the score restricts them; an ordinary one scores 0', { timeout: 120_000 }, async () => {
+  it('scores 20 throwaway sign-ups from one IP high and a rule on the score restricts them; an ordinary one scores 0', {
+    timeout: 120_000,
+  }, async () => {
     const batch = randomUUID().slice(0, 6);
     const users = [];
     for (let attempt = 1; attempt <= 20; attempt++) users.push(await signUpFrom('198.51.100.7', `trial${batch}${attempt}@mailinator.com`));
@@ -76,7 +91,8 @@ describe('risk at sign-up', () => {
 
   it('counts a neighbour network: sign-ups spread over one /24 raise the score too', { timeout: 120_000 }, async () => {
     const users = [];
-    for (let host = 1; host <= 12; host++) users.push(await signUpFrom(`192.0.2.${host}`, `person-${randomUUID().slice(0, 8)}@example.org`));
+    for (let host = 1; host <= 12; host++)
+      users.push(await signUpFrom(`192.0.2.${host}`, `person-${randomUUID().slice(0, 8)}@example.org`));
     // Different addresses and unlike emails: only the network counts (11 earlier: (11 - 5) / 15 = 0.4 → bot 28).
     expect(users[0]?.risk_scores.sign_up.bot).toBe(0);
     expect(users[11]?.risk_scores.sign_up).toEqual({ bot: 28, free_trial_abuse: 20 });

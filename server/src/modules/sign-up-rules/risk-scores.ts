@@ -46,14 +46,21 @@ export function subnetOf(ip: string): string | null {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = plain.includes('::') ? [...left, ...new Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 3).map((group) => Number.parseInt(group || '0', 16).toString(16)).join(':')}::/48`;
+  return `${groups
+    .slice(0, 3)
+    .map((group) => Number.parseInt(group || '0', 16).toString(16))
+    .join(':')}::/48`;
 }
 
 /** The email reduced for likeness: `j.o.h.n+x42@Mail.com` and `john7@mail.com` share `john@mail.com`. */
 export function emailSkeleton(email: string): string | null {
   const at = email.lastIndexOf('@');
   if (at <= 0) return null;
-  const local = email.slice(0, at).toLowerCase().split('+')[0]!.replace(/[.\d_-]/g, '');
+  const local = email
+    .slice(0, at)
+    .toLowerCase()
+    .split('+')[0]!
+    .replace(/[.\d_-]/g, '');
   return `${local}@${email.slice(at + 1).toLowerCase()}`;
 }
 
