@@ -4643,6 +4643,12 @@ export interface paths {
          *       `Product {id} does not exist.`
          *     - the password policy: `auth.passwordPolicy.minLength must be a whole number from 8 to 256.`,
          *       `auth.passwordPolicy.maxLength must be a whole number from auth.passwordPolicy.minLength to 4096.`
+         *     - the bot challenge (ConfigBotChallenge): `auth.botChallenge.mode must be one of off, invisible, required.`,
+         *       `auth.botChallenge.provider must be one of turnstile, hcaptcha, recaptcha.`,
+         *       `auth.botChallenge.onProviderOutage must be one of allow, reject.`,
+         *       `auth.botChallenge.minScore must be a number from 0 to 1.`,
+         *       `auth.botChallenge.{siteKey|secretKey} must be a string of at most 200 characters.`,
+         *       `auth.botChallenge.{siteKey|secretKey} is needed when auth.botChallenge.mode is not off.`
          *     - the sign-up rules (ConfigSignUpRule): `auth.signUpRules may hold at most 100 rules.`, and for each rule
          *       `auth.signUpRules.{id}: a rule id is 1 to 64 letters, digits, underscores or hyphens.`, `... must be an object.`,
          *       `{path}.enabled must be true or false.`, `{path}.displayName must be a string of at most 200 characters.`,
@@ -5613,6 +5619,7 @@ export interface components {
             restricted_by_admin_reason: string | null;
             restricted_by_admin_private_details: string | null;
             country_code: string | null;
+            /** @description Scores of the sign-up, 0 to 100, computed when the user signed up (throwaway email domain, sign-ups from the same IP and network in the last day, look-alike emails, the bot challenge's result; the formula is in the sign-up protection guide). 0 for users created with a server key or before the scores existed. */
             risk_scores: {
                 sign_up: {
                     bot: number;
