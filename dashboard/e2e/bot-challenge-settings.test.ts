@@ -62,7 +62,7 @@ describe('the dashboard in Chromium: bot challenge settings', () => {
     const projectId = await createProject(page, 'Risk Co', { newTeam: 'Risk team' });
     const { services } = env.platform.context;
     const project = (await services.projects.find(projectId))!;
-    await services.projects.replaceConfigOverride(projectId, { ...project.config_override, 'auth.password.allowSignIn': true });
+    await services.projects.replaceConfigOverride(project.id, { ...project.config_override, 'auth.password.allowSignIn': true });
     const keys = await services.apiKeys.createKeySet({
       projectId: project.id,
       description: 'risk test',
