@@ -27,7 +27,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Webhooks', link: '/guide/webhooks' },
       { text: 'Data vault', link: '/guide/data-vault' },
       { text: 'Teams and permissions', link: '/guide/teams-permissions' },
-      { text: 'Sign-up rules and passwords', link: '/guide/sign-up-protection' },
+      { text: 'Sign-up protection', link: '/guide/sign-up-protection' },
       { text: 'CLI login', link: '/guide/cli-login' },
       { text: 'Production deployment', link: '/guide/production' },
       { text: 'Upgrading', link: '/guide/upgrading' },

@@ -6,8 +6,9 @@ export type SignUpRule = Schema<'ConfigSignUpRule'>;
 export type SignUpRulesTestResult = Schema<'SignUpRulesTestResult'>;
 export type SignUpRulesStats = Schema<'SignUpRulesStats'>;
 export type PasswordPolicy = Schema<'ConfigPasswordPolicy'>;
+export type BotChallenge = Schema<'ConfigBotChallenge'>;
 
-/** Sign-up rules (`auth.signUpRules`), Stack's tester and statistics, and the password policy (admin app). */
+/** Sign-up rules (`auth.signUpRules`), Stack's tester and statistics, the password policy and the bot challenge (admin app). */
 export type AdminSignUpRules = {
   /** Sets (or, with `null`, removes) one rule; SignUpRuleConditionInvalidError (with the position) for a bad condition. */
   setRule(ruleId: string, rule: SignUpRule | null): Promise<void>;
@@ -19,6 +20,8 @@ export type AdminSignUpRules = {
   stats(): Promise<SignUpRulesStats>;
   /** Length bounds and the breached-password check (`auth.passwordPolicy`). */
   setPasswordPolicy(policy: PasswordPolicy): Promise<void>;
+  /** The bot challenge at sign-up (`auth.botChallenge`: mode, provider, keys, lowest score, outage policy). */
+  setBotChallenge(challenge: BotChallenge): Promise<void>;
 };
 
 export function adminSignUpRules(call: AppCall): AdminSignUpRules {
@@ -35,5 +38,6 @@ export function adminSignUpRules(call: AppCall): AdminSignUpRules {
     test: (sample) => call(op.checkSignUpRules, { body: sample }),
     stats: () => call(op.getSignUpRulesStats),
     setPasswordPolicy: (policy) => saveEntries({ 'auth.passwordPolicy': policy }),
+    setBotChallenge: (challenge) => saveEntries({ 'auth.botChallenge': challenge }),
   };
 }

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
+import { BotChallengeSettings } from './bot-challenge-settings.tsx';
 import { RequireEmailVerification } from './onboarding-preview.tsx';
 import { useProjectUpdate } from './project-config.ts';
 
@@ -55,6 +56,7 @@ export function AuthPage() {
       <EndUserApiKeys project={project} />
       <OAuthProviders key={project.id} project={project} />
       <MergeStrategy project={project} />
+      <BotChallengeSettings />
     </>
   );
 }

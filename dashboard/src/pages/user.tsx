@@ -28,7 +28,7 @@ export function UserPage({ userId }: { userId: string }) {
       </PageHeader>
       <p className="dash-muted">
         <code>{user.id}</code> · signed up {formatDate(user.signed_up_at_millis)} · last active {formatDate(user.last_active_at_millis)} ·
-        sign-in methods: {methodsOf(user)}
+        sign-in methods: {methodsOf(user)} · <span data-testid="sign-up-risk">{riskOf(user)}</span>
       </p>
       <Profile key={`profile-${user.id}`} user={user} />
       <UserActivity userId={user.id} />
@@ -57,6 +57,10 @@ export function UserPage({ userId }: { userId: string }) {
 }
 
 /** Saves a change to the user with the page showing it at once; a refused change puts the old user back. */
+/** Stack's sign-up risk scores (0-100), computed at sign-up (the sign-up protection guide gives the formula). */
+const riskOf = (user: ServerUser) =>
+  `sign-up risk: bot ${user.risk_scores.sign_up.bot}, free-trial abuse ${user.risk_scores.sign_up.free_trial_abuse} (of 100)`;
+
 function useOptimisticUserUpdate(userId: string) {
   const { request } = useProjectScope();
   const queryClient = useQueryClient();

@@ -3,6 +3,7 @@ import { ensureExampleAppBuilt } from '../../../scripts/src/example-app/build-ex
 import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-settings.ts';
 import type { PaymentSettings } from '../../../server/src/modules/payments/payment-settings.ts';
 import type { WebAppConfig } from '../../../server/src/plugins/web-app.ts';
+import type { ServiceOptions } from '../../../server/src/services.ts';
 import { type SmtpSink, startSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../../server/src/testing/test-context.ts';
 
@@ -23,7 +24,7 @@ export type DemoPlatform = {
  */
 export async function startDemoPlatform(
   projectConfig: Record<string, unknown> = {},
-  options: { oauth?: OAuthSettings; payments?: PaymentSettings } = {},
+  options: { oauth?: OAuthSettings; payments?: PaymentSettings; settings?: ServiceOptions['settings'] } = {},
 ): Promise<DemoPlatform> {
   const [distDir, mail, port] = await Promise.all([ensureExampleAppBuilt(), startSmtpSink(), freePort()]);
   // Known before the server starts: OAuth callbacks are built from the public URL.
@@ -32,6 +33,7 @@ export async function startDemoPlatform(
   const context = await createTestContext({
     oauth: options.oauth,
     ...(options.payments ? { payments: options.payments } : {}),
+    ...(options.settings ? { settings: options.settings } : {}),
     publicUrl: url,
     exampleApp: {
       distDir,

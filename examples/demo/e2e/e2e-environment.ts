@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-settings.ts';
 import type { PaymentSettings } from '../../../server/src/modules/payments/payment-settings.ts';
+import type { ServiceOptions } from '../../../server/src/services.ts';
 import { launchChromium } from './chromium.ts';
 import { type DemoPlatform, startDemoPlatform } from './demo-platform.ts';
 
@@ -14,12 +15,12 @@ export type BrowserEnvironment = { platform: DemoPlatform; browser: Browser };
  */
 export function withDemoInChromium(
   projectConfig: Record<string, unknown> = {},
-  options: { oauth?: () => OAuthSettings; payments?: () => PaymentSettings } = {},
+  options: { oauth?: () => OAuthSettings; payments?: () => PaymentSettings; settings?: () => ServiceOptions['settings'] } = {},
 ): BrowserEnvironment {
   const environment = {} as BrowserEnvironment;
   beforeAll(async () => {
     [environment.platform, environment.browser] = await Promise.all([
-      startDemoPlatform(projectConfig, { oauth: options.oauth?.(), payments: options.payments?.() }),
+      startDemoPlatform(projectConfig, { oauth: options.oauth?.(), payments: options.payments?.(), settings: options.settings?.() }),
       launchChromium(),
     ]);
   });

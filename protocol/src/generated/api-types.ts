@@ -307,7 +307,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user with an email and a password
-         * @description Signs the new user in. When `verification_callback_url` is given, a verification email with a link to it is sent. Rate-limited per client IP and per email.
+         * @description Signs the new user in. When `verification_callback_url` is given, a verification email with a link to it is sent. Rate-limited per client IP and per email. With the project's bot challenge on (`auth.botChallenge`), `bot_challenge_token` is verified with the provider first.
          */
         post: operations["signUpWithPassword"];
         delete?: never;
@@ -4643,6 +4643,12 @@ export interface paths {
          *       `Product {id} does not exist.`
          *     - the password policy: `auth.passwordPolicy.minLength must be a whole number from 8 to 256.`,
          *       `auth.passwordPolicy.maxLength must be a whole number from auth.passwordPolicy.minLength to 4096.`
+         *     - the bot challenge (ConfigBotChallenge): `auth.botChallenge.mode must be one of off, invisible, required.`,
+         *       `auth.botChallenge.provider must be one of turnstile, hcaptcha, recaptcha.`,
+         *       `auth.botChallenge.onProviderOutage must be one of allow, reject.`,
+         *       `auth.botChallenge.minScore must be a number from 0 to 1.`,
+         *       `auth.botChallenge.{siteKey|secretKey} must be a string of at most 200 characters.`,
+         *       `auth.botChallenge.{siteKey|secretKey} is needed when auth.botChallenge.mode is not off.`
          *     - the sign-up rules (ConfigSignUpRule): `auth.signUpRules may hold at most 100 rules.`, and for each rule
          *       `auth.signUpRules.{id}: a rule id is 1 to 64 letters, digits, underscores or hyphens.`, `... must be an object.`,
          *       `{path}.enabled must be true or false.`, `{path}.displayName must be a string of at most 200 characters.`,
@@ -5478,6 +5484,7 @@ export interface components {
             allow_localhost: boolean;
             allow_user_api_keys: boolean;
             allow_team_api_keys: boolean;
+            bot_challenge?: components["schemas"]["ClientBotChallenge"];
             enabled_oauth_providers: {
                 id: components["schemas"]["OAuthProviderType"];
             }[];
@@ -5545,7 +5552,7 @@ export interface components {
          * @description At most 1,000,000 characters. Must be on one of the project's trusted domains (or on a local host, `localhost`, `*.localhost`, any `127.x.x.x` or `[::1]`, when the project allows localhost), else `REDIRECT_URL_NOT_WHITELISTED`. A value with a space is a `SCHEMA_ERROR` `{field} contains spaces`, another malformed one `{field} is not a valid URL`.
          */
         CallbackUrl: string;
-        /** @description Sent by newer SDKs; accepted and ignored (no bot protection is configured). */
+        /** @description Sent by newer SDKs; verified at sign-up when the project's `auth.botChallenge.mode` is not `off` (see `ConfigBotChallenge`). */
         BotChallengeFields: {
             bot_challenge_token?: string;
             /** @enum {string} */
@@ -5612,6 +5619,7 @@ export interface components {
             restricted_by_admin_reason: string | null;
             restricted_by_admin_private_details: string | null;
             country_code: string | null;
+            /** @description Scores of the sign-up, 0 to 100, computed when the user signed up (throwaway email domain, sign-ups from the same IP and network in the last day, look-alike emails, the bot challenge's result; the formula is in the sign-up protection guide). 0 for users created with a server key or before the scores existed. */
             risk_scores: {
                 sign_up: {
                     bot: number;
@@ -6326,6 +6334,7 @@ export interface components {
                 allowSignUp: boolean;
                 password: components["schemas"]["ConfigAllowSignIn"];
                 passwordPolicy: components["schemas"]["ConfigPasswordPolicy"];
+                botChallenge: components["schemas"]["ConfigBotChallenge"];
                 otp: components["schemas"]["ConfigAllowSignIn"];
                 passkey: components["schemas"]["ConfigAllowSignIn"];
                 oauth: {
@@ -6431,6 +6440,28 @@ export interface components {
             minLength: number;
             maxLength: number;
             checkBreached: boolean;
+        };
+        /** @description Gatehouse's own (not in Stack's config): a bot challenge at sign-up (password sign-up, and a sign-in code sent to an email with no account yet), the `bot_challenge_token` Stack's SDKs send verified through the provider's siteverify API. `mode`: `off` (default; the fields are ignored), `invisible` (the widget runs without asking anything; a token is verified and the result recorded for the bot risk score, but a missing or failed token does not refuse the sign-up by itself: pair it with a sign-up rule on `riskScores.bot`), `required` (no token, or a token of the `invisible` phase that fails: `BOT_CHALLENGE_REQUIRED`, on which Stack's SDKs show the visible widget and retry; a visible-phase token that fails: `BOT_CHALLENGE_FAILED`). `provider`: `turnstile` (Cloudflare), `hcaptcha` or `recaptcha` (v2, or v3 with `minScore`). `siteKey` is public (the handler pages render the widget with it); `secretKey` is stored sealed. `onProviderOutage` decides what happens when the provider cannot be asked (no answer within `BOT_CHALLENGE_TIMEOUT_MS`, an HTTP error, a malformed answer) or the client says it could not load the widget (`bot_challenge_unavailable`): `allow` (fail open, default: the sign-up goes on, scored as unverified) or `reject` (fail closed: `BOT_CHALLENGE_FAILED`). */
+        ConfigBotChallenge: {
+            /** @enum {string} */
+            mode: "off" | "invisible" | "required";
+            /** @enum {string} */
+            provider: "turnstile" | "hcaptcha" | "recaptcha";
+            siteKey: string;
+            secretKey: string;
+            /** @enum {string} */
+            onProviderOutage: "allow" | "reject";
+            /** @description The lowest score accepted when the provider answers with one (reCAPTCHA v3, hCaptcha Enterprise); default 0.5. */
+            minScore: number;
+        };
+        /** @description Gatehouse's own (not in Stack's shape), present only when the project's `auth.botChallenge.mode` is not `off`: what a sign-up page needs to render the widget (`script_url` is the provider's widget script, or the one the operator set with `TURNSTILE_SCRIPT_URL` / `HCAPTCHA_SCRIPT_URL` / `RECAPTCHA_SCRIPT_URL`). */
+        ClientBotChallenge: {
+            /** @enum {string} */
+            provider: "turnstile" | "hcaptcha" | "recaptcha";
+            /** @enum {string} */
+            mode: "invisible" | "required";
+            site_key: string;
+            script_url: string;
         };
         /** @enum {string} */
         SignUpAuthMethod: "password" | "otp" | "oauth" | "passkey";
@@ -11214,12 +11245,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordAuthenticationNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordAuthenticationNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["BotChallengeFailedError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
                 };
             };
             401: components["responses"]["ProjectAuth401"];
             403: components["responses"]["SignUpRejected403"];
-            409: components["responses"]["USER_EMAIL_ALREADY_EXISTS"];
+            /** @description The email is taken, or the project's bot challenge asks for a (visible) challenge token. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEmailAlreadyExistsError"] | components["schemas"]["BotChallengeRequiredError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
         };
     };
@@ -13211,13 +13250,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request or an untrusted callback. */
+            /** @description Bad request, an untrusted callback, or (an email with no account yet, the project's bot challenge on) a missing or failed bot challenge. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["BotChallengeFailedError"];
                 };
             };
             401: components["responses"]["ProjectAuth401"];
@@ -13231,6 +13270,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            409: components["responses"]["BOT_CHALLENGE_REQUIRED"];
             429: components["responses"]["RateLimited"];
         };
     };

@@ -5,6 +5,8 @@ import { useGatehouse } from '../gatehouse-context.ts';
 import { useSendSignInCode, useSignInWithCode } from '../generated/hooks.ts';
 import { Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
 import { EmailField } from '../ui/fields.tsx';
+import { useProject } from '../hooks/use-project.ts';
+import { useBotChallenge } from './bot-challenge-widget.tsx';
 
 /** Emails a sign-in link that also carries a 6-character code to type here instead. */
 export function MagicLinkForm() {
@@ -12,7 +14,9 @@ export function MagicLinkForm() {
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string>();
   const [otp, setOtp] = useState('');
-  const send = useSendSignInCode();
+  // A code for an email with no account yet is a sign-up: the project's bot challenge applies.
+  const botChallenge = useBotChallenge(useProject().config.bot_challenge);
+  const send = useSendSignInCode({ mutation: { onError: () => botChallenge.renew() } });
   const signIn = useSignInWithCode({ mutation: { onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-in') } });
   const failure = signIn.error && !continueWithMfa(gatehouse, signIn.error) ? signIn.error : null;
 
@@ -20,7 +24,8 @@ export function MagicLinkForm() {
     event.preventDefault();
     const error = validate.email(email);
     setEmailError(error);
-    if (!error) send.mutate({ data: { email: email.trim(), callback_url: absoluteUrl(gatehouse.urls.magicLinkCallback) } });
+    if (!error)
+      send.mutate({ data: { email: email.trim(), callback_url: absoluteUrl(gatehouse.urls.magicLinkCallback), ...botChallenge.fields() } });
   };
 
   if (send.data) {
@@ -48,6 +53,7 @@ export function MagicLinkForm() {
   return (
     <form onSubmit={sendLink} noValidate aria-label="Sign in with an emailed link">
       <EmailField value={email} onChange={setEmail} error={emailError} />
+      {botChallenge.widget}
       <RequestError error={send.error} />
       <SubmitButton pending={send.isPending}>Email me a sign-in link</SubmitButton>
     </form>

@@ -7,6 +7,7 @@ import { keepReturnTo } from '../navigation.ts';
 import { EmailField, type NewPassword, NewPasswordFields } from '../ui/fields.tsx';
 import { Card, newPasswordErrors, RequestError, SubmitButton, validate } from '../ui/form.tsx';
 import { Link } from '../ui/link.tsx';
+import { useBotChallenge } from './bot-challenge-widget.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
 
 /** Creates an account with email and password (and offers the project's OAuth providers). */
@@ -16,7 +17,14 @@ export function SignUp({ title = 'Create your account' }: { title?: string }) {
   const [email, setEmail] = useState('');
   const [newPassword, setNewPassword] = useState<NewPassword>({ password: '', repeat: '' });
   const [errors, setErrors] = useState<{ email?: string; password?: string; repeat?: string }>({});
-  const signUp = useSignUpWithPassword({ mutation: { onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-up') } });
+  const botChallenge = useBotChallenge(config.bot_challenge);
+  const signUp = useSignUpWithPassword({
+    mutation: {
+      onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-up'),
+      // A challenge token is good for one try.
+      onError: () => botChallenge.renew(),
+    },
+  });
 
   if (!config.sign_up_enabled) {
     return (
@@ -36,6 +44,7 @@ export function SignUp({ title = 'Create your account' }: { title?: string }) {
         email: email.trim(),
         password: newPassword.password,
         verification_callback_url: absoluteUrl(gatehouse.urls.emailVerification),
+        ...botChallenge.fields(),
       },
     });
   };
@@ -49,6 +58,7 @@ export function SignUp({ title = 'Create your account' }: { title?: string }) {
           <form onSubmit={submit} noValidate aria-label="Sign up with password">
             <EmailField value={email} onChange={setEmail} error={errors.email} />
             <NewPasswordFields value={newPassword} onChange={setNewPassword} errors={errors} />
+            {botChallenge.widget}
             <RequestError error={signUp.error} />
             <SubmitButton pending={signUp.isPending}>Sign up</SubmitButton>
           </form>

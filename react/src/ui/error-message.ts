@@ -17,6 +17,9 @@ const friendlyMessages: Record<string, (details: Record<string, unknown>) => str
   EMAIL_ALREADY_VERIFIED: () => 'This email is already verified.',
   TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: () => 'Finish setting up your account before joining a team.',
   USER_NOT_FOUND: () => 'No such user.',
+  BOT_CHALLENGE_REQUIRED: () => 'Complete the check above to continue.',
+  BOT_CHALLENGE_FAILED: (details) =>
+    typeof details.message === 'string' ? details.message : 'The check above was not passed. Try it again.',
 };
 
 export function errorMessageOf(error: unknown): string {

@@ -13,6 +13,7 @@ export type SettingGroup =
   | 'Logs and secrets'
   | 'Rate limits'
   | 'Passwords'
+  | 'Bot challenges'
   | 'Email'
   | 'Webhooks'
   | 'OAuth'
@@ -203,6 +204,52 @@ export const settings = [
     default: '2000',
     description:
       'How long the breached-password check waits; unreachable, slow or failing: the password is accepted (fail open) and a line is logged.',
+  },
+  {
+    name: 'TURNSTILE_VERIFY_URL',
+    group: 'Bot challenges',
+    default: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    description:
+      "Cloudflare Turnstile's siteverify API, asked when a project's `auth.botChallenge.provider` is this one (an operator setting: the verifier connects to this host only).",
+  },
+  {
+    name: 'TURNSTILE_SCRIPT_URL',
+    group: 'Bot challenges',
+    default: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
+    description: "Cloudflare Turnstile's widget script, loaded by the handler sign-up page when a project's bot challenge uses it.",
+  },
+  {
+    name: 'HCAPTCHA_VERIFY_URL',
+    group: 'Bot challenges',
+    default: 'https://api.hcaptcha.com/siteverify',
+    description:
+      "hCaptcha's siteverify API, asked when a project's `auth.botChallenge.provider` is this one (an operator setting: the verifier connects to this host only).",
+  },
+  {
+    name: 'HCAPTCHA_SCRIPT_URL',
+    group: 'Bot challenges',
+    default: 'https://js.hcaptcha.com/1/api.js?render=explicit',
+    description: "hCaptcha's widget script, loaded by the handler sign-up page when a project's bot challenge uses it.",
+  },
+  {
+    name: 'RECAPTCHA_VERIFY_URL',
+    group: 'Bot challenges',
+    default: 'https://www.google.com/recaptcha/api/siteverify',
+    description:
+      "reCAPTCHA's siteverify API, asked when a project's `auth.botChallenge.provider` is this one (an operator setting: the verifier connects to this host only).",
+  },
+  {
+    name: 'RECAPTCHA_SCRIPT_URL',
+    group: 'Bot challenges',
+    default: 'https://www.google.com/recaptcha/api.js?render=explicit',
+    description: "reCAPTCHA's widget script, loaded by the handler sign-up page when a project's bot challenge uses it.",
+  },
+  {
+    name: 'BOT_CHALLENGE_TIMEOUT_MS',
+    group: 'Bot challenges',
+    default: '3000',
+    description:
+      "How long a bot challenge's verification waits; no answer in time is a provider outage, handled as the project's `auth.botChallenge.onProviderOutage` says.",
   },
   {
     name: 'GATEHOUSE_STARTUP_TRACE',

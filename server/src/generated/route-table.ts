@@ -213,6 +213,18 @@ export const sharedSchemas = [
     "properties": { "inserted": { "type": "integer", "const": 0 }, "dropped": { "type": "integer", "minimum": 0 } }
   },
   {
+    "$id": "ClientBotChallenge",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["provider", "mode", "site_key", "script_url"],
+    "properties": {
+      "provider": { "type": "string", "enum": ["turnstile", "hcaptcha", "recaptcha"] },
+      "mode": { "type": "string", "enum": ["invisible", "required"] },
+      "site_key": { "type": "string" },
+      "script_url": { "type": "string" }
+    }
+  },
+  {
     "$id": "ClientCurrentUser",
     "type": "object",
     "additionalProperties": false,
@@ -332,6 +344,7 @@ export const sharedSchemas = [
       "allow_localhost": { "type": "boolean" },
       "allow_user_api_keys": { "type": "boolean" },
       "allow_team_api_keys": { "type": "boolean" },
+      "bot_challenge": { "$ref": "ClientBotChallenge#" },
       "enabled_oauth_providers": {
         "type": "array",
         "items": {
@@ -2381,6 +2394,7 @@ export const routeTable = [
         "ACCESS_TYPE_REQUIRED",
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
         "BODY_PARSING_ERROR",
+        "BOT_CHALLENGE_FAILED",
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
@@ -2409,7 +2423,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED", "SIGN_UP_REJECTED"],
-      "409": ["USER_EMAIL_ALREADY_EXISTS"],
+      "409": ["BOT_CHALLENGE_REQUIRED", "USER_EMAIL_ALREADY_EXISTS"],
       "429": []
     }
   },
@@ -4851,6 +4865,7 @@ export const routeTable = [
         "ACCESS_TYPE_REQUIRED",
         "ACCESS_TYPE_WITHOUT_PROJECT_ID",
         "BODY_PARSING_ERROR",
+        "BOT_CHALLENGE_FAILED",
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
@@ -4874,6 +4889,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "409": ["BOT_CHALLENGE_REQUIRED"],
       "429": []
     }
   },

@@ -2,6 +2,7 @@ import { accessTokensModule } from './access-tokens/index.ts';
 import { aiChatModule } from './ai-chat/index.ts';
 import { analyticsModule } from './analytics/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
+import { botChallengesModule } from './bot-challenges/index.ts';
 import { cacheInvalidationModule } from './cache-invalidation/index.ts';
 import { cliLoginModule } from './cli-login/index.ts';
 import { contactChannelsModule } from './contact-channels/index.ts';
@@ -43,6 +44,7 @@ export const modules = [
   cacheInvalidationModule,
   eventsModule,
   signingKeysModule,
+  botChallengesModule,
   projectsModule,
   apiKeysModule,
   verificationCodesModule,

@@ -25,6 +25,7 @@ export const defaultProjectConfig: ProjectConfig = {
     allowSignUp: true,
     password: { allowSignIn: false },
     passwordPolicy: { minLength: 8, maxLength: 70, checkBreached: false },
+    botChallenge: { mode: 'off', provider: 'turnstile', siteKey: '', secretKey: '', onProviderOutage: 'allow', minScore: 0.5 },
     otp: { allowSignIn: false },
     passkey: { allowSignIn: false },
     oauth: { accountMergeStrategy: 'link_method', providers: {} },

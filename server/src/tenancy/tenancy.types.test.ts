@@ -23,6 +23,7 @@ import type * as expiredRowsRepository from '../modules/maintenance/expired-rows
 import type * as mfaRepository from '../modules/mfa/mfa.repository.ts';
 import type * as notificationPreferenceRepository from '../modules/notification-preferences/notification-preference.repository.ts';
 import type * as signUpRuleTriggerRepository from '../modules/sign-up-rules/sign-up-rule-trigger.repository.ts';
+import type * as signUpSignalRepository from '../modules/sign-up-rules/sign-up-signal.repository.ts';
 import type * as oauthAccountRepository from '../modules/oauth/oauth-account.repository.ts';
 import type * as oauthFlowRepository from '../modules/oauth/oauth-flow.repository.ts';
 import type * as passkeyRepository from '../modules/passkeys/passkey.repository.ts';
@@ -115,6 +116,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof sessionRefreshRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof sessionRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof signUpRuleTriggerRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof signUpSignalRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof teamRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof userRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof verificationCodeRepository>>().toEqualTypeOf<never>();

@@ -15,7 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Signs the new user in. When `verification_callback_url` is given, a verification email with a link to it is sent. Rate-limited per client IP and per email.
+ * Signs the new user in. When `verification_callback_url` is given, a verification email with a link to it is sent. Rate-limited per client IP and per email. With the project's bot challenge on (`auth.botChallenge`), `bot_challenge_token` is verified with the provider first.
  * @summary Create a user with an email and a password
  */
 export const getSignUpWithPasswordUrl = () => {

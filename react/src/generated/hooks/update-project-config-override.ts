@@ -56,6 +56,12 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   `Product {id} does not exist.`
 - the password policy: `auth.passwordPolicy.minLength must be a whole number from 8 to 256.`,
   `auth.passwordPolicy.maxLength must be a whole number from auth.passwordPolicy.minLength to 4096.`
+- the bot challenge (ConfigBotChallenge): `auth.botChallenge.mode must be one of off, invisible, required.`,
+  `auth.botChallenge.provider must be one of turnstile, hcaptcha, recaptcha.`,
+  `auth.botChallenge.onProviderOutage must be one of allow, reject.`,
+  `auth.botChallenge.minScore must be a number from 0 to 1.`,
+  `auth.botChallenge.{siteKey|secretKey} must be a string of at most 200 characters.`,
+  `auth.botChallenge.{siteKey|secretKey} is needed when auth.botChallenge.mode is not off.`
 - the sign-up rules (ConfigSignUpRule): `auth.signUpRules may hold at most 100 rules.`, and for each rule
   `auth.signUpRules.{id}: a rule id is 1 to 64 letters, digits, underscores or hyphens.`, `... must be an object.`,
   `{path}.enabled must be true or false.`, `{path}.displayName must be a string of at most 200 characters.`,

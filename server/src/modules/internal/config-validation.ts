@@ -5,6 +5,7 @@ import { builtInThemes } from '../email/built-in-emails.ts';
 import { defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../tenancy/project-config.ts';
 import { parseCatalogue } from '../payments/catalogue.ts';
 import { assertValidPasswordPolicy, assertValidSignUpRules } from '../sign-up-rules/index.ts';
+import { assertValidBotChallenge } from '../bot-challenges/index.ts';
 import { assertProductionReady } from './production-mode.ts';
 import { findUnsafeInput } from '../../routing/unsafe-input.ts';
 
@@ -32,6 +33,7 @@ export function assertValidConfig(projectId: string, config: ProjectConfig, isPr
   assertShape(defaultProjectConfig as unknown as JsonObject, config as unknown as JsonObject, '');
   for (const [id, provider] of Object.entries(config.auth.oauth.providers)) assertValidProvider(id, provider);
   assertValidPasswordPolicy(config);
+  assertValidBotChallenge(config);
   assertValidSignUpRules(config);
   assertValidEmailServer(config.emails.server);
   for (const [id, domain] of Object.entries(config.domains.trustedDomains)) {

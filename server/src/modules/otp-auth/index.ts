@@ -1,4 +1,5 @@
 import { defineModule } from '../../kernel/module.ts';
+import { botChallengesModule } from '../bot-challenges/index.ts';
 import { emailModule } from '../email/index.ts';
 import { signInModule } from '../sign-in/index.ts';
 import { usersModule } from '../users/index.ts';
@@ -9,7 +10,9 @@ import { OtpAuthService } from './otp-auth.service.ts';
 /** Sign-in (and sign-up) with an emailed magic link / one-time code. */
 export const otpAuthModule = defineModule({
   name: 'otp-auth',
-  requires: [usersModule, verificationCodesModule, emailModule, signInModule],
-  services: ({ users, verificationCodes, email, signIn }) => ({ otpAuth: new OtpAuthService(users, verificationCodes, email, signIn) }),
+  requires: [usersModule, verificationCodesModule, emailModule, signInModule, botChallengesModule],
+  services: ({ users, verificationCodes, email, signIn, botChallenges }) => ({
+    otpAuth: new OtpAuthService(users, verificationCodes, email, signIn, botChallenges),
+  }),
   handlers: otpAuthHandlers,
 });

@@ -5,7 +5,8 @@ import { authOf } from '../../request-context/auth-of.ts';
 
 export function otpAuthHandlers(services: { otpAuth: OtpAuthService; verificationCodes: VerificationCodeService }) {
   return {
-    sendSignInCode: async (request) => services.otpAuth.sendCode(authOf(request).project, request.body.email, request.body.callback_url),
+    sendSignInCode: async (request) =>
+      services.otpAuth.sendCode(authOf(request).project, request.body.email, request.body.callback_url, request.body, request.ip),
 
     signInWithCode: async (request) => services.otpAuth.signInWithCode(authOf(request), request.body.code, request.ip),
 

@@ -7,6 +7,7 @@ import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserService } from '../users/user.service.ts';
+import type { BotChallengeFields, BotChallengeResult, BotChallengeService } from '../bot-challenges/index.ts';
 import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
 
 /** Codes sent by email sign people in for an hour. */
@@ -19,12 +20,23 @@ export class OtpAuthService {
     private readonly codes: VerificationCodeService,
     private readonly email: EmailService,
     private readonly signIn: SignInService,
+    private readonly botChallenges: BotChallengeService,
   ) {}
 
-  async sendCode(project: Project, email: string, callbackUrl: string): Promise<{ nonce: string }> {
+  /** An email with no account yet is a sign-up to come: its bot challenge is judged here (a token lives minutes, the code an hour) and kept with the code. */
+  async sendCode(
+    project: Project,
+    email: string,
+    callbackUrl: string,
+    challenge: BotChallengeFields,
+    ip: string,
+  ): Promise<{ nonce: string }> {
     assertOtpEnabled(project);
     assertTrustedUrl(project, callbackUrl);
-    const { code, otp, nonce } = await this.codes.issue(project.id, 'otp_sign_in', { email }, signInCodeLifetimeMillis);
+    const signingUp = project.config.auth.botChallenge.mode !== 'off' && !(await this.users.findAuthEmail(project.id, email));
+    const botChallenge = signingUp ? await this.botChallenges.judge(project, challenge, ip) : undefined;
+    const data = botChallenge ? { email, bot_challenge: botChallenge } : { email };
+    const { code, otp, nonce } = await this.codes.issue(project.id, 'otp_sign_in', data, signInCodeLifetimeMillis);
     await this.email.send(project, {
       to: email,
       kind: 'sign_in_code',
@@ -42,7 +54,10 @@ export class OtpAuthService {
     const { project } = auth;
     assertOtpEnabled(project);
     // Check first; use the code only once the sign-in can go through.
-    const { email } = (await this.codes.redeem(project.id, 'otp_sign_in', code, { peek: true })) as { email: string };
+    const { email, bot_challenge: botChallenge } = (await this.codes.redeem(project.id, 'otp_sign_in', code, { peek: true })) as {
+      email: string;
+      bot_challenge?: BotChallengeResult;
+    };
     const owner = await this.users.findAuthEmail(project.id, email);
     if (owner && !owner.is_verified) throw new UserEmailAlreadyExistsError({ email, would_work_if_email_was_verified: true });
     if (!owner && !project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
@@ -55,8 +70,8 @@ export class OtpAuthService {
     const write = { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true };
     const anonymous = auth.user?.record.is_anonymous ? auth.user.record : undefined;
     const user: UserRecord = anonymous
-      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'otp' })
-      : await this.users.create(project, write, 'otp');
+      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'otp', botChallenge, ip })
+      : await this.users.create(project, write, 'otp', undefined, { botChallenge, ip });
     return { ...(await this.signIn.signIn(project, user, { ip })), is_new_user: true };
   }
 }

@@ -1,4 +1,5 @@
 import { defineModule } from '../../kernel/module.ts';
+import { botChallengesModule } from '../bot-challenges/index.ts';
 import { contactChannelsModule } from '../contact-channels/index.ts';
 import { emailModule } from '../email/index.ts';
 import { sessionsModule } from '../sessions/index.ts';
@@ -12,10 +13,14 @@ import { PasswordResetService } from './password-reset.service.ts';
 /** Password sign-up, sign-in, changes and the emailed reset. */
 export const passwordAuthModule = defineModule({
   name: 'password-auth',
-  requires: [usersModule, sessionsModule, signInModule, contactChannelsModule, verificationCodesModule, emailModule],
-  services: ({ users, sessions, signIn, contactChannels, verificationCodes, email }) => ({
-    passwordAuth: new PasswordAuthService(users, sessions, signIn, (project, user, callbackUrl) =>
-      contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
+  requires: [usersModule, sessionsModule, signInModule, contactChannelsModule, verificationCodesModule, emailModule, botChallengesModule],
+  services: ({ users, sessions, signIn, contactChannels, verificationCodes, email, botChallenges }) => ({
+    passwordAuth: new PasswordAuthService(
+      users,
+      sessions,
+      signIn,
+      (project, user, callbackUrl) => contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
+      botChallenges,
     ),
     passwordReset: new PasswordResetService(users, sessions, verificationCodes, email),
   }),

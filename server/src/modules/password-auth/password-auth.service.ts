@@ -16,6 +16,7 @@ import type { SessionService } from '../sessions/session.service.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import type { UserService } from '../users/user.service.ts';
+import type { BotChallengeFields, BotChallengeService } from '../bot-challenges/index.ts';
 
 /** Sends the verification email of a new address (wired to the contact-channel service). */
 export type VerificationSender = (project: Project, user: UserRecord, callbackUrl: string) => Promise<void>;
@@ -27,11 +28,12 @@ export class PasswordAuthService {
     private readonly sessions: SessionService,
     private readonly signIn: SignInService,
     private readonly sendVerification: VerificationSender,
+    private readonly botChallenges: BotChallengeService,
   ) {}
 
   async signUp(
     auth: RequestAuth,
-    input: { email: string; password: string; verification_callback_url?: string },
+    input: { email: string; password: string; verification_callback_url?: string } & BotChallengeFields,
     ip: string,
   ): Promise<SignInTokens> {
     const { project } = auth;
@@ -43,12 +45,14 @@ export class PasswordAuthService {
     if (await this.users.findByAuthEmail(project.id, input.email)) {
       throw new UserEmailAlreadyExistsError({ email: input.email, would_work_if_email_was_verified: false });
     }
+    // After the cheap refusals (a provider's token is single-use), before anything is written.
+    const botChallenge = await this.botChallenges.judge(project, input, ip);
     const write = { primary_email: input.email, primary_email_auth_enabled: true, password: input.password };
     // An anonymous user who signs up keeps its id and everything attached to it.
     const anonymous = auth.user?.record.is_anonymous ? auth.user.record : undefined;
     const user = anonymous
-      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'password' })
-      : await this.users.create(project, write, 'password');
+      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'password', botChallenge, ip })
+      : await this.users.create(project, write, 'password', undefined, { botChallenge, ip });
     if (input.verification_callback_url) await this.sendVerification(project, user, input.verification_callback_url);
     return this.signIn.signIn(project, user, { ip });
   }

@@ -3,9 +3,10 @@ import type { Project } from '../../tenancy/project.ts';
 
 type ClientProject = components['schemas']['ClientProject'];
 type OAuthProviderType = components['schemas']['OAuthProviderType'];
+type ClientBotChallenge = components['schemas']['ClientBotChallenge'];
 
-/** The public view of a project (`GET /projects/current`), derived from the rendered config. */
-export function toClientProject(project: Project): ClientProject {
+/** The public view of a project (`GET /projects/current`), derived from the rendered config; with the sign-up page's bot-challenge widget when the project has one. */
+export function toClientProject(project: Project, botChallenge?: ClientBotChallenge): ClientProject {
   const { config } = project;
   return {
     id: project.id,
@@ -20,6 +21,7 @@ export function toClientProject(project: Project): ClientProject {
       allow_localhost: config.domains.allowLocalhost,
       allow_user_api_keys: config.apiKeys.enabled.user,
       allow_team_api_keys: config.apiKeys.enabled.team,
+      ...(botChallenge ? { bot_challenge: botChallenge } : {}),
       enabled_oauth_providers: Object.entries(config.auth.oauth.providers)
         .filter(([, provider]) => provider.allowSignIn)
         .map(([id, provider]) => ({ id: (provider.type ?? id) as OAuthProviderType })),

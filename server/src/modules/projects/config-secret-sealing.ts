@@ -2,12 +2,12 @@ import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 
 /**
  * The secrets inside a project's config override (the own SMTP server's `password`, each OAuth
- * provider's `clientSecret`) are stored sealed (lib/at-rest-cipher.ts), whether the override names
+ * provider's `clientSecret`, the bot challenge's `secretKey`) are stored sealed (lib/at-rest-cipher.ts), whether the override names
  * them nested (`{"emails.server": {"password": …}}`) or by a dotted key (`"emails.server.password"`).
  * Sealed as the row is written, opened as it is read: the rest of the server, and an admin reading
  * the override back, see the plain value.
  */
-const secretKeys = new Set(['password', 'clientSecret']);
+const secretKeys = new Set(['password', 'clientSecret', 'secretKey']);
 const place = 'project.config_override';
 
 const isSecretKey = (key: string) => secretKeys.has(key.slice(key.lastIndexOf('.') + 1));

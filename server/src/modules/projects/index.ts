@@ -1,4 +1,5 @@
 import { defineModule } from '../../kernel/module.ts';
+import { botChallengesModule } from '../bot-challenges/index.ts';
 import { cacheInvalidationModule } from '../cache-invalidation/index.ts';
 import { signingKeysModule } from '../signing-keys/index.ts';
 import { ProjectDiscovery } from './project-discovery.ts';
@@ -17,7 +18,7 @@ export const projectsModule = defineModule({
     '0016-project-logos-onboarding': migration0016,
     '0065-anonymous-sign-up-kept-on': migration0065,
   },
-  requires: [signingKeysModule, cacheInvalidationModule],
+  requires: [signingKeysModule, cacheInvalidationModule, botChallengesModule],
   services: ({ cacheInvalidation }, { db, publicUrl, cipher }) => ({
     projects: new ProjectService(db, cacheInvalidation, cipher),
     projectDiscovery: new ProjectDiscovery(publicUrl),

@@ -54,12 +54,12 @@ export async function listProjectsOwnedBy(db: DbHandle, teamIds: readonly string
   return kyselyOf(db).selectFrom('project').selectAll().where('owner_team_id', 'in', teamIds).orderBy('created_at').execute();
 }
 
-/** The overrides that name a secret key (`password`, `clientSecret`): the ones the re-seal job looks at. */
+/** The overrides that name a secret key (`password`, `clientSecret`, `secretKey`): the ones the re-seal job looks at. */
 export async function listOverridesNamingSecretsAcrossProjects(db: DbHandle): Promise<Array<Pick<ProjectRow, 'id' | 'config_override'>>> {
   return kyselyOf(db)
     .selectFrom('project')
     .select(['id', 'config_override'])
-    .where(sql<boolean>`config_override::text ~ '(password|clientSecret)"'`)
+    .where(sql<boolean>`config_override::text ~ '(password|clientSecret|secretKey)"'`)
     .execute();
 }
 

@@ -1,6 +1,7 @@
 import { ProjectNotFoundError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
+import type { BotChallengeService } from '../bot-challenges/index.ts';
 import type { ProjectDiscovery } from './project-discovery.ts';
 import type { ProjectService } from './project.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
@@ -10,9 +11,13 @@ export function projectHandlers(services: {
   projects: ProjectService;
   projectDiscovery: ProjectDiscovery;
   signingKeys: SigningKeysService;
+  botChallenges: BotChallengeService;
 }) {
   return {
-    getCurrentProject: async (request) => toClientProject(authOf(request).project),
+    getCurrentProject: async (request) => {
+      const { project } = authOf(request);
+      return toClientProject(project, services.botChallenges.widget(project));
+    },
 
     getProjectJwks: async (request, reply) => {
       const project = await services.projects.find(request.params.project_id);

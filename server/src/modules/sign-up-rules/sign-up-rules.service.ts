@@ -4,6 +4,8 @@ import type { Project } from '../../tenancy/project.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { SignUpAdmission, SignUpAttempt, SignUpGate } from '../users/index.ts';
 import { countTriggersByHour, insertTriggers } from './sign-up-rule-trigger.repository.ts';
+import { isDisposableDomain, riskScores, type SignUpRiskScores, signalKeys } from './risk-scores.ts';
+import { countSignals, insertSignal } from './sign-up-signal.repository.ts';
 import {
   evaluateSignUpRules,
   signUpRuleActions,
@@ -36,9 +38,7 @@ export class SignUpRulesService implements SignUpGate {
   constructor(private readonly db: DbHandle) {}
 
   async admit(project: Project, attempt: SignUpAttempt & { email: string | null; countryCode: string | null }): Promise<SignUpAdmission> {
-    if (Object.keys(project.config.auth.signUpRules).length === 0 && project.config.auth.signUpRulesDefaultAction !== 'reject') {
-      return { record: async () => undefined };
-    }
+    const scores = await this.scoreRisk(project, attempt);
     const trace = evaluateSignUpRules(
       project.config,
       signUpRuleContext({
@@ -46,6 +46,7 @@ export class SignUpRulesService implements SignUpGate {
         authMethod: attempt.method,
         oauthProvider: attempt.oauthProvider ?? null,
         countryCode: attempt.countryCode,
+        riskScores: scores,
       }),
     );
     const matched = matchedRules(trace);
@@ -65,6 +66,7 @@ export class SignUpRulesService implements SignUpGate {
       ? (project.config.auth.signUpRules[restrictingRule] as { displayName?: string }).displayName
       : undefined;
     return {
+      riskScores: scores,
       // Stack's wording, so a dashboard shows the same private note.
       restriction: restrictingRule
         ? { privateDetails: `Restricted by sign-up rule: ${restrictingRule}${displayName ? ` (${displayName})` : ''}` }
@@ -76,6 +78,24 @@ export class SignUpRulesService implements SignUpGate {
           matched.map((match) => ({ ...match, user_id: userId })),
         ),
     };
+  }
+
+  /**
+   * The attempt's risk scores (risk-scores.ts) from the project's attempts of the last 24 hours; the
+   * attempt is then counted itself, admitted or not (a rejected bot retrying still adds up).
+   */
+  private async scoreRisk(project: Project, attempt: SignUpAttempt & { email: string | null }): Promise<SignUpRiskScores> {
+    const keys = signalKeys(attempt.email, attempt.ip);
+    const counts = await countSignals(this.db, project.id, keys, new Date(Date.now() - 24 * 3_600_000));
+    await insertSignal(this.db, project.id, keys);
+    const domain = attempt.email?.slice(attempt.email.lastIndexOf('@') + 1) ?? '';
+    return riskScores({
+      disposable: domain !== '' && isDisposableDomain(domain),
+      sameIp: counts.ip,
+      sameSubnet: counts.subnet,
+      lookalikes: counts.emailSkeleton,
+      challenge: attempt.botChallenge ?? 'off',
+    });
   }
 
   /** Rule matches of the last `statisticsHours` hours: per rule (with hourly counts, oldest first) and per action. */

@@ -5,7 +5,7 @@ import * as migration0075 from './migrations/0075-user-search-trigram-indexes.ts
 import { UserService } from './user.service.ts';
 import { userHandlers } from './users.routes.ts';
 
-export type { SignUpAdmission, SignUpAttempt, SignUpGate } from './user.service.ts';
+export type { SignUpAdmission, SignUpAttempt, SignUpGate, SignUpSignals } from './user.service.ts';
 
 /**
  * Users and their primary email. Other modules react to users through `users.created` and

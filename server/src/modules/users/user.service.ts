@@ -36,11 +36,16 @@ const searchStatisticsTtlMs = 10 * 60_000;
 export type SignUpMethod = 'password' | 'otp' | 'oauth' | 'anonymous' | 'server' | 'passkey';
 
 /** A sign-up by an end user (not an anonymous user, not a server-side create): what the sign-up rules judge. */
-export type SignUpAttempt = { method: 'password' | 'otp' | 'oauth' | 'passkey'; oauthProvider?: string | null };
+export type SignUpAttempt = { method: 'password' | 'otp' | 'oauth' | 'passkey'; oauthProvider?: string | null } & SignUpSignals;
+
+/** What the request told about the person signing up, for the risk scores: the client IP and the bot challenge's result. */
+export type SignUpSignals = { ip?: string; botChallenge?: 'off' | 'passed' | 'failed' | 'missing' | 'unavailable' };
 
 /** What the sign-up rules let through: a restriction for the new user, and the statistics written in the creating transaction. */
 export type SignUpAdmission = {
   restriction?: { privateDetails: string };
+  /** Stack's `risk_scores.sign_up` (0-100), stored on the user. */
+  riskScores?: { bot: number; free_trial_abuse: number };
   record(trx: DbHandle, userId: string): Promise<void>;
 };
 
@@ -157,11 +162,17 @@ export class UserService {
   }
 
   /** `oauthProvider`: the provider type of an OAuth sign-up (the rules' `oauthProvider`). */
-  async create(project: Project, write: UserWrite, signUpMethod: SignUpMethod, oauthProvider?: string): Promise<UserRecord> {
+  async create(
+    project: Project,
+    write: UserWrite,
+    signUpMethod: SignUpMethod,
+    oauthProvider?: string,
+    signals: SignUpSignals = {},
+  ): Promise<UserRecord> {
     assertConsistentWrite(write, 'create');
     const passwordHash = await this.passwordHashOf(project, write);
     const admission = signUpMethods.has(signUpMethod)
-      ? await this.admit(project, { method: signUpMethod as SignUpAttempt['method'], oauthProvider }, write, null)
+      ? await this.admit(project, { method: signUpMethod as SignUpAttempt['method'], oauthProvider, ...signals }, write, null)
       : undefined;
     if (admission?.restriction) write = restrictedWrite(write, null, admission.restriction.privateDetails);
     const id = randomUUID();
@@ -183,7 +194,7 @@ export class UserService {
         restricted_by_admin_reason: write.restricted_by_admin_reason ?? null,
         restricted_by_admin_private_details: write.restricted_by_admin_private_details ?? null,
         country_code: write.country_code ?? null,
-        risk_scores: null,
+        risk_scores: admission?.riskScores ? JSON.stringify({ sign_up: admission.riskScores }) : null,
         sign_up_method: signUpMethod,
       });
       if (write.primary_email) {
@@ -234,6 +245,7 @@ export class UserService {
         restricted_by_admin_private_details: write.restricted_by_admin_private_details,
         country_code: write.country_code,
         is_anonymous: write.is_anonymous === false ? false : undefined,
+        risk_scores: admission?.riskScores ? JSON.stringify({ sign_up: admission.riskScores }) : undefined,
         password_hash: write.password === null ? null : passwordHash,
         totp_secret:
           write.totp_secret_base64 === undefined
