@@ -106,7 +106,8 @@ export function classifySamlFailure(error: unknown, envelope: SamlEnvelope): Sso
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && error.name === 'SamlStatusError') return samlRefusal('status', message);
   if (/InResponseTo/i.test(message)) return samlRefusal('unknown_request');
-  if (/expired|not yet valid|too old/i.test(message)) return samlRefusal('expired');
+  // node-saml finds no subject confirmation whose validity window holds now: an expired assertion.
+  if (/expired|not yet valid|too old|subject confirmation/i.test(message)) return samlRefusal('expired');
   if (/audience/i.test(message)) return samlRefusal('audience');
   if (/signature|issuer/i.test(message)) return samlRefusal(envelope.signed || envelope.encrypted ? 'signature_invalid' : 'unsigned');
   return samlRefusal('malformed');
