@@ -20273,13 +20273,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad query, unknown client or untrusted redirect. */
+            /** @description Bad query, unknown client, untrusted redirect, or an OpenID issuer that cannot be reached or is not allowed. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SchemaError"] | components["schemas"]["InvalidOauthClientIdOrSecretError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "application/json": components["schemas"]["SchemaError"] | components["schemas"]["InvalidOauthClientIdOrSecretError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["SsoConnectionConfigInvalidError"];
                 };
             };
             404: components["responses"]["SSO_CONNECTION_NOT_FOUND"];
