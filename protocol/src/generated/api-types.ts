@@ -5032,7 +5032,7 @@ export interface paths {
          *     connection of the team that verified the email's domain (null when there is none). The sign-in page asks this
          *     first and sends the browser to `GET /auth/sso/authorize/{connection_id}`.
          */
-        post: operations["discoverSsoConnection"];
+        post: operations["getSsoConnectionForEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -20204,7 +20204,7 @@ export interface operations {
             409: components["responses"]["TEAM_DOMAIN_ALREADY_VERIFIED"];
         };
     };
-    discoverSsoConnection: {
+    getSsoConnectionForEmail: {
         parameters: {
             query?: never;
             header?: {

@@ -204,7 +204,7 @@ export const operationDescriptors = {
   updateTeamDomain: {"operationId":"updateTeamDomain","method":"PATCH","path":"/sso/domains/{domain_id}","responseType":"json","bodyType":"application/json","auth":"required"},
   deleteTeamDomain: {"operationId":"deleteTeamDomain","method":"DELETE","path":"/sso/domains/{domain_id}","responseType":"json","auth":"required"},
   verifyTeamDomain: {"operationId":"verifyTeamDomain","method":"POST","path":"/sso/domains/{domain_id}/verify","responseType":"json","auth":"required"},
-  discoverSsoConnection: {"operationId":"discoverSsoConnection","method":"POST","path":"/auth/sso/discover","responseType":"json","bodyType":"application/json","auth":"required"},
+  getSsoConnectionForEmail: {"operationId":"getSsoConnectionForEmail","method":"POST","path":"/auth/sso/discover","responseType":"json","bodyType":"application/json","auth":"required"},
   redirectToSsoProvider: {"operationId":"redirectToSsoProvider","method":"GET","path":"/auth/sso/authorize/{connection_id}","responseType":"none","auth":"none"},
   getSsoSamlMetadata: {"operationId":"getSsoSamlMetadata","method":"GET","path":"/auth/sso/saml/{connection_id}/metadata","responseType":"none","auth":"none"},
   receiveSsoSamlResponse: {"operationId":"receiveSsoSamlResponse","method":"POST","path":"/auth/sso/saml/{connection_id}/acs","responseType":"none","bodyType":"application/x-www-form-urlencoded","auth":"none"},

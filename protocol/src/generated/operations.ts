@@ -202,7 +202,7 @@ export type OperationName =
   | "updateTeamDomain"
   | "deleteTeamDomain"
   | "verifyTeamDomain"
-  | "discoverSsoConnection"
+  | "getSsoConnectionForEmail"
   | "redirectToSsoProvider"
   | "getSsoSamlMetadata"
   | "receiveSsoSamlResponse"
@@ -419,7 +419,7 @@ export const createTeamDomain = {"operationId":"createTeamDomain","method":"POST
 export const updateTeamDomain = {"operationId":"updateTeamDomain","method":"PATCH","path":"/sso/domains/{domain_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const deleteTeamDomain = {"operationId":"deleteTeamDomain","method":"DELETE","path":"/sso/domains/{domain_id}","responseType":"json","auth":"required"} as const;
 export const verifyTeamDomain = {"operationId":"verifyTeamDomain","method":"POST","path":"/sso/domains/{domain_id}/verify","responseType":"json","auth":"required"} as const;
-export const discoverSsoConnection = {"operationId":"discoverSsoConnection","method":"POST","path":"/auth/sso/discover","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const getSsoConnectionForEmail = {"operationId":"getSsoConnectionForEmail","method":"POST","path":"/auth/sso/discover","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const redirectToSsoProvider = {"operationId":"redirectToSsoProvider","method":"GET","path":"/auth/sso/authorize/{connection_id}","responseType":"none","auth":"none"} as const;
 export const getSsoSamlMetadata = {"operationId":"getSsoSamlMetadata","method":"GET","path":"/auth/sso/saml/{connection_id}/metadata","responseType":"none","auth":"none"} as const;
 export const receiveSsoSamlResponse = {"operationId":"receiveSsoSamlResponse","method":"POST","path":"/auth/sso/saml/{connection_id}/acs","responseType":"none","bodyType":"application/x-www-form-urlencoded","auth":"none"} as const;

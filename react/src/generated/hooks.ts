@@ -398,8 +398,8 @@ export { getDeleteTeamDomainUrl, deleteTeamDomain, getDeleteTeamDomainMutationOp
 export type { DeleteTeamDomainMutationResult, DeleteTeamDomainMutationError } from './hooks/delete-team-domain';
 export { getVerifyTeamDomainUrl, verifyTeamDomain, getVerifyTeamDomainMutationOptions, useVerifyTeamDomain } from './hooks/verify-team-domain';
 export type { VerifyTeamDomainMutationResult, VerifyTeamDomainMutationError } from './hooks/verify-team-domain';
-export { getDiscoverSsoConnectionUrl, discoverSsoConnection, getDiscoverSsoConnectionMutationOptions, useDiscoverSsoConnection } from './hooks/discover-sso-connection';
-export type { DiscoverSsoConnectionMutationResult, DiscoverSsoConnectionMutationBody, DiscoverSsoConnectionMutationError } from './hooks/discover-sso-connection';
+export { getGetSsoConnectionForEmailUrl, getSsoConnectionForEmail, getGetSsoConnectionForEmailMutationOptions, useGetSsoConnectionForEmail } from './hooks/get-sso-connection-for-email';
+export type { GetSsoConnectionForEmailMutationResult, GetSsoConnectionForEmailMutationBody, GetSsoConnectionForEmailMutationError } from './hooks/get-sso-connection-for-email';
 export { getRedirectToSsoProviderUrl, redirectToSsoProvider, getRedirectToSsoProviderQueryKey, getRedirectToSsoProviderQueryOptions, useRedirectToSsoProvider, getRedirectToSsoProviderSuspenseQueryOptions, useRedirectToSsoProviderSuspense } from './hooks/redirect-to-sso-provider';
 export type { RedirectToSsoProviderQueryResult, RedirectToSsoProviderQueryError, RedirectToSsoProviderSuspenseQueryResult, RedirectToSsoProviderSuspenseQueryError } from './hooks/redirect-to-sso-provider';
 export { getGetSsoSamlMetadataUrl, getSsoSamlMetadata, getGetSsoSamlMetadataQueryKey, getGetSsoSamlMetadataQueryOptions, useGetSsoSamlMetadata, getGetSsoSamlMetadataSuspenseQueryOptions, useGetSsoSamlMetadataSuspense } from './hooks/get-sso-saml-metadata';

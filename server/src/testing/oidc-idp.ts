@@ -28,7 +28,13 @@ export async function startOidcIdp() {
         ],
         findAccount: async (_context, id) => ({
           accountId: id,
-          claims: async () => ({ sub: `sub-${id}`, email: id, email_verified: true, name: `OIDC ${id.split('@')[0]}`, groups: ['Engineers'] }),
+          claims: async () => ({
+            sub: `sub-${id}`,
+            email: id,
+            email_verified: true,
+            name: `OIDC ${id.split('@')[0]}`,
+            groups: ['Engineers'],
+          }),
         }),
         claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
         cookies: { keys: ['oidc test cookie key'] },
@@ -66,7 +72,11 @@ export async function startOidcIdp() {
         const form = page.includes('name="login"')
           ? new URLSearchParams({ prompt: 'login', login, password: 'any' })
           : new URLSearchParams({ prompt: 'consent' });
-        const submitted = await send(action, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+        const submitted = await send(action, {
+          method: 'POST',
+          body: form,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
         url = new URL(submitted.headers.get('location') ?? '', action).href;
       }
       throw new Error('the OpenID provider did not redirect back');

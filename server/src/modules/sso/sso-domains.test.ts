@@ -4,7 +4,7 @@ import { expectError } from '../../testing/expect-response.ts';
 import { trustedDomains } from '../../testing/oauth-test-flow.ts';
 import { TestSamlIdp } from '../../testing/saml-idp.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../testing/test-context.ts';
-import { newEmail, ssoFlows } from './sso-test-helpers.ts';
+import { ssoFlows } from './sso-test-helpers.ts';
 
 /**
  * Verified domains against a local DNS server (dns2): the TXT proof, enrolment of new users by the
@@ -119,7 +119,12 @@ describe('home-realm discovery and the merge strategy', () => {
     const signInAs = async (email: string) => {
       const { verifier, location } = await flows.authorize(project, connection.id);
       const request = TestSamlIdp.readRequest(location);
-      const samlResponse = await idp.response({ acsUrl: request.acsUrl, audience: connection.saml.sp_entity_id, email, inResponseTo: request.id });
+      const samlResponse = await idp.response({
+        acsUrl: request.acsUrl,
+        audience: connection.saml.sp_entity_id,
+        email,
+        inResponseTo: request.id,
+      });
       return { answer: await flows.postAcs(connection.id, samlResponse), verifier };
     };
     expectError((await signInAs(existing)).answer, 409, 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE');
@@ -135,7 +140,11 @@ describe('home-realm discovery and the merge strategy', () => {
     expect(linked.answer.status, linked.answer.text).toBe(303);
     const tokens = await flows.exchange(project, String(linked.answer.headers.location), linked.verifier);
     expect(tokens.is_new_user).toBe(false);
-    const me = await context.request({ method: 'GET', url: '/api/v1/users/me', headers: { ...project.headers.client, 'x-stack-access-token': tokens.access_token } });
+    const me = await context.request({
+      method: 'GET',
+      url: '/api/v1/users/me',
+      headers: { ...project.headers.client, 'x-stack-access-token': tokens.access_token },
+    });
     expect(me.body.id).toBe(existingId);
 
     // A disabled connection is not offered, nor can it be started.
@@ -154,23 +163,48 @@ describe('connection operations', () => {
       [{ idp_metadata_xml: '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x"/>' }, 'no IDPSSODescriptor'],
       [{ idp_metadata_xml: idp.metadata([]) }, 'no readable signing certificate (KeyDescriptor X509Certificate)'],
     ] as const) {
-      expectError(await call('POST', '/sso/connections', { team_id: teamId, protocol: 'saml', display_name: 'x', saml: payload }), 400, 'SSO_CONNECTION_CONFIG_INVALID', { reason });
+      expectError(
+        await call('POST', '/sso/connections', { team_id: teamId, protocol: 'saml', display_name: 'x', saml: payload }),
+        400,
+        'SSO_CONNECTION_CONFIG_INVALID',
+        { reason },
+      );
     }
     expectError(
-      await call('POST', '/sso/connections', { team_id: teamId, protocol: 'saml', display_name: 'x', saml: { idp_metadata_xml: idp.metadata() }, idp_initiated_redirect_url: 'https://evil.example.net/' }),
+      await call('POST', '/sso/connections', {
+        team_id: teamId,
+        protocol: 'saml',
+        display_name: 'x',
+        saml: { idp_metadata_xml: idp.metadata() },
+        idp_initiated_redirect_url: 'https://evil.example.net/',
+      }),
       400,
       'REDIRECT_URL_NOT_WHITELISTED',
     );
     expectError(
-      await call('POST', '/sso/connections', { team_id: '00000000-0000-4000-8000-000000000000', protocol: 'saml', display_name: 'x', saml: { idp_metadata_xml: idp.metadata() } }),
+      await call('POST', '/sso/connections', {
+        team_id: '00000000-0000-4000-8000-000000000000',
+        protocol: 'saml',
+        display_name: 'x',
+        saml: { idp_metadata_xml: idp.metadata() },
+      }),
       404,
       'TEAM_NOT_FOUND',
     );
-    const created = await call('POST', '/sso/connections', { team_id: teamId, protocol: 'saml', display_name: 'Umbrella', saml: { idp_metadata_xml: idp.metadata() } });
+    const created = await call('POST', '/sso/connections', {
+      team_id: teamId,
+      protocol: 'saml',
+      display_name: 'Umbrella',
+      saml: { idp_metadata_xml: idp.metadata() },
+    });
     const id = created.body.id as string;
     expect((await call('GET', `/sso/connections/${id}`)).body).toEqual(created.body);
     expect((await call('GET', `/sso/connections?team_id=${teamId}`)).body.items).toEqual([created.body]);
-    expectError(await call('PATCH', `/sso/connections/${id}`, { oidc: { issuer: 'https://idp.example.com', client_id: 'a', client_secret: 'b' } }), 400, 'SSO_CONNECTION_CONFIG_INVALID');
+    expectError(
+      await call('PATCH', `/sso/connections/${id}`, { oidc: { issuer: 'https://idp.example.com', client_id: 'a', client_secret: 'b' } }),
+      400,
+      'SSO_CONNECTION_CONFIG_INVALID',
+    );
     expect((await call('PATCH', `/sso/connections/${id}`, { display_name: 'Umbrella Corp' })).body.display_name).toBe('Umbrella Corp');
     expect((await call('DELETE', `/sso/connections/${id}`)).body).toEqual({ success: true });
     expectError(await call('GET', `/sso/connections/${id}`), 404, 'SSO_CONNECTION_NOT_FOUND');
@@ -182,10 +216,23 @@ describe('connection operations', () => {
   it('refuses an authorize with an unknown client or an untrusted redirect', async () => {
     const teamId = await newTeam('Hooli');
     const idp = await TestSamlIdp.create();
-    const { body } = await call('POST', '/sso/connections', { team_id: teamId, protocol: 'saml', display_name: 'Hooli', saml: { idp_metadata_xml: idp.metadata() } });
+    const { body } = await call('POST', '/sso/connections', {
+      team_id: teamId,
+      protocol: 'saml',
+      display_name: 'Hooli',
+      saml: { idp_metadata_xml: idp.metadata() },
+    });
     const other = await context.createProject();
     expectError((await flows.authorize(other, body.id)).response, 404, 'SSO_CONNECTION_NOT_FOUND');
-    expectError((await flows.authorize(project, body.id, { client_id: '00000000-0000-4000-8000-000000000000' })).response, 400, 'INVALID_OAUTH_CLIENT_ID_OR_SECRET');
-    expectError((await flows.authorize(project, body.id, { redirect_uri: 'https://evil.example.net/cb' })).response, 400, 'REDIRECT_URL_NOT_WHITELISTED');
+    expectError(
+      (await flows.authorize(project, body.id, { client_id: '00000000-0000-4000-8000-000000000000' })).response,
+      400,
+      'INVALID_OAUTH_CLIENT_ID_OR_SECRET',
+    );
+    expectError(
+      (await flows.authorize(project, body.id, { redirect_uri: 'https://evil.example.net/cb' })).response,
+      400,
+      'REDIRECT_URL_NOT_WHITELISTED',
+    );
   });
 });

@@ -26,7 +26,12 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/v1/sso/connections',
     headers: project.headers.server,
-    payload: { team_id: teamId, protocol: 'oidc', display_name: 'Oidc Co', oidc: { issuer: idp.issuer, client_id: 'gatehouse', client_secret: 'oidc-client-secret' } },
+    payload: {
+      team_id: teamId,
+      protocol: 'oidc',
+      display_name: 'Oidc Co',
+      oidc: { issuer: idp.issuer, client_id: 'gatehouse', client_secret: 'oidc-client-secret' },
+    },
   });
   expect(created.status, created.text).toBe(201);
   connection = created.body;
@@ -57,7 +62,11 @@ describe('OpenID Connect sign-in', () => {
     expect(answer.status, answer.text).toBe(303);
     const tokens = await flows.exchange(project, String(answer.headers.location), verifier);
     expect(tokens.is_new_user).toBe(true);
-    const me = await context.request({ method: 'GET', url: '/api/v1/users/me', headers: { ...project.headers.client, 'x-stack-access-token': tokens.access_token } });
+    const me = await context.request({
+      method: 'GET',
+      url: '/api/v1/users/me',
+      headers: { ...project.headers.client, 'x-stack-access-token': tokens.access_token },
+    });
     expect(me.body.primary_email).toBe(email);
     expect(me.body.display_name).toBe(`OIDC ${email.split('@')[0]}`);
     expect(await context.services.teams.isMember(project.project.id, teamId, me.body.id)).toBe(true);
@@ -71,7 +80,11 @@ describe('OpenID Connect sign-in', () => {
     const state = new URL(location).searchParams.get('state') ?? '';
     const forged = `${connection.oidc.redirect_uri}?code=forged&state=${state}&iss=${encodeURIComponent(idp.issuer)}`;
     expectError(await callback(forged), 400, 'SSO_RESPONSE_INVALID', { protocol: 'oidc', reason: 'oidc_error' });
-    expectError(await callback(`${connection.oidc.redirect_uri.replace(connection.id, '00000000-0000-4000-8000-000000000000')}?state=x`), 404, 'SSO_CONNECTION_NOT_FOUND');
+    expectError(
+      await callback(`${connection.oidc.redirect_uri.replace(connection.id, '00000000-0000-4000-8000-000000000000')}?state=x`),
+      404,
+      'SSO_CONNECTION_NOT_FOUND',
+    );
   });
 
   it('cannot use an issuer the outbound guard refuses (loopback without allow localhost, private ranges)', async () => {

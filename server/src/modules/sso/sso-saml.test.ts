@@ -70,8 +70,13 @@ async function spInitiated(email: string, options: Parameters<TestSamlIdp['respo
 }
 
 const me = async (accessToken: string) =>
-  (await context.request({ method: 'GET', url: '/api/v1/users/me', headers: { ...project.headers.client, 'x-stack-access-token': accessToken } }))
-    .body as { id: string; primary_email: string; display_name: string | null; primary_email_verified: boolean };
+  (
+    await context.request({
+      method: 'GET',
+      url: '/api/v1/users/me',
+      headers: { ...project.headers.client, 'x-stack-access-token': accessToken },
+    })
+  ).body as { id: string; primary_email: string; display_name: string | null; primary_email_verified: boolean };
 
 describe('SAML sign-in', () => {
   it('signs a new person in (JIT), makes them a member of the team and grants the permissions of their IdP groups', async () => {
@@ -95,7 +100,11 @@ describe('SAML sign-in', () => {
 
     // The second sign-in finds the same user.
     const again = await spInitiated(email);
-    const second = await flows.exchange(project, String((await flows.postAcs(connection.id, again.samlResponse)).headers.location), again.verifier);
+    const second = await flows.exchange(
+      project,
+      String((await flows.postAcs(connection.id, again.samlResponse)).headers.location),
+      again.verifier,
+    );
     expect(second.is_new_user).toBe(false);
     expect((await me(second.access_token)).id).toBe(user.id);
   });
@@ -122,28 +131,52 @@ describe('SAML sign-in', () => {
     expectError(await flows.postAcs(connection.id, forged), 400, 'SSO_RESPONSE_INVALID', { protocol: 'saml', reason: 'signature_invalid' });
 
     const unsigned = await spInitiated(newEmail('unsigned'), { sign: false });
-    expectError(await flows.postAcs(connection.id, unsigned.samlResponse), 400, 'SSO_RESPONSE_INVALID', { protocol: 'saml', reason: 'unsigned' });
+    expectError(await flows.postAcs(connection.id, unsigned.samlResponse), 400, 'SSO_RESPONSE_INVALID', {
+      protocol: 'saml',
+      reason: 'unsigned',
+    });
 
     const expired = await spInitiated(newEmail('expired'), {
       notBefore: new Date(Date.now() - 3_600_000),
       notOnOrAfter: new Date(Date.now() - 600_000),
     });
-    expectError(await flows.postAcs(connection.id, expired.samlResponse), 400, 'SSO_RESPONSE_INVALID', { protocol: 'saml', reason: 'expired' });
+    expectError(await flows.postAcs(connection.id, expired.samlResponse), 400, 'SSO_RESPONSE_INVALID', {
+      protocol: 'saml',
+      reason: 'expired',
+    });
 
     const replayed = await spInitiated(newEmail('replayed'));
     expect((await flows.postAcs(connection.id, replayed.samlResponse)).status).toBe(303);
-    expectError(await flows.postAcs(connection.id, replayed.samlResponse), 400, 'SSO_RESPONSE_INVALID', { protocol: 'saml', reason: 'replayed' });
+    expectError(await flows.postAcs(connection.id, replayed.samlResponse), 400, 'SSO_RESPONSE_INVALID', {
+      protocol: 'saml',
+      reason: 'replayed',
+    });
 
     const foreign = await spInitiated(newEmail('foreign'), { audience: 'https://other-sp.example.com/metadata' });
-    expectError(await flows.postAcs(connection.id, foreign.samlResponse), 400, 'SSO_RESPONSE_INVALID', { protocol: 'saml', reason: 'audience' });
+    expectError(await flows.postAcs(connection.id, foreign.samlResponse), 400, 'SSO_RESPONSE_INVALID', {
+      protocol: 'saml',
+      reason: 'audience',
+    });
 
     // A response to a request this server never made.
-    const stray = await idp.response({ acsUrl: connection.saml.sp_acs_url, audience: connection.saml.sp_entity_id, email: newEmail('stray'), inResponseTo: '_never' });
+    const stray = await idp.response({
+      acsUrl: connection.saml.sp_acs_url,
+      audience: connection.saml.sp_entity_id,
+      email: newEmail('stray'),
+      inResponseTo: '_never',
+    });
     expectError(await flows.postAcs(connection.id, stray), 400, 'SSO_RESPONSE_INVALID', { protocol: 'saml', reason: 'unknown_request' });
   });
 
   it('answers malformed input with a catalogued 4xx', async () => {
-    for (const bad of ['not base64 at all!', Buffer.from('<html>').toString('base64'), Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">&a;</samlp:Response>').toString('base64'), Buffer.from('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><unclosed>').toString('base64')]) {
+    for (const bad of [
+      'not base64 at all!',
+      Buffer.from('<html>').toString('base64'),
+      Buffer.from(
+        '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">&a;</samlp:Response>',
+      ).toString('base64'),
+      Buffer.from('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><unclosed>').toString('base64'),
+    ]) {
       expectError(await flows.postAcs(connection.id, bad), 400, 'SSO_RESPONSE_INVALID', { protocol: 'saml', reason: 'malformed' });
     }
     const missing = await context.request({
@@ -164,7 +197,11 @@ describe('SAML sign-in', () => {
   });
 
   it('sends an IdP-initiated sign-in to the app, which starts an SP-initiated one', async () => {
-    const samlResponse = await idp.response({ acsUrl: connection.saml.sp_acs_url, audience: connection.saml.sp_entity_id, email: newEmail('idp') });
+    const samlResponse = await idp.response({
+      acsUrl: connection.saml.sp_acs_url,
+      audience: connection.saml.sp_entity_id,
+      email: newEmail('idp'),
+    });
     const answer = await flows.postAcs(connection.id, samlResponse);
     expect(answer.status, answer.text).toBe(303);
     expect(String(answer.headers.location)).toBe(`https://app.example.com/handler/sign-in?sso_connection_id=${connection.id}`);
@@ -200,6 +237,9 @@ describe('SAML sign-in', () => {
       payload: { saml: { idp_metadata_xml: idp.metadata(), allow_idp_initiated: true, certificate_overlap_seconds: 0 } },
     });
     const stale = await spInitiated(newEmail('stale-key'), { signWith: third });
-    expectError(await flows.postAcs(connection.id, stale.samlResponse), 400, 'SSO_RESPONSE_INVALID', { protocol: 'saml', reason: 'signature_invalid' });
+    expectError(await flows.postAcs(connection.id, stale.samlResponse), 400, 'SSO_RESPONSE_INVALID', {
+      protocol: 'saml',
+      reason: 'signature_invalid',
+    });
   });
 });

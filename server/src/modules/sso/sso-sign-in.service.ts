@@ -214,7 +214,7 @@ export class SsoSignInService {
   /** The SP metadata of a SAML connection (enabled or not): entity id, ACS URL, the encryption certificate. */
   async samlMetadata(connectionId: string): Promise<string> {
     const connection = await findConnectionInAnyProject(this.db, connectionId);
-    if (!connection || connection.protocol !== 'saml') throw new SsoConnectionNotFoundError({ connection_id: connectionId });
+    if (connection?.protocol !== 'saml') throw new SsoConnectionNotFoundError({ connection_id: connectionId });
     const endpoints = samlEndpoints(this.publicUrl, connection.id);
     return generateServiceProviderMetadata({
       issuer: endpoints.entityId,

@@ -53,7 +53,7 @@ export function ssoHandlers(services: {
     },
     verifyTeamDomain: async (request) => toTeamDomainView(await teamDomains.verify(authOf(request).project.id, request.params.domain_id)),
 
-    discoverSsoConnection: async (request) => teamDomains.discover(authOf(request).project.id, request.body.email),
+    getSsoConnectionForEmail: async (request) => teamDomains.discover(authOf(request).project.id, request.body.email),
 
     redirectToSsoProvider: async (request, reply) => {
       const { query } = request;

@@ -18,7 +18,7 @@ first and sends the browser to `GET /auth/sso/authorize/{connection_id}`.
 
  * @summary Home-realm discovery (email first)
  */
-export const getDiscoverSsoConnectionUrl = () => {
+export const getGetSsoConnectionForEmailUrl = () => {
 
 
   
@@ -26,9 +26,9 @@ export const getDiscoverSsoConnectionUrl = () => {
   return `/auth/sso/discover`
 }
 
-export const discoverSsoConnection = async (ssoDiscoveryRequest: SsoDiscoveryRequest, options?: RequestInit): Promise<SsoDiscovery> => {
+export const getSsoConnectionForEmail = async (ssoDiscoveryRequest: SsoDiscoveryRequest, options?: RequestInit): Promise<SsoDiscovery> => {
   
-  return apiMutator<SsoDiscovery>(getDiscoverSsoConnectionUrl(),
+  return apiMutator<SsoDiscovery>(getGetSsoConnectionForEmailUrl(),
   {      
     ...options,
     method: 'POST',
@@ -41,11 +41,11 @@ export const discoverSsoConnection = async (ssoDiscoveryRequest: SsoDiscoveryReq
 
 
 
-export const getDiscoverSsoConnectionMutationOptions = <TError = OperationError<'discoverSsoConnection'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof discoverSsoConnection>>, TError,{data: SsoDiscoveryRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof discoverSsoConnection>>, TError,{data: SsoDiscoveryRequest}, TContext> => {
+export const getGetSsoConnectionForEmailMutationOptions = <TError = OperationError<'getSsoConnectionForEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getSsoConnectionForEmail>>, TError,{data: SsoDiscoveryRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof getSsoConnectionForEmail>>, TError,{data: SsoDiscoveryRequest}, TContext> => {
 
-const mutationKey = ['discoverSsoConnection'];
+const mutationKey = ['getSsoConnectionForEmail'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -55,10 +55,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof discoverSsoConnection>>, {data: SsoDiscoveryRequest}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getSsoConnectionForEmail>>, {data: SsoDiscoveryRequest}> = (props) => {
           const {data} = props ?? {};
 
-          return  discoverSsoConnection(data,requestOptions)
+          return  getSsoConnectionForEmail(data,requestOptions)
         }
 
         
@@ -66,23 +66,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type DiscoverSsoConnectionMutationResult = NonNullable<Awaited<ReturnType<typeof discoverSsoConnection>>>
-    export type DiscoverSsoConnectionMutationBody = SsoDiscoveryRequest
-    export type DiscoverSsoConnectionMutationError = OperationError<'discoverSsoConnection'>
+    export type GetSsoConnectionForEmailMutationResult = NonNullable<Awaited<ReturnType<typeof getSsoConnectionForEmail>>>
+    export type GetSsoConnectionForEmailMutationBody = SsoDiscoveryRequest
+    export type GetSsoConnectionForEmailMutationError = OperationError<'getSsoConnectionForEmail'>
 
     /**
  * @summary Home-realm discovery (email first)
  */
-export const useDiscoverSsoConnection = <TError = OperationError<'discoverSsoConnection'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof discoverSsoConnection>>, TError,{data: SsoDiscoveryRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
+export const useGetSsoConnectionForEmail = <TError = OperationError<'getSsoConnectionForEmail'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getSsoConnectionForEmail>>, TError,{data: SsoDiscoveryRequest}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
-        Awaited<ReturnType<typeof discoverSsoConnection>>,
+        Awaited<ReturnType<typeof getSsoConnectionForEmail>>,
         TError,
         {data: SsoDiscoveryRequest},
         TContext
       > => {
 
-      const mutationOptions = getDiscoverSsoConnectionMutationOptions(options);
+      const mutationOptions = getGetSsoConnectionForEmailMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
