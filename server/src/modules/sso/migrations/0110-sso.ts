@@ -42,6 +42,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('data', 'jsonb', (column) => column.notNull())
     .addColumn('expires_at', 'timestamptz', (column) => column.notNull())
     .execute();
+  // For the expired-rows cleanup.
+  await db.schema.createIndex('sso_flow_expires_idx').on('sso_flow').column('expires_at').execute();
 
   await db.schema
     .createTable('sso_used_assertion')
@@ -50,6 +52,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'timestamptz', (column) => column.notNull())
     .addPrimaryKeyConstraint('sso_used_assertion_pk', ['connection_id', 'assertion_id'])
     .execute();
+  await db.schema.createIndex('sso_used_assertion_expires_idx').on('sso_used_assertion').column('expires_at').execute();
 
   await db.schema
     .createTable('team_domain')
