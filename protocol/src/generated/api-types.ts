@@ -20240,7 +20240,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["RequiredAuth400"];
-            401: components["responses"]["RestrictedAccess401"];
+            401: components["responses"]["ProjectAuth401"];
             403: components["responses"]["UserToken403"];
         };
     };

@@ -80,6 +80,7 @@ describe('OpenID Connect sign-in', () => {
     const state = new URL(location).searchParams.get('state') ?? '';
     const forged = `${connection.oidc.redirect_uri}?code=forged&state=${state}&iss=${encodeURIComponent(idp.issuer)}`;
     expectError(await callback(forged), 400, 'SSO_RESPONSE_INVALID', { protocol: 'oidc', reason: 'oidc_error' });
+    expectError(await callback(`${connection.oidc.redirect_uri}?state=${'x'.repeat(600)}`), 400, 'SCHEMA_ERROR');
     expectError(
       await callback(`${connection.oidc.redirect_uri.replace(connection.id, '00000000-0000-4000-8000-000000000000')}?state=x`),
       404,
