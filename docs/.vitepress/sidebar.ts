@@ -28,6 +28,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Data vault', link: '/guide/data-vault' },
       { text: 'Teams and permissions', link: '/guide/teams-permissions' },
       { text: 'Sign-up protection', link: '/guide/sign-up-protection' },
+      { text: 'Enterprise SSO and domains', link: '/guide/enterprise-sso' },
       { text: 'CLI login', link: '/guide/cli-login' },
       { text: 'Production deployment', link: '/guide/production' },
       { text: 'Upgrading', link: '/guide/upgrading' },

@@ -4806,6 +4806,336 @@ export interface paths {
         patch: operations["createAiChatMessage"];
         trace?: never;
     };
+    "/sso/connections": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's SSO connections (of one team)
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). Every SSO connection of the project, or of `team_id`, oldest first.
+         */
+        get: operations["listSsoConnections"];
+        put?: never;
+        /**
+         * Add an SSO connection to a team
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). A team (the customer organisation) signs in through its
+         *     own identity provider. `saml`: the IdP's metadata XML (entity id, SSO URL, signing certificates); the answer
+         *     names this service provider's entity id, ACS URL and metadata URL to give the IdP. Assertions must be signed
+         *     (the response alone being signed is not enough); encrypted assertions are decrypted with the connection's own
+         *     key, published in the SP metadata. `oidc`: the issuer (discovery), client id and secret; the answer names the
+         *     redirect URI to register. Outbound requests to the issuer go through the outbound guard (public addresses only;
+         *     loopback when the project allows localhost).
+         *
+         *     The first SSO sign-in of a person creates their user (JIT) and makes them a member of the team; an existing user
+         *     with the same email is linked only as the project's `auth.oauth.accountMergeStrategy` says (never silently).
+         *     `attribute_mapping.group_permissions` grants team permissions from the IdP's groups at every sign-in.
+         */
+        post: operations["createSsoConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/connections/{connection_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One SSO connection
+         * @description **Gatehouse extension** (not in Stack Auth's protocol).
+         */
+        get: operations["getSsoConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an SSO connection
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). Its users stay (and stay members); they can no longer sign in through it.
+         */
+        delete: operations["deleteSsoConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an SSO connection (and rotate the IdP's certificates)
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). Fields left out keep their value; `saml`/`oidc` must be the
+         *     connection's protocol. New SAML metadata replaces the IdP's settings; certificates it no longer lists stay accepted
+         *     for `certificate_overlap_seconds` (default one day) so that an IdP can roll its signing key without a failed sign-in.
+         *     A new OIDC `client_secret` replaces the stored one.
+         */
+        patch: operations["updateSsoConnection"];
+        trace?: never;
+    };
+    "/sso/domains": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Teams' email domains
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). The domains of the project, or of `team_id`.
+         */
+        get: operations["listTeamDomains"];
+        put?: never;
+        /**
+         * Claim an email domain for a team (unverified)
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). The domain starts unverified: publish the TXT record the
+         *     answer names, then call `verifyTeamDomain`. Several teams may claim a domain; only one can verify it. Until then
+         *     it changes nothing (no discovery, no enrolment). `enrolment_policy` defaults to `invitation_only`.
+         */
+        post: operations["createTeamDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/domains/{domain_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a team's domain
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). Discovery and enrolment stop at once; members stay.
+         */
+        delete: operations["deleteTeamDomain"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a domain's enrolment policy
+         * @description **Gatehouse extension** (not in Stack Auth's protocol).
+         */
+        patch: operations["updateTeamDomain"];
+        trace?: never;
+    };
+    "/sso/domains/{domain_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a domain's DNS TXT record
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). Asks the DNS resolver (the servers of the setting
+         *     `DOMAIN_VERIFICATION_DNS_SERVERS`, else the system's) for the TXT records of `verification_record_name`. Found:
+         *     the domain is verified (and re-checked at each call: a record that disappeared unverifies it). Not found:
+         *     `TEAM_DOMAIN_VERIFICATION_FAILED`, and a domain verified before is no longer. Another team's verified claim:
+         *     `TEAM_DOMAIN_ALREADY_VERIFIED`.
+         */
+        post: operations["verifyTeamDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/discover": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Home-realm discovery (email first)
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). The SSO connection an email signs in with: the enabled
+         *     connection of the team that verified the email's domain (null when there is none). The sign-in page asks this
+         *     first and sends the browser to `GET /auth/sso/authorize/{connection_id}`.
+         */
+        post: operations["getSsoConnectionForEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/authorize/{connection_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start an SSO sign-in (browser navigation)
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). The same query as `GET /auth/oauth/authorize/{provider_id}`
+         *     (the app's PKCE pair, `redirect_uri`, `state`): redirects (`307`) to the IdP, a SAML AuthnRequest (HTTP-Redirect
+         *     binding) or an OpenID authorization request (code + PKCE, with `login_hint`). The flow is kept 10 minutes. The
+         *     IdP's answer comes back to the ACS / callback URL, which redirects (`303`) to `redirect_uri` with `code` and
+         *     `state`; the app exchanges the code at `POST /auth/oauth/token` as after an OAuth sign-in.
+         */
+        get: operations["redirectToSsoProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/saml/{connection_id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service provider's SAML metadata of a connection
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). SP entity id, ACS URL (HTTP-POST) and the encryption certificate, for the IdP.
+         */
+        get: operations["getSsoSamlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/saml/{connection_id}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The IdP's SAML response (HTTP-POST binding)
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). Checks the response (signature over the assertion by a
+         *     trusted certificate, validity window, audience, a one-time assertion id, `InResponseTo` of a flow of this
+         *     connection, or IdP-initiated when allowed), then signs the person in (JIT) and redirects (`303`) to the flow's
+         *     `redirect_uri` with `code` and `state`. An IdP-initiated response redirects to the connection's
+         *     `idp_initiated_redirect_url` with `sso_connection_id`. Refusals are `SSO_RESPONSE_INVALID` with a `reason`,
+         *     redirected to the flow's `error_redirect_uri` when it had one.
+         */
+        post: operations["receiveSsoSamlResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/oidc/{connection_id}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenID provider's redirect back
+         * @description **Gatehouse extension** (not in Stack Auth's protocol). Exchanges the code (PKCE; the ID token's issuer, audience,
+         *     nonce and signature checked by `openid-client`), signs the person in (JIT) and redirects (`303`) to the flow's
+         *     `redirect_uri` with `code` and `state`.
+         */
+        get: operations["redirectFromSsoOidcProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-vault/stores/{id}/get": {
         parameters: {
             query?: never;
@@ -6279,6 +6609,149 @@ export interface components {
             /** @description The answer's content blocks (one text block; the provider is offered no tools, so there are no tool calls). */
             content: components["schemas"]["AiChatTextContent"][];
         };
+        /**
+         * @description `saml` (SAML 2.0, HTTP-Redirect or POST binding out, HTTP-POST binding back) or `oidc` (OpenID Connect, code + PKCE).
+         * @enum {string}
+         */
+        SsoProtocol: "saml" | "oidc";
+        /** @description Which IdP attribute (SAML) or ID-token / userinfo claim (OIDC) holds each user field. Left out: the defaults (`email`: `email`, then the SAML NameID when it is an address; `name`: `name`, then `displayName`; `groups`: `groups`). */
+        SsoAttributeMapping: {
+            email?: string;
+            name?: string;
+            groups?: string;
+            /** @description IdP group name → team permission ids granted to members in that group at each SSO sign-in (the team's permission definitions). */
+            group_permissions?: {
+                [key: string]: string[];
+            };
+        };
+        SsoSamlCertificate: {
+            /** @description SHA-256 of the certificate (DER), hex. */
+            fingerprint_sha256: string;
+            /**
+             * Format: date-time
+             * @description When a replaced certificate stops being accepted (its overlap ends); null while current.
+             */
+            retires_at: string | null;
+        };
+        SsoSamlSettingsInput: {
+            /** @description The IdP's SAML metadata (an `EntityDescriptor` with an `IDPSSODescriptor`, its SSO URL and signing certificate). */
+            idp_metadata_xml: string;
+            /** @description Accept unsolicited (IdP-initiated) responses; default false. */
+            allow_idp_initiated?: boolean;
+            /** @description On an update with new metadata: how long the certificates it replaces stay accepted (default 86400). */
+            certificate_overlap_seconds?: number;
+        };
+        SsoOidcSettingsInput: {
+            /**
+             * Format: uri
+             * @description The issuer; its `/.well-known/openid-configuration` is read at each sign-in.
+             */
+            issuer: string;
+            client_id: string;
+            /** @description Stored sealed; never answered. */
+            client_secret: string;
+            /** @description Default `openid email profile`. */
+            scope?: string;
+        };
+        SsoConnectionCreate: {
+            /** Format: uuid */
+            team_id: string;
+            protocol: components["schemas"]["SsoProtocol"];
+            display_name: string;
+            enabled?: boolean;
+            saml?: components["schemas"]["SsoSamlSettingsInput"];
+            oidc?: components["schemas"]["SsoOidcSettingsInput"];
+            attribute_mapping?: components["schemas"]["SsoAttributeMapping"];
+            /**
+             * Format: uri
+             * @description Where an IdP-initiated sign-in sends the browser (the app's sign-in page, trusted), with `sso_connection_id`; the page then starts an SP-initiated sign-in.
+             */
+            idp_initiated_redirect_url?: string | null;
+        };
+        SsoConnectionUpdate: {
+            display_name?: string;
+            enabled?: boolean;
+            saml?: components["schemas"]["SsoSamlSettingsInput"];
+            oidc?: components["schemas"]["SsoOidcSettingsInput"];
+            attribute_mapping?: components["schemas"]["SsoAttributeMapping"];
+            /** Format: uri */
+            idp_initiated_redirect_url?: string | null;
+        };
+        SsoConnection: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            team_id: string;
+            protocol: components["schemas"]["SsoProtocol"];
+            display_name: string;
+            enabled: boolean;
+            attribute_mapping: components["schemas"]["SsoAttributeMapping"];
+            idp_initiated_redirect_url: string | null;
+            saml: null | {
+                idp_entity_id: string;
+                idp_sso_url: string;
+                allow_idp_initiated: boolean;
+                certificates: components["schemas"]["SsoSamlCertificate"][];
+                sp_entity_id: string;
+                sp_acs_url: string;
+                sp_metadata_url: string;
+            };
+            oidc: null | {
+                issuer: string;
+                client_id: string;
+                scope: string;
+                /** @description The callback URL to register at the IdP. */
+                redirect_uri: string;
+            };
+            created_at_millis: number;
+        };
+        SsoConnectionList: {
+            items: components["schemas"]["SsoConnection"][];
+        };
+        /**
+         * @description What a new user whose primary email is on the verified domain gets: `automatic` joins the team on sign-up; `suggestion` does not join (the app may offer the team; it joins by an invitation or the team's admin); `invitation_only` nothing. Only a verified domain counts, and only a verified primary email on it.
+         * @enum {string}
+         */
+        TeamDomainEnrolmentPolicy: "automatic" | "suggestion" | "invitation_only";
+        TeamDomainCreate: {
+            /** Format: uuid */
+            team_id: string;
+            domain: string;
+            enrolment_policy?: components["schemas"]["TeamDomainEnrolmentPolicy"];
+        };
+        TeamDomainUpdate: {
+            enrolment_policy?: components["schemas"]["TeamDomainEnrolmentPolicy"];
+        };
+        TeamDomain: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            team_id: string;
+            /** @description Lower case. */
+            domain: string;
+            enrolment_policy: components["schemas"]["TeamDomainEnrolmentPolicy"];
+            verified: boolean;
+            verified_at_millis: number | null;
+            /** @description The DNS name of the TXT record to publish (`_gatehouse-verification.<domain>`). */
+            verification_record_name: string;
+            /** @description The TXT record's value. */
+            verification_record_value: string;
+        };
+        TeamDomainList: {
+            items: components["schemas"]["TeamDomain"][];
+        };
+        SsoDiscoveryRequest: {
+            email: string;
+        };
+        SsoDiscovery: {
+            /** @description The SSO connection to sign in with (null: use the other methods). */
+            connection_id: string | null;
+            protocol: components["schemas"]["SsoProtocol"] | null;
+        };
+        SsoSamlResponseForm: {
+            SAMLResponse: string;
+            RelayState?: string;
+        };
         ConfigString: {
             /** @description The rendered config as JSON (docs/protocol/entities.md Config), shaped as the `ProjectConfig` schema. */
             config_string: string;
@@ -7354,6 +7827,63 @@ export interface components {
             error: string;
             details: {
                 timeout_ms: number;
+            };
+        };
+        /** @description No SSO connection with this id in the project (or it is disabled, for sign-in). */
+        SsoConnectionNotFoundError: {
+            /** @constant */
+            code: "SSO_CONNECTION_NOT_FOUND";
+            error: string;
+            details: {
+                connection_id: string;
+            };
+        };
+        /** @description The connection's settings cannot be used: unreadable or incomplete IdP metadata (no entity id, SSO URL or signing certificate), the settings of the other protocol, or an OpenID issuer that cannot be reached or is not allowed (outbound guard). `reason` says which; nothing was saved. */
+        SsoConnectionConfigInvalidError: {
+            /** @constant */
+            code: "SSO_CONNECTION_CONFIG_INVALID";
+            error: string;
+            details: {
+                reason: string;
+            };
+        };
+        /** @description The identity provider's answer was refused, nobody was signed in. `reason`: `malformed` (not base64 XML of a SAML Response), `unsigned` (no signature over the assertion), `signature_invalid` (tampered, or signed by a certificate the connection does not trust), `expired` (outside its validity window), `replayed` (an assertion id already used), `audience` (for another service provider), `unknown_request` (answers a request this server did not make or already finished), `idp_initiated_not_allowed`, `status` (the IdP reported a failure), `no_email` (no email attribute/claim), `oidc_error` (the OpenID provider refused the code or its ID token failed the checks). */
+        SsoResponseInvalidError: {
+            /** @constant */
+            code: "SSO_RESPONSE_INVALID";
+            error: string;
+            details: {
+                protocol: string;
+                reason: string;
+            };
+        };
+        /** @description No domain with this id in the project. */
+        TeamDomainNotFoundError: {
+            /** @constant */
+            code: "TEAM_DOMAIN_NOT_FOUND";
+            error: string;
+            details: {
+                domain_id: string;
+            };
+        };
+        /** @description Another team of the project has verified this domain; a domain belongs to one team. */
+        TeamDomainAlreadyVerifiedError: {
+            /** @constant */
+            code: "TEAM_DOMAIN_ALREADY_VERIFIED";
+            error: string;
+            details: {
+                domain: string;
+            };
+        };
+        /** @description The DNS resolver (setting `DOMAIN_VERIFICATION_DNS_SERVERS`) found no TXT record `record_name` with the value `record_value`; the domain stays unverified. */
+        TeamDomainVerificationFailedError: {
+            /** @constant */
+            code: "TEAM_DOMAIN_VERIFICATION_FAILED";
+            error: string;
+            details: {
+                domain: string;
+                record_name: string;
+                record_value: string;
             };
         };
         /** @description Abstract family (never sent): Abstract base for project-level (key/access-type) authentication problems. */
@@ -8807,6 +9337,72 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["AiProviderTimeoutError"];
+            };
+        };
+        /** @description The SSO connection was not found. */
+        SSO_CONNECTION_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SsoConnectionNotFoundError"];
+            };
+        };
+        /** @description The SSO connection's settings are not valid. */
+        SSO_CONNECTION_CONFIG_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SsoConnectionConfigInvalidError"];
+            };
+        };
+        /** @description The identity provider's answer was refused. */
+        SSO_RESPONSE_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SsoResponseInvalidError"];
+            };
+        };
+        /** @description The team domain was not found. */
+        TEAM_DOMAIN_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TeamDomainNotFoundError"];
+            };
+        };
+        /** @description This domain is already verified by another team. */
+        TEAM_DOMAIN_ALREADY_VERIFIED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TeamDomainAlreadyVerifiedError"];
+            };
+        };
+        /** @description The domain's TXT record was not found. */
+        TEAM_DOMAIN_VERIFICATION_FAILED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TeamDomainVerificationFailedError"];
             };
         };
         /** @description Abstract family PROJECT_AUTHENTICATION_ERROR, never sent as such; matches any of its descendants. Abstract base for project-level (key/access-type) authentication problems. */
@@ -10779,6 +11375,8 @@ export interface components {
         /** @description The thread's id, chosen by the client (the SDK's chat UI uses a UUID); letters, digits, `-` and `_`. */
         AiChatThreadIdPath: string;
         WebhookEndpointIdPath: string;
+        SsoConnectionIdPath: string;
+        TeamDomainIdPath: string;
         DataVaultStoreIdPath: string;
         /** @description A project id (a UUID, or `internal`). */
         ProjectIdPath: string;
@@ -19219,6 +19817,609 @@ export interface operations {
             400: components["responses"]["RequiredAuth400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
+        };
+    };
+    listSsoConnections: {
+        parameters: {
+            query?: {
+                team_id?: string;
+            };
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoConnectionCreate"];
+            };
+        };
+        responses: {
+            /** @description The connection. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnection"];
+                };
+            };
+            /** @description Bad input, missing or invalid authentication, or settings that cannot be used. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SsoConnectionConfigInvalidError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_NOT_FOUND"];
+        };
+    };
+    getSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                connection_id: components["parameters"]["SsoConnectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnection"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["SSO_CONNECTION_NOT_FOUND"];
+        };
+    };
+    deleteSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                connection_id: components["parameters"]["SsoConnectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["SSO_CONNECTION_NOT_FOUND"];
+        };
+    };
+    updateSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                connection_id: components["parameters"]["SsoConnectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoConnectionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnection"];
+                };
+            };
+            /** @description Bad input, missing or invalid authentication, or settings that cannot be used. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SsoConnectionConfigInvalidError"];
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["SSO_CONNECTION_NOT_FOUND"];
+        };
+    };
+    listTeamDomains: {
+        parameters: {
+            query?: {
+                team_id?: string;
+            };
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domains. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDomainList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createTeamDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamDomainCreate"];
+            };
+        };
+        responses: {
+            /** @description The domain, with its verification record. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDomain"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_NOT_FOUND"];
+        };
+    };
+    deleteTeamDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                domain_id: components["parameters"]["TeamDomainIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_DOMAIN_NOT_FOUND"];
+        };
+    };
+    updateTeamDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                domain_id: components["parameters"]["TeamDomainIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamDomainUpdate"];
+            };
+        };
+        responses: {
+            /** @description The domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDomain"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_DOMAIN_NOT_FOUND"];
+        };
+    };
+    verifyTeamDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                domain_id: components["parameters"]["TeamDomainIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verified domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDomain"];
+                };
+            };
+            /** @description Missing or invalid authentication, or no matching TXT record. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["TeamDomainVerificationFailedError"];
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_DOMAIN_NOT_FOUND"];
+            409: components["responses"]["TEAM_DOMAIN_ALREADY_VERIFIED"];
+        };
+    };
+    getSsoConnectionForEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoDiscoveryRequest"];
+            };
+        };
+        responses: {
+            /** @description The connection to use, or nulls. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDiscovery"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["ProjectAuth401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    redirectToSsoProvider: {
+        parameters: {
+            query: {
+                client_id: string;
+                client_secret: string;
+                redirect_uri: string;
+                state: string;
+                code_challenge: string;
+                code_challenge_method: "S256";
+                error_redirect_uri?: string;
+                after_callback_redirect_url?: string;
+                login_hint?: string;
+            };
+            header?: never;
+            path: {
+                connection_id: components["parameters"]["SsoConnectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider. */
+            307: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad query, unknown client, untrusted redirect, or an OpenID issuer that cannot be reached or is not allowed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaError"] | components["schemas"]["InvalidOauthClientIdOrSecretError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["SsoConnectionConfigInvalidError"];
+                };
+            };
+            404: components["responses"]["SSO_CONNECTION_NOT_FOUND"];
+        };
+    };
+    getSsoSamlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: components["parameters"]["SsoConnectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SP metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            400: components["responses"]["Query400"];
+            404: components["responses"]["SSO_CONNECTION_NOT_FOUND"];
+        };
+    };
+    receiveSsoSamlResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: components["parameters"]["SsoConnectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SsoSamlResponseForm"];
+            };
+        };
+        responses: {
+            /** @description To the app. */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unreadable body, or a refused SAML response. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["SsoResponseInvalidError"];
+                };
+            };
+            404: components["responses"]["SSO_CONNECTION_NOT_FOUND"];
+            409: components["responses"]["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"];
+        };
+    };
+    redirectFromSsoOidcProvider: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                error?: string;
+                error_description?: string;
+                iss?: string;
+            };
+            header?: never;
+            path: {
+                connection_id: components["parameters"]["SsoConnectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the app. */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad query or a refused answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaError"] | components["schemas"]["SsoResponseInvalidError"];
+                };
+            };
+            404: components["responses"]["SSO_CONNECTION_NOT_FOUND"];
         };
     };
     getDataVaultValue: {

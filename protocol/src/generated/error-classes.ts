@@ -15,6 +15,12 @@ import { MetricsTokenInvalidError } from './errors/metrics-token-invalid-error.t
 import { AiChatNotConfiguredError } from './errors/ai-chat-not-configured-error.ts';
 import { AiProviderError } from './errors/ai-provider-error.ts';
 import { AiProviderTimeoutError } from './errors/ai-provider-timeout-error.ts';
+import { SsoConnectionNotFoundError } from './errors/sso-connection-not-found-error.ts';
+import { SsoConnectionConfigInvalidError } from './errors/sso-connection-config-invalid-error.ts';
+import { SsoResponseInvalidError } from './errors/sso-response-invalid-error.ts';
+import { TeamDomainNotFoundError } from './errors/team-domain-not-found-error.ts';
+import { TeamDomainAlreadyVerifiedError } from './errors/team-domain-already-verified-error.ts';
+import { TeamDomainVerificationFailedError } from './errors/team-domain-verification-failed-error.ts';
 import { ProjectKeyWithoutAccessTypeError } from './errors/project-key-without-access-type-error.ts';
 import { InvalidAccessTypeError } from './errors/invalid-access-type-error.ts';
 import { AccessTypeWithoutProjectIdError } from './errors/access-type-without-project-id-error.ts';
@@ -172,6 +178,12 @@ export const knownErrorClasses = {
   AI_CHAT_NOT_CONFIGURED: AiChatNotConfiguredError,
   AI_PROVIDER_ERROR: AiProviderError,
   AI_PROVIDER_TIMEOUT: AiProviderTimeoutError,
+  SSO_CONNECTION_NOT_FOUND: SsoConnectionNotFoundError,
+  SSO_CONNECTION_CONFIG_INVALID: SsoConnectionConfigInvalidError,
+  SSO_RESPONSE_INVALID: SsoResponseInvalidError,
+  TEAM_DOMAIN_NOT_FOUND: TeamDomainNotFoundError,
+  TEAM_DOMAIN_ALREADY_VERIFIED: TeamDomainAlreadyVerifiedError,
+  TEAM_DOMAIN_VERIFICATION_FAILED: TeamDomainVerificationFailedError,
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: ProjectKeyWithoutAccessTypeError,
   INVALID_ACCESS_TYPE: InvalidAccessTypeError,
   ACCESS_TYPE_WITHOUT_PROJECT_ID: AccessTypeWithoutProjectIdError,

@@ -192,6 +192,21 @@ export type OperationName =
   | "listAiChatMessages"
   | "sendAiChatMessage"
   | "createAiChatMessage"
+  | "listSsoConnections"
+  | "createSsoConnection"
+  | "getSsoConnection"
+  | "updateSsoConnection"
+  | "deleteSsoConnection"
+  | "listTeamDomains"
+  | "createTeamDomain"
+  | "updateTeamDomain"
+  | "deleteTeamDomain"
+  | "verifyTeamDomain"
+  | "getSsoConnectionForEmail"
+  | "redirectToSsoProvider"
+  | "getSsoSamlMetadata"
+  | "receiveSsoSamlResponse"
+  | "redirectFromSsoOidcProvider"
   | "getDataVaultValue"
   | "setDataVaultValue"
   | "createWebhookPortalToken"
@@ -394,6 +409,21 @@ export const sendTestEmail = {"operationId":"sendTestEmail","method":"POST","pat
 export const listAiChatMessages = {"operationId":"listAiChatMessages","method":"GET","path":"/internal/ai-chat/{thread_id}","responseType":"json","auth":"required"} as const;
 export const sendAiChatMessage = {"operationId":"sendAiChatMessage","method":"POST","path":"/internal/ai-chat/{thread_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const createAiChatMessage = {"operationId":"createAiChatMessage","method":"PATCH","path":"/internal/ai-chat/{thread_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const listSsoConnections = {"operationId":"listSsoConnections","method":"GET","path":"/sso/connections","responseType":"json","auth":"required"} as const;
+export const createSsoConnection = {"operationId":"createSsoConnection","method":"POST","path":"/sso/connections","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const getSsoConnection = {"operationId":"getSsoConnection","method":"GET","path":"/sso/connections/{connection_id}","responseType":"json","auth":"required"} as const;
+export const updateSsoConnection = {"operationId":"updateSsoConnection","method":"PATCH","path":"/sso/connections/{connection_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const deleteSsoConnection = {"operationId":"deleteSsoConnection","method":"DELETE","path":"/sso/connections/{connection_id}","responseType":"json","auth":"required"} as const;
+export const listTeamDomains = {"operationId":"listTeamDomains","method":"GET","path":"/sso/domains","responseType":"json","auth":"required"} as const;
+export const createTeamDomain = {"operationId":"createTeamDomain","method":"POST","path":"/sso/domains","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const updateTeamDomain = {"operationId":"updateTeamDomain","method":"PATCH","path":"/sso/domains/{domain_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const deleteTeamDomain = {"operationId":"deleteTeamDomain","method":"DELETE","path":"/sso/domains/{domain_id}","responseType":"json","auth":"required"} as const;
+export const verifyTeamDomain = {"operationId":"verifyTeamDomain","method":"POST","path":"/sso/domains/{domain_id}/verify","responseType":"json","auth":"required"} as const;
+export const getSsoConnectionForEmail = {"operationId":"getSsoConnectionForEmail","method":"POST","path":"/auth/sso/discover","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const redirectToSsoProvider = {"operationId":"redirectToSsoProvider","method":"GET","path":"/auth/sso/authorize/{connection_id}","responseType":"none","auth":"none"} as const;
+export const getSsoSamlMetadata = {"operationId":"getSsoSamlMetadata","method":"GET","path":"/auth/sso/saml/{connection_id}/metadata","responseType":"none","auth":"none"} as const;
+export const receiveSsoSamlResponse = {"operationId":"receiveSsoSamlResponse","method":"POST","path":"/auth/sso/saml/{connection_id}/acs","responseType":"none","bodyType":"application/x-www-form-urlencoded","auth":"none"} as const;
+export const redirectFromSsoOidcProvider = {"operationId":"redirectFromSsoOidcProvider","method":"GET","path":"/auth/sso/oidc/{connection_id}/callback","responseType":"none","auth":"none"} as const;
 export const getDataVaultValue = {"operationId":"getDataVaultValue","method":"POST","path":"/data-vault/stores/{id}/get","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const setDataVaultValue = {"operationId":"setDataVaultValue","method":"POST","path":"/data-vault/stores/{id}/set","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const createWebhookPortalToken = {"operationId":"createWebhookPortalToken","method":"POST","path":"/webhooks/svix-token","responseType":"json","bodyType":"application/json","auth":"required"} as const;

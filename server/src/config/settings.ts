@@ -19,6 +19,7 @@ export type SettingGroup =
   | 'OAuth'
   | 'Payments (Stripe)'
   | 'AI chat'
+  | 'Enterprise SSO'
   | 'Metrics';
 
 export type Setting = {
@@ -450,6 +451,13 @@ export const settings = [
     group: 'AI chat',
     default: '30000',
     description: "Longest wait for the provider's whole answer; past it 504 `AI_PROVIDER_TIMEOUT`.",
+  },
+  {
+    name: 'DOMAIN_VERIFICATION_DNS_SERVERS',
+    group: 'Enterprise SSO',
+    default: null,
+    description:
+      "DNS servers asked for teams' domain-verification TXT records, comma-separated IP addresses with an optional port (`1.1.1.1,8.8.8.8`, `127.0.0.1:5353`). Unset: the system's resolvers.",
   },
   {
     name: 'METRICS_TOKEN',

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -1574,6 +1574,115 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "SsoAttributeMapping",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "email": { "type": "string", "minLength": 1, "maxLength": 256 },
+      "name": { "type": "string", "minLength": 1, "maxLength": 256 },
+      "groups": { "type": "string", "minLength": 1, "maxLength": 256 },
+      "group_permissions": {
+        "type": "object",
+        "maxProperties": 100,
+        "additionalProperties": { "type": "array", "maxItems": 50, "items": { "type": "string", "minLength": 1, "maxLength": 256 } }
+      }
+    }
+  },
+  {
+    "$id": "SsoConnection",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "team_id",
+      "protocol",
+      "display_name",
+      "enabled",
+      "attribute_mapping",
+      "idp_initiated_redirect_url",
+      "saml",
+      "oidc",
+      "created_at_millis"
+    ],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "team_id": { "type": "string", "format": "uuid" },
+      "protocol": { "type": "string", "enum": ["saml", "oidc"] },
+      "display_name": { "type": "string" },
+      "enabled": { "type": "boolean" },
+      "attribute_mapping": { "$ref": "SsoAttributeMapping#" },
+      "idp_initiated_redirect_url": { "type": ["string", "null"] },
+      "saml": {
+        "oneOf": [
+          { "type": "null" },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "idp_entity_id",
+              "idp_sso_url",
+              "allow_idp_initiated",
+              "certificates",
+              "sp_entity_id",
+              "sp_acs_url",
+              "sp_metadata_url"
+            ],
+            "properties": {
+              "idp_entity_id": { "type": "string" },
+              "idp_sso_url": { "type": "string" },
+              "allow_idp_initiated": { "type": "boolean" },
+              "certificates": { "type": "array", "items": { "$ref": "SsoSamlCertificate#" } },
+              "sp_entity_id": { "type": "string" },
+              "sp_acs_url": { "type": "string" },
+              "sp_metadata_url": { "type": "string" }
+            }
+          }
+        ]
+      },
+      "oidc": {
+        "oneOf": [
+          { "type": "null" },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["issuer", "client_id", "scope", "redirect_uri"],
+            "properties": {
+              "issuer": { "type": "string" },
+              "client_id": { "type": "string" },
+              "scope": { "type": "string" },
+              "redirect_uri": { "type": "string" }
+            }
+          }
+        ]
+      },
+      "created_at_millis": { "type": "integer" }
+    }
+  },
+  {
+    "$id": "SsoConnectionList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items"],
+    "properties": { "items": { "type": "array", "items": { "$ref": "SsoConnection#" } } }
+  },
+  {
+    "$id": "SsoDiscovery",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["connection_id", "protocol"],
+    "properties": {
+      "connection_id": { "type": ["string", "null"] },
+      "protocol": { "oneOf": [{ "type": "string", "enum": ["saml", "oidc"] }, { "type": "null" }] }
+    }
+  },
+  {
+    "$id": "SsoSamlCertificate",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["fingerprint_sha256", "retires_at"],
+    "properties": { "fingerprint_sha256": { "type": "string" }, "retires_at": { "type": ["string", "null"], "format": "date-time" } }
+  },
+  {
     "$id": "Success",
     "type": "object",
     "additionalProperties": false,
@@ -1628,6 +1737,38 @@ export const sharedSchemas = [
       "items": { "type": "array", "items": { "$ref": "TeamApiKey#" } },
       "is_paginated": { "type": "boolean", "const": false }
     }
+  },
+  {
+    "$id": "TeamDomain",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "team_id",
+      "domain",
+      "enrolment_policy",
+      "verified",
+      "verified_at_millis",
+      "verification_record_name",
+      "verification_record_value"
+    ],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "team_id": { "type": "string", "format": "uuid" },
+      "domain": { "type": "string" },
+      "enrolment_policy": { "type": "string", "enum": ["automatic", "suggestion", "invitation_only"] },
+      "verified": { "type": "boolean" },
+      "verified_at_millis": { "type": ["integer", "null"] },
+      "verification_record_name": { "type": "string" },
+      "verification_record_value": { "type": "string" }
+    }
+  },
+  {
+    "$id": "TeamDomainList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items"],
+    "properties": { "items": { "type": "array", "items": { "$ref": "TeamDomain#" } } }
   },
   {
     "$id": "TeamInvitation",
@@ -12940,6 +13081,815 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"]
     }
+  },
+  {
+    "operationId": "listSsoConnections",
+    "method": "GET",
+    "url": "/api/v1/sso/connections",
+    "specPath": "/sso/connections",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": { "team_id": { "type": "string", "format": "uuid" } }
+      },
+      "response": { "200": { "$ref": "SsoConnectionList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createSsoConnection",
+    "method": "POST",
+    "url": "/api/v1/sso/connections",
+    "specPath": "/sso/connections",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["team_id", "protocol", "display_name"],
+        "properties": {
+          "team_id": { "type": "string", "format": "uuid" },
+          "protocol": { "type": "string", "enum": ["saml", "oidc"] },
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "enabled": { "type": "boolean" },
+          "saml": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["idp_metadata_xml"],
+            "properties": {
+              "idp_metadata_xml": { "type": "string", "minLength": 1, "maxLength": 200000 },
+              "allow_idp_initiated": { "type": "boolean" },
+              "certificate_overlap_seconds": { "type": "integer", "minimum": 0, "maximum": 2592000 }
+            }
+          },
+          "oidc": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["issuer", "client_id", "client_secret"],
+            "properties": {
+              "issuer": { "type": "string", "format": "uri", "maxLength": 2048 },
+              "client_id": { "type": "string", "minLength": 1, "maxLength": 512 },
+              "client_secret": { "type": "string", "minLength": 1, "maxLength": 2048 },
+              "scope": { "type": "string", "maxLength": 1024 }
+            }
+          },
+          "attribute_mapping": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "email": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "name": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "groups": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "group_permissions": {
+                "type": "object",
+                "maxProperties": 100,
+                "additionalProperties": { "type": "array", "maxItems": 50, "items": { "type": "string", "minLength": 1, "maxLength": 256 } }
+              }
+            }
+          },
+          "idp_initiated_redirect_url": { "type": ["string", "null"], "format": "uri", "maxLength": 2048 }
+        }
+      },
+      "response": { "201": { "$ref": "SsoConnection#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REDIRECT_URL_NOT_WHITELISTED",
+        "SCHEMA_ERROR",
+        "SSO_CONNECTION_CONFIG_INVALID"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["TEAM_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "getSsoConnection",
+    "method": "GET",
+    "url": "/api/v1/sso/connections/:connection_id",
+    "specPath": "/sso/connections/{connection_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["connection_id"],
+        "properties": { "connection_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "SsoConnection#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["SSO_CONNECTION_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "updateSsoConnection",
+    "method": "PATCH",
+    "url": "/api/v1/sso/connections/:connection_id",
+    "specPath": "/sso/connections/{connection_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["connection_id"],
+        "properties": { "connection_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "enabled": { "type": "boolean" },
+          "saml": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["idp_metadata_xml"],
+            "properties": {
+              "idp_metadata_xml": { "type": "string", "minLength": 1, "maxLength": 200000 },
+              "allow_idp_initiated": { "type": "boolean" },
+              "certificate_overlap_seconds": { "type": "integer", "minimum": 0, "maximum": 2592000 }
+            }
+          },
+          "oidc": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["issuer", "client_id", "client_secret"],
+            "properties": {
+              "issuer": { "type": "string", "format": "uri", "maxLength": 2048 },
+              "client_id": { "type": "string", "minLength": 1, "maxLength": 512 },
+              "client_secret": { "type": "string", "minLength": 1, "maxLength": 2048 },
+              "scope": { "type": "string", "maxLength": 1024 }
+            }
+          },
+          "attribute_mapping": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "email": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "name": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "groups": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "group_permissions": {
+                "type": "object",
+                "maxProperties": 100,
+                "additionalProperties": { "type": "array", "maxItems": 50, "items": { "type": "string", "minLength": 1, "maxLength": 256 } }
+              }
+            }
+          },
+          "idp_initiated_redirect_url": { "type": ["string", "null"], "format": "uri", "maxLength": 2048 }
+        }
+      },
+      "response": { "200": { "$ref": "SsoConnection#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "SSO_CONNECTION_CONFIG_INVALID"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["SSO_CONNECTION_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "deleteSsoConnection",
+    "method": "DELETE",
+    "url": "/api/v1/sso/connections/:connection_id",
+    "specPath": "/sso/connections/{connection_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["connection_id"],
+        "properties": { "connection_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["SSO_CONNECTION_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "listTeamDomains",
+    "method": "GET",
+    "url": "/api/v1/sso/domains",
+    "specPath": "/sso/domains",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": { "team_id": { "type": "string", "format": "uuid" } }
+      },
+      "response": { "200": { "$ref": "TeamDomainList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createTeamDomain",
+    "method": "POST",
+    "url": "/api/v1/sso/domains",
+    "specPath": "/sso/domains",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["team_id", "domain"],
+        "properties": {
+          "team_id": { "type": "string", "format": "uuid" },
+          "domain": {
+            "type": "string",
+            "minLength": 3,
+            "maxLength": 253,
+            "pattern": "^(?=.{3,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+[a-zA-Z]{2,63}$"
+          },
+          "enrolment_policy": { "type": "string", "enum": ["automatic", "suggestion", "invitation_only"] }
+        }
+      },
+      "response": { "201": { "$ref": "TeamDomain#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["TEAM_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "updateTeamDomain",
+    "method": "PATCH",
+    "url": "/api/v1/sso/domains/:domain_id",
+    "specPath": "/sso/domains/{domain_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["domain_id"],
+        "properties": { "domain_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": { "enrolment_policy": { "type": "string", "enum": ["automatic", "suggestion", "invitation_only"] } }
+      },
+      "response": { "200": { "$ref": "TeamDomain#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["TEAM_DOMAIN_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "deleteTeamDomain",
+    "method": "DELETE",
+    "url": "/api/v1/sso/domains/:domain_id",
+    "specPath": "/sso/domains/{domain_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["domain_id"],
+        "properties": { "domain_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["TEAM_DOMAIN_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "verifyTeamDomain",
+    "method": "POST",
+    "url": "/api/v1/sso/domains/:domain_id/verify",
+    "specPath": "/sso/domains/{domain_id}/verify",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["domain_id"],
+        "properties": { "domain_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "TeamDomain#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR",
+        "TEAM_DOMAIN_VERIFICATION_FAILED"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["TEAM_DOMAIN_NOT_FOUND"],
+      "409": ["TEAM_DOMAIN_ALREADY_VERIFIED"]
+    }
+  },
+  {
+    "operationId": "getSsoConnectionForEmail",
+    "method": "POST",
+    "url": "/api/v1/auth/sso/discover",
+    "specPath": "/auth/sso/discover",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["email"],
+        "properties": { "email": { "type": "string", "minLength": 3, "maxLength": 320 } }
+      },
+      "response": { "200": { "$ref": "SsoDiscovery#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "redirectToSsoProvider",
+    "method": "GET",
+    "url": "/api/v1/auth/sso/authorize/:connection_id",
+    "specPath": "/auth/sso/authorize/{connection_id}",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 307,
+    "successContentType": null,
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["connection_id"],
+        "properties": { "connection_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": ["client_id", "client_secret", "redirect_uri", "state", "code_challenge", "code_challenge_method"],
+        "properties": {
+          "client_id": { "type": "string", "minLength": 1, "maxLength": 128 },
+          "client_secret": { "type": "string", "maxLength": 256 },
+          "redirect_uri": { "type": "string", "format": "uri", "maxLength": 8192 },
+          "state": { "type": "string", "minLength": 1, "maxLength": 512 },
+          "code_challenge": { "type": "string", "pattern": "^[A-Za-z0-9._~-]{43,128}$" },
+          "code_challenge_method": { "type": "string", "enum": ["S256"] },
+          "error_redirect_uri": { "type": "string", "format": "uri", "maxLength": 8192 },
+          "after_callback_redirect_url": { "type": "string", "maxLength": 8192 },
+          "login_hint": { "type": "string", "maxLength": 320 }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": ["INVALID_OAUTH_CLIENT_ID_OR_SECRET", "REDIRECT_URL_NOT_WHITELISTED", "SCHEMA_ERROR", "SSO_CONNECTION_CONFIG_INVALID"],
+      "404": ["SSO_CONNECTION_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "getSsoSamlMetadata",
+    "method": "GET",
+    "url": "/api/v1/auth/sso/saml/:connection_id/metadata",
+    "specPath": "/auth/sso/saml/{connection_id}/metadata",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/samlmetadata+xml",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["connection_id"],
+        "properties": { "connection_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["SSO_CONNECTION_NOT_FOUND"] }
+  },
+  {
+    "operationId": "receiveSsoSamlResponse",
+    "method": "POST",
+    "url": "/api/v1/auth/sso/saml/:connection_id/acs",
+    "specPath": "/auth/sso/saml/{connection_id}/acs",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 303,
+    "successContentType": null,
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["connection_id"],
+        "properties": { "connection_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["SAMLResponse"],
+        "properties": { "SAMLResponse": { "type": "string", "maxLength": 1000000 }, "RelayState": { "type": "string", "maxLength": 2048 } }
+      }
+    },
+    "errorCodes": {
+      "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR", "SSO_RESPONSE_INVALID"],
+      "404": ["SSO_CONNECTION_NOT_FOUND"],
+      "409": ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"]
+    }
+  },
+  {
+    "operationId": "redirectFromSsoOidcProvider",
+    "method": "GET",
+    "url": "/api/v1/auth/sso/oidc/:connection_id/callback",
+    "specPath": "/auth/sso/oidc/{connection_id}/callback",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 303,
+    "successContentType": null,
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["connection_id"],
+        "properties": { "connection_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": true,
+        "required": [],
+        "properties": {
+          "state": { "type": "string", "maxLength": 512 },
+          "code": { "type": "string", "maxLength": 4096 },
+          "error": { "type": "string", "maxLength": 256 },
+          "error_description": { "type": "string", "maxLength": 2048 },
+          "iss": { "type": "string", "maxLength": 2048 }
+        }
+      }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR", "SSO_RESPONSE_INVALID"], "404": ["SSO_CONNECTION_NOT_FOUND"] }
   },
   {
     "operationId": "getDataVaultValue",

@@ -31,6 +31,7 @@ import { sessionsModule } from './sessions/index.ts';
 import { signInModule } from './sign-in/index.ts';
 import { signUpRulesModule } from './sign-up-rules/index.ts';
 import { signingKeysModule } from './signing-keys/index.ts';
+import { ssoModule } from './sso/index.ts';
 import { teamsModule } from './teams/index.ts';
 import { usersModule } from './users/index.ts';
 import { verificationCodesModule } from './verification-codes/index.ts';
@@ -65,6 +66,7 @@ export const modules = [
   mfaModule,
   cliLoginModule,
   oauthModule,
+  ssoModule,
   endUserApiKeysModule,
   paymentsModule,
   internalModule,

@@ -76,6 +76,13 @@ beforeAll(async () => {
   const template = await call('POST', '/internal/email-templates', admin, { display_name: 'Victim template' });
   const draft = await call('POST', '/internal/email-drafts', admin, { display_name: 'Victim draft' });
   const endpoint = await call('POST', '/internal/webhooks/endpoints', admin, { url: 'http://localhost:9/victim' });
+  const connection = await call('POST', '/sso/connections', server, {
+    team_id: team.id,
+    protocol: 'oidc',
+    display_name: 'Victim IdP',
+    oidc: { issuer: 'https://idp.victim.test', client_id: 'victim', client_secret: 'victim secret' },
+  });
+  const domain = await call('POST', '/sso/domains', server, { team_id: team.id, domain: 'victim.test' });
   ids = {
     user_id: user.id,
     team_id: team.id,
@@ -89,6 +96,8 @@ beforeAll(async () => {
     template_id: template.id,
     draft_id: draft.id,
     endpoint_id: endpoint.id,
+    connection_id: connection.id,
+    domain_id: domain.id,
     team_permission_id: 'victim_team_permission',
     project_permission_id: 'victim_project_permission',
   };
@@ -123,6 +132,8 @@ const addressingFields = new Set([
   'draft_id',
   'endpoint_id',
   'customer_id',
+  'connection_id',
+  'domain_id',
 ]);
 type Schema = { properties?: Record<string, unknown>; required?: string[] };
 const routes = (routeTable as readonly RouteDefinition[]).filter((route) => route.auth !== 'none');
@@ -159,7 +170,7 @@ const answersAboutNothing: Record<string, (body: Record<string, unknown>) => boo
 describe('another project cannot reach project A by id', () => {
   const targeted = routes.filter(addressesById);
 
-  it('covers every operation that names a user, team, session, channel, key, invitation, permission, email theme, template or draft, webhook endpoint or payments customer', () => {
+  it('covers every operation that names a user, team, session, channel, key, invitation, permission, email theme, template or draft, webhook endpoint, payments customer, SSO connection or team domain', () => {
     expect(targeted.length).toBeGreaterThan(60);
   });
 
@@ -219,6 +230,9 @@ describe('another project cannot reach project A by id', () => {
     await call('GET', `/internal/email-themes/${ids.theme_id}`, victim.headers.admin);
     await call('GET', `/internal/email-drafts/${ids.draft_id}`, victim.headers.admin);
     await call('GET', `/internal/webhooks/endpoints/${ids.endpoint_id}`, victim.headers.admin);
+    await call('GET', `/sso/connections/${ids.connection_id}`, server);
+    const domains = await call('GET', `/sso/domains?team_id=${ids.team_id}`, server);
+    expect(domains.items.map((item: { id: string }) => item.id)).toEqual([ids.domain_id]);
     const definitions = await call('GET', '/team-permission-definitions', victim.headers.admin);
     expect(definitions.items.map((item: { id: string }) => item.id)).toContain('victim_team_permission');
     console.log(

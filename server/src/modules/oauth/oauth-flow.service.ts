@@ -229,21 +229,41 @@ export class OAuthFlowService {
     const redirectUri = request.redirectUri.split('#')[0] as string;
     assertTrustedUrl(project, redirectUri);
     if (request.afterCallbackRedirectUrl) assertTrustedUrl(project, new URL(request.afterCallbackRedirectUrl, redirectUri).href);
+    const redirectUrl = await this.issueAuthorizationCode(project, userId, {
+      redirectUri,
+      state: request.state,
+      codeChallenge: request.codeChallenge,
+      isNewUser: false,
+      afterCallbackRedirectUrl: request.afterCallbackRedirectUrl ?? null,
+    });
+    return { redirect_url: redirectUrl };
+  }
+
+  /**
+   * An authorization code for a user, bound to the app's (already checked) `redirectUri` and PKCE
+   * challenge: the URL to send the browser to. Other sign-in flows (enterprise SSO) end here, so the
+   * app exchanges their code at the token endpoint like an OAuth callback's.
+   */
+  async issueAuthorizationCode(
+    project: Project,
+    userId: string,
+    grant: { redirectUri: string; state: string; codeChallenge: string; isNewUser: boolean; afterCallbackRedirectUrl: string | null },
+  ): Promise<string> {
     const code = randomBase32(45);
     await insertAuthorizationCode(this.db, {
       codeHash: digestSecret(code),
       projectId: project.id,
       userId,
-      redirectUri,
-      codeChallenge: request.codeChallenge,
-      isNewUser: false,
-      afterCallbackRedirectUrl: request.afterCallbackRedirectUrl ?? null,
+      redirectUri: grant.redirectUri,
+      codeChallenge: grant.codeChallenge,
+      isNewUser: grant.isNewUser,
+      afterCallbackRedirectUrl: grant.afterCallbackRedirectUrl,
       expiresAt: new Date(Date.now() + authorizationCodeLifetimeMillis),
     });
-    const location = new URL(redirectUri);
+    const location = new URL(grant.redirectUri);
     location.searchParams.set('code', code);
-    location.searchParams.set('state', request.state);
-    return { redirect_url: location.toString() };
+    location.searchParams.set('state', grant.state);
+    return location.toString();
   }
 
   /** The token endpoint's authorization_code grant: the code, its redirect URI and PKCE verifier → a sign-in. */

@@ -119,6 +119,16 @@ export class TeamService {
     });
   }
 
+  /**
+   * Makes a user a member (the project's default member permissions) inside the caller's transaction,
+   * unless they already are one: SSO sign-ins and verified-domain enrolment join people to teams.
+   */
+  async joinIn(trx: DbHandle, project: Project, teamId: string, userId: string): Promise<boolean> {
+    if (await this.isMember(project.id, teamId, userId, trx)) return false;
+    await this.addMemberIn(trx, project, teamId, userId, Object.keys(project.config.rbac.defaultPermissions.teamMember));
+    return true;
+  }
+
   async removeMember(projectId: ProjectId, teamId: string, userId: string): Promise<void> {
     if (!(await deleteMember(this.db, projectId, teamId, userId)))
       throw new TeamMembershipNotFoundError({ team_id: teamId, user_id: userId });
