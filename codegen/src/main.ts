@@ -2,6 +2,7 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emitApiTypes } from './emit-api-types.ts';
+import { emitCatalogues } from './emit-catalogues.ts';
 import { emitClientOperations } from './emit-client-operations.ts';
 import { emitErrors } from './emit-errors.ts';
 import { emitOpenApiJson } from './emit-openapi-json.ts';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     ...emitErrors(doc),
     ...emitClientOperations(doc),
     ...(await emitReactHooks(doc, repoRoot)),
+    ...(await emitCatalogues(repoRoot)),
   ];
   if (check) {
     const differences = await compare(files);

@@ -18,6 +18,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
     text: 'Guides',
     items: [
       { text: 'Sign-in for a React app', link: '/guide/react' },
+      { text: 'Languages', link: '/guide/languages' },
       { text: 'Node and server SDK', link: '/guide/server-sdk' },
       { text: 'Verify access tokens (jose)', link: '/guide/verify-tokens' },
       { text: 'Stack SDK drop-in', link: '/guide/stack-sdk' },

@@ -6,11 +6,13 @@ import {
   type TokenStore,
 } from '@gatehouse/client';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { setApiClient } from './api-mutator.ts';
 import { type Gatehouse, GatehouseContext, type SignInTokens } from './gatehouse-context.ts';
 import { signUpAnonymously } from './generated/hooks.ts';
 import { type HandlerUrlOptions, resolveHandlerUrls } from './handler-urls.ts';
+import { createLocalisation, LocalisationContext } from './i18n/i18n-context.ts';
+import { directionOf, pickLanguage } from './i18n/languages.ts';
 import { isTrustedRedirect, navigate, RETURN_TO_PARAM, untrustedRedirectPage, useRenderNavigations } from './navigation.ts';
 import { createGatehouseQueryClient } from './query-policy.ts';
 import { GatehouseStyles, type Theme } from './ui/styles.tsx';
@@ -27,6 +29,11 @@ export type GatehouseProviderProps = {
   /** Origins other than this one that `after_auth_return_to` may point to. */
   trustedOrigins?: string[];
   theme?: Theme;
+  /**
+   * The UI's language (`de`, `pt-BR`, `ar`, ...); by default the first of the browser's languages the UI
+   * has, else English. Only this language's messages are downloaded.
+   */
+  lang?: string;
   /**
    * Your router's navigation (e.g. react-router's `navigate`), so redirects re-render your routes;
    * by default the History API plus `useLocation()` of this package.
@@ -52,6 +59,14 @@ export function GatehouseProvider(props: GatehouseProviderProps) {
   const [gatehouse] = useState(() => createGatehouse(props, queryClient));
   // Above the app's Suspense boundaries: a redirect from a suspended render restarts it under the new URL.
   useRenderNavigations();
+  const language = pickLanguage([props.lang, ...(typeof navigator === 'undefined' ? [] : navigator.languages)]);
+  const localisation = useMemo(() => createLocalisation(language), [language]);
+  useEffect(() => {
+    // Screen readers, fonts and line breaking follow `lang`; `dir` mirrors the layout for Arabic.
+    const root = document.documentElement;
+    root.lang = language;
+    root.dir = directionOf(language);
+  }, [language]);
 
   useEffect(() => {
     // A new sign-in or a sign-out changes whose data the cache holds: start over. Access-token
@@ -66,10 +81,12 @@ export function GatehouseProvider(props: GatehouseProviderProps) {
 
   return (
     <GatehouseContext.Provider value={gatehouse}>
-      <QueryClientProvider client={queryClient}>
-        <GatehouseStyles theme={props.theme ?? 'system'} />
-        {props.children}
-      </QueryClientProvider>
+      <LocalisationContext.Provider value={localisation}>
+        <QueryClientProvider client={queryClient}>
+          <GatehouseStyles theme={props.theme ?? 'system'} />
+          {props.children}
+        </QueryClientProvider>
+      </LocalisationContext.Provider>
     </GatehouseContext.Provider>
   );
 }

@@ -1,10 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { useCreateTeam } from '../hooks/use-create-team.ts';
 import { useSelectTeam } from '../hooks/use-select-team.ts';
-import { Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { Field, RequestError, SubmitButton } from '../ui/form.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 /** Creates a team with the user as its first member, then selects it. */
 export function CreateTeamForm({ onCreated }: { onCreated?: (teamId: string) => void }) {
+  const { t } = useTranslation();
   const [name, setName] = useState('');
   const [error, setError] = useState<string>();
   const createTeam = useCreateTeam();
@@ -12,7 +14,7 @@ export function CreateTeamForm({ onCreated }: { onCreated?: (teamId: string) => 
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const invalid = validate.required(name, 'a team name');
+    const invalid = name.trim() ? undefined : t('validate.teamNameMissing');
     setError(invalid);
     if (invalid) return;
     const team = await createTeam.mutateAsync({ data: { display_name: name.trim(), creator_user_id: 'me' } });

@@ -3,12 +3,13 @@ import { absoluteUrl } from '../absolute-url.ts';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { getListTeamInvitationsQueryKey, useSendTeamInvitation } from '../generated/hooks.ts';
 import { useInvalidate } from '../hooks/invalidate.ts';
-import { Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { Field, RequestError, SubmitButton, useValidate } from '../ui/form.tsx';
 
 /** Emails an invitation to join a team (for members holding `$invite_members`). */
 export function InviteMemberForm({ teamId, teamName }: { teamId: string; teamName: string }) {
   const { urls } = useGatehouse();
   const invalidate = useInvalidate();
+  const validate = useValidate();
   const invite = useSendTeamInvitation({ mutation: { onSuccess: invalidate(getListTeamInvitationsQueryKey({ team_id: teamId })) } });
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();

@@ -3,14 +3,17 @@ import { absoluteUrl } from '../absolute-url.ts';
 import { continueWithMfa } from '../auth/mfa-attempt.ts';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { useSendSignInCode, useSignInWithCode } from '../generated/hooks.ts';
-import { Field, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { Field, RequestError, SubmitButton, useValidate } from '../ui/form.tsx';
 import { EmailField } from '../ui/fields.tsx';
 import { useProject } from '../hooks/use-project.ts';
 import { useBotChallenge } from './bot-challenge-widget.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 /** Emails a sign-in link that also carries a 6-character code to type here instead. */
 export function MagicLinkForm() {
   const gatehouse = useGatehouse();
+  const { t } = useTranslation();
+  const validate = useValidate();
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string>();
   const [otp, setOtp] = useState('');
@@ -34,28 +37,28 @@ export function MagicLinkForm() {
       signIn.mutate({ data: { code: `${otp.trim().toUpperCase()}${send.data.nonce}` } });
     };
     return (
-      <form onSubmit={submitOtp} noValidate aria-label="Enter the emailed code">
+      <form onSubmit={submitOtp} noValidate aria-label={t('magicLink.codeForm')}>
         <p className="gh-success" role="status">
-          Check your inbox: we sent a sign-in link to {email.trim()}.
+          {t('magicLink.sent', { email: email.trim() })}
         </p>
         <Field
-          label="Or type the code from the email"
+          label={t('magicLink.codeField')}
           name="otp"
           autoComplete="one-time-code"
           value={otp}
           onChange={(e) => setOtp(e.target.value)}
         />
         <RequestError error={failure} />
-        <SubmitButton pending={signIn.isPending}>Sign in with code</SubmitButton>
+        <SubmitButton pending={signIn.isPending}>{t('magicLink.signInWithCode')}</SubmitButton>
       </form>
     );
   }
   return (
-    <form onSubmit={sendLink} noValidate aria-label="Sign in with an emailed link">
+    <form onSubmit={sendLink} noValidate aria-label={t('magicLink.form')}>
       <EmailField value={email} onChange={setEmail} error={emailError} />
       {botChallenge.widget}
       <RequestError error={send.error} />
-      <SubmitButton pending={send.isPending}>Email me a sign-in link</SubmitButton>
+      <SubmitButton pending={send.isPending}>{t('magicLink.send')}</SubmitButton>
     </form>
   );
 }

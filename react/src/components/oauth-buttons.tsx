@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type Gatehouse, useGatehouse } from '../gatehouse-context.ts';
 import { RequestError } from '../ui/form.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 const providerNames: Record<string, string> = {
   google: 'Google',
@@ -26,17 +27,18 @@ export const providerName = (provider: string) => providerNames[provider] ?? pro
 /** One button per OAuth provider the project enabled; nothing when there are none. */
 export function OAuthButtons({ providers }: { providers: string[] }) {
   const gatehouse = useGatehouse();
+  const { t } = useTranslation();
   const [error, setError] = useState<unknown>(null);
   if (providers.length === 0) return null;
   return (
     <div className="gh-stack">
       {providers.map((provider) => (
         <button key={provider} type="button" onClick={() => startOAuth(gatehouse, provider).catch(setError)}>
-          Continue with {providerName(provider)}
+          {t('signIn.continueWith', { provider: providerName(provider) })}
         </button>
       ))}
       <RequestError error={error} />
-      <p className="gh-divider">or</p>
+      <p className="gh-divider">{t('common.or')}</p>
     </div>
   );
 }

@@ -2,12 +2,14 @@ import { useMutation } from '@tanstack/react-query';
 import { continueWithMfa } from '../auth/mfa-attempt.ts';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { RequestError } from '../ui/form.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 /** The ceremony's code (WebAuthn, the passkey operations) loads on the click, not with the sign-in page. */
 const signInWithPasskey = async () => (await import('../auth/passkeys.ts')).signInWithPasskeyInBrowser();
 
 export function PasskeySignInButton() {
   const gatehouse = useGatehouse();
+  const { t } = useTranslation();
   const signIn = useMutation({
     mutationFn: signInWithPasskey,
     onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-in'),
@@ -16,7 +18,7 @@ export function PasskeySignInButton() {
   return (
     <div className="gh-stack">
       <button type="button" disabled={signIn.isPending} onClick={() => signIn.mutate()}>
-        Sign in with a passkey
+        {t('signIn.withPasskey')}
       </button>
       <RequestError error={failure} />
     </div>

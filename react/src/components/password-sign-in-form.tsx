@@ -2,11 +2,14 @@ import { type FormEvent, useState } from 'react';
 import { continueWithMfa } from '../auth/mfa-attempt.ts';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { useSignInWithPassword } from '../generated/hooks.ts';
-import { RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { RequestError, SubmitButton, useValidate } from '../ui/form.tsx';
 import { EmailField, PasswordField } from '../ui/fields.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 export function PasswordSignInForm() {
   const gatehouse = useGatehouse();
+  const { t } = useTranslation();
+  const validate = useValidate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
@@ -15,17 +18,17 @@ export function PasswordSignInForm() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = { email: validate.email(email), password: password ? undefined : 'Enter your password.' };
+    const found = { email: validate.email(email), password: password ? undefined : t('validate.passwordMissingSignIn') };
     setErrors(found);
     if (found.email || found.password) return;
     signIn.mutate({ data: { email: email.trim(), password } });
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign in with password">
+    <form onSubmit={submit} noValidate aria-label={t('signIn.withPasswordForm')}>
       <EmailField value={email} onChange={setEmail} error={errors.email} />
       <PasswordField
-        label="Password"
+        label={t('field.password')}
         name="password"
         autoComplete="current-password"
         value={password}
@@ -33,7 +36,7 @@ export function PasswordSignInForm() {
         error={errors.password}
       />
       <RequestError error={failure} />
-      <SubmitButton pending={signIn.isPending}>Sign in</SubmitButton>
+      <SubmitButton pending={signIn.isPending}>{t('common.signIn')}</SubmitButton>
     </form>
   );
 }

@@ -8,35 +8,37 @@ import { MagicLinkForm } from './magic-link-form.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
 import { PasskeySignInButton } from './passkey-sign-in-button.tsx';
 import { PasswordSignInForm } from './password-sign-in-form.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 /** The sign-in form with every method the project offers (password, emailed link/code, OAuth). */
-export function SignIn({ title = 'Sign in' }: { title?: string }) {
+export function SignIn({ title }: { title?: string }) {
+  const { t } = useTranslation();
   const { urls } = useGatehouse();
   const { config, display_name } = useProject();
   const [method, setMethod] = useState<'password' | 'magic-link'>(config.credential_enabled ? 'password' : 'magic-link');
   const both = config.credential_enabled && config.magic_link_enabled;
   return (
-    <Card title={title}>
-      <p className="gh-muted">to continue to {display_name}</p>
+    <Card title={title ?? t('signIn.title')}>
+      <p className="gh-muted">{t('signIn.toContinueTo', { project: display_name })}</p>
       <div className="gh-stack">
         <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
         {config.passkey_enabled ? <PasskeySignInButton /> : null}
         {both ? (
-          <div className="gh-tabs" role="tablist" aria-label="Sign-in method">
+          <div className="gh-tabs" role="tablist" aria-label={t('signIn.methods')}>
             <button type="button" role="tab" aria-selected={method === 'password'} onClick={() => setMethod('password')}>
-              Password
+              {t('signIn.passwordTab')}
             </button>
             <button type="button" role="tab" aria-selected={method === 'magic-link'} onClick={() => setMethod('magic-link')}>
-              Email link
+              {t('signIn.emailLinkTab')}
             </button>
           </div>
         ) : null}
         {method === 'password' && config.credential_enabled ? <PasswordSignInForm /> : null}
         {method === 'magic-link' && config.magic_link_enabled ? <MagicLinkForm /> : null}
-        {config.credential_enabled ? <Link href={keepReturnTo(urls.forgotPassword)}>Forgot your password?</Link> : null}
+        {config.credential_enabled ? <Link href={keepReturnTo(urls.forgotPassword)}>{t('signIn.forgotPassword')}</Link> : null}
         {config.sign_up_enabled ? (
           <p className="gh-muted">
-            No account yet? <Link href={keepReturnTo(urls.signUp)}>Sign up</Link>
+            {t('signIn.noAccount')} <Link href={keepReturnTo(urls.signUp)}>{t('common.signUp')}</Link>
           </p>
         ) : null}
       </div>

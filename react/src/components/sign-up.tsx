@@ -5,14 +5,18 @@ import { useSignUpWithPassword } from '../generated/hooks.ts';
 import { useProject } from '../hooks/use-project.ts';
 import { keepReturnTo } from '../navigation.ts';
 import { EmailField, type NewPassword, NewPasswordFields } from '../ui/fields.tsx';
-import { Card, newPasswordErrors, RequestError, SubmitButton, validate } from '../ui/form.tsx';
+import { Card, RequestError, SubmitButton, useValidate } from '../ui/form.tsx';
 import { Link } from '../ui/link.tsx';
 import { useBotChallenge } from './bot-challenge-widget.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 /** Creates an account with email and password (and offers the project's OAuth providers). */
-export function SignUp({ title = 'Create your account' }: { title?: string }) {
+export function SignUp({ title: customTitle }: { title?: string }) {
   const gatehouse = useGatehouse();
+  const { t } = useTranslation();
+  const validate = useValidate();
+  const title = customTitle ?? t('signUp.title');
   const { config, display_name } = useProject();
   const [email, setEmail] = useState('');
   const [newPassword, setNewPassword] = useState<NewPassword>({ password: '', repeat: '' });
@@ -29,14 +33,14 @@ export function SignUp({ title = 'Create your account' }: { title?: string }) {
   if (!config.sign_up_enabled) {
     return (
       <Card title={title}>
-        <p className="gh-error">Sign-up is turned off for {display_name}.</p>
+        <p className="gh-error">{t('signUp.disabled', { project: display_name })}</p>
       </Card>
     );
   }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = { email: validate.email(email), ...newPasswordErrors(newPassword) };
+    const found = { email: validate.email(email), ...validate.newPassword(newPassword) };
     setErrors(found);
     if (found.email || found.password || found.repeat) return;
     signUp.mutate({
@@ -51,20 +55,20 @@ export function SignUp({ title = 'Create your account' }: { title?: string }) {
 
   return (
     <Card title={title}>
-      <p className="gh-muted">for {display_name}</p>
+      <p className="gh-muted">{t('signUp.forProject', { project: display_name })}</p>
       <div className="gh-stack">
         <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
         {config.credential_enabled ? (
-          <form onSubmit={submit} noValidate aria-label="Sign up with password">
+          <form onSubmit={submit} noValidate aria-label={t('signUp.form')}>
             <EmailField value={email} onChange={setEmail} error={errors.email} />
             <NewPasswordFields value={newPassword} onChange={setNewPassword} errors={errors} />
             {botChallenge.widget}
             <RequestError error={signUp.error} />
-            <SubmitButton pending={signUp.isPending}>Sign up</SubmitButton>
+            <SubmitButton pending={signUp.isPending}>{t('common.signUp')}</SubmitButton>
           </form>
         ) : null}
         <p className="gh-muted">
-          Already have an account? <Link href={keepReturnTo(gatehouse.urls.signIn)}>Sign in</Link>
+          {t('signUp.haveAccount')} <Link href={keepReturnTo(gatehouse.urls.signIn)}>{t('common.signIn')}</Link>
         </p>
       </div>
     </Card>

@@ -3,10 +3,12 @@ import { useGatehouse } from '../gatehouse-context.ts';
 import { useSignOut } from '../hooks/use-sign-out.ts';
 import { useUser } from '../hooks/use-user.ts';
 import { Link } from '../ui/link.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 /** The signed-in user's avatar with a menu (account settings, sign out), or a sign-in link. */
 export function UserButton() {
   const { urls, navigate } = useGatehouse();
+  const { t } = useTranslation();
   const user = useUser();
   const signOut = useSignOut();
   const [open, setOpen] = useState(false);
@@ -28,11 +30,11 @@ export function UserButton() {
   if (!user) {
     return (
       <span className="gh">
-        <Link href={urls.signIn}>Sign in</Link>
+        <Link href={urls.signIn}>{t('common.signIn')}</Link>
       </span>
     );
   }
-  const name = user.display_name ?? user.primary_email ?? 'Account';
+  const name = user.display_name ?? user.primary_email ?? t('userButton.account');
   return (
     <div className="gh gh-menu" ref={menu}>
       <button type="button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)} className="gh-row">
@@ -49,10 +51,10 @@ export function UserButton() {
         <div className="gh-menu-items" role="menu">
           {user.primary_email ? <p className="gh-muted">{user.primary_email}</p> : null}
           <button type="button" role="menuitem" onClick={() => navigate(urls.accountSettings)}>
-            Account settings
+            {t('userButton.accountSettings')}
           </button>
           <button type="button" role="menuitem" onClick={() => void signOut()}>
-            Sign out
+            {t('userButton.signOut')}
           </button>
         </div>
       ) : null}

@@ -3,6 +3,7 @@ import { useGatehouse } from '../gatehouse-context.ts';
 import { type HandlerPage, handlerPageOf } from '../handler-urls.ts';
 import { useLocation } from '../navigation.ts';
 import { Card, Loading } from '../ui/form.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 /**
  * Each page is its own chunk, loaded when its URL is visited (issue #20: a visitor of the sign-in
@@ -33,13 +34,14 @@ const pages: Partial<Record<HandlerPage, ComponentType>> = {
  */
 export function GatehouseHandler() {
   const { urls } = useGatehouse();
+  const { t } = useTranslation();
   const { pathname } = useLocation();
   const name = handlerPageOf(pathname, urls);
   const Page = name ? pages[name] : undefined;
   if (!Page) {
     return (
-      <Card title="Page not found">
-        <p className="gh-error">There is no page at {pathname}.</p>
+      <Card title={t('handler.notFoundTitle')}>
+        <p className="gh-error">{t('handler.notFound', { path: pathname })}</p>
       </Card>
     );
   }

@@ -1,33 +1,38 @@
 import { ConnectionError } from '@gatehouse/client';
 import { KnownError } from '@gatehouse/protocol/errors';
+import type { useErrorMessages } from '../i18n/i18n-context.ts';
+import type { Language } from '../i18n/languages.ts';
 
-/** What a person should read for the errors forms meet; other errors show the server's message. */
-const friendlyMessages: Record<string, (details: Record<string, unknown>) => string> = {
-  USER_EMAIL_ALREADY_EXISTS: () => 'An account with this email already exists. Sign in instead.',
-  PASSWORD_TOO_SHORT: (details) => `The password must be at least ${details.min_length ?? 8} characters long.`,
-  PASSWORD_TOO_LONG: (details) => `The password must be at most ${details.max_length ?? 70} characters long.`,
-  PASSWORD_CONFIRMATION_MISMATCH: () => 'The current password is wrong.',
-  USER_DOES_NOT_HAVE_PASSWORD: () => 'This account has no password yet.',
-  PASSWORD_AUTHENTICATION_NOT_ENABLED: () => 'Password sign-in is turned off for this app.',
-  SIGN_UP_NOT_ENABLED: () => 'Sign-up is turned off for this app.',
-  VERIFICATION_CODE_NOT_FOUND: () => 'This code is invalid. Ask for a new one.',
-  VERIFICATION_CODE_EXPIRED: () => 'This code has expired. Ask for a new one.',
-  VERIFICATION_CODE_ALREADY_USED: () => 'This code has already been used.',
-  VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: () => 'Too many wrong attempts. Ask for a new code.',
-  EMAIL_ALREADY_VERIFIED: () => 'This email is already verified.',
-  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: () => 'Finish setting up your account before joining a team.',
-  USER_NOT_FOUND: () => 'No such user.',
-  BOT_CHALLENGE_REQUIRED: () => 'Complete the check above to continue.',
-  BOT_CHALLENGE_FAILED: (details) =>
-    typeof details.message === 'string' ? details.message : 'The check above was not passed. Try it again.',
-};
+type ErrorMessages = ReturnType<typeof useErrorMessages>;
 
-export function errorMessageOf(error: unknown): string {
+/**
+ * What a person should read for an error, in their language: a known error code's message from the
+ * catalogue (`error.<CODE>`, with the error's details as values). The wire keeps Stack's English
+ * messages (Stack's SDKs compare them); a code the catalogue has no words for shows its server message
+ * in English and a generic sentence naming the code in the other languages.
+ */
+export function errorMessageOf(error: unknown, messages: ErrorMessages, language: Language): string {
+  const i18n = { _: messages.t };
   if (error instanceof KnownError) {
-    const friendly = friendlyMessages[error.code];
-    return friendly ? friendly((error.details ?? {}) as Record<string, unknown>) : error.message;
+    const key = `error.${error.code}`;
+    if (messages.has(key)) return i18n._(key, (error.details ?? {}) as Record<string, unknown>);
+    return language === 'en' ? error.message : i18n._('error.unknown', { code: error.code });
   }
-  if (error instanceof ConnectionError) return error.message;
-  if (error instanceof Error) return error.message || 'Something went wrong. Try again.';
-  return 'Something went wrong. Try again.';
+  if (error instanceof ConnectionError) {
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    return offline ? i18n._('error.offline') : i18n._('error.unreachable', { origin: new URL(error.url).origin });
+  }
+  if (error instanceof LocalisedError) return i18n._(error.key);
+  return i18n._('error.generic');
+}
+
+/** An error raised in the browser (not by the server) whose message is a catalogue key. */
+export class LocalisedError extends Error {
+  constructor(
+    readonly key: string,
+    options?: ErrorOptions,
+  ) {
+    super(key, options);
+    this.name = 'LocalisedError';
+  }
 }

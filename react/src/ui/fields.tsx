@@ -1,12 +1,14 @@
 import { Field } from './form.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 type ValueProps = { value: string; onChange: (value: string) => void; error?: string | undefined };
 
 /** The email input of every form that asks for one. */
-export function EmailField({ label = 'Email', name = 'email', ...props }: ValueProps & { label?: string; name?: string }) {
+export function EmailField({ label, name = 'email', ...props }: ValueProps & { label?: string; name?: string }) {
+  const { t } = useTranslation();
   return (
     <Field
-      label={label}
+      label={label ?? t('field.email')}
       name={name}
       type="email"
       autoComplete="email"
@@ -41,7 +43,7 @@ export type NewPassword = { password: string; repeat: string };
 
 /** A new password typed twice (sign-up, password reset). */
 export function NewPasswordFields({
-  label = 'Password',
+  label,
   value,
   onChange,
   errors,
@@ -51,10 +53,11 @@ export function NewPasswordFields({
   onChange: (value: NewPassword) => void;
   errors: { password?: string | undefined; repeat?: string | undefined };
 }) {
+  const { t } = useTranslation();
   return (
     <>
       <PasswordField
-        label={label}
+        label={label ?? t('field.password')}
         name="password"
         autoComplete="new-password"
         value={value.password}
@@ -62,7 +65,7 @@ export function NewPasswordFields({
         error={errors.password}
       />
       <PasswordField
-        label="Repeat password"
+        label={t('field.repeatPassword')}
         name="repeat-password"
         autoComplete="new-password"
         value={value.repeat}

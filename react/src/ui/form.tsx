@@ -1,4 +1,5 @@
 import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { type Translate, useErrorMessages, useTranslation } from '../i18n/i18n-context.ts';
 import { errorMessageOf } from './error-message.ts';
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | undefined };
@@ -21,9 +22,10 @@ export function Field({ label, error, ...input }: FieldProps) {
 }
 
 export function SubmitButton({ pending, children }: { pending: boolean; children: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <button type="submit" className="gh-primary" disabled={pending} aria-busy={pending}>
-      {pending ? 'Please wait…' : children}
+      {pending ? t('common.pleaseWait') : children}
     </button>
   );
 }
@@ -31,9 +33,16 @@ export function SubmitButton({ pending, children }: { pending: boolean; children
 /** The error of a request, worded for people; nothing when there is none. */
 export function RequestError({ error }: { error: unknown }) {
   if (!error) return null;
+  return <ErrorText error={error} />;
+}
+
+/** Its own component: the first error shown suspends it (not the form) while the error messages load. */
+function ErrorText({ error }: { error: unknown }) {
+  const { language } = useTranslation();
+  const messages = useErrorMessages();
   return (
     <p className="gh-error" role="alert">
-      {errorMessageOf(error)}
+      {errorMessageOf(error, messages, language)}
     </p>
   );
 }
@@ -47,35 +56,39 @@ export function Card({ title, wide, children }: { title?: string; wide?: boolean
   );
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
+  const { t } = useTranslation();
   return (
     <p className="gh gh-muted" aria-live="polite">
-      {label}
+      {label ?? t('common.loading')}
     </p>
   );
 }
 
 /** Client-side checks with the spec's rules, so the obvious mistakes are caught before a request. */
-export const validate = {
-  email(value: string): string | undefined {
-    if (!value.trim()) return 'Enter your email.';
-    return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) ? undefined : 'Enter a valid email address.';
-  },
-  password(value: string): string | undefined {
-    if (!value) return 'Enter a password.';
-    if (value.length < 8) return 'The password must be at least 8 characters long.';
-    if (value.length > 70) return 'The password must be at most 70 characters long.';
-    return undefined;
-  },
-  required(value: string, what: string): string | undefined {
-    return value.trim() ? undefined : `Enter ${what}.`;
-  },
-};
-
-/** The checks of a new password typed twice, with the messages the forms show. */
-export function newPasswordErrors(value: { password: string; repeat: string }): { password?: string; repeat?: string } {
+export function validators(t: Translate) {
   return {
-    password: validate.password(value.password),
-    repeat: value.repeat === value.password ? undefined : 'The passwords do not match.',
+    email(value: string): string | undefined {
+      if (!value.trim()) return t('validate.emailMissing');
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) ? undefined : t('validate.emailInvalid');
+    },
+    password(value: string): string | undefined {
+      if (!value) return t('validate.passwordMissing');
+      if (value.length < 8) return t('validate.passwordTooShort', { min: 8 });
+      if (value.length > 70) return t('validate.passwordTooLong', { max: 70 });
+      return undefined;
+    },
+    /** The checks of a new password typed twice. */
+    newPassword(value: { password: string; repeat: string }): { password?: string | undefined; repeat?: string | undefined } {
+      return {
+        password: this.password(value.password),
+        repeat: value.repeat === value.password ? undefined : t('validate.passwordsDiffer'),
+      };
+    },
   };
+}
+
+/** The form checks in the active language. */
+export function useValidate() {
+  return validators(useTranslation().t);
 }

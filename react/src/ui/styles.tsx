@@ -44,9 +44,9 @@ const css = `
 .gh-list { list-style: none; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 6px; }
 .gh-list li { display: flex; justify-content: space-between; gap: 8px; align-items: center; }
 .gh-menu { position: relative; display: inline-block; }
-.gh-menu-items { position: absolute; right: 0; top: calc(100% + 4px); min-width: 200px; z-index: 10; background: var(--gh-bg);
+.gh-menu-items { position: absolute; inset-inline-end: 0; top: calc(100% + 4px); min-width: 200px; z-index: 10; background: var(--gh-bg);
   border: 1px solid var(--gh-border); border-radius: var(--gh-radius); padding: 6px; display: flex; flex-direction: column; gap: 4px; }
-.gh-menu-items button { text-align: left; border: none; background: transparent; }
+.gh-menu-items button { text-align: start; border: none; background: transparent; }
 .gh-avatar { width: 28px; height: 28px; border-radius: 50%; background: var(--gh-accent); color: var(--gh-accent-fg);
   display: inline-flex; align-items: center; justify-content: center; font-weight: 600; }
 .gh-tabs { display: flex; gap: 4px; flex-wrap: wrap; margin-bottom: 12px; }

@@ -2,11 +2,13 @@ import { type FormEvent, useState } from 'react';
 import { getListUserApiKeysQueryKey, useCreateUserApiKey, useUpdateUserApiKey } from '../../generated/hooks.ts';
 import { useInvalidate } from '../../hooks/invalidate.ts';
 import { myApiKeysParams, useApiKeys } from '../../hooks/use-api-keys.ts';
-import { Field, RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { Field, RequestError, SubmitButton } from '../../ui/form.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 /** The user's API keys: a new key's value is shown once; revoked keys stay listed as revoked. */
 export function ApiKeysSection() {
   const keys = useApiKeys();
+  const { t } = useTranslation();
   const invalidate = useInvalidate();
   const changed = { onSuccess: invalidate(getListUserApiKeysQueryKey(myApiKeysParams)) };
   const create = useCreateUserApiKey({ mutation: changed });
@@ -16,7 +18,7 @@ export function ApiKeysSection() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const invalid = validate.required(description, 'a description');
+    const invalid = description.trim() ? undefined : t('validate.descriptionMissing');
     setError(invalid);
     if (!invalid) create.mutate({ data: { user_id: 'me', description: description.trim() } }, { onSuccess: () => setDescription('') });
   };

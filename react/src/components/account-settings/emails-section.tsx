@@ -11,11 +11,12 @@ import {
 } from '../../generated/hooks.ts';
 import { useInvalidate } from '../../hooks/invalidate.ts';
 import { myContactChannelsParams, useContactChannels } from '../../hooks/use-contact-channels.ts';
-import { RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { RequestError, SubmitButton, useValidate } from '../../ui/form.tsx';
 import { EmailField } from '../../ui/fields.tsx';
 
 export function EmailsSection() {
   const { urls } = useGatehouse();
+  const validate = useValidate();
   const channels = useContactChannels();
   const invalidate = useInvalidate();
   const changed = { onSuccess: invalidate(getListContactChannelsQueryKey(myContactChannelsParams), getGetCurrentUserQueryKey()) };

@@ -2,12 +2,15 @@ import { type FormEvent, useState } from 'react';
 import type { CurrentUser } from '../../generated/hooks.schemas.ts';
 import { getGetCurrentUserQueryKey, useSetPassword, useUpdatePassword } from '../../generated/hooks.ts';
 import { useInvalidate } from '../../hooks/invalidate.ts';
-import { RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { RequestError, SubmitButton, useValidate } from '../../ui/form.tsx';
 import { PasswordField } from '../../ui/fields.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 /** Changes the password (current one required), or sets a first one for users who have none. */
 export function PasswordSection({ user }: { user: CurrentUser }) {
   const invalidate = useInvalidate();
+  const { t } = useTranslation();
+  const validate = useValidate();
   const update = useUpdatePassword();
   const set = useSetPassword({ mutation: { onSuccess: invalidate(getGetCurrentUserQueryKey()) } });
   const [current, setCurrent] = useState('');
@@ -17,7 +20,10 @@ export function PasswordSection({ user }: { user: CurrentUser }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = { current: user.has_password && !current ? 'Enter your current password.' : undefined, next: validate.password(next) };
+    const found = {
+      current: user.has_password && !current ? t('validate.currentPasswordMissing') : undefined,
+      next: validate.password(next),
+    };
     setErrors(found);
     if (found.current || found.next) return;
     const reset = {

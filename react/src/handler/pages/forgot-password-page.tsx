@@ -3,12 +3,15 @@ import { absoluteUrl } from '../../absolute-url.ts';
 import { useGatehouse } from '../../gatehouse-context.ts';
 import { useSendPasswordResetCode } from '../../generated/hooks.ts';
 import { keepReturnTo } from '../../navigation.ts';
-import { Card, RequestError, SubmitButton, validate } from '../../ui/form.tsx';
+import { Card, RequestError, SubmitButton, useValidate } from '../../ui/form.tsx';
 import { EmailField } from '../../ui/fields.tsx';
 import { Link } from '../../ui/link.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 export function ForgotPasswordPage() {
   const { urls } = useGatehouse();
+  const { t } = useTranslation();
+  const validate = useValidate();
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
   const send = useSendPasswordResetCode();
@@ -19,20 +22,20 @@ export function ForgotPasswordPage() {
     if (!invalid) send.mutate({ data: { email: email.trim(), callback_url: absoluteUrl(urls.passwordReset) } });
   };
   return (
-    <Card title="Reset your password">
+    <Card title={t('forgotPassword.title')}>
       {send.isSuccess ? (
         <p className="gh-success" role="status">
-          If an account uses {email.trim()}, we sent it a link to reset the password. Check your inbox.
+          {t('forgotPassword.sent', { email: email.trim() })}
         </p>
       ) : (
-        <form onSubmit={submit} noValidate aria-label="Reset your password">
+        <form onSubmit={submit} noValidate aria-label={t('forgotPassword.title')}>
           <EmailField value={email} onChange={setEmail} error={error} />
           <RequestError error={send.error} />
-          <SubmitButton pending={send.isPending}>Send reset link</SubmitButton>
+          <SubmitButton pending={send.isPending}>{t('forgotPassword.send')}</SubmitButton>
         </form>
       )}
       <p className="gh-muted">
-        <Link href={keepReturnTo(urls.signIn)}>Back to sign in</Link>
+        <Link href={keepReturnTo(urls.signIn)}>{t('common.backToSignIn')}</Link>
       </p>
     </Card>
   );

@@ -4,26 +4,28 @@ import { useSignInWithCode } from '../../generated/hooks.ts';
 import { Card, RequestError } from '../../ui/form.tsx';
 import { Link } from '../../ui/link.tsx';
 import { queryParam } from './query-param.ts';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 /** The emailed sign-in link: one click signs in (a click, so that mail scanners do not use the code up). */
 export function MagicLinkCallbackPage() {
   const gatehouse = useGatehouse();
+  const { t } = useTranslation();
   const code = queryParam('code');
   const signIn = useSignInWithCode({ mutation: { onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-in') } });
   const failure = signIn.error && !continueWithMfa(gatehouse, signIn.error) ? signIn.error : null;
   return (
-    <Card title="Sign in">
+    <Card title={t('signIn.title')}>
       {code ? (
         <div className="gh-stack">
           <RequestError error={failure} />
           <button type="button" className="gh-primary" disabled={signIn.isPending} onClick={() => signIn.mutate({ data: { code } })}>
-            Sign in
+            {t('common.signIn')}
           </button>
         </div>
       ) : (
-        <p className="gh-error">This link is incomplete. Open the link from the email again.</p>
+        <p className="gh-error">{t('common.linkIncomplete')}</p>
       )}
-      <Link href={gatehouse.urls.signIn}>Back to sign in</Link>
+      <Link href={gatehouse.urls.signIn}>{t('common.backToSignIn')}</Link>
     </Card>
   );
 }

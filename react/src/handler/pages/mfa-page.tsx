@@ -4,10 +4,12 @@ import { useGatehouse } from '../../gatehouse-context.ts';
 import { useSignInWithMfa } from '../../generated/hooks.ts';
 import { Card, Field, RequestError, SubmitButton } from '../../ui/form.tsx';
 import { Link } from '../../ui/link.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 /** The second factor: a code from the authenticator app, or one of the recovery codes. */
 export function MfaPage() {
   const gatehouse = useGatehouse();
+  const { t } = useTranslation();
   const [attemptCode] = useState(() => takeMfaAttemptCode(gatehouse.projectId));
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
@@ -21,24 +23,24 @@ export function MfaPage() {
   });
   if (!attemptCode) {
     return (
-      <Card title="Two-factor authentication">
-        <p className="gh-error">Start by signing in: this page continues a sign-in.</p>
-        <Link href={gatehouse.urls.signIn}>Sign in</Link>
+      <Card title={t('mfa.title')}>
+        <p className="gh-error">{t('mfa.noAttempt')}</p>
+        <Link href={gatehouse.urls.signIn}>{t('common.signIn')}</Link>
       </Card>
     );
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const typed = code.trim();
-    setError(typed ? undefined : 'Enter the code from your authenticator app.');
+    setError(typed ? undefined : t('mfa.codeMissing'));
     if (typed) signIn.mutate({ data: { type: 'totp', totp: typed, code: attemptCode } });
   };
   return (
-    <Card title="Two-factor authentication">
-      <form onSubmit={submit} noValidate aria-label="Two-factor authentication">
-        <p className="gh-muted">Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
+    <Card title={t('mfa.title')}>
+      <form onSubmit={submit} noValidate aria-label={t('mfa.title')}>
+        <p className="gh-muted">{t('mfa.explain')}</p>
         <Field
-          label="Authentication code"
+          label={t('mfa.codeField')}
           name="totp"
           autoComplete="one-time-code"
           inputMode="text"
@@ -47,7 +49,7 @@ export function MfaPage() {
           error={error}
         />
         <RequestError error={signIn.error} />
-        <SubmitButton pending={signIn.isPending}>Verify</SubmitButton>
+        <SubmitButton pending={signIn.isPending}>{t('mfa.submit')}</SubmitButton>
       </form>
     </Card>
   );

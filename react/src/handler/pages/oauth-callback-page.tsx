@@ -4,18 +4,18 @@ import { takePendingOAuthFlow } from '../../auth/oauth-flow.ts';
 import { useGatehouse } from '../../gatehouse-context.ts';
 import { exchangeOAuthToken } from '../../generated/hooks.ts';
 import { Card, Loading, RequestError } from '../../ui/form.tsx';
+import { LocalisedError } from '../../ui/error-message.ts';
 import { Link } from '../../ui/link.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 /**
  * Where the platform sends the browser back from the provider: `code` and `state` leave the URL at
  * once (so they are neither bookmarked nor sent on as a referrer), the code is exchanged with this
  * tab's PKCE verifier, and the user is signed in (or the new link is in place).
  */
-/** The protocol's words when the token exchange of the callback fails. */
-export const oauthCallbackFailedMessage = 'Error signing in during OAuth callback. Please try again.';
-
 export function OAuthCallbackPage() {
   const gatehouse = useGatehouse();
+  const { t } = useTranslation();
   const [failure, setFailure] = useState<unknown>(null);
   const started = useRef(false);
 
@@ -32,7 +32,7 @@ export function OAuthCallbackPage() {
 
     const flow = state ? takePendingOAuthFlow(state) : null;
     if (!code || !flow) {
-      setFailure(new Error('This sign-in was started in another tab, or has already finished. Start it again.'));
+      setFailure(new LocalisedError('error.oauthOtherTab'));
       return;
     }
     exchangeOAuthToken({
@@ -48,16 +48,16 @@ export function OAuthCallbackPage() {
         else gatehouse.completeSignIn(tokens, tokens.is_new_user ? 'sign-up' : 'sign-in', flow.returnTo);
       },
       (error: unknown) => {
-        if (!continueWithMfa(gatehouse, error)) setFailure(new Error(oauthCallbackFailedMessage, { cause: error }));
+        if (!continueWithMfa(gatehouse, error)) setFailure(new LocalisedError('error.oauthCallbackFailed', { cause: error }));
       },
     );
   }, [gatehouse]);
 
-  if (!failure) return <Loading label="Signing you in…" />;
+  if (!failure) return <Loading label={t('oauthCallback.pending')} />;
   return (
-    <Card title="Sign-in failed">
+    <Card title={t('oauthCallback.failedTitle')}>
       <RequestError error={failure} />
-      <Link href={gatehouse.urls.signIn}>Back to sign in</Link>
+      <Link href={gatehouse.urls.signIn}>{t('common.backToSignIn')}</Link>
     </Card>
   );
 }

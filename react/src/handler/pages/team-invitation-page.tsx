@@ -13,10 +13,12 @@ import { withReturnTo } from '../../navigation.ts';
 import { Card, Loading, RequestError } from '../../ui/form.tsx';
 import { Link } from '../../ui/link.tsx';
 import { queryParam } from './query-param.ts';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 /** An emailed team invitation: sign in (coming back here), see the team, join it. */
 export function TeamInvitationPage() {
   const { urls } = useGatehouse();
+  const { t } = useTranslation();
   const code = queryParam('code');
   const user = useUser();
   const invalidate = useInvalidate();
@@ -31,45 +33,43 @@ export function TeamInvitationPage() {
 
   if (!code) {
     return (
-      <Card title="Team invitation">
-        <p className="gh-error">This link is incomplete. Open the link from the email again.</p>
+      <Card title={t('invitation.title')}>
+        <p className="gh-error">{t('common.linkIncomplete')}</p>
       </Card>
     );
   }
   if (!user) {
     return (
-      <Card title="Team invitation">
-        <p>Sign in to see and accept this invitation.</p>
-        <Link href={withReturnTo(urls.signIn, window.location.href)}>Sign in</Link>
+      <Card title={t('invitation.title')}>
+        <p>{t('invitation.signInFirst')}</p>
+        <Link href={withReturnTo(urls.signIn, window.location.href)}>{t('common.signIn')}</Link>
       </Card>
     );
   }
   if (accept.isSuccess) {
     return (
-      <Card title="Team invitation">
+      <Card title={t('invitation.title')}>
         <p className="gh-success" role="status">
-          You joined {details.data?.team_display_name}.
+          {t('invitation.joined', { team: details.data?.team_display_name })}
         </p>
-        <Link href={urls.home}>Continue</Link>
+        <Link href={urls.home}>{t('common.continue')}</Link>
       </Card>
     );
   }
   if (details.isError) {
     return (
-      <Card title="Team invitation">
+      <Card title={t('invitation.title')}>
         <RequestError error={details.error} />
       </Card>
     );
   }
   if (!details.data) return <Loading />;
   return (
-    <Card title="Team invitation">
-      <p>
-        You are invited to join <strong>{details.data.team_display_name}</strong>.
-      </p>
+    <Card title={t('invitation.title')}>
+      <p>{t('invitation.invited', { team: details.data.team_display_name })}</p>
       <RequestError error={accept.error} />
       <button type="button" className="gh-primary" disabled={accept.isPending} onClick={() => accept.mutate({ data: { code } })}>
-        Join {details.data.team_display_name}
+        {t('invitation.join', { team: details.data.team_display_name })}
       </button>
     </Card>
   );
