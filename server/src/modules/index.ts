@@ -1,5 +1,7 @@
 import { accessTokensModule } from './access-tokens/index.ts';
 import { aiChatModule } from './ai-chat/index.ts';
+import { auditLogModule } from './audit-log/index.ts';
+import { auditLogApiModule } from './audit-log-api/index.ts';
 import { analyticsModule } from './analytics/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
 import { cacheInvalidationModule } from './cache-invalidation/index.ts';
@@ -27,6 +29,7 @@ import { permissionsModule } from './permissions/index.ts';
 import { projectsModule } from './projects/index.ts';
 import { requestAuthModule } from './request-auth/index.ts';
 import { sessionsModule } from './sessions/index.ts';
+import { scimModule } from './scim/index.ts';
 import { signInModule } from './sign-in/index.ts';
 import { signUpRulesModule } from './sign-up-rules/index.ts';
 import { signingKeysModule } from './signing-keys/index.ts';
@@ -42,6 +45,7 @@ import { webhooksModule } from './webhooks/index.ts';
 export const modules = [
   cacheInvalidationModule,
   eventsModule,
+  auditLogModule,
   signingKeysModule,
   projectsModule,
   apiKeysModule,
@@ -70,6 +74,8 @@ export const modules = [
   metaModule,
   maintenanceModule,
   webhooksModule,
+  auditLogApiModule,
+  scimModule,
   dataVaultModule,
   healthModule,
   rateLimitCountersModule,

@@ -1,3 +1,4 @@
+import { auditLogModule } from '../audit-log/index.ts';
 import { defineModule } from '../../kernel/module.ts';
 import { contactChannelsModule } from '../contact-channels/index.ts';
 import { emailModule } from '../email/index.ts';
@@ -12,10 +13,11 @@ import { PasswordResetService } from './password-reset.service.ts';
 /** Password sign-up, sign-in, changes and the emailed reset. */
 export const passwordAuthModule = defineModule({
   name: 'password-auth',
-  requires: [usersModule, sessionsModule, signInModule, contactChannelsModule, verificationCodesModule, emailModule],
-  services: ({ users, sessions, signIn, contactChannels, verificationCodes, email }) => ({
+  requires: [usersModule, sessionsModule, signInModule, contactChannelsModule, verificationCodesModule, emailModule, auditLogModule],
+  services: ({ users, sessions, signIn, contactChannels, verificationCodes, email, auditLog }) => ({
     passwordAuth: new PasswordAuthService(users, sessions, signIn, (project, user, callbackUrl) =>
       contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
+      auditLog,
     ),
     passwordReset: new PasswordResetService(users, sessions, verificationCodes, email),
   }),
