@@ -6891,7 +6891,7 @@ export interface components {
                 count: number;
             }[];
         };
-        /** @description An event type the platform records (`user.created`, `user.updated`, `user.deleted`, `team.created`, `team.updated`, `team.deleted`, `team_membership.created`, `team_membership.deleted`, `team_permission.created`, `team_permission.deleted`, `project_permission.created`, `project_permission.deleted`, and the email and payment events as they are added); a type not recorded (yet) is accepted and simply never matches. */
+        /** @description An event type the platform records (`user.created`, `user.updated`, `user.deleted`, `team.created`, `team.updated`, `team.deleted`, `team_membership.created`, `team_membership.deleted`, `team_permission.created`, `team_permission.deleted`, `project_permission.created`, `project_permission.deleted`, and the email and payment events as they are added); a type not recorded (yet) is accepted and simply never matches. `audit_log.entry_created` (Gatehouse's own) is opt-in: only an endpoint that lists it receives it (an empty list means every other type). */
         WebhookEventType: string;
         /** @description An endpoint as every read shows it: without its signing secret, which is shown once, in the answer that creates it or rotates it (`WebhookEndpointWithSecret`). */
         WebhookEndpoint: {

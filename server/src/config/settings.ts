@@ -15,6 +15,7 @@ export type SettingGroup =
   | 'Passwords'
   | 'Email'
   | 'Webhooks'
+  | 'Audit log'
   | 'OAuth'
   | 'Payments (Stripe)'
   | 'AI chat'
@@ -310,6 +311,18 @@ export const settings = [
     description: 'An endpoint failing without a success this long (5 days) is disabled.',
   },
   { name: 'WEBHOOK_BATCH_SIZE', group: 'Webhooks', default: '16', description: 'Messages one worker claims and posts at once.' },
+  {
+    name: 'AUDIT_LOG_RETENTION_DAYS',
+    group: 'Audit log',
+    default: '365',
+    description: 'Audit log entries older than this many days are removed; `0` keeps them forever.',
+  },
+  {
+    name: 'AUDIT_LOG_RETENTION_INTERVAL_MS',
+    group: 'Audit log',
+    default: '3600000',
+    description: 'How often this instance removes audit log entries past retention; `0`: never on this instance.',
+  },
   {
     name: 'OAUTH_<PROVIDER>_ISSUER',
     group: 'OAuth',

@@ -76,6 +76,7 @@ beforeAll(async () => {
   const template = await call('POST', '/internal/email-templates', admin, { display_name: 'Victim template' });
   const draft = await call('POST', '/internal/email-drafts', admin, { display_name: 'Victim draft' });
   const endpoint = await call('POST', '/internal/webhooks/endpoints', admin, { url: 'http://localhost:9/victim' });
+  const directory = await call('POST', `/teams/${team.id}/scim-directories`, server, { display_name: 'Victim directory' });
   ids = {
     user_id: user.id,
     team_id: team.id,
@@ -89,6 +90,7 @@ beforeAll(async () => {
     template_id: template.id,
     draft_id: draft.id,
     endpoint_id: endpoint.id,
+    directory_id: directory.id,
     team_permission_id: 'victim_team_permission',
     project_permission_id: 'victim_project_permission',
   };
@@ -122,6 +124,7 @@ const addressingFields = new Set([
   'template_id',
   'draft_id',
   'endpoint_id',
+  'directory_id',
   'customer_id',
 ]);
 type Schema = { properties?: Record<string, unknown>; required?: string[] };
@@ -152,6 +155,8 @@ const answersAboutNothing: Record<string, (body: Record<string, unknown>) => boo
   getCustomerBilling: (body) => body.has_customer === false && body.default_payment_method === null,
   // The test send reports the unknown endpoint.
   sendTestWebhook: (body) => body.success === false && String(body.error_message).includes('No webhook endpoint'),
+  // The audit log export filtered by another project's team is an empty file.
+  getAuditLogExport: (body) => (body as unknown) === '',
   // The transactions list filtered by another project's customer is empty.
   listPaymentTransactions: (body) => Array.isArray(body.transactions) && body.transactions.length === 0,
 };
@@ -159,7 +164,7 @@ const answersAboutNothing: Record<string, (body: Record<string, unknown>) => boo
 describe('another project cannot reach project A by id', () => {
   const targeted = routes.filter(addressesById);
 
-  it('covers every operation that names a user, team, session, channel, key, invitation, permission, email theme, template or draft, webhook endpoint or payments customer', () => {
+  it('covers every operation that names a user, team, session, channel, key, invitation, permission, email theme, template or draft, webhook endpoint, SCIM directory or payments customer', () => {
     expect(targeted.length).toBeGreaterThan(60);
   });
 
@@ -219,6 +224,11 @@ describe('another project cannot reach project A by id', () => {
     await call('GET', `/internal/email-themes/${ids.theme_id}`, victim.headers.admin);
     await call('GET', `/internal/email-drafts/${ids.draft_id}`, victim.headers.admin);
     await call('GET', `/internal/webhooks/endpoints/${ids.endpoint_id}`, victim.headers.admin);
+    const directories = await call('GET', `/teams/${ids.team_id}/scim-directories`, server);
+    expect(directories.items.map((item: { id: string }) => item.id)).toEqual([ids.directory_id]);
+    // The audit log of project A is A's alone: B's admin key reads nothing of it (a list filtered by A's team answers empty).
+    const audit = await call('GET', `/audit-log?team_id=${ids.team_id}`, victim.headers.admin);
+    expect(audit.items.length).toBeGreaterThan(0);
     const definitions = await call('GET', '/team-permission-definitions', victim.headers.admin);
     expect(definitions.items.map((item: { id: string }) => item.id)).toContain('victim_team_permission');
     console.log(

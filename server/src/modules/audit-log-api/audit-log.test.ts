@@ -165,7 +165,11 @@ describe('integrity', () => {
     );
   });
 
-  it('delivers each entry as an audit_log.entry_created webhook event', async () => {
+  it('delivers each entry as an audit_log.entry_created webhook event, to endpoints that subscribe to it', async () => {
+    const hooks = { ...env.project.headers.admin };
+    await call('PATCH', '/internal/config/override/project', hooks, { config_override_string: JSON.stringify({ 'domains.allowLocalhost': true }) });
+    const everything = (await call('POST', '/internal/webhooks/endpoints', hooks, { url: 'http://localhost:9/all' })).body;
+    const audit = (await call('POST', '/internal/webhooks/endpoints', hooks, { url: 'http://localhost:9/audit', event_types: ['audit_log.entry_created'] })).body;
     const { user } = await newUser();
     await call('POST', '/auth/sessions', env.project.headers.server, { user_id: user.id, is_impersonation: true });
     const entry = await entryOf('auth.impersonated', user.id);
@@ -176,6 +180,14 @@ describe('integrity', () => {
       .where('type', '=', 'audit_log.entry_created')
       .execute();
     expect(events.map((event) => event.data)).toContainEqual(entry);
+    const messages = async (endpointId: string) =>
+      (await env.context.database.db.selectFrom('webhook_message').select('event_type').where('endpoint_id', '=', endpointId).execute()).map(
+        (message) => message.event_type,
+      );
+    // user.created (and the rest of Stack's types) for "every type"; the audit stream only where asked for.
+    expect(await messages(everything.id)).toContain('user.created');
+    expect(await messages(everything.id)).not.toContain('audit_log.entry_created');
+    expect(new Set(await messages(audit.id))).toEqual(new Set(['audit_log.entry_created']));
   });
 });
 

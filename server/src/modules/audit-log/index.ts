@@ -5,6 +5,7 @@ import { AuditLog } from './audit-log.service.ts';
 import { readAuditLogSettings } from './audit-log-settings.ts';
 import { auditEntryForEvent } from './audit-of-event.ts';
 import * as migration0120 from './migrations/0120-audit-log.ts';
+import * as migration0122 from './migrations/0122-audit-event-opt-in.ts';
 
 /**
  * The audit log's recording API, for every module: `auditLog.record(trx, projectId, { action, teamId?,
@@ -18,7 +19,7 @@ export type { AuditLogFilter } from './audit-log.repository.ts';
 /** The audit log: its recording service (low, so every module can require it), its storage and retention. */
 export const auditLogModule = defineModule({
   name: 'audit-log',
-  migrations: { '0120-audit-log': migration0120 },
+  migrations: { '0120-audit-log': migration0120, '0122-audit-event-opt-in': migration0122 },
   requires: [eventsModule],
   settings: readAuditLogSettings,
   services: ({ events }, { db }) => {
