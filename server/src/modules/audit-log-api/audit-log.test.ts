@@ -12,10 +12,26 @@ import { createScimDirectory } from '../scim/scim-testing.ts';
 const env = withTestContext({ projectConfig: { 'auth.password.allowSignIn': true, 'apiKeys.enabled.user': true } });
 const userAgent = 'AuditTest/1.0';
 
-type Entry = { id: string; action: string; actor_type: string; actor_id: string | null; target_id: string | null; team_id: string | null; ip_address: string | null; user_agent: string | null; details: Record<string, unknown>; occurred_at_millis: number };
+type Entry = {
+  id: string;
+  action: string;
+  actor_type: string;
+  actor_id: string | null;
+  target_id: string | null;
+  team_id: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  details: Record<string, unknown>;
+  occurred_at_millis: number;
+};
 
 const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, payload?: object) =>
-  env.context.request({ method, url: `/api/v1${url}`, headers: { ...headers, 'user-agent': userAgent }, ...(method === 'GET' ? {} : { payload: payload ?? {} }) });
+  env.context.request({
+    method,
+    url: `/api/v1${url}`,
+    headers: { ...headers, 'user-agent': userAgent },
+    ...(method === 'GET' ? {} : { payload: payload ?? {} }),
+  });
 
 const entries = async (project: TestProject, query = ''): Promise<Entry[]> => {
   const response = await call('GET', `/audit-log?limit=200${query}`, project.headers.admin);
@@ -25,7 +41,11 @@ const entries = async (project: TestProject, query = ''): Promise<Entry[]> => {
 
 const newUser = async (project: TestProject = env.project) => {
   const email = `audit-${randomUUID()}@example.com`;
-  const user = await env.context.services.users.create(project.project, { primary_email: email, primary_email_auth_enabled: true, password: 'a good password 1' }, 'server');
+  const user = await env.context.services.users.create(
+    project.project,
+    { primary_email: email, primary_email_auth_enabled: true, password: 'a good password 1' },
+    'server',
+  );
   return { user, email };
 };
 
@@ -87,7 +107,10 @@ describe('one entry per event', () => {
     await env.context.services.permissions.createDefinition(env.project.project.id, 'team', { id: `reviewer_${team.id.slice(0, 8)}` });
     await env.context.services.permissions.createDefinition(env.project.project.id, 'project', { id: `billing_${team.id.slice(0, 8)}` });
     await call('POST', `/team-permissions/${team.id}/${user.id}/reviewer_${team.id.slice(0, 8)}`, env.project.headers.server);
-    expect(await entryOf('team_permission.granted', user.id)).toMatchObject({ team_id: team.id, details: { permission_id: `reviewer_${team.id.slice(0, 8)}` } });
+    expect(await entryOf('team_permission.granted', user.id)).toMatchObject({
+      team_id: team.id,
+      details: { permission_id: `reviewer_${team.id.slice(0, 8)}` },
+    });
     await call('DELETE', `/team-permissions/${team.id}/${user.id}/reviewer_${team.id.slice(0, 8)}`, env.project.headers.server);
     await entryOf('team_permission.revoked', user.id);
     await call('POST', `/project-permissions/${user.id}/billing_${team.id.slice(0, 8)}`, env.project.headers.server);
@@ -160,16 +183,27 @@ describe('integrity', () => {
     const [entry] = await entries(env.project);
     expect(entry).toBeDefined();
     const db = env.context.database.db;
-    await expect(db.updateTable('audit_log_entry').set({ action: 'forged' }).where('id', '=', entry?.id as string).execute()).rejects.toThrow(
-      /cannot be changed/,
-    );
+    await expect(
+      db
+        .updateTable('audit_log_entry')
+        .set({ action: 'forged' })
+        .where('id', '=', entry?.id as string)
+        .execute(),
+    ).rejects.toThrow(/cannot be changed/);
   });
 
   it('delivers each entry as an audit_log.entry_created webhook event, to endpoints that subscribe to it', async () => {
     const hooks = { ...env.project.headers.admin };
-    await call('PATCH', '/internal/config/override/project', hooks, { config_override_string: JSON.stringify({ 'domains.allowLocalhost': true }) });
+    await call('PATCH', '/internal/config/override/project', hooks, {
+      config_override_string: JSON.stringify({ 'domains.allowLocalhost': true }),
+    });
     const everything = (await call('POST', '/internal/webhooks/endpoints', hooks, { url: 'http://localhost:9/all' })).body;
-    const audit = (await call('POST', '/internal/webhooks/endpoints', hooks, { url: 'http://localhost:9/audit', event_types: ['audit_log.entry_created'] })).body;
+    const audit = (
+      await call('POST', '/internal/webhooks/endpoints', hooks, {
+        url: 'http://localhost:9/audit',
+        event_types: ['audit_log.entry_created'],
+      })
+    ).body;
     const { user } = await newUser();
     await call('POST', '/auth/sessions', env.project.headers.server, { user_id: user.id, is_impersonation: true });
     const entry = await entryOf('auth.impersonated', user.id);
@@ -181,9 +215,9 @@ describe('integrity', () => {
       .execute();
     expect(events.map((event) => event.data)).toContainEqual(entry);
     const messages = async (endpointId: string) =>
-      (await env.context.database.db.selectFrom('webhook_message').select('event_type').where('endpoint_id', '=', endpointId).execute()).map(
-        (message) => message.event_type,
-      );
+      (
+        await env.context.database.db.selectFrom('webhook_message').select('event_type').where('endpoint_id', '=', endpointId).execute()
+      ).map((message) => message.event_type);
     // user.created (and the rest of Stack's types) for "every type"; the audit stream only where asked for.
     expect(await messages(everything.id)).toContain('user.created');
     expect(await messages(everything.id)).not.toContain('audit_log.entry_created');
@@ -201,8 +235,16 @@ describe('reading', () => {
     }
     const first = await call('GET', '/audit-log?limit=2&action=scim.directory_created', project.headers.admin);
     expect(first.body.items).toHaveLength(2);
-    const second = await call('GET', `/audit-log?limit=2&action=scim.directory_created&cursor=${first.body.pagination.next_cursor}`, project.headers.admin);
-    const third = await call('GET', `/audit-log?limit=2&action=scim.directory_created&cursor=${second.body.pagination.next_cursor}`, project.headers.admin);
+    const second = await call(
+      'GET',
+      `/audit-log?limit=2&action=scim.directory_created&cursor=${first.body.pagination.next_cursor}`,
+      project.headers.admin,
+    );
+    const third = await call(
+      'GET',
+      `/audit-log?limit=2&action=scim.directory_created&cursor=${second.body.pagination.next_cursor}`,
+      project.headers.admin,
+    );
     const ids = [...first.body.items, ...second.body.items, ...third.body.items].map((item: Entry) => item.id);
     expect(new Set(ids).size).toBe(5);
     expect(third.body.pagination.next_cursor).toBeNull();
@@ -215,7 +257,10 @@ describe('reading', () => {
 
     const ndjson = await call('GET', '/audit-log/export?action=scim.directory_created', project.headers.admin);
     expect(ndjson.headers['content-type']).toMatch(/^application\/x-ndjson/);
-    const lines = ndjson.text.trim().split('\n').map((line: string) => JSON.parse(line));
+    const lines = ndjson.text
+      .trim()
+      .split('\n')
+      .map((line: string) => JSON.parse(line));
     expect(lines.map((line: Entry) => line.id)).toEqual(ids);
     const csv = await call('GET', '/audit-log/export?format=csv&action=scim.directory_created', project.headers.admin);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
@@ -233,7 +278,8 @@ describe('reading', () => {
     const other = (await call('POST', '/teams', env.project.headers.server, { display_name: 'Other' })).body;
     await call('POST', `/team-memberships/${other.id}/${member.id}`, env.project.headers.server);
     const token = async (userId: string) =>
-      (await env.context.services.signIn.signIn(env.project.project, await env.context.services.users.get(env.project.project.id, userId))).access_token;
+      (await env.context.services.signIn.signIn(env.project.project, await env.context.services.users.get(env.project.project.id, userId)))
+        .access_token;
     const asAdmin = { ...env.project.headers.client, 'x-stack-access-token': await token(admin.id) };
     const mine = await call('GET', `/teams/${team.id}/audit-log`, asAdmin);
     expect(mine.status, mine.text).toBe(200);

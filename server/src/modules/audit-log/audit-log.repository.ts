@@ -35,7 +35,12 @@ export async function insertAuditLogEntry(db: DbHandle, entry: AuditLogInsert): 
 }
 
 /** A page of entries, newest first. */
-export async function listAuditLogEntries(db: DbHandle, projectId: ProjectId, filter: AuditLogFilter, limit: number): Promise<AuditLogEntryRow[]> {
+export async function listAuditLogEntries(
+  db: DbHandle,
+  projectId: ProjectId,
+  filter: AuditLogFilter,
+  limit: number,
+): Promise<AuditLogEntryRow[]> {
   let query = kyselyOf(db).selectFrom('audit_log_entry').selectAll().where('project_id', '=', projectId);
   if (filter.teamId !== undefined) query = query.where('team_id', '=', filter.teamId);
   if (filter.action !== undefined) query = query.where('action', '=', filter.action);

@@ -67,17 +67,17 @@ export class EndUserApiKeyService {
     const { column, id: ownerId } = ownerColumn(owner);
     const row = await inTransaction(this.db, async (trx) => {
       const inserted = await insertKey(trx, {
-      id,
-      project_id: project.id,
-      type: owner.type,
-      user_id: column === 'user_id' ? ownerId : null,
-      team_id: column === 'team_id' ? ownerId : null,
-      description: input.description,
-      is_public: input.is_public ?? false,
-      expires_at: input.expires_at_millis == null ? null : new Date(input.expires_at_millis),
-      manually_revoked_at: null,
-      key_hash: digestSecret(value),
-      last_four: value.slice(-4),
+        id,
+        project_id: project.id,
+        type: owner.type,
+        user_id: column === 'user_id' ? ownerId : null,
+        team_id: column === 'team_id' ? ownerId : null,
+        description: input.description,
+        is_public: input.is_public ?? false,
+        expires_at: input.expires_at_millis == null ? null : new Date(input.expires_at_millis),
+        manually_revoked_at: null,
+        key_hash: digestSecret(value),
+        last_four: value.slice(-4),
       });
       await this.auditLog.record(trx, project.id, auditOfKey('api_key.created', inserted));
       return inserted;

@@ -28,7 +28,9 @@ describe('events', () => {
     await call('DELETE', `/teams/${team.id}`);
 
     // The audit stream (audit_log.entry_created, one per membership and permission change) has its own tests.
-    const events = (await eventsOf(project.id)).filter((event) => event.type !== 'user.created' && event.type !== 'audit_log.entry_created');
+    const events = (await eventsOf(project.id)).filter(
+      (event) => event.type !== 'user.created' && event.type !== 'audit_log.entry_created',
+    );
     expect(events.map((event) => event.type)).toEqual([
       'team.created',
       'team.updated',

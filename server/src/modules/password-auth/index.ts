@@ -15,8 +15,11 @@ export const passwordAuthModule = defineModule({
   name: 'password-auth',
   requires: [usersModule, sessionsModule, signInModule, contactChannelsModule, verificationCodesModule, emailModule, auditLogModule],
   services: ({ users, sessions, signIn, contactChannels, verificationCodes, email, auditLog }) => ({
-    passwordAuth: new PasswordAuthService(users, sessions, signIn, (project, user, callbackUrl) =>
-      contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
+    passwordAuth: new PasswordAuthService(
+      users,
+      sessions,
+      signIn,
+      (project, user, callbackUrl) => contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
       auditLog,
     ),
     passwordReset: new PasswordResetService(users, sessions, verificationCodes, email),

@@ -134,18 +134,22 @@ export class ProjectService {
   ): Promise<void> {
     await inTransaction(this.db, async (trx) => {
       await updateProject(trx, id, {
-      ...(changes.isProductionMode !== undefined ? { is_production_mode: changes.isProductionMode } : {}),
-      ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
-      ...(changes.description !== undefined ? { description: changes.description } : {}),
-      ...(changes.configOverride !== undefined
-        ? { config_override: JSON.stringify(sealConfigSecrets(this.cipher, changes.configOverride)) }
-        : {}),
-      ...detailColumns(changes),
+        ...(changes.isProductionMode !== undefined ? { is_production_mode: changes.isProductionMode } : {}),
+        ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.configOverride !== undefined
+          ? { config_override: JSON.stringify(sealConfigSecrets(this.cipher, changes.configOverride)) }
+          : {}),
+        ...detailColumns(changes),
       });
       // Names what changed, never values (the config holds secrets).
       const fields = Object.keys(changes).filter((key) => key !== 'configOverride' && changes[key as keyof typeof changes] !== undefined);
       const configKeys = changes.configOverride === undefined ? [] : Object.keys(changes.configOverride);
-      await this.auditLog.record(trx, id, { action: 'project.config_updated', target: { type: 'project', id }, details: { fields, config_keys: configKeys } });
+      await this.auditLog.record(trx, id, {
+        action: 'project.config_updated',
+        target: { type: 'project', id },
+        details: { fields, config_keys: configKeys },
+      });
     });
     await this.changed(id);
   }

@@ -37,7 +37,12 @@ export class ScimDirectoryService {
         display_name: displayName,
         token_hash: digestSecret(token),
       });
-      const event = { action: 'scim.directory_created', teamId, target: { type: 'scim_directory', id: inserted.id }, details: { display_name: displayName } };
+      const event = {
+        action: 'scim.directory_created',
+        teamId,
+        target: { type: 'scim_directory', id: inserted.id },
+        details: { display_name: displayName },
+      };
       await this.auditLog.record(trx, projectId, event);
       return inserted;
     });
@@ -52,7 +57,11 @@ export class ScimDirectoryService {
     await inTransaction(this.db, async (trx) => {
       const row = await deleteDirectory(trx, projectId, teamId, directoryId);
       if (!row) throw new ScimDirectoryNotFoundError({ directory_id: directoryId });
-      await this.auditLog.record(trx, projectId, { action: 'scim.directory_deleted', teamId, target: { type: 'scim_directory', id: row.id } });
+      await this.auditLog.record(trx, projectId, {
+        action: 'scim.directory_deleted',
+        teamId,
+        target: { type: 'scim_directory', id: row.id },
+      });
     });
   }
 

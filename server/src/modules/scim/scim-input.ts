@@ -50,7 +50,8 @@ function removalsByValue(operation: { op: string; path?: unknown; value?: unknow
   const { op, path, value } = operation;
   if (op !== 'remove' || typeof path !== 'string' || !/^[A-Za-z]+$/.test(path) || !Array.isArray(value)) return [operation];
   return value.map((item: { value?: unknown }) => {
-    if (typeof item?.value !== 'string' || /["\\]/.test(item.value)) throw new ScimProtocolError(400, 'A removed member needs its `value`.', 'invalidValue');
+    if (typeof item?.value !== 'string' || /["\\]/.test(item.value))
+      throw new ScimProtocolError(400, 'A removed member needs its `value`.', 'invalidValue');
     return { op, path: `${path}[value eq "${item.value}"]` };
   });
 }
@@ -63,15 +64,20 @@ export function applyPatch(resource: ScimObject, body: ScimObject): ScimObject {
   const operations = body.Operations;
   if (!Array.isArray(operations) || operations.length === 0 || operations.length > 1000)
     throw new ScimProtocolError(400, 'A PatchOp needs `Operations` (1 to 1000 operations).', 'invalidSyntax');
-  const normalized = operations.map((operation: unknown) => {
-    if (operation === null || typeof operation !== 'object' || typeof (operation as { op?: unknown }).op !== 'string')
-      throw new ScimProtocolError(400, 'Every operation needs an `op`.', 'invalidSyntax');
-    const { op, ...rest } = operation as { op: string };
-    return { op: op.toLowerCase(), ...rest };
-  }).flatMap(removalsByValue);
+  const normalized = operations
+    .map((operation: unknown) => {
+      if (operation === null || typeof operation !== 'object' || typeof (operation as { op?: unknown }).op !== 'string')
+        throw new ScimProtocolError(400, 'Every operation needs an `op`.', 'invalidSyntax');
+      const { op, ...rest } = operation as { op: string };
+      return { op: op.toLowerCase(), ...rest };
+    })
+    .flatMap(removalsByValue);
   try {
     // scim-patch types the operations strictly; they were checked above as far as this service needs.
-    const patched: unknown = scimPatch(structuredClone(resource) as never, normalized as never, { mutateDocument: false, treatMissingAsAdd: true });
+    const patched: unknown = scimPatch(structuredClone(resource) as never, normalized as never, {
+      mutateDocument: false,
+      treatMissingAsAdd: true,
+    });
     return patched as ScimObject;
   } catch (error) {
     const scimType = (error as { scimType?: string }).scimType;

@@ -32,7 +32,10 @@ export class ScimProvisioningService {
 
   async listUsers(context: ScimContext, query: ListQuery): Promise<ScimObject> {
     const rows = await repository.listScimUsers(this.db, context.directory.id);
-    return listResponse(rows.map((row) => toScimUser(row, context.baseUrl)), query);
+    return listResponse(
+      rows.map((row) => toScimUser(row, context.baseUrl)),
+      query,
+    );
   }
 
   async getUser(context: ScimContext, id: string): Promise<ScimObject> {
@@ -104,7 +107,8 @@ export class ScimProvisioningService {
       if (input.displayName !== null) await this.users.update(context.project, row.user_id, { display_name: input.displayName });
       if (row.active && !input.active) await this.leave(context, row.user_id, trx);
       if (!row.active && input.active) await this.join(context, row.user_id, trx);
-      const action = row.active && !input.active ? 'scim.user_deactivated' : !row.active && input.active ? 'scim.user_reactivated' : 'scim.user_updated';
+      const action =
+        row.active && !input.active ? 'scim.user_deactivated' : !row.active && input.active ? 'scim.user_reactivated' : 'scim.user_updated';
       await this.record(trx, context, action, updated);
       return toScimUser(updated, context.baseUrl);
     });
@@ -112,7 +116,10 @@ export class ScimProvisioningService {
 
   async listGroups(context: ScimContext, query: ListQuery): Promise<ScimObject> {
     const rows = await repository.listScimGroups(this.db, context.directory.id);
-    return listResponse(rows.map((row) => toScimGroup(row, context.baseUrl)), query);
+    return listResponse(
+      rows.map((row) => toScimGroup(row, context.baseUrl)),
+      query,
+    );
   }
 
   async getGroup(context: ScimContext, id: string): Promise<ScimObject> {

@@ -15,7 +15,12 @@ export function toScimUser(row: ScimUserRow, baseUrl: string): ScimObject {
     userName: row.user_name,
     ...(row.external_id === null ? {} : { externalId: row.external_id }),
     active: row.active,
-    meta: { resourceType: 'User', created: row.created_at.toISOString(), lastModified: row.updated_at.toISOString(), location: `${baseUrl}/Users/${row.id}` },
+    meta: {
+      resourceType: 'User',
+      created: row.created_at.toISOString(),
+      lastModified: row.updated_at.toISOString(),
+      location: `${baseUrl}/Users/${row.id}`,
+    },
   };
 }
 
@@ -26,7 +31,12 @@ export function toScimGroup(row: ScimGroupRow, baseUrl: string): ScimObject {
     displayName: row.display_name,
     ...(row.external_id === null ? {} : { externalId: row.external_id }),
     members: row.member_ids.map((value) => ({ value, $ref: `${baseUrl}/Users/${value}` })),
-    meta: { resourceType: 'Group', created: row.created_at.toISOString(), lastModified: row.updated_at.toISOString(), location: `${baseUrl}/Groups/${row.id}` },
+    meta: {
+      resourceType: 'Group',
+      created: row.created_at.toISOString(),
+      lastModified: row.updated_at.toISOString(),
+      location: `${baseUrl}/Groups/${row.id}`,
+    },
   };
 }
 
@@ -50,7 +60,8 @@ function compile(text: string): (resource: ScimObject) => boolean {
   } catch (error) {
     throw new ScimProtocolError(400, `The filter is not valid: ${(error as Error).message}`, 'invalidFilter');
   }
-  return (resource) => predicate(typeof resource.userName === 'string' ? { ...resource, userName: resource.userName.toLowerCase() } : resource);
+  return (resource) =>
+    predicate(typeof resource.userName === 'string' ? { ...resource, userName: resource.userName.toLowerCase() } : resource);
 }
 
 /** `userName` is not case-exact (RFC 7643 §4.1.1): its comparisons run on lowercase on both sides. */
@@ -86,8 +97,22 @@ export const serviceProviderConfig = (baseUrl: string): ScimObject => ({
 });
 
 export const resourceTypes = (baseUrl: string): ScimObject[] => [
-  { schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'], id: 'User', name: 'User', endpoint: '/Users', schema: userSchema, meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/User` } },
-  { schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'], id: 'Group', name: 'Group', endpoint: '/Groups', schema: groupSchema, meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/Group` } },
+  {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+    id: 'User',
+    name: 'User',
+    endpoint: '/Users',
+    schema: userSchema,
+    meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/User` },
+  },
+  {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+    id: 'Group',
+    name: 'Group',
+    endpoint: '/Groups',
+    schema: groupSchema,
+    meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/Group` },
+  },
 ];
 
 const attribute = (name: string, type: string, extra: ScimObject = {}) => ({
@@ -109,10 +134,15 @@ export const schemas = (baseUrl: string): ScimObject[] => [
     name: 'User',
     attributes: [
       attribute('userName', 'string', { required: true, uniqueness: 'server' }),
-      attribute('name', 'complex', { subAttributes: [attribute('givenName', 'string'), attribute('familyName', 'string'), attribute('formatted', 'string')] }),
+      attribute('name', 'complex', {
+        subAttributes: [attribute('givenName', 'string'), attribute('familyName', 'string'), attribute('formatted', 'string')],
+      }),
       attribute('displayName', 'string'),
       attribute('active', 'boolean'),
-      attribute('emails', 'complex', { multiValued: true, subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')] }),
+      attribute('emails', 'complex', {
+        multiValued: true,
+        subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')],
+      }),
       attribute('externalId', 'string', { caseExact: true }),
     ],
     meta: { resourceType: 'Schema', location: `${baseUrl}/Schemas/${userSchema}` },

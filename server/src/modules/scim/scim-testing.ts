@@ -11,7 +11,12 @@ export async function createScimDirectory(context: TestContext, project: TestPro
     payload: { display_name: 'Okta' },
   });
   const directory = created.body as { id: string; token: string; scim_base_url: string };
-  const scim = async (method: string, path: string, body?: unknown, options: { token?: string; directoryId?: string; contentType?: string } = {}) => {
+  const scim = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { token?: string; directoryId?: string; contentType?: string } = {},
+  ) => {
     const response = await context.request({
       method: method as 'GET',
       url: `/api/v1/scim/v2/${options.directoryId ?? directory.id}${path}`,

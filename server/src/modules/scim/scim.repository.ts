@@ -7,9 +7,20 @@ export const insertDirectory = (db: DbHandle, row: Insertable<ScimDirectoryTable
   kyselyOf(db).insertInto('scim_directory').values(row).returningAll().executeTakeFirstOrThrow();
 
 export const listDirectories = (db: DbHandle, projectId: ProjectId, teamId: string): Promise<ScimDirectoryRow[]> =>
-  kyselyOf(db).selectFrom('scim_directory').selectAll().where('project_id', '=', projectId).where('team_id', '=', teamId).orderBy('created_at').execute();
+  kyselyOf(db)
+    .selectFrom('scim_directory')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('team_id', '=', teamId)
+    .orderBy('created_at')
+    .execute();
 
-export async function deleteDirectory(db: DbHandle, projectId: ProjectId, teamId: string, id: string): Promise<ScimDirectoryRow | undefined> {
+export async function deleteDirectory(
+  db: DbHandle,
+  projectId: ProjectId,
+  teamId: string,
+  id: string,
+): Promise<ScimDirectoryRow | undefined> {
   return kyselyOf(db)
     .deleteFrom('scim_directory')
     .where('project_id', '=', projectId)
@@ -47,12 +58,24 @@ export const findScimUser = (db: DbHandle, directoryId: string, id: string): Pro
     .executeTakeFirst();
 
 export const listScimUsers = (db: DbHandle, directoryId: string): Promise<ScimUserRow[]> =>
-  kyselyOf(db).selectFrom('scim_user').selectAll().where('directory_id', '=', directoryId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+  kyselyOf(db)
+    .selectFrom('scim_user')
+    .selectAll()
+    .where('directory_id', '=', directoryId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 
 export const insertScimGroup = (db: DbHandle, row: Insertable<ScimGroupTable>): Promise<ScimGroupRow> =>
   kyselyOf(db).insertInto('scim_group').values(row).returningAll().executeTakeFirstOrThrow();
 
-export const updateScimGroup = (db: DbHandle, directoryId: string, id: string, changes: Updateable<ScimGroupTable>): Promise<ScimGroupRow> =>
+export const updateScimGroup = (
+  db: DbHandle,
+  directoryId: string,
+  id: string,
+  changes: Updateable<ScimGroupTable>,
+): Promise<ScimGroupRow> =>
   kyselyOf(db)
     .updateTable('scim_group')
     .set({ ...changes, updated_at: new Date() })
@@ -62,10 +85,19 @@ export const updateScimGroup = (db: DbHandle, directoryId: string, id: string, c
     .executeTakeFirstOrThrow();
 
 export const findScimGroup = (db: DbHandle, directoryId: string, id: string): Promise<ScimGroupRow | undefined> =>
-  kyselyOf(db).selectFrom('scim_group').selectAll().where('directory_id', '=', directoryId).where('id', '=', id).forUpdate().executeTakeFirst();
+  kyselyOf(db)
+    .selectFrom('scim_group')
+    .selectAll()
+    .where('directory_id', '=', directoryId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 
 export const deleteScimGroup = async (db: DbHandle, directoryId: string, id: string): Promise<boolean> =>
-  Number((await kyselyOf(db).deleteFrom('scim_group').where('directory_id', '=', directoryId).where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+  Number(
+    (await kyselyOf(db).deleteFrom('scim_group').where('directory_id', '=', directoryId).where('id', '=', id).executeTakeFirst())
+      .numDeletedRows,
+  ) > 0;
 
 export const listScimGroups = (db: DbHandle, directoryId: string): Promise<ScimGroupRow[]> =>
   kyselyOf(db).selectFrom('scim_group').selectAll().where('directory_id', '=', directoryId).orderBy('created_at').orderBy('id').execute();

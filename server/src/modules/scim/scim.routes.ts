@@ -9,7 +9,11 @@ import type { ScimDirectoryRow } from './scim.table.ts';
 
 type ScimRequest = FastifyRequest & { params: { directory_id: string; resource_id?: string } };
 
-export function scimHandlers(services: { scimDirectories: ScimDirectoryService; scimProvisioning: ScimProvisioningService; teams: TeamService }) {
+export function scimHandlers(services: {
+  scimDirectories: ScimDirectoryService;
+  scimProvisioning: ScimProvisioningService;
+  teams: TeamService;
+}) {
   const { scimDirectories: directories, scimProvisioning: provisioning } = services;
   const view = (row: ScimDirectoryRow) => ({
     id: row.id,
@@ -22,7 +26,10 @@ export function scimHandlers(services: { scimDirectories: ScimDirectoryService; 
     directories.authenticate((request as ScimRequest).params.directory_id, request.headers.authorization);
   /** SCIM answers are application/scim+json, with the status the operation gives. */
   const answer = async (reply: FastifyReply, status: number, body: Promise<ScimObject> | ScimObject) =>
-    reply.status(status).type('application/scim+json; charset=utf-8').send(await body);
+    reply
+      .status(status)
+      .type('application/scim+json; charset=utf-8')
+      .send(await body);
   const body = (request: FastifyRequest) => (request.body ?? {}) as ScimObject;
   const id = (request: FastifyRequest) => (request as ScimRequest).params.resource_id as string;
   const noContent = (reply: FastifyReply) => reply.status(204).send();
@@ -36,7 +43,11 @@ export function scimHandlers(services: { scimDirectories: ScimDirectoryService; 
     createScimDirectory: async (request) => {
       const auth = authOf(request);
       await services.teams.get(auth.project.id, request.params.team_id);
-      const { row, token } = await directories.create(auth.project.id, request.params.team_id, request.body.display_name ?? 'SCIM directory');
+      const { row, token } = await directories.create(
+        auth.project.id,
+        request.params.team_id,
+        request.body.display_name ?? 'SCIM directory',
+      );
       return { ...view(row), token };
     },
     deleteScimDirectory: async (request) => {
@@ -51,7 +62,8 @@ export function scimHandlers(services: { scimDirectories: ScimDirectoryService; 
     createScimUser: async (request, reply) => answer(reply, 201, provisioning.createUser(await context(request), body(request))),
     getScimUser: async (request, reply) => answer(reply, 200, provisioning.getUser(await context(request), id(request))),
     setScimUser: async (request, reply) => answer(reply, 200, provisioning.replaceUser(await context(request), id(request), body(request))),
-    updateScimUser: async (request, reply) => answer(reply, 200, provisioning.patchUser(await context(request), id(request), body(request))),
+    updateScimUser: async (request, reply) =>
+      answer(reply, 200, provisioning.patchUser(await context(request), id(request), body(request))),
     deleteScimUser: async (request, reply) => {
       await provisioning.deleteUser(await context(request), id(request));
       return noContent(reply);
@@ -59,8 +71,10 @@ export function scimHandlers(services: { scimDirectories: ScimDirectoryService; 
     listScimGroups: async (request, reply) => answer(reply, 200, provisioning.listGroups(await context(request), request.query)),
     createScimGroup: async (request, reply) => answer(reply, 201, provisioning.createGroup(await context(request), body(request))),
     getScimGroup: async (request, reply) => answer(reply, 200, provisioning.getGroup(await context(request), id(request))),
-    setScimGroup: async (request, reply) => answer(reply, 200, provisioning.replaceGroup(await context(request), id(request), body(request))),
-    updateScimGroup: async (request, reply) => answer(reply, 200, provisioning.patchGroup(await context(request), id(request), body(request))),
+    setScimGroup: async (request, reply) =>
+      answer(reply, 200, provisioning.replaceGroup(await context(request), id(request), body(request))),
+    updateScimGroup: async (request, reply) =>
+      answer(reply, 200, provisioning.patchGroup(await context(request), id(request), body(request))),
     deleteScimGroup: async (request, reply) => {
       await provisioning.deleteGroup(await context(request), id(request));
       return noContent(reply);

@@ -37,7 +37,10 @@ describe('SCIM discovery', () => {
     const types = await scim('GET', '/ResourceTypes');
     expect(types.json.Resources.map((type: { id: string }) => type.id)).toEqual(['User', 'Group']);
     const schemas = await scim('GET', '/Schemas');
-    expect(schemas.json.Resources.map((schema: { id: string }) => schema.id)).toEqual([userSchema, 'urn:ietf:params:scim:schemas:core:2.0:Group']);
+    expect(schemas.json.Resources.map((schema: { id: string }) => schema.id)).toEqual([
+      userSchema,
+      'urn:ietf:params:scim:schemas:core:2.0:Group',
+    ]);
   });
 });
 
@@ -60,7 +63,12 @@ describe("Okta's requests", () => {
       active: true,
     });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ userName: 'test.user@okta.local', active: true, externalId: '00ujl29u0le5T6Aj10h7', locale: 'en-US' });
+    expect(created.json).toMatchObject({
+      userName: 'test.user@okta.local',
+      active: true,
+      externalId: '00ujl29u0le5T6Aj10h7',
+      locale: 'en-US',
+    });
     expect(created.json.password).toBeUndefined();
     const found = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "TEST.user@okta.local"')}&startIndex=1&count=100`);
     expect(found.json.totalResults).toBe(1);
@@ -72,17 +80,27 @@ describe("Okta's requests", () => {
     const session = await signInAs(user?.id as string);
     expect(await refreshStatus(session.refresh_token)).toBe(200);
     const started = Date.now();
-    const deactivated = await scim('PATCH', `/Users/${scimId}`, { schemas: [patchSchema], Operations: [{ op: 'replace', value: { active: false } }] });
+    const deactivated = await scim('PATCH', `/Users/${scimId}`, {
+      schemas: [patchSchema],
+      Operations: [{ op: 'replace', value: { active: false } }],
+    });
     expect(deactivated.status).toBe(200);
     expect(deactivated.json.active).toBe(false);
     expect(await refreshStatus(session.refresh_token)).toBe(401);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await membersOf(team.id)).toEqual([]);
 
-    const reactivated = await scim('PATCH', `/Users/${scimId}`, { schemas: [patchSchema], Operations: [{ op: 'replace', path: 'active', value: true }] });
+    const reactivated = await scim('PATCH', `/Users/${scimId}`, {
+      schemas: [patchSchema],
+      Operations: [{ op: 'replace', path: 'active', value: true }],
+    });
     expect(reactivated.json.active).toBe(true);
     expect(await membersOf(team.id)).toEqual([user?.id]);
-    const replaced = await scim('PUT', `/Users/${scimId}`, { ...created.json, name: { givenName: 'Tess', familyName: 'User' }, displayName: 'Tess User' });
+    const replaced = await scim('PUT', `/Users/${scimId}`, {
+      ...created.json,
+      name: { givenName: 'Tess', familyName: 'User' },
+      displayName: 'Tess User',
+    });
     expect(replaced.json.displayName).toBe('Tess User');
 
     const second = await signInAs(user?.id as string);
@@ -97,7 +115,11 @@ describe("Okta's requests", () => {
   it('creates a group, adds and removes members, renames it, deletes it', async () => {
     const { scim } = await createScimDirectory(env.context, env.project);
     const ann = (await scim('POST', '/Users', { schemas: [userSchema], userName: 'ann@okta.example', active: true })).json;
-    const group = await scim('POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Test SCIMv2', members: [] });
+    const group = await scim('POST', '/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'Test SCIMv2',
+      members: [],
+    });
     expect(group.status).toBe(201);
     const id = group.json.id as string;
     const added = await scim('PATCH', `/Groups/${id}`, {
@@ -115,7 +137,11 @@ describe("Okta's requests", () => {
       Operations: [{ op: 'remove', path: `members[value eq "${ann.id}"]` }],
     });
     expect(removed.json.members).toEqual([]);
-    const put = await scim('PUT', `/Groups/${id}`, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Put', members: [{ value: ann.id }] });
+    const put = await scim('PUT', `/Groups/${id}`, {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'Put',
+      members: [{ value: ann.id }],
+    });
     expect(put.json.members).toHaveLength(1);
     const listed = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Put"')}`);
     expect(listed.json.totalResults).toBe(1);
@@ -162,7 +188,10 @@ describe("Entra ID's requests", () => {
     expect(patched.json.name.familyName).toBe('updatedFamilyName');
     expect(patched.json.displayName).toBe('Updated Name');
     expect(await membersOf(team.id)).toHaveLength(1);
-    const disabled = await scim('PATCH', `/Users/${created.json.id}`, { schemas: [patchSchema], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
+    const disabled = await scim('PATCH', `/Users/${created.json.id}`, {
+      schemas: [patchSchema],
+      Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+    });
     expect(disabled.json.active).toBe(false);
     expect(await membersOf(team.id)).toEqual([]);
   });
@@ -170,10 +199,22 @@ describe("Entra ID's requests", () => {
   it('adds and removes group members with Add / Remove value arrays', async () => {
     const { scim } = await createScimDirectory(env.context, env.project);
     const bob = (await scim('POST', '/Users', { schemas: [userSchema], userName: 'bob@entra.example', active: true })).json;
-    const group = (await scim('POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Group1DisplayName', externalId: 'e1' })).json;
-    const add = await scim('PATCH', `/Groups/${group.id}`, { schemas: [patchSchema], Operations: [{ op: 'Add', path: 'members', value: [{ value: bob.id }] }] });
+    const group = (
+      await scim('POST', '/Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Group1DisplayName',
+        externalId: 'e1',
+      })
+    ).json;
+    const add = await scim('PATCH', `/Groups/${group.id}`, {
+      schemas: [patchSchema],
+      Operations: [{ op: 'Add', path: 'members', value: [{ value: bob.id }] }],
+    });
     expect(add.json.members).toHaveLength(1);
-    const remove = await scim('PATCH', `/Groups/${group.id}`, { schemas: [patchSchema], Operations: [{ op: 'Remove', path: 'members', value: [{ value: bob.id }] }] });
+    const remove = await scim('PATCH', `/Groups/${group.id}`, {
+      schemas: [patchSchema],
+      Operations: [{ op: 'Remove', path: 'members', value: [{ value: bob.id }] }],
+    });
     expect(remove.json.members).toEqual([]);
   });
 });
@@ -183,7 +224,11 @@ describe('SCIM errors: SCIM shape, 4xx, never a 500', () => {
     const a = await createScimDirectory(env.context, env.project);
     const other = await env.context.createProject();
     const b = await createScimDirectory(env.context, other);
-    const expectScimError = (response: { status: number; headers: Record<string, unknown>; json: unknown }, status: number, scimType?: string) => {
+    const expectScimError = (
+      response: { status: number; headers: Record<string, unknown>; json: unknown },
+      status: number,
+      scimType?: string,
+    ) => {
       expect(response.status).toBe(status);
       expect(String(response.headers['content-type'])).toMatch(/^application\/scim\+json/);
       expect(response.json).toMatchObject({ schemas: [errorSchema], status: String(status), ...(scimType ? { scimType } : {}) });
@@ -202,7 +247,11 @@ describe('SCIM errors: SCIM shape, 4xx, never a 500', () => {
     expectScimError(await a.scim('POST', '/Users', { schemas: [userSchema], userName: 'DUP@example.com' }), 409, 'uniqueness');
     expectScimError(await a.scim('PATCH', `/Users/${ann.id}`, { Operations: 'nope' }), 400, 'invalidSyntax');
     expectScimError(await a.scim('PATCH', `/Users/${ann.id}`, { Operations: [{ op: 'explode', path: 'active' }] }), 400);
-    expectScimError(await a.scim('PATCH', `/Users/${ann.id}`, { Operations: [{ op: 'replace', path: 'active', value: 'maybe' }] }), 400, 'invalidValue');
+    expectScimError(
+      await a.scim('PATCH', `/Users/${ann.id}`, { Operations: [{ op: 'replace', path: 'active', value: 'maybe' }] }),
+      400,
+      'invalidValue',
+    );
     expectScimError(await a.scim('PUT', `/Users/${ann.id}`, { schemas: [userSchema] }), 400, 'invalidValue');
     // A's user is not B's: its id is unknown in B's directory.
     expectScimError(await b.scim('GET', `/Users/${ann.id}`), 404);
@@ -211,7 +260,11 @@ describe('SCIM errors: SCIM shape, 4xx, never a 500', () => {
     expectScimError(await b.scim('DELETE', `/Users/${ann.id}`), 404);
     const group = (await a.scim('POST', '/Groups', { displayName: 'Admins' })).json;
     expectScimError(await a.scim('POST', '/Groups', { displayName: 'admins' }), 409, 'uniqueness');
-    expectScimError(await a.scim('POST', '/Groups', { displayName: 'Ghosts', members: [{ value: crypto.randomUUID() }] }), 400, 'invalidValue');
+    expectScimError(
+      await a.scim('POST', '/Groups', { displayName: 'Ghosts', members: [{ value: crypto.randomUUID() }] }),
+      400,
+      'invalidValue',
+    );
     expectScimError(await b.scim('PUT', `/Groups/${group.id}`, { displayName: 'x' }), 404);
     expectScimError(await b.scim('GET', `/Groups/${group.id}`), 404);
     expectScimError(await b.scim('PATCH', `/Groups/${group.id}`, { Operations: [{ op: 'replace', value: { displayName: 'x' } }] }), 404);
@@ -223,7 +276,11 @@ describe('SCIM errors: SCIM shape, 4xx, never a 500', () => {
 
   it('stops the token of a deleted directory at once', async () => {
     const { scim, team, directory } = await createScimDirectory(env.context, env.project);
-    const listed = await env.context.request({ method: 'GET', url: `/api/v1/teams/${team.id}/scim-directories`, headers: env.project.headers.server });
+    const listed = await env.context.request({
+      method: 'GET',
+      url: `/api/v1/teams/${team.id}/scim-directories`,
+      headers: env.project.headers.server,
+    });
     expect(listed.body.items).toEqual([expect.objectContaining({ id: directory.id, scim_base_url: directory.scim_base_url })]);
     expect(listed.text).not.toContain(directory.token);
     const removed = await env.context.request({
@@ -243,7 +300,12 @@ describe('SCIM errors: SCIM shape, 4xx, never a 500', () => {
     expect(again.body.code).toBe('SCIM_DIRECTORY_NOT_FOUND');
     const unknownTeam = crypto.randomUUID();
     for (const method of ['GET', 'POST'] as const) {
-      const response = await env.context.request({ method, url: `/api/v1/teams/${unknownTeam}/scim-directories`, headers: env.project.headers.server, ...(method === 'POST' ? { payload: {} } : {}) });
+      const response = await env.context.request({
+        method,
+        url: `/api/v1/teams/${unknownTeam}/scim-directories`,
+        headers: env.project.headers.server,
+        ...(method === 'POST' ? { payload: {} } : {}),
+      });
       expect(response.body.code).toBe('TEAM_NOT_FOUND');
     }
   });

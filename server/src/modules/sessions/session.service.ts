@@ -49,26 +49,26 @@ export class SessionService {
     const refreshToken = generateRefreshToken();
     const now = Date.now();
     return inTransaction(this.db, async (trx) => {
-    const session = await insertSession(trx, {
-      id: randomUUID(),
-      project_id: projectId,
-      user_id: userId,
-      token_hash: digestSecret(refreshToken),
-      expires_at: new Date(now + (options.expiresInMillis ?? defaultSessionLifetimeMillis)),
-      last_used_ip: options.ip ?? null,
-      is_impersonation: options.isImpersonation ?? false,
-    });
-    // Every way in ends here: one entry per sign-in; impersonation names who started it (the request's actor).
-    const target = { type: 'user', id: userId };
-    const details = { session_id: session.id };
-    await this.auditLog.record(
-      trx,
-      projectId,
-      options.isImpersonation
-        ? { action: 'auth.impersonated', target, details }
-        : { action: 'auth.signed_in', target, details, actor: { type: 'user', id: userId } },
-    );
-    return { session, refreshToken };
+      const session = await insertSession(trx, {
+        id: randomUUID(),
+        project_id: projectId,
+        user_id: userId,
+        token_hash: digestSecret(refreshToken),
+        expires_at: new Date(now + (options.expiresInMillis ?? defaultSessionLifetimeMillis)),
+        last_used_ip: options.ip ?? null,
+        is_impersonation: options.isImpersonation ?? false,
+      });
+      // Every way in ends here: one entry per sign-in; impersonation names who started it (the request's actor).
+      const target = { type: 'user', id: userId };
+      const details = { session_id: session.id };
+      await this.auditLog.record(
+        trx,
+        projectId,
+        options.isImpersonation
+          ? { action: 'auth.impersonated', target, details }
+          : { action: 'auth.signed_in', target, details, actor: { type: 'user', id: userId } },
+      );
+      return { session, refreshToken };
     });
   }
 
