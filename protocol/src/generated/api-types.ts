@@ -7280,14 +7280,14 @@ export interface components {
             occurred_at_millis: number;
             /** @description What happened: `auth.signed_in`, `auth.sign_in_failed`, `auth.impersonated`, `mfa.enabled`, `mfa.disabled`, `api_key.created`, `api_key.revoked`, `team.member_added`, `team.member_removed`, `team_permission.granted`, `team_permission.revoked`, `project_permission.granted`, `project_permission.revoked`, `project.config_updated`, `scim.directory_created`, `scim.directory_deleted`, `scim.user_provisioned`, `scim.user_updated`, `scim.user_deactivated`, `scim.user_deprovisioned`, `scim.group_created`, `scim.group_updated`, `scim.group_deleted`; modules add their own (`sso.*`). */
             action: string;
-            /** @description The team the event belongs to */
+            /** @description The team the event belongs to, if any. */
             team_id: string | null;
             /**
              * @description Who did it: a signed-in `user`, the project's `admin` (admin key or dashboard user), the `server` (secret server key), a `scim_directory` (its bearer token), `anonymous` (an unauthenticated request, such as a failed sign-in) or the `system`.
              * @enum {string}
              */
             actor_type: "user" | "admin" | "server" | "scim_directory" | "anonymous" | "system";
-            /** @description The user */
+            /** @description The user, dashboard user or directory id, when known. */
             actor_id: string | null;
             /** @description What it was done to: `user`, `team`, `api_key`, `project`, `scim_directory`, `scim_group`. */
             target_type: string | null;

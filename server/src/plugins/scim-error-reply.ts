@@ -2,12 +2,11 @@ import { KnownError } from '@gatehouse/protocol/errors';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionFailure } from '../db/connection-failure.ts';
 import { ScimProtocolError } from '../lib/scim-error.ts';
-import type { RouteDefinition } from '../routing/route-definition.ts';
 import { describeValidationError } from './describe-validation-error.ts';
 
 /** Whether the request is a SCIM protocol operation (its answers are `application/scim+json`). */
 export function isScimOperation(request: FastifyRequest): boolean {
-  const operation = (request.routeOptions?.config as { operation?: RouteDefinition } | undefined)?.operation;
+  const operation = (request.routeOptions?.config as { operation?: { specPath: string } } | undefined)?.operation;
   return operation?.specPath.startsWith('/scim/') ?? false;
 }
 

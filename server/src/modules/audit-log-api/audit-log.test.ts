@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../../db/handle.ts';
 import type { TestProject } from '../../testing/test-context.ts';
 import { withTestContext } from '../../testing/test-context.ts';
-import { createScimDirectory } from '../scim/scim-testing.ts';
+import { createScimDirectory } from '../../testing/scim-directory.ts';
 
 /**
  * The audit log: one entry per listed event (actor, target, IP, user agent, time), written in the

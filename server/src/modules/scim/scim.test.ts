@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withTestContext } from '../../testing/test-context.ts';
-import { createScimDirectory } from './scim-testing.ts';
+import { createScimDirectory } from '../../testing/scim-directory.ts';
 
 /** SCIM 2.0 provisioning with requests shaped as Okta's and Entra ID's provisioning clients send them. */
 const env = withTestContext();

@@ -1,4 +1,4 @@
-import type { TestContext, TestProject } from '../../testing/test-context.ts';
+import type { TestContext, TestProject } from './test-context.ts';
 
 /** A team with a SCIM directory, and a caller of its SCIM endpoints with its token (for the SCIM tests). */
 export async function createScimDirectory(context: TestContext, project: TestProject) {
