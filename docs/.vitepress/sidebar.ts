@@ -26,6 +26,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Emails', link: '/guide/emails' },
       { text: 'Payments', link: '/guide/payments' },
       { text: 'Webhooks', link: '/guide/webhooks' },
+      { text: 'SCIM and the audit log', link: '/guide/scim-and-audit-log' },
       { text: 'Data vault', link: '/guide/data-vault' },
       { text: 'Teams and permissions', link: '/guide/teams-permissions' },
       { text: 'Sign-up protection', link: '/guide/sign-up-protection' },

@@ -5235,6 +5235,347 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's audit log (Gatehouse's own)
+         * @description Gatehouse's own operation (Stack has no audit log). Security and administrative events of the project, newest first: sign-ins and failed sign-ins, impersonation, MFA changes, API key creation and revocation, membership and permission changes, configuration changes and SCIM provisioning, each with its actor, target, IP address, user agent and time. Entries are written in the transaction of the change they record (a change rolled back leaves none) and cannot be written, changed or deleted through the API; entries older than the server's `AUDIT_LOG_RETENTION_DAYS` are removed. Keyset paging: pass `pagination.next_cursor` as `cursor`.
+         */
+        get: operations["listAuditLogEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's audit log as a file (Gatehouse's own)
+         * @description Gatehouse's own operation. Every entry matching the filters (newest first, at most 100 000) as NDJSON (one `AuditLogEntry` per line, `format=ndjson`, the default) or CSV (`format=csv`, a header row, `details` as JSON text).
+         */
+        get: operations["getAuditLogExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{team_id}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team's audit log (Gatehouse's own)
+         * @description Gatehouse's own operation. The entries of one team (its memberships, permissions, SCIM directories and the provisioning through them), newest first, for the team's administrators: client access needs `$update_team` in the team. Same filters and keyset paging as `listAuditLogEntries`.
+         */
+        get: operations["listTeamAuditLogEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{team_id}/scim-directories": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team's SCIM directories (Gatehouse's own)
+         * @description Gatehouse's own operation. The team's SCIM directories (their tokens are never shown again), oldest first.
+         */
+        get: operations["listScimDirectories"];
+        put?: never;
+        /**
+         * Create a SCIM directory for a team (Gatehouse's own)
+         * @description Gatehouse's own operation. A SCIM 2.0 directory provisions the team (the customer organisation) from the customer's identity provider (Okta, Entra ID, ...): give the provider `scim_base_url` and `token` (a bearer token, shown only in this answer and stored as a digest). Recorded in the audit log.
+         */
+        post: operations["createScimDirectory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{team_id}/scim-directories/{directory_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a SCIM directory (Gatehouse's own)
+         * @description Gatehouse's own operation. Its token stops working at once; the users it provisioned stay members of the team (remove them through SCIM first to deprovision them). Recorded in the audit log.
+         */
+        delete: operations["deleteScimDirectory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/{directory_id}/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this SCIM service supports
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). Filtering, PATCH and paging are supported; bulk, sorting, ETags and password changes are not; bearer-token authentication.
+         */
+        get: operations["getScimServiceProviderConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/{directory_id}/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM resource types
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). `User` and `Group`, as a ListResponse.
+         */
+        get: operations["listScimResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/{directory_id}/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM schemas
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). The core User and Group schemas (RFC 7643 §8.7.1) with the attributes this service keeps.
+         */
+        get: operations["listScimSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/{directory_id}/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM users of the directory
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). A user is a project user who is a member of the directory's team; `userName` (an email address) is its primary email. Unknown attributes are kept as given and returned. Filtering (`eq`, `ne`, `co`, `sw`, `ew`, `pr`, `gt`, `ge`, `lt`, `le`, `and`, `or`, `not`, value paths) and index paging (`startIndex`, `count`); a deprovisioned resource is not listed.
+         */
+        get: operations["listScimUsers"];
+        put?: never;
+        /**
+         * Provision a SCIM user
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). Creates the project user (or links the existing user with that primary email) and adds it to the team. A `userName`/`displayName` already provisioned in the directory is 409 `uniqueness`.
+         */
+        post: operations["createScimUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/{directory_id}/Users/{resource_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A SCIM user
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644).
+         */
+        get: operations["getScimUser"];
+        /**
+         * Replace a SCIM user
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). The whole resource is replaced. `active: false` deactivates the user (see PATCH).
+         */
+        put: operations["setScimUser"];
+        post?: never;
+        /**
+         * Deprovision a SCIM user
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). Soft delete: the user leaves the team and every session of the user ends; the project user itself is kept (other teams, other sign-ins). The SCIM user is gone (404 afterwards).
+         */
+        delete: operations["deleteScimUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a SCIM user (PatchOp)
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). Okta's `replace` of `active` and Entra ID's path-less `replace` with a value object both work. `active: false` deactivates the user: it leaves the team and every session of the user ends (its refresh tokens are revoked) in the same transaction; `active: true` returns it to the team.
+         */
+        patch: operations["updateScimUser"];
+        trace?: never;
+    };
+    "/scim/v2/{directory_id}/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM groups of the directory
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). A group is a named set of the directory's users (members by SCIM user id). Filtering (`eq`, `ne`, `co`, `sw`, `ew`, `pr`, `gt`, `ge`, `lt`, `le`, `and`, `or`, `not`, value paths) and index paging (`startIndex`, `count`); a deprovisioned resource is not listed.
+         */
+        get: operations["listScimGroups"];
+        put?: never;
+        /**
+         * Provision a SCIM group
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). Creates the group with its members. A `userName`/`displayName` already provisioned in the directory is 409 `uniqueness`.
+         */
+        post: operations["createScimGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/{directory_id}/Groups/{resource_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A SCIM group
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644).
+         */
+        get: operations["getScimGroup"];
+        /**
+         * Replace a SCIM group
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). The whole resource is replaced.
+         */
+        put: operations["setScimGroup"];
+        post?: never;
+        /**
+         * Deprovision a SCIM group
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). The group is removed.
+         */
+        delete: operations["deleteScimGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a SCIM group (PatchOp)
+         * @description Gatehouse's own (SCIM 2.0, RFC 7644). `add`/`remove`/`replace` of `members` and `displayName` (Okta and Entra ID shapes).
+         */
+        patch: operations["updateScimGroup"];
+        trace?: never;
+    };
     "/internal/webhooks/endpoints": {
         parameters: {
             query?: never;
@@ -5766,6 +6107,26 @@ export interface webhooks {
          * @description An endpoint was turned off after its deliveries had failed without a success for 5 days (delivered to the project's other endpoints).
          */
         post: operations["onWebhookEndpointDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit_log.entry_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `audit_log.entry_created` event (Gatehouse's own).
+         * @description An entry was written to the project's audit log (listAuditLogEntries), in the transaction of the change it records.
+         */
+        post: operations["onAuditLogEntryCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7034,7 +7395,7 @@ export interface components {
                 count: number;
             }[];
         };
-        /** @description An event type the platform records (`user.created`, `user.updated`, `user.deleted`, `team.created`, `team.updated`, `team.deleted`, `team_membership.created`, `team_membership.deleted`, `team_permission.created`, `team_permission.deleted`, `project_permission.created`, `project_permission.deleted`, and the email and payment events as they are added); a type not recorded (yet) is accepted and simply never matches. */
+        /** @description An event type the platform records (`user.created`, `user.updated`, `user.deleted`, `team.created`, `team.updated`, `team.deleted`, `team_membership.created`, `team_membership.deleted`, `team_permission.created`, `team_permission.deleted`, `project_permission.created`, `project_permission.deleted`, and the email and payment events as they are added); a type not recorded (yet) is accepted and simply never matches. `audit_log.entry_created` (Gatehouse's own) is opt-in: only an endpoint that lists it receives it (an empty list means every other type). */
         WebhookEventType: string;
         /** @description An endpoint as every read shows it: without its signing secret, which is shown once, in the answer that creates it or rotates it (`WebhookEndpointWithSecret`). */
         WebhookEndpoint: {
@@ -7416,6 +7777,114 @@ export interface components {
             type: "webhook_endpoint.disabled";
             data: components["schemas"]["WebhookEndpointDisabledEventData"];
         };
+        /** @description One security or administrative event, as recorded in the transaction of the change. */
+        AuditLogEntry: {
+            /** @description Increases with every entry of the server (keyset paging uses it). */
+            id: string;
+            occurred_at_millis: number;
+            /** @description What happened: `auth.signed_in`, `auth.sign_in_failed`, `auth.impersonated`, `mfa.enabled`, `mfa.disabled`, `api_key.created`, `api_key.revoked`, `team.member_added`, `team.member_removed`, `team_permission.granted`, `team_permission.revoked`, `project_permission.granted`, `project_permission.revoked`, `project.config_updated`, `scim.directory_created`, `scim.directory_deleted`, `scim.user_provisioned`, `scim.user_updated`, `scim.user_deactivated`, `scim.user_deprovisioned`, `scim.group_created`, `scim.group_updated`, `scim.group_deleted`; modules add their own (`sso.*`). */
+            action: string;
+            /** @description The team the event belongs to, if any. */
+            team_id: string | null;
+            /**
+             * @description Who did it: a signed-in `user`, the project's `admin` (admin key or dashboard user), the `server` (secret server key), a `scim_directory` (its bearer token), `anonymous` (an unauthenticated request, such as a failed sign-in) or the `system`.
+             * @enum {string}
+             */
+            actor_type: "user" | "admin" | "server" | "scim_directory" | "anonymous" | "system";
+            /** @description The user, dashboard user or directory id, when known. */
+            actor_id: string | null;
+            /** @description What it was done to: `user`, `team`, `api_key`, `project`, `scim_directory`, `scim_group`. */
+            target_type: string | null;
+            target_id: string | null;
+            ip_address: string | null;
+            user_agent: string | null;
+            /** @description Facts of the event (never secrets). */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        AuditLogEntryList: {
+            items: components["schemas"]["AuditLogEntry"][];
+            /** @constant */
+            is_paginated: true;
+            pagination: {
+                /** @description The cursor of the next (older) page; null on the last. */
+                next_cursor: string | null;
+            };
+        };
+        /** @description An audit log entry was written (Gatehouse's own event). */
+        AuditLogEntryCreatedEvent: {
+            /** @constant */
+            type: "audit_log.entry_created";
+            data: components["schemas"]["AuditLogEntry"];
+        };
+        ScimDirectory: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            team_id: string;
+            display_name: string;
+            /** @description The SCIM base URL the identity provider is given (`.../api/v1/scim/v2/<id>`). */
+            scim_base_url: string;
+            created_at_millis: number;
+        };
+        ScimDirectoryWithToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            team_id: string;
+            display_name: string;
+            scim_base_url: string;
+            created_at_millis: number;
+            /** @description The bearer token of the directory; shown only here. */
+            token: string;
+        };
+        ScimDirectoryList: {
+            items: components["schemas"]["ScimDirectory"][];
+            /** @constant */
+            is_paginated: false;
+        };
+        ScimDirectoryCreate: {
+            /** @description A name for people (default: `SCIM directory`). */
+            display_name?: string;
+        };
+        /** @description A SCIM resource or document (RFC 7643), with its `schemas`. */
+        ScimResource: {
+            schemas: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description `urn:ietf:params:scim:api:messages:2.0:ListResponse` (RFC 7644 §3.4.2). */
+        ScimListResponse: {
+            schemas: string[];
+            totalResults: number;
+            startIndex: number;
+            itemsPerPage: number;
+            Resources: components["schemas"]["ScimResource"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A SCIM User (`urn:ietf:params:scim:schemas:core:2.0:User`); open, as identity providers send extension attributes. `userName` (an email address) is required; `active`, `name`, `displayName`, `emails` and `externalId` are used. */
+        ScimUserWrite: {
+            [key: string]: unknown;
+        };
+        /** @description A SCIM Group; `displayName` is required, `members` (`[{value: <SCIM user id>}]`) and `externalId` are used. */
+        ScimGroupWrite: {
+            [key: string]: unknown;
+        };
+        /** @description `urn:ietf:params:scim:api:messages:2.0:PatchOp` with `Operations` (RFC 7644 §3.5.2). */
+        ScimPatchOp: {
+            [key: string]: unknown;
+        };
+        /** @description SCIM's own error shape (RFC 7644 §3.12), served as `application/scim+json` by every SCIM protocol operation. */
+        ScimError: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+            /** @description The HTTP status as a string. */
+            status: string;
+            /** @enum {string} */
+            scimType?: "invalidFilter" | "tooMany" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue" | "invalidVers" | "sensitive";
+            detail: string;
+        };
         ItemQuantityChangedEvent: {
             /** @constant */
             type: "item_quantity.changed";
@@ -7468,7 +7937,7 @@ export interface components {
             data: components["schemas"]["ProductEndedEventData"];
         };
         /** @description Every event type with its payload; `type` tells which. */
-        WebhookEvent: components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMembershipCreatedEvent"] | components["schemas"]["TeamMembershipDeletedEvent"] | components["schemas"]["TeamPermissionCreatedEvent"] | components["schemas"]["TeamPermissionDeletedEvent"] | components["schemas"]["ProjectPermissionCreatedEvent"] | components["schemas"]["ProjectPermissionDeletedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["ItemQuantityChangedEvent"] | components["schemas"]["ProductGrantedEvent"] | components["schemas"]["ProductCanceledEvent"] | components["schemas"]["ProductRefundedEvent"];
+        WebhookEvent: components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMembershipCreatedEvent"] | components["schemas"]["TeamMembershipDeletedEvent"] | components["schemas"]["TeamPermissionCreatedEvent"] | components["schemas"]["TeamPermissionDeletedEvent"] | components["schemas"]["ProjectPermissionCreatedEvent"] | components["schemas"]["ProjectPermissionDeletedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["AuditLogEntryCreatedEvent"] | components["schemas"]["ItemQuantityChangedEvent"] | components["schemas"]["ProductGrantedEvent"] | components["schemas"]["ProductCanceledEvent"] | components["schemas"]["ProductRefundedEvent"];
         /** @description Bytes in unpadded base64url, as WebAuthn's JSON forms carry them. */
         WebAuthnBase64Url: string;
         /**
@@ -8227,6 +8696,15 @@ export interface components {
             error: string;
             details: {
                 endpoint_id: string;
+            };
+        };
+        /** @description No SCIM directory with this id in the team. */
+        ScimDirectoryNotFoundError: {
+            /** @constant */
+            code: "SCIM_DIRECTORY_NOT_FOUND";
+            error: string;
+            details: {
+                directory_id: string;
             };
         };
         /** @description The webhook URL is not http(s), its host does not resolve, or it resolves to an address that is not public: loopback is allowed only when the project allows localhost, every other internal range never. */
@@ -9950,6 +10428,17 @@ export interface components {
                 "application/json": components["schemas"]["WebhookEndpointNotFoundError"];
             };
         };
+        /** @description No SCIM directory with this id in the team. */
+        SCIM_DIRECTORY_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ScimDirectoryNotFoundError"];
+            };
+        };
         /** @description The webhook URL is not allowed. */
         WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: {
             headers: {
@@ -11079,6 +11568,42 @@ export interface components {
                 "application/json": components["schemas"]["RequestErrors400"];
             };
         };
+        /** @description Malformed input: unreadable JSON, a bad filter (`invalidFilter`), a missing or wrong attribute (`invalidValue`), a bad PatchOp (`invalidSyntax`, `invalidPath`, `noTarget`). */
+        ScimBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/scim+json": components["schemas"]["ScimError"];
+            };
+        };
+        /** @description No bearer token, or not the token of this directory. */
+        ScimUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/scim+json": components["schemas"]["ScimError"];
+            };
+        };
+        /** @description No such resource in this directory. */
+        ScimNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/scim+json": components["schemas"]["ScimError"];
+            };
+        };
+        /** @description `uniqueness`: the `userName` or group `displayName` is already provisioned in this directory. */
+        ScimConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/scim+json": components["schemas"]["ScimError"];
+            };
+        };
         /** @description The query or path does not match the operation. */
         Query400: {
             headers: {
@@ -11370,6 +11895,10 @@ export interface components {
         UserIdOrMePath: components["schemas"]["UserIdOrMe"];
         TeamIdPath: string;
         PermissionIdPath: components["schemas"]["PermissionId"];
+        /** @description A SCIM directory (Gatehouse's own). */
+        ScimDirectoryIdPath: string;
+        /** @description The SCIM id of a user or group of the directory. */
+        ScimResourceIdPath: string;
         ContactChannelIdPath: string;
         OutboxEmailIdPath: string;
         /** @description The thread's id, chosen by the client (the SDK's chat UI uses a UUID); letters, digits, `-` and `_`. */
@@ -20569,6 +21098,731 @@ export interface operations {
             403: components["responses"]["UserToken403"];
         };
     };
+    listAuditLogEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this team. */
+                team_id?: string;
+                /** @description Only entries of this action (e.g. `auth.sign_in_failed`). */
+                action?: string;
+                /** @description Only entries by this actor (a user id, a SCIM directory id). */
+                actor_id?: string;
+                /** @description Only entries about this target. */
+                target_id?: string;
+                /** @description Only entries at or after this time (milliseconds since the epoch). */
+                since_millis?: number;
+                /** @description Only entries before this time (milliseconds since the epoch). */
+                until_millis?: number;
+                /** @description The `pagination.next_cursor` of the previous page (keyset paging: entries older than it). */
+                cursor?: string;
+                /** @description Entries per page (default 50). */
+                limit?: number;
+            };
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogEntryList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getAuditLogExport: {
+        parameters: {
+            query?: {
+                /** @description `ndjson` (default) or `csv`. */
+                format?: "ndjson" | "csv";
+                /** @description Only entries of this team. */
+                team_id?: string;
+                /** @description Only entries of this action (e.g. `auth.sign_in_failed`). */
+                action?: string;
+                /** @description Only entries by this actor (a user id, a SCIM directory id). */
+                actor_id?: string;
+                /** @description Only entries about this target. */
+                target_id?: string;
+                /** @description Only entries at or after this time (milliseconds since the epoch). */
+                since_millis?: number;
+                /** @description Only entries before this time (milliseconds since the epoch). */
+                until_millis?: number;
+            };
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries, one per line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    listTeamAuditLogEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this action (e.g. `auth.sign_in_failed`). */
+                action?: string;
+                /** @description Only entries by this actor (a user id, a SCIM directory id). */
+                actor_id?: string;
+                /** @description Only entries about this target. */
+                target_id?: string;
+                /** @description Only entries at or after this time (milliseconds since the epoch). */
+                since_millis?: number;
+                /** @description Only entries before this time (milliseconds since the epoch). */
+                until_millis?: number;
+                /** @description The `pagination.next_cursor` of the previous page (keyset paging: entries older than it). */
+                cursor?: string;
+                /** @description Entries per page (default 50). */
+                limit?: number;
+            };
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the team's entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogEntryList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["TeamPermission401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_NOT_FOUND"];
+        };
+    };
+    listScimDirectories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The directories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimDirectoryList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_NOT_FOUND"];
+        };
+    };
+    createScimDirectory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScimDirectoryCreate"];
+            };
+        };
+        responses: {
+            /** @description The directory with its token (shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimDirectoryWithToken"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_NOT_FOUND"];
+        };
+    };
+    deleteScimDirectory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["SCIM_DIRECTORY_NOT_FOUND"];
+        };
+    };
+    getScimServiceProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResource"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+        };
+    };
+    listScimResourceTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimListResponse"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+        };
+    };
+    listScimSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schemas. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimListResponse"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+        };
+    };
+    listScimUsers: {
+        parameters: {
+            query?: {
+                /** @description A SCIM filter (RFC 7644 §3.4.2.2), e.g. `userName eq "ann@example.com"`. */
+                filter?: string;
+                /** @description 1-based index of the first result (default 1). */
+                startIndex?: number;
+                /** @description Results per page (default and most 100). */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A ListResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimListResponse"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+        };
+    };
+    createScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimUserWrite"];
+                "application/json": components["schemas"]["ScimUserWrite"];
+            };
+        };
+        responses: {
+            /** @description The user. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResource"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            409: components["responses"]["ScimConflict"];
+        };
+    };
+    getScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+                /** @description The SCIM id of a user or group of the directory. */
+                resource_id: components["parameters"]["ScimResourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResource"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            404: components["responses"]["ScimNotFound"];
+        };
+    };
+    setScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+                /** @description The SCIM id of a user or group of the directory. */
+                resource_id: components["parameters"]["ScimResourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimUserWrite"];
+                "application/json": components["schemas"]["ScimUserWrite"];
+            };
+        };
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResource"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            404: components["responses"]["ScimNotFound"];
+            409: components["responses"]["ScimConflict"];
+        };
+    };
+    deleteScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+                /** @description The SCIM id of a user or group of the directory. */
+                resource_id: components["parameters"]["ScimResourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deprovisioned. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            404: components["responses"]["ScimNotFound"];
+        };
+    };
+    updateScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+                /** @description The SCIM id of a user or group of the directory. */
+                resource_id: components["parameters"]["ScimResourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimPatchOp"];
+                "application/json": components["schemas"]["ScimPatchOp"];
+            };
+        };
+        responses: {
+            /** @description The changed user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResource"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            404: components["responses"]["ScimNotFound"];
+        };
+    };
+    listScimGroups: {
+        parameters: {
+            query?: {
+                /** @description A SCIM filter (RFC 7644 §3.4.2.2), e.g. `userName eq "ann@example.com"`. */
+                filter?: string;
+                /** @description 1-based index of the first result (default 1). */
+                startIndex?: number;
+                /** @description Results per page (default and most 100). */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A ListResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimListResponse"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+        };
+    };
+    createScimGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimGroupWrite"];
+                "application/json": components["schemas"]["ScimGroupWrite"];
+            };
+        };
+        responses: {
+            /** @description The group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResource"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            409: components["responses"]["ScimConflict"];
+        };
+    };
+    getScimGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+                /** @description The SCIM id of a user or group of the directory. */
+                resource_id: components["parameters"]["ScimResourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResource"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            404: components["responses"]["ScimNotFound"];
+        };
+    };
+    setScimGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+                /** @description The SCIM id of a user or group of the directory. */
+                resource_id: components["parameters"]["ScimResourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimGroupWrite"];
+                "application/json": components["schemas"]["ScimGroupWrite"];
+            };
+        };
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResource"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            404: components["responses"]["ScimNotFound"];
+            409: components["responses"]["ScimConflict"];
+        };
+    };
+    deleteScimGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+                /** @description The SCIM id of a user or group of the directory. */
+                resource_id: components["parameters"]["ScimResourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deprovisioned. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            404: components["responses"]["ScimNotFound"];
+        };
+    };
+    updateScimGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+                /** @description The SCIM id of a user or group of the directory. */
+                resource_id: components["parameters"]["ScimResourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimPatchOp"];
+                "application/json": components["schemas"]["ScimPatchOp"];
+            };
+        };
+        responses: {
+            /** @description The changed group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResource"];
+                };
+            };
+            400: components["responses"]["ScimBadRequest"];
+            401: components["responses"]["ScimUnauthorized"];
+            404: components["responses"]["ScimNotFound"];
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: never;
@@ -21469,6 +22723,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookEndpointDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver accepted the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver refused the event; it is delivered again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAuditLogEntryCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditLogEntryCreatedEvent"];
             };
         };
         responses: {

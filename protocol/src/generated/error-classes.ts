@@ -64,6 +64,7 @@ import { PasswordAuthenticationNotEnabledError } from './errors/password-authent
 import { DataVaultStoreDoesNotExistError } from './errors/data-vault-store-does-not-exist-error.ts';
 import { DataVaultStoreHashedKeyDoesNotExistError } from './errors/data-vault-store-hashed-key-does-not-exist-error.ts';
 import { WebhookEndpointNotFoundError } from './errors/webhook-endpoint-not-found-error.ts';
+import { ScimDirectoryNotFoundError } from './errors/scim-directory-not-found-error.ts';
 import { WebhookEndpointUrlNotAllowedError } from './errors/webhook-endpoint-url-not-allowed-error.ts';
 import { WebhookMessageNotFoundError } from './errors/webhook-message-not-found-error.ts';
 import { SignUpRuleConditionInvalidError } from './errors/sign-up-rule-condition-invalid-error.ts';
@@ -227,6 +228,7 @@ export const knownErrorClasses = {
   DATA_VAULT_STORE_DOES_NOT_EXIST: DataVaultStoreDoesNotExistError,
   DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: DataVaultStoreHashedKeyDoesNotExistError,
   WEBHOOK_ENDPOINT_NOT_FOUND: WebhookEndpointNotFoundError,
+  SCIM_DIRECTORY_NOT_FOUND: ScimDirectoryNotFoundError,
   WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: WebhookEndpointUrlNotAllowedError,
   WEBHOOK_MESSAGE_NOT_FOUND: WebhookMessageNotFoundError,
   SIGN_UP_RULE_CONDITION_INVALID: SignUpRuleConditionInvalidError,

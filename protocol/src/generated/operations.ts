@@ -210,6 +210,27 @@ export type OperationName =
   | "getDataVaultValue"
   | "setDataVaultValue"
   | "createWebhookPortalToken"
+  | "listAuditLogEntries"
+  | "getAuditLogExport"
+  | "listTeamAuditLogEntries"
+  | "listScimDirectories"
+  | "createScimDirectory"
+  | "deleteScimDirectory"
+  | "getScimServiceProviderConfig"
+  | "listScimResourceTypes"
+  | "listScimSchemas"
+  | "listScimUsers"
+  | "createScimUser"
+  | "getScimUser"
+  | "setScimUser"
+  | "updateScimUser"
+  | "deleteScimUser"
+  | "listScimGroups"
+  | "createScimGroup"
+  | "getScimGroup"
+  | "setScimGroup"
+  | "updateScimGroup"
+  | "deleteScimGroup"
   | "listWebhookEndpoints"
   | "createWebhookEndpoint"
   | "getWebhookEndpoint"
@@ -427,6 +448,27 @@ export const redirectFromSsoOidcProvider = {"operationId":"redirectFromSsoOidcPr
 export const getDataVaultValue = {"operationId":"getDataVaultValue","method":"POST","path":"/data-vault/stores/{id}/get","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const setDataVaultValue = {"operationId":"setDataVaultValue","method":"POST","path":"/data-vault/stores/{id}/set","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const createWebhookPortalToken = {"operationId":"createWebhookPortalToken","method":"POST","path":"/webhooks/svix-token","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const listAuditLogEntries = {"operationId":"listAuditLogEntries","method":"GET","path":"/audit-log","responseType":"json","auth":"required"} as const;
+export const getAuditLogExport = {"operationId":"getAuditLogExport","method":"GET","path":"/audit-log/export","responseType":"text","auth":"required"} as const;
+export const listTeamAuditLogEntries = {"operationId":"listTeamAuditLogEntries","method":"GET","path":"/teams/{team_id}/audit-log","responseType":"json","auth":"required"} as const;
+export const listScimDirectories = {"operationId":"listScimDirectories","method":"GET","path":"/teams/{team_id}/scim-directories","responseType":"json","auth":"required"} as const;
+export const createScimDirectory = {"operationId":"createScimDirectory","method":"POST","path":"/teams/{team_id}/scim-directories","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const deleteScimDirectory = {"operationId":"deleteScimDirectory","method":"DELETE","path":"/teams/{team_id}/scim-directories/{directory_id}","responseType":"json","auth":"required"} as const;
+export const getScimServiceProviderConfig = {"operationId":"getScimServiceProviderConfig","method":"GET","path":"/scim/v2/{directory_id}/ServiceProviderConfig","responseType":"none","auth":"none"} as const;
+export const listScimResourceTypes = {"operationId":"listScimResourceTypes","method":"GET","path":"/scim/v2/{directory_id}/ResourceTypes","responseType":"none","auth":"none"} as const;
+export const listScimSchemas = {"operationId":"listScimSchemas","method":"GET","path":"/scim/v2/{directory_id}/Schemas","responseType":"none","auth":"none"} as const;
+export const listScimUsers = {"operationId":"listScimUsers","method":"GET","path":"/scim/v2/{directory_id}/Users","responseType":"none","auth":"none"} as const;
+export const createScimUser = {"operationId":"createScimUser","method":"POST","path":"/scim/v2/{directory_id}/Users","responseType":"none","bodyType":"application/scim+json","auth":"none"} as const;
+export const getScimUser = {"operationId":"getScimUser","method":"GET","path":"/scim/v2/{directory_id}/Users/{resource_id}","responseType":"none","auth":"none"} as const;
+export const setScimUser = {"operationId":"setScimUser","method":"PUT","path":"/scim/v2/{directory_id}/Users/{resource_id}","responseType":"none","bodyType":"application/scim+json","auth":"none"} as const;
+export const updateScimUser = {"operationId":"updateScimUser","method":"PATCH","path":"/scim/v2/{directory_id}/Users/{resource_id}","responseType":"none","bodyType":"application/scim+json","auth":"none"} as const;
+export const deleteScimUser = {"operationId":"deleteScimUser","method":"DELETE","path":"/scim/v2/{directory_id}/Users/{resource_id}","responseType":"none","auth":"none"} as const;
+export const listScimGroups = {"operationId":"listScimGroups","method":"GET","path":"/scim/v2/{directory_id}/Groups","responseType":"none","auth":"none"} as const;
+export const createScimGroup = {"operationId":"createScimGroup","method":"POST","path":"/scim/v2/{directory_id}/Groups","responseType":"none","bodyType":"application/scim+json","auth":"none"} as const;
+export const getScimGroup = {"operationId":"getScimGroup","method":"GET","path":"/scim/v2/{directory_id}/Groups/{resource_id}","responseType":"none","auth":"none"} as const;
+export const setScimGroup = {"operationId":"setScimGroup","method":"PUT","path":"/scim/v2/{directory_id}/Groups/{resource_id}","responseType":"none","bodyType":"application/scim+json","auth":"none"} as const;
+export const updateScimGroup = {"operationId":"updateScimGroup","method":"PATCH","path":"/scim/v2/{directory_id}/Groups/{resource_id}","responseType":"none","bodyType":"application/scim+json","auth":"none"} as const;
+export const deleteScimGroup = {"operationId":"deleteScimGroup","method":"DELETE","path":"/scim/v2/{directory_id}/Groups/{resource_id}","responseType":"none","auth":"none"} as const;
 export const listWebhookEndpoints = {"operationId":"listWebhookEndpoints","method":"GET","path":"/internal/webhooks/endpoints","responseType":"json","auth":"required"} as const;
 export const createWebhookEndpoint = {"operationId":"createWebhookEndpoint","method":"POST","path":"/internal/webhooks/endpoints","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const getWebhookEndpoint = {"operationId":"getWebhookEndpoint","method":"GET","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","auth":"required"} as const;

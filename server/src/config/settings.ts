@@ -16,6 +16,7 @@ export type SettingGroup =
   | 'Bot challenges'
   | 'Email'
   | 'Webhooks'
+  | 'Audit log'
   | 'OAuth'
   | 'Payments (Stripe)'
   | 'AI chat'
@@ -375,6 +376,18 @@ export const settings = [
     group: 'Webhooks',
     default: '16',
     description: 'Kept-alive connections, and posts on their way, per webhook endpoint at most.',
+  },
+  {
+    name: 'AUDIT_LOG_RETENTION_DAYS',
+    group: 'Audit log',
+    default: '365',
+    description: 'Audit log entries older than this many days are removed; `0` keeps them forever.',
+  },
+  {
+    name: 'AUDIT_LOG_RETENTION_INTERVAL_MS',
+    group: 'Audit log',
+    default: '3600000',
+    description: 'How often this instance removes audit log entries past retention; `0`: never on this instance.',
   },
   {
     name: 'OAUTH_<PROVIDER>_ISSUER',

@@ -1,5 +1,7 @@
 import { accessTokensModule } from './access-tokens/index.ts';
 import { aiChatModule } from './ai-chat/index.ts';
+import { auditLogModule } from './audit-log/index.ts';
+import { auditLogApiModule } from './audit-log-api/index.ts';
 import { analyticsModule } from './analytics/index.ts';
 import { apiKeysModule } from './api-keys/index.ts';
 import { botChallengesModule } from './bot-challenges/index.ts';
@@ -28,6 +30,7 @@ import { permissionsModule } from './permissions/index.ts';
 import { projectsModule } from './projects/index.ts';
 import { requestAuthModule } from './request-auth/index.ts';
 import { sessionsModule } from './sessions/index.ts';
+import { scimModule } from './scim/index.ts';
 import { signInModule } from './sign-in/index.ts';
 import { signUpRulesModule } from './sign-up-rules/index.ts';
 import { signingKeysModule } from './signing-keys/index.ts';
@@ -44,6 +47,7 @@ import { webhooksModule } from './webhooks/index.ts';
 export const modules = [
   cacheInvalidationModule,
   eventsModule,
+  auditLogModule,
   signingKeysModule,
   botChallengesModule,
   projectsModule,
@@ -74,6 +78,8 @@ export const modules = [
   metaModule,
   maintenanceModule,
   webhooksModule,
+  auditLogApiModule,
+  scimModule,
   dataVaultModule,
   healthModule,
   rateLimitCountersModule,

@@ -29,6 +29,15 @@ export const bodyParsersPlugin = fp(async (app: FastifyInstance) => {
       done(null, parsed);
     });
   });
+  // SCIM clients send application/scim+json (RFC 7644 §3.1): the same JSON, parsed the same way.
+  app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, (request, raw, done) => {
+    const body = String(raw);
+    if (body.trim() === '') return done(null, undefined);
+    void parseJson(request, body, (error, parsed) => {
+      if (error) return done(new BodyParsingError(`The request body is not valid JSON: ${error.message}`), undefined);
+      done(null, parsed);
+    });
+  });
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   await app.register(formbody);
 });

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { isConnectionFailure } from '../db/connection-failure.ts';
 import { describeValidationError } from './describe-validation-error.ts';
+import { isScimOperation, sendScimError } from './scim-error-reply.ts';
 import { sendKnownError } from './known-error-reply.ts';
 import { methodsForPath } from './path-methods.ts';
 import { setSecurityHeaders } from './response-headers.ts';
@@ -15,6 +16,7 @@ import { setSecurityHeaders } from './response-headers.ts';
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isScimOperation(request)) return sendScimError(request, reply, error);
     if (error instanceof DatabaseBusyError) {
       request.log.warn({ err: error }, 'no database connection became free in time');
       return sendKnownError(reply.header('retry-after', String(retryAfterBusySeconds)), error);

@@ -83,6 +83,7 @@ beforeAll(async () => {
     oidc: { issuer: 'https://idp.victim.test', client_id: 'victim', client_secret: 'victim secret' },
   });
   const domain = await call('POST', '/sso/domains', server, { team_id: team.id, domain: 'victim.test' });
+  const directory = await call('POST', `/teams/${team.id}/scim-directories`, server, { display_name: 'Victim directory' });
   ids = {
     user_id: user.id,
     team_id: team.id,
@@ -98,6 +99,7 @@ beforeAll(async () => {
     endpoint_id: endpoint.id,
     connection_id: connection.id,
     domain_id: domain.id,
+    directory_id: directory.id,
     team_permission_id: 'victim_team_permission',
     project_permission_id: 'victim_project_permission',
   };
@@ -131,6 +133,7 @@ const addressingFields = new Set([
   'template_id',
   'draft_id',
   'endpoint_id',
+  'directory_id',
   'customer_id',
   'connection_id',
   'domain_id',
@@ -163,6 +166,8 @@ const answersAboutNothing: Record<string, (body: Record<string, unknown>) => boo
   getCustomerBilling: (body) => body.has_customer === false && body.default_payment_method === null,
   // The test send reports the unknown endpoint.
   sendTestWebhook: (body) => body.success === false && String(body.error_message).includes('No webhook endpoint'),
+  // The audit log export filtered by another project's team is an empty file.
+  getAuditLogExport: (body) => (body as unknown) === '',
   // The transactions list filtered by another project's customer is empty.
   listPaymentTransactions: (body) => Array.isArray(body.transactions) && body.transactions.length === 0,
 };
@@ -170,7 +175,7 @@ const answersAboutNothing: Record<string, (body: Record<string, unknown>) => boo
 describe('another project cannot reach project A by id', () => {
   const targeted = routes.filter(addressesById);
 
-  it('covers every operation that names a user, team, session, channel, key, invitation, permission, email theme, template or draft, webhook endpoint, payments customer, SSO connection or team domain', () => {
+  it('covers every operation that names a user, team, session, channel, key, invitation, permission, email theme, template or draft, webhook endpoint, payments customer, SSO connection, team domain or SCIM directory', () => {
     expect(targeted.length).toBeGreaterThan(60);
   });
 
@@ -233,6 +238,11 @@ describe('another project cannot reach project A by id', () => {
     await call('GET', `/sso/connections/${ids.connection_id}`, server);
     const domains = await call('GET', `/sso/domains?team_id=${ids.team_id}`, server);
     expect(domains.items.map((item: { id: string }) => item.id)).toEqual([ids.domain_id]);
+    const directories = await call('GET', `/teams/${ids.team_id}/scim-directories`, server);
+    expect(directories.items.map((item: { id: string }) => item.id)).toEqual([ids.directory_id]);
+    // The audit log of project A is A's alone: B's admin key reads nothing of it (a list filtered by A's team answers empty).
+    const audit = await call('GET', `/audit-log?team_id=${ids.team_id}`, victim.headers.admin);
+    expect(audit.items.length).toBeGreaterThan(0);
     const definitions = await call('GET', '/team-permission-definitions', victim.headers.admin);
     expect(definitions.items.map((item: { id: string }) => item.id)).toContain('victim_team_permission');
     console.log(

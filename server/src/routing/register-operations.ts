@@ -11,6 +11,8 @@ import { perEmailLimit, perIpLimit } from '../plugins/rate-limits.ts';
 import { routeTable } from '../generated/route-table.ts';
 import type { RequestAuthenticator } from '../request-context/request-auth.ts';
 import { readAuthHeaders } from '../request-context/read-headers.ts';
+import type { RequestAuth } from '../request-context/request-auth.ts';
+import { type RequestActor, runWithRequestOrigin } from '../request-context/request-origin.ts';
 import type { OperationHandlers } from './operation-handlers.ts';
 import type { RouteDefinition } from './route-definition.ts';
 import { validatorCompiler } from './validator-compiler.ts';
@@ -62,7 +64,8 @@ export function registerOperations(
               done();
             },
       handler: async function (request, reply) {
-        const result = await handler.call(this, request, reply);
+        const origin = { ip: request.ip ?? null, userAgent: headerText(request.headers['user-agent']), actor: actorOf(request.auth) };
+        const result = await runWithRequestOrigin(origin, async () => handler.call(this, request, reply));
         if (result === reply) return reply;
         reply.status(route.successStatus);
         if (route.successContentType && route.successContentType !== 'application/json') {
@@ -89,3 +92,14 @@ async function authenticate(request: FastifyRequest, route: RouteDefinition, req
   if (!auth.user && route.user === 'me') throw new CannotGetOwnUserWithoutUserError();
   return auth;
 }
+
+/** The audit log's actor of an authenticated request (an operation may name a more precise one, a SCIM directory). */
+function actorOf(auth: RequestAuth | null | undefined): RequestActor {
+  if (!auth) return { type: 'anonymous', id: null };
+  if (auth.user) return { type: 'user', id: auth.user.claims.sub };
+  if (auth.accessType === 'admin') return { type: 'admin', id: auth.adminUserId ?? null };
+  if (auth.accessType === 'server') return { type: 'server', id: null };
+  return { type: 'anonymous', id: null };
+}
+
+const headerText = (value: string | string[] | undefined): string | null => (typeof value === 'string' ? value.slice(0, 512) : null);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiKeyExpiredError, ApiKeyNotFoundError, ApiKeyRevokedError, WrongApiKeyTypeError } from '@gatehouse/protocol/errors';
 import type { components } from '@gatehouse/protocol/api-types';
-import type { DbHandle } from '../../db/handle.ts';
+import { type DbHandle, inTransaction } from '../../db/handle.ts';
+import type { AuditEvent, AuditLog } from '../audit-log/index.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import { findKey, findKeyByHash, insertKey, listKeys, type OwnerColumn, updateKey } from './end-user-api-key.repository.ts';
 import type { EndUserApiKeyRow } from './end-user-api-key.table.ts';
@@ -40,9 +41,20 @@ export const toTeamApiKey = (row: EndUserApiKeyRow): components['schemas']['Team
   team_id: row.team_id as string,
 });
 
+/** The audit entry of a key's creation or revocation (never its value). */
+const auditOfKey = (action: string, row: EndUserApiKeyRow): AuditEvent => ({
+  action,
+  teamId: row.team_id,
+  target: { type: 'api_key', id: row.id },
+  details: { key_type: row.type, user_id: row.user_id, team_id: row.team_id, last_four: row.last_four },
+});
+
 /** API keys of end users and teams: created with the full value once, then found by digest. */
 export class EndUserApiKeyService {
-  constructor(private readonly db: DbHandle) {}
+  constructor(
+    private readonly db: DbHandle,
+    private readonly auditLog: AuditLog,
+  ) {}
 
   assertEnabled(project: Project, type: KeyType): void {
     if (!project.config.apiKeys.enabled[type])
@@ -53,18 +65,22 @@ export class EndUserApiKeyService {
     const id = randomUUID();
     const value = generateEndUserKey({ id, type: owner.type, isPublic: input.is_public ?? false });
     const { column, id: ownerId } = ownerColumn(owner);
-    const row = await insertKey(this.db, {
-      id,
-      project_id: project.id,
-      type: owner.type,
-      user_id: column === 'user_id' ? ownerId : null,
-      team_id: column === 'team_id' ? ownerId : null,
-      description: input.description,
-      is_public: input.is_public ?? false,
-      expires_at: input.expires_at_millis == null ? null : new Date(input.expires_at_millis),
-      manually_revoked_at: null,
-      key_hash: digestSecret(value),
-      last_four: value.slice(-4),
+    const row = await inTransaction(this.db, async (trx) => {
+      const inserted = await insertKey(trx, {
+        id,
+        project_id: project.id,
+        type: owner.type,
+        user_id: column === 'user_id' ? ownerId : null,
+        team_id: column === 'team_id' ? ownerId : null,
+        description: input.description,
+        is_public: input.is_public ?? false,
+        expires_at: input.expires_at_millis == null ? null : new Date(input.expires_at_millis),
+        manually_revoked_at: null,
+        key_hash: digestSecret(value),
+        last_four: value.slice(-4),
+      });
+      await this.auditLog.record(trx, project.id, auditOfKey('api_key.created', inserted));
+      return inserted;
     });
     return { row, value };
   }
@@ -91,7 +107,11 @@ export class EndUserApiKeyService {
       ...(input.revoked && !current.manually_revoked_at ? { manually_revoked_at: new Date() } : {}),
     };
     if (Object.keys(changes).length === 0) return current;
-    return updateKey(this.db, projectId, keyId, changes);
+    return inTransaction(this.db, async (trx) => {
+      const updated = await updateKey(trx, projectId, keyId, changes);
+      if (changes.manually_revoked_at) await this.auditLog.record(trx, projectId, auditOfKey('api_key.revoked', updated));
+      return updated;
+    });
   }
 
   /** The key's owner if it is valid; expired wins over revoked when both apply. */

@@ -1,3 +1,4 @@
+import { auditLogModule } from '../audit-log/index.ts';
 import { defineModule } from '../../kernel/module.ts';
 import { permissionsModule } from '../permissions/index.ts';
 import { teamsModule } from '../teams/index.ts';
@@ -10,7 +11,7 @@ import * as migration0007 from './migrations/0007-end-user-api-keys.ts';
 export const endUserApiKeysModule = defineModule({
   name: 'end-user-api-keys',
   migrations: { '0007-end-user-api-keys': migration0007 },
-  requires: [teamsModule, permissionsModule, usersModule],
-  services: (_needs, { db }) => ({ endUserApiKeys: new EndUserApiKeyService(db) }),
+  requires: [teamsModule, permissionsModule, usersModule, auditLogModule],
+  services: ({ auditLog }, { db }) => ({ endUserApiKeys: new EndUserApiKeyService(db, auditLog) }),
   handlers: endUserApiKeyHandlers,
 });

@@ -1,3 +1,4 @@
+import { auditLogModule } from '../audit-log/index.ts';
 import { defineModule } from '../../kernel/module.ts';
 import { signInModule } from '../sign-in/index.ts';
 import { usersModule } from '../users/index.ts';
@@ -10,12 +11,15 @@ import * as migration0010 from './migrations/0010-mfa.ts';
 export const mfaModule = defineModule({
   name: 'mfa',
   migrations: { '0010-mfa': migration0010 },
-  requires: [usersModule, verificationCodesModule, signInModule],
-  services: ({ users, verificationCodes, signIn }, { db }) => {
+  requires: [usersModule, verificationCodesModule, signInModule, auditLogModule],
+  services: ({ users, verificationCodes, signIn, auditLog }, { db }) => {
     const mfa = new MfaService(db, users, verificationCodes, signIn);
     // A new or removed TOTP secret invalidates the recovery codes and the replay guard of the old one.
     users.updated.subscribe(async (trx, project, userId, write) => {
-      if (write.totp_secret_base64 !== undefined) await mfa.reset(trx, project, userId);
+      if (write.totp_secret_base64 === undefined) return;
+      await mfa.reset(trx, project, userId);
+      const action = write.totp_secret_base64 ? 'mfa.enabled' : 'mfa.disabled';
+      await auditLog.record(trx, project.id, { action, target: { type: 'user', id: userId }, details: { factor: 'totp' } });
     });
     return { mfa };
   },

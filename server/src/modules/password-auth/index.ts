@@ -1,3 +1,4 @@
+import { auditLogModule } from '../audit-log/index.ts';
 import { defineModule } from '../../kernel/module.ts';
 import { botChallengesModule } from '../bot-challenges/index.ts';
 import { contactChannelsModule } from '../contact-channels/index.ts';
@@ -13,14 +14,15 @@ import { PasswordResetService } from './password-reset.service.ts';
 /** Password sign-up, sign-in, changes and the emailed reset. */
 export const passwordAuthModule = defineModule({
   name: 'password-auth',
-  requires: [usersModule, sessionsModule, signInModule, contactChannelsModule, verificationCodesModule, emailModule, botChallengesModule],
-  services: ({ users, sessions, signIn, contactChannels, verificationCodes, email, botChallenges }) => ({
+  requires: [usersModule, sessionsModule, signInModule, contactChannelsModule, verificationCodesModule, emailModule, botChallengesModule, auditLogModule],
+  services: ({ users, sessions, signIn, contactChannels, verificationCodes, email, botChallenges, auditLog }) => ({
     passwordAuth: new PasswordAuthService(
       users,
       sessions,
       signIn,
       (project, user, callbackUrl) => contactChannels.sendPrimaryEmailVerification(project, user, callbackUrl),
       botChallenges,
+      auditLog,
     ),
     passwordReset: new PasswordResetService(users, sessions, verificationCodes, email),
   }),

@@ -15,6 +15,7 @@ import { assertTrustedUrl } from '../projects/trusted-urls.ts';
 import type { SessionService } from '../sessions/session.service.ts';
 import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
+import type { AuditLog } from '../audit-log/index.ts';
 import type { UserService } from '../users/user.service.ts';
 import type { BotChallengeFields, BotChallengeService } from '../bot-challenges/index.ts';
 
@@ -29,6 +30,7 @@ export class PasswordAuthService {
     private readonly signIn: SignInService,
     private readonly sendVerification: VerificationSender,
     private readonly botChallenges: BotChallengeService,
+    private readonly auditLog: AuditLog,
   ) {}
 
   async signUp(
@@ -62,7 +64,15 @@ export class PasswordAuthService {
     assertPasswordSignIn(project);
     const user = await this.users.findByAuthEmail(project.id, input.email);
     const valid = user?.password_hash ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
-    if (!user || !valid) throw new EmailPasswordMismatchError();
+    if (!user || !valid) {
+      // The attempted email is recorded (it is what an administrator looks for), never the password.
+      await this.auditLog.recordAlone(project.id, {
+        action: 'auth.sign_in_failed',
+        target: user ? { type: 'user', id: user.id } : null,
+        details: { method: 'password', email: input.email.slice(0, 320) },
+      });
+      throw new EmailPasswordMismatchError();
+    }
     if (user.password_hash && needsRehash(user.password_hash))
       await this.users.replacePasswordHash(project.id, user.id, await hashPassword(input.password));
     return this.signIn.signInWithMfaCheck(project, user, { ip });

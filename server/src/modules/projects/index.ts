@@ -1,3 +1,4 @@
+import { auditLogModule } from '../audit-log/index.ts';
 import { defineModule } from '../../kernel/module.ts';
 import { botChallengesModule } from '../bot-challenges/index.ts';
 import { cacheInvalidationModule } from '../cache-invalidation/index.ts';
@@ -18,9 +19,9 @@ export const projectsModule = defineModule({
     '0016-project-logos-onboarding': migration0016,
     '0065-anonymous-sign-up-kept-on': migration0065,
   },
-  requires: [signingKeysModule, cacheInvalidationModule, botChallengesModule],
-  services: ({ cacheInvalidation }, { db, publicUrl, cipher }) => ({
-    projects: new ProjectService(db, cacheInvalidation, cipher),
+  requires: [signingKeysModule, cacheInvalidationModule, botChallengesModule, auditLogModule],
+  services: ({ cacheInvalidation, auditLog }, { db, publicUrl, cipher }) => ({
+    projects: new ProjectService(db, cacheInvalidation, cipher, auditLog),
     projectDiscovery: new ProjectDiscovery(publicUrl),
   }),
   handlers: projectHandlers,

@@ -19,6 +19,7 @@ import {
 } from './project.repository.ts';
 import type { AtRestCipher } from '../../lib/at-rest-cipher.ts';
 import { openConfigSecrets, sealConfigSecrets } from './config-secret-sealing.ts';
+import type { AuditLog } from '../audit-log/index.ts';
 
 /** The four logos (light and dark, square and full); null clears one. */
 export type ProjectLogos = Partial<Pick<ProjectRow, 'logo_url' | 'logo_full_url' | 'logo_dark_mode_url' | 'logo_full_dark_mode_url'>>;
@@ -51,6 +52,7 @@ export class ProjectService {
     private readonly db: DbHandle,
     private readonly invalidation: CacheInvalidationService,
     private readonly cipher: AtRestCipher,
+    private readonly auditLog: AuditLog,
   ) {
     invalidation.on(projectTopic, (id) => (id === undefined ? this.cache.clear() : this.cache.delete(id)));
   }
@@ -130,14 +132,24 @@ export class ProjectService {
       configOverride?: Record<string, unknown>;
     } & ProjectDetails,
   ): Promise<void> {
-    await updateProject(this.db, id, {
-      ...(changes.isProductionMode !== undefined ? { is_production_mode: changes.isProductionMode } : {}),
-      ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
-      ...(changes.description !== undefined ? { description: changes.description } : {}),
-      ...(changes.configOverride !== undefined
-        ? { config_override: JSON.stringify(sealConfigSecrets(this.cipher, changes.configOverride)) }
-        : {}),
-      ...detailColumns(changes),
+    await inTransaction(this.db, async (trx) => {
+      await updateProject(trx, id, {
+        ...(changes.isProductionMode !== undefined ? { is_production_mode: changes.isProductionMode } : {}),
+        ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.configOverride !== undefined
+          ? { config_override: JSON.stringify(sealConfigSecrets(this.cipher, changes.configOverride)) }
+          : {}),
+        ...detailColumns(changes),
+      });
+      // Names what changed, never values (the config holds secrets).
+      const fields = Object.keys(changes).filter((key) => key !== 'configOverride' && changes[key as keyof typeof changes] !== undefined);
+      const configKeys = changes.configOverride === undefined ? [] : Object.keys(changes.configOverride);
+      await this.auditLog.record(trx, id, {
+        action: 'project.config_updated',
+        target: { type: 'project', id },
+        details: { fields, config_keys: configKeys },
+      });
     });
     await this.changed(id);
   }
@@ -174,7 +186,11 @@ export class ProjectService {
   }
 
   async replaceConfigOverride(id: ProjectId, override: Record<string, unknown>): Promise<void> {
-    await updateProjectConfigOverride(this.db, id, sealConfigSecrets(this.cipher, override));
+    await inTransaction(this.db, async (trx) => {
+      await updateProjectConfigOverride(trx, id, sealConfigSecrets(this.cipher, override));
+      const details = { fields: [], config_keys: Object.keys(override) };
+      await this.auditLog.record(trx, id, { action: 'project.config_updated', target: { type: 'project', id }, details });
+    });
     await this.changed(id);
   }
 

@@ -1,3 +1,4 @@
+import { auditLogModule } from '../audit-log/index.ts';
 import { defineModule } from '../../kernel/module.ts';
 import { accessTokensModule } from '../access-tokens/index.ts';
 import { usersModule } from '../users/index.ts';
@@ -11,9 +12,9 @@ import * as migration0050 from './migrations/0050-refresh-token-successor.ts';
 export const sessionsModule = defineModule({
   name: 'sessions',
   migrations: { '0003-replaced-refresh-tokens': migration0003, '0050-refresh-token-successor': migration0050 },
-  requires: [accessTokensModule, usersModule],
-  services: ({ accessTokens, users }, { db }) => {
-    const sessions = new SessionService(db);
+  requires: [accessTokensModule, usersModule, auditLogModule],
+  services: ({ accessTokens, users, auditLog }, { db }) => {
+    const sessions = new SessionService(db, auditLog);
     // A new password (or hash) signs the user out everywhere, in the transaction that sets it.
     users.updated.subscribe(async (trx, project, userId, write) => {
       if (write.password !== undefined || write.password_hash !== undefined)

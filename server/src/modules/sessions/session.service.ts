@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CannotDeleteCurrentSessionError, RefreshTokenNotFoundOrExpiredError } from '@gatehouse/protocol/errors';
-import type { DbHandle } from '../../db/handle.ts';
+import { type DbHandle, inTransaction } from '../../db/handle.ts';
+import type { AuditLog } from '../audit-log/index.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { RefreshSessionRow } from './session.table.ts';
 import { digestSecret } from '../../lib/digest.ts';
@@ -35,7 +36,10 @@ export type RefreshOutcome = { session: RefreshableSession; user: ClaimsUser; re
 
 /** Sessions (refresh tokens): creation, refresh with optional rotation and reuse detection, revocation. */
 export class SessionService {
-  constructor(private readonly db: DbHandle) {}
+  constructor(
+    private readonly db: DbHandle,
+    private readonly auditLog: AuditLog,
+  ) {}
 
   async create(
     projectId: ProjectId,
@@ -44,16 +48,28 @@ export class SessionService {
   ): Promise<{ session: RefreshSessionRow; refreshToken: string }> {
     const refreshToken = generateRefreshToken();
     const now = Date.now();
-    const session = await insertSession(this.db, {
-      id: randomUUID(),
-      project_id: projectId,
-      user_id: userId,
-      token_hash: digestSecret(refreshToken),
-      expires_at: new Date(now + (options.expiresInMillis ?? defaultSessionLifetimeMillis)),
-      last_used_ip: options.ip ?? null,
-      is_impersonation: options.isImpersonation ?? false,
+    return inTransaction(this.db, async (trx) => {
+      const session = await insertSession(trx, {
+        id: randomUUID(),
+        project_id: projectId,
+        user_id: userId,
+        token_hash: digestSecret(refreshToken),
+        expires_at: new Date(now + (options.expiresInMillis ?? defaultSessionLifetimeMillis)),
+        last_used_ip: options.ip ?? null,
+        is_impersonation: options.isImpersonation ?? false,
+      });
+      // Every way in ends here: one entry per sign-in; impersonation names who started it (the request's actor).
+      const target = { type: 'user', id: userId };
+      const details = { session_id: session.id };
+      await this.auditLog.record(
+        trx,
+        projectId,
+        options.isImpersonation
+          ? { action: 'auth.impersonated', target, details }
+          : { action: 'auth.signed_in', target, details, actor: { type: 'user', id: userId } },
+      );
+      return { session, refreshToken };
     });
-    return { session, refreshToken };
   }
 
   /**

@@ -37,7 +37,13 @@ export function signingSecretsOf(
 
 /** Whether an endpoint wants an event type (an empty list means every type). */
 export const wantsEvent = (endpoint: Pick<WebhookEndpointRow, 'event_types'>, type: string): boolean =>
-  endpoint.event_types.length === 0 || endpoint.event_types.includes(type);
+  endpoint.event_types.includes(type) || (endpoint.event_types.length === 0 && !optInEventTypes.has(type));
+
+/**
+ * Delivered only to endpoints that name them: the audit stream (an entry per sign-in, and more) would
+ * multiply the traffic of receivers written for Stack's events, which subscribe to "every type".
+ */
+const optInEventTypes = new Set(['audit_log.entry_created']);
 
 /** What the project's endpoints may reach: public addresses, and loopback when it allows localhost (tests, local development). */
 export const outboundPolicyOf = (project: Project): OutboundPolicy => ({ allowLoopback: project.config.domains.allowLocalhost });
