@@ -4,7 +4,8 @@ import { type Kysely, sql } from 'kysely';
  * Wakes the delivery workers when messages are queued: the fan-out trigger now also sends a NOTIFY
  * (on the channel every instance already listens on for cache invalidations, topic `webhooks.due`),
  * which leaves at the commit of the event's transaction (one per transaction: Postgres folds equal
- * notifications). The workers' poll stays as the fallback (a lost notification, PGlite).
+ * notifications). The workers' poll stays as the fallback (a lost notification, PGlite). The endpoints it
+ * fans out to are those of 0122 (the audit stream only to endpoints that list it).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -16,7 +17,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       select gen_random_uuid(), new.project_id, e.id, v_message_id, new.type,
              jsonb_build_object('type', new.type, 'data', new.data)::text, 'pending', now()
       from webhook_endpoint e
-      where e.project_id = new.project_id and e.enabled and (e.event_types = '[]'::jsonb or e.event_types ? new.type);
+      where e.project_id = new.project_id and e.enabled
+        and ((e.event_types = '[]'::jsonb and new.type <> 'audit_log.entry_created') or e.event_types ? new.type);
       if found then
         perform pg_notify('gatehouse_cache_invalidation', '{"seq":"0","topic":"webhooks.due","key":"","origin":""}');
       end if;
@@ -34,7 +36,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       select gen_random_uuid(), new.project_id, e.id, v_message_id, new.type,
              jsonb_build_object('type', new.type, 'data', new.data)::text, 'pending', now()
       from webhook_endpoint e
-      where e.project_id = new.project_id and e.enabled and (e.event_types = '[]'::jsonb or e.event_types ? new.type);
+      where e.project_id = new.project_id and e.enabled
+        and ((e.event_types = '[]'::jsonb and new.type <> 'audit_log.entry_created') or e.event_types ? new.type);
       return null;
     end $$`.execute(db);
 }
