@@ -4,6 +4,12 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "لم يتم اجتياز التحقق أعلاه. حاول مرة أخرى."
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "أكمل التحقق أعلاه للمتابعة."
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "تم التحقق من هذا البريد الإلكتروني من قبل."
  ],

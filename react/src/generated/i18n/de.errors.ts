@@ -4,6 +4,12 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "Die Prüfung oben wurde nicht bestanden. Versuchen Sie es erneut."
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "Schließen Sie die Prüfung oben ab, um fortzufahren."
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "Diese E-Mail-Adresse ist bereits bestätigt."
  ],

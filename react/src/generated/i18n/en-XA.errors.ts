@@ -4,6 +4,16 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "⟦",
+  "Ţĥé çĥéçķ åƀövé wåš ñöţ påššéđ. Ţŕý îţ åĝåîñ.",
+  "⟧"
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "⟦",
+  "Çömpĺéţé ţĥé çĥéçķ åƀövé ţö çöñţîñûé.",
+  "⟧"
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "⟦",
   "Ţĥîš émåîĺ îš åĺŕéåđý véŕîfîéđ.",

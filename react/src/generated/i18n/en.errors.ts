@@ -4,6 +4,12 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "The check above was not passed. Try it again."
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "Complete the check above to continue."
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "This email is already verified."
  ],

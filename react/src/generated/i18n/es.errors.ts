@@ -4,6 +4,12 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "No se superó la verificación de arriba. Inténtalo de nuevo."
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "Completa la verificación de arriba para continuar."
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "Este correo electrónico ya está verificado."
  ],

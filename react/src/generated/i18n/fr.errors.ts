@@ -4,6 +4,12 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "La vérification ci-dessus a échoué. Réessayez."
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "Effectuez la vérification ci-dessus pour continuer."
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "Cette adresse e-mail est déjà vérifiée."
  ],

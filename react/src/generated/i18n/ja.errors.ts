@@ -4,6 +4,12 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "上の確認に合格しませんでした。もう一度お試しください。"
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "続行するには上の確認を完了してください。"
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "このメールアドレスは確認済みです。"
  ],

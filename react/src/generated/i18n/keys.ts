@@ -21,6 +21,8 @@ export type MessageKey =
   | "emailVerification.done"
   | "emailVerification.submit"
   | "emailVerification.title"
+  | "error.BOT_CHALLENGE_FAILED"
+  | "error.BOT_CHALLENGE_REQUIRED"
   | "error.EMAIL_ALREADY_VERIFIED"
   | "error.EMAIL_PASSWORD_MISMATCH"
   | "error.INVALID_TOTP_CODE"

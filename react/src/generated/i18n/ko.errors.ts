@@ -4,6 +4,12 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "위의 확인을 통과하지 못했습니다. 다시 시도하세요."
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "계속하려면 위의 확인을 완료하세요."
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "이미 인증된 이메일입니다."
  ],

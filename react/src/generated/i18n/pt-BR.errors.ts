@@ -4,6 +4,12 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "A verificação acima não foi aprovada. Tente novamente."
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "Conclua a verificação acima para continuar."
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "Este e-mail já está verificado."
  ],

@@ -4,6 +4,12 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "error.BOT_CHALLENGE_FAILED": [
+  "未通过上方的验证。请重试。"
+ ],
+ "error.BOT_CHALLENGE_REQUIRED": [
+  "请完成上方的验证以继续。"
+ ],
  "error.EMAIL_ALREADY_VERIFIED": [
   "此邮箱已经验证过。"
  ],
