@@ -98,6 +98,7 @@ function main() {
   const moves = files.map((file) => ({ from: file, to: destination(file) })).filter(({ from, to }) => from !== to);
   const conflicts = moves.filter(({ to }) => existsSync(join(repoRoot, to)));
   let rewritten = 0;
+  const changedCode: string[] = [];
   for (const file of files) {
     if (untouchable.has(file) || file.includes('node_modules/') || !textExtensions.test(file)) continue;
     const original = readFileSync(join(repoRoot, file), 'utf8');
@@ -106,6 +107,7 @@ function main() {
     text = rewritePathMentions(plan, map.root, text, isCode);
     if (text !== original) {
       rewritten += 1;
+      if (isCode) changedCode.push(destination(file));
       if (!dryRun) writeFileSync(join(repoRoot, file), text);
     }
   }
@@ -116,6 +118,18 @@ function main() {
       renameSync(join(repoRoot, from), join(repoRoot, to));
     }
     for (const { from } of movable) removeEmptyFolders(dirname(join(repoRoot, from)));
+    // Longer paths can push an import past the line width: the repository's formatter lays them out again.
+    const formattable = changedCode.filter((file) => existsSync(join(repoRoot, file)) && !/\.(cjs|mjs|js)$/.test(file));
+    if (formattable.length > 0) {
+      try {
+        execFileSync(join(repoRoot, 'node_modules/.bin/biome'), ['format', '--write', '--no-errors-on-unmatched', ...formattable], {
+          cwd: repoRoot,
+          stdio: 'ignore',
+        });
+      } catch {
+        console.log('biome format reported problems: run `npx -y pnpm@10 format` and look');
+      }
+    }
   }
   console.log(`${dryRun ? '[dry run] ' : ''}moved ${movable.length} files, rewrote references in ${rewritten} files`);
   for (const [from, to] of plan.folderMoves) console.log(`  ${from}/ -> ${to}/`);
