@@ -34,14 +34,10 @@ import { currentPeriodEnd, grantedQuantity, type Holding, maxItemQuantity } from
 import {
   type CustomerProductRow,
   endCustomerProduct,
-  applyItemChange,
   insertCustomerProduct,
-  type ItemState,
   listCustomerProductRows,
-  lockCustomer,
-  type ProductsSnapshot,
-  readItemState,
-} from './payment.repository.ts';
+} from './customer-product.repository.ts';
+import { applyItemChange, type ItemState, lockCustomer, type ProductsSnapshot, readItemState } from './item-ledger.repository.ts';
 import { type Audience, toCustomerProduct, toDefaultCustomerProduct, toInlineProduct } from './payment-views.ts';
 import { isUuid } from '../../lib/uuid.ts';
 

@@ -14,13 +14,8 @@ import type { ProjectService } from '../projects/index.ts';
 import { assertTrustedUrl } from '../projects/index.ts';
 import type { Currency, Price, Product } from './catalogue.ts';
 import type { StripeService } from './stripe.service.ts';
-import {
-  findPurchaseCode,
-  insertPurchaseCode,
-  listCustomerProductRows,
-  type PurchaseCodeRow,
-  usePurchaseCode,
-} from './payment.repository.ts';
+import { listCustomerProductRows } from './customer-product.repository.ts';
+import { findPurchaseCode, insertPurchaseCode, type PurchaseCodeRow, usePurchaseCode } from './purchase-code.repository.ts';
 import type { Customer, PaymentService } from './payment.service.ts';
 import { type Audience, toInlineProduct } from './payment-views.ts';
 

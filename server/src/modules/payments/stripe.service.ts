@@ -12,22 +12,19 @@ import type { ProjectService } from '../projects/index.ts';
 import { createHash } from 'node:crypto';
 import { type Currency, type CustomerType, currencies, type Price, type Product } from './catalogue.ts';
 import { addInterval } from './item-quantity.ts';
+import { findProductRowByStripeId, renewCustomerProduct, updateSubscriptionState } from './customer-product.repository.ts';
+import { findPurchaseCodeById, usePurchaseCode } from './purchase-code.repository.ts';
 import {
-  findProductRowByStripeId,
-  findPurchaseCodeById,
   findStripeAccountId,
   markStripeEventApplied,
   findStripeCustomer,
   findStripeProductId,
-  renewCustomerProduct,
   saveStripeAccountId,
   saveStripeCustomer,
   saveStripeProductId,
   setStripeDefaultPaymentMethod,
   takeStripeEvent,
-  updateSubscriptionState,
-  usePurchaseCode,
-} from './payment.repository.ts';
+} from './stripe.repository.ts';
 import type { Customer, PaymentService } from './payment.service.ts';
 import type { Audience } from './payment-views.ts';
 import type { StripeEvent, StripeGateway } from './stripe-gateway.ts';

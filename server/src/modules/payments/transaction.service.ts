@@ -12,16 +12,10 @@ import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { EventLog } from '../events/index.ts';
 import type { CustomerType, Product } from './catalogue.ts';
-import {
-  type CustomerProductRow,
-  findCustomerProductRow,
-  findStripeAccountId,
-  insertRefund,
-  listTransactionRows,
-  lockCustomer,
-  type TransactionKindFilter,
-  type TransactionRow,
-} from './payment.repository.ts';
+import { type CustomerProductRow, findCustomerProductRow } from './customer-product.repository.ts';
+import { lockCustomer } from './item-ledger.repository.ts';
+import { findStripeAccountId } from './stripe.repository.ts';
+import { insertRefund, listTransactionRows, type TransactionKindFilter, type TransactionRow } from './transaction.repository.ts';
 import type { StripeGateway } from './stripe-gateway.ts';
 import { isUuid } from '../../lib/uuid.ts';
 
