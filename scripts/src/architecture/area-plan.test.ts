@@ -43,7 +43,9 @@ describe('rewritePathMentions', () => {
   it('rewrites written-out paths by whole name, in docs any mention, in code only the unprefixed ones', () => {
     const doc = 'See `server/src/modules/email/` and ../../server/src/modules/email-sending/x.ts, not modules/emails.';
     const once = rewritePathMentions(plan, map.root, doc, false);
-    expect(once).toBe('See `server/src/modules/messaging/email/` and ../../server/src/modules/messaging/send-email/x.ts, not modules/emails.');
+    expect(once).toBe(
+      'See `server/src/modules/messaging/email/` and ../../server/src/modules/messaging/send-email/x.ts, not modules/emails.',
+    );
     expect(rewritePathMentions(plan, map.root, once, false)).toBe(once);
     const code = "const asset = 'src/modules/email/rendering/render-worker.mjs'; import x from '../modules/users/index.ts';";
     expect(rewritePathMentions(plan, map.root, code, true)).toBe(
