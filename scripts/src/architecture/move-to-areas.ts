@@ -61,6 +61,7 @@ function moduleSpecifiers(file: string, text: string): { start: number; end: num
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) take(node.moduleSpecifier);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) take(node.argument.literal);
     else if (ts.isExternalModuleReference(node)) take(node.expression);
+    else if (ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name)) take(node.name);
     else if (ts.isCallExpression(node)) {
       const callee = node.expression.getText(source);
       if (
