@@ -13,7 +13,10 @@
  * nothing else may import them.
  */
 
-const feature = '^server/src/modules/([^/]+)/';
+/** Area folders (scripts/src/architecture/module-areas.json) group modules; a module is `<area>/<name>` or a top-level `<name>`. */
+const areas = '(?:authentication|identity|organisations|messaging|billing|administration|platform)/';
+const feature = `^server/src/modules/((?:${areas})?[^/]+)/`;
+const moduleDoor = `^server/src/modules/(?:${areas})?[^/]+/index\\.ts$`;
 const wiring = '^server/src/(app|services|main|start-banner)\\.ts$|^server/src/modules/index\\.ts$';
 const testOnly = '(^|/)testing/';
 
@@ -42,6 +45,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/src/', pathNot: ['^server/src/db/', '\\.repository\\.ts$', '\\.table\\.ts$', '/migrations/', testOnly] },
       to: { path: '^kysely$|node_modules/kysely/' },
+    },
+    {
+      name: 'module-public-surface',
+      comment:
+        "A module's index.ts is its only door: another module imports what it exports there (service interfaces, types, the module definition), never its files.",
+      severity: 'error',
+      from: { path: feature, pathNot: testOnly },
+      to: { path: '^server/src/modules/[^/]+/', pathNot: ['^server/src/modules/$1/', moduleDoor, '^server/src/modules/index\\.ts$'] },
     },
     {
       name: 'no-foreign-repository',

@@ -9,7 +9,8 @@ describe('TtlCache', () => {
     const cache = new TtlCache<string, number>(1_000);
     cache.set('short', 1);
     cache.set('long', 2, 5_000);
-    vi.advanceTimersByTime(1_000);
+    // lru-cache: an entry is stale once strictly older than its lifetime.
+    vi.advanceTimersByTime(1_001);
     expect(cache.get('short')).toBeUndefined();
     expect(cache.get('long')).toBe(2);
     vi.advanceTimersByTime(4_000);
@@ -21,11 +22,11 @@ describe('TtlCache', () => {
     const cache = new TtlCache<number, number>(1_000, 10_000);
     for (let key = 0; key < 5_000; key++) cache.set(key, key);
     expect(cache.size).toBe(5_000);
-    vi.advanceTimersByTime(1_000);
-    // A steady writer (one entry per step, each living 1 s): the expired 5 000 go, a few per write.
+    vi.advanceTimersByTime(1_001);
+    // A steady writer (one entry per step, each living 1 s): the expired 5 000 go at the next sweep.
     for (let key = 5_000; key < 7_000; key++) cache.set(key, key);
     expect(cache.size).toBe(2_000);
-    vi.advanceTimersByTime(1_000);
+    vi.advanceTimersByTime(1_001);
     for (let key = 7_000; key < 7_500; key++) cache.set(key, key);
     expect(cache.size).toBeLessThanOrEqual(500 + 2_000 - 3 * 500);
     expect(cache.get(7_499)).toBe(7_499);
@@ -58,5 +59,20 @@ describe('TtlCache', () => {
     const cache = new TtlCache<string, string>(60_000);
     await expect(cache.getOrLoad('key', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(cache.get('key')).toBeUndefined();
+  });
+
+  it('merges concurrent loads of one key into one load', async () => {
+    const cache = new TtlCache<string, string | null>(60_000);
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return null;
+    };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => cache.getOrLoad('missing row', load)));
+    expect(answers).toEqual(Array(10).fill(null));
+    expect(loads).toBe(1);
+    expect(await cache.getOrLoad('missing row', load)).toBeNull();
+    expect(loads).toBe(1);
   });
 });

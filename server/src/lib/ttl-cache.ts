@@ -1,93 +1,90 @@
+import { LRUCache } from 'lru-cache';
+
 /**
- * A bounded map whose entries expire. Hot lookups (projects, key digests, signing keys, verified
- * tokens) are served from memory; writers call `delete`/`clear` so this instance sees its own changes
- * at once, and other instances within `ttlMs`. When full, it evicts like an LRU by "second chance":
- * the oldest entry goes unless it was read since it was last passed over (a read costs one flag).
- * Each write also drops a few expired entries from the oldest end, so a cache whose entries are never
- * read again (a second's signatures, tokens of ended sessions) shrinks back to what is alive instead
- * of holding its maximum forever (issue #20: memory that stays flat under a soak).
+ * A bounded map whose entries expire, on `lru-cache` (TTL per cache or per entry, a size bound with
+ * least-recently-used eviction, and `fetch`, which merges concurrent loads of one key into one).
+ * Hot lookups (projects, key digests, signing keys, verified tokens) are served from memory; writers
+ * call `delete`/`clear` so this instance sees its own changes at once, and other instances within
+ * `ttlMs`. This file keeps only what lru-cache leaves to its user: values may be `null` (a cached
+ * "no such row"), a load overtaken by an invalidation caches nothing, and expired entries that are
+ * never read again are purged as the cache is written (issue #20: memory that stays flat under a soak).
  */
-export class TtlCache<K, V> {
-  private readonly entries = new Map<K, { value: V; expiresAt: number; used: boolean }>();
-  /** Bumped by every invalidation: a load that began before one must not cache what it read. */
-  private generation = 0;
+export class TtlCache<K extends {}, V> {
+  private readonly cache: LRUCache<K, { value: V }, () => Promise<V>>;
+  /** Keys being loaded: an invalidation by predicate cannot see them, so it drops them all. */
+  private readonly loading = new Set<K>();
+  private lastPurge = Date.now();
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    this.cache = new LRUCache<K, { value: V }, () => Promise<V>>({
+      max: maxEntries,
+      ttl: ttlMs,
+      // Time from Date.now (not the performance clock lru-cache captured at import), read on every check: tests move it with fake timers.
+      perf: { now: () => Date.now() },
+      ttlResolution: 0,
+      // A load overtaken by `delete`/`clear` is aborted: its caller still gets what it read, the cache keeps nothing.
+      ignoreFetchAbort: true,
+      fetchMethod: async (_key, _stale, { context }) => ({ value: await context() }),
+    });
+  }
 
   get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    entry.used = true;
-    return entry.value;
+    return this.cache.get(key)?.value;
   }
 
   /** `ttlMs` overrides the cache's lifetime for this entry (a verified token lives until its expiry). */
   set(key: K, value: V, ttlMs = this.ttlMs): void {
-    this.entries.delete(key);
-    this.dropExpired(Date.now());
-    if (this.entries.size >= this.maxEntries) this.evictOne();
-    this.entries.set(key, { value, expiresAt: Date.now() + ttlMs, used: false });
-  }
-
-  /** Up to 4 expired entries from the oldest end, stopping at the first live one: O(1) per write. */
-  private dropExpired(now: number): void {
-    for (let dropped = 0; dropped < 4; dropped++) {
-      const oldest = this.entries.entries().next();
-      if (oldest.done || oldest.value[1].expiresAt > now) return;
-      this.entries.delete(oldest.value[0]);
-    }
-  }
-
-  private evictOne(): void {
-    // Map iteration is insertion order: a used entry is moved to the back once, then may go.
-    for (let attempt = 0; attempt < 16; attempt++) {
-      const oldest = this.entries.entries().next();
-      if (oldest.done) return;
-      const [key, entry] = oldest.value;
-      this.entries.delete(key);
-      if (!entry.used || attempt === 15) return;
-      entry.used = false;
-      this.entries.set(key, entry);
-    }
+    this.purgeStaleNow();
+    this.cache.set(key, { value }, { ttl: ttlMs });
   }
 
   /**
-   * Returns the cached value, or loads, caches and returns it. A load that throws caches nothing, nor
-   * does one overtaken by an invalidation (it may have read the row as it was before that write).
+   * A sweep of the expired entries at most 16 times per lifetime: a steady writer's cache stays within
+   * 1/16 of what is alive, at an amortised O(1) per write.
+   */
+  private purgeStaleNow(): void {
+    const now = Date.now();
+    if (now - this.lastPurge < this.ttlMs / 16) return;
+    this.lastPurge = now;
+    this.cache.purgeStale();
+  }
+
+  /**
+   * Returns the cached value, or loads, caches and returns it; concurrent calls for one key share one
+   * load. A load that throws caches nothing, nor does one overtaken by an invalidation (it may have
+   * read the row as it was before that write).
    */
   async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
-    const cached = this.get(key);
-    if (cached !== undefined) return cached;
-    const generation = this.generation;
-    const value = await load();
-    if (generation === this.generation) this.set(key, value);
-    return value;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached.value;
+    this.purgeStaleNow();
+    this.loading.add(key);
+    try {
+      const loaded = await this.cache.fetch(key, { context: load });
+      return (loaded as { value: V }).value;
+    } finally {
+      this.loading.delete(key);
+    }
   }
 
   delete(key: K): void {
-    this.generation++;
-    this.entries.delete(key);
+    this.cache.delete(key);
   }
 
   /** Deletes every entry the predicate selects (a walk over all entries: for rare invalidations). */
   deleteWhere(predicate: (key: K, value: V) => boolean): void {
-    this.generation++;
-    for (const [key, entry] of this.entries) if (predicate(key, entry.value)) this.entries.delete(key);
+    for (const key of this.loading) this.cache.delete(key);
+    for (const [key, entry] of this.cache.entries()) if (predicate(key, entry.value)) this.cache.delete(key);
   }
 
   clear(): void {
-    this.generation++;
-    this.entries.clear();
+    this.cache.clear();
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.cache.size;
   }
 }

@@ -27,7 +27,11 @@ import type * as signUpSignalRepository from '../modules/sign-up-rules/sign-up-s
 import type * as oauthAccountRepository from '../modules/oauth/oauth-account.repository.ts';
 import type * as oauthFlowRepository from '../modules/oauth/oauth-flow.repository.ts';
 import type * as passkeyRepository from '../modules/passkeys/passkey.repository.ts';
-import type * as paymentRepository from '../modules/payments/payment.repository.ts';
+import type * as customerProductRepository from '../modules/payments/customer-product.repository.ts';
+import type * as itemLedgerRepository from '../modules/payments/item-ledger.repository.ts';
+import type * as purchaseCodeRepository from '../modules/payments/purchase-code.repository.ts';
+import type * as paymentTransactionRepository from '../modules/payments/transaction.repository.ts';
+import type * as stripeRepository from '../modules/payments/stripe.repository.ts';
 import type * as permissionRepository from '../modules/permissions/permission.repository.ts';
 import type * as projectRepository from '../modules/projects/project.repository.ts';
 import type * as sessionRefreshRepository from '../modules/sessions/session-refresh.repository.ts';
@@ -110,7 +114,11 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof oauthAccountRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthFlowRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof passkeyRepository>>().toEqualTypeOf<never>();
-    expectTypeOf<Unscoped<typeof paymentRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof customerProductRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof itemLedgerRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof purchaseCodeRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof paymentTransactionRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof stripeRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof permissionRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof projectRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof sessionRefreshRepository>>().toEqualTypeOf<never>();

@@ -1,9 +1,17 @@
 import { errors as joseErrors, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { AccessTokenExpiredError, UnparsableAccessTokenError } from '@gatehouse/protocol/errors';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import { compactSigningInput, signCompactJws } from '../signing-keys/sign-compact-jws.ts';
-import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
-import { type AccessTokenClaims, type AccessTokenSubject, audienceFor, parseAudience } from '../../request-context/access-token-claims.ts';
+import { compactSigningInput, signCompactJws } from '../signing-keys/index.ts';
+import type { SigningKeysService } from '../signing-keys/index.ts';
+import {
+  type AccessTokenClaims,
+  type AccessTokenSubject,
+  type ClaimsUser,
+  audienceFor,
+  parseAudience,
+} from '../../request-context/access-token-claims.ts';
+import type { Project } from '../../tenancy/project.ts';
+import { accessTokenSubject } from './access-token-subject.ts';
 
 export const accessTokenLifetimeSeconds = 10 * 60;
 /** How long a verified (or just signed) token is remembered as valid without checking its signature again. */
@@ -34,6 +42,14 @@ export class AccessTokenService {
     private readonly signingKeys: SigningKeysService,
     private readonly publicUrl: string,
   ) {}
+
+  /**
+   * The one place a user's access token is minted (every sign-in and every refresh): the claims of
+   * `user` in `sessionId`, signed.
+   */
+  mint(project: Project, user: ClaimsUser, sessionId: string): Promise<string> {
+    return this.sign(accessTokenSubject(project, user, sessionId));
+  }
 
   async sign(subject: AccessTokenSubject, options: { lifetimeSeconds?: number; now?: number } = {}): Promise<string> {
     const { aud, audience, issuerPath } = audienceFor(subject.project_id, subject);

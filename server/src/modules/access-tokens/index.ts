@@ -1,6 +1,6 @@
 import { defineModule } from '../../kernel/module.ts';
 import { cacheInvalidationModule } from '../cache-invalidation/index.ts';
-import { verifiedTokensTopic } from '../cache-invalidation/topics.ts';
+import { verifiedTokensTopic } from '../cache-invalidation/index.ts';
 import { signingKeysModule } from '../signing-keys/index.ts';
 import { AccessTokenService } from './access-token.service.ts';
 
@@ -14,3 +14,7 @@ export const accessTokensModule = defineModule({
     return { accessTokens };
   },
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export { accessTokenLifetimeSeconds } from './access-token.service.ts';
+export type { AccessTokenService } from './access-token.service.ts';

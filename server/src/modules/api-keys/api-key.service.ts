@@ -3,8 +3,8 @@ import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { ApiKeySetRow } from './api-key-set.table.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import type { CacheInvalidationService } from '../cache-invalidation/cache-invalidation.service.ts';
-import { apiKeySetsTopic } from '../cache-invalidation/topics.ts';
+import type { CacheInvalidationService } from '../cache-invalidation/index.ts';
+import { apiKeySetsTopic } from '../cache-invalidation/index.ts';
 import {
   describeApiKeySet,
   findApiKeySet,

@@ -8,3 +8,7 @@ export const apiKeysModule = defineModule({
   requires: [cacheInvalidationModule],
   services: ({ cacheInvalidation }, { db }) => ({ apiKeys: new ApiKeyService(db, cacheInvalidation) }),
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export type { ApiKeyService } from './api-key.service.ts';
+export { toInternalApiKey } from './key-set-view.ts';

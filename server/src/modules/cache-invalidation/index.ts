@@ -24,3 +24,7 @@ export const cacheInvalidationModule = defineModule({
     { name: 'cache invalidation cleanup', intervalMillis: 60_000, run: () => cacheInvalidation.deleteOld() },
   ],
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export type { CacheInvalidationService } from './cache-invalidation.service.ts';
+export { apiKeySetsTopic, projectTopic, verifiedTokensTopic } from './topics.ts';

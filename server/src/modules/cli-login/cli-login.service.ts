@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidPollingCodeError, RestrictedUserNotAllowedError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../db/handle.ts';
-import type { RefreshSessionRow } from '../sessions/session.table.ts';
+import type { RefreshSessionRow } from '../sessions/index.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { SessionService } from '../sessions/session.service.ts';
-import type { SignInService } from '../sign-in/sign-in.service.ts';
+import type { SessionService } from '../sessions/index.ts';
+import type { SignInService } from '../sign-in/index.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { UserService } from '../users/index.ts';
 import { restrictionOf } from '../../tenancy/restriction.ts';
 import {
   type CliLoginAttemptRow,

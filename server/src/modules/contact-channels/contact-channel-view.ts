@@ -1,5 +1,5 @@
 import type { components } from '@gatehouse/protocol/api-types';
-import type { ContactChannelRow } from '../users/contact-channel.table.ts';
+import type { ContactChannelRow } from '../users/index.ts';
 
 export const toContactChannel = (row: ContactChannelRow): components['schemas']['ContactChannel'] => ({
   id: row.id,

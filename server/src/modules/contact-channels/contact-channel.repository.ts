@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import type { ContactChannelRow, ContactChannelTable } from '../users/contact-channel.table.ts';
+import type { ContactChannelRow, ContactChannelTable } from '../users/index.ts';
 import { type DbHandle, kyselyOf } from '../../db/handle.ts';
 
 export async function listChannelsOfUser(db: DbHandle, projectId: ProjectId, userId: string): Promise<ContactChannelRow[]> {

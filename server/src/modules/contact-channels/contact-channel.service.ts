@@ -6,15 +6,15 @@ import {
 } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import type { ContactChannelRow } from '../users/contact-channel.table.ts';
+import type { ContactChannelRow } from '../users/index.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { EmailService } from '../email/email.service.ts';
+import type { EmailService } from '../email/index.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { assertTrustedUrl } from '../projects/trusted-urls.ts';
+import { assertTrustedUrl } from '../projects/index.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import type { UserService } from '../users/user.service.ts';
-import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import type { UserService } from '../users/index.ts';
+import { linkWithCode, type VerificationCodeService } from '../verification-codes/index.ts';
 import {
   clearPrimary,
   deleteChannel,

@@ -1,20 +1,22 @@
+// Express's HTML escaping (&amp; &lt; &gt; &quot; &#39;): one escaping for every page the server writes by hand.
+import escapeHtml from 'escape-html';
 import { EmailNotEditableError, SchemaError, VerificationCodeNotFoundError } from '@gatehouse/protocol/errors';
 import type { components } from '@gatehouse/protocol/api-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { EmailService } from '../email/email.service.ts';
-import { type EmailOutboxRow, simpleStatusOf } from '../email/email-outbox.table.ts';
+import type { EmailService } from '../email/index.ts';
+import { type EmailOutboxRow, simpleStatusOf } from '../email/index.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { NotificationPreferenceService } from '../notification-preferences/notification-preference.service.ts';
-import { findNotificationCategory } from '../notification-preferences/notification-categories.ts';
-import type { ProjectService } from '../projects/project.service.ts';
+import type { NotificationPreferenceService } from '../notification-preferences/index.ts';
+import { findNotificationCategory } from '../notification-preferences/index.ts';
+import type { ProjectService } from '../projects/index.ts';
 import type { EmailSendingService } from './email-sending.service.ts';
-import { readUnsubscribeCode } from '../email/unsubscribe-code.ts';
+import { readUnsubscribeCode } from '../email/index.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 const page = (title: string, message: string) =>
   `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:480px;margin:64px auto;padding:0 16px;"><h1 style="font-size:22px;">${title}</h1><p>${message}</p></body></html>`;
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = (id: string) => new PlainHttpError(404, `Email ${id} does not exist.`);
 const windows = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
 
@@ -39,8 +41,6 @@ export function toOutboxEntry(row: EmailOutboxRow): components['schemas']['Email
   };
 }
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-
 export function emailSendingHandlers(services: {
   emailSending: EmailSendingService;
   email: EmailService;
@@ -58,7 +58,7 @@ export function emailSendingHandlers(services: {
       const { project } = authOf(request);
       const { status, simple_status: simpleStatus, cursor } = request.query;
       const limit = request.query.limit ?? 100;
-      if (cursor !== undefined && !uuid.test(cursor))
+      if (cursor !== undefined && !isUuid(cursor))
         throw new SchemaError({ message: 'cursor is not a cursor of this list.' }, 'cursor is not a cursor of this list.');
       const rows = await services.email.listOutbox(project.id, {
         status,

@@ -1,15 +1,15 @@
 import { RequiresCustomEmailServerError, SchemaError, UserIdDoesNotExistError } from '@gatehouse/protocol/errors';
 import type { Project } from '../../tenancy/project.ts';
 import type { DbHandle } from '../../db/handle.ts';
-import type { EmailContentService, ThemeChoice } from '../email/email-content.service.ts';
-import type { EmailService } from '../email/email.service.ts';
-import { assertTrustedUrl } from '../projects/trusted-urls.ts';
+import type { EmailContentService, ThemeChoice } from '../email/index.ts';
+import type { EmailService } from '../email/index.ts';
+import { assertTrustedUrl } from '../projects/index.ts';
 import {
   findNotificationCategory,
   marketingCategoryId,
   type NotificationCategory,
   transactionalCategoryId,
-} from '../notification-preferences/notification-categories.ts';
+} from '../notification-preferences/index.ts';
 import { enqueueSendEmailRows, existingUserIds } from './email-send.repository.ts';
 
 export type SendEmailRequest = {

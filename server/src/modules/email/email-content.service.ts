@@ -4,7 +4,7 @@ import type { DbHandle } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { mergeOverride, withoutConfigPath } from '../../tenancy/project-config.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { ProjectService } from '../projects/project.service.ts';
+import type { ProjectService } from '../projects/index.ts';
 import {
   blankTemplate,
   builtInTemplates,
@@ -24,6 +24,7 @@ import {
   EmailSourceError,
   type RenderedEmail,
 } from './rendering/email-renderer.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 /** A theme id, `false` for no theme, `null`/absent for the project's selected theme. */
 export type ThemeChoice = string | false | null | undefined;
@@ -116,7 +117,8 @@ export class EmailContentService {
       .map(([id, template]) => {
         const themeId = template.themeId;
         const known =
-          themeId === false || (typeof themeId === 'string' && uuidPattern.test(themeId) && Object.hasOwn(themes, themeId.toLowerCase()));
+          // The spec's EmailTemplate.theme_id is a uuid (or false): an id in another shape cannot be shown.
+          themeId === false || (typeof themeId === 'string' && isUuid(themeId) && Object.hasOwn(themes, themeId.toLowerCase()));
         return templateView(id, known ? template : { displayName: template.displayName, tsxSource: template.tsxSource });
       });
   }
@@ -364,9 +366,6 @@ export class EmailContentService {
 function builtInSubject(kind: SystemEmailKind, project: ProjectLike): string {
   return `${builtInTemplates[systemTemplateIds[kind]]!.displayName} (${project.display_name})`;
 }
-
-/** The spec's EmailTemplate.theme_id is a uuid (or false): an id in another shape cannot be shown. */
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function lowerKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(

@@ -108,3 +108,11 @@ export const emailModule = defineModule({
     },
   ],
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export { builtInThemes } from './built-in-emails.ts';
+export type { EmailContentService, ThemeChoice } from './email-content.service.ts';
+export { simpleStatusOf } from './email-outbox.table.ts';
+export type { EmailOutboxRow } from './email-outbox.table.ts';
+export type { EmailService } from './email.service.ts';
+export { readUnsubscribeCode } from './unsubscribe-code.ts';

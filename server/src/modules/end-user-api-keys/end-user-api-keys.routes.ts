@@ -1,11 +1,11 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { PermissionService } from '../permissions/permission.service.ts';
-import type { TeamService } from '../teams/team.service.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { PermissionService } from '../permissions/index.ts';
+import type { TeamService } from '../teams/index.ts';
+import type { UserService } from '../users/index.ts';
 import { authOf, requireLiveSession } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
-import { requireTeamPermission } from '../permissions/team-permission-guard.ts';
+import { requireTeamPermission } from '../permissions/index.ts';
 import type { EndUserApiKeyService, KeyOwner } from './end-user-api-key.service.ts';
 import { toTeamApiKey, toUserApiKey } from './end-user-api-key.service.ts';
 

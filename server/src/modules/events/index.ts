@@ -6,3 +6,6 @@ export const eventsModule = defineModule({
   name: 'events',
   services: () => ({ events: new EventLog() }),
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export type { EventLog, EventPayload } from './event-log.ts';

@@ -1,9 +1,9 @@
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import { isProviderType } from '../oauth/provider-table.ts';
-import { usesSharedKeys } from '../oauth/resolve-provider.ts';
-import { builtInThemes } from '../email/built-in-emails.ts';
+import { isProviderType } from '../oauth/index.ts';
+import { usesSharedKeys } from '../oauth/index.ts';
+import { builtInThemes } from '../email/index.ts';
 import { defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../tenancy/project-config.ts';
-import { parseCatalogue } from '../payments/catalogue.ts';
+import { parseCatalogue } from '../payments/index.ts';
 import { assertValidPasswordPolicy, assertValidSignUpRules } from '../sign-up-rules/index.ts';
 import { assertValidBotChallenge } from '../bot-challenges/index.ts';
 import { assertProductionReady } from './production-mode.ts';

@@ -1,10 +1,10 @@
 import { ApiKeyNotFoundError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { ApiKeyService } from '../api-keys/api-key.service.ts';
-import type { EmailService } from '../email/email.service.ts';
+import type { ApiKeyService } from '../api-keys/index.ts';
+import type { EmailService } from '../email/index.ts';
 import type { InternalProjectService } from './internal-project.service.ts';
 import type { MetricsService } from './metrics.service.ts';
-import { toInternalApiKey } from '../api-keys/key-set-view.ts';
+import { toInternalApiKey } from '../api-keys/index.ts';
 import { authOf, userOf } from '../../request-context/auth-of.ts';
 import { toAdminProject } from './internal-project.service.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';

@@ -1,7 +1,7 @@
 import type { components } from '@gatehouse/protocol/api-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import { isProviderType } from '../oauth/provider-table.ts';
-import { providerTypeOf, usesSharedKeys } from '../oauth/resolve-provider.ts';
+import { isProviderType } from '../oauth/index.ts';
+import { providerTypeOf, usesSharedKeys } from '../oauth/index.ts';
 import type { OAuthProviderConfig, ProjectConfig } from '../../tenancy/project-config.ts';
 
 type AdminProjectConfig = components['schemas']['AdminProjectConfig'];

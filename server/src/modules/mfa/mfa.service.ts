@@ -2,10 +2,10 @@ import { InvalidTotpCodeError, VerificationCodeNotFoundError } from '@gatehouse/
 import type { DbHandle } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
+import type { SignInService, SignInTokens } from '../sign-in/index.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import type { UserService } from '../users/user.service.ts';
-import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import type { UserService } from '../users/index.ts';
+import type { VerificationCodeService } from '../verification-codes/index.ts';
 import {
   acceptTotpStep,
   clearFailures,
@@ -16,7 +16,7 @@ import {
   useRecoveryCode,
 } from './mfa.repository.ts';
 import { generateRecoveryCode, normalizeRecoveryCode, recoveryCodeCount, recoveryCodeDigest } from './recovery-codes.ts';
-import { looksLikeTotp, matchTotpStep } from './totp.ts';
+import { looksLikeTotp, matchTotpStep } from '../../lib/totp.ts';
 
 /** Wrong second factors a user may send per window before every attempt is refused until it ends. */
 export const maxFailedAttempts = 5;

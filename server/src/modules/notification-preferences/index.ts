@@ -12,3 +12,8 @@ export const notificationPreferencesModule = defineModule({
   services: ({ users }, { db }) => ({ notificationPreferences: new NotificationPreferenceService(db, users) }),
   handlers: notificationPreferenceHandlers,
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export { findNotificationCategory, marketingCategoryId, transactionalCategoryId } from './notification-categories.ts';
+export type { NotificationCategory } from './notification-categories.ts';
+export type { NotificationPreferenceService } from './notification-preference.service.ts';

@@ -2,7 +2,7 @@ import type { components } from '@gatehouse/protocol/api-types';
 import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { UserService } from '../users/index.ts';
 import { findNotificationCategory, type NotificationCategory, notificationCategories } from './notification-categories.ts';
 import { findPreference, listPreferencesOfUser, upsertPreference } from './notification-preference.repository.ts';
 

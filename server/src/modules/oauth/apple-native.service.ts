@@ -6,8 +6,8 @@ import {
 } from '@gatehouse/protocol/errors';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import type { Project } from '../../tenancy/project.ts';
-import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { SignInService, SignInTokens } from '../sign-in/index.ts';
+import type { UserService } from '../users/index.ts';
 import type { OAuthAccountService } from './oauth-account.service.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
 import { providerTypeOf } from './resolve-provider.ts';

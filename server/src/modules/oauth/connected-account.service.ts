@@ -10,7 +10,7 @@ import type { DbHandle } from '../../db/handle.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { OAuthProviderTokenRow } from './oauth.table.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { UserService } from '../users/index.ts';
 import { insertToken, invalidateToken, listAccounts, listTokenScopes, listValidTokens } from './oauth-account.repository.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
 import { ProviderClient, type ResolvedProvider, splitScopes } from './provider-client.ts';

@@ -40,3 +40,7 @@ export const oauthModule = defineModule({
   },
   handlers: (services) => ({ ...oauthHandlers(services), ...oauthTokenHandlers(services) }),
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export { isProviderType } from './provider-table.ts';
+export { providerTypeOf, usesSharedKeys } from './resolve-provider.ts';

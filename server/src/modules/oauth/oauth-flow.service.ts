@@ -17,13 +17,13 @@ import type { DbHandle } from '../../db/handle.ts';
 import { digestSecret } from '../../lib/digest.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
-import type { ApiKeyService } from '../api-keys/api-key.service.ts';
-import type { AccessTokenService } from '../access-tokens/access-token.service.ts';
-import type { ProjectService } from '../projects/project.service.ts';
+import type { ApiKeyService } from '../api-keys/index.ts';
+import type { AccessTokenService } from '../access-tokens/index.ts';
+import type { ProjectService } from '../projects/index.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { assertTrustedUrl } from '../projects/trusted-urls.ts';
-import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
-import type { UserService } from '../users/user.service.ts';
+import { assertTrustedUrl } from '../projects/index.ts';
+import type { SignInService, SignInTokens } from '../sign-in/index.ts';
+import type { UserService } from '../users/index.ts';
 import type { OAuthAccountService } from './oauth-account.service.ts';
 import {
   deleteFlow,

@@ -1,8 +1,8 @@
 import { SchemaError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { TokenService } from '../sessions/token.service.ts';
+import type { TokenService } from '../sessions/index.ts';
 import type { OAuthFlowService } from './oauth-flow.service.ts';
-import { accessTokenLifetimeSeconds } from '../access-tokens/access-token.service.ts';
+import { accessTokenLifetimeSeconds } from '../access-tokens/index.ts';
 
 const missing = (field: string, grant: string) => {
   const message = `body/${field} is required for grant_type ${grant}`;

@@ -1,5 +1,5 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import type { VerificationCodeService } from '../verification-codes/index.ts';
 import type { OtpAuthService } from './otp-auth.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 

@@ -1,14 +1,14 @@
 import { SignUpNotEnabledError, UserEmailAlreadyExistsError } from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
-import type { EmailService } from '../email/email.service.ts';
+import type { EmailService } from '../email/index.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { assertTrustedUrl } from '../projects/trusted-urls.ts';
-import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
+import { assertTrustedUrl } from '../projects/index.ts';
+import type { SignInService, SignInTokens } from '../sign-in/index.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { UserService } from '../users/index.ts';
+import { linkWithCode, type VerificationCodeService } from '../verification-codes/index.ts';
 import type { BotChallengeFields, BotChallengeResult, BotChallengeService } from '../bot-challenges/index.ts';
-import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
 
 /** Codes sent by email sign people in for an hour. */
 const signInCodeLifetimeMillis = 60 * 60 * 1000;

@@ -14,10 +14,10 @@ import type {
 import { randomUUID } from 'node:crypto';
 import type { DbHandle } from '../../db/handle.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
+import type { SignInService, SignInTokens } from '../sign-in/index.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import type { UserService } from '../users/user.service.ts';
-import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import type { UserService } from '../users/index.ts';
+import type { VerificationCodeService } from '../verification-codes/index.ts';
 import {
   advanceCounter,
   deletePasskeysOfUser,

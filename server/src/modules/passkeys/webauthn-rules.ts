@@ -1,5 +1,5 @@
 import type { Project } from '../../tenancy/project.ts';
-import { isTrustedOrigin } from '../projects/trusted-urls.ts';
+import { isTrustedOrigin } from '../projects/index.ts';
 
 /** The relying-party id the server sends; the client puts the page's hostname in its place (the Stack SDKs check for it). */
 export const relyingPartySentinel = 'THIS_VALUE_WILL_BE_REPLACED.example.com';

@@ -11,12 +11,12 @@ import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { assertPasswordLength } from '../../lib/passwords/password-policy.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../lib/passwords/password-hasher.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { assertTrustedUrl } from '../projects/trusted-urls.ts';
-import type { SessionService } from '../sessions/session.service.ts';
-import type { SignInService, SignInTokens } from '../sign-in/sign-in.service.ts';
+import { assertTrustedUrl } from '../projects/index.ts';
+import type { SessionService } from '../sessions/index.ts';
+import type { SignInService, SignInTokens } from '../sign-in/index.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
+import type { UserService } from '../users/index.ts';
 import type { AuditLog } from '../audit-log/index.ts';
-import type { UserService } from '../users/user.service.ts';
 import type { BotChallengeFields, BotChallengeService } from '../bot-challenges/index.ts';
 
 /** Sends the verification email of a new address (wired to the contact-channel service). */

@@ -1,11 +1,11 @@
 import { PasswordAuthenticationNotEnabledError } from '@gatehouse/protocol/errors';
-import type { EmailService } from '../email/email.service.ts';
+import type { EmailService } from '../email/index.ts';
 import { hashPassword } from '../../lib/passwords/password-hasher.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { assertTrustedUrl } from '../projects/trusted-urls.ts';
-import type { SessionService } from '../sessions/session.service.ts';
-import type { UserService } from '../users/user.service.ts';
-import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import { assertTrustedUrl } from '../projects/index.ts';
+import type { SessionService } from '../sessions/index.ts';
+import type { UserService } from '../users/index.ts';
+import { linkWithCode, type VerificationCodeService } from '../verification-codes/index.ts';
 
 const resetCodeLifetimeMillis = 60 * 60 * 1000;
 

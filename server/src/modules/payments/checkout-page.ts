@@ -1,10 +1,10 @@
+// Express's HTML escaping (&amp; &lt; &gt; &quot; &#39;): one escaping for every page the server writes by hand.
+import escapeHtml from 'escape-html';
 import type { components } from '@gatehouse/protocol/api-types';
 
 type PurchaseCodeDetails = components['schemas']['PurchaseCodeDetails'];
 type Price = { interval?: [number, string]; free_trial?: [number, string]; [currency: string]: unknown };
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] as string);
 /** JSON safe inside a <script> element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 

@@ -55,3 +55,6 @@ export const paymentsModule = defineModule({
   },
   handlers: paymentHandlers,
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export { parseCatalogue } from './catalogue.ts';

@@ -1,6 +1,6 @@
 import type { components } from '@gatehouse/protocol/api-types';
 import type { Product } from './catalogue.ts';
-import type { CustomerProductRow } from './payment.repository.ts';
+import type { CustomerProductRow } from './customer-product.repository.ts';
 
 type InlineProduct = components['schemas']['InlineProduct'];
 type CustomerProduct = components['schemas']['CustomerProduct'];

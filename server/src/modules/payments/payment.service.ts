@@ -17,9 +17,9 @@ import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { EventLog, EventPayload } from '../events/event-log.ts';
-import type { TeamService } from '../teams/team.service.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { EventLog, EventPayload } from '../events/index.ts';
+import type { TeamService } from '../teams/index.ts';
+import type { UserService } from '../users/index.ts';
 import {
   type Catalogue,
   type Currency,
@@ -34,21 +34,16 @@ import { currentPeriodEnd, grantedQuantity, type Holding, maxItemQuantity } from
 import {
   type CustomerProductRow,
   endCustomerProduct,
-  applyItemChange,
   insertCustomerProduct,
-  type ItemState,
   listCustomerProductRows,
-  lockCustomer,
-  type ProductsSnapshot,
-  readItemState,
-} from './payment.repository.ts';
+} from './customer-product.repository.ts';
+import { applyItemChange, type ItemState, lockCustomer, type ProductsSnapshot, readItemState } from './item-ledger.repository.ts';
 import { type Audience, toCustomerProduct, toDefaultCustomerProduct, toInlineProduct } from './payment-views.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 export type Customer = { type: CustomerType; id: string };
 type CustomerProduct = components['schemas']['CustomerProduct'];
 export type ProductSource = 'grant' | 'test_mode' | 'stripe';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Items, the products customers own, and the rules between them (docs/protocol/endpoints.md §22): an item's
@@ -88,15 +83,14 @@ export class PaymentService {
     const user = auth.user?.record;
     if (!user) throw new UserAuthenticationRequiredError();
     if (customer.type === 'user' && customer.id === user.id) return;
-    if (customer.type === 'team' && uuidPattern.test(customer.id) && (await this.teams.isMember(auth.project.id, customer.id, user.id)))
-      return;
+    if (customer.type === 'team' && isUuid(customer.id) && (await this.teams.isMember(auth.project.id, customer.id, user.id))) return;
     throw new PlainHttpError(403, `Client access may only address the signed-in user and the teams it belongs to.`);
   }
 
   /** Whether the user or team exists (custom customers are the project's own ids: always). */
   async customerExists(project: Project, customer: Customer): Promise<boolean> {
     if (customer.type === 'custom') return true;
-    if (!uuidPattern.test(customer.id)) return false;
+    if (!isUuid(customer.id)) return false;
     if (customer.type === 'user') return (await this.users.find(project.id, customer.id)) !== undefined;
     return (await this.teams.getMany(project.id, [customer.id])).length > 0;
   }

@@ -10,17 +10,12 @@ import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import { randomBase32 } from '../../lib/random.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { ProjectService } from '../projects/project.service.ts';
-import { assertTrustedUrl } from '../projects/trusted-urls.ts';
+import type { ProjectService } from '../projects/index.ts';
+import { assertTrustedUrl } from '../projects/index.ts';
 import type { Currency, Price, Product } from './catalogue.ts';
 import type { StripeService } from './stripe.service.ts';
-import {
-  findPurchaseCode,
-  insertPurchaseCode,
-  listCustomerProductRows,
-  type PurchaseCodeRow,
-  usePurchaseCode,
-} from './payment.repository.ts';
+import { listCustomerProductRows } from './customer-product.repository.ts';
+import { findPurchaseCode, insertPurchaseCode, type PurchaseCodeRow, usePurchaseCode } from './purchase-code.repository.ts';
 import type { Customer, PaymentService } from './payment.service.ts';
 import { type Audience, toInlineProduct } from './payment-views.ts';
 

@@ -8,30 +8,28 @@ import {
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { ProjectService } from '../projects/project.service.ts';
+import type { ProjectService } from '../projects/index.ts';
 import { createHash } from 'node:crypto';
 import { type Currency, type CustomerType, currencies, type Price, type Product } from './catalogue.ts';
 import { addInterval } from './item-quantity.ts';
+import { findProductRowByStripeId, renewCustomerProduct, updateSubscriptionState } from './customer-product.repository.ts';
+import { findPurchaseCodeById, usePurchaseCode } from './purchase-code.repository.ts';
 import {
-  findProductRowByStripeId,
-  findPurchaseCodeById,
   findStripeAccountId,
   markStripeEventApplied,
   findStripeCustomer,
   findStripeProductId,
-  renewCustomerProduct,
   saveStripeAccountId,
   saveStripeCustomer,
   saveStripeProductId,
   setStripeDefaultPaymentMethod,
   takeStripeEvent,
-  updateSubscriptionState,
-  usePurchaseCode,
-} from './payment.repository.ts';
+} from './stripe.repository.ts';
 import type { Customer, PaymentService } from './payment.service.ts';
 import type { Audience } from './payment-views.ts';
 import type { StripeEvent, StripeGateway } from './stripe-gateway.ts';
 import type { TransactionService } from './transaction.service.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 type Metadata = Record<string, unknown>;
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -46,7 +44,6 @@ export function toMinorUnits(amount: string, currency: Currency): number {
   const [whole = '0', fraction = ''] = amount.split('.');
   return Number(whole) * 10 ** decimals + Number(fraction.padEnd(decimals, '0').slice(0, decimals) || '0');
 }
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Stripe's statuses of a subscription that has ended for good. */
 const endedSubscriptionStatuses = new Set(['canceled', 'incomplete_expired']);
 
@@ -480,8 +477,7 @@ export class StripeService {
     if (!customerType || !['user', 'team', 'custom'].includes(customerType) || !customerId || !priceId) return false;
     // The purchase code keeps the product as it was sold (also an inline one); without one, the catalogue's.
     const purchaseCodeId = text(metadata.purchase_code_id);
-    const code =
-      purchaseCodeId && uuidPattern.test(purchaseCodeId) ? await findPurchaseCodeById(trx, project.id, purchaseCodeId) : undefined;
+    const code = purchaseCodeId && isUuid(purchaseCodeId) ? await findPurchaseCodeById(trx, project.id, purchaseCodeId) : undefined;
     const productId = code ? code.product_id : (text(metadata.product_id) ?? null);
     if (!code && productId === null) return false;
     const product: Product = code ? (code.product as Product) : this.payments.productFor(project, productId as string, 'server');

@@ -10,19 +10,14 @@ import {
 import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { EventLog } from '../events/event-log.ts';
+import type { EventLog } from '../events/index.ts';
 import type { CustomerType, Product } from './catalogue.ts';
-import {
-  type CustomerProductRow,
-  findCustomerProductRow,
-  findStripeAccountId,
-  insertRefund,
-  listTransactionRows,
-  lockCustomer,
-  type TransactionKindFilter,
-  type TransactionRow,
-} from './payment.repository.ts';
+import { type CustomerProductRow, findCustomerProductRow } from './customer-product.repository.ts';
+import { lockCustomer } from './item-ledger.repository.ts';
+import { findStripeAccountId } from './stripe.repository.ts';
+import { insertRefund, listTransactionRows, type TransactionKindFilter, type TransactionRow } from './transaction.repository.ts';
 import type { StripeGateway } from './stripe-gateway.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 type Transaction = components['schemas']['Transaction'];
 type TransactionType = components['schemas']['TransactionType'];
@@ -34,7 +29,6 @@ export type RefundInput = {
   endAction: 'now' | 'at-period-end';
 };
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const kindsOf: Record<TransactionType, TransactionKindFilter[]> = {
   purchase: [{ kind: 'product', sources: ['test_mode', 'stripe'] }],
   'product-grant': [{ kind: 'product', sources: ['grant'] }],
@@ -96,7 +90,7 @@ export class TransactionService {
       input.type === 'subscription'
         ? new SubscriptionAlreadyRefundedError({ subscription_id: input.id })
         : new OneTimePurchaseAlreadyRefundedError({ one_time_purchase_id: input.id });
-    if (!uuidPattern.test(input.id) || (input.invoiceId !== undefined && input.invoiceId !== input.id)) throw notFound();
+    if (!isUuid(input.id) || (input.invoiceId !== undefined && input.invoiceId !== input.id)) throw notFound();
     // Checked before the transaction, and the money returned on Stripe before it too: no transaction (and
     // no customer lock) waits on Stripe. Checked again under the lock below.
     const found = await findCustomerProductRow(this.db, project.id, input.id);
@@ -195,7 +189,7 @@ function decodeCursor(cursor: string): { position: string; id: string } {
     typeof parsed[0] === 'string' &&
     /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(parsed[0]) &&
     typeof parsed[1] === 'string' &&
-    uuidPattern.test(parsed[1])
+    isUuid(parsed[1])
   ) {
     return { position: parsed[0], id: parsed[1] };
   }

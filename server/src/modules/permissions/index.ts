@@ -28,3 +28,7 @@ export const permissionsModule = defineModule({
   },
   handlers: permissionHandlers,
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export type { PermissionService } from './permission.service.ts';
+export { requireTeamPermission } from './team-permission-guard.ts';

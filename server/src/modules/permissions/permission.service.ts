@@ -12,8 +12,8 @@ import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { Port } from '../../kernel/hook.ts';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import type { EventLog } from '../events/event-log.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { EventLog } from '../events/index.ts';
+import type { UserService } from '../users/index.ts';
 import type { PermissionDefinitionRow } from './permission.table.ts';
 import {
   deleteDefinition,

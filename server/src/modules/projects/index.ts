@@ -37,3 +37,7 @@ export const projectsModule = defineModule({
     },
   ],
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export type { ProjectLogos, ProjectService } from './project.service.ts';
+export { assertTrustedUrl, isTrustedOrigin } from './trusted-urls.ts';

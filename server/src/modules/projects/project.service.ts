@@ -4,8 +4,8 @@ import { Hook } from '../../kernel/hook.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { ProjectRow } from '../../tenancy/project.table.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import type { CacheInvalidationService } from '../cache-invalidation/cache-invalidation.service.ts';
-import { projectTopic, verifiedTokensTopic } from '../cache-invalidation/topics.ts';
+import type { CacheInvalidationService } from '../cache-invalidation/index.ts';
+import { projectTopic, verifiedTokensTopic } from '../cache-invalidation/index.ts';
 import { mergeOverride, renderConfig } from '../../tenancy/project-config.ts';
 import { isProjectId, type Project } from '../../tenancy/project.ts';
 import {

@@ -1,6 +1,6 @@
 import { ProjectNotFoundError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
+import type { SigningKeysService } from '../signing-keys/index.ts';
 import type { BotChallengeService } from '../bot-challenges/index.ts';
 import type { ProjectDiscovery } from './project-discovery.ts';
 import type { ProjectService } from './project.service.ts';

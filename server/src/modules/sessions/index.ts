@@ -24,3 +24,8 @@ export const sessionsModule = defineModule({
   },
   handlers: sessionHandlers,
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export type { SessionService } from './session.service.ts';
+export type { RefreshSessionRow } from './session.table.ts';
+export type { TokenService } from './token.service.ts';

@@ -1,6 +1,6 @@
 import { RefreshTokenNotFoundOrExpiredError } from '@gatehouse/protocol/errors';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { UserService } from '../users/index.ts';
 import type { SessionService } from './session.service.ts';
 import type { TokenService } from './token.service.ts';
 import { authOf } from '../../request-context/auth-of.ts';

@@ -1,6 +1,5 @@
-import type { AccessTokenService } from '../access-tokens/access-token.service.ts';
+import type { AccessTokenService } from '../access-tokens/index.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { accessTokenSubject } from '../access-tokens/access-token-subject.ts';
 import type { SessionService } from './session.service.ts';
 
 /** Refresh: a live session yields a fresh access token with the user's current claims. */
@@ -12,7 +11,7 @@ export class TokenService {
 
   async refresh(project: Project, refreshToken: string, ip: string | null): Promise<{ accessToken: string; refreshToken: string }> {
     const outcome = await this.sessions.refresh(project, refreshToken, ip);
-    const accessToken = await this.accessTokens.sign(accessTokenSubject(project, outcome.user, outcome.session.id));
+    const accessToken = await this.accessTokens.mint(project, outcome.user, outcome.session.id);
     return { accessToken, refreshToken: outcome.refreshToken };
   }
 }

@@ -13,3 +13,6 @@ export const signInModule = defineModule({
   services: ({ sessions, accessTokens, verificationCodes }) => ({ signIn: new SignInService(sessions, accessTokens, verificationCodes) }),
   handlers: signInHandlers,
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export type { SignInService, SignInTokens } from './sign-in.service.ts';

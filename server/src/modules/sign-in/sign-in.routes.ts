@@ -2,7 +2,7 @@ import { AnonymousAccountsNotEnabledError, UserIdDoesNotExistError } from '@gate
 import { authOf } from '../../request-context/auth-of.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { UserService } from '../users/index.ts';
 import type { SignInService } from './sign-in.service.ts';
 
 /** The sign-ins that need no credential check: anonymous sign-up and server-created (or impersonation) sessions. */

@@ -1,10 +1,9 @@
 import { MultiFactorAuthenticationRequiredError } from '@gatehouse/protocol/errors';
-import { accessTokenSubject } from '../access-tokens/access-token-subject.ts';
-import type { AccessTokenService } from '../access-tokens/access-token.service.ts';
+import type { AccessTokenService } from '../access-tokens/index.ts';
 import type { Project } from '../../tenancy/project.ts';
-import type { SessionService } from '../sessions/session.service.ts';
+import type { SessionService } from '../sessions/index.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import type { VerificationCodeService } from '../verification-codes/index.ts';
 
 export type SignInOptions = { ip?: string | null; expiresInMillis?: number; isImpersonation?: boolean };
 
@@ -37,7 +36,7 @@ export class SignInService {
 
   async signIn(project: Project, user: UserRecord, options: SignInOptions = {}): Promise<SignInTokens> {
     const { session, refreshToken } = await this.sessions.create(project.id, user.id, options);
-    const accessToken = await this.accessTokens.sign(accessTokenSubject(project, user, session.id));
+    const accessToken = await this.accessTokens.mint(project, user, session.id);
     return { access_token: accessToken, refresh_token: refreshToken, user_id: user.id };
   }
 }

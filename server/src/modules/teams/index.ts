@@ -35,3 +35,6 @@ export const teamsModule = defineModule({
   },
   handlers: (services) => ({ ...teamHandlers(services), ...teamInvitationHandlers(services) }),
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export type { TeamService } from './team.service.ts';

@@ -5,14 +5,14 @@ import {
   TeamMembershipAlreadyExistsError,
 } from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import type { EmailService } from '../email/email.service.ts';
+import type { EmailService } from '../email/index.ts';
 import type { Project } from '../../tenancy/project.ts';
-import { assertTrustedUrl } from '../projects/trusted-urls.ts';
+import { assertTrustedUrl } from '../projects/index.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import { restrictionOf } from '../../tenancy/restriction.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import type { UserService } from '../users/user.service.ts';
-import { linkWithCode, type VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import type { UserService } from '../users/index.ts';
+import { linkWithCode, type VerificationCodeService } from '../verification-codes/index.ts';
 import type { TeamService } from './team.service.ts';
 
 const invitationLifetimeMillis = 7 * 24 * 60 * 60 * 1000;

@@ -1,13 +1,13 @@
 import type { OperationHandlers } from '../../routing/operation-handlers.ts';
-import type { PermissionService } from '../permissions/permission.service.ts';
+import type { PermissionService } from '../permissions/index.ts';
 import type { TeamInvitationService } from './team-invitation.service.ts';
 import type { TeamService } from './team.service.ts';
-import type { UserService } from '../users/user.service.ts';
+import type { UserService } from '../users/index.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
 import { UserAuthenticationRequiredError } from '@gatehouse/protocol/errors';
-import { requireTeamPermission } from '../permissions/team-permission-guard.ts';
+import { requireTeamPermission } from '../permissions/index.ts';
 
 export function teamInvitationHandlers(services: {
   teams: TeamService;

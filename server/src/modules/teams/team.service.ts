@@ -10,11 +10,11 @@ import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import type { EventLog } from '../events/event-log.ts';
-import type { PermissionService } from '../permissions/permission.service.ts';
-import type { UserService } from '../users/user.service.ts';
-import { jsonColumn } from '../users/user-writes.ts';
-import type { VerificationCodeService } from '../verification-codes/verification-code.service.ts';
+import type { EventLog } from '../events/index.ts';
+import type { PermissionService } from '../permissions/index.ts';
+import type { UserService } from '../users/index.ts';
+import { jsonColumn } from '../users/index.ts';
+import type { VerificationCodeService } from '../verification-codes/index.ts';
 import {
   deleteMember,
   deleteTeam,

@@ -4,10 +4,10 @@ import type { OperationHandlers } from '../../routing/operation-handlers.ts';
 import { authOf } from '../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../request-context/request-auth.ts';
 import { resolveUserId } from '../../request-context/resolve-user-id.ts';
-import { requireTeamPermission } from '../permissions/team-permission-guard.ts';
-import type { PermissionService } from '../permissions/permission.service.ts';
-import { toServerUser } from '../users/user-views.ts';
-import type { UserService } from '../users/user.service.ts';
+import { requireTeamPermission } from '../permissions/index.ts';
+import type { PermissionService } from '../permissions/index.ts';
+import { toServerUser } from '../users/index.ts';
+import type { UserService } from '../users/index.ts';
 import type { TeamService } from './team.service.ts';
 import { toMemberProfile, toTeamView } from './team-views.ts';
 

@@ -19,3 +19,10 @@ export const usersModule = defineModule({
   handlers: userHandlers,
   migrations: { '0075-user-search-trigram-indexes': migration0075 },
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export type { ContactChannelRow, ContactChannelTable } from './contact-channel.table.ts';
+export { toServerUser } from './user-views.ts';
+export { jsonColumn } from './user-writes.ts';
+export type { ProviderAccountImport, UserWrite } from './user-writes.ts';
+export type { UserService } from './user.service.ts';

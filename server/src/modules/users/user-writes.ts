@@ -1,6 +1,6 @@
 import type { Schema } from '@gatehouse/protocol/operation-types';
 import { PlainHttpError } from '../../lib/plain-http-error.ts';
-import { decodeTotpSecret } from './totp-secret.ts';
+import { decodeTotpSecret } from '../../lib/totp.ts';
 import { isBcryptHash } from '../../lib/passwords/password-hasher.ts';
 
 type Create = Schema<'ServerUserCreate'>;

@@ -6,6 +6,7 @@ import type { ContactChannelTable } from './contact-channel.table.ts';
 import type { ColumnStatistics } from './user-search.ts';
 import type { UserOAuthProviderSummary, UserRecord } from '../../tenancy/user-record.ts';
 import { type DbHandle, kyselyOf } from '../../db/handle.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 /**
  * The linked provider accounts of the user `u`, oldest first, as a JSON array: a subquery of the
@@ -48,8 +49,6 @@ export async function findUserRecordByAuthEmail(db: DbHandle, projectId: Project
     limit 1`.execute(kyselyOf(db));
   return rows[0];
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export type UserListFilter = {
   limit?: number;
@@ -105,7 +104,7 @@ export async function listUserRecords(db: DbHandle, projectId: ProjectId, filter
     const id = filter.query.toLowerCase();
     // The users matching by an email or the display name (each an ilike the trigram indexes of
     // migration 0075 answer), or whose id is the query: a set of ids, so the page below reads only them.
-    const byId = uuidPattern.test(id) ? sql`union all select ${id}::uuid` : sql``;
+    const byId = isUuid(id) ? sql`union all select ${id}::uuid` : sql``;
     query = query.where(
       sql<boolean>`u.id in (
         ${matching('contact_channel', 'value', 'user_id', projectId, pattern, filter.probes?.email)}

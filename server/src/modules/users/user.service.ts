@@ -9,7 +9,7 @@ import { PlainHttpError } from '../../lib/plain-http-error.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
 import type { UserRecord } from '../../tenancy/user-record.ts';
-import type { EventLog } from '../events/event-log.ts';
+import type { EventLog } from '../events/index.ts';
 import {
   clearSelectedTeam,
   deletePrimaryEmail,

@@ -6,3 +6,7 @@ export const verificationCodesModule = defineModule({
   name: 'verification-codes',
   services: (_needs, { db }) => ({ verificationCodes: new VerificationCodeService(db) }),
 });
+
+// The module's public surface: what other modules may import (through this file only).
+export { linkWithCode } from './verification-code.service.ts';
+export type { VerificationCodeService } from './verification-code.service.ts';

@@ -3,7 +3,7 @@ import { type DbHandle, inTransaction } from '../../db/handle.ts';
 import type { JobLog } from '../../kernel/background-job.ts';
 import type { Project } from '../../tenancy/project.ts';
 import type { ProjectId } from '../../tenancy/project-id.ts';
-import type { EventLog } from '../events/event-log.ts';
+import type { EventLog } from '../events/index.ts';
 import { findWebhookEndpoint } from './webhook-endpoint.repository.ts';
 import { outboundPolicyOf, signingSecretsOf } from './webhook-endpoint.service.ts';
 import { openWebhookSecrets } from './webhook-secret-sealing.ts';
