@@ -80,6 +80,8 @@ export class OAuthApplicationsService {
       scopes: body.scopes ?? [...oidcScopes],
       logo_url: body.logo_url ?? null,
     });
+    // The provider knows the scopes of the project's applications: the new ones too from now on.
+    this.registry.forget(project.id);
     return { ...toApplication(row), client_secret: secret };
   }
 
@@ -90,6 +92,7 @@ export class OAuthApplicationsService {
     }
     const row = await updateApplication(this.db, project.id, clientId, body);
     if (!row) throw new OAuthApplicationNotFoundError({ client_id: clientId });
+    this.registry.forget(project.id);
     return toApplication(row);
   }
 

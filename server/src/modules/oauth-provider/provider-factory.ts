@@ -19,6 +19,8 @@ export type ProviderOptions = {
   /** Where oidc-provider sends the browser for sign-in and consent (the handler's consent page). */
   consentPageUrl: string;
   allowDynamicRegistration: boolean;
+  /** Every scope of the project's applications (the provider refuses scopes it does not know). */
+  apiScopes: readonly string[];
   /** Private JWKs, the signing one first (see signing-keys.ts). */
   keys: readonly Record<string, unknown>[];
 };
@@ -57,7 +59,7 @@ export function createProvider(project: Project, options: ProviderOptions, needs
     clients: [],
     jwks: { keys: options.keys as never },
     cookies: { keys: [cookieKey] },
-    scopes: [...oidcScopes],
+    scopes: [...new Set([...oidcScopes, ...options.apiScopes])],
     claims: standardClaims,
     clientDefaults: { id_token_signed_response_alg: 'ES256', grant_types: ['authorization_code'], response_types: ['code'] },
     enabledJWA: { idTokenSigningAlgValues: ['ES256'], userinfoSigningAlgValues: ['ES256'] },

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type Provider from 'oidc-provider';
 import type { Project } from '../../tenancy/project.ts';
-import { findSettings } from './oauth-provider.repository.ts';
+import { findSettings, listApplications } from './oauth-provider.repository.ts';
 import { createProvider, type ProviderNeeds } from './provider-factory.ts';
 import { providerKeys } from './signing-keys.ts';
 
@@ -45,14 +45,21 @@ export class ProviderRegistry {
   }
 
   private async build(project: Project): Promise<Provider> {
-    const [settings, keys, consentPageUrl] = await Promise.all([
+    const [settings, applications, keys, consentPageUrl] = await Promise.all([
       findSettings(this.needs.db, project.id),
+      listApplications(this.needs.db, project.id),
       providerKeys(this.needs.db, this.needs.cipher, project.id),
       this.consentPageUrl(project),
     ]);
     return createProvider(
       project,
-      { issuer: this.issuerOf(project.id), consentPageUrl, allowDynamicRegistration: settings.allow_dynamic_registration, keys },
+      {
+        issuer: this.issuerOf(project.id),
+        consentPageUrl,
+        allowDynamicRegistration: settings.allow_dynamic_registration,
+        keys,
+        apiScopes: applications.flatMap((application) => application.scopes as string[]),
+      },
       this.needs,
     );
   }
