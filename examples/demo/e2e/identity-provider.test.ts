@@ -16,13 +16,15 @@ let rp: { server: Server; url: string; callbacks: URL[] };
 beforeAll(async () => {
   const callbacks: URL[] = [];
   const server = createServer((request, response) => {
-    callbacks.push(new URL(request.url ?? '/', `http://${request.headers.host}`));
+    const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+    // Only the redirects (Chromium also asks for /favicon.ico).
+    if (url.pathname === '/callback') callbacks.push(url);
     response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Third-party app: signed in</h1>');
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   rp = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, callbacks };
 });
-afterAll(() => new Promise<void>((done) => rp.server.close(() => done())));
+afterAll(() => new Promise<void>((done) => (rp ? rp.server.close(() => done()) : done())));
 
 async function registerApplication(type: 'public' | 'confidential') {
   const response = await env.platform.context.request({
