@@ -29,6 +29,16 @@ describe('OAuth applications', () => {
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Notes 2', logo_url: 'https://rp.example.com/logo.png', redirect_uris: [redirectUri] });
 
+    // An empty change answers the application as it is.
+    const unchanged = await env.context.request({
+      method: 'PATCH',
+      url: `/api/v1/internal/oauth-applications/${created.client_id}`,
+      headers: admin(),
+      payload: {},
+    });
+    expect(unchanged.status).toBe(200);
+    expect(unchanged.body.name).toBe('Notes 2');
+
     for (const method of ['PATCH', 'DELETE'] as const) {
       const missing = await env.context.request({
         method,

@@ -51,14 +51,17 @@ export function updateApplication(
   clientId: string,
   values: Partial<Pick<OAuthApplicationValues, 'name' | 'redirect_uris' | 'scopes' | 'logo_url'>>,
 ): Promise<OAuthApplicationRow | undefined> {
+  const changes = {
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    ...(values.logo_url !== undefined ? { logo_url: values.logo_url } : {}),
+    ...(values.redirect_uris !== undefined ? { redirect_uris: JSON.stringify(values.redirect_uris) } : {}),
+    ...(values.scopes !== undefined ? { scopes: JSON.stringify(values.scopes) } : {}),
+  };
+  // An empty change is a read (an UPDATE with nothing to set is not SQL).
+  if (Object.keys(changes).length === 0) return findApplication(db, projectId, clientId);
   return kyselyOf(db)
     .updateTable('oauth_application')
-    .set({
-      ...(values.name !== undefined ? { name: values.name } : {}),
-      ...(values.logo_url !== undefined ? { logo_url: values.logo_url } : {}),
-      ...(values.redirect_uris !== undefined ? { redirect_uris: JSON.stringify(values.redirect_uris) } : {}),
-      ...(values.scopes !== undefined ? { scopes: JSON.stringify(values.scopes) } : {}),
-    })
+    .set(changes)
     .where('project_id', '=', projectId)
     .where('client_id', '=', clientId)
     .returningAll()
