@@ -27,6 +27,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Teams and permissions', link: '/guide/teams-permissions' },
       { text: 'Sign-up rules and passwords', link: '/guide/sign-up-protection' },
       { text: 'CLI login', link: '/guide/cli-login' },
+      { text: 'Identity provider (OAuth / OIDC)', link: '/guide/identity-provider' },
       { text: 'Production deployment', link: '/guide/production' },
       { text: 'Upgrading', link: '/guide/upgrading' },
     ],
