@@ -91,7 +91,8 @@ describe('openapi/v1.yaml', () => {
       if (body?.type !== 'object') continue;
       // The OAuth provider's forms: RFC 6749 §3.1 and §3.2 say unknown parameters are ignored.
       const openForms = ['exchangeOAuthProviderToken', 'revokeOAuthProviderToken', 'introspectOAuthProviderToken'];
-      if (body.additionalProperties !== false) expect(['checkFeatureSupport', 'receiveStripeWebhook', ...openForms]).toContain(route.operationId);
+      if (body.additionalProperties !== false)
+        expect(['checkFeatureSupport', 'receiveStripeWebhook', ...openForms]).toContain(route.operationId);
     }
   });
 });

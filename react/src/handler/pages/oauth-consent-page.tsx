@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useAnswerOAuthConsentRequest, useGetOAuthConsentRequest } from '../../generated/hooks.ts';
+import { getGetOAuthConsentRequestQueryKey, useAnswerOAuthConsentRequest, useGetOAuthConsentRequest } from '../../generated/hooks.ts';
 import { useUser } from '../../hooks/use-user.ts';
 import { Card, Loading, RequestError } from '../../ui/form.tsx';
 import { queryParam } from './query-param.ts';
@@ -12,7 +12,9 @@ import { queryParam } from './query-param.ts';
 export function OAuthConsentPage() {
   const user = useUser({ or: 'redirect' });
   const interaction = queryParam('interaction') ?? '';
-  const request = useGetOAuthConsentRequest(interaction, { query: { enabled: interaction !== '' } });
+  const request = useGetOAuthConsentRequest(interaction, {
+    query: { enabled: interaction !== '', queryKey: getGetOAuthConsentRequestQueryKey(interaction) },
+  });
   const answer = useAnswerOAuthConsentRequest({ mutation: { onSuccess: (next) => window.location.assign(next.redirect_to) } });
   const remembered = request.data?.remembered === true;
   const { mutate } = answer;
@@ -58,7 +60,11 @@ export function OAuthConsentPage() {
         >
           Allow
         </button>
-        <button type="button" disabled={answer.isPending} onClick={() => answer.mutate({ interactionId: interaction, data: { allow: false } })}>
+        <button
+          type="button"
+          disabled={answer.isPending}
+          onClick={() => answer.mutate({ interactionId: interaction, data: { allow: false } })}
+        >
           Deny
         </button>
       </div>

@@ -9,7 +9,10 @@ import { oidcScopes, scopeDescriptions } from './scopes.ts';
 
 type Interaction = InstanceType<Provider['Interaction']>;
 
-const scopesOf = (interaction: Interaction): string[] => String(interaction.params.scope ?? '').split(' ').filter(Boolean);
+const scopesOf = (interaction: Interaction): string[] =>
+  String(interaction.params.scope ?? '')
+    .split(' ')
+    .filter(Boolean);
 const resourcesOf = (interaction: Interaction): string[] => {
   const resource = interaction.params.resource;
   return Array.isArray(resource) ? resource.map(String) : typeof resource === 'string' ? [resource] : [];

@@ -96,13 +96,23 @@ describe('provider isolation between projects', () => {
       scopes: ['read'],
     });
     const authB = { authorization: basicAuth(machineB.client_id, machineB.client_secret as string) };
-    const jwtA = await form(projectA, '/token', { grant_type: 'client_credentials', scope: 'read', resource: api }, {
-      authorization: basicAuth(machineA.client_id, machineA.client_secret as string),
-    });
+    const jwtA = await form(
+      projectA,
+      '/token',
+      { grant_type: 'client_credentials', scope: 'read', resource: api },
+      {
+        authorization: basicAuth(machineA.client_id, machineA.client_secret as string),
+      },
+    );
     expect(jwtA.status).toBe(200);
-    const opaqueA = await form(projectA, '/token', { grant_type: 'client_credentials', scope: 'read' }, {
-      authorization: basicAuth(machineA.client_id, machineA.client_secret as string),
-    });
+    const opaqueA = await form(
+      projectA,
+      '/token',
+      { grant_type: 'client_credentials', scope: 'read' },
+      {
+        authorization: basicAuth(machineA.client_id, machineA.client_secret as string),
+      },
+    );
     expect(opaqueA.status).toBe(200);
 
     const introspected = await form(projectB, '/token/introspection', { token: opaqueA.body.access_token }, authB);
@@ -116,11 +126,15 @@ describe('provider isolation between projects', () => {
     expect(userinfo.status).toBe(401);
 
     // B's API verifies with B's keys and issuer: A's JWT fails both.
-    const jwksB = JSON.parse((await env.context.request({ method: 'GET', url: oauthPath(projectB.project.id, '/jwks'), headers: publicHost })).text);
+    const jwksB = JSON.parse(
+      (await env.context.request({ method: 'GET', url: oauthPath(projectB.project.id, '/jwks'), headers: publicHost })).text,
+    );
     const issuerB = `http://${publicHost.host}${oauthPath(projectB.project.id, '')}`;
     await expect(jwtVerify(jwtA.body.access_token, createLocalJWKSet(jwksB), { issuer: issuerB, audience: api })).rejects.toThrow();
     // The same JWT does verify at A (the test would pass vacuously otherwise).
-    const jwksA = JSON.parse((await env.context.request({ method: 'GET', url: oauthPath(projectA.project.id, '/jwks'), headers: publicHost })).text);
+    const jwksA = JSON.parse(
+      (await env.context.request({ method: 'GET', url: oauthPath(projectA.project.id, '/jwks'), headers: publicHost })).text,
+    );
     const issuerA = `http://${publicHost.host}${oauthPath(projectA.project.id, '')}`;
     const { payload } = await jwtVerify(jwtA.body.access_token, createLocalJWKSet(jwksA), { issuer: issuerA, audience: api });
     expect(payload.client_id).toBe(machineA.client_id);

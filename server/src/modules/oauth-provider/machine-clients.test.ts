@@ -18,7 +18,11 @@ function protectedApi(issuer: string, jwksUri: string) {
     if (!authorization?.startsWith('Bearer ')) return 401;
     try {
       const { payload } = await jwtVerify(authorization.slice(7), keys, { issuer, audience: api, algorithms: ['ES256'] });
-      return String(payload.scope ?? '').split(' ').includes(requiredScope) ? 200 : 403;
+      return String(payload.scope ?? '')
+        .split(' ')
+        .includes(requiredScope)
+        ? 200
+        : 403;
     } catch (error) {
       if (error instanceof errors.JOSEError) return 401;
       throw error;
@@ -65,13 +69,19 @@ describe('client credentials', () => {
       grant_types: ['client_credentials'],
       scopes: ['admin'],
     });
-    const unknown = await clientCredentials(env.baseUrl, projectId, machine.client_id, secret, { scope: 'invoices:read nonsense', resource: api });
+    const unknown = await clientCredentials(env.baseUrl, projectId, machine.client_id, secret, {
+      scope: 'invoices:read nonsense',
+      resource: api,
+    });
     expect(await check(`Bearer ${unknown.body.access_token}`, 'nonsense')).toBe(403);
     const tooMuch = await clientCredentials(env.baseUrl, projectId, machine.client_id, secret, { scope: 'admin', resource: api });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.error).toBe('invalid_scope');
     // A wrong secret is an unauthenticated client.
-    const wrongSecret = await clientCredentials(env.baseUrl, projectId, machine.client_id, `${secret}x`, { scope: 'invoices:read', resource: api });
+    const wrongSecret = await clientCredentials(env.baseUrl, projectId, machine.client_id, `${secret}x`, {
+      scope: 'invoices:read',
+      resource: api,
+    });
     expect(wrongSecret.status).toBe(401);
     expect(wrongSecret.body.error).toBe('invalid_client');
   });

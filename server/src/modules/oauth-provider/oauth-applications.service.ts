@@ -38,7 +38,9 @@ export function toApplication(row: OAuthApplicationRow): Application {
 /** Refuses applications oidc-provider could never serve, with a reason the owner can act on. */
 function checkApplication(type: Application['type'], grantTypes: readonly string[], redirectUris: readonly string[]): void {
   if (type === 'public' && grantTypes.includes('client_credentials')) {
-    throw new InvalidOAuthApplicationError({ reason: 'client_credentials needs a confidential application (a public one keeps no secret).' });
+    throw new InvalidOAuthApplicationError({
+      reason: 'client_credentials needs a confidential application (a public one keeps no secret).',
+    });
   }
   if (grantTypes.includes('authorization_code') && redirectUris.length === 0) {
     throw new InvalidOAuthApplicationError({ reason: 'the authorization_code grant needs at least one redirect URI.' });
@@ -103,7 +105,8 @@ export class OAuthApplicationsService {
   async updateSettings(project: Project, body: Schema<'OAuthProviderSettingsUpdate'>): Promise<Schema<'OAuthProviderSettings'>> {
     const { rotate_signing_key: rotate, ...values } = body;
     if (rotate) await rotateSigningKey(this.db, this.cipher, project.id);
-    const settings = Object.keys(values).length > 0 ? await upsertSettings(this.db, project.id, values) : await findSettings(this.db, project.id);
+    const settings =
+      Object.keys(values).length > 0 ? await upsertSettings(this.db, project.id, values) : await findSettings(this.db, project.id);
     this.registry.forget(project.id);
     return {
       issuer: this.registry.issuerOf(project.id),

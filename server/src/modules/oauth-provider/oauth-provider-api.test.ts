@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { testPublicUrl, withTestContext } from '../../testing/test-context.ts';
-import { authorize, basicAuth, cookieJar, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from './oauth-provider.testing.ts';
+import {
+  authorize,
+  basicAuth,
+  cookieJar,
+  createApplication,
+  oauthPath,
+  pkcePair,
+  publicHost,
+  signedInUser,
+} from './oauth-provider.testing.ts';
 
 /**
  * The owner's operations (applications, settings, key rotation), the consent operations, and every protocol
@@ -56,7 +65,12 @@ describe('OAuth applications', () => {
       { name: 'Fragment', type: 'public', redirect_uris: ['https://rp.example.com/cb#x'] },
       { name: 'Nowhere', type: 'confidential' },
     ]) {
-      const response = await env.context.request({ method: 'POST', url: '/api/v1/internal/oauth-applications', headers: admin(), payload: body });
+      const response = await env.context.request({
+        method: 'POST',
+        url: '/api/v1/internal/oauth-applications',
+        headers: admin(),
+        payload: body,
+      });
       expect(response.status).toBe(400);
       expect(response.body.code).toBe('INVALID_OAUTH_APPLICATION');
     }
@@ -64,7 +78,9 @@ describe('OAuth applications', () => {
 
   it('sets the consent page and rotates the signing key; the old key stays published', async () => {
     const jwks = async () =>
-      JSON.parse((await env.context.request({ method: 'GET', url: oauthPath(env.project.project.id, '/jwks'), headers: publicHost })).text) as {
+      JSON.parse(
+        (await env.context.request({ method: 'GET', url: oauthPath(env.project.project.id, '/jwks'), headers: publicHost })).text,
+      ) as {
         keys: { kid: string }[];
       };
     const before = await jwks();
@@ -100,7 +116,12 @@ describe('OAuth applications', () => {
     });
     expect(start.status).toBe(303);
     expect(start.headers.location).toMatch(/^https:\/\/app\.example\.com\/handler\/oauth-consent\?interaction=/);
-    await env.context.request({ method: 'PATCH', url: '/api/v1/internal/oauth-provider/settings', headers: admin(), payload: { consent_page_url: null } });
+    await env.context.request({
+      method: 'PATCH',
+      url: '/api/v1/internal/oauth-provider/settings',
+      headers: admin(),
+      payload: { consent_page_url: null },
+    });
   });
 });
 
@@ -118,7 +139,11 @@ describe('consent operations', () => {
       code_challenge_method: 'S256',
     };
     const jar = cookieJar();
-    const start = await env.context.request({ method: 'GET', url: `${oauthPath(env.project.project.id, '/auth')}?${new URLSearchParams(params)}`, headers: publicHost });
+    const start = await env.context.request({
+      method: 'GET',
+      url: `${oauthPath(env.project.project.id, '/auth')}?${new URLSearchParams(params)}`,
+      headers: publicHost,
+    });
     jar.storeSetCookie(start.headers['set-cookie']);
     const interaction = new URL(start.headers.location as string).searchParams.get('interaction') as string;
     const described = await env.context.request({ method: 'GET', url: `/api/v1/oauth-provider/interactions/${interaction}`, headers });
@@ -134,16 +159,34 @@ describe('consent operations', () => {
       remembered: false,
     });
     // The browser comes back before the user answered: the provider refuses to go on.
-    const early = await env.context.request({ method: 'GET', url: oauthPath(env.project.project.id, `/auth/${interaction}`), headers: publicHost });
+    const early = await env.context.request({
+      method: 'GET',
+      url: oauthPath(env.project.project.id, `/auth/${interaction}`),
+      headers: publicHost,
+    });
     expect(early.status).toBe(400);
-    const answered = await env.context.request({ method: 'POST', url: `/api/v1/oauth-provider/interactions/${interaction}`, headers, payload: { allow: true } });
+    const answered = await env.context.request({
+      method: 'POST',
+      url: `/api/v1/oauth-provider/interactions/${interaction}`,
+      headers,
+      payload: { allow: true },
+    });
     expect(answered.status).toBe(200);
-    const again = await env.context.request({ method: 'POST', url: `/api/v1/oauth-provider/interactions/${interaction}`, headers, payload: { allow: false } });
+    const again = await env.context.request({
+      method: 'POST',
+      url: `/api/v1/oauth-provider/interactions/${interaction}`,
+      headers,
+      payload: { allow: false },
+    });
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('OAUTH_INTERACTION_NOT_FOUND');
 
     // Remembered for the next request of that application.
-    const next = await env.context.request({ method: 'GET', url: `${oauthPath(env.project.project.id, '/auth')}?${new URLSearchParams(params)}`, headers: publicHost });
+    const next = await env.context.request({
+      method: 'GET',
+      url: `${oauthPath(env.project.project.id, '/auth')}?${new URLSearchParams(params)}`,
+      headers: publicHost,
+    });
     const nextInteraction = new URL(next.headers.location as string).searchParams.get('interaction') as string;
     const remembered = await env.context.request({ method: 'GET', url: `/api/v1/oauth-provider/interactions/${nextInteraction}`, headers });
     expect(remembered.body.remembered).toBe(true);
@@ -155,14 +198,25 @@ describe('consent operations', () => {
 
 describe('protocol endpoints', () => {
   it('revokes and introspects tokens of the calling client', async () => {
-    const app = await createApplication(env.context, env.project, { name: 'Server app', type: 'confidential', redirect_uris: [redirectUri] });
+    const app = await createApplication(env.context, env.project, {
+      name: 'Server app',
+      type: 'confidential',
+      redirect_uris: [redirectUri],
+    });
     const auth = { authorization: basicAuth(app.client_id, app.client_secret as string) };
     const { headers } = await signedInUser(env.context, env.project);
     const pkce = pkcePair();
     const location = await authorize(
       env.context,
       env.project,
-      { client_id: app.client_id, response_type: 'code', redirect_uri: redirectUri, scope: 'openid', code_challenge: pkce.challenge, code_challenge_method: 'S256' },
+      {
+        client_id: app.client_id,
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+      },
       headers,
     );
     const form = (url: string, body: Record<string, string>) =>

@@ -117,7 +117,9 @@ export async function saveConsent(db: DbHandle, projectId: ProjectId, userId: st
   await kyselyOf(db)
     .insertInto('oauth_consent')
     .values({ project_id: projectId, user_id: userId, client_id: clientId, scopes: json })
-    .onConflict((conflict) => conflict.columns(['project_id', 'user_id', 'client_id']).doUpdateSet({ scopes: json, updated_at: new Date() }))
+    .onConflict((conflict) =>
+      conflict.columns(['project_id', 'user_id', 'client_id']).doUpdateSet({ scopes: json, updated_at: new Date() }),
+    )
     .execute();
 }
 
@@ -125,9 +127,17 @@ export function listConsents(db: DbHandle, projectId: ProjectId, userId: string)
   return kyselyOf(db)
     .selectFrom('oauth_consent')
     .innerJoin('oauth_application', (join) =>
-      join.onRef('oauth_application.project_id', '=', 'oauth_consent.project_id').onRef('oauth_application.client_id', '=', 'oauth_consent.client_id'),
+      join
+        .onRef('oauth_application.project_id', '=', 'oauth_consent.project_id')
+        .onRef('oauth_application.client_id', '=', 'oauth_consent.client_id'),
     )
-    .select(['oauth_consent.client_id', 'oauth_consent.scopes', 'oauth_consent.updated_at', 'oauth_application.name', 'oauth_application.logo_url'])
+    .select([
+      'oauth_consent.client_id',
+      'oauth_consent.scopes',
+      'oauth_consent.updated_at',
+      'oauth_application.name',
+      'oauth_application.logo_url',
+    ])
     .where('oauth_consent.project_id', '=', projectId)
     .where('oauth_consent.user_id', '=', userId)
     .orderBy('oauth_consent.updated_at', 'desc')

@@ -46,17 +46,31 @@ describe('OpenID provider: code + PKCE', () => {
   it('discovers, signs in through consent, exchanges, refreshes with rotation and reads userinfo', async () => {
     const projectId = env.project.project.id;
     const issuer = `${testPublicUrl}/api/v1/projects/${projectId}/oauth`;
-    const discovery = await env.context.request({ method: 'GET', url: oauthPath(projectId, '/.well-known/openid-configuration'), headers: publicHost });
+    const discovery = await env.context.request({
+      method: 'GET',
+      url: oauthPath(projectId, '/.well-known/openid-configuration'),
+      headers: publicHost,
+    });
     expect(discovery.status).toBe(200);
     expect(discovery.body.issuer).toBe(issuer);
     expect(discovery.body.code_challenge_methods_supported).toEqual(['S256']);
-    const metadata = await env.context.request({ method: 'GET', url: oauthPath(projectId, '/.well-known/oauth-authorization-server'), headers: publicHost });
+    const metadata = await env.context.request({
+      method: 'GET',
+      url: oauthPath(projectId, '/.well-known/oauth-authorization-server'),
+      headers: publicHost,
+    });
     expect(metadata.body.token_endpoint).toBe(discovery.body.token_endpoint);
 
     const app = await createApplication(env.context, env.project, { name: 'Public SPA', type: 'public', redirect_uris: [redirectUri] });
     const { user, headers } = await signedInUser(env.context, env.project);
     const { code, verifier } = await codeFor(app.client_id, headers);
-    const tokens = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri, client_id: app.client_id });
+    const tokens = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: redirectUri,
+      client_id: app.client_id,
+    });
     expect(tokens.status, tokens.text).toBe(200);
     expect(tokens.body.refresh_token).toBeTruthy();
 
@@ -65,7 +79,10 @@ describe('OpenID provider: code + PKCE', () => {
     expect(jwks.headers['content-type']).toContain('application/jwk-set+json');
     const keySet = JSON.parse(jwks.text);
     expect(keySet.keys.every((key: { kty: string; d?: string }) => key.kty === 'EC' && key.d === undefined)).toBe(true);
-    const { payload, protectedHeader } = await jwtVerify(tokens.body.id_token, createLocalJWKSet(keySet), { issuer, audience: app.client_id });
+    const { payload, protectedHeader } = await jwtVerify(tokens.body.id_token, createLocalJWKSet(keySet), {
+      issuer,
+      audience: app.client_id,
+    });
     expect(protectedHeader.alg).toBe('ES256');
     expect(payload.sub).toBe(user.id);
 

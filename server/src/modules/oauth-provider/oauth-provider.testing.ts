@@ -16,7 +16,12 @@ export const basicAuth = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 export async function createApplication(context: TestContext, project: TestProject, body: Record<string, unknown>) {
-  const response = await context.request({ method: 'POST', url: '/api/v1/internal/oauth-applications', headers: project.headers.admin, payload: body });
+  const response = await context.request({
+    method: 'POST',
+    url: '/api/v1/internal/oauth-applications',
+    headers: project.headers.admin,
+    payload: body,
+  });
   expect(response.status, response.text).toBe(201);
   return response.body as { client_id: string; client_secret: string | null };
 }

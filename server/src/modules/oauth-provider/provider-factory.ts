@@ -43,11 +43,13 @@ const ttl = {
  */
 function gatehousePolicy() {
   const policy = interactionPolicy.base();
-  policy.get('login')?.checks.add(
-    new interactionPolicy.Check('gatehouse_session', 'the project confirms its signed-in user', (ctx) =>
-      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
-    ),
-  );
+  policy
+    .get('login')
+    ?.checks.add(
+      new interactionPolicy.Check('gatehouse_session', 'the project confirms its signed-in user', (ctx) =>
+        ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+      ),
+    );
   return policy;
 }
 

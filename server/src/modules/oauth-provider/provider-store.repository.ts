@@ -56,7 +56,12 @@ export async function consumeEntity(db: DbHandle, projectId: ProjectId, model: s
 }
 
 export async function destroyEntity(db: DbHandle, projectId: ProjectId, model: string, id: string): Promise<void> {
-  await kyselyOf(db).deleteFrom('oauth_provider_entity').where('project_id', '=', projectId).where('model', '=', model).where('id', '=', id).execute();
+  await kyselyOf(db)
+    .deleteFrom('oauth_provider_entity')
+    .where('project_id', '=', projectId)
+    .where('model', '=', model)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function revokeGrant(db: DbHandle, projectId: ProjectId, grantId: string): Promise<void> {

@@ -22,7 +22,9 @@ export async function providerKeys(db: DbHandle, cipher: AtRestCipher, projectId
   const now = Date.now();
   const active = rows.filter((row) => row.retired_at === null);
   const retired = rows.filter((row) => row.retired_at !== null && now - row.retired_at.getTime() < retiredKeysPublishedMs);
-  return [...active, ...retired].map((row) => JSON.parse(cipher.open(row.private_jwk, keyPlace(projectId, row.kid))) as Record<string, unknown>);
+  return [...active, ...retired].map(
+    (row) => JSON.parse(cipher.open(row.private_jwk, keyPlace(projectId, row.kid))) as Record<string, unknown>,
+  );
 }
 
 /** A new signing key; the others are retired (still published for verification). */

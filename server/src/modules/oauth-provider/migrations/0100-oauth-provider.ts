@@ -57,8 +57,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('scopes', 'jsonb', (column) => column.notNull())
     .addColumn('updated_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('oauth_consent_pkey', ['project_id', 'user_id', 'client_id'])
-    .addForeignKeyConstraint('oauth_consent_application', ['project_id', 'client_id'], 'oauth_application', ['project_id', 'client_id'], (constraint) =>
-      constraint.onDelete('cascade'),
+    .addForeignKeyConstraint(
+      'oauth_consent_application',
+      ['project_id', 'client_id'],
+      'oauth_application',
+      ['project_id', 'client_id'],
+      (constraint) => constraint.onDelete('cascade'),
     )
     .execute();
 
