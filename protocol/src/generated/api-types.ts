@@ -5036,7 +5036,7 @@ export interface paths {
          * Allow or deny an application's request
          * @description Signs the request in as the signed-in user and records the answer; the browser then goes to `redirect_to`, where the provider finishes (a code for the application, or `access_denied`). An allowed request is remembered for the application until the user revokes it.
          */
-        post: operations["answerOAuthConsentRequest"];
+        post: operations["completeOAuthConsentRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5114,7 +5114,7 @@ export interface paths {
          * Authorization endpoint
          * @description The authorization code request (`response_type=code`, `client_id`, an exactly registered `redirect_uri`, `scope`, `state`, `code_challenge` with `code_challenge_method=S256`, which every client must send, optional `resource`). A valid request redirects (303) the browser to the consent page; once answered, the provider redirects to the application's `redirect_uri`. A request whose client or redirect URI is wrong is answered here (400), never redirected.
          */
-        get: operations["authorizeOAuthRequest"];
+        get: operations["redirectToOAuthConsent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5134,7 +5134,7 @@ export interface paths {
          * Where the browser returns after the consent page
          * @description Finishes the authorization request in the browser that started it (a cookie of the provider binds them) and redirects (303) to the application.
          */
-        get: operations["resumeOAuthRequest"];
+        get: operations["redirectFromOAuthConsent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5216,7 +5216,7 @@ export interface paths {
          * Token introspection (RFC 7662)
          * @description Whether a token is active, for the client it was issued to (`active`, `client_id`, `scope`, `sub`, `exp`...).
          */
-        post: operations["introspectOAuthProviderToken"];
+        post: operations["checkOAuthProviderToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -20140,7 +20140,7 @@ export interface operations {
             404: components["responses"]["OAUTH_INTERACTION_NOT_FOUND"];
         };
     };
-    answerOAuthConsentRequest: {
+    completeOAuthConsentRequest: {
         parameters: {
             query?: never;
             header?: {
@@ -20247,7 +20247,7 @@ export interface operations {
             404: components["responses"]["PROJECT_NOT_FOUND"];
         };
     };
-    authorizeOAuthRequest: {
+    redirectToOAuthConsent: {
         parameters: {
             query?: never;
             header?: never;
@@ -20264,7 +20264,7 @@ export interface operations {
             404: components["responses"]["PROJECT_NOT_FOUND"];
         };
     };
-    resumeOAuthRequest: {
+    redirectFromOAuthConsent: {
         parameters: {
             query?: never;
             header?: never;
@@ -20367,7 +20367,7 @@ export interface operations {
             404: components["responses"]["PROJECT_NOT_FOUND"];
         };
     };
-    introspectOAuthProviderToken: {
+    checkOAuthProviderToken: {
         parameters: {
             query?: never;
             header?: never;

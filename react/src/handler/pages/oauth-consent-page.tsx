@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { getGetOAuthConsentRequestQueryKey, useAnswerOAuthConsentRequest, useGetOAuthConsentRequest } from '../../generated/hooks.ts';
+import { getGetOAuthConsentRequestQueryKey, useCompleteOAuthConsentRequest, useGetOAuthConsentRequest } from '../../generated/hooks.ts';
 import { useUser } from '../../hooks/use-user.ts';
 import { Card, Loading, RequestError } from '../../ui/form.tsx';
 import { queryParam } from './query-param.ts';
@@ -15,7 +15,7 @@ export function OAuthConsentPage() {
   const request = useGetOAuthConsentRequest(interaction, {
     query: { enabled: interaction !== '', queryKey: getGetOAuthConsentRequestQueryKey(interaction) },
   });
-  const answer = useAnswerOAuthConsentRequest({ mutation: { onSuccess: (next) => window.location.assign(next.redirect_to) } });
+  const answer = useCompleteOAuthConsentRequest({ mutation: { onSuccess: (next) => window.location.assign(next.redirect_to) } });
   const remembered = request.data?.remembered === true;
   const { mutate } = answer;
   useEffect(() => {

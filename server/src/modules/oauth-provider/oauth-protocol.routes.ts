@@ -42,11 +42,11 @@ export function oauthProtocolHandlers(services: { oauthProviders: ProviderRegist
       return handle(request, reply);
     },
     getOAuthProviderJwks: handle,
-    authorizeOAuthRequest: handle,
-    resumeOAuthRequest: handle,
+    redirectToOAuthConsent: handle,
+    redirectFromOAuthConsent: handle,
     exchangeOAuthProviderToken: handle,
     getOAuthUserInfo: handle,
     revokeOAuthProviderToken: handle,
-    introspectOAuthProviderToken: handle,
+    checkOAuthProviderToken: handle,
   } satisfies Partial<OperationHandlers>;
 }

@@ -18,7 +18,7 @@ export function oauthProviderHandlers(services: { oauthApplications: OAuthApplic
     updateOAuthProviderSettings: async (request) => oauthApplications.updateSettings(authOf(request).project, request.body),
     getOAuthConsentRequest: async (request) =>
       oauthConsent.describe(authOf(request).project, userOf(request).id, request.params.interaction_id),
-    answerOAuthConsentRequest: async (request) =>
+    completeOAuthConsentRequest: async (request) =>
       oauthConsent.answer(authOf(request).project, userOf(request).id, request.params.interaction_id, request.body.allow),
   } satisfies Partial<OperationHandlers>;
 }

@@ -15,7 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
  * Whether a token is active, for the client it was issued to (`active`, `client_id`, `scope`, `sub`, `exp`...).
  * @summary Token introspection (RFC 7662)
  */
-export const getIntrospectOAuthProviderTokenUrl = (projectId: string,) => {
+export const getCheckOAuthProviderTokenUrl = (projectId: string,) => {
 
 
   
@@ -23,7 +23,7 @@ export const getIntrospectOAuthProviderTokenUrl = (projectId: string,) => {
   return `/projects/${projectId}/oauth/token/introspection`
 }
 
-export const introspectOAuthProviderToken = async (projectId: string,
+export const checkOAuthProviderToken = async (projectId: string,
     oAuthProtocolForm: OAuthProtocolForm, options?: RequestInit): Promise<OAuthIntrospection> => {
     const formUrlEncoded = new URLSearchParams();
 if(oAuthProtocolForm.grant_type !== undefined) {
@@ -60,7 +60,7 @@ if(oAuthProtocolForm.token_type_hint !== undefined) {
  formUrlEncoded.append(`token_type_hint`, oAuthProtocolForm.token_type_hint)
  }
 
-  return apiMutator<OAuthIntrospection>(getIntrospectOAuthProviderTokenUrl(projectId),
+  return apiMutator<OAuthIntrospection>(getCheckOAuthProviderTokenUrl(projectId),
   {      
     ...options,
     method: 'POST',
@@ -73,11 +73,11 @@ if(oAuthProtocolForm.token_type_hint !== undefined) {
 
 
 
-export const getIntrospectOAuthProviderTokenMutationOptions = <TError = OperationError<'introspectOAuthProviderToken'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof introspectOAuthProviderToken>>, TError,{projectId: string;data: OAuthProtocolForm}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof introspectOAuthProviderToken>>, TError,{projectId: string;data: OAuthProtocolForm}, TContext> => {
+export const getCheckOAuthProviderTokenMutationOptions = <TError = OperationError<'checkOAuthProviderToken'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkOAuthProviderToken>>, TError,{projectId: string;data: OAuthProtocolForm}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkOAuthProviderToken>>, TError,{projectId: string;data: OAuthProtocolForm}, TContext> => {
 
-const mutationKey = ['introspectOAuthProviderToken'];
+const mutationKey = ['checkOAuthProviderToken'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -87,10 +87,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof introspectOAuthProviderToken>>, {projectId: string;data: OAuthProtocolForm}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkOAuthProviderToken>>, {projectId: string;data: OAuthProtocolForm}> = (props) => {
           const {projectId,data} = props ?? {};
 
-          return  introspectOAuthProviderToken(projectId,data,requestOptions)
+          return  checkOAuthProviderToken(projectId,data,requestOptions)
         }
 
         
@@ -98,23 +98,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type IntrospectOAuthProviderTokenMutationResult = NonNullable<Awaited<ReturnType<typeof introspectOAuthProviderToken>>>
-    export type IntrospectOAuthProviderTokenMutationBody = OAuthProtocolForm
-    export type IntrospectOAuthProviderTokenMutationError = OperationError<'introspectOAuthProviderToken'>
+    export type CheckOAuthProviderTokenMutationResult = NonNullable<Awaited<ReturnType<typeof checkOAuthProviderToken>>>
+    export type CheckOAuthProviderTokenMutationBody = OAuthProtocolForm
+    export type CheckOAuthProviderTokenMutationError = OperationError<'checkOAuthProviderToken'>
 
     /**
  * @summary Token introspection (RFC 7662)
  */
-export const useIntrospectOAuthProviderToken = <TError = OperationError<'introspectOAuthProviderToken'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof introspectOAuthProviderToken>>, TError,{projectId: string;data: OAuthProtocolForm}, TContext>, request?: SecondParameter<typeof apiMutator>}
+export const useCheckOAuthProviderToken = <TError = OperationError<'checkOAuthProviderToken'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkOAuthProviderToken>>, TError,{projectId: string;data: OAuthProtocolForm}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
-        Awaited<ReturnType<typeof introspectOAuthProviderToken>>,
+        Awaited<ReturnType<typeof checkOAuthProviderToken>>,
         TError,
         {projectId: string;data: OAuthProtocolForm},
         TContext
       > => {
 
-      const mutationOptions = getIntrospectOAuthProviderTokenMutationOptions(options);
+      const mutationOptions = getCheckOAuthProviderTokenMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
