@@ -15,7 +15,9 @@ export function OAuthConsentPage() {
   const request = useGetOAuthConsentRequest(interaction, {
     query: { enabled: interaction !== '', queryKey: getGetOAuthConsentRequestQueryKey(interaction) },
   });
-  const answer = useCompleteOAuthConsentRequest({ mutation: { onSuccess: (next: { redirect_to: string }) => window.location.assign(next.redirect_to) } });
+  const answer = useCompleteOAuthConsentRequest({
+    mutation: { onSuccess: (next: { redirect_to: string }) => window.location.assign(next.redirect_to) },
+  });
   const remembered = request.data?.remembered === true;
   const { mutate } = answer;
   useEffect(() => {
