@@ -32,6 +32,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Sign-up protection', link: '/guide/sign-up-protection' },
       { text: 'Enterprise SSO and domains', link: '/guide/enterprise-sso' },
       { text: 'CLI login', link: '/guide/cli-login' },
+      { text: 'Identity provider (OAuth / OIDC)', link: '/guide/identity-provider' },
       { text: 'Production deployment', link: '/guide/production' },
       { text: 'Upgrading', link: '/guide/upgrading' },
     ],

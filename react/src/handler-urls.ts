@@ -18,6 +18,7 @@ export type HandlerUrls = {
   teamInvitation: string;
   mfa: string;
   cliAuthConfirm: string;
+  oauthConsent: string;
 };
 
 export type HandlerUrlOptions = Partial<Omit<HandlerUrls, 'handler'>> & {
@@ -40,6 +41,7 @@ export const handlerPages = {
   teamInvitation: 'team-invitation',
   mfa: 'mfa',
   cliAuthConfirm: 'cli-auth-confirm',
+  oauthConsent: 'oauth-consent',
 } as const;
 
 export type HandlerPage = (typeof handlerPages)[keyof typeof handlerPages];

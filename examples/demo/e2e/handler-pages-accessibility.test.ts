@@ -214,6 +214,32 @@ describe('the handler pages in Chromium', () => {
     await expect.poll(() => heading(page)).toBe('CLI authorized');
     await sweep.judge(page, 'cli-auth-confirm', 'authorized');
 
+    // An application waiting for consent (the project as an OpenID provider).
+    const oauthApp = await platform.context.request({
+      method: 'POST',
+      url: '/api/v1/internal/oauth-applications',
+      headers: platform.project.headers.admin,
+      payload: { name: 'Acme Notes', type: 'public', redirect_uris: ['https://notes.example.com/callback'] },
+    });
+    const authorizeQuery = new URLSearchParams({
+      client_id: (oauthApp.body as { client_id: string }).client_id,
+      response_type: 'code',
+      redirect_uri: 'https://notes.example.com/callback',
+      scope: 'openid email profile',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    const started = await platform.context.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${platform.project.project.id}/oauth/auth?${authorizeQuery}`,
+      headers: { host: new URL(platform.url).host },
+    });
+    const consentUrl = new URL(String(started.headers.location));
+    await open(page, '/handler/oauth-consent', 'Authorize an application');
+    await sweep.judge(page, 'oauth-consent', 'incomplete-link');
+    await open(page, `${consentUrl.pathname}${consentUrl.search}`, 'Authorize Acme Notes');
+    await sweep.judge(page, 'oauth-consent', 'asked');
+
     // Signed out again: the emailed sign-in link and the password reset link.
     await page.goto(`${platform.url}/handler/sign-out`);
     await expect.poll(() => page.getByRole('heading', { name: 'Welcome to the demo app' }).isVisible()).toBe(true);

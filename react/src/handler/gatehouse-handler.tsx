@@ -26,6 +26,7 @@ const pages: Partial<Record<HandlerPage, ComponentType>> = {
   'team-invitation': lazy(() => import('./pages/team-invitation-page.tsx').then((page) => ({ default: page.TeamInvitationPage }))),
   mfa: lazy(() => import('./pages/mfa-page.tsx').then((page) => ({ default: page.MfaPage }))),
   'cli-auth-confirm': lazy(() => import('./pages/cli-auth-confirm-page.tsx').then((page) => ({ default: page.CliAuthConfirmPage }))),
+  'oauth-consent': lazy(() => import('./pages/oauth-consent-page.tsx').then((page) => ({ default: page.OAuthConsentPage }))),
 };
 
 /**

@@ -22,6 +22,7 @@ import { prometheusMetricsModule } from './prometheus-metrics/index.ts';
 import { mfaModule } from './mfa/index.ts';
 import { notificationPreferencesModule } from './notification-preferences/index.ts';
 import { oauthModule } from './oauth/index.ts';
+import { oauthProviderModule } from './oauth-provider/index.ts';
 import { otpAuthModule } from './otp-auth/index.ts';
 import { paymentsModule } from './payments/index.ts';
 import { passkeysModule } from './passkeys/index.ts';
@@ -71,6 +72,7 @@ export const modules = [
   cliLoginModule,
   oauthModule,
   ssoModule,
+  oauthProviderModule,
   endUserApiKeysModule,
   paymentsModule,
   internalModule,

@@ -84,6 +84,25 @@ beforeAll(async () => {
   });
   const domain = await call('POST', '/sso/domains', server, { team_id: team.id, domain: 'victim.test' });
   const directory = await call('POST', `/teams/${team.id}/scim-directories`, server, { display_name: 'Victim directory' });
+  // An OAuth application of project A and an authorization request of it waiting for consent.
+  const oauthApplication = await env.context.request({
+    method: 'POST',
+    url: '/api/v1/internal/oauth-applications',
+    headers: admin,
+    payload: { name: 'Victim app', type: 'public', redirect_uris: ['https://app.example.com/callback'] },
+  });
+  const authorization = await env.context.app.inject({
+    method: 'GET',
+    url: `/api/v1/projects/${victim.project.id}/oauth/auth?${new URLSearchParams({
+      client_id: oauthApplication.body.client_id,
+      response_type: 'code',
+      redirect_uri: 'https://app.example.com/callback',
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    })}`,
+  });
+  const interactionId = new URL(String(authorization.headers.location)).searchParams.get('interaction') as string;
   ids = {
     user_id: user.id,
     team_id: team.id,
@@ -100,6 +119,8 @@ beforeAll(async () => {
     connection_id: connection.id,
     domain_id: domain.id,
     directory_id: directory.id,
+    client_id: oauthApplication.body.client_id,
+    interaction_id: interactionId,
     team_permission_id: 'victim_team_permission',
     project_permission_id: 'victim_project_permission',
   };
@@ -115,6 +136,8 @@ function victimIdFor(route: RouteDefinition, field: string): string | undefined 
         : ids.user_api_key_id;
   if (field === 'permission_id') return route.url.includes('team-permission') ? ids.team_permission_id : ids.project_permission_id;
   if (field === 'creator_user_id' || field === 'customer_id') return ids.user_id;
+  // `client_id` elsewhere is an upstream provider's or a CLI's, not a resource of the project.
+  if (field === 'client_id') return route.url.includes('/oauth-applications/') ? ids.client_id : undefined;
   if (field === 'customer_type') return 'user';
   return ids[field];
 }
@@ -137,13 +160,14 @@ const addressingFields = new Set([
   'customer_id',
   'connection_id',
   'domain_id',
+  'interaction_id',
 ]);
 type Schema = { properties?: Record<string, unknown>; required?: string[] };
 const routes = (routeTable as readonly RouteDefinition[]).filter((route) => route.auth !== 'none');
 const fieldsOf = (schema: unknown) => Object.keys((schema as Schema | undefined)?.properties ?? {});
 const addressesById = (route: RouteDefinition) =>
-  [...fieldsOf(route.schema.params), ...fieldsOf(route.schema.querystring), ...fieldsOf(route.schema.body)].some((field) =>
-    addressingFields.has(field),
+  [...fieldsOf(route.schema.params), ...fieldsOf(route.schema.querystring), ...fieldsOf(route.schema.body)].some(
+    (field) => addressingFields.has(field) || (field === 'client_id' && route.url.includes('/oauth-applications/')),
   );
 
 function requestFor(route: RouteDefinition) {
@@ -175,7 +199,7 @@ const answersAboutNothing: Record<string, (body: Record<string, unknown>) => boo
 describe('another project cannot reach project A by id', () => {
   const targeted = routes.filter(addressesById);
 
-  it('covers every operation that names a user, team, session, channel, key, invitation, permission, email theme, template or draft, webhook endpoint, payments customer, SSO connection, team domain or SCIM directory', () => {
+  it('covers every operation that names a user, team, session, channel, key, invitation, permission, email theme, template or draft, webhook endpoint, payments customer, SSO connection, team domain, SCIM directory, OAuth application or authorization request', () => {
     expect(targeted.length).toBeGreaterThan(60);
   });
 

@@ -15,7 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * What a verifier that discovers keys from the token's `iss` reads (`{iss}/.well-known/openid-configuration`): the issuer and the JWKS with the same keys as `GET /projects/{project_id}/.well-known/jwks.json`. With `include_anonymous=true` (where the anonymous-users alias sends) the issuer is the anonymous users' one (`/api/v1/projects-anonymous-users/{project_id}`) and the JWKS URL lists the anonymous keys too. Gatehouse is not an OpenID provider: only the fields a token verifier needs are given.
+ * What a verifier that discovers keys from the token's `iss` reads (`{iss}/.well-known/openid-configuration`): the issuer and the JWKS with the same keys as `GET /projects/{project_id}/.well-known/jwks.json`. With `include_anonymous=true` (where the anonymous-users alias sends) the issuer is the anonymous users' one (`/api/v1/projects-anonymous-users/{project_id}`) and the JWKS URL lists the anonymous keys too. This document describes the project's own access tokens, so only the fields a token verifier needs are given; the project as an OpenID provider for other apps has its own issuer, `/api/v1/projects/{project_id}/oauth` (see `getOAuthProviderOpenIdConfiguration`).
  * @summary OpenID discovery document of the project's access tokens
  */
 export const getGetProjectOpenIdConfigurationUrl = (projectId: string,
