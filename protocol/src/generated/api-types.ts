@@ -252,7 +252,7 @@ export interface paths {
         };
         /**
          * OpenID discovery document of the project's access tokens
-         * @description What a verifier that discovers keys from the token's `iss` reads (`{iss}/.well-known/openid-configuration`): the issuer and the JWKS with the same keys as `GET /projects/{project_id}/.well-known/jwks.json`. With `include_anonymous=true` (where the anonymous-users alias sends) the issuer is the anonymous users' one (`/api/v1/projects-anonymous-users/{project_id}`) and the JWKS URL lists the anonymous keys too. Gatehouse is not an OpenID provider: only the fields a token verifier needs are given.
+         * @description What a verifier that discovers keys from the token's `iss` reads (`{iss}/.well-known/openid-configuration`): the issuer and the JWKS with the same keys as `GET /projects/{project_id}/.well-known/jwks.json`. With `include_anonymous=true` (where the anonymous-users alias sends) the issuer is the anonymous users' one (`/api/v1/projects-anonymous-users/{project_id}`) and the JWKS URL lists the anonymous keys too. This document describes the project's own access tokens, so only the fields a token verifier needs are given; the project as an OpenID provider for other apps has its own issuer, `/api/v1/projects/{project_id}/oauth` (see `getOAuthProviderOpenIdConfiguration`).
          */
         get: operations["getProjectOpenIdConfiguration"];
         put?: never;
@@ -5576,6 +5576,330 @@ export interface paths {
         patch: operations["updateScimGroup"];
         trace?: never;
     };
+    "/internal/oauth-applications": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's OAuth applications
+         * @description Every application (client) that may use the project as its OAuth 2.1 / OpenID provider, oldest first. Secrets are never listed.
+         */
+        get: operations["listOAuthApplications"];
+        put?: never;
+        /**
+         * Register an OAuth application
+         * @description A `confidential` application (a server that keeps a secret) gets a `client_secret`, shown only in this answer; a `public` one (a single-page or native app) authenticates with PKCE alone. Redirect URIs are compared exactly (no wildcards, no prefix match). `grant_types` defaults to `authorization_code` and `refresh_token`; `client_credentials` (machine-to-machine) is for confidential applications only. `scopes` are every scope the application may ask for: the OpenID ones (`openid`, `email`, `profile`, `offline_access`) and the project's own API scopes (any other word), which go into the access tokens issued for an API (`resource`).
+         */
+        post: operations["createOAuthApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/oauth-applications/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an OAuth application
+         * @description The application, its consents and every code, access and refresh token issued to it end at once; its client id is refused from then on.
+         */
+        delete: operations["deleteOAuthApplication"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an OAuth application
+         * @description Its name, logo, redirect URIs or scopes; tokens already issued keep the scopes they were issued with.
+         */
+        patch: operations["updateOAuthApplication"];
+        trace?: never;
+    };
+    "/internal/oauth-provider/settings": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Configure the project's OAuth provider
+         * @description `consent_page_url` is the handler's consent page of the project's app (default: the first trusted domain's `<baseUrl><handlerPath>/oauth-consent`, else `<server>/handler/oauth-consent`); the provider sends the browser there with `interaction` and `project_id` in the query. `rotate_signing_key: true` makes a new ES256 key the signing one; the previous keys stay published in the JWKS for two days so tokens they signed still verify.
+         */
+        patch: operations["updateOAuthProviderSettings"];
+        trace?: never;
+    };
+    "/oauth-provider/interactions/{interaction_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an application asks the signed-in user for
+         * @description The application (name, logo) and the scopes of a pending authorization request, each with its words for people. `remembered` is true when the user already consented to all of them for this application: the page may answer at once.
+         */
+        get: operations["getOAuthConsentRequest"];
+        put?: never;
+        /**
+         * Allow or deny an application's request
+         * @description Signs the request in as the signed-in user and records the answer; the browser then goes to `redirect_to`, where the provider finishes (a code for the application, or `access_denied`). An allowed request is remembered for the application until the user revokes it.
+         */
+        post: operations["completeOAuthConsentRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/oauth/.well-known/openid-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenID Provider metadata of the project
+         * @description OpenID Connect Discovery for the issuer `<server>/api/v1/projects/{project_id}/oauth`: every endpoint below, the scopes, claims and algorithms (ES256). Distinct from `/projects/{project_id}/.well-known/openid-configuration`, which describes the project's own (Stack-compatible) access tokens.
+         */
+        get: operations["getOAuthProviderOpenIdConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/oauth/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth authorization server metadata of the project (RFC 8414)
+         * @description The same document as the OpenID configuration, at the name OAuth clients (MCP clients among them) look for.
+         */
+        get: operations["getOAuthAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/oauth/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The keys that verify the provider's ID tokens and JWT access tokens
+         * @description ES256 public keys, the signing one first; keys rotated out stay listed for two days.
+         */
+        get: operations["getOAuthProviderJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/oauth/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization endpoint
+         * @description The authorization code request (`response_type=code`, `client_id`, an exactly registered `redirect_uri`, `scope`, `state`, `code_challenge` with `code_challenge_method=S256`, which every client must send, optional `resource`). A valid request redirects (303) the browser to the consent page; once answered, the provider redirects to the application's `redirect_uri`. A request whose client or redirect URI is wrong is answered here (400), never redirected.
+         */
+        get: operations["redirectToOAuthConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/oauth/auth/{interaction_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the browser returns after the consent page
+         * @description Finishes the authorization request in the browser that started it (a cookie of the provider binds them) and redirects (303) to the application.
+         */
+        get: operations["redirectFromOAuthConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token endpoint
+         * @description `authorization_code` (with the PKCE `code_verifier`; a code works once, and its second use revokes what the first gave), `refresh_token` (rotated: each refresh answers a new refresh token and ends the old one) and `client_credentials` (confidential machine clients; `scope` among the application's API scopes, `resource` the API the JWT access token is for). Confidential clients authenticate with HTTP Basic (`client_secret_basic`).
+         */
+        post: operations["exchangeOAuthProviderToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/oauth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * UserInfo endpoint
+         * @description The claims of the scopes granted (`sub`; `email`, `email_verified`; `name`, `picture`), for an access token sent as `Authorization Bearer`.
+         */
+        get: operations["getOAuthUserInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/oauth/token/revocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token revocation (RFC 7009)
+         * @description Ends an access or refresh token of the calling client; an unknown token answers 200 too, as the RFC says.
+         */
+        post: operations["revokeOAuthProviderToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/oauth/token/introspection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token introspection (RFC 7662)
+         * @description Whether a token is active, for the client it was issued to (`active`, `client_id`, `scope`, `sub`, `exp`...).
+         */
+        post: operations["checkOAuthProviderToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/webhooks/endpoints": {
         parameters: {
             query?: never;
@@ -6200,6 +6524,165 @@ export interface components {
             x: string;
             /** @description base64url */
             y: string;
+        };
+        /**
+         * @description `confidential`: a server that keeps a secret; `public`: a browser or native app (PKCE only).
+         * @enum {string}
+         */
+        OAuthApplicationType: "confidential" | "public";
+        OAuthScopeList: string[];
+        OAuthRedirectUriList: string[];
+        OAuthApplication: {
+            client_id: string;
+            name: string;
+            type: components["schemas"]["OAuthApplicationType"];
+            redirect_uris: string[];
+            grant_types: ("authorization_code" | "refresh_token" | "client_credentials")[];
+            scopes: string[];
+            logo_url: string | null;
+            registered_dynamically: boolean;
+            created_at_millis: number;
+        };
+        OAuthApplicationWithSecret: {
+            client_id: string;
+            name: string;
+            type: components["schemas"]["OAuthApplicationType"];
+            redirect_uris: string[];
+            grant_types: ("authorization_code" | "refresh_token" | "client_credentials")[];
+            scopes: string[];
+            logo_url: string | null;
+            registered_dynamically: boolean;
+            created_at_millis: number;
+            /** @description The secret of a confidential application (null for public ones); shown only when created. */
+            client_secret: string | null;
+        };
+        OAuthApplicationList: {
+            items: components["schemas"]["OAuthApplication"][];
+        };
+        OAuthApplicationCreate: {
+            name: string;
+            type: components["schemas"]["OAuthApplicationType"];
+            redirect_uris?: components["schemas"]["OAuthRedirectUriList"];
+            grant_types?: ("authorization_code" | "refresh_token" | "client_credentials")[];
+            scopes?: components["schemas"]["OAuthScopeList"];
+            /** Format: uri */
+            logo_url?: string | null;
+        };
+        OAuthApplicationUpdate: {
+            name?: string;
+            redirect_uris?: components["schemas"]["OAuthRedirectUriList"];
+            scopes?: components["schemas"]["OAuthScopeList"];
+            /** Format: uri */
+            logo_url?: string | null;
+        };
+        OAuthProviderSettings: {
+            /** @description The provider's issuer (`<server>/api/v1/projects/<id>/oauth`). */
+            issuer: string;
+            consent_page_url: string;
+            allow_dynamic_registration: boolean;
+        };
+        OAuthProviderSettingsUpdate: {
+            /** Format: uri */
+            consent_page_url?: string | null;
+            allow_dynamic_registration?: boolean;
+            rotate_signing_key?: boolean;
+        };
+        OAuthConsentScope: {
+            name: string;
+            /** @description What the scope allows */
+            description: string;
+        };
+        OAuthConsentRequest: {
+            client_id: string;
+            application_name: string;
+            logo_url: string | null;
+            scopes: components["schemas"]["OAuthConsentScope"][];
+            remembered: boolean;
+        };
+        /** @description An error of the OAuth 2.1 / OpenID protocol (RFC 6749 §5.2), as the provider answers it. */
+        OAuthProtocolError: {
+            error: string;
+            error_description?: string;
+            state?: string;
+            iss?: string;
+        };
+        /** @description The form parameters of RFC 6749 and its extensions (the provider reads and checks them; unknown ones are ignored, as OAuth requires). */
+        OAuthProtocolForm: {
+            grant_type?: string;
+            code?: string;
+            redirect_uri?: string;
+            code_verifier?: string;
+            refresh_token?: string;
+            scope?: string;
+            resource?: string;
+            client_id?: string;
+            client_secret?: string;
+            token?: string;
+            token_type_hint?: string;
+        } & {
+            [key: string]: string;
+        };
+        OAuthProviderTokens: {
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            expires_in: number;
+            refresh_token?: string;
+            id_token?: string;
+            scope?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthUserInfo: {
+            sub: string;
+            email?: string;
+            email_verified?: boolean;
+            name?: string;
+            picture?: string;
+        };
+        OAuthIntrospection: {
+            active: boolean;
+            client_id?: string;
+            scope?: string;
+            sub?: string;
+            exp?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthServerMetadata: {
+            issuer: string;
+            authorization_endpoint: string;
+            token_endpoint: string;
+            jwks_uri: string;
+            userinfo_endpoint?: string;
+            registration_endpoint?: string;
+            code_challenge_methods_supported?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description No OAuth application of this project has that client id. */
+        OAuthApplicationNotFoundError: {
+            /** @constant */
+            code: "OAUTH_APPLICATION_NOT_FOUND";
+            error: string;
+            details: {
+                client_id: string;
+            };
+        };
+        /** @description The authorization request is unknown, answered already or expired (10 minutes), or belongs to another project. */
+        OAuthInteractionNotFoundError: {
+            /** @constant */
+            code: "OAUTH_INTERACTION_NOT_FOUND";
+            error: string;
+        };
+        /** @description The application cannot work as described: `client_credentials` on a public application, a code flow without a redirect URI, or a redirect URI with a fragment (`details.reason` says which). */
+        InvalidOAuthApplicationError: {
+            /** @constant */
+            code: "INVALID_OAUTH_APPLICATION";
+            error: string;
+            details: {
+                reason: string;
+            };
         };
         JsonWebKeySet: {
             keys: components["schemas"]["JsonWebKey"][];
@@ -11825,6 +12308,83 @@ export interface components {
                 "text/plain": string;
             };
         };
+        /** @description No such OAuth application in this project. */
+        OAUTH_APPLICATION_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthApplicationNotFoundError"];
+            };
+        };
+        /** @description No such pending authorization request. */
+        OAUTH_INTERACTION_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthInteractionNotFoundError"];
+            };
+        };
+        /** @description The OAuth application is not valid. */
+        INVALID_OAUTH_APPLICATION: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvalidOAuthApplicationError"];
+            };
+        };
+        /** @description The metadata document. */
+        OAuthMetadata200: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthServerMetadata"];
+            };
+        };
+        /** @description Redirect to the consent page, or to the application's redirect URI with `code` (or `error`), `state` and `iss`. */
+        OAuthRedirect303: {
+            headers: {
+                Location?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description An OAuth error (RFC 6749 `error`, `error_description`), or a path or query that does not match. */
+        OAuthProtocol400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthProtocolError"] | components["schemas"]["SchemaError"];
+            };
+        };
+        /** @description An OAuth error (RFC 6749 `error`, `error_description`), or an unreadable body or one that does not match. */
+        OAuthProtocolBody400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthProtocolError"] | components["schemas"]["RequestErrors400"];
+            };
+        };
+        /** @description `invalid_client` (unknown, revoked or unauthenticated client) or `invalid_token`. */
+        OAuthProtocol401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthProtocolError"];
+            };
+        };
         /** @description Malformed authentication headers, a query that does not match, no signed-in user, or a query combination the operation refuses (plain text). */
         UserMeQuery400: {
             headers: {
@@ -11901,6 +12461,10 @@ export interface components {
         ScimResourceIdPath: string;
         ContactChannelIdPath: string;
         OutboxEmailIdPath: string;
+        /** @description The client id of an OAuth application of the project. */
+        OAuthClientIdPath: string;
+        /** @description The id of a pending authorization request (the consent page's `interaction` query parameter). */
+        OAuthInteractionIdPath: string;
         /** @description The thread's id, chosen by the client (the SDK's chat UI uses a UUID); letters, digits, `-` and `_`. */
         AiChatThreadIdPath: string;
         WebhookEndpointIdPath: string;
@@ -21821,6 +22385,511 @@ export interface operations {
             400: components["responses"]["ScimBadRequest"];
             401: components["responses"]["ScimUnauthorized"];
             404: components["responses"]["ScimNotFound"];
+        };
+    };
+    listOAuthApplications: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The applications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthApplicationList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    createOAuthApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthApplicationCreate"];
+            };
+        };
+        responses: {
+            /** @description The application, with its secret (confidential applications) shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthApplicationWithSecret"];
+                };
+            };
+            /** @description Malformed headers or body, or an application that cannot work as described. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAuthErrors400"] | components["schemas"]["RequestErrors400"] | components["schemas"]["AccessTypeRequiredError"] | components["schemas"]["InvalidOAuthApplicationError"];
+                };
+            };
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    deleteOAuthApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                /** @description The client id of an OAuth application of the project. */
+                client_id: components["parameters"]["OAuthClientIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["OAUTH_APPLICATION_NOT_FOUND"];
+        };
+    };
+    updateOAuthApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                /** @description The client id of an OAuth application of the project. */
+                client_id: components["parameters"]["OAuthClientIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthApplicationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The application as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthApplication"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["OAUTH_APPLICATION_NOT_FOUND"];
+        };
+    };
+    updateOAuthProviderSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthProviderSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The settings as they are now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProviderSettings"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    getOAuthConsentRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                /** @description The id of a pending authorization request (the consent page's `interaction` query parameter). */
+                interaction_id: components["parameters"]["OAuthInteractionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthConsentRequest"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["UserRequired401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["OAUTH_INTERACTION_NOT_FOUND"];
+        };
+    };
+    completeOAuthConsentRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                /** @description The id of a pending authorization request (the consent page's `interaction` query parameter). */
+                interaction_id: components["parameters"]["OAuthInteractionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    allow: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Where the browser goes next. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect_to: string;
+                    };
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["UserRequired401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["OAUTH_INTERACTION_NOT_FOUND"];
+        };
+    };
+    getOAuthProviderOpenIdConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OAuthMetadata200"];
+            400: components["responses"]["Query400"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
+        };
+    };
+    getOAuthAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OAuthMetadata200"];
+            400: components["responses"]["Query400"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
+        };
+    };
+    getOAuthProviderJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON Web Key Set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jwk-set+json": components["schemas"]["JsonWebKeySet"];
+                };
+            };
+            400: components["responses"]["Query400"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
+        };
+    };
+    redirectToOAuthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            303: components["responses"]["OAuthRedirect303"];
+            400: components["responses"]["OAuthProtocol400"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
+        };
+    };
+    redirectFromOAuthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+                /** @description The id of a pending authorization request (the consent page's `interaction` query parameter). */
+                interaction_id: components["parameters"]["OAuthInteractionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            303: components["responses"]["OAuthRedirect303"];
+            400: components["responses"]["OAuthProtocol400"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
+        };
+    };
+    exchangeOAuthProviderToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthProtocolForm"];
+            };
+        };
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProviderTokens"];
+                };
+            };
+            400: components["responses"]["OAuthProtocolBody400"];
+            401: components["responses"]["OAuthProtocol401"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
+        };
+    };
+    getOAuthUserInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's claims. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthUserInfo"];
+                };
+            };
+            400: components["responses"]["OAuthProtocol400"];
+            401: components["responses"]["OAuthProtocol401"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
+        };
+    };
+    revokeOAuthProviderToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthProtocolForm"];
+            };
+        };
+        responses: {
+            /** @description Revoked (or never valid). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["OAuthProtocolBody400"];
+            401: components["responses"]["OAuthProtocol401"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
+        };
+    };
+    checkOAuthProviderToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthProtocolForm"];
+            };
+        };
+        responses: {
+            /** @description The token's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthIntrospection"];
+                };
+            };
+            400: components["responses"]["OAuthProtocolBody400"];
+            401: components["responses"]["OAuthProtocol401"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
         };
     };
     listWebhookEndpoints: {

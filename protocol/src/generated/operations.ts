@@ -231,6 +231,22 @@ export type OperationName =
   | "setScimGroup"
   | "updateScimGroup"
   | "deleteScimGroup"
+  | "listOAuthApplications"
+  | "createOAuthApplication"
+  | "updateOAuthApplication"
+  | "deleteOAuthApplication"
+  | "updateOAuthProviderSettings"
+  | "getOAuthConsentRequest"
+  | "completeOAuthConsentRequest"
+  | "getOAuthProviderOpenIdConfiguration"
+  | "getOAuthAuthorizationServerMetadata"
+  | "getOAuthProviderJwks"
+  | "redirectToOAuthConsent"
+  | "redirectFromOAuthConsent"
+  | "exchangeOAuthProviderToken"
+  | "getOAuthUserInfo"
+  | "revokeOAuthProviderToken"
+  | "checkOAuthProviderToken"
   | "listWebhookEndpoints"
   | "createWebhookEndpoint"
   | "getWebhookEndpoint"
@@ -469,6 +485,22 @@ export const getScimGroup = {"operationId":"getScimGroup","method":"GET","path":
 export const setScimGroup = {"operationId":"setScimGroup","method":"PUT","path":"/scim/v2/{directory_id}/Groups/{resource_id}","responseType":"none","bodyType":"application/scim+json","auth":"none"} as const;
 export const updateScimGroup = {"operationId":"updateScimGroup","method":"PATCH","path":"/scim/v2/{directory_id}/Groups/{resource_id}","responseType":"none","bodyType":"application/scim+json","auth":"none"} as const;
 export const deleteScimGroup = {"operationId":"deleteScimGroup","method":"DELETE","path":"/scim/v2/{directory_id}/Groups/{resource_id}","responseType":"none","auth":"none"} as const;
+export const listOAuthApplications = {"operationId":"listOAuthApplications","method":"GET","path":"/internal/oauth-applications","responseType":"json","auth":"required"} as const;
+export const createOAuthApplication = {"operationId":"createOAuthApplication","method":"POST","path":"/internal/oauth-applications","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const updateOAuthApplication = {"operationId":"updateOAuthApplication","method":"PATCH","path":"/internal/oauth-applications/{client_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const deleteOAuthApplication = {"operationId":"deleteOAuthApplication","method":"DELETE","path":"/internal/oauth-applications/{client_id}","responseType":"json","auth":"required"} as const;
+export const updateOAuthProviderSettings = {"operationId":"updateOAuthProviderSettings","method":"PATCH","path":"/internal/oauth-provider/settings","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const getOAuthConsentRequest = {"operationId":"getOAuthConsentRequest","method":"GET","path":"/oauth-provider/interactions/{interaction_id}","responseType":"json","auth":"required"} as const;
+export const completeOAuthConsentRequest = {"operationId":"completeOAuthConsentRequest","method":"POST","path":"/oauth-provider/interactions/{interaction_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const getOAuthProviderOpenIdConfiguration = {"operationId":"getOAuthProviderOpenIdConfiguration","method":"GET","path":"/projects/{project_id}/oauth/.well-known/openid-configuration","responseType":"json","auth":"none"} as const;
+export const getOAuthAuthorizationServerMetadata = {"operationId":"getOAuthAuthorizationServerMetadata","method":"GET","path":"/projects/{project_id}/oauth/.well-known/oauth-authorization-server","responseType":"json","auth":"none"} as const;
+export const getOAuthProviderJwks = {"operationId":"getOAuthProviderJwks","method":"GET","path":"/projects/{project_id}/oauth/jwks","responseType":"none","auth":"none"} as const;
+export const redirectToOAuthConsent = {"operationId":"redirectToOAuthConsent","method":"GET","path":"/projects/{project_id}/oauth/auth","responseType":"none","auth":"none"} as const;
+export const redirectFromOAuthConsent = {"operationId":"redirectFromOAuthConsent","method":"GET","path":"/projects/{project_id}/oauth/auth/{interaction_id}","responseType":"none","auth":"none"} as const;
+export const exchangeOAuthProviderToken = {"operationId":"exchangeOAuthProviderToken","method":"POST","path":"/projects/{project_id}/oauth/token","responseType":"json","bodyType":"application/x-www-form-urlencoded","auth":"none"} as const;
+export const getOAuthUserInfo = {"operationId":"getOAuthUserInfo","method":"GET","path":"/projects/{project_id}/oauth/me","responseType":"json","auth":"none"} as const;
+export const revokeOAuthProviderToken = {"operationId":"revokeOAuthProviderToken","method":"POST","path":"/projects/{project_id}/oauth/token/revocation","responseType":"none","bodyType":"application/x-www-form-urlencoded","auth":"none"} as const;
+export const checkOAuthProviderToken = {"operationId":"checkOAuthProviderToken","method":"POST","path":"/projects/{project_id}/oauth/token/introspection","responseType":"json","bodyType":"application/x-www-form-urlencoded","auth":"none"} as const;
 export const listWebhookEndpoints = {"operationId":"listWebhookEndpoints","method":"GET","path":"/internal/webhooks/endpoints","responseType":"json","auth":"required"} as const;
 export const createWebhookEndpoint = {"operationId":"createWebhookEndpoint","method":"POST","path":"/internal/webhooks/endpoints","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const getWebhookEndpoint = {"operationId":"getWebhookEndpoint","method":"GET","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","auth":"required"} as const;

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listOAuthApplications" | "createOAuthApplication" | "updateOAuthApplication" | "deleteOAuthApplication" | "updateOAuthProviderSettings" | "getOAuthConsentRequest" | "completeOAuthConsentRequest" | "getOAuthProviderOpenIdConfiguration" | "getOAuthAuthorizationServerMetadata" | "getOAuthProviderJwks" | "redirectToOAuthConsent" | "redirectFromOAuthConsent" | "exchangeOAuthProviderToken" | "getOAuthUserInfo" | "revokeOAuthProviderToken" | "checkOAuthProviderToken" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -976,6 +976,108 @@ export const sharedSchemas = [
     }
   },
   {
+    "$id": "OAuthApplication",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "client_id",
+      "name",
+      "type",
+      "redirect_uris",
+      "grant_types",
+      "scopes",
+      "logo_url",
+      "registered_dynamically",
+      "created_at_millis"
+    ],
+    "properties": {
+      "client_id": { "type": "string" },
+      "name": { "type": "string" },
+      "type": { "type": "string", "enum": ["confidential", "public"] },
+      "redirect_uris": { "type": "array", "items": { "type": "string" } },
+      "grant_types": {
+        "type": "array",
+        "items": { "type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials"] }
+      },
+      "scopes": { "type": "array", "items": { "type": "string" } },
+      "logo_url": { "type": ["string", "null"] },
+      "registered_dynamically": { "type": "boolean" },
+      "created_at_millis": { "type": "integer" }
+    }
+  },
+  {
+    "$id": "OAuthApplicationList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items"],
+    "properties": { "items": { "type": "array", "items": { "$ref": "OAuthApplication#" } } }
+  },
+  {
+    "$id": "OAuthApplicationWithSecret",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "client_id",
+      "name",
+      "type",
+      "redirect_uris",
+      "grant_types",
+      "scopes",
+      "logo_url",
+      "registered_dynamically",
+      "created_at_millis",
+      "client_secret"
+    ],
+    "properties": {
+      "client_id": { "type": "string" },
+      "name": { "type": "string" },
+      "type": { "type": "string", "enum": ["confidential", "public"] },
+      "redirect_uris": { "type": "array", "items": { "type": "string" } },
+      "grant_types": {
+        "type": "array",
+        "items": { "type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials"] }
+      },
+      "scopes": { "type": "array", "items": { "type": "string" } },
+      "logo_url": { "type": ["string", "null"] },
+      "registered_dynamically": { "type": "boolean" },
+      "created_at_millis": { "type": "integer" },
+      "client_secret": { "type": ["string", "null"] }
+    }
+  },
+  {
+    "$id": "OAuthConsentRequest",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["client_id", "application_name", "logo_url", "scopes", "remembered"],
+    "properties": {
+      "client_id": { "type": "string" },
+      "application_name": { "type": "string" },
+      "logo_url": { "type": ["string", "null"] },
+      "scopes": { "type": "array", "items": { "$ref": "OAuthConsentScope#" } },
+      "remembered": { "type": "boolean" }
+    }
+  },
+  {
+    "$id": "OAuthConsentScope",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["name", "description"],
+    "properties": { "name": { "type": "string" }, "description": { "type": "string", "in plain words.": null } }
+  },
+  {
+    "$id": "OAuthIntrospection",
+    "type": "object",
+    "required": ["active"],
+    "additionalProperties": true,
+    "properties": {
+      "active": { "type": "boolean" },
+      "client_id": { "type": "string" },
+      "scope": { "type": "string" },
+      "sub": { "type": "string" },
+      "exp": { "type": "integer" }
+    }
+  },
+  {
     "$id": "OAuthProviderList",
     "type": "object",
     "additionalProperties": false,
@@ -985,7 +1087,47 @@ export const sharedSchemas = [
       "is_paginated": { "type": "boolean", "const": false }
     }
   },
+  {
+    "$id": "OAuthProviderSettings",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["issuer", "consent_page_url", "allow_dynamic_registration"],
+    "properties": {
+      "issuer": { "type": "string" },
+      "consent_page_url": { "type": "string" },
+      "allow_dynamic_registration": { "type": "boolean" }
+    }
+  },
+  {
+    "$id": "OAuthProviderTokens",
+    "type": "object",
+    "required": ["access_token", "token_type", "expires_in"],
+    "additionalProperties": true,
+    "properties": {
+      "access_token": { "type": "string" },
+      "token_type": { "type": "string", "const": "Bearer" },
+      "expires_in": { "type": "integer" },
+      "refresh_token": { "type": "string" },
+      "id_token": { "type": "string" },
+      "scope": { "type": "string" }
+    }
+  },
   { "$id": "OAuthProviderView", "oneOf": [{ "$ref": "ClientOAuthProvider#" }, { "$ref": "ServerOAuthProvider#" }] },
+  {
+    "$id": "OAuthServerMetadata",
+    "type": "object",
+    "required": ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri"],
+    "additionalProperties": true,
+    "properties": {
+      "issuer": { "type": "string" },
+      "authorization_endpoint": { "type": "string" },
+      "token_endpoint": { "type": "string" },
+      "jwks_uri": { "type": "string" },
+      "userinfo_endpoint": { "type": "string" },
+      "registration_endpoint": { "type": "string" },
+      "code_challenge_methods_supported": { "type": "array", "items": { "type": "string" } }
+    }
+  },
   {
     "$id": "OAuthTokenResponse",
     "type": "object",
@@ -1001,6 +1143,19 @@ export const sharedSchemas = [
       "after_callback_redirect_url": { "type": ["string", "null"] },
       "newUser": { "type": "boolean" },
       "afterCallbackRedirectUrl": { "type": ["string", "null"] }
+    }
+  },
+  {
+    "$id": "OAuthUserInfo",
+    "type": "object",
+    "required": ["sub"],
+    "additionalProperties": false,
+    "properties": {
+      "sub": { "type": "string" },
+      "email": { "type": "string" },
+      "email_verified": { "type": "boolean" },
+      "name": { "type": "string" },
+      "picture": { "type": "string" }
     }
   },
   {
@@ -14863,6 +15018,686 @@ export const routeTable = [
       "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} }
     },
     "errorCodes": { "400": [], "401": [], "404": [] }
+  },
+  {
+    "operationId": "listOAuthApplications",
+    "method": "GET",
+    "url": "/api/v1/internal/oauth-applications",
+    "specPath": "/internal/oauth-applications",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "OAuthApplicationList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "createOAuthApplication",
+    "method": "POST",
+    "url": "/api/v1/internal/oauth-applications",
+    "specPath": "/internal/oauth-applications",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name", "type"],
+        "properties": {
+          "name": { "type": "string", "minLength": 1, "maxLength": 200 },
+          "type": { "type": "string", "enum": ["confidential", "public"] },
+          "redirect_uris": {
+            "type": "array",
+            "maxItems": 20,
+            "uniqueItems": true,
+            "items": { "type": "string", "minLength": 1, "maxLength": 2048, "format": "uri" }
+          },
+          "grant_types": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": { "type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials"] }
+          },
+          "scopes": {
+            "type": "array",
+            "maxItems": 50,
+            "uniqueItems": true,
+            "items": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$" }
+          },
+          "logo_url": { "type": ["string", "null"], "maxLength": 2048, "format": "uri" }
+        }
+      },
+      "response": { "201": { "$ref": "OAuthApplicationWithSecret#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "INVALID_OAUTH_APPLICATION",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "updateOAuthApplication",
+    "method": "PATCH",
+    "url": "/api/v1/internal/oauth-applications/:client_id",
+    "specPath": "/internal/oauth-applications/{client_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["client_id"],
+        "properties": { "client_id": { "type": "string", "minLength": 1, "maxLength": 200 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "name": { "type": "string", "minLength": 1, "maxLength": 200 },
+          "redirect_uris": {
+            "type": "array",
+            "maxItems": 20,
+            "uniqueItems": true,
+            "items": { "type": "string", "minLength": 1, "maxLength": 2048, "format": "uri" }
+          },
+          "scopes": {
+            "type": "array",
+            "maxItems": 50,
+            "uniqueItems": true,
+            "items": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$" }
+          },
+          "logo_url": { "type": ["string", "null"], "maxLength": 2048, "format": "uri" }
+        }
+      },
+      "response": { "200": { "$ref": "OAuthApplication#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["OAUTH_APPLICATION_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "deleteOAuthApplication",
+    "method": "DELETE",
+    "url": "/api/v1/internal/oauth-applications/:client_id",
+    "specPath": "/internal/oauth-applications/{client_id}",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["client_id"],
+        "properties": { "client_id": { "type": "string", "minLength": 1, "maxLength": 200 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["OAUTH_APPLICATION_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "updateOAuthProviderSettings",
+    "method": "PATCH",
+    "url": "/api/v1/internal/oauth-provider/settings",
+    "specPath": "/internal/oauth-provider/settings",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "consent_page_url": { "type": ["string", "null"], "maxLength": 2048, "format": "uri" },
+          "allow_dynamic_registration": { "type": "boolean" },
+          "rotate_signing_key": { "type": "boolean" }
+        }
+      },
+      "response": { "200": { "$ref": "OAuthProviderSettings#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "getOAuthConsentRequest",
+    "method": "GET",
+    "url": "/api/v1/oauth-provider/interactions/:interaction_id",
+    "specPath": "/oauth-provider/interactions/{interaction_id}",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["interaction_id"],
+        "properties": { "interaction_id": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[A-Za-z0-9_-]+$" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "OAuthConsentRequest#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["OAUTH_INTERACTION_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "completeOAuthConsentRequest",
+    "method": "POST",
+    "url": "/api/v1/oauth-provider/interactions/:interaction_id",
+    "specPath": "/oauth-provider/interactions/{interaction_id}",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["interaction_id"],
+        "properties": { "interaction_id": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[A-Za-z0-9_-]+$" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": { "type": "object", "additionalProperties": false, "required": ["allow"], "properties": { "allow": { "type": "boolean" } } },
+      "response": {
+        "200": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["redirect_to"],
+          "properties": { "redirect_to": { "type": "string" } }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["OAUTH_INTERACTION_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "getOAuthProviderOpenIdConfiguration",
+    "method": "GET",
+    "url": "/api/v1/projects/:project_id/oauth/.well-known/openid-configuration",
+    "specPath": "/projects/{project_id}/oauth/.well-known/openid-configuration",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id"],
+        "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": true, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "OAuthServerMetadata#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["PROJECT_NOT_FOUND"] }
+  },
+  {
+    "operationId": "getOAuthAuthorizationServerMetadata",
+    "method": "GET",
+    "url": "/api/v1/projects/:project_id/oauth/.well-known/oauth-authorization-server",
+    "specPath": "/projects/{project_id}/oauth/.well-known/oauth-authorization-server",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id"],
+        "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": true, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "OAuthServerMetadata#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["PROJECT_NOT_FOUND"] }
+  },
+  {
+    "operationId": "getOAuthProviderJwks",
+    "method": "GET",
+    "url": "/api/v1/projects/:project_id/oauth/jwks",
+    "specPath": "/projects/{project_id}/oauth/jwks",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/jwk-set+json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id"],
+        "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": true, "required": [], "properties": {} }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["PROJECT_NOT_FOUND"] }
+  },
+  {
+    "operationId": "redirectToOAuthConsent",
+    "method": "GET",
+    "url": "/api/v1/projects/:project_id/oauth/auth",
+    "specPath": "/projects/{project_id}/oauth/auth",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 303,
+    "successContentType": null,
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id"],
+        "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": true, "required": [], "properties": {} }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["PROJECT_NOT_FOUND"] }
+  },
+  {
+    "operationId": "redirectFromOAuthConsent",
+    "method": "GET",
+    "url": "/api/v1/projects/:project_id/oauth/auth/:interaction_id",
+    "specPath": "/projects/{project_id}/oauth/auth/{interaction_id}",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 303,
+    "successContentType": null,
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id", "interaction_id"],
+        "properties": {
+          "project_id": { "type": "string", "minLength": 1, "maxLength": 64 },
+          "interaction_id": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[A-Za-z0-9_-]+$" }
+        }
+      },
+      "querystring": { "type": "object", "additionalProperties": true, "required": [], "properties": {} }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["PROJECT_NOT_FOUND"] }
+  },
+  {
+    "operationId": "exchangeOAuthProviderToken",
+    "method": "POST",
+    "url": "/api/v1/projects/:project_id/oauth/token",
+    "specPath": "/projects/{project_id}/oauth/token",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id"],
+        "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": { "type": "string" },
+        "properties": {
+          "grant_type": { "type": "string" },
+          "code": { "type": "string" },
+          "redirect_uri": { "type": "string" },
+          "code_verifier": { "type": "string" },
+          "refresh_token": { "type": "string" },
+          "scope": { "type": "string" },
+          "resource": { "type": "string" },
+          "client_id": { "type": "string" },
+          "client_secret": { "type": "string" },
+          "token": { "type": "string" },
+          "token_type_hint": { "type": "string" }
+        }
+      },
+      "response": { "200": { "$ref": "OAuthProviderTokens#" } }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"], "401": [], "404": ["PROJECT_NOT_FOUND"] }
+  },
+  {
+    "operationId": "getOAuthUserInfo",
+    "method": "GET",
+    "url": "/api/v1/projects/:project_id/oauth/me",
+    "specPath": "/projects/{project_id}/oauth/me",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id"],
+        "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": true, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "OAuthUserInfo#" } }
+    },
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "401": [], "404": ["PROJECT_NOT_FOUND"] }
+  },
+  {
+    "operationId": "revokeOAuthProviderToken",
+    "method": "POST",
+    "url": "/api/v1/projects/:project_id/oauth/token/revocation",
+    "specPath": "/projects/{project_id}/oauth/token/revocation",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": null,
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id"],
+        "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": { "type": "string" },
+        "properties": {
+          "grant_type": { "type": "string" },
+          "code": { "type": "string" },
+          "redirect_uri": { "type": "string" },
+          "code_verifier": { "type": "string" },
+          "refresh_token": { "type": "string" },
+          "scope": { "type": "string" },
+          "resource": { "type": "string" },
+          "client_id": { "type": "string" },
+          "client_secret": { "type": "string" },
+          "token": { "type": "string" },
+          "token_type_hint": { "type": "string" }
+        }
+      }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"], "401": [], "404": ["PROJECT_NOT_FOUND"] }
+  },
+  {
+    "operationId": "checkOAuthProviderToken",
+    "method": "POST",
+    "url": "/api/v1/projects/:project_id/oauth/token/introspection",
+    "specPath": "/projects/{project_id}/oauth/token/introspection",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["project_id"],
+        "properties": { "project_id": { "type": "string", "minLength": 1, "maxLength": 64 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": { "type": "string" },
+        "properties": {
+          "grant_type": { "type": "string" },
+          "code": { "type": "string" },
+          "redirect_uri": { "type": "string" },
+          "code_verifier": { "type": "string" },
+          "refresh_token": { "type": "string" },
+          "scope": { "type": "string" },
+          "resource": { "type": "string" },
+          "client_id": { "type": "string" },
+          "client_secret": { "type": "string" },
+          "token": { "type": "string" },
+          "token_type_hint": { "type": "string" }
+        }
+      },
+      "response": { "200": { "$ref": "OAuthIntrospection#" } }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"], "401": [], "404": ["PROJECT_NOT_FOUND"] }
   },
   {
     "operationId": "listWebhookEndpoints",
