@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from '../../examples/demo/e2e/chromium.ts';
 import { freePort } from '../../examples/demo/e2e/demo-platform.ts';
 import { ensureDashboardBuilt, ensureExampleAppBuilt } from '../../scripts/src/example-app/build-example-app.ts';
-import type { PaymentSettings } from '../../server/src/modules/payments/payment-settings.ts';
+import type { PaymentSettings } from '../../server/src/modules/billing/payments/payment-settings.ts';
 import type { WebAppConfig } from '../../server/src/plugins/web-app.ts';
 import { ensureInternalProject } from '../../server/src/testing/internal-project.ts';
 import { StripeStandIn } from '../../server/src/testing/stripe-stand-in.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
-import type { UserWrite } from '../../server/src/modules/users/user-writes.ts';
+import type { UserWrite } from '../../server/src/modules/identity/users/user-writes.ts';
 import { createProject, expectAccessible, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
 
 /**

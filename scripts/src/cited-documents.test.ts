@@ -25,7 +25,7 @@ describe('documents cited by code comments', () => {
   });
 
   it('catches the citations that used to point outside it', () => {
-    const file = 'server/src/modules/teams/teams.service.ts';
+    const file = 'server/src/modules/organisations/teams/teams.service.ts';
     expect(missingCitations(root, file, '/** Teams (endpoints.md §12, entities.md Team). */')).toEqual([
       `${file}: endpoints.md`,
       `${file}: entities.md`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleOf } from './db/handle.ts';
-import { readSearchStatisticsAcrossProjects } from './modules/users/user.repository.ts';
-import type { UserWrite } from './modules/users/user-writes.ts';
+import { readSearchStatisticsAcrossProjects } from './modules/identity/users/user.repository.ts';
+import type { UserWrite } from './modules/identity/users/user-writes.ts';
 import { withTestContext } from './testing/test-context.ts';
 
 /** The smoke subset on the embedded database: same migrations, same SQL, same answers. */

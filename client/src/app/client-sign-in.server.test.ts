@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-settings.ts';
+import type { OAuthSettings } from '../../../server/src/modules/authentication/oauth/oauth-settings.ts';
 import { type MockProvider, startMockProvider } from '../../../server/src/testing/mock-oauth-provider.ts';
 import { SoftwareAuthenticator } from '../../../server/src/testing/software-authenticator.ts';
 import { withTestContext } from '../../../server/src/testing/test-context.ts';

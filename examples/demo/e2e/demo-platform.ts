@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { ensureExampleAppBuilt } from '../../../scripts/src/example-app/build-example-app.ts';
-import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-settings.ts';
-import type { PaymentSettings } from '../../../server/src/modules/payments/payment-settings.ts';
+import type { OAuthSettings } from '../../../server/src/modules/authentication/oauth/oauth-settings.ts';
+import type { PaymentSettings } from '../../../server/src/modules/billing/payments/payment-settings.ts';
 import type { WebAppConfig } from '../../../server/src/plugins/web-app.ts';
 import type { ServiceOptions } from '../../../server/src/services.ts';
 import { type SmtpSink, startSmtpSink } from '../../../server/src/testing/smtp-sink.ts';

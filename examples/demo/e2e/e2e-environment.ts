@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { OAuthSettings } from '../../../server/src/modules/oauth/oauth-settings.ts';
-import type { PaymentSettings } from '../../../server/src/modules/payments/payment-settings.ts';
+import type { OAuthSettings } from '../../../server/src/modules/authentication/oauth/oauth-settings.ts';
+import type { PaymentSettings } from '../../../server/src/modules/billing/payments/payment-settings.ts';
 import type { ServiceOptions } from '../../../server/src/services.ts';
 import { launchChromium } from './chromium.ts';
 import { type DemoPlatform, startDemoPlatform } from './demo-platform.ts';

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { createDatabase } from '../../../server/src/db/create-database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { scheduleJob } from '../../../server/src/kernel/background-job.ts';
-import { readEmailDeliverySettings } from '../../../server/src/modules/email/email-delivery-settings.ts';
+import { readEmailDeliverySettings } from '../../../server/src/modules/messaging/email/email-delivery-settings.ts';
 import { createServer, migrations } from '../../../server/src/services.ts';
 import { startCountingSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
 

@@ -57,10 +57,10 @@ export const bundledPackages = [
 /** Assets the bundle reads or starts by path, copied beside it at their relative places. */
 const assets: Array<[from: string, to: string]> = [
   ['src/generated/openapi.json', 'generated/openapi.json'],
-  ['src/modules/email/rendering/render-worker.mjs', 'src/render-worker.mjs'],
-  ['src/modules/email/rendering/render-output.mjs', 'src/render-output.mjs'],
-  ['src/modules/email/rendering/variables-schema.mjs', 'src/variables-schema.mjs'],
-  ['src/modules/email/rendering/sandbox-runtime.entry.ts', 'src/sandbox-runtime.entry.ts'],
+  ['src/modules/messaging/email/rendering/render-worker.mjs', 'src/render-worker.mjs'],
+  ['src/modules/messaging/email/rendering/render-output.mjs', 'src/render-output.mjs'],
+  ['src/modules/messaging/email/rendering/variables-schema.mjs', 'src/variables-schema.mjs'],
+  ['src/modules/messaging/email/rendering/sandbox-runtime.entry.ts', 'src/sandbox-runtime.entry.ts'],
 ];
 
 export async function buildServer(): Promise<void> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundledPackages, ensureServerBuilt } from '../../../scripts/src/build/build-server.ts';
-import { darkThemeId, systemTemplateIds } from '../modules/email/built-in-emails.ts';
+import { darkThemeId, systemTemplateIds } from '../modules/messaging/email/built-in-emails.ts';
 import { freshDatabase, startServerProcess, waitFor } from '../testing/server-process.ts';
 
 const cleanups: Array<() => unknown> = [];

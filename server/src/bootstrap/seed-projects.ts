@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ServerEnv } from '../config/env.ts';
 import type { Services } from '../services.ts';
 import type { ProjectId } from '../tenancy/project-id.ts';
-import type { ProjectKeyKind } from '../modules/api-keys/key-format.ts';
+import type { ProjectKeyKind } from '../modules/platform/project-keys/key-format.ts';
 import { demoPaymentsCatalogue } from './demo-catalogue.ts';
 
 export type SeededProject = {

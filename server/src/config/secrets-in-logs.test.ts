@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../db/create-database.ts';
-import { emailModule } from '../modules/email/index.ts';
+import { emailModule } from '../modules/messaging/email/index.ts';
 import { printStartBanner } from '../start-banner.ts';
 import { withTestContext } from '../testing/test-context.ts';
 import { readEnv } from './env.ts';

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { RateLimit } from '../config/rate-limits.ts';
 import { PlainHttpError } from '../lib/plain-http-error.ts';
 
-/** Counts hits per key in fixed windows, in a store every instance shares: a Postgres table, or Redis when REDIS_URL is set (modules/rate-limit-counters). */
+/** Counts hits per key in fixed windows, in a store every instance shares: a Postgres table, or Redis when REDIS_URL is set (modules/platform/rate-limit-counters). */
 export type RateLimitCounter = {
   /** Counts one hit of `key` in its window of `windowMs` (a new window when the last one ended). */
   hit: (key: string, windowMs: number) => Promise<CounterState>;

@@ -108,7 +108,7 @@ describe('response serialisation', () => {
     const route = routeTable.find((entry) => entry.operationId === 'getCurrentProject');
     const app = Fastify();
     for (const schema of sharedSchemas) app.addSchema(schema);
-    const { toClientProject } = await import('../modules/projects/client-project.ts');
+    const { toClientProject } = await import('../modules/platform/projects/client-project.ts');
     const view = toClientProject(env.project.project);
     app.get('/leaky', { schema: { response: route?.schema.response } }, async () => ({
       ...view,

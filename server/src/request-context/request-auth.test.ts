@@ -6,7 +6,7 @@ import type { RouteDefinition } from '../routing/route-definition.ts';
 import { expectPlain } from '../testing/expect-response.ts';
 import { ensureInternalProject } from '../testing/internal-project.ts';
 import { withTestContext, type TestProject } from '../testing/test-context.ts';
-import { accessTokenSubject } from '../modules/access-tokens/access-token-subject.ts';
+import { accessTokenSubject } from '../modules/authentication/access-tokens/access-token-subject.ts';
 
 /**
  * The header checks of docs/protocol/overview.md §2, in their order, on every operation that reads project

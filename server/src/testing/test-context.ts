@@ -6,13 +6,13 @@ import type { InjectOptions } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { WebAppOptions } from '../plugins/web-app.ts';
-import type { OAuthSettings } from '../modules/oauth/oauth-settings.ts';
-import type { PaymentSettings } from '../modules/payments/payment-settings.ts';
+import type { OAuthSettings } from '../modules/authentication/oauth/oauth-settings.ts';
+import type { PaymentSettings } from '../modules/billing/payments/payment-settings.ts';
 import { buildApp } from '../app.ts';
 import type { RateLimits } from '../config/rate-limits.ts';
 import { createDatabase, type DatabaseHandle } from '../db/create-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import type { ProjectKeyKind } from '../modules/api-keys/key-format.ts';
+import type { ProjectKeyKind } from '../modules/platform/project-keys/key-format.ts';
 import { createServer, migrations, type ServiceOptions } from '../services.ts';
 import { contractRequest } from './contract.ts';
 

@@ -1,0 +1,171 @@
+import { PlainHttpError } from '../../../lib/plain-http-error.ts';
+import { isProviderType } from '../../authentication/oauth/index.ts';
+import { usesSharedKeys } from '../../authentication/oauth/index.ts';
+import { builtInThemes } from '../../messaging/email/index.ts';
+import { defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../../tenancy/project-config.ts';
+import { parseCatalogue } from '../../billing/payments/index.ts';
+import { assertValidPasswordPolicy, assertValidSignUpRules } from '../../authentication/sign-up-rules/index.ts';
+import { assertValidBotChallenge } from '../../authentication/bot-challenges/index.ts';
+import { assertProductionReady } from './production-mode.ts';
+import { findUnsafeInput } from '../../../routing/unsafe-input.ts';
+
+function fail(message: string): never {
+  throw new PlainHttpError(400, message);
+}
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Sections that are records of entries (their defaults name entries, not settings): not walked into. */
+const records = new Set(['rbac.defaultPermissions.teamCreator', 'rbac.defaultPermissions.teamMember', 'rbac.defaultPermissions.signUp']);
+
+/** The settings whose values are a closed list. */
+const choices: Record<string, readonly string[]> = {
+  'sourceOfTruth.type': ['hosted'],
+  'auth.oauth.accountMergeStrategy': ['link_method', 'raise_error', 'allow_duplicates'],
+  'auth.signUpRulesDefaultAction': ['allow', 'reject'],
+};
+
+/**
+ * The rules a rendered config must follow; the first broken one is the answer (plain 400). The
+ * messages are listed in the spec (updateProjectConfigOverride, ProjectConfigUpdate).
+ */
+export function assertValidConfig(projectId: string, config: ProjectConfig, isProductionMode: boolean): void {
+  assertShape(defaultProjectConfig as unknown as JsonObject, config as unknown as JsonObject, '');
+  for (const [id, provider] of Object.entries(config.auth.oauth.providers)) assertValidProvider(id, provider);
+  assertValidPasswordPolicy(config);
+  assertValidBotChallenge(config);
+  assertValidSignUpRules(config);
+  assertValidEmailServer(config.emails.server);
+  for (const [id, domain] of Object.entries(config.domains.trustedDomains)) {
+    if (!isObject(domain)) fail(`domains.trustedDomains.${id} must be an object.`);
+    assertValidDomain(domain.baseUrl);
+    if (typeof domain.handlerPath !== 'string' || !domain.handlerPath.startsWith('/'))
+      fail(`The handler path of ${domain.baseUrl} must start with "/".`);
+  }
+  const theme = config.emails.selectedThemeId;
+  if (!Object.hasOwn(builtInThemes, theme) && !Object.hasOwn(config.emails.themes, theme)) fail(`Email theme ${theme} does not exist.`);
+  assertValidEmailContent(config.emails);
+  parseCatalogue(config.payments);
+  if (isProductionMode) assertProductionReady(projectId, config);
+}
+
+/** Every setting that has a default keeps its default's kind (a boolean stays a boolean, a section an object). */
+function assertShape(defaults: JsonObject, rendered: JsonObject, prefix: string): void {
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const path = `${prefix}${key}`;
+    const value = rendered[key];
+    const allowed = choices[path];
+    if (allowed && !allowed.includes(value as string)) fail(`${path} must be one of ${allowed.join(', ')}.`);
+    if (typeof fallback === 'boolean' && typeof value !== 'boolean') fail(`${path} must be true or false.`);
+    if (typeof fallback === 'string' && typeof value !== 'string') fail(`${path} must be a string.`);
+    if (isObject(fallback)) {
+      if (!isObject(value)) fail(`${path} must be an object.`);
+      if (!records.has(path)) assertShape(fallback, value as JsonObject, `${path}.`);
+    }
+  }
+}
+
+const providerFlags = ['isShared', 'allowSignIn', 'allowConnectedAccounts'] as const;
+const providerTexts = ['type', 'clientId', 'clientSecret', 'facebookConfigId', 'microsoftTenantId', 'customCallbackUrl'] as const;
+
+function assertValidProvider(id: string, provider: unknown): void {
+  const path = `auth.oauth.providers.${id}`;
+  if (!isObject(provider)) fail(`${path} must be an object.`);
+  for (const flag of providerFlags) {
+    if (provider[flag] !== undefined && typeof provider[flag] !== 'boolean') fail(`${path}.${flag} must be true or false.`);
+  }
+  for (const text of providerTexts) {
+    if (provider[text] !== undefined && typeof provider[text] !== 'string') fail(`${path}.${text} must be a string.`);
+  }
+  const type = (provider.type as string | undefined) ?? id;
+  if (!isProviderType(type)) fail(`OAuth provider ${id} has an unknown type "${type}".`);
+  // Own keys: `isShared: false`, or no `isShared` and a client id (how sign-in reads it).
+  if (!usesSharedKeys(provider)) {
+    if (!provider.clientId) fail('Client ID is missing');
+    if (!provider.clientSecret) fail('Client secret is missing');
+  }
+}
+
+/**
+ * Themes and templates are objects with a string `displayName` and `tsxSource`; a template's
+ * `themeId` is `false` (no theme) or names a theme that exists (built in or in `emails.themes`).
+ * Without this, one bad entry made every read of the templates fail (issue #30).
+ */
+function assertValidEmailContent(emails: ProjectConfig['emails']): void {
+  const themes = emails.themes as Record<string, unknown>;
+  for (const [kind, entries] of [
+    ['themes', themes],
+    ['templates', emails.templates as Record<string, unknown>],
+  ] as const) {
+    for (const [id, entry] of Object.entries(entries)) {
+      const path = `emails.${kind}.${id}`;
+      if (!isObject(entry)) fail(`${path} must be an object.`);
+      for (const field of ['displayName', 'tsxSource']) if (typeof entry[field] !== 'string') fail(`${path}.${field} must be a string.`);
+      if (kind !== 'templates' || entry.themeId === undefined || entry.themeId === false) continue;
+      const themeId = entry.themeId;
+      if (typeof themeId !== 'string') fail(`${path}.themeId must be a theme id or false.`);
+      const known = (id: string) => id.toLowerCase() === themeId.toLowerCase();
+      if (!Object.keys(builtInThemes).some(known) && !Object.keys(themes).some(known))
+        fail(`Email template ${id} uses theme ${themeId}, which does not exist.`);
+    }
+  }
+}
+
+const filled = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
+
+function assertValidEmailServer(server: ProjectConfig['emails']['server']): void {
+  if (server.isShared !== false) return;
+  if (!filled(server.host)) fail('Email host is missing');
+  if (server.port === undefined || !Number.isInteger(server.port) || server.port < 0 || server.port > 65535)
+    fail('Email port must be a number between 0 and 65535');
+  if (!filled(server.username)) fail('Email username is missing');
+  if (!filled(server.password)) fail('Email password is missing');
+  if (!filled(server.senderName)) fail('Email sender name is missing');
+  if (!filled(server.senderEmail)) fail('Email sender email is missing');
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(server.senderEmail as string)) fail('Email sender email is not a valid email');
+}
+
+/**
+ * A trusted domain: an http(s) base URL of at most 300 characters whose host may hold wildcards
+ * (`*` one label, `**` any number) but no leading, trailing or double dots; the port and path may not.
+ */
+export function assertValidDomain(domain: unknown): void {
+  const text = typeof domain === 'string' ? domain : String(domain);
+  const match = typeof domain === 'string' ? /^(https?):\/\/([^/:?#]+)(:[^/?#]*)?(\/[^?#]*)?$/i.exec(domain) : null;
+  const host = match?.[2];
+  if (!match || !host) fail(`Invalid domain "${text}": it must be an http or https URL.`);
+  if (text.length > 300) fail(`Invalid domain "${text}": it may be at most 300 characters long.`);
+  if (host.startsWith('.') || host.endsWith('.') || host.includes('..')) {
+    fail(`Invalid domain "${text}": the host may not start or end with a dot or contain two dots in a row.`);
+  }
+  const [, , , port = '', path = ''] = match;
+  if (port.includes('*') || path.includes('*')) fail(`Invalid domain "${text}": wildcards are allowed only in the host.`);
+  if (port !== '' && !/^:\d{1,5}$/.test(port)) fail(`Invalid domain "${text}": the port must be a number.`);
+  if (!/^[a-z0-9*.-]+$/i.test(host)) fail(`Invalid domain "${text}": the host may hold only letters, digits, hyphens, dots and wildcards.`);
+}
+
+/** A config override must be a JSON object, with no key that reaches an object's prototype. */
+export function parseOverride(text: string, field = 'config_override_string'): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return fail(`${field} is not valid JSON.`);
+  }
+  if (!isObject(parsed)) return fail(`${field} must be a JSON object.`);
+  // The string holds JSON the body's own checks never saw: 10 000 levels overflowed the stack (a 500).
+  const unsafe = findUnsafeInput(parsed);
+  if (unsafe) fail(`${field}${unsafe.instancePath} ${unsafe.message}.`);
+  assertSafeKeys(parsed, field);
+  return parsed;
+}
+
+function assertSafeKeys(value: unknown, field: string): void {
+  if (Array.isArray(value)) for (const item of value) assertSafeKeys(item, field);
+  if (!isObject(value)) return;
+  for (const [key, nested] of Object.entries(value)) {
+    const unsafe = key.split('.').find((segment) => unsafeKeySegments.has(segment));
+    if (unsafe !== undefined) fail(`${field} may not use the key "${unsafe}".`);
+    assertSafeKeys(nested, field);
+  }
+}

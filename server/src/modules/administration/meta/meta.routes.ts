@@ -1,0 +1,30 @@
+import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
+import type { RequestAuth } from '../../../request-context/request-auth.ts';
+import { servedOpenApiDocument } from '../../../plugins/openapi-document.ts';
+import { checkClientVersion } from './client-version.ts';
+import { backendUrls, componentVersions, type MetaSettings } from './deployment-info.ts';
+
+export function metaHandlers(deployment: { publicUrl: string; settings: MetaSettings }) {
+  return {
+    getApiRoot: async (request) => `Welcome to the Gatehouse API (Stack Auth compatible).\n\n${describeAuth(request.auth)}\n`,
+
+    getOpenApiDocument: async (_request, reply) => reply.type('application/json; charset=utf-8').send(servedOpenApiDocument()),
+
+    checkFeatureSupport: async (request) => {
+      const feature = typeof request.body?.featureName === 'string' ? ` "${request.body.featureName}"` : '';
+      return `The feature${feature} is not supported by this Gatehouse server yet.`;
+    },
+
+    checkClientVersion: async (request) => checkClientVersion(request.body.clientVersion),
+
+    listBackendUrls: async () => ({ urls: backendUrls(deployment.publicUrl, deployment.settings) }),
+
+    listComponentVersions: async () => componentVersions(),
+  } satisfies Partial<OperationHandlers>;
+}
+
+function describeAuth(auth: RequestAuth | null): string {
+  if (!auth) return 'Authentication: none';
+  const user = auth.user ? `, user ${auth.user.claims.sub}` : '';
+  return `Authentication: ${auth.accessType} access to project ${auth.project.id}${user}`;
+}

@@ -1,0 +1,52 @@
+import type { IncomingMessage } from 'node:http';
+import { ProjectNotFoundError } from '@gatehouse/protocol/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { setSecurityHeaders } from '../../../plugins/response-headers.ts';
+import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
+import type { Project } from '../../../tenancy/project.ts';
+import type { ProviderRegistry } from './provider-registry.ts';
+
+type ProjectLookup = { find(id: string): Promise<Project | undefined> };
+
+/**
+ * Hands a protocol request to the project's oidc-provider: the route (from the spec) has checked the path and read
+ * the form; the provider answers on the raw response, with the platform's headers (request id, CORS...) on it.
+ */
+async function delegate(registry: ProviderRegistry, projects: ProjectLookup, request: FastifyRequest, reply: FastifyReply) {
+  const projectId = (request.params as { project_id: string }).project_id;
+  const project = await projects.find(projectId);
+  if (!project) throw new ProjectNotFoundError({ project_id: projectId });
+  const provider = await registry.providerFor(project);
+  const raw = request.raw as IncomingMessage & { originalUrl?: string; body?: unknown };
+  const url = raw.url ?? '';
+  // The provider computes its own URLs from the mount (originalUrl minus url) and reads an already parsed form.
+  raw.originalUrl = url;
+  raw.url = url.slice(url.indexOf('/oauth') + '/oauth'.length) || '/';
+  if (request.body !== undefined) raw.body = request.body;
+  // What the onSend hook gives every other answer (a hijacked reply skips the hooks).
+  setSecurityHeaders(reply);
+  reply.header('x-stack-request-id', request.id).header('x-hexclave-request-id', request.id).header('cache-control', 'no-store, max-age=0');
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+  reply.hijack();
+  await provider.callback()(raw, reply.raw);
+  return reply;
+}
+
+export function oauthProtocolHandlers(services: { oauthProviders: ProviderRegistry; projects: ProjectLookup }) {
+  const handle = (request: FastifyRequest, reply: FastifyReply) => delegate(services.oauthProviders, services.projects, request, reply);
+  return {
+    getOAuthProviderOpenIdConfiguration: handle,
+    getOAuthAuthorizationServerMetadata: async (request, reply) => {
+      // Same document as the OpenID one (RFC 8414 §3 allows either name).
+      request.raw.url = request.raw.url?.replace('/.well-known/oauth-authorization-server', '/.well-known/openid-configuration');
+      return handle(request, reply);
+    },
+    getOAuthProviderJwks: handle,
+    redirectToOAuthConsent: handle,
+    redirectFromOAuthConsent: handle,
+    exchangeOAuthProviderToken: handle,
+    getOAuthUserInfo: handle,
+    revokeOAuthProviderToken: handle,
+    checkOAuthProviderToken: handle,
+  } satisfies Partial<OperationHandlers>;
+}

@@ -1,0 +1,24 @@
+import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
+import { authOf, userOf } from '../../../request-context/auth-of.ts';
+import type { OAuthApplicationsService } from './oauth-applications.service.ts';
+import type { OAuthConsentService } from './consent.service.ts';
+
+/** The owner's operations and the consent page's (the protocol endpoints are in oauth-protocol.routes.ts). */
+export function oauthProviderHandlers(services: { oauthApplications: OAuthApplicationsService; oauthConsent: OAuthConsentService }) {
+  const { oauthApplications, oauthConsent } = services;
+  return {
+    listOAuthApplications: async (request) => ({ items: await oauthApplications.list(authOf(request).project) }),
+    createOAuthApplication: async (request, reply) =>
+      reply.status(201).send(await oauthApplications.create(authOf(request).project, request.body)),
+    updateOAuthApplication: async (request) => oauthApplications.update(authOf(request).project, request.params.client_id, request.body),
+    deleteOAuthApplication: async (request) => {
+      await oauthApplications.delete(authOf(request).project, request.params.client_id);
+      return { success: true };
+    },
+    updateOAuthProviderSettings: async (request) => oauthApplications.updateSettings(authOf(request).project, request.body),
+    getOAuthConsentRequest: async (request) =>
+      oauthConsent.describe(authOf(request).project, userOf(request).id, request.params.interaction_id),
+    completeOAuthConsentRequest: async (request) =>
+      oauthConsent.answer(authOf(request).project, userOf(request).id, request.params.interaction_id, request.body.allow),
+  } satisfies Partial<OperationHandlers>;
+}

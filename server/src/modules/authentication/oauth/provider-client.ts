@@ -1,0 +1,189 @@
+import { KnownError, OauthProviderAccessDeniedError, OauthProviderTemporarilyUnavailableError } from '@gatehouse/protocol/errors';
+import * as client from 'openid-client';
+import { PlainHttpError } from '../../../lib/plain-http-error.ts';
+import type { ProviderCredentials } from './oauth-settings.ts';
+import type { ProviderEndpoints, ProviderProfile, ProviderSpec, ProviderType } from './provider-table.ts';
+
+/** A provider of a project, ready to talk to: its spec, endpoints (overrides applied) and keys. */
+export type ResolvedProvider = {
+  configId: string;
+  type: ProviderType;
+  spec: ProviderSpec;
+  endpoints: ProviderEndpoints;
+  credentials: ProviderCredentials;
+  isShared: boolean;
+  /** Our callback URL registered at the provider. */
+  redirectUri: string;
+};
+
+export type ProviderTokens = { accessToken: string; refreshToken: string | null; expiresAt: Date | null; scopes: string[] };
+
+/** Scopes as a set: providers separate them by spaces, some (GitHub) by commas. */
+export const splitScopes = (scope: string | undefined | null): string[] => [
+  ...new Set(
+    (scope ?? '')
+      .split(/[\s,]+/)
+      .map((part) => part.trim())
+      .filter(Boolean),
+  ),
+];
+
+/** Provider HTTP calls give up after this many seconds (openid-client's default is 30). */
+const providerTimeoutSeconds = 15;
+
+/**
+ * One provider's side of the OAuth round trip, through openid-client: the authorization URL (PKCE
+ * S256), the code exchange (state, PKCE and, for OpenID providers, the ID token's claims are checked
+ * by the library), the profile, and token refresh. Provider failures become the catalogue's errors.
+ */
+export class ProviderClient {
+  private readonly configuration: client.Configuration;
+
+  constructor(private readonly provider: ResolvedProvider) {
+    const { endpoints, credentials, spec } = provider;
+    this.configuration = new client.Configuration(
+      {
+        issuer: endpoints.issuer,
+        authorization_endpoint: endpoints.authorizationUrl,
+        token_endpoint: endpoints.tokenUrl,
+        userinfo_endpoint: endpoints.userinfoUrl,
+      },
+      credentials.clientId,
+      { client_secret: credentials.clientSecret },
+      spec.tokenAuth === 'basic' ? client.ClientSecretBasic(credentials.clientSecret) : client.ClientSecretPost(credentials.clientSecret),
+    );
+    this.configuration.timeout = providerTimeoutSeconds;
+    // Plain HTTP only ever comes from an operator's endpoint override (a local test provider).
+    if (Object.values(endpoints).some((url) => typeof url === 'string' && url.startsWith('http:'))) {
+      client.allowInsecureRequests(this.configuration);
+    }
+  }
+
+  scopeWith(extraScope: string | undefined): string {
+    return [...new Set([...splitScopes(this.provider.spec.baseScope), ...splitScopes(extraScope)])].join(' ');
+  }
+
+  async authorizationUrl(options: { state: string; codeVerifier: string; scope: string }): Promise<string> {
+    return client
+      .buildAuthorizationUrl(this.configuration, {
+        redirect_uri: this.provider.redirectUri,
+        response_type: 'code',
+        scope: options.scope,
+        state: options.state,
+        code_challenge: await client.calculatePKCECodeChallenge(options.codeVerifier),
+        code_challenge_method: 'S256',
+        ...this.provider.spec.authorizationParams,
+      })
+      .toString();
+  }
+
+  /** The provider's callback parameters → tokens and profile. `extras` are form fields such as Apple's `user`. */
+  async exchangeCode(
+    parameters: Record<string, string>,
+    checks: { state: string; codeVerifier: string; requestedScope: string },
+  ): Promise<{ profile: ProviderProfile; tokens: ProviderTokens }> {
+    const currentUrl = new URL(this.provider.redirectUri);
+    for (const name of ['code', 'state', 'error', 'error_description', 'error_uri', 'iss']) {
+      const value = parameters[name];
+      if (value !== undefined) currentUrl.searchParams.set(name, value);
+    }
+    const response = await this.call(() =>
+      client.authorizationCodeGrant(this.configuration, currentUrl, { pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state }),
+    );
+    const tokens = toTokens(response, splitScopes(checks.requestedScope));
+    const userinfo = this.provider.endpoints.userinfoUrl
+      ? await this.fetchJson(this.provider.endpoints.userinfoUrl, tokens.accessToken)
+      : ((response.claims() ?? {}) as Record<string, unknown>);
+    const emails = this.provider.endpoints.emailsUrl
+      ? await this.fetchJson(this.provider.endpoints.emailsUrl, tokens.accessToken).catch(() => undefined)
+      : undefined;
+    let profile: ProviderProfile;
+    try {
+      profile = this.provider.spec.profile(userinfo as Record<string, unknown>, emails);
+    } catch (error) {
+      throw new PlainHttpError(400, `The provider's profile could not be read: ${(error as Error).message}`);
+    }
+    const appleName = this.provider.type === 'apple' ? appleUserName(parameters.user) : null;
+    return { profile: { ...profile, displayName: profile.displayName ?? appleName }, tokens };
+  }
+
+  /** A new access token from a refresh token (which the provider may rotate). */
+  async refresh(refreshToken: string, scopes: string[]): Promise<ProviderTokens> {
+    const response = await client.refreshTokenGrant(this.configuration, refreshToken);
+    return toTokens(response, scopes);
+  }
+
+  private async fetchJson(url: string, accessToken: string): Promise<unknown> {
+    const headers = new Headers({
+      accept: 'application/json',
+      'user-agent': 'Gatehouse',
+      ...this.provider.spec.userinfoHeaders?.(this.provider.credentials.clientId),
+    });
+    const response = await this.call(() =>
+      client.fetchProtectedResource(this.configuration, accessToken, new URL(url), 'GET', null, headers),
+    );
+    if (response.status >= 500) throw new OauthProviderTemporarilyUnavailableError();
+    if (!response.ok) throw new PlainHttpError(400, `The provider refused to describe the account (HTTP ${response.status}).`);
+    return response.json();
+  }
+
+  /** Runs a provider call, turning its failures into the catalogue's errors (or a plain 400). */
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw providerError(error);
+    }
+  }
+}
+
+export function providerError(error: unknown): Error {
+  if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) {
+    const code = error.error;
+    if (code === 'access_denied' || code === 'consent_required') return new OauthProviderAccessDeniedError();
+    if (code === 'temporarily_unavailable' || code === 'server_error') return new OauthProviderTemporarilyUnavailableError();
+    if (error instanceof client.ResponseBodyError && error.status >= 500) return new OauthProviderTemporarilyUnavailableError();
+    if (code === 'invalid_grant') return new PlainHttpError(400, 'The provider refused its code (expired or already used); sign in again.');
+    return new PlainHttpError(
+      400,
+      `The provider refused the sign-in: ${code}${error.error_description ? ` (${error.error_description})` : ''}`,
+    );
+  }
+  if (isNetworkFailure(error)) return new OauthProviderTemporarilyUnavailableError();
+  // A 5xx answer that is not an OAuth error body (openid-client keeps the response as the cause).
+  if (error instanceof Error && error.cause instanceof Response && error.cause.status >= 500)
+    return new OauthProviderTemporarilyUnavailableError();
+  if (error instanceof Error && !(error instanceof PlainHttpError) && !(error instanceof KnownError)) {
+    return new PlainHttpError(400, `The provider's answer was not accepted: ${error.message}`);
+  }
+  return error as Error;
+}
+
+function isNetworkFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'AbortError' || error.name === 'TimeoutError') return true;
+  return error instanceof TypeError && error.message === 'fetch failed';
+}
+
+function toTokens(response: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers, requested: string[]): ProviderTokens {
+  const expiresIn = response.expiresIn();
+  return {
+    accessToken: response.access_token,
+    refreshToken: response.refresh_token ?? null,
+    expiresAt: expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000),
+    // The provider's answer names the granted scopes when they differ from the requested ones (RFC 6749 §5.1).
+    scopes: typeof response.scope === 'string' ? splitScopes(response.scope) : requested,
+  };
+}
+
+/** Apple sends the name (first sign-in only) as JSON in the form's `user` field. */
+function appleUserName(user: string | undefined): string | null {
+  if (!user) return null;
+  try {
+    const name = (JSON.parse(user) as { name?: { firstName?: string; lastName?: string } }).name;
+    const full = [name?.firstName, name?.lastName].filter(Boolean).join(' ');
+    return full || null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,60 @@
+import { SignUpRuleConditionInvalidError } from '@gatehouse/protocol/errors';
+import { PlainHttpError } from '../../../lib/plain-http-error.ts';
+import type { ProjectConfig } from '../../../tenancy/project-config.ts';
+import { CelConditionError, compileCondition } from './cel-conditions.ts';
+import { signUpRuleActions } from './sign-up-rules.ts';
+
+/** More rules than this is a config no dashboard makes, and each sign-up evaluates them all. */
+export const maxSignUpRules = 100;
+
+function fail(message: string): never {
+  throw new PlainHttpError(400, message);
+}
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isIntegerIn = (value: unknown, min: number, max: number): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+
+/**
+ * The sign-up rules of a config about to be saved (the messages are listed in the spec,
+ * updateProjectConfigOverride): their shape in plain 400s; a condition that does not parse or
+ * type-check is SIGN_UP_RULE_CONDITION_INVALID with the rule and the position.
+ */
+export function assertValidSignUpRules(config: ProjectConfig): void {
+  const rules = Object.entries(config.auth.signUpRules as JsonObject);
+  if (rules.length > maxSignUpRules) fail(`auth.signUpRules may hold at most ${maxSignUpRules} rules.`);
+  for (const [id, rule] of rules) {
+    const path = `auth.signUpRules.${id}`;
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) fail(`${path}: a rule id is 1 to 64 letters, digits, underscores or hyphens.`);
+    if (!isObject(rule)) fail(`${path} must be an object.`);
+    if (typeof rule.enabled !== 'boolean') fail(`${path}.enabled must be true or false.`);
+    if (rule.displayName !== undefined && (typeof rule.displayName !== 'string' || rule.displayName.length > 200))
+      fail(`${path}.displayName must be a string of at most 200 characters.`);
+    if (!isIntegerIn(rule.priority, -1_000_000, 1_000_000)) fail(`${path}.priority must be a whole number between -1000000 and 1000000.`);
+    if (rule.condition !== undefined && typeof rule.condition !== 'string') fail(`${path}.condition must be a string.`);
+    const action = rule.action;
+    if (!isObject(action) || !signUpRuleActions.includes(action.type as never))
+      fail(`${path}.action.type must be one of ${signUpRuleActions.join(', ')}.`);
+    if (action.message !== undefined && (typeof action.message !== 'string' || action.message.length > 500))
+      fail(`${path}.action.message must be a string of at most 500 characters.`);
+    if (typeof rule.condition === 'string' && rule.condition.trim() !== '') assertValidCondition(id, rule.condition);
+  }
+}
+
+function assertValidCondition(ruleId: string, condition: string): void {
+  try {
+    compileCondition(condition);
+  } catch (error) {
+    if (!(error instanceof CelConditionError)) throw error;
+    const message = `Sign-up rule ${ruleId}: ${error.message} (line ${error.position.line}, column ${error.position.column})`;
+    throw new SignUpRuleConditionInvalidError({ rule_id: ruleId, message: error.message, position: error.position }, message);
+  }
+}
+
+/** `auth.passwordPolicy`: whole-number bounds, min ≤ max. */
+export function assertValidPasswordPolicy(config: ProjectConfig): void {
+  const policy = config.auth.passwordPolicy as unknown as JsonObject;
+  if (!isIntegerIn(policy.minLength, 8, 256)) fail('auth.passwordPolicy.minLength must be a whole number from 8 to 256.');
+  if (!isIntegerIn(policy.maxLength, policy.minLength as number, 4096))
+    fail('auth.passwordPolicy.maxLength must be a whole number from auth.passwordPolicy.minLength to 4096.');
+}

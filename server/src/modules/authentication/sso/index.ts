@@ -1,0 +1,36 @@
+import { defineModule } from '../../../kernel/module.ts';
+import { oauthModule } from '../oauth/index.ts';
+import { permissionsModule } from '../../organisations/permissions/index.ts';
+import { projectsModule } from '../../platform/projects/index.ts';
+import { teamsModule } from '../../organisations/teams/index.ts';
+import { usersModule } from '../../identity/users/index.ts';
+import * as migration0110 from './migrations/0110-sso.ts';
+import { SsoAccounts } from './sso-accounts.ts';
+import { SsoConnectionService } from './sso-connection.service.ts';
+import { readSsoSettings, type SsoSettings } from './sso-settings.ts';
+import { SsoSignInService } from './sso-sign-in.service.ts';
+import { ssoHandlers } from './sso.routes.ts';
+import { TeamDomainService } from './team-domain.service.ts';
+
+/**
+ * Enterprise SSO: teams' SAML 2.0 and OpenID Connect connections (JIT sign-in ending in an OAuth
+ * authorization code for the app), teams' verified email domains, home-realm discovery, and the
+ * enrolment of new users on a verified domain.
+ */
+export const ssoModule = defineModule({
+  name: 'sso',
+  migrations: { '0110-sso': migration0110 },
+  requires: [projectsModule, usersModule, teamsModule, permissionsModule, oauthModule],
+  settings: (env): SsoSettings => readSsoSettings(env),
+  services: ({ projects, users, teams, permissions, oauthFlows }, { db, settings, cipher, publicUrl }) => {
+    const teamDomains = new TeamDomainService(db, teams, settings);
+    users.created.subscribe((trx, project, user) => teamDomains.enrol(trx, project, user));
+    const accounts = new SsoAccounts(db, users, teams, permissions);
+    return {
+      ssoConnections: new SsoConnectionService(db, teams, cipher, publicUrl),
+      ssoSignIn: new SsoSignInService(db, projects, oauthFlows, accounts, cipher, settings, publicUrl),
+      teamDomains,
+    };
+  },
+  handlers: (services) => ssoHandlers(services),
+});

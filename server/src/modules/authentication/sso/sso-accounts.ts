@@ -1,0 +1,100 @@
+import {
+  ContactChannelAlreadyUsedForAuthBySomeoneElseError,
+  SignUpNotEnabledError,
+  UserEmailAlreadyExistsError,
+} from '@gatehouse/protocol/errors';
+import { type DbHandle, inTransaction } from '../../../db/handle.ts';
+import type { Project } from '../../../tenancy/project.ts';
+import type { PermissionService } from '../../organisations/permissions/permission.service.ts';
+import type { TeamService } from '../../organisations/teams/team.service.ts';
+import type { UserService } from '../../identity/users/user.service.ts';
+import { findIdentityUser, findVerifiedDomain, insertIdentity } from './sso.repository.ts';
+import type { AttributeMapping, SsoConnectionRow } from './sso.table.ts';
+
+/** Who the IdP says signed in. */
+export type SsoPerson = { subject: string; email: string | null; name: string | null; groups: string[] };
+
+const conflict = (email: string, wouldWork: boolean) =>
+  new ContactChannelAlreadyUsedForAuthBySomeoneElseError({
+    type: 'email',
+    contact_channel_value: email,
+    would_work_if_email_was_verified: wouldWork,
+  });
+
+/**
+ * The user an SSO sign-in ends with: the one linked to this IdP account; else, when the email is
+ * another user's sign-in email, the project's merge strategy (`link_method` links only when that
+ * user verified it; `raise_error` refuses; `allow_duplicates` creates a new user whose copy of the
+ * email does not sign in); else a new user (JIT). Every SSO user is a member of the connection's
+ * team, with the team permissions its IdP groups map to. An IdP is trusted with an address only on a
+ * domain its team verified: any other address never links to an existing account (a team's IdP
+ * could otherwise assert someone else's address and take their account) and is stored unverified.
+ */
+export class SsoAccounts {
+  constructor(
+    private readonly db: DbHandle,
+    private readonly users: UserService,
+    private readonly teams: TeamService,
+    private readonly permissions: PermissionService,
+  ) {}
+
+  async signIn(project: Project, connection: SsoConnectionRow, person: SsoPerson): Promise<{ userId: string; isNewUser: boolean }> {
+    const linked = await findIdentityUser(this.db, connection.id, person.subject);
+    let outcome: { userId: string; isNewUser: boolean };
+    if (linked) outcome = { userId: linked, isNewUser: false };
+    else outcome = await this.firstSignIn(project, connection, person);
+    await inTransaction(this.db, async (trx) => {
+      await insertIdentity(trx, project.id, connection.id, person.subject, outcome.userId);
+      await this.teams.joinIn(trx, project, connection.team_id, outcome.userId);
+      for (const permissionId of mappedPermissions(connection.attribute_mapping, person.groups))
+        await this.permissions.grantTeam(project.id, connection.team_id, outcome.userId, permissionId, trx);
+    });
+    return outcome;
+  }
+
+  private async firstSignIn(project: Project, connection: SsoConnectionRow, person: SsoPerson) {
+    const email = person.email as string;
+    let emailSignsIn = true;
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    const verified = await findVerifiedDomain(this.db, project.id, domain);
+    const trusted = verified?.team_id === connection.team_id;
+    const owner = await this.users.findAuthEmail(project.id, email);
+    if (owner) {
+      if (!trusted) throw conflict(email, false);
+      switch (project.config.auth.oauth.accountMergeStrategy) {
+        case 'raise_error':
+          throw conflict(email, false);
+        case 'allow_duplicates':
+          emailSignsIn = false;
+          break;
+        default:
+          // The IdP of a team vouches for its people's addresses; the existing account must have proved it too.
+          if (!owner.is_verified) throw conflict(email, true);
+          return { userId: owner.user_id, isNewUser: false };
+      }
+    }
+    if (!project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
+    try {
+      const user = await this.users.create(
+        project,
+        {
+          display_name: person.name?.slice(0, 256) ?? null,
+          primary_email: email,
+          primary_email_verified: trusted,
+          primary_email_auth_enabled: emailSignsIn,
+        },
+        'oauth',
+        `sso:${connection.protocol}`,
+      );
+      return { userId: user.id, isNewUser: true };
+    } catch (error) {
+      if (error instanceof UserEmailAlreadyExistsError) throw conflict(email, false);
+      throw error;
+    }
+  }
+}
+
+function mappedPermissions(mapping: AttributeMapping, groups: string[]): string[] {
+  const table = mapping.group_permissions ?? {};
+  return [...new Set(groups.flatMap((group) => table[group] ?? []))];
+}

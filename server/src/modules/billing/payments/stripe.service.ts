@@ -1,0 +1,512 @@
+import {
+  DefaultPaymentMethodRequiredError,
+  KnownError,
+  PaymentMethodDeclinedError,
+  StripeAccountInfoNotFoundError,
+  StripeWebhookSignatureInvalidError,
+} from '@gatehouse/protocol/errors';
+import { type DbHandle, inTransaction } from '../../../db/handle.ts';
+import { PlainHttpError } from '../../../lib/plain-http-error.ts';
+import type { Project } from '../../../tenancy/project.ts';
+import type { ProjectService } from '../../platform/projects/index.ts';
+import { createHash } from 'node:crypto';
+import { type Currency, type CustomerType, currencies, type Price, type Product } from './catalogue.ts';
+import { addInterval } from './item-quantity.ts';
+import { findProductRowByStripeId, renewCustomerProduct, updateSubscriptionState } from './customer-product.repository.ts';
+import { findPurchaseCodeById, usePurchaseCode } from './purchase-code.repository.ts';
+import {
+  findStripeAccountId,
+  markStripeEventApplied,
+  findStripeCustomer,
+  findStripeProductId,
+  saveStripeAccountId,
+  saveStripeCustomer,
+  saveStripeProductId,
+  setStripeDefaultPaymentMethod,
+  takeStripeEvent,
+} from './stripe.repository.ts';
+import type { Customer, PaymentService } from './payment.service.ts';
+import type { Audience } from './payment-views.ts';
+import type { StripeEvent, StripeGateway } from './stripe-gateway.ts';
+import type { TransactionService } from './transaction.service.ts';
+import { isUuid } from '../../../lib/uuid.ts';
+
+type Metadata = Record<string, unknown>;
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const record = (value: unknown): Metadata => (value !== null && typeof value === 'object' ? (value as Metadata) : {});
+/** Stripe's zero-decimal currencies among the catalogue's (amounts in whole units). */
+const zeroDecimal = new Set(['JPY', 'KRW']);
+const toMoney = (minor: number, currency: string) =>
+  zeroDecimal.has(currency) ? String(minor) : (minor / 100).toFixed(2).replace(/\.?0+$/, '') || '0';
+/** A catalogue money string (checked: at most the currency's decimals) in the currency's minor units. */
+export function toMinorUnits(amount: string, currency: Currency): number {
+  const decimals = currencies[currency];
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return Number(whole) * 10 ** decimals + Number(fraction.padEnd(decimals, '0').slice(0, decimals) || '0');
+}
+/** Stripe's statuses of a subscription that has ended for good. */
+const endedSubscriptionStatuses = new Set(['canceled', 'incomplete_expired']);
+
+/**
+ * Stripe mode (docs/protocol/endpoints.md §22, §25): each project's connected account (onboarding link, account
+ * info, embedded-component sessions) and the Connect webhook, which applies purchases, renewals,
+ * cancellations and refunds once per Stripe event id.
+ */
+export class StripeService {
+  constructor(
+    private readonly db: DbHandle,
+    private readonly gateway: StripeGateway | null,
+    private readonly payments: PaymentService,
+    private readonly transactions: TransactionService,
+    private readonly projects: ProjectService,
+    private readonly dashboardUrl: string,
+    private readonly browser: { publishableKey: string; jsUrl: string; connectJsUrl?: string } | null = null,
+  ) {}
+
+  /** What the checkout page's Stripe.js needs (the platform's publishable key, where Stripe.js is); null when Stripe mode is off. */
+  browserSettings(): { publishableKey: string; jsUrl: string } | null {
+    return this.gateway && this.browser ? { publishableKey: this.browser.publishableKey, jsUrl: this.browser.jsUrl } : null;
+  }
+
+  /**
+   * What the dashboard's embedded Connect components need (the platform's publishable key, where Connect.js is),
+   * given to it in its public config; null when Stripe mode is off or no publishable key is set.
+   */
+  dashboardSettings(): { publishableKey: string; connectJsUrl: string } | null {
+    return this.gateway && this.browser?.connectJsUrl
+      ? { publishableKey: this.browser.publishableKey, connectJsUrl: this.browser.connectJsUrl }
+      : null;
+  }
+
+  private requireGateway(): StripeGateway {
+    if (!this.gateway) throw new PlainHttpError(400, 'Stripe mode is off on this server: set STRIPE_SECRET_KEY to connect Stripe.');
+    return this.gateway;
+  }
+
+  /** The project's connected account, created the first time; then a fresh onboarding link of it. */
+  async onboardingLink(project: Project): Promise<string> {
+    const gateway = this.requireGateway();
+    let accountId = await findStripeAccountId(this.db, project.id);
+    if (!accountId) accountId = await saveStripeAccountId(this.db, project.id, await gateway.createAccount(project.id));
+    return gateway.onboardingLink(accountId, `${this.dashboardUrl}/projects/${encodeURIComponent(project.id)}/payments`);
+  }
+
+  private async accountOf(project: Project): Promise<{ gateway: StripeGateway; accountId: string }> {
+    const accountId = this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
+    if (!this.gateway || !accountId) throw new StripeAccountInfoNotFoundError();
+    return { gateway: this.gateway, accountId };
+  }
+
+  async accountInfo(project: Project) {
+    const { gateway, accountId } = await this.accountOf(project);
+    const { projectId: _projectId, ...info } = await gateway.account(accountId);
+    return info;
+  }
+
+  async accountSession(project: Project): Promise<string> {
+    const { gateway, accountId } = await this.accountOf(project);
+    return gateway.accountSession(accountId);
+  }
+
+  /** The connected account the checkout page pays to, and whether it may charge; null without one (never fails). */
+  async checkoutAccount(project: Project): Promise<{ accountId: string; chargesEnabled: boolean } | null> {
+    const accountId = this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
+    if (!this.gateway || !accountId) return null;
+    try {
+      return { accountId, chargesEnabled: (await this.gateway.account(accountId)).charges_enabled };
+    } catch {
+      return { accountId, chargesEnabled: false };
+    }
+  }
+
+  /** The customer's Stripe customer on the connected account, created the first time. */
+  private async stripeCustomerOf(gateway: StripeGateway, accountId: string, project: Project, customer: Customer): Promise<string> {
+    const existing = await findStripeCustomer(this.db, project.id, customer);
+    if (existing) return existing.stripe_customer_id;
+    const created = await gateway.createCustomer(accountId, {
+      gatehouse_project_id: project.id,
+      gatehouse_customer_type: customer.type,
+      gatehouse_customer_id: customer.id,
+    });
+    return saveStripeCustomer(this.db, project.id, customer, created);
+  }
+
+  /** The Stripe product a catalogue product is sold as, created the first time. */
+  private async stripeProductOf(
+    gateway: StripeGateway,
+    accountId: string,
+    project: Project,
+    productId: string | null,
+    product: Product,
+  ): Promise<string> {
+    const key = productId ?? `inline:${createHash('sha256').update(JSON.stringify(product)).digest('hex').slice(0, 32)}`;
+    const existing = await findStripeProductId(this.db, project.id, key);
+    if (existing) return existing;
+    const created = await gateway.createProduct(accountId, product.displayName, { gatehouse_product_key: key });
+    return saveStripeProductId(this.db, project.id, key, created);
+  }
+
+  /**
+   * Starts a Stripe payment of a checked purchase on the connected account: a payment intent for a
+   * one-time price, a subscription for a price with an interval (free trial of the price, else the
+   * product). The metadata names the purchase for the webhook. Answers the client secret.
+   */
+  async startPayment(
+    project: Project,
+    customer: Customer,
+    purchase: {
+      purchaseCodeId: string;
+      productId: string | null;
+      product: Product;
+      priceId: string;
+      price: Price;
+      quantity: number;
+      currency: Currency;
+      amount: string;
+    },
+  ): Promise<string> {
+    const { gateway, accountId } = await this.accountOf(project);
+    const stripeCustomerId = await this.stripeCustomerOf(gateway, accountId, project, customer);
+    const metadata: Record<string, string> = {
+      customer_type: customer.type,
+      customer_id: customer.id,
+      ...(purchase.productId === null ? {} : { product_id: purchase.productId }),
+      price_id: purchase.priceId,
+      quantity: String(purchase.quantity),
+      purchase_code_id: purchase.purchaseCodeId,
+    };
+    const unitAmountMinor = toMinorUnits(purchase.amount, purchase.currency);
+    const interval = purchase.price.interval;
+    if (!interval) {
+      return gateway.createPaymentIntent(accountId, {
+        amountMinor: unitAmountMinor * purchase.quantity,
+        currency: purchase.currency,
+        customerId: stripeCustomerId,
+        description: purchase.product.displayName,
+        metadata,
+      });
+    }
+    const trial = purchase.price.freeTrial ?? purchase.product.freeTrial;
+    return gateway.createSubscription(accountId, {
+      customerId: stripeCustomerId,
+      productId: await this.stripeProductOf(gateway, accountId, project, purchase.productId, purchase.product),
+      currency: purchase.currency,
+      unitAmountMinor,
+      interval: interval[1],
+      intervalCount: interval[0],
+      quantity: purchase.quantity,
+      trialEnd: trial ? addInterval(new Date(), trial) : null,
+      metadata,
+    });
+  }
+
+  /**
+   * Switches the customer to another product of a line (docs/protocol/endpoints.md §22). A paid target outside test
+   * mode is charged to the customer's default payment method, off-session on the connected account:
+   * a `from` bought as a Stripe subscription has that subscription moved to the new price (prorations
+   * invoiced and paid at once) when the target has an interval, or is canceled once the one-time
+   * price is paid; anything else starts a new paid subscription (or one-time payment). Only then does
+   * the customer get the target. No default payment method: DEFAULT_PAYMENT_METHOD_REQUIRED; a card
+   * Stripe refuses: PAYMENT_METHOD_DECLINED, and nothing changed.
+   */
+  async switchProduct(
+    project: Project,
+    customer: Customer,
+    input: { from: string; to: string; priceId?: string; quantity?: number },
+    audience: Audience,
+  ): Promise<void> {
+    const plan = await this.payments.planSwitch(project, customer, input, audience);
+    if (!plan.charge) {
+      // A move to a free product ends the Stripe subscription `from` was billed by (it would go on charging).
+      const billedBy = plan.fromRow.stripe_subscription_id;
+      const account = billedBy && this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
+      if (billedBy && account && this.gateway) await this.gateway.cancelSubscription(account, billedBy);
+      return this.payments.applySwitch(project, customer, plan);
+    }
+    const customerRef = customer as Customer & { type: 'user' | 'team' };
+    const accountId = this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
+    const stripeCustomer = accountId ? await findStripeCustomer(this.db, project.id, customer) : undefined;
+    const paymentMethodId = text(record(stripeCustomer?.default_payment_method).id);
+    if (!this.gateway || !accountId || !stripeCustomer || !paymentMethodId)
+      throw new DefaultPaymentMethodRequiredError({ customer_type: customerRef.type, customer_id: customer.id });
+    const gateway = this.gateway;
+    const price = plan.price as Price;
+    const currency = plan.currency as Currency;
+    const unitAmountMinor = toMinorUnits(plan.amount as string, currency);
+    const metadata: Record<string, string> = {
+      customer_type: customer.type,
+      customer_id: customer.id,
+      product_id: plan.toId,
+      price_id: plan.priceId as string,
+      quantity: String(plan.quantity),
+      switched_from: plan.fromRow.id,
+    };
+    const declined = (outcome: { requiresAction: boolean; declineCode: string | null }) =>
+      new PaymentMethodDeclinedError({
+        customer_type: customerRef.type,
+        customer_id: customer.id,
+        requires_action: outcome.requiresAction,
+        decline_code: outcome.declineCode,
+      });
+    const fromSubscription = plan.fromRow.stripe_subscription_id;
+    const interval = price.interval;
+    if (!interval) {
+      const charged = await gateway.chargeOffSession(accountId, {
+        amountMinor: unitAmountMinor * plan.quantity,
+        currency,
+        customerId: stripeCustomer.stripe_customer_id,
+        paymentMethodId,
+        description: plan.to.displayName,
+        metadata,
+      });
+      if (!charged.ok) throw declined(charged);
+      if (fromSubscription) await gateway.cancelSubscription(accountId, fromSubscription);
+      return this.payments.applySwitch(project, customer, plan, {
+        subscriptionId: null,
+        paymentIntentId: charged.value.id,
+        currentPeriodEnd: null,
+      });
+    }
+    const subscription = {
+      customerId: stripeCustomer.stripe_customer_id,
+      paymentMethodId,
+      productId: await this.stripeProductOf(gateway, accountId, project, plan.toId, plan.to),
+      currency,
+      unitAmountMinor,
+      interval: interval[1],
+      intervalCount: interval[0],
+      quantity: plan.quantity,
+      metadata,
+    };
+    const current = fromSubscription ? await gateway.subscriptionItem(accountId, fromSubscription) : null;
+    const paid =
+      fromSubscription && current && !endedSubscriptionStatuses.has(current.status)
+        ? await gateway.switchSubscription(accountId, fromSubscription, { ...subscription, itemId: current.itemId })
+        : await gateway.createPaidSubscription(accountId, subscription);
+    if (!paid.ok) throw declined(paid);
+    return this.payments.applySwitch(project, customer, plan, {
+      subscriptionId: paid.value.id,
+      paymentIntentId: null,
+      currentPeriodEnd: paid.value.currentPeriodEnd,
+    });
+  }
+
+  /** The payment methods the connected account's checkout offers (its default configuration). */
+  async methodConfig(project: Project) {
+    const { gateway, accountId } = await this.accountOf(project);
+    const config = await gateway.methodConfig(accountId);
+    if (!config) throw new PlainHttpError(400, 'Stripe has no payment method configuration for this account yet.');
+    return config;
+  }
+
+  /** Turns payment methods on or off on the configuration the GET answers; another configuration or a method it lacks is a plain 400. */
+  async updateMethodConfig(project: Project, configId: string, updates: Record<string, 'on' | 'off'>): Promise<void> {
+    const { gateway, accountId } = await this.accountOf(project);
+    const config = await gateway.methodConfig(accountId);
+    if (config?.config_id !== configId)
+      throw new PlainHttpError(400, `No payment method configuration ${configId} on this project's Stripe account.`);
+    const known = new Set(config.methods.map((method) => method.id));
+    const unknown = Object.keys(updates).filter((methodId) => !known.has(methodId));
+    if (unknown.length > 0) throw new PlainHttpError(400, `Unknown payment methods: ${unknown.join(', ')}.`);
+    if (!(await gateway.updateMethodConfig(accountId, configId, updates)))
+      throw new PlainHttpError(400, `No payment method configuration ${configId} on this project's Stripe account.`);
+  }
+
+  /** Billing details from what Stripe mode stored (no call to Stripe): never fails. */
+  async billing(project: Project, customer: Customer) {
+    const row = await findStripeCustomer(this.db, project.id, customer);
+    return {
+      has_customer: row !== undefined,
+      default_payment_method: (row?.default_payment_method ?? null) as {
+        id: string;
+        brand: string | null;
+        last4: string | null;
+        exp_month: number | null;
+        exp_year: number | null;
+      } | null,
+    };
+  }
+
+  /** A page of the customer's Stripe invoices; empty without a connected account or a Stripe customer. */
+  async invoices(project: Project, customer: Customer, page: { cursor?: string; limit: number }) {
+    const accountId = this.gateway ? await findStripeAccountId(this.db, project.id) : undefined;
+    const stripeCustomer = accountId ? await findStripeCustomer(this.db, project.id, customer) : undefined;
+    if (!this.gateway || !accountId || !stripeCustomer) return { items: [], nextCursor: null };
+    const { items, hasMore } = await this.gateway.invoices(accountId, stripeCustomer.stripe_customer_id, {
+      limit: page.limit,
+      startingAfter: page.cursor,
+    });
+    return {
+      items: items.map(({ id: _id, ...invoice }) => invoice),
+      nextCursor: hasMore && items.length > 0 ? (items.at(-1)?.id ?? null) : null,
+    };
+  }
+
+  async setupIntent(project: Project, customer: Customer): Promise<{ client_secret: string; stripe_account_id: string }> {
+    const { gateway, accountId } = await this.accountOf(project);
+    await this.payments.assertCustomerExists(project, customer);
+    const stripeCustomerId = await this.stripeCustomerOf(gateway, accountId, project, customer);
+    return { client_secret: await gateway.createSetupIntent(accountId, stripeCustomerId), stripe_account_id: accountId };
+  }
+
+  async setDefaultPaymentMethod(project: Project, customer: Customer, setupIntentId: string) {
+    const { gateway, accountId } = await this.accountOf(project);
+    const stripeCustomer = await findStripeCustomer(this.db, project.id, customer);
+    const method = stripeCustomer
+      ? await gateway.setDefaultFromSetupIntent(accountId, stripeCustomer.stripe_customer_id, setupIntentId)
+      : null;
+    if (!stripeCustomer || !method)
+      throw new PlainHttpError(400, `Setup intent ${setupIntentId} is unknown, of another customer, or has not succeeded.`);
+    await setStripeDefaultPaymentMethod(this.db, project.id, customer, method);
+    return method;
+  }
+
+  /**
+   * A webhook delivery: the signature first, then the project of the event's connected account, then
+   * the event once per id. What names nothing here is acknowledged so Stripe stops retrying.
+   */
+  async receive(rawBody: string, signature: string | undefined): Promise<{ received: true; applied: boolean }> {
+    const event = (await this.gateway?.verifiedEvent(rawBody, signature)) ?? null;
+    if (!event) throw new StripeWebhookSignatureInvalidError();
+    const project = await this.projectOfAccount(text(event.account));
+    if (!project) return { received: true, applied: false };
+    const applied = await inTransaction(this.db, async (trx) => {
+      if (!(await takeStripeEvent(trx, project.id, event.id, event.type))) return false;
+      let changed: boolean;
+      try {
+        changed = await inTransaction(trx, (savepoint) => this.apply(savepoint, project, event));
+      } catch (error) {
+        // A purchase the catalogue no longer allows (or a customer gone) is kept as received, not retried.
+        if (error instanceof KnownError || error instanceof PlainHttpError) changed = false;
+        else throw error;
+      }
+      if (changed) await markStripeEventApplied(trx, project.id, event.id);
+      return changed;
+    });
+    return { received: true, applied };
+  }
+
+  private async projectOfAccount(accountId: string | undefined): Promise<Project | undefined> {
+    if (!accountId || !this.gateway) return undefined;
+    const projectId = (await this.gateway.findAccount(accountId))?.projectId;
+    const project = projectId ? await this.projects.find(projectId) : undefined;
+    if (!project || (await findStripeAccountId(this.db, project.id)) !== accountId) return undefined;
+    return project;
+  }
+
+  private async apply(trx: DbHandle, project: Project, event: StripeEvent): Promise<boolean> {
+    const object = record(event.data?.object);
+    switch (event.type) {
+      case 'payment_intent.succeeded':
+        return this.purchase(trx, project, record(object.metadata), { paymentIntentId: text(object.id) ?? null });
+      case 'invoice.paid':
+        return this.invoicePaid(trx, project, object);
+      case 'customer.subscription.deleted': {
+        const id = text(object.id);
+        const row = id ? await findProductRowByStripeId(trx, project.id, { subscriptionId: id }) : undefined;
+        return row ? this.payments.end(trx, project, row, 'canceled', new Date()) : false;
+      }
+      case 'customer.subscription.updated':
+        return this.subscriptionUpdated(trx, project, object);
+      case 'charge.refunded': {
+        const paymentIntentId = text(object.payment_intent);
+        const row = paymentIntentId ? await findProductRowByStripeId(trx, project.id, { paymentIntentId }) : undefined;
+        if (!row || row.refunded_at !== null) return false;
+        const currency = (text(object.currency) ?? 'usd').toUpperCase();
+        const refunds = record(object.refunds).data;
+        const refundId = Array.isArray(refunds) ? text(record(refunds[0]).id) : undefined;
+        const id = await this.transactions.applyRefund(trx, project, row, {
+          amount: toMoney(Number(object.amount_refunded ?? 0), currency),
+          currency,
+          testMode: false,
+          stripeRefundId: refundId ?? null,
+        });
+        return id !== null;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Stripe changed a subscription: ended for good (canceled, incomplete and expired) it ends the
+   * product; otherwise its period end and `cancel_at_period_end` are kept.
+   */
+  private async subscriptionUpdated(trx: DbHandle, project: Project, subscription: Metadata): Promise<boolean> {
+    const id = text(subscription.id);
+    const row = id ? await findProductRowByStripeId(trx, project.id, { subscriptionId: id }) : undefined;
+    if (!row) return false;
+    if (endedSubscriptionStatuses.has(text(subscription.status) ?? '')) return this.payments.end(trx, project, row, 'canceled', new Date());
+    const items = record(subscription.items).data;
+    const firstItem = record(Array.isArray(items) ? items[0] : undefined);
+    const periodEndSeconds = Number(firstItem.current_period_end ?? subscription.current_period_end);
+    return updateSubscriptionState(trx, project.id, row.id, {
+      currentPeriodEnd: Number.isFinite(periodEndSeconds) && periodEndSeconds > 0 ? new Date(periodEndSeconds * 1000) : null,
+      cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
+    });
+  }
+
+  /** The first paid invoice of a subscription grants it; a later one renews it (its period end moves on). */
+  private async invoicePaid(trx: DbHandle, project: Project, invoice: Metadata): Promise<boolean> {
+    const parent = record(record(invoice.parent).subscription_details);
+    const subscriptionId = text(invoice.subscription) ?? text(parent.subscription);
+    if (!subscriptionId) return false;
+    const line = record(Array.isArray(record(invoice.lines).data) ? (record(invoice.lines).data as unknown[])[0] : undefined);
+    const periodEndSeconds = Number(record(line.period).end ?? invoice.period_end);
+    const periodEnd = Number.isFinite(periodEndSeconds) && periodEndSeconds > 0 ? new Date(periodEndSeconds * 1000) : null;
+    const existing = await findProductRowByStripeId(trx, project.id, { subscriptionId });
+    if (existing) return periodEnd ? renewCustomerProduct(trx, project.id, existing.id, periodEnd) : false;
+    const metadata = record(record(invoice.subscription_details).metadata);
+    return this.purchase(trx, project, Object.keys(metadata).length > 0 ? metadata : record(parent.metadata), {
+      subscriptionId,
+      paymentIntentId: text(invoice.payment_intent) ?? null,
+      currentPeriodEnd: periodEnd,
+    });
+  }
+
+  /** Grants the product a Stripe payment bought (metadata of the purchase session); false when it names nothing. */
+  private async purchase(
+    trx: DbHandle,
+    project: Project,
+    metadata: Metadata,
+    stripe: { paymentIntentId: string | null; subscriptionId?: string; currentPeriodEnd?: Date | null },
+  ): Promise<boolean> {
+    const customerType = text(metadata.customer_type) as CustomerType | undefined;
+    const customerId = text(metadata.customer_id);
+    const priceId = text(metadata.price_id);
+    if (!customerType || !['user', 'team', 'custom'].includes(customerType) || !customerId || !priceId) return false;
+    // The purchase code keeps the product as it was sold (also an inline one); without one, the catalogue's.
+    const purchaseCodeId = text(metadata.purchase_code_id);
+    const code = purchaseCodeId && isUuid(purchaseCodeId) ? await findPurchaseCodeById(trx, project.id, purchaseCodeId) : undefined;
+    const productId = code ? code.product_id : (text(metadata.product_id) ?? null);
+    if (!code && productId === null) return false;
+    const product: Product = code ? (code.product as Product) : this.payments.productFor(project, productId as string, 'server');
+    const price = product.prices === 'include-by-default' ? undefined : product.prices[priceId];
+    if (!price) return false;
+    const quantity = Math.max(1, Number.parseInt(text(metadata.quantity) ?? '1', 10) || 1);
+    const [currency, amount] = (
+      price.amounts.USD !== undefined ? ['USD', price.amounts.USD] : (Object.entries(price.amounts)[0] ?? ['USD', '0'])
+    ) as [Currency, string];
+    // Inside the event's transaction the grant does not look the customer up again (that would go
+    // through the pool): it is the one the purchase was created for, checked then, and it has paid.
+    const { created } = await this.payments.grantOnce(
+      project,
+      { type: customerType, id: customerId },
+      {
+        productId,
+        product,
+        quantity,
+        priceId,
+        source: 'stripe',
+        amount,
+        currency,
+        stripePaymentIntentId: stripe.paymentIntentId,
+        stripeSubscriptionId: stripe.subscriptionId ?? null,
+        currentPeriodEnd: stripe.currentPeriodEnd ?? null,
+      },
+      trx,
+    );
+    if (code) await usePurchaseCode(trx, project.id, code.id, new Date());
+    return created;
+  }
+}
