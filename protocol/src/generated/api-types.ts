@@ -6589,7 +6589,7 @@ export interface components {
         };
         OAuthConsentScope: {
             name: string;
-            /** @description What the scope allows */
+            /** @description What the scope allows, in plain words. */
             description: string;
         };
         OAuthConsentRequest: {

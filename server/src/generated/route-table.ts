@@ -1062,7 +1062,7 @@ export const sharedSchemas = [
     "type": "object",
     "additionalProperties": false,
     "required": ["name", "description"],
-    "properties": { "name": { "type": "string" }, "description": { "type": "string", "in plain words.": null } }
+    "properties": { "name": { "type": "string" }, "description": { "type": "string" } }
   },
   {
     "$id": "OAuthIntrospection",

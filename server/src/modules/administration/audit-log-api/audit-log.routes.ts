@@ -1,8 +1,8 @@
 import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
 import { authOf } from '../../../request-context/auth-of.ts';
-import type { PermissionService } from '../../organisations/permissions/permission.service.ts';
-import { requireTeamPermission } from '../../organisations/permissions/team-permission-guard.ts';
-import type { TeamService } from '../../organisations/teams/team.service.ts';
+import type { PermissionService } from '../../organisations/permissions/index.ts';
+import { requireTeamPermission } from '../../organisations/permissions/index.ts';
+import type { TeamService } from '../../organisations/teams/index.ts';
 import type { AuditLog, AuditLogEntry, AuditLogFilter } from '../audit-log/index.ts';
 import { csvHeader, toCsvRow } from './audit-log-csv.ts';
 

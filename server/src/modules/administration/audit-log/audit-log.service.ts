@@ -2,7 +2,7 @@ import type { Schema } from '@gatehouse/protocol/operation-types';
 import type { DbHandle } from '../../../db/handle.ts';
 import { currentRequestOrigin, type RequestActor } from '../../../request-context/request-origin.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
-import type { EventLog } from '../../platform/events/event-log.ts';
+import type { EventLog } from '../../platform/events/index.ts';
 import { type AuditLogFilter, insertAuditLogEntry, listAuditLogEntries } from './audit-log.repository.ts';
 import type { AuditLogEntryRow } from './audit-log.table.ts';
 

@@ -1,4 +1,4 @@
-import type { EventType } from '../../platform/events/event-log.ts';
+import type { EventType } from '../../platform/events/index.ts';
 import type { AuditEvent } from './audit-log.service.ts';
 
 type Ids = { id?: string; team_id?: string; user_id?: string };

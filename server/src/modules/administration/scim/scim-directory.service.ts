@@ -7,7 +7,7 @@ import { ScimProtocolError } from '../../../lib/scim-error.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { AuditLog } from '../audit-log/index.ts';
-import type { ProjectService } from '../../platform/projects/project.service.ts';
+import type { ProjectService } from '../../platform/projects/index.ts';
 import { deleteDirectory, findDirectoryById, insertDirectory, listDirectories } from './scim.repository.ts';
 import type { ScimDirectoryRow } from './scim.table.ts';
 

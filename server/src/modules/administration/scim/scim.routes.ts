@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../../../request-context/auth-of.ts';
 import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
-import type { TeamService } from '../../organisations/teams/team.service.ts';
+import type { TeamService } from '../../organisations/teams/index.ts';
 import type { ScimContext, ScimDirectoryService } from './scim-directory.service.ts';
 import type { ScimProvisioningService } from './scim-provisioning.service.ts';
 import { listOf, resourceTypes, type ScimObject, schemas, serviceProviderConfig } from './scim-resources.ts';

@@ -2,7 +2,7 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestProject } from '../../../testing/test-context.ts';
 import { withTestContext } from '../../../testing/test-context.ts';
-import { basicAuth, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from './oauth-provider.testing.ts';
+import { basicAuth, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '../../../testing/oauth-provider-testing.ts';
 
 /**
  * Cross-project isolation of the provider: project A's client gets nothing from project B's provider (B's users

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { withTestContext } from '../../../testing/test-context.ts';
-import { basicAuth, createApplication, oauthPath } from './oauth-provider.testing.ts';
+import { basicAuth, createApplication, oauthPath } from '../../../testing/oauth-provider-testing.ts';
 
 /**
  * Machine-to-machine: a confidential application gets a JWT access token with client credentials over real HTTP,

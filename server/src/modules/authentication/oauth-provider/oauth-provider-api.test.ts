@@ -10,7 +10,7 @@ import {
   pkcePair,
   publicHost,
   signedInUser,
-} from './oauth-provider.testing.ts';
+} from '../../../testing/oauth-provider-testing.ts';
 
 /**
  * The owner's operations (applications, settings, key rotation), the consent operations, and every protocol

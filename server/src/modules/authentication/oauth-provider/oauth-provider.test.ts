@@ -1,7 +1,15 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { testPublicUrl, withTestContext } from '../../../testing/test-context.ts';
-import { authorize, basicAuth, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from './oauth-provider.testing.ts';
+import {
+  authorize,
+  basicAuth,
+  createApplication,
+  oauthPath,
+  pkcePair,
+  publicHost,
+  signedInUser,
+} from '../../../testing/oauth-provider-testing.ts';
 
 /**
  * The project as an OpenID provider, through its protocol endpoints (app.inject, checked against the spec): the

@@ -5,9 +5,9 @@ import {
 } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../../db/handle.ts';
 import type { Project } from '../../../tenancy/project.ts';
-import type { PermissionService } from '../../organisations/permissions/permission.service.ts';
-import type { TeamService } from '../../organisations/teams/team.service.ts';
-import type { UserService } from '../../identity/users/user.service.ts';
+import type { PermissionService } from '../../organisations/permissions/index.ts';
+import type { TeamService } from '../../organisations/teams/index.ts';
+import type { UserService } from '../../identity/users/index.ts';
 import { findIdentityUser, findVerifiedDomain, insertIdentity } from './sso.repository.ts';
 import type { AttributeMapping, SsoConnectionRow } from './sso.table.ts';
 

@@ -4,7 +4,7 @@ import { expectError } from '../../../testing/expect-response.ts';
 import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
 import { TestSamlIdp } from '../../../testing/saml-idp.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
-import { ssoFlows } from './sso-test-helpers.ts';
+import { ssoFlows } from '../../../testing/sso-test-helpers.ts';
 
 /**
  * Verified domains against a local DNS server (dns2): the TXT proof, enrolment of new users by the

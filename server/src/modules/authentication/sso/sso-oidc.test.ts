@@ -3,7 +3,7 @@ import { expectError } from '../../../testing/expect-response.ts';
 import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
 import { startOidcIdp } from '../../../testing/oidc-idp.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
-import { newEmail, ssoFlows } from './sso-test-helpers.ts';
+import { newEmail, ssoFlows } from '../../../testing/sso-test-helpers.ts';
 
 /**
  * OpenID Connect sign-in through a team's connection, against a local oidc-provider: discovery,

@@ -4,7 +4,7 @@ import { expectError } from '../../../testing/expect-response.ts';
 import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
 import { TestSamlIdp } from '../../../testing/saml-idp.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
-import { newEmail, ssoFlows } from './sso-test-helpers.ts';
+import { newEmail, ssoFlows } from '../../../testing/sso-test-helpers.ts';
 
 /**
  * SAML sign-in through a team's connection, against a local IdP that signs (and encrypts) real

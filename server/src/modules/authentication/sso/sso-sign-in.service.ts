@@ -4,9 +4,9 @@ import * as client from 'openid-client';
 import type { DbHandle } from '../../../db/handle.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import type { Project } from '../../../tenancy/project.ts';
-import type { OAuthFlowService } from '../oauth/oauth-flow.service.ts';
-import type { ProjectService } from '../../platform/projects/project.service.ts';
-import { assertTrustedUrl } from '../../platform/projects/trusted-urls.ts';
+import type { OAuthFlowService } from '../oauth/index.ts';
+import type { ProjectService } from '../../platform/projects/index.ts';
+import { assertTrustedUrl } from '../../platform/projects/index.ts';
 import { authorizationUrl, discoverProvider, exchangeCode, oidcRedirectUri, oidcRefusal } from './oidc-relying-party.ts';
 import {
   classifySamlFailure,

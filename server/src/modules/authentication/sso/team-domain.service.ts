@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../../db/unique-violation.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { UserRecord } from '../../../tenancy/user-record.ts';
-import type { TeamService } from '../../organisations/teams/team.service.ts';
+import type { TeamService } from '../../organisations/teams/index.ts';
 import type { SsoSettings } from './sso-settings.ts';
 import {
   deleteDomain,

@@ -1,6 +1,6 @@
 import { defineModule } from '../../../kernel/module.ts';
 import { cacheInvalidationModule } from '../../platform/cache-invalidation/index.ts';
-import { webhooksDueTopic } from '../../platform/cache-invalidation/topics.ts';
+import { webhooksDueTopic } from '../../platform/cache-invalidation/index.ts';
 import { eventsModule } from '../../platform/events/index.ts';
 import { projectsModule } from '../../platform/projects/index.ts';
 import * as migration0040 from './migrations/0040-webhook-endpoints.ts';

@@ -9,3 +9,4 @@ export const eventsModule = defineModule({
 
 // The module's public surface: what other modules may import (through this file only).
 export type { EventLog, EventPayload } from './event-log.ts';
+export type { EventType } from './event-log.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TestContext, TestProject } from '../../../testing/test-context.ts';
-import { testPublicUrl } from '../../../testing/test-context.ts';
+import type { TestContext, TestProject } from './test-context.ts';
+import { testPublicUrl } from './test-context.ts';
 
 /** Requests as a browser at the server's public URL would send them (the provider builds its URLs from the host). */
 export const publicHost = { host: new URL(testPublicUrl).host };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { appCallback, pkce } from '../../../testing/oauth-test-flow.ts';
-import type { TestContext, TestProject } from '../../../testing/test-context.ts';
+import { appCallback, pkce } from './oauth-test-flow.ts';
+import type { TestContext, TestProject } from './test-context.ts';
 
 /** The app's side of an SSO sign-in in tests: authorize, then the token endpoint's exchange. */
 export function ssoFlows(context: () => TestContext) {
