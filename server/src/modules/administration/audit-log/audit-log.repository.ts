@@ -53,7 +53,7 @@ export async function listAuditLogEntries(
 }
 
 /** Removes entries older than `cutoff` (the retention job), across projects; the count removed. */
-export async function deleteAuditLogEntriesBefore(db: DbHandle, cutoff: Date): Promise<number> {
+export async function deleteAuditLogEntriesBeforeAcrossProjects(db: DbHandle, cutoff: Date): Promise<number> {
   const result = await kyselyOf(db).deleteFrom('audit_log_entry').where('occurred_at', '<', cutoff).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -1,6 +1,6 @@
 import { defineModule } from '../../../kernel/module.ts';
 import { eventsModule } from '../../platform/events/index.ts';
-import { deleteAuditLogEntriesBefore } from './audit-log.repository.ts';
+import { deleteAuditLogEntriesBeforeAcrossProjects } from './audit-log.repository.ts';
 import { AuditLog } from './audit-log.service.ts';
 import { readAuditLogSettings } from './audit-log-settings.ts';
 import { auditEntryForEvent } from './audit-of-event.ts';
@@ -35,7 +35,7 @@ export const auditLogModule = defineModule({
       name: 'audit log retention',
       intervalMillis: settings.retentionDays > 0 ? settings.retentionIntervalMillis : 0,
       run: async (log) => {
-        const removed = await deleteAuditLogEntriesBefore(db, new Date(Date.now() - settings.retentionDays * 86_400_000));
+        const removed = await deleteAuditLogEntriesBeforeAcrossProjects(db, new Date(Date.now() - settings.retentionDays * 86_400_000));
         if (removed > 0) log.info({ removed }, 'audit log entries past retention removed');
       },
     },

@@ -8,7 +8,7 @@ import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { AuditLog } from '../audit-log/index.ts';
 import type { ProjectService } from '../../platform/projects/index.ts';
-import { deleteDirectory, findDirectoryById, insertDirectory, listDirectories } from './scim.repository.ts';
+import { deleteDirectory, findDirectoryInAnyProject, insertDirectory, listDirectories } from './scim.repository.ts';
 import type { ScimDirectoryRow } from './scim.table.ts';
 
 /** A directory authenticated by its bearer token, with its project. */
@@ -69,7 +69,7 @@ export class ScimDirectoryService {
   async authenticate(directoryId: string, authorization: string | undefined): Promise<ScimContext> {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
     if (!token) throw new ScimProtocolError(401, 'A bearer token is required.');
-    const directory = await findDirectoryById(this.db, directoryId);
+    const directory = await findDirectoryInAnyProject(this.db, directoryId);
     const expected = Buffer.from(directory?.token_hash ?? digestSecret('no directory'));
     const given = Buffer.from(digestSecret(token));
     if (!directory || expected.length !== given.length || !timingSafeEqual(expected, given))

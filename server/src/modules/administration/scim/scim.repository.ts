@@ -31,7 +31,7 @@ export async function deleteDirectory(
 }
 
 /** Any project's directory by id: the bearer token, not project headers, authenticates SCIM requests. */
-export const findDirectoryById = (db: DbHandle, id: string): Promise<ScimDirectoryRow | undefined> =>
+export const findDirectoryInAnyProject = (db: DbHandle, id: string): Promise<ScimDirectoryRow | undefined> =>
   kyselyOf(db).selectFrom('scim_directory').selectAll().where('id', '=', id).executeTakeFirst();
 
 export const insertScimUser = (db: DbHandle, row: Insertable<ScimUserTable>): Promise<ScimUserRow> =>

@@ -68,7 +68,7 @@ export async function revokeGrant(db: DbHandle, projectId: ProjectId, grantId: s
   await kyselyOf(db).deleteFrom('oauth_provider_entity').where('project_id', '=', projectId).where('grant_id', '=', grantId).execute();
 }
 
-export async function deleteExpiredEntities(db: DbHandle, before: Date): Promise<number> {
+export async function deleteExpiredEntitiesAcrossProjects(db: DbHandle, before: Date): Promise<number> {
   const result = await kyselyOf(db).deleteFrom('oauth_provider_entity').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
