@@ -2,6 +2,7 @@ import { BodyParsingError, DatabaseBusyError, DatabaseUnavailableError, KnownErr
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isConnectionFailure } from '../db/connection-failure.ts';
+import { ScimProtocolError } from '../lib/scim-error.ts';
 import { describeValidationError } from './describe-validation-error.ts';
 import { isScimOperation, sendScimError } from './scim-error-reply.ts';
 import { sendKnownError } from './known-error-reply.ts';
@@ -66,8 +67,16 @@ export function routerErrorReply(error: FastifyError, request: FastifyRequest, r
   // Hooks do not run for router failures: the request id is set here.
   setSecurityHeaders(reply);
   reply.header('x-stack-request-id', request.id).header('x-hexclave-request-id', request.id).header('cache-control', 'no-store, max-age=0');
+  // No route matched yet, so isScimOperation cannot tell: a SCIM path is known by its prefix, and SCIM clients read SCIM's shape.
+  if (scimPath.test(request.url)) {
+    const scim = new ScimProtocolError(400, message, 'invalidValue');
+    void reply.status(scim.status).type('application/scim+json; charset=utf-8').send(scim.body);
+    return;
+  }
   void sendKnownError(reply, new SchemaError({ message }, message));
 }
+
+const scimPath = /^\/api\/v1\/scim\/v2\//;
 
 const sendPlain = (reply: FastifyReply, status: number, message: string) =>
   reply.status(status).type('text/plain; charset=utf-8').send(message);
