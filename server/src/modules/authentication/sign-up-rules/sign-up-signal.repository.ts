@@ -27,7 +27,9 @@ export async function countSignals(db: DbHandle, projectId: ProjectId, keys: Sig
         where('email_skeleton', '=', keys.email_skeleton ?? ''),
       ]),
     )
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  // With no key at all the select has no aggregate, so no matching row means no row: nothing counted.
+  if (!row) return { ip: 0, subnet: 0, emailSkeleton: 0 };
   return { ip: Number(row.ip), subnet: Number(row.subnet), emailSkeleton: Number(row.email_skeleton) };
 }
 
