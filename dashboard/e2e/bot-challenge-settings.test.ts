@@ -23,21 +23,21 @@ describe('the dashboard in Chromium: bot challenge settings', () => {
     };
     await page.getByRole('navigation', { name: 'Project pages' }).getByRole('link', { name: 'Authentication', exact: true }).click();
     const form = page.getByRole('form', { name: 'Bot challenge' });
-    await expect.poll(() => form.getByLabel('Mode').isVisible(), { timeout: 15_000 }).toBe(true);
-    expect(await form.getByLabel('Mode').inputValue()).toBe('off');
+    await expect.poll(() => form.getByLabel('Mode', { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await form.getByLabel('Mode', { exact: true }).inputValue()).toBe('off');
 
-    await form.getByLabel('Mode').selectOption('required');
+    await form.getByLabel('Mode', { exact: true }).selectOption('required');
     await form.getByRole('button', { name: 'Save bot challenge' }).click();
     await expect
       .poll(() => form.getByRole('alert').textContent(), { timeout: 15_000 })
       .toContain('auth.botChallenge.siteKey is needed when auth.botChallenge.mode is not off.');
     expect((await configOf()).mode).toBe('off');
 
-    await form.getByLabel('Provider').selectOption('hcaptcha');
-    await form.getByLabel('Site key').fill('dash-site-key');
-    await form.getByLabel('Secret key').fill('dash-secret-key');
-    await form.getByLabel('Lowest accepted score').fill('0.7');
-    await form.getByLabel('When the provider cannot be reached').selectOption('reject');
+    await form.getByLabel('Provider', { exact: true }).selectOption('hcaptcha');
+    await form.getByLabel('Site key', { exact: true }).fill('dash-site-key');
+    await form.getByLabel('Secret key', { exact: true }).fill('dash-secret-key');
+    await form.getByLabel('Lowest accepted score', { exact: true }).fill('0.7');
+    await form.getByLabel('When the provider cannot be reached', { exact: true }).selectOption('reject');
     await form.getByRole('button', { name: 'Save bot challenge' }).click();
     await expect.poll(() => form.getByRole('status').textContent(), { timeout: 15_000 }).toBe('Saved.');
     expect(await configOf()).toEqual({
@@ -52,8 +52,8 @@ describe('the dashboard in Chromium: bot challenge settings', () => {
     await expectAccessible(page, 'the Authentication page with the bot challenge section');
 
     await page.reload();
-    await expect.poll(() => form.getByLabel('Site key').inputValue(), { timeout: 15_000 }).toBe('dash-site-key');
-    expect(await form.getByLabel('Mode').inputValue()).toBe('required');
+    await expect.poll(() => form.getByLabel('Site key', { exact: true }).inputValue(), { timeout: 15_000 }).toBe('dash-site-key');
+    expect(await form.getByLabel('Mode', { exact: true }).inputValue()).toBe('required');
   });
 
   it("shows a user's sign-up risk scores on the user page", { timeout: 180_000 }, async () => {

@@ -93,7 +93,7 @@ describe('the handler sign-up page with a bot challenge', () => {
         },
         { timeout: 30_000 },
       )
-      .toMatch(/could not be verified/);
+      .toBe('The check above was not passed. Try it again.');
     expect(await page.getByTestId('fake-bot-challenge').count()).toBe(0);
     await page.close();
   });
