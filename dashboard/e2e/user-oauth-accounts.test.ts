@@ -118,7 +118,7 @@ describe('the dashboard in Chromium: OAuth accounts', () => {
     expect(await linksOnServer()).toEqual({ 'github/gh-ada-main': [true, true], 'github/gh-ada-extra': [false, true] });
     await expect.poll(() => connected.getByRole('listitem').count()).toBe(2);
     // The page's heading line names each provider once, however many of its accounts are linked.
-    await expect.poll(() => page.getByText(/sign-in methods: /).textContent()).toMatch(/sign-in methods: github$/);
+    await expect.poll(() => page.getByText(/sign-in methods: /).textContent()).toMatch(/sign-in methods: github( · |$)/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
     await shot(page, 'linked');
     await expectAccessible(page, 'the user page with linked OAuth accounts');
