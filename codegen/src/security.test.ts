@@ -24,6 +24,7 @@ describe('security in the served document', () => {
         'ProjectId',
         'PublishableClientKey',
         'RefreshToken',
+        'ScimBearerToken',
         'SecretServerKey',
         'SuperSecretAdminKey',
       ].sort(),
