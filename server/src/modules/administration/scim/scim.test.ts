@@ -73,6 +73,10 @@ describe("Okta's requests", () => {
     const found = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "TEST.user@okta.local"')}&startIndex=1&count=100`);
     expect(found.json.totalResults).toBe(1);
     const scimId = found.json.Resources[0].id as string;
+    // Okta reads the user back by id before each change.
+    const readBack = await scim('GET', `/Users/${scimId}`);
+    expect(readBack.status).toBe(200);
+    expect(readBack.json).toMatchObject({ id: scimId, userName: 'test.user@okta.local', active: true });
     const user = await env.context.services.users.findByAuthEmail(env.project.project.id, 'test.user@okta.local');
     expect(user?.display_name).toBe('Test User');
     expect(await membersOf(team.id)).toEqual([user?.id]);
