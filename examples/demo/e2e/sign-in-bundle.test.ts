@@ -38,9 +38,10 @@ function manifestClosure(distDir: string, language = 'en'): string[] {
  * is 90 KB; with the words in a catalogue it measures ~93 KB (issue #37 left this open: the budget needs
  * ~3 KB found elsewhere in the first chunk, most of which is react-dom). The bot-challenge widget's loader
  * (issue #36, in the sign-up and magic-link forms) brought it to 93.7 KB; loading it only for projects
- * that turn a challenge on is the next saving.
+ * that turn a challenge on is the next saving. The words for a failed network (~0.1–0.2 KB) moved into the
+ * first chunk so they show offline, when no other chunk can be fetched.
  */
-const signInBudgetKb = 94;
+const signInBudgetKb = 94.5;
 
 /** The sign-in page's JavaScript as sent gzip (the build's .gz copies, else the file), per language. */
 function sentGzipKbOf(distDir: string, language: string): number {

@@ -62,12 +62,22 @@ export function useTranslation(): { t: Translate; i18n: I18n; language: Language
   return { t, i18n, language };
 }
 
-/** Renders an error code's words: suspends until the error group has loaded, then tells whether the code has any. */
+/** Renders an error code's words: reading a key suspends until its group has loaded. */
 export function useErrorMessages(): { has(key: string): boolean; t(key: string, values?: Record<string, unknown>): string } {
   const localisation = useContext(LocalisationContext);
   if (!localisation) throw new Error('Gatehouse components must be rendered inside <GatehouseProvider>');
   requireGroup(localisation, 'main');
-  requireGroup(localisation, 'errors');
   const { i18n } = localisation;
-  return { has: (key) => key in i18n.messages, t: (key, values) => i18n._(key, values) };
+  // Each key's group is required when it is read, not up front: the words for a failed network are in `main`
+  // and must show while the `errors` chunk cannot be fetched.
+  return {
+    has: (key) => {
+      requireGroup(localisation, groupOf(key));
+      return key in i18n.messages;
+    },
+    t: (key, values) => {
+      requireGroup(localisation, groupOf(key));
+      return i18n._(key, values);
+    },
+  };
 }

@@ -2,7 +2,9 @@
  * Each language's messages come in three chunks, so that a page downloads only what it shows (issue
  * #37's budget: the sign-in page's JavaScript stays under 90 KB gzip in every language):
  * - `main`: what the sign-in and sign-up pages and the shared parts (fields, checks, user button) say;
- * - `errors`: the words for error codes, loaded with the first error shown (as the error table is);
+ * - `errors`: the words for error codes, loaded with the first error shown (as the error table is) —
+ *   except the words for a network that fails (offline, unreachable, generic), which are in `main`: a
+ *   chunk cannot be fetched when the network is gone;
  * - `pages`: everything else (the other handler pages, account settings).
  * The group of a key is its first segment's; the codegen splits the compiled catalogues by this rule.
  */
@@ -11,8 +13,10 @@ export type MessageGroup = (typeof messageGroups)[number];
 
 const mainSections = new Set(['common', 'field', 'validate', 'handler', 'userButton', 'signIn', 'magicLink', 'signUp', 'signOut']);
 
+const networkErrors = new Set(['error.offline', 'error.unreachable', 'error.generic']);
+
 export function groupOf(key: string): MessageGroup {
   const section = key.slice(0, key.indexOf('.'));
-  if (section === 'error') return 'errors';
+  if (section === 'error') return networkErrors.has(key) ? 'main' : 'errors';
   return mainSections.has(section) ? 'main' : 'pages';
 }

@@ -71,17 +71,11 @@ export const messages: Messages = {
  "error.VERIFICATION_CODE_NOT_FOUND": [
   "هذا الرمز غير صالح. اطلب رمزًا جديدًا."
  ],
- "error.generic": [
-  "حدث خطأ ما. حاول مرة أخرى."
- ],
  "error.oauthCallbackFailed": [
   "حدث خطأ في تسجيل الدخول عند العودة من مزود OAuth. حاول مرة أخرى."
  ],
  "error.oauthOtherTab": [
   "بدأ تسجيل الدخول هذا في علامة تبويب أخرى، أو انتهى بالفعل. ابدأ من جديد."
- ],
- "error.offline": [
-  "أنت غير متصل. تحقق من اتصالك بالإنترنت وحاول مرة أخرى."
  ],
  "error.unknown": [
   "فشل الطلب (",
@@ -89,12 +83,5 @@ export const messages: Messages = {
    "code"
   ],
   "). حاول مرة أخرى."
- ],
- "error.unreachable": [
-  "تعذّر الاتصال بالخادم على ",
-  [
-   "origin"
-  ],
-  ". تحقق من أنه يعمل ويمكن الوصول إليه."
  ]
 };

@@ -71,17 +71,11 @@ export const messages: Messages = {
  "error.VERIFICATION_CODE_NOT_FOUND": [
   "Dieser Code ist ungültig. Fordern Sie einen neuen an."
  ],
- "error.generic": [
-  "Etwas ist schiefgelaufen. Versuchen Sie es erneut."
- ],
  "error.oauthCallbackFailed": [
   "Bei der Anmeldung über den OAuth-Anbieter ist ein Fehler aufgetreten. Versuchen Sie es erneut."
  ],
  "error.oauthOtherTab": [
   "Diese Anmeldung wurde in einem anderen Tab begonnen oder ist bereits abgeschlossen. Beginnen Sie erneut."
- ],
- "error.offline": [
-  "Sie sind offline. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut."
  ],
  "error.unknown": [
   "Die Anfrage ist fehlgeschlagen (",
@@ -89,12 +83,5 @@ export const messages: Messages = {
    "code"
   ],
   "). Versuchen Sie es erneut."
- ],
- "error.unreachable": [
-  "Der Server unter ",
-  [
-   "origin"
-  ],
-  " ist nicht erreichbar. Prüfen Sie, ob er läuft und erreichbar ist."
  ]
 };

@@ -31,6 +31,19 @@ export const messages: Messages = {
  "common.signUp": [
   "Registrieren"
  ],
+ "error.generic": [
+  "Etwas ist schiefgelaufen. Versuchen Sie es erneut."
+ ],
+ "error.offline": [
+  "Sie sind offline. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut."
+ ],
+ "error.unreachable": [
+  "Der Server unter ",
+  [
+   "origin"
+  ],
+  " ist nicht erreichbar. Prüfen Sie, ob er läuft und erreichbar ist."
+ ],
  "field.email": [
   "E-Mail-Adresse"
  ],

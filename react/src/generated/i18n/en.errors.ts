@@ -71,17 +71,11 @@ export const messages: Messages = {
  "error.VERIFICATION_CODE_NOT_FOUND": [
   "This code is invalid. Ask for a new one."
  ],
- "error.generic": [
-  "Something went wrong. Try again."
- ],
  "error.oauthCallbackFailed": [
   "Error signing in during OAuth callback. Please try again."
  ],
  "error.oauthOtherTab": [
   "This sign-in was started in another tab, or has already finished. Start it again."
- ],
- "error.offline": [
-  "You are offline. Please check your internet connection and try again."
  ],
  "error.unknown": [
   "The request failed (",
@@ -89,12 +83,5 @@ export const messages: Messages = {
    "code"
   ],
   "). Try again."
- ],
- "error.unreachable": [
-  "Cannot connect to the server at ",
-  [
-   "origin"
-  ],
-  ". Check that it is running and reachable."
  ]
 };

@@ -31,6 +31,19 @@ export const messages: Messages = {
  "common.signUp": [
   "Sign up"
  ],
+ "error.generic": [
+  "Something went wrong. Try again."
+ ],
+ "error.offline": [
+  "You are offline. Please check your internet connection and try again."
+ ],
+ "error.unreachable": [
+  "Cannot connect to the server at ",
+  [
+   "origin"
+  ],
+  ". Check that it is running and reachable."
+ ],
  "field.email": [
   "Email"
  ],

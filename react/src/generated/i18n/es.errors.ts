@@ -71,17 +71,11 @@ export const messages: Messages = {
  "error.VERIFICATION_CODE_NOT_FOUND": [
   "Este código no es válido. Pide uno nuevo."
  ],
- "error.generic": [
-  "Algo salió mal. Inténtalo de nuevo."
- ],
  "error.oauthCallbackFailed": [
   "Error al iniciar sesión al volver del proveedor OAuth. Inténtalo de nuevo."
  ],
  "error.oauthOtherTab": [
   "Este inicio de sesión se empezó en otra pestaña o ya ha terminado. Vuelve a empezar."
- ],
- "error.offline": [
-  "No tienes conexión. Comprueba tu conexión a internet e inténtalo de nuevo."
  ],
  "error.unknown": [
   "La solicitud ha fallado (",
@@ -89,12 +83,5 @@ export const messages: Messages = {
    "code"
   ],
   "). Inténtalo de nuevo."
- ],
- "error.unreachable": [
-  "No se puede conectar con el servidor ",
-  [
-   "origin"
-  ],
-  ". Comprueba que esté en marcha y accesible."
  ]
 };

@@ -31,6 +31,19 @@ export const messages: Messages = {
  "common.signUp": [
   "Registrarse"
  ],
+ "error.generic": [
+  "Algo salió mal. Inténtalo de nuevo."
+ ],
+ "error.offline": [
+  "No tienes conexión. Comprueba tu conexión a internet e inténtalo de nuevo."
+ ],
+ "error.unreachable": [
+  "No se puede conectar con el servidor ",
+  [
+   "origin"
+  ],
+  ". Comprueba que esté en marcha y accesible."
+ ],
  "field.email": [
   "Correo electrónico"
  ],

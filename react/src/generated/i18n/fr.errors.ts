@@ -71,17 +71,11 @@ export const messages: Messages = {
  "error.VERIFICATION_CODE_NOT_FOUND": [
   "Ce code n’est pas valide. Demandez-en un nouveau."
  ],
- "error.generic": [
-  "Une erreur s’est produite. Réessayez."
- ],
  "error.oauthCallbackFailed": [
   "Erreur de connexion lors du retour du fournisseur OAuth. Veuillez réessayer."
  ],
  "error.oauthOtherTab": [
   "Cette connexion a été commencée dans un autre onglet, ou est déjà terminée. Recommencez."
- ],
- "error.offline": [
-  "Vous êtes hors ligne. Vérifiez votre connexion Internet et réessayez."
  ],
  "error.unknown": [
   "La requête a échoué (",
@@ -89,12 +83,5 @@ export const messages: Messages = {
    "code"
   ],
   "). Réessayez."
- ],
- "error.unreachable": [
-  "Impossible de joindre le serveur ",
-  [
-   "origin"
-  ],
-  ". Vérifiez qu’il fonctionne et qu’il est accessible."
  ]
 };

@@ -31,6 +31,19 @@ export const messages: Messages = {
  "common.signUp": [
   "S’inscrire"
  ],
+ "error.generic": [
+  "Une erreur s’est produite. Réessayez."
+ ],
+ "error.offline": [
+  "Vous êtes hors ligne. Vérifiez votre connexion Internet et réessayez."
+ ],
+ "error.unreachable": [
+  "Impossible de joindre le serveur ",
+  [
+   "origin"
+  ],
+  ". Vérifiez qu’il fonctionne et qu’il est accessible."
+ ],
  "field.email": [
   "Adresse e-mail"
  ],

@@ -71,17 +71,11 @@ export const messages: Messages = {
  "error.VERIFICATION_CODE_NOT_FOUND": [
   "このコードは無効です。新しいコードを要求してください。"
  ],
- "error.generic": [
-  "問題が発生しました。もう一度お試しください。"
- ],
  "error.oauthCallbackFailed": [
   "OAuth プロバイダーからの戻りでサインインに失敗しました。もう一度お試しください。"
  ],
  "error.oauthOtherTab": [
   "このサインインは別のタブで開始されたか、既に完了しています。もう一度やり直してください。"
- ],
- "error.offline": [
-  "オフラインです。インターネット接続を確認して、もう一度お試しください。"
  ],
  "error.unknown": [
   "リクエストに失敗しました (",
@@ -89,11 +83,5 @@ export const messages: Messages = {
    "code"
   ],
   ")。もう一度お試しください。"
- ],
- "error.unreachable": [
-  [
-   "origin"
-  ],
-  " のサーバーに接続できません。サーバーが起動していて到達可能か確認してください。"
  ]
 };

@@ -31,6 +31,18 @@ export const messages: Messages = {
  "common.signUp": [
   "新規登録"
  ],
+ "error.generic": [
+  "問題が発生しました。もう一度お試しください。"
+ ],
+ "error.offline": [
+  "オフラインです。インターネット接続を確認して、もう一度お試しください。"
+ ],
+ "error.unreachable": [
+  [
+   "origin"
+  ],
+  " のサーバーに接続できません。サーバーが起動していて到達可能か確認してください。"
+ ],
  "field.email": [
   "メールアドレス"
  ],

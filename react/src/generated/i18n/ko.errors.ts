@@ -71,17 +71,11 @@ export const messages: Messages = {
  "error.VERIFICATION_CODE_NOT_FOUND": [
   "유효하지 않은 코드입니다. 새 코드를 요청하세요."
  ],
- "error.generic": [
-  "문제가 발생했습니다. 다시 시도하세요."
- ],
  "error.oauthCallbackFailed": [
   "OAuth 제공자에서 돌아오는 중 로그인 오류가 발생했습니다. 다시 시도하세요."
  ],
  "error.oauthOtherTab": [
   "이 로그인은 다른 탭에서 시작되었거나 이미 끝났습니다. 다시 시작하세요."
- ],
- "error.offline": [
-  "오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도하세요."
  ],
  "error.unknown": [
   "요청이 실패했습니다(",
@@ -89,11 +83,5 @@ export const messages: Messages = {
    "code"
   ],
   "). 다시 시도하세요."
- ],
- "error.unreachable": [
-  [
-   "origin"
-  ],
-  " 서버에 연결할 수 없습니다. 서버가 실행 중이고 접근 가능한지 확인하세요."
  ]
 };

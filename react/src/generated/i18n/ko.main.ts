@@ -31,6 +31,18 @@ export const messages: Messages = {
  "common.signUp": [
   "회원가입"
  ],
+ "error.generic": [
+  "문제가 발생했습니다. 다시 시도하세요."
+ ],
+ "error.offline": [
+  "오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도하세요."
+ ],
+ "error.unreachable": [
+  [
+   "origin"
+  ],
+  " 서버에 연결할 수 없습니다. 서버가 실행 중이고 접근 가능한지 확인하세요."
+ ],
  "field.email": [
   "이메일"
  ],

@@ -71,17 +71,11 @@ export const messages: Messages = {
  "error.VERIFICATION_CODE_NOT_FOUND": [
   "Este código é inválido. Peça um novo."
  ],
- "error.generic": [
-  "Algo deu errado. Tente novamente."
- ],
  "error.oauthCallbackFailed": [
   "Erro ao entrar no retorno do provedor OAuth. Tente novamente."
  ],
  "error.oauthOtherTab": [
   "Este login foi iniciado em outra aba ou já terminou. Comece de novo."
- ],
- "error.offline": [
-  "Você está offline. Verifique sua conexão com a internet e tente novamente."
  ],
  "error.unknown": [
   "A solicitação falhou (",
@@ -89,12 +83,5 @@ export const messages: Messages = {
    "code"
   ],
   "). Tente novamente."
- ],
- "error.unreachable": [
-  "Não foi possível conectar ao servidor em ",
-  [
-   "origin"
-  ],
-  ". Verifique se ele está em execução e acessível."
  ]
 };

@@ -31,6 +31,19 @@ export const messages: Messages = {
  "common.signUp": [
   "Cadastrar-se"
  ],
+ "error.generic": [
+  "Algo deu errado. Tente novamente."
+ ],
+ "error.offline": [
+  "Você está offline. Verifique sua conexão com a internet e tente novamente."
+ ],
+ "error.unreachable": [
+  "Não foi possível conectar ao servidor em ",
+  [
+   "origin"
+  ],
+  ". Verifique se ele está em execução e acessível."
+ ],
  "field.email": [
   "E-mail"
  ],

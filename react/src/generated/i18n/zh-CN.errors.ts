@@ -71,17 +71,11 @@ export const messages: Messages = {
  "error.VERIFICATION_CODE_NOT_FOUND": [
   "此验证码无效。请重新获取。"
  ],
- "error.generic": [
-  "出了点问题。请重试。"
- ],
  "error.oauthCallbackFailed": [
   "从 OAuth 提供方返回时登录出错。请重试。"
  ],
  "error.oauthOtherTab": [
   "此次登录是在其他标签页中发起的，或已经完成。请重新开始。"
- ],
- "error.offline": [
-  "您已离线。请检查网络连接后重试。"
  ],
  "error.unknown": [
   "请求失败（",
@@ -89,12 +83,5 @@ export const messages: Messages = {
    "code"
   ],
   "）。请重试。"
- ],
- "error.unreachable": [
-  "无法连接到 ",
-  [
-   "origin"
-  ],
-  " 的服务器。请检查它是否正在运行且可以访问。"
  ]
 };

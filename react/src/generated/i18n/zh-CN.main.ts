@@ -31,6 +31,19 @@ export const messages: Messages = {
  "common.signUp": [
   "注册"
  ],
+ "error.generic": [
+  "出了点问题。请重试。"
+ ],
+ "error.offline": [
+  "您已离线。请检查网络连接后重试。"
+ ],
+ "error.unreachable": [
+  "无法连接到 ",
+  [
+   "origin"
+  ],
+  " 的服务器。请检查它是否正在运行且可以访问。"
+ ],
  "field.email": [
   "邮箱"
  ],
