@@ -70,6 +70,7 @@ describe('the dashboard in Chromium: bot challenge settings', () => {
       keys: { publishable_client_key: true },
     });
     // A throwaway-domain sign-up scores bot 30, free-trial abuse 60 (see risk-scores.ts).
+    const riskyEmail = `risky-${randomUUID().slice(0, 8)}@mailinator.com`;
     const signUp = await env.platform.context.request({
       method: 'POST',
       url: '/api/v1/auth/password/sign-up',
@@ -78,11 +79,14 @@ describe('the dashboard in Chromium: bot challenge settings', () => {
         'x-stack-project-id': projectId,
         'x-stack-publishable-client-key': (keys.keys as { publishable_client_key: string }).publishable_client_key,
       },
-      payload: { email: `risky-${randomUUID().slice(0, 8)}@mailinator.com`, password: 'risky-password-1' },
+      payload: { email: riskyEmail, password: 'risky-password-1' },
       remoteAddress: '198.51.100.77',
     });
     expect(signUp.status, signUp.text).toBe(200);
-    await page.goto(`${env.platform.url}/dashboard/projects/${projectId}/users/${signUp.body.user_id}`);
+    // The owner finds the user as a person would: the project's Users page, then the user's row.
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('link', { name: riskyEmail, exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/dashboard/projects/${projectId}/users/${signUp.body.user_id}`);
     await expect
       .poll(() => page.getByTestId('sign-up-risk').textContent(), { timeout: 20_000 })
       .toBe('sign-up risk: bot 30, free-trial abuse 60 (of 100)');
