@@ -35,9 +35,14 @@ describe('team invitations in Chromium', () => {
 
     // The invitee opens the link signed out, signs in, comes back, and joins.
     const inviteePage = await (await env.browser.newContext()).newPage();
+    // Wait for the invitation's own prompt: before its chunk has loaded, the only "Sign in" link on the
+    // page is the app header's, which does not come back here (under load a click landed on it).
     await inviteePage.goto(link!);
-    await inviteePage.getByRole('link', { name: 'Sign in' }).last().click();
+    const prompt = inviteePage.getByText('Sign in to see and accept this invitation.');
+    await expect.poll(() => prompt.isVisible()).toBe(true);
+    await prompt.locator('..').getByRole('link', { name: 'Sign in' }).click();
     await submitPasswordSignIn(inviteePage, invitee);
+    await expect.poll(() => new URL(inviteePage.url()).pathname).toBe('/handler/team-invitation');
     await expect.poll(() => inviteePage.getByText('You are invited to join').isVisible()).toBe(true);
     await shot(inviteePage, 'invitation');
     await inviteePage.getByRole('button', { name: 'Join Difference Engines' }).click();
