@@ -28,14 +28,20 @@ const catalogue = (language: string): Record<string, string> =>
   JSON.parse(readFileSync(join(catalogueDir, `${language}.json`), 'utf8')) as Record<string, string>;
 const english = catalogue('en');
 
-/** English sentences and labels of the catalogue (no placeholders) found in the Gatehouse parts of the page. */
+/** `words` as a whole (not inside a longer word: French "Continuer" holds "Continue"). */
+const asWhole = (words: string) => new RegExp(`(?<!\\p{L})${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'u');
+
+/**
+ * English sentences and labels of the catalogue (no placeholders) found as a whole in the Gatehouse parts
+ * of the page, except words the language itself uses (German says "Team" too: "Meine Teams").
+ */
 async function englishLeft(page: Page, language: string): Promise<string[]> {
   const translated = catalogue(language);
   const text = (await page.locator('.gh').allInnerTexts()).join('\n');
   return Object.entries(english)
     .filter(([key, words]) => !words.includes('{') && translated[key] !== words && words.length > 3)
     .map(([, words]) => words)
-    .filter((words) => text.includes(words));
+    .filter((words) => asWhole(words).test(text) && !Object.values(translated).some((other) => asWhole(words).test(other)));
 }
 
 /** Text of the Gatehouse parts that is not inside a pseudo-localised message (⟦…⟧), user data aside. */
