@@ -133,7 +133,7 @@ async function everyTab(page: Page, language: string, email: string): Promise<vo
     await tabs.nth(index).click();
     await expect.poll(() => tabs.nth(index).getAttribute('aria-selected')).toBe('true');
     await settled(page);
-    seen.push(await tabs.nth(index).innerText());
+    seen.push((await tabs.nth(index).textContent()) ?? '');
     const where = `tab ${index + 1} (${language})`;
     if (language === 'en-XA')
       expect({ where, outside: await textOutsidePseudo(page, [email, ...projectData, initialOf(email)]) }).toEqual({ where, outside: '' });
