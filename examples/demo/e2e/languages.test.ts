@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { handlerPages } from '../../../react/src/handler-urls.ts';
+import { ownKeys } from '../../../server/src/testing/oauth-test-flow.ts';
 import { expectAccessible } from './accessibility.ts';
 import { screenshots } from './chromium.ts';
 import { withDemoInChromium } from './e2e-environment.ts';
@@ -11,21 +13,35 @@ import { withDemoInChromium } from './e2e-environment.ts';
  * link, opens account settings from the user menu and signs out, each handler page in their language
  * (no English sentence of the catalogue left; the pseudo-locale `en-XA` shows any text that escaped the
  * catalogue), axe-clean in light and dark, and mirrored for Arabic (screenshots in test-artifacts).
+ * Every tab of account settings is opened in every language (the project offers every section); in
+ * the pseudo-locale every handler page is opened too.
  */
-const env = withDemoInChromium();
+const env = withDemoInChromium({
+  'auth.passkey.allowSignIn': true,
+  'auth.oauth.providers': { google: ownKeys('google') },
+  'apiKeys.enabled': { user: true, team: true },
+});
+/** The project's own words (notification category names are data of the project, not UI text). */
+const projectData = ['Marketing', 'Transactional'];
 const catalogueDir = resolve(import.meta.dirname, '../../../react/src/i18n/catalogues');
 const catalogue = (language: string): Record<string, string> =>
   JSON.parse(readFileSync(join(catalogueDir, `${language}.json`), 'utf8')) as Record<string, string>;
 const english = catalogue('en');
 
-/** English sentences and labels of the catalogue (no placeholders) found in the Gatehouse parts of the page. */
+/** `words` as a whole (not inside a longer word: French "Continuer" holds "Continue"). */
+const asWhole = (words: string) => new RegExp(`(?<!\\p{L})${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'u');
+
+/**
+ * English sentences and labels of the catalogue (no placeholders) found as a whole in the Gatehouse parts
+ * of the page, except words the language itself uses (German says "Team" too: "Meine Teams").
+ */
 async function englishLeft(page: Page, language: string): Promise<string[]> {
   const translated = catalogue(language);
   const text = (await page.locator('.gh').allInnerTexts()).join('\n');
   return Object.entries(english)
     .filter(([key, words]) => !words.includes('{') && translated[key] !== words && words.length > 3)
     .map(([, words]) => words)
-    .filter((words) => text.includes(words));
+    .filter((words) => asWhole(words).test(text) && !Object.values(translated).some((other) => asWhole(words).test(other)));
 }
 
 /** Text of the Gatehouse parts that is not inside a pseudo-localised message (⟦…⟧), user data aside. */
@@ -86,13 +102,82 @@ async function journey(language: string, t: (key: string) => string) {
   await page.getByRole('menuitem', { name: t('userButton.accountSettings') }).click();
   await expect.poll(() => new URL(page.url()).pathname).toBe('/handler/account-settings');
   await shot(page, 'account-settings');
+  await everyTab(page, language, email);
+  if (language === 'en-XA') await everySignedInPage(page, email);
   // The menu stays open across the move; open it only if it closed.
   const signOut = page.getByRole('menuitem', { name: t('userButton.signOut') });
   if (!(await signOut.isVisible())) await page.getByRole('button', { name: email }).click();
   await signOut.click();
   await expect.poll(() => page.getByRole('link', { name: 'Create an account' }).isVisible(), { timeout: 20_000 }).toBe(true);
+  if (language === 'en-XA') await everySignedOutPage(page);
   expect(errors).toEqual([]);
   await context.close();
+}
+
+/** The user button's avatar shows the user's initial. */
+const initialOf = (email: string) => email.charAt(0).toUpperCase();
+
+/** Waits until the Gatehouse parts show no loading text (the pseudo-locale's too) and nothing suspends. */
+async function settled(page: Page): Promise<void> {
+  await expect
+    .poll(async () => (await page.locator('.gh').allInnerTexts()).join('\n'), { timeout: 20_000 })
+    .not.toMatch(/Loading…|Ĺöåđîñĝ…|^\s*$/);
+}
+
+/** Each account-settings tab, by position (their names are the language's): no English left, or nothing outside the catalogue. */
+async function everyTab(page: Page, language: string, email: string): Promise<void> {
+  const tabs = page.getByRole('tab');
+  await expect.poll(() => tabs.count(), { timeout: 20_000 }).toBe(11);
+  const seen: string[] = [];
+  for (let index = 0; index < 11; index++) {
+    await tabs.nth(index).click();
+    await expect.poll(() => tabs.nth(index).getAttribute('aria-selected')).toBe('true');
+    await settled(page);
+    seen.push((await tabs.nth(index).textContent()) ?? '');
+    const where = `tab ${index + 1} (${language})`;
+    if (language === 'en-XA')
+      expect({ where, outside: await textOutsidePseudo(page, [email, ...projectData, initialOf(email)]) }).toEqual({ where, outside: '' });
+    else if (language !== 'en') expect({ where, english: await englishLeft(page, language) }).toEqual({ where, english: [] });
+  }
+  expect(new Set(seen).size).toBe(11);
+  await tabs.first().click();
+}
+
+/** Opens a handler page as a link in an email or from an app would, and checks nothing is outside the catalogue. */
+async function pseudoPage(page: Page, path: string, allowed: string[], visited: Set<string>): Promise<void> {
+  await page.goto(`${env.platform.url}${path}`);
+  await expect.poll(() => page.getByRole('heading', { level: 1 }).count(), { timeout: 20_000, message: path }).toBeGreaterThan(0);
+  await settled(page);
+  expect({ path, outside: await textOutsidePseudo(page, allowed) }).toEqual({ path, outside: '' });
+  visited.add(new URL(page.url()).pathname.replace('/handler/', ''));
+}
+
+// The sign-out page says only `signOut.pending` while it leaves (the journey's menu signs out without it).
+const visitedPseudo = new Set<string>(['sign-up', 'account-settings', 'sign-out']);
+
+/** Signed in: the pages a signed-in visitor reaches by a link (each with an incomplete link: its own words). */
+async function everySignedInPage(page: Page, email: string): Promise<void> {
+  for (const path of ['/handler/cli-auth-confirm', '/handler/oauth-consent', '/handler/team-invitation', '/handler/email-verification'])
+    await pseudoPage(page, path, [email, initialOf(email)], visitedPseudo);
+  await page.goto(`${env.platform.url}/handler/account-settings`);
+  await expect.poll(() => page.getByRole('tab').count(), { timeout: 20_000 }).toBe(11);
+}
+
+/** Signed out: every other handler page, then every name of the handler's route list was opened. */
+async function everySignedOutPage(page: Page): Promise<void> {
+  for (const path of [
+    '/handler/sign-in',
+    '/handler/forgot-password',
+    '/handler/password-reset',
+    '/handler/magic-link-callback',
+    '/handler/mfa',
+    '/handler/error?errorCode=OAUTH_PROVIDER_ACCESS_DENIED',
+    '/handler/oauth-callback?code=stale&state=stale',
+  ])
+    await pseudoPage(page, path, [], visitedPseudo);
+  // The not-found page names the path it was asked for.
+  await pseudoPage(page, '/handler/no-such-page', ['/handler/no-such-page'], new Set());
+  expect(Object.values(handlerPages).filter((name) => !visitedPseudo.has(name))).toEqual([]);
 }
 
 const pseudo = (key: string) => `⟦${english[key]}⟧`;

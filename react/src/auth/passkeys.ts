@@ -1,9 +1,6 @@
-import { browserPasskeyCeremonies, webAuthnUnsupportedError, webAuthnUnsupportedMessage } from '@gatehouse/client';
+import { browserPasskeyCeremonies, webAuthnUnsupportedError } from '@gatehouse/client';
 import { initiatePasskeyAuthentication, initiatePasskeyRegistration, registerPasskey, signInWithPasskey } from '../generated/hooks.ts';
 import type { SignInResponse } from '../generated/hooks.schemas.ts';
-
-/** What people read in a browser without WebAuthn (old browsers, some embedded web views): the protocol's words. */
-export const PASSKEYS_UNSUPPORTED_MESSAGE = webAuthnUnsupportedMessage;
 
 export function passkeysSupported(): boolean {
   return typeof window !== 'undefined' && typeof window.PublicKeyCredential !== 'undefined';

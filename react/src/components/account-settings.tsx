@@ -13,6 +13,7 @@ import { PasswordSection } from './account-settings/password-section.tsx';
 import { ProfileSection } from './account-settings/profile-section.tsx';
 import { SessionsSection } from './account-settings/sessions-section.tsx';
 import { TeamsSection } from './account-settings/teams-section.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 type Tab = { id: string; label: string; render: () => ReactNode };
 
@@ -20,26 +21,29 @@ type Tab = { id: string; label: string; render: () => ReactNode };
 export function AccountSettings() {
   const user = useUser({ or: 'redirect' });
   const { config } = useProject();
+  const { t } = useTranslation();
   const tabs: Tab[] = [
-    { id: 'profile', label: 'Profile', render: () => <ProfileSection user={user} /> },
-    { id: 'emails', label: 'Emails', render: () => <EmailsSection /> },
-    { id: 'password', label: 'Password', render: () => <PasswordSection user={user} /> },
-    { id: 'mfa', label: 'Two-factor', render: () => <MfaSection user={user} /> },
-    { id: 'sessions', label: 'Sessions', render: () => <SessionsSection /> },
-    { id: 'teams', label: 'Teams', render: () => <TeamsSection /> },
-    { id: 'notifications', label: 'Notifications', render: () => <NotificationsSection /> },
+    { id: 'profile', label: t('account.tabProfile'), render: () => <ProfileSection user={user} /> },
+    { id: 'emails', label: t('account.tabEmails'), render: () => <EmailsSection /> },
+    { id: 'password', label: t('account.tabPassword'), render: () => <PasswordSection user={user} /> },
+    { id: 'mfa', label: t('account.tabMfa'), render: () => <MfaSection user={user} /> },
+    { id: 'sessions', label: t('account.tabSessions'), render: () => <SessionsSection /> },
+    { id: 'teams', label: t('account.tabTeams'), render: () => <TeamsSection /> },
+    { id: 'notifications', label: t('account.tabNotifications'), render: () => <NotificationsSection /> },
   ];
-  if (config.passkey_enabled) tabs.splice(4, 0, { id: 'passkeys', label: 'Passkeys', render: () => <PasskeysSection user={user} /> });
+  if (config.passkey_enabled)
+    tabs.splice(4, 0, { id: 'passkeys', label: t('account.tabPasskeys'), render: () => <PasskeysSection user={user} /> });
   if (config.enabled_oauth_providers.length > 0)
-    tabs.splice(3, 0, { id: 'connected-accounts', label: 'Connected accounts', render: () => <ConnectedAccountsSection /> });
-  if (config.allow_user_api_keys) tabs.push({ id: 'api-keys', label: 'API keys', render: () => <ApiKeysSection /> });
-  if (config.client_user_deletion_enabled) tabs.push({ id: 'delete', label: 'Delete account', render: () => <DeleteAccountSection /> });
+    tabs.splice(3, 0, { id: 'connected-accounts', label: t('account.tabConnectedAccounts'), render: () => <ConnectedAccountsSection /> });
+  if (config.allow_user_api_keys) tabs.push({ id: 'api-keys', label: t('account.tabApiKeys'), render: () => <ApiKeysSection /> });
+  if (config.client_user_deletion_enabled)
+    tabs.push({ id: 'delete', label: t('account.tabDelete'), render: () => <DeleteAccountSection /> });
   const [selected, setSelected] = useState('profile');
   const tab = tabs.find((candidate) => candidate.id === selected) ?? tabs[0]!;
 
   return (
-    <Card title="Account settings" wide>
-      <div className="gh-tabs" role="tablist" aria-label="Account settings">
+    <Card title={t('account.title')} wide>
+      <div className="gh-tabs" role="tablist" aria-label={t('account.title')}>
         {tabs.map((candidate) => (
           <button
             key={candidate.id}

@@ -24,10 +24,10 @@ export function CreateTeamForm({ onCreated }: { onCreated?: (teamId: string) => 
   };
 
   return (
-    <form onSubmit={(event) => void submit(event).catch(() => undefined)} noValidate aria-label="Create a team">
-      <Field label="Team name" name="team-name" value={name} onChange={(e) => setName(e.target.value)} error={error} />
+    <form onSubmit={(event) => void submit(event).catch(() => undefined)} noValidate aria-label={t('team.create')}>
+      <Field label={t('team.name')} name="team-name" value={name} onChange={(e) => setName(e.target.value)} error={error} />
       <RequestError error={createTeam.error} />
-      <SubmitButton pending={createTeam.isPending}>Create team</SubmitButton>
+      <SubmitButton pending={createTeam.isPending}>{t('team.createSubmit')}</SubmitButton>
     </form>
   );
 }

@@ -4,12 +4,14 @@ import { useGatehouse } from '../gatehouse-context.ts';
 import { getListTeamInvitationsQueryKey, useSendTeamInvitation } from '../generated/hooks.ts';
 import { useInvalidate } from '../hooks/invalidate.ts';
 import { Field, RequestError, SubmitButton, useValidate } from '../ui/form.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 /** Emails an invitation to join a team (for members holding `$invite_members`). */
 export function InviteMemberForm({ teamId, teamName }: { teamId: string; teamName: string }) {
   const { urls } = useGatehouse();
   const invalidate = useInvalidate();
   const validate = useValidate();
+  const { t } = useTranslation();
   const invite = useSendTeamInvitation({ mutation: { onSuccess: invalidate(getListTeamInvitationsQueryKey({ team_id: teamId })) } });
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
@@ -33,9 +35,9 @@ export function InviteMemberForm({ teamId, teamName }: { teamId: string; teamNam
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label={`Invite a member to ${teamName}`}>
+    <form onSubmit={submit} noValidate aria-label={t('team.inviteAria', { team: teamName })}>
       <Field
-        label={`Invite to ${teamName}`}
+        label={t('team.inviteTo', { team: teamName })}
         name="invite-email"
         type="email"
         placeholder="colleague@example.com"
@@ -45,11 +47,11 @@ export function InviteMemberForm({ teamId, teamName }: { teamId: string; teamNam
       />
       {sentTo ? (
         <p className="gh-success" role="status">
-          Invitation sent to {sentTo}.
+          {t('team.invitationSent', { email: sentTo })}
         </p>
       ) : null}
       <RequestError error={invite.error} />
-      <SubmitButton pending={invite.isPending}>Send invitation</SubmitButton>
+      <SubmitButton pending={invite.isPending}>{t('team.sendInvitation')}</SubmitButton>
     </form>
   );
 }

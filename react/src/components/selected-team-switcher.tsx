@@ -5,6 +5,7 @@ import { useTeams } from '../hooks/use-teams.ts';
 import { useUser } from '../hooks/use-user.ts';
 import { RequestError } from '../ui/form.tsx';
 import { CreateTeamForm } from './create-team-form.tsx';
+import { useTranslation } from '../i18n/i18n-context.ts';
 
 const createOption = '__create__';
 
@@ -13,6 +14,7 @@ export function SelectedTeamSwitcher() {
   const id = useId();
   const user = useUser();
   const teams = useTeams();
+  const { t } = useTranslation();
   const { config } = useProject();
   const { selectTeam, isPending, error } = useSelectTeam();
   const [creating, setCreating] = useState(false);
@@ -25,7 +27,7 @@ export function SelectedTeamSwitcher() {
 
   return (
     <div className="gh gh-stack">
-      <label htmlFor={id}>Team</label>
+      <label htmlFor={id}>{t('team.switcherLabel')}</label>
       <select
         id={id}
         value={user.selected_team_id ?? ''}
@@ -33,13 +35,13 @@ export function SelectedTeamSwitcher() {
         disabled={isPending}
         aria-busy={isPending}
       >
-        <option value="">No team selected</option>
+        <option value="">{t('team.noneSelected')}</option>
         {teams.map((team) => (
           <option key={team.id} value={team.id}>
             {team.display_name}
           </option>
         ))}
-        {config.client_team_creation_enabled ? <option value={createOption}>+ Create a team…</option> : null}
+        {config.client_team_creation_enabled ? <option value={createOption}>{t('team.createOption')}</option> : null}
       </select>
       <RequestError error={error} />
       {creating ? <CreateTeamForm onCreated={() => setCreating(false)} /> : null}

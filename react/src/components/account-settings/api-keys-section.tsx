@@ -25,10 +25,10 @@ export function ApiKeysSection() {
 
   return (
     <section aria-labelledby="gh-api-keys">
-      <h2 id="gh-api-keys">API keys</h2>
+      <h2 id="gh-api-keys">{t('account.tabApiKeys')}</h2>
       {create.data ? (
         <p className="gh-success" role="status">
-          Copy your new key now, it will not be shown again: <code>{create.data.value}</code>
+          {t('apiKeys.copyNow')} <code>{create.data.value}</code>
         </p>
       ) : null}
       <ul className="gh-list">
@@ -38,30 +38,30 @@ export function ApiKeysSection() {
               {key.description} <span className="gh-muted">…{key.value.last_four}</span>
             </span>
             {key.manually_revoked_at_millis ? (
-              <span className="gh-muted">revoked</span>
+              <span className="gh-muted">{t('apiKeys.revoked')}</span>
             ) : (
               <button
                 type="button"
                 className="gh-danger"
                 onClick={() => revoke.mutate({ apiKeyId: key.id, data: { revoked: true }, params: myApiKeysParams })}
               >
-                Revoke
+                {t('apiKeys.revoke')}
               </button>
             )}
           </li>
         ))}
       </ul>
       <RequestError error={revoke.error} />
-      <form onSubmit={submit} noValidate aria-label="Create an API key">
+      <form onSubmit={submit} noValidate aria-label={t('apiKeys.createAria')}>
         <Field
-          label="Description"
+          label={t('apiKeys.description')}
           name="api-key-description"
           value={description}
           onChange={(e) => setDescription(e.target.value)}
           error={error}
         />
         <RequestError error={create.error} />
-        <SubmitButton pending={create.isPending}>Create API key</SubmitButton>
+        <SubmitButton pending={create.isPending}>{t('apiKeys.create')}</SubmitButton>
       </form>
     </section>
   );

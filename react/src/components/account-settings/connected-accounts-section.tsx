@@ -8,12 +8,14 @@ import { useSignedInQuery } from '../../hooks/use-signed-in-query.ts';
 import { useProject } from '../../hooks/use-project.ts';
 import { RequestError } from '../../ui/form.tsx';
 import { providerName } from '../oauth-buttons.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 const myProviders = { user_id: 'me' } as const;
 
 /** The OAuth accounts linked to the user; the project's other providers can be connected from here. */
 export function ConnectedAccountsSection() {
   const gatehouse = useGatehouse();
+  const { t } = useTranslation();
   const { config } = useProject();
   const linked = useSignedInQuery<OAuthProviderView[]>(
     getListOAuthProvidersQueryKey(myProviders),
@@ -28,16 +30,16 @@ export function ConnectedAccountsSection() {
 
   return (
     <section aria-labelledby="gh-connected-accounts">
-      <h2 id="gh-connected-accounts">Connected accounts</h2>
-      {linked.length === 0 ? <p className="gh-muted">No account is connected yet.</p> : null}
-      <ul className="gh-list" aria-label="Connected accounts">
+      <h2 id="gh-connected-accounts">{t('account.tabConnectedAccounts')}</h2>
+      {linked.length === 0 ? <p className="gh-muted">{t('connected.none')}</p> : null}
+      <ul className="gh-list" aria-label={t('account.tabConnectedAccounts')}>
         {linked.map((account) => (
           <li key={account.id}>
             <span>
               {providerName(account.type)} {account.email ? <span className="gh-muted">{account.email}</span> : null}
             </span>
             <button type="button" className="gh-danger" onClick={() => unlink.mutate({ userId: 'me', providerId: account.id })}>
-              Disconnect
+              {t('connected.disconnect')}
             </button>
           </li>
         ))}
@@ -49,7 +51,7 @@ export function ConnectedAccountsSection() {
             type="button"
             onClick={() => startOAuth(gatehouse, provider.id, { type: 'link', returnTo: window.location.href }).catch(setError)}
           >
-            Connect {providerName(provider.id)}
+            {t('connected.connect', { provider: providerName(provider.id) })}
           </button>
         ))}
       </div>

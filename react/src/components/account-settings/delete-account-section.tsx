@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { useGatehouse } from '../../gatehouse-context.ts';
 import { useDeleteCurrentUser } from '../../generated/hooks.ts';
 import { RequestError } from '../../ui/form.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 /** Deletes the account after a second click; every session ends with it. */
 export function DeleteAccountSection() {
   const { session, urls, navigate } = useGatehouse();
   const [confirming, setConfirming] = useState(false);
+  const { t } = useTranslation();
   const remove = useDeleteCurrentUser({
     mutation: {
       onSuccess: () => {
@@ -17,20 +19,20 @@ export function DeleteAccountSection() {
   });
   return (
     <section aria-labelledby="gh-delete-account">
-      <h2 id="gh-delete-account">Delete account</h2>
-      <p className="gh-muted">This removes your account and everything in it. It cannot be undone.</p>
+      <h2 id="gh-delete-account">{t('account.tabDelete')}</h2>
+      <p className="gh-muted">{t('deleteAccount.explain')}</p>
       {confirming ? (
         <div className="gh-row">
           <button type="button" className="gh-danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            Yes, delete my account
+            {t('deleteAccount.confirm')}
           </button>
           <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
+            {t('deleteAccount.cancel')}
           </button>
         </div>
       ) : (
         <button type="button" className="gh-danger" onClick={() => setConfirming(true)}>
-          Delete account
+          {t('account.tabDelete')}
         </button>
       )}
       <RequestError error={remove.error} />

@@ -13,10 +13,12 @@ import { useInvalidate } from '../../hooks/invalidate.ts';
 import { myContactChannelsParams, useContactChannels } from '../../hooks/use-contact-channels.ts';
 import { RequestError, SubmitButton, useValidate } from '../../ui/form.tsx';
 import { EmailField } from '../../ui/fields.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 export function EmailsSection() {
   const { urls } = useGatehouse();
   const validate = useValidate();
+  const { t } = useTranslation();
   const channels = useContactChannels();
   const invalidate = useInvalidate();
   const changed = { onSuccess: invalidate(getListContactChannelsQueryKey(myContactChannelsParams), getGetCurrentUserQueryKey()) };
@@ -37,13 +39,13 @@ export function EmailsSection() {
 
   return (
     <section aria-labelledby="gh-emails">
-      <h2 id="gh-emails">Emails</h2>
+      <h2 id="gh-emails">{t('account.tabEmails')}</h2>
       <ul className="gh-list">
         {channels.map((channel) => (
           <li key={channel.id}>
             <span>
-              {channel.value} {channel.is_primary ? <strong>(primary)</strong> : null}{' '}
-              <span className="gh-muted">{channel.is_verified ? 'verified' : 'not verified'}</span>
+              {channel.value} {channel.is_primary ? <strong>{t('emails.primary')}</strong> : null}{' '}
+              <span className="gh-muted">{channel.is_verified ? t('emails.verified') : t('emails.notVerified')}</span>
             </span>
             <span className="gh-row">
               {channel.is_verified ? null : (
@@ -57,7 +59,7 @@ export function EmailsSection() {
                     })
                   }
                 >
-                  Send verification email
+                  {t('emails.sendVerification')}
                 </button>
               )}
               {channel.is_primary ? null : (
@@ -66,10 +68,10 @@ export function EmailsSection() {
                     type="button"
                     onClick={() => update.mutate({ userId: 'me', contactChannelId: channel.id, data: { is_primary: true } })}
                   >
-                    Make primary
+                    {t('emails.makePrimary')}
                   </button>
                   <button type="button" className="gh-danger" onClick={() => remove.mutate({ userId: 'me', contactChannelId: channel.id })}>
-                    Remove
+                    {t('emails.remove')}
                   </button>
                 </>
               )}
@@ -79,14 +81,14 @@ export function EmailsSection() {
       </ul>
       {sendVerification.isSuccess ? (
         <p className="gh-success" role="status">
-          Verification email sent.
+          {t('emails.verificationSent')}
         </p>
       ) : null}
       <RequestError error={sendVerification.error ?? update.error ?? remove.error} />
-      <form onSubmit={add} noValidate aria-label="Add an email">
-        <EmailField label="Add an email" name="new-email" value={email} onChange={setEmail} error={emailError} />
+      <form onSubmit={add} noValidate aria-label={t('emails.add')}>
+        <EmailField label={t('emails.add')} name="new-email" value={email} onChange={setEmail} error={emailError} />
         <RequestError error={create.error} />
-        <SubmitButton pending={create.isPending}>Add email</SubmitButton>
+        <SubmitButton pending={create.isPending}>{t('emails.addSubmit')}</SubmitButton>
       </form>
     </section>
   );

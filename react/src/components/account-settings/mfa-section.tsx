@@ -5,6 +5,7 @@ import { useCreateMfaRecoveryCodes } from '../../generated/hooks.ts';
 import { useProject } from '../../hooks/use-project.ts';
 import { useUpdateUser } from '../../hooks/use-update-user.ts';
 import { Field, RequestError, SubmitButton } from '../../ui/form.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 /**
  * TOTP two-factor authentication: a new secret is shown (key and otpauth link for an authenticator
@@ -13,6 +14,7 @@ import { Field, RequestError, SubmitButton } from '../../ui/form.tsx';
 export function MfaSection({ user }: { user: CurrentUser }) {
   const { display_name: projectName } = useProject();
   const update = useUpdateUser();
+  const { t } = useTranslation();
   const recovery = useCreateMfaRecoveryCodes();
   const [secret, setSecret] = useState<Uint8Array<ArrayBuffer> | null>(null);
   const [code, setCode] = useState('');
@@ -22,7 +24,7 @@ export function MfaSection({ user }: { user: CurrentUser }) {
     event.preventDefault();
     if (!secret) return;
     if (!(await isValidTotp(secret, code))) {
-      setError('That code does not match. Check the time on your device and try the current code.');
+      setError(t('totp.codeMismatch'));
       return;
     }
     setError(undefined);
@@ -36,14 +38,12 @@ export function MfaSection({ user }: { user: CurrentUser }) {
   if (user.requires_totp_mfa) {
     return (
       <section aria-labelledby="gh-mfa">
-        <h2 id="gh-mfa">Two-factor authentication</h2>
-        <p className="gh-success">Two-factor authentication is on.</p>
+        <h2 id="gh-mfa">{t('totp.title')}</h2>
+        <p className="gh-success">{t('totp.on')}</p>
         {codes ? (
           <div className="gh-stack">
-            <p>
-              Keep these recovery codes somewhere safe. Each works once, in place of a code from your app. They will not be shown again.
-            </p>
-            <ul className="gh-list" aria-label="Recovery codes">
+            <p>{t('totp.keepCodes')}</p>
+            <ul className="gh-list" aria-label={t('totp.recoveryCodes')}>
               {codes.map((recoveryCode) => (
                 <li key={recoveryCode}>
                   <code>{recoveryCode}</code>
@@ -54,7 +54,7 @@ export function MfaSection({ user }: { user: CurrentUser }) {
         ) : null}
         <div className="gh-row">
           <button type="button" onClick={() => recovery.mutate({ data: {} })} disabled={recovery.isPending}>
-            New recovery codes
+            {t('totp.newRecoveryCodes')}
           </button>
           <button
             type="button"
@@ -62,7 +62,7 @@ export function MfaSection({ user }: { user: CurrentUser }) {
             onClick={() => update.mutate({ data: { totp_secret_base64: null } })}
             disabled={update.isPending}
           >
-            Turn off
+            {t('totp.turnOff')}
           </button>
         </div>
         <RequestError error={update.error ?? recovery.error} />
@@ -73,10 +73,10 @@ export function MfaSection({ user }: { user: CurrentUser }) {
   if (!secret) {
     return (
       <section aria-labelledby="gh-mfa">
-        <h2 id="gh-mfa">Two-factor authentication</h2>
-        <p className="gh-muted">Ask for a code from an authenticator app at every sign-in.</p>
+        <h2 id="gh-mfa">{t('totp.title')}</h2>
+        <p className="gh-muted">{t('totp.explain')}</p>
         <button type="button" className="gh-primary" onClick={() => setSecret(crypto.getRandomValues(new Uint8Array(20)))}>
-          Turn on two-factor authentication
+          {t('totp.turnOnFull')}
         </button>
       </section>
     );
@@ -86,16 +86,16 @@ export function MfaSection({ user }: { user: CurrentUser }) {
   const otpauth = `otpauth://totp/${label}?secret=${key}&issuer=${encodeURIComponent(projectName)}`;
   return (
     <section aria-labelledby="gh-mfa">
-      <h2 id="gh-mfa">Two-factor authentication</h2>
-      <form onSubmit={(event) => void confirm(event).catch(() => undefined)} noValidate aria-label="Turn on two-factor authentication">
+      <h2 id="gh-mfa">{t('totp.title')}</h2>
+      <form onSubmit={(event) => void confirm(event).catch(() => undefined)} noValidate aria-label={t('totp.turnOnFull')}>
         <p>
-          Add this key to your authenticator app (or <a href={otpauth}>open it in the app</a>), then type the code it shows.
+          {t('totp.addKey')} <a href={otpauth}>{t('totp.openInApp')}</a>
         </p>
         <p>
-          Key: <code data-testid="totp-secret">{key}</code>
+          {t('totp.keyLabel')} <code data-testid="totp-secret">{key}</code>
         </p>
         <Field
-          label="Code from the app"
+          label={t('totp.code')}
           name="totp"
           autoComplete="one-time-code"
           inputMode="numeric"
@@ -104,7 +104,7 @@ export function MfaSection({ user }: { user: CurrentUser }) {
           error={error}
         />
         <RequestError error={update.error ?? recovery.error} />
-        <SubmitButton pending={update.isPending || recovery.isPending}>Turn on</SubmitButton>
+        <SubmitButton pending={update.isPending || recovery.isPending}>{t('totp.turnOn')}</SubmitButton>
       </form>
     </section>
   );

@@ -4,9 +4,11 @@ import type { NotificationPreference } from '../../generated/hooks.schemas.ts';
 import { getListNotificationPreferencesQueryKey, useUpdateNotificationPreference } from '../../generated/hooks.ts';
 import { useNotificationPreferences } from '../../hooks/use-notification-preferences.ts';
 import { RequestError } from '../../ui/form.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 export function NotificationsSection() {
   const preferences = useNotificationPreferences();
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const key = getListNotificationPreferencesQueryKey('me');
   // The box flips within the click (React state; the query cache notifies its subscribers a tick
@@ -26,7 +28,7 @@ export function NotificationsSection() {
   });
   return (
     <section aria-labelledby="gh-notifications">
-      <h2 id="gh-notifications">Email notifications</h2>
+      <h2 id="gh-notifications">{t('notifications.title')}</h2>
       <ul className="gh-list">
         {preferences.map((preference) => (
           <li key={preference.notification_category_id}>
@@ -43,7 +45,7 @@ export function NotificationsSection() {
               />
               {preference.notification_category_name}
             </label>
-            {preference.can_disable ? null : <span className="gh-muted">always sent (account and security emails)</span>}
+            {preference.can_disable ? null : <span className="gh-muted">{t('notifications.alwaysSent')}</span>}
           </li>
         ))}
       </ul>

@@ -38,11 +38,11 @@ export function PasswordSection({ user }: { user: CurrentUser }) {
 
   return (
     <section aria-labelledby="gh-password">
-      <h2 id="gh-password">Password</h2>
-      <form onSubmit={submit} noValidate aria-label="Password">
+      <h2 id="gh-password">{t('account.tabPassword')}</h2>
+      <form onSubmit={submit} noValidate aria-label={t('account.tabPassword')}>
         {user.has_password ? (
           <PasswordField
-            label="Current password"
+            label={t('password.current')}
             name="current-password"
             autoComplete="current-password"
             value={current}
@@ -51,7 +51,7 @@ export function PasswordSection({ user }: { user: CurrentUser }) {
           />
         ) : null}
         <PasswordField
-          label="New password"
+          label={t('password.new')}
           name="new-password"
           autoComplete="new-password"
           value={next}
@@ -61,10 +61,10 @@ export function PasswordSection({ user }: { user: CurrentUser }) {
         <RequestError error={mutation.error} />
         {mutation.isSuccess ? (
           <p className="gh-success" role="status">
-            Password saved.
+            {t('password.saved')}
           </p>
         ) : null}
-        <SubmitButton pending={mutation.isPending}>{user.has_password ? 'Change password' : 'Set password'}</SubmitButton>
+        <SubmitButton pending={mutation.isPending}>{user.has_password ? t('password.change') : t('password.set')}</SubmitButton>
       </form>
     </section>
   );

@@ -2,20 +2,22 @@ import { type FormEvent, useState } from 'react';
 import type { CurrentUser } from '../../generated/hooks.schemas.ts';
 import { useUpdateUser } from '../../hooks/use-update-user.ts';
 import { Field, RequestError, SubmitButton } from '../../ui/form.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 export function ProfileSection({ user }: { user: CurrentUser }) {
   const [displayName, setDisplayName] = useState(user.display_name ?? '');
   const update = useUpdateUser();
+  const { t } = useTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     update.mutate({ data: { display_name: displayName.trim() || null } });
   };
   return (
     <section aria-labelledby="gh-profile">
-      <h2 id="gh-profile">Profile</h2>
-      <form onSubmit={submit} noValidate aria-label="Profile">
+      <h2 id="gh-profile">{t('account.tabProfile')}</h2>
+      <form onSubmit={submit} noValidate aria-label={t('account.tabProfile')}>
         <Field
-          label="Display name"
+          label={t('profile.displayName')}
           name="display-name"
           maxLength={256}
           value={displayName}
@@ -24,10 +26,10 @@ export function ProfileSection({ user }: { user: CurrentUser }) {
         <RequestError error={update.error} />
         {update.isSuccess && !update.isPending ? (
           <p className="gh-success" role="status">
-            Saved.
+            {t('profile.saved')}
           </p>
         ) : null}
-        <SubmitButton pending={update.isPending}>Save</SubmitButton>
+        <SubmitButton pending={update.isPending}>{t('profile.save')}</SubmitButton>
       </form>
     </section>
   );

@@ -8,15 +8,17 @@ import { myTeamsParams, useTeams } from '../../hooks/use-teams.ts';
 import { RequestError } from '../../ui/form.tsx';
 import { CreateTeamForm } from '../create-team-form.tsx';
 import { InviteMemberForm } from '../invite-member-form.tsx';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 export function TeamsSection() {
   const teams = useTeams();
   const { config } = useProject();
+  const { t } = useTranslation();
   return (
     <section aria-labelledby="gh-teams">
-      <h2 id="gh-teams">Teams</h2>
-      {teams.length === 0 ? <p className="gh-muted">You are not in any team yet.</p> : null}
-      <ul className="gh-list" aria-label="Your teams">
+      <h2 id="gh-teams">{t('account.tabTeams')}</h2>
+      {teams.length === 0 ? <p className="gh-muted">{t('teams.none')}</p> : null}
+      <ul className="gh-list" aria-label={t('teams.yours')}>
         {teams.map((team) => (
           <TeamRow key={team.id} team={team} />
         ))}
@@ -28,6 +30,7 @@ export function TeamsSection() {
 
 function TeamRow({ team }: { team: TeamView }) {
   const invalidate = useInvalidate();
+  const { t } = useTranslation();
   const leave = useDeleteTeamMembership({
     mutation: { onSuccess: invalidate(getListTeamsQueryKey(myTeamsParams), getGetCurrentUserQueryKey()) },
   });
@@ -36,7 +39,7 @@ function TeamRow({ team }: { team: TeamView }) {
       <div className="gh-row">
         <strong>{team.display_name}</strong>
         <button type="button" className="gh-danger" onClick={() => leave.mutate({ teamId: team.id, userId: 'me' })}>
-          Leave
+          {t('teams.leave')}
         </button>
       </div>
       <RequestError error={leave.error} />

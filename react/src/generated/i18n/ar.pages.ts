@@ -4,6 +4,60 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "مفاتيح API"
+ ],
+ "account.tabConnectedAccounts": [
+  "الحسابات المرتبطة"
+ ],
+ "account.tabDelete": [
+  "حذف الحساب"
+ ],
+ "account.tabEmails": [
+  "عناوين البريد الإلكتروني"
+ ],
+ "account.tabMfa": [
+  "التحقق بخطوتين"
+ ],
+ "account.tabNotifications": [
+  "الإشعارات"
+ ],
+ "account.tabPasskeys": [
+  "مفاتيح المرور"
+ ],
+ "account.tabPassword": [
+  "كلمة المرور"
+ ],
+ "account.tabProfile": [
+  "الملف الشخصي"
+ ],
+ "account.tabSessions": [
+  "الجلسات"
+ ],
+ "account.tabTeams": [
+  "الفرق"
+ ],
+ "account.title": [
+  "إعدادات الحساب"
+ ],
+ "apiKeys.copyNow": [
+  "انسخ مفتاحك الجديد الآن، فلن يُعرض مرة أخرى:"
+ ],
+ "apiKeys.create": [
+  "إنشاء المفتاح"
+ ],
+ "apiKeys.createAria": [
+  "إنشاء مفتاح API"
+ ],
+ "apiKeys.description": [
+  "الوصف"
+ ],
+ "apiKeys.revoke": [
+  "إلغاء"
+ ],
+ "apiKeys.revoked": [
+  "ملغى"
+ ],
  "cli.asks": [
   "تطلب أداة سطر أوامر تسجيل الدخول باسم ",
   [
@@ -30,6 +84,65 @@ export const messages: Messages = {
  "cli.title": [
   "السماح لواجهة سطر الأوامر"
  ],
+ "connected.connect": [
+  "ربط ",
+  [
+   "provider"
+  ]
+ ],
+ "connected.disconnect": [
+  "فصل"
+ ],
+ "connected.none": [
+  "لا يوجد حساب مرتبط بعد."
+ ],
+ "consent.allow": [
+  "سماح"
+ ],
+ "consent.asks": [
+  "يطلب ",
+  [
+   "name"
+  ],
+  " استخدام حسابك ",
+  [
+   "account"
+  ],
+  ". سيتمكن من:"
+ ],
+ "consent.deny": [
+  "رفض"
+ ],
+ "consent.incomplete": [
+  "هذا الرابط غير مكتمل. ابدأ من جديد من التطبيق."
+ ],
+ "consent.returning": [
+  "جارٍ العودة إلى التطبيق…"
+ ],
+ "consent.revokeLater": [
+  "يمكنك إلغاء ذلك لاحقًا. لا تسمح إلا للتطبيقات التي تثق بها."
+ ],
+ "consent.scopesLabel": [
+  "ما يطلبه التطبيق"
+ ],
+ "consent.title": [
+  "تفويض تطبيق"
+ ],
+ "consent.titleFor": [
+  "تفويض ",
+  [
+   "name"
+  ]
+ ],
+ "deleteAccount.cancel": [
+  "إلغاء الأمر"
+ ],
+ "deleteAccount.confirm": [
+  "نعم، احذف حسابي"
+ ],
+ "deleteAccount.explain": [
+  "سيؤدي هذا إلى حذف حسابك وكل ما فيه. لا يمكن التراجع عن ذلك."
+ ],
  "emailVerification.done": [
   "تم التحقق من بريدك الإلكتروني."
  ],
@@ -38,6 +151,33 @@ export const messages: Messages = {
  ],
  "emailVerification.title": [
   "تحقق من بريدك الإلكتروني"
+ ],
+ "emails.add": [
+  "إضافة بريد إلكتروني"
+ ],
+ "emails.addSubmit": [
+  "إضافة"
+ ],
+ "emails.makePrimary": [
+  "تعيين كرئيسي"
+ ],
+ "emails.notVerified": [
+  "لم يتم التحقق"
+ ],
+ "emails.primary": [
+  "(الرئيسي)"
+ ],
+ "emails.remove": [
+  "إزالة"
+ ],
+ "emails.sendVerification": [
+  "إرسال رسالة التحقق"
+ ],
+ "emails.verificationSent": [
+  "تم إرسال رسالة التحقق."
+ ],
+ "emails.verified": [
+  "تم التحقق"
  ],
  "errorPage.code": [
   "رمز الخطأ: ",
@@ -105,11 +245,47 @@ export const messages: Messages = {
  "mfa.title": [
   "المصادقة الثنائية"
  ],
+ "notifications.alwaysSent": [
+  "تُرسل دائمًا (رسائل الحساب والأمان)"
+ ],
+ "notifications.title": [
+  "إشعارات البريد الإلكتروني"
+ ],
  "oauthCallback.failedTitle": [
   "فشل تسجيل الدخول"
  ],
  "oauthCallback.pending": [
   "جارٍ تسجيل دخولك…"
+ ],
+ "passkeys.add": [
+  "إضافة مفتاح مرور"
+ ],
+ "passkeys.none": [
+  "لا يوجد مفتاح مرور بعد."
+ ],
+ "passkeys.on": [
+  "يمكنك تسجيل الدخول بمفتاح مرور."
+ ],
+ "passkeys.removeAll": [
+  "إزالة جميع مفاتيح المرور"
+ ],
+ "passkeys.unsupported": [
+  "هذا المتصفح لا يدعم مفاتيح المرور."
+ ],
+ "password.change": [
+  "تغيير كلمة المرور"
+ ],
+ "password.current": [
+  "كلمة المرور الحالية"
+ ],
+ "password.new": [
+  "كلمة المرور الجديدة"
+ ],
+ "password.saved": [
+  "تم حفظ كلمة المرور."
+ ],
+ "password.set": [
+  "تعيين كلمة المرور"
  ],
  "passwordReset.checking": [
   "جارٍ التحقق من الرابط…"
@@ -128,5 +304,139 @@ export const messages: Messages = {
  ],
  "passwordReset.title": [
   "اختر كلمة مرور جديدة"
+ ],
+ "profile.displayName": [
+  "الاسم المعروض"
+ ],
+ "profile.save": [
+  "حفظ"
+ ],
+ "profile.saved": [
+  "تم الحفظ."
+ ],
+ "sessions.impersonation": [
+  "(انتحال هوية)"
+ ],
+ "sessions.lastUsed": [
+  "آخر استخدام في ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signOut": [
+  "تسجيل الخروج"
+ ],
+ "sessions.signedIn": [
+  "سجّل الدخول في ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signedInFrom": [
+  "سجّل الدخول في ",
+  [
+   "when"
+  ],
+  " من ",
+  [
+   "ip"
+  ]
+ ],
+ "sessions.thisDevice": [
+  "هذا الجهاز"
+ ],
+ "sessions.title": [
+  "الجلسات النشطة"
+ ],
+ "team.create": [
+  "إنشاء فريق"
+ ],
+ "team.createOption": [
+  "+ إنشاء فريق…"
+ ],
+ "team.createSubmit": [
+  "إنشاء"
+ ],
+ "team.invitationSent": [
+  "تم إرسال الدعوة إلى ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.inviteAria": [
+  "دعوة عضو إلى ",
+  [
+   "team"
+  ]
+ ],
+ "team.inviteTo": [
+  "دعوة إلى ",
+  [
+   "team"
+  ]
+ ],
+ "team.name": [
+  "اسم الفريق"
+ ],
+ "team.noneSelected": [
+  "لم يتم اختيار فريق"
+ ],
+ "team.sendInvitation": [
+  "إرسال الدعوة"
+ ],
+ "team.switcherLabel": [
+  "الفريق"
+ ],
+ "teams.leave": [
+  "مغادرة"
+ ],
+ "teams.none": [
+  "لست في أي فريق بعد."
+ ],
+ "teams.yours": [
+  "فرقك"
+ ],
+ "totp.addKey": [
+  "أضف هذا المفتاح إلى تطبيق المصادقة، ثم اكتب الرمز الذي يعرضه."
+ ],
+ "totp.code": [
+  "الرمز من التطبيق"
+ ],
+ "totp.codeMismatch": [
+  "الرمز غير مطابق. تحقق من الوقت على جهازك وجرّب الرمز الحالي."
+ ],
+ "totp.explain": [
+  "اطلب رمزًا من تطبيق مصادقة عند كل تسجيل دخول."
+ ],
+ "totp.keepCodes": [
+  "احفظ رموز الاسترداد هذه في مكان آمن. يعمل كل رمز مرة واحدة بدلًا من رمز تطبيقك. لن تُعرض مرة أخرى."
+ ],
+ "totp.keyLabel": [
+  "المفتاح:"
+ ],
+ "totp.newRecoveryCodes": [
+  "رموز استرداد جديدة"
+ ],
+ "totp.on": [
+  "المصادقة الثنائية مفعّلة."
+ ],
+ "totp.openInApp": [
+  "افتحه في التطبيق"
+ ],
+ "totp.recoveryCodes": [
+  "رموز الاسترداد"
+ ],
+ "totp.title": [
+  "المصادقة الثنائية"
+ ],
+ "totp.turnOff": [
+  "إيقاف"
+ ],
+ "totp.turnOn": [
+  "تفعيل"
+ ],
+ "totp.turnOnFull": [
+  "تفعيل المصادقة الثنائية"
  ]
 };

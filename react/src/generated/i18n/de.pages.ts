@@ -4,6 +4,60 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "API-Schlüssel"
+ ],
+ "account.tabConnectedAccounts": [
+  "Verbundene Konten"
+ ],
+ "account.tabDelete": [
+  "Konto löschen"
+ ],
+ "account.tabEmails": [
+  "E-Mail-Adressen"
+ ],
+ "account.tabMfa": [
+  "Zwei-Faktor"
+ ],
+ "account.tabNotifications": [
+  "Benachrichtigungen"
+ ],
+ "account.tabPasskeys": [
+  "Zugangsschlüssel"
+ ],
+ "account.tabPassword": [
+  "Passwort"
+ ],
+ "account.tabProfile": [
+  "Profil"
+ ],
+ "account.tabSessions": [
+  "Sitzungen"
+ ],
+ "account.tabTeams": [
+  "Meine Teams"
+ ],
+ "account.title": [
+  "Kontoeinstellungen"
+ ],
+ "apiKeys.copyNow": [
+  "Kopieren Sie Ihren neuen Schlüssel jetzt, er wird nicht erneut angezeigt:"
+ ],
+ "apiKeys.create": [
+  "Schlüssel erstellen"
+ ],
+ "apiKeys.createAria": [
+  "API-Schlüssel erstellen"
+ ],
+ "apiKeys.description": [
+  "Beschreibung"
+ ],
+ "apiKeys.revoke": [
+  "Widerrufen"
+ ],
+ "apiKeys.revoked": [
+  "widerrufen"
+ ],
  "cli.asks": [
   "Ein Befehlszeilenprogramm möchte sich als ",
   [
@@ -30,6 +84,64 @@ export const messages: Messages = {
  "cli.title": [
   "CLI autorisieren"
  ],
+ "connected.connect": [
+  [
+   "provider"
+  ],
+  " verbinden"
+ ],
+ "connected.disconnect": [
+  "Trennen"
+ ],
+ "connected.none": [
+  "Noch kein Konto verbunden."
+ ],
+ "consent.allow": [
+  "Erlauben"
+ ],
+ "consent.asks": [
+  [
+   "name"
+  ],
+  " möchte Ihr Konto ",
+  [
+   "account"
+  ],
+  " verwenden. Die Anwendung kann dann:"
+ ],
+ "consent.deny": [
+  "Ablehnen"
+ ],
+ "consent.incomplete": [
+  "Dieser Link ist unvollständig. Beginnen Sie erneut in der Anwendung."
+ ],
+ "consent.returning": [
+  "Zurück zur Anwendung…"
+ ],
+ "consent.revokeLater": [
+  "Sie können dies später widerrufen. Erlauben Sie nur Anwendungen, denen Sie vertrauen."
+ ],
+ "consent.scopesLabel": [
+  "Was die Anwendung anfragt"
+ ],
+ "consent.title": [
+  "Eine Anwendung autorisieren"
+ ],
+ "consent.titleFor": [
+  [
+   "name"
+  ],
+  " autorisieren"
+ ],
+ "deleteAccount.cancel": [
+  "Abbrechen"
+ ],
+ "deleteAccount.confirm": [
+  "Ja, mein Konto löschen"
+ ],
+ "deleteAccount.explain": [
+  "Dadurch werden Ihr Konto und alle seine Inhalte entfernt. Dies kann nicht rückgängig gemacht werden."
+ ],
  "emailVerification.done": [
   "Ihre E-Mail-Adresse ist bestätigt."
  ],
@@ -38,6 +150,33 @@ export const messages: Messages = {
  ],
  "emailVerification.title": [
   "E-Mail-Adresse bestätigen"
+ ],
+ "emails.add": [
+  "E-Mail-Adresse hinzufügen"
+ ],
+ "emails.addSubmit": [
+  "Hinzufügen"
+ ],
+ "emails.makePrimary": [
+  "Als primär festlegen"
+ ],
+ "emails.notVerified": [
+  "nicht bestätigt"
+ ],
+ "emails.primary": [
+  "(primär)"
+ ],
+ "emails.remove": [
+  "Entfernen"
+ ],
+ "emails.sendVerification": [
+  "Bestätigungs-E-Mail senden"
+ ],
+ "emails.verificationSent": [
+  "Bestätigungs-E-Mail gesendet."
+ ],
+ "emails.verified": [
+  "bestätigt"
  ],
  "errorPage.code": [
   "Fehlercode: ",
@@ -105,11 +244,47 @@ export const messages: Messages = {
  "mfa.title": [
   "Zwei-Faktor-Authentifizierung"
  ],
+ "notifications.alwaysSent": [
+  "wird immer gesendet (Konto- und Sicherheits-E-Mails)"
+ ],
+ "notifications.title": [
+  "E-Mail-Benachrichtigungen"
+ ],
  "oauthCallback.failedTitle": [
   "Anmeldung fehlgeschlagen"
  ],
  "oauthCallback.pending": [
   "Sie werden angemeldet…"
+ ],
+ "passkeys.add": [
+  "Zugangsschlüssel hinzufügen"
+ ],
+ "passkeys.none": [
+  "Noch kein Zugangsschlüssel."
+ ],
+ "passkeys.on": [
+  "Sie können sich mit einem Zugangsschlüssel anmelden."
+ ],
+ "passkeys.removeAll": [
+  "Alle Zugangsschlüssel entfernen"
+ ],
+ "passkeys.unsupported": [
+  "Dieser Browser unterstützt keine Zugangsschlüssel."
+ ],
+ "password.change": [
+  "Passwort ändern"
+ ],
+ "password.current": [
+  "Aktuelles Passwort"
+ ],
+ "password.new": [
+  "Neues Passwort"
+ ],
+ "password.saved": [
+  "Passwort gespeichert."
+ ],
+ "password.set": [
+  "Passwort festlegen"
  ],
  "passwordReset.checking": [
   "Link wird geprüft…"
@@ -128,5 +303,141 @@ export const messages: Messages = {
  ],
  "passwordReset.title": [
   "Neues Passwort wählen"
+ ],
+ "profile.displayName": [
+  "Anzeigename"
+ ],
+ "profile.save": [
+  "Speichern"
+ ],
+ "profile.saved": [
+  "Gespeichert."
+ ],
+ "sessions.impersonation": [
+  "(Identitätswechsel)"
+ ],
+ "sessions.lastUsed": [
+  "zuletzt genutzt am ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signOut": [
+  "Abmelden"
+ ],
+ "sessions.signedIn": [
+  "Angemeldet am ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signedInFrom": [
+  "Angemeldet am ",
+  [
+   "when"
+  ],
+  " von ",
+  [
+   "ip"
+  ]
+ ],
+ "sessions.thisDevice": [
+  "Dieses Gerät"
+ ],
+ "sessions.title": [
+  "Aktive Sitzungen"
+ ],
+ "team.create": [
+  "Team erstellen"
+ ],
+ "team.createOption": [
+  "+ Team erstellen…"
+ ],
+ "team.createSubmit": [
+  "Team anlegen"
+ ],
+ "team.invitationSent": [
+  "Einladung an ",
+  [
+   "email"
+  ],
+  " gesendet."
+ ],
+ "team.inviteAria": [
+  "Ein Mitglied in ",
+  [
+   "team"
+  ],
+  " einladen"
+ ],
+ "team.inviteTo": [
+  "In ",
+  [
+   "team"
+  ],
+  " einladen"
+ ],
+ "team.name": [
+  "Teamname"
+ ],
+ "team.noneSelected": [
+  "Kein Team ausgewählt"
+ ],
+ "team.sendInvitation": [
+  "Einladung senden"
+ ],
+ "team.switcherLabel": [
+  "Aktives Team"
+ ],
+ "teams.leave": [
+  "Verlassen"
+ ],
+ "teams.none": [
+  "Sie sind noch in keinem Team."
+ ],
+ "teams.yours": [
+  "Ihre Teams"
+ ],
+ "totp.addKey": [
+  "Fügen Sie diesen Schlüssel Ihrer Authenticator-App hinzu und geben Sie dann den angezeigten Code ein."
+ ],
+ "totp.code": [
+  "Code aus der App"
+ ],
+ "totp.codeMismatch": [
+  "Der Code stimmt nicht. Prüfen Sie die Uhrzeit Ihres Geräts und versuchen Sie den aktuellen Code."
+ ],
+ "totp.explain": [
+  "Bei jeder Anmeldung einen Code aus einer Authenticator-App verlangen."
+ ],
+ "totp.keepCodes": [
+  "Bewahren Sie diese Wiederherstellungscodes sicher auf. Jeder gilt einmal anstelle eines Codes aus Ihrer App. Sie werden nicht erneut angezeigt."
+ ],
+ "totp.keyLabel": [
+  "Schlüssel:"
+ ],
+ "totp.newRecoveryCodes": [
+  "Neue Wiederherstellungscodes"
+ ],
+ "totp.on": [
+  "Die Zwei-Faktor-Authentifizierung ist aktiv."
+ ],
+ "totp.openInApp": [
+  "In der App öffnen"
+ ],
+ "totp.recoveryCodes": [
+  "Wiederherstellungscodes"
+ ],
+ "totp.title": [
+  "Zwei-Faktor-Authentifizierung"
+ ],
+ "totp.turnOff": [
+  "Ausschalten"
+ ],
+ "totp.turnOn": [
+  "Einschalten"
+ ],
+ "totp.turnOnFull": [
+  "Zwei-Faktor-Authentifizierung einschalten"
  ]
 };

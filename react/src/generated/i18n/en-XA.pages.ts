@@ -4,6 +4,96 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "⟦",
+  "ÅPÎ ķéýš",
+  "⟧"
+ ],
+ "account.tabConnectedAccounts": [
+  "⟦",
+  "Çöññéçţéđ åççöûñţš",
+  "⟧"
+ ],
+ "account.tabDelete": [
+  "⟦",
+  "Đéĺéţé åççöûñţ",
+  "⟧"
+ ],
+ "account.tabEmails": [
+  "⟦",
+  "Émåîĺš",
+  "⟧"
+ ],
+ "account.tabMfa": [
+  "⟦",
+  "Ţwö-fåçţöŕ",
+  "⟧"
+ ],
+ "account.tabNotifications": [
+  "⟦",
+  "Ñöţîfîçåţîöñš",
+  "⟧"
+ ],
+ "account.tabPasskeys": [
+  "⟦",
+  "Påššķéýš",
+  "⟧"
+ ],
+ "account.tabPassword": [
+  "⟦",
+  "Påššwöŕđ",
+  "⟧"
+ ],
+ "account.tabProfile": [
+  "⟦",
+  "Pŕöfîĺé",
+  "⟧"
+ ],
+ "account.tabSessions": [
+  "⟦",
+  "Šéššîöñš",
+  "⟧"
+ ],
+ "account.tabTeams": [
+  "⟦",
+  "Ţéåmš",
+  "⟧"
+ ],
+ "account.title": [
+  "⟦",
+  "Åççöûñţ šéţţîñĝš",
+  "⟧"
+ ],
+ "apiKeys.copyNow": [
+  "⟦",
+  "Çöpý ýöûŕ ñéw ķéý ñöw, îţ wîĺĺ ñöţ ƀé šĥöwñ åĝåîñ:",
+  "⟧"
+ ],
+ "apiKeys.create": [
+  "⟦",
+  "Çŕéåţé ÅPÎ ķéý",
+  "⟧"
+ ],
+ "apiKeys.createAria": [
+  "⟦",
+  "Çŕéåţé åñ ÅPÎ ķéý",
+  "⟧"
+ ],
+ "apiKeys.description": [
+  "⟦",
+  "Đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "apiKeys.revoke": [
+  "⟦",
+  "Ŕévöķé",
+  "⟧"
+ ],
+ "apiKeys.revoked": [
+  "⟦",
+  "ŕévöķéđ",
+  "⟧"
+ ],
  "cli.asks": [
   "⟦",
   "Å çömmåñđ-ĺîñé ţööĺ åšķš ţö šîĝñ îñ åš ",
@@ -42,6 +132,94 @@ export const messages: Messages = {
   "Åûţĥöŕîžé ţĥé ÇĹÎ",
   "⟧"
  ],
+ "connected.connect": [
+  "⟦",
+  "Çöññéçţ ",
+  [
+   "provider"
+  ],
+  "⟧"
+ ],
+ "connected.disconnect": [
+  "⟦",
+  "Đîšçöññéçţ",
+  "⟧"
+ ],
+ "connected.none": [
+  "⟦",
+  "Ñö åççöûñţ îš çöññéçţéđ ýéţ.",
+  "⟧"
+ ],
+ "consent.allow": [
+  "⟦",
+  "Åĺĺöw",
+  "⟧"
+ ],
+ "consent.asks": [
+  "⟦",
+  [
+   "name"
+  ],
+  " åšķš ţö ûšé ýöûŕ åççöûñţ ",
+  [
+   "account"
+  ],
+  ". Îţ wîĺĺ ƀé åƀĺé ţö:",
+  "⟧"
+ ],
+ "consent.deny": [
+  "⟦",
+  "Đéñý",
+  "⟧"
+ ],
+ "consent.incomplete": [
+  "⟦",
+  "Ţĥîš ĺîñķ îš îñçömpĺéţé. Šţåŕţ åĝåîñ fŕöm ţĥé åppĺîçåţîöñ.",
+  "⟧"
+ ],
+ "consent.returning": [
+  "⟦",
+  "Ŕéţûŕñîñĝ ţö ţĥé åppĺîçåţîöñ…",
+  "⟧"
+ ],
+ "consent.revokeLater": [
+  "⟦",
+  "Ýöû çåñ ŕévöķé ţĥîš ĺåţéŕ. Öñĺý åĺĺöw åppĺîçåţîöñš ýöû ţŕûšţ.",
+  "⟧"
+ ],
+ "consent.scopesLabel": [
+  "⟦",
+  "Wĥåţ ţĥé åppĺîçåţîöñ åšķš föŕ",
+  "⟧"
+ ],
+ "consent.title": [
+  "⟦",
+  "Åûţĥöŕîžé åñ åppĺîçåţîöñ",
+  "⟧"
+ ],
+ "consent.titleFor": [
+  "⟦",
+  "Åûţĥöŕîžé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "deleteAccount.cancel": [
+  "⟦",
+  "Çåñçéĺ",
+  "⟧"
+ ],
+ "deleteAccount.confirm": [
+  "⟦",
+  "Ýéš, đéĺéţé mý åççöûñţ",
+  "⟧"
+ ],
+ "deleteAccount.explain": [
+  "⟦",
+  "Ţĥîš ŕémövéš ýöûŕ åççöûñţ åñđ évéŕýţĥîñĝ îñ îţ. Îţ çåññöţ ƀé ûñđöñé.",
+  "⟧"
+ ],
  "emailVerification.done": [
   "⟦",
   "Ýöûŕ émåîĺ îš véŕîfîéđ.",
@@ -55,6 +233,51 @@ export const messages: Messages = {
  "emailVerification.title": [
   "⟦",
   "Véŕîfý ýöûŕ émåîĺ",
+  "⟧"
+ ],
+ "emails.add": [
+  "⟦",
+  "Åđđ åñ émåîĺ",
+  "⟧"
+ ],
+ "emails.addSubmit": [
+  "⟦",
+  "Åđđ émåîĺ",
+  "⟧"
+ ],
+ "emails.makePrimary": [
+  "⟦",
+  "Måķé pŕîmåŕý",
+  "⟧"
+ ],
+ "emails.notVerified": [
+  "⟦",
+  "ñöţ véŕîfîéđ",
+  "⟧"
+ ],
+ "emails.primary": [
+  "⟦",
+  "(pŕîmåŕý)",
+  "⟧"
+ ],
+ "emails.remove": [
+  "⟦",
+  "Ŕémövé",
+  "⟧"
+ ],
+ "emails.sendVerification": [
+  "⟦",
+  "Šéñđ véŕîfîçåţîöñ émåîĺ",
+  "⟧"
+ ],
+ "emails.verificationSent": [
+  "⟦",
+  "Véŕîfîçåţîöñ émåîĺ šéñţ.",
+  "⟧"
+ ],
+ "emails.verified": [
+  "⟦",
+  "véŕîfîéđ",
   "⟧"
  ],
  "errorPage.code": [
@@ -155,6 +378,16 @@ export const messages: Messages = {
   "Ţwö-fåçţöŕ åûţĥéñţîçåţîöñ",
   "⟧"
  ],
+ "notifications.alwaysSent": [
+  "⟦",
+  "åĺwåýš šéñţ (åççöûñţ åñđ šéçûŕîţý émåîĺš)",
+  "⟧"
+ ],
+ "notifications.title": [
+  "⟦",
+  "Émåîĺ ñöţîfîçåţîöñš",
+  "⟧"
+ ],
  "oauthCallback.failedTitle": [
   "⟦",
   "Šîĝñ-îñ fåîĺéđ",
@@ -163,6 +396,56 @@ export const messages: Messages = {
  "oauthCallback.pending": [
   "⟦",
   "Šîĝñîñĝ ýöû îñ…",
+  "⟧"
+ ],
+ "passkeys.add": [
+  "⟦",
+  "Åđđ å påššķéý",
+  "⟧"
+ ],
+ "passkeys.none": [
+  "⟦",
+  "Ñö påššķéý ýéţ.",
+  "⟧"
+ ],
+ "passkeys.on": [
+  "⟦",
+  "Ýöû çåñ šîĝñ îñ wîţĥ å påššķéý.",
+  "⟧"
+ ],
+ "passkeys.removeAll": [
+  "⟦",
+  "Ŕémövé åĺĺ påššķéýš",
+  "⟧"
+ ],
+ "passkeys.unsupported": [
+  "⟦",
+  "Ţĥîš ƀŕöwšéŕ đöéš ñöţ šûppöŕţ påššķéýš.",
+  "⟧"
+ ],
+ "password.change": [
+  "⟦",
+  "Çĥåñĝé påššwöŕđ",
+  "⟧"
+ ],
+ "password.current": [
+  "⟦",
+  "Çûŕŕéñţ påššwöŕđ",
+  "⟧"
+ ],
+ "password.new": [
+  "⟦",
+  "Ñéw påššwöŕđ",
+  "⟧"
+ ],
+ "password.saved": [
+  "⟦",
+  "Påššwöŕđ šåvéđ.",
+  "⟧"
+ ],
+ "password.set": [
+  "⟦",
+  "Šéţ påššwöŕđ",
   "⟧"
  ],
  "passwordReset.checking": [
@@ -193,6 +476,214 @@ export const messages: Messages = {
  "passwordReset.title": [
   "⟦",
   "Çĥööšé å ñéw påššwöŕđ",
+  "⟧"
+ ],
+ "profile.displayName": [
+  "⟦",
+  "Đîšpĺåý ñåmé",
+  "⟧"
+ ],
+ "profile.save": [
+  "⟦",
+  "Šåvé",
+  "⟧"
+ ],
+ "profile.saved": [
+  "⟦",
+  "Šåvéđ.",
+  "⟧"
+ ],
+ "sessions.impersonation": [
+  "⟦",
+  "(împéŕšöñåţîöñ)",
+  "⟧"
+ ],
+ "sessions.lastUsed": [
+  "⟦",
+  "ĺåšţ ûšéđ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "sessions.signOut": [
+  "⟦",
+  "Šîĝñ öûţ",
+  "⟧"
+ ],
+ "sessions.signedIn": [
+  "⟦",
+  "Šîĝñéđ îñ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "sessions.signedInFrom": [
+  "⟦",
+  "Šîĝñéđ îñ ",
+  [
+   "when"
+  ],
+  " fŕöm ",
+  [
+   "ip"
+  ],
+  "⟧"
+ ],
+ "sessions.thisDevice": [
+  "⟦",
+  "Ţĥîš đévîçé",
+  "⟧"
+ ],
+ "sessions.title": [
+  "⟦",
+  "Åçţîvé šéššîöñš",
+  "⟧"
+ ],
+ "team.create": [
+  "⟦",
+  "Çŕéåţé å ţéåm",
+  "⟧"
+ ],
+ "team.createOption": [
+  "⟦",
+  "+ Çŕéåţé å ţéåm…",
+  "⟧"
+ ],
+ "team.createSubmit": [
+  "⟦",
+  "Çŕéåţé ţéåm",
+  "⟧"
+ ],
+ "team.invitationSent": [
+  "⟦",
+  "Îñvîţåţîöñ šéñţ ţö ",
+  [
+   "email"
+  ],
+  ".",
+  "⟧"
+ ],
+ "team.inviteAria": [
+  "⟦",
+  "Îñvîţé å mémƀéŕ ţö ",
+  [
+   "team"
+  ],
+  "⟧"
+ ],
+ "team.inviteTo": [
+  "⟦",
+  "Îñvîţé ţö ",
+  [
+   "team"
+  ],
+  "⟧"
+ ],
+ "team.name": [
+  "⟦",
+  "Ţéåm ñåmé",
+  "⟧"
+ ],
+ "team.noneSelected": [
+  "⟦",
+  "Ñö ţéåm šéĺéçţéđ",
+  "⟧"
+ ],
+ "team.sendInvitation": [
+  "⟦",
+  "Šéñđ îñvîţåţîöñ",
+  "⟧"
+ ],
+ "team.switcherLabel": [
+  "⟦",
+  "Ţéåm",
+  "⟧"
+ ],
+ "teams.leave": [
+  "⟦",
+  "Ĺéåvé",
+  "⟧"
+ ],
+ "teams.none": [
+  "⟦",
+  "Ýöû åŕé ñöţ îñ åñý ţéåm ýéţ.",
+  "⟧"
+ ],
+ "teams.yours": [
+  "⟦",
+  "Ýöûŕ ţéåmš",
+  "⟧"
+ ],
+ "totp.addKey": [
+  "⟦",
+  "Åđđ ţĥîš ķéý ţö ýöûŕ åûţĥéñţîçåţöŕ åpp, ţĥéñ ţýpé ţĥé çöđé îţ šĥöwš.",
+  "⟧"
+ ],
+ "totp.code": [
+  "⟦",
+  "Çöđé fŕöm ţĥé åpp",
+  "⟧"
+ ],
+ "totp.codeMismatch": [
+  "⟦",
+  "Ţĥåţ çöđé đöéš ñöţ måţçĥ. Çĥéçķ ţĥé ţîmé öñ ýöûŕ đévîçé åñđ ţŕý ţĥé çûŕŕéñţ çöđé.",
+  "⟧"
+ ],
+ "totp.explain": [
+  "⟦",
+  "Åšķ föŕ å çöđé fŕöm åñ åûţĥéñţîçåţöŕ åpp åţ évéŕý šîĝñ-îñ.",
+  "⟧"
+ ],
+ "totp.keepCodes": [
+  "⟦",
+  "Ķéép ţĥéšé ŕéçövéŕý çöđéš šöméwĥéŕé šåfé. Éåçĥ wöŕķš öñçé, îñ pĺåçé öf å çöđé fŕöm ýöûŕ åpp. Ţĥéý wîĺĺ ñöţ ƀé šĥöwñ åĝåîñ.",
+  "⟧"
+ ],
+ "totp.keyLabel": [
+  "⟦",
+  "Ķéý:",
+  "⟧"
+ ],
+ "totp.newRecoveryCodes": [
+  "⟦",
+  "Ñéw ŕéçövéŕý çöđéš",
+  "⟧"
+ ],
+ "totp.on": [
+  "⟦",
+  "Ţwö-fåçţöŕ åûţĥéñţîçåţîöñ îš öñ.",
+  "⟧"
+ ],
+ "totp.openInApp": [
+  "⟦",
+  "Öpéñ îţ îñ ţĥé åpp",
+  "⟧"
+ ],
+ "totp.recoveryCodes": [
+  "⟦",
+  "Ŕéçövéŕý çöđéš",
+  "⟧"
+ ],
+ "totp.title": [
+  "⟦",
+  "Ţwö-fåçţöŕ åûţĥéñţîçåţîöñ",
+  "⟧"
+ ],
+ "totp.turnOff": [
+  "⟦",
+  "Ţûŕñ öff",
+  "⟧"
+ ],
+ "totp.turnOn": [
+  "⟦",
+  "Ţûŕñ öñ",
+  "⟧"
+ ],
+ "totp.turnOnFull": [
+  "⟦",
+  "Ţûŕñ öñ ţwö-fåçţöŕ åûţĥéñţîçåţîöñ",
   "⟧"
  ]
 };

@@ -4,6 +4,60 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "API keys"
+ ],
+ "account.tabConnectedAccounts": [
+  "Connected accounts"
+ ],
+ "account.tabDelete": [
+  "Delete account"
+ ],
+ "account.tabEmails": [
+  "Emails"
+ ],
+ "account.tabMfa": [
+  "Two-factor"
+ ],
+ "account.tabNotifications": [
+  "Notifications"
+ ],
+ "account.tabPasskeys": [
+  "Passkeys"
+ ],
+ "account.tabPassword": [
+  "Password"
+ ],
+ "account.tabProfile": [
+  "Profile"
+ ],
+ "account.tabSessions": [
+  "Sessions"
+ ],
+ "account.tabTeams": [
+  "Teams"
+ ],
+ "account.title": [
+  "Account settings"
+ ],
+ "apiKeys.copyNow": [
+  "Copy your new key now, it will not be shown again:"
+ ],
+ "apiKeys.create": [
+  "Create API key"
+ ],
+ "apiKeys.createAria": [
+  "Create an API key"
+ ],
+ "apiKeys.description": [
+  "Description"
+ ],
+ "apiKeys.revoke": [
+  "Revoke"
+ ],
+ "apiKeys.revoked": [
+  "revoked"
+ ],
  "cli.asks": [
   "A command-line tool asks to sign in as ",
   [
@@ -30,6 +84,64 @@ export const messages: Messages = {
  "cli.title": [
   "Authorize the CLI"
  ],
+ "connected.connect": [
+  "Connect ",
+  [
+   "provider"
+  ]
+ ],
+ "connected.disconnect": [
+  "Disconnect"
+ ],
+ "connected.none": [
+  "No account is connected yet."
+ ],
+ "consent.allow": [
+  "Allow"
+ ],
+ "consent.asks": [
+  [
+   "name"
+  ],
+  " asks to use your account ",
+  [
+   "account"
+  ],
+  ". It will be able to:"
+ ],
+ "consent.deny": [
+  "Deny"
+ ],
+ "consent.incomplete": [
+  "This link is incomplete. Start again from the application."
+ ],
+ "consent.returning": [
+  "Returning to the application…"
+ ],
+ "consent.revokeLater": [
+  "You can revoke this later. Only allow applications you trust."
+ ],
+ "consent.scopesLabel": [
+  "What the application asks for"
+ ],
+ "consent.title": [
+  "Authorize an application"
+ ],
+ "consent.titleFor": [
+  "Authorize ",
+  [
+   "name"
+  ]
+ ],
+ "deleteAccount.cancel": [
+  "Cancel"
+ ],
+ "deleteAccount.confirm": [
+  "Yes, delete my account"
+ ],
+ "deleteAccount.explain": [
+  "This removes your account and everything in it. It cannot be undone."
+ ],
  "emailVerification.done": [
   "Your email is verified."
  ],
@@ -38,6 +150,33 @@ export const messages: Messages = {
  ],
  "emailVerification.title": [
   "Verify your email"
+ ],
+ "emails.add": [
+  "Add an email"
+ ],
+ "emails.addSubmit": [
+  "Add email"
+ ],
+ "emails.makePrimary": [
+  "Make primary"
+ ],
+ "emails.notVerified": [
+  "not verified"
+ ],
+ "emails.primary": [
+  "(primary)"
+ ],
+ "emails.remove": [
+  "Remove"
+ ],
+ "emails.sendVerification": [
+  "Send verification email"
+ ],
+ "emails.verificationSent": [
+  "Verification email sent."
+ ],
+ "emails.verified": [
+  "verified"
  ],
  "errorPage.code": [
   "Error code: ",
@@ -105,11 +244,47 @@ export const messages: Messages = {
  "mfa.title": [
   "Two-factor authentication"
  ],
+ "notifications.alwaysSent": [
+  "always sent (account and security emails)"
+ ],
+ "notifications.title": [
+  "Email notifications"
+ ],
  "oauthCallback.failedTitle": [
   "Sign-in failed"
  ],
  "oauthCallback.pending": [
   "Signing you in…"
+ ],
+ "passkeys.add": [
+  "Add a passkey"
+ ],
+ "passkeys.none": [
+  "No passkey yet."
+ ],
+ "passkeys.on": [
+  "You can sign in with a passkey."
+ ],
+ "passkeys.removeAll": [
+  "Remove all passkeys"
+ ],
+ "passkeys.unsupported": [
+  "This browser does not support passkeys."
+ ],
+ "password.change": [
+  "Change password"
+ ],
+ "password.current": [
+  "Current password"
+ ],
+ "password.new": [
+  "New password"
+ ],
+ "password.saved": [
+  "Password saved."
+ ],
+ "password.set": [
+  "Set password"
  ],
  "passwordReset.checking": [
   "Checking the link…"
@@ -128,5 +303,139 @@ export const messages: Messages = {
  ],
  "passwordReset.title": [
   "Choose a new password"
+ ],
+ "profile.displayName": [
+  "Display name"
+ ],
+ "profile.save": [
+  "Save"
+ ],
+ "profile.saved": [
+  "Saved."
+ ],
+ "sessions.impersonation": [
+  "(impersonation)"
+ ],
+ "sessions.lastUsed": [
+  "last used ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signOut": [
+  "Sign out"
+ ],
+ "sessions.signedIn": [
+  "Signed in ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signedInFrom": [
+  "Signed in ",
+  [
+   "when"
+  ],
+  " from ",
+  [
+   "ip"
+  ]
+ ],
+ "sessions.thisDevice": [
+  "This device"
+ ],
+ "sessions.title": [
+  "Active sessions"
+ ],
+ "team.create": [
+  "Create a team"
+ ],
+ "team.createOption": [
+  "+ Create a team…"
+ ],
+ "team.createSubmit": [
+  "Create team"
+ ],
+ "team.invitationSent": [
+  "Invitation sent to ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.inviteAria": [
+  "Invite a member to ",
+  [
+   "team"
+  ]
+ ],
+ "team.inviteTo": [
+  "Invite to ",
+  [
+   "team"
+  ]
+ ],
+ "team.name": [
+  "Team name"
+ ],
+ "team.noneSelected": [
+  "No team selected"
+ ],
+ "team.sendInvitation": [
+  "Send invitation"
+ ],
+ "team.switcherLabel": [
+  "Team"
+ ],
+ "teams.leave": [
+  "Leave"
+ ],
+ "teams.none": [
+  "You are not in any team yet."
+ ],
+ "teams.yours": [
+  "Your teams"
+ ],
+ "totp.addKey": [
+  "Add this key to your authenticator app, then type the code it shows."
+ ],
+ "totp.code": [
+  "Code from the app"
+ ],
+ "totp.codeMismatch": [
+  "That code does not match. Check the time on your device and try the current code."
+ ],
+ "totp.explain": [
+  "Ask for a code from an authenticator app at every sign-in."
+ ],
+ "totp.keepCodes": [
+  "Keep these recovery codes somewhere safe. Each works once, in place of a code from your app. They will not be shown again."
+ ],
+ "totp.keyLabel": [
+  "Key:"
+ ],
+ "totp.newRecoveryCodes": [
+  "New recovery codes"
+ ],
+ "totp.on": [
+  "Two-factor authentication is on."
+ ],
+ "totp.openInApp": [
+  "Open it in the app"
+ ],
+ "totp.recoveryCodes": [
+  "Recovery codes"
+ ],
+ "totp.title": [
+  "Two-factor authentication"
+ ],
+ "totp.turnOff": [
+  "Turn off"
+ ],
+ "totp.turnOn": [
+  "Turn on"
+ ],
+ "totp.turnOnFull": [
+  "Turn on two-factor authentication"
  ]
 };

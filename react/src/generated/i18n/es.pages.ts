@@ -4,6 +4,60 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "Claves de API"
+ ],
+ "account.tabConnectedAccounts": [
+  "Cuentas conectadas"
+ ],
+ "account.tabDelete": [
+  "Eliminar la cuenta"
+ ],
+ "account.tabEmails": [
+  "Correos electrónicos"
+ ],
+ "account.tabMfa": [
+  "Dos factores"
+ ],
+ "account.tabNotifications": [
+  "Notificaciones"
+ ],
+ "account.tabPasskeys": [
+  "Llaves de acceso"
+ ],
+ "account.tabPassword": [
+  "Contraseña"
+ ],
+ "account.tabProfile": [
+  "Perfil"
+ ],
+ "account.tabSessions": [
+  "Sesiones"
+ ],
+ "account.tabTeams": [
+  "Equipos"
+ ],
+ "account.title": [
+  "Configuración de la cuenta"
+ ],
+ "apiKeys.copyNow": [
+  "Copie su nueva clave ahora, no se volverá a mostrar:"
+ ],
+ "apiKeys.create": [
+  "Crear clave de API"
+ ],
+ "apiKeys.createAria": [
+  "Crear una clave de API"
+ ],
+ "apiKeys.description": [
+  "Descripción"
+ ],
+ "apiKeys.revoke": [
+  "Revocar"
+ ],
+ "apiKeys.revoked": [
+  "revocada"
+ ],
  "cli.asks": [
   "Una herramienta de línea de comandos pide iniciar sesión como ",
   [
@@ -30,6 +84,64 @@ export const messages: Messages = {
  "cli.title": [
   "Autorizar la CLI"
  ],
+ "connected.connect": [
+  "Conectar ",
+  [
+   "provider"
+  ]
+ ],
+ "connected.disconnect": [
+  "Desconectar"
+ ],
+ "connected.none": [
+  "Aún no hay ninguna cuenta conectada."
+ ],
+ "consent.allow": [
+  "Permitir"
+ ],
+ "consent.asks": [
+  [
+   "name"
+  ],
+  " solicita usar su cuenta ",
+  [
+   "account"
+  ],
+  ". Podrá:"
+ ],
+ "consent.deny": [
+  "Denegar"
+ ],
+ "consent.incomplete": [
+  "Este enlace está incompleto. Vuelva a empezar desde la aplicación."
+ ],
+ "consent.returning": [
+  "Volviendo a la aplicación…"
+ ],
+ "consent.revokeLater": [
+  "Puede revocarlo más tarde. Permita solo aplicaciones de confianza."
+ ],
+ "consent.scopesLabel": [
+  "Lo que solicita la aplicación"
+ ],
+ "consent.title": [
+  "Autorizar una aplicación"
+ ],
+ "consent.titleFor": [
+  "Autorizar ",
+  [
+   "name"
+  ]
+ ],
+ "deleteAccount.cancel": [
+  "Cancelar"
+ ],
+ "deleteAccount.confirm": [
+  "Sí, eliminar mi cuenta"
+ ],
+ "deleteAccount.explain": [
+  "Esto elimina su cuenta y todo su contenido. No se puede deshacer."
+ ],
  "emailVerification.done": [
   "Tu correo electrónico está verificado."
  ],
@@ -38,6 +150,33 @@ export const messages: Messages = {
  ],
  "emailVerification.title": [
   "Verifica tu correo electrónico"
+ ],
+ "emails.add": [
+  "Añadir un correo"
+ ],
+ "emails.addSubmit": [
+  "Añadir correo"
+ ],
+ "emails.makePrimary": [
+  "Hacer principal"
+ ],
+ "emails.notVerified": [
+  "sin verificar"
+ ],
+ "emails.primary": [
+  "(principal)"
+ ],
+ "emails.remove": [
+  "Quitar"
+ ],
+ "emails.sendVerification": [
+  "Enviar correo de verificación"
+ ],
+ "emails.verificationSent": [
+  "Correo de verificación enviado."
+ ],
+ "emails.verified": [
+  "verificado"
  ],
  "errorPage.code": [
   "Código de error: ",
@@ -105,11 +244,47 @@ export const messages: Messages = {
  "mfa.title": [
   "Autenticación en dos pasos"
  ],
+ "notifications.alwaysSent": [
+  "siempre se envía (correos de cuenta y seguridad)"
+ ],
+ "notifications.title": [
+  "Notificaciones por correo"
+ ],
  "oauthCallback.failedTitle": [
   "No se pudo iniciar sesión"
  ],
  "oauthCallback.pending": [
   "Iniciando sesión…"
+ ],
+ "passkeys.add": [
+  "Añadir una llave de acceso"
+ ],
+ "passkeys.none": [
+  "Aún no hay ninguna llave de acceso."
+ ],
+ "passkeys.on": [
+  "Puede iniciar sesión con una llave de acceso."
+ ],
+ "passkeys.removeAll": [
+  "Quitar todas las llaves de acceso"
+ ],
+ "passkeys.unsupported": [
+  "Este navegador no admite llaves de acceso."
+ ],
+ "password.change": [
+  "Cambiar la contraseña"
+ ],
+ "password.current": [
+  "Contraseña actual"
+ ],
+ "password.new": [
+  "Nueva contraseña"
+ ],
+ "password.saved": [
+  "Contraseña guardada."
+ ],
+ "password.set": [
+  "Establecer contraseña"
  ],
  "passwordReset.checking": [
   "Comprobando el enlace…"
@@ -128,5 +303,139 @@ export const messages: Messages = {
  ],
  "passwordReset.title": [
   "Elige una contraseña nueva"
+ ],
+ "profile.displayName": [
+  "Nombre visible"
+ ],
+ "profile.save": [
+  "Guardar"
+ ],
+ "profile.saved": [
+  "Guardado."
+ ],
+ "sessions.impersonation": [
+  "(suplantación)"
+ ],
+ "sessions.lastUsed": [
+  "último uso el ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signOut": [
+  "Cerrar sesión"
+ ],
+ "sessions.signedIn": [
+  "Sesión iniciada el ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signedInFrom": [
+  "Sesión iniciada el ",
+  [
+   "when"
+  ],
+  " desde ",
+  [
+   "ip"
+  ]
+ ],
+ "sessions.thisDevice": [
+  "Este dispositivo"
+ ],
+ "sessions.title": [
+  "Sesiones activas"
+ ],
+ "team.create": [
+  "Crear un equipo"
+ ],
+ "team.createOption": [
+  "+ Crear un equipo…"
+ ],
+ "team.createSubmit": [
+  "Crear equipo"
+ ],
+ "team.invitationSent": [
+  "Invitación enviada a ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.inviteAria": [
+  "Invitar a un miembro a ",
+  [
+   "team"
+  ]
+ ],
+ "team.inviteTo": [
+  "Invitar a ",
+  [
+   "team"
+  ]
+ ],
+ "team.name": [
+  "Nombre del equipo"
+ ],
+ "team.noneSelected": [
+  "Ningún equipo seleccionado"
+ ],
+ "team.sendInvitation": [
+  "Enviar invitación"
+ ],
+ "team.switcherLabel": [
+  "Equipo"
+ ],
+ "teams.leave": [
+  "Salir"
+ ],
+ "teams.none": [
+  "Aún no está en ningún equipo."
+ ],
+ "teams.yours": [
+  "Sus equipos"
+ ],
+ "totp.addKey": [
+  "Añada esta clave a su aplicación de autenticación y escriba el código que muestre."
+ ],
+ "totp.code": [
+  "Código de la aplicación"
+ ],
+ "totp.codeMismatch": [
+  "Ese código no coincide. Revise la hora de su dispositivo y pruebe el código actual."
+ ],
+ "totp.explain": [
+  "Pedir un código de una aplicación de autenticación en cada inicio de sesión."
+ ],
+ "totp.keepCodes": [
+  "Guarde estos códigos de recuperación en un lugar seguro. Cada uno sirve una vez, en lugar de un código de su aplicación. No se volverán a mostrar."
+ ],
+ "totp.keyLabel": [
+  "Clave:"
+ ],
+ "totp.newRecoveryCodes": [
+  "Nuevos códigos de recuperación"
+ ],
+ "totp.on": [
+  "La autenticación en dos pasos está activada."
+ ],
+ "totp.openInApp": [
+  "Abrirla en la aplicación"
+ ],
+ "totp.recoveryCodes": [
+  "Códigos de recuperación"
+ ],
+ "totp.title": [
+  "Autenticación en dos pasos"
+ ],
+ "totp.turnOff": [
+  "Desactivar"
+ ],
+ "totp.turnOn": [
+  "Activar"
+ ],
+ "totp.turnOnFull": [
+  "Activar la autenticación en dos pasos"
  ]
 };

@@ -4,6 +4,60 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "Clés d’API"
+ ],
+ "account.tabConnectedAccounts": [
+  "Comptes connectés"
+ ],
+ "account.tabDelete": [
+  "Supprimer le compte"
+ ],
+ "account.tabEmails": [
+  "Adresses e-mail"
+ ],
+ "account.tabMfa": [
+  "Double authentification"
+ ],
+ "account.tabNotifications": [
+  "Alertes"
+ ],
+ "account.tabPasskeys": [
+  "Clés d’accès"
+ ],
+ "account.tabPassword": [
+  "Mot de passe"
+ ],
+ "account.tabProfile": [
+  "Profil"
+ ],
+ "account.tabSessions": [
+  "Connexions"
+ ],
+ "account.tabTeams": [
+  "Équipes"
+ ],
+ "account.title": [
+  "Paramètres du compte"
+ ],
+ "apiKeys.copyNow": [
+  "Copiez votre nouvelle clé maintenant, elle ne sera plus affichée :"
+ ],
+ "apiKeys.create": [
+  "Créer la clé"
+ ],
+ "apiKeys.createAria": [
+  "Créer une clé d’API"
+ ],
+ "apiKeys.description": [
+  "Libellé"
+ ],
+ "apiKeys.revoke": [
+  "Révoquer"
+ ],
+ "apiKeys.revoked": [
+  "révoquée"
+ ],
  "cli.asks": [
   "Un outil en ligne de commande demande à se connecter en tant que ",
   [
@@ -30,6 +84,64 @@ export const messages: Messages = {
  "cli.title": [
   "Autoriser la CLI"
  ],
+ "connected.connect": [
+  "Connecter ",
+  [
+   "provider"
+  ]
+ ],
+ "connected.disconnect": [
+  "Déconnecter"
+ ],
+ "connected.none": [
+  "Aucun compte n’est encore connecté."
+ ],
+ "consent.allow": [
+  "Autoriser"
+ ],
+ "consent.asks": [
+  [
+   "name"
+  ],
+  " demande à utiliser votre compte ",
+  [
+   "account"
+  ],
+  ". Elle pourra :"
+ ],
+ "consent.deny": [
+  "Refuser"
+ ],
+ "consent.incomplete": [
+  "Ce lien est incomplet. Recommencez depuis l’application."
+ ],
+ "consent.returning": [
+  "Retour à l’application…"
+ ],
+ "consent.revokeLater": [
+  "Vous pourrez révoquer cet accès plus tard. N’autorisez que les applications de confiance."
+ ],
+ "consent.scopesLabel": [
+  "Ce que demande l’application"
+ ],
+ "consent.title": [
+  "Autoriser une application"
+ ],
+ "consent.titleFor": [
+  "Autoriser ",
+  [
+   "name"
+  ]
+ ],
+ "deleteAccount.cancel": [
+  "Annuler"
+ ],
+ "deleteAccount.confirm": [
+  "Oui, supprimer mon compte"
+ ],
+ "deleteAccount.explain": [
+  "Cela supprime votre compte et tout son contenu. C’est irréversible."
+ ],
  "emailVerification.done": [
   "Votre adresse e-mail est vérifiée."
  ],
@@ -38,6 +150,33 @@ export const messages: Messages = {
  ],
  "emailVerification.title": [
   "Vérifiez votre adresse e-mail"
+ ],
+ "emails.add": [
+  "Ajouter une adresse e-mail"
+ ],
+ "emails.addSubmit": [
+  "Ajouter l’adresse"
+ ],
+ "emails.makePrimary": [
+  "Définir comme principale"
+ ],
+ "emails.notVerified": [
+  "non vérifiée"
+ ],
+ "emails.primary": [
+  "(principale)"
+ ],
+ "emails.remove": [
+  "Retirer"
+ ],
+ "emails.sendVerification": [
+  "Envoyer l’e-mail de vérification"
+ ],
+ "emails.verificationSent": [
+  "E-mail de vérification envoyé."
+ ],
+ "emails.verified": [
+  "vérifiée"
  ],
  "errorPage.code": [
   "Code d’erreur : ",
@@ -105,11 +244,47 @@ export const messages: Messages = {
  "mfa.title": [
   "Authentification à deux facteurs"
  ],
+ "notifications.alwaysSent": [
+  "toujours envoyé (e-mails de compte et de sécurité)"
+ ],
+ "notifications.title": [
+  "Alertes par e-mail"
+ ],
  "oauthCallback.failedTitle": [
   "Échec de la connexion"
  ],
  "oauthCallback.pending": [
   "Connexion en cours…"
+ ],
+ "passkeys.add": [
+  "Ajouter une clé d’accès"
+ ],
+ "passkeys.none": [
+  "Aucune clé d’accès pour l’instant."
+ ],
+ "passkeys.on": [
+  "Vous pouvez vous connecter avec une clé d’accès."
+ ],
+ "passkeys.removeAll": [
+  "Retirer toutes les clés d’accès"
+ ],
+ "passkeys.unsupported": [
+  "Ce navigateur ne prend pas en charge les clés d’accès."
+ ],
+ "password.change": [
+  "Changer le mot de passe"
+ ],
+ "password.current": [
+  "Mot de passe actuel"
+ ],
+ "password.new": [
+  "Nouveau mot de passe"
+ ],
+ "password.saved": [
+  "Mot de passe enregistré."
+ ],
+ "password.set": [
+  "Définir un mot de passe"
  ],
  "passwordReset.checking": [
   "Vérification du lien…"
@@ -128,5 +303,139 @@ export const messages: Messages = {
  ],
  "passwordReset.title": [
   "Choisissez un nouveau mot de passe"
+ ],
+ "profile.displayName": [
+  "Nom affiché"
+ ],
+ "profile.save": [
+  "Enregistrer"
+ ],
+ "profile.saved": [
+  "Enregistré."
+ ],
+ "sessions.impersonation": [
+  "(usurpation d’identité)"
+ ],
+ "sessions.lastUsed": [
+  "dernière utilisation le ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signOut": [
+  "Déconnecter"
+ ],
+ "sessions.signedIn": [
+  "Connecté le ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signedInFrom": [
+  "Connecté le ",
+  [
+   "when"
+  ],
+  " depuis ",
+  [
+   "ip"
+  ]
+ ],
+ "sessions.thisDevice": [
+  "Cet appareil"
+ ],
+ "sessions.title": [
+  "Connexions actives"
+ ],
+ "team.create": [
+  "Créer une équipe"
+ ],
+ "team.createOption": [
+  "+ Créer une équipe…"
+ ],
+ "team.createSubmit": [
+  "Créer l’équipe"
+ ],
+ "team.invitationSent": [
+  "Invitation envoyée à ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.inviteAria": [
+  "Inviter un membre dans ",
+  [
+   "team"
+  ]
+ ],
+ "team.inviteTo": [
+  "Inviter dans ",
+  [
+   "team"
+  ]
+ ],
+ "team.name": [
+  "Nom de l’équipe"
+ ],
+ "team.noneSelected": [
+  "Aucune équipe sélectionnée"
+ ],
+ "team.sendInvitation": [
+  "Envoyer l’invitation"
+ ],
+ "team.switcherLabel": [
+  "Équipe"
+ ],
+ "teams.leave": [
+  "Quitter"
+ ],
+ "teams.none": [
+  "Vous ne faites encore partie d’aucune équipe."
+ ],
+ "teams.yours": [
+  "Vos équipes"
+ ],
+ "totp.addKey": [
+  "Ajoutez cette clé à votre application d’authentification, puis saisissez le code qu’elle affiche."
+ ],
+ "totp.code": [
+  "Code de l’application"
+ ],
+ "totp.codeMismatch": [
+  "Ce code ne correspond pas. Vérifiez l’heure de votre appareil et essayez le code actuel."
+ ],
+ "totp.explain": [
+  "Demander un code d’une application d’authentification à chaque connexion."
+ ],
+ "totp.keepCodes": [
+  "Gardez ces codes de récupération en lieu sûr. Chacun sert une fois, à la place d’un code de votre application. Ils ne seront plus affichés."
+ ],
+ "totp.keyLabel": [
+  "Clé :"
+ ],
+ "totp.newRecoveryCodes": [
+  "Nouveaux codes de récupération"
+ ],
+ "totp.on": [
+  "L’authentification à deux facteurs est activée."
+ ],
+ "totp.openInApp": [
+  "L’ouvrir dans l’application"
+ ],
+ "totp.recoveryCodes": [
+  "Codes de récupération"
+ ],
+ "totp.title": [
+  "Authentification à deux facteurs"
+ ],
+ "totp.turnOff": [
+  "Désactiver"
+ ],
+ "totp.turnOn": [
+  "Activer"
+ ],
+ "totp.turnOnFull": [
+  "Activer l’authentification à deux facteurs"
  ]
 };

@@ -4,6 +4,60 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "API キー"
+ ],
+ "account.tabConnectedAccounts": [
+  "連携アカウント"
+ ],
+ "account.tabDelete": [
+  "アカウントを削除"
+ ],
+ "account.tabEmails": [
+  "メールアドレス"
+ ],
+ "account.tabMfa": [
+  "二要素認証"
+ ],
+ "account.tabNotifications": [
+  "通知"
+ ],
+ "account.tabPasskeys": [
+  "パスキー"
+ ],
+ "account.tabPassword": [
+  "パスワード"
+ ],
+ "account.tabProfile": [
+  "プロフィール"
+ ],
+ "account.tabSessions": [
+  "セッション"
+ ],
+ "account.tabTeams": [
+  "チーム"
+ ],
+ "account.title": [
+  "アカウント設定"
+ ],
+ "apiKeys.copyNow": [
+  "新しいキーを今すぐコピーしてください。再表示はされません："
+ ],
+ "apiKeys.create": [
+  "キーを作成"
+ ],
+ "apiKeys.createAria": [
+  "API キーを作成"
+ ],
+ "apiKeys.description": [
+  "説明"
+ ],
+ "apiKeys.revoke": [
+  "失効させる"
+ ],
+ "apiKeys.revoked": [
+  "失効済み"
+ ],
  "cli.asks": [
   "コマンドラインツールが ",
   [
@@ -30,6 +84,64 @@ export const messages: Messages = {
  "cli.title": [
   "CLI を許可"
  ],
+ "connected.connect": [
+  [
+   "provider"
+  ],
+  " と連携"
+ ],
+ "connected.disconnect": [
+  "連携を解除"
+ ],
+ "connected.none": [
+  "連携しているアカウントはまだありません。"
+ ],
+ "consent.allow": [
+  "許可"
+ ],
+ "consent.asks": [
+  [
+   "name"
+  ],
+  " があなたのアカウント ",
+  [
+   "account"
+  ],
+  " の使用を求めています。次のことができるようになります："
+ ],
+ "consent.deny": [
+  "拒否"
+ ],
+ "consent.incomplete": [
+  "このリンクは不完全です。アプリケーションからやり直してください。"
+ ],
+ "consent.returning": [
+  "アプリケーションに戻っています…"
+ ],
+ "consent.revokeLater": [
+  "後で取り消すことができます。信頼できるアプリケーションだけを許可してください。"
+ ],
+ "consent.scopesLabel": [
+  "アプリケーションが求める権限"
+ ],
+ "consent.title": [
+  "アプリケーションを承認"
+ ],
+ "consent.titleFor": [
+  [
+   "name"
+  ],
+  " を承認"
+ ],
+ "deleteAccount.cancel": [
+  "キャンセル"
+ ],
+ "deleteAccount.confirm": [
+  "はい、アカウントを削除します"
+ ],
+ "deleteAccount.explain": [
+  "アカウントとその中のすべてが削除されます。元に戻すことはできません。"
+ ],
  "emailVerification.done": [
   "メールアドレスが確認されました。"
  ],
@@ -38,6 +150,33 @@ export const messages: Messages = {
  ],
  "emailVerification.title": [
   "メールアドレスの確認"
+ ],
+ "emails.add": [
+  "メールアドレスを追加"
+ ],
+ "emails.addSubmit": [
+  "追加"
+ ],
+ "emails.makePrimary": [
+  "メインにする"
+ ],
+ "emails.notVerified": [
+  "未確認"
+ ],
+ "emails.primary": [
+  "（メイン）"
+ ],
+ "emails.remove": [
+  "削除"
+ ],
+ "emails.sendVerification": [
+  "確認メールを送信"
+ ],
+ "emails.verificationSent": [
+  "確認メールを送信しました。"
+ ],
+ "emails.verified": [
+  "確認済み"
  ],
  "errorPage.code": [
   "エラーコード: ",
@@ -102,11 +241,47 @@ export const messages: Messages = {
  "mfa.title": [
   "2 要素認証"
  ],
+ "notifications.alwaysSent": [
+  "常に送信（アカウントとセキュリティのメール）"
+ ],
+ "notifications.title": [
+  "メール通知"
+ ],
  "oauthCallback.failedTitle": [
   "サインインに失敗しました"
  ],
  "oauthCallback.pending": [
   "サインインしています…"
+ ],
+ "passkeys.add": [
+  "パスキーを追加"
+ ],
+ "passkeys.none": [
+  "パスキーはまだありません。"
+ ],
+ "passkeys.on": [
+  "パスキーでサインインできます。"
+ ],
+ "passkeys.removeAll": [
+  "すべてのパスキーを削除"
+ ],
+ "passkeys.unsupported": [
+  "このブラウザはパスキーに対応していません。"
+ ],
+ "password.change": [
+  "パスワードを変更"
+ ],
+ "password.current": [
+  "現在のパスワード"
+ ],
+ "password.new": [
+  "新しいパスワード"
+ ],
+ "password.saved": [
+  "パスワードを保存しました。"
+ ],
+ "password.set": [
+  "パスワードを設定"
  ],
  "passwordReset.checking": [
   "リンクを確認しています…"
@@ -125,5 +300,138 @@ export const messages: Messages = {
  ],
  "passwordReset.title": [
   "新しいパスワードを設定"
+ ],
+ "profile.displayName": [
+  "表示名"
+ ],
+ "profile.save": [
+  "保存"
+ ],
+ "profile.saved": [
+  "保存しました。"
+ ],
+ "sessions.impersonation": [
+  "（なりすまし）"
+ ],
+ "sessions.lastUsed": [
+  "最終使用 ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signOut": [
+  "サインアウト"
+ ],
+ "sessions.signedIn": [
+  [
+   "when"
+  ],
+  " にサインイン"
+ ],
+ "sessions.signedInFrom": [
+  [
+   "when"
+  ],
+  " に ",
+  [
+   "ip"
+  ],
+  " からサインイン"
+ ],
+ "sessions.thisDevice": [
+  "この端末"
+ ],
+ "sessions.title": [
+  "アクティブなセッション"
+ ],
+ "team.create": [
+  "チームを作成"
+ ],
+ "team.createOption": [
+  "+ チームを作成…"
+ ],
+ "team.createSubmit": [
+  "作成"
+ ],
+ "team.invitationSent": [
+  [
+   "email"
+  ],
+  " に招待を送信しました。"
+ ],
+ "team.inviteAria": [
+  [
+   "team"
+  ],
+  " にメンバーを招待"
+ ],
+ "team.inviteTo": [
+  [
+   "team"
+  ],
+  " に招待"
+ ],
+ "team.name": [
+  "チーム名"
+ ],
+ "team.noneSelected": [
+  "チーム未選択"
+ ],
+ "team.sendInvitation": [
+  "招待を送信"
+ ],
+ "team.switcherLabel": [
+  "チーム"
+ ],
+ "teams.leave": [
+  "脱退"
+ ],
+ "teams.none": [
+  "まだどのチームにも参加していません。"
+ ],
+ "teams.yours": [
+  "あなたのチーム"
+ ],
+ "totp.addKey": [
+  "このキーを認証アプリに追加し、表示されたコードを入力してください。"
+ ],
+ "totp.code": [
+  "アプリのコード"
+ ],
+ "totp.codeMismatch": [
+  "コードが一致しません。端末の時刻を確認し、現在のコードを入力してください。"
+ ],
+ "totp.explain": [
+  "サインインのたびに認証アプリのコードを求めます。"
+ ],
+ "totp.keepCodes": [
+  "これらの復旧コードを安全な場所に保管してください。各コードはアプリのコードの代わりに一度だけ使えます。再表示はされません。"
+ ],
+ "totp.keyLabel": [
+  "キー："
+ ],
+ "totp.newRecoveryCodes": [
+  "新しい復旧コード"
+ ],
+ "totp.on": [
+  "二要素認証は有効です。"
+ ],
+ "totp.openInApp": [
+  "アプリで開く"
+ ],
+ "totp.recoveryCodes": [
+  "復旧コード"
+ ],
+ "totp.title": [
+  "二要素認証"
+ ],
+ "totp.turnOff": [
+  "オフにする"
+ ],
+ "totp.turnOn": [
+  "オンにする"
+ ],
+ "totp.turnOnFull": [
+  "二要素認証をオンにする"
  ]
 };

@@ -4,6 +4,60 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "API 키"
+ ],
+ "account.tabConnectedAccounts": [
+  "연결된 계정"
+ ],
+ "account.tabDelete": [
+  "계정 삭제"
+ ],
+ "account.tabEmails": [
+  "이메일"
+ ],
+ "account.tabMfa": [
+  "2단계 인증"
+ ],
+ "account.tabNotifications": [
+  "알림"
+ ],
+ "account.tabPasskeys": [
+  "패스키"
+ ],
+ "account.tabPassword": [
+  "비밀번호"
+ ],
+ "account.tabProfile": [
+  "프로필"
+ ],
+ "account.tabSessions": [
+  "세션"
+ ],
+ "account.tabTeams": [
+  "팀"
+ ],
+ "account.title": [
+  "계정 설정"
+ ],
+ "apiKeys.copyNow": [
+  "새 키를 지금 복사하세요. 다시 표시되지 않습니다:"
+ ],
+ "apiKeys.create": [
+  "키 만들기"
+ ],
+ "apiKeys.createAria": [
+  "API 키 만들기"
+ ],
+ "apiKeys.description": [
+  "설명"
+ ],
+ "apiKeys.revoke": [
+  "취소"
+ ],
+ "apiKeys.revoked": [
+  "취소됨"
+ ],
  "cli.asks": [
   "명령줄 도구가 ",
   [
@@ -30,6 +84,64 @@ export const messages: Messages = {
  "cli.title": [
   "CLI 승인"
  ],
+ "connected.connect": [
+  [
+   "provider"
+  ],
+  " 연결"
+ ],
+ "connected.disconnect": [
+  "연결 해제"
+ ],
+ "connected.none": [
+  "아직 연결된 계정이 없습니다."
+ ],
+ "consent.allow": [
+  "허용"
+ ],
+ "consent.asks": [
+  [
+   "name"
+  ],
+  "이(가) 계정 ",
+  [
+   "account"
+  ],
+  " 사용을 요청합니다. 다음을 할 수 있게 됩니다:"
+ ],
+ "consent.deny": [
+  "거부"
+ ],
+ "consent.incomplete": [
+  "이 링크는 불완전합니다. 애플리케이션에서 다시 시작하세요."
+ ],
+ "consent.returning": [
+  "애플리케이션으로 돌아가는 중…"
+ ],
+ "consent.revokeLater": [
+  "나중에 취소할 수 있습니다. 신뢰하는 애플리케이션만 허용하세요."
+ ],
+ "consent.scopesLabel": [
+  "애플리케이션이 요청하는 권한"
+ ],
+ "consent.title": [
+  "애플리케이션 승인"
+ ],
+ "consent.titleFor": [
+  [
+   "name"
+  ],
+  " 승인"
+ ],
+ "deleteAccount.cancel": [
+  "취소하기"
+ ],
+ "deleteAccount.confirm": [
+  "예, 계정을 삭제합니다"
+ ],
+ "deleteAccount.explain": [
+  "계정과 그 안의 모든 내용이 삭제됩니다. 되돌릴 수 없습니다."
+ ],
  "emailVerification.done": [
   "이메일이 인증되었습니다."
  ],
@@ -38,6 +150,33 @@ export const messages: Messages = {
  ],
  "emailVerification.title": [
   "이메일 인증"
+ ],
+ "emails.add": [
+  "이메일 추가"
+ ],
+ "emails.addSubmit": [
+  "추가"
+ ],
+ "emails.makePrimary": [
+  "기본으로 설정"
+ ],
+ "emails.notVerified": [
+  "인증되지 않음"
+ ],
+ "emails.primary": [
+  "(기본)"
+ ],
+ "emails.remove": [
+  "삭제"
+ ],
+ "emails.sendVerification": [
+  "인증 이메일 보내기"
+ ],
+ "emails.verificationSent": [
+  "인증 이메일을 보냈습니다."
+ ],
+ "emails.verified": [
+  "인증됨"
  ],
  "errorPage.code": [
   "오류 코드: ",
@@ -102,11 +241,47 @@ export const messages: Messages = {
  "mfa.title": [
   "2단계 인증"
  ],
+ "notifications.alwaysSent": [
+  "항상 발송됨(계정 및 보안 이메일)"
+ ],
+ "notifications.title": [
+  "이메일 알림"
+ ],
  "oauthCallback.failedTitle": [
   "로그인 실패"
  ],
  "oauthCallback.pending": [
   "로그인하는 중…"
+ ],
+ "passkeys.add": [
+  "패스키 추가"
+ ],
+ "passkeys.none": [
+  "아직 패스키가 없습니다."
+ ],
+ "passkeys.on": [
+  "패스키로 로그인할 수 있습니다."
+ ],
+ "passkeys.removeAll": [
+  "모든 패스키 삭제"
+ ],
+ "passkeys.unsupported": [
+  "이 브라우저는 패스키를 지원하지 않습니다."
+ ],
+ "password.change": [
+  "비밀번호 변경"
+ ],
+ "password.current": [
+  "현재 비밀번호"
+ ],
+ "password.new": [
+  "새 비밀번호"
+ ],
+ "password.saved": [
+  "비밀번호가 저장되었습니다."
+ ],
+ "password.set": [
+  "비밀번호 설정"
  ],
  "passwordReset.checking": [
   "링크를 확인하는 중…"
@@ -125,5 +300,138 @@ export const messages: Messages = {
  ],
  "passwordReset.title": [
   "새 비밀번호 설정"
+ ],
+ "profile.displayName": [
+  "표시 이름"
+ ],
+ "profile.save": [
+  "저장"
+ ],
+ "profile.saved": [
+  "저장되었습니다."
+ ],
+ "sessions.impersonation": [
+  "(대리 로그인)"
+ ],
+ "sessions.lastUsed": [
+  "마지막 사용 ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signOut": [
+  "로그아웃"
+ ],
+ "sessions.signedIn": [
+  [
+   "when"
+  ],
+  "에 로그인"
+ ],
+ "sessions.signedInFrom": [
+  [
+   "when"
+  ],
+  "에 ",
+  [
+   "ip"
+  ],
+  "에서 로그인"
+ ],
+ "sessions.thisDevice": [
+  "이 기기"
+ ],
+ "sessions.title": [
+  "활성 세션"
+ ],
+ "team.create": [
+  "팀 만들기"
+ ],
+ "team.createOption": [
+  "+ 팀 만들기…"
+ ],
+ "team.createSubmit": [
+  "만들기"
+ ],
+ "team.invitationSent": [
+  [
+   "email"
+  ],
+  "(으)로 초대를 보냈습니다."
+ ],
+ "team.inviteAria": [
+  [
+   "team"
+  ],
+  "에 멤버 초대"
+ ],
+ "team.inviteTo": [
+  [
+   "team"
+  ],
+  "에 초대"
+ ],
+ "team.name": [
+  "팀 이름"
+ ],
+ "team.noneSelected": [
+  "선택된 팀 없음"
+ ],
+ "team.sendInvitation": [
+  "초대 보내기"
+ ],
+ "team.switcherLabel": [
+  "팀"
+ ],
+ "teams.leave": [
+  "나가기"
+ ],
+ "teams.none": [
+  "아직 속한 팀이 없습니다."
+ ],
+ "teams.yours": [
+  "내 팀"
+ ],
+ "totp.addKey": [
+  "이 키를 인증 앱에 추가한 뒤 표시되는 코드를 입력하세요."
+ ],
+ "totp.code": [
+  "앱의 코드"
+ ],
+ "totp.codeMismatch": [
+  "코드가 일치하지 않습니다. 기기의 시간을 확인하고 현재 코드를 입력하세요."
+ ],
+ "totp.explain": [
+  "로그인할 때마다 인증 앱의 코드를 요청합니다."
+ ],
+ "totp.keepCodes": [
+  "이 복구 코드를 안전한 곳에 보관하세요. 각 코드는 앱의 코드 대신 한 번 사용할 수 있습니다. 다시 표시되지 않습니다."
+ ],
+ "totp.keyLabel": [
+  "키:"
+ ],
+ "totp.newRecoveryCodes": [
+  "새 복구 코드"
+ ],
+ "totp.on": [
+  "2단계 인증이 켜져 있습니다."
+ ],
+ "totp.openInApp": [
+  "앱에서 열기"
+ ],
+ "totp.recoveryCodes": [
+  "복구 코드"
+ ],
+ "totp.title": [
+  "2단계 인증 설정"
+ ],
+ "totp.turnOff": [
+  "끄기"
+ ],
+ "totp.turnOn": [
+  "켜기"
+ ],
+ "totp.turnOnFull": [
+  "2단계 인증 켜기"
  ]
 };

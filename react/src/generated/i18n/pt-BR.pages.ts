@@ -4,6 +4,60 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "Chaves de API"
+ ],
+ "account.tabConnectedAccounts": [
+  "Contas conectadas"
+ ],
+ "account.tabDelete": [
+  "Excluir conta"
+ ],
+ "account.tabEmails": [
+  "E-mails"
+ ],
+ "account.tabMfa": [
+  "Dois fatores"
+ ],
+ "account.tabNotifications": [
+  "Notificações"
+ ],
+ "account.tabPasskeys": [
+  "Chaves de acesso"
+ ],
+ "account.tabPassword": [
+  "Senha"
+ ],
+ "account.tabProfile": [
+  "Perfil"
+ ],
+ "account.tabSessions": [
+  "Sessões"
+ ],
+ "account.tabTeams": [
+  "Equipes"
+ ],
+ "account.title": [
+  "Configurações da conta"
+ ],
+ "apiKeys.copyNow": [
+  "Copie sua nova chave agora, ela não será mostrada novamente:"
+ ],
+ "apiKeys.create": [
+  "Criar chave de API"
+ ],
+ "apiKeys.createAria": [
+  "Criar uma chave de API"
+ ],
+ "apiKeys.description": [
+  "Descrição"
+ ],
+ "apiKeys.revoke": [
+  "Revogar"
+ ],
+ "apiKeys.revoked": [
+  "revogada"
+ ],
  "cli.asks": [
   "Uma ferramenta de linha de comando pede para entrar como ",
   [
@@ -30,6 +84,64 @@ export const messages: Messages = {
  "cli.title": [
   "Autorizar a CLI"
  ],
+ "connected.connect": [
+  "Conectar ",
+  [
+   "provider"
+  ]
+ ],
+ "connected.disconnect": [
+  "Desconectar"
+ ],
+ "connected.none": [
+  "Nenhuma conta conectada ainda."
+ ],
+ "consent.allow": [
+  "Permitir"
+ ],
+ "consent.asks": [
+  [
+   "name"
+  ],
+  " pede para usar sua conta ",
+  [
+   "account"
+  ],
+  ". Ele poderá:"
+ ],
+ "consent.deny": [
+  "Negar"
+ ],
+ "consent.incomplete": [
+  "Este link está incompleto. Comece novamente pelo aplicativo."
+ ],
+ "consent.returning": [
+  "Voltando ao aplicativo…"
+ ],
+ "consent.revokeLater": [
+  "Você pode revogar isso depois. Permita apenas aplicativos em que confia."
+ ],
+ "consent.scopesLabel": [
+  "O que o aplicativo solicita"
+ ],
+ "consent.title": [
+  "Autorizar um aplicativo"
+ ],
+ "consent.titleFor": [
+  "Autorizar ",
+  [
+   "name"
+  ]
+ ],
+ "deleteAccount.cancel": [
+  "Cancelar"
+ ],
+ "deleteAccount.confirm": [
+  "Sim, excluir minha conta"
+ ],
+ "deleteAccount.explain": [
+  "Isso remove sua conta e tudo o que há nela. Não pode ser desfeito."
+ ],
  "emailVerification.done": [
   "Seu e-mail foi verificado."
  ],
@@ -38,6 +150,33 @@ export const messages: Messages = {
  ],
  "emailVerification.title": [
   "Verifique seu e-mail"
+ ],
+ "emails.add": [
+  "Adicionar um e-mail"
+ ],
+ "emails.addSubmit": [
+  "Adicionar e-mail"
+ ],
+ "emails.makePrimary": [
+  "Tornar principal"
+ ],
+ "emails.notVerified": [
+  "não verificado"
+ ],
+ "emails.primary": [
+  "(principal)"
+ ],
+ "emails.remove": [
+  "Remover"
+ ],
+ "emails.sendVerification": [
+  "Enviar e-mail de verificação"
+ ],
+ "emails.verificationSent": [
+  "E-mail de verificação enviado."
+ ],
+ "emails.verified": [
+  "verificado"
  ],
  "errorPage.code": [
   "Código do erro: ",
@@ -105,11 +244,47 @@ export const messages: Messages = {
  "mfa.title": [
   "Autenticação em dois fatores"
  ],
+ "notifications.alwaysSent": [
+  "sempre enviado (e-mails de conta e segurança)"
+ ],
+ "notifications.title": [
+  "Notificações por e-mail"
+ ],
  "oauthCallback.failedTitle": [
   "Falha ao entrar"
  ],
  "oauthCallback.pending": [
   "Entrando…"
+ ],
+ "passkeys.add": [
+  "Adicionar uma chave de acesso"
+ ],
+ "passkeys.none": [
+  "Nenhuma chave de acesso ainda."
+ ],
+ "passkeys.on": [
+  "Você pode entrar com uma chave de acesso."
+ ],
+ "passkeys.removeAll": [
+  "Remover todas as chaves de acesso"
+ ],
+ "passkeys.unsupported": [
+  "Este navegador não oferece suporte a chaves de acesso."
+ ],
+ "password.change": [
+  "Alterar senha"
+ ],
+ "password.current": [
+  "Senha atual"
+ ],
+ "password.new": [
+  "Nova senha"
+ ],
+ "password.saved": [
+  "Senha salva."
+ ],
+ "password.set": [
+  "Definir senha"
  ],
  "passwordReset.checking": [
   "Verificando o link…"
@@ -128,5 +303,139 @@ export const messages: Messages = {
  ],
  "passwordReset.title": [
   "Escolha uma nova senha"
+ ],
+ "profile.displayName": [
+  "Nome de exibição"
+ ],
+ "profile.save": [
+  "Salvar"
+ ],
+ "profile.saved": [
+  "Salvo."
+ ],
+ "sessions.impersonation": [
+  "(personificação)"
+ ],
+ "sessions.lastUsed": [
+  "último uso em ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signOut": [
+  "Sair"
+ ],
+ "sessions.signedIn": [
+  "Conectado em ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signedInFrom": [
+  "Conectado em ",
+  [
+   "when"
+  ],
+  " de ",
+  [
+   "ip"
+  ]
+ ],
+ "sessions.thisDevice": [
+  "Este dispositivo"
+ ],
+ "sessions.title": [
+  "Sessões ativas"
+ ],
+ "team.create": [
+  "Criar uma equipe"
+ ],
+ "team.createOption": [
+  "+ Criar uma equipe…"
+ ],
+ "team.createSubmit": [
+  "Criar equipe"
+ ],
+ "team.invitationSent": [
+  "Convite enviado para ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.inviteAria": [
+  "Convidar um membro para ",
+  [
+   "team"
+  ]
+ ],
+ "team.inviteTo": [
+  "Convidar para ",
+  [
+   "team"
+  ]
+ ],
+ "team.name": [
+  "Nome da equipe"
+ ],
+ "team.noneSelected": [
+  "Nenhuma equipe selecionada"
+ ],
+ "team.sendInvitation": [
+  "Enviar convite"
+ ],
+ "team.switcherLabel": [
+  "Equipe"
+ ],
+ "teams.leave": [
+  "Sair da equipe"
+ ],
+ "teams.none": [
+  "Você ainda não está em nenhuma equipe."
+ ],
+ "teams.yours": [
+  "Suas equipes"
+ ],
+ "totp.addKey": [
+  "Adicione esta chave ao seu aplicativo autenticador e digite o código exibido."
+ ],
+ "totp.code": [
+  "Código do aplicativo"
+ ],
+ "totp.codeMismatch": [
+  "Esse código não confere. Verifique a hora do seu dispositivo e tente o código atual."
+ ],
+ "totp.explain": [
+  "Pedir um código de um aplicativo autenticador a cada login."
+ ],
+ "totp.keepCodes": [
+  "Guarde estes códigos de recuperação em um lugar seguro. Cada um funciona uma vez, no lugar de um código do seu aplicativo. Eles não serão mostrados novamente."
+ ],
+ "totp.keyLabel": [
+  "Chave:"
+ ],
+ "totp.newRecoveryCodes": [
+  "Novos códigos de recuperação"
+ ],
+ "totp.on": [
+  "A autenticação em dois fatores está ativada."
+ ],
+ "totp.openInApp": [
+  "Abrir no aplicativo"
+ ],
+ "totp.recoveryCodes": [
+  "Códigos de recuperação"
+ ],
+ "totp.title": [
+  "Autenticação em dois fatores"
+ ],
+ "totp.turnOff": [
+  "Desativar"
+ ],
+ "totp.turnOn": [
+  "Ativar"
+ ],
+ "totp.turnOnFull": [
+  "Ativar a autenticação em dois fatores"
  ]
 };

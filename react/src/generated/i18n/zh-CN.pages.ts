@@ -4,6 +4,60 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "account.tabApiKeys": [
+  "API 密钥"
+ ],
+ "account.tabConnectedAccounts": [
+  "已关联的账户"
+ ],
+ "account.tabDelete": [
+  "删除账户"
+ ],
+ "account.tabEmails": [
+  "电子邮件"
+ ],
+ "account.tabMfa": [
+  "双重验证"
+ ],
+ "account.tabNotifications": [
+  "通知"
+ ],
+ "account.tabPasskeys": [
+  "通行密钥"
+ ],
+ "account.tabPassword": [
+  "密码"
+ ],
+ "account.tabProfile": [
+  "个人资料"
+ ],
+ "account.tabSessions": [
+  "会话"
+ ],
+ "account.tabTeams": [
+  "团队"
+ ],
+ "account.title": [
+  "账户设置"
+ ],
+ "apiKeys.copyNow": [
+  "请立即复制新密钥，它不会再次显示："
+ ],
+ "apiKeys.create": [
+  "创建密钥"
+ ],
+ "apiKeys.createAria": [
+  "创建 API 密钥"
+ ],
+ "apiKeys.description": [
+  "描述"
+ ],
+ "apiKeys.revoke": [
+  "撤销"
+ ],
+ "apiKeys.revoked": [
+  "已撤销"
+ ],
  "cli.asks": [
   "一个命令行工具请求以 ",
   [
@@ -30,6 +84,64 @@ export const messages: Messages = {
  "cli.title": [
   "授权 CLI"
  ],
+ "connected.connect": [
+  "关联 ",
+  [
+   "provider"
+  ]
+ ],
+ "connected.disconnect": [
+  "解除关联"
+ ],
+ "connected.none": [
+  "尚未关联任何账户。"
+ ],
+ "consent.allow": [
+  "允许"
+ ],
+ "consent.asks": [
+  [
+   "name"
+  ],
+  " 请求使用您的账户 ",
+  [
+   "account"
+  ],
+  "。它将能够："
+ ],
+ "consent.deny": [
+  "拒绝"
+ ],
+ "consent.incomplete": [
+  "此链接不完整。请从应用重新开始。"
+ ],
+ "consent.returning": [
+  "正在返回应用…"
+ ],
+ "consent.revokeLater": [
+  "您之后可以撤销此授权。只允许您信任的应用。"
+ ],
+ "consent.scopesLabel": [
+  "应用请求的权限"
+ ],
+ "consent.title": [
+  "授权应用"
+ ],
+ "consent.titleFor": [
+  "授权 ",
+  [
+   "name"
+  ]
+ ],
+ "deleteAccount.cancel": [
+  "取消"
+ ],
+ "deleteAccount.confirm": [
+  "是的，删除我的账户"
+ ],
+ "deleteAccount.explain": [
+  "这将删除您的账户及其中的所有内容，且无法撤销。"
+ ],
  "emailVerification.done": [
   "您的邮箱已验证。"
  ],
@@ -38,6 +150,33 @@ export const messages: Messages = {
  ],
  "emailVerification.title": [
   "验证您的邮箱"
+ ],
+ "emails.add": [
+  "添加电子邮件"
+ ],
+ "emails.addSubmit": [
+  "添加"
+ ],
+ "emails.makePrimary": [
+  "设为主要"
+ ],
+ "emails.notVerified": [
+  "未验证"
+ ],
+ "emails.primary": [
+  "（主要）"
+ ],
+ "emails.remove": [
+  "移除"
+ ],
+ "emails.sendVerification": [
+  "发送验证邮件"
+ ],
+ "emails.verificationSent": [
+  "验证邮件已发送。"
+ ],
+ "emails.verified": [
+  "已验证"
  ],
  "errorPage.code": [
   "错误代码：",
@@ -105,11 +244,47 @@ export const messages: Messages = {
  "mfa.title": [
   "双重身份验证"
  ],
+ "notifications.alwaysSent": [
+  "始终发送（账户和安全邮件）"
+ ],
+ "notifications.title": [
+  "邮件通知"
+ ],
  "oauthCallback.failedTitle": [
   "登录失败"
  ],
  "oauthCallback.pending": [
   "正在登录…"
+ ],
+ "passkeys.add": [
+  "添加通行密钥"
+ ],
+ "passkeys.none": [
+  "尚无通行密钥。"
+ ],
+ "passkeys.on": [
+  "您可以使用通行密钥登录。"
+ ],
+ "passkeys.removeAll": [
+  "移除所有通行密钥"
+ ],
+ "passkeys.unsupported": [
+  "此浏览器不支持通行密钥。"
+ ],
+ "password.change": [
+  "更改密码"
+ ],
+ "password.current": [
+  "当前密码"
+ ],
+ "password.new": [
+  "新密码"
+ ],
+ "password.saved": [
+  "密码已保存。"
+ ],
+ "password.set": [
+  "设置密码"
  ],
  "passwordReset.checking": [
   "正在检查链接…"
@@ -128,5 +303,139 @@ export const messages: Messages = {
  ],
  "passwordReset.title": [
   "设置新密码"
+ ],
+ "profile.displayName": [
+  "显示名称"
+ ],
+ "profile.save": [
+  "保存"
+ ],
+ "profile.saved": [
+  "已保存。"
+ ],
+ "sessions.impersonation": [
+  "（模拟登录）"
+ ],
+ "sessions.lastUsed": [
+  "上次使用于 ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signOut": [
+  "退出登录"
+ ],
+ "sessions.signedIn": [
+  "登录于 ",
+  [
+   "when"
+  ]
+ ],
+ "sessions.signedInFrom": [
+  [
+   "when"
+  ],
+  " 从 ",
+  [
+   "ip"
+  ],
+  " 登录"
+ ],
+ "sessions.thisDevice": [
+  "此设备"
+ ],
+ "sessions.title": [
+  "活跃会话"
+ ],
+ "team.create": [
+  "创建团队"
+ ],
+ "team.createOption": [
+  "+ 创建团队…"
+ ],
+ "team.createSubmit": [
+  "创建"
+ ],
+ "team.invitationSent": [
+  "邀请已发送至 ",
+  [
+   "email"
+  ],
+  "。"
+ ],
+ "team.inviteAria": [
+  "邀请成员加入 ",
+  [
+   "team"
+  ]
+ ],
+ "team.inviteTo": [
+  "邀请加入 ",
+  [
+   "team"
+  ]
+ ],
+ "team.name": [
+  "团队名称"
+ ],
+ "team.noneSelected": [
+  "未选择团队"
+ ],
+ "team.sendInvitation": [
+  "发送邀请"
+ ],
+ "team.switcherLabel": [
+  "团队"
+ ],
+ "teams.leave": [
+  "退出"
+ ],
+ "teams.none": [
+  "您尚未加入任何团队。"
+ ],
+ "teams.yours": [
+  "您的团队"
+ ],
+ "totp.addKey": [
+  "将此密钥添加到身份验证器应用，然后输入其显示的验证码。"
+ ],
+ "totp.code": [
+  "应用中的验证码"
+ ],
+ "totp.codeMismatch": [
+  "验证码不匹配。请检查设备时间并输入当前的验证码。"
+ ],
+ "totp.explain": [
+  "每次登录时要求输入身份验证器应用中的验证码。"
+ ],
+ "totp.keepCodes": [
+  "请将这些恢复码保存在安全的地方。每个恢复码可代替应用中的验证码使用一次。它们不会再次显示。"
+ ],
+ "totp.keyLabel": [
+  "密钥："
+ ],
+ "totp.newRecoveryCodes": [
+  "新的恢复码"
+ ],
+ "totp.on": [
+  "双重身份验证已开启。"
+ ],
+ "totp.openInApp": [
+  "在应用中打开"
+ ],
+ "totp.recoveryCodes": [
+  "恢复码"
+ ],
+ "totp.title": [
+  "双重身份验证"
+ ],
+ "totp.turnOff": [
+  "关闭"
+ ],
+ "totp.turnOn": [
+  "开启"
+ ],
+ "totp.turnOnFull": [
+  "开启双重身份验证"
  ]
 };

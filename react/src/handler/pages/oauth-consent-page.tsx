@@ -3,6 +3,7 @@ import { getGetOAuthConsentRequestQueryKey, useCompleteOAuthConsentRequest, useG
 import { useUser } from '../../hooks/use-user.ts';
 import { Card, Loading, RequestError } from '../../ui/form.tsx';
 import { queryParam } from './query-param.ts';
+import { useTranslation } from '../../i18n/i18n-context.ts';
 
 /**
  * The consent step of the project as an OpenID provider: an application asks to act for the signed-in user (who
@@ -12,6 +13,7 @@ import { queryParam } from './query-param.ts';
 export function OAuthConsentPage() {
   const user = useUser({ or: 'redirect' });
   const interaction = queryParam('interaction') ?? '';
+  const { t } = useTranslation();
   const request = useGetOAuthConsentRequest(interaction, {
     query: { enabled: interaction !== '', queryKey: getGetOAuthConsentRequestQueryKey(interaction) },
   });
@@ -26,32 +28,30 @@ export function OAuthConsentPage() {
 
   if (!interaction) {
     return (
-      <Card title="Authorize an application">
-        <p className="gh-error">This link is incomplete. Start again from the application.</p>
+      <Card title={t('consent.title')}>
+        <p className="gh-error">{t('consent.incomplete')}</p>
       </Card>
     );
   }
   if (request.isError) {
     return (
-      <Card title="Authorize an application">
+      <Card title={t('consent.title')}>
         <RequestError error={request.error} />
       </Card>
     );
   }
-  if (!request.data || remembered || answer.isSuccess) return <Loading label="Returning to the application…" />;
+  if (!request.data || remembered || answer.isSuccess) return <Loading label={t('consent.returning')} />;
   const { application_name: name, logo_url: logo, scopes } = request.data;
   return (
-    <Card title={`Authorize ${name}`}>
+    <Card title={t('consent.titleFor', { name })}>
       {logo ? <img src={logo} alt="" width={48} height={48} /> : null}
-      <p>
-        <strong>{name}</strong> asks to use your account <strong>{user.primary_email ?? user.display_name}</strong>. It will be able to:
-      </p>
-      <ul aria-label="What the application asks for">
+      <p>{t('consent.asks', { name, account: user.primary_email ?? user.display_name ?? '' })}</p>
+      <ul aria-label={t('consent.scopesLabel')}>
         {scopes.map((scope) => (
           <li key={scope.name}>{scope.description}</li>
         ))}
       </ul>
-      <p>You can revoke this later. Only allow applications you trust.</p>
+      <p>{t('consent.revokeLater')}</p>
       <RequestError error={answer.error} />
       <div className="gh-actions">
         <button
@@ -60,14 +60,14 @@ export function OAuthConsentPage() {
           disabled={answer.isPending}
           onClick={() => answer.mutate({ interactionId: interaction, data: { allow: true } })}
         >
-          Allow
+          {t('consent.allow')}
         </button>
         <button
           type="button"
           disabled={answer.isPending}
           onClick={() => answer.mutate({ interactionId: interaction, data: { allow: false } })}
         >
-          Deny
+          {t('consent.deny')}
         </button>
       </div>
     </Card>
