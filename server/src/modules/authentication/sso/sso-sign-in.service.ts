@@ -13,6 +13,7 @@ import {
   newRequestId,
   personOf,
   readEnvelope,
+  type SamlEnvelope,
   samlEndpoints,
   samlRefusal,
   serviceProvider,
@@ -113,10 +114,30 @@ export class SsoSignInService {
     });
   }
 
-  /** The SAML response posted to the ACS → where to send the browser. */
+  /**
+   * The SAML response posted to the ACS → where to send the browser. A refused response that names a
+   * live sign-in ends it: the browser goes to that sign-in's error page with the catalogued error.
+   */
   async receiveSamlResponse(connectionId: string, samlResponse: string): Promise<string> {
     const { project, connection } = await this.connectionOf(connectionId, 'saml');
     const envelope = readEnvelope(samlResponse);
+    try {
+      return await this.checkSamlResponse(project, connection, envelope, samlResponse);
+    } catch (error) {
+      if (!(error instanceof SsoResponseInvalidError) || !envelope.inResponseTo) throw error;
+      const flow = await takeFlow(this.db, connection.id, envelope.inResponseTo);
+      const redirect = flow ? errorRedirect(project, flow, error) : undefined;
+      if (redirect) return redirect;
+      throw error;
+    }
+  }
+
+  private async checkSamlResponse(
+    project: Project,
+    connection: SsoConnectionRow,
+    envelope: SamlEnvelope,
+    samlResponse: string,
+  ): Promise<string> {
     // A seen id is refused before any other check (recording it waits for a valid signature).
     if (envelope.assertionId && !(await this.isFresh(connection.id, envelope.assertionId))) throw samlRefusal('replayed');
     const isLiveRequest = async (requestId: string) => (await findLiveFlow(this.db, connection.id, requestId)) !== undefined;
