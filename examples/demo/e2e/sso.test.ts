@@ -45,9 +45,9 @@ async function teamWithConnection(label: string, connection: object) {
 }
 
 async function teamMemberEmails(teamId: string): Promise<string[]> {
-  const users = await server('GET', `/users?team_id=${teamId}`);
-  expect(users.status, users.text).toBe(200);
-  return (users.body.items as Array<{ primary_email: string }>).map((user) => user.primary_email);
+  const members = await server('GET', `/team-member-profiles?team_id=${teamId}`);
+  expect(members.status, members.text).toBe(200);
+  return (members.body.items as Array<{ user: { primary_email: string } }>).map((member) => member.user.primary_email);
 }
 
 async function continueWithEmail(page: Page, email: string) {
