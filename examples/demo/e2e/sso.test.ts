@@ -27,7 +27,12 @@ afterAll(async () => {
 });
 
 const server = (method: 'GET' | 'POST', url: string, payload?: object) =>
-  env.platform.context.request({ method, url: `/api/v1${url}`, headers: env.platform.project.headers.server, ...(payload ? { payload } : {}) });
+  env.platform.context.request({
+    method,
+    url: `/api/v1${url}`,
+    headers: env.platform.project.headers.server,
+    ...(payload ? { payload } : {}),
+  });
 
 /** A team with a verified domain (a TXT record on the local DNS server) and an SSO connection. */
 async function teamWithConnection(label: string, connection: object) {

@@ -32,7 +32,13 @@ afterAll(async () => {
   await dns?.close();
 });
 
-type Entry = { action: string; team_id: string | null; target_type: string | null; target_id: string | null; details: Record<string, unknown> };
+type Entry = {
+  action: string;
+  team_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  details: Record<string, unknown>;
+};
 const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
   context.request({ method, url: `/api/v1${url}`, headers: project.headers.server, ...(payload ? { payload } : {}) });
 async function entriesOf(action: string, targetId: string): Promise<Entry[]> {
@@ -99,7 +105,12 @@ describe('SSO in the audit log', () => {
     const signIn = async (email: string, tamper: boolean) => {
       const { location } = await flows.authorize(project, connection.id);
       const request = TestSamlIdp.readRequest(location);
-      const signed = await idp.response({ acsUrl: request.acsUrl, audience: connection.saml.sp_entity_id, email, inResponseTo: request.id });
+      const signed = await idp.response({
+        acsUrl: request.acsUrl,
+        audience: connection.saml.sp_entity_id,
+        email,
+        inResponseTo: request.id,
+      });
       const xml = Buffer.from(signed, 'base64').toString();
       const sent = tamper ? Buffer.from(xml.replace(/(<saml:AttributeValue>)[^<]+/, '$1ceo@acme.test')).toString('base64') : signed;
       return flows.postAcs(connection.id, sent);
@@ -109,7 +120,11 @@ describe('SSO in the audit log', () => {
     const userId = (await context.request({ method: 'GET', url: '/api/v1/audit-log?action=sso.signed_in', headers: project.headers.admin }))
       .body.items[0]?.target_id as string;
     expect(await entriesOf('sso.signed_in', userId)).toEqual([
-      expect.objectContaining({ team_id: teamId, target_type: 'user', details: { connection_id: connection.id, protocol: 'saml', is_new_user: true } }),
+      expect.objectContaining({
+        team_id: teamId,
+        target_type: 'user',
+        details: { connection_id: connection.id, protocol: 'saml', is_new_user: true },
+      }),
     ]);
     expect((await signIn(newEmail('forged'), true)).status).toBe(400);
     expect(await entriesOf('sso.sign_in_failed', connection.id)).toEqual([
@@ -128,7 +143,13 @@ describe('expired SSO rows', () => {
         id,
         projectId: project.project.id,
         connectionId: connection.id,
-        data: { redirectUri: 'https://app.example.com/cb', state: 's', codeChallenge: 'c', errorRedirectUrl: null, afterCallbackRedirectUrl: null },
+        data: {
+          redirectUri: 'https://app.example.com/cb',
+          state: 's',
+          codeChallenge: 'c',
+          errorRedirectUrl: null,
+          afterCallbackRedirectUrl: null,
+        },
         expiresAt,
       });
     await flow('_expired-flow', past);

@@ -200,7 +200,11 @@ export async function setDomainFields(
 }
 
 /** The deleted claim's team and domain, or undefined when there was none. */
-export async function deleteDomain(db: DbHandle, projectId: ProjectId, id: string): Promise<{ team_id: string; domain: string } | undefined> {
+export async function deleteDomain(
+  db: DbHandle,
+  projectId: ProjectId,
+  id: string,
+): Promise<{ team_id: string; domain: string } | undefined> {
   return kyselyOf(db)
     .deleteFrom('team_domain')
     .where('project_id', '=', projectId)
