@@ -6500,6 +6500,8 @@ export interface components {
             allow_user_api_keys: boolean;
             allow_team_api_keys: boolean;
             bot_challenge?: components["schemas"]["ClientBotChallenge"];
+            /** @description Gatehouse's own (not in Stack's shape), present (true) only when the project's `auth.emailFirst` is on: the sign-in page asks for the email first and sends it to `POST /auth/sso/discover`. */
+            email_first?: boolean;
             enabled_oauth_providers: {
                 id: components["schemas"]["OAuthProviderType"];
             }[];
@@ -7670,6 +7672,8 @@ export interface components {
                 signUpRulesDefaultAction: "allow" | "reject";
                 /** @description Anonymous sign-up (`/auth/anonymous/sign-up`): off for a new project until its owner turns it on (the demo project created at first start turns it on). Projects that existed before this default changed were kept on by migration 0065. */
                 allowAnonymousSignUp: boolean;
+                /** @description Gatehouse's own (not in Stack's config): the handler's sign-in page asks for the email first (home-realm discovery, `POST /auth/sso/discover`); an email on a team's verified domain with an enabled SSO connection goes straight to that team's identity provider, any other email to the project's usual sign-in methods. Off (absent) by default. */
+                emailFirst?: boolean;
                 sessions: {
                     /** @description Opt-in refresh-token rotation with reuse detection (a Gatehouse extension). */
                     rotateRefreshTokens: boolean;

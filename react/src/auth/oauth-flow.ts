@@ -18,23 +18,12 @@ export async function startOAuth(
   options: { type?: 'authenticate' | 'link'; providerScope?: string; returnTo?: string | null } = {},
 ): Promise<void> {
   const type = options.type ?? 'authenticate';
-  const codeVerifier = randomBase64Url(32);
-  const state = randomBase64Url(24);
-  const redirectUri = absoluteUrl(gatehouse.urls.oauthCallback);
-  const returnTo = options.returnTo ?? new URLSearchParams(window.location.search).get(RETURN_TO_PARAM);
-  const flow: PendingOAuthFlow = { codeVerifier, redirectUri, returnTo, type };
-  sessionStorage.setItem(storageKey(state), JSON.stringify(flow));
-
-  const url = new URL(`${gatehouse.baseUrl.replace(/\/$/, '')}/api/v1/auth/oauth/authorize/${encodeURIComponent(provider)}`);
+  const flow = await newFlow(gatehouse, type, options.returnTo);
+  const url = new URL(`${apiBase(gatehouse)}/auth/oauth/authorize/${encodeURIComponent(provider)}`);
   const params: Record<string, string> = {
-    client_id: gatehouse.projectId,
-    client_secret: gatehouse.publishableClientKey,
-    redirect_uri: redirectUri,
+    ...flow.params,
     scope: 'legacy',
-    state,
     grant_type: 'authorization_code',
-    code_challenge: await s256(codeVerifier),
-    code_challenge_method: 'S256',
     response_type: 'code',
     type,
     error_redirect_url: absoluteUrl(gatehouse.urls.error),
@@ -43,6 +32,40 @@ export async function startOAuth(
   if (options.providerScope) params.provider_scope = options.providerScope;
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   window.location.assign(url.href);
+}
+
+/**
+ * Starts a sign-in through a team's SSO connection (home-realm discovery found it): the same PKCE
+ * flow as OAuth, finished by the same callback page, with the email as the IdP's login hint.
+ */
+export async function startSso(gatehouse: Gatehouse, connectionId: string, email: string): Promise<void> {
+  const flow = await newFlow(gatehouse, 'authenticate');
+  const url = new URL(`${apiBase(gatehouse)}/auth/sso/authorize/${encodeURIComponent(connectionId)}`);
+  const params: Record<string, string> = { ...flow.params, login_hint: email, error_redirect_uri: absoluteUrl(gatehouse.urls.error) };
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  window.location.assign(url.href);
+}
+
+const apiBase = (gatehouse: Gatehouse) => `${gatehouse.baseUrl.replace(/\/$/, '')}/api/v1`;
+
+/** A fresh PKCE verifier and state, kept in session storage for the callback page; the authorize query's common part. */
+async function newFlow(gatehouse: Gatehouse, type: PendingOAuthFlow['type'], returnToOption?: string | null) {
+  const codeVerifier = randomBase64Url(32);
+  const state = randomBase64Url(24);
+  const redirectUri = absoluteUrl(gatehouse.urls.oauthCallback);
+  const returnTo = returnToOption ?? new URLSearchParams(window.location.search).get(RETURN_TO_PARAM);
+  const flow: PendingOAuthFlow = { codeVerifier, redirectUri, returnTo, type };
+  sessionStorage.setItem(storageKey(state), JSON.stringify(flow));
+  return {
+    params: {
+      client_id: gatehouse.projectId,
+      client_secret: gatehouse.publishableClientKey,
+      redirect_uri: redirectUri,
+      state,
+      code_challenge: await s256(codeVerifier),
+      code_challenge_method: 'S256',
+    },
+  };
 }
 
 /** The flow a callback belongs to; each flow can be finished once. */

@@ -6,11 +6,12 @@ import { RequestError, SubmitButton, useValidate } from '../ui/form.tsx';
 import { EmailField, PasswordField } from '../ui/fields.tsx';
 import { useTranslation } from '../i18n/i18n-context.ts';
 
-export function PasswordSignInForm() {
+/** `initialEmail`: the address the email-first step was given. */
+export function PasswordSignInForm({ initialEmail = '' }: { initialEmail?: string }) {
   const gatehouse = useGatehouse();
   const { t } = useTranslation();
   const validate = useValidate();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const signIn = useSignInWithPassword({ mutation: { onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-in') } });

@@ -4,19 +4,32 @@ import { useProject } from '../hooks/use-project.ts';
 import { keepReturnTo } from '../navigation.ts';
 import { Card } from '../ui/form.tsx';
 import { Link } from '../ui/link.tsx';
+import { EmailFirstForm } from './email-first-form.tsx';
 import { MagicLinkForm } from './magic-link-form.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
 import { PasskeySignInButton } from './passkey-sign-in-button.tsx';
 import { PasswordSignInForm } from './password-sign-in-form.tsx';
 import { useTranslation } from '../i18n/i18n-context.ts';
 
-/** The sign-in form with every method the project offers (password, emailed link/code, OAuth). */
+/**
+ * The sign-in form with every method the project offers (password, emailed link/code, OAuth); when
+ * the project asks for the email first (`email_first`), home-realm discovery comes before them.
+ */
 export function SignIn({ title }: { title?: string }) {
   const { t } = useTranslation();
   const { urls } = useGatehouse();
   const { config, display_name } = useProject();
   const [method, setMethod] = useState<'password' | 'magic-link'>(config.credential_enabled ? 'password' : 'magic-link');
   const both = config.credential_enabled && config.magic_link_enabled;
+  // The email the first step sent on to the usual methods (null: that step is still to take).
+  const [discoveredEmail, setDiscoveredEmail] = useState<string | null>(null);
+  if (config.email_first && discoveredEmail === null)
+    return (
+      <Card title={title ?? t('signIn.title')}>
+        <p className="gh-muted">{t('signIn.toContinueTo', { project: display_name })}</p>
+        <EmailFirstForm onUsualMethods={setDiscoveredEmail} />
+      </Card>
+    );
   return (
     <Card title={title ?? t('signIn.title')}>
       <p className="gh-muted">{t('signIn.toContinueTo', { project: display_name })}</p>
@@ -33,7 +46,7 @@ export function SignIn({ title }: { title?: string }) {
             </button>
           </div>
         ) : null}
-        {method === 'password' && config.credential_enabled ? <PasswordSignInForm /> : null}
+        {method === 'password' && config.credential_enabled ? <PasswordSignInForm initialEmail={discoveredEmail ?? ''} /> : null}
         {method === 'magic-link' && config.magic_link_enabled ? <MagicLinkForm /> : null}
         {config.credential_enabled ? <Link href={keepReturnTo(urls.forgotPassword)}>{t('signIn.forgotPassword')}</Link> : null}
         {config.sign_up_enabled ? (

@@ -392,6 +392,7 @@ export const sharedSchemas = [
       "allow_user_api_keys": { "type": "boolean" },
       "allow_team_api_keys": { "type": "boolean" },
       "bot_challenge": { "$ref": "ClientBotChallenge#" },
+      "email_first": { "type": "boolean" },
       "enabled_oauth_providers": {
         "type": "array",
         "items": {

@@ -94,6 +94,9 @@ export const messages: Messages = {
    "provider"
   ]
  ],
+ "signIn.emailFirstForm": [
+  "سجّل الدخول باستخدام بريدك الإلكتروني"
+ ],
  "signIn.emailLinkTab": [
   "رابط عبر البريد"
  ],
@@ -108,6 +111,9 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "كلمة المرور"
+ ],
+ "signIn.ssoRedirecting": [
+  "جارٍ نقلك إلى صفحة تسجيل الدخول الخاصة بمؤسستك…"
  ],
  "signIn.title": [
   "تسجيل الدخول"

@@ -94,6 +94,9 @@ export const messages: Messages = {
    "provider"
   ]
  ],
+ "signIn.emailFirstForm": [
+  "Mit Ihrer E-Mail-Adresse anmelden"
+ ],
  "signIn.emailLinkTab": [
   "Link per E-Mail"
  ],
@@ -108,6 +111,9 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Passwort"
+ ],
+ "signIn.ssoRedirecting": [
+  "Sie werden zur Anmeldeseite Ihrer Organisation weitergeleitet…"
  ],
  "signIn.title": [
   "Anmelden"

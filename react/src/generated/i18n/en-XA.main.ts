@@ -144,6 +144,11 @@ export const messages: Messages = {
   ],
   "⟧"
  ],
+ "signIn.emailFirstForm": [
+  "⟦",
+  "Šîĝñ îñ wîţĥ ýöûŕ émåîĺ",
+  "⟧"
+ ],
  "signIn.emailLinkTab": [
   "⟦",
   "Émåîĺ ĺîñķ",
@@ -167,6 +172,11 @@ export const messages: Messages = {
  "signIn.passwordTab": [
   "⟦",
   "Påššwöŕđ",
+  "⟧"
+ ],
+ "signIn.ssoRedirecting": [
+  "⟦",
+  "Ţåķîñĝ ýöû ţö ýöûŕ öŕĝåñîžåţîöñ'š šîĝñ-îñ påĝé…",
   "⟧"
  ],
  "signIn.title": [

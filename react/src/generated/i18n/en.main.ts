@@ -94,6 +94,9 @@ export const messages: Messages = {
    "provider"
   ]
  ],
+ "signIn.emailFirstForm": [
+  "Sign in with your email"
+ ],
  "signIn.emailLinkTab": [
   "Email link"
  ],
@@ -108,6 +111,9 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Password"
+ ],
+ "signIn.ssoRedirecting": [
+  "Taking you to your organization's sign-in page…"
  ],
  "signIn.title": [
   "Sign in"

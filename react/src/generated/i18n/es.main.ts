@@ -94,6 +94,9 @@ export const messages: Messages = {
    "provider"
   ]
  ],
+ "signIn.emailFirstForm": [
+  "Inicia sesión con tu correo electrónico"
+ ],
  "signIn.emailLinkTab": [
   "Enlace por correo"
  ],
@@ -108,6 +111,9 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Contraseña"
+ ],
+ "signIn.ssoRedirecting": [
+  "Te llevamos a la página de inicio de sesión de tu organización…"
  ],
  "signIn.title": [
   "Iniciar sesión"

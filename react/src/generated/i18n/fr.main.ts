@@ -94,6 +94,9 @@ export const messages: Messages = {
    "provider"
   ]
  ],
+ "signIn.emailFirstForm": [
+  "Se connecter avec votre adresse e-mail"
+ ],
  "signIn.emailLinkTab": [
   "Lien par e-mail"
  ],
@@ -108,6 +111,9 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Mot de passe"
+ ],
+ "signIn.ssoRedirecting": [
+  "Redirection vers la page de connexion de votre organisation…"
  ],
  "signIn.title": [
   "Connexion"

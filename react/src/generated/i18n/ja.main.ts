@@ -92,6 +92,9 @@ export const messages: Messages = {
   ],
   " で続ける"
  ],
+ "signIn.emailFirstForm": [
+  "メールアドレスでサインイン"
+ ],
  "signIn.emailLinkTab": [
   "メールのリンク"
  ],
@@ -106,6 +109,9 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "パスワード"
+ ],
+ "signIn.ssoRedirecting": [
+  "所属組織のサインインページに移動しています…"
  ],
  "signIn.title": [
   "サインイン"

@@ -92,6 +92,9 @@ export const messages: Messages = {
   ],
   "(으)로 계속"
  ],
+ "signIn.emailFirstForm": [
+  "이메일로 로그인"
+ ],
  "signIn.emailLinkTab": [
   "이메일 링크"
  ],
@@ -106,6 +109,9 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "비밀번호"
+ ],
+ "signIn.ssoRedirecting": [
+  "조직의 로그인 페이지로 이동하는 중…"
  ],
  "signIn.title": [
   "로그인"

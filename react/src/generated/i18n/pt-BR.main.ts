@@ -94,6 +94,9 @@ export const messages: Messages = {
    "provider"
   ]
  ],
+ "signIn.emailFirstForm": [
+  "Entre com seu e-mail"
+ ],
  "signIn.emailLinkTab": [
   "Link por e-mail"
  ],
@@ -108,6 +111,9 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Senha"
+ ],
+ "signIn.ssoRedirecting": [
+  "Levando você à página de login da sua organização…"
  ],
  "signIn.title": [
   "Entrar"

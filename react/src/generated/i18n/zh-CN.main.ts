@@ -94,6 +94,9 @@ export const messages: Messages = {
   ],
   " 继续"
  ],
+ "signIn.emailFirstForm": [
+  "使用电子邮件登录"
+ ],
  "signIn.emailLinkTab": [
   "邮件链接"
  ],
@@ -108,6 +111,9 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "密码"
+ ],
+ "signIn.ssoRedirecting": [
+  "正在前往您所在组织的登录页面…"
  ],
  "signIn.title": [
   "登录"

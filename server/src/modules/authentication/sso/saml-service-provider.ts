@@ -29,8 +29,11 @@ export type SamlReason =
 export const samlRefusal = (reason: SamlReason, detail?: string) =>
   new SsoResponseInvalidError({ protocol: 'saml', reason }, `The SAML response was refused (${reason})${detail ? `: ${detail}` : ''}.`);
 
-/** A response as read before any check: its assertion id (when not encrypted) and whether it carries a signature. */
-export type SamlEnvelope = { assertionId: string | null; encrypted: boolean; signed: boolean };
+/**
+ * A response as read before any check: its assertion id (when not encrypted), the request it claims to
+ * answer (unverified: only used to end that sign-in on the app's error page), and whether it carries a signature.
+ */
+export type SamlEnvelope = { assertionId: string | null; inResponseTo: string | null; encrypted: boolean; signed: boolean };
 
 /**
  * Reads the base64 SAML response enough to classify it: well-formed XML whose root is a
@@ -56,7 +59,7 @@ export function readEnvelope(samlResponse: string): SamlEnvelope {
   const assertion = root.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Assertion')[0];
   const encrypted = root.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'EncryptedAssertion').length > 0;
   const signed = root.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'Signature').length > 0;
-  return { assertionId: assertion?.getAttribute('ID') || null, encrypted, signed };
+  return { assertionId: assertion?.getAttribute('ID') || null, inResponseTo: root.getAttribute('InResponseTo') || null, encrypted, signed };
 }
 
 /**

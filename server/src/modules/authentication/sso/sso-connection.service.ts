@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Schema } from '@gatehouse/protocol/operation-types';
 import { SsoConnectionConfigInvalidError, SsoConnectionNotFoundError } from '@gatehouse/protocol/errors';
-import type { DbHandle } from '../../../db/handle.ts';
+import { type DbHandle, inTransaction } from '../../../db/handle.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
+import type { AuditLog } from '../../administration/audit-log/index.ts';
 import { assertTrustedUrl } from '../../platform/projects/index.ts';
 import type { TeamService } from '../../organisations/teams/index.ts';
 import { readIdpMetadata } from './idp-metadata.ts';
@@ -33,6 +34,7 @@ export class SsoConnectionService {
     private readonly teams: TeamService,
     private readonly cipher: AtRestCipher,
     private readonly publicUrl: string,
+    private readonly auditLog: AuditLog,
   ) {}
 
   async create(project: Project, body: Create): Promise<SsoConnectionRow> {
@@ -51,7 +53,7 @@ export class SsoConnectionService {
       settings = oidcSettings(body.oidc);
       secret = body.oidc.client_secret;
     }
-    return insertConnection(this.db, project.id, {
+    const insert = {
       id,
       team_id: body.team_id,
       protocol: body.protocol,
@@ -61,7 +63,17 @@ export class SsoConnectionService {
       sealed_secret: this.cipher.seal(secret, sealPlace(id)),
       attribute_mapping: JSON.stringify(body.attribute_mapping ?? {}),
       idp_initiated_redirect_url: body.idp_initiated_redirect_url ?? null,
+    };
+    return inTransaction(this.db, async (trx) => {
+      const row = await insertConnection(trx, project.id, insert);
+      await this.audit(trx, project.id, 'sso.connection_created', row);
+      return row;
     });
+  }
+
+  /** Its audit entry, in the change's transaction (the IdP settings are named, never their secrets). */
+  private audit(trx: DbHandle, projectId: ProjectId, action: string, row: { id: string; team_id: string }, details = {}) {
+    return this.auditLog.record(trx, projectId, { action, teamId: row.team_id, target: { type: 'sso_connection', id: row.id }, details });
   }
 
   async update(project: Project, id: string, body: Update): Promise<SsoConnectionRow> {
@@ -85,7 +97,13 @@ export class SsoConnectionService {
       changes.settings = JSON.stringify(oidcSettings(body.oidc));
       changes.sealed_secret = this.cipher.seal(body.oidc.client_secret, sealPlace(id));
     }
-    return (await updateConnection(this.db, project.id, id, changes)) ?? this.get(project.id, id);
+    if (Object.keys(changes).length === 0) return row;
+    return inTransaction(this.db, async (trx) => {
+      const updated = await updateConnection(trx, project.id, id, changes);
+      if (!updated) throw new SsoConnectionNotFoundError({ connection_id: id });
+      await this.audit(trx, project.id, 'sso.connection_updated', updated, { changed: Object.keys(changes).sort() });
+      return updated;
+    });
   }
 
   async get(projectId: ProjectId, id: string): Promise<SsoConnectionRow> {
@@ -99,7 +117,11 @@ export class SsoConnectionService {
   }
 
   async delete(projectId: ProjectId, id: string): Promise<void> {
-    if (!(await deleteConnection(this.db, projectId, id))) throw new SsoConnectionNotFoundError({ connection_id: id });
+    await inTransaction(this.db, async (trx) => {
+      const deleted = await deleteConnection(trx, projectId, id);
+      if (!deleted) throw new SsoConnectionNotFoundError({ connection_id: id });
+      await this.audit(trx, projectId, 'sso.connection_deleted', { id, team_id: deleted.team_id });
+    });
   }
 
   /**

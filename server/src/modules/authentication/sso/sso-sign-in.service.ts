@@ -4,7 +4,9 @@ import * as client from 'openid-client';
 import type { DbHandle } from '../../../db/handle.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import type { Project } from '../../../tenancy/project.ts';
+import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { OAuthFlowService } from '../oauth/index.ts';
+import type { AuditLog } from '../../administration/audit-log/index.ts';
 import type { ProjectService } from '../../platform/projects/index.ts';
 import { assertTrustedUrl } from '../../platform/projects/index.ts';
 import { authorizationUrl, discoverProvider, exchangeCode, oidcRedirectUri, oidcRefusal } from './oidc-relying-party.ts';
@@ -13,6 +15,7 @@ import {
   newRequestId,
   personOf,
   readEnvelope,
+  type SamlEnvelope,
   samlEndpoints,
   samlRefusal,
   serviceProvider,
@@ -53,6 +56,7 @@ export class SsoSignInService {
     private readonly cipher: AtRestCipher,
     private readonly settings: SsoSettings,
     private readonly publicUrl: string,
+    private readonly auditLog: AuditLog,
   ) {}
 
   async authorize(connectionId: string, request: SsoAuthorizeRequest): Promise<string> {
@@ -113,10 +117,31 @@ export class SsoSignInService {
     });
   }
 
-  /** The SAML response posted to the ACS → where to send the browser. */
+  /**
+   * The SAML response posted to the ACS → where to send the browser. A refused response that names a
+   * live sign-in ends it: the browser goes to that sign-in's error page with the catalogued error.
+   */
   async receiveSamlResponse(connectionId: string, samlResponse: string): Promise<string> {
     const { project, connection } = await this.connectionOf(connectionId, 'saml');
     const envelope = readEnvelope(samlResponse);
+    try {
+      return await this.checkSamlResponse(project, connection, envelope, samlResponse);
+    } catch (error) {
+      if (error instanceof SsoResponseInvalidError) await this.recordFailure(project.id, connection, error);
+      if (!(error instanceof SsoResponseInvalidError) || !envelope.inResponseTo) throw error;
+      const flow = await takeFlow(this.db, connection.id, envelope.inResponseTo);
+      const redirect = flow ? errorRedirect(project, flow, error) : undefined;
+      if (redirect) return redirect;
+      throw error;
+    }
+  }
+
+  private async checkSamlResponse(
+    project: Project,
+    connection: SsoConnectionRow,
+    envelope: SamlEnvelope,
+    samlResponse: string,
+  ): Promise<string> {
     // A seen id is refused before any other check (recording it waits for a valid signature).
     if (envelope.assertionId && !(await this.isFresh(connection.id, envelope.assertionId))) throw samlRefusal('replayed');
     const isLiveRequest = async (requestId: string) => (await findLiveFlow(this.db, connection.id, requestId)) !== undefined;
@@ -182,6 +207,7 @@ export class SsoSignInService {
       };
       return await this.finish(project, connection, flow, person);
     } catch (error) {
+      if (error instanceof SsoResponseInvalidError) await this.recordFailure(project.id, connection, error);
       const redirect = errorRedirect(project, flow, error);
       if (redirect) return redirect;
       throw error;
@@ -197,6 +223,13 @@ export class SsoSignInService {
         );
       assertTrustedUrl(project, flow.redirectUri);
       const outcome = await this.accounts.signIn(project, connection, person);
+      await this.auditLog.recordAlone(project.id, {
+        action: 'sso.signed_in',
+        teamId: connection.team_id,
+        target: { type: 'user', id: outcome.userId },
+        actor: { type: 'user', id: outcome.userId },
+        details: { connection_id: connection.id, protocol: connection.protocol, is_new_user: outcome.isNewUser },
+      });
       return await this.oauthFlows.issueAuthorizationCode(project, outcome.userId, {
         redirectUri: flow.redirectUri,
         state: flow.state,
@@ -231,6 +264,17 @@ export class SsoSignInService {
     const project = connection?.enabled && connection.protocol === protocol ? await this.projects.find(connection.project_id) : undefined;
     if (!connection || !project) throw new SsoConnectionNotFoundError({ connection_id: connectionId });
     return { project, connection };
+  }
+
+  /** A refused IdP answer (nothing changed, so written on its own). */
+  private recordFailure(projectId: ProjectId, connection: SsoConnectionRow, error: SsoResponseInvalidError) {
+    return this.auditLog.recordAlone(projectId, {
+      action: 'sso.sign_in_failed',
+      teamId: connection.team_id,
+      target: { type: 'sso_connection', id: connection.id },
+      actor: { type: 'anonymous', id: null },
+      details: { protocol: connection.protocol, reason: (error.details as { reason?: string } | undefined)?.reason ?? null },
+    });
   }
 
   private async isFresh(connectionId: string, assertionId: string): Promise<boolean> {

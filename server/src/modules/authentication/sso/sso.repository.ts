@@ -43,13 +43,14 @@ export function listConnections(db: DbHandle, projectId: ProjectId, teamId?: str
   return query.orderBy('created_at').orderBy('id').execute();
 }
 
-export async function deleteConnection(db: DbHandle, projectId: ProjectId, id: string): Promise<boolean> {
-  const result = await kyselyOf(db)
+/** The deleted connection's team, or undefined when there was none. */
+export async function deleteConnection(db: DbHandle, projectId: ProjectId, id: string): Promise<{ team_id: string } | undefined> {
+  return kyselyOf(db)
     .deleteFrom('sso_connection')
     .where('project_id', '=', projectId)
     .where('id', '=', id)
+    .returning('team_id')
     .executeTakeFirst();
-  return result.numDeletedRows > 0n;
 }
 
 export async function insertFlow(
@@ -198,9 +199,25 @@ export async function setDomainFields(
     .executeTakeFirst();
 }
 
-export async function deleteDomain(db: DbHandle, projectId: ProjectId, id: string): Promise<boolean> {
-  const result = await kyselyOf(db).deleteFrom('team_domain').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+/** The deleted claim's team and domain, or undefined when there was none. */
+export async function deleteDomain(
+  db: DbHandle,
+  projectId: ProjectId,
+  id: string,
+): Promise<{ team_id: string; domain: string } | undefined> {
+  return kyselyOf(db)
+    .deleteFrom('team_domain')
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .returning(['team_id', 'domain'])
+    .executeTakeFirst();
+}
+
+/** Sign-ins the IdP never answered and assertion ids past their validity (a replay of those fails the time check anyway). */
+export async function deleteExpiredSsoRowsAcrossProjects(db: DbHandle, now: Date): Promise<{ flows: number; assertions: number }> {
+  const flows = await kyselyOf(db).deleteFrom('sso_flow').where('expires_at', '<=', now).executeTakeFirst();
+  const assertions = await kyselyOf(db).deleteFrom('sso_used_assertion').where('expires_at', '<=', now).executeTakeFirst();
+  return { flows: Number(flows.numDeletedRows), assertions: Number(assertions.numDeletedRows) };
 }
 
 /** The first enabled connection of a team (home-realm discovery). */

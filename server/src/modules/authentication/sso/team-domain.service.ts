@@ -2,11 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import type { Schema } from '@gatehouse/protocol/operation-types';
 import { TeamDomainAlreadyVerifiedError, TeamDomainNotFoundError, TeamDomainVerificationFailedError } from '@gatehouse/protocol/errors';
-import type { DbHandle } from '../../../db/handle.ts';
+import { type DbHandle, inTransaction } from '../../../db/handle.ts';
 import { isUniqueViolation } from '../../../db/unique-violation.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { UserRecord } from '../../../tenancy/user-record.ts';
+import type { AuditLog } from '../../administration/audit-log/index.ts';
 import type { TeamService } from '../../organisations/teams/index.ts';
 import type { SsoSettings } from './sso-settings.ts';
 import {
@@ -36,6 +37,7 @@ export class TeamDomainService {
     private readonly db: DbHandle,
     private readonly teams: TeamService,
     private readonly settings: SsoSettings,
+    private readonly auditLog: AuditLog,
   ) {}
 
   async create(project: Project, body: Schema<'TeamDomainCreate'>): Promise<TeamDomainRow> {
@@ -76,7 +78,11 @@ export class TeamDomainService {
   }
 
   async delete(projectId: ProjectId, id: string): Promise<void> {
-    if (!(await deleteDomain(this.db, projectId, id))) throw new TeamDomainNotFoundError({ domain_id: id });
+    await inTransaction(this.db, async (trx) => {
+      const deleted = await deleteDomain(trx, projectId, id);
+      if (!deleted) throw new TeamDomainNotFoundError({ domain_id: id });
+      await this.audit(trx, projectId, 'sso.domain_removed', { id, ...deleted });
+    });
   }
 
   async verify(projectId: ProjectId, id: string): Promise<TeamDomainRow> {
@@ -94,11 +100,24 @@ export class TeamDomainService {
     if (holder && holder.id !== row.id) throw new TeamDomainAlreadyVerifiedError({ domain: row.domain });
     if (row.verified_at) return row;
     try {
-      return (await setDomainFields(this.db, projectId, id, { verified_at: new Date() })) as TeamDomainRow;
+      return await inTransaction(this.db, async (trx) => {
+        const verified = (await setDomainFields(trx, projectId, id, { verified_at: new Date() })) as TeamDomainRow;
+        await this.audit(trx, projectId, 'sso.domain_verified', verified);
+        return verified;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new TeamDomainAlreadyVerifiedError({ domain: row.domain });
       throw error;
     }
+  }
+
+  private audit(trx: DbHandle, projectId: ProjectId, action: string, row: { id: string; team_id: string; domain: string }) {
+    return this.auditLog.record(trx, projectId, {
+      action,
+      teamId: row.team_id,
+      target: { type: 'team_domain', id: row.id },
+      details: { domain: row.domain },
+    });
   }
 
   /** The enabled connection of the team that verified the email's domain. */

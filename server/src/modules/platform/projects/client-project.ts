@@ -22,6 +22,7 @@ export function toClientProject(project: Project, botChallenge?: ClientBotChalle
       allow_user_api_keys: config.apiKeys.enabled.user,
       allow_team_api_keys: config.apiKeys.enabled.team,
       ...(botChallenge ? { bot_challenge: botChallenge } : {}),
+      ...(config.auth.emailFirst === true ? { email_first: true } : {}),
       enabled_oauth_providers: Object.entries(config.auth.oauth.providers)
         .filter(([, provider]) => provider.allowSignIn)
         .map(([id, provider]) => ({ id: (provider.type ?? id) as OAuthProviderType })),

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handleOf } from '../../../db/handle.ts';
+import { startTxtDnsServer } from '../../../testing/dns-server.ts';
+import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
+import { TestSamlIdp } from '../../../testing/saml-idp.ts';
+import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { newEmail, ssoFlows } from '../../../testing/sso-test-helpers.ts';
+import { deleteExpiredSsoRowsAcrossProjects, findLiveFlow, findUsedAssertion, insertFlow, recordAssertion } from './sso.repository.ts';
+
+/**
+ * SSO in the audit log (connections created, updated, deleted; domains verified, removed; SSO
+ * sign-ins and refusals), and the removal of expired sign-in flows and remembered assertion ids.
+ */
+let context: TestContext;
+let project: TestProject;
+let dns: Awaited<ReturnType<typeof startTxtDnsServer>>;
+let idp: TestSamlIdp;
+let teamId: string;
+const flows = ssoFlows(() => context);
+const db = () => handleOf(context.database.db);
+
+beforeAll(async () => {
+  dns = await startTxtDnsServer();
+  context = await createTestContext({ settings: { sso: { dnsServers: [dns.address] } } });
+  project = await context.createProject({ 'domains.trustedDomains': trustedDomains, 'domains.allowLocalhost': true });
+  idp = await TestSamlIdp.create();
+  teamId = (await context.services.teams.create(project.project, { display_name: 'Audited' })).id;
+});
+afterAll(async () => {
+  await context?.close();
+  await dns?.close();
+});
+
+type Entry = {
+  action: string;
+  team_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  details: Record<string, unknown>;
+};
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+  context.request({ method, url: `/api/v1${url}`, headers: project.headers.server, ...(payload ? { payload } : {}) });
+async function entriesOf(action: string, targetId: string): Promise<Entry[]> {
+  const response = await context.request({
+    method: 'GET',
+    url: `/api/v1/audit-log?action=${action}&target_id=${targetId}`,
+    headers: project.headers.admin,
+  });
+  expect(response.status, response.text).toBe(200);
+  return response.body.items;
+}
+
+async function samlConnection() {
+  const created = await call('POST', '/sso/connections', {
+    team_id: teamId,
+    protocol: 'saml',
+    display_name: 'Audited SAML',
+    saml: { idp_metadata_xml: idp.metadata() },
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.body as { id: string; saml: { sp_entity_id: string } };
+}
+
+describe('SSO in the audit log', () => {
+  it('records a connection created', async () => {
+    const connection = await samlConnection();
+    expect(await entriesOf('sso.connection_created', connection.id)).toEqual([
+      expect.objectContaining({ team_id: teamId, target_type: 'sso_connection', target_id: connection.id }),
+    ]);
+  });
+
+  it('records a connection updated, naming the changed fields', async () => {
+    const connection = await samlConnection();
+    expect((await call('PATCH', `/sso/connections/${connection.id}`, { display_name: 'Renamed', enabled: false })).status).toBe(200);
+    expect(await entriesOf('sso.connection_updated', connection.id)).toEqual([
+      expect.objectContaining({ team_id: teamId, details: { changed: ['display_name', 'enabled'] } }),
+    ]);
+  });
+
+  it('records a connection deleted', async () => {
+    const connection = await samlConnection();
+    expect((await call('DELETE', `/sso/connections/${connection.id}`)).status).toBe(200);
+    expect(await entriesOf('sso.connection_deleted', connection.id)).toEqual([expect.objectContaining({ team_id: teamId })]);
+  });
+
+  it('records a domain verified, once, and a domain removed', async () => {
+    const domain = `audited-${randomUUID().slice(0, 8)}.test`;
+    const claim = await call('POST', '/sso/domains', { team_id: teamId, domain });
+    expect(claim.status, claim.text).toBe(201);
+    expect((await call('POST', `/sso/domains/${claim.body.id}/verify`)).status).toBe(400);
+    expect(await entriesOf('sso.domain_verified', claim.body.id)).toEqual([]);
+    dns.publish(claim.body.verification_record_name, claim.body.verification_record_value);
+    expect((await call('POST', `/sso/domains/${claim.body.id}/verify`)).status).toBe(200);
+    expect((await call('POST', `/sso/domains/${claim.body.id}/verify`)).status).toBe(200);
+    expect(await entriesOf('sso.domain_verified', claim.body.id)).toEqual([
+      expect.objectContaining({ team_id: teamId, target_type: 'team_domain', details: { domain } }),
+    ]);
+    expect((await call('DELETE', `/sso/domains/${claim.body.id}`)).status).toBe(200);
+    expect(await entriesOf('sso.domain_removed', claim.body.id)).toEqual([expect.objectContaining({ details: { domain } })]);
+  });
+
+  it('records an SSO sign-in and a refused assertion', async () => {
+    const connection = await samlConnection();
+    const signIn = async (email: string, tamper: boolean) => {
+      const { location } = await flows.authorize(project, connection.id);
+      const request = TestSamlIdp.readRequest(location);
+      const signed = await idp.response({
+        acsUrl: request.acsUrl,
+        audience: connection.saml.sp_entity_id,
+        email,
+        inResponseTo: request.id,
+      });
+      const xml = Buffer.from(signed, 'base64').toString();
+      const sent = tamper ? Buffer.from(xml.replace(/(<saml:AttributeValue>)[^<]+/, '$1ceo@acme.test')).toString('base64') : signed;
+      return flows.postAcs(connection.id, sent);
+    };
+    const accepted = await signIn(newEmail('audited'), false);
+    expect(accepted.status, accepted.text).toBe(303);
+    const userId = (await context.request({ method: 'GET', url: '/api/v1/audit-log?action=sso.signed_in', headers: project.headers.admin }))
+      .body.items[0]?.target_id as string;
+    expect(await entriesOf('sso.signed_in', userId)).toEqual([
+      expect.objectContaining({
+        team_id: teamId,
+        target_type: 'user',
+        details: { connection_id: connection.id, protocol: 'saml', is_new_user: true },
+      }),
+    ]);
+    expect((await signIn(newEmail('forged'), true)).status).toBe(400);
+    expect(await entriesOf('sso.sign_in_failed', connection.id)).toEqual([
+      expect.objectContaining({ team_id: teamId, details: { protocol: 'saml', reason: 'signature_invalid' } }),
+    ]);
+  });
+});
+
+describe('expired SSO rows', () => {
+  it('removes expired sign-in flows and assertion ids, and keeps live ones', async () => {
+    const connection = await samlConnection();
+    const past = new Date(Date.now() - 60_000);
+    const future = new Date(Date.now() + 600_000);
+    const flow = (id: string, expiresAt: Date) =>
+      insertFlow(db(), {
+        id,
+        projectId: project.project.id,
+        connectionId: connection.id,
+        data: {
+          redirectUri: 'https://app.example.com/cb',
+          state: 's',
+          codeChallenge: 'c',
+          errorRedirectUrl: null,
+          afterCallbackRedirectUrl: null,
+        },
+        expiresAt,
+      });
+    await flow('_expired-flow', past);
+    await flow('_live-flow', future);
+    await recordAssertion(db(), connection.id, '_expired-assertion', past);
+    await recordAssertion(db(), connection.id, '_live-assertion', future);
+
+    const removed = await deleteExpiredSsoRowsAcrossProjects(db(), new Date());
+    expect(removed.flows).toBeGreaterThanOrEqual(1);
+    expect(removed.assertions).toBeGreaterThanOrEqual(1);
+    const flowIds = await context.database.db.selectFrom('sso_flow').select('id').where('connection_id', '=', connection.id).execute();
+    expect(flowIds.map((row) => row.id)).toEqual(['_live-flow']);
+    expect(await findUsedAssertion(db(), connection.id, '_expired-assertion')).toBeUndefined();
+    expect(await findUsedAssertion(db(), connection.id, '_live-assertion')).toBeDefined();
+    expect(await findLiveFlow(db(), connection.id, '_live-flow')).toBeDefined();
+  });
+});

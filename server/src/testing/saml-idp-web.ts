@@ -1,0 +1,60 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TestSamlIdp } from './saml-idp.ts';
+
+const htmlEscape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const readForm = async (request: IncomingMessage) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+};
+
+/**
+ * TestSamlIdp served to a browser on a free loopback port, as a real IdP's sign-in is: the
+ * HTTP-Redirect AuthnRequest opens a login page, the login answers with the HTTP-POST binding (a
+ * form posted to the ACS by script). `tamperNext` makes the next response's email differ from what
+ * was signed (a forged assertion).
+ */
+export async function startSamlIdpWeb(audience: () => string) {
+  const server: Server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const idp = await TestSamlIdp.create(`${origin}/sso`);
+  const state = { tamperNext: false };
+  server.on('request', async (request, response) => {
+    const url = new URL(request.url ?? '/', origin);
+    const page = (body: string) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>${body}`);
+    if (request.method === 'GET' && url.pathname === '/sso') {
+      const authnRequest = TestSamlIdp.readRequest(url.href);
+      return page(
+        `<title>Test IdP</title><form method="post" action="/login"><input type="hidden" name="request_id" value="${htmlEscape(authnRequest.id)}"><input type="hidden" name="acs_url" value="${htmlEscape(authnRequest.acsUrl)}"><label>IdP email <input name="email" type="email"></label><button type="submit">Sign in at the IdP</button></form>`,
+      );
+    }
+    if (request.method === 'POST' && url.pathname === '/login') {
+      const form = await readForm(request);
+      const email = form.get('email') ?? '';
+      let samlResponse = await idp.response({
+        acsUrl: form.get('acs_url') ?? '',
+        audience: audience(),
+        email,
+        name: `SAML ${email.split('@')[0]}`,
+        inResponseTo: form.get('request_id') ?? '',
+      });
+      if (state.tamperNext) {
+        state.tamperNext = false;
+        const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+        samlResponse = Buffer.from(xml.replace(/(<saml:AttributeValue>)[^<]+/, '$1ceo@forged.test'), 'utf8').toString('base64');
+      }
+      return page(
+        `<title>Test IdP</title><form method="post" action="${htmlEscape(form.get('acs_url') ?? '')}"><input type="hidden" name="SAMLResponse" value="${htmlEscape(samlResponse)}"></form><script>document.forms[0].submit()</script>`,
+      );
+    }
+    response.writeHead(404).end();
+  });
+  return {
+    idp,
+    state,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
