@@ -21,7 +21,7 @@ describe('the dashboard in Chromium: a team’s SSO, domains and SCIM', () => {
   it('adds, rotates and removes a SAML connection, verifies a domain, and hands out a SCIM token once', { timeout: 240_000 }, async () => {
     const shot = screenshots('dashboard-team-enterprise');
     const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' });
-    await signUpOwner(page, env.platform.url, `owner-${randomUUID().slice(0, 8)}@dashboard.test`).catch(async (e) => { console.log('DEBUG', page.url(), await page.locator('body').innerText()); throw e; });
+    await signUpOwner(page, env.platform.url, `owner-${randomUUID().slice(0, 8)}@dashboard.test`);
     const projectId = await createProject(page, 'Enterprise Co', { newTeam: 'Vendor team' });
     const adminGet = async <T>(path: string): Promise<T> => {
       const { admin } = await env.platform.apiHeadersFor(projectId);
