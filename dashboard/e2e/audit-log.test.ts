@@ -50,7 +50,9 @@ describe('the dashboard in Chromium: the audit log', () => {
     await filters.getByLabel('Action', { exact: true }).fill('scim.directory_created');
     await filters.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('action')).toBe('scim.directory_created');
-    await expect.poll(async () => (await rows.allTextContents()).every((row) => row.includes('scim.directory_created')), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(async () => (await rows.allTextContents()).every((row) => row.includes('scim.directory_created')), { timeout: 15_000 })
+      .toBe(true);
     expect(await rows.count()).toBe(AUDIT_LOG_PAGE_SIZE);
     const firstPage = await rows.allTextContents();
     expect(firstPage[0]).toContain(directories.at(-1)!.id);

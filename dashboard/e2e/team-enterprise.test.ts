@@ -47,7 +47,9 @@ describe('the dashboard in Chromium: a team’s SSO, domains and SCIM', () => {
     const card = sso.getByRole('region', { name: 'SSO connection Acme Okta', exact: true });
     await expect.poll(() => card.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await card.textContent()).toContain(idp.entityId);
-    const [connection] = (await adminGet<{ items: Array<{ id: string; saml: { sp_acs_url: string } }> }>(`/sso/connections?team_id=${teamId}`)).items;
+    const [connection] = (
+      await adminGet<{ items: Array<{ id: string; saml: { sp_acs_url: string } }> }>(`/sso/connections?team_id=${teamId}`)
+    ).items;
     expect(await card.getByText(connection!.saml.sp_acs_url, { exact: true }).isVisible()).toBe(true);
     const metadataHref = (await card.getByRole('link', { name: 'Download SP metadata' }).getAttribute('href'))!;
     const metadata = await fetch(new URL(metadataHref, env.platform.url));
@@ -101,7 +103,10 @@ describe('the dashboard in Chromium: a team’s SSO, domains and SCIM', () => {
     expect(await domainCard.getByRole('alert').count()).toBe(0);
     await domainCard.getByLabel(`New users on ${domain}`, { exact: true }).selectOption('automatic');
     await expect
-      .poll(async () => (await adminGet<{ items: Array<{ enrolment_policy: string }> }>(`/sso/domains?team_id=${teamId}`)).items[0]?.enrolment_policy)
+      .poll(
+        async () =>
+          (await adminGet<{ items: Array<{ enrolment_policy: string }> }>(`/sso/domains?team_id=${teamId}`)).items[0]?.enrolment_policy,
+      )
       .toBe('automatic');
 
     // SCIM: the token shown once, accepted by the SCIM API, refused once the directory is deleted.

@@ -46,7 +46,13 @@ export function TeamDomains({ teamId }: { teamId: string }) {
       description="A domain proven by a DNS TXT record: its users can be sent to the team's SSO connection and join the team as its policy says."
     >
       <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <TextField label="Domain" name="team-domain" placeholder="example.com" value={domain} onChange={(event) => setDomain(event.target.value)} />
+        <TextField
+          label="Domain"
+          name="team-domain"
+          placeholder="example.com"
+          value={domain}
+          onChange={(event) => setDomain(event.target.value)}
+        />
         <button type="submit" disabled={create.isPending || !domain.trim()}>
           Add domain
         </button>
@@ -78,7 +84,8 @@ function DomainCard({ domain, onChanged }: { domain: TeamDomain; onChanged: () =
           <dl className="dash-facts">
             <dt>Name</dt>
             <dd>
-              <code>{domain.verification_record_name}</code> <CopyButton value={domain.verification_record_name} label="Copy the record name" />
+              <code>{domain.verification_record_name}</code>{' '}
+              <CopyButton value={domain.verification_record_name} label="Copy the record name" />
             </dd>
             <dt>Value</dt>
             <dd>
@@ -113,7 +120,12 @@ function DomainCard({ domain, onChanged }: { domain: TeamDomain; onChanged: () =
         >
           {domain.verified ? 'Check again' : 'Verify'}
         </button>
-        <button type="button" className="gh-danger" disabled={remove.isPending} onClick={() => remove.mutate({ domainId: domain.id }, { onSuccess: onChanged })}>
+        <button
+          type="button"
+          className="gh-danger"
+          disabled={remove.isPending}
+          onClick={() => remove.mutate({ domainId: domain.id }, { onSuccess: onChanged })}
+        >
           Remove {domain.domain}
         </button>
       </div>

@@ -36,9 +36,18 @@ export function ScimDirectories({ teamId }: { teamId: string }) {
   }
 
   return (
-    <Section title="SCIM provisioning" description="The team's identity provider creates, updates and removes its members through SCIM 2.0.">
+    <Section
+      title="SCIM provisioning"
+      description="The team's identity provider creates, updates and removes its members through SCIM 2.0."
+    >
       <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <TextField label="Directory name" name="scim-name" placeholder="SCIM directory" value={name} onChange={(event) => setName(event.target.value)} />
+        <TextField
+          label="Directory name"
+          name="scim-name"
+          placeholder="SCIM directory"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
         <button type="submit" disabled={create.isPending}>
           Create directory
         </button>
@@ -83,7 +92,8 @@ function DirectoryRow({ directory, onDeleted }: { directory: ScimDirectory; onDe
   return (
     <li>
       <span>
-        {directory.display_name} <code>{directory.scim_base_url}</code> <span className="dash-muted">created {formatDate(directory.created_at_millis)}</span>
+        {directory.display_name} <code>{directory.scim_base_url}</code>{' '}
+        <span className="dash-muted">created {formatDate(directory.created_at_millis)}</span>
       </span>
       <button type="button" className="gh-danger" onClick={() => setConfirming(true)}>
         Delete {directory.display_name}

@@ -60,7 +60,8 @@ function NewConnection({ teamId }: { teamId: string }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const settings = protocol === 'saml' ? { saml: { idp_metadata_xml: metadata.trim() } } : { oidc: { ...oidc, issuer: oidc.issuer.trim() } };
+    const settings =
+      protocol === 'saml' ? { saml: { idp_metadata_xml: metadata.trim() } } : { oidc: { ...oidc, issuer: oidc.issuer.trim() } };
     create.mutate(
       { data: { team_id: teamId, protocol, display_name: name.trim(), ...settings } },
       {
@@ -90,8 +91,19 @@ function NewConnection({ teamId }: { teamId: string }) {
         <XmlField label="IdP metadata XML" value={metadata} onChange={setMetadata} />
       ) : (
         <div className="dash-row dash-toolbar">
-          <TextField label="Issuer URL" name="oidc-issuer" type="url" value={oidc.issuer} onChange={(event) => setOidc({ ...oidc, issuer: event.target.value })} />
-          <TextField label="Client ID" name="oidc-client-id" value={oidc.client_id} onChange={(event) => setOidc({ ...oidc, client_id: event.target.value })} />
+          <TextField
+            label="Issuer URL"
+            name="oidc-issuer"
+            type="url"
+            value={oidc.issuer}
+            onChange={(event) => setOidc({ ...oidc, issuer: event.target.value })}
+          />
+          <TextField
+            label="Client ID"
+            name="oidc-client-id"
+            value={oidc.client_id}
+            onChange={(event) => setOidc({ ...oidc, client_id: event.target.value })}
+          />
           <TextField
             label="Client secret"
             name="oidc-client-secret"
@@ -119,7 +131,8 @@ function ConnectionCard({ teamId, connection }: { teamId: string; connection: Ss
   const remove = api.useDeleteSsoConnection({ request });
   const [name, setName] = useState(connection.display_name);
   const [confirming, setConfirming] = useState(false);
-  const change = (data: Schema<'SsoConnectionUpdate'>) => update.mutate({ connectionId: connection.id, data }, { onSuccess: () => void forget() });
+  const change = (data: Schema<'SsoConnectionUpdate'>) =>
+    update.mutate({ connectionId: connection.id, data }, { onSuccess: () => void forget() });
 
   return (
     <section className="dash-card dash-stack" aria-label={`SSO connection ${connection.display_name}`}>
@@ -145,7 +158,12 @@ function ConnectionCard({ teamId, connection }: { teamId: string; connection: Ss
           change({ display_name: name.trim() });
         }}
       >
-        <TextField label={`Name of ${connection.display_name}`} name="sso-rename" value={name} onChange={(event) => setName(event.target.value)} />
+        <TextField
+          label={`Name of ${connection.display_name}`}
+          name="sso-rename"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
         <button type="submit" disabled={update.isPending || !name.trim()}>
           Rename
         </button>
@@ -198,7 +216,9 @@ function SamlFacts({ connection, saml }: { connection: SsoConnection; saml: NonN
           {saml.certificates.map((certificate) => (
             <li key={certificate.fingerprint_sha256}>
               <code>{certificate.fingerprint_sha256.slice(0, 16)}…</code>{' '}
-              <span className="dash-muted">{certificate.retires_at ? `retires ${formatDate(Date.parse(certificate.retires_at))}` : 'current'}</span>
+              <span className="dash-muted">
+                {certificate.retires_at ? `retires ${formatDate(Date.parse(certificate.retires_at))}` : 'current'}
+              </span>
             </li>
           ))}
         </ul>
