@@ -77,4 +77,24 @@ describe('createApiClient', () => {
     expect(error).toBeInstanceOf(ApiHttpError);
     expect((error as ApiHttpError).status).toBe(404);
   });
+
+  it('reads an NDJSON answer as text (a hook reading it as one JSON document failed beyond one line)', async () => {
+    const client = createApiClient({ baseUrl: env.baseUrl, headers: env.project.headers.admin });
+    const team = (await client.fetchJson('/teams', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ display_name: 'NDJSON team' }),
+    })) as { id: string };
+    for (const name of ['First', 'Second']) {
+      await client.fetchJson(`/teams/${team.id}/scim-directories`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ display_name: name }),
+      });
+    }
+    const body = await client.fetchJson(`/audit-log/export?team_id=${team.id}`, {});
+    expect(typeof body).toBe('string');
+    const lines = (body as string).trim().split('\n').map((line) => JSON.parse(line) as { action: string });
+    expect(lines.map((entry) => entry.action)).toEqual(['scim.directory_created', 'scim.directory_created']);
+  });
 });

@@ -100,8 +100,9 @@ export function createApiClient(options: ApiClientOptions) {
     /** Raw access for generated hooks (orval mutator): JSON or text by the response's content type. */
     async fetchJson(path: string, init: RequestInit): Promise<unknown> {
       const response = await fetchResponse(path, init);
+      // JSON and `+json` types only: NDJSON (`application/x-ndjson`, the audit-log export) is many documents, read as text.
       const type = response.headers.get('content-type') ?? '';
-      return type.includes('json') ? response.json() : response.text();
+      return /^application\/(?:[\w.-]+\+)?json(?:;|$)/i.test(type) ? response.json() : response.text();
     },
   };
 }

@@ -185,7 +185,8 @@ export async function signUpOwner(page: Page, url: string, email: string, passwo
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Repeat password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Projects', level: 1 }).isVisible()).toBe(true);
+  // The password hash (argon2) takes far longer than the default poll on a machine shared by many test runs.
+  await expect.poll(() => page.getByRole('heading', { name: 'Projects', level: 1 }).isVisible(), { timeout: 60_000 }).toBe(true);
 }
 
 /** Creates a project from the projects page with a new owner team; resolves to its id. */

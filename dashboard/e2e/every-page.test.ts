@@ -180,6 +180,7 @@ describe('the dashboard in Chromium: every page', () => {
       'email-outbox': 'Sent emails and outbox',
       'api-keys': 'API keys',
       webhooks: 'Webhooks',
+      'audit-log': 'Audit log',
       'data-vault': 'Data vault',
       payments: 'Payments',
       'payment-transactions': 'Transactions',

@@ -14,6 +14,7 @@ import { Loading, PageErrorBoundary } from './ui.tsx';
  */
 const ApiKeysPage = lazyPage(() => import('./pages/api-keys.tsx'), 'ApiKeysPage');
 const ConnectPage = lazyPage(() => import('./pages/connect.tsx'), 'ConnectPage');
+const AuditLogPage = lazyPage(() => import('./pages/audit-log.tsx'), 'AuditLogPage');
 const AuthPage = lazyPage(() => import('./pages/auth.tsx'), 'AuthPage');
 const DomainsPage = lazyPage(() => import('./pages/domains.tsx'), 'DomainsPage');
 const EmailOutboxPage = lazyPage(() => import('./pages/email-outbox.tsx'), 'EmailOutboxPage');
@@ -73,6 +74,7 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['emails', 'Emails'],
   ['api-keys', 'API keys'],
   ['webhooks', 'Webhooks'],
+  ['audit-log', 'Audit log'],
   ['data-vault', 'Data vault'],
   ['payments', 'Payments'],
   ['settings', 'Project settings'],
@@ -169,6 +171,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <ApiKeysPage />;
     case 'webhooks':
       return item ? <WebhookLogPage endpointId={item} /> : <WebhooksPage />;
+    case 'audit-log':
+      return <AuditLogPage />;
     case 'data-vault':
       return <DataVaultPage />;
     case 'payments':

@@ -33,6 +33,16 @@ export function useUrlPaging() {
       else next.delete(name);
       go(next);
     },
+    /** Several filters at once (a filter form's submit), back to the first page. */
+    setFilters(values: Record<string, string>) {
+      trail.current = [];
+      const next = withCursor(undefined);
+      for (const [name, value] of Object.entries(values)) {
+        if (value) next.set(name, value);
+        else next.delete(name);
+      }
+      go(next);
+    },
     hasPrevious: trail.current.length > 0,
     first() {
       trail.current = [];

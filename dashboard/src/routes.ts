@@ -19,6 +19,7 @@ export const projectSections = [
   'email-outbox',
   'api-keys',
   'webhooks',
+  'audit-log',
   'data-vault',
   'payments',
   'payment-transactions',

@@ -5,9 +5,15 @@ import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
 import { EndUserApiKeys } from './end-user-api-keys.tsx';
+import { TeamDomains } from './team-domains.tsx';
 import { Members } from './team-members.tsx';
+import { ScimDirectories } from './team-scim.tsx';
+import { SsoConnections } from './team-sso.tsx';
 
-/** One team: rename and delete, members (add by email or id, remove), each member's permissions, invitations, API keys. */
+/**
+ * One team: rename and delete, members (add by email or id, remove), each member's permissions, invitations, API keys,
+ * and its enterprise set-up: SSO connections, verified domains, SCIM directories.
+ */
 export function TeamPage({ teamId }: { teamId: string }) {
   const { request } = useProjectScope();
   const { data: team } = api.useGetTeamSuspense(teamId, { request });
@@ -23,6 +29,9 @@ export function TeamPage({ teamId }: { teamId: string }) {
       <Members teamId={teamId} />
       <Invitations teamId={teamId} />
       <EndUserApiKeys owner={{ kind: 'team', id: teamId }} />
+      <SsoConnections teamId={teamId} />
+      <TeamDomains teamId={teamId} />
+      <ScimDirectories teamId={teamId} />
     </>
   );
 }

@@ -1,0 +1,126 @@
+import type { Schema } from '@gatehouse/protocol/operation-types';
+import { api } from '@gatehouse/react';
+import { keepPreviousData } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { PagedTable, useUrlPaging } from '../pager.tsx';
+import { useProjectScope } from '../shell-context.ts';
+import { ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+
+type AuditLogEntry = Schema<'AuditLogEntry'>;
+
+export const AUDIT_LOG_PAGE_SIZE = 20;
+/** The filters kept in the URL (`?action=…&actor_id=…`), as the operation names them. */
+const filterNames = ['action', 'actor_id', 'target_id', 'team_id'] as const;
+type FilterName = (typeof filterNames)[number];
+const filterLabels: Record<FilterName, string> = { action: 'Action', actor_id: 'Actor ID', target_id: 'Target ID', team_id: 'Team ID' };
+
+/**
+ * The project's audit log: newest first in keyset pages, filtered by action, actor, target or team (in
+ * the URL, so a filtered page can be linked), and the matching entries downloaded as NDJSON or CSV.
+ */
+export function AuditLogPage() {
+  const { request } = useProjectScope();
+  const paging = useUrlPaging();
+  const filters = Object.fromEntries(filterNames.map((name) => [name, paging.filter(name)]).filter(([, value]) => value)) as Partial<
+    Record<FilterName, string>
+  >;
+  const params = { limit: AUDIT_LOG_PAGE_SIZE, ...filters, ...(paging.cursor ? { cursor: paging.cursor } : {}) };
+  const entries = api.useListAuditLogEntries(params, {
+    request,
+    query: { queryKey: api.getListAuditLogEntriesQueryKey(params), placeholderData: keepPreviousData },
+  });
+  return (
+    <>
+      <PageHeader title="Audit log">
+        <ExportButton format="ndjson" filters={filters} />
+        <ExportButton format="csv" filters={filters} />
+      </PageHeader>
+      <Section
+        title="Entries"
+        description="Security and administrative events, newest first, each written in the transaction of the change it records."
+      >
+        <Filters key={JSON.stringify(filters)} initial={filters} onApply={(values) => paging.setFilters(values)} />
+        <PagedTable
+          label="Audit log entries"
+          pagerLabel="Pages of the audit log"
+          paging={paging}
+          rows={entries.data?.items}
+          nextCursor={entries.data?.pagination.next_cursor}
+          fetching={entries.isFetching}
+          placeholder={entries.isPlaceholderData}
+          error={entries.error}
+          emptyText={Object.keys(filters).length > 0 ? 'No entries match.' : 'No entries yet.'}
+          rowKey={(entry) => entry.id}
+          columns={[
+            { header: 'Time', cell: (entry) => formatDate(entry.occurred_at_millis) },
+            { header: 'Action', cell: (entry) => <code>{entry.action}</code> },
+            { header: 'Actor', cell: (entry) => actorText(entry) },
+            { header: 'Target', cell: (entry) => (entry.target_type ? `${entry.target_type} ${entry.target_id ?? ''}` : '—') },
+            { header: 'IP address', cell: (entry) => entry.ip_address ?? '—' },
+            { header: 'Details', cell: (entry) => JSON.stringify(entry.details), className: 'dash-excerpt' },
+          ]}
+        />
+      </Section>
+    </>
+  );
+}
+
+const actorText = (entry: AuditLogEntry) => (entry.actor_id ? `${entry.actor_type} ${entry.actor_id}` : entry.actor_type);
+
+/** The filter fields; one form so that several can be set before the list is asked again. */
+function Filters({
+  initial,
+  onApply,
+}: {
+  initial: Partial<Record<FilterName, string>>;
+  onApply: (values: Record<FilterName, string>) => void;
+}) {
+  const [values, setValues] = useState<Record<FilterName, string>>({ action: '', actor_id: '', target_id: '', team_id: '', ...initial });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onApply(Object.fromEntries(filterNames.map((name) => [name, values[name].trim()])) as Record<FilterName, string>);
+  }
+  return (
+    <form className="dash-row dash-toolbar" aria-label="Audit log filters" onSubmit={submit}>
+      {filterNames.map((name) => (
+        <TextField
+          key={name}
+          label={filterLabels[name]}
+          name={`audit-${name}`}
+          value={values[name]}
+          onChange={(event) => setValues({ ...values, [name]: event.target.value })}
+        />
+      ))}
+      <button type="submit">Filter</button>
+    </form>
+  );
+}
+
+/** Downloads every entry matching the filters (the export operation, with the owner's credentials) as a file. */
+function ExportButton({ format, filters }: { format: 'ndjson' | 'csv'; filters: Partial<Record<FilterName, string>> }) {
+  const { request } = useProjectScope();
+  const [state, setState] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
+  async function download() {
+    setState({ busy: true, error: null });
+    try {
+      const body = await api.getAuditLogExport({ format, ...filters }, request);
+      const url = URL.createObjectURL(new Blob([body], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `audit-log.${format}`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setState({ busy: false, error: null });
+    } catch (error) {
+      setState({ busy: false, error });
+    }
+  }
+  return (
+    <>
+      <button type="button" disabled={state.busy} onClick={() => void download()}>
+        Export {format === 'csv' ? 'CSV' : 'NDJSON'}
+      </button>
+      <ErrorMessage error={state.error} />
+    </>
+  );
+}
