@@ -30,6 +30,9 @@ const project = await services.projects.create({
   displayName: 'Bench project',
   configOverride: {
     'auth.password.allowSignIn': true,
+    // The per-operation bench reads a user API key and a team API key.
+    'apiKeys.enabled.user': true,
+    'apiKeys.enabled.team': true,
     // Payments: an item whose quantity is the ledger plus what an owned product grants every month.
     payments: {
       items: { credits: { displayName: 'Credits', customerType: 'user' } },
@@ -74,7 +77,9 @@ const spareTeamIds: string[] = [];
 for (let index = 0; index < 32; index++) spareTeamIds.push((await services.teams.create(project, { display_name: `Spare ${index}` })).id);
 await generateUsers(database.db, project.id, 2_000);
 const spareUserIds = (
-  await sql<{ id: string }>`select id from project_user where project_id = ${project.id} and display_name like 'User %'`.execute(database.db)
+  await sql<{ id: string }>`select id from project_user where project_id = ${project.id} and display_name like 'User %'`.execute(
+    database.db,
+  )
 ).rows.map((row) => row.id);
 const contactChannel = await sql<{ id: string }>`select id from contact_channel where user_id = ${user.id} limit 1`.execute(database.db);
 const fixture: Record<string, string> = {
@@ -116,6 +121,18 @@ floor.get('/jwt-and-row', async (request) => {
 // The floors of the per-operation bench: own pool of the platform's size, statements prepared by name.
 const floorPool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
 registerReadFloors(floor, floorPool, { keys: keys as Record<string, string>, publicKey }, readFloors, fixture);
+// Floor B with the two statements get-item makes (request authentication's user read, then the item read): the cause, measured.
+const itemStatement = readFloors.getCustomerItem?.statement as string;
+floor.get('/jwt-user-and-item', async (request) => {
+  const { payload } = await jwtVerify(String(request.headers['x-stack-access-token']), publicKey, { algorithms: ['ES256'] });
+  await floorPool.query({
+    name: 'bench-user',
+    text: 'select * from project_user where project_id = $1 and id = $2',
+    values: [project.id, payload.sub],
+  });
+  const { rows } = await floorPool.query({ name: 'bench-item', text: itemStatement, values: [project.id, 'user', payload.sub, 'credits'] });
+  return { items: rows };
+});
 await floor.listen({ port: 0, host: '127.0.0.1' });
 
 const portOf = (server: typeof floor) => (server.server.address() as { port: number }).port;

@@ -20,10 +20,10 @@ const specUrl = new URL('../../../server/src/generated/openapi.json', import.met
 
 /**
  * `BENCH_ONLY=per-operation`: every GET operation of the spec against its floor (read-floors.ts),
- * interleaved, then the bulk writes. `BENCH_OPERATION_SECONDS` (default 1) per measurement.
+ * interleaved, then the bulk writes. `BENCH_OPERATION_SECONDS` (default 2) per measurement.
  */
 export async function benchPerOperation(targets: BenchTargets, options: { connections: number }): Promise<string[]> {
-  const seconds = Number(process.env.BENCH_OPERATION_SECONDS ?? 1);
+  const seconds = Number(process.env.BENCH_OPERATION_SECONDS ?? 2);
   const headers = {
     client: {
       'x-stack-access-type': 'client',

@@ -21,7 +21,13 @@ type Options = {
 
 async function sample(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<Sample> {
   const result = await autocannon({ url, connections, duration: seconds, requests: [{ headers }] });
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  // Answers over the whole run: on a saturated machine a 1-2 s run may have no full second to average over.
+  return {
+    rps: Math.round(result.requests.total / Math.max(result.duration, seconds)),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+  };
 }
 
 /** Floor, ours, floor for each operation with a floor; ours alone for the others. */
@@ -50,8 +56,11 @@ export async function measureReadOperations(plan: PlannedOperation[], options: O
   return results;
 }
 
-export const ratioOf = (result: OperationResult): number | undefined =>
-  result.ours && result.floors ? result.ours.rps / ((result.floors[0].rps + result.floors[1].rps) / 2) : undefined;
+export const ratioOf = (result: OperationResult): number | undefined => {
+  if (!result.ours || !result.floors) return undefined;
+  const floor = (result.floors[0].rps + result.floors[1].rps) / 2;
+  return floor > 0 ? result.ours.rps / floor : undefined;
+};
 
 export function operationRows(results: OperationResult[]): string[] {
   const rows = [

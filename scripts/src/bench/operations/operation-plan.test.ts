@@ -11,7 +11,12 @@ describe('the per-operation bench plan', () => {
     const plan = planReadOperations(spec, readFloors, fixture);
     const gets = Object.values(spec.paths).filter((item) => item.get).length;
     expect(plan).toHaveLength(gets);
-    expect(plan.filter((operation) => operation.floor).map((operation) => operation.operationId).sort()).toEqual(Object.keys(readFloors).sort());
+    expect(
+      plan
+        .filter((operation) => operation.floor)
+        .map((operation) => operation.operationId)
+        .sort(),
+    ).toEqual(Object.keys(readFloors).sort());
   });
 
   it('picks up a GET operation added to the spec, measured as "no floor" until one is defined', () => {

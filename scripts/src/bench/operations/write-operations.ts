@@ -27,7 +27,7 @@ export async function measureBulkWrites(options: WriteOptions): Promise<Array<{ 
     });
     return {
       name,
-      rps: Math.round(result.requests.average),
+      rps: Math.round(result.requests.total / Math.max(result.duration, options.seconds)),
       p50: result.latency.p50,
       p99: result.latency.p99,
       non2xx: result.non2xx + result.errors,

@@ -173,9 +173,9 @@ describe('POST /payments/items/{customer_type}/{customer_id}/{item_id}/update-qu
     expectError(await change('user', stranger.id, 'credits', { delta: 1 }), 400, 'CUSTOMER_DOES_NOT_EXIST', { customer_id: stranger.id });
     expectError(await change('team', strangerTeam.id, 'seats', { delta: 1 }), 400, 'CUSTOMER_DOES_NOT_EXIST');
     expectError(await change('user', 'not-a-uuid', 'credits', { delta: 1 }), 400, 'CUSTOMER_DOES_NOT_EXIST');
-    const ledger = await sql<{ count: string }>`select count(*) from payment_item_change where customer_id in (${stranger.id}, ${strangerTeam.id})`.execute(
-      env.context.database.db,
-    );
+    const ledger = await sql<{
+      count: string;
+    }>`select count(*) from payment_item_change where customer_id in (${stranger.id}, ${strangerTeam.id})`.execute(env.context.database.db);
     expect(Number(ledger.rows[0]?.count)).toBe(0);
   });
 
