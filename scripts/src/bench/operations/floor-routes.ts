@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type CryptoKey, jwtVerify } from 'jose';
 import type pg from 'pg';
@@ -8,7 +8,7 @@ type FloorAuth = {
   /** The project's keys, as the bench sends them. */
   keys: Record<string, string>;
   /** The project's ES256 public key for user access tokens. */
-  publicKey: CryptoKey | Uint8Array;
+  publicKey: CryptoKey | KeyObject | Uint8Array;
 };
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -15,7 +15,7 @@ export type FloorDefinition = {
   /** Values for the statement, from the fixture. */
   values?: (fixture: Fixture) => unknown[];
   /** Optional query parameters the operation is measured with (both sides get the same request). */
-  query?: (fixture: Fixture) => Record<string, string>;
+  query?: (fixture: Fixture) => Record<string, string | undefined>;
 };
 
 /** Values the bench created, by the parameter names the spec uses (`user_id`, `team_id`, …). */
@@ -70,8 +70,10 @@ export function planReadOperations(
         return `${encodeURIComponent(parameter.name)}=${encodeURIComponent(value ?? '')}`;
       });
     const floor = floors[operationId];
-    for (const [name, value] of Object.entries(floor?.query?.(fixture) ?? {}))
-      query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+    for (const [name, value] of Object.entries(floor?.query?.(fixture) ?? {})) {
+      if (value === undefined) missing.push(name);
+      query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value ?? '')}`);
+    }
     const accessTypes = operation['x-access-types'] ?? [];
     plan.push({
       operationId,
