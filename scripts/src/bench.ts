@@ -7,6 +7,7 @@ import { benchFirstStart, firstStartRows } from './bench/first-start.ts';
 import { benchStartupMemory, startupMemoryRows } from './bench/startup-memory.ts';
 import { benchUsersListing, usersListingRows } from './bench/users-listing.ts';
 import { benchScaleOut, scaleOutRows } from './bench/scale-out.ts';
+import { benchPerOperation } from './bench/per-operation.ts';
 import { measureWebhookDelivery } from './bench/webhook-delivery.ts';
 import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
 
@@ -18,6 +19,7 @@ import { startThrowawayPostgres } from './testing/throwaway-postgres.ts';
  * - password sign-in against what the machine's cores can hash with argon2id at the same parameters;
  * - payments: a user's item and manual quantity changes (32 customers, and one hot customer) against floor B;
  * - webhook delivery to a local receiver: event-to-delivery p50/p99 and deliveries/s (own database handle);
+ * - per operation (`BENCH_ONLY=per-operation`): every GET operation of the spec against its floor, then bulk writes;
  * - emails: sandboxed render p50 cold and warm; send-email to all of 100 000 users: time to enqueue and the
  *   outbox worker's delivery rate to a local SMTP sink (own database handle).
  */
@@ -35,6 +37,14 @@ const child = fork(new URL('./bench/bench-servers.ts', import.meta.url).pathname
   execArgv: ['--import', 'tsx', ...cpuProfile],
   stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
 });
+// A failing part must not leave the servers and Postgres running (after a normal end both are stopped already).
+let stopped = false;
+process.once('exit', () => {
+  if (stopped) return;
+  child.kill('SIGTERM');
+  stopped = true;
+  postgres?.stop();
+});
 type Ready = {
   appPort: number;
   floorPort: number;
@@ -46,11 +56,23 @@ type Ready = {
   teamId: string;
   userId: string;
   paymentUsers: string[];
+  fixture: Record<string, string>;
+  spareTeamIds: string[];
+  spareUserIds: string[];
   metricsProjectId: string;
   metricsAdminKey: string;
 };
+// One JSON line, longer than a pipe's chunk (the spare users' ids): read up to its newline.
 const ready = await new Promise<Ready>((resolve) => {
-  child.stdout?.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString())));
+  let received = '';
+  const onData = (chunk: Buffer) => {
+    received += chunk.toString();
+    const end = received.indexOf('\n');
+    if (end < 0) return;
+    child.stdout?.off('data', onData);
+    resolve(JSON.parse(received.slice(0, end)));
+  };
+  child.stdout?.on('data', onData);
 });
 
 type Result = { name: string; rps: number; p50: number; p99: number; errors: number };
@@ -114,6 +136,14 @@ rows.push(
     headers: { ...client, 'x-stack-access-token': ready.tokens.access_token },
   }),
 );
+// The cause of get-item's gap to floor B, measured: floor B making get-item's two statements (user, then item).
+if (only.test('GET /payments/items/{type}/{id}/{item}'))
+  rows.push([
+    await measure("floor B with get-item's two statements (user read, item read)", `${floorUrl}/jwt-user-and-item`, {
+      headers: { 'x-stack-access-token': ready.tokens.access_token },
+    }),
+    rows.at(-1)?.[1] as Result,
+  ]);
 let decrements = 0;
 rows.push(
   await againstFloorB(
@@ -196,6 +226,22 @@ const argonFloors = [
 ];
 rows.push([signIn, argonFloors[0] as { name: string; rps: number }]);
 rows.push([signUp, argonFloors[1] as { name: string; rps: number }]);
+// Every GET operation of the spec against its floor, interleaved, then the bulk writes.
+const perOperation = only.test('per-operation')
+  ? await benchPerOperation(
+      {
+        appUrl: app,
+        floorUrl,
+        keys: ready.keys,
+        projectId: ready.projectId,
+        accessToken: ready.tokens.access_token,
+        fixture: ready.fixture,
+        spareTeamIds: ready.spareTeamIds,
+        spareUserIds: ready.spareUserIds,
+      },
+      { connections },
+    )
+  : undefined;
 const webhooks = only.test('webhook delivery') ? await measureWebhookDelivery(databaseUrl) : undefined;
 const emails = only.test('email delivery') ? await measureEmail(databaseUrl) : undefined;
 child.send('memory');
@@ -231,6 +277,7 @@ if (metrics) {
     `\nGET /internal/metrics on 100 000 users, 1 connection: p50 ${metrics.latency.p50} ms, p99 ${metrics.latency.p99} ms, max ${metrics.latency.max} ms (target: within 100 ms)`,
   );
 }
+if (perOperation) console.log(`\n${perOperation.join('\n')}`);
 if (webhooks) {
   console.log(
     `\nWebhook delivery to a local receiver (one worker, default settings): event-to-delivery p50 ${webhooks.latencyP50} ms, p99 ${webhooks.latencyP99} ms; draining a backlog: ${webhooks.perSecond} deliveries/s (${webhooks.messages} messages)`,
@@ -270,4 +317,5 @@ if (only.test('first-start'))
   );
 if (only.test('scale-out'))
   console.log(`\n${scaleOutRows(await benchScaleOut(databaseUrl, { connections, seconds: duration })).join('\n')}`);
+stopped = true;
 postgres?.stop();

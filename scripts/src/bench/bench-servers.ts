@@ -2,10 +2,13 @@ import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import { jwtVerify } from 'jose';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { buildApp } from '../../../server/src/app.ts';
 import { createDatabase } from '../../../server/src/db/create-database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { createServer, migrations } from '../../../server/src/services.ts';
+import { registerReadFloors } from './operations/floor-routes.ts';
+import { readFloors } from './operations/read-floors.ts';
 import { buildPermissionGraph } from './permission-graph.ts';
 import { generateUsers } from '../generate-users.ts';
 
@@ -27,6 +30,9 @@ const project = await services.projects.create({
   displayName: 'Bench project',
   configOverride: {
     'auth.password.allowSignIn': true,
+    // The per-operation bench reads a user API key and a team API key.
+    'apiKeys.enabled.user': true,
+    'apiKeys.enabled.team': true,
     // Payments: an item whose quantity is the ledger plus what an owned product grants every month.
     payments: {
       items: { credits: { displayName: 'Credits', customerType: 'user' } },
@@ -45,7 +51,7 @@ const { keys } = await services.apiKeys.createKeySet({
   projectId: project.id,
   description: 'bench',
   expiresAt: new Date(Date.now() + 3_600_000),
-  keys: { publishable_client_key: true, secret_server_key: true },
+  keys: { publishable_client_key: true, secret_server_key: true, super_secret_admin_key: true },
 });
 const email = `bench-${Date.now()}@example.com`;
 const password = 'bench password 123';
@@ -66,6 +72,25 @@ for (const id of paymentUsers) {
   );
   await services.payments.updateQuantity(project, { type: 'user', id }, 'credits', { delta: 1_000_000_000, allowNegative: false });
 }
+// The per-operation bench: 32 teams and 2 000 users in no team (membership adds), and the values reads are asked about.
+const spareTeamIds: string[] = [];
+for (let index = 0; index < 32; index++) spareTeamIds.push((await services.teams.create(project, { display_name: `Spare ${index}` })).id);
+await generateUsers(database.db, project.id, 2_000);
+const spareUserIds = (
+  await sql<{ id: string }>`select id from project_user where project_id = ${project.id} and display_name like 'User %'`.execute(
+    database.db,
+  )
+).rows.map((row) => row.id);
+const contactChannel = await sql<{ id: string }>`select id from contact_channel where user_id = ${user.id} limit 1`.execute(database.db);
+const fixture: Record<string, string> = {
+  project_id: project.id,
+  user_id: user.id,
+  team_id: team.id,
+  customer_type: 'user',
+  customer_id: user.id,
+  item_id: 'credits',
+  ...(contactChannel.rows[0] ? { contact_channel_id: contactChannel.rows[0].id } : {}),
+};
 // A project of 100 000 users for the metrics endpoint.
 const bigProject = await services.projects.create({ displayName: 'Metrics project' });
 const bigKeys = await services.apiKeys.createKeySet({
@@ -93,6 +118,21 @@ floor.get('/jwt-and-row', async (request) => {
   }>`select id, display_name from project_user where id = ${payload.sub}`.execute(database.db);
   return rows[0];
 });
+// The floors of the per-operation bench: own pool of the platform's size, statements prepared by name.
+const floorPool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+registerReadFloors(floor, floorPool, { keys: keys as Record<string, string>, publicKey }, readFloors, fixture);
+// Floor B with the two statements get-item makes (request authentication's user read, then the item read): the cause, measured.
+const itemStatement = readFloors.getCustomerItem?.statement as string;
+floor.get('/jwt-user-and-item', async (request) => {
+  const { payload } = await jwtVerify(String(request.headers['x-stack-access-token']), publicKey, { algorithms: ['ES256'] });
+  await floorPool.query({
+    name: 'bench-user',
+    text: 'select * from project_user where project_id = $1 and id = $2',
+    values: [project.id, payload.sub],
+  });
+  const { rows } = await floorPool.query({ name: 'bench-item', text: itemStatement, values: [project.id, 'user', payload.sub, 'credits'] });
+  return { items: rows };
+});
 await floor.listen({ port: 0, host: '127.0.0.1' });
 
 const portOf = (server: typeof floor) => (server.server.address() as { port: number }).port;
@@ -108,6 +148,9 @@ console.log(
     teamId: team.id,
     userId: user.id,
     paymentUsers,
+    fixture,
+    spareTeamIds,
+    spareUserIds,
     metricsProjectId: bigProject.id,
     metricsAdminKey: bigKeys.keys.super_secret_admin_key,
   }),
@@ -118,6 +161,7 @@ process.on('message', (message) => {
 process.once('SIGTERM', async () => {
   await app.close();
   await floor.close();
+  await floorPool.end();
   await database.close();
   process.exit(0);
 });

@@ -10,6 +10,7 @@ import * as migration0033 from './migrations/0033-stripe.ts';
 import * as migration0034 from './migrations/0034-stripe-customers.ts';
 import * as migration0035 from './migrations/0035-item-change-function.ts';
 import * as migration0076 from './migrations/0076-item-quantity-bound.ts';
+import * as migration0250 from './migrations/0250-item-change-checks-customer.ts';
 import { defaultStripeConnectJsUrl, defaultStripeJsUrl, type PaymentSettings, readPaymentSettings } from './payment-settings.ts';
 import { PurchaseService } from './purchase.service.ts';
 import { PaymentService } from './payment.service.ts';
@@ -31,6 +32,7 @@ export const paymentsModule = defineModule({
     '0034-stripe-customers': migration0034,
     '0035-item-change-function': migration0035,
     '0076-item-quantity-bound': migration0076,
+    '0250-item-change-checks-customer': migration0250,
   },
   settings: (env): PaymentSettings => readPaymentSettings(env),
   requires: [eventsModule, projectsModule, usersModule, teamsModule],

@@ -52,15 +52,17 @@ export async function readItemState(
 /** The customer's product rows as of one moment, and the stamp `applyItemChange` compares (see migration 0035). */
 export type ProductsSnapshot = { stamp: string; rows: CustomerProductRow[] };
 
-/** What `applyItemChange` did: changed, refused (the quantity before was `prior`), or nothing because the products moved on (`current`). */
+/** What `applyItemChange` did: changed, refused (the quantity before was `prior`), nothing because the products moved on (`current`), or nothing because the customer does not exist (migration 0250). */
 export type ItemChangeOutcome =
   | { outcome: 'changed'; prior: number | null }
   | { outcome: 'insufficient'; prior: number }
   | { outcome: 'out_of_range'; prior: number }
-  | { outcome: 'stale'; current: ProductsSnapshot };
+  | { outcome: 'stale'; current: ProductsSnapshot }
+  | { outcome: 'no_customer' };
 
 /**
- * A ledger entry in one round trip (`payment_item_change_apply`, migration 0035): under the customer
+ * A ledger entry in one round trip (`payment_item_change_apply`, migrations 0035, 0076, 0250): a change for a
+ * user or team the project does not have changes nothing (`no_customer`); under the customer
  * item's advisory lock, a checked change is refused when the manual quantity plus `granted` (what
  * the products of `productsStamp` grant at `now`) plus the delta would be below zero; otherwise the
  * entry, the running total of entries that never expire, and the event go in. When the customer's
@@ -95,6 +97,7 @@ export async function applyItemChange(
       outcome: 'stale',
       current: { stamp: result.products_stamp ?? '', rows: (result.products ?? []).map((product) => productRowOfJson(product)) },
     };
+  if (result.outcome === 'no_customer') return { outcome: 'no_customer' };
   if (result.outcome === 'insufficient') return { outcome: 'insufficient', prior: Number(result.prior) };
   if (result.outcome === 'out_of_range') return { outcome: 'out_of_range', prior: Number(result.prior) };
   return { outcome: 'changed', prior: result.prior === null ? null : Number(result.prior) };

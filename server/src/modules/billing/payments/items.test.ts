@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError, expectPlain } from '../../../testing/expect-response.ts';
 import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
 
@@ -152,6 +152,31 @@ describe('POST /payments/items/{customer_type}/{customer_id}/{item_id}/update-qu
     });
     expectError(response, 401, 'INSUFFICIENT_ACCESS_TYPE');
     expectError(await call('POST', `${itemUrl('user', user.id, 'credits')}/update-quantity`, server(), { delta: 1 }), 400, 'SCHEMA_ERROR');
+  });
+
+  it('checks the customer in the change itself: no separate read, and users or teams of another project do not exist', async () => {
+    const { users, teams } = env.context.services;
+    const userReads = vi.spyOn(users, 'find');
+    const teamReads = vi.spyOn(teams, 'getMany');
+    try {
+      const team = await teams.create(env.project.project, { display_name: 'Seat holders' });
+      expect((await change('user', user.id, 'credits', { delta: 2 })).status).toBe(200);
+      expect((await change('team', team.id, 'seats', { delta: 3 })).status).toBe(200);
+      expect([userReads.mock.calls.length, teamReads.mock.calls.length]).toEqual([0, 0]);
+    } finally {
+      userReads.mockRestore();
+      teamReads.mockRestore();
+    }
+    const other = await env.context.createProject({ payments: catalogue });
+    const stranger = await env.context.services.users.create(other.project, { display_name: 'Stranger' }, 'server');
+    const strangerTeam = await env.context.services.teams.create(other.project, { display_name: 'Elsewhere' });
+    expectError(await change('user', stranger.id, 'credits', { delta: 1 }), 400, 'CUSTOMER_DOES_NOT_EXIST', { customer_id: stranger.id });
+    expectError(await change('team', strangerTeam.id, 'seats', { delta: 1 }), 400, 'CUSTOMER_DOES_NOT_EXIST');
+    expectError(await change('user', 'not-a-uuid', 'credits', { delta: 1 }), 400, 'CUSTOMER_DOES_NOT_EXIST');
+    const ledger = await sql<{
+      count: string;
+    }>`select count(*) from payment_item_change where customer_id in (${stranger.id}, ${strangerTeam.id})`.execute(env.context.database.db);
+    expect(Number(ledger.rows[0]?.count)).toBe(0);
   });
 
   it('lets exactly 50 of 100 concurrent decrements of 1 on a quantity of 50 succeed, ending at 0', async () => {

@@ -156,7 +156,7 @@ export class PaymentService {
    * Adds `delta` to the item (a ledger entry, expiring at `expiresAt` when given). Without
    * `allowNegative` a change that would leave the quantity below zero is refused and changes nothing;
    * writers of one customer's item run one after the other, so concurrent decrements never overdraw.
-   * One round trip after the customer check (`applyItemChange`): the lock, the check, the entry and
+   * One round trip (`applyItemChange`, which also checks the customer exists): the lock, the check, the entry and
    * its event in one database function, which checks against the granted quantity computed here from
    * the customer's product rows as last seen (kept per customer; the function answers the current
    * rows when they changed, and the change is computed again).
@@ -168,7 +168,8 @@ export class PaymentService {
     change: { delta: number; expiresAt?: Date; description?: string; allowNegative: boolean },
   ): Promise<void> {
     this.itemOf(project, customer, itemId);
-    await this.assertCustomerExists(project, customer);
+    // The customer's existence is checked by the change itself (one round trip); a non-uuid id cannot exist.
+    if (customer.type !== 'custom' && !isUuid(customer.id)) throw new CustomerDoesNotExistError({ customer_id: customer.id });
     const checked = change.delta < 0 && !change.allowNegative;
     const key = `${project.id}\u0000${customer.type}\u0000${customer.id}`;
     const row = {
@@ -195,6 +196,7 @@ export class PaymentService {
       const granted = snapshot ? grantedQuantity(itemId, this.holdingsOf(this.catalogueOf(project), customer, snapshot.rows), now) : 0;
       const result = await applyItemChange(this.db, row, { now, checked, granted, productsStamp: snapshot?.stamp ?? null }, { data });
       if (result.outcome === 'changed') return;
+      if (result.outcome === 'no_customer') throw new CustomerDoesNotExistError({ customer_id: customer.id });
       if (result.outcome === 'insufficient')
         throw new ItemQuantityInsufficientAmountError({ item_id: itemId, customer_id: customer.id, quantity: result.prior });
       if (result.outcome === 'out_of_range')
