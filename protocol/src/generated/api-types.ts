@@ -8738,6 +8738,16 @@ export interface components {
             code: "DATABASE_UNAVAILABLE";
             error: string;
         };
+        /** @description Too many requests from this client (per IP) or for this email, or too many wrong second factors for this user; retry after the seconds in `Retry-After` (also in `details.retry_after_seconds`). Unlike every other catalogued error it is sent without the `X-Stack-Known-Error` header: Stack's SDKs read that header before the status, so a 429 naming itself a known error would be thrown as an unknown code ("update your SDK") instead of being waited out and retried. The body is typed JSON all the same, so generated clients can read `error.code`. */
+        RateLimitedError: {
+            /** @constant */
+            code: "RATE_LIMITED";
+            error: string;
+            details: {
+                /** @description The same number as `Retry-After`. */
+                retry_after_seconds: number;
+            };
+        };
         /** @description The instance cannot serve yet or any more (`/ready`): the database does not answer, a migration this build knows has not been applied, or the server is draining after SIGTERM. The message says which. */
         ServerNotReadyError: {
             /** @constant */
@@ -12249,14 +12259,15 @@ export interface components {
                 "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
-        /** @description Too many requests from this client or for this email; retry after the given seconds. */
+        /** @description Too many requests from this client or for this email; retry after the given seconds. Typed JSON (RATE_LIMITED) without the known-error header, so Stack's SDKs wait and retry it as they do any 429. */
         RateLimited: {
             headers: {
+                /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
-                "text/plain": string;
+                "application/json": components["schemas"]["RateLimitedError"];
             };
         };
         /** @description Credentials rejected, no signed-in user, or (plain text) an admin access token whose user was deleted. */

@@ -12,6 +12,7 @@ import { SchemaError } from './errors/schema-error.ts';
 import { AllOverloadsFailedError } from './errors/all-overloads-failed-error.ts';
 import { DatabaseBusyError } from './errors/database-busy-error.ts';
 import { DatabaseUnavailableError } from './errors/database-unavailable-error.ts';
+import { RateLimitedError } from './errors/rate-limited-error.ts';
 import { ServerNotReadyError } from './errors/server-not-ready-error.ts';
 import { MetricsDisabledError } from './errors/metrics-disabled-error.ts';
 import { MetricsTokenInvalidError } from './errors/metrics-token-invalid-error.ts';
@@ -179,6 +180,7 @@ export const knownErrorClasses = {
   ALL_OVERLOADS_FAILED: AllOverloadsFailedError,
   DATABASE_BUSY: DatabaseBusyError,
   DATABASE_UNAVAILABLE: DatabaseUnavailableError,
+  RATE_LIMITED: RateLimitedError,
   SERVER_NOT_READY: ServerNotReadyError,
   METRICS_DISABLED: MetricsDisabledError,
   METRICS_TOKEN_INVALID: MetricsTokenInvalidError,

@@ -2804,7 +2804,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED", "SIGN_UP_REJECTED"],
       "409": ["BOT_CHALLENGE_REQUIRED", "USER_EMAIL_ALREADY_EXISTS"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -2862,7 +2862,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -3026,7 +3026,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -4235,7 +4235,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5083,7 +5083,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5146,7 +5146,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5202,7 +5202,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5270,7 +5270,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "409": ["BOT_CHALLENGE_REQUIRED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5328,7 +5328,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED", "SIGN_UP_REJECTED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["USER_EMAIL_ALREADY_EXISTS", "VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5384,7 +5384,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5676,7 +5676,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -6036,7 +6036,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": [],
       "409": ["EMAIL_ALREADY_VERIFIED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -6095,7 +6095,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "409": ["EMAIL_ALREADY_VERIFIED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -6151,7 +6151,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -6207,7 +6207,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7642,7 +7642,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["TEAM_NOT_FOUND"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7813,7 +7813,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED", "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["USER_NOT_FOUND", "VERIFICATION_CODE_NOT_FOUND"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7870,7 +7870,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED", "TEAM_INVITATION_EMAIL_MISMATCH", "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7926,7 +7926,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7989,7 +7989,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {

@@ -218,7 +218,9 @@ describe('POST /auth/mfa/sign-in', () => {
     }
     const locked = await mfaSignIn(await totpOf(user.secret), await attemptCodeOf(user.email));
     expect(locked.status).toBe(429);
-    expect(locked.headers['content-type']).toMatch(/^text\/plain/);
+    expectError(locked, 429, 'RATE_LIMITED');
+    expect(locked.body.details).toEqual({ retry_after_seconds: Number(locked.headers['retry-after']) });
+    expect(locked.headers['x-stack-known-error']).toBeUndefined();
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     // Recovery codes are refused too while locked; other users are not affected.
     expect((await mfaSignIn('abcd-efgh-ijkl-mnop', await attemptCodeOf(user.email))).status).toBe(429);
