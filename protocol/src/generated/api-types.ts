@@ -1050,7 +1050,7 @@ export interface paths {
          *     `PATCH /users/{user_id}`) deletes the earlier codes, so a client calls this right after turning TOTP on
          *     and shows the codes once; calling it again replaces lost codes. Turning TOTP off (`null`) deletes them.
          *     The user update answer stays the user entity Stack's SDKs expect, which is why the codes come from here.
-         *     Without TOTP on: 400 plain text.
+         *     Without TOTP on: 400 `TOTP_NOT_ENABLED`.
          */
         post: operations["createMfaRecoveryCodes"];
         delete?: never;
@@ -9545,6 +9545,12 @@ export interface components {
             code: "INVALID_TOTP_CODE";
             error: string;
         };
+        /** @description Recovery codes were asked for (createMfaRecoveryCodes) while the user has no TOTP on; turn it on first. */
+        TotpNotEnabledError: {
+            /** @constant */
+            code: "TOTP_NOT_ENABLED";
+            error: string;
+        };
         /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. (The React hook `useUser({ or: 'throw' })` throws its own `UserNotSignedInError`: `User is not signed in but useUser was called with { or: 'throw' }`.) */
         UserAuthenticationRequiredError: {
             /** @constant */
@@ -11454,6 +11460,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["InvalidTotpCodeError"];
+            };
+        };
+        /** @description The user has no TOTP on, so there is nothing recovery codes could stand in for. */
+        TOTP_NOT_ENABLED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TotpNotEnabledError"];
             };
         };
         /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. (The React hook `useUser({ or: 'throw' })` throws its own `UserNotSignedInError`: `User is not signed in but useUser was called with { or: 'throw' }`.) */
@@ -14210,7 +14227,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["UserMe400"];
+            /** @description Bad request, `me` without a signed-in user, or no TOTP on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["TotpNotEnabledError"];
+                };
+            };
             401: components["responses"]["ProjectAuth401"];
             403: components["responses"]["UserToken403"];
         };

@@ -115,6 +115,7 @@ import { AppleBundleIdNotConfiguredError } from './errors/apple-bundle-id-not-co
 import { OauthProviderAccountIdAlreadyUsedForSignInError } from './errors/oauth-provider-account-id-already-used-for-sign-in-error.ts';
 import { MultiFactorAuthenticationRequiredError } from './errors/multi-factor-authentication-required-error.ts';
 import { InvalidTotpCodeError } from './errors/invalid-totp-code-error.ts';
+import { TotpNotEnabledError } from './errors/totp-not-enabled-error.ts';
 import { UserAuthenticationRequiredError } from './errors/user-authentication-required-error.ts';
 import { TeamMembershipAlreadyExistsError } from './errors/team-membership-already-exists-error.ts';
 import { ProjectPermissionRequiredError } from './errors/project-permission-required-error.ts';
@@ -283,6 +284,7 @@ export const knownErrorClasses = {
   OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: OauthProviderAccountIdAlreadyUsedForSignInError,
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: MultiFactorAuthenticationRequiredError,
   INVALID_TOTP_CODE: InvalidTotpCodeError,
+  TOTP_NOT_ENABLED: TotpNotEnabledError,
   USER_AUTHENTICATION_REQUIRED: UserAuthenticationRequiredError,
   TEAM_MEMBERSHIP_ALREADY_EXISTS: TeamMembershipAlreadyExistsError,
   PROJECT_PERMISSION_REQUIRED: ProjectPermissionRequiredError,

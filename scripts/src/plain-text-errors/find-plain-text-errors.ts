@@ -32,7 +32,8 @@ export function findPlainTextThrows(root: string, base = root): PlainTextThrow[]
   for (const entry of readdirSync(root, { withFileTypes: true })) {
     const path = join(root, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'generated' && entry.name !== 'testing' && entry.name !== 'node_modules') found.push(...findPlainTextThrows(path, base));
+      if (entry.name !== 'generated' && entry.name !== 'testing' && entry.name !== 'node_modules')
+        found.push(...findPlainTextThrows(path, base));
     } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
       const source = readFileSync(path, 'utf8');
       if (source.includes('PlainHttpError')) found.push(...plainTextThrowsIn(relative(base, path), source));

@@ -36,14 +36,14 @@ describe('the plain-text error channel', () => {
       'export const b = (id: string) =>',
       '  new PlainHttpError(',
       '    404,',
-      '    `Thing ${id}',
+      '    `Thing $' + '{id}',
       '     is gone.`,',
       '  );',
       'export const c = () => new Error(`PlainHttpError(400, "not a throw")`);',
     ].join('\n');
     expect(plainTextThrowsIn('x.ts', source)).toEqual([
       { file: 'x.ts', line: 2, status: 400, message: "'One.'" },
-      { file: 'x.ts', line: 4, status: 404, message: '`Thing ${id} is gone.`' },
+      { file: 'x.ts', line: 4, status: 404, message: '`Thing $' + '{id} is gone.`' },
     ]);
   });
 });

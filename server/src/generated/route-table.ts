@@ -4279,7 +4279,8 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "TOTP_NOT_ENABLED"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",

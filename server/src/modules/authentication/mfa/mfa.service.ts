@@ -1,6 +1,5 @@
-import { InvalidTotpCodeError, RateLimitedError, VerificationCodeNotFoundError } from '@gatehouse/protocol/errors';
+import { InvalidTotpCodeError, RateLimitedError, TotpNotEnabledError, VerificationCodeNotFoundError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../../db/handle.ts';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { SignInService, SignInTokens } from '../sign-in/index.ts';
 import type { UserRecord } from '../../../tenancy/user-record.ts';
@@ -53,7 +52,7 @@ export class MfaService {
 
   /** Ten new recovery codes replacing the earlier ones; only their digests are kept. */
   async createRecoveryCodes(project: Project, user: UserRecord): Promise<string[]> {
-    if (user.totp_secret === null) throw new PlainHttpError(400, 'Turn TOTP on (totp_secret_base64) before creating recovery codes.');
+    if (user.totp_secret === null) throw new TotpNotEnabledError();
     const codes = Array.from({ length: recoveryCodeCount }, generateRecoveryCode);
     const digests = codes.map((code) => recoveryCodeDigest(user.id, normalizeRecoveryCode(code) as string));
     await replaceRecoveryCodes(this.db, project.id, user.id, digests);
