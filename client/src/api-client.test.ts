@@ -2,7 +2,7 @@ import * as op from '@gatehouse/protocol/operations';
 import { describe, expect, it } from 'vitest';
 import { withTestContext } from '../../server/src/testing/test-context.ts';
 import { ApiHttpError, createApiClient } from './api-client.ts';
-import { CurrentProjectNotFoundError, InvalidProjectAuthenticationError, KnownError, SchemaError } from './errors.ts';
+import { CurrentProjectNotFoundError, InvalidProjectAuthenticationError, KnownError, RateLimitedError, SchemaError } from './errors.ts';
 
 /** The client against the real server over HTTP. */
 const env = withTestContext({ listen: true });
@@ -52,6 +52,23 @@ describe('createApiClient', () => {
     await expect(
       bad.call('getProjectJwks', { params: { project_id: env.project.project.id }, query: { include_anonymous: 'maybe' as 'true' } }),
     ).rejects.toBeInstanceOf(SchemaError);
+  });
+
+  it('turns a 429 RATE_LIMITED (sent without the known-error header) into its class', async () => {
+    const limited = () =>
+      new Response(JSON.stringify({ code: 'RATE_LIMITED', error: 'Too many requests.', details: { retry_after_seconds: 1 } }), {
+        status: 429,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' },
+      });
+    const client = createApiClient({ baseUrl: env.baseUrl, fetch: async () => limited() });
+    const error = await client.call('getCurrentProject').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).details).toEqual({ retry_after_seconds: 1 });
+    const plain = createApiClient({
+      baseUrl: env.baseUrl,
+      fetch: async () => new Response('slow down', { status: 429 }),
+    });
+    await expect(plain.call('getCurrentProject')).rejects.toBeInstanceOf(ApiHttpError);
   });
 
   it('raises an ApiHttpError for plain-text errors, and runs middleware outermost first', async () => {

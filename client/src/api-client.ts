@@ -113,7 +113,9 @@ export function createApiClient(options: ApiClientOptions) {
  */
 async function throwForError(response: Response): Promise<never> {
   const status = actualStatus(response);
-  const code = knownErrorCode(response);
+  // RATE_LIMITED comes without the known-error header (Stack's SDKs would not retry it otherwise): a 429 is
+  // recognised by its JSON body; a plain-text 429 (an older server, a proxy) stays an ApiHttpError.
+  const code = knownErrorCode(response) ?? (status === 429 ? 'RATE_LIMITED' : undefined);
   const text = await response.text();
   if (code) {
     try {

@@ -1050,7 +1050,7 @@ export interface paths {
          *     `PATCH /users/{user_id}`) deletes the earlier codes, so a client calls this right after turning TOTP on
          *     and shows the codes once; calling it again replaces lost codes. Turning TOTP off (`null`) deletes them.
          *     The user update answer stays the user entity Stack's SDKs expect, which is why the codes come from here.
-         *     Without TOTP on: 400 plain text.
+         *     Without TOTP on: 400 `TOTP_NOT_ENABLED`.
          */
         post: operations["createMfaRecoveryCodes"];
         delete?: never;
@@ -8742,6 +8742,16 @@ export interface components {
             code: "DATABASE_UNAVAILABLE";
             error: string;
         };
+        /** @description Too many requests from this client (per IP) or for this email, or too many wrong second factors for this user; retry after the seconds in `Retry-After` (also in `details.retry_after_seconds`). Unlike every other catalogued error it is sent without the `X-Stack-Known-Error` header: Stack's SDKs read that header before the status, so a 429 naming itself a known error would be thrown as an unknown code ("update your SDK") instead of being waited out and retried. The body is typed JSON all the same, so generated clients can read `error.code`. */
+        RateLimitedError: {
+            /** @constant */
+            code: "RATE_LIMITED";
+            error: string;
+            details: {
+                /** @description The same number as `Retry-After`. */
+                retry_after_seconds: number;
+            };
+        };
         /** @description The instance cannot serve yet or any more (`/ready`): the database does not answer, a migration this build knows has not been applied, or the server is draining after SIGTERM. The message says which. */
         ServerNotReadyError: {
             /** @constant */
@@ -9537,6 +9547,12 @@ export interface components {
         InvalidTotpCodeError: {
             /** @constant */
             code: "INVALID_TOTP_CODE";
+            error: string;
+        };
+        /** @description Recovery codes were asked for (createMfaRecoveryCodes) while the user has no TOTP on; turn it on first. */
+        TotpNotEnabledError: {
+            /** @constant */
+            code: "TOTP_NOT_ENABLED";
             error: string;
         };
         /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. (The React hook `useUser({ or: 'throw' })` throws its own `UserNotSignedInError`: `User is not signed in but useUser was called with { or: 'throw' }`.) */
@@ -11450,6 +11466,17 @@ export interface components {
                 "application/json": components["schemas"]["InvalidTotpCodeError"];
             };
         };
+        /** @description The user has no TOTP on, so there is nothing recovery codes could stand in for. */
+        TOTP_NOT_ENABLED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TotpNotEnabledError"];
+            };
+        };
         /** @description The endpoint needs a signed-in user (valid access token) and none was supplied. The client SDK raises it from `getUser({ or: 'throw' })` with nobody signed in: `User is not signed in but getUser was called with { or: 'throw' }`. (The React hook `useUser({ or: 'throw' })` throws its own `UserNotSignedInError`: `User is not signed in but useUser was called with { or: 'throw' }`.) */
         USER_AUTHENTICATION_REQUIRED: {
             headers: {
@@ -12253,14 +12280,15 @@ export interface components {
                 "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
-        /** @description Too many requests from this client or for this email; retry after the given seconds. */
+        /** @description Too many requests from this client or for this email; retry after the given seconds. Typed JSON (RATE_LIMITED) without the known-error header, so Stack's SDKs wait and retry it as they do any 429. */
         RateLimited: {
             headers: {
+                /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
-                "text/plain": string;
+                "application/json": components["schemas"]["RateLimitedError"];
             };
         };
         /** @description Credentials rejected, no signed-in user, or (plain text) an admin access token whose user was deleted. */
@@ -14203,7 +14231,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["UserMe400"];
+            /** @description Bad request, `me` without a signed-in user, or no TOTP on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["TotpNotEnabledError"];
+                };
+            };
             401: components["responses"]["ProjectAuth401"];
             403: components["responses"]["UserToken403"];
         };

@@ -12,6 +12,7 @@ import { SchemaError } from './errors/schema-error.ts';
 import { AllOverloadsFailedError } from './errors/all-overloads-failed-error.ts';
 import { DatabaseBusyError } from './errors/database-busy-error.ts';
 import { DatabaseUnavailableError } from './errors/database-unavailable-error.ts';
+import { RateLimitedError } from './errors/rate-limited-error.ts';
 import { ServerNotReadyError } from './errors/server-not-ready-error.ts';
 import { MetricsDisabledError } from './errors/metrics-disabled-error.ts';
 import { MetricsTokenInvalidError } from './errors/metrics-token-invalid-error.ts';
@@ -114,6 +115,7 @@ import { AppleBundleIdNotConfiguredError } from './errors/apple-bundle-id-not-co
 import { OauthProviderAccountIdAlreadyUsedForSignInError } from './errors/oauth-provider-account-id-already-used-for-sign-in-error.ts';
 import { MultiFactorAuthenticationRequiredError } from './errors/multi-factor-authentication-required-error.ts';
 import { InvalidTotpCodeError } from './errors/invalid-totp-code-error.ts';
+import { TotpNotEnabledError } from './errors/totp-not-enabled-error.ts';
 import { UserAuthenticationRequiredError } from './errors/user-authentication-required-error.ts';
 import { TeamMembershipAlreadyExistsError } from './errors/team-membership-already-exists-error.ts';
 import { ProjectPermissionRequiredError } from './errors/project-permission-required-error.ts';
@@ -179,6 +181,7 @@ export const knownErrorClasses = {
   ALL_OVERLOADS_FAILED: AllOverloadsFailedError,
   DATABASE_BUSY: DatabaseBusyError,
   DATABASE_UNAVAILABLE: DatabaseUnavailableError,
+  RATE_LIMITED: RateLimitedError,
   SERVER_NOT_READY: ServerNotReadyError,
   METRICS_DISABLED: MetricsDisabledError,
   METRICS_TOKEN_INVALID: MetricsTokenInvalidError,
@@ -281,6 +284,7 @@ export const knownErrorClasses = {
   OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: OauthProviderAccountIdAlreadyUsedForSignInError,
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: MultiFactorAuthenticationRequiredError,
   INVALID_TOTP_CODE: InvalidTotpCodeError,
+  TOTP_NOT_ENABLED: TotpNotEnabledError,
   USER_AUTHENTICATION_REQUIRED: UserAuthenticationRequiredError,
   TEAM_MEMBERSHIP_ALREADY_EXISTS: TeamMembershipAlreadyExistsError,
   PROJECT_PERMISSION_REQUIRED: ProjectPermissionRequiredError,

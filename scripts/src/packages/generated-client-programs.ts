@@ -7,9 +7,9 @@
  * declaration checked) before they run, so a spec the generators turn into loose or wrong types fails
  * the compile, and one whose wire differs from the types fails the run.
  *
- * The error code is read as `error.code` once the error is known to be JSON: 429 (every operation) and
- * one 401 case answer plain text, as Stack's wire does, so every operation's error union carries a
- * `string` (see docs/guide/generated-clients.md).
+ * The error code is read as `error.code` once the error is known to be JSON: one 401 case (and the
+ * refusals the document's `x-plain-text-errors` lists) answer plain text, as Stack's wire does, so an
+ * operation's error union can carry a `string` (see docs/guide/generated-clients.md).
  */
 export type ProgramOutput = {
   signUpUserId: string;

@@ -2805,7 +2805,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED", "SIGN_UP_REJECTED"],
       "409": ["BOT_CHALLENGE_REQUIRED", "USER_EMAIL_ALREADY_EXISTS"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -2863,7 +2863,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -3027,7 +3027,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -4236,7 +4236,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -4280,7 +4280,8 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "TOTP_NOT_ENABLED"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -5084,7 +5085,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5147,7 +5148,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5203,7 +5204,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5271,7 +5272,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "409": ["BOT_CHALLENGE_REQUIRED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5329,7 +5330,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED", "SIGN_UP_REJECTED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["USER_EMAIL_ALREADY_EXISTS", "VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5385,7 +5386,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -5677,7 +5678,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -6037,7 +6038,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": [],
       "409": ["EMAIL_ALREADY_VERIFIED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -6096,7 +6097,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "409": ["EMAIL_ALREADY_VERIFIED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -6152,7 +6153,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -6208,7 +6209,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7643,7 +7644,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["TEAM_NOT_FOUND"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7814,7 +7815,7 @@ export const routeTable = [
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED", "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["USER_NOT_FOUND", "VERIFICATION_CODE_NOT_FOUND"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7871,7 +7872,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED", "TEAM_INVITATION_EMAIL_MISMATCH", "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7927,7 +7928,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {
@@ -7990,7 +7991,7 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["VERIFICATION_CODE_NOT_FOUND"],
       "409": ["VERIFICATION_CODE_ALREADY_USED"],
-      "429": []
+      "429": ["RATE_LIMITED"]
     }
   },
   {

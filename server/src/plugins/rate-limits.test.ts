@@ -44,7 +44,13 @@ describe.each(limited.map((route) => ({ route, name: `${route.method} ${route.ur
     const limitedResponse = await send(ip);
     expect(limitedResponse.status).toBe(429);
     expect(Number(limitedResponse.headers['retry-after'])).toBeGreaterThan(0);
-    expect(limitedResponse.text).toMatch(/Too many requests/);
+    // Typed JSON for generated clients, without the known-error header so Stack's SDKs still wait and retry.
+    expect(limitedResponse.body).toEqual({
+      code: 'RATE_LIMITED',
+      error: expect.stringMatching(/^Too many requests/),
+      details: { retry_after_seconds: Number(limitedResponse.headers['retry-after']) },
+    });
+    expect(limitedResponse.headers['x-stack-known-error']).toBeUndefined();
     // Another client is not affected.
     expect((await send(`10.8.${limited.indexOf(route)}.1`)).status).not.toBe(429);
   });

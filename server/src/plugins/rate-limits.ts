@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RateLimit } from '../config/rate-limits.ts';
-import { PlainHttpError } from '../lib/plain-http-error.ts';
+import { RateLimitedError } from '@gatehouse/protocol/errors';
 
 /** Counts hits per key in fixed windows, in a store every instance shares: a Postgres table, or Redis when REDIS_URL is set (modules/platform/rate-limit-counters). */
 export type RateLimitCounter = {
@@ -28,7 +28,7 @@ declare module 'fastify' {
 /**
  * Rate limits are per route (`x-rate-limit` in the spec). The client IP is `request.ip`, which
  * honours X-Forwarded-For only from the proxies TRUST_PROXY names, so a spoofed header cannot buy a
- * fresh bucket. Answers 429 in plain text with Retry-After; the SDKs wait and retry. Hits are counted
+ * fresh bucket. Answers 429 RATE_LIMITED (typed JSON without the known-error header, see known-error-reply.ts) with Retry-After; the SDKs wait and retry. Hits are counted
  * by `counter`, shared by every instance on the database, so N instances do not allow N times the limit.
  */
 export const rateLimitsPlugin = fp(async (app: FastifyInstance, options: { counter: RateLimitCounter }) => {
@@ -50,10 +50,10 @@ export const rateLimitsPlugin = fp(async (app: FastifyInstance, options: { count
     global: false,
     store: SharedStore,
     addHeaders: { 'retry-after': true, 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(new Error(`Too many requests. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`), {
-        statusCode: 429,
-      }),
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new RateLimitedError({ retry_after_seconds: seconds }, `Too many requests. Try again in ${seconds} seconds.`);
+    },
   });
 });
 
@@ -65,10 +65,9 @@ export const perIpLimit = (bucket: string, limit: RateLimit) => ({
   keyGenerator: (request: FastifyRequest) => `${bucket}:ip:${request.ip}`,
 });
 
-const tooMany = (reply: FastifyReply, resetInMs: number, what: string) => {
+const tooMany = (resetInMs: number, what: string) => {
   const retryAfter = Math.max(1, Math.ceil(resetInMs / 1000));
-  reply.header('retry-after', String(retryAfter));
-  return new PlainHttpError(429, `Too many ${what}. Try again in ${retryAfter} seconds.`);
+  return new RateLimitedError({ retry_after_seconds: retryAfter }, `Too many ${what}. Try again in ${retryAfter} seconds.`);
 };
 
 /** Slowing of attempts on an address past its budget of failures: 100 ms, doubling per failure, at most 3 s. */
@@ -93,11 +92,11 @@ export function perEmailLimit(bucket: string, limit: RateLimit) {
   };
   if (!limit.failuresOnly) {
     return {
-      preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      preHandler: async (request: FastifyRequest) => {
         const key = emailOf(request);
         if (!key) return;
         const window = await request.server.rateLimitCounter.hit(key, windowMs);
-        if (window.hits > perEmail) throw tooMany(reply, window.resetInMs, 'requests for this email');
+        if (window.hits > perEmail) throw tooMany(window.resetInMs, 'requests for this email');
       },
       onSend: undefined,
     };
@@ -109,13 +108,13 @@ export function perEmailLimit(bucket: string, limit: RateLimit) {
   // made before any of them was counted. The outcome then keeps, forgets or takes back that place.
   const countedUpFront = new WeakSet<FastifyRequest>();
   return {
-    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+    preHandler: async (request: FastifyRequest) => {
       const key = emailOf(request);
       if (!key) return;
       const counter = request.server.rateLimitCounter;
       const pair = await counter.hit(pairOf(key, request), windowMs);
       countedUpFront.add(request);
-      if (pair.hits > perEmail) throw tooMany(reply, pair.resetInMs, 'failed attempts for this email from this address');
+      if (pair.hits > perEmail) throw tooMany(pair.resetInMs, 'failed attempts for this email from this address');
       const overBudget = (await counter.peek(key)).hits - budget;
       if (overBudget > 0) await new Promise((resolve) => setTimeout(resolve, failureDelayMillis(overBudget)));
     },

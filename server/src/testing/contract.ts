@@ -76,8 +76,11 @@ export async function contractRequest(app: FastifyInstance, options: InjectOptio
   const knownError = headers['x-stack-known-error'];
   if (knownError !== headers['x-hexclave-known-error']) fail('the two known-error headers differ');
   if (knownError !== undefined && (!isJson || body?.code !== knownError)) fail(`known-error header ${knownError} does not equal body.code`);
-  if (status >= 400 && isJson && typeof body?.code === 'string' && knownError === undefined)
+  // RATE_LIMITED is the one catalogued error sent without the header (known-error-reply.ts says why).
+  if (status >= 400 && isJson && typeof body?.code === 'string' && knownError === undefined && body.code !== 'RATE_LIMITED')
     fail('catalogued error without known-error header');
+  if (body?.code === 'RATE_LIMITED' && (status !== 429 || knownError !== undefined || !headers['retry-after']))
+    fail('RATE_LIMITED must be a 429 with Retry-After and without the known-error header');
 
   if (!match) {
     if (status !== 404 && status !== 405) fail('no operation matches and the answer is not 404/405');

@@ -21,7 +21,7 @@ Turning TOTP on or changing its secret (`totp_secret_base64` on `PATCH /users/me
 `PATCH /users/{user_id}`) deletes the earlier codes, so a client calls this right after turning TOTP on
 and shows the codes once; calling it again replaces lost codes. Turning TOTP off (`null`) deletes them.
 The user update answer stays the user entity Stack's SDKs expect, which is why the codes come from here.
-Without TOTP on: 400 plain text.
+Without TOTP on: 400 `TOTP_NOT_ENABLED`.
 
  * @summary New recovery codes for the signed-in user (Gatehouse extension)
  */

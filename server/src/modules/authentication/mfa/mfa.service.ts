@@ -1,6 +1,5 @@
-import { InvalidTotpCodeError, VerificationCodeNotFoundError } from '@gatehouse/protocol/errors';
+import { InvalidTotpCodeError, RateLimitedError, TotpNotEnabledError, VerificationCodeNotFoundError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../../db/handle.ts';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { SignInService, SignInTokens } from '../sign-in/index.ts';
 import type { UserRecord } from '../../../tenancy/user-record.ts';
@@ -21,13 +20,6 @@ import { looksLikeTotp, matchTotpStep } from '../../../lib/totp.ts';
 /** Wrong second factors a user may send per window before every attempt is refused until it ends. */
 export const maxFailedAttempts = 5;
 export const failureWindowMillis = 15 * 60 * 1000;
-
-/** 429 while a user is locked out; the route adds `Retry-After`. */
-export class MfaLockedOutError extends PlainHttpError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, `Too many wrong codes. Try again in ${retryAfterSeconds} seconds.`);
-  }
-}
 
 /** The second factor of a sign-in (TOTP or a recovery code) and the user's recovery codes. */
 export class MfaService {
@@ -60,7 +52,7 @@ export class MfaService {
 
   /** Ten new recovery codes replacing the earlier ones; only their digests are kept. */
   async createRecoveryCodes(project: Project, user: UserRecord): Promise<string[]> {
-    if (user.totp_secret === null) throw new PlainHttpError(400, 'Turn TOTP on (totp_secret_base64) before creating recovery codes.');
+    if (user.totp_secret === null) throw new TotpNotEnabledError();
     const codes = Array.from({ length: recoveryCodeCount }, generateRecoveryCode);
     const digests = codes.map((code) => recoveryCodeDigest(user.id, normalizeRecoveryCode(code) as string));
     await replaceRecoveryCodes(this.db, project.id, user.id, digests);
@@ -82,6 +74,10 @@ export class MfaService {
     const window = await findFailureWindow(this.db, project.id, userId);
     if (!window?.failures_since || window.failed_attempts < maxFailedAttempts) return;
     const remainingMillis = window.failures_since.getTime() + failureWindowMillis - Date.now();
-    if (remainingMillis > 0) throw new MfaLockedOutError(Math.max(1, Math.ceil(remainingMillis / 1000)));
+    if (remainingMillis > 0) {
+      // 429 while the user is locked out; the error reply adds Retry-After.
+      const seconds = Math.max(1, Math.ceil(remainingMillis / 1000));
+      throw new RateLimitedError({ retry_after_seconds: seconds }, `Too many wrong codes. Try again in ${seconds} seconds.`);
+    }
   }
 }

@@ -218,7 +218,9 @@ describe('POST /auth/mfa/sign-in', () => {
     }
     const locked = await mfaSignIn(await totpOf(user.secret), await attemptCodeOf(user.email));
     expect(locked.status).toBe(429);
-    expect(locked.headers['content-type']).toMatch(/^text\/plain/);
+    expectError(locked, 429, 'RATE_LIMITED');
+    expect(locked.body.details).toEqual({ retry_after_seconds: Number(locked.headers['retry-after']) });
+    expect(locked.headers['x-stack-known-error']).toBeUndefined();
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     // Recovery codes are refused too while locked; other users are not affected.
     expect((await mfaSignIn('abcd-efgh-ijkl-mnop', await attemptCodeOf(user.email))).status).toBe(429);
@@ -280,11 +282,9 @@ describe('recovery codes', () => {
     expect((await mfaSignIn(await totpOf(newSecret), await attemptCodeOf(user.email))).status).toBe(200);
   });
 
-  it('need TOTP on (plain 400) and a signed-in user', async () => {
+  it('need TOTP on (TOTP_NOT_ENABLED) and a signed-in user', async () => {
     const user = await createUser('no-totp', false);
-    const refused = await recoveryCodes(user.accessToken);
-    expect(refused.status).toBe(400);
-    expect(refused.headers['content-type']).toMatch(/^text\/plain/);
+    expectError(await recoveryCodes(user.accessToken), 400, 'TOTP_NOT_ENABLED');
     expectError(await post('/users/me/mfa/recovery-codes', {}), 400, 'CANNOT_GET_OWN_USER_WITHOUT_USER');
   });
 });
