@@ -34,7 +34,7 @@
             .then((session) => {
               if (session.components.indexOf(component[tag]) < 0) throw new Error('This component is not enabled for the account session');
               this.setAttribute('data-account', session.account);
-              this.innerHTML = '<p>' + titles[tag] + ' of ' + session.account + ' (Stripe stand-in)</p>';
+              this.innerHTML = `<p>${titles[tag]} of ${session.account} (Stripe stand-in)</p>`;
             })
             .catch((error) => {
               if (this.onLoadError)
@@ -52,9 +52,9 @@
       const query = new URLSearchParams({
         client_secret: clientSecret,
         publishable_key: params.publishableKey,
-        sdk_version: (meta.sdkOptions && meta.sdkOptions.sdkVersion) || '',
+        sdk_version: meta.sdkOptions?.sdkVersion || '',
       });
-      return fetch(origin + '/stand-in/connect/claim?' + query.toString()).then((response) =>
+      return fetch(`${origin}/stand-in/connect/claim?${query.toString()}`).then((response) =>
         response.json().then((body) => {
           if (!response.ok) throw new Error(body.error.message);
           return body;

@@ -6,9 +6,9 @@ window.Stripe = (publishableKey, options) => {
       client_secret: args.elements.clientSecret,
       return_url: args.confirmParams.return_url,
       publishable_key: publishableKey,
-      account: (options && options.stripeAccount) || '',
+      account: options?.stripeAccount || '',
     });
-    window.location.assign(origin + '/stand-in/confirm?' + query.toString());
+    window.location.assign(`${origin}/stand-in/confirm?${query.toString()}`);
     return new Promise(() => {});
   }
   return {
