@@ -1,9 +1,6 @@
 import type Stripe from 'stripe';
 import type { PaymentSettings } from './payment-settings.ts';
 
-/** The part of a Stripe event the webhook reads (Stripe's shape; every field checked where it is used). */
-export type StripeEvent = { id: string; type: string; account?: string | null; data: { object: Record<string, unknown> } };
-
 /** Display names of Stripe's payment method types (the rest: the type in words). */
 const methodNames: Record<string, string> = {
   card: 'Card',
@@ -438,11 +435,11 @@ export class StripeGateway {
   }
 
   /** The event a webhook delivery carries, or null when the signature is missing, wrong or too old. */
-  async verifiedEvent(rawBody: string, signature: string | undefined): Promise<StripeEvent | null> {
+  async verifiedEvent(rawBody: string, signature: string | undefined): Promise<Stripe.Event | null> {
     if (!this.webhookSecret || !signature) return null;
     const { stripe } = await this.sdk();
     try {
-      return stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, webhookToleranceSeconds) as unknown as StripeEvent;
+      return stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, webhookToleranceSeconds);
     } catch {
       return null;
     }

@@ -10,6 +10,7 @@ import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectService } from '../../platform/projects/index.ts';
 import { createHash } from 'node:crypto';
+import type Stripe from 'stripe';
 import { type Currency, type CustomerType, currencies, type Price, type Product } from './catalogue.ts';
 import { addInterval } from './item-quantity.ts';
 import { findProductRowByStripeId, renewCustomerProduct, updateSubscriptionState } from './customer-product.repository.ts';
@@ -27,7 +28,7 @@ import {
 } from './stripe.repository.ts';
 import type { Customer, PaymentService } from './payment.service.ts';
 import type { Audience } from './payment-views.ts';
-import type { StripeEvent, StripeGateway } from './stripe-gateway.ts';
+import type { StripeGateway } from './stripe-gateway.ts';
 import type { TransactionService } from './transaction.service.ts';
 import { isUuid } from '../../../lib/uuid.ts';
 
@@ -46,6 +47,14 @@ export function toMinorUnits(amount: string, currency: Currency): number {
 }
 /** Stripe's statuses of a subscription that has ended for good. */
 const endedSubscriptionStatuses = new Set(['canceled', 'incomplete_expired']);
+/** An invoice as Stripe's older API versions also deliver it (the subscription and its metadata on the invoice itself). */
+type LegacyInvoice = Stripe.Invoice & {
+  subscription?: string | null;
+  payment_intent?: string | null;
+  subscription_details?: { metadata?: Stripe.Metadata | null } | null;
+};
+/** A subscription as older API versions also deliver it (the period end on the subscription, not its items). */
+type LegacySubscription = Stripe.Subscription & { current_period_end?: number };
 
 /**
  * Stripe mode (docs/protocol/endpoints.md §22, §25): each project's connected account (onboarding link, account
@@ -394,29 +403,30 @@ export class StripeService {
     return project;
   }
 
-  private async apply(trx: DbHandle, project: Project, event: StripeEvent): Promise<boolean> {
-    const object = record(event.data?.object);
+  private async apply(trx: DbHandle, project: Project, event: Stripe.Event): Promise<boolean> {
     switch (event.type) {
-      case 'payment_intent.succeeded':
-        return this.purchase(trx, project, record(object.metadata), { paymentIntentId: text(object.id) ?? null });
+      case 'payment_intent.succeeded': {
+        const intent = event.data.object;
+        return this.purchase(trx, project, record(intent.metadata), { paymentIntentId: text(intent.id) ?? null });
+      }
       case 'invoice.paid':
-        return this.invoicePaid(trx, project, object);
+        return this.invoicePaid(trx, project, event.data.object);
       case 'customer.subscription.deleted': {
-        const id = text(object.id);
+        const id = text(event.data.object.id);
         const row = id ? await findProductRowByStripeId(trx, project.id, { subscriptionId: id }) : undefined;
         return row ? this.payments.end(trx, project, row, 'canceled', new Date()) : false;
       }
       case 'customer.subscription.updated':
-        return this.subscriptionUpdated(trx, project, object);
+        return this.subscriptionUpdated(trx, project, event.data.object);
       case 'charge.refunded': {
-        const paymentIntentId = text(object.payment_intent);
+        const charge = event.data.object;
+        const paymentIntentId = text(charge.payment_intent);
         const row = paymentIntentId ? await findProductRowByStripeId(trx, project.id, { paymentIntentId }) : undefined;
         if (!row || row.refunded_at !== null) return false;
-        const currency = (text(object.currency) ?? 'usd').toUpperCase();
-        const refunds = record(object.refunds).data;
-        const refundId = Array.isArray(refunds) ? text(record(refunds[0]).id) : undefined;
+        const currency = (text(charge.currency) ?? 'usd').toUpperCase();
+        const refundId = text(charge.refunds?.data?.[0]?.id);
         const id = await this.transactions.applyRefund(trx, project, row, {
-          amount: toMoney(Number(object.amount_refunded ?? 0), currency),
+          amount: toMoney(Number(charge.amount_refunded ?? 0), currency),
           currency,
           testMode: false,
           stripeRefundId: refundId ?? null,
@@ -432,14 +442,12 @@ export class StripeService {
    * Stripe changed a subscription: ended for good (canceled, incomplete and expired) it ends the
    * product; otherwise its period end and `cancel_at_period_end` are kept.
    */
-  private async subscriptionUpdated(trx: DbHandle, project: Project, subscription: Metadata): Promise<boolean> {
+  private async subscriptionUpdated(trx: DbHandle, project: Project, subscription: LegacySubscription): Promise<boolean> {
     const id = text(subscription.id);
     const row = id ? await findProductRowByStripeId(trx, project.id, { subscriptionId: id }) : undefined;
     if (!row) return false;
     if (endedSubscriptionStatuses.has(text(subscription.status) ?? '')) return this.payments.end(trx, project, row, 'canceled', new Date());
-    const items = record(subscription.items).data;
-    const firstItem = record(Array.isArray(items) ? items[0] : undefined);
-    const periodEndSeconds = Number(firstItem.current_period_end ?? subscription.current_period_end);
+    const periodEndSeconds = Number(subscription.items?.data?.[0]?.current_period_end ?? subscription.current_period_end);
     return updateSubscriptionState(trx, project.id, row.id, {
       currentPeriodEnd: Number.isFinite(periodEndSeconds) && periodEndSeconds > 0 ? new Date(periodEndSeconds * 1000) : null,
       cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
@@ -447,17 +455,16 @@ export class StripeService {
   }
 
   /** The first paid invoice of a subscription grants it; a later one renews it (its period end moves on). */
-  private async invoicePaid(trx: DbHandle, project: Project, invoice: Metadata): Promise<boolean> {
-    const parent = record(record(invoice.parent).subscription_details);
-    const subscriptionId = text(invoice.subscription) ?? text(parent.subscription);
+  private async invoicePaid(trx: DbHandle, project: Project, invoice: LegacyInvoice): Promise<boolean> {
+    const parent = invoice.parent?.subscription_details;
+    const subscriptionId = text(invoice.subscription) ?? text(parent?.subscription);
     if (!subscriptionId) return false;
-    const line = record(Array.isArray(record(invoice.lines).data) ? (record(invoice.lines).data as unknown[])[0] : undefined);
-    const periodEndSeconds = Number(record(line.period).end ?? invoice.period_end);
+    const periodEndSeconds = Number(invoice.lines?.data?.[0]?.period?.end ?? invoice.period_end);
     const periodEnd = Number.isFinite(periodEndSeconds) && periodEndSeconds > 0 ? new Date(periodEndSeconds * 1000) : null;
     const existing = await findProductRowByStripeId(trx, project.id, { subscriptionId });
     if (existing) return periodEnd ? renewCustomerProduct(trx, project.id, existing.id, periodEnd) : false;
-    const metadata = record(record(invoice.subscription_details).metadata);
-    return this.purchase(trx, project, Object.keys(metadata).length > 0 ? metadata : record(parent.metadata), {
+    const metadata = record(invoice.subscription_details?.metadata);
+    return this.purchase(trx, project, Object.keys(metadata).length > 0 ? metadata : record(parent?.metadata), {
       subscriptionId,
       paymentIntentId: text(invoice.payment_intent) ?? null,
       currentPeriodEnd: periodEnd,
