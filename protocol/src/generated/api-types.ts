@@ -6931,11 +6931,23 @@ export interface components {
             last_used_at_end_user_ip_info?: {
                 ip: string;
                 countryCode?: string | null;
+                /** @description ISO 3166-2 subdivision code; null here (the bundled DB-IP Lite database names the region only, see `regionName`). */
                 regionCode?: string | null;
+                /** @description Gatehouse's own: the region's name from the bundled IP database. */
+                regionName?: string | null;
                 cityName?: string | null;
                 latitude?: number | null;
                 longitude?: number | null;
                 tzIdentifier?: string | null;
+            };
+            /** @description Gatehouse's own: the device that signed the session in, parsed from its user agent (absent when none was sent). */
+            device?: {
+                /** @description Name and major version, e.g. `Chrome 131`. */
+                browser: string | null;
+                /** @description Name and version, e.g. `iOS 17.1`. */
+                os: string | null;
+                /** @description `desktop`, `mobile`, `tablet`, … as ua-parser-js names it; null when the user agent names no browser or OS. */
+                device_type: string | null;
             };
         };
         SessionList: {
