@@ -6931,7 +6931,7 @@ export interface components {
             last_used_at_end_user_ip_info?: {
                 ip: string;
                 countryCode?: string | null;
-                /** @description ISO 3166-2 subdivision code; null here (the bundled DB-IP Lite database names the region only, see `regionName`). */
+                /** @description Null: the bundled DB-IP Lite has no ISO 3166-2 codes. */
                 regionCode?: string | null;
                 /** @description Gatehouse's own: the region's name from the bundled IP database. */
                 regionName?: string | null;
@@ -6946,7 +6946,7 @@ export interface components {
                 browser: string | null;
                 /** @description Name and version, e.g. `iOS 17.1`. */
                 os: string | null;
-                /** @description `desktop`, `mobile`, `tablet`, … as ua-parser-js names it; null when the user agent names no browser or OS. */
+                /** @description `desktop`, `mobile`, `tablet`, … (ua-parser-js); null if unknown. */
                 device_type: string | null;
             };
         };
