@@ -78,7 +78,9 @@ describe('device and place of a session', () => {
     const [session] = (await listSessions(access_token)).body.items;
     expect(session.last_used_at_end_user_ip_info).toMatchObject({ countryCode: 'DE', cityName: 'Frankfurt am Main' });
     expect(session.device).toBeUndefined();
-    const server = await env.context.services.users.create(env.project.project, { country_code: 'FR' }, 'password', { ip: londonIp });
+    const server = await env.context.services.users.create(env.project.project, { country_code: 'FR' }, 'password', undefined, {
+      ip: londonIp,
+    });
     expect(server.country_code).toBe('FR');
     expect((await env.context.services.users.get(env.project.project.id, user_id)).country_code).toBe('DE');
   });
