@@ -3,6 +3,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { formatDate, PageHeader, type PanelQuery, QueryState, Section } from '../ui.tsx';
+import { IpPlaceAttribution } from './session-place.tsx';
 
 const accent = '#2563eb';
 const second = '#16a34a';
@@ -96,7 +97,7 @@ export function OverviewPage() {
         <Section title="Countries">
           <QueryState query={metrics} what="the users by country">
             {countries.length === 0 ? (
-              // A user's country is their `country_code`, written through the server API.
+              // A user's country is their `country_code`: given through the server API, else placed from the sign-up's IP.
               <p className="dash-muted">No user has a known country yet.</p>
             ) : (
               <figure className="dash-chart" aria-label="Users by country">
@@ -109,6 +110,7 @@ export function OverviewPage() {
                     <Bar dataKey="users" name="Users" fill={second} />
                   </BarChart>
                 </ResponsiveContainer>
+                <IpPlaceAttribution />
               </figure>
             )}
           </QueryState>

@@ -12,6 +12,7 @@ import { NotificationPreferences } from './user-notification-preferences.tsx';
 import { ConnectedAccounts, OAuthAccounts } from './user-oauth-accounts.tsx';
 import { UserActivity } from './user-activity.tsx';
 import { methodsOf } from './users.tsx';
+import { deviceOfSession, IpPlaceAttribution, placeOfSession } from './session-place.tsx';
 
 /**
  * One user of the project: profile, the three metadata kinds as JSON editors, contact channels,
@@ -264,6 +265,8 @@ function Sessions({ userId }: { userId: string }) {
               {session.is_impersonation ? 'Impersonation · ' : ''}created {formatDate(session.created_at)}, last used{' '}
               {formatDate(session.last_used_at)}
               {session.last_used_at_end_user_ip_info ? ` from ${session.last_used_at_end_user_ip_info.ip}` : ''}
+              {placeOfSession(session) ? ` (${placeOfSession(session)})` : ''}
+              {deviceOfSession(session) ? ` · ${deviceOfSession(session)}` : ''}
             </span>
             <button
               type="button"
@@ -275,6 +278,7 @@ function Sessions({ userId }: { userId: string }) {
           </li>
         ))}
       </ul>
+      {sessions.data?.items.some((session) => placeOfSession(session)) ? <IpPlaceAttribution /> : null}
     </Section>
   );
 }

@@ -6933,11 +6933,23 @@ export interface components {
             last_used_at_end_user_ip_info?: {
                 ip: string;
                 countryCode?: string | null;
+                /** @description Null: the bundled DB-IP Lite has no ISO 3166-2 codes. */
                 regionCode?: string | null;
+                /** @description Gatehouse's own: the region's name from the bundled IP database. */
+                regionName?: string | null;
                 cityName?: string | null;
                 latitude?: number | null;
                 longitude?: number | null;
                 tzIdentifier?: string | null;
+            };
+            /** @description Gatehouse's own: the device that signed the session in, parsed from its user agent (absent when none was sent). */
+            device?: {
+                /** @description Name and major version, e.g. `Chrome 131`. */
+                browser: string | null;
+                /** @description Name and version, e.g. `iOS 17.1`. */
+                os: string | null;
+                /** @description `desktop`, `mobile`, `tablet`, … (ua-parser-js); null if unknown. */
+                device_type: string | null;
             };
         };
         SessionList: {

@@ -1676,10 +1676,21 @@ export const sharedSchemas = [
           "ip": { "type": "string" },
           "countryCode": { "type": ["string", "null"] },
           "regionCode": { "type": ["string", "null"] },
+          "regionName": { "type": ["string", "null"] },
           "cityName": { "type": ["string", "null"] },
           "latitude": { "type": ["number", "null"] },
           "longitude": { "type": ["number", "null"] },
           "tzIdentifier": { "type": ["string", "null"] }
+        }
+      },
+      "device": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["browser", "os", "device_type"],
+        "properties": {
+          "browser": { "type": ["string", "null"] },
+          "os": { "type": ["string", "null"] },
+          "device_type": { "type": ["string", "null"] }
         }
       }
     }

@@ -1,4 +1,4 @@
-import { SignUpNotEnabledError, UserEmailAlreadyExistsError } from '@gatehouse/protocol/errors';
+import { SignUpNotEnabledError, SignUpRejectedError, UserEmailAlreadyExistsError } from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { RequestAuth } from '../../../request-context/request-auth.ts';
 import type { EmailService } from '../../messaging/email/index.ts';
@@ -61,17 +61,26 @@ export class OtpAuthService {
     const owner = await this.users.findAuthEmail(project.id, email);
     if (owner && !owner.is_verified) throw new UserEmailAlreadyExistsError({ email, would_work_if_email_was_verified: true });
     if (!owner && !project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
-    await this.codes.redeem(project.id, 'otp_sign_in', code);
-    if (owner)
+    if (owner) {
+      await this.codes.redeem(project.id, 'otp_sign_in', code);
       return {
         ...(await this.signIn.signInWithMfaCheck(project, await this.users.get(project.id, owner.user_id), { ip })),
         is_new_user: false,
       };
+    }
     const write = { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true };
     const anonymous = auth.user?.record.is_anonymous ? auth.user.record : undefined;
-    const user: UserRecord = anonymous
-      ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'otp', botChallenge, ip })
-      : await this.users.create(project, write, 'otp', undefined, { botChallenge, ip });
+    // A sign-up the rules reject leaves the code usable: the person can retry once the rules change.
+    const user: UserRecord = await this.codes.redeemUnless(
+      project.id,
+      'otp_sign_in',
+      code,
+      (error) => error instanceof SignUpRejectedError,
+      () =>
+        anonymous
+          ? this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'otp', botChallenge, ip })
+          : this.users.create(project, write, 'otp', undefined, { botChallenge, ip }),
+    );
     return { ...(await this.signIn.signIn(project, user, { ip })), is_new_user: true };
   }
 }

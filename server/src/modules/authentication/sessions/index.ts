@@ -7,11 +7,16 @@ import { sessionHandlers } from './sessions.routes.ts';
 import { TokenService } from './token.service.ts';
 import * as migration0003 from './migrations/0003-replaced-refresh-tokens.ts';
 import * as migration0050 from './migrations/0050-refresh-token-successor.ts';
+import * as migration0230 from './migrations/0230-session-user-agent.ts';
 
 /** Sessions (refresh tokens): refresh with optional rotation, listing, revocation. */
 export const sessionsModule = defineModule({
   name: 'sessions',
-  migrations: { '0003-replaced-refresh-tokens': migration0003, '0050-refresh-token-successor': migration0050 },
+  migrations: {
+    '0003-replaced-refresh-tokens': migration0003,
+    '0050-refresh-token-successor': migration0050,
+    '0230-session-user-agent': migration0230,
+  },
   requires: [accessTokensModule, usersModule, auditLogModule],
   services: ({ accessTokens, users, auditLog }, { db }) => {
     const sessions = new SessionService(db, auditLog);

@@ -22,12 +22,16 @@ import {
 } from './session.repository.ts';
 import { findSessionById, findSessionByToken, type RefreshableSession, recordSessionUse } from './session-refresh.repository.ts';
 import { sealSuccessor, unsealSuccessor } from './successor-seal.ts';
+import { currentRequestOrigin } from '../../../request-context/request-origin.ts';
 
 export const defaultSessionLifetimeMillis = 365 * 24 * 60 * 60 * 1000;
 /** With rotation on, the replaced token still works this long (concurrent refreshes from several tabs). */
 export const rotationGraceMillis = 10_000;
 /** Last-used times are written at most this often per session, keeping refresh a read on the hot path. */
 const lastUsedWriteIntervalMillis = 60_000;
+
+/** A stored user agent is cut to this (real ones are a few hundred characters). */
+const maxStoredUserAgentLength = 1024;
 
 /** A refresh token: 45 lowercase base32 characters (225 bits), stored only as a digest. */
 export const generateRefreshToken = (): string => randomBase32(45);
@@ -56,6 +60,7 @@ export class SessionService {
         token_hash: digestSecret(refreshToken),
         expires_at: new Date(now + (options.expiresInMillis ?? defaultSessionLifetimeMillis)),
         last_used_ip: options.ip ?? null,
+        user_agent: currentRequestOrigin()?.userAgent?.slice(0, maxStoredUserAgentLength) ?? null,
         is_impersonation: options.isImpersonation ?? false,
       });
       // Every way in ends here: one entry per sign-in; impersonation names who started it (the request's actor).

@@ -10,6 +10,8 @@ export interface RefreshSessionTable {
   expires_at: Date;
   last_used_at: Generated<Date>;
   last_used_ip: string | null;
+  /** The user agent of the sign-in (migration 0230); null before it or when none was sent. */
+  user_agent: Generated<string | null>;
   is_impersonation: Generated<boolean>;
 }
 

@@ -244,3 +244,34 @@ describe('which sign-ups the rules judge, and how', () => {
     });
   });
 });
+
+describe('a sign-in code whose sign-up the rules reject', () => {
+  it('is not used up: the same code signs up once the rule is turned off, and only once', async () => {
+    const project = await projectWithRules({ block: rule({ type: 'reject', message: 'Not yet.' }) });
+    const email = newEmail('hit');
+    const sent = await env.context.request({
+      method: 'POST',
+      url: '/api/v1/auth/otp/send-sign-in-code',
+      headers: project.headers.client,
+      payload: { email, callback_url: callbackUrl },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const code = env.context.codeSentTo(email);
+    const signIn = () =>
+      env.context.request({ method: 'POST', url: '/api/v1/auth/otp/sign-in', headers: project.headers.client, payload: { code } });
+
+    expectError(await signIn(), 403, 'SIGN_UP_REJECTED', { message: 'Not yet.' });
+    expectError(await signIn(), 403, 'SIGN_UP_REJECTED', { message: 'Not yet.' });
+    expect(await userByEmail(project, email)).toBeUndefined();
+
+    const { services } = env.context;
+    await services.projects.replaceConfigOverride(project.project.id, { ...project.project.config_override, 'auth.signUpRules': {} });
+    const admitted = await signIn();
+    expect(admitted.status, admitted.text).toBe(200);
+    expect(admitted.body.is_new_user).toBe(true);
+    expect((await userByEmail(project, email))?.id).toBe(admitted.body.user_id);
+    const again = await signIn();
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('VERIFICATION_CODE_ALREADY_USED');
+  });
+});

@@ -46,6 +46,16 @@ export async function useCode(db: DbHandle, projectId: ProjectId, id: string, at
   return used.numUpdatedRows > 0n;
 }
 
+/** Makes a used code usable again (the work it was used for was refused before anything was written). */
+export async function releaseCode(db: DbHandle, projectId: ProjectId, id: string): Promise<void> {
+  await kyselyOf(db)
+    .updateTable('verification_code')
+    .set({ used_at: null })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .execute();
+}
+
 /** A filter on one field of the codes' data (`data->>'team_id' = …`). */
 export type DataMatch = Readonly<Record<string, string>>;
 

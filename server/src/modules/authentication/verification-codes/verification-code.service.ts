@@ -17,6 +17,7 @@ import {
   findUnusedCodeById,
   insertCode,
   listUnusedCodes,
+  releaseCode,
   useCode,
   useCodeById,
 } from './verification-code.repository.ts';
@@ -90,6 +91,30 @@ export class VerificationCodeService {
       if (!(await useCode(this.db, projectId, row.id, new Date()))) throw new VerificationCodeAlreadyUsedError();
     }
     return row.data;
+  }
+
+  /**
+   * Runs `work` with the code used up, and makes it usable again when `work` fails with an error
+   * `keepUsable` picks (a sign-up the rules rejected: the person may retry once the rules change).
+   * Concurrent callers still see one use: the others are refused while the first holds it.
+   */
+  async redeemUnless<T>(
+    projectId: ProjectId,
+    purpose: VerificationPurpose,
+    submitted: string,
+    keepUsable: (error: unknown) => boolean,
+    work: (data: Record<string, unknown>) => Promise<T>,
+  ): Promise<T> {
+    const data = await this.redeem(projectId, purpose, submitted);
+    try {
+      return await work(data);
+    } catch (error) {
+      if (keepUsable(error)) {
+        const row = await findCodeByNonce(this.db, projectId, purpose, submitted.trim().toLowerCase().slice(otpLength));
+        if (row) await releaseCode(this.db, projectId, row.id);
+      }
+      throw error;
+    }
   }
 
   /** The live (unused, unexpired) codes of a purpose whose data matches, newest first. */

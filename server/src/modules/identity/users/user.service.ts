@@ -29,6 +29,7 @@ import {
 import { frequentTrigrams, searchProbe } from './user-search.ts';
 import { type TeamView, toServerUser } from './user-views.ts';
 import { assertConsistentWrite, jsonColumn, type ProviderAccountImport, type UserWrite } from './user-writes.ts';
+import { placeOfIp } from '../../../lib/place/ip-place.ts';
 
 /** How long the planner statistics behind the search's probes are kept (autovacuum refreshes them far less often). */
 const searchStatisticsTtlMs = 10 * 60_000;
@@ -171,6 +172,11 @@ export class UserService {
   ): Promise<UserRecord> {
     assertConsistentWrite(write, 'create');
     const passwordHash = await this.passwordHashOf(project, write);
+    // A sign-up's country is where its IP address is, unless given (the rules' `countryCode` and the countries chart).
+    if (signUpMethods.has(signUpMethod) && write.country_code === undefined) {
+      const place = await placeOfIp(signals.ip);
+      if (place?.countryCode) write = { ...write, country_code: place.countryCode };
+    }
     const admission = signUpMethods.has(signUpMethod)
       ? await this.admit(project, { method: signUpMethod as SignUpAttempt['method'], oauthProvider, ...signals }, write, null)
       : undefined;
