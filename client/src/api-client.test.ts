@@ -111,7 +111,10 @@ describe('createApiClient', () => {
     }
     const body = await client.fetchJson(`/audit-log/export?team_id=${team.id}`, {});
     expect(typeof body).toBe('string');
-    const lines = (body as string).trim().split('\n').map((line) => JSON.parse(line) as { action: string });
+    const lines = (body as string)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { action: string });
     expect(lines.map((entry) => entry.action)).toEqual(['scim.directory_created', 'scim.directory_created']);
   });
 });
