@@ -139,7 +139,7 @@ describe('deleteExpiredRows', () => {
       liveToken: await insertEntity('RefreshToken', at(day)),
       lasting: await insertEntity('Session', null),
     };
-    const deleted = await deleteExpiredRows(db());
+    const deleted = await deleteExpiredRows(handleOf(db()));
     expect(await remaining('oauth_provider_entity', 'id', Object.values(entities))).toEqual([entities.liveToken, entities.lasting]);
     expect(deleted.oauth_provider_entity).toBe(2);
   });
