@@ -32,3 +32,13 @@ export function screenshots(testName: string) {
     await page.screenshot({ path: join(dir, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
   };
 }
+
+/**
+ * Closes a page opened with `browser.newPage()` by disposing of its own context. `page.close()` waits, with no
+ * timeout, for Chromium to report the page gone, and Chromium drops a close that races a cross-origin navigation
+ * commit (a redirect back to an app on another port, just seen arriving at that app's server): the test then hangs
+ * until its timeout. Disposing of the context ends every page in it whatever they are doing.
+ */
+export async function closePage(page: Page): Promise<void> {
+  await page.context().close();
+}

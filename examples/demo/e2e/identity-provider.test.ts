@@ -1,16 +1,23 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshots } from './chromium.ts';
+import { closePage, screenshots } from './chromium.ts';
 import { createPasswordUser, submitPasswordSignIn, withDemoInChromium } from './e2e-environment.ts';
 
 /**
  * The demo project as an OpenID provider for a third-party app (issue #35). The relying party is `openid-client`
  * with its own callback server; Chromium opens the RP's authorization URL and follows every redirect: the
  * provider, the handler's sign-in, the consent page, back to the provider and on to the RP's callback.
+ *
+ * Under a loaded CI machine each page of that chain can take many seconds, so the journey is split into steps with
+ * a budget each, every wait is a poll on what the person would see (never a fixed sleep, never a navigation's load
+ * event: the chain is redirects and script-driven moves), and Playwright's own waits get the same generous bound.
  */
 const env = withDemoInChromium();
+const step = { timeout: 120_000 };
+const wait = { timeout: 60_000 };
 let rp: { server: Server; url: string; callbacks: URL[] };
 
 beforeAll(async () => {
@@ -37,30 +44,62 @@ async function registerApplication(type: 'public' | 'confidential') {
   return response.body as { client_id: string; client_secret: string | null };
 }
 
-describe('Gatehouse as an OpenID provider, in Chromium', () => {
-  it('openid-client completes code + PKCE through sign-in and consent, refreshes and reads userinfo', { timeout: 120_000 }, async () => {
-    const shot = screenshots('identity-provider');
-    const application = await registerApplication('public');
+/** A page whose actions (fill, click) wait as long as the polls do. */
+async function newPage(): Promise<Page> {
+  const page = await env.browser.newPage();
+  page.setDefaultTimeout(wait.timeout);
+  return page;
+}
+
+/** Opens a URL as a person types it: the wait is on what comes next, not on the first document's load. */
+const open = (page: Page, url: string) => page.goto(url, { waitUntil: 'commit' });
+
+/**
+ * The browser is back at the app: its callback was asked for `count` times in all, and the page shows the app (the
+ * request reaching the app's server comes before Chromium commits the page: closing it in between is a race).
+ */
+async function backAtTheApp(page: Page, count: number) {
+  await expect.poll(() => rp.callbacks.length, wait).toBeGreaterThanOrEqual(count);
+  await expect.poll(() => page.getByRole('heading', { name: 'Third-party app: signed in' }).isVisible(), wait).toBe(true);
+}
+
+describe('Gatehouse as an OpenID provider, in Chromium: openid-client with code + PKCE', () => {
+  const shot = screenshots('identity-provider');
+  const flow = {} as {
+    page: Page;
+    issuer: URL;
+    application: { client_id: string };
+    config: oidc.Configuration;
+    verifier: string;
+    state: string;
+    user: { email: string; password: string };
+    tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
+  };
+  afterAll(() => flow.page && closePage(flow.page));
+
+  it('the authorization URL leads a signed-out person through sign-in to the consent page', step, async () => {
+    const [application, user, page] = await Promise.all([
+      registerApplication('public'),
+      createPasswordUser(env.platform, 'grace'),
+      newPage(),
+    ]);
     const issuer = new URL(`${env.platform.url}/api/v1/projects/${env.platform.project.project.id}/oauth`);
     const config = await oidc.discovery(issuer, application.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
-    const verifier = oidc.randomPKCECodeVerifier();
-    const state = oidc.randomState();
+    Object.assign(flow, { page, issuer, application, config, user, verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState() });
     const authorizationUrl = oidc.buildAuthorizationUrl(config, {
       redirect_uri: `${rp.url}/callback`,
       scope: 'openid email profile offline_access',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge: await oidc.calculatePKCECodeChallenge(flow.verifier),
       code_challenge_method: 'S256',
-      state,
+      state: flow.state,
       prompt: 'consent',
     });
 
-    const grace = await createPasswordUser(env.platform, 'grace');
-    const page = await env.browser.newPage();
-    await page.goto(authorizationUrl.href);
+    await open(page, authorizationUrl.href);
     // Signed out: the consent page sends the person to sign in, and back.
-    await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe('/handler/sign-in');
-    await submitPasswordSignIn(page, grace);
-    await expect.poll(() => page.getByRole('heading', { name: 'Authorize Acme Notes' }).isVisible(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => new URL(page.url()).pathname, wait).toBe('/handler/sign-in');
+    await submitPasswordSignIn(page, user);
+    await expect.poll(() => page.getByRole('heading', { name: 'Authorize Acme Notes' }).isVisible(), wait).toBe(true);
     const asked = await page.getByRole('list', { name: 'What the application asks for' }).getByRole('listitem').allTextContents();
     expect(asked).toEqual([
       'Know who you are (your user id)',
@@ -69,40 +108,56 @@ describe('Gatehouse as an OpenID provider, in Chromium', () => {
       'Stay connected when you are not using it',
     ]);
     await shot(page, 'consent');
+  });
+
+  it('Allow sends a code to the app, which exchanges it with its verifier and reads userinfo', step, async () => {
+    const { page, config, issuer, application, user } = flow;
+    const before = rp.callbacks.length;
     await page.getByRole('button', { name: 'Allow' }).click();
-    await expect.poll(() => page.url(), { timeout: 30_000 }).toContain(`${rp.url}/callback`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Third-party app: signed in' }).isVisible()).toBe(true);
+    await backAtTheApp(page, before + 1);
 
     const callback = rp.callbacks.at(-1) as URL;
-    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
-    const claims = tokens.claims();
+    flow.tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+    const claims = flow.tokens.claims();
     expect(claims?.iss).toBe(issuer.href);
     expect(claims?.aud).toBe(application.client_id);
-    const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, claims?.sub as string);
-    expect(userinfo.email).toBe(grace.email);
+    const userinfo = await oidc.fetchUserInfo(config, flow.tokens.access_token, claims?.sub as string);
+    expect(userinfo.email).toBe(user.email);
     expect(userinfo.email_verified).toBe(true);
+  });
 
+  it('the refresh token rotates and the new access token reads userinfo', step, async () => {
+    const { config, tokens } = flow;
+    const sub = tokens.claims()?.sub as string;
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token as string);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
-    expect((await oidc.fetchUserInfo(config, refreshed.access_token, claims?.sub as string)).sub).toBe(claims?.sub);
+    expect((await oidc.fetchUserInfo(config, refreshed.access_token, sub)).sub).toBe(sub);
+  });
 
-    // The consent is remembered: a second sign-in goes straight back to the app.
+  it('the consent is remembered: a second sign-in goes straight back to the app', step, async () => {
+    const { page, config } = flow;
     const again = oidc.buildAuthorizationUrl(config, {
       redirect_uri: `${rp.url}/callback`,
       scope: 'openid email',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge: await oidc.calculatePKCECodeChallenge(flow.verifier),
       code_challenge_method: 'S256',
       state: 'second',
     });
     const before = rp.callbacks.length;
-    await page.goto(again.href);
-    await expect.poll(() => rp.callbacks.length, { timeout: 30_000 }).toBe(before + 1);
+    await open(page, again.href);
+    await backAtTheApp(page, before + 1);
+    expect(rp.callbacks.at(-1)?.searchParams.get('state')).toBe('second');
     expect(rp.callbacks.at(-1)?.searchParams.get('code')).toBeTruthy();
-    await page.close();
   });
+});
 
-  it('denied consent sends access_denied to the app', { timeout: 120_000 }, async () => {
-    const application = await registerApplication('confidential');
+describe('Gatehouse as an OpenID provider, in Chromium: refusals', () => {
+  it('denied consent sends access_denied to the app', step, async () => {
+    const [application, linus, page] = await Promise.all([
+      registerApplication('confidential'),
+      createPasswordUser(env.platform, 'linus'),
+      newPage(),
+    ]);
     const issuer = new URL(`${env.platform.url}/api/v1/projects/${env.platform.project.project.id}/oauth`);
     const config = await oidc.discovery(issuer, application.client_id, application.client_secret as string, undefined, {
       execute: [oidc.allowInsecureRequests],
@@ -115,14 +170,16 @@ describe('Gatehouse as an OpenID provider, in Chromium', () => {
       code_challenge_method: 'S256',
       state: 'deny',
     });
-    const linus = await createPasswordUser(env.platform, 'linus');
-    const page = await env.browser.newPage();
-    await page.goto(url.href);
-    await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe('/handler/sign-in');
-    await submitPasswordSignIn(page, linus);
-    await page.getByRole('button', { name: 'Deny' }).click();
-    await expect.poll(() => rp.callbacks.at(-1)?.searchParams.get('state'), { timeout: 30_000 }).toBe('deny');
-    expect(rp.callbacks.at(-1)?.searchParams.get('error')).toBe('access_denied');
-    await page.close();
+    try {
+      await open(page, url.href);
+      await expect.poll(() => new URL(page.url()).pathname, wait).toBe('/handler/sign-in');
+      await submitPasswordSignIn(page, linus);
+      await page.getByRole('button', { name: 'Deny' }).click();
+      await expect.poll(() => rp.callbacks.at(-1)?.searchParams.get('state'), wait).toBe('deny');
+      await backAtTheApp(page, 1);
+      expect(rp.callbacks.at(-1)?.searchParams.get('error')).toBe('access_denied');
+    } finally {
+      await closePage(page);
+    }
   });
 });

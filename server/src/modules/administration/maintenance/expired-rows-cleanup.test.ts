@@ -124,6 +124,26 @@ describe('deleteExpiredRows', () => {
     });
   });
 
+  it("deletes the OpenID provider's expired codes, tokens and interactions, and keeps the live and the lasting ones", async () => {
+    const insertEntity = async (model: string, expiresAt: Date | null) => {
+      const id = randomUUID();
+      await db()
+        .insertInto('oauth_provider_entity')
+        .values({ project_id: projectId(), model, id, payload: JSON.stringify({ jti: id }), expires_at: expiresAt })
+        .execute();
+      return id;
+    };
+    const entities = {
+      expiredCode: await insertEntity('AuthorizationCode', at(-minute)),
+      expiredInteraction: await insertEntity('Interaction', at(-day)),
+      liveToken: await insertEntity('RefreshToken', at(day)),
+      lasting: await insertEntity('Session', null),
+    };
+    const deleted = await deleteExpiredRows(handleOf(db()));
+    expect(await remaining('oauth_provider_entity', 'id', Object.values(entities))).toEqual([entities.liveToken, entities.lasting]);
+    expect(deleted.oauth_provider_entity).toBe(2);
+  });
+
   it('deletes expired provider access tokens only when a newer one covers their scopes', async () => {
     const account = await db()
       .insertInto('oauth_account')

@@ -21,6 +21,9 @@ export const expiredRowsGraceMillis: Record<ExpiringTable, number> = {
   refresh_session: 0,
   // Only expired access tokens a newer one covers (see the repository).
   oauth_provider_token: 0,
+  // The OpenID provider's codes, tokens, grants, sessions and interactions: the adapter already treats an expired
+  // one as unknown (oidc-provider answers both alike).
+  oauth_provider_entity: 0,
 };
 
 export type ExpiredRowsDeleted = Record<ExpiringTable, number>;

@@ -1,14 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type DbHandle, kyselyOf } from '../../../db/handle.ts';
 
-/** The tables whose rows lapse (each has an `expires_at`, indexed by migration 0017). */
+/** The tables whose rows lapse (each has an `expires_at`, indexed by migration 0017, the provider's by 0100). */
 export type ExpiringTable =
   | 'verification_code'
   | 'cli_login_attempt'
   | 'oauth_flow'
   | 'oauth_authorization_code'
   | 'refresh_session'
-  | 'oauth_provider_token';
+  | 'oauth_provider_token'
+  | 'oauth_provider_entity';
 
 /** Which rows of a table may go once `cutoff` has passed, written against the table's own name (no alias). */
 function deletable(table: ExpiringTable, cutoff: Date): RawBuilder<boolean> {

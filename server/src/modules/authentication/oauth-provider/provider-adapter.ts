@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { DbHandle } from '../../../db/handle.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
@@ -37,7 +37,11 @@ export function adapterFactory(db: DbHandle, projectId: ProjectId, cipher: AtRes
       findByUid: async (uid) => entityPayload(await findEntity(db, projectId, model, { uid })),
       // Device flow is not enabled: no user codes are ever stored.
       findByUserCode: async () => undefined,
-      consume: (id) => consumeEntity(db, projectId, model, id),
+      // oidc-provider reads a code (or refresh token), sees it unused, then consumes it: two exchanges racing both
+      // pass the read, so the one whose mark finds it already used is refused here, as a second use is.
+      consume: async (id) => {
+        if (!(await consumeEntity(db, projectId, model, id))) throw new errors.InvalidGrant(`${model} already used`);
+      },
       destroy: (id) => destroyEntity(db, projectId, model, id),
       revokeByGrantId: (grantId) => revokeGrant(db, projectId, grantId),
     };

@@ -43,16 +43,20 @@ export async function findEntity(
   return row ? { payload: row.payload as Record<string, unknown>, consumed: row.consumed_at !== null } : undefined;
 }
 
-/** Marks a code or token used (oidc-provider refuses, and revokes the grant of, a code used twice). */
-export async function consumeEntity(db: DbHandle, projectId: ProjectId, model: string, id: string): Promise<void> {
-  await kyselyOf(db)
+/**
+ * Marks a code or token used, answering whether this call did (false: already used, or gone). The check and the
+ * mark are one statement, so of concurrent uses exactly one sees true.
+ */
+export async function consumeEntity(db: DbHandle, projectId: ProjectId, model: string, id: string): Promise<boolean> {
+  const result = await kyselyOf(db)
     .updateTable('oauth_provider_entity')
     .set({ consumed_at: new Date() })
     .where('project_id', '=', projectId)
     .where('model', '=', model)
     .where('id', '=', id)
     .where('consumed_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function destroyEntity(db: DbHandle, projectId: ProjectId, model: string, id: string): Promise<void> {
