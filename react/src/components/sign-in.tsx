@@ -1,15 +1,18 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { useProject } from '../hooks/use-project.ts';
 import { keepReturnTo } from '../navigation.ts';
 import { Card } from '../ui/form.tsx';
 import { Link } from '../ui/link.tsx';
-import { EmailFirstForm } from './email-first-form.tsx';
 import { MagicLinkForm } from './magic-link-form.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
 import { PasskeySignInButton } from './passkey-sign-in-button.tsx';
 import { PasswordSignInForm } from './password-sign-in-form.tsx';
 import { useTranslation } from '../i18n/i18n-context.ts';
+
+// Only projects that ask for the email first need it: a lazy chunk keeps it out of every other
+// project's sign-in page (the page's size budget).
+const EmailFirstForm = lazy(() => import('./email-first-form.tsx').then((module) => ({ default: module.EmailFirstForm })));
 
 /**
  * The sign-in form with every method the project offers (password, emailed link/code, OAuth); when
