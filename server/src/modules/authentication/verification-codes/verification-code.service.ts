@@ -75,6 +75,11 @@ export class VerificationCodeService {
     submitted: string,
     options: { peek?: boolean } = {},
   ): Promise<Record<string, unknown>> {
+    return (await this.redeemRow(projectId, purpose, submitted, options)).data;
+  }
+
+  /** `redeem`, answering the code's row (its id lets `redeemUnless` release it without reading it again). */
+  private async redeemRow(projectId: ProjectId, purpose: VerificationPurpose, submitted: string, options: { peek?: boolean }) {
     const code = submitted.trim().toLowerCase();
     if (code.length !== codeLength) throw new VerificationCodeNotFoundError();
     const row = await findCodeByNonce(this.db, projectId, purpose, code.slice(otpLength));
@@ -90,7 +95,7 @@ export class VerificationCodeService {
     if (!options.peek) {
       if (!(await useCode(this.db, projectId, row.id, new Date()))) throw new VerificationCodeAlreadyUsedError();
     }
-    return row.data;
+    return row;
   }
 
   /**
@@ -105,14 +110,11 @@ export class VerificationCodeService {
     keepUsable: (error: unknown) => boolean,
     work: (data: Record<string, unknown>) => Promise<T>,
   ): Promise<T> {
-    const data = await this.redeem(projectId, purpose, submitted);
+    const row = await this.redeemRow(projectId, purpose, submitted, {});
     try {
-      return await work(data);
+      return await work(row.data);
     } catch (error) {
-      if (keepUsable(error)) {
-        const row = await findCodeByNonce(this.db, projectId, purpose, submitted.trim().toLowerCase().slice(otpLength));
-        if (row) await releaseCode(this.db, projectId, row.id);
-      }
+      if (keepUsable(error)) await releaseCode(this.db, projectId, row.id);
       throw error;
     }
   }
