@@ -49,7 +49,16 @@ export function oauthProtocolHandlers(services: { oauthProviders: ProviderRegist
       return handle(request, reply);
     },
     getOAuthProviderJwks: handle,
-    redirectToOAuthConsent: handle,
+    redirectToOAuthConsent: async (request, reply) => {
+      // An authorization request naming no scope (MCP clients send none when the resource advertises none) asks for
+      // `openid`, the user's identity: oidc-provider would otherwise deny it for want of any scope to grant.
+      const url = new URL(request.raw.url ?? '', 'http://gatehouse.invalid');
+      if (!url.searchParams.get('scope')) {
+        url.searchParams.set('scope', 'openid');
+        request.raw.url = `${url.pathname}${url.search}`;
+      }
+      return handle(request, reply);
+    },
     redirectFromOAuthConsent: handle,
     exchangeOAuthProviderToken: handle,
     getOAuthUserInfo: handle,

@@ -20,7 +20,7 @@ const token = (form: Record<string, string>) =>
     payload: new URLSearchParams(form).toString(),
   });
 
-async function codeFor(clientId: string, resource: string) {
+async function codeFor(clientId: string, resource: string, scope = 'openid files:read') {
   const { headers } = await signedInUser(env.context, env.project);
   const pkce = pkcePair();
   const back = await authorize(
@@ -30,7 +30,7 @@ async function codeFor(clientId: string, resource: string) {
       client_id: clientId,
       response_type: 'code',
       redirect_uri: redirectUri,
-      scope: 'openid files:read',
+      ...(scope ? { scope } : {}),
       resource,
       code_challenge: pkce.challenge,
       code_challenge_method: 'S256',
@@ -113,5 +113,21 @@ describe('resource indicators in the code flow', () => {
     });
     expect(wrongResource.status).toBe(400);
     expect(wrongResource.body.error).toBe('invalid_target');
+  });
+
+  it('asks for openid when the authorization request names no scope, as MCP clients may send it', async () => {
+    const app = await createApplication(env.context, env.project, { name: 'Agent 3', type: 'public', redirect_uris: [redirectUri] });
+    const { code, verifier } = await codeFor(app.client_id, resourceX, '');
+    expect(code).toBeTruthy();
+    const tokens = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: redirectUri,
+      client_id: app.client_id,
+      resource: resourceX,
+    });
+    expect(tokens.status, tokens.text).toBe(200);
+    expect(await resourceServerAccepts(tokens.body.access_token, resourceX)).toBe(true);
   });
 });
