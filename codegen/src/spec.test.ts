@@ -94,8 +94,9 @@ describe('openapi/v1.yaml', () => {
       const body = route.schema.body as { type?: string; additionalProperties?: unknown } | undefined;
       if (body?.type !== 'object') continue;
       // SCIM resources are open: identity providers send extension attributes, which the service keeps as given.
-      // The OAuth provider's forms: RFC 6749 §3.1 and §3.2 say unknown parameters are ignored.
-      const openForms = ['exchangeOAuthProviderToken', 'revokeOAuthProviderToken', 'checkOAuthProviderToken'];
+      // The OAuth provider's forms: RFC 6749 §3.1 and §3.2 say unknown parameters are ignored; RFC 7591 §2 says the
+      // same of client metadata the server does not understand (dynamic registration).
+      const openForms = ['exchangeOAuthProviderToken', 'revokeOAuthProviderToken', 'checkOAuthProviderToken', 'registerOAuthClient'];
       if (body.additionalProperties !== false && !route.specPath.startsWith('/scim/'))
         expect(['checkFeatureSupport', 'receiveStripeWebhook', ...openForms]).toContain(route.operationId);
     }

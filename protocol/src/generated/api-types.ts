@@ -5900,6 +5900,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{project_id}/oauth/reg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dynamic client registration (RFC 7591)
+         * @description Gatehouse's own. An application registers itself (MCP clients do, on first use) when the project's owner has turned on `allow_dynamic_registration` (`PATCH /internal/oauth-provider/settings`); it becomes an OAuth application of the project, marked `registered_dynamically`, that the owner sees and can delete. No initial access token is needed. A client that names no `scope` gets the OpenID scopes (`openid offline_access email profile`); `token_endpoint_auth_method: none` registers a public client (PKCE, no secret). With the setting off the answer is `OAUTH_DYNAMIC_REGISTRATION_DISABLED`.
+         */
+        post: operations["registerOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/webhooks/endpoints": {
         parameters: {
             query?: never;
@@ -6662,6 +6682,32 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Client metadata (RFC 7591 §2; the provider checks each field and refuses an invalid one with `invalid_client_metadata` or `invalid_redirect_uri`). Fields not listed are read by the provider or ignored. */
+        OAuthClientRegistrationRequest: {
+            redirect_uris?: string[];
+            client_name?: string;
+            logo_uri?: string;
+            grant_types?: string[];
+            response_types?: string[];
+            token_endpoint_auth_method?: string;
+            scope?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The registered client's metadata (RFC 7591 §3.2.1). */
+        OAuthClientRegistration: {
+            client_id: string;
+            client_secret?: string;
+            client_id_issued_at?: number;
+            client_secret_expires_at?: number;
+            redirect_uris?: string[];
+            grant_types?: string[];
+            token_endpoint_auth_method?: string;
+            scope?: string;
+            client_name?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description No OAuth application of this project has that client id. */
         OAuthApplicationNotFoundError: {
             /** @constant */
@@ -6685,6 +6731,12 @@ export interface components {
             details: {
                 reason: string;
             };
+        };
+        /** @description The project's owner has not turned on dynamic client registration (`allow_dynamic_registration`). */
+        OAuthDynamicRegistrationDisabledError: {
+            /** @constant */
+            code: "OAUTH_DYNAMIC_REGISTRATION_DISABLED";
+            error: string;
         };
         JsonWebKeySet: {
             keys: components["schemas"]["JsonWebKey"][];
@@ -12383,6 +12435,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["InvalidOAuthApplicationError"];
+            };
+        };
+        /** @description Dynamic client registration is off in this project. */
+        OAUTH_DYNAMIC_REGISTRATION_DISABLED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthDynamicRegistrationDisabledError"];
             };
         };
         /** @description The metadata document. */
@@ -22941,6 +23004,36 @@ export interface operations {
             };
             400: components["responses"]["OAuthProtocolBody400"];
             401: components["responses"]["OAuthProtocol401"];
+            404: components["responses"]["PROJECT_NOT_FOUND"];
+        };
+    };
+    registerOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A project id (a UUID, or `internal`). */
+                project_id: components["parameters"]["ProjectIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientRegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The registered client (its `client_id`, and `client_secret` for a confidential one, shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientRegistration"];
+                };
+            };
+            400: components["responses"]["OAuthProtocolBody400"];
+            403: components["responses"]["OAUTH_DYNAMIC_REGISTRATION_DISABLED"];
             404: components["responses"]["PROJECT_NOT_FOUND"];
         };
     };

@@ -5,6 +5,7 @@
 import { OAuthApplicationNotFoundError } from './errors/o-auth-application-not-found-error.ts';
 import { OAuthInteractionNotFoundError } from './errors/o-auth-interaction-not-found-error.ts';
 import { InvalidOAuthApplicationError } from './errors/invalid-o-auth-application-error.ts';
+import { OAuthDynamicRegistrationDisabledError } from './errors/o-auth-dynamic-registration-disabled-error.ts';
 import { UnsupportedError } from './errors/unsupported-error.ts';
 import { BodyParsingError } from './errors/body-parsing-error.ts';
 import { SchemaError } from './errors/schema-error.ts';
@@ -181,6 +182,7 @@ export {
   OAuthApplicationNotFoundError,
   OAuthInteractionNotFoundError,
   InvalidOAuthApplicationError,
+  OAuthDynamicRegistrationDisabledError,
   UnsupportedError,
   BodyParsingError,
   SchemaError,
@@ -359,6 +361,7 @@ export type KnownErrorCode =
   | "OAUTH_APPLICATION_NOT_FOUND"
   | "OAUTH_INTERACTION_NOT_FOUND"
   | "INVALID_OAUTH_APPLICATION"
+  | "OAUTH_DYNAMIC_REGISTRATION_DISABLED"
   | "UNSUPPORTED_ERROR"
   | "BODY_PARSING_ERROR"
   | "SCHEMA_ERROR"
@@ -765,6 +768,7 @@ export type OperationErrors = {
   getOAuthUserInfo: ProjectNotFoundError | SchemaError;
   revokeOAuthProviderToken: BodyParsingError | ProjectNotFoundError | SchemaError;
   checkOAuthProviderToken: BodyParsingError | ProjectNotFoundError | SchemaError;
+  registerOAuthClient: BodyParsingError | OAuthDynamicRegistrationDisabledError | ProjectNotFoundError | SchemaError;
   listWebhookEndpoints: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   createWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointUrlNotAllowedError;
   getWebhookEndpoint: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError | WebhookEndpointNotFoundError;

@@ -249,6 +249,7 @@ export const operationDescriptors = {
   getOAuthUserInfo: {"operationId":"getOAuthUserInfo","method":"GET","path":"/projects/{project_id}/oauth/me","responseType":"json","auth":"none"},
   revokeOAuthProviderToken: {"operationId":"revokeOAuthProviderToken","method":"POST","path":"/projects/{project_id}/oauth/token/revocation","responseType":"none","bodyType":"application/x-www-form-urlencoded","auth":"none"},
   checkOAuthProviderToken: {"operationId":"checkOAuthProviderToken","method":"POST","path":"/projects/{project_id}/oauth/token/introspection","responseType":"json","bodyType":"application/x-www-form-urlencoded","auth":"none"},
+  registerOAuthClient: {"operationId":"registerOAuthClient","method":"POST","path":"/projects/{project_id}/oauth/reg","responseType":"json","bodyType":"application/json","auth":"none"},
   listWebhookEndpoints: {"operationId":"listWebhookEndpoints","method":"GET","path":"/internal/webhooks/endpoints","responseType":"json","auth":"required"},
   createWebhookEndpoint: {"operationId":"createWebhookEndpoint","method":"POST","path":"/internal/webhooks/endpoints","responseType":"json","bodyType":"application/json","auth":"required"},
   getWebhookEndpoint: {"operationId":"getWebhookEndpoint","method":"GET","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","auth":"required"},

@@ -247,6 +247,7 @@ export type OperationName =
   | "getOAuthUserInfo"
   | "revokeOAuthProviderToken"
   | "checkOAuthProviderToken"
+  | "registerOAuthClient"
   | "listWebhookEndpoints"
   | "createWebhookEndpoint"
   | "getWebhookEndpoint"
@@ -501,6 +502,7 @@ export const exchangeOAuthProviderToken = {"operationId":"exchangeOAuthProviderT
 export const getOAuthUserInfo = {"operationId":"getOAuthUserInfo","method":"GET","path":"/projects/{project_id}/oauth/me","responseType":"json","auth":"none"} as const;
 export const revokeOAuthProviderToken = {"operationId":"revokeOAuthProviderToken","method":"POST","path":"/projects/{project_id}/oauth/token/revocation","responseType":"none","bodyType":"application/x-www-form-urlencoded","auth":"none"} as const;
 export const checkOAuthProviderToken = {"operationId":"checkOAuthProviderToken","method":"POST","path":"/projects/{project_id}/oauth/token/introspection","responseType":"json","bodyType":"application/x-www-form-urlencoded","auth":"none"} as const;
+export const registerOAuthClient = {"operationId":"registerOAuthClient","method":"POST","path":"/projects/{project_id}/oauth/reg","responseType":"json","bodyType":"application/json","auth":"none"} as const;
 export const listWebhookEndpoints = {"operationId":"listWebhookEndpoints","method":"GET","path":"/internal/webhooks/endpoints","responseType":"json","auth":"required"} as const;
 export const createWebhookEndpoint = {"operationId":"createWebhookEndpoint","method":"POST","path":"/internal/webhooks/endpoints","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const getWebhookEndpoint = {"operationId":"getWebhookEndpoint","method":"GET","path":"/internal/webhooks/endpoints/{endpoint_id}","responseType":"json","auth":"required"} as const;

@@ -488,6 +488,8 @@ export { getRevokeOAuthProviderTokenUrl, revokeOAuthProviderToken, getRevokeOAut
 export type { RevokeOAuthProviderTokenMutationResult, RevokeOAuthProviderTokenMutationBody, RevokeOAuthProviderTokenMutationError } from './hooks/revoke-o-auth-provider-token';
 export { getCheckOAuthProviderTokenUrl, checkOAuthProviderToken, getCheckOAuthProviderTokenMutationOptions, useCheckOAuthProviderToken } from './hooks/check-o-auth-provider-token';
 export type { CheckOAuthProviderTokenMutationResult, CheckOAuthProviderTokenMutationBody, CheckOAuthProviderTokenMutationError } from './hooks/check-o-auth-provider-token';
+export { getRegisterOAuthClientUrl, registerOAuthClient, getRegisterOAuthClientMutationOptions, useRegisterOAuthClient } from './hooks/register-o-auth-client';
+export type { RegisterOAuthClientMutationResult, RegisterOAuthClientMutationBody, RegisterOAuthClientMutationError } from './hooks/register-o-auth-client';
 export { getListWebhookEndpointsUrl, listWebhookEndpoints, getListWebhookEndpointsQueryKey, getListWebhookEndpointsQueryOptions, useListWebhookEndpoints, getListWebhookEndpointsSuspenseQueryOptions, useListWebhookEndpointsSuspense } from './hooks/list-webhook-endpoints';
 export type { ListWebhookEndpointsQueryResult, ListWebhookEndpointsQueryError, ListWebhookEndpointsSuspenseQueryResult, ListWebhookEndpointsSuspenseQueryError } from './hooks/list-webhook-endpoints';
 export { getCreateWebhookEndpointUrl, createWebhookEndpoint, getCreateWebhookEndpointMutationOptions, useCreateWebhookEndpoint } from './hooks/create-webhook-endpoint';

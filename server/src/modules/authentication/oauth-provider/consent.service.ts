@@ -52,8 +52,10 @@ export class OAuthConsentService {
     } else {
       const requested = scopesOf(interaction);
       const grant = new provider.Grant({ accountId: userId, clientId });
-      const openIdScopes = requested.filter((scope) => oidcScopes.includes(scope));
-      if (openIdScopes.length > 0) grant.addOIDCScope(openIdScopes.join(' '));
+      // Every requested scope is granted at the provider level too: the project's API scopes are in the provider's
+      // scope list (so clients may register them), and a scope there that the grant lacks sends the browser back to
+      // consent. Tokens for a resource (RFC 8707) carry only that resource's scopes, granted below.
+      if (requested.length > 0) grant.addOIDCScope(requested.join(' '));
       const apiScopes = requested.filter((scope) => !oidcScopes.includes(scope)).join(' ');
       for (const resource of resourcesOf(interaction)) grant.addResourceScope(resource, apiScopes);
       const grantId = await grant.save();

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ProjectNotFoundError } from '@gatehouse/protocol/errors';
+import { OAuthDynamicRegistrationDisabledError, ProjectNotFoundError } from '@gatehouse/protocol/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { setSecurityHeaders } from '../../../plugins/response-headers.ts';
 import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
@@ -12,10 +12,17 @@ type ProjectLookup = { find(id: string): Promise<Project | undefined> };
  * Hands a protocol request to the project's oidc-provider: the route (from the spec) has checked the path and read
  * the form; the provider answers on the raw response, with the platform's headers (request id, CORS...) on it.
  */
-async function delegate(registry: ProviderRegistry, projects: ProjectLookup, request: FastifyRequest, reply: FastifyReply) {
+async function delegate(
+  registry: ProviderRegistry,
+  projects: ProjectLookup,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  precondition?: (project: Project) => Promise<void>,
+) {
   const projectId = (request.params as { project_id: string }).project_id;
   const project = await projects.find(projectId);
   if (!project) throw new ProjectNotFoundError({ project_id: projectId });
+  await precondition?.(project);
   const provider = await registry.providerFor(project);
   const raw = request.raw as IncomingMessage & { originalUrl?: string; body?: unknown };
   const url = raw.url ?? '';
@@ -42,11 +49,25 @@ export function oauthProtocolHandlers(services: { oauthProviders: ProviderRegist
       return handle(request, reply);
     },
     getOAuthProviderJwks: handle,
-    redirectToOAuthConsent: handle,
+    redirectToOAuthConsent: async (request, reply) => {
+      // An authorization request naming no scope (MCP clients send none when the resource advertises none) asks for
+      // `openid`, the user's identity: oidc-provider would otherwise deny it for want of any scope to grant.
+      const url = new URL(request.raw.url ?? '', 'http://gatehouse.invalid');
+      if (!url.searchParams.get('scope')) {
+        url.searchParams.set('scope', 'openid');
+        request.raw.url = `${url.pathname}${url.search}`;
+      }
+      return handle(request, reply);
+    },
     redirectFromOAuthConsent: handle,
     exchangeOAuthProviderToken: handle,
     getOAuthUserInfo: handle,
     revokeOAuthProviderToken: handle,
     checkOAuthProviderToken: handle,
+    // Checked here rather than left to the provider, whose own answer (a 404 in its format) is no catalogue entry.
+    registerOAuthClient: (request, reply) =>
+      delegate(services.oauthProviders, services.projects, request, reply, async (project) => {
+        if (!(await services.oauthProviders.allowsDynamicRegistration(project))) throw new OAuthDynamicRegistrationDisabledError();
+      }),
   } satisfies Partial<OperationHandlers>;
 }

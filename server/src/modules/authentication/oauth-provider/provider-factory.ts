@@ -63,7 +63,13 @@ export function createProvider(project: Project, options: ProviderOptions, needs
     cookies: { keys: [cookieKey] },
     scopes: [...new Set([...oidcScopes, ...options.apiScopes])],
     claims: standardClaims,
-    clientDefaults: { id_token_signed_response_alg: 'ES256', grant_types: ['authorization_code'], response_types: ['code'] },
+    clientDefaults: {
+      id_token_signed_response_alg: 'ES256',
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      // A dynamically registered client that names no scope may ask for the OpenID ones (not the project's API scopes).
+      scope: oidcScopes.join(' '),
+    },
     enabledJWA: { idTokenSigningAlgValues: ['ES256'], userinfoSigningAlgValues: ['ES256'] },
     responseTypes: ['code'],
     // OAuth 2.1: every authorization code request carries an S256 challenge, public client or not.

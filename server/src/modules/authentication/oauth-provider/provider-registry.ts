@@ -30,6 +30,10 @@ export class ProviderRegistry {
     return `${this.publicUrl}/handler/oauth-consent`;
   }
 
+  async allowsDynamicRegistration(project: Project): Promise<boolean> {
+    return (await findSettings(this.needs.db, project.id)).allow_dynamic_registration;
+  }
+
   providerFor(project: Project): Promise<Provider> {
     let provider = this.cache.get(project.id);
     if (!provider) {
