@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../../app.ts';
+import { placeOfIp } from '../../../lib/place/ip-place.ts';
 import { contractRequest } from '../../../testing/contract.ts';
 import { type SmtpSink, startSmtpSink } from '../../../testing/smtp-sink.ts';
 import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
@@ -52,6 +53,9 @@ beforeAll(async () => {
   // The app as `TRUST_PROXY=127.0.0.1` builds it: injected requests come from 127.0.0.1, the proxy.
   behindProxy = await buildApp({ server: env.context.server, rateLimits: null, trustProxy: '127.0.0.1' });
   await behindProxy.ready();
+  // Both IP databases read once here (~130 MB), not inside the first test's time limit on a loaded machine.
+  expect((await placeOfIp(londonIp))?.countryCode).toBe('GB');
+  expect((await placeOfIp(frankfurtIp))?.countryCode).toBe('DE');
 });
 afterAll(async () => {
   await behindProxy?.close();
