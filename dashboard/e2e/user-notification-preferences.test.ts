@@ -41,13 +41,13 @@ describe('the dashboard in Chromium: notification preferences', () => {
     expect(await transactional.isDisabled()).toBe(true);
 
     await marketing.click();
-    await expect.poll(onServer).toEqual({ Transactional: true, Marketing: false });
+    await expect.poll(onServer).toEqual({ Transactional: true, Marketing: false, 'Sign-in alerts': true });
     await expect.poll(() => marketing.isDisabled()).toBe(false);
     expect(await marketing.isChecked()).toBe(false);
     await shot(page, 'marketing-off');
     await expectAccessible(page, 'the user page with notification preferences');
     await marketing.click();
-    await expect.poll(onServer).toEqual({ Transactional: true, Marketing: true });
+    await expect.poll(onServer).toEqual({ Transactional: true, Marketing: true, 'Sign-in alerts': true });
     await expect.poll(() => marketing.isDisabled()).toBe(false);
 
     // The user deleted meanwhile: the change is refused, put back, and the server's message shown.

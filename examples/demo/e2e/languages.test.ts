@@ -22,7 +22,7 @@ const env = withDemoInChromium({
   'apiKeys.enabled': { user: true, team: true },
 });
 /** The project's own words (notification category names are data of the project, not UI text). */
-const projectData = ['Marketing', 'Transactional'];
+const projectData = ['Marketing', 'Transactional', 'Sign-in alerts'];
 const catalogueDir = resolve(import.meta.dirname, '../../../react/src/i18n/catalogues');
 const catalogue = (language: string): Record<string, string> =>
   JSON.parse(readFileSync(join(catalogueDir, `${language}.json`), 'utf8')) as Record<string, string>;

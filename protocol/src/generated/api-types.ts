@@ -2774,9 +2774,11 @@ export interface paths {
         /**
          * A user's email notification preferences
          * @description One entry per notification category, in this order: `Transactional`
-         *     (`7bb82d33-2f54-4a3d-9d23-82739e0d66ef`, always enabled, cannot be disabled) and `Marketing`
-         *     (`4f6f8873-3d04-46bd-8bef-18338b1a1b4c`, enabled until the user turns it off). The categories
-         *     and their ids are fixed (Stack Auth's). Client access reads only its own user (`me` or its own
+         *     (`7bb82d33-2f54-4a3d-9d23-82739e0d66ef`, always enabled, cannot be disabled), `Marketing`
+         *     (`4f6f8873-3d04-46bd-8bef-18338b1a1b4c`, enabled until the user turns it off) and, Gatehouse's
+         *     own, `Sign-in alerts` (`c1f6a0d2-5b7e-4e39-9f0a-8d2b6c4e1a37`, the email about a sign-in from a
+         *     new device, enabled until the user turns it off). The categories and their ids are fixed (the
+         *     first two are Stack Auth's). Client access reads only its own user (`me` or its own
          *     id); server and admin access read any user of the project.
          */
         get: operations["listNotificationPreferences"];
@@ -2936,7 +2938,9 @@ export interface paths {
          *     `Email Verification` `e7d009ce-8d47-4528-b245-5bf119f2ffa3`, `Password Reset`
          *     `a70fb3a4-56c1-4e42-af25-49d25603abd0`, `Magic Link / OTP` `822687fe-8d0a-4467-a0d1-416b6e639478`,
          *     `Team Invitation` `e84de395-2076-4831-9c19-8e9a96a868e4`, `Sign In Invitation`
-         *     `066dd73c-36da-4fd0-b6d6-ebf87683f8bc`), each replaced by the project's version when it has one,
+         *     `066dd73c-36da-4fd0-b6d6-ebf87683f8bc`, and Gatehouse's own `New Device Sign-In`
+         *     `5d3c9b1e-7a42-4f8e-b0c6-2e9d41a7f853` with variables `deviceName`, `placeName`, `signInTime`),
+         *     each replaced by the project's version when it has one,
          *     then the project's own templates (config `emails.templates`) by name. `theme_id` absent: the
          *     project's selected theme; `false`: no theme.
          */
@@ -8071,8 +8075,11 @@ export interface components {
         NotificationPreference: {
             /** Format: uuid */
             notification_category_id: string;
-            /** @enum {string} */
-            notification_category_name: "Transactional" | "Marketing";
+            /**
+             * @description `Sign-in alerts` is Gatehouse's own (Stack has only the first two): the new-device sign-in email.
+             * @enum {string}
+             */
+            notification_category_name: "Transactional" | "Marketing" | "Sign-in alerts";
             enabled: boolean;
             /** @description False for `Transactional`: such a category is always enabled. */
             can_disable: boolean;

@@ -961,7 +961,7 @@ export const sharedSchemas = [
     "required": ["notification_category_id", "notification_category_name", "enabled", "can_disable"],
     "properties": {
       "notification_category_id": { "type": "string", "format": "uuid" },
-      "notification_category_name": { "type": "string", "enum": ["Transactional", "Marketing"] },
+      "notification_category_name": { "type": "string", "enum": ["Transactional", "Marketing", "Sign-in alerts"] },
       "enabled": { "type": "boolean" },
       "can_disable": { "type": "boolean" }
     }

@@ -33,6 +33,7 @@ import { requestAuthModule } from './administration/admin-request-auth/index.ts'
 import { sessionsModule } from './authentication/sessions/index.ts';
 import { scimModule } from './administration/scim/index.ts';
 import { signInModule } from './authentication/sign-in/index.ts';
+import { signInAlertsModule } from './authentication/sign-in-alerts/index.ts';
 import { signUpRulesModule } from './authentication/sign-up-rules/index.ts';
 import { signingKeysModule } from './authentication/signing-keys/index.ts';
 import { ssoModule } from './authentication/sso/index.ts';
@@ -65,6 +66,7 @@ export const modules = [
   contactChannelsModule,
   notificationPreferencesModule,
   emailSendingModule,
+  signInAlertsModule,
   passwordAuthModule,
   otpAuthModule,
   passkeysModule,

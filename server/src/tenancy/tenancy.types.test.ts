@@ -27,6 +27,7 @@ import type * as healthRepository from '../modules/administration/health/health.
 import type * as expiredRowsRepository from '../modules/administration/maintenance/expired-rows.repository.ts';
 import type * as mfaRepository from '../modules/authentication/mfa/mfa.repository.ts';
 import type * as notificationPreferenceRepository from '../modules/messaging/notification-preferences/notification-preference.repository.ts';
+import type * as knownDeviceRepository from '../modules/authentication/sign-in-alerts/known-device.repository.ts';
 import type * as signUpRuleTriggerRepository from '../modules/authentication/sign-up-rules/sign-up-rule-trigger.repository.ts';
 import type * as signUpSignalRepository from '../modules/authentication/sign-up-rules/sign-up-signal.repository.ts';
 import type * as oauthAccountRepository from '../modules/authentication/oauth/oauth-account.repository.ts';
@@ -139,6 +140,7 @@ describe('tenancy as a type', () => {
     expectTypeOf<Unscoped<typeof healthRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof rateLimitCounterRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof mfaRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof knownDeviceRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof notificationPreferenceRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthAccountRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthFlowRepository>>().toEqualTypeOf<never>();

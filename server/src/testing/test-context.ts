@@ -153,13 +153,15 @@ export async function createTestContext(
     /** A request checked against the spec (see contract.ts). */
     request: async (request: InjectOptions & { url: string }) => {
       const response = await contractRequest(app, request);
-      // Work done after the answer (the password reset email) is finished before a test looks for it.
+      // Work done after the answer (the password reset email, the sign-in alert) is finished before a test looks for it.
       await services.passwordReset.settled();
+      await services.signInAlerts.settled();
       return response;
     },
     createProject,
     async close() {
       await services.passwordReset.settled();
+      await services.signInAlerts.settled();
       await app.close();
       await database.close();
       if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });

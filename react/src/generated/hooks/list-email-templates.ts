@@ -16,7 +16,9 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 `Email Verification` `e7d009ce-8d47-4528-b245-5bf119f2ffa3`, `Password Reset`
 `a70fb3a4-56c1-4e42-af25-49d25603abd0`, `Magic Link / OTP` `822687fe-8d0a-4467-a0d1-416b6e639478`,
 `Team Invitation` `e84de395-2076-4831-9c19-8e9a96a868e4`, `Sign In Invitation`
-`066dd73c-36da-4fd0-b6d6-ebf87683f8bc`), each replaced by the project's version when it has one,
+`066dd73c-36da-4fd0-b6d6-ebf87683f8bc`, and Gatehouse's own `New Device Sign-In`
+`5d3c9b1e-7a42-4f8e-b0c6-2e9d41a7f853` with variables `deviceName`, `placeName`, `signInTime`),
+each replaced by the project's version when it has one,
 then the project's own templates (config `emails.templates`) by name. `theme_id` absent: the
 project's selected theme; `false`: no theme.
 

@@ -13,9 +13,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
     
 /**
  * One entry per notification category, in this order: `Transactional`
-(`7bb82d33-2f54-4a3d-9d23-82739e0d66ef`, always enabled, cannot be disabled) and `Marketing`
-(`4f6f8873-3d04-46bd-8bef-18338b1a1b4c`, enabled until the user turns it off). The categories
-and their ids are fixed (Stack Auth's). Client access reads only its own user (`me` or its own
+(`7bb82d33-2f54-4a3d-9d23-82739e0d66ef`, always enabled, cannot be disabled), `Marketing`
+(`4f6f8873-3d04-46bd-8bef-18338b1a1b4c`, enabled until the user turns it off) and, Gatehouse's
+own, `Sign-in alerts` (`c1f6a0d2-5b7e-4e39-9f0a-8d2b6c4e1a37`, the email about a sign-in from a
+new device, enabled until the user turns it off). The categories and their ids are fixed (the
+first two are Stack Auth's). Client access reads only its own user (`me` or its own
 id); server and admin access read any user of the project.
 
  * @summary A user's email notification preferences

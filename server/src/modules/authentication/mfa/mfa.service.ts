@@ -42,7 +42,7 @@ export class MfaService {
     }
     await this.codes.redeem(project.id, 'mfa_attempt', input.code);
     await clearFailures(this.db, project.id, user.id);
-    return this.signIn.signIn(project, user, { ip });
+    return this.signIn.signIn(project, user, { ip, byPerson: true });
   }
 
   /** Forgets the recovery codes and the replay guard of a TOTP secret that changed (in the changing transaction). */

@@ -81,7 +81,7 @@ export class OtpAuthService {
           ? this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'otp', botChallenge, ip })
           : this.users.create(project, write, 'otp', undefined, { botChallenge, ip }),
     );
-    return { ...(await this.signIn.signIn(project, user, { ip })), is_new_user: true };
+    return { ...(await this.signIn.signIn(project, user, { ip, byPerson: true })), is_new_user: true };
   }
 }
 

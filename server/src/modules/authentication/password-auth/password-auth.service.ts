@@ -56,7 +56,7 @@ export class PasswordAuthService {
       ? await this.users.update(project, anonymous.id, { ...write, is_anonymous: false }, { method: 'password', botChallenge, ip })
       : await this.users.create(project, write, 'password', undefined, { botChallenge, ip });
     if (input.verification_callback_url) await this.sendVerification(project, user, input.verification_callback_url);
-    return this.signIn.signIn(project, user, { ip });
+    return this.signIn.signIn(project, user, { ip, byPerson: true });
   }
 
   /** An unknown email costs a full verification too, and answers the same error. */

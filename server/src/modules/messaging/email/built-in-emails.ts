@@ -1,4 +1,5 @@
 import { defaultEmailThemeId } from '../../../tenancy/project-config.ts';
+import { newDeviceSignInTemplate } from './new-device-sign-in-template.ts';
 
 /**
  * The themes and templates every project starts with, as TSX sources under fixed ids (Stack Auth's).
@@ -10,7 +11,13 @@ import { defaultEmailThemeId } from '../../../tenancy/project-config.ts';
 export const lightThemeId = defaultEmailThemeId;
 export const darkThemeId = 'a0172b5d-cff0-463b-83bb-85124697373a';
 
-export type SystemEmailKind = 'email_verification' | 'password_reset' | 'magic_link' | 'team_invitation' | 'sign_in_invitation';
+export type SystemEmailKind =
+  | 'email_verification'
+  | 'password_reset'
+  | 'magic_link'
+  | 'team_invitation'
+  | 'sign_in_invitation'
+  | 'new_device_sign_in';
 
 /** The template id of each email the platform sends itself. */
 export const systemTemplateIds: Record<SystemEmailKind, string> = {
@@ -19,6 +26,8 @@ export const systemTemplateIds: Record<SystemEmailKind, string> = {
   magic_link: '822687fe-8d0a-4467-a0d1-416b6e639478',
   team_invitation: 'e84de395-2076-4831-9c19-8e9a96a868e4',
   sign_in_invitation: '066dd73c-36da-4fd0-b6d6-ebf87683f8bc',
+  /** Gatehouse's own (Stack has no such email). */
+  new_device_sign_in: '5d3c9b1e-7a42-4f8e-b0c6-2e9d41a7f853',
 };
 
 /** The variables each system template is given. */
@@ -28,6 +37,7 @@ export type SystemEmailVariables = {
   magic_link: { magicLink: string; otp: string };
   team_invitation: { teamInvitationLink: string; teamDisplayName: string };
   sign_in_invitation: { signInInvitationLink: string };
+  new_device_sign_in: { deviceName: string; placeName: string; signInTime: string };
 };
 
 const theme = (colors: {
@@ -173,6 +183,7 @@ export const builtInTemplates: Record<string, { displayName: string; tsxSource: 
       variables: { signInInvitationLink: previewLink('sign-in') },
     }),
   },
+  [systemTemplateIds.new_device_sign_in]: { displayName: 'New Device Sign-In', tsxSource: newDeviceSignInTemplate },
 };
 
 /** The template a theme is previewed with (PATCH of a theme renders it). */

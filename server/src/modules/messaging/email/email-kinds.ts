@@ -7,6 +7,8 @@ export type EmailVariables = {
   sign_in_code: { link: string; otp: string };
   team_invitation: { link: string; teamName: string };
   sign_in_invitation: { link: string };
+  /** What signed in, from where and when, as the reader should see them (already written out). */
+  new_device_sign_in: { device: string; place: string; time: string };
 };
 
 export type EmailKind = keyof EmailVariables;
@@ -33,6 +35,10 @@ export const templateOf: {
     variables: { teamInvitationLink: link, teamDisplayName: teamName },
   }),
   sign_in_invitation: ({ link }) => ({ kind: 'sign_in_invitation', variables: { signInInvitationLink: link } }),
+  new_device_sign_in: ({ device, place, time }) => ({
+    kind: 'new_device_sign_in',
+    variables: { deviceName: device, placeName: place, signInTime: time },
+  }),
 };
 
 /** Subjects are headers, not HTML: a line break could start a new header. */

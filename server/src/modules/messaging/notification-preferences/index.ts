@@ -14,6 +14,11 @@ export const notificationPreferencesModule = defineModule({
 });
 
 // The module's public surface: what other modules may import (through this file only).
-export { findNotificationCategory, marketingCategoryId, transactionalCategoryId } from './notification-categories.ts';
+export {
+  findNotificationCategory,
+  marketingCategoryId,
+  signInAlertsCategoryId,
+  transactionalCategoryId,
+} from './notification-categories.ts';
 export type { NotificationCategory } from './notification-categories.ts';
 export type { NotificationPreferenceService } from './notification-preference.service.ts';

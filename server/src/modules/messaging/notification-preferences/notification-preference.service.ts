@@ -49,8 +49,8 @@ export class NotificationPreferenceService {
   }
 
   /**
-   * Whether an email of this category may be sent to the user. The built-in emails are all
-   * transactional; this is the check for a future sender of other categories.
+   * Whether an email of this category may be sent to the user: send-email's Marketing emails and
+   * the new-device sign-in email (Sign-in alerts) ask; the other built-in emails are transactional.
    */
   async isEnabled(projectId: ProjectId, userId: string, categoryId: string): Promise<boolean> {
     const category = findNotificationCategory(categoryId);

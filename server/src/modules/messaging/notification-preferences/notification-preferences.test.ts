@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectError, expectPlain } from '../../../testing/expect-response.ts';
 import { withTestContext } from '../../../testing/test-context.ts';
-import { marketingCategoryId, transactionalCategoryId } from './notification-categories.ts';
+import { marketingCategoryId, signInAlertsCategoryId, transactionalCategoryId } from './notification-categories.ts';
 
 /**
- * Users' email notification preferences (docs/protocol/endpoints.md §21): the two fixed categories with their
- * defaults, `me` and one's own id on client access, any user on server and admin access, and the
+ * Users’ email notification preferences (docs/protocol/endpoints.md §21): the fixed categories (Stack’s two
+ * and Gatehouse's Sign-in alerts) with their defaults, `me` and one's own id on client access, any user on server and admin access, and the
  * refusals (another user, no user, unknown user or category, disabling Transactional).
  */
 const env = withTestContext();
@@ -23,9 +23,12 @@ const transactional = {
   can_disable: false,
 };
 const marketing = { notification_category_id: marketingCategoryId, notification_category_name: 'Marketing', can_disable: true };
+/** Gatehouse's own category: the new-device sign-in email. */
+const signInAlerts = { notification_category_id: signInAlertsCategoryId, notification_category_name: 'Sign-in alerts', can_disable: true };
 const defaults = [
   { ...transactional, enabled: true },
   { ...marketing, enabled: true },
+  { ...signInAlerts, enabled: true },
 ];
 
 /** A signed-in user of the test project and client headers acting as it. */
@@ -37,7 +40,7 @@ async function newUser() {
 }
 
 describe('client access to its own preferences', () => {
-  it('lists both categories, enabled by default', async () => {
+  it('lists every category, enabled by default', async () => {
     const { user, headers } = await newUser();
     const response = await list(headers, 'me');
     expect(response.status).toBe(200);
@@ -53,6 +56,7 @@ describe('client access to its own preferences', () => {
     expect((await list(headers, 'me')).body.items).toEqual([
       { ...transactional, enabled: true },
       { ...marketing, enabled: false },
+      { ...signInAlerts, enabled: true },
     ]);
     expect(await env.context.services.notificationPreferences.isEnabled(env.project.project.id, user.id, marketingCategoryId)).toBe(false);
 
