@@ -4656,6 +4656,8 @@ export interface paths {
          *       `{path}.action.type must be one of allow, reject, restrict, log.`,
          *       `{path}.action.message must be a string of at most 500 characters.`; a condition that does not parse or
          *       type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
+         *     - the default language (Gatehouse's own): a `project.defaultLanguage` that is not one of the `Language` tags is not
+         *       plain text but `LANGUAGE_NOT_SUPPORTED` with the path and the supported tags
          *     - in production mode, the domain checks of ProjectUpdate.is_production_mode.
          */
         patch: operations["updateProjectConfigOverride"];
@@ -6502,11 +6504,18 @@ export interface components {
             bot_challenge?: components["schemas"]["ClientBotChallenge"];
             /** @description Gatehouse's own (not in Stack's shape), present (true) only when the project's `auth.emailFirst` is on: the sign-in page asks for the email first and sends it to `POST /auth/sso/discover`. */
             email_first?: boolean;
+            /** @description Gatehouse's own (not in Stack's shape), present only when the project's `project.defaultLanguage` is set: the language of the UI when neither the provider's `lang` prop nor the browser's languages name one it has. */
+            default_language?: components["schemas"]["Language"];
             enabled_oauth_providers: {
                 id: components["schemas"]["OAuthProviderType"];
             }[];
             domains: components["schemas"]["TrustedDomain"][];
         };
+        /**
+         * @description Gatehouse's own: a language the UI and the built-in emails ship in (a BCP 47 tag, written exactly so): English, German, French, Spanish, Portuguese (Brazil), Japanese, Simplified Chinese, Korean, Arabic.
+         * @enum {string}
+         */
+        Language: "en" | "de" | "fr" | "es" | "pt-BR" | "ja" | "zh-CN" | "ko" | "ar";
         ClientProject: {
             id: components["schemas"]["ProjectId"];
             display_name: string;
@@ -7621,6 +7630,8 @@ export interface components {
             };
             project: {
                 requirePublishableClientKey: boolean;
+                /** @description Gatehouse's own (not in Stack's config): the project's language, absent (English) by default. The handler pages and components use it when neither the provider's `lang` prop nor any of the browser's languages is one the UI has (the client sees it as `config.default_language`); the built-in emails use it for a recipient without a `language` of their own. Any other value is `LANGUAGE_NOT_SUPPORTED` when the config is saved. */
+                defaultLanguage?: components["schemas"]["Language"];
             };
             rbac: {
                 /** @description Permission definitions by id. */
@@ -9257,6 +9268,17 @@ export interface components {
             code: "PASSWORD_BREACHED";
             error: string;
             details: Record<string, never>;
+        };
+        /** @description A language setting (the project config's `project.defaultLanguage`) names a language Gatehouse does not ship. `supported` lists the tags it accepts (exactly as written, e.g. `pt-BR`). Nothing was saved. */
+        LanguageNotSupportedError: {
+            /** @constant */
+            code: "LANGUAGE_NOT_SUPPORTED";
+            error: string;
+            details: {
+                /** @description The setting that holds the language. */
+                path: string;
+                supported: components["schemas"]["Language"][];
+            };
         };
         /** @description Passkey sign-in is disabled for the project. */
         PasskeyAuthenticationNotEnabledError: {
@@ -10998,6 +11020,17 @@ export interface components {
                 "application/json": components["schemas"]["PasswordBreachedError"];
             };
         };
+        /** @description This language is not supported. */
+        LANGUAGE_NOT_SUPPORTED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LanguageNotSupportedError"];
+            };
+        };
         /** @description Passkey sign-in is disabled for the project. */
         PASSKEY_AUTHENTICATION_NOT_ENABLED: {
             headers: {
@@ -12243,13 +12276,13 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), or a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position). */
+        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), or a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED). */
         ConfigSave400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["LanguageNotSupportedError"];
                 "text/plain": string;
             };
         };

@@ -393,6 +393,7 @@ export const sharedSchemas = [
       "allow_team_api_keys": { "type": "boolean" },
       "bot_challenge": { "$ref": "ClientBotChallenge#" },
       "email_first": { "type": "boolean" },
+      "default_language": { "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] },
       "enabled_oauth_providers": {
         "type": "array",
         "items": {
@@ -12829,6 +12830,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "LANGUAGE_NOT_SUPPORTED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "SIGN_UP_RULE_CONDITION_INVALID"
@@ -12888,6 +12890,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "LANGUAGE_NOT_SUPPORTED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "SIGN_UP_RULE_CONDITION_INVALID"
