@@ -6816,6 +6816,8 @@ export interface components {
             /** @deprecated */
             auth_with_email: boolean;
             requires_totp_mfa: boolean;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language, which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
         };
         /** @description What a client sees of its own user; no server-only fields. */
         ClientCurrentUser: {
@@ -6841,6 +6843,8 @@ export interface components {
             restricted_reason: components["schemas"]["RestrictedReason"] | null;
             restricted_by_admin: boolean;
             restricted_by_admin_reason: string | null;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language, which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
         };
         /** @description `/users/me` answers the client view to client access and the server view to server and admin access. */
         CurrentUser: components["schemas"]["ClientCurrentUser"] | components["schemas"]["ServerUser"];
@@ -6860,6 +6864,8 @@ export interface components {
             primary_email?: string;
             /** @description Turns TOTP MFA on with this secret (base64 of 16 to 64 bytes; plain 400 otherwise), or off with null. See `POST /auth/mfa/sign-in`. */
             totp_secret_base64?: string | null;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language (any other value is `SCHEMA_ERROR`), which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
         };
         ServerUserUpdate: {
             display_name?: components["schemas"]["DisplayName"];
@@ -6890,6 +6896,8 @@ export interface components {
             country_code?: string | null;
             /** @description Turns TOTP MFA on with this secret (base64 of 16 to 64 bytes; plain 400 otherwise), or off with null. Setting or clearing it deletes the user's recovery codes and its last used TOTP step. */
             totp_secret_base64?: string | null;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language (any other value is `SCHEMA_ERROR`), which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
         };
         ServerUserCreate: {
             display_name?: components["schemas"]["DisplayName"];
@@ -6907,6 +6915,8 @@ export interface components {
             password_hash?: string;
             /** @description Creates the user with TOTP MFA on, with this secret (base64 of 16 to 64 bytes; plain 400 otherwise); null or absent: off. */
             totp_secret_base64?: string | null;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language (any other value is `SCHEMA_ERROR`), which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
             otp_auth_enabled?: boolean;
             is_anonymous?: boolean;
             restricted_by_admin?: boolean;

@@ -319,7 +319,10 @@ export const sharedSchemas = [
       "is_restricted": { "type": "boolean" },
       "restricted_reason": { "oneOf": [{ "$ref": "RestrictedReason#" }, { "type": "null" }] },
       "restricted_by_admin": { "type": "boolean" },
-      "restricted_by_admin_reason": { "type": ["string", "null"] }
+      "restricted_by_admin_reason": { "type": ["string", "null"] },
+      "language": {
+        "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+      }
     }
   },
   {
@@ -1654,7 +1657,10 @@ export const sharedSchemas = [
       },
       "oauth_providers": { "type": "array", "items": { "$ref": "UserOAuthProviderSummary#" } },
       "auth_with_email": { "type": "boolean" },
-      "requires_totp_mfa": { "type": "boolean" }
+      "requires_totp_mfa": { "type": "boolean" },
+      "language": {
+        "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+      }
     }
   },
   {
@@ -4587,7 +4593,10 @@ export const routeTable = [
               "otp_auth_enabled": { "type": "boolean" },
               "passkey_auth_enabled": { "type": "boolean" },
               "primary_email": { "type": "string", "format": "email", "maxLength": 256 },
-              "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 }
+              "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
+              "language": {
+                "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+              }
             }
           },
           {
@@ -4612,7 +4621,10 @@ export const routeTable = [
               "restricted_by_admin_reason": { "type": ["string", "null"], "maxLength": 1024 },
               "restricted_by_admin_private_details": { "type": ["string", "null"], "maxLength": 4096 },
               "country_code": { "type": ["string", "null"], "pattern": "^[A-Z]{2}$" },
-              "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 }
+              "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
+              "language": {
+                "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+              }
             }
           }
         ]
@@ -4789,6 +4801,9 @@ export const routeTable = [
           "password": { "type": ["string", "null"], "maxLength": 4096 },
           "password_hash": { "type": "string", "maxLength": 256 },
           "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
+          "language": {
+            "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+          },
           "otp_auth_enabled": { "type": "boolean" },
           "is_anonymous": { "type": "boolean" },
           "restricted_by_admin": { "type": "boolean" },
@@ -4943,7 +4958,10 @@ export const routeTable = [
           "restricted_by_admin_reason": { "type": ["string", "null"], "maxLength": 1024 },
           "restricted_by_admin_private_details": { "type": ["string", "null"], "maxLength": 4096 },
           "country_code": { "type": ["string", "null"], "pattern": "^[A-Z]{2}$" },
-          "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 }
+          "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
+          "language": {
+            "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+          }
         }
       },
       "response": { "200": { "$ref": "ServerUser#" } }
