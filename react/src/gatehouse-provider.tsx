@@ -9,10 +9,10 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { setApiClient } from './api-mutator.ts';
 import { type Gatehouse, GatehouseContext, type SignInTokens } from './gatehouse-context.ts';
-import { signUpAnonymously } from './generated/hooks.ts';
+import { getCurrentProject, getGetCurrentProjectQueryKey, signUpAnonymously } from './generated/hooks.ts';
 import { type HandlerUrlOptions, resolveHandlerUrls } from './handler-urls.ts';
 import { createLocalisation, LocalisationContext } from './i18n/i18n-context.ts';
-import { directionOf, pickLanguage } from './i18n/languages.ts';
+import { directionOf, type Language, matchLanguage, pickLanguage } from './i18n/languages.ts';
 import { isTrustedRedirect, navigate, RETURN_TO_PARAM, untrustedRedirectPage, useRenderNavigations } from './navigation.ts';
 import { createGatehouseQueryClient } from './query-policy.ts';
 import { GatehouseStyles, type Theme } from './ui/styles.tsx';
@@ -31,7 +31,8 @@ export type GatehouseProviderProps = {
   theme?: Theme;
   /**
    * The UI's language (`de`, `pt-BR`, `ar`, ...); by default the first of the browser's languages the UI
-   * has, else English. Only this language's messages are downloaded.
+   * has, else the project's default language (`config.default_language`), else English. Only this
+   * language's messages are downloaded.
    */
   lang?: string;
   /**
@@ -59,14 +60,23 @@ export function GatehouseProvider(props: GatehouseProviderProps) {
   const [gatehouse] = useState(() => createGatehouse(props, queryClient));
   // Above the app's Suspense boundaries: a redirect from a suspended render restarts it under the new URL.
   useRenderNavigations();
-  const language = pickLanguage([props.lang, ...(typeof navigator === 'undefined' ? [] : navigator.languages)]);
-  const localisation = useMemo(() => createLocalisation(language), [language]);
+  // The `lang` prop, then the browser's languages, then (asked for only when neither names a language the UI
+  // has) the project's default, then English.
+  const matched = matchLanguage([props.lang, ...(typeof navigator === 'undefined' ? [] : navigator.languages)]);
+  const localisation = useMemo(() => createLocalisation(matched ?? projectLanguage(queryClient)), [matched, queryClient]);
   useEffect(() => {
     // Screen readers, fonts and line breaking follow `lang`; `dir` mirrors the layout for Arabic.
-    const root = document.documentElement;
-    root.lang = language;
-    root.dir = directionOf(language);
-  }, [language]);
+    let current = true;
+    void Promise.resolve(localisation.language).then((language) => {
+      if (!current) return;
+      const root = document.documentElement;
+      root.lang = language;
+      root.dir = directionOf(language);
+    });
+    return () => {
+      current = false;
+    };
+  }, [localisation]);
 
   useEffect(() => {
     // A new sign-in or a sign-out changes whose data the cache holds: start over. Access-token
@@ -147,6 +157,16 @@ function createGatehouse(props: GatehouseProviderProps, queryClient: QueryClient
       return anonymousSignUp;
     },
   };
+}
+
+/** The project's default language (`config.default_language`) through the cache `useProject()` reads; English without one. */
+function projectLanguage(queryClient: QueryClient): Promise<Language> {
+  return queryClient
+    .fetchQuery({ queryKey: getGetCurrentProjectQueryKey(), queryFn: ({ signal }) => getCurrentProject({ signal }), staleTime: 60_000 })
+    .then(
+      (project) => pickLanguage([project.config.default_language]),
+      () => 'en' as const,
+    );
 }
 
 function tokenStoreOf(choice: NonNullable<GatehouseProviderProps['tokenStore']>, projectId: string): TokenStore {

@@ -4660,6 +4660,8 @@ export interface paths {
          *       `{path}.action.type must be one of allow, reject, restrict, log.`,
          *       `{path}.action.message must be a string of at most 500 characters.`; a condition that does not parse or
          *       type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
+         *     - the default language (Gatehouse's own): a `project.defaultLanguage` that is not one of the `Language` tags is not
+         *       plain text but `LANGUAGE_NOT_SUPPORTED` with the path and the supported tags
          *     - in production mode, the domain checks of ProjectUpdate.is_production_mode.
          */
         patch: operations["updateProjectConfigOverride"];
@@ -6526,11 +6528,18 @@ export interface components {
             bot_challenge?: components["schemas"]["ClientBotChallenge"];
             /** @description Gatehouse's own (not in Stack's shape), present (true) only when the project's `auth.emailFirst` is on: the sign-in page asks for the email first and sends it to `POST /auth/sso/discover`. */
             email_first?: boolean;
+            /** @description Gatehouse's own (not in Stack's shape), present only when the project's `project.defaultLanguage` is set: the language of the UI when neither the provider's `lang` prop nor the browser's languages name one it has. */
+            default_language?: components["schemas"]["Language"];
             enabled_oauth_providers: {
                 id: components["schemas"]["OAuthProviderType"];
             }[];
             domains: components["schemas"]["TrustedDomain"][];
         };
+        /**
+         * @description Gatehouse's own: a language the UI and the built-in emails ship in (a BCP 47 tag, written exactly so): English, German, French, Spanish, Portuguese (Brazil), Japanese, Simplified Chinese, Korean, Arabic.
+         * @enum {string}
+         */
+        Language: "en" | "de" | "fr" | "es" | "pt-BR" | "ja" | "zh-CN" | "ko" | "ar";
         ClientProject: {
             id: components["schemas"]["ProjectId"];
             display_name: string;
@@ -6863,6 +6872,8 @@ export interface components {
             /** @deprecated */
             auth_with_email: boolean;
             requires_totp_mfa: boolean;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language, which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
         };
         /** @description What a client sees of its own user; no server-only fields. */
         ClientCurrentUser: {
@@ -6888,6 +6899,8 @@ export interface components {
             restricted_reason: components["schemas"]["RestrictedReason"] | null;
             restricted_by_admin: boolean;
             restricted_by_admin_reason: string | null;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language, which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
         };
         /** @description `/users/me` answers the client view to client access and the server view to server and admin access. */
         CurrentUser: components["schemas"]["ClientCurrentUser"] | components["schemas"]["ServerUser"];
@@ -6907,6 +6920,8 @@ export interface components {
             primary_email?: string;
             /** @description Turns TOTP MFA on with this secret (base64 of 16 to 64 bytes; plain 400 otherwise), or off with null. See `POST /auth/mfa/sign-in`. */
             totp_secret_base64?: string | null;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language (any other value is `SCHEMA_ERROR`), which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
         };
         ServerUserUpdate: {
             display_name?: components["schemas"]["DisplayName"];
@@ -6937,6 +6952,8 @@ export interface components {
             country_code?: string | null;
             /** @description Turns TOTP MFA on with this secret (base64 of 16 to 64 bytes; plain 400 otherwise), or off with null. Setting or clearing it deletes the user's recovery codes and its last used TOTP step. */
             totp_secret_base64?: string | null;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language (any other value is `SCHEMA_ERROR`), which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
         };
         ServerUserCreate: {
             display_name?: components["schemas"]["DisplayName"];
@@ -6954,6 +6971,8 @@ export interface components {
             password_hash?: string;
             /** @description Creates the user with TOTP MFA on, with this secret (base64 of 16 to 64 bytes; plain 400 otherwise); null or absent: off. */
             totp_secret_base64?: string | null;
+            /** @description Gatehouse's own (not in Stack's shape): the user's language (any other value is `SCHEMA_ERROR`), which the built-in emails speak; null (the default) is the project's default language (`project.defaultLanguage`, else English). */
+            language?: components["schemas"]["Language"] | null;
             otp_auth_enabled?: boolean;
             is_anonymous?: boolean;
             restricted_by_admin?: boolean;
@@ -7677,6 +7696,8 @@ export interface components {
             };
             project: {
                 requirePublishableClientKey: boolean;
+                /** @description Gatehouse's own (not in Stack's config): the project's language, absent (English) by default. The handler pages and components use it when neither the provider's `lang` prop nor any of the browser's languages is one the UI has (the client sees it as `config.default_language`); the built-in emails use it for a recipient without a `language` of their own. Any other value is `LANGUAGE_NOT_SUPPORTED` when the config is saved. */
+                defaultLanguage?: components["schemas"]["Language"];
             };
             rbac: {
                 /** @description Permission definitions by id. */
@@ -9316,6 +9337,17 @@ export interface components {
             code: "PASSWORD_BREACHED";
             error: string;
             details: Record<string, never>;
+        };
+        /** @description A language setting (the project config's `project.defaultLanguage`) names a language Gatehouse does not ship. `supported` lists the tags it accepts (exactly as written, e.g. `pt-BR`). Nothing was saved. */
+        LanguageNotSupportedError: {
+            /** @constant */
+            code: "LANGUAGE_NOT_SUPPORTED";
+            error: string;
+            details: {
+                /** @description The setting that holds the language. */
+                path: string;
+                supported: components["schemas"]["Language"][];
+            };
         };
         /** @description Passkey sign-in is disabled for the project. */
         PasskeyAuthenticationNotEnabledError: {
@@ -11057,6 +11089,17 @@ export interface components {
                 "application/json": components["schemas"]["PasswordBreachedError"];
             };
         };
+        /** @description This language is not supported. */
+        LANGUAGE_NOT_SUPPORTED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LanguageNotSupportedError"];
+            };
+        };
         /** @description Passkey sign-in is disabled for the project. */
         PASSKEY_AUTHENTICATION_NOT_ENABLED: {
             headers: {
@@ -12302,13 +12345,13 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), or a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position). */
+        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), or a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED). */
         ConfigSave400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["LanguageNotSupportedError"];
                 "text/plain": string;
             };
         };

@@ -74,6 +74,7 @@ import { WebhookEndpointUrlNotAllowedError } from './errors/webhook-endpoint-url
 import { WebhookMessageNotFoundError } from './errors/webhook-message-not-found-error.ts';
 import { SignUpRuleConditionInvalidError } from './errors/sign-up-rule-condition-invalid-error.ts';
 import { PasswordBreachedError } from './errors/password-breached-error.ts';
+import { LanguageNotSupportedError } from './errors/language-not-supported-error.ts';
 import { PasskeyAuthenticationNotEnabledError } from './errors/passkey-authentication-not-enabled-error.ts';
 import { AnonymousAccountsNotEnabledError } from './errors/anonymous-accounts-not-enabled-error.ts';
 import { AnonymousAuthenticationNotAllowedError } from './errors/anonymous-authentication-not-allowed-error.ts';
@@ -244,6 +245,7 @@ export const knownErrorClasses = {
   WEBHOOK_MESSAGE_NOT_FOUND: WebhookMessageNotFoundError,
   SIGN_UP_RULE_CONDITION_INVALID: SignUpRuleConditionInvalidError,
   PASSWORD_BREACHED: PasswordBreachedError,
+  LANGUAGE_NOT_SUPPORTED: LanguageNotSupportedError,
   PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabledError,
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabledError,
   ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: AnonymousAuthenticationNotAllowedError,

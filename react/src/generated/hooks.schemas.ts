@@ -24,6 +24,7 @@ export type OAuthProviderType = components['schemas']['OAuthProviderType'];
 export type RestrictedReason = components['schemas']['RestrictedReason'];
 export type TrustedDomain = components['schemas']['TrustedDomain'];
 export type ClientProjectConfig = components['schemas']['ClientProjectConfig'];
+export type Language = components['schemas']['Language'];
 export type ClientProject = components['schemas']['ClientProject'];
 export type JsonWebKey = components['schemas']['JsonWebKey'];
 export type OAuthApplicationType = components['schemas']['OAuthApplicationType'];

@@ -10,24 +10,26 @@ export type Translate = (key: MessageKey, values?: Record<string, unknown>) => s
 
 /** The active language's Lingui instance and which of its message groups have arrived. */
 export type Localisation = {
-  language: Language;
+  /** The active language: known at once, or once the project's default language has arrived. */
+  language: Language | Promise<Language>;
   i18n: I18n;
   /** A group's promise while it loads; `true` once its messages are in `i18n`. */
   groups: Partial<Record<MessageGroup, Promise<void> | true>>;
 };
 
-export function createLocalisation(language: Language): Localisation {
+export function createLocalisation(language: Language | Promise<Language>): Localisation {
   const localisation: Localisation = { language, i18n: setupI18n(), groups: {} };
   void ensureGroup(localisation, 'main');
   return localisation;
 }
 
-/** Starts loading a group once; resolves when its messages are in. */
+/** Starts loading a group once (after the language is known); resolves when its messages are in. */
 function ensureGroup(localisation: Localisation, group: MessageGroup): Promise<void> | true {
   const known = localisation.groups[group];
   if (known) return known;
-  const loading = loadMessages[localisation.language][group]().then(({ messages }) => {
-    const { i18n, language } = localisation;
+  const loading = Promise.resolve(localisation.language).then(async (language) => {
+    const { messages } = await loadMessages[language][group]();
+    const { i18n } = localisation;
     i18n.load(language, messages);
     if (i18n.locale !== language) i18n.activate(language);
     localisation.groups[group] = true;
@@ -54,7 +56,9 @@ export function useTranslation(): { t: Translate; i18n: I18n; language: Language
   const localisation = useContext(LocalisationContext);
   if (!localisation) throw new Error('Gatehouse components must be rendered inside <GatehouseProvider>');
   requireGroup(localisation, 'main');
-  const { i18n, language } = localisation;
+  const { i18n } = localisation;
+  // The main group has arrived, so the language is known.
+  const language = i18n.locale as Language;
   const t: Translate = (key, values) => {
     requireGroup(localisation, groupOf(key));
     return i18n._(key, values);

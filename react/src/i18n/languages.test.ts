@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { directionOf, pickLanguage } from './languages.ts';
+import { directionOf, languages, matchLanguage, pickLanguage } from './languages.ts';
 
 describe('pickLanguage', () => {
   it('takes the first wanted language the UI has: the lang prop before the browser', () => {
@@ -26,5 +27,18 @@ describe('pickLanguage', () => {
     expect(directionOf('ar')).toBe('rtl');
     expect(directionOf('de')).toBe('ltr');
     expect(directionOf('en-XA')).toBe('ltr');
+  });
+});
+
+describe('matchLanguage', () => {
+  it('is undefined when no wanted tag is one the UI has (the provider then asks the project for its default)', () => {
+    expect(matchLanguage([undefined, 'nl-NL', 'sv'])).toBeUndefined();
+    expect(matchLanguage([])).toBeUndefined();
+    expect(matchLanguage(['nl', 'fr-CA'])).toBe('fr');
+  });
+
+  it("ships the spec's Language tags (the project's default language and the emails accept those)", () => {
+    const spec = JSON.parse(readFileSync(new URL('../../../server/src/generated/openapi.json', import.meta.url), 'utf8'));
+    expect([...languages]).toEqual(spec.components.schemas.Language.enum);
   });
 });

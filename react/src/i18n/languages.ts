@@ -7,11 +7,10 @@ const rightToLeft = new Set<string>(['ar']);
 export const directionOf = (language: Language): 'ltr' | 'rtl' => (rightToLeft.has(language) ? 'rtl' : 'ltr');
 
 /**
- * The first of the wanted languages (the `lang` prop, then the browser's, then the project's default)
- * that the UI has: exactly (`pt-BR`, case aside), else by its primary language (`de-AT` → `de`,
- * `pt` → `pt-BR`, `zh-Hans-CN` → `zh-CN`); English when none matches.
+ * The first of the wanted tags that the UI has: exactly (`pt-BR`, case aside), else by its primary language
+ * (`de-AT` → `de`, `pt` → `pt-BR`, `zh-Hans-CN` → `zh-CN`); undefined when none matches.
  */
-export function pickLanguage(wanted: readonly (string | null | undefined)[]): Language {
+export function matchLanguage(wanted: readonly (string | null | undefined)[]): Language | undefined {
   const known: readonly Language[] = [...languages, 'en-XA'];
   for (const tag of wanted) {
     if (!tag) continue;
@@ -21,5 +20,8 @@ export function pickLanguage(wanted: readonly (string | null | undefined)[]): La
     const sameLanguage = languages.find((language) => language.split('-')[0] === primary);
     if (sameLanguage) return sameLanguage;
   }
-  return 'en';
+  return undefined;
 }
+
+/** The first of the wanted languages the UI has (see matchLanguage); English when none matches. */
+export const pickLanguage = (wanted: readonly (string | null | undefined)[]): Language => matchLanguage(wanted) ?? 'en';

@@ -319,7 +319,10 @@ export const sharedSchemas = [
       "is_restricted": { "type": "boolean" },
       "restricted_reason": { "oneOf": [{ "$ref": "RestrictedReason#" }, { "type": "null" }] },
       "restricted_by_admin": { "type": "boolean" },
-      "restricted_by_admin_reason": { "type": ["string", "null"] }
+      "restricted_by_admin_reason": { "type": ["string", "null"] },
+      "language": {
+        "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+      }
     }
   },
   {
@@ -393,6 +396,7 @@ export const sharedSchemas = [
       "allow_team_api_keys": { "type": "boolean" },
       "bot_challenge": { "$ref": "ClientBotChallenge#" },
       "email_first": { "type": "boolean" },
+      "default_language": { "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] },
       "enabled_oauth_providers": {
         "type": "array",
         "items": {
@@ -1670,7 +1674,10 @@ export const sharedSchemas = [
       },
       "oauth_providers": { "type": "array", "items": { "$ref": "UserOAuthProviderSummary#" } },
       "auth_with_email": { "type": "boolean" },
-      "requires_totp_mfa": { "type": "boolean" }
+      "requires_totp_mfa": { "type": "boolean" },
+      "language": {
+        "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+      }
     }
   },
   {
@@ -4603,7 +4610,10 @@ export const routeTable = [
               "otp_auth_enabled": { "type": "boolean" },
               "passkey_auth_enabled": { "type": "boolean" },
               "primary_email": { "type": "string", "format": "email", "maxLength": 256 },
-              "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 }
+              "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
+              "language": {
+                "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+              }
             }
           },
           {
@@ -4628,7 +4638,10 @@ export const routeTable = [
               "restricted_by_admin_reason": { "type": ["string", "null"], "maxLength": 1024 },
               "restricted_by_admin_private_details": { "type": ["string", "null"], "maxLength": 4096 },
               "country_code": { "type": ["string", "null"], "pattern": "^[A-Z]{2}$" },
-              "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 }
+              "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
+              "language": {
+                "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+              }
             }
           }
         ]
@@ -4805,6 +4818,9 @@ export const routeTable = [
           "password": { "type": ["string", "null"], "maxLength": 4096 },
           "password_hash": { "type": "string", "maxLength": 256 },
           "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
+          "language": {
+            "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+          },
           "otp_auth_enabled": { "type": "boolean" },
           "is_anonymous": { "type": "boolean" },
           "restricted_by_admin": { "type": "boolean" },
@@ -4959,7 +4975,10 @@ export const routeTable = [
           "restricted_by_admin_reason": { "type": ["string", "null"], "maxLength": 1024 },
           "restricted_by_admin_private_details": { "type": ["string", "null"], "maxLength": 4096 },
           "country_code": { "type": ["string", "null"], "pattern": "^[A-Z]{2}$" },
-          "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 }
+          "totp_secret_base64": { "type": ["string", "null"], "maxLength": 256 },
+          "language": {
+            "oneOf": [{ "type": "string", "enum": ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN", "ko", "ar"] }, { "type": "null" }]
+          }
         }
       },
       "response": { "200": { "$ref": "ServerUser#" } }
@@ -12846,6 +12865,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "LANGUAGE_NOT_SUPPORTED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "SIGN_UP_RULE_CONDITION_INVALID"
@@ -12905,6 +12925,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "LANGUAGE_NOT_SUPPORTED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "SIGN_UP_RULE_CONDITION_INVALID"

@@ -23,6 +23,8 @@ export interface UserTable {
   restricted_by_admin_private_details: string | null;
   country_code: string | null;
   risk_scores: JsonColumn;
+  /** The user's own language (a `Language` tag, Gatehouse's own); null: the project's default language. */
+  language: ColumnType<string | null, string | null | undefined, string | null | undefined>;
   /** How the user signed up: password, otp, oauth, anonymous, server (metrics). */
   sign_up_method: string | null;
   /** Copies of the primary contact channel, kept by a trigger (migration 0004); never written by code. */

@@ -69,6 +69,8 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   `{path}.action.type must be one of allow, reject, restrict, log.`,
   `{path}.action.message must be a string of at most 500 characters.`; a condition that does not parse or
   type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
+- the default language (Gatehouse's own): a `project.defaultLanguage` that is not one of the `Language` tags is not
+  plain text but `LANGUAGE_NOT_SUPPORTED` with the path and the supported tags
 - in production mode, the domain checks of ProjectUpdate.is_production_mode.
 
  * @summary Merge entries into the project's config override

@@ -8,6 +8,7 @@ import { assertValidPasswordPolicy, assertValidSignUpRules } from '../../authent
 import { assertValidBotChallenge } from '../../authentication/bot-challenges/index.ts';
 import { assertProductionReady } from './production-mode.ts';
 import { findUnsafeInput } from '../../../routing/unsafe-input.ts';
+import { assertValidDefaultLanguage } from '../../../tenancy/project-language.ts';
 
 function fail(message: string): never {
   throw new PlainHttpError(400, message);
@@ -34,6 +35,7 @@ export function assertValidConfig(projectId: string, config: ProjectConfig, isPr
   for (const [id, provider] of Object.entries(config.auth.oauth.providers)) assertValidProvider(id, provider);
   assertValidPasswordPolicy(config);
   assertValidBotChallenge(config);
+  assertValidDefaultLanguage(config);
   assertValidSignUpRules(config);
   assertValidEmailServer(config.emails.server);
   for (const [id, domain] of Object.entries(config.domains.trustedDomains)) {

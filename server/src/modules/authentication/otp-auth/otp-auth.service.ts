@@ -41,6 +41,8 @@ export class OtpAuthService {
       to: email,
       kind: 'sign_in_code',
       variables: { link: linkWithCode(callbackUrl, code), otp: otp.toUpperCase() },
+      // The account's language when the address has one; a sign-up to come gets the project's default.
+      language: (await this.users.findByAuthEmail(project.id, email))?.language,
     });
     return { nonce };
   }

@@ -47,7 +47,12 @@ export class PasswordResetService {
     const user = await this.users.findByAuthEmail(project.id, email);
     if (!user) return;
     const { code } = await this.codes.issue(project.id, 'password_reset', { user_id: user.id }, resetCodeLifetimeMillis);
-    await this.email.send(project, { to: email, kind: 'password_reset', variables: { link: linkWithCode(callbackUrl, code) } });
+    await this.email.send(project, {
+      to: email,
+      kind: 'password_reset',
+      variables: { link: linkWithCode(callbackUrl, code) },
+      language: user.language,
+    });
   }
 
   async check(project: Project, code: string): Promise<void> {

@@ -121,7 +121,14 @@ export class ContactChannelService {
       user_id: channel.user_id,
       value: channel.value,
     });
-    await this.email.send(project, { to: channel.value, kind: 'email_verification', variables: { link: linkWithCode(callbackUrl, code) } });
+    // In the user's own language, else the project's default.
+    const { language } = await this.users.get(project.id, channel.user_id);
+    await this.email.send(project, {
+      to: channel.value,
+      kind: 'email_verification',
+      variables: { link: linkWithCode(callbackUrl, code) },
+      language,
+    });
   }
 
   private async write(write: ChannelWrite, work: (trx: DbHandle) => Promise<ContactChannelRow>): Promise<ContactChannelRow> {

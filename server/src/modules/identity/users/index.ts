@@ -2,6 +2,7 @@ import { defineModule } from '../../../kernel/module.ts';
 import { PasswordPolicy, readBreachedPasswordSettings } from '../../../lib/passwords/password-policy.ts';
 import { eventsModule } from '../../platform/events/index.ts';
 import * as migration0075 from './migrations/0075-user-search-trigram-indexes.ts';
+import * as migration0241 from './migrations/0241-user-language.ts';
 import { UserService } from './user.service.ts';
 import { userHandlers } from './users.routes.ts';
 
@@ -17,7 +18,7 @@ export const usersModule = defineModule({
   settings: readBreachedPasswordSettings,
   services: ({ events }, { db, settings }) => ({ users: new UserService(db, events, new PasswordPolicy(settings)) }),
   handlers: userHandlers,
-  migrations: { '0075-user-search-trigram-indexes': migration0075 },
+  migrations: { '0075-user-search-trigram-indexes': migration0075, '0241-user-language': migration0241 },
 });
 
 // The module's public surface: what other modules may import (through this file only).

@@ -41,6 +41,7 @@ export function toServerUser(project: Project, user: UserRecord, selectedTeam?: 
     oauth_providers: user.oauth_providers,
     auth_with_email: (hasPassword || user.otp_auth_enabled) && (user.primary_email_auth_enabled ?? false),
     requires_totp_mfa: user.totp_secret !== null,
+    language: user.language as ServerUser['language'],
   };
 }
 

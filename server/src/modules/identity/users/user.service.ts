@@ -200,6 +200,7 @@ export class UserService {
         restricted_by_admin_reason: write.restricted_by_admin_reason ?? null,
         restricted_by_admin_private_details: write.restricted_by_admin_private_details ?? null,
         country_code: write.country_code ?? null,
+        language: write.language ?? null,
         risk_scores: admission?.riskScores ? JSON.stringify({ sign_up: admission.riskScores }) : null,
         sign_up_method: signUpMethod,
       });
@@ -250,6 +251,7 @@ export class UserService {
         restricted_by_admin_reason: write.restricted_by_admin_reason,
         restricted_by_admin_private_details: write.restricted_by_admin_private_details,
         country_code: write.country_code,
+        language: write.language,
         is_anonymous: write.is_anonymous === false ? false : undefined,
         risk_scores: admission?.riskScores ? JSON.stringify({ sign_up: admission.riskScores }) : undefined,
         password_hash: write.password === null ? null : passwordHash,

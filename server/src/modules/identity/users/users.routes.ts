@@ -22,6 +22,7 @@ const clientWritable: { [Field in keyof Schema<'CurrentUserClientUpdate'>]-?: tr
   passkey_auth_enabled: true,
   primary_email: true,
   totp_secret_base64: true,
+  language: true,
 };
 const clientWritableFields: ReadonlySet<string> = new Set(Object.keys(clientWritable));
 

@@ -1,5 +1,7 @@
 import { defaultEmailThemeId } from '../../../tenancy/project-config.ts';
+import type { Language } from '../../../tenancy/project-language.ts';
 import { newDeviceSignInTemplate } from './new-device-sign-in-template.ts';
+import { type CatalogueEmailKind, localisedTemplateSource, systemTemplateSource } from './system-templates.ts';
 
 /**
  * The themes and templates every project starts with, as TSX sources under fixed ids (Stack Auth's).
@@ -11,13 +13,13 @@ import { newDeviceSignInTemplate } from './new-device-sign-in-template.ts';
 export const lightThemeId = defaultEmailThemeId;
 export const darkThemeId = 'a0172b5d-cff0-463b-83bb-85124697373a';
 
-export type SystemEmailKind =
-  | 'email_verification'
-  | 'password_reset'
-  | 'magic_link'
-  | 'team_invitation'
-  | 'sign_in_invitation'
-  | 'new_device_sign_in';
+/** Every email the platform sends itself: the ones written from the email catalogues, and the sign-in alert (English only for now). */
+export type SystemEmailKind = CatalogueEmailKind | 'new_device_sign_in';
+
+/** The built-in source of a system email in the recipient's language. */
+export function builtInSystemTemplateSource(kind: SystemEmailKind, language: Language): string {
+  return kind === 'new_device_sign_in' ? newDeviceSignInTemplate : localisedTemplateSource(kind, language);
+}
 
 /** The template id of each email the platform sends itself. */
 export const systemTemplateIds: Record<SystemEmailKind, string> = {
@@ -76,112 +78,18 @@ export const builtInThemes: Record<string, { displayName: string; tsxSource: str
   [darkThemeId]: { displayName: 'Default Dark', tsxSource: theme({ page: '#09090b', card: '#18181b', text: '#f4f4f5', muted: '#a1a1aa' }) },
 };
 
-/** A template with one call to action: a heading, a paragraph, a button, the link written out, a footnote. */
-const actionTemplate = (options: {
-  subject: string;
-  heading: string;
-  paragraph: string;
-  button: string;
-  link: string;
-  footnote: string;
-  variables: Record<string, string>;
-  extra?: string;
-}) => `import { Button, Heading, Link, Text } from '@react-email/components';
-
-export const subject = ({ project, variables }) => \`${options.subject}\`;
-export const notificationCategory = 'Transactional';
-export const variablesSchema = {
-  type: 'object',
-  required: ${JSON.stringify(Object.keys(options.variables))},
-  properties: { ${Object.keys(options.variables)
-    .map((name) => `${name}: { type: 'string' }`)
-    .join(', ')} },
-};
-export const previewVariables = ${JSON.stringify(options.variables)};
-
-export function EmailTemplate({ user, project, variables }) {
-  return (
-    <>
-      <Heading as="h1" style={{ fontSize: '22px', fontWeight: 600, margin: '0 0 16px' }}>${options.heading}</Heading>
-      <Text style={{ fontSize: '16px', lineHeight: '24px' }}>${options.paragraph}</Text>${options.extra ?? ''}
-      <Button href={variables.${options.link}} style={{ padding: '12px 24px', backgroundColor: '#2563eb', color: '#ffffff', borderRadius: '6px', fontWeight: 600 }}>
-        ${options.button}
-      </Button>
-      <Text style={{ fontSize: '13px' }}>
-        Or paste this link into your browser: <Link href={variables.${options.link}}>{variables.${options.link}}</Link>
-      </Text>
-      <Text style={{ fontSize: '13px', opacity: 0.7 }}>${options.footnote}</Text>
-    </>
-  );
-}
-`;
-
-const previewLink = (path: string) => `https://example.com/handler/${path}?code=preview`;
-
+/** The built-in templates in English, the words of `catalogues/en.json` (system-templates.ts makes each language's). */
 export const builtInTemplates: Record<string, { displayName: string; tsxSource: string }> = {
   [systemTemplateIds.email_verification]: {
     displayName: 'Email Verification',
-    tsxSource: actionTemplate({
-      subject: 'Verify your email for ${project.display_name}',
-      heading: 'Verify your email',
-      paragraph:
-        'Hi{user.display_name ? ` ${user.display_name}` : ""}, confirm that this address belongs to you to finish setting up your {project.display_name} account.',
-      button: 'Verify email',
-      link: 'emailVerificationLink',
-      footnote: 'If you did not create an account, you can ignore this email.',
-      variables: { emailVerificationLink: previewLink('email-verification') },
-    }),
+    tsxSource: systemTemplateSource('email_verification', 'en'),
   },
-  [systemTemplateIds.password_reset]: {
-    displayName: 'Password Reset',
-    tsxSource: actionTemplate({
-      subject: 'Reset your ${project.display_name} password',
-      heading: 'Reset your password',
-      paragraph: 'Someone asked to reset the password of your {project.display_name} account. Choose a new one here:',
-      button: 'Reset password',
-      link: 'passwordResetLink',
-      footnote: 'If you did not ask for this, you can ignore this email: your password stays as it is.',
-      variables: { passwordResetLink: previewLink('password-reset') },
-    }),
-  },
-  [systemTemplateIds.magic_link]: {
-    displayName: 'Magic Link / OTP',
-    tsxSource: actionTemplate({
-      subject: 'Your ${project.display_name} sign-in code is ${variables.otp}',
-      heading: 'Sign in to {project.display_name}',
-      paragraph: 'Your sign-in code is',
-      extra: `
-      <Text style={{ fontSize: '32px', fontWeight: 700, letterSpacing: '6px', textAlign: 'center', fontFamily: 'Menlo, Consolas, monospace' }}>{variables.otp}</Text>
-      <Text style={{ fontSize: '16px' }}>or click the button:</Text>`,
-      button: 'Sign in',
-      link: 'magicLink',
-      footnote: 'If you did not try to sign in, you can ignore this email.',
-      variables: { magicLink: previewLink('magic-link-callback'), otp: '3SLSWZ' },
-    }),
-  },
-  [systemTemplateIds.team_invitation]: {
-    displayName: 'Team Invitation',
-    tsxSource: actionTemplate({
-      subject: 'You are invited to join ${variables.teamDisplayName} on ${project.display_name}',
-      heading: 'Join {variables.teamDisplayName}',
-      paragraph: 'You have been invited to join the team {variables.teamDisplayName} on {project.display_name}.',
-      button: 'Accept the invitation',
-      link: 'teamInvitationLink',
-      footnote: 'If you do not want to join, you can ignore this email.',
-      variables: { teamInvitationLink: previewLink('team-invitation'), teamDisplayName: 'My Team' },
-    }),
-  },
+  [systemTemplateIds.password_reset]: { displayName: 'Password Reset', tsxSource: systemTemplateSource('password_reset', 'en') },
+  [systemTemplateIds.magic_link]: { displayName: 'Magic Link / OTP', tsxSource: systemTemplateSource('magic_link', 'en') },
+  [systemTemplateIds.team_invitation]: { displayName: 'Team Invitation', tsxSource: systemTemplateSource('team_invitation', 'en') },
   [systemTemplateIds.sign_in_invitation]: {
     displayName: 'Sign In Invitation',
-    tsxSource: actionTemplate({
-      subject: 'You are invited to ${project.display_name}',
-      heading: 'You are invited to {project.display_name}',
-      paragraph: 'You have been invited to sign in to {project.display_name}.',
-      button: 'Sign in',
-      link: 'signInInvitationLink',
-      footnote: 'If you were not expecting this invitation, you can ignore this email.',
-      variables: { signInInvitationLink: previewLink('sign-in') },
-    }),
+    tsxSource: systemTemplateSource('sign_in_invitation', 'en'),
   },
   [systemTemplateIds.new_device_sign_in]: { displayName: 'New Device Sign-In', tsxSource: newDeviceSignInTemplate },
 };

@@ -4,9 +4,11 @@ import type { DbHandle } from '../../../db/handle.ts';
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import { mergeOverride, withoutConfigPath } from '../../../tenancy/project-config.ts';
 import type { Project } from '../../../tenancy/project.ts';
+import type { Language } from '../../../tenancy/project-language.ts';
 import type { ProjectService } from '../../platform/projects/index.ts';
 import {
   blankTemplate,
+  builtInSystemTemplateSource,
   builtInTemplates,
   builtInThemes,
   lightThemeId,
@@ -291,21 +293,24 @@ export class EmailContentService {
     kind: K,
     variables: SystemEmailVariables[K],
     user: EmailProps['user'],
+    language: Language = 'en',
   ): Promise<{ rendered: RenderedEmail & { subject: string }; fallbackReason?: string }> {
     const id = systemTemplateIds[kind];
-    const template = this.templates(project)[id]!;
+    // The project's own edit of the template speaks its own words; the built-in one speaks the recipient's language.
+    const edited = lowerKeys(project.config.emails.templates)[id];
+    const builtIn = builtInSystemTemplateSource(kind, language);
     const props = { user, project: { id: project.id, display_name: project.display_name }, variables };
     try {
       const rendered = await this.renderer.render({
-        templateSource: template.tsxSource,
-        themeSource: this.themeSource(project, template.themeId),
+        templateSource: edited ? edited.tsxSource : builtIn,
+        themeSource: this.themeSource(project, edited?.themeId),
         props,
       });
       return { rendered: { ...rendered, subject: rendered.subject ?? builtInSubject(kind, project) } };
     } catch (error) {
       if (!(error instanceof EmailSourceError)) throw error;
       const rendered = await this.renderer.render({
-        templateSource: builtInTemplates[id]!.tsxSource,
+        templateSource: builtIn,
         themeSource: builtInThemes[lightThemeId]!.tsxSource,
         props,
       });

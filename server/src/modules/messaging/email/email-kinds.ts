@@ -19,6 +19,8 @@ export type OutgoingEmail<K extends EmailKind> = {
   variables: EmailVariables[K];
   /** The recipient as the template sees it (`user`); by default only the address is known. */
   user?: { id?: string; display_name: string | null };
+  /** The recipient's own language (a user's `language`); the project's default language when null or absent. */
+  language?: string | null;
 };
 
 /** Each kind's template (built-in-emails.ts) and the variables it is given. */

@@ -7,6 +7,7 @@ import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import type { HostResolver } from '../../../lib/outbound/outbound-target.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
+import { isSupportedLanguage, projectLanguageOf } from '../../../tenancy/project-language.ts';
 import { BatchRendering, type ProjectForEmail } from './batch-rendering.ts';
 import type { EmailContentService } from './email-content.service.ts';
 import type { EmailDeliverySettings } from './email-delivery-settings.ts';
@@ -77,7 +78,8 @@ export class EmailService {
   ): Promise<{ outboxId: string; delivered: boolean }> {
     const template = templateOf[email.kind](email.variables);
     const user = { ...(email.user ?? { display_name: null }), primary_email: email.to };
-    const { rendered, fallbackReason } = await this.content.renderSystemEmail(project, template.kind, template.variables, user);
+    const language = isSupportedLanguage(email.language) ? email.language : projectLanguageOf(project.config);
+    const { rendered, fallbackReason } = await this.content.renderSystemEmail(project, template.kind, template.variables, user, language);
     if (fallbackReason)
       this.options.log('email template failed, sent the built-in one', { projectId: project.id, kind: email.kind, error: fallbackReason });
     return this.deliver(project, { to: email.to, kind: email.kind, subject: rendered.subject, html: rendered.html, text: rendered.text });

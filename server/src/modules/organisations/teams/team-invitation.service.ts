@@ -41,6 +41,8 @@ export class TeamInvitationService {
       to: email,
       kind: 'team_invitation',
       variables: { link: linkWithCode(callbackUrl, code), teamName: team.display_name },
+      // An invitee who already has an account reads it in their language; anyone else in the project's default.
+      language: (await this.users.findByAuthEmail(project.id, email))?.language,
     });
     return id;
   }

@@ -23,6 +23,7 @@ export function toClientProject(project: Project, botChallenge?: ClientBotChalle
       allow_team_api_keys: config.apiKeys.enabled.team,
       ...(botChallenge ? { bot_challenge: botChallenge } : {}),
       ...(config.auth.emailFirst === true ? { email_first: true } : {}),
+      ...(config.project.defaultLanguage ? { default_language: config.project.defaultLanguage } : {}),
       enabled_oauth_providers: Object.entries(config.auth.oauth.providers)
         .filter(([, provider]) => provider.allowSignIn)
         .map(([id, provider]) => ({ id: (provider.type ?? id) as OAuthProviderType })),
