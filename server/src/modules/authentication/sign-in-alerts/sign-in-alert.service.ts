@@ -78,7 +78,13 @@ export class SignInAlertService {
       place: describePlace(place),
       time: describeTime(sighting.at),
     };
-    await this.email.send(project, { to, kind: 'new_device_sign_in', variables, user: { id: user.id, display_name: user.display_name } });
+    await this.email.send(project, {
+      to,
+      kind: 'new_device_sign_in',
+      variables,
+      user: { id: user.id, display_name: user.display_name },
+      language: user.language,
+    });
   }
 
   /** Records the device; concurrent sign-ins of one user take turns, so a new device is announced once. */

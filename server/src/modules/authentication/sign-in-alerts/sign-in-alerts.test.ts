@@ -85,11 +85,17 @@ async function signIn(target: TestProject, email: string, device: Device) {
 }
 
 /** A user of `target` with a password and a verified (or not) primary email, who never signed in. */
-async function newUser(target: TestProject, options: { email?: string; verified?: boolean } = {}) {
+async function newUser(target: TestProject, options: { email?: string; verified?: boolean; language?: 'de' } = {}) {
   const email = options.email ?? `alert-${randomUUID().slice(0, 8)}@example.com`;
   await env.context.services.users.create(
     target.project,
-    { primary_email: email, primary_email_verified: options.verified ?? true, primary_email_auth_enabled: true, password },
+    {
+      primary_email: email,
+      primary_email_verified: options.verified ?? true,
+      primary_email_auth_enabled: true,
+      password,
+      ...(options.language ? { language: options.language } : {}),
+    },
     'server',
   );
   return email;
@@ -103,7 +109,8 @@ async function alertsInOutbox(target: TestProject, email: string) {
 const alertsDelivered = (email: string) =>
   sink.messages.filter((message) => message.to.includes(email) && message.subject.startsWith('New sign-in'));
 
-describe('the new-device sign-in email', () => {
+// Five password sign-ins (argon2id) and a render per test: generous under a loaded CI machine.
+describe('the new-device sign-in email', { timeout: 120_000 }, () => {
   it('is sent once for a new device, with its device, place and time and nothing that signs in', async () => {
     const email = await newUser(project);
     await signIn(project, email, office);
@@ -132,6 +139,18 @@ describe('the new-device sign-in email', () => {
     await signIn(project, email, office);
     expect(alertsDelivered(email)).toHaveLength(1);
     expect((await alertsInOutbox(project, email)).map((row) => row.status)).toEqual(['sent']);
+  });
+
+  it("is written in the recipient's language", async () => {
+    const email = await newUser(project, { language: 'de' });
+    await signIn(project, email, office);
+    await signIn(project, email, phoneAbroad);
+    const alert = await sink.waitFor((message) => message.to.includes(email) && message.subject.startsWith('Neue Anmeldung'));
+    expect(alert.subject).toBe('Neue Anmeldung bei Ihrem Konto bei Test project');
+    expect(alert.text).toContain('Gerät: Mobile Safari 17 on iOS 17.1');
+    expect(alert.text).toContain('Nicht Sie? Schützen Sie Ihr Konto');
+    expect(alert.html).toContain('lang="de"');
+    expect(alert.text).not.toContain('Not you?');
   });
 
   it('counts a new country as a new device, and not a new browser version', async () => {

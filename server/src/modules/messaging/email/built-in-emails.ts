@@ -1,6 +1,6 @@
 import { defaultEmailThemeId } from '../../../tenancy/project-config.ts';
 import type { Language } from '../../../tenancy/project-language.ts';
-import { newDeviceSignInTemplate } from './new-device-sign-in-template.ts';
+import { newDeviceSignInTemplateSource } from './new-device-sign-in-template.ts';
 import { type CatalogueEmailKind, localisedTemplateSource, systemTemplateSource } from './system-templates.ts';
 
 /**
@@ -13,12 +13,21 @@ import { type CatalogueEmailKind, localisedTemplateSource, systemTemplateSource 
 export const lightThemeId = defaultEmailThemeId;
 export const darkThemeId = 'a0172b5d-cff0-463b-83bb-85124697373a';
 
-/** Every email the platform sends itself: the ones written from the email catalogues, and the sign-in alert (English only for now). */
+/** Every email the platform sends itself: the action emails (system-templates.ts) and the sign-in alert, all from the email catalogues. */
 export type SystemEmailKind = CatalogueEmailKind | 'new_device_sign_in';
+
+const signInAlertSources = new Map<string, string>();
 
 /** The built-in source of a system email in the recipient's language. */
 export function builtInSystemTemplateSource(kind: SystemEmailKind, language: Language): string {
-  return kind === 'new_device_sign_in' ? newDeviceSignInTemplate : localisedTemplateSource(kind, language);
+  if (kind !== 'new_device_sign_in') return localisedTemplateSource(kind, language);
+  const cacheKey = `${kind} ${language}`;
+  let source = signInAlertSources.get(cacheKey);
+  if (source === undefined) {
+    source = newDeviceSignInTemplateSource(language);
+    signInAlertSources.set(cacheKey, source);
+  }
+  return source;
 }
 
 /** The template id of each email the platform sends itself. */
@@ -91,7 +100,7 @@ export const builtInTemplates: Record<string, { displayName: string; tsxSource: 
     displayName: 'Sign In Invitation',
     tsxSource: systemTemplateSource('sign_in_invitation', 'en'),
   },
-  [systemTemplateIds.new_device_sign_in]: { displayName: 'New Device Sign-In', tsxSource: newDeviceSignInTemplate },
+  [systemTemplateIds.new_device_sign_in]: { displayName: 'New Device Sign-In', tsxSource: newDeviceSignInTemplateSource('en') },
 };
 
 /** The template a theme is previewed with (PATCH of a theme renders it). */

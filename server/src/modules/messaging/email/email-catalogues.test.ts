@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { supportedLanguages } from '../../../tenancy/project-language.ts';
 import { type EmailMessageKey, emailCatalogues, messageParts } from './email-catalogues.ts';
+import { newDeviceSignInTemplateSource } from './new-device-sign-in-template.ts';
 import { type CatalogueEmailKind, systemTemplateSource } from './system-templates.ts';
 
 /**
@@ -51,12 +52,15 @@ describe('the email catalogues', () => {
   });
 
   it('is used whole: every English message is in a built-in template, and every language makes every template', () => {
-    const sources = kinds.map((kind) => systemTemplateSource(kind, 'en')).join('\n');
+    const sources = [...kinds.map((kind) => systemTemplateSource(kind, 'en')), newDeviceSignInTemplateSource('en')].join('\n');
     const expressions: Record<string, string> = {
       project: 'project.display_name',
       name: 'user.display_name',
       team: 'variables.teamDisplayName',
       otp: 'variables.otp',
+      device: 'variables.deviceName',
+      place: 'variables.placeName',
+      time: 'variables.signInTime',
     };
     const unused = keys.filter((key) => {
       const jsx = messageParts('en', key)
@@ -68,7 +72,9 @@ describe('the email catalogues', () => {
       return !sources.includes(jsx) && !sources.includes(literal);
     });
     expect({ unused }).toEqual({ unused: [] });
-    for (const language of supportedLanguages)
+    for (const language of supportedLanguages) {
       for (const kind of kinds) expect(systemTemplateSource(kind, language)).toContain('EmailTemplate');
+      expect(newDeviceSignInTemplateSource(language)).toContain('EmailTemplate');
+    }
   });
 });

@@ -9,6 +9,9 @@ const placeholderExpressions: Record<string, string> = {
   name: 'user.display_name',
   team: 'variables.teamDisplayName',
   otp: 'variables.otp',
+  device: 'variables.deviceName',
+  place: 'variables.placeName',
+  time: 'variables.signInTime',
 };
 
 function expressionOf(language: Language, key: EmailMessageKey, name: string): string {
@@ -21,7 +24,7 @@ function expressionOf(language: Language, key: EmailMessageKey, name: string): s
  * A message as JSX children. Text is written as it is (so the dashboard's editor finds it as an editable
  * text); text holding `{ } < > &` is written as a string expression, which JSX takes literally.
  */
-function jsx(language: Language, key: EmailMessageKey): string {
+export function jsx(language: Language, key: EmailMessageKey): string {
   return messageParts(language, key)
     .map((part: MessagePart) =>
       typeof part === 'string'
@@ -34,7 +37,7 @@ function jsx(language: Language, key: EmailMessageKey): string {
 }
 
 /** A message as the body of a JS template literal (the subject). */
-function templateLiteral(language: Language, key: EmailMessageKey): string {
+export function templateLiteral(language: Language, key: EmailMessageKey): string {
   return messageParts(language, key)
     .map((part) =>
       typeof part === 'string'
@@ -88,6 +91,11 @@ const systemTemplates: Record<CatalogueEmailKind, SystemTemplate> = {
 
 const rightToLeft = new Set<Language>(['ar']);
 
+/** English content as it is; another language's marked with its `lang` (and `dir` when written right to left). */
+export function contentWrapper(language: Language): [open: string, close: string] {
+  return language === 'en' ? ['<>', '</>'] : [`<div lang="${language}"${rightToLeft.has(language) ? ' dir="rtl"' : ''}>`, '</div>'];
+}
+
 /**
  * The TSX source of a built-in email in a language: a heading, a paragraph, a button, the link written
  * out and a footnote, in the words of `catalogues/<language>.json`. English's is the template the project
@@ -98,8 +106,7 @@ export function systemTemplateSource(kind: CatalogueEmailKind, language: Languag
   const { section, link, previewVariables, greeting, code } = systemTemplates[kind];
   const text = (name: 'heading' | 'paragraph' | 'button' | 'footnote' | 'orButton') =>
     jsx(language, `${section}.${name}` as EmailMessageKey);
-  const [open, close] =
-    language === 'en' ? ['<>', '</>'] : [`<div lang="${language}"${rightToLeft.has(language) ? ' dir="rtl"' : ''}>`, '</div>'];
+  const [open, close] = contentWrapper(language);
   const greetingLine = greeting
     ? `
       <Text style={{ fontSize: '16px', lineHeight: '24px' }}>{user.display_name ? <>${jsx(language, 'common.greeting')}</> : <>${jsx(language, 'common.greetingNoName')}</>}</Text>`
