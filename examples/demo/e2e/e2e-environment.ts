@@ -23,7 +23,8 @@ export function withDemoInChromium(
       startDemoPlatform(projectConfig, { oauth: options.oauth?.(), payments: options.payments?.(), settings: options.settings?.() }),
       launchChromium(),
     ]);
-  });
+    // A platform start beside Chromium's: under a loaded CI machine this has passed the default 60 s hook timeout.
+  }, 180_000);
   afterAll(async () => {
     await environment.browser?.close();
     await environment.platform?.close();
