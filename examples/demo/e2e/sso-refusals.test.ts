@@ -26,7 +26,12 @@ afterAll(async () => {
 });
 
 const server = (method: 'GET' | 'POST', url: string, payload?: object) =>
-  env.platform.context.request({ method, url: `/api/v1${url}`, headers: env.platform.project.headers.server, ...(payload ? { payload } : {}) });
+  env.platform.context.request({
+    method,
+    url: `/api/v1${url}`,
+    headers: env.platform.project.headers.server,
+    ...(payload ? { payload } : {}),
+  });
 
 beforeAll(async () => {
   const domain = `refusing-${randomUUID().slice(0, 8)}.test`;
@@ -66,7 +71,9 @@ async function signInAtIdp(page: Page, email: string, fault: SamlIdpFault | null
 
 async function expectRefused(page: Page, reason: string) {
   await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe('/handler/error');
-  await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain(`The SAML response was refused (${reason})`);
+  await expect
+    .poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 })
+    .toContain(`The SAML response was refused (${reason})`);
   expect(await page.textContent('body')).toContain('SSO_RESPONSE_INVALID');
   // Nobody signed in: the app's home still greets a visitor.
   await page.goto(`${env.platform.url}/`);

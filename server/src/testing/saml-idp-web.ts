@@ -57,7 +57,10 @@ export async function startSamlIdpWeb(audience: () => string) {
       const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
       if (fault === 'replay' && lastAssertion) {
         const replayed = lastAssertion;
-        samlResponse = Buffer.from(xml.replace(assertionPattern, () => replayed), 'utf8').toString('base64');
+        samlResponse = Buffer.from(
+          xml.replace(assertionPattern, () => replayed),
+          'utf8',
+        ).toString('base64');
       } else if (!fault) lastAssertion = assertionPattern.exec(xml)?.[0] ?? null;
       if (state.tamperNext) {
         state.tamperNext = false;

@@ -152,21 +152,35 @@ describe('an SSO sign-in rolled back', () => {
     const request = TestSamlIdp.readRequest(location);
     const response = await flows.postAcs(
       connection.id,
-      await idp.response({ acsUrl: request.acsUrl, audience: connection.saml.sp_entity_id, email, groups: ['Staff'], inResponseTo: request.id }),
+      await idp.response({
+        acsUrl: request.acsUrl,
+        audience: connection.saml.sp_entity_id,
+        email,
+        groups: ['Staff'],
+        inResponseTo: request.id,
+      }),
     );
     expect(response.status, response.text).toBe(303);
     const refused = new URL(String(response.headers.location));
     expect(refused.origin + refused.pathname).toBe(errorPage);
     expect(refused.searchParams.get('errorCode')).toBe('PERMISSION_NOT_FOUND');
 
-    const signedIn = await context.request({ method: 'GET', url: '/api/v1/audit-log?action=sso.signed_in', headers: project.headers.admin });
+    const signedIn = await context.request({
+      method: 'GET',
+      url: '/api/v1/audit-log?action=sso.signed_in',
+      headers: project.headers.admin,
+    });
     expect(signedIn.status, signedIn.text).toBe(200);
     const onThisConnection = (signedIn.body.items as Entry[]).filter((entry) => entry.details.connection_id === connection.id);
     expect(onThisConnection).toEqual([]);
     const users = await call('GET', `/users?query=${encodeURIComponent(email)}`);
     expect(users.status, users.text).toBe(200);
     expect(users.body.items).toEqual([]);
-    const identities = await context.database.db.selectFrom('sso_identity').select('user_id').where('connection_id', '=', connection.id).execute();
+    const identities = await context.database.db
+      .selectFrom('sso_identity')
+      .select('user_id')
+      .where('connection_id', '=', connection.id)
+      .execute();
     expect(identities).toEqual([]);
   });
 });
