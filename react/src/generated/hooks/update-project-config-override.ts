@@ -20,7 +20,8 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
 - `config_override_string is not valid JSON.`, `config_override_string must be a JSON object.`,
   `config_override_string may not use the key "{__proto__|prototype|constructor}".`
 - a setting keeps the kind of its default: `{path} must be true or false.`, `{path} must be a string.`,
-  `{path} must be an object.`, `{path} must be one of {choices}.` (e.g. `auth.oauth.accountMergeStrategy`)
+  `{path} must be an object.`, `{path} must be one of {choices}.` (e.g. `auth.oauth.accountMergeStrategy`); a
+  setting without a default keeps its kind when given: `auth.emailFirst must be true or false.`
 - each OAuth provider: `auth.oauth.providers.{id} must be an object.`, `auth.oauth.providers.{id}.{setting} must be
   true or false.` (`isShared`, `allowSignIn`, `allowConnectedAccounts`), `... must be a string.` (`type`, `clientId`,
   `clientSecret`, `facebookConfigId`, `microsoftTenantId`, `customCallbackUrl`), `OAuth provider {id} has an unknown

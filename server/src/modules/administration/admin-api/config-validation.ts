@@ -26,12 +26,19 @@ const choices: Record<string, readonly string[]> = {
   'auth.signUpRulesDefaultAction': ['allow', 'reject'],
 };
 
+/** Settings without a default (absent means off) whose value, when given, is a boolean. */
+const optionalFlags = [['auth', 'emailFirst']] as const;
+
 /**
  * The rules a rendered config must follow; the first broken one is the answer (plain 400). The
  * messages are listed in the spec (updateProjectConfigOverride, ProjectConfigUpdate).
  */
 export function assertValidConfig(projectId: string, config: ProjectConfig, isProductionMode: boolean): void {
   assertShape(defaultProjectConfig as unknown as JsonObject, config as unknown as JsonObject, '');
+  for (const [section, flag] of optionalFlags) {
+    const value = (config[section] as JsonObject)[flag];
+    if (value !== undefined && typeof value !== 'boolean') fail(`${section}.${flag} must be true or false.`);
+  }
   for (const [id, provider] of Object.entries(config.auth.oauth.providers)) assertValidProvider(id, provider);
   assertValidPasswordPolicy(config);
   assertValidBotChallenge(config);

@@ -69,6 +69,8 @@ describe('GET /internal/config and PATCH /internal/config/override/{level}', () 
       'config_override_string may not use the key "constructor".',
     ],
     ['a flag that is not a boolean', { 'auth.password.allowSignIn': 'yes' }, 'auth.password.allowSignIn must be true or false.'],
+    ['email-first sign-in that is not a boolean', { 'auth.emailFirst': 'yes' }, 'auth.emailFirst must be true or false.'],
+    ['email-first sign-in given as an object', { auth: { emailFirst: { on: true } } }, 'auth.emailFirst must be true or false.'],
     ['a section that is not an object', { 'auth.oauth.providers': [] }, 'auth.oauth.providers must be an object.'],
     [
       'an unknown account merge strategy',

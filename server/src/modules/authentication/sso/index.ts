@@ -27,7 +27,7 @@ export const ssoModule = defineModule({
   services: ({ projects, users, teams, permissions, oauthFlows, auditLog }, { db, settings, cipher, publicUrl }) => {
     const teamDomains = new TeamDomainService(db, teams, settings, auditLog);
     users.created.subscribe((trx, project, user) => teamDomains.enrol(trx, project, user));
-    const accounts = new SsoAccounts(db, users, teams, permissions);
+    const accounts = new SsoAccounts(db, users, teams, permissions, auditLog);
     return {
       ssoConnections: new SsoConnectionService(db, teams, cipher, publicUrl, auditLog),
       ssoSignIn: new SsoSignInService(db, projects, oauthFlows, accounts, cipher, settings, publicUrl, auditLog),

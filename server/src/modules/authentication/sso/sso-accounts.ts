@@ -5,6 +5,7 @@ import {
 } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../../db/handle.ts';
 import type { Project } from '../../../tenancy/project.ts';
+import type { AuditLog } from '../../administration/audit-log/index.ts';
 import type { PermissionService } from '../../organisations/permissions/index.ts';
 import type { TeamService } from '../../organisations/teams/index.ts';
 import type { UserService } from '../../identity/users/index.ts';
@@ -36,27 +37,38 @@ export class SsoAccounts {
     private readonly users: UserService,
     private readonly teams: TeamService,
     private readonly permissions: PermissionService,
+    private readonly auditLog: AuditLog,
   ) {}
 
+  /**
+   * One transaction: the JIT user (its creation a savepoint inside it), the IdP account's link, the
+   * team membership and mapped permissions, and the `sso.signed_in` audit entry. Any step refused
+   * leaves none of them (no user without its link, no audit entry of a sign-in that did not happen).
+   */
   async signIn(project: Project, connection: SsoConnectionRow, person: SsoPerson): Promise<{ userId: string; isNewUser: boolean }> {
-    const linked = await findIdentityUser(this.db, connection.id, person.subject);
-    let outcome: { userId: string; isNewUser: boolean };
-    if (linked) outcome = { userId: linked, isNewUser: false };
-    else outcome = await this.firstSignIn(project, connection, person);
-    await inTransaction(this.db, async (trx) => {
+    return inTransaction(this.db, async (trx) => {
+      const linked = await findIdentityUser(trx, connection.id, person.subject);
+      const outcome = linked ? { userId: linked, isNewUser: false } : await this.firstSignIn(trx, project, connection, person);
       await insertIdentity(trx, project.id, connection.id, person.subject, outcome.userId);
       await this.teams.joinIn(trx, project, connection.team_id, outcome.userId);
       for (const permissionId of mappedPermissions(connection.attribute_mapping, person.groups))
         await this.permissions.grantTeam(project.id, connection.team_id, outcome.userId, permissionId, trx);
+      await this.auditLog.record(trx, project.id, {
+        action: 'sso.signed_in',
+        teamId: connection.team_id,
+        target: { type: 'user', id: outcome.userId },
+        actor: { type: 'user', id: outcome.userId },
+        details: { connection_id: connection.id, protocol: connection.protocol, is_new_user: outcome.isNewUser },
+      });
+      return outcome;
     });
-    return outcome;
   }
 
-  private async firstSignIn(project: Project, connection: SsoConnectionRow, person: SsoPerson) {
+  private async firstSignIn(trx: DbHandle, project: Project, connection: SsoConnectionRow, person: SsoPerson) {
     const email = person.email as string;
     let emailSignsIn = true;
     const domain = email.slice(email.lastIndexOf('@') + 1);
-    const verified = await findVerifiedDomain(this.db, project.id, domain);
+    const verified = await findVerifiedDomain(trx, project.id, domain);
     const trusted = verified?.team_id === connection.team_id;
     const owner = await this.users.findAuthEmail(project.id, email);
     if (owner) {

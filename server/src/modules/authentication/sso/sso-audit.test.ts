@@ -133,6 +133,58 @@ describe('SSO in the audit log', () => {
   });
 });
 
+describe('an SSO sign-in rolled back', () => {
+  it('leaves no user, no link and no sso.signed_in entry when a step of the JIT sign-in is refused', async () => {
+    // The IdP's group maps to a team permission the project does not define: granting it is refused
+    // after the JIT user was created, linked and made a member, so the whole sign-in rolls back.
+    const created = await call('POST', '/sso/connections', {
+      team_id: teamId,
+      protocol: 'saml',
+      display_name: 'Mapped to nothing',
+      saml: { idp_metadata_xml: idp.metadata() },
+      attribute_mapping: { group_permissions: { Staff: ['never_defined_permission'] } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const connection = created.body as { id: string; saml: { sp_entity_id: string } };
+    const email = newEmail('rolled-back');
+    const errorPage = 'https://app.example.com/handler/error';
+    const { location } = await flows.authorize(project, connection.id, { error_redirect_uri: errorPage });
+    const request = TestSamlIdp.readRequest(location);
+    const response = await flows.postAcs(
+      connection.id,
+      await idp.response({
+        acsUrl: request.acsUrl,
+        audience: connection.saml.sp_entity_id,
+        email,
+        groups: ['Staff'],
+        inResponseTo: request.id,
+      }),
+    );
+    expect(response.status, response.text).toBe(303);
+    const refused = new URL(String(response.headers.location));
+    expect(refused.origin + refused.pathname).toBe(errorPage);
+    expect(refused.searchParams.get('errorCode')).toBe('PERMISSION_NOT_FOUND');
+
+    const signedIn = await context.request({
+      method: 'GET',
+      url: '/api/v1/audit-log?action=sso.signed_in',
+      headers: project.headers.admin,
+    });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    const onThisConnection = (signedIn.body.items as Entry[]).filter((entry) => entry.details.connection_id === connection.id);
+    expect(onThisConnection).toEqual([]);
+    const users = await call('GET', `/users?query=${encodeURIComponent(email)}`);
+    expect(users.status, users.text).toBe(200);
+    expect(users.body.items).toEqual([]);
+    const identities = await context.database.db
+      .selectFrom('sso_identity')
+      .select('user_id')
+      .where('connection_id', '=', connection.id)
+      .execute();
+    expect(identities).toEqual([]);
+  });
+});
+
 describe('expired SSO rows', () => {
   it('removes expired sign-in flows and assertion ids, and keeps live ones', async () => {
     const connection = await samlConnection();

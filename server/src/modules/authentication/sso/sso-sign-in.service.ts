@@ -222,14 +222,8 @@ export class SsoSignInService {
           'The identity provider named no email address.',
         );
       assertTrustedUrl(project, flow.redirectUri);
+      // Signed in and audited in one transaction (see SsoAccounts.signIn).
       const outcome = await this.accounts.signIn(project, connection, person);
-      await this.auditLog.recordAlone(project.id, {
-        action: 'sso.signed_in',
-        teamId: connection.team_id,
-        target: { type: 'user', id: outcome.userId },
-        actor: { type: 'user', id: outcome.userId },
-        details: { connection_id: connection.id, protocol: connection.protocol, is_new_user: outcome.isNewUser },
-      });
       return await this.oauthFlows.issueAuthorizationCode(project, outcome.userId, {
         redirectUri: flow.redirectUri,
         state: flow.state,
