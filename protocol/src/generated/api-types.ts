@@ -5815,7 +5815,7 @@ export interface paths {
         };
         /**
          * Where the browser returns after the consent page
-         * @description Finishes the authorization request in the browser that started it (a cookie of the provider binds them) and redirects (303) to the application.
+         * @description Finishes the authorization request in the browser that started it (a cookie of the provider binds them) and redirects (303) to the application. The consent page's answer (its `redirect_to`, which carries the answer's one-time `answer` token) takes effect only here, and only in the browser that both started the request and answered it: a consent URL opened by anyone else grants nothing (404 `OAUTH_INTERACTION_NOT_FOUND`).
          */
         get: operations["redirectFromOAuthConsent"];
         put?: never;
@@ -22940,7 +22940,15 @@ export interface operations {
         responses: {
             303: components["responses"]["OAuthRedirect303"];
             400: components["responses"]["OAuthProtocol400"];
-            404: components["responses"]["PROJECT_NOT_FOUND"];
+            /** @description An unknown project, or a consent answer brought back by a browser that did not start the request or did not answer it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectNotFoundError"] | components["schemas"]["OAuthInteractionNotFoundError"];
+                };
+            };
         };
     };
     exchangeOAuthProviderToken: {
