@@ -210,7 +210,11 @@ describe('Gatehouse as an OpenID provider, in Chromium: a user with two-factor a
 
     const callback = rp.callbacks.find((candidate) => candidate.searchParams.get('state') === state) as URL;
     // openid-client checks the ID token: ES256 signature against the JWKS, issuer, audience, nonce, expiry.
-    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
     const claims = tokens.claims();
     expect(claims).toMatchObject({ iss: issuer.href, aud: application.client_id, nonce });
     const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, claims?.sub as string);

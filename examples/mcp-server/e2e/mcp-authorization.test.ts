@@ -181,10 +181,17 @@ describe('the example MCP server behind a Gatehouse project', () => {
   it('refuses a token for this very resource issued by another project, with the resource metadata challenge', async () => {
     // Project B's machine client asks B's authorization server for a token whose audience is this MCP server.
     const other = await context.createProject();
-    const machine = await createApplication(context, other, { name: 'Other project worker', type: 'confidential', grant_types: ['client_credentials'] });
+    const machine = await createApplication(context, other, {
+      name: 'Other project worker',
+      type: 'confidential',
+      grant_types: ['client_credentials'],
+    });
     const response = await fetch(`${baseUrl}/api/v1/projects/${other.project.id}/oauth/token`, {
       method: 'POST',
-      headers: { authorization: basicAuth(machine.client_id, machine.client_secret as string), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: basicAuth(machine.client_id, machine.client_secret as string),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({ grant_type: 'client_credentials', resource: mcp.url.href }),
     });
     const issued = (await response.json()) as { access_token: string };

@@ -118,11 +118,17 @@ describe('the MCP SDK client through the consent page, in Chromium', () => {
     expect(claims).toMatchObject({ aud: mcp.url.href, client_id: state.client?.client_id });
     await client.connect(transport);
     const result = await client.callTool({ name: 'whoami', arguments: {} });
-    expect(result.content).toEqual([{ type: 'text', text: expect.stringContaining(`user ${claims.sub} via client ${state.client?.client_id}`) }]);
+    expect(result.content).toEqual([
+      { type: 'text', text: expect.stringContaining(`user ${claims.sub} via client ${state.client?.client_id}`) },
+    ]);
     await client.close();
 
     const registered = (
-      await env.platform.context.request({ method: 'GET', url: '/api/v1/internal/oauth-applications', headers: env.platform.project.headers.admin })
+      await env.platform.context.request({
+        method: 'GET',
+        url: '/api/v1/internal/oauth-applications',
+        headers: env.platform.project.headers.admin,
+      })
     ).body.items.find((application: { client_id: string }) => application.client_id === state.client?.client_id);
     expect(registered).toMatchObject({ registered_dynamically: true, type: 'public', name: 'MCP client in Chromium' });
   });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  cookieJar,
-  createApplication,
-  oauthPath,
-  pkcePair,
-  publicHost,
-  signedInUser,
-} from '../../../testing/oauth-provider-testing.ts';
+import { cookieJar, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '../../../testing/oauth-provider-testing.ts';
 import { withTestContext } from '../../../testing/test-context.ts';
 
 /**

@@ -16,7 +16,10 @@ let project: TestProject;
 beforeAll(async () => {
   const shared = { settings: { cacheInvalidation: { databaseUrl: inject('databaseUrl') } } };
   [a, b] = await Promise.all([createTestContext(shared), createTestContext(shared)]);
-  closers.push(() => a.close(), () => b.close());
+  closers.push(
+    () => a.close(),
+    () => b.close(),
+  );
   // B hears of other instances' changes as a running server does (the listener job).
   const listener = b.server.jobs.find((job) => job.name === 'cache invalidation listener');
   if (!listener) throw new Error('no cache invalidation listener job');
@@ -39,7 +42,11 @@ afterAll(async () => {
 
 /** B's discovery document for the project (B builds, then caches, the project's provider). */
 async function discoveryOnB(): Promise<{ registration_endpoint?: string; scopes_supported: string[] }> {
-  const response = await b.request({ method: 'GET', url: oauthPath(project.project.id, '/.well-known/openid-configuration'), headers: publicHost });
+  const response = await b.request({
+    method: 'GET',
+    url: oauthPath(project.project.id, '/.well-known/openid-configuration'),
+    headers: publicHost,
+  });
   expect(response.status, response.text).toBe(200);
   return response.body;
 }
@@ -60,7 +67,12 @@ describe('OpenID provider: changes take effect on every instance at once', () =>
     // Well within the cached provider's minute: only the invalidation can make B see it.
     await expect.poll(async () => (await discoveryOnB()).registration_endpoint, { timeout: 15_000 }).toBeTruthy();
 
-    await createApplication(a, project, { name: 'Notes', type: 'confidential', redirect_uris: ['https://rp.example.com/cb'], scopes: ['openid', 'notes:read'] });
+    await createApplication(a, project, {
+      name: 'Notes',
+      type: 'confidential',
+      redirect_uris: ['https://rp.example.com/cb'],
+      scopes: ['openid', 'notes:read'],
+    });
     await expect.poll(async () => (await discoveryOnB()).scopes_supported, { timeout: 15_000 }).toContain('notes:read');
   });
 });
