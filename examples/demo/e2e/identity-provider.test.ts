@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
+import { generate, ScureBase32Plugin } from 'otplib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closePage, screenshots } from './chromium.ts';
@@ -148,6 +150,78 @@ describe('Gatehouse as an OpenID provider, in Chromium: openid-client with code 
     await backAtTheApp(page, before + 1);
     expect(rp.callbacks.at(-1)?.searchParams.get('state')).toBe('second');
     expect(rp.callbacks.at(-1)?.searchParams.get('code')).toBeTruthy();
+  });
+});
+
+describe('Gatehouse as an OpenID provider, in Chromium: a user with two-factor authentication', () => {
+  it('signs in with password and authenticator code, consents, and the app validates, refreshes and reads userinfo', step, async () => {
+    // The user's authenticator app holds the same secret the project stores (base32 in the app, base64 in the API).
+    const secret = randomBytes(20);
+    const authenticatorKey = new ScureBase32Plugin().encode(secret);
+    const user = { email: `ada-${randomBytes(4).toString('hex')}@demo.test`, password: 'ada-password-1' };
+    const [application, , page] = await Promise.all([
+      registerApplication('confidential'),
+      env.platform.context.services.users.create(
+        env.platform.project.project,
+        {
+          primary_email: user.email,
+          primary_email_auth_enabled: true,
+          primary_email_verified: true,
+          password: user.password,
+          totp_secret_base64: secret.toString('base64'),
+        },
+        'server',
+      ),
+      newPage(),
+    ]);
+    const issuer = new URL(`${env.platform.url}/api/v1/projects/${env.platform.project.project.id}/oauth`);
+    const config = await oidc.discovery(issuer, application.client_id, application.client_secret as string, undefined, {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: `${rp.url}/callback`,
+      scope: 'openid email profile offline_access',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+      prompt: 'consent',
+    });
+    try {
+      await open(page, url.href);
+      await expect.poll(() => new URL(page.url()).pathname, wait).toBe('/handler/sign-in');
+      await submitPasswordSignIn(page, user);
+      // The password alone does not sign in: the MFA step asks for the authenticator's current code.
+      const codeField = page.getByLabel('Authentication code', { exact: true });
+      await expect.poll(() => codeField.isVisible(), wait).toBe(true);
+      await codeField.fill(await generate({ secret: authenticatorKey }));
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await expect.poll(() => page.getByRole('heading', { name: 'Authorize Acme Notes' }).isVisible(), wait).toBe(true);
+      const before = rp.callbacks.length;
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await expect.poll(() => rp.callbacks.filter((callback) => callback.searchParams.get('state') === state).length, wait).toBe(1);
+      await backAtTheApp(page, before + 1);
+    } finally {
+      await closePage(page);
+    }
+
+    const callback = rp.callbacks.find((candidate) => candidate.searchParams.get('state') === state) as URL;
+    // openid-client checks the ID token: ES256 signature against the JWKS, issuer, audience, nonce, expiry.
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
+    const claims = tokens.claims();
+    expect(claims).toMatchObject({ iss: issuer.href, aud: application.client_id, nonce });
+    const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, claims?.sub as string);
+    expect(userinfo).toMatchObject({ sub: claims?.sub, email: user.email, email_verified: true });
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token as string);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await oidc.fetchUserInfo(config, refreshed.access_token, claims?.sub as string)).email).toBe(user.email);
   });
 });
 

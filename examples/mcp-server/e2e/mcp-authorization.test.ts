@@ -5,7 +5,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser } from '../../../server/src/testing/oauth-provider-testing.ts';
+import { basicAuth, createApplication, signedInUser } from '../../../server/src/testing/oauth-provider-testing.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../../server/src/testing/test-context.ts';
 import { startMcpExample } from '../src/mcp-server.ts';
 
@@ -176,5 +176,28 @@ describe('the example MCP server behind a Gatehouse project', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('refuses a token for this very resource issued by another project, with the resource metadata challenge', async () => {
+    // Project B's machine client asks B's authorization server for a token whose audience is this MCP server.
+    const other = await context.createProject();
+    const machine = await createApplication(context, other, {
+      name: 'Other project worker',
+      type: 'confidential',
+      grant_types: ['client_credentials'],
+    });
+    const response = await fetch(`${baseUrl}/api/v1/projects/${other.project.id}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: basicAuth(machine.client_id, machine.client_secret as string),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', resource: mcp.url.href }),
+    });
+    const issued = (await response.json()) as { access_token: string };
+    expect(response.status, JSON.stringify(issued)).toBe(200);
+    const claims = JSON.parse(Buffer.from(issued.access_token.split('.')[1] as string, 'base64url').toString());
+    expect(claims).toMatchObject({ aud: mcp.url.href, iss: `${baseUrl}/api/v1/projects/${other.project.id}/oauth` });
+    expectResourceMetadataChallenge(await callMcp(issued.access_token));
   });
 });

@@ -5718,7 +5718,7 @@ export interface paths {
         put?: never;
         /**
          * Allow or deny an application's request
-         * @description Signs the request in as the signed-in user and records the answer; the browser then goes to `redirect_to`, where the provider finishes (a code for the application, or `access_denied`). An allowed request is remembered for the application until the user revokes it.
+         * @description Records the signed-in user's answer; the browser then goes to `redirect_to` (the provider's return URL with the answer's one-time token), where the answer takes effect only if that browser also started the request, and the provider finishes (a code for the application, or `access_denied`). An allowed request is remembered for the application until the user revokes it.
          */
         post: operations["completeOAuthConsentRequest"];
         delete?: never;
@@ -5816,7 +5816,7 @@ export interface paths {
         };
         /**
          * Where the browser returns after the consent page
-         * @description Finishes the authorization request in the browser that started it (a cookie of the provider binds them) and redirects (303) to the application.
+         * @description Finishes the authorization request in the browser that started it (a cookie of the provider binds them) and redirects (303) to the application. The consent page's answer (its `redirect_to`, which carries the answer's one-time `answer` token) takes effect only here, and only in the browser that both started the request and answered it: a consent URL opened by anyone else grants nothing (404 `OAUTH_INTERACTION_NOT_FOUND`).
          */
         get: operations["redirectFromOAuthConsent"];
         put?: never;
@@ -22941,7 +22941,15 @@ export interface operations {
         responses: {
             303: components["responses"]["OAuthRedirect303"];
             400: components["responses"]["OAuthProtocol400"];
-            404: components["responses"]["PROJECT_NOT_FOUND"];
+            /** @description An unknown project, or a consent answer brought back by a browser that did not start the request or did not answer it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectNotFoundError"] | components["schemas"]["OAuthInteractionNotFoundError"];
+                };
+            };
         };
     };
     exchangeOAuthProviderToken: {

@@ -766,7 +766,7 @@ export type OperationErrors = {
   getOAuthAuthorizationServerMetadata: ProjectNotFoundError | SchemaError;
   getOAuthProviderJwks: ProjectNotFoundError | SchemaError;
   redirectToOAuthConsent: ProjectNotFoundError | SchemaError;
-  redirectFromOAuthConsent: ProjectNotFoundError | SchemaError;
+  redirectFromOAuthConsent: OAuthInteractionNotFoundError | ProjectNotFoundError | SchemaError;
   exchangeOAuthProviderToken: BodyParsingError | ProjectNotFoundError | SchemaError;
   getOAuthUserInfo: ProjectNotFoundError | SchemaError;
   revokeOAuthProviderToken: BodyParsingError | ProjectNotFoundError | SchemaError;

@@ -15602,7 +15602,7 @@ export const routeTable = [
       },
       "querystring": { "type": "object", "additionalProperties": true, "required": [], "properties": {} }
     },
-    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["PROJECT_NOT_FOUND"] }
+    "errorCodes": { "400": ["SCHEMA_ERROR"], "404": ["OAUTH_INTERACTION_NOT_FOUND", "PROJECT_NOT_FOUND"] }
   },
   {
     "operationId": "exchangeOAuthProviderToken",

@@ -80,7 +80,7 @@ export async function authorize(
   expect(answer.status, answer.text).toBe(200);
   const resume = await context.request({
     method: 'GET',
-    url: new URL(answer.body.redirect_to).pathname,
+    url: ((next) => next.pathname + next.search)(new URL(answer.body.redirect_to)),
     headers: { ...publicHost, cookie: jar.header() },
   });
   expect(resume.status, resume.text).toBe(303);

@@ -15,7 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Signs the request in as the signed-in user and records the answer; the browser then goes to `redirect_to`, where the provider finishes (a code for the application, or `access_denied`). An allowed request is remembered for the application until the user revokes it.
+ * Records the signed-in user's answer; the browser then goes to `redirect_to` (the provider's return URL with the answer's one-time token), where the answer takes effect only if that browser also started the request, and the provider finishes (a code for the application, or `access_denied`). An allowed request is remembered for the application until the user revokes it.
  * @summary Allow or deny an application's request
  */
 export const getCompleteOAuthConsentRequestUrl = (interactionId: string,) => {

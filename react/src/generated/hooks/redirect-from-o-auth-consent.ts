@@ -15,7 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Finishes the authorization request in the browser that started it (a cookie of the provider binds them) and redirects (303) to the application.
+ * Finishes the authorization request in the browser that started it (a cookie of the provider binds them) and redirects (303) to the application. The consent page's answer (its `redirect_to`, which carries the answer's one-time `answer` token) takes effect only here, and only in the browser that both started the request and answered it: a consent URL opened by anyone else grants nothing (404 `OAUTH_INTERACTION_NOT_FOUND`).
  * @summary Where the browser returns after the consent page
  */
 export const getRedirectFromOAuthConsentUrl = (projectId: string,

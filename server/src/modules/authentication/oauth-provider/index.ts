@@ -1,6 +1,7 @@
 import { defineModule } from '../../../kernel/module.ts';
 import { projectsModule } from '../../platform/projects/index.ts';
 import { usersModule } from '../../identity/users/index.ts';
+import { cacheInvalidationModule } from '../../platform/cache-invalidation/index.ts';
 import { OAuthConsentService } from './consent.service.ts';
 import * as migration0100 from './migrations/0100-oauth-provider.ts';
 import { OAuthApplicationsService } from './oauth-applications.service.ts';
@@ -16,11 +17,12 @@ import { ProviderRegistry } from './provider-registry.ts';
 export const oauthProviderModule = defineModule({
   name: 'oauth-provider',
   migrations: { '0100-oauth-provider': migration0100 },
-  requires: [projectsModule, usersModule],
-  services: ({ users }, { db, cipher, serverSecret, publicUrl }) => {
+  requires: [projectsModule, usersModule, cacheInvalidationModule],
+  services: ({ users, cacheInvalidation }, { db, cipher, serverSecret, publicUrl }) => {
     const oauthProviders = new ProviderRegistry(
       { db, cipher, serverSecret, findUser: (project, userId) => users.find(project.id, userId) },
       publicUrl,
+      cacheInvalidation,
     );
     return {
       oauthProviders,

@@ -83,7 +83,7 @@ export class OAuthApplicationsService {
       logo_url: body.logo_url ?? null,
     });
     // The provider knows the scopes of the project's applications: the new ones too from now on.
-    this.registry.forget(project.id);
+    await this.registry.changed(project.id);
     return { ...toApplication(row), client_secret: secret };
   }
 
@@ -94,12 +94,13 @@ export class OAuthApplicationsService {
     }
     const row = await updateApplication(this.db, project.id, clientId, body);
     if (!row) throw new OAuthApplicationNotFoundError({ client_id: clientId });
-    this.registry.forget(project.id);
+    await this.registry.changed(project.id);
     return toApplication(row);
   }
 
   async delete(project: Project, clientId: string): Promise<void> {
     if (!(await deleteApplication(this.db, project.id, clientId))) throw new OAuthApplicationNotFoundError({ client_id: clientId });
+    await this.registry.changed(project.id);
   }
 
   async updateSettings(project: Project, body: Schema<'OAuthProviderSettingsUpdate'>): Promise<Schema<'OAuthProviderSettings'>> {
@@ -107,7 +108,7 @@ export class OAuthApplicationsService {
     if (rotate) await rotateSigningKey(this.db, this.cipher, project.id);
     const settings =
       Object.keys(values).length > 0 ? await upsertSettings(this.db, project.id, values) : await findSettings(this.db, project.id);
-    this.registry.forget(project.id);
+    await this.registry.changed(project.id);
     return {
       issuer: this.registry.issuerOf(project.id),
       consent_page_url: await this.registry.consentPageUrl(project),

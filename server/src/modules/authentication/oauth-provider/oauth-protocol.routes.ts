@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { setSecurityHeaders } from '../../../plugins/response-headers.ts';
 import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
 import type { Project } from '../../../tenancy/project.ts';
+import type { OAuthConsentService } from './consent.service.ts';
 import type { ProviderRegistry } from './provider-registry.ts';
 
 type ProjectLookup = { find(id: string): Promise<Project | undefined> };
@@ -39,7 +40,11 @@ async function delegate(
   return reply;
 }
 
-export function oauthProtocolHandlers(services: { oauthProviders: ProviderRegistry; projects: ProjectLookup }) {
+export function oauthProtocolHandlers(services: {
+  oauthProviders: ProviderRegistry;
+  oauthConsent: OAuthConsentService;
+  projects: ProjectLookup;
+}) {
   const handle = (request: FastifyRequest, reply: FastifyReply) => delegate(services.oauthProviders, services.projects, request, reply);
   return {
     getOAuthProviderOpenIdConfiguration: handle,
@@ -59,7 +64,17 @@ export function oauthProtocolHandlers(services: { oauthProviders: ProviderRegist
       }
       return handle(request, reply);
     },
-    redirectFromOAuthConsent: handle,
+    // The consent page's answer takes effect only here, in the browser that started the request (its resume cookie,
+    // signed by the provider) and that answered (the answer's token): a leaked consent URL grants nothing.
+    redirectFromOAuthConsent: (request, reply) =>
+      delegate(services.oauthProviders, services.projects, request, reply, async (project) => {
+        const provider = await services.oauthProviders.providerFor(project);
+        const cookies = provider.createContext(request.raw, reply.raw).cookies;
+        const interactionId = request.params.interaction_id;
+        const startedHere = cookies.get(provider.cookieName('resume'), { signed: true }) === interactionId;
+        const answerToken = new URL(request.raw.url ?? '', 'http://gatehouse.invalid').searchParams.get('answer');
+        await services.oauthConsent.applyAnswer(project, interactionId, { startedHere, answerToken });
+      }),
     exchangeOAuthProviderToken: handle,
     getOAuthUserInfo: handle,
     revokeOAuthProviderToken: handle,

@@ -180,6 +180,14 @@ describe('consent operations', () => {
     });
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('OAUTH_INTERACTION_NOT_FOUND');
+    // The answer takes effect when the browser that started the request brings it back (consent-binding.test.ts).
+    const back = new URL(answered.body.redirect_to);
+    const returned = await env.context.request({
+      method: 'GET',
+      url: back.pathname + back.search,
+      headers: { ...publicHost, cookie: jar.header() },
+    });
+    expect(returned.status, returned.text).toBe(303);
 
     // Remembered for the next request of that application.
     const next = await env.context.request({

@@ -1,13 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import type Provider from 'oidc-provider';
 import type { Project } from '../../../tenancy/project.ts';
+import { type CacheInvalidationService, oauthProvidersTopic, projectTopic } from '../../platform/cache-invalidation/index.ts';
 import { findSettings, listApplications } from './oauth-provider.repository.ts';
 import { createProvider, type ProviderNeeds } from './provider-factory.ts';
 import { providerKeys } from './signing-keys.ts';
 
 /**
- * One oidc-provider per project, built on first use and kept for a minute (settings and key changes made on another
- * instance are seen within that time; this instance forgets its copy at once).
+ * One oidc-provider per project, built on first use. A change to what it is built from (applications and their
+ * scopes, settings such as dynamic registration, signing keys, the project's domains) drops it on every instance at
+ * once through cache invalidation; the minute-long lifetime is only a safety net.
  */
 export class ProviderRegistry {
   private readonly cache = new LRUCache<string, Promise<Provider>>({ max: 500, ttl: 60_000 });
@@ -15,7 +17,13 @@ export class ProviderRegistry {
   constructor(
     private readonly needs: ProviderNeeds,
     private readonly publicUrl: string,
-  ) {}
+    private readonly invalidation: CacheInvalidationService,
+  ) {
+    const drop = (projectId: string | undefined) => (projectId === undefined ? this.cache.clear() : this.cache.delete(projectId));
+    invalidation.on(oauthProvidersTopic, drop);
+    // The consent page's default address comes from the project's trusted domains.
+    invalidation.on(projectTopic, drop);
+  }
 
   issuerOf(projectId: string): string {
     return `${this.publicUrl}/api/v1/projects/${projectId}/oauth`;
@@ -44,8 +52,9 @@ export class ProviderRegistry {
     return provider;
   }
 
-  forget(projectId: string): void {
-    this.cache.delete(projectId);
+  /** The project's provider changed: rebuilt on next use, here at once and on the other instances within a second. */
+  changed(projectId: string): Promise<void> {
+    return this.invalidation.publish(oauthProvidersTopic, projectId);
   }
 
   private async build(project: Project): Promise<Provider> {

@@ -27,5 +27,5 @@ export const cacheInvalidationModule = defineModule({
 
 // The module's public surface: what other modules may import (through this file only).
 export type { CacheInvalidationService } from './cache-invalidation.service.ts';
-export { apiKeySetsTopic, projectTopic, verifiedTokensTopic } from './topics.ts';
+export { apiKeySetsTopic, oauthProvidersTopic, projectTopic, verifiedTokensTopic } from './topics.ts';
 export { webhooksDueTopic } from './topics.ts';
