@@ -48,7 +48,7 @@ export function SignUpRulesPage() {
         )}
       </Section>
       <Section title="Default action" description="What happens to a sign-up no allow or reject rule decided.">
-        {defaultAction ? <DefaultActionForm key={defaultAction} initial={defaultAction} /> : null}
+        {defaultAction ? <DefaultActionForm initial={defaultAction} /> : null}
       </Section>
       <Section title="Test the rules" description="Runs the saved rules against a sample sign-up; nothing is created or counted.">
         <SignUpRuleTester />
