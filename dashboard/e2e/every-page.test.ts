@@ -172,6 +172,7 @@ describe('the dashboard in Chromium: every page', () => {
       teams: 'Teams',
       permissions: 'Permissions',
       auth: 'Authentication',
+      'sign-up-rules': 'Sign-up rules',
       domains: 'Domains and handler',
       emails: 'Emails',
       'email-themes': 'Emails',

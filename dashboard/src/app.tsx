@@ -16,6 +16,7 @@ const ApiKeysPage = lazyPage(() => import('./pages/api-keys.tsx'), 'ApiKeysPage'
 const ConnectPage = lazyPage(() => import('./pages/connect.tsx'), 'ConnectPage');
 const AuditLogPage = lazyPage(() => import('./pages/audit-log.tsx'), 'AuditLogPage');
 const AuthPage = lazyPage(() => import('./pages/auth.tsx'), 'AuthPage');
+const SignUpRulesPage = lazyPage(() => import('./pages/sign-up-rules.tsx'), 'SignUpRulesPage');
 const DomainsPage = lazyPage(() => import('./pages/domains.tsx'), 'DomainsPage');
 const EmailOutboxPage = lazyPage(() => import('./pages/email-outbox.tsx'), 'EmailOutboxPage');
 const OutboxEmailPage = lazyPage(() => import('./pages/email-outbox.tsx'), 'OutboxEmailPage');
@@ -70,6 +71,7 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['teams', 'Teams'],
   ['permissions', 'Permissions'],
   ['auth', 'Authentication'],
+  ['sign-up-rules', 'Sign-up rules'],
   ['domains', 'Domains and handler'],
   ['emails', 'Emails'],
   ['api-keys', 'API keys'],
@@ -155,6 +157,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return <PermissionsPage />;
     case 'auth':
       return <AuthPage />;
+    case 'sign-up-rules':
+      return <SignUpRulesPage />;
     case 'domains':
       return <DomainsPage />;
     case 'emails':

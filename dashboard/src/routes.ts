@@ -11,6 +11,7 @@ export const projectSections = [
   'teams',
   'permissions',
   'auth',
+  'sign-up-rules',
   'domains',
   'emails',
   'email-themes',

@@ -6,6 +6,7 @@ import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 import { BotChallengeSettings } from './bot-challenge-settings.tsx';
 import { RequireEmailVerification } from './onboarding-preview.tsx';
+import { PasswordPolicySettings } from './password-policy-settings.tsx';
 import { useProjectUpdate } from './project-config.ts';
 
 /** The spec's provider list; `providerNames` (a record over the spec's type) fails the typecheck if the two drift. */
@@ -56,6 +57,7 @@ export function AuthPage() {
       <EndUserApiKeys project={project} />
       <OAuthProviders key={project.id} project={project} />
       <MergeStrategy project={project} />
+      <PasswordPolicySettings />
       <BotChallengeSettings />
     </>
   );

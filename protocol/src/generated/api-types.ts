@@ -4659,7 +4659,10 @@ export interface paths {
          *       `{path}.enabled must be true or false.`, `{path}.displayName must be a string of at most 200 characters.`,
          *       `{path}.priority must be a whole number between -1000000 and 1000000.`, `{path}.condition must be a string.`,
          *       `{path}.action.type must be one of allow, reject, restrict, log.`,
-         *       `{path}.action.message must be a string of at most 500 characters.`; a condition that does not parse or
+         *       `{path}.action.message must be a string of at most 500 characters.`, Gatehouse's own
+         *       `{path}.action.serverMetadata must be a JSON object.`,
+         *       `{path}.action.serverMetadata cannot be set on a reject rule (no user is created).`,
+         *       `{path}.action.serverMetadata must be at most 2048 characters as JSON.`; a condition that does not parse or
          *       type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
          *     - the default language (Gatehouse's own): a `project.defaultLanguage` that is not one of the `Language` tags is not
          *       plain text but `LANGUAGE_NOT_SUPPORTED` with the path and the supported tags
@@ -7844,6 +7847,10 @@ export interface components {
                 type: "allow" | "reject" | "restrict" | "log";
                 /** @description Shown to the person whose sign-up a `reject` rule refused. */
                 message?: string;
+                /** @description Gatehouse's own (Stack has no rule metadata): a JSON object (at most 2048 characters as JSON) merged into the new user's `server_metadata` when the rule matches, in the sign-up's transaction, on every path the rules judge (an anonymous user signing up keeps its other keys). Matched rules apply in evaluation order; a key set by an earlier rule is kept. Not allowed on `reject` (no user is created). Refused at save time otherwise: `{path}.action.serverMetadata must be a JSON object.`, `... cannot be set on a reject rule (no user is created).`, `... must be at most 2048 characters as JSON.` */
+                serverMetadata?: {
+                    [key: string]: unknown;
+                };
             };
         };
         /** @description Gatehouse's own (not in Stack's config): the project's password rules, checked at sign-up, server-side create and update with a password, password set, update and reset. `minLength` 8-256 (default 8, NIST SP 800-63B's floor), `maxLength` from `minLength` to 4096 (default 70, Stack's bound); `checkBreached` (default false) refuses passwords found in Have I Been Pwned's corpus with `PASSWORD_BREACHED`, asking its k-anonymity range API with only the first 5 hex characters of the password's SHA-1 (`PWNED_PASSWORDS_URL`, default `https://api.pwnedpasswords.com/range/`). When that service does not answer within `PWNED_PASSWORDS_TIMEOUT_MS` (default 2000) or answers with an error, the password is accepted (fail open: an outage must not stop sign-ups) and the server logs a line `Breached-password check skipped (password accepted): ...`. */

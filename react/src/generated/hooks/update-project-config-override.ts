@@ -68,7 +68,10 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   `{path}.enabled must be true or false.`, `{path}.displayName must be a string of at most 200 characters.`,
   `{path}.priority must be a whole number between -1000000 and 1000000.`, `{path}.condition must be a string.`,
   `{path}.action.type must be one of allow, reject, restrict, log.`,
-  `{path}.action.message must be a string of at most 500 characters.`; a condition that does not parse or
+  `{path}.action.message must be a string of at most 500 characters.`, Gatehouse's own
+  `{path}.action.serverMetadata must be a JSON object.`,
+  `{path}.action.serverMetadata cannot be set on a reject rule (no user is created).`,
+  `{path}.action.serverMetadata must be at most 2048 characters as JSON.`; a condition that does not parse or
   type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
 - the default language (Gatehouse's own): a `project.defaultLanguage` that is not one of the `Language` tags is not
   plain text but `LANGUAGE_NOT_SUPPORTED` with the path and the supported tags

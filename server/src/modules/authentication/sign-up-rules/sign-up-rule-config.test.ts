@@ -47,6 +47,29 @@ describe('saving sign-up rules', () => {
   });
 
   it.each([
+    [[1, 2], 'must be a JSON object.'],
+    ['text', 'must be a JSON object.'],
+    [{ blob: 'x'.repeat(2040) }, 'must be at most 2048 characters as JSON.'],
+  ])('refuses rule metadata %#: not an object or too large; nothing is saved', async (metadata, message) => {
+    const project = await env.context.createProject();
+    const answer = await save(project, { 'auth.signUpRules.tagged': rule('true', { type: 'log', serverMetadata: metadata }) });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toBe(`auth.signUpRules.tagged.action.serverMetadata ${message}`);
+    expect((await env.context.services.projects.find(project.project.id))?.config.auth.signUpRules).toEqual({});
+  });
+
+  it('refuses rule metadata on a reject rule and saves it on the others, read back in the config', async () => {
+    const project = await env.context.createProject();
+    const refused = await save(project, { 'auth.signUpRules.r': rule('true', { type: 'reject', serverMetadata: { a: 1 } }) });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toBe('auth.signUpRules.r.action.serverMetadata cannot be set on a reject rule (no user is created).');
+    const saved = await save(project, { 'auth.signUpRules.t': rule('true', { type: 'restrict', serverMetadata: { source: 'rule' } }) });
+    expect(saved.status, saved.text).toBe(200);
+    const rendered = JSON.parse(saved.body.config_string);
+    expect(rendered.auth.signUpRules.t.action).toEqual({ type: 'restrict', serverMetadata: { source: 'rule' } });
+  });
+
+  it.each([
     ['an unknown variable', 'ipAddress == "1.2.3.4"', 0],
     ['a type mismatch', 'email + 1 == "x"', 0],
     ['a condition that is not a boolean', 'email', 0],

@@ -4,6 +4,9 @@ import type { ProjectConfig } from '../../../tenancy/project-config.ts';
 import { CelConditionError, compileCondition } from './cel-conditions.ts';
 import { signUpRuleActions } from './sign-up-rules.ts';
 
+/** The largest `action.serverMetadata`, as JSON text: a few labels for the new user, not a data store. */
+export const maxRuleMetadataLength = 2048;
+
 /** More rules than this is a config no dashboard makes, and each sign-up evaluates them all. */
 export const maxSignUpRules = 100;
 
@@ -37,8 +40,17 @@ export function assertValidSignUpRules(config: ProjectConfig): void {
       fail(`${path}.action.type must be one of ${signUpRuleActions.join(', ')}.`);
     if (action.message !== undefined && (typeof action.message !== 'string' || action.message.length > 500))
       fail(`${path}.action.message must be a string of at most 500 characters.`);
+    if (action.serverMetadata !== undefined) assertValidRuleMetadata(path, action.type as string, action.serverMetadata);
     if (typeof rule.condition === 'string' && rule.condition.trim() !== '') assertValidCondition(id, rule.condition);
   }
+}
+
+/** Gatehouse's own `action.serverMetadata`: a JSON object of bounded size, on an action that creates a user. */
+function assertValidRuleMetadata(path: string, actionType: string, metadata: unknown): void {
+  if (!isObject(metadata)) fail(`${path}.action.serverMetadata must be a JSON object.`);
+  if (actionType === 'reject') fail(`${path}.action.serverMetadata cannot be set on a reject rule (no user is created).`);
+  if (JSON.stringify(metadata).length > maxRuleMetadataLength)
+    fail(`${path}.action.serverMetadata must be at most ${maxRuleMetadataLength} characters as JSON.`);
 }
 
 function assertValidCondition(ruleId: string, condition: string): void {

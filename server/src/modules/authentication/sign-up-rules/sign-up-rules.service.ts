@@ -8,6 +8,7 @@ import { isDisposableDomain, riskScores, type SignUpRiskScores, signalKeys } fro
 import { countSignals, insertSignal } from './sign-up-signal.repository.ts';
 import {
   evaluateSignUpRules,
+  ruleMetadataOf,
   signUpRuleActions,
   type SignUpRuleActionType,
   type SignUpRulesTrace,
@@ -67,6 +68,7 @@ export class SignUpRulesService implements SignUpGate {
       : undefined;
     return {
       riskScores: scores,
+      serverMetadata: ruleMetadataOf(trace),
       // Stack's wording, so a dashboard shows the same private note.
       restriction: restrictingRule
         ? { privateDetails: `Restricted by sign-up rule: ${restrictingRule}${displayName ? ` (${displayName})` : ''}` }

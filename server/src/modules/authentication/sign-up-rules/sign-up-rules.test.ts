@@ -148,6 +148,20 @@ describe.each(Object.entries(paths) as Array<[string, SignUp]>)('sign-up rules o
     expect(stats.body).toMatchObject({ total_triggers: 1, triggers_by_action: { log: 1, allow: 0, reject: 0, restrict: 0 } });
   });
 
+  it('rule metadata: matched rules merge their serverMetadata into the new user (restricted too); a miss gets none', async () => {
+    const project = await projectWithRules({
+      tag: rule({ type: 'log', serverMetadata: { cohort: 'hits', rule: 'tag' } }, 'email.startsWith("hit-")', 1),
+      hold: rule({ type: 'restrict', serverMetadata: { rule: 'hold', held: true } }, 'email.startsWith("hit-")', 2),
+    });
+    const email = newEmail('hit');
+    expect((await signUp(project, email)).status).toBe(200);
+    const user = await userByEmail(project, email);
+    // The earlier (higher-priority) rule keeps the key both set.
+    expect(user?.server_metadata).toEqual({ cohort: 'hits', rule: 'tag', held: true });
+    expect(user?.restricted_by_admin).toBe(true);
+    expect((await userByEmail(project, await signUpMiss(project, signUp)))?.server_metadata ?? null).toBeNull();
+  });
+
   it('allow: a hit passes a default of reject, a miss gets the default rejection', async () => {
     const project = await projectWithRules({ vip: rule({ type: 'allow' }) }, { 'auth.signUpRulesDefaultAction': 'reject' });
     expect((await signUp(project, newEmail('hit'))).status).toBe(200);

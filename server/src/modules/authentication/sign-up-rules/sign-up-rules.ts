@@ -17,7 +17,8 @@ export type SignUpRule = {
   displayName?: string;
   priority: number;
   condition?: string;
-  action: { type: SignUpRuleActionType; message?: string };
+  /** `serverMetadata` is Gatehouse's own: merged into the new user's server metadata when the rule matches (not on `reject`). */
+  action: { type: SignUpRuleActionType; message?: string; serverMetadata?: Record<string, unknown> };
 };
 
 export type SignUpRuleEvaluation = {
@@ -75,6 +76,19 @@ export function evaluateSignUpRules(config: ProjectConfig, context: SignUpRuleCo
     evaluations,
     outcome: { shouldAllow, decision: shouldAllow ? 'default-allow' : 'default-reject', decisionRuleId: null, restrictedBecauseOfRuleId },
   };
+}
+
+/**
+ * The server metadata the matched rules give the new user: each matched rule's `action.serverMetadata`
+ * in evaluation order, a key set by an earlier (higher-priority) rule kept. Undefined when none sets any.
+ */
+export function ruleMetadataOf(trace: SignUpRulesTrace): Record<string, unknown> | undefined {
+  const merged: Record<string, unknown> = {};
+  for (const entry of trace.evaluations) {
+    const metadata = entry.status === 'matched' && entry.rule.action.type !== 'reject' ? entry.rule.action.serverMetadata : undefined;
+    for (const [key, value] of Object.entries(metadata ?? {})) if (!Object.hasOwn(merged, key)) merged[key] = value;
+  }
+  return Object.keys(merged).length > 0 ? merged : undefined;
 }
 
 /** The context of a sign-up, with Stack's derivations (the email domain is what follows the last `@`, lower-cased). */

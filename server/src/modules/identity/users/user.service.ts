@@ -47,6 +47,8 @@ export type SignUpAdmission = {
   restriction?: { privateDetails: string };
   /** Stack's `risk_scores.sign_up` (0-100), stored on the user. */
   riskScores?: { bot: number; free_trial_abuse: number };
+  /** Gatehouse's own: what the matched rules' `action.serverMetadata` merge into the new user's server metadata. */
+  serverMetadata?: Record<string, unknown>;
   record(trx: DbHandle, userId: string): Promise<void>;
 };
 
@@ -75,6 +77,13 @@ function restrictedWrite(write: UserWrite, current: UserRecord | null, privateDe
     restricted_by_admin: true,
     restricted_by_admin_private_details: existing ? `${existing}\n\n${privateDetails}` : privateDetails,
   };
+}
+
+/** The write with the rules' metadata merged over the user's server metadata (the sign-up's own keys, an anonymous user's kept). */
+function withRuleMetadata(write: UserWrite, current: UserRecord | null, metadata: Record<string, unknown>): UserWrite {
+  const base = write.server_metadata !== undefined ? write.server_metadata : (current?.server_metadata ?? null);
+  const existing = typeof base === 'object' && base !== null && !Array.isArray(base) ? (base as Record<string, unknown>) : {};
+  return { ...write, server_metadata: { ...existing, ...metadata } };
 }
 
 /** Users and their primary email: the rules of create, update and delete, each in one transaction. */
@@ -181,6 +190,7 @@ export class UserService {
       ? await this.admit(project, { method: signUpMethod as SignUpAttempt['method'], oauthProvider, ...signals }, write, null)
       : undefined;
     if (admission?.restriction) write = restrictedWrite(write, null, admission.restriction.privateDetails);
+    if (admission?.serverMetadata) write = withRuleMetadata(write, null, admission.serverMetadata);
     const id = randomUUID();
     return this.inTransaction(write.primary_email, async (trx) => {
       await insertUser(trx, {
@@ -232,6 +242,7 @@ export class UserService {
     const upgrading = signUp ? await this.find(project.id, userId) : undefined;
     const admission = upgrading?.is_anonymous ? await this.admit(project, signUp as SignUpAttempt, write, upgrading) : undefined;
     if (admission?.restriction) write = restrictedWrite(write, upgrading ?? null, admission.restriction.privateDetails);
+    if (admission?.serverMetadata) write = withRuleMetadata(write, upgrading ?? null, admission.serverMetadata);
     return this.inTransaction(write.primary_email, async (trx) => {
       const current = await findUserRecord(trx, project.id, userId);
       if (!current) throw new UserNotFoundError();
