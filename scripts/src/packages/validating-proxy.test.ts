@@ -132,7 +132,7 @@ describe('a validating proxy (Stoplight Prism) in front of the platform', () => 
     await expect.poll(() => /Violation: request\.body/.test(prism.log().slice(before))).toBe(true);
   });
 
-  it('accepts Stack\'s override-error-status mode through the view that describes it', { timeout: 180_000 }, async () => {
+  it("accepts Stack's override-error-status mode through the view that describes it", { timeout: 180_000 }, async () => {
     // As Stack's SDKs call from a browser: every request asks for refusals as 200s, the real status in a header.
     const override = { 'x-stack-override-error-status': 'true' };
     const overrideProxy = await startPrismProxy(`${platformUrl}/api/v1/openapi.json?override_error_status=true`, `${platformUrl}/api/v1`);
@@ -152,7 +152,10 @@ describe('a validating proxy (Stoplight Prism) in front of the platform', () => 
         'wrong password',
         call('POST', '/auth/password/sign-in', { body: { email, password: 'not-the-password-1' }, headers: override, through }),
       );
-      const signIn = await record('sign in', call('POST', '/auth/password/sign-in', { body: { email, password }, headers: override, through }));
+      const signIn = await record(
+        'sign in',
+        call('POST', '/auth/password/sign-in', { body: { email, password }, headers: override, through }),
+      );
       await record('read me', call('GET', '/users/me', { token: String(signIn.body.access_token), headers: override, through }));
       await record('not a token', call('GET', '/users/me', { token: 'not-a-token', headers: override, through }));
       await record('signed out me', call('GET', '/users/me', { headers: override, through }));
