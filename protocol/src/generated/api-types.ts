@@ -32,7 +32,7 @@ export interface paths {
         };
         /**
          * This API document
-         * @description The bundled OpenAPI 3.1 document (all `$ref`s to other files inlined). A browsable reference is served at `/api/v1/docs`.
+         * @description The bundled OpenAPI 3.1 document (all `$ref`s to other files inlined). A browsable reference is served at `/api/v1/docs`. Gatehouse's own: `access_type` answers the view of one access type, for generators and validators (the wire is the same; see `x-access-type-variants`): only the operations that access type may call, only its credential combinations, each access-dependent union narrowed to that access type's shape, and, outside `admin`, no plain-text 401 of a deleted admin (only an admin access token meets it). `override_error_status=true` describes the answers a request sending `X-Stack-Override-Error-Status` gets: each 4xx also as a 200 with its body and `X-Stack-Actual-Status`.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -12702,14 +12702,19 @@ export interface operations {
     };
     getOpenApiDocument: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Gatehouse's own. The view of this access type (`client`, `server` or `admin`); the whole document without it. */
+                access_type?: "client" | "server" | "admin";
+                /** @description Gatehouse's own. `true` describes the override-error-status mode (see Errors in the document's description). */
+                override_error_status?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The OpenAPI document. */
+            /** @description The OpenAPI document, or the asked view of it. */
             200: {
                 headers: {
                     [name: string]: unknown;

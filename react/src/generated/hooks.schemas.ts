@@ -342,6 +342,7 @@ export type GetAuditLogExportParams = OperationQuery<'getAuditLogExport'>;
 export type GetDataVaultValue200 = OperationResponse<'getDataVaultValue', 200>;
 export type GetDataVaultValueBody = OperationBody<'getDataVaultValue'>;
 export type GetOpenApiDocument200 = OperationResponse<'getOpenApiDocument', 200>;
+export type GetOpenApiDocumentParams = OperationQuery<'getOpenApiDocument'>;
 export type GetPaymentMethodConfigs200 = OperationResponse<'getPaymentMethodConfigs', 200>;
 export type GetProjectConfigSource200 = OperationResponse<'getProjectConfigSource', 200>;
 export type GetProjectJwksParams = OperationQuery<'getProjectJwks'>;

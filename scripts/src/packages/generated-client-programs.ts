@@ -7,9 +7,11 @@
  * declaration checked) before they run, so a spec the generators turn into loose or wrong types fails
  * the compile, and one whose wire differs from the types fails the run.
  *
- * The error code is read as `error.code` once the error is known to be JSON: one 401 case (and the
- * refusals the document's `x-plain-text-errors` lists) answer plain text, as Stack's wire does, so an
- * operation's error union can carry a `string` (see docs/guide/generated-clients.md).
+ * Both are generated from the client-access view of the document (`openapi.json?access_type=client`), as
+ * a browser app's client is: the view has each access-dependent shape as client access gets it, so a
+ * server-only field in `PATCH /users/me` does not compile (the `@ts-expect-error` line fails the compile
+ * when the type admits it), and the only plain-text 401 (a deleted admin's token, which client access
+ * never sends) is not in it, so `error.code` reads without narrowing (see docs/guide/generated-clients.md).
  */
 export type ProgramOutput = {
   signUpUserId: string;
@@ -20,6 +22,8 @@ export type ProgramOutput = {
   meEmail: string | null | undefined;
   teamName: string | undefined;
   listedTeams: string[];
+  serverOnlyFieldStatus: number;
+  serverOnlyFieldCode: string | undefined;
 };
 
 const shared = `
@@ -31,7 +35,8 @@ export const openapiFetchProgram = `import createClient from 'openapi-fetch';
 import type { paths } from './openapi-typescript/schema.js';
 ${shared}
 // The project's credentials go on every request; a person's access token is added per call.
-const client = createClient<paths, 'application/json'>({
+// No media-type filter (\`createClient<paths, 'application/json'>\`) is needed for sign-up's errors to be JSON.
+const client = createClient<paths>({
   baseUrl: baseUrl + '/api/v1',
   headers: { 'x-stack-project-id': projectId, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': publishableClientKey },
 });
@@ -39,31 +44,40 @@ const client = createClient<paths, 'application/json'>({
 const signUp = await client.POST('/auth/password/sign-up', { body: { email, password } });
 if (!signUp.data) throw new Error('sign-up failed: ' + JSON.stringify(signUp.error));
 const duplicate = await client.POST('/auth/password/sign-up', { body: { email, password } });
-const duplicateError = typeof duplicate.error === 'object' && 'code' in duplicate.error ? duplicate.error : undefined;
-// The 409's details are typed: reachable once the code says which error this is.
-const duplicateEmail = duplicateError?.code === 'USER_EMAIL_ALREADY_EXISTS' ? duplicateError.details.email : undefined;
+// Every error of the operation is JSON in the client view: the code reads directly, and comparing it types the details.
+const duplicateCode = duplicate.error?.code;
+const duplicateEmail = duplicate.error?.code === 'USER_EMAIL_ALREADY_EXISTS' ? duplicate.error.details.email : undefined;
 
 const signIn = await client.POST('/auth/password/sign-in', { body: { email, password } });
 if (!signIn.data) throw new Error('sign-in failed: ' + JSON.stringify(signIn.error));
 const asPerson = { 'x-stack-access-token': signIn.data.access_token };
 const me = await client.GET('/users/me', { headers: asPerson });
+// Client access may not set server metadata: the client view's body type says so, and so does the server.
+// (openapi-fetch infers its init argument, which skips excess-property checks, so the body is typed first.)
+type MeUpdate = paths['/users/me']['patch']['requestBody']['content']['application/json'];
+// @ts-expect-error server_metadata is not a field of CurrentUserClientUpdate
+const serverOnlyBody: MeUpdate = { server_metadata: { plan: 'pro' } };
+const serverOnly = await client.PATCH('/users/me', { headers: asPerson, body: serverOnlyBody });
 const team = await client.POST('/teams', { headers: asPerson, body: { display_name: 'Team from openapi-fetch', creator_user_id: 'me' } });
 const teams = await client.GET('/teams', { headers: asPerson, params: { query: { user_id: 'me' } } });
 
 console.log(JSON.stringify({
   signUpUserId: signUp.data.user_id,
   duplicateStatus: duplicate.response.status,
-  duplicateCode: duplicateError?.code,
+  duplicateCode,
   duplicateEmail,
   meId: me.data?.id,
   meEmail: me.data?.primary_email,
   teamName: team.data?.display_name,
   listedTeams: teams.data?.items.map((listed) => listed.display_name) ?? [],
+  serverOnlyFieldStatus: serverOnly.response.status,
+  // Read from the header: this operation also has Stack's plain-text 400s (x-plain-text-errors).
+  serverOnlyFieldCode: serverOnly.response.headers.get('x-stack-known-error') ?? undefined,
 }));
 `;
 
 export const heyApiProgram = `import { client } from './hey-api/client.gen.js';
-import { createTeam, getCurrentUser, listTeams, signInWithPassword, signUpWithPassword } from './hey-api/sdk.gen.js';
+import { createTeam, getCurrentUser, listTeams, signInWithPassword, signUpWithPassword, updateCurrentUser } from './hey-api/sdk.gen.js';
 ${shared}
 // The generated SDK asks for each credential the operation's security names, by header name.
 let accessToken: string | undefined;
@@ -77,25 +91,29 @@ client.setConfig({ baseUrl: baseUrl + '/api/v1', auth: (scheme) => (scheme.name 
 const signUp = await signUpWithPassword({ body: { email, password } });
 if (!signUp.data) throw new Error('sign-up failed: ' + JSON.stringify(signUp.error));
 const duplicate = await signUpWithPassword({ body: { email, password } });
-const duplicateError = typeof duplicate.error === 'object' ? duplicate.error : undefined;
-const duplicateEmail = duplicateError?.code === 'USER_EMAIL_ALREADY_EXISTS' ? duplicateError.details.email : undefined;
+const duplicateCode = duplicate.error?.code;
+const duplicateEmail = duplicate.error?.code === 'USER_EMAIL_ALREADY_EXISTS' ? duplicate.error.details.email : undefined;
 
 const signIn = await signInWithPassword({ body: { email, password } });
 if (!signIn.data) throw new Error('sign-in failed: ' + JSON.stringify(signIn.error));
 accessToken = signIn.data.access_token;
 const me = await getCurrentUser();
+// @ts-expect-error server_metadata is not a field of CurrentUserClientUpdate
+const serverOnly = await updateCurrentUser({ body: { server_metadata: { plan: 'pro' } } });
 const team = await createTeam({ body: { display_name: 'Team from hey-api', creator_user_id: 'me' } });
 const teams = await listTeams({ query: { user_id: 'me' } });
 
 console.log(JSON.stringify({
   signUpUserId: signUp.data.user_id,
   duplicateStatus: duplicate.response?.status,
-  duplicateCode: duplicateError?.code,
+  duplicateCode,
   duplicateEmail,
   meId: me.data?.id,
   meEmail: me.data?.primary_email,
   teamName: team.data?.display_name,
   listedTeams: teams.data?.items.map((listed) => listed.display_name) ?? [],
+  serverOnlyFieldStatus: serverOnly.response?.status,
+  serverOnlyFieldCode: serverOnly.error?.code,
 }));
 `;
 

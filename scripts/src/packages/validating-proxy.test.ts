@@ -1,29 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../examples/demo/e2e/demo-platform.ts';
 import { createTestContext, type TestContext } from '../../../server/src/testing/test-context.ts';
+import { type PrismProxy, startPrismProxy } from './prism-proxy.ts';
 
 /**
  * Stoplight Prism, a validating proxy no one here wrote, in front of a running platform: it checks
  * every request against the served document before passing it on, and every answer on its way back.
  * A representative set of calls goes through it (client, server and admin access, sign-up, sign-in,
  * the signed-in person's own data, teams, and errors a client meets: a taken email, a wrong password,
- * a token that is not one, an id that names nothing); it must report no violation.
+ * a token that is not one, an id that names nothing); it must report no violation. Then the same refusals
+ * in Stack's SDKs' override-error-status mode, through a Prism reading the document's view of that mode.
  */
-const repositoryRoot = resolve(import.meta.dirname, '../../..');
-const prismCli = resolve(repositoryRoot, 'scripts/node_modules/@stoplight/prism-cli/dist/index.js');
-
 let context: TestContext;
-let prism: ChildProcess | undefined;
-let prismLog = '';
-let proxyUrl = '';
+let prism: PrismProxy;
+let platformUrl = '';
 const keys = { projectId: '', publishableClientKey: '', secretServerKey: '', superSecretAdminKey: '' };
 
 beforeAll(async () => {
   const port = await freePort();
-  const platformUrl = `http://127.0.0.1:${port}`;
+  platformUrl = `http://127.0.0.1:${port}`;
   context = await createTestContext({ publicUrl: platformUrl });
   const project = await context.createProject({ 'auth.password.allowSignIn': true, 'teams.allowClientTeamCreation': true });
   keys.projectId = project.project.id;
@@ -31,32 +27,11 @@ beforeAll(async () => {
   keys.secretServerKey = project.keys.secret_server_key;
   keys.superSecretAdminKey = project.keys.super_secret_admin_key;
   await context.app.listen({ port, host: '127.0.0.1' });
-
-  const prismPort = await freePort();
-  proxyUrl = `http://127.0.0.1:${prismPort}`;
-  // The document as the platform serves it. Prism matches a request's path against the document's paths
-  // and appends it to the upstream, so the upstream is the server URL (`{origin}/api/v1`) filled in.
-  prism = spawn(
-    process.execPath,
-    [prismCli, 'proxy', `${platformUrl}/api/v1/openapi.json`, `${platformUrl}/api/v1`, '--port', String(prismPort), '--host', '127.0.0.1'],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: '' } },
-  );
-  prism.stdout?.on('data', (chunk: Buffer) => {
-    prismLog += chunk.toString();
-  });
-  prism.stderr?.on('data', (chunk: Buffer) => {
-    prismLog += chunk.toString();
-  });
-  await vi.waitFor(
-    () => {
-      if (!prismLog.includes('Prism is listening')) throw new Error(`Prism has not started:\n${prismLog}`);
-    },
-    { timeout: 120_000, interval: 200 },
-  );
+  prism = await startPrismProxy(`${platformUrl}/api/v1/openapi.json`, `${platformUrl}/api/v1`);
 }, 180_000);
 
 afterAll(async () => {
-  prism?.kill();
+  prism?.close();
   await context?.close();
 });
 
@@ -72,18 +47,26 @@ function credentials(access: Access): Record<string, string> {
 }
 
 /** One call through the proxy; the status and JSON body the caller sees. */
-async function call(method: string, path: string, options: { access?: Access; token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = { ...credentials(options.access ?? 'client') };
+async function call(
+  method: string,
+  path: string,
+  options: { access?: Access; token?: string; body?: unknown; headers?: Record<string, string>; through?: PrismProxy } = {},
+) {
+  const headers: Record<string, string> = { ...credentials(options.access ?? 'client'), ...options.headers };
   if (options.token !== undefined) headers['x-stack-access-token'] = options.token;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${proxyUrl}${path}`, {
+  const response = await fetch(`${(options.through ?? prism).url}${path}`, {
     method,
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
   const isJson = response.headers.get('content-type')?.includes('application/json') ?? false;
-  return { status: response.status, body: (isJson ? JSON.parse(text) : text) as Record<string, unknown> & { items?: unknown[] } };
+  return {
+    status: response.status,
+    actualStatus: response.headers.get('x-stack-actual-status'),
+    body: (isJson ? JSON.parse(text) : text) as Record<string, unknown> & { items?: unknown[] },
+  };
 }
 
 describe('a validating proxy (Stoplight Prism) in front of the platform', () => {
@@ -140,12 +123,65 @@ describe('a validating proxy (Stoplight Prism) in front of the platform', () => 
       'sign out': 200,
     });
     // Prism logs each request it passed on, then one line per violation it found.
-    expect(prismLog.match(/Request received/g)?.length ?? 0).toBeGreaterThanOrEqual(Object.keys(statuses).length);
-    expect(prismLog.split('\n').filter((line) => /violation/i.test(line))).toEqual([]);
+    expect(prism.requestsReceived()).toBeGreaterThanOrEqual(Object.keys(statuses).length);
+    expect(prism.violations()).toEqual([]);
 
     // The proxy does validate: a sign-up without its password is reported (and the platform refuses it too).
-    const before = prismLog.length;
+    const before = prism.log().length;
     expect((await call('POST', '/auth/password/sign-up', { body: { email } })).status).toBe(400);
-    await expect.poll(() => /Violation: request\.body/.test(prismLog.slice(before))).toBe(true);
+    await expect.poll(() => /Violation: request\.body/.test(prism.log().slice(before))).toBe(true);
+  });
+
+  it("accepts Stack's override-error-status mode through the view that describes it", { timeout: 180_000 }, async () => {
+    // As Stack's SDKs call from a browser: every request asks for refusals as 200s, the real status in a header.
+    const override = { 'x-stack-override-error-status': 'true' };
+    const overrideProxy = await startPrismProxy(`${platformUrl}/api/v1/openapi.json?override_error_status=true`, `${platformUrl}/api/v1`);
+    try {
+      const email = `overridden-${randomUUID().slice(0, 8)}@example.test`;
+      const password = 'overridden-password-1';
+      const through = overrideProxy;
+      const seen: Record<string, [number, string | null, unknown]> = {};
+      const record = async (name: string, request: ReturnType<typeof call>) => {
+        const response = await request;
+        seen[name] = [response.status, response.actualStatus, typeof response.body === 'object' ? response.body.code : 'text'];
+        return response;
+      };
+      await record('sign up', call('POST', '/auth/password/sign-up', { body: { email, password }, headers: override, through }));
+      await record('sign up again', call('POST', '/auth/password/sign-up', { body: { email, password }, headers: override, through }));
+      await record(
+        'wrong password',
+        call('POST', '/auth/password/sign-in', { body: { email, password: 'not-the-password-1' }, headers: override, through }),
+      );
+      const signIn = await record(
+        'sign in',
+        call('POST', '/auth/password/sign-in', { body: { email, password }, headers: override, through }),
+      );
+      await record('read me', call('GET', '/users/me', { token: String(signIn.body.access_token), headers: override, through }));
+      await record('not a token', call('GET', '/users/me', { token: 'not-a-token', headers: override, through }));
+      await record('signed out me', call('GET', '/users/me', { headers: override, through }));
+      await record('server reads nobody', call('GET', `/users/${randomUUID()}`, { access: 'server', headers: override, through }));
+      await record('unknown team', call('GET', `/teams/${randomUUID()}`, { access: 'server', headers: override, through }));
+
+      expect(seen).toEqual({
+        'sign up': [200, null, undefined],
+        'sign up again': [200, '409', 'USER_EMAIL_ALREADY_EXISTS'],
+        'wrong password': [200, '400', 'EMAIL_PASSWORD_MISMATCH'],
+        'sign in': [200, null, undefined],
+        'read me': [200, null, undefined],
+        'not a token': [200, '401', 'UNPARSABLE_ACCESS_TOKEN'],
+        'signed out me': [200, '400', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+        'server reads nobody': [200, '404', 'USER_NOT_FOUND'],
+        'unknown team': [200, '404', 'TEAM_NOT_FOUND'],
+      });
+      expect(overrideProxy.requestsReceived()).toBeGreaterThanOrEqual(Object.keys(seen).length);
+      expect(overrideProxy.violations()).toEqual([]);
+
+      // The whole document does not describe those 200s: the first proxy reports the overridden refusal.
+      const before = prism.log().length;
+      expect((await call('POST', '/auth/password/sign-up', { body: { email, password }, headers: override })).actualStatus).toBe('409');
+      await expect.poll(() => /Violation: response\.body/.test(prism.log().slice(before))).toBe(true);
+    } finally {
+      overrideProxy.close();
+    }
   });
 });

@@ -2440,7 +2440,15 @@ export const routeTable = [
     "successContentType": "application/json",
     "bodyRequired": false,
     "schema": {
-      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "access_type": { "type": "string", "enum": ["client", "server", "admin"] },
+          "override_error_status": { "type": "string", "enum": ["true", "false"] }
+        }
+      },
       "response": { "200": { "type": "object" } }
     },
     "errorCodes": { "400": ["SCHEMA_ERROR"] }

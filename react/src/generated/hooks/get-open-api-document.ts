@@ -3,7 +3,7 @@
  */
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import type { QueryFunction, QueryKey, UseQueryOptions, UseQueryResult, UseSuspenseQueryOptions, UseSuspenseQueryResult } from '@tanstack/react-query';
-import type { GetOpenApiDocument200, OperationError } from '../hooks.schemas';
+import type { GetOpenApiDocument200, GetOpenApiDocumentParams, OperationError } from '../hooks.schemas';
 import { apiMutator } from '../../api-mutator';
 
 type AwaitedInput<T> = PromiseLike<T> | T;
@@ -15,20 +15,27 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * The bundled OpenAPI 3.1 document (all `$ref`s to other files inlined). A browsable reference is served at `/api/v1/docs`.
+ * The bundled OpenAPI 3.1 document (all `$ref`s to other files inlined). A browsable reference is served at `/api/v1/docs`. Gatehouse's own: `access_type` answers the view of one access type, for generators and validators (the wire is the same; see `x-access-type-variants`): only the operations that access type may call, only its credential combinations, each access-dependent union narrowed to that access type's shape, and, outside `admin`, no plain-text 401 of a deleted admin (only an admin access token meets it). `override_error_status=true` describes the answers a request sending `X-Stack-Override-Error-Status` gets: each 4xx also as a 200 with its body and `X-Stack-Actual-Status`.
  * @summary This API document
  */
-export const getGetOpenApiDocumentUrl = () => {
+export const getGetOpenApiDocumentUrl = (params?: GetOpenApiDocumentParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/openapi.json`
+  return stringifiedParams.length > 0 ? `/openapi.json?${stringifiedParams}` : `/openapi.json`
 }
 
-export const getOpenApiDocument = async ( options?: RequestInit): Promise<GetOpenApiDocument200> => {
+export const getOpenApiDocument = async (params?: GetOpenApiDocumentParams, options?: RequestInit): Promise<GetOpenApiDocument200> => {
   
-  return apiMutator<GetOpenApiDocument200>(getGetOpenApiDocumentUrl(),
+  return apiMutator<GetOpenApiDocument200>(getGetOpenApiDocumentUrl(params),
   {      
     ...options,
     method: 'GET'
@@ -41,23 +48,23 @@ export const getOpenApiDocument = async ( options?: RequestInit): Promise<GetOpe
 
 
 
-export const getGetOpenApiDocumentQueryKey = () => {
+export const getGetOpenApiDocumentQueryKey = (params?: GetOpenApiDocumentParams,) => {
     return [
-    `/openapi.json`
+    `/openapi.json`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getGetOpenApiDocumentQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>( options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetOpenApiDocumentQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>(params?: GetOpenApiDocumentParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getGetOpenApiDocumentQueryKey();
+  const queryKey =  queryOptions?.queryKey ?? getGetOpenApiDocumentQueryKey(params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOpenApiDocument>>> = ({ signal }) => getOpenApiDocument({ signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOpenApiDocument>>> = ({ signal }) => getOpenApiDocument(params, { signal, ...requestOptions });
 
       
 
@@ -75,11 +82,11 @@ export type GetOpenApiDocumentQueryError = OperationError<'getOpenApiDocument'>
  */
 
 export function useGetOpenApiDocument<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>(
-  options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+ params?: GetOpenApiDocumentParams, options?: { query?:UseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseQueryResult<TData, TError> & { queryKey: QueryKey } {
 
-  const queryOptions = getGetOpenApiDocumentQueryOptions(options)
+  const queryOptions = getGetOpenApiDocumentQueryOptions(params,options)
 
   const query = useQuery(queryOptions) as  UseQueryResult<TData, TError> & { queryKey: QueryKey };
 
@@ -90,16 +97,16 @@ export function useGetOpenApiDocument<TData = Awaited<ReturnType<typeof getOpenA
 
 
 
-export const getGetOpenApiDocumentSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>( options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+export const getGetOpenApiDocumentSuspenseQueryOptions = <TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>(params?: GetOpenApiDocumentParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getGetOpenApiDocumentQueryKey();
+  const queryKey =  queryOptions?.queryKey ?? getGetOpenApiDocumentQueryKey(params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOpenApiDocument>>> = ({ signal }) => getOpenApiDocument({ signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOpenApiDocument>>> = ({ signal }) => getOpenApiDocument(params, { signal, ...requestOptions });
 
       
 
@@ -117,11 +124,11 @@ export type GetOpenApiDocumentSuspenseQueryError = OperationError<'getOpenApiDoc
  */
 
 export function useGetOpenApiDocumentSuspense<TData = Awaited<ReturnType<typeof getOpenApiDocument>>, TError = OperationError<'getOpenApiDocument'>>(
-  options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
+ params?: GetOpenApiDocumentParams, options?: { query?:UseSuspenseQueryOptions<Awaited<ReturnType<typeof getOpenApiDocument>>, TError, TData>, request?: SecondParameter<typeof apiMutator>}
   
  ):  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey } {
 
-  const queryOptions = getGetOpenApiDocumentSuspenseQueryOptions(options)
+  const queryOptions = getGetOpenApiDocumentSuspenseQueryOptions(params,options)
 
   const query = useSuspenseQuery(queryOptions) as  UseSuspenseQueryResult<TData, TError> & { queryKey: QueryKey };
 

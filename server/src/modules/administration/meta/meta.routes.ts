@@ -1,14 +1,17 @@
 import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
 import type { RequestAuth } from '../../../request-context/request-auth.ts';
-import { servedOpenApiDocument } from '../../../plugins/openapi-document.ts';
 import { checkClientVersion } from './client-version.ts';
 import { backendUrls, componentVersions, type MetaSettings } from './deployment-info.ts';
+import { servedOpenApiView } from './openapi-views.ts';
 
 export function metaHandlers(deployment: { publicUrl: string; settings: MetaSettings }) {
   return {
     getApiRoot: async (request) => `Welcome to the Gatehouse API (Stack Auth compatible).\n\n${describeAuth(request.auth)}\n`,
 
-    getOpenApiDocument: async (_request, reply) => reply.type('application/json; charset=utf-8').send(servedOpenApiDocument()),
+    getOpenApiDocument: async (request, reply) => {
+      const view = { accessType: request.query.access_type, overrideErrorStatus: request.query.override_error_status === 'true' };
+      return reply.type('application/json; charset=utf-8').send(servedOpenApiView(view));
+    },
 
     checkFeatureSupport: async (request) => {
       const feature = typeof request.body?.featureName === 'string' ? ` "${request.body.featureName}"` : '';
