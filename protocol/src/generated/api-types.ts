@@ -5859,7 +5859,7 @@ export interface paths {
         };
         /**
          * UserInfo endpoint
-         * @description The claims of the scopes granted (`sub`; `email`, `email_verified`; `name`, `picture`), for an access token sent as `Authorization Bearer`.
+         * @description The claims of the scopes granted (`sub`; `email`, `email_verified`; `name`, `picture`) and the application's custom claims (Gatehouse's own, `custom_claims`), for an access token sent as `Authorization Bearer`.
          */
         get: operations["getOAuthUserInfo"];
         put?: never;
@@ -6682,12 +6682,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The standard claims of the granted scopes, and the application's custom claims (`custom_claims`, Gatehouse's own). */
         OAuthUserInfo: {
             sub: string;
             email?: string;
             email_verified?: boolean;
             name?: string;
             picture?: string;
+        } & {
+            [key: string]: unknown;
         };
         OAuthIntrospection: {
             active: boolean;

@@ -1182,7 +1182,7 @@ export const sharedSchemas = [
     "$id": "OAuthUserInfo",
     "type": "object",
     "required": ["sub"],
-    "additionalProperties": false,
+    "additionalProperties": true,
     "properties": {
       "sub": { "type": "string" },
       "email": { "type": "string" },
