@@ -81,7 +81,8 @@ function variablesRead(node: unknown, found: Set<string>): Set<string> {
 }
 
 function compileExpression(name: string, source: unknown): { program: Program; variables: Set<string> } {
-  if (typeof source !== 'string' || source.trim() === '') throw new ClaimsTemplateError('The value must be a CEL expression (a non-empty string).', name, null);
+  if (typeof source !== 'string' || source.trim() === '')
+    throw new ClaimsTemplateError('The value must be a CEL expression (a non-empty string).', name, null);
   let program: Program;
   try {
     program = environment.parse(source);
@@ -109,14 +110,20 @@ export function compileClaimsTemplate(template: unknown): CompiledTemplate {
   const key = JSON.stringify(template);
   const cached = compiledTemplates.get(key);
   if (cached) return cached;
-  if (Buffer.byteLength(key) > maxTemplateBytes) throw new ClaimsTemplateError(`The template is larger than ${maxTemplateBytes} bytes.`, null, null);
+  if (Buffer.byteLength(key) > maxTemplateBytes)
+    throw new ClaimsTemplateError(`The template is larger than ${maxTemplateBytes} bytes.`, null, null);
   const entries = Object.entries(template as Record<string, unknown>);
-  if (entries.length > maxClaimsPerTemplate) throw new ClaimsTemplateError(`The template may set at most ${maxClaimsPerTemplate} claims.`, null, null);
+  if (entries.length > maxClaimsPerTemplate)
+    throw new ClaimsTemplateError(`The template may set at most ${maxClaimsPerTemplate} claims.`, null, null);
   const claims: Array<{ name: string; program: Program }> = [];
   const reads = { team: false, permissions: false };
   for (const [name, source] of entries) {
     if (!claimNamePattern.test(name)) {
-      throw new ClaimsTemplateError('A claim name is 1 to 100 letters, digits, "_", "-", ":" or "/", starting with a letter or "_".', name, null);
+      throw new ClaimsTemplateError(
+        'A claim name is 1 to 100 letters, digits, "_", "-", ":" or "/", starting with a letter or "_".',
+        name,
+        null,
+      );
     }
     if (reservedClaimNames.has(name)) throw new ClaimsTemplateError(`"${name}" is a reserved claim: Gatehouse sets it.`, name, null);
     const { program, variables } = compileExpression(name, source);

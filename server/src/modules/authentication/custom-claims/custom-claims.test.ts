@@ -12,8 +12,24 @@ import { type TestProject, withTestContext } from '../../../testing/test-context
 const env = withTestContext();
 const password = 'correct horse battery staple';
 const standardClaimNames = [
-  'aud', 'branch_id', 'email', 'email_verified', 'exp', 'iat', 'is_anonymous', 'is_restricted', 'iss', 'name', 'project_id',
-  'refresh_token_id', 'requires_totp_mfa', 'restricted_reason', 'role', 'selected_team_id', 'signed_up_at', 'sub',
+  'aud',
+  'branch_id',
+  'email',
+  'email_verified',
+  'exp',
+  'iat',
+  'is_anonymous',
+  'is_restricted',
+  'iss',
+  'name',
+  'project_id',
+  'refresh_token_id',
+  'requires_totp_mfa',
+  'restricted_reason',
+  'role',
+  'selected_team_id',
+  'signed_up_at',
+  'sub',
 ].sort();
 
 const newProject = () => env.context.createProject({ 'auth.password.allowSignIn': true });
@@ -70,7 +86,11 @@ describe('auth.customClaims in Gatehouse access tokens', () => {
     expect(atSignUp).not.toHaveProperty('org');
 
     const userId = session.user_id;
-    const team = await server(project, 'POST', '/teams', { display_name: 'Core', creator_user_id: userId, server_metadata: { region: 'eu' } });
+    const team = await server(project, 'POST', '/teams', {
+      display_name: 'Core',
+      creator_user_id: userId,
+      server_metadata: { region: 'eu' },
+    });
     expect(team.status, team.text).toBe(201);
     for (const id of ['reports_read', 'reports_export', 'billing']) {
       const definition = await env.context.request({
@@ -81,7 +101,8 @@ describe('auth.customClaims in Gatehouse access tokens', () => {
       });
       expect(definition.status, definition.text).toBe(201);
     }
-    for (const id of ['reports_export', 'billing']) expect((await server(project, 'POST', `/project-permissions/${userId}/${id}`)).status).toBe(201);
+    for (const id of ['reports_export', 'billing'])
+      expect((await server(project, 'POST', `/project-permissions/${userId}/${id}`)).status).toBe(201);
     const updated = await server(project, 'PATCH', `/users/${userId}`, {
       client_read_only_metadata: { plan: 'pro' },
       server_metadata: { tier: 3 },
@@ -111,7 +132,9 @@ describe('auth.customClaims in Gatehouse access tokens', () => {
 
   it('leaves the claims out, and still issues the token, when together they exceed 4 KB', async () => {
     const project = await newProject();
-    expect((await saveConfig(project, { 'auth.customClaims': { id_copy: 'user.id', notes: 'user.server_metadata.notes' } })).status).toBe(200);
+    expect((await saveConfig(project, { 'auth.customClaims': { id_copy: 'user.id', notes: 'user.server_metadata.notes' } })).status).toBe(
+      200,
+    );
     const session = await signUp(project);
     expect(decodeJwt(session.access_token)).toMatchObject({ id_copy: session.user_id });
     await server(project, 'PATCH', `/users/${session.user_id}`, { server_metadata: { notes: 'n'.repeat(5000) } });
@@ -119,7 +142,7 @@ describe('auth.customClaims in Gatehouse access tokens', () => {
     expect(Object.keys(claims).sort()).toEqual(standardClaimNames);
   });
 
-  it('adds nothing, and asks for nothing, in a project without a template; another project\'s template never applies', async () => {
+  it("adds nothing, and asks for nothing, in a project without a template; another project's template never applies", async () => {
     const withTemplate = await newProject();
     expect((await saveConfig(withTemplate, { 'auth.customClaims': { marker: '"project-a"' } })).status).toBe(200);
     const other = await newProject();

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { expectError } from '../../../testing/expect-response.ts';
 import type { TestProject } from '../../../testing/test-context.ts';
 import { testPublicUrl, withTestContext } from '../../../testing/test-context.ts';
-import { authorize, basicAuth, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '../../../testing/oauth-provider-testing.ts';
+import {
+  authorize,
+  basicAuth,
+  createApplication,
+  oauthPath,
+  pkcePair,
+  publicHost,
+  signedInUser,
+} from '../../../testing/oauth-provider-testing.ts';
 
 /**
  * An OAuth application's custom claims (Gatehouse's own): templated into its ID tokens, userinfo answers and JWT access
@@ -70,7 +78,9 @@ async function tokensFor(project: TestProject, clientId: string, userHeaders: Re
 }
 
 async function verifiedIdToken(project: TestProject, idToken: string, clientId: string) {
-  const jwks = JSON.parse((await env.context.request({ method: 'GET', url: oauthPath(project.project.id, '/jwks'), headers: publicHost })).text);
+  const jwks = JSON.parse(
+    (await env.context.request({ method: 'GET', url: oauthPath(project.project.id, '/jwks'), headers: publicHost })).text,
+  );
   const { payload } = await jwtVerify(idToken, createLocalJWKSet(jwks), {
     issuer: `${testPublicUrl}/api/v1/projects/${project.project.id}/oauth`,
     audience: clientId,
@@ -104,7 +114,11 @@ describe("an OAuth application's custom claims", () => {
     expect(await verifiedIdToken(env.project, tokens.id_token, app.client_id)).toMatchObject({ sub: user.id, ...expected });
     expect(await userinfo(env.project, tokens.access_token)).toEqual({ sub: user.id, ...expected });
 
-    const refreshed = await token(env.project, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.client_id });
+    const refreshed = await token(env.project, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: app.client_id,
+    });
     expect(refreshed.status, refreshed.text).toBe(200);
     expect(await verifiedIdToken(env.project, refreshed.body.id_token, app.client_id)).toMatchObject(expected);
 
@@ -137,12 +151,24 @@ describe("an OAuth application's custom claims", () => {
     const back = await authorize(
       env.context,
       env.project,
-      { client_id: app.client_id, response_type: 'code', redirect_uri: redirectUri, scope: 'openid', code_challenge: pkce.challenge, code_challenge_method: 'S256' },
+      {
+        client_id: app.client_id,
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+      },
       headers,
     );
     const exchanged = await token(
       env.project,
-      { grant_type: 'authorization_code', code: back.searchParams.get('code') as string, code_verifier: pkce.verifier, redirect_uri: redirectUri },
+      {
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code') as string,
+        code_verifier: pkce.verifier,
+        redirect_uri: redirectUri,
+      },
       auth,
     );
     expect(exchanged.status, exchanged.text).toBe(200);
@@ -178,7 +204,12 @@ describe("an OAuth application's custom claims", () => {
     expect(created.body.details).toMatchObject({ claim: 'bad', position: { offset: 9, line: 1, column: 10 } });
 
     const app = await createApplication(env.context, env.project, { name: 'Kept', type: 'public', redirect_uris: [redirectUri] });
-    for (const customClaims of [{ aud: '"everyone"' }, { role: 'user.id' }, { 'a.b': 'user.id' }, { big: `"${'x'.repeat(1990)}"`, big2: `"${'x'.repeat(1990)}"`, big3: `"${'x'.repeat(1990)}"` }]) {
+    for (const customClaims of [
+      { aud: '"everyone"' },
+      { role: 'user.id' },
+      { 'a.b': 'user.id' },
+      { big: `"${'x'.repeat(1990)}"`, big2: `"${'x'.repeat(1990)}"`, big3: `"${'x'.repeat(1990)}"` },
+    ]) {
       const changed = await env.context.request({
         method: 'PATCH',
         url: `/api/v1/internal/oauth-applications/${app.client_id}`,
@@ -187,7 +218,11 @@ describe("an OAuth application's custom claims", () => {
       });
       expectError(changed, 400, 'CUSTOM_CLAIMS_TEMPLATE_INVALID');
     }
-    const listed = await env.context.request({ method: 'GET', url: '/api/v1/internal/oauth-applications', headers: env.project.headers.admin });
+    const listed = await env.context.request({
+      method: 'GET',
+      url: '/api/v1/internal/oauth-applications',
+      headers: env.project.headers.admin,
+    });
     const names = (listed.body.items as Array<{ name: string; custom_claims: object }>).map((item) => [item.name, item.custom_claims]);
     expect(names).toContainEqual(['Kept', {}]);
     expect(names.map(([name]) => name)).not.toContain('Broken');
