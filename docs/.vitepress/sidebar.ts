@@ -34,6 +34,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Enterprise set-up in the dashboard', link: '/guide/enterprise-dashboard' },
       { text: 'CLI login', link: '/guide/cli-login' },
       { text: 'Identity provider (OAuth / OIDC)', link: '/guide/identity-provider' },
+      { text: 'Custom claims', link: '/guide/custom-claims' },
       { text: 'Production deployment', link: '/guide/production' },
       { text: 'Upgrading', link: '/guide/upgrading' },
     ],

@@ -4666,6 +4666,10 @@ export interface paths {
          *       type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
          *     - the default language (Gatehouse's own): a `project.defaultLanguage` that is not one of the `Language` tags is not
          *       plain text but `LANGUAGE_NOT_SUPPORTED` with the path and the supported tags
+         *     - the custom claims template (Gatehouse's own, `auth.customClaims`): a template that is not an object of claim names
+         *       to CEL expressions, larger than 4096 bytes or with more than 50 claims, naming a reserved claim, or holding an
+         *       expression that does not parse or type-check is not plain text but `CUSTOM_CLAIMS_TEMPLATE_INVALID` with the
+         *       claim and the position
          *     - in production mode, the domain checks of ProjectUpdate.is_production_mode.
          */
         patch: operations["updateProjectConfigOverride"];
@@ -5655,7 +5659,7 @@ export interface paths {
         head?: never;
         /**
          * Change an OAuth application
-         * @description Its name, logo, redirect URIs or scopes; tokens already issued keep the scopes they were issued with.
+         * @description Its name, logo, redirect URIs, scopes or custom claims; tokens already issued keep the scopes and claims they were issued with.
          */
         patch: operations["updateOAuthApplication"];
         trace?: never;
@@ -5859,7 +5863,7 @@ export interface paths {
         };
         /**
          * UserInfo endpoint
-         * @description The claims of the scopes granted (`sub`; `email`, `email_verified`; `name`, `picture`), for an access token sent as `Authorization Bearer`.
+         * @description The claims of the scopes granted (`sub`; `email`, `email_verified`; `name`, `picture`) and the application's custom claims (Gatehouse's own, `custom_claims`), for an access token sent as `Authorization Bearer`.
          */
         get: operations["getOAuthUserInfo"];
         put?: never;
@@ -6581,6 +6585,8 @@ export interface components {
             logo_url: string | null;
             registered_dynamically: boolean;
             created_at_millis: number;
+            /** @description Gatehouse's own: claims added to this application's JWT access tokens (issued for a `resource`), ID tokens and `userinfo` answers for a user (not to client-credentials tokens, which have no user); `{}` when none. */
+            custom_claims: components["schemas"]["CustomClaimsTemplate"];
         };
         OAuthApplicationWithSecret: {
             client_id: string;
@@ -6592,6 +6598,8 @@ export interface components {
             logo_url: string | null;
             registered_dynamically: boolean;
             created_at_millis: number;
+            /** @description Gatehouse's own: claims added to this application's JWT access tokens (issued for a `resource`), ID tokens and `userinfo` answers for a user (not to client-credentials tokens, which have no user); `{}` when none. */
+            custom_claims: components["schemas"]["CustomClaimsTemplate"];
             /** @description The secret of a confidential application (null for public ones); shown only when created. */
             client_secret: string | null;
         };
@@ -6606,6 +6614,7 @@ export interface components {
             scopes?: components["schemas"]["OAuthScopeList"];
             /** Format: uri */
             logo_url?: string | null;
+            custom_claims?: components["schemas"]["CustomClaimsTemplate"];
         };
         OAuthApplicationUpdate: {
             name?: string;
@@ -6613,6 +6622,11 @@ export interface components {
             scopes?: components["schemas"]["OAuthScopeList"];
             /** Format: uri */
             logo_url?: string | null;
+            custom_claims?: components["schemas"]["CustomClaimsTemplate"];
+        };
+        /** @description Gatehouse's own: custom claims, as a template of claim names to CEL expressions (the Common Expression Language, as sign-up rule conditions use it). Each expression is evaluated when a token is issued, over `user` (`id`, `display_name`, `primary_email`, `primary_email_verified`, `profile_image_url`, `is_anonymous`, `signed_up_at_millis`, `client_metadata`, `client_read_only_metadata`, `server_metadata`), `team` (the user's selected team: `id`, `display_name`, `profile_image_url` and the three metadata objects; null when none) and `permissions` (the ids of the user's project permissions, inherited ones included); its value (a string, number, boolean, list or map) becomes the claim. Checked whole at save time (CUSTOM_CLAIMS_TEMPLATE_INVALID with the claim and position): at most 50 claims and 4096 bytes, no reserved claim. At issue time an expression that fails (a metadata key the user does not have: guard with `has(...)`) or gives null leaves its claim out; claims over 4096 bytes together are all left out; either is logged and the token is issued. Every claim is readable by whoever holds the token: put nothing secret in it. */
+        CustomClaimsTemplate: {
+            [key: string]: string;
         };
         OAuthProviderSettings: {
             /** @description The provider's issuer (`<server>/api/v1/projects/<id>/oauth`). */
@@ -6672,12 +6686,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The standard claims of the granted scopes, and the application's custom claims (`custom_claims`, Gatehouse's own). */
         OAuthUserInfo: {
             sub: string;
             email?: string;
             email_verified?: boolean;
             name?: string;
             picture?: string;
+        } & {
+            [key: string]: unknown;
         };
         OAuthIntrospection: {
             active: boolean;
@@ -6747,6 +6764,21 @@ export interface components {
             error: string;
             details: {
                 reason: string;
+            };
+        };
+        /** @description A custom claims template (an OAuth application's `custom_claims` or the project's `auth.customClaims`) cannot be saved: it is not an object of claim names to CEL expressions, it is larger than 4096 bytes or sets more than 50 claims, it names a reserved claim (one Gatehouse sets, such as `sub`, `iss`, `aud`, `exp`, `project_id` or `role`) or a name outside `[A-Za-z_][A-Za-z0-9_:/-]*`, or an expression does not parse or type-check. `details.claim` is the claim at fault (null: the template as a whole); `details.position` is where in its expression (`offset` from 0, `line` and `column` from 1), null when the problem is not in an expression. Nothing was saved. */
+        CustomClaimsTemplateInvalidError: {
+            /** @constant */
+            code: "CUSTOM_CLAIMS_TEMPLATE_INVALID";
+            error: string;
+            details: {
+                claim: string | null;
+                message: string;
+                position: {
+                    offset: number;
+                    line: number;
+                    column: number;
+                } | null;
             };
         };
         /** @description The project's owner has not turned on dynamic client registration (`allow_dynamic_registration`). */
@@ -7767,6 +7799,7 @@ export interface components {
                 allowAnonymousSignUp: boolean;
                 /** @description Gatehouse's own (not in Stack's config): the handler's sign-in page asks for the email first (home-realm discovery, `POST /auth/sso/discover`); an email on a team's verified domain with an enabled SSO connection goes straight to that team's identity provider, any other email to the project's usual sign-in methods. Off (absent) by default. */
                 emailFirst?: boolean;
+                customClaims?: components["schemas"]["CustomClaimsTemplate"];
                 sessions: {
                     /** @description Opt-in refresh-token rotation with reuse detection (a Gatehouse extension). */
                     rotateRefreshTokens: boolean;
@@ -12353,13 +12386,13 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), or a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED). */
+        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED), or an invalid custom claims template (CUSTOM_CLAIMS_TEMPLATE_INVALID). */
         ConfigSave400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["LanguageNotSupportedError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["CustomClaimsTemplateInvalidError"] | components["schemas"]["LanguageNotSupportedError"];
                 "text/plain": string;
             };
         };
@@ -12493,6 +12526,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["InvalidOAuthApplicationError"];
+            };
+        };
+        /** @description The custom claims template is not valid. */
+        CUSTOM_CLAIMS_TEMPLATE_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomClaimsTemplateInvalidError"];
             };
         };
         /** @description Dynamic client registration is off in this project. */
@@ -22642,7 +22686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectAuthErrors400"] | components["schemas"]["RequestErrors400"] | components["schemas"]["AccessTypeRequiredError"] | components["schemas"]["InvalidOAuthApplicationError"];
+                    "application/json": components["schemas"]["ProjectAuthErrors400"] | components["schemas"]["RequestErrors400"] | components["schemas"]["AccessTypeRequiredError"] | components["schemas"]["InvalidOAuthApplicationError"] | components["schemas"]["CustomClaimsTemplateInvalidError"];
                 };
             };
             401: components["responses"]["RestrictedAccess401"];
@@ -22727,7 +22771,15 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthApplication"];
                 };
             };
-            400: components["responses"]["RequiredAuth400"];
+            /** @description Malformed headers or body, or an invalid custom claims template. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAuthErrors400"] | components["schemas"]["RequestErrors400"] | components["schemas"]["AccessTypeRequiredError"] | components["schemas"]["CustomClaimsTemplateInvalidError"];
+                };
+            };
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["OAUTH_APPLICATION_NOT_FOUND"];

@@ -6,6 +6,7 @@ import type { KnownErrorCode } from './errors.ts';
 import { OAuthApplicationNotFoundError } from './errors/o-auth-application-not-found-error.ts';
 import { OAuthInteractionNotFoundError } from './errors/o-auth-interaction-not-found-error.ts';
 import { InvalidOAuthApplicationError } from './errors/invalid-o-auth-application-error.ts';
+import { CustomClaimsTemplateInvalidError } from './errors/custom-claims-template-invalid-error.ts';
 import { OAuthDynamicRegistrationDisabledError } from './errors/o-auth-dynamic-registration-disabled-error.ts';
 import { UnsupportedError } from './errors/unsupported-error.ts';
 import { BodyParsingError } from './errors/body-parsing-error.ts';
@@ -177,6 +178,7 @@ export const knownErrorClasses = {
   OAUTH_APPLICATION_NOT_FOUND: OAuthApplicationNotFoundError,
   OAUTH_INTERACTION_NOT_FOUND: OAuthInteractionNotFoundError,
   INVALID_OAUTH_APPLICATION: InvalidOAuthApplicationError,
+  CUSTOM_CLAIMS_TEMPLATE_INVALID: CustomClaimsTemplateInvalidError,
   OAUTH_DYNAMIC_REGISTRATION_DISABLED: OAuthDynamicRegistrationDisabledError,
   UNSUPPORTED_ERROR: UnsupportedError,
   BODY_PARSING_ERROR: BodyParsingError,

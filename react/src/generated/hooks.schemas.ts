@@ -35,6 +35,7 @@ export type OAuthApplicationWithSecret = components['schemas']['OAuthApplication
 export type OAuthApplicationList = components['schemas']['OAuthApplicationList'];
 export type OAuthApplicationCreate = components['schemas']['OAuthApplicationCreate'];
 export type OAuthApplicationUpdate = components['schemas']['OAuthApplicationUpdate'];
+export type CustomClaimsTemplate = components['schemas']['CustomClaimsTemplate'];
 export type OAuthProviderSettings = components['schemas']['OAuthProviderSettings'];
 export type OAuthProviderSettingsUpdate = components['schemas']['OAuthProviderSettingsUpdate'];
 export type OAuthConsentScope = components['schemas']['OAuthConsentScope'];

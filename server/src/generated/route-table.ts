@@ -554,6 +554,13 @@ export const sharedSchemas = [
   },
   { "$id": "CurrentUser", "oneOf": [{ "$ref": "ClientCurrentUser#" }, { "$ref": "ServerUser#" }] },
   {
+    "$id": "CustomClaimsTemplate",
+    "type": "object",
+    "maxProperties": 50,
+    "propertyNames": { "minLength": 1, "maxLength": 100 },
+    "additionalProperties": { "type": "string", "maxLength": 2000 }
+  },
+  {
     "$id": "CustomerBilling",
     "type": "object",
     "additionalProperties": false,
@@ -993,7 +1000,8 @@ export const sharedSchemas = [
       "scopes",
       "logo_url",
       "registered_dynamically",
-      "created_at_millis"
+      "created_at_millis",
+      "custom_claims"
     ],
     "properties": {
       "client_id": { "type": "string" },
@@ -1007,7 +1015,8 @@ export const sharedSchemas = [
       "scopes": { "type": "array", "items": { "type": "string" } },
       "logo_url": { "type": ["string", "null"] },
       "registered_dynamically": { "type": "boolean" },
-      "created_at_millis": { "type": "integer" }
+      "created_at_millis": { "type": "integer" },
+      "custom_claims": { "allOf": [{ "$ref": "CustomClaimsTemplate#" }] }
     }
   },
   {
@@ -1031,6 +1040,7 @@ export const sharedSchemas = [
       "logo_url",
       "registered_dynamically",
       "created_at_millis",
+      "custom_claims",
       "client_secret"
     ],
     "properties": {
@@ -1046,6 +1056,7 @@ export const sharedSchemas = [
       "logo_url": { "type": ["string", "null"] },
       "registered_dynamically": { "type": "boolean" },
       "created_at_millis": { "type": "integer" },
+      "custom_claims": { "allOf": [{ "$ref": "CustomClaimsTemplate#" }] },
       "client_secret": { "type": ["string", "null"] }
     }
   },
@@ -1171,7 +1182,7 @@ export const sharedSchemas = [
     "$id": "OAuthUserInfo",
     "type": "object",
     "required": ["sub"],
-    "additionalProperties": false,
+    "additionalProperties": true,
     "properties": {
       "sub": { "type": "string" },
       "email": { "type": "string" },
@@ -12872,6 +12883,7 @@ export const routeTable = [
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
+        "CUSTOM_CLAIMS_TEMPLATE_INVALID",
         "INVALID_ACCESS_TYPE",
         "LANGUAGE_NOT_SUPPORTED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -12932,6 +12944,7 @@ export const routeTable = [
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
+        "CUSTOM_CLAIMS_TEMPLATE_INVALID",
         "INVALID_ACCESS_TYPE",
         "LANGUAGE_NOT_SUPPORTED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -15162,7 +15175,13 @@ export const routeTable = [
             "uniqueItems": true,
             "items": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$" }
           },
-          "logo_url": { "type": ["string", "null"], "maxLength": 2048, "format": "uri" }
+          "logo_url": { "type": ["string", "null"], "maxLength": 2048, "format": "uri" },
+          "custom_claims": {
+            "type": "object",
+            "maxProperties": 50,
+            "propertyNames": { "minLength": 1, "maxLength": 100 },
+            "additionalProperties": { "type": "string", "maxLength": 2000 }
+          }
         }
       },
       "response": { "201": { "$ref": "OAuthApplicationWithSecret#" } }
@@ -15174,6 +15193,7 @@ export const routeTable = [
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
+        "CUSTOM_CLAIMS_TEMPLATE_INVALID",
         "INVALID_ACCESS_TYPE",
         "INVALID_OAUTH_APPLICATION",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -15235,7 +15255,13 @@ export const routeTable = [
             "uniqueItems": true,
             "items": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$" }
           },
-          "logo_url": { "type": ["string", "null"], "maxLength": 2048, "format": "uri" }
+          "logo_url": { "type": ["string", "null"], "maxLength": 2048, "format": "uri" },
+          "custom_claims": {
+            "type": "object",
+            "maxProperties": 50,
+            "propertyNames": { "minLength": 1, "maxLength": 100 },
+            "additionalProperties": { "type": "string", "maxLength": 2000 }
+          }
         }
       },
       "response": { "200": { "$ref": "OAuthApplication#" } }
@@ -15247,6 +15273,7 @@ export const routeTable = [
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
+        "CUSTOM_CLAIMS_TEMPLATE_INVALID",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"

@@ -7,6 +7,7 @@ import { apiKeysModule } from './platform/project-keys/index.ts';
 import { botChallengesModule } from './authentication/bot-challenges/index.ts';
 import { cacheInvalidationModule } from './platform/cache-invalidation/index.ts';
 import { cliLoginModule } from './authentication/cli-login/index.ts';
+import { customClaimsModule } from './authentication/custom-claims/index.ts';
 import { contactChannelsModule } from './identity/contact-channels/index.ts';
 import { dataVaultModule } from './identity/data-vault/index.ts';
 import { healthModule } from './administration/health/index.ts';
@@ -63,6 +64,7 @@ export const modules = [
   signInModule,
   permissionsModule,
   teamsModule,
+  customClaimsModule,
   contactChannelsModule,
   notificationPreferencesModule,
   emailSendingModule,

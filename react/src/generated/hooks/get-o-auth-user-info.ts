@@ -12,7 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
- * The claims of the scopes granted (`sub`; `email`, `email_verified`; `name`, `picture`), for an access token sent as `Authorization Bearer`.
+ * The claims of the scopes granted (`sub`; `email`, `email_verified`; `name`, `picture`) and the application's custom claims (Gatehouse's own, `custom_claims`), for an access token sent as `Authorization Bearer`.
  * @summary UserInfo endpoint
  */
 export const getGetOAuthUserInfoUrl = (projectId: string,) => {

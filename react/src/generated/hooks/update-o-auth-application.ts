@@ -12,7 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
- * Its name, logo, redirect URIs or scopes; tokens already issued keep the scopes they were issued with.
+ * Its name, logo, redirect URIs, scopes or custom claims; tokens already issued keep the scopes and claims they were issued with.
  * @summary Change an OAuth application
  */
 export const getUpdateOAuthApplicationUrl = (clientId: string,) => {

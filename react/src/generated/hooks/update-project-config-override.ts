@@ -75,6 +75,10 @@ The rendered result is validated; the first problem is a plain-text 400 and noth
   type-check is not plain text but `SIGN_UP_RULE_CONDITION_INVALID` with the rule id and the position
 - the default language (Gatehouse's own): a `project.defaultLanguage` that is not one of the `Language` tags is not
   plain text but `LANGUAGE_NOT_SUPPORTED` with the path and the supported tags
+- the custom claims template (Gatehouse's own, `auth.customClaims`): a template that is not an object of claim names
+  to CEL expressions, larger than 4096 bytes or with more than 50 claims, naming a reserved claim, or holding an
+  expression that does not parse or type-check is not plain text but `CUSTOM_CLAIMS_TEMPLATE_INVALID` with the
+  claim and the position
 - in production mode, the domain checks of ProjectUpdate.is_production_mode.
 
  * @summary Merge entries into the project's config override

@@ -6,6 +6,7 @@ import { defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../
 import { parseCatalogue } from '../../billing/payments/index.ts';
 import { assertValidPasswordPolicy, assertValidSignUpRules } from '../../authentication/sign-up-rules/index.ts';
 import { assertValidBotChallenge } from '../../authentication/bot-challenges/index.ts';
+import { assertValidClaimsTemplate } from '../../authentication/custom-claims/index.ts';
 import { assertProductionReady } from './production-mode.ts';
 import { findUnsafeInput } from '../../../routing/unsafe-input.ts';
 import { assertValidDefaultLanguage } from '../../../tenancy/project-language.ts';
@@ -44,6 +45,8 @@ export function assertValidConfig(projectId: string, config: ProjectConfig, isPr
   assertValidBotChallenge(config);
   assertValidDefaultLanguage(config);
   assertValidSignUpRules(config);
+  // Gatehouse's own: the access tokens' custom claims (absent by default).
+  if (config.auth.customClaims !== undefined) assertValidClaimsTemplate(config.auth.customClaims);
   assertValidEmailServer(config.emails.server);
   for (const [id, domain] of Object.entries(config.domains.trustedDomains)) {
     if (!isObject(domain)) fail(`domains.trustedDomains.${id} must be an object.`);

@@ -1,5 +1,6 @@
 import { errors as joseErrors, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { AccessTokenExpiredError, UnparsableAccessTokenError } from '@gatehouse/protocol/errors';
+import { Port } from '../../../kernel/hook.ts';
 import { TtlCache } from '../../../lib/ttl-cache.ts';
 import { compactSigningInput, signCompactJws } from '../signing-keys/index.ts';
 import type { SigningKeysService } from '../signing-keys/index.ts';
@@ -14,6 +15,9 @@ import type { Project } from '../../../tenancy/project.ts';
 import { accessTokenSubject } from './access-token-subject.ts';
 
 export const accessTokenLifetimeSeconds = 10 * 60;
+
+/** The claims a project's template (`auth.customClaims`, Gatehouse's own) adds for a user: provided by custom-claims. */
+export type CustomClaimsSource = (project: Project, userId: string) => Promise<Record<string, unknown>>;
 /** How long a verified (or just signed) token is remembered as valid without checking its signature again. */
 export const verifiedTokenMemoryMs = 60_000;
 
@@ -38,6 +42,9 @@ export class AccessTokenService {
   /** Issuer URLs by audience path and project: parsing a URL per signature is measurable on refresh. */
   private readonly issuers = new Map<string, string>();
 
+  /** Asked only when the project has a template: a project without one mints with no extra work. */
+  readonly customClaims = new Port<CustomClaimsSource>('the custom claims of access tokens');
+
   constructor(
     private readonly signingKeys: SigningKeysService,
     private readonly publicUrl: string,
@@ -47,15 +54,22 @@ export class AccessTokenService {
    * The one place a user's access token is minted (every sign-in and every refresh): the claims of
    * `user` in `sessionId`, signed.
    */
-  mint(project: Project, user: ClaimsUser, sessionId: string): Promise<string> {
-    return this.sign(accessTokenSubject(project, user, sessionId));
+  async mint(project: Project, user: ClaimsUser, sessionId: string): Promise<string> {
+    const subject = accessTokenSubject(project, user, sessionId);
+    if (!hasTemplate(project.config.auth.customClaims)) return this.sign(subject);
+    return this.sign(subject, { extraClaims: await this.customClaims.provider(project, user.id) });
   }
 
-  async sign(subject: AccessTokenSubject, options: { lifetimeSeconds?: number; now?: number } = {}): Promise<string> {
+  async sign(
+    subject: AccessTokenSubject,
+    options: { lifetimeSeconds?: number; now?: number; extraClaims?: Record<string, unknown> } = {},
+  ): Promise<string> {
     const { aud, audience, issuerPath } = audienceFor(subject.project_id, subject);
     const pair = this.signingKeys.keyPair(subject.project_id, audience);
     const now = Math.floor((options.now ?? Date.now()) / 1000);
     const claims = {
+      // First, so the protocol's claims always win (templates may not name them: custom-claims refuses it at save time).
+      ...options.extraClaims,
       ...subject,
       branch_id: 'main',
       role: 'authenticated',
@@ -159,4 +173,10 @@ function hasConsistentClaims(claims: AccessTokenClaims, audience: 'normal' | 'an
   if ((audience === 'restricted') !== (claims.is_restricted === true && claims.is_anonymous !== true)) return false;
   if (claims.is_anonymous && !claims.is_restricted) return false;
   return (claims.is_restricted === true) === (claims.restricted_reason !== null && typeof claims.restricted_reason === 'object');
+}
+
+function hasTemplate(template: Record<string, string> | undefined): boolean {
+  if (!template) return false;
+  for (const _ in template) return true;
+  return false;
 }

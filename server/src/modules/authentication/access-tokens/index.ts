@@ -17,4 +17,4 @@ export const accessTokensModule = defineModule({
 
 // The module's public surface: what other modules may import (through this file only).
 export { accessTokenLifetimeSeconds } from './access-token.service.ts';
-export type { AccessTokenService } from './access-token.service.ts';
+export type { AccessTokenService, CustomClaimsSource } from './access-token.service.ts';

@@ -2,8 +2,10 @@ import { defineModule } from '../../../kernel/module.ts';
 import { projectsModule } from '../../platform/projects/index.ts';
 import { usersModule } from '../../identity/users/index.ts';
 import { cacheInvalidationModule } from '../../platform/cache-invalidation/index.ts';
+import { customClaimsModule } from '../custom-claims/index.ts';
 import { OAuthConsentService } from './consent.service.ts';
 import * as migration0100 from './migrations/0100-oauth-provider.ts';
+import * as migration0300 from './migrations/0300-oauth-application-custom-claims.ts';
 import { OAuthApplicationsService } from './oauth-applications.service.ts';
 import { oauthProtocolHandlers } from './oauth-protocol.routes.ts';
 import { oauthProviderHandlers } from './oauth-provider.routes.ts';
@@ -16,11 +18,17 @@ import { ProviderRegistry } from './provider-registry.ts';
  */
 export const oauthProviderModule = defineModule({
   name: 'oauth-provider',
-  migrations: { '0100-oauth-provider': migration0100 },
-  requires: [projectsModule, usersModule, cacheInvalidationModule],
-  services: ({ users, cacheInvalidation }, { db, cipher, serverSecret, publicUrl }) => {
+  migrations: { '0100-oauth-provider': migration0100, '0300-oauth-application-custom-claims': migration0300 },
+  requires: [projectsModule, usersModule, cacheInvalidationModule, customClaimsModule],
+  services: ({ users, cacheInvalidation, customClaims }, { db, cipher, serverSecret, publicUrl }) => {
     const oauthProviders = new ProviderRegistry(
-      { db, cipher, serverSecret, findUser: (project, userId) => users.find(project.id, userId) },
+      {
+        db,
+        cipher,
+        serverSecret,
+        findUser: (project, userId) => users.find(project.id, userId),
+        customClaims: (project, template, user) => customClaims.claimsForUser(project, template, user, 'an OAuth application'),
+      },
       publicUrl,
       cacheInvalidation,
     );

@@ -17,6 +17,7 @@ import { secretPlace } from './provider-adapter.ts';
 import type { ProviderRegistry } from './provider-registry.ts';
 import { oidcScopes } from './scopes.ts';
 import { rotateSigningKey } from './signing-keys.ts';
+import { assertValidClaimsTemplate } from '../custom-claims/index.ts';
 
 type Application = Schema<'OAuthApplication'>;
 type GrantType = Application['grant_types'][number];
@@ -32,6 +33,7 @@ export function toApplication(row: OAuthApplicationRow): Application {
     logo_url: row.logo_url,
     registered_dynamically: row.registered_dynamically,
     created_at_millis: row.created_at.getTime(),
+    custom_claims: (row.custom_claims ?? {}) as Record<string, string>,
   };
 }
 
@@ -70,6 +72,7 @@ export class OAuthApplicationsService {
     const grantTypes = body.grant_types ?? ['authorization_code', 'refresh_token'];
     const redirectUris = body.redirect_uris ?? [];
     checkApplication(body.type, grantTypes, redirectUris);
+    if (body.custom_claims !== undefined) assertValidClaimsTemplate(body.custom_claims);
     const clientId = `oac_${randomBytes(16).toString('base64url')}`;
     const secret = body.type === 'confidential' ? `ocs_${randomBytes(32).toString('base64url')}` : null;
     const row = await insertApplication(this.db, project.id, {
@@ -81,6 +84,7 @@ export class OAuthApplicationsService {
       grant_types: grantTypes,
       scopes: body.scopes ?? [...oidcScopes],
       logo_url: body.logo_url ?? null,
+      custom_claims: body.custom_claims ?? {},
     });
     // The provider knows the scopes of the project's applications: the new ones too from now on.
     await this.registry.changed(project.id);
@@ -88,6 +92,7 @@ export class OAuthApplicationsService {
   }
 
   async update(project: Project, clientId: string, body: Schema<'OAuthApplicationUpdate'>): Promise<Application> {
+    if (body.custom_claims !== undefined) assertValidClaimsTemplate(body.custom_claims);
     if (body.redirect_uris) {
       const current = (await listApplications(this.db, project.id)).find((row) => row.client_id === clientId);
       if (current) checkApplication(current.type, current.grant_types as string[], body.redirect_uris);

@@ -14,6 +14,7 @@ export type OAuthApplicationValues = {
   scopes: readonly string[];
   logo_url: string | null;
   registered_dynamically?: boolean;
+  custom_claims?: Record<string, string>;
 };
 
 // ---- applications ----
@@ -40,6 +41,7 @@ export function insertApplication(db: DbHandle, projectId: ProjectId, values: OA
       redirect_uris: JSON.stringify(values.redirect_uris),
       grant_types: JSON.stringify(values.grant_types),
       scopes: JSON.stringify(values.scopes),
+      custom_claims: JSON.stringify(values.custom_claims ?? {}),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -49,13 +51,14 @@ export function updateApplication(
   db: DbHandle,
   projectId: ProjectId,
   clientId: string,
-  values: Partial<Pick<OAuthApplicationValues, 'name' | 'redirect_uris' | 'scopes' | 'logo_url'>>,
+  values: Partial<Pick<OAuthApplicationValues, 'name' | 'redirect_uris' | 'scopes' | 'logo_url' | 'custom_claims'>>,
 ): Promise<OAuthApplicationRow | undefined> {
   const changes = {
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(values.logo_url !== undefined ? { logo_url: values.logo_url } : {}),
     ...(values.redirect_uris !== undefined ? { redirect_uris: JSON.stringify(values.redirect_uris) } : {}),
     ...(values.scopes !== undefined ? { scopes: JSON.stringify(values.scopes) } : {}),
+    ...(values.custom_claims !== undefined ? { custom_claims: JSON.stringify(values.custom_claims) } : {}),
   };
   // An empty change is a read (an UPDATE with nothing to set is not SQL).
   if (Object.keys(changes).length === 0) return findApplication(db, projectId, clientId);

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { JsonColumn } from '../../../db/column-types.ts';
 import type { ProjectIdColumn } from '../../../tenancy/project.table.ts';
 
@@ -15,6 +15,8 @@ export interface OAuthApplicationTable {
   logo_url: string | null;
   registered_dynamically: Generated<boolean>;
   created_at: Generated<Date>;
+  /** Claim name → CEL expression (custom-claims checks it on save); `{}` when none. */
+  custom_claims: ColumnType<unknown, string | undefined, string>;
 }
 
 /** One oidc-provider entity (authorization code, token, grant, interaction, session...) of a project. */

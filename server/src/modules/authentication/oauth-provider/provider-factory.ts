@@ -12,7 +12,12 @@ export type ProviderNeeds = {
   cipher: AtRestCipher;
   serverSecret: Buffer;
   findUser(project: Project, userId: string): Promise<UserRecord | undefined>;
+  /** The claims an application's template gives a user (custom-claims: never throws, `{}` when nothing applies). */
+  customClaims(project: Project, template: CustomClaimsTemplate, user: UserRecord): Promise<Record<string, unknown>>;
 };
+
+/** Claim name → CEL expression (the application's `custom_claims`). */
+export type CustomClaimsTemplate = Record<string, string>;
 
 export type ProviderOptions = {
   issuer: string;
@@ -23,6 +28,8 @@ export type ProviderOptions = {
   apiScopes: readonly string[];
   /** Private JWKs, the signing one first (see signing-keys.ts). */
   keys: readonly Record<string, unknown>[];
+  /** The custom claims templates of the project's applications that have one, by client id. */
+  customClaims: ReadonlyMap<string, CustomClaimsTemplate>;
 };
 
 /** Lifetimes (seconds): short codes and interactions, hour-long access tokens, refresh tokens rotated on use. */
@@ -62,7 +69,8 @@ export function createProvider(project: Project, options: ProviderOptions, needs
     jwks: { keys: options.keys as never },
     cookies: { keys: [cookieKey] },
     scopes: [...new Set([...oidcScopes, ...options.apiScopes])],
-    claims: standardClaims,
+    // An application's custom claims go with `openid` (ID token, userinfo); each application releases only its own.
+    claims: { ...standardClaims, openid: [...new Set([...standardClaims.openid, ...customClaimNames(options.customClaims)])] },
     clientDefaults: {
       id_token_signed_response_alg: 'ES256',
       grant_types: ['authorization_code'],
@@ -77,12 +85,14 @@ export function createProvider(project: Project, options: ProviderOptions, needs
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
     ttl,
-    findAccount: async (_ctx, accountId) => {
+    findAccount: async (ctx, accountId) => {
       const user = await needs.findUser(project, accountId);
       if (!user || user.is_anonymous) return undefined;
+      const template = ctx.oidc.client ? options.customClaims.get(ctx.oidc.client.clientId) : undefined;
       return {
         accountId,
         claims: async () => ({
+          ...(template ? await needs.customClaims(project, template, user) : {}),
           sub: accountId,
           email: user.primary_email ?? undefined,
           email_verified: user.primary_email_verified ?? false,
@@ -90,6 +100,15 @@ export function createProvider(project: Project, options: ProviderOptions, needs
           picture: user.profile_image_url ?? undefined,
         }),
       };
+    },
+    // Access tokens issued for a user (not client credentials) carry the application's custom claims: in the JWT of a
+    // `resource`, and in introspection for the opaque ones.
+    extraTokenClaims: async (_ctx, token) => {
+      const template = token.clientId ? options.customClaims.get(token.clientId) : undefined;
+      const accountId = 'accountId' in token ? token.accountId : undefined;
+      if (!template || typeof accountId !== 'string') return undefined;
+      const user = await needs.findUser(project, accountId);
+      return user ? needs.customClaims(project, template, user) : undefined;
     },
     interactions: {
       policy: gatehousePolicy(),
@@ -133,4 +152,8 @@ export function createProvider(project: Project, options: ProviderOptions, needs
   // The platform may sit behind a proxy that terminates TLS (its trustProxy decides what the request says).
   provider.proxy = true;
   return provider;
+}
+
+function customClaimNames(templates: ReadonlyMap<string, CustomClaimsTemplate>): string[] {
+  return [...templates.values()].flatMap((template) => Object.keys(template));
 }

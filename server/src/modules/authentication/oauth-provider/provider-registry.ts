@@ -3,7 +3,7 @@ import type Provider from 'oidc-provider';
 import type { Project } from '../../../tenancy/project.ts';
 import { type CacheInvalidationService, oauthProvidersTopic, projectTopic } from '../../platform/cache-invalidation/index.ts';
 import { findSettings, listApplications } from './oauth-provider.repository.ts';
-import { createProvider, type ProviderNeeds } from './provider-factory.ts';
+import { createProvider, type CustomClaimsTemplate, type ProviderNeeds } from './provider-factory.ts';
 import { providerKeys } from './signing-keys.ts';
 
 /**
@@ -72,6 +72,11 @@ export class ProviderRegistry {
         allowDynamicRegistration: settings.allow_dynamic_registration,
         keys,
         apiScopes: applications.flatMap((application) => application.scopes as string[]),
+        customClaims: new Map(
+          applications
+            .filter((application) => Object.keys(application.custom_claims ?? {}).length > 0)
+            .map((application) => [application.client_id, application.custom_claims as CustomClaimsTemplate]),
+        ),
       },
       this.needs,
     );
