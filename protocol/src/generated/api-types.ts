@@ -5410,6 +5410,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teams/{team_id}/scim-directories/{directory_id}/rotate-token": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a SCIM directory's bearer token (Gatehouse's own)
+         * @description Gatehouse's own operation. A new bearer token, shown only in this answer. The token it replaces keeps working for `overlap_hours` (default 24, up to 720; 0 ends it at once) so the identity provider can be switched over without failed provisioning; `previous_token_expires_at_millis` says until when. A rotation during an overlap ends the older token at once (at most two tokens are valid). Recorded in the audit log.
+         */
+        post: operations["rotateScimDirectoryToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scim/v2/{directory_id}/ServiceProviderConfig": {
         parameters: {
             query?: never;
@@ -8406,6 +8439,8 @@ export interface components {
             /** @description The SCIM base URL the identity provider is given (`.../api/v1/scim/v2/<id>`). */
             scim_base_url: string;
             created_at_millis: number;
+            /** @description After a token rotation, until when the replaced token is still accepted (null when it is not). */
+            previous_token_expires_at_millis: number | null;
         };
         ScimDirectoryWithToken: {
             /** Format: uuid */
@@ -8415,6 +8450,7 @@ export interface components {
             display_name: string;
             scim_base_url: string;
             created_at_millis: number;
+            previous_token_expires_at_millis: number | null;
             /** @description The bearer token of the directory; shown only here. */
             token: string;
         };
@@ -8426,6 +8462,10 @@ export interface components {
         ScimDirectoryCreate: {
             /** @description A name for people (default: `SCIM directory`). */
             display_name?: string;
+        };
+        ScimTokenRotation: {
+            /** @description How long the replaced token keeps working, in hours (default 24; 0 refuses it at once). A token rotated out earlier stops at once: at most two tokens of a directory are ever valid. */
+            overlap_hours?: number;
         };
         /** @description A SCIM resource or document (RFC 7643), with its `schemas`. */
         ScimResource: {
@@ -22101,6 +22141,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["SCIM_DIRECTORY_NOT_FOUND"];
+        };
+    };
+    rotateScimDirectoryToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScimTokenRotation"];
+            };
+        };
+        responses: {
+            /** @description The directory with its new token (shown once). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimDirectoryWithToken"];
                 };
             };
             400: components["responses"]["RequiredAuth400"];

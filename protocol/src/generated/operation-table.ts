@@ -218,6 +218,7 @@ export const operationDescriptors = {
   listScimDirectories: {"operationId":"listScimDirectories","method":"GET","path":"/teams/{team_id}/scim-directories","responseType":"json","auth":"required"},
   createScimDirectory: {"operationId":"createScimDirectory","method":"POST","path":"/teams/{team_id}/scim-directories","responseType":"json","bodyType":"application/json","auth":"required"},
   deleteScimDirectory: {"operationId":"deleteScimDirectory","method":"DELETE","path":"/teams/{team_id}/scim-directories/{directory_id}","responseType":"json","auth":"required"},
+  rotateScimDirectoryToken: {"operationId":"rotateScimDirectoryToken","method":"POST","path":"/teams/{team_id}/scim-directories/{directory_id}/rotate-token","responseType":"json","bodyType":"application/json","auth":"required"},
   getScimServiceProviderConfig: {"operationId":"getScimServiceProviderConfig","method":"GET","path":"/scim/v2/{directory_id}/ServiceProviderConfig","responseType":"none","auth":"none"},
   listScimResourceTypes: {"operationId":"listScimResourceTypes","method":"GET","path":"/scim/v2/{directory_id}/ResourceTypes","responseType":"none","auth":"none"},
   listScimSchemas: {"operationId":"listScimSchemas","method":"GET","path":"/scim/v2/{directory_id}/Schemas","responseType":"none","auth":"none"},

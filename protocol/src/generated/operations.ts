@@ -216,6 +216,7 @@ export type OperationName =
   | "listScimDirectories"
   | "createScimDirectory"
   | "deleteScimDirectory"
+  | "rotateScimDirectoryToken"
   | "getScimServiceProviderConfig"
   | "listScimResourceTypes"
   | "listScimSchemas"
@@ -471,6 +472,7 @@ export const listTeamAuditLogEntries = {"operationId":"listTeamAuditLogEntries",
 export const listScimDirectories = {"operationId":"listScimDirectories","method":"GET","path":"/teams/{team_id}/scim-directories","responseType":"json","auth":"required"} as const;
 export const createScimDirectory = {"operationId":"createScimDirectory","method":"POST","path":"/teams/{team_id}/scim-directories","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const deleteScimDirectory = {"operationId":"deleteScimDirectory","method":"DELETE","path":"/teams/{team_id}/scim-directories/{directory_id}","responseType":"json","auth":"required"} as const;
+export const rotateScimDirectoryToken = {"operationId":"rotateScimDirectoryToken","method":"POST","path":"/teams/{team_id}/scim-directories/{directory_id}/rotate-token","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const getScimServiceProviderConfig = {"operationId":"getScimServiceProviderConfig","method":"GET","path":"/scim/v2/{directory_id}/ServiceProviderConfig","responseType":"none","auth":"none"} as const;
 export const listScimResourceTypes = {"operationId":"listScimResourceTypes","method":"GET","path":"/scim/v2/{directory_id}/ResourceTypes","responseType":"none","auth":"none"} as const;
 export const listScimSchemas = {"operationId":"listScimSchemas","method":"GET","path":"/scim/v2/{directory_id}/Schemas","responseType":"none","auth":"none"} as const;

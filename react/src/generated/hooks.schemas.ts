@@ -218,6 +218,7 @@ export type ScimDirectory = components['schemas']['ScimDirectory'];
 export type ScimDirectoryWithToken = components['schemas']['ScimDirectoryWithToken'];
 export type ScimDirectoryList = components['schemas']['ScimDirectoryList'];
 export type ScimDirectoryCreate = components['schemas']['ScimDirectoryCreate'];
+export type ScimTokenRotation = components['schemas']['ScimTokenRotation'];
 export type ScimResource = components['schemas']['ScimResource'];
 export type ScimListResponse = components['schemas']['ScimListResponse'];
 export type ScimUserWrite = components['schemas']['ScimUserWrite'];

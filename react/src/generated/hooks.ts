@@ -426,6 +426,8 @@ export { getCreateScimDirectoryUrl, createScimDirectory, getCreateScimDirectoryM
 export type { CreateScimDirectoryMutationResult, CreateScimDirectoryMutationBody, CreateScimDirectoryMutationError } from './hooks/create-scim-directory';
 export { getDeleteScimDirectoryUrl, deleteScimDirectory, getDeleteScimDirectoryMutationOptions, useDeleteScimDirectory } from './hooks/delete-scim-directory';
 export type { DeleteScimDirectoryMutationResult, DeleteScimDirectoryMutationError } from './hooks/delete-scim-directory';
+export { getRotateScimDirectoryTokenUrl, rotateScimDirectoryToken, getRotateScimDirectoryTokenMutationOptions, useRotateScimDirectoryToken } from './hooks/rotate-scim-directory-token';
+export type { RotateScimDirectoryTokenMutationResult, RotateScimDirectoryTokenMutationBody, RotateScimDirectoryTokenMutationError } from './hooks/rotate-scim-directory-token';
 export { getGetScimServiceProviderConfigUrl, getScimServiceProviderConfig, getGetScimServiceProviderConfigQueryKey, getGetScimServiceProviderConfigQueryOptions, useGetScimServiceProviderConfig, getGetScimServiceProviderConfigSuspenseQueryOptions, useGetScimServiceProviderConfigSuspense } from './hooks/get-scim-service-provider-config';
 export type { GetScimServiceProviderConfigQueryResult, GetScimServiceProviderConfigQueryError, GetScimServiceProviderConfigSuspenseQueryResult, GetScimServiceProviderConfigSuspenseQueryError } from './hooks/get-scim-service-provider-config';
 export { getListScimResourceTypesUrl, listScimResourceTypes, getListScimResourceTypesQueryKey, getListScimResourceTypesQueryOptions, useListScimResourceTypes, getListScimResourceTypesSuspenseQueryOptions, useListScimResourceTypesSuspense } from './hooks/list-scim-resource-types';

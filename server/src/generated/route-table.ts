@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listOAuthApplications" | "createOAuthApplication" | "updateOAuthApplication" | "deleteOAuthApplication" | "updateOAuthProviderSettings" | "getOAuthConsentRequest" | "completeOAuthConsentRequest" | "getOAuthProviderOpenIdConfiguration" | "getOAuthAuthorizationServerMetadata" | "getOAuthProviderJwks" | "redirectToOAuthConsent" | "redirectFromOAuthConsent" | "exchangeOAuthProviderToken" | "getOAuthUserInfo" | "revokeOAuthProviderToken" | "checkOAuthProviderToken" | "registerOAuthClient" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "rotateScimDirectoryToken" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listOAuthApplications" | "createOAuthApplication" | "updateOAuthApplication" | "deleteOAuthApplication" | "updateOAuthProviderSettings" | "getOAuthConsentRequest" | "completeOAuthConsentRequest" | "getOAuthProviderOpenIdConfiguration" | "getOAuthAuthorizationServerMetadata" | "getOAuthProviderJwks" | "redirectToOAuthConsent" | "redirectFromOAuthConsent" | "exchangeOAuthProviderToken" | "getOAuthUserInfo" | "revokeOAuthProviderToken" | "checkOAuthProviderToken" | "registerOAuthClient" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -1473,13 +1473,14 @@ export const sharedSchemas = [
     "$id": "ScimDirectory",
     "type": "object",
     "additionalProperties": false,
-    "required": ["id", "team_id", "display_name", "scim_base_url", "created_at_millis"],
+    "required": ["id", "team_id", "display_name", "scim_base_url", "created_at_millis", "previous_token_expires_at_millis"],
     "properties": {
       "id": { "type": "string", "format": "uuid" },
       "team_id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "scim_base_url": { "type": "string" },
-      "created_at_millis": { "type": "integer" }
+      "created_at_millis": { "type": "integer" },
+      "previous_token_expires_at_millis": { "type": ["integer", "null"] }
     }
   },
   {
@@ -1496,13 +1497,14 @@ export const sharedSchemas = [
     "$id": "ScimDirectoryWithToken",
     "type": "object",
     "additionalProperties": false,
-    "required": ["id", "team_id", "display_name", "scim_base_url", "created_at_millis", "token"],
+    "required": ["id", "team_id", "display_name", "scim_base_url", "created_at_millis", "previous_token_expires_at_millis", "token"],
     "properties": {
       "id": { "type": "string", "format": "uuid" },
       "team_id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "scim_base_url": { "type": "string" },
       "created_at_millis": { "type": "integer" },
+      "previous_token_expires_at_millis": { "type": ["integer", "null"] },
       "token": { "type": "string" }
     }
   },
@@ -14669,6 +14671,64 @@ export const routeTable = [
       },
       "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
       "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["SCIM_DIRECTORY_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "rotateScimDirectoryToken",
+    "method": "POST",
+    "url": "/api/v1/teams/:team_id/scim-directories/:directory_id/rotate-token",
+    "specPath": "/teams/{team_id}/scim-directories/{directory_id}/rotate-token",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["team_id", "directory_id"],
+        "properties": { "team_id": { "type": "string", "format": "uuid" }, "directory_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": { "overlap_hours": { "type": "integer", "minimum": 0, "maximum": 720 } }
+      },
+      "response": { "200": { "$ref": "ScimDirectoryWithToken#" } }
     },
     "errorCodes": {
       "400": [

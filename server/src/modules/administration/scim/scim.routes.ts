@@ -21,6 +21,7 @@ export function scimHandlers(services: {
     display_name: row.display_name,
     scim_base_url: directories.baseUrl(row.id),
     created_at_millis: row.created_at.getTime(),
+    previous_token_expires_at_millis: row.previous_token_expires_at?.getTime() ?? null,
   });
   const context = (request: FastifyRequest): Promise<ScimContext> =>
     directories.authenticate((request as ScimRequest).params.directory_id, request.headers.authorization);
@@ -54,6 +55,16 @@ export function scimHandlers(services: {
       const auth = authOf(request);
       await directories.delete(auth.project.id, request.params.team_id, request.params.directory_id);
       return { success: true as const };
+    },
+    rotateScimDirectoryToken: async (request) => {
+      const auth = authOf(request);
+      const { row, token } = await directories.rotateToken(
+        auth.project.id,
+        request.params.team_id,
+        request.params.directory_id,
+        request.body.overlap_hours,
+      );
+      return { ...view(row), token };
     },
     getScimServiceProviderConfig: async (request, reply) => answer(reply, 200, serviceProviderConfig((await context(request)).baseUrl)),
     listScimResourceTypes: async (request, reply) => answer(reply, 200, listOf(resourceTypes((await context(request)).baseUrl))),
