@@ -21,3 +21,5 @@ export const scimModule = defineModule({
   }),
   handlers: scimHandlers,
 });
+
+export type { ScimDirectoryService } from './scim-directory.service.ts';

@@ -35,6 +35,18 @@ export class ScimDirectoryService {
     private readonly publicUrl: string,
   ) {}
 
+  /** The API's view of a directory (never its token). */
+  toView(row: ScimDirectoryRow) {
+    return {
+      id: row.id,
+      team_id: row.team_id,
+      display_name: row.display_name,
+      scim_base_url: this.baseUrl(row.id),
+      created_at_millis: row.created_at.getTime(),
+      previous_token_expires_at_millis: row.previous_token_expires_at?.getTime() ?? null,
+    };
+  }
+
   baseUrl(directoryId: string): string {
     return `${this.publicUrl.replace(/\/$/, '')}/api/v1/scim/v2/${directoryId}`;
   }

@@ -5,7 +5,7 @@ import { withTestContext } from '../../../testing/test-context.ts';
 /** Rotating a SCIM directory's bearer token: the new token at once, the old one only during the overlap window. */
 const env = withTestContext();
 
-const rotate = (teamId: string, directoryId: string, payload: object, headers = env.project.headers.server) =>
+const rotate = (teamId: string, directoryId: string, payload: object, headers: Record<string, string> = env.project.headers.server) =>
   env.context.request({
     method: 'POST',
     url: `/api/v1/teams/${teamId}/scim-directories/${directoryId}/rotate-token`,

@@ -15,14 +15,7 @@ export function scimHandlers(services: {
   teams: TeamService;
 }) {
   const { scimDirectories: directories, scimProvisioning: provisioning } = services;
-  const view = (row: ScimDirectoryRow) => ({
-    id: row.id,
-    team_id: row.team_id,
-    display_name: row.display_name,
-    scim_base_url: directories.baseUrl(row.id),
-    created_at_millis: row.created_at.getTime(),
-    previous_token_expires_at_millis: row.previous_token_expires_at?.getTime() ?? null,
-  });
+  const view = (row: ScimDirectoryRow) => directories.toView(row);
   const context = (request: FastifyRequest): Promise<ScimContext> =>
     directories.authenticate((request as ScimRequest).params.directory_id, request.headers.authorization);
   /** SCIM answers are application/scim+json, with the status the operation gives. */
