@@ -58,7 +58,10 @@ export function ScimDirectories({ teamId }: { teamId: string }) {
         <section className="dash-panel dash-created-keys" aria-label="New SCIM token">
           <h3>Copy the token now</h3>
           {created.previous_token_expires_at_millis !== null ? (
-            <p>The previous token keeps working until {formatDate(created.previous_token_expires_at_millis)}: switch the identity provider over before then.</p>
+            <p>
+              The previous token keeps working until {formatDate(created.previous_token_expires_at_millis)}: switch the identity provider
+              over before then.
+            </p>
           ) : null}
           <p>Give the identity provider the base URL and this bearer token. It is stored as a digest: this is the only time it is shown.</p>
           <dl className="dash-facts">
@@ -106,7 +109,7 @@ type DirectoryRowProps = {
 function DirectoryRow({ directory, onDeleted, onRotated }: DirectoryRowProps) {
   const { request } = useProjectScope();
   const remove = api.useDeleteScimDirectory({ request });
-  const rotate = api.useRotateScimDirectoryToken({ request });
+  const rotate = api.useCreateScimDirectoryToken({ request });
   const [confirming, setConfirming] = useState(false);
   const [rotating, setRotating] = useState(false);
   return (

@@ -5436,7 +5436,7 @@ export interface paths {
          * Rotate a SCIM directory's bearer token (Gatehouse's own)
          * @description Gatehouse's own operation. A new bearer token, shown only in this answer. The token it replaces keeps working for `overlap_hours` (default 24, up to 720; 0 ends it at once) so the identity provider can be switched over without failed provisioning; `previous_token_expires_at_millis` says until when. A rotation during an overlap ends the older token at once (at most two tokens are valid). Recorded in the audit log.
          */
-        post: operations["rotateScimDirectoryToken"];
+        post: operations["createScimDirectoryToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -22514,7 +22514,7 @@ export interface operations {
             404: components["responses"]["SCIM_DIRECTORY_NOT_FOUND"];
         };
     };
-    rotateScimDirectoryToken: {
+    createScimDirectoryToken: {
         parameters: {
             query?: never;
             header?: {
@@ -22820,13 +22820,13 @@ export interface operations {
                     "application/json": components["schemas"]["TeamDomain"];
                 };
             };
-            /** @description A malformed path, or no matching TXT record. */
+            /** @description An unreadable body, a malformed path, or no matching TXT record. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SchemaError"] | components["schemas"]["TeamDomainVerificationFailedError"];
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["TeamDomainVerificationFailedError"];
                 };
             };
             401: components["responses"]["SSO_SETUP_SESSION_INVALID"];

@@ -218,7 +218,7 @@ export const operationDescriptors = {
   listScimDirectories: {"operationId":"listScimDirectories","method":"GET","path":"/teams/{team_id}/scim-directories","responseType":"json","auth":"required"},
   createScimDirectory: {"operationId":"createScimDirectory","method":"POST","path":"/teams/{team_id}/scim-directories","responseType":"json","bodyType":"application/json","auth":"required"},
   deleteScimDirectory: {"operationId":"deleteScimDirectory","method":"DELETE","path":"/teams/{team_id}/scim-directories/{directory_id}","responseType":"json","auth":"required"},
-  rotateScimDirectoryToken: {"operationId":"rotateScimDirectoryToken","method":"POST","path":"/teams/{team_id}/scim-directories/{directory_id}/rotate-token","responseType":"json","bodyType":"application/json","auth":"required"},
+  createScimDirectoryToken: {"operationId":"createScimDirectoryToken","method":"POST","path":"/teams/{team_id}/scim-directories/{directory_id}/rotate-token","responseType":"json","bodyType":"application/json","auth":"required"},
   listSsoSetupLinks: {"operationId":"listSsoSetupLinks","method":"GET","path":"/teams/{team_id}/sso-setup-links","responseType":"json","auth":"required"},
   createSsoSetupLink: {"operationId":"createSsoSetupLink","method":"POST","path":"/teams/{team_id}/sso-setup-links","responseType":"json","bodyType":"application/json","auth":"required"},
   revokeSsoSetupLink: {"operationId":"revokeSsoSetupLink","method":"DELETE","path":"/teams/{team_id}/sso-setup-links/{setup_link_id}","responseType":"json","auth":"required"},

@@ -216,7 +216,7 @@ export type OperationName =
   | "listScimDirectories"
   | "createScimDirectory"
   | "deleteScimDirectory"
-  | "rotateScimDirectoryToken"
+  | "createScimDirectoryToken"
   | "listSsoSetupLinks"
   | "createSsoSetupLink"
   | "revokeSsoSetupLink"
@@ -481,7 +481,7 @@ export const listTeamAuditLogEntries = {"operationId":"listTeamAuditLogEntries",
 export const listScimDirectories = {"operationId":"listScimDirectories","method":"GET","path":"/teams/{team_id}/scim-directories","responseType":"json","auth":"required"} as const;
 export const createScimDirectory = {"operationId":"createScimDirectory","method":"POST","path":"/teams/{team_id}/scim-directories","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const deleteScimDirectory = {"operationId":"deleteScimDirectory","method":"DELETE","path":"/teams/{team_id}/scim-directories/{directory_id}","responseType":"json","auth":"required"} as const;
-export const rotateScimDirectoryToken = {"operationId":"rotateScimDirectoryToken","method":"POST","path":"/teams/{team_id}/scim-directories/{directory_id}/rotate-token","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const createScimDirectoryToken = {"operationId":"createScimDirectoryToken","method":"POST","path":"/teams/{team_id}/scim-directories/{directory_id}/rotate-token","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const listSsoSetupLinks = {"operationId":"listSsoSetupLinks","method":"GET","path":"/teams/{team_id}/sso-setup-links","responseType":"json","auth":"required"} as const;
 export const createSsoSetupLink = {"operationId":"createSsoSetupLink","method":"POST","path":"/teams/{team_id}/sso-setup-links","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const revokeSsoSetupLink = {"operationId":"revokeSsoSetupLink","method":"DELETE","path":"/teams/{team_id}/sso-setup-links/{setup_link_id}","responseType":"json","auth":"required"} as const;

@@ -426,8 +426,8 @@ export { getCreateScimDirectoryUrl, createScimDirectory, getCreateScimDirectoryM
 export type { CreateScimDirectoryMutationResult, CreateScimDirectoryMutationBody, CreateScimDirectoryMutationError } from './hooks/create-scim-directory';
 export { getDeleteScimDirectoryUrl, deleteScimDirectory, getDeleteScimDirectoryMutationOptions, useDeleteScimDirectory } from './hooks/delete-scim-directory';
 export type { DeleteScimDirectoryMutationResult, DeleteScimDirectoryMutationError } from './hooks/delete-scim-directory';
-export { getRotateScimDirectoryTokenUrl, rotateScimDirectoryToken, getRotateScimDirectoryTokenMutationOptions, useRotateScimDirectoryToken } from './hooks/rotate-scim-directory-token';
-export type { RotateScimDirectoryTokenMutationResult, RotateScimDirectoryTokenMutationBody, RotateScimDirectoryTokenMutationError } from './hooks/rotate-scim-directory-token';
+export { getCreateScimDirectoryTokenUrl, createScimDirectoryToken, getCreateScimDirectoryTokenMutationOptions, useCreateScimDirectoryToken } from './hooks/create-scim-directory-token';
+export type { CreateScimDirectoryTokenMutationResult, CreateScimDirectoryTokenMutationBody, CreateScimDirectoryTokenMutationError } from './hooks/create-scim-directory-token';
 export { getListSsoSetupLinksUrl, listSsoSetupLinks, getListSsoSetupLinksQueryKey, getListSsoSetupLinksQueryOptions, useListSsoSetupLinks, getListSsoSetupLinksSuspenseQueryOptions, useListSsoSetupLinksSuspense } from './hooks/list-sso-setup-links';
 export type { ListSsoSetupLinksQueryResult, ListSsoSetupLinksQueryError, ListSsoSetupLinksSuspenseQueryResult, ListSsoSetupLinksSuspenseQueryError } from './hooks/list-sso-setup-links';
 export { getCreateSsoSetupLinkUrl, createSsoSetupLink, getCreateSsoSetupLinkMutationOptions, useCreateSsoSetupLink } from './hooks/create-sso-setup-link';

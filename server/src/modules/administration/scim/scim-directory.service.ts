@@ -102,7 +102,10 @@ export class ScimDirectoryService {
     const token = newToken();
     const previousExpiresAt = overlapHours > 0 ? new Date(Date.now() + overlapHours * 3_600_000) : null;
     const row = await inTransaction(this.db, async (trx) => {
-      const rotated = await rotateDirectoryToken(trx, projectId, teamId, directoryId, { tokenHash: digestSecret(token), previousExpiresAt });
+      const rotated = await rotateDirectoryToken(trx, projectId, teamId, directoryId, {
+        tokenHash: digestSecret(token),
+        previousExpiresAt,
+      });
       if (!rotated) throw new ScimDirectoryNotFoundError({ directory_id: directoryId });
       await this.auditLog.record(trx, projectId, {
         action: 'scim.token_rotated',
@@ -127,8 +130,7 @@ export class ScimDirectoryService {
       directory?.previous_token_expires_at != null &&
       directory.previous_token_expires_at.getTime() > Date.now() &&
       tokenMatches(directory.previous_token_hash, token);
-    if (!directory || !(current || previous))
-      throw new ScimProtocolError(401, 'The bearer token is not valid for this directory.');
+    if (!directory || !(current || previous)) throw new ScimProtocolError(401, 'The bearer token is not valid for this directory.');
     const project = await this.projects.find(directory.project_id);
     if (!project) throw new ScimProtocolError(401, 'The bearer token is not valid for this directory.');
     return { directory, project, baseUrl: this.baseUrl(directory.id) };

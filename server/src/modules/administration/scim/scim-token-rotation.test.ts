@@ -40,7 +40,11 @@ describe('SCIM token rotation', () => {
     expect(refused.json.schemas).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
     expect((await scim('GET', '/Users', undefined, { token: newToken })).status).toBe(200);
     // The list shows when the old token stops, never a token.
-    const listed = await env.context.request({ method: 'GET', url: `/api/v1/teams/${team.id}/scim-directories`, headers: env.project.headers.server });
+    const listed = await env.context.request({
+      method: 'GET',
+      url: `/api/v1/teams/${team.id}/scim-directories`,
+      headers: env.project.headers.server,
+    });
     expect(listed.body.items[0].previous_token_expires_at_millis).toBeLessThan(Date.now());
     expect(listed.text).not.toContain(newToken);
   });
@@ -81,7 +85,11 @@ describe('SCIM token rotation', () => {
       headers: env.project.headers.admin,
     });
     expect(entries.body.items).toEqual([
-      expect.objectContaining({ action: 'scim.token_rotated', target_id: a.directory.id, details: expect.objectContaining({ overlap_hours: 1 }) }),
+      expect.objectContaining({
+        action: 'scim.token_rotated',
+        target_id: a.directory.id,
+        details: expect.objectContaining({ overlap_hours: 1 }),
+      }),
     ]);
     expect(JSON.stringify(entries.body)).not.toContain(rotated.body.token);
   });

@@ -49,7 +49,7 @@ export function scimHandlers(services: {
       await directories.delete(auth.project.id, request.params.team_id, request.params.directory_id);
       return { success: true as const };
     },
-    rotateScimDirectoryToken: async (request) => {
+    createScimDirectoryToken: async (request) => {
       const auth = authOf(request);
       const { row, token } = await directories.rotateToken(
         auth.project.id,

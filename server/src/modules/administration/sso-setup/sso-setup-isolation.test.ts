@@ -9,7 +9,8 @@ const env = withTestContext();
 
 const server = () => env.project.headers.server;
 const newTeam = async (name: string) =>
-  (await env.context.request({ method: 'POST', url: '/api/v1/teams', headers: server(), payload: { display_name: name } })).body.id as string;
+  (await env.context.request({ method: 'POST', url: '/api/v1/teams', headers: server(), payload: { display_name: name } })).body
+    .id as string;
 const openSession = async (teamId: string, headers: Record<string, string> = server()) => {
   const link = await env.context.request({ method: 'POST', url: `/api/v1/teams/${teamId}/sso-setup-links`, headers, payload: {} });
   const opened = await env.context.request({ method: 'POST', url: '/api/v1/sso-setup/sessions', payload: { token: link.body.token } });
@@ -35,8 +36,9 @@ describe('setup link isolation', () => {
     });
     await env.context.request({ method: 'POST', url: `/api/v1/teams/${teamB}/scim-directories`, headers: server(), payload: {} });
     const other = await env.context.createProject();
-    const teamC = (await env.context.request({ method: 'POST', url: '/api/v1/teams', headers: other.headers.server, payload: { display_name: 'C' } }))
-      .body.id as string;
+    const teamC = (
+      await env.context.request({ method: 'POST', url: '/api/v1/teams', headers: other.headers.server, payload: { display_name: 'C' } })
+    ).body.id as string;
     const domainC = await env.context.request({
       method: 'POST',
       url: '/api/v1/sso/domains',
@@ -79,9 +81,15 @@ describe('setup link isolation', () => {
     const other = await env.context.createProject();
     const viaOtherProject = await revokeVia(teamA, other.headers.admin);
     expect(viaOtherProject.status).toBe(404);
-    const listOther = await env.context.request({ method: 'GET', url: `/api/v1/teams/${teamA}/sso-setup-links`, headers: other.headers.server });
+    const listOther = await env.context.request({
+      method: 'GET',
+      url: `/api/v1/teams/${teamA}/sso-setup-links`,
+      headers: other.headers.server,
+    });
     expect(listOther.body.code).toBe('TEAM_NOT_FOUND');
-    expect((await env.context.request({ method: 'GET', url: `/api/v1/teams/${teamB}/sso-setup-links`, headers: server() })).body.items).toEqual([]);
+    expect(
+      (await env.context.request({ method: 'GET', url: `/api/v1/teams/${teamB}/sso-setup-links`, headers: server() })).body.items,
+    ).toEqual([]);
     // Still working: nothing above touched it.
     expect((await asAdmin(session, 'GET', '')).status).toBe(200);
   });

@@ -49,7 +49,9 @@ export class SsoSetupSessionService {
 
   async createDomain(session: SetupSession, body: Schema<'SsoSetupDomainCreate'>): Promise<Schema<'TeamDomain'>> {
     const project = await this.project(session);
-    return toTeamDomainView(await this.asSetupLink(session, () => this.domains.create(project, { team_id: session.teamId, domain: body.domain })));
+    return toTeamDomainView(
+      await this.asSetupLink(session, () => this.domains.create(project, { team_id: session.teamId, domain: body.domain })),
+    );
   }
 
   async verifyDomain(session: SetupSession, domainId: string): Promise<Schema<'TeamDomain'>> {

@@ -158,7 +158,12 @@ describe('self-serve SSO setup', () => {
 
     // Revoking the used link ends its session at once; a revoked unused link cannot be opened.
     const revoke = (id: string) =>
-      context.request({ method: 'DELETE', url: `/api/v1/teams/${teamId}/sso-setup-links/${id}`, headers: project.headers.admin, payload: {} });
+      context.request({
+        method: 'DELETE',
+        url: `/api/v1/teams/${teamId}/sso-setup-links/${id}`,
+        headers: project.headers.admin,
+        payload: {},
+      });
     expect((await asAdmin(sessionToken, 'GET', '')).status).toBe(200);
     expect((await revoke(link.id)).status).toBe(200);
     const ended = await asAdmin(sessionToken, 'GET', '');
@@ -169,7 +174,11 @@ describe('self-serve SSO setup', () => {
     const revoked = await exchange(unused.body.token);
     expect(revoked.status).toBe(410);
     expect(revoked.body).toMatchObject({ code: 'SSO_SETUP_LINK_REVOKED', details: { setup_link_id: unused.body.id } });
-    const listed = await context.request({ method: 'GET', url: `/api/v1/teams/${teamId}/sso-setup-links`, headers: project.headers.server });
+    const listed = await context.request({
+      method: 'GET',
+      url: `/api/v1/teams/${teamId}/sso-setup-links`,
+      headers: project.headers.server,
+    });
     expect(listed.body.items.map((item: { status: string }) => item.status).sort()).toEqual(['expired', 'revoked', 'revoked']);
     expect((await auditEntries(`&action=sso_setup.link_revoked&team_id=${teamId}`)).length).toBe(2);
     const missing = await revoke(crypto.randomUUID());
@@ -203,7 +212,10 @@ describe('self-serve SSO setup', () => {
       payload: { team_id: await newTeam('Holder'), domain: domainName },
     });
     dns.publish(owner.body.verification_record_name, owner.body.verification_record_value);
-    expect((await context.request({ method: 'POST', url: `/api/v1/sso/domains/${owner.body.id}/verify`, headers: project.headers.server })).status).toBe(200);
+    expect(
+      (await context.request({ method: 'POST', url: `/api/v1/sso/domains/${owner.body.id}/verify`, headers: project.headers.server }))
+        .status,
+    ).toBe(200);
     const { sessionToken } = await openSession(await newTeam('Claimant'));
     const claim = await asAdmin(sessionToken, 'POST', '/domains', { domain: domainName });
     dns.publish(claim.body.verification_record_name, claim.body.verification_record_value);

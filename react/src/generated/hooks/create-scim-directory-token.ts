@@ -15,7 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
  * Gatehouse's own operation. A new bearer token, shown only in this answer. The token it replaces keeps working for `overlap_hours` (default 24, up to 720; 0 ends it at once) so the identity provider can be switched over without failed provisioning; `previous_token_expires_at_millis` says until when. A rotation during an overlap ends the older token at once (at most two tokens are valid). Recorded in the audit log.
  * @summary Rotate a SCIM directory's bearer token (Gatehouse's own)
  */
-export const getRotateScimDirectoryTokenUrl = (teamId: string,
+export const getCreateScimDirectoryTokenUrl = (teamId: string,
     directoryId: string,) => {
 
 
@@ -24,11 +24,11 @@ export const getRotateScimDirectoryTokenUrl = (teamId: string,
   return `/teams/${teamId}/scim-directories/${directoryId}/rotate-token`
 }
 
-export const rotateScimDirectoryToken = async (teamId: string,
+export const createScimDirectoryToken = async (teamId: string,
     directoryId: string,
     scimTokenRotation: ScimTokenRotation, options?: RequestInit): Promise<ScimDirectoryWithToken> => {
   
-  return apiMutator<ScimDirectoryWithToken>(getRotateScimDirectoryTokenUrl(teamId,directoryId),
+  return apiMutator<ScimDirectoryWithToken>(getCreateScimDirectoryTokenUrl(teamId,directoryId),
   {      
     ...options,
     method: 'POST',
@@ -41,11 +41,11 @@ export const rotateScimDirectoryToken = async (teamId: string,
 
 
 
-export const getRotateScimDirectoryTokenMutationOptions = <TError = OperationError<'rotateScimDirectoryToken'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateScimDirectoryToken>>, TError,{teamId: string;directoryId: string;data: ScimTokenRotation}, TContext>, request?: SecondParameter<typeof apiMutator>}
-): UseMutationOptions<Awaited<ReturnType<typeof rotateScimDirectoryToken>>, TError,{teamId: string;directoryId: string;data: ScimTokenRotation}, TContext> => {
+export const getCreateScimDirectoryTokenMutationOptions = <TError = OperationError<'createScimDirectoryToken'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createScimDirectoryToken>>, TError,{teamId: string;directoryId: string;data: ScimTokenRotation}, TContext>, request?: SecondParameter<typeof apiMutator>}
+): UseMutationOptions<Awaited<ReturnType<typeof createScimDirectoryToken>>, TError,{teamId: string;directoryId: string;data: ScimTokenRotation}, TContext> => {
 
-const mutationKey = ['rotateScimDirectoryToken'];
+const mutationKey = ['createScimDirectoryToken'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -55,10 +55,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof rotateScimDirectoryToken>>, {teamId: string;directoryId: string;data: ScimTokenRotation}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createScimDirectoryToken>>, {teamId: string;directoryId: string;data: ScimTokenRotation}> = (props) => {
           const {teamId,directoryId,data} = props ?? {};
 
-          return  rotateScimDirectoryToken(teamId,directoryId,data,requestOptions)
+          return  createScimDirectoryToken(teamId,directoryId,data,requestOptions)
         }
 
         
@@ -66,23 +66,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type RotateScimDirectoryTokenMutationResult = NonNullable<Awaited<ReturnType<typeof rotateScimDirectoryToken>>>
-    export type RotateScimDirectoryTokenMutationBody = ScimTokenRotation
-    export type RotateScimDirectoryTokenMutationError = OperationError<'rotateScimDirectoryToken'>
+    export type CreateScimDirectoryTokenMutationResult = NonNullable<Awaited<ReturnType<typeof createScimDirectoryToken>>>
+    export type CreateScimDirectoryTokenMutationBody = ScimTokenRotation
+    export type CreateScimDirectoryTokenMutationError = OperationError<'createScimDirectoryToken'>
 
     /**
  * @summary Rotate a SCIM directory's bearer token (Gatehouse's own)
  */
-export const useRotateScimDirectoryToken = <TError = OperationError<'rotateScimDirectoryToken'>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateScimDirectoryToken>>, TError,{teamId: string;directoryId: string;data: ScimTokenRotation}, TContext>, request?: SecondParameter<typeof apiMutator>}
+export const useCreateScimDirectoryToken = <TError = OperationError<'createScimDirectoryToken'>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createScimDirectoryToken>>, TError,{teamId: string;directoryId: string;data: ScimTokenRotation}, TContext>, request?: SecondParameter<typeof apiMutator>}
  ): UseMutationResult<
-        Awaited<ReturnType<typeof rotateScimDirectoryToken>>,
+        Awaited<ReturnType<typeof createScimDirectoryToken>>,
         TError,
         {teamId: string;directoryId: string;data: ScimTokenRotation},
         TContext
       > => {
 
-      const mutationOptions = getRotateScimDirectoryTokenMutationOptions(options);
+      const mutationOptions = getCreateScimDirectoryTokenMutationOptions(options);
 
       return useMutation(mutationOptions);
     }
