@@ -8584,7 +8584,7 @@ export interface components {
             /** @description Increases with every entry of the server (keyset paging uses it). */
             id: string;
             occurred_at_millis: number;
-            /** @description What happened: `auth.signed_in`, `auth.sign_in_failed`, `auth.impersonated`, `mfa.enabled`, `mfa.disabled`, `api_key.created`, `api_key.revoked`, `team.member_added`, `team.member_removed`, `team_permission.granted`, `team_permission.revoked`, `project_permission.granted`, `project_permission.revoked`, `project.config_updated`, `scim.directory_created`, `scim.directory_deleted`, `scim.user_provisioned`, `scim.user_updated`, `scim.user_deactivated`, `scim.user_deprovisioned`, `scim.group_created`, `scim.group_updated`, `scim.group_deleted`; modules add their own (`sso.*`). */
+            /** @description What happened: `auth.signed_in`, `auth.sign_in_failed`, `auth.impersonated`, `mfa.enabled`, `mfa.disabled`, `api_key.created`, `api_key.revoked`, `team.member_added`, `team.member_removed`, `team_permission.granted`, `team_permission.revoked`, `project_permission.granted`, `project_permission.revoked`, `project.config_updated`, `scim.directory_created`, `scim.directory_deleted`, `scim.user_provisioned`, `scim.user_updated`, `scim.user_deactivated`, `scim.user_deprovisioned`, `scim.group_created`, `scim.group_updated`, `scim.group_deleted`; `scim.token_rotated`, `sso_setup.link_created`, `sso_setup.link_used`, `sso_setup.link_revoked`; modules add their own (`sso.*`). */
             action: string;
             /** @description The team the event belongs to, if any. */
             team_id: string | null;
