@@ -25,6 +25,7 @@ describe('security in the served document', () => {
         'PublishableClientKey',
         'RefreshToken',
         'ScimBearerToken',
+        'SsoSetupSessionToken',
         'SecretServerKey',
         'SuperSecretAdminKey',
       ].sort(),

@@ -3,7 +3,7 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createGatehouseQueryClient } from '@gatehouse/react';
 import { type ReactNode, Suspense, useContext, useEffect, useState } from 'react';
 import { adminRequest, installDashboardApiClient } from './admin-client.ts';
-import { type ProjectSection, paths, type Route, useRoute } from './routes.ts';
+import { BASE, type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
 import { lazyPage } from './lazy-page.ts';
 import { Loading, PageErrorBoundary } from './ui.tsx';
@@ -39,6 +39,7 @@ const DataVaultPage = lazyPage(() => import('./pages/data-vault.tsx'), 'DataVaul
 const PaymentTransactionsPage = lazyPage(() => import('./pages/payment-transactions.tsx'), 'PaymentTransactionsPage');
 const PaymentsPage = lazyPage(() => import('./pages/payments.tsx'), 'PaymentsPage');
 const ConfigPage = lazyPage(() => import('./pages/config.tsx'), 'ConfigPage');
+const SsoSetupPage = lazyPage(() => import('./pages/sso-setup.tsx'), 'SsoSetupPage');
 
 /** Each project's pages keep their own cache, so two projects' users never share a query key. */
 const projectQueryClients = new Map<string, QueryClient>();
@@ -53,7 +54,10 @@ export function App() {
   // which re-renders on every navigation.
   return (
     <Suspense fallback={<p className="dash-loading">Loading…</p>}>
-      {handlerPageOf(pathname, gatehouse.urls) ? (
+      {pathname === `${BASE}/sso-setup` ? (
+        // A team's IT admin, with a setup link and no account: no sign-in, no shell.
+        <SsoSetupPage />
+      ) : handlerPageOf(pathname, gatehouse.urls) ? (
         <main className="dash-handler">
           <GatehouseHandler />
         </main>

@@ -31,6 +31,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Teams and permissions', link: '/guide/teams-permissions' },
       { text: 'Sign-up protection', link: '/guide/sign-up-protection' },
       { text: 'Enterprise SSO and domains', link: '/guide/enterprise-sso' },
+      { text: 'Self-serve SSO setup', link: '/guide/sso-self-serve-setup' },
       { text: 'Enterprise set-up in the dashboard', link: '/guide/enterprise-dashboard' },
       { text: 'CLI login', link: '/guide/cli-login' },
       { text: 'Identity provider (OAuth / OIDC)', link: '/guide/identity-provider' },

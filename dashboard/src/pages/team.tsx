@@ -9,6 +9,7 @@ import { TeamDomains } from './team-domains.tsx';
 import { Members } from './team-members.tsx';
 import { ScimDirectories } from './team-scim.tsx';
 import { SsoConnections } from './team-sso.tsx';
+import { SsoSetupLinks } from './team-sso-setup-links.tsx';
 
 /**
  * One team: rename and delete, members (add by email or id, remove), each member's permissions, invitations, API keys,
@@ -32,6 +33,7 @@ export function TeamPage({ teamId }: { teamId: string }) {
       <SsoConnections teamId={teamId} />
       <TeamDomains teamId={teamId} />
       <ScimDirectories teamId={teamId} />
+      <SsoSetupLinks teamId={teamId} />
     </>
   );
 }

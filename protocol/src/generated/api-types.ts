@@ -5418,6 +5418,229 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teams/{team_id}/scim-directories/{directory_id}/rotate-token": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a SCIM directory's bearer token (Gatehouse's own)
+         * @description Gatehouse's own operation. A new bearer token, shown only in this answer. The token it replaces keeps working for `overlap_hours` (default 24, up to 720; 0 ends it at once) so the identity provider can be switched over without failed provisioning; `previous_token_expires_at_millis` says until when. A rotation during an overlap ends the older token at once (at most two tokens are valid). Recorded in the audit log.
+         */
+        post: operations["createScimDirectoryToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{team_id}/sso-setup-links": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team's SSO setup links (Gatehouse's own)
+         * @description Gatehouse's own operation. The team's setup links, newest first, with their status (their tokens are never shown again).
+         */
+        get: operations["listSsoSetupLinks"];
+        put?: never;
+        /**
+         * Create a self-serve SSO setup link for a team (Gatehouse's own)
+         * @description Gatehouse's own operation (as WorkOS's admin portal). A one-time link for the team's IT admin, who needs no account: opening it (`exchangeSsoSetupLink`) starts a one-hour setup session in which they configure this team's SSO connection, verified domains and SCIM directory, and nothing else (not another team, not the project). The link can be exchanged once, until `expires_at_millis`; revoking it also ends its session. Recorded in the audit log.
+         */
+        post: operations["createSsoSetupLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{team_id}/sso-setup-links/{setup_link_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an SSO setup link (Gatehouse's own)
+         * @description Gatehouse's own operation. The link can no longer be opened (`SSO_SETUP_LINK_REVOKED`) and the setup session opened with it ends at once. What was configured stays. Recorded in the audit log.
+         */
+        delete: operations["revokeSsoSetupLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso-setup/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a setup link (Gatehouse's own)
+         * @description Gatehouse's own operation, called by the setup page with the token of its URL fragment. Exchanges the link, once, for a setup session of one hour scoped to the link's team; a second exchange is `SSO_SETUP_LINK_ALREADY_USED` (a reloaded page keeps its session instead), a late one `SSO_SETUP_LINK_EXPIRED`, a revoked link's `SSO_SETUP_LINK_REVOKED`. Of simultaneous exchanges one wins.
+         */
+        post: operations["exchangeSsoSetupLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso-setup/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the setup session's team has (Gatehouse's own)
+         * @description Gatehouse's own operation. The team of the setup session with its SSO connections (with the service provider's metadata URL, entity id and ACS URL for the IdP), domains (with the TXT record to publish) and SCIM directories.
+         */
+        get: operations["getSsoSetupOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso-setup/current/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the team's SSO connection in a setup session (Gatehouse's own)
+         * @description Gatehouse's own operation. As `createSsoConnection`, for the session's team only (SAML from IdP metadata XML or URL, or OpenID Connect); recorded in the audit log with the setup link as the actor.
+         */
+        post: operations["createSsoSetupConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso-setup/current/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim an email domain for the team in a setup session (Gatehouse's own)
+         * @description Gatehouse's own operation. As `createTeamDomain` for the session's team (enrolment policy: invitation only, the owner may change it); the answer names the TXT record to publish. Recorded in the audit log.
+         */
+        post: operations["createSsoSetupDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso-setup/current/domains/{domain_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a domain's TXT record in a setup session (Gatehouse's own)
+         * @description Gatehouse's own operation. As `verifyTeamDomain`, for a domain of the session's team only (another team's is `TEAM_DOMAIN_NOT_FOUND`).
+         */
+        post: operations["verifySsoSetupDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso-setup/current/scim-directories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the team's SCIM directory in a setup session (Gatehouse's own)
+         * @description Gatehouse's own operation. As `createScimDirectory` for the session's team: the SCIM base URL and bearer token (shown only in this answer). Recorded in the audit log.
+         */
+        post: operations["createSsoSetupScimDirectory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scim/v2/{directory_id}/ServiceProviderConfig": {
         parameters: {
             query?: never;
@@ -8402,16 +8625,16 @@ export interface components {
             /** @description Increases with every entry of the server (keyset paging uses it). */
             id: string;
             occurred_at_millis: number;
-            /** @description What happened: `auth.signed_in`, `auth.sign_in_failed`, `auth.impersonated`, `mfa.enabled`, `mfa.disabled`, `api_key.created`, `api_key.revoked`, `team.member_added`, `team.member_removed`, `team_permission.granted`, `team_permission.revoked`, `project_permission.granted`, `project_permission.revoked`, `project.config_updated`, `scim.directory_created`, `scim.directory_deleted`, `scim.user_provisioned`, `scim.user_updated`, `scim.user_deactivated`, `scim.user_deprovisioned`, `scim.group_created`, `scim.group_updated`, `scim.group_deleted`; modules add their own (`sso.*`). */
+            /** @description What happened: `auth.signed_in`, `auth.sign_in_failed`, `auth.impersonated`, `mfa.enabled`, `mfa.disabled`, `api_key.created`, `api_key.revoked`, `team.member_added`, `team.member_removed`, `team_permission.granted`, `team_permission.revoked`, `project_permission.granted`, `project_permission.revoked`, `project.config_updated`, `scim.directory_created`, `scim.directory_deleted`, `scim.user_provisioned`, `scim.user_updated`, `scim.user_deactivated`, `scim.user_deprovisioned`, `scim.group_created`, `scim.group_updated`, `scim.group_deleted`; `scim.token_rotated`, `sso_setup.link_created`, `sso_setup.link_used`, `sso_setup.link_revoked`; modules add their own (`sso.*`). */
             action: string;
             /** @description The team the event belongs to, if any. */
             team_id: string | null;
             /**
-             * @description Who did it: a signed-in `user`, the project's `admin` (admin key or dashboard user), the `server` (secret server key), a `scim_directory` (its bearer token), `anonymous` (an unauthenticated request, such as a failed sign-in) or the `system`.
+             * @description Who did it: a signed-in `user`, the project's `admin` (admin key or dashboard user), the `server` (secret server key), a `scim_directory` (its bearer token), an `sso_setup_link` (a team IT admin's setup session opened with that link), `anonymous` (an unauthenticated request, such as a failed sign-in) or the `system`.
              * @enum {string}
              */
-            actor_type: "user" | "admin" | "server" | "scim_directory" | "anonymous" | "system";
-            /** @description The user, dashboard user or directory id, when known. */
+            actor_type: "user" | "admin" | "server" | "scim_directory" | "sso_setup_link" | "anonymous" | "system";
+            /** @description The user, dashboard user, directory or setup link id, when known. */
             actor_id: string | null;
             /** @description What it was done to: `user`, `team`, `api_key`, `project`, `scim_directory`, `scim_group`. */
             target_type: string | null;
@@ -8447,6 +8670,8 @@ export interface components {
             /** @description The SCIM base URL the identity provider is given (`.../api/v1/scim/v2/<id>`). */
             scim_base_url: string;
             created_at_millis: number;
+            /** @description After a token rotation, until when the replaced token is still accepted (null when it is not). */
+            previous_token_expires_at_millis: number | null;
         };
         ScimDirectoryWithToken: {
             /** Format: uuid */
@@ -8456,6 +8681,7 @@ export interface components {
             display_name: string;
             scim_base_url: string;
             created_at_millis: number;
+            previous_token_expires_at_millis: number | null;
             /** @description The bearer token of the directory; shown only here. */
             token: string;
         };
@@ -8467,6 +8693,83 @@ export interface components {
         ScimDirectoryCreate: {
             /** @description A name for people (default: `SCIM directory`). */
             display_name?: string;
+        };
+        ScimTokenRotation: {
+            /** @description How long the replaced token keeps working, in hours (default 24; 0 refuses it at once). A token rotated out earlier stops at once: at most two tokens of a directory are ever valid. */
+            overlap_hours?: number;
+        };
+        SsoSetupLink: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            team_id: string;
+            /**
+             * @description `active`: can still be opened; `used`: exchanged for its setup session; `expired`; `revoked`.
+             * @enum {string}
+             */
+            status: "active" | "used" | "expired" | "revoked";
+            created_at_millis: number;
+            /** @description Until when the link can be opened. */
+            expires_at_millis: number;
+            used_at_millis: number | null;
+            revoked_at_millis: number | null;
+        };
+        SsoSetupLinkWithUrl: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            team_id: string;
+            /** @enum {string} */
+            status: "active" | "used" | "expired" | "revoked";
+            created_at_millis: number;
+            expires_at_millis: number;
+            used_at_millis: number | null;
+            revoked_at_millis: number | null;
+            /** @description The link's secret (stored as a digest); shown only here. */
+            token: string;
+            /** @description The setup page with the token in its fragment (`.../dashboard/sso-setup#token=...`, never sent to a server by the browser); give it to the team's IT admin. */
+            url: string;
+        };
+        SsoSetupLinkList: {
+            items: components["schemas"]["SsoSetupLink"][];
+        };
+        SsoSetupLinkCreate: {
+            /** @description How long the link can be opened (default 1440, one day; at most a week). */
+            expires_in_minutes?: number;
+        };
+        SsoSetupExchange: {
+            /** @description The setup link's token (its URL fragment). */
+            token: string;
+        };
+        SsoSetupSession: {
+            /** @description The setup session's bearer token (`Authorization: Bearer ...`) for the `/sso-setup/current` operations. */
+            session_token: string;
+            /** @description The session lasts one hour from the exchange. */
+            expires_at_millis: number;
+            /** Format: uuid */
+            team_id: string;
+        };
+        SsoSetupOverview: {
+            project_display_name: string;
+            /** Format: uuid */
+            team_id: string;
+            team_display_name: string;
+            /** @description When the setup session ends. */
+            expires_at_millis: number;
+            connections: components["schemas"]["SsoConnection"][];
+            domains: components["schemas"]["TeamDomain"][];
+            scim_directories: components["schemas"]["ScimDirectory"][];
+        };
+        /** @description An SSO connection of the session's team (its team is the session's; its redirect URLs stay the owner's). */
+        SsoSetupConnectionCreate: {
+            protocol: components["schemas"]["SsoProtocol"];
+            display_name: string;
+            saml?: components["schemas"]["SsoSamlSettingsInput"];
+            oidc?: components["schemas"]["SsoOidcSettingsInput"];
+            attribute_mapping?: components["schemas"]["SsoAttributeMapping"];
+        };
+        SsoSetupDomainCreate: {
+            domain: string;
         };
         /** @description A SCIM resource or document (RFC 7643), with its `schemas`. */
         ScimResource: {
@@ -9335,6 +9638,52 @@ export interface components {
             error: string;
             details: {
                 directory_id: string;
+            };
+        };
+        /** @description No setup link with this token, or no setup link with this id in the team. */
+        SsoSetupLinkNotFoundError: {
+            /** @constant */
+            code: "SSO_SETUP_LINK_NOT_FOUND";
+            error: string;
+            details: {
+                setup_link_id?: string;
+            };
+        };
+        /** @description The setup link's time ran out before it was opened; ask the project owner for a new one. */
+        SsoSetupLinkExpiredError: {
+            /** @constant */
+            code: "SSO_SETUP_LINK_EXPIRED";
+            error: string;
+            details: {
+                setup_link_id: string;
+            };
+        };
+        /** @description The project owner revoked the setup link (and ended any setup session opened with it). */
+        SsoSetupLinkRevokedError: {
+            /** @constant */
+            code: "SSO_SETUP_LINK_REVOKED";
+            error: string;
+            details: {
+                setup_link_id: string;
+            };
+        };
+        /** @description The setup link was already exchanged for a setup session (a link opens one session only). */
+        SsoSetupLinkAlreadyUsedError: {
+            /** @constant */
+            code: "SSO_SETUP_LINK_ALREADY_USED";
+            error: string;
+            details: {
+                setup_link_id: string;
+            };
+        };
+        /** @description The setup session token is missing, unknown or expired, or its link was revoked. `reason`: `missing`, `unknown`, `expired`, `revoked`. */
+        SsoSetupSessionInvalidError: {
+            /** @constant */
+            code: "SSO_SETUP_SESSION_INVALID";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "missing" | "unknown" | "expired" | "revoked";
             };
         };
         /** @description The webhook URL is not http(s), its host does not resolve, or it resolves to an address that is not public: loopback is allowed only when the project allows localhost, every other internal range never. */
@@ -11086,6 +11435,61 @@ export interface components {
                 "application/json": components["schemas"]["ScimDirectoryNotFoundError"];
             };
         };
+        /** @description No setup link with this token, or no setup link with this id in the team. */
+        SSO_SETUP_LINK_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SsoSetupLinkNotFoundError"];
+            };
+        };
+        /** @description The setup link has expired. */
+        SSO_SETUP_LINK_EXPIRED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SsoSetupLinkExpiredError"];
+            };
+        };
+        /** @description The setup link was revoked. */
+        SSO_SETUP_LINK_REVOKED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SsoSetupLinkRevokedError"];
+            };
+        };
+        /** @description The setup link was already used. */
+        SSO_SETUP_LINK_ALREADY_USED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SsoSetupLinkAlreadyUsedError"];
+            };
+        };
+        /** @description The setup session is missing, unknown, expired or revoked. */
+        SSO_SETUP_SESSION_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SsoSetupSessionInvalidError"];
+            };
+        };
         /** @description The webhook URL is not allowed. */
         WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: {
             headers: {
@@ -12666,6 +13070,7 @@ export interface components {
         PermissionIdPath: components["schemas"]["PermissionId"];
         /** @description A SCIM directory (Gatehouse's own). */
         ScimDirectoryIdPath: string;
+        SsoSetupLinkIdPath: string;
         /** @description The SCIM id of a user or group of the directory. */
         ScimResourceIdPath: string;
         ContactChannelIdPath: string;
@@ -22164,6 +22569,352 @@ export interface operations {
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["SCIM_DIRECTORY_NOT_FOUND"];
+        };
+    };
+    createScimDirectoryToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description A SCIM directory (Gatehouse's own). */
+                directory_id: components["parameters"]["ScimDirectoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScimTokenRotation"];
+            };
+        };
+        responses: {
+            /** @description The directory with its new token (shown once). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimDirectoryWithToken"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["SCIM_DIRECTORY_NOT_FOUND"];
+        };
+    };
+    listSsoSetupLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSetupLinkList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_NOT_FOUND"];
+        };
+    };
+    createSsoSetupLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoSetupLinkCreate"];
+            };
+        };
+        responses: {
+            /** @description The link, its token and URL (shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSetupLinkWithUrl"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_NOT_FOUND"];
+        };
+    };
+    revokeSsoSetupLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+                setup_link_id: components["parameters"]["SsoSetupLinkIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["SSO_SETUP_LINK_NOT_FOUND"];
+        };
+    };
+    exchangeSsoSetupLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoSetupExchange"];
+            };
+        };
+        responses: {
+            /** @description The setup session. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSetupSession"];
+                };
+            };
+            400: components["responses"]["Request400"];
+            404: components["responses"]["SSO_SETUP_LINK_NOT_FOUND"];
+            409: components["responses"]["SSO_SETUP_LINK_ALREADY_USED"];
+            /** @description The link expired or was revoked. */
+            410: {
+                headers: {
+                    "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                    "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSetupLinkExpiredError"] | components["schemas"]["SsoSetupLinkRevokedError"];
+                };
+            };
+        };
+    };
+    getSsoSetupOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's setup. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSetupOverview"];
+                };
+            };
+            401: components["responses"]["SSO_SETUP_SESSION_INVALID"];
+        };
+    };
+    createSsoSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoSetupConnectionCreate"];
+            };
+        };
+        responses: {
+            /** @description The connection. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnection"];
+                };
+            };
+            /** @description An unreadable body or one not matching the operation, or settings that cannot be used. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["SsoConnectionConfigInvalidError"];
+                };
+            };
+            401: components["responses"]["SSO_SETUP_SESSION_INVALID"];
+        };
+    };
+    createSsoSetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoSetupDomainCreate"];
+            };
+        };
+        responses: {
+            /** @description The domain, with its verification record. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDomain"];
+                };
+            };
+            400: components["responses"]["Request400"];
+            401: components["responses"]["SSO_SETUP_SESSION_INVALID"];
+        };
+    };
+    verifySsoSetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain_id: components["parameters"]["TeamDomainIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verified domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDomain"];
+                };
+            };
+            /** @description An unreadable body, a malformed path, or no matching TXT record. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["TeamDomainVerificationFailedError"];
+                };
+            };
+            401: components["responses"]["SSO_SETUP_SESSION_INVALID"];
+            404: components["responses"]["TEAM_DOMAIN_NOT_FOUND"];
+            409: components["responses"]["TEAM_DOMAIN_ALREADY_VERIFIED"];
+        };
+    };
+    createSsoSetupScimDirectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScimDirectoryCreate"];
+            };
+        };
+        responses: {
+            /** @description The directory with its token (shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimDirectoryWithToken"];
+                };
+            };
+            400: components["responses"]["Request400"];
+            401: components["responses"]["SSO_SETUP_SESSION_INVALID"];
         };
     };
     getScimServiceProviderConfig: {

@@ -71,6 +71,11 @@ import { DataVaultStoreDoesNotExistError } from './errors/data-vault-store-does-
 import { DataVaultStoreHashedKeyDoesNotExistError } from './errors/data-vault-store-hashed-key-does-not-exist-error.ts';
 import { WebhookEndpointNotFoundError } from './errors/webhook-endpoint-not-found-error.ts';
 import { ScimDirectoryNotFoundError } from './errors/scim-directory-not-found-error.ts';
+import { SsoSetupLinkNotFoundError } from './errors/sso-setup-link-not-found-error.ts';
+import { SsoSetupLinkExpiredError } from './errors/sso-setup-link-expired-error.ts';
+import { SsoSetupLinkRevokedError } from './errors/sso-setup-link-revoked-error.ts';
+import { SsoSetupLinkAlreadyUsedError } from './errors/sso-setup-link-already-used-error.ts';
+import { SsoSetupSessionInvalidError } from './errors/sso-setup-session-invalid-error.ts';
 import { WebhookEndpointUrlNotAllowedError } from './errors/webhook-endpoint-url-not-allowed-error.ts';
 import { WebhookMessageNotFoundError } from './errors/webhook-message-not-found-error.ts';
 import { SignUpRuleConditionInvalidError } from './errors/sign-up-rule-condition-invalid-error.ts';
@@ -243,6 +248,11 @@ export const knownErrorClasses = {
   DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: DataVaultStoreHashedKeyDoesNotExistError,
   WEBHOOK_ENDPOINT_NOT_FOUND: WebhookEndpointNotFoundError,
   SCIM_DIRECTORY_NOT_FOUND: ScimDirectoryNotFoundError,
+  SSO_SETUP_LINK_NOT_FOUND: SsoSetupLinkNotFoundError,
+  SSO_SETUP_LINK_EXPIRED: SsoSetupLinkExpiredError,
+  SSO_SETUP_LINK_REVOKED: SsoSetupLinkRevokedError,
+  SSO_SETUP_LINK_ALREADY_USED: SsoSetupLinkAlreadyUsedError,
+  SSO_SETUP_SESSION_INVALID: SsoSetupSessionInvalidError,
   WEBHOOK_ENDPOINT_URL_NOT_ALLOWED: WebhookEndpointUrlNotAllowedError,
   WEBHOOK_MESSAGE_NOT_FOUND: WebhookMessageNotFoundError,
   SIGN_UP_RULE_CONDITION_INVALID: SignUpRuleConditionInvalidError,

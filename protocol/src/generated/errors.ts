@@ -78,6 +78,11 @@ import { DataVaultStoreDoesNotExistError } from './errors/data-vault-store-does-
 import { DataVaultStoreHashedKeyDoesNotExistError } from './errors/data-vault-store-hashed-key-does-not-exist-error.ts';
 import { WebhookEndpointNotFoundError } from './errors/webhook-endpoint-not-found-error.ts';
 import { ScimDirectoryNotFoundError } from './errors/scim-directory-not-found-error.ts';
+import { SsoSetupLinkNotFoundError } from './errors/sso-setup-link-not-found-error.ts';
+import { SsoSetupLinkExpiredError } from './errors/sso-setup-link-expired-error.ts';
+import { SsoSetupLinkRevokedError } from './errors/sso-setup-link-revoked-error.ts';
+import { SsoSetupLinkAlreadyUsedError } from './errors/sso-setup-link-already-used-error.ts';
+import { SsoSetupSessionInvalidError } from './errors/sso-setup-session-invalid-error.ts';
 import { WebhookEndpointUrlNotAllowedError } from './errors/webhook-endpoint-url-not-allowed-error.ts';
 import { WebhookMessageNotFoundError } from './errors/webhook-message-not-found-error.ts';
 import { SignUpRuleConditionInvalidError } from './errors/sign-up-rule-condition-invalid-error.ts';
@@ -257,6 +262,11 @@ export {
   DataVaultStoreHashedKeyDoesNotExistError,
   WebhookEndpointNotFoundError,
   ScimDirectoryNotFoundError,
+  SsoSetupLinkNotFoundError,
+  SsoSetupLinkExpiredError,
+  SsoSetupLinkRevokedError,
+  SsoSetupLinkAlreadyUsedError,
+  SsoSetupSessionInvalidError,
   WebhookEndpointUrlNotAllowedError,
   WebhookMessageNotFoundError,
   SignUpRuleConditionInvalidError,
@@ -430,6 +440,11 @@ export type KnownErrorCode =
   | "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST"
   | "WEBHOOK_ENDPOINT_NOT_FOUND"
   | "SCIM_DIRECTORY_NOT_FOUND"
+  | "SSO_SETUP_LINK_NOT_FOUND"
+  | "SSO_SETUP_LINK_EXPIRED"
+  | "SSO_SETUP_LINK_REVOKED"
+  | "SSO_SETUP_LINK_ALREADY_USED"
+  | "SSO_SETUP_SESSION_INVALID"
   | "WEBHOOK_ENDPOINT_URL_NOT_ALLOWED"
   | "WEBHOOK_MESSAGE_NOT_FOUND"
   | "SIGN_UP_RULE_CONDITION_INVALID"
@@ -743,6 +758,16 @@ export type OperationErrors = {
   listScimDirectories: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | TeamNotFoundError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   createScimDirectory: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | TeamNotFoundError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
   deleteScimDirectory: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ScimDirectoryNotFoundError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  createScimDirectoryToken: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ScimDirectoryNotFoundError | ServerAuthenticationRequiredError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  listSsoSetupLinks: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | TeamNotFoundError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  createSsoSetupLink: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | TeamNotFoundError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  revokeSsoSetupLink: AccessTokenExpiredError | AccessTypeRequiredError | AccessTypeWithoutProjectIdError | AdminAccessTokenExpiredError | AdminAccessTokenIsNotAdminError | AdminAuthenticationRequiredError | AnonymousAuthenticationNotAllowedError | BodyParsingError | BranchDoesNotExistError | CurrentProjectNotFoundError | InsufficientAccessTypeError | InvalidAccessTypeError | InvalidProjectForAccessTokenError | InvalidPublishableClientKeyError | InvalidSecretServerKeyError | InvalidSuperSecretAdminKeyError | ProjectKeyWithoutAccessTypeError | PublishableClientKeyRequiredForProjectError | RestrictedUserNotAllowedError | SchemaError | ServerAuthenticationRequiredError | SsoSetupLinkNotFoundError | UnparsableAccessTokenError | UnparsableAdminAccessTokenError;
+  exchangeSsoSetupLink: BodyParsingError | SchemaError | SsoSetupLinkAlreadyUsedError | SsoSetupLinkExpiredError | SsoSetupLinkNotFoundError | SsoSetupLinkRevokedError;
+  getSsoSetupOverview: SsoSetupSessionInvalidError;
+  createSsoSetupConnection: BodyParsingError | SchemaError | SsoConnectionConfigInvalidError | SsoSetupSessionInvalidError;
+  createSsoSetupDomain: BodyParsingError | SchemaError | SsoSetupSessionInvalidError;
+  verifySsoSetupDomain: BodyParsingError | SchemaError | SsoSetupSessionInvalidError | TeamDomainAlreadyVerifiedError | TeamDomainNotFoundError | TeamDomainVerificationFailedError;
+  createSsoSetupScimDirectory: BodyParsingError | SchemaError | SsoSetupSessionInvalidError;
   getScimServiceProviderConfig: never;
   listScimResourceTypes: never;
   listScimSchemas: never;

@@ -216,6 +216,16 @@ export type OperationName =
   | "listScimDirectories"
   | "createScimDirectory"
   | "deleteScimDirectory"
+  | "createScimDirectoryToken"
+  | "listSsoSetupLinks"
+  | "createSsoSetupLink"
+  | "revokeSsoSetupLink"
+  | "exchangeSsoSetupLink"
+  | "getSsoSetupOverview"
+  | "createSsoSetupConnection"
+  | "createSsoSetupDomain"
+  | "verifySsoSetupDomain"
+  | "createSsoSetupScimDirectory"
   | "getScimServiceProviderConfig"
   | "listScimResourceTypes"
   | "listScimSchemas"
@@ -471,6 +481,16 @@ export const listTeamAuditLogEntries = {"operationId":"listTeamAuditLogEntries",
 export const listScimDirectories = {"operationId":"listScimDirectories","method":"GET","path":"/teams/{team_id}/scim-directories","responseType":"json","auth":"required"} as const;
 export const createScimDirectory = {"operationId":"createScimDirectory","method":"POST","path":"/teams/{team_id}/scim-directories","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const deleteScimDirectory = {"operationId":"deleteScimDirectory","method":"DELETE","path":"/teams/{team_id}/scim-directories/{directory_id}","responseType":"json","auth":"required"} as const;
+export const createScimDirectoryToken = {"operationId":"createScimDirectoryToken","method":"POST","path":"/teams/{team_id}/scim-directories/{directory_id}/rotate-token","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const listSsoSetupLinks = {"operationId":"listSsoSetupLinks","method":"GET","path":"/teams/{team_id}/sso-setup-links","responseType":"json","auth":"required"} as const;
+export const createSsoSetupLink = {"operationId":"createSsoSetupLink","method":"POST","path":"/teams/{team_id}/sso-setup-links","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const revokeSsoSetupLink = {"operationId":"revokeSsoSetupLink","method":"DELETE","path":"/teams/{team_id}/sso-setup-links/{setup_link_id}","responseType":"json","auth":"required"} as const;
+export const exchangeSsoSetupLink = {"operationId":"exchangeSsoSetupLink","method":"POST","path":"/sso-setup/sessions","responseType":"json","bodyType":"application/json","auth":"none"} as const;
+export const getSsoSetupOverview = {"operationId":"getSsoSetupOverview","method":"GET","path":"/sso-setup/current","responseType":"json","auth":"none"} as const;
+export const createSsoSetupConnection = {"operationId":"createSsoSetupConnection","method":"POST","path":"/sso-setup/current/connections","responseType":"json","bodyType":"application/json","auth":"none"} as const;
+export const createSsoSetupDomain = {"operationId":"createSsoSetupDomain","method":"POST","path":"/sso-setup/current/domains","responseType":"json","bodyType":"application/json","auth":"none"} as const;
+export const verifySsoSetupDomain = {"operationId":"verifySsoSetupDomain","method":"POST","path":"/sso-setup/current/domains/{domain_id}/verify","responseType":"json","auth":"none"} as const;
+export const createSsoSetupScimDirectory = {"operationId":"createSsoSetupScimDirectory","method":"POST","path":"/sso-setup/current/scim-directories","responseType":"json","bodyType":"application/json","auth":"none"} as const;
 export const getScimServiceProviderConfig = {"operationId":"getScimServiceProviderConfig","method":"GET","path":"/scim/v2/{directory_id}/ServiceProviderConfig","responseType":"none","auth":"none"} as const;
 export const listScimResourceTypes = {"operationId":"listScimResourceTypes","method":"GET","path":"/scim/v2/{directory_id}/ResourceTypes","responseType":"none","auth":"none"} as const;
 export const listScimSchemas = {"operationId":"listScimSchemas","method":"GET","path":"/scim/v2/{directory_id}/Schemas","responseType":"none","auth":"none"} as const;

@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listOAuthApplications" | "createOAuthApplication" | "updateOAuthApplication" | "deleteOAuthApplication" | "updateOAuthProviderSettings" | "getOAuthConsentRequest" | "completeOAuthConsentRequest" | "getOAuthProviderOpenIdConfiguration" | "getOAuthAuthorizationServerMetadata" | "getOAuthProviderJwks" | "redirectToOAuthConsent" | "redirectFromOAuthConsent" | "exchangeOAuthProviderToken" | "getOAuthUserInfo" | "revokeOAuthProviderToken" | "checkOAuthProviderToken" | "registerOAuthClient" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "createScimDirectoryToken" | "listSsoSetupLinks" | "createSsoSetupLink" | "revokeSsoSetupLink" | "exchangeSsoSetupLink" | "getSsoSetupOverview" | "createSsoSetupConnection" | "createSsoSetupDomain" | "verifySsoSetupDomain" | "createSsoSetupScimDirectory" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listOAuthApplications" | "createOAuthApplication" | "updateOAuthApplication" | "deleteOAuthApplication" | "updateOAuthProviderSettings" | "getOAuthConsentRequest" | "completeOAuthConsentRequest" | "getOAuthProviderOpenIdConfiguration" | "getOAuthAuthorizationServerMetadata" | "getOAuthProviderJwks" | "redirectToOAuthConsent" | "redirectFromOAuthConsent" | "exchangeOAuthProviderToken" | "getOAuthUserInfo" | "revokeOAuthProviderToken" | "checkOAuthProviderToken" | "registerOAuthClient" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -234,7 +234,7 @@ export const sharedSchemas = [
       "occurred_at_millis": { "type": "integer" },
       "action": { "type": "string" },
       "team_id": { "type": ["string", "null"] },
-      "actor_type": { "type": "string", "enum": ["user", "admin", "server", "scim_directory", "anonymous", "system"] },
+      "actor_type": { "type": "string", "enum": ["user", "admin", "server", "scim_directory", "sso_setup_link", "anonymous", "system"] },
       "actor_id": { "type": ["string", "null"] },
       "target_type": { "type": ["string", "null"] },
       "target_id": { "type": ["string", "null"] },
@@ -1484,13 +1484,14 @@ export const sharedSchemas = [
     "$id": "ScimDirectory",
     "type": "object",
     "additionalProperties": false,
-    "required": ["id", "team_id", "display_name", "scim_base_url", "created_at_millis"],
+    "required": ["id", "team_id", "display_name", "scim_base_url", "created_at_millis", "previous_token_expires_at_millis"],
     "properties": {
       "id": { "type": "string", "format": "uuid" },
       "team_id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "scim_base_url": { "type": "string" },
-      "created_at_millis": { "type": "integer" }
+      "created_at_millis": { "type": "integer" },
+      "previous_token_expires_at_millis": { "type": ["integer", "null"] }
     }
   },
   {
@@ -1507,13 +1508,14 @@ export const sharedSchemas = [
     "$id": "ScimDirectoryWithToken",
     "type": "object",
     "additionalProperties": false,
-    "required": ["id", "team_id", "display_name", "scim_base_url", "created_at_millis", "token"],
+    "required": ["id", "team_id", "display_name", "scim_base_url", "created_at_millis", "previous_token_expires_at_millis", "token"],
     "properties": {
       "id": { "type": "string", "format": "uuid" },
       "team_id": { "type": "string", "format": "uuid" },
       "display_name": { "type": "string" },
       "scim_base_url": { "type": "string" },
       "created_at_millis": { "type": "integer" },
+      "previous_token_expires_at_millis": { "type": ["integer", "null"] },
       "token": { "type": "string" }
     }
   },
@@ -1967,6 +1969,71 @@ export const sharedSchemas = [
     "additionalProperties": false,
     "required": ["fingerprint_sha256", "retires_at"],
     "properties": { "fingerprint_sha256": { "type": "string" }, "retires_at": { "type": ["string", "null"], "format": "date-time" } }
+  },
+  {
+    "$id": "SsoSetupLink",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "team_id", "status", "created_at_millis", "expires_at_millis", "used_at_millis", "revoked_at_millis"],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "team_id": { "type": "string", "format": "uuid" },
+      "status": { "type": "string", "enum": ["active", "used", "expired", "revoked"] },
+      "created_at_millis": { "type": "integer" },
+      "expires_at_millis": { "type": "integer" },
+      "used_at_millis": { "type": ["integer", "null"] },
+      "revoked_at_millis": { "type": ["integer", "null"] }
+    }
+  },
+  {
+    "$id": "SsoSetupLinkList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items"],
+    "properties": { "items": { "type": "array", "items": { "$ref": "SsoSetupLink#" } } }
+  },
+  {
+    "$id": "SsoSetupLinkWithUrl",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "team_id", "status", "created_at_millis", "expires_at_millis", "used_at_millis", "revoked_at_millis", "token", "url"],
+    "properties": {
+      "id": { "type": "string", "format": "uuid" },
+      "team_id": { "type": "string", "format": "uuid" },
+      "status": { "type": "string", "enum": ["active", "used", "expired", "revoked"] },
+      "created_at_millis": { "type": "integer" },
+      "expires_at_millis": { "type": "integer" },
+      "used_at_millis": { "type": ["integer", "null"] },
+      "revoked_at_millis": { "type": ["integer", "null"] },
+      "token": { "type": "string" },
+      "url": { "type": "string" }
+    }
+  },
+  {
+    "$id": "SsoSetupOverview",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["project_display_name", "team_id", "team_display_name", "expires_at_millis", "connections", "domains", "scim_directories"],
+    "properties": {
+      "project_display_name": { "type": "string" },
+      "team_id": { "type": "string", "format": "uuid" },
+      "team_display_name": { "type": "string" },
+      "expires_at_millis": { "type": "integer" },
+      "connections": { "type": "array", "items": { "$ref": "SsoConnection#" } },
+      "domains": { "type": "array", "items": { "$ref": "TeamDomain#" } },
+      "scim_directories": { "type": "array", "items": { "$ref": "ScimDirectory#" } }
+    }
+  },
+  {
+    "$id": "SsoSetupSession",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["session_token", "expires_at_millis", "team_id"],
+    "properties": {
+      "session_token": { "type": "string" },
+      "expires_at_millis": { "type": "integer" },
+      "team_id": { "type": "string", "format": "uuid" }
+    }
   },
   {
     "$id": "Success",
@@ -14721,6 +14788,419 @@ export const routeTable = [
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
       "404": ["SCIM_DIRECTORY_NOT_FOUND"]
     }
+  },
+  {
+    "operationId": "createScimDirectoryToken",
+    "method": "POST",
+    "url": "/api/v1/teams/:team_id/scim-directories/:directory_id/rotate-token",
+    "specPath": "/teams/{team_id}/scim-directories/{directory_id}/rotate-token",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["team_id", "directory_id"],
+        "properties": { "team_id": { "type": "string", "format": "uuid" }, "directory_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": { "overlap_hours": { "type": "integer", "minimum": 0, "maximum": 720 } }
+      },
+      "response": { "200": { "$ref": "ScimDirectoryWithToken#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["SCIM_DIRECTORY_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "listSsoSetupLinks",
+    "method": "GET",
+    "url": "/api/v1/teams/:team_id/sso-setup-links",
+    "specPath": "/teams/{team_id}/sso-setup-links",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["team_id"],
+        "properties": { "team_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "SsoSetupLinkList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["TEAM_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "createSsoSetupLink",
+    "method": "POST",
+    "url": "/api/v1/teams/:team_id/sso-setup-links",
+    "specPath": "/teams/{team_id}/sso-setup-links",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["team_id"],
+        "properties": { "team_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": { "expires_in_minutes": { "type": "integer", "minimum": 5, "maximum": 10080 } }
+      },
+      "response": { "201": { "$ref": "SsoSetupLinkWithUrl#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["TEAM_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "revokeSsoSetupLink",
+    "method": "DELETE",
+    "url": "/api/v1/teams/:team_id/sso-setup-links/:setup_link_id",
+    "specPath": "/teams/{team_id}/sso-setup-links/{setup_link_id}",
+    "auth": "required",
+    "accessTypes": ["server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["team_id", "setup_link_id"],
+        "properties": { "team_id": { "type": "string", "format": "uuid" }, "setup_link_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["SSO_SETUP_LINK_NOT_FOUND"]
+    }
+  },
+  {
+    "operationId": "exchangeSsoSetupLink",
+    "method": "POST",
+    "url": "/api/v1/sso-setup/sessions",
+    "specPath": "/sso-setup/sessions",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["token"],
+        "properties": { "token": { "type": "string", "minLength": 1, "maxLength": 200 } }
+      },
+      "response": { "201": { "$ref": "SsoSetupSession#" } }
+    },
+    "errorCodes": {
+      "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"],
+      "404": ["SSO_SETUP_LINK_NOT_FOUND"],
+      "409": ["SSO_SETUP_LINK_ALREADY_USED"],
+      "410": ["SSO_SETUP_LINK_EXPIRED", "SSO_SETUP_LINK_REVOKED"]
+    }
+  },
+  {
+    "operationId": "getSsoSetupOverview",
+    "method": "GET",
+    "url": "/api/v1/sso-setup/current",
+    "specPath": "/sso-setup/current",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": true, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "SsoSetupOverview#" } }
+    },
+    "errorCodes": { "401": ["SSO_SETUP_SESSION_INVALID"] }
+  },
+  {
+    "operationId": "createSsoSetupConnection",
+    "method": "POST",
+    "url": "/api/v1/sso-setup/current/connections",
+    "specPath": "/sso-setup/current/connections",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["protocol", "display_name"],
+        "properties": {
+          "protocol": { "type": "string", "enum": ["saml", "oidc"] },
+          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "saml": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["idp_metadata_xml"],
+            "properties": {
+              "idp_metadata_xml": { "type": "string", "minLength": 1, "maxLength": 200000 },
+              "allow_idp_initiated": { "type": "boolean" },
+              "certificate_overlap_seconds": { "type": "integer", "minimum": 0, "maximum": 2592000 }
+            }
+          },
+          "oidc": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["issuer", "client_id", "client_secret"],
+            "properties": {
+              "issuer": { "type": "string", "format": "uri", "maxLength": 2048 },
+              "client_id": { "type": "string", "minLength": 1, "maxLength": 512 },
+              "client_secret": { "type": "string", "minLength": 1, "maxLength": 2048 },
+              "scope": { "type": "string", "maxLength": 1024 }
+            }
+          },
+          "attribute_mapping": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "email": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "name": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "groups": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "group_permissions": {
+                "type": "object",
+                "maxProperties": 100,
+                "additionalProperties": { "type": "array", "maxItems": 50, "items": { "type": "string", "minLength": 1, "maxLength": 256 } }
+              }
+            }
+          }
+        }
+      },
+      "response": { "201": { "$ref": "SsoConnection#" } }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR", "SSO_CONNECTION_CONFIG_INVALID"], "401": ["SSO_SETUP_SESSION_INVALID"] }
+  },
+  {
+    "operationId": "createSsoSetupDomain",
+    "method": "POST",
+    "url": "/api/v1/sso-setup/current/domains",
+    "specPath": "/sso-setup/current/domains",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["domain"],
+        "properties": {
+          "domain": {
+            "type": "string",
+            "minLength": 3,
+            "maxLength": 253,
+            "pattern": "^(?=.{3,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+[a-zA-Z]{2,63}$"
+          }
+        }
+      },
+      "response": { "201": { "$ref": "TeamDomain#" } }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"], "401": ["SSO_SETUP_SESSION_INVALID"] }
+  },
+  {
+    "operationId": "verifySsoSetupDomain",
+    "method": "POST",
+    "url": "/api/v1/sso-setup/current/domains/:domain_id/verify",
+    "specPath": "/sso-setup/current/domains/{domain_id}/verify",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["domain_id"],
+        "properties": { "domain_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "TeamDomain#" } }
+    },
+    "errorCodes": {
+      "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR", "TEAM_DOMAIN_VERIFICATION_FAILED"],
+      "401": ["SSO_SETUP_SESSION_INVALID"],
+      "404": ["TEAM_DOMAIN_NOT_FOUND"],
+      "409": ["TEAM_DOMAIN_ALREADY_VERIFIED"]
+    }
+  },
+  {
+    "operationId": "createSsoSetupScimDirectory",
+    "method": "POST",
+    "url": "/api/v1/sso-setup/current/scim-directories",
+    "specPath": "/sso-setup/current/scim-directories",
+    "auth": "none",
+    "accessTypes": [],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 201,
+    "successContentType": "application/json",
+    "bodyRequired": true,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": { "display_name": { "type": "string", "minLength": 1, "maxLength": 200 } }
+      },
+      "response": { "201": { "$ref": "ScimDirectoryWithToken#" } }
+    },
+    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR"], "401": ["SSO_SETUP_SESSION_INVALID"] }
   },
   {
     "operationId": "getScimServiceProviderConfig",

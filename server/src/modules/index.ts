@@ -33,6 +33,7 @@ import { projectsModule } from './platform/projects/index.ts';
 import { requestAuthModule } from './administration/admin-request-auth/index.ts';
 import { sessionsModule } from './authentication/sessions/index.ts';
 import { scimModule } from './administration/scim/index.ts';
+import { ssoSetupModule } from './administration/sso-setup/index.ts';
 import { signInModule } from './authentication/sign-in/index.ts';
 import { signInAlertsModule } from './authentication/sign-in-alerts/index.ts';
 import { signUpRulesModule } from './authentication/sign-up-rules/index.ts';
@@ -86,6 +87,7 @@ export const modules = [
   webhooksModule,
   auditLogApiModule,
   scimModule,
+  ssoSetupModule,
   dataVaultModule,
   healthModule,
   rateLimitCountersModule,

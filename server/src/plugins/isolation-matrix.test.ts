@@ -84,6 +84,7 @@ beforeAll(async () => {
   });
   const domain = await call('POST', '/sso/domains', server, { team_id: team.id, domain: 'victim.test' });
   const directory = await call('POST', `/teams/${team.id}/scim-directories`, server, { display_name: 'Victim directory' });
+  const setupLink = await call('POST', `/teams/${team.id}/sso-setup-links`, server, {});
   // An OAuth application of project A and an authorization request of it waiting for consent.
   const oauthApplication = await env.context.request({
     method: 'POST',
@@ -119,6 +120,7 @@ beforeAll(async () => {
     connection_id: connection.id,
     domain_id: domain.id,
     directory_id: directory.id,
+    setup_link_id: setupLink.id,
     client_id: oauthApplication.body.client_id,
     interaction_id: interactionId,
     team_permission_id: 'victim_team_permission',
@@ -157,6 +159,7 @@ const addressingFields = new Set([
   'draft_id',
   'endpoint_id',
   'directory_id',
+  'setup_link_id',
   'customer_id',
   'connection_id',
   'domain_id',

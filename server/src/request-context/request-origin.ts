@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Who made the request being served, as the audit log records it. */
 export type RequestActor = {
-  type: 'user' | 'admin' | 'server' | 'scim_directory' | 'anonymous' | 'system';
+  type: 'user' | 'admin' | 'server' | 'scim_directory' | 'sso_setup_link' | 'anonymous' | 'system';
   id: string | null;
 };
 

@@ -6,6 +6,7 @@ import { deleteSessionsOfUser } from '../modules/authentication/sessions/session
 import { insertTeam } from '../modules/organisations/teams/team.repository.ts';
 import type * as auditLogRepository from '../modules/administration/audit-log/audit-log.repository.ts';
 import type * as scimRepository from '../modules/administration/scim/scim.repository.ts';
+import type * as ssoSetupRepository from '../modules/administration/sso-setup/sso-setup.repository.ts';
 import type * as oauthProviderRepository from '../modules/authentication/oauth-provider/oauth-provider.repository.ts';
 import type * as providerStoreRepository from '../modules/authentication/oauth-provider/provider-store.repository.ts';
 import type * as ssoRepository from '../modules/authentication/sso/sso.repository.ts';
@@ -120,6 +121,7 @@ describe('tenancy as a type', () => {
   it('holds for every function of every repository', () => {
     expectTypeOf<Unscoped<typeof auditLogRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof scimRepository>>().toEqualTypeOf<never>();
+    expectTypeOf<Unscoped<typeof ssoSetupRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof oauthProviderRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof providerStoreRepository>>().toEqualTypeOf<never>();
     expectTypeOf<Unscoped<typeof ssoRepository>>().toEqualTypeOf<never>();

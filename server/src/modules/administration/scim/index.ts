@@ -5,6 +5,7 @@ import { sessionsModule } from '../../authentication/sessions/index.ts';
 import { teamsModule } from '../../organisations/teams/index.ts';
 import { usersModule } from '../../identity/users/index.ts';
 import * as migration0121 from './migrations/0121-scim.ts';
+import * as migration0340 from './migrations/0340-scim-token-rotation.ts';
 import { ScimDirectoryService } from './scim-directory.service.ts';
 import { ScimProvisioningService } from './scim-provisioning.service.ts';
 import { scimHandlers } from './scim.routes.ts';
@@ -12,7 +13,7 @@ import { scimHandlers } from './scim.routes.ts';
 /** SCIM 2.0 directories of teams: users and groups provisioned from the customer's identity provider. */
 export const scimModule = defineModule({
   name: 'scim',
-  migrations: { '0121-scim': migration0121 },
+  migrations: { '0121-scim': migration0121, '0340-scim-token-rotation': migration0340 },
   requires: [projectsModule, usersModule, teamsModule, sessionsModule, auditLogModule],
   services: ({ projects, users, teams, sessions, auditLog }, { db, publicUrl }) => ({
     scimDirectories: new ScimDirectoryService(db, projects, auditLog, publicUrl),
@@ -20,3 +21,5 @@ export const scimModule = defineModule({
   }),
   handlers: scimHandlers,
 });
+
+export type { ScimDirectoryService } from './scim-directory.service.ts';

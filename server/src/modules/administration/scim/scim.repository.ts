@@ -30,6 +30,28 @@ export async function deleteDirectory(
     .executeTakeFirst();
 }
 
+/** A new token for the directory; the one it replaces stays valid until `previousExpiresAt` (null: at once). */
+export const rotateDirectoryToken = (
+  db: DbHandle,
+  projectId: ProjectId,
+  teamId: string,
+  id: string,
+  change: { tokenHash: string; previousExpiresAt: Date | null },
+): Promise<ScimDirectoryRow | undefined> =>
+  kyselyOf(db)
+    .updateTable('scim_directory')
+    .set((eb) => ({
+      previous_token_hash: change.previousExpiresAt ? eb.ref('token_hash') : null,
+      previous_token_expires_at: change.previousExpiresAt,
+      token_hash: change.tokenHash,
+      token_rotated_at: new Date(),
+    }))
+    .where('project_id', '=', projectId)
+    .where('team_id', '=', teamId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+
 /** Any project's directory by id: the bearer token, not project headers, authenticates SCIM requests. */
 export const findDirectoryInAnyProject = (db: DbHandle, id: string): Promise<ScimDirectoryRow | undefined> =>
   kyselyOf(db).selectFrom('scim_directory').selectAll().where('id', '=', id).executeTakeFirst();

@@ -15,13 +15,7 @@ export function scimHandlers(services: {
   teams: TeamService;
 }) {
   const { scimDirectories: directories, scimProvisioning: provisioning } = services;
-  const view = (row: ScimDirectoryRow) => ({
-    id: row.id,
-    team_id: row.team_id,
-    display_name: row.display_name,
-    scim_base_url: directories.baseUrl(row.id),
-    created_at_millis: row.created_at.getTime(),
-  });
+  const view = (row: ScimDirectoryRow) => directories.toView(row);
   const context = (request: FastifyRequest): Promise<ScimContext> =>
     directories.authenticate((request as ScimRequest).params.directory_id, request.headers.authorization);
   /** SCIM answers are application/scim+json, with the status the operation gives. */
@@ -54,6 +48,16 @@ export function scimHandlers(services: {
       const auth = authOf(request);
       await directories.delete(auth.project.id, request.params.team_id, request.params.directory_id);
       return { success: true as const };
+    },
+    createScimDirectoryToken: async (request) => {
+      const auth = authOf(request);
+      const { row, token } = await directories.rotateToken(
+        auth.project.id,
+        request.params.team_id,
+        request.params.directory_id,
+        request.body.overlap_hours,
+      );
+      return { ...view(row), token };
     },
     getScimServiceProviderConfig: async (request, reply) => answer(reply, 200, serviceProviderConfig((await context(request)).baseUrl)),
     listScimResourceTypes: async (request, reply) => answer(reply, 200, listOf(resourceTypes((await context(request)).baseUrl))),

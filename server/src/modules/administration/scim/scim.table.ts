@@ -8,6 +8,10 @@ export interface ScimDirectoryTable {
   team_id: string;
   display_name: string;
   token_hash: string;
+  /** The token a rotation replaced, accepted until `previous_token_expires_at` (the overlap window). */
+  previous_token_hash: Generated<string | null>;
+  previous_token_expires_at: Generated<Date | null>;
+  token_rotated_at: Generated<Date | null>;
   created_at: Generated<Date>;
 }
 

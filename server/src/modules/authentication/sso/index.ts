@@ -47,3 +47,6 @@ export const ssoModule = defineModule({
     },
   ],
 });
+
+export type { SsoConnectionService } from './sso-connection.service.ts';
+export { type TeamDomainService, toTeamDomainView } from './team-domain.service.ts';

@@ -46,13 +46,17 @@ export class TeamDomainService {
     const existing = await findDomainClaim(this.db, body.team_id, domain);
     if (existing) return existing;
     try {
-      return await insertDomain(this.db, {
-        id: randomUUID(),
-        projectId: project.id,
-        teamId: body.team_id,
-        domain,
-        token: randomBytes(20).toString('hex'),
-        policy: body.enrolment_policy ?? 'invitation_only',
+      return await inTransaction(this.db, async (trx) => {
+        const row = await insertDomain(trx, {
+          id: randomUUID(),
+          projectId: project.id,
+          teamId: body.team_id,
+          domain,
+          token: randomBytes(20).toString('hex'),
+          policy: body.enrolment_policy ?? 'invitation_only',
+        });
+        await this.audit(trx, project.id, 'sso.domain_added', row);
+        return row;
       });
     } catch (error) {
       // The same claim made at the same moment: answer the one that won.
