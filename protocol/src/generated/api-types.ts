@@ -2186,7 +2186,7 @@ export interface paths {
         put?: never;
         /**
          * Define a team permission (admin)
-         * @description A definition may contain other team permissions; the containment must stay acyclic (a cycle is a 400 plain text).
+         * @description A definition may contain other team permissions; the containment must stay acyclic (a cycle is `PERMISSION_CONTAINMENT_CYCLE`).
          */
         post: operations["createTeamPermissionDefinition"];
         delete?: never;
@@ -2260,7 +2260,7 @@ export interface paths {
         put?: never;
         /**
          * Define a project permission (admin)
-         * @description A definition may contain other project permissions; the containment must stay acyclic (a cycle is a 400 plain text).
+         * @description A definition may contain other project permissions; the containment must stay acyclic (a cycle is `PERMISSION_CONTAINMENT_CYCLE`).
          */
         post: operations["createProjectPermissionDefinition"];
         delete?: never;
@@ -9367,6 +9367,16 @@ export interface components {
             code: "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED";
             error: string;
         };
+        /** @description A user create or update sets a field to a value the server cannot take, beyond what the body's schema says: a `password_hash` that is not a bcrypt hash, `passkey_auth_enabled: true` (only a registered passkey turns it on), a `totp_secret_base64` that is not 16 to 64 bytes, or a `selected_team_id` of a team the user is not a member of. `details.field` names the field; the message says what it needs. */
+        UserFieldInvalidError: {
+            /** @constant */
+            code: "USER_FIELD_INVALID";
+            error: string;
+            details: {
+                /** @enum {string} */
+                field: "password_hash" | "passkey_auth_enabled" | "totp_secret_base64" | "selected_team_id";
+            };
+        };
         /** @description Password sign-in failed: no such auth-enabled email or wrong password (deliberately indistinguishable). */
         EmailPasswordMismatchError: {
             /** @constant */
@@ -9756,6 +9766,12 @@ export interface components {
                 would_work_if_email_was_verified: boolean;
             };
         };
+        /** @description The user already has a contact channel with this value (each user holds an address once). */
+        ContactChannelAlreadyExistsError: {
+            /** @constant */
+            code: "CONTACT_CHANNEL_ALREADY_EXISTS";
+            error: string;
+        };
         /** @description CLI auth poll with an unknown polling code. */
         InvalidPollingCodeError: {
             /** @constant */
@@ -9827,6 +9843,31 @@ export interface components {
                 permission_id: string;
             };
         };
+        /** @description A permission definition update would make the permission contain itself, directly or through the permissions it contains; containment must stay acyclic. */
+        PermissionContainmentCycleError: {
+            /** @constant */
+            code: "PERMISSION_CONTAINMENT_CYCLE";
+            error: string;
+            details: {
+                permission_id: string;
+            };
+        };
+        /** @description No pending invitation with this id in this team (never sent, revoked, accepted or expired). */
+        TeamInvitationNotFoundError: {
+            /** @constant */
+            code: "TEAM_INVITATION_NOT_FOUND";
+            error: string;
+            details: {
+                team_id: string;
+                invitation_id: string;
+            };
+        };
+        /** @description Client access listed team member profiles without `team_id`; a client may list the members of one team at a time. */
+        TeamIdRequiredError: {
+            /** @constant */
+            code: "TEAM_ID_REQUIRED";
+            error: string;
+        };
         /** @description Rendering a TSX email template/theme failed; details.error has the renderer error. */
         EmailRenderingError: {
             /** @constant */
@@ -9878,6 +9919,15 @@ export interface components {
             details: {
                 email_id: string;
                 status: string;
+            };
+        };
+        /** @description The notification category cannot be turned off (e.g. transactional emails); only categories that can be disabled take `enabled: false`. */
+        NotificationCategoryNotDisablableError: {
+            /** @constant */
+            code: "NOTIFICATION_CATEGORY_NOT_DISABLABLE";
+            error: string;
+            details: {
+                notification_category_id: string;
             };
         };
         /**
@@ -11133,6 +11183,17 @@ export interface components {
                 "application/json": components["schemas"]["AnonymousAuthenticationNotAllowedError"];
             };
         };
+        /** @description A user field has a value the server cannot take. */
+        USER_FIELD_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserFieldInvalidError"];
+            };
+        };
         /** @description Password sign-in failed: no such auth-enabled email or wrong password (deliberately indistinguishable). */
         EMAIL_PASSWORD_MISMATCH: {
             headers: {
@@ -11723,6 +11784,17 @@ export interface components {
                 "application/json": components["schemas"]["ContactChannelAlreadyUsedForAuthBySomeoneElseError"];
             };
         };
+        /** @description The user already has this contact channel. */
+        CONTACT_CHANNEL_ALREADY_EXISTS: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContactChannelAlreadyExistsError"];
+            };
+        };
         /** @description CLI auth poll with an unknown polling code. */
         INVALID_POLLING_CODE: {
             headers: {
@@ -11842,6 +11914,39 @@ export interface components {
                 "application/json": components["schemas"]["PermissionIdAlreadyExistsError"];
             };
         };
+        /** @description The permission would contain itself: containment must stay acyclic. */
+        PERMISSION_CONTAINMENT_CYCLE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PermissionContainmentCycleError"];
+            };
+        };
+        /** @description Invitation not found. */
+        TEAM_INVITATION_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TeamInvitationNotFoundError"];
+            };
+        };
+        /** @description Client access must name the team (team_id). */
+        TEAM_ID_REQUIRED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TeamIdRequiredError"];
+            };
+        };
         /** @description Rendering a TSX email template/theme failed; details.error has the renderer error. */
         EMAIL_RENDERING_ERROR: {
             headers: {
@@ -11906,6 +12011,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["EmailNotEditableError"];
+            };
+        };
+        /** @description This notification category cannot be disabled. */
+        NOTIFICATION_CATEGORY_NOT_DISABLABLE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotificationCategoryNotDisablableError"];
             };
         };
         /** @description Item id not configured in payments.items. */
@@ -12325,14 +12441,22 @@ export interface components {
                 "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
-        /** @description Bad request, a taken id, an unknown contained permission, or a containment cycle (plain text). */
+        /** @description Bad request, a taken id, or an unknown contained permission. */
         PermissionDefinitionWrite400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PermissionIdAlreadyExistsError"] | components["schemas"]["ContainedPermissionNotFoundError"];
-                "text/plain": string;
+            };
+        };
+        /** @description Bad request, a taken id, an unknown contained permission, or a containment cycle. */
+        PermissionDefinitionUpdate400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PermissionIdAlreadyExistsError"] | components["schemas"]["ContainedPermissionNotFoundError"] | components["schemas"]["PermissionContainmentCycleError"];
             };
         };
         /** @description Bad request, or refused by a project setting (plain text). */
@@ -14663,7 +14787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["UserFieldInvalidError"];
                     "text/plain": string;
                 };
             };
@@ -14768,7 +14892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["OauthProviderAccountIdAlreadyUsedForSignInError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["OauthProviderAccountIdAlreadyUsedForSignInError"] | components["schemas"]["UserFieldInvalidError"];
                     "text/plain": string;
                 };
             };
@@ -14907,7 +15031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["UserFieldInvalidError"];
                     "text/plain": string;
                 };
             };
@@ -15526,7 +15650,15 @@ export interface operations {
                     "application/json": components["schemas"]["ContactChannel"];
                 };
             };
-            400: components["responses"]["UserMe400"];
+            /** @description Bad request, `me` without a signed-in user, or an address the user already has. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["ContactChannelAlreadyExistsError"];
+                };
+            };
             401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
@@ -15659,7 +15791,15 @@ export interface operations {
                     "application/json": components["schemas"]["ContactChannel"];
                 };
             };
-            400: components["responses"]["UserMe400"];
+            /** @description Bad request, `me` without a signed-in user, or an address the user already has. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["ContactChannelAlreadyExistsError"];
+                };
+            };
             401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["NotFoundText"];
@@ -16182,7 +16322,15 @@ export interface operations {
                     "application/json": components["schemas"]["TeamMemberProfileList"];
                 };
             };
-            400: components["responses"]["UserMeQuery400"];
+            /** @description Malformed authentication headers, a query that does not match, no signed-in user, or client access without `team_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthQueryErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["TeamIdRequiredError"];
+                };
+            };
             401: components["responses"]["TeamPermission401"];
             403: components["responses"]["UserToken403OrForbidden"];
         };
@@ -16693,7 +16841,7 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionDefinition"];
                 };
             };
-            400: components["responses"]["PermissionDefinitionWrite400"];
+            400: components["responses"]["PermissionDefinitionUpdate400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["PERMISSION_NOT_FOUND"];
@@ -16851,7 +16999,7 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionDefinition"];
                 };
             };
-            400: components["responses"]["PermissionDefinitionWrite400"];
+            400: components["responses"]["PermissionDefinitionUpdate400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["PERMISSION_NOT_FOUND"];
@@ -17003,7 +17151,7 @@ export interface operations {
             400: components["responses"]["RequiredAuth400"];
             401: components["responses"]["TeamPermission401"];
             403: components["responses"]["UserToken403"];
-            404: components["responses"]["NotFoundText"];
+            404: components["responses"]["TEAM_INVITATION_NOT_FOUND"];
         };
     };
     acceptTeamInvitationById: {
@@ -17772,14 +17920,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPreference"];
                 };
             };
-            /** @description Bad request, `me` without a signed-in user, or turning off a category that cannot be disabled (plain text). */
+            /** @description Bad request, `me` without a signed-in user, or turning off a category that cannot be disabled. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"];
-                    "text/plain": string;
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["NotificationCategoryNotDisablableError"];
                 };
             };
             401: components["responses"]["UserRequired401"];

@@ -78,6 +78,7 @@ import { LanguageNotSupportedError } from './errors/language-not-supported-error
 import { PasskeyAuthenticationNotEnabledError } from './errors/passkey-authentication-not-enabled-error.ts';
 import { AnonymousAccountsNotEnabledError } from './errors/anonymous-accounts-not-enabled-error.ts';
 import { AnonymousAuthenticationNotAllowedError } from './errors/anonymous-authentication-not-allowed-error.ts';
+import { UserFieldInvalidError } from './errors/user-field-invalid-error.ts';
 import { EmailPasswordMismatchError } from './errors/email-password-mismatch-error.ts';
 import { RedirectUrlNotWhitelistedError } from './errors/redirect-url-not-whitelisted-error.ts';
 import { PasswordTooShortError } from './errors/password-too-short-error.ts';
@@ -130,6 +131,7 @@ import { InvalidAppleCredentialsError } from './errors/invalid-apple-credentials
 import { OauthProviderAccessDeniedError } from './errors/oauth-provider-access-denied-error.ts';
 import { OauthProviderTemporarilyUnavailableError } from './errors/oauth-provider-temporarily-unavailable-error.ts';
 import { ContactChannelAlreadyUsedForAuthBySomeoneElseError } from './errors/contact-channel-already-used-for-auth-by-someone-else-error.ts';
+import { ContactChannelAlreadyExistsError } from './errors/contact-channel-already-exists-error.ts';
 import { InvalidPollingCodeError } from './errors/invalid-polling-code-error.ts';
 import { CliAuthError } from './errors/cli-auth-error.ts';
 import { CliAuthExpiredError } from './errors/cli-auth-expired-error.ts';
@@ -140,12 +142,16 @@ import { WrongApiKeyTypeError } from './errors/wrong-api-key-type-error.ts';
 import { ApiKeyNotFoundError } from './errors/api-key-not-found-error.ts';
 import { PublicApiKeyCannotBeRevokedError } from './errors/public-api-key-cannot-be-revoked-error.ts';
 import { PermissionIdAlreadyExistsError } from './errors/permission-id-already-exists-error.ts';
+import { PermissionContainmentCycleError } from './errors/permission-containment-cycle-error.ts';
+import { TeamInvitationNotFoundError } from './errors/team-invitation-not-found-error.ts';
+import { TeamIdRequiredError } from './errors/team-id-required-error.ts';
 import { EmailRenderingError } from './errors/email-rendering-error.ts';
 import { EmailRenderedOutputTooLargeError } from './errors/email-rendered-output-too-large-error.ts';
 import { TemplateSourceRewriteError } from './errors/template-source-rewrite-error.ts';
 import { RequiresCustomEmailServerError } from './errors/requires-custom-email-server-error.ts';
 import { EmailCapacityBoostAlreadyActiveError } from './errors/email-capacity-boost-already-active-error.ts';
 import { EmailNotEditableError } from './errors/email-not-editable-error.ts';
+import { NotificationCategoryNotDisablableError } from './errors/notification-category-not-disablable-error.ts';
 import { ItemNotFoundError } from './errors/item-not-found-error.ts';
 import { ItemCustomerTypeDoesNotMatchError } from './errors/item-customer-type-does-not-match-error.ts';
 import { CustomerDoesNotExistError } from './errors/customer-does-not-exist-error.ts';
@@ -249,6 +255,7 @@ export const knownErrorClasses = {
   PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabledError,
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabledError,
   ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: AnonymousAuthenticationNotAllowedError,
+  USER_FIELD_INVALID: UserFieldInvalidError,
   EMAIL_PASSWORD_MISMATCH: EmailPasswordMismatchError,
   REDIRECT_URL_NOT_WHITELISTED: RedirectUrlNotWhitelistedError,
   PASSWORD_TOO_SHORT: PasswordTooShortError,
@@ -301,6 +308,7 @@ export const knownErrorClasses = {
   OAUTH_PROVIDER_ACCESS_DENIED: OauthProviderAccessDeniedError,
   OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE: OauthProviderTemporarilyUnavailableError,
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElseError,
+  CONTACT_CHANNEL_ALREADY_EXISTS: ContactChannelAlreadyExistsError,
   INVALID_POLLING_CODE: InvalidPollingCodeError,
   CLI_AUTH_ERROR: CliAuthError,
   CLI_AUTH_EXPIRED_ERROR: CliAuthExpiredError,
@@ -311,12 +319,16 @@ export const knownErrorClasses = {
   API_KEY_NOT_FOUND: ApiKeyNotFoundError,
   PUBLIC_API_KEY_CANNOT_BE_REVOKED: PublicApiKeyCannotBeRevokedError,
   PERMISSION_ID_ALREADY_EXISTS: PermissionIdAlreadyExistsError,
+  PERMISSION_CONTAINMENT_CYCLE: PermissionContainmentCycleError,
+  TEAM_INVITATION_NOT_FOUND: TeamInvitationNotFoundError,
+  TEAM_ID_REQUIRED: TeamIdRequiredError,
   EMAIL_RENDERING_ERROR: EmailRenderingError,
   EMAIL_RENDERED_OUTPUT_TOO_LARGE: EmailRenderedOutputTooLargeError,
   TEMPLATE_SOURCE_REWRITE_ERROR: TemplateSourceRewriteError,
   REQUIRES_CUSTOM_EMAIL_SERVER: RequiresCustomEmailServerError,
   EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: EmailCapacityBoostAlreadyActiveError,
   EMAIL_NOT_EDITABLE: EmailNotEditableError,
+  NOTIFICATION_CATEGORY_NOT_DISABLABLE: NotificationCategoryNotDisablableError,
   ITEM_NOT_FOUND: ItemNotFoundError,
   ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH: ItemCustomerTypeDoesNotMatchError,
   CUSTOMER_DOES_NOT_EXIST: CustomerDoesNotExistError,

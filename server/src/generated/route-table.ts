@@ -4661,7 +4661,8 @@ export const routeTable = [
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "USER_FIELD_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -4858,7 +4859,8 @@ export const routeTable = [
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "USER_FIELD_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -4995,7 +4997,8 @@ export const routeTable = [
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "USER_FIELD_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -5817,6 +5820,7 @@ export const routeTable = [
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CONTACT_CHANNEL_ALREADY_EXISTS",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -5941,6 +5945,7 @@ export const routeTable = [
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CONTACT_CHANNEL_ALREADY_EXISTS",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -6691,7 +6696,8 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "TEAM_ID_REQUIRED"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -7322,6 +7328,7 @@ export const routeTable = [
         "CONTAINED_PERMISSION_NOT_FOUND",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PERMISSION_CONTAINMENT_CYCLE",
         "PERMISSION_ID_ALREADY_EXISTS",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
@@ -7550,6 +7557,7 @@ export const routeTable = [
         "CONTAINED_PERMISSION_NOT_FOUND",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PERMISSION_CONTAINMENT_CYCLE",
         "PERMISSION_ID_ALREADY_EXISTS",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
@@ -7800,7 +7808,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
-      "404": []
+      "404": ["TEAM_INVITATION_NOT_FOUND"]
     }
   },
   {
@@ -8709,6 +8717,7 @@ export const routeTable = [
         "CANNOT_GET_OWN_USER_WITHOUT_USER",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "NOTIFICATION_CATEGORY_NOT_DISABLABLE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
