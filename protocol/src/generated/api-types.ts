@@ -10335,6 +10335,38 @@ export interface components {
             code: "STRIPE_WEBHOOK_SIGNATURE_INVALID";
             error: string;
         };
+        /** @description The admin refund cannot be made as asked. `details.reason`: `test_mode_period_end` (a test-mode purchase has no billed period to end; refund it with `end_action: now`), `no_stripe_payment` (no Stripe payment of this purchase on the project's connected account), `currency_not_usd` (`amount_usd` cannot refund a purchase paid in another currency), `amount_above_paid` (`amount_usd` is more than was paid), `period_end_not_supported` (a Stripe refund ends the purchase now; cancel the subscription to end it at the period end). The message says the same in words. */
+        RefundNotPossibleError: {
+            /** @constant */
+            code: "REFUND_NOT_POSSIBLE";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "test_mode_period_end" | "no_stripe_payment" | "currency_not_usd" | "amount_above_paid" | "period_end_not_supported";
+            };
+        };
+        /** @description The project's Stripe payment-method configuration cannot be read or changed as asked. `details.reason`: `none_yet` (Stripe has no configuration for the connected account yet), `unknown_configuration` (`config_id` is not the account's configuration), `unknown_payment_methods` (`details.payment_method_ids` are not in the configuration). */
+        PaymentMethodConfigurationInvalidError: {
+            /** @constant */
+            code: "PAYMENT_METHOD_CONFIGURATION_INVALID";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "none_yet" | "unknown_configuration" | "unknown_payment_methods";
+                config_id?: string;
+                payment_method_ids?: string[];
+            };
+        };
+        /** @description The purchase is refused by a rule of the payments setup. `details.reason`: `inline_product_for_client` (client access may only buy products of the catalogue), `test_mode_project` (the project is in test mode; the test payment form completes its purchases). */
+        PurchaseNotAllowedError: {
+            /** @constant */
+            code: "PURCHASE_NOT_ALLOWED";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "inline_product_for_client" | "test_mode_project";
+            };
+        };
     };
     responses: {
         /** @description Client-side placeholder for an error code the SDK does not know; a server should never need to send it. */
@@ -12264,6 +12296,39 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["StripeWebhookSignatureInvalidError"];
+            };
+        };
+        /** @description This purchase cannot be refunded as asked. */
+        REFUND_NOT_POSSIBLE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RefundNotPossibleError"];
+            };
+        };
+        /** @description The payment method configuration cannot be used as asked. */
+        PAYMENT_METHOD_CONFIGURATION_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PaymentMethodConfigurationInvalidError"];
+            };
+        };
+        /** @description This purchase is not allowed. */
+        PURCHASE_NOT_ALLOWED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PurchaseNotAllowedError"];
             };
         };
         /** @description The provider account signs in another user, or its email is another user's sign-in email. */
@@ -19480,7 +19545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProductDoesNotExistError"] | components["schemas"]["ProductCustomerTypeDoesNotMatchError"] | components["schemas"]["ProductAlreadyGrantedError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProductDoesNotExistError"] | components["schemas"]["ProductCustomerTypeDoesNotMatchError"] | components["schemas"]["ProductAlreadyGrantedError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["PurchaseNotAllowedError"];
                     "text/plain": string;
                 };
             };
@@ -19588,13 +19653,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request, the product owned already, or (plain text) a purchase the rules refuse. */
+            /** @description Bad request, the product owned already, a test-mode project (`PURCHASE_NOT_ALLOWED`), or (plain text) a price or quantity the product does not offer. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["ProductAlreadyGrantedError"];
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["ProductAlreadyGrantedError"] | components["schemas"]["PurchaseNotAllowedError"];
                     "text/plain": string;
                 };
             };
@@ -19792,14 +19857,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request, a purchase refunded already, a test-mode purchase with an amount, or (plain text) a refund the rules refuse. */
+            /** @description Bad request, a purchase refunded already, a test-mode purchase with an amount, or a refund that cannot be made as asked (`REFUND_NOT_POSSIBLE`). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["OneTimePurchaseAlreadyRefundedError"] | components["schemas"]["SubscriptionAlreadyRefundedError"] | components["schemas"]["TestModePurchaseNonRefundableError"];
-                    "text/plain": string;
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["OneTimePurchaseAlreadyRefundedError"] | components["schemas"]["SubscriptionAlreadyRefundedError"] | components["schemas"]["TestModePurchaseNonRefundableError"] | components["schemas"]["RefundNotPossibleError"];
                 };
             };
             401: components["responses"]["RestrictedAccess401"];
@@ -19949,7 +20013,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["RequiredAuthQueryOrText400"];
+            /** @description Bad query, no configuration on Stripe yet, or (plain text) a server without a Stripe key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthQueryErrors400"] | components["schemas"]["PaymentMethodConfigurationInvalidError"];
+                    "text/plain": string;
+                };
+            };
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["STRIPE_ACCOUNT_INFO_NOT_FOUND"];
@@ -19998,7 +20071,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            /** @description Bad request, another configuration or unknown payment methods, or (plain text) a server without a Stripe key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PaymentMethodConfigurationInvalidError"];
+                    "text/plain": string;
+                };
+            };
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["STRIPE_ACCOUNT_INFO_NOT_FOUND"];

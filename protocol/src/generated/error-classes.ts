@@ -174,6 +174,9 @@ import { NewPurchasesBlockedError } from './errors/new-purchases-blocked-error.t
 import { PaymentMethodDeclinedError } from './errors/payment-method-declined-error.ts';
 import { ProductLineConflictError } from './errors/product-line-conflict-error.ts';
 import { StripeWebhookSignatureInvalidError } from './errors/stripe-webhook-signature-invalid-error.ts';
+import { RefundNotPossibleError } from './errors/refund-not-possible-error.ts';
+import { PaymentMethodConfigurationInvalidError } from './errors/payment-method-configuration-invalid-error.ts';
+import { PurchaseNotAllowedError } from './errors/purchase-not-allowed-error.ts';
 
 /**
  * Every code that is ever sent, to its class. It names every class: the client loads it on demand
@@ -351,4 +354,7 @@ export const knownErrorClasses = {
   PAYMENT_METHOD_DECLINED: PaymentMethodDeclinedError,
   PRODUCT_LINE_CONFLICT: ProductLineConflictError,
   STRIPE_WEBHOOK_SIGNATURE_INVALID: StripeWebhookSignatureInvalidError,
+  REFUND_NOT_POSSIBLE: RefundNotPossibleError,
+  PAYMENT_METHOD_CONFIGURATION_INVALID: PaymentMethodConfigurationInvalidError,
+  PURCHASE_NOT_ALLOWED: PurchaseNotAllowedError,
 } as const satisfies Record<KnownErrorCode, unknown>;
