@@ -4250,7 +4250,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the current project and everything in it
-         * @description The `internal` project cannot be deleted (plain 400).
+         * @description The `internal` project cannot be deleted (`PROJECT_CHANGE_REFUSED`, reason `internal_project_not_deletable`).
          */
         delete: operations["deleteAdminProject"];
         options?: never;
@@ -7454,7 +7454,7 @@ export interface components {
             description?: string;
             /**
              * @description Turning production mode on (or changing domains while it is on) checks the domains; the
-             *     first failure is a plain-text 400: the protocol's message, verbatim, then a second line
+             *     first failure is `PROJECT_CHANGE_REFUSED` (reason `production_mode_domains`) whose message is the protocol's message, verbatim, then a second line
              *     `Fix it at /projects/{id}/domains`. The messages, in the order they are checked:
              *     - `Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings`
              *     - `Trusted domain is not a valid URL: {domain}`
@@ -9674,6 +9674,16 @@ export interface components {
             code: "USER_AUTHENTICATION_REQUIRED";
             error: string;
         };
+        /** @description A change to a project (from the dashboard's internal API) that Gatehouse's project rules refuse. `details.reason`: `production_mode_domains` (production mode with localhost allowed or a trusted domain that is not a public HTTPS URL; the message is the protocol's sentence followed by a line with the fix link `Fix it at /projects/<id>/domains`), `oauth_provider_listed_twice` (the legacy `oauth_providers` list names a provider twice), `owner_team_not_allowed` (the owner team is not a team of the internal project the user belongs to), `internal_project_not_deletable` (the `internal` project cannot be deleted). */
+        ProjectChangeRefusedError: {
+            /** @constant */
+            code: "PROJECT_CHANGE_REFUSED";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "production_mode_domains" | "oauth_provider_listed_twice" | "owner_team_not_allowed" | "internal_project_not_deletable";
+            };
+        };
         /** @description Adding a user to a team they already belong to. */
         TeamMembershipAlreadyExistsError: {
             /** @constant */
@@ -11695,6 +11705,17 @@ export interface components {
                 "application/json": components["schemas"]["UserAuthenticationRequiredError"];
             };
         };
+        /** @description The project change is refused. */
+        PROJECT_CHANGE_REFUSED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectChangeRefusedError"];
+            };
+        };
         /** @description Adding a user to a team they already belong to. */
         TEAM_MEMBERSHIP_ALREADY_EXISTS: {
             headers: {
@@ -12534,13 +12555,23 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), or a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED). */
+        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), or a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED), or a production-mode project's domains (PROJECT_CHANGE_REFUSED). */
         ConfigSave400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["LanguageNotSupportedError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["LanguageNotSupportedError"] | components["schemas"]["ProjectChangeRefusedError"];
+                "text/plain": string;
+            };
+        };
+        /** @description Bad request, a change the project rules refuse (PROJECT_CHANGE_REFUSED with the reason), or (plain text) a config the protocol's validation refuses. */
+        ProjectChange400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProjectChangeRefusedError"];
                 "text/plain": string;
             };
         };
@@ -20241,7 +20272,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminProject"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["InternalUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
@@ -20288,7 +20319,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["InternalUserRequired401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["PROJECT_NOT_FOUND"];
@@ -20361,7 +20392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };
@@ -20401,7 +20432,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminProject"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };
@@ -21035,7 +21066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403OrForbidden"];
         };

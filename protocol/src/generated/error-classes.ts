@@ -120,6 +120,7 @@ import { MultiFactorAuthenticationRequiredError } from './errors/multi-factor-au
 import { InvalidTotpCodeError } from './errors/invalid-totp-code-error.ts';
 import { TotpNotEnabledError } from './errors/totp-not-enabled-error.ts';
 import { UserAuthenticationRequiredError } from './errors/user-authentication-required-error.ts';
+import { ProjectChangeRefusedError } from './errors/project-change-refused-error.ts';
 import { TeamMembershipAlreadyExistsError } from './errors/team-membership-already-exists-error.ts';
 import { ProjectPermissionRequiredError } from './errors/project-permission-required-error.ts';
 import { TeamPermissionRequiredError } from './errors/team-permission-required-error.ts';
@@ -300,6 +301,7 @@ export const knownErrorClasses = {
   INVALID_TOTP_CODE: InvalidTotpCodeError,
   TOTP_NOT_ENABLED: TotpNotEnabledError,
   USER_AUTHENTICATION_REQUIRED: UserAuthenticationRequiredError,
+  PROJECT_CHANGE_REFUSED: ProjectChangeRefusedError,
   TEAM_MEMBERSHIP_ALREADY_EXISTS: TeamMembershipAlreadyExistsError,
   PROJECT_PERMISSION_REQUIRED: ProjectPermissionRequiredError,
   TEAM_PERMISSION_REQUIRED: TeamPermissionRequiredError,

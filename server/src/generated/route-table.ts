@@ -11752,6 +11752,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -11819,6 +11820,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -12075,6 +12077,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -12121,6 +12124,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -12879,6 +12883,7 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "LANGUAGE_NOT_SUPPORTED",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "SIGN_UP_RULE_CONDITION_INVALID"
@@ -12939,6 +12944,7 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "LANGUAGE_NOT_SUPPORTED",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "SIGN_UP_RULE_CONDITION_INVALID"
@@ -12998,6 +13004,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
