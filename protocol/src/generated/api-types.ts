@@ -2186,7 +2186,7 @@ export interface paths {
         put?: never;
         /**
          * Define a team permission (admin)
-         * @description A definition may contain other team permissions; the containment must stay acyclic (a cycle is a 400 plain text).
+         * @description A definition may contain other team permissions; the containment must stay acyclic (a cycle is `PERMISSION_CONTAINMENT_CYCLE`).
          */
         post: operations["createTeamPermissionDefinition"];
         delete?: never;
@@ -2260,7 +2260,7 @@ export interface paths {
         put?: never;
         /**
          * Define a project permission (admin)
-         * @description A definition may contain other project permissions; the containment must stay acyclic (a cycle is a 400 plain text).
+         * @description A definition may contain other project permissions; the containment must stay acyclic (a cycle is `PERMISSION_CONTAINMENT_CYCLE`).
          */
         post: operations["createProjectPermissionDefinition"];
         delete?: never;
@@ -4250,7 +4250,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the current project and everything in it
-         * @description The `internal` project cannot be deleted (plain 400).
+         * @description The `internal` project cannot be deleted (`PROJECT_CHANGE_REFUSED`, reason `internal_project_not_deletable`).
          */
         delete: operations["deleteAdminProject"];
         options?: never;
@@ -7713,7 +7713,7 @@ export interface components {
             description?: string;
             /**
              * @description Turning production mode on (or changing domains while it is on) checks the domains; the
-             *     first failure is a plain-text 400: the protocol's message, verbatim, then a second line
+             *     first failure is `PROJECT_CHANGE_REFUSED` (reason `production_mode_domains`) whose message is the protocol's message, verbatim, then a second line
              *     `Fix it at /projects/{id}/domains`. The messages, in the order they are checked:
              *     - `Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings`
              *     - `Trusted domain is not a valid URL: {domain}`
@@ -9757,6 +9757,16 @@ export interface components {
             code: "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED";
             error: string;
         };
+        /** @description A user create or update sets a field to a value the server cannot take, beyond what the body's schema says: a `password_hash` that is not a bcrypt hash, `passkey_auth_enabled: true` (only a registered passkey turns it on), a `totp_secret_base64` that is not 16 to 64 bytes, or a `selected_team_id` of a team the user is not a member of. `details.field` names the field; the message says what it needs. */
+        UserFieldInvalidError: {
+            /** @constant */
+            code: "USER_FIELD_INVALID";
+            error: string;
+            details: {
+                /** @enum {string} */
+                field: "password_hash" | "passkey_auth_enabled" | "totp_secret_base64" | "selected_team_id";
+            };
+        };
         /** @description Password sign-in failed: no such auth-enabled email or wrong password (deliberately indistinguishable). */
         EmailPasswordMismatchError: {
             /** @constant */
@@ -10054,6 +10064,16 @@ export interface components {
             code: "USER_AUTHENTICATION_REQUIRED";
             error: string;
         };
+        /** @description A change to a project (from the dashboard's internal API) that Gatehouse's project rules refuse. `details.reason`: `production_mode_domains` (production mode with localhost allowed or a trusted domain that is not a public HTTPS URL; the message is the protocol's sentence followed by a line with the fix link `Fix it at /projects/<id>/domains`), `oauth_provider_listed_twice` (the legacy `oauth_providers` list names a provider twice), `owner_team_not_allowed` (the owner team is not a team of the internal project the user belongs to), `internal_project_not_deletable` (the `internal` project cannot be deleted). */
+        ProjectChangeRefusedError: {
+            /** @constant */
+            code: "PROJECT_CHANGE_REFUSED";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "production_mode_domains" | "oauth_provider_listed_twice" | "owner_team_not_allowed" | "internal_project_not_deletable";
+            };
+        };
         /** @description Adding a user to a team they already belong to. */
         TeamMembershipAlreadyExistsError: {
             /** @constant */
@@ -10146,6 +10166,12 @@ export interface components {
                 would_work_if_email_was_verified: boolean;
             };
         };
+        /** @description The user already has a contact channel with this value (each user holds an address once). */
+        ContactChannelAlreadyExistsError: {
+            /** @constant */
+            code: "CONTACT_CHANNEL_ALREADY_EXISTS";
+            error: string;
+        };
         /** @description CLI auth poll with an unknown polling code. */
         InvalidPollingCodeError: {
             /** @constant */
@@ -10217,6 +10243,31 @@ export interface components {
                 permission_id: string;
             };
         };
+        /** @description A permission definition update would make the permission contain itself, directly or through the permissions it contains; containment must stay acyclic. */
+        PermissionContainmentCycleError: {
+            /** @constant */
+            code: "PERMISSION_CONTAINMENT_CYCLE";
+            error: string;
+            details: {
+                permission_id: string;
+            };
+        };
+        /** @description No pending invitation with this id in this team (never sent, revoked, accepted or expired). */
+        TeamInvitationNotFoundError: {
+            /** @constant */
+            code: "TEAM_INVITATION_NOT_FOUND";
+            error: string;
+            details: {
+                team_id: string;
+                invitation_id: string;
+            };
+        };
+        /** @description Client access listed team member profiles without `team_id`; a client may list the members of one team at a time. */
+        TeamIdRequiredError: {
+            /** @constant */
+            code: "TEAM_ID_REQUIRED";
+            error: string;
+        };
         /** @description Rendering a TSX email template/theme failed; details.error has the renderer error. */
         EmailRenderingError: {
             /** @constant */
@@ -10268,6 +10319,15 @@ export interface components {
             details: {
                 email_id: string;
                 status: string;
+            };
+        };
+        /** @description The notification category cannot be turned off (e.g. transactional emails); only categories that can be disabled take `enabled: false`. */
+        NotificationCategoryNotDisablableError: {
+            /** @constant */
+            code: "NOTIFICATION_CATEGORY_NOT_DISABLABLE";
+            error: string;
+            details: {
+                notification_category_id: string;
             };
         };
         /**
@@ -10674,6 +10734,38 @@ export interface components {
             /** @constant */
             code: "STRIPE_WEBHOOK_SIGNATURE_INVALID";
             error: string;
+        };
+        /** @description The admin refund cannot be made as asked. `details.reason`: `test_mode_period_end` (a test-mode purchase has no billed period to end; refund it with `end_action: now`), `no_stripe_payment` (no Stripe payment of this purchase on the project's connected account), `currency_not_usd` (`amount_usd` cannot refund a purchase paid in another currency), `amount_above_paid` (`amount_usd` is more than was paid), `period_end_not_supported` (a Stripe refund ends the purchase now; cancel the subscription to end it at the period end). The message says the same in words. */
+        RefundNotPossibleError: {
+            /** @constant */
+            code: "REFUND_NOT_POSSIBLE";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "test_mode_period_end" | "no_stripe_payment" | "currency_not_usd" | "amount_above_paid" | "period_end_not_supported";
+            };
+        };
+        /** @description The project's Stripe payment-method configuration cannot be read or changed as asked. `details.reason`: `none_yet` (Stripe has no configuration for the connected account yet), `unknown_configuration` (`config_id` is not the account's configuration), `unknown_payment_methods` (`details.payment_method_ids` are not in the configuration). */
+        PaymentMethodConfigurationInvalidError: {
+            /** @constant */
+            code: "PAYMENT_METHOD_CONFIGURATION_INVALID";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "none_yet" | "unknown_configuration" | "unknown_payment_methods";
+                config_id?: string;
+                payment_method_ids?: string[];
+            };
+        };
+        /** @description The purchase is refused by a rule of the payments setup. `details.reason`: `inline_product_for_client` (client access may only buy products of the catalogue), `test_mode_project` (the project is in test mode; the test payment form completes its purchases). */
+        PurchaseNotAllowedError: {
+            /** @constant */
+            code: "PURCHASE_NOT_ALLOWED";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "inline_product_for_client" | "test_mode_project";
+            };
         };
     };
     responses: {
@@ -11578,6 +11670,17 @@ export interface components {
                 "application/json": components["schemas"]["AnonymousAuthenticationNotAllowedError"];
             };
         };
+        /** @description A user field has a value the server cannot take. */
+        USER_FIELD_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserFieldInvalidError"];
+            };
+        };
         /** @description Password sign-in failed: no such auth-enabled email or wrong password (deliberately indistinguishable). */
         EMAIL_PASSWORD_MISMATCH: {
             headers: {
@@ -12047,6 +12150,17 @@ export interface components {
                 "application/json": components["schemas"]["UserAuthenticationRequiredError"];
             };
         };
+        /** @description The project change is refused. */
+        PROJECT_CHANGE_REFUSED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectChangeRefusedError"];
+            };
+        };
         /** @description Adding a user to a team they already belong to. */
         TEAM_MEMBERSHIP_ALREADY_EXISTS: {
             headers: {
@@ -12168,6 +12282,17 @@ export interface components {
                 "application/json": components["schemas"]["ContactChannelAlreadyUsedForAuthBySomeoneElseError"];
             };
         };
+        /** @description The user already has this contact channel. */
+        CONTACT_CHANNEL_ALREADY_EXISTS: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContactChannelAlreadyExistsError"];
+            };
+        };
         /** @description CLI auth poll with an unknown polling code. */
         INVALID_POLLING_CODE: {
             headers: {
@@ -12287,6 +12412,39 @@ export interface components {
                 "application/json": components["schemas"]["PermissionIdAlreadyExistsError"];
             };
         };
+        /** @description The permission would contain itself: containment must stay acyclic. */
+        PERMISSION_CONTAINMENT_CYCLE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PermissionContainmentCycleError"];
+            };
+        };
+        /** @description Invitation not found. */
+        TEAM_INVITATION_NOT_FOUND: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TeamInvitationNotFoundError"];
+            };
+        };
+        /** @description Client access must name the team (team_id). */
+        TEAM_ID_REQUIRED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TeamIdRequiredError"];
+            };
+        };
         /** @description Rendering a TSX email template/theme failed; details.error has the renderer error. */
         EMAIL_RENDERING_ERROR: {
             headers: {
@@ -12351,6 +12509,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["EmailNotEditableError"];
+            };
+        };
+        /** @description This notification category cannot be disabled. */
+        NOTIFICATION_CATEGORY_NOT_DISABLABLE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotificationCategoryNotDisablableError"];
             };
         };
         /** @description Item id not configured in payments.items. */
@@ -12595,6 +12764,39 @@ export interface components {
                 "application/json": components["schemas"]["StripeWebhookSignatureInvalidError"];
             };
         };
+        /** @description This purchase cannot be refunded as asked. */
+        REFUND_NOT_POSSIBLE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RefundNotPossibleError"];
+            };
+        };
+        /** @description The payment method configuration cannot be used as asked. */
+        PAYMENT_METHOD_CONFIGURATION_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PaymentMethodConfigurationInvalidError"];
+            };
+        };
+        /** @description This purchase is not allowed. */
+        PURCHASE_NOT_ALLOWED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PurchaseNotAllowedError"];
+            };
+        };
         /** @description The provider account signs in another user, or its email is another user's sign-in email. */
         OAuthCallback409: {
             headers: {
@@ -12770,14 +12972,22 @@ export interface components {
                 "text/plain": components["schemas"]["DeletedAdminUserText"];
             };
         };
-        /** @description Bad request, a taken id, an unknown contained permission, or a containment cycle (plain text). */
+        /** @description Bad request, a taken id, or an unknown contained permission. */
         PermissionDefinitionWrite400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PermissionIdAlreadyExistsError"] | components["schemas"]["ContainedPermissionNotFoundError"];
-                "text/plain": string;
+            };
+        };
+        /** @description Bad request, a taken id, an unknown contained permission, or a containment cycle. */
+        PermissionDefinitionUpdate400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PermissionIdAlreadyExistsError"] | components["schemas"]["ContainedPermissionNotFoundError"] | components["schemas"]["PermissionContainmentCycleError"];
             };
         };
         /** @description Bad request, or refused by a project setting (plain text). */
@@ -12790,13 +13000,23 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED), or an invalid custom claims template (CUSTOM_CLAIMS_TEMPLATE_INVALID). */
+        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED), an invalid custom claims template (CUSTOM_CLAIMS_TEMPLATE_INVALID), or a production-mode project's domains (PROJECT_CHANGE_REFUSED). */
         ConfigSave400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["CustomClaimsTemplateInvalidError"] | components["schemas"]["LanguageNotSupportedError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["CustomClaimsTemplateInvalidError"] | components["schemas"]["LanguageNotSupportedError"] | components["schemas"]["ProjectChangeRefusedError"];
+                "text/plain": string;
+            };
+        };
+        /** @description Bad request, a change the project rules refuse (PROJECT_CHANGE_REFUSED with the reason), or (plain text) a config the protocol's validation refuses. */
+        ProjectChange400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProjectChangeRefusedError"];
                 "text/plain": string;
             };
         };
@@ -15125,7 +15345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["UserFieldInvalidError"];
                     "text/plain": string;
                 };
             };
@@ -15230,7 +15450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["OauthProviderAccountIdAlreadyUsedForSignInError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["OauthProviderAccountIdAlreadyUsedForSignInError"] | components["schemas"]["UserFieldInvalidError"];
                     "text/plain": string;
                 };
             };
@@ -15369,7 +15589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PasswordTooShortError"] | components["schemas"]["PasswordTooLongError"] | components["schemas"]["PasswordBreachedError"] | components["schemas"]["UserFieldInvalidError"];
                     "text/plain": string;
                 };
             };
@@ -15988,7 +16208,15 @@ export interface operations {
                     "application/json": components["schemas"]["ContactChannel"];
                 };
             };
-            400: components["responses"]["UserMe400"];
+            /** @description Bad request, `me` without a signed-in user, or an address the user already has. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["ContactChannelAlreadyExistsError"];
+                };
+            };
             401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["USER_NOT_FOUND"];
@@ -16121,7 +16349,15 @@ export interface operations {
                     "application/json": components["schemas"]["ContactChannel"];
                 };
             };
-            400: components["responses"]["UserMe400"];
+            /** @description Bad request, `me` without a signed-in user, or an address the user already has. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["ContactChannelAlreadyExistsError"];
+                };
+            };
             401: components["responses"]["LiveSessionProjectAuth401"];
             403: components["responses"]["UserToken403OrForbidden"];
             404: components["responses"]["NotFoundText"];
@@ -16644,7 +16880,15 @@ export interface operations {
                     "application/json": components["schemas"]["TeamMemberProfileList"];
                 };
             };
-            400: components["responses"]["UserMeQuery400"];
+            /** @description Malformed authentication headers, a query that does not match, no signed-in user, or client access without `team_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthQueryErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["TeamIdRequiredError"];
+                };
+            };
             401: components["responses"]["TeamPermission401"];
             403: components["responses"]["UserToken403OrForbidden"];
         };
@@ -17155,7 +17399,7 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionDefinition"];
                 };
             };
-            400: components["responses"]["PermissionDefinitionWrite400"];
+            400: components["responses"]["PermissionDefinitionUpdate400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["PERMISSION_NOT_FOUND"];
@@ -17313,7 +17557,7 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionDefinition"];
                 };
             };
-            400: components["responses"]["PermissionDefinitionWrite400"];
+            400: components["responses"]["PermissionDefinitionUpdate400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["PERMISSION_NOT_FOUND"];
@@ -17465,7 +17709,7 @@ export interface operations {
             400: components["responses"]["RequiredAuth400"];
             401: components["responses"]["TeamPermission401"];
             403: components["responses"]["UserToken403"];
-            404: components["responses"]["NotFoundText"];
+            404: components["responses"]["TEAM_INVITATION_NOT_FOUND"];
         };
     };
     acceptTeamInvitationById: {
@@ -18234,14 +18478,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPreference"];
                 };
             };
-            /** @description Bad request, `me` without a signed-in user, or turning off a category that cannot be disabled (plain text). */
+            /** @description Bad request, `me` without a signed-in user, or turning off a category that cannot be disabled. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"];
-                    "text/plain": string;
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["CannotGetOwnUserWithoutUserError"] | components["schemas"]["NotificationCategoryNotDisablableError"];
                 };
             };
             401: components["responses"]["UserRequired401"];
@@ -19795,7 +20038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProductDoesNotExistError"] | components["schemas"]["ProductCustomerTypeDoesNotMatchError"] | components["schemas"]["ProductAlreadyGrantedError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["ProductDoesNotExistError"] | components["schemas"]["ProductCustomerTypeDoesNotMatchError"] | components["schemas"]["ProductAlreadyGrantedError"] | components["schemas"]["CustomerDoesNotExistError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["PurchaseNotAllowedError"];
                     "text/plain": string;
                 };
             };
@@ -19903,13 +20146,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request, the product owned already, or (plain text) a purchase the rules refuse. */
+            /** @description Bad request, the product owned already, a test-mode project (`PURCHASE_NOT_ALLOWED`), or (plain text) a price or quantity the product does not offer. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["ProductAlreadyGrantedError"];
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["ProductAlreadyGrantedError"] | components["schemas"]["PurchaseNotAllowedError"];
                     "text/plain": string;
                 };
             };
@@ -20107,14 +20350,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request, a purchase refunded already, a test-mode purchase with an amount, or (plain text) a refund the rules refuse. */
+            /** @description Bad request, a purchase refunded already, a test-mode purchase with an amount, or a refund that cannot be made as asked (`REFUND_NOT_POSSIBLE`). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["OneTimePurchaseAlreadyRefundedError"] | components["schemas"]["SubscriptionAlreadyRefundedError"] | components["schemas"]["TestModePurchaseNonRefundableError"];
-                    "text/plain": string;
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["OneTimePurchaseAlreadyRefundedError"] | components["schemas"]["SubscriptionAlreadyRefundedError"] | components["schemas"]["TestModePurchaseNonRefundableError"] | components["schemas"]["RefundNotPossibleError"];
                 };
             };
             401: components["responses"]["RestrictedAccess401"];
@@ -20264,7 +20506,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["RequiredAuthQueryOrText400"];
+            /** @description Bad query, no configuration on Stripe yet, or (plain text) a server without a Stripe key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthQueryErrors400"] | components["schemas"]["PaymentMethodConfigurationInvalidError"];
+                    "text/plain": string;
+                };
+            };
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["STRIPE_ACCOUNT_INFO_NOT_FOUND"];
@@ -20313,7 +20564,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            /** @description Bad request, another configuration or unknown payment methods, or (plain text) a server without a Stripe key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["PaymentMethodConfigurationInvalidError"];
+                    "text/plain": string;
+                };
+            };
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["STRIPE_ACCOUNT_INFO_NOT_FOUND"];
@@ -20474,7 +20734,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminProject"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["InternalUserRequired401"];
             403: components["responses"]["UserToken403"];
         };
@@ -20521,7 +20781,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["InternalUserRequired401"];
             403: components["responses"]["UserToken403"];
             404: components["responses"]["PROJECT_NOT_FOUND"];
@@ -20594,7 +20854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };
@@ -20634,7 +20894,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminProject"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
         };
@@ -21268,7 +21528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["RequiredAuthOrText400"];
+            400: components["responses"]["ProjectChange400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403OrForbidden"];
         };

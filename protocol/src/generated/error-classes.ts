@@ -84,6 +84,7 @@ import { LanguageNotSupportedError } from './errors/language-not-supported-error
 import { PasskeyAuthenticationNotEnabledError } from './errors/passkey-authentication-not-enabled-error.ts';
 import { AnonymousAccountsNotEnabledError } from './errors/anonymous-accounts-not-enabled-error.ts';
 import { AnonymousAuthenticationNotAllowedError } from './errors/anonymous-authentication-not-allowed-error.ts';
+import { UserFieldInvalidError } from './errors/user-field-invalid-error.ts';
 import { EmailPasswordMismatchError } from './errors/email-password-mismatch-error.ts';
 import { RedirectUrlNotWhitelistedError } from './errors/redirect-url-not-whitelisted-error.ts';
 import { PasswordTooShortError } from './errors/password-too-short-error.ts';
@@ -125,6 +126,7 @@ import { MultiFactorAuthenticationRequiredError } from './errors/multi-factor-au
 import { InvalidTotpCodeError } from './errors/invalid-totp-code-error.ts';
 import { TotpNotEnabledError } from './errors/totp-not-enabled-error.ts';
 import { UserAuthenticationRequiredError } from './errors/user-authentication-required-error.ts';
+import { ProjectChangeRefusedError } from './errors/project-change-refused-error.ts';
 import { TeamMembershipAlreadyExistsError } from './errors/team-membership-already-exists-error.ts';
 import { ProjectPermissionRequiredError } from './errors/project-permission-required-error.ts';
 import { TeamPermissionRequiredError } from './errors/team-permission-required-error.ts';
@@ -136,6 +138,7 @@ import { InvalidAppleCredentialsError } from './errors/invalid-apple-credentials
 import { OauthProviderAccessDeniedError } from './errors/oauth-provider-access-denied-error.ts';
 import { OauthProviderTemporarilyUnavailableError } from './errors/oauth-provider-temporarily-unavailable-error.ts';
 import { ContactChannelAlreadyUsedForAuthBySomeoneElseError } from './errors/contact-channel-already-used-for-auth-by-someone-else-error.ts';
+import { ContactChannelAlreadyExistsError } from './errors/contact-channel-already-exists-error.ts';
 import { InvalidPollingCodeError } from './errors/invalid-polling-code-error.ts';
 import { CliAuthError } from './errors/cli-auth-error.ts';
 import { CliAuthExpiredError } from './errors/cli-auth-expired-error.ts';
@@ -146,12 +149,16 @@ import { WrongApiKeyTypeError } from './errors/wrong-api-key-type-error.ts';
 import { ApiKeyNotFoundError } from './errors/api-key-not-found-error.ts';
 import { PublicApiKeyCannotBeRevokedError } from './errors/public-api-key-cannot-be-revoked-error.ts';
 import { PermissionIdAlreadyExistsError } from './errors/permission-id-already-exists-error.ts';
+import { PermissionContainmentCycleError } from './errors/permission-containment-cycle-error.ts';
+import { TeamInvitationNotFoundError } from './errors/team-invitation-not-found-error.ts';
+import { TeamIdRequiredError } from './errors/team-id-required-error.ts';
 import { EmailRenderingError } from './errors/email-rendering-error.ts';
 import { EmailRenderedOutputTooLargeError } from './errors/email-rendered-output-too-large-error.ts';
 import { TemplateSourceRewriteError } from './errors/template-source-rewrite-error.ts';
 import { RequiresCustomEmailServerError } from './errors/requires-custom-email-server-error.ts';
 import { EmailCapacityBoostAlreadyActiveError } from './errors/email-capacity-boost-already-active-error.ts';
 import { EmailNotEditableError } from './errors/email-not-editable-error.ts';
+import { NotificationCategoryNotDisablableError } from './errors/notification-category-not-disablable-error.ts';
 import { ItemNotFoundError } from './errors/item-not-found-error.ts';
 import { ItemCustomerTypeDoesNotMatchError } from './errors/item-customer-type-does-not-match-error.ts';
 import { CustomerDoesNotExistError } from './errors/customer-does-not-exist-error.ts';
@@ -174,6 +181,9 @@ import { NewPurchasesBlockedError } from './errors/new-purchases-blocked-error.t
 import { PaymentMethodDeclinedError } from './errors/payment-method-declined-error.ts';
 import { ProductLineConflictError } from './errors/product-line-conflict-error.ts';
 import { StripeWebhookSignatureInvalidError } from './errors/stripe-webhook-signature-invalid-error.ts';
+import { RefundNotPossibleError } from './errors/refund-not-possible-error.ts';
+import { PaymentMethodConfigurationInvalidError } from './errors/payment-method-configuration-invalid-error.ts';
+import { PurchaseNotAllowedError } from './errors/purchase-not-allowed-error.ts';
 
 /**
  * Every code that is ever sent, to its class. It names every class: the client loads it on demand
@@ -261,6 +271,7 @@ export const knownErrorClasses = {
   PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabledError,
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabledError,
   ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: AnonymousAuthenticationNotAllowedError,
+  USER_FIELD_INVALID: UserFieldInvalidError,
   EMAIL_PASSWORD_MISMATCH: EmailPasswordMismatchError,
   REDIRECT_URL_NOT_WHITELISTED: RedirectUrlNotWhitelistedError,
   PASSWORD_TOO_SHORT: PasswordTooShortError,
@@ -302,6 +313,7 @@ export const knownErrorClasses = {
   INVALID_TOTP_CODE: InvalidTotpCodeError,
   TOTP_NOT_ENABLED: TotpNotEnabledError,
   USER_AUTHENTICATION_REQUIRED: UserAuthenticationRequiredError,
+  PROJECT_CHANGE_REFUSED: ProjectChangeRefusedError,
   TEAM_MEMBERSHIP_ALREADY_EXISTS: TeamMembershipAlreadyExistsError,
   PROJECT_PERMISSION_REQUIRED: ProjectPermissionRequiredError,
   TEAM_PERMISSION_REQUIRED: TeamPermissionRequiredError,
@@ -313,6 +325,7 @@ export const knownErrorClasses = {
   OAUTH_PROVIDER_ACCESS_DENIED: OauthProviderAccessDeniedError,
   OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE: OauthProviderTemporarilyUnavailableError,
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElseError,
+  CONTACT_CHANNEL_ALREADY_EXISTS: ContactChannelAlreadyExistsError,
   INVALID_POLLING_CODE: InvalidPollingCodeError,
   CLI_AUTH_ERROR: CliAuthError,
   CLI_AUTH_EXPIRED_ERROR: CliAuthExpiredError,
@@ -323,12 +336,16 @@ export const knownErrorClasses = {
   API_KEY_NOT_FOUND: ApiKeyNotFoundError,
   PUBLIC_API_KEY_CANNOT_BE_REVOKED: PublicApiKeyCannotBeRevokedError,
   PERMISSION_ID_ALREADY_EXISTS: PermissionIdAlreadyExistsError,
+  PERMISSION_CONTAINMENT_CYCLE: PermissionContainmentCycleError,
+  TEAM_INVITATION_NOT_FOUND: TeamInvitationNotFoundError,
+  TEAM_ID_REQUIRED: TeamIdRequiredError,
   EMAIL_RENDERING_ERROR: EmailRenderingError,
   EMAIL_RENDERED_OUTPUT_TOO_LARGE: EmailRenderedOutputTooLargeError,
   TEMPLATE_SOURCE_REWRITE_ERROR: TemplateSourceRewriteError,
   REQUIRES_CUSTOM_EMAIL_SERVER: RequiresCustomEmailServerError,
   EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: EmailCapacityBoostAlreadyActiveError,
   EMAIL_NOT_EDITABLE: EmailNotEditableError,
+  NOTIFICATION_CATEGORY_NOT_DISABLABLE: NotificationCategoryNotDisablableError,
   ITEM_NOT_FOUND: ItemNotFoundError,
   ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH: ItemCustomerTypeDoesNotMatchError,
   CUSTOMER_DOES_NOT_EXIST: CustomerDoesNotExistError,
@@ -351,4 +368,7 @@ export const knownErrorClasses = {
   PAYMENT_METHOD_DECLINED: PaymentMethodDeclinedError,
   PRODUCT_LINE_CONFLICT: ProductLineConflictError,
   STRIPE_WEBHOOK_SIGNATURE_INVALID: StripeWebhookSignatureInvalidError,
+  REFUND_NOT_POSSIBLE: RefundNotPossibleError,
+  PAYMENT_METHOD_CONFIGURATION_INVALID: PaymentMethodConfigurationInvalidError,
+  PURCHASE_NOT_ALLOWED: PurchaseNotAllowedError,
 } as const satisfies Record<KnownErrorCode, unknown>;

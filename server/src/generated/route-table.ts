@@ -4747,7 +4747,8 @@ export const routeTable = [
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "USER_FIELD_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -4944,7 +4945,8 @@ export const routeTable = [
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "USER_FIELD_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -5081,7 +5083,8 @@ export const routeTable = [
         "PASSWORD_TOO_LONG",
         "PASSWORD_TOO_SHORT",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "USER_FIELD_INVALID"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -5903,6 +5906,7 @@ export const routeTable = [
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CONTACT_CHANNEL_ALREADY_EXISTS",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -6027,6 +6031,7 @@ export const routeTable = [
         "BODY_PARSING_ERROR",
         "BRANCH_DOES_NOT_EXIST",
         "CANNOT_GET_OWN_USER_WITHOUT_USER",
+        "CONTACT_CHANNEL_ALREADY_EXISTS",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -6777,7 +6782,8 @@ export const routeTable = [
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
-        "SCHEMA_ERROR"
+        "SCHEMA_ERROR",
+        "TEAM_ID_REQUIRED"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -7408,6 +7414,7 @@ export const routeTable = [
         "CONTAINED_PERMISSION_NOT_FOUND",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PERMISSION_CONTAINMENT_CYCLE",
         "PERMISSION_ID_ALREADY_EXISTS",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
@@ -7636,6 +7643,7 @@ export const routeTable = [
         "CONTAINED_PERMISSION_NOT_FOUND",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PERMISSION_CONTAINMENT_CYCLE",
         "PERMISSION_ID_ALREADY_EXISTS",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
@@ -7886,7 +7894,7 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"],
-      "404": []
+      "404": ["TEAM_INVITATION_NOT_FOUND"]
     }
   },
   {
@@ -8795,6 +8803,7 @@ export const routeTable = [
         "CANNOT_GET_OWN_USER_WITHOUT_USER",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "NOTIFICATION_CATEGORY_NOT_DISABLABLE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -10960,6 +10969,7 @@ export const routeTable = [
         "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
         "PRODUCT_DOES_NOT_EXIST",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "PURCHASE_NOT_ALLOWED",
         "REDIRECT_URL_NOT_WHITELISTED",
         "SCHEMA_ERROR"
       ],
@@ -11065,7 +11075,7 @@ export const routeTable = [
       }
     },
     "errorCodes": {
-      "400": ["BODY_PARSING_ERROR", "PRODUCT_ALREADY_GRANTED", "SCHEMA_ERROR"],
+      "400": ["BODY_PARSING_ERROR", "PRODUCT_ALREADY_GRANTED", "PURCHASE_NOT_ALLOWED", "SCHEMA_ERROR"],
       "403": ["NEW_PURCHASES_BLOCKED"],
       "404": ["STRIPE_ACCOUNT_INFO_NOT_FOUND", "VERIFICATION_CODE_NOT_FOUND"],
       "409": ["PRODUCT_LINE_CONFLICT"]
@@ -11234,6 +11244,7 @@ export const routeTable = [
         "INVALID_ACCESS_TYPE",
         "ONE_TIME_PURCHASE_ALREADY_REFUNDED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "REFUND_NOT_POSSIBLE",
         "SCHEMA_ERROR",
         "SUBSCRIPTION_ALREADY_REFUNDED",
         "TEST_MODE_PURCHASE_NON_REFUNDABLE"
@@ -11412,6 +11423,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PAYMENT_METHOD_CONFIGURATION_INVALID",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -11481,6 +11493,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PAYMENT_METHOD_CONFIGURATION_INVALID",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -11825,6 +11838,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -11892,6 +11906,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -12148,6 +12163,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -12194,6 +12210,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],
@@ -12953,6 +12970,7 @@ export const routeTable = [
         "CUSTOM_CLAIMS_TEMPLATE_INVALID",
         "INVALID_ACCESS_TYPE",
         "LANGUAGE_NOT_SUPPORTED",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "SIGN_UP_RULE_CONDITION_INVALID"
@@ -13014,6 +13032,7 @@ export const routeTable = [
         "CUSTOM_CLAIMS_TEMPLATE_INVALID",
         "INVALID_ACCESS_TYPE",
         "LANGUAGE_NOT_SUPPORTED",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
         "SIGN_UP_RULE_CONDITION_INVALID"
@@ -13073,6 +13092,7 @@ export const routeTable = [
         "BRANCH_DOES_NOT_EXIST",
         "CURRENT_PROJECT_NOT_FOUND",
         "INVALID_ACCESS_TYPE",
+        "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR"
       ],

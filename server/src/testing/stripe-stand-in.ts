@@ -44,6 +44,8 @@ export class StripeStandIn implements AccountObjectStore {
   readonly connectClaims: Array<{ client_secret: string; publishable_key: string; sdk_version: string }> = [];
   /** Milliseconds the stand-in waits before answering a path (a slow Stripe), e.g. `/v1/refunds`. */
   readonly delays = new Map<string, number>();
+  /** Connected accounts for which Stripe has no payment method configuration yet. */
+  readonly withoutMethodConfig = new Set<string | undefined>();
   /** Refunds by idempotency key: Stripe answers a key it saw with the first refund, not a second one. */
   private readonly refundsByKey = new Map<string, unknown>();
   private server: Server | undefined;

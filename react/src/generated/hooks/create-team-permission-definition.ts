@@ -15,7 +15,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * A definition may contain other team permissions; the containment must stay acyclic (a cycle is a 400 plain text).
+ * A definition may contain other team permissions; the containment must stay acyclic (a cycle is `PERMISSION_CONTAINMENT_CYCLE`).
  * @summary Define a team permission (admin)
  */
 export const getCreateTeamPermissionDefinitionUrl = () => {

@@ -12,7 +12,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
     
 /**
- * The `internal` project cannot be deleted (plain 400).
+ * The `internal` project cannot be deleted (`PROJECT_CHANGE_REFUSED`, reason `internal_project_not_deletable`).
  * @summary Delete the current project and everything in it
  */
 export const getDeleteAdminProjectUrl = () => {

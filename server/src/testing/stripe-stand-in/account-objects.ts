@@ -8,6 +8,8 @@ export type AccountObjectStore = {
   objectsOf(kind: string): AccountObject[];
   refusal(paymentMethodId: string | null, intent?: AccountObject): Answer | undefined;
   methodConfigOf(stripeAccount: string | undefined): AccountObject;
+  /** Connected accounts whose configuration list is empty (as Stripe answers before it made one). */
+  readonly withoutMethodConfig: ReadonlySet<string | undefined>;
 };
 
 type AccountRequest = {
@@ -217,7 +219,12 @@ function billingRoutes(store: AccountObjectStore, { method, resource, objectId, 
   if (method === 'GET' && resource === 'payment_method_configurations' && !objectId) {
     return [
       200,
-      { object: 'list', url: '/v1/payment_method_configurations', has_more: false, data: [store.methodConfigOf(stripeAccount)] },
+      {
+        object: 'list',
+        url: '/v1/payment_method_configurations',
+        has_more: false,
+        data: store.withoutMethodConfig.has(stripeAccount) ? [] : [store.methodConfigOf(stripeAccount)],
+      },
     ];
   }
   if (method === 'POST' && resource === 'payment_method_configurations' && objectId) {

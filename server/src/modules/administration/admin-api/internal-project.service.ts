@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ExpectedInternalProjectError, ProjectNotFoundError } from '@gatehouse/protocol/errors';
+import { ExpectedInternalProjectError, ProjectChangeRefusedError, ProjectNotFoundError } from '@gatehouse/protocol/errors';
 import type { components } from '@gatehouse/protocol/api-types';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import { internalProjectId, type ProjectId } from '../../../tenancy/project-id.ts';
 import type { ProjectLogos, ProjectService } from '../../platform/projects/index.ts';
@@ -168,12 +167,16 @@ export class InternalProjectService {
   }
 
   async delete(project: Project): Promise<void> {
-    if (project.id === 'internal') throw new PlainHttpError(400, 'The internal project cannot be deleted.');
+    if (project.id === 'internal')
+      throw new ProjectChangeRefusedError({ reason: 'internal_project_not_deletable' }, 'The internal project cannot be deleted.');
     await this.projects.delete(project.id);
   }
 
   private async assertTeamOfUser(internalUserId: string, teamId: string): Promise<void> {
     if (!(await this.teams.isMember(internalProjectId, teamId, internalUserId)))
-      throw new PlainHttpError(400, 'The owner team must be a team of the internal project that you belong to.');
+      throw new ProjectChangeRefusedError(
+        { reason: 'owner_team_not_allowed' },
+        'The owner team must be a team of the internal project that you belong to.',
+      );
   }
 }

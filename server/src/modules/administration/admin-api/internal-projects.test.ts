@@ -117,11 +117,22 @@ describe('POST /internal/projects', () => {
     expectError(await call('GET', '/internal/projects', headers), 401, 'EXPECTED_INTERNAL_PROJECT');
   });
 
-  it('refuses (plain 400) an owner team the user is not a member of, and creates nothing', async () => {
+  it('refuses (PROJECT_CHANGE_REFUSED) an owner team the user is not a member of, and creates nothing', async () => {
     const owner = await newOwner();
     const stranger = await newOwner('Stranger');
-    expectPlain(await call('POST', '/internal/projects', owner.client, { display_name: 'X', owner_team_id: stranger.teamId }), 400);
-    expectPlain(await call('POST', '/internal/projects', owner.client, { display_name: 'X', owner_team_id: randomUUID() }), 400);
+    const notMine = { reason: 'owner_team_not_allowed' };
+    expectError(
+      await call('POST', '/internal/projects', owner.client, { display_name: 'X', owner_team_id: stranger.teamId }),
+      400,
+      'PROJECT_CHANGE_REFUSED',
+      notMine,
+    );
+    expectError(
+      await call('POST', '/internal/projects', owner.client, { display_name: 'X', owner_team_id: randomUUID() }),
+      400,
+      'PROJECT_CHANGE_REFUSED',
+      notMine,
+    );
     expect(await listedIds(owner)).toEqual([]);
     expect(await listedIds(stranger)).toEqual([]);
   });
@@ -168,7 +179,7 @@ describe('POST /internal/projects/transfer', () => {
     );
   });
 
-  it('answers PROJECT_NOT_FOUND for a project the user does not manage, and plain 400 for a team not theirs', async () => {
+  it('answers PROJECT_NOT_FOUND for a project the user does not manage, and PROJECT_CHANGE_REFUSED for a team not theirs', async () => {
     const owner = await newOwner();
     const other = await newOwner('Other');
     const theirs = (await createProject(other)).body;
@@ -181,7 +192,12 @@ describe('POST /internal/projects/transfer', () => {
       404,
       'PROJECT_NOT_FOUND',
     );
-    expectPlain(await call('POST', '/internal/projects/transfer', owner.client, { project_id: mine.id, new_team_id: other.teamId }), 400);
+    expectError(
+      await call('POST', '/internal/projects/transfer', owner.client, { project_id: mine.id, new_team_id: other.teamId }),
+      400,
+      'PROJECT_CHANGE_REFUSED',
+      { reason: 'owner_team_not_allowed' },
+    );
     expect(await listedIds(owner)).toEqual([mine.id]);
     expect(await listedIds(other)).toEqual([theirs.id]);
   });
@@ -291,7 +307,9 @@ describe('GET, PATCH and DELETE /internal/projects/current', () => {
       'x-stack-project-id': 'internal',
       'x-stack-super-secret-admin-key': internalAdminKey,
     };
-    expectPlain(await call('DELETE', '/internal/projects/current', internalAdmin), 400);
+    expectError(await call('DELETE', '/internal/projects/current', internalAdmin), 400, 'PROJECT_CHANGE_REFUSED', {
+      reason: 'internal_project_not_deletable',
+    });
     expect(await env.context.services.projects.find('internal')).toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectPlain } from '../../../testing/expect-response.ts';
+import { expectError, expectPlain } from '../../../testing/expect-response.ts';
 import { ensureInternalProject, newDashboardUser } from '../../../testing/internal-project.ts';
 import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
 
@@ -131,8 +131,8 @@ describe('oauth_providers of the legacy config', () => {
   it('refuses a provider listed twice', async () => {
     const project = await env.context.createProject();
     const response = await patchProject(project, { oauth_providers: [github, { id: 'github', type: 'shared' }] });
-    expectPlain(response, 400);
-    expect(response.text).toBe('OAuth provider github is listed twice.');
+    expectError(response, 400, 'PROJECT_CHANGE_REFUSED', { reason: 'oauth_provider_listed_twice' });
+    expect(response.body.error).toBe('OAuth provider github is listed twice.');
   });
 });
 

@@ -1,5 +1,5 @@
+import { ProjectChangeRefusedError } from '@gatehouse/protocol/errors';
 import type { components } from '@gatehouse/protocol/api-types';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import { isProviderType } from '../../authentication/oauth/index.ts';
 import { providerTypeOf, usesSharedKeys } from '../../authentication/oauth/index.ts';
 import type { OAuthProviderConfig, ProjectConfig } from '../../../tenancy/project-config.ts';
@@ -101,7 +101,8 @@ function toProviderRoster(list: OAuthProviderUpdate[], current: ProjectConfig): 
   const roster: Record<string, OAuthProviderConfig> = {};
   const seen = new Set<string>();
   for (const provider of list) {
-    if (seen.has(provider.id)) throw new PlainHttpError(400, `OAuth provider ${provider.id} is listed twice.`);
+    if (seen.has(provider.id))
+      throw new ProjectChangeRefusedError({ reason: 'oauth_provider_listed_twice' }, `OAuth provider ${provider.id} is listed twice.`);
     seen.add(provider.id);
     const configId = Object.hasOwn(existing, provider.id)
       ? provider.id

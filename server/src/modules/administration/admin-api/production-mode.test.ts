@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectError } from '../../../testing/expect-response.ts';
 import { withTestContext } from '../../../testing/test-context.ts';
 
 /** Each production-mode check with its documented message, and a project that passes them all. */
@@ -43,9 +44,8 @@ describe('turning production mode on', () => {
     ['plain HTTP', domain('http://app.example.com'), 'Trusted domains should be HTTPS: http://app.example.com'],
   ])('is refused with %s, with the exact message and fix link', async (_case, config, message) => {
     const { project, response } = await turnOn(config);
-    expect(response.status).toBe(400);
-    expect(response.headers['content-type']).toMatch(/^text\/plain/);
-    expect(response.text).toBe(`${message}\nFix it at /projects/${project.project.id}/domains`);
+    expectError(response, 400, 'PROJECT_CHANGE_REFUSED', { reason: 'production_mode_domains' });
+    expect(response.body.error).toBe(`${message}\nFix it at /projects/${project.project.id}/domains`);
     expect((await env.context.services.projects.find(project.project.id))?.is_production_mode).toBe(false);
   });
 
@@ -59,8 +59,8 @@ describe('turning production mode on', () => {
       headers: project.headers.admin,
       payload: { config: { domains: [{ domain: 'http://insecure.example.com', handler_path: '/handler' }] } },
     });
-    expect(change.status).toBe(400);
-    expect(change.text).toBe(
+    expectError(change, 400, 'PROJECT_CHANGE_REFUSED', { reason: 'production_mode_domains' });
+    expect(change.body.error).toBe(
       `Trusted domains should be HTTPS: http://insecure.example.com\nFix it at /projects/${project.project.id}/domains`,
     );
     const off = await env.context.request({
@@ -70,5 +70,41 @@ describe('turning production mode on', () => {
       payload: { is_production_mode: false },
     });
     expect(off.body.is_production_mode).toBe(false);
+  });
+
+  it('keeps checking the domains on every config override write while on', async () => {
+    const { project, response } = await turnOn(domain('https://app.example.com'));
+    expect(response.status).toBe(200);
+    const refused = { reason: 'production_mode_domains' };
+    const url = '/api/v1/internal/config/override/environment';
+    const localhost = JSON.stringify({ 'domains.allowLocalhost': true });
+    const merged = await env.context.request({
+      method: 'PATCH',
+      url,
+      headers: project.headers.admin,
+      payload: { config_override_string: localhost },
+    });
+    expectError(merged, 400, 'PROJECT_CHANGE_REFUSED', refused);
+    expect(merged.body.error).toMatch(/^Localhost is not allowed in production mode.*\nFix it at \/projects\/.+\/domains$/s);
+    const replaced = await env.context.request({
+      method: 'PUT',
+      url,
+      headers: project.headers.admin,
+      payload: { config_string: localhost },
+    });
+    expectError(replaced, 400, 'PROJECT_CHANGE_REFUSED', refused);
+    expect((await env.context.services.projects.find(project.project.id))?.config.domains.allowLocalhost).toBe(false);
+
+    // A project whose stored config no longer passes (written past the API): removing keys still validates the whole.
+    await env.context.services.projects.update(project.project.id, {
+      configOverride: { 'domains.allowLocalhost': true, 'auth.password.allowSignIn': true },
+    });
+    const reset = await env.context.request({
+      method: 'POST',
+      url: `${url}/reset-keys`,
+      headers: project.headers.admin,
+      payload: { keys: ['auth.password.allowSignIn'] },
+    });
+    expectError(reset, 400, 'PROJECT_CHANGE_REFUSED', refused);
   });
 });

@@ -1,5 +1,5 @@
+import { ProjectChangeRefusedError } from '@gatehouse/protocol/errors';
 import { isIP } from 'node:net';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import { isLocalHost } from '../../../lib/local-url.ts';
 import type { ProjectConfig } from '../../../tenancy/project-config.ts';
 
@@ -9,7 +9,8 @@ import type { ProjectConfig } from '../../../tenancy/project-config.ts';
  * ProjectUpdate.is_production_mode).
  */
 export function assertProductionReady(projectId: string, config: ProjectConfig): void {
-  const failure = (message: string) => new PlainHttpError(400, `${message}\nFix it at /projects/${projectId}/domains`);
+  const failure = (message: string) =>
+    new ProjectChangeRefusedError({ reason: 'production_mode_domains' }, `${message}\nFix it at /projects/${projectId}/domains`);
   if (config.domains.allowLocalhost)
     throw failure("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings");
   for (const { baseUrl } of Object.values(config.domains.trustedDomains)) {

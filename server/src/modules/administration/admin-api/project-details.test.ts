@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
+import { expectError } from '../../../testing/expect-response.ts';
 import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../../testing/internal-project.ts';
 import { withTestContext } from '../../../testing/test-context.ts';
 import type { Project } from '../../../tenancy/project.ts';
@@ -243,8 +243,8 @@ describe('is_production_mode on POST /internal/projects', () => {
       ],
     ] as const) {
       const refused = await createProject(owner, { is_production_mode: true, config });
-      expectPlain(refused, 400);
-      expect(refused.text).toBe(message);
+      expectError(refused, 400, 'PROJECT_CHANGE_REFUSED', { reason: 'production_mode_domains' });
+      expect(refused.body.error).toBe(message);
       expect((await createProject(owner, { is_production_mode: false, config })).status).toBe(201);
     }
     expect((await call('GET', '/internal/projects', owner.client)).body.items.length).toBe(before + 2);

@@ -113,7 +113,7 @@ describe('turning TOTP on and off', () => {
     expect(left).toHaveLength(0);
   });
 
-  it('refuses a secret that is not the base64 of 16 to 64 bytes (plain text)', async () => {
+  it('refuses a secret that is not the base64 of 16 to 64 bytes (USER_FIELD_INVALID)', async () => {
     const user = await createUser('bad-secret', false);
     for (const secret of [randomBytes(8).toString('base64'), randomBytes(65).toString('base64'), 'not base64!']) {
       const response = await env.context.request({
@@ -123,7 +123,7 @@ describe('turning TOTP on and off', () => {
         payload: { totp_secret_base64: secret },
       });
       expect(response.status).toBe(400);
-      expect(response.headers['content-type']).toMatch(/^text\/plain/);
+      expect(response.body).toMatchObject({ code: 'USER_FIELD_INVALID', details: { field: 'totp_secret_base64' } });
     }
   });
 });

@@ -4,6 +4,7 @@ import {
   NewPurchasesBlockedError,
   ProductAlreadyGrantedError,
   ProductLineConflictError,
+  PurchaseNotAllowedError,
   VerificationCodeNotFoundError,
 } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../../db/handle.ts';
@@ -46,7 +47,8 @@ export class PurchaseService {
     input: { product_id?: string; product_inline?: object; return_url?: string },
     audience: Audience,
   ): Promise<string> {
-    if (audience === 'client' && input.product_inline !== undefined) throw new PlainHttpError(400, 'Clients cannot buy inline products.');
+    if (audience === 'client' && input.product_inline !== undefined)
+      throw new PurchaseNotAllowedError({ reason: 'inline_product_for_client' }, 'Clients cannot buy inline products.');
     if (this.payments.catalogueOf(project).blockNewPurchases) throw new NewPurchasesBlockedError();
     const { id, product } = this.payments.resolveProduct(project, input, audience);
     if (input.return_url !== undefined) assertTrustedUrl(project, input.return_url);
@@ -176,7 +178,10 @@ export class PurchaseService {
   async startStripePayment(fullCode: string, priceId: string, quantity: number): Promise<string> {
     const purchase = await this.open(fullCode);
     if (this.payments.catalogueOf(purchase.project).testMode)
-      throw new PlainHttpError(400, 'This project is in test mode; complete the purchase with the test payment form.');
+      throw new PurchaseNotAllowedError(
+        { reason: 'test_mode_project' },
+        'This project is in test mode; complete the purchase with the test payment form.',
+      );
     const price = await this.assertPurchasable(this.db, purchase, priceId, quantity);
     const [currency, amount] = pickAmount(price.amounts);
     const { project, code, customer, product } = purchase;

@@ -98,7 +98,12 @@ describe('POST /payments/purchases/create-purchase-url', () => {
       400,
       'REDIRECT_URL_NOT_WHITELISTED',
     );
-    expectPlain(await createUrl(user.client, { ...body, product_inline: { display_name: 'Gift', customer_type: 'user' } }), 400);
+    expectError(
+      await createUrl(user.client, { ...body, product_inline: { display_name: 'Gift', customer_type: 'user' } }),
+      400,
+      'PURCHASE_NOT_ALLOWED',
+      { reason: 'inline_product_for_client' },
+    );
     await env.context.services.payments.grant(
       env.project.project,
       { type: 'user', id: user.id },

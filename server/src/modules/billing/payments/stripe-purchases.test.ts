@@ -290,7 +290,9 @@ describe('POST /payments/purchases/purchase-session', () => {
 
     const testMode = await context.createProject({ payments: { ...catalogue, testMode: true } });
     const tester = await newUser(testMode);
-    expectPlain(await session(await codeFor(tester.id, 'pack', testMode), 'once'), 400);
+    expectError(await session(await codeFor(tester.id, 'pack', testMode), 'once'), 400, 'PURCHASE_NOT_ALLOWED', {
+      reason: 'test_mode_project',
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   DefaultPaymentMethodRequiredError,
   KnownError,
+  PaymentMethodConfigurationInvalidError,
   PaymentMethodDeclinedError,
   StripeAccountInfoNotFoundError,
   StripeWebhookSignatureInvalidError,
@@ -36,6 +37,11 @@ type Metadata = Record<string, unknown>;
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const record = (value: unknown): Metadata => (value !== null && typeof value === 'object' ? (value as Metadata) : {});
 /** Stripe's zero-decimal currencies among the catalogue's (amounts in whole units). */
+const unknownConfiguration = (configId: string) =>
+  new PaymentMethodConfigurationInvalidError(
+    { reason: 'unknown_configuration', config_id: configId },
+    `No payment method configuration ${configId} on this project's Stripe account.`,
+  );
 const zeroDecimal = new Set(['JPY', 'KRW']);
 const toMoney = (minor: number, currency: string) =>
   zeroDecimal.has(currency) ? String(minor) : (minor / 100).toFixed(2).replace(/\.?0+$/, '') || '0';
@@ -304,21 +310,27 @@ export class StripeService {
   async methodConfig(project: Project) {
     const { gateway, accountId } = await this.accountOf(project);
     const config = await gateway.methodConfig(accountId);
-    if (!config) throw new PlainHttpError(400, 'Stripe has no payment method configuration for this account yet.');
+    if (!config)
+      throw new PaymentMethodConfigurationInvalidError(
+        { reason: 'none_yet' },
+        'Stripe has no payment method configuration for this account yet.',
+      );
     return config;
   }
 
-  /** Turns payment methods on or off on the configuration the GET answers; another configuration or a method it lacks is a plain 400. */
+  /** Turns payment methods on or off on the configuration the GET answers; another configuration or a method it lacks is PAYMENT_METHOD_CONFIGURATION_INVALID. */
   async updateMethodConfig(project: Project, configId: string, updates: Record<string, 'on' | 'off'>): Promise<void> {
     const { gateway, accountId } = await this.accountOf(project);
     const config = await gateway.methodConfig(accountId);
-    if (config?.config_id !== configId)
-      throw new PlainHttpError(400, `No payment method configuration ${configId} on this project's Stripe account.`);
+    if (config?.config_id !== configId) throw unknownConfiguration(configId);
     const known = new Set(config.methods.map((method) => method.id));
     const unknown = Object.keys(updates).filter((methodId) => !known.has(methodId));
-    if (unknown.length > 0) throw new PlainHttpError(400, `Unknown payment methods: ${unknown.join(', ')}.`);
-    if (!(await gateway.updateMethodConfig(accountId, configId, updates)))
-      throw new PlainHttpError(400, `No payment method configuration ${configId} on this project's Stripe account.`);
+    if (unknown.length > 0)
+      throw new PaymentMethodConfigurationInvalidError(
+        { reason: 'unknown_payment_methods', config_id: configId, payment_method_ids: unknown },
+        `Unknown payment methods: ${unknown.join(', ')}.`,
+      );
+    if (!(await gateway.updateMethodConfig(accountId, configId, updates))) throw unknownConfiguration(configId);
   }
 
   /** Billing details from what Stripe mode stored (no call to Stripe): never fails. */

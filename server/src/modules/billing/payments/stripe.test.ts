@@ -204,10 +204,27 @@ describe('GET/PATCH /internal/payments/method-configs', () => {
     ]);
 
     const calls = standIn.calls('POST', `/v1/payment_method_configurations/${configId}`).length;
-    expectPlain(await patch({ config_id: configId, updates: { paypal: 'on' } }), 400);
-    expectPlain(await patch({ config_id: 'pmc_other', updates: { card: 'off' } }), 400);
+    expectError(await patch({ config_id: configId, updates: { paypal: 'on', card: 'off' } }), 400, 'PAYMENT_METHOD_CONFIGURATION_INVALID', {
+      reason: 'unknown_payment_methods',
+      config_id: configId,
+      payment_method_ids: ['paypal'],
+    });
+    expectError(await patch({ config_id: 'pmc_other', updates: { card: 'off' } }), 400, 'PAYMENT_METHOD_CONFIGURATION_INVALID', {
+      reason: 'unknown_configuration',
+      config_id: 'pmc_other',
+    });
     expect(standIn.calls('POST', `/v1/payment_method_configurations/${configId}`)).toHaveLength(calls);
     expectError(await patch({ config_id: configId, updates: { card: 'maybe' } }), 400, 'SCHEMA_ERROR');
+
+    // Before Stripe made the account a configuration, there is nothing to read.
+    standIn.withoutMethodConfig.add(accountId);
+    try {
+      expectError(await context.request({ url, headers: project.headers.admin }), 400, 'PAYMENT_METHOD_CONFIGURATION_INVALID', {
+        reason: 'none_yet',
+      });
+    } finally {
+      standIn.withoutMethodConfig.delete(accountId);
+    }
 
     const fresh = await context.createProject({ payments: catalogue });
     expectError(await context.request({ url, headers: fresh.headers.admin }), 404, 'STRIPE_ACCOUNT_INFO_NOT_FOUND');
@@ -350,7 +367,7 @@ describe('POST /integrations/stripe/webhooks', () => {
       headers: project.headers.admin,
     });
     const purchaseId = list.body.transactions[0].id;
-    expectPlain(
+    expectError(
       await context.request({
         method: 'POST',
         url: '/api/v1/internal/payments/transactions/refund',
@@ -358,6 +375,8 @@ describe('POST /integrations/stripe/webhooks', () => {
         payload: { type: 'one-time-purchase', id: purchaseId, amount_usd: '6' },
       }),
       400,
+      'REFUND_NOT_POSSIBLE',
+      { reason: 'amount_above_paid' },
     );
     const response = await context.request({
       method: 'POST',

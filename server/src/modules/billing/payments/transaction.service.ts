@@ -3,6 +3,7 @@ import type { components } from '@gatehouse/protocol/api-types';
 import {
   OneTimePurchaseAlreadyRefundedError,
   OneTimePurchaseNotFoundError,
+  RefundNotPossibleError,
   SubscriptionAlreadyRefundedError,
   SubscriptionInvoiceNotFoundError,
   TestModePurchaseNonRefundableError,
@@ -102,7 +103,10 @@ export class TransactionService {
     if (testMode) {
       if (Number(input.amountUsd) !== 0) throw new TestModePurchaseNonRefundableError();
       if (input.endAction === 'at-period-end')
-        throw new PlainHttpError(400, 'A test-mode purchase has no billed period to end; refund it with end_action "now".');
+        throw new RefundNotPossibleError(
+          { reason: 'test_mode_period_end' },
+          'A test-mode purchase has no billed period to end; refund it with end_action "now".',
+        );
     } else {
       stripeRefundId = await this.refundOnStripe(project, found, input);
     }
@@ -122,13 +126,26 @@ export class TransactionService {
   private async refundOnStripe(project: Project, row: CustomerProductRow, input: RefundInput): Promise<string> {
     const accountId = this.stripe ? await findStripeAccountId(this.db, project.id) : undefined;
     if (!this.stripe || !accountId || !row.stripe_payment_intent_id)
-      throw new PlainHttpError(400, "This purchase has no Stripe payment to refund on the project's connected account.");
-    if (row.currency !== 'USD') throw new PlainHttpError(400, `This purchase was paid in ${row.currency}; amount_usd cannot refund it.`);
+      throw new RefundNotPossibleError(
+        { reason: 'no_stripe_payment' },
+        "This purchase has no Stripe payment to refund on the project's connected account.",
+      );
+    if (row.currency !== 'USD')
+      throw new RefundNotPossibleError(
+        { reason: 'currency_not_usd' },
+        `This purchase was paid in ${row.currency}; amount_usd cannot refund it.`,
+      );
     const cents = Math.round(Number(input.amountUsd) * 100);
     if (cents > Math.round(Number(row.amount ?? '0') * 100) * row.quantity)
-      throw new PlainHttpError(400, `amount_usd ${input.amountUsd} is more than the purchase's ${row.amount} USD.`);
+      throw new RefundNotPossibleError(
+        { reason: 'amount_above_paid' },
+        `amount_usd ${input.amountUsd} is more than the purchase's ${row.amount} USD.`,
+      );
     if (input.endAction === 'at-period-end')
-      throw new PlainHttpError(400, 'Refunds end the purchase now; cancel the subscription to end it at the period end.');
+      throw new RefundNotPossibleError(
+        { reason: 'period_end_not_supported' },
+        'Refunds end the purchase now; cancel the subscription to end it at the period end.',
+      );
     // One refund per purchase on Stripe too: a retried or concurrent refund of it gets the first one back.
     return this.stripe.refund(accountId, row.stripe_payment_intent_id, cents, `gatehouse-refund-${row.id}`);
   }

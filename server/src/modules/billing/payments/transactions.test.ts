@@ -225,11 +225,18 @@ describe('POST /internal/payments/transactions/refund', () => {
     expect(events.filter((event) => (event.data as { id: string }).id === purchaseId)).toHaveLength(1);
   });
 
-  it('keeps money out of test mode: an amount is TEST_MODE_PURCHASE_NON_REFUNDABLE, at-period-end a plain 400', async () => {
+  it('keeps money out of test mode: an amount is TEST_MODE_PURCHASE_NON_REFUNDABLE, at-period-end REFUND_NOT_POSSIBLE', async () => {
     const user = await newUser();
     const purchaseId = await buy(user.id, 'pro', 'monthly');
     expectError(await refund({ type: 'subscription', id: purchaseId, amount_usd: '9.99' }), 400, 'TEST_MODE_PURCHASE_NON_REFUNDABLE');
-    expectPlain(await refund({ type: 'subscription', id: purchaseId, amount_usd: '0', end_action: 'at-period-end' }), 400);
+    expectError(
+      await refund({ type: 'subscription', id: purchaseId, amount_usd: '0', end_action: 'at-period-end' }),
+      400,
+      'REFUND_NOT_POSSIBLE',
+      {
+        reason: 'test_mode_period_end',
+      },
+    );
     expect(await credits(user.id)).toBe(100);
   });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ContactChannelAlreadyExistsError,
   ContactChannelAlreadyUsedForAuthBySomeoneElseError,
   EmailAlreadyVerifiedError,
   EmailIsNotPrimaryEmailError,
@@ -142,8 +143,7 @@ export class ContactChannelService {
           would_work_if_email_was_verified: false,
         });
       }
-      if (isUniqueViolation(error, 'contact_channel_user_value_idx'))
-        throw new PlainHttpError(400, 'The user already has this contact channel.');
+      if (isUniqueViolation(error, 'contact_channel_user_value_idx')) throw new ContactChannelAlreadyExistsError();
       throw error;
     }
   }

@@ -178,9 +178,14 @@ describe('contact channel CRUD', () => {
     expect((await request('GET', url, server())).body.used_for_auth).toBe(false);
   });
 
-  it('refuses a second channel with the same address for one user, in plain text', async () => {
+  it('refuses a second channel with the same address for one user (CONTACT_CHANNEL_ALREADY_EXISTS)', async () => {
     const { email, headers } = await newUser();
-    expectPlain(await create(headers, { user_id: 'me', value: email?.toUpperCase() }), 400);
+    expectError(await create(headers, { user_id: 'me', value: email?.toUpperCase() }), 400, 'CONTACT_CHANNEL_ALREADY_EXISTS');
+    const other = await create(headers, { user_id: 'me', value: newEmail('second') });
+    expect(other.status).toBe(201);
+    const renamed = await request('PATCH', channelUrl('me', other.body.id), headers, { value: email });
+    expectError(renamed, 400, 'CONTACT_CHANNEL_ALREADY_EXISTS');
+    expect(renamed.body.error).toBe('The user already has this contact channel.');
   });
 
   it('keeps one primary channel: a new primary un-primaries the previous one', async () => {

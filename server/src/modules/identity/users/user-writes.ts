@@ -1,3 +1,4 @@
+import { UserFieldInvalidError } from '@gatehouse/protocol/errors';
 import type { Schema } from '@gatehouse/protocol/operation-types';
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import { decodeTotpSecret } from '../../../lib/totp.ts';
@@ -25,17 +26,23 @@ export function assertConsistentWrite(write: UserWrite, operation: 'create' | 'u
     throw new PlainHttpError(400, 'Set either password or password_hash, not both.');
   }
   if (write.password_hash !== undefined && !isBcryptHash(write.password_hash)) {
-    throw new PlainHttpError(400, 'password_hash must be a bcrypt hash in Modular Crypt Format ($2a$, $2b$ or $2y$).');
+    throw new UserFieldInvalidError(
+      { field: 'password_hash' },
+      'password_hash must be a bcrypt hash in Modular Crypt Format ($2a$, $2b$ or $2y$).',
+    );
   }
   const noEmail = write.primary_email === null || (operation === 'create' && write.primary_email === undefined);
   if (noEmail && (write.primary_email_verified !== undefined || write.primary_email_auth_enabled !== undefined)) {
     throw new PlainHttpError(400, 'primary_email_verified and primary_email_auth_enabled need a primary_email.');
   }
   if (write.passkey_auth_enabled === true) {
-    throw new PlainHttpError(400, 'passkey_auth_enabled can only be turned off; register a passkey to turn it on.');
+    throw new UserFieldInvalidError(
+      { field: 'passkey_auth_enabled' },
+      'passkey_auth_enabled can only be turned off; register a passkey to turn it on.',
+    );
   }
   if (typeof write.totp_secret_base64 === 'string' && !decodeTotpSecret(write.totp_secret_base64)) {
-    throw new PlainHttpError(400, 'totp_secret_base64 must be the base64 of a 16 to 64 byte secret.');
+    throw new UserFieldInvalidError({ field: 'totp_secret_base64' }, 'totp_secret_base64 must be the base64 of a 16 to 64 byte secret.');
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UserEmailAlreadyExistsError, UserNotFoundError } from '@gatehouse/protocol/errors';
+import { UserEmailAlreadyExistsError, UserFieldInvalidError, UserNotFoundError } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../../db/handle.ts';
 import { isUniqueViolation } from '../../../db/unique-violation.ts';
 import { Hook, Port } from '../../../kernel/hook.ts';
@@ -248,7 +248,7 @@ export class UserService {
       if (!current) throw new UserNotFoundError();
       await admission?.record(trx, userId);
       if (write.selected_team_id && !(await this.teams.provider.isMember(trx, project.id, write.selected_team_id, userId))) {
-        throw new PlainHttpError(400, 'selected_team_id must be a team the user is a member of.');
+        throw new UserFieldInvalidError({ field: 'selected_team_id' }, 'selected_team_id must be a team the user is a member of.');
       }
       await updateUserColumns(trx, project.id, userId, {
         display_name: write.display_name,

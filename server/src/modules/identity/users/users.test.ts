@@ -191,11 +191,13 @@ describe('PATCH /users/me: what client access may change', () => {
     for (const field of serverOnlyFields) expect(response.body, field).not.toHaveProperty(field);
   });
 
-  it('passkey sign-in may be turned off but not on (plain-text 400)', async () => {
+  it('passkey sign-in may be turned off but not on (USER_FIELD_INVALID)', async () => {
     const { client } = await signedInUser();
     const off = await call('/users/me', { method: 'PATCH', headers: client, payload: { passkey_auth_enabled: false } });
     expect(off.body.passkey_auth_enabled).toBe(false);
-    expectPlainText(await call('/users/me', { method: 'PATCH', headers: client, payload: { passkey_auth_enabled: true } }), 400);
+    const on = await call('/users/me', { method: 'PATCH', headers: client, payload: { passkey_auth_enabled: true } });
+    expectKnownError(on, 400, 'USER_FIELD_INVALID');
+    expect(on.body.details).toEqual({ field: 'passkey_auth_enabled' });
   });
 });
 
@@ -278,7 +280,7 @@ describe('passwords through server create and update', () => {
     }
   });
 
-  it('password with password_hash, or a hash that is not bcrypt, is a plain-text 400', async () => {
+  it('password with password_hash is a plain-text 400; a hash that is not bcrypt is USER_FIELD_INVALID', async () => {
     const { user } = await signedInUser();
     const bcrypt = await bcryptHash('hunter2hunter2', { cost: 4 });
     for (const [url, method] of [
@@ -286,8 +288,11 @@ describe('passwords through server create and update', () => {
       [`/users/${user.id}`, 'PATCH'],
     ] as const) {
       expectPlainText(await call(url, { method, payload: { password: 'longenough', password_hash: bcrypt } }), 400);
-      expectPlainText(await call(url, { method, payload: { password_hash: 'plaintext-password' } }), 400);
-      expectPlainText(await call(url, { method, payload: { password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA' } }), 400);
+      for (const hash of ['plaintext-password', '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA']) {
+        const refused = await call(url, { method, payload: { password_hash: hash } });
+        expectKnownError(refused, 400, 'USER_FIELD_INVALID');
+        expect(refused.body.details).toEqual({ field: 'password_hash' });
+      }
     }
     expect((await call(`/users/${user.id}`)).body.has_password).toBe(false);
   });
@@ -568,10 +573,16 @@ describe('GET, PATCH and DELETE /users/{user_id}', () => {
     expect(without.body.requires_totp_mfa).toBe(false);
     expect(without.body.passkey_auth_enabled).toBe(false);
     const badSecret = await call('/users', { method: 'POST', payload: { totp_secret_base64: 'c2hvcnQ=' } });
-    expectPlainText(badSecret, 400);
-    expect(badSecret.text).toBe('totp_secret_base64 must be the base64 of a 16 to 64 byte secret.');
+    expectKnownError(badSecret, 400, 'USER_FIELD_INVALID');
+    expect(badSecret.body).toMatchObject({
+      error: 'totp_secret_base64 must be the base64 of a 16 to 64 byte secret.',
+      details: { field: 'totp_secret_base64' },
+    });
     const passkeyOn = await call('/users', { method: 'POST', payload: { passkey_auth_enabled: true } });
-    expectPlainText(passkeyOn, 400);
-    expect(passkeyOn.text).toBe('passkey_auth_enabled can only be turned off; register a passkey to turn it on.');
+    expectKnownError(passkeyOn, 400, 'USER_FIELD_INVALID');
+    expect(passkeyOn.body).toMatchObject({
+      error: 'passkey_auth_enabled can only be turned off; register a passkey to turn it on.',
+      details: { field: 'passkey_auth_enabled' },
+    });
   });
 });

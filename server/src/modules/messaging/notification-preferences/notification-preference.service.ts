@@ -1,3 +1,4 @@
+import { NotificationCategoryNotDisablableError } from '@gatehouse/protocol/errors';
 import type { components } from '@gatehouse/protocol/api-types';
 import type { DbHandle } from '../../../db/handle.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
@@ -41,7 +42,11 @@ export class NotificationPreferenceService {
     if (!category) throw new PlainHttpError(404, 'Notification category not found.');
     await this.users.get(projectId, userId);
     if (!category.canDisable) {
-      if (!enabled) throw new PlainHttpError(400, `The ${category.name} notification category cannot be disabled.`);
+      if (!enabled)
+        throw new NotificationCategoryNotDisablableError(
+          { notification_category_id: category.id },
+          `The ${category.name} notification category cannot be disabled.`,
+        );
       return toPreference(category, true);
     }
     await upsertPreference(this.db, projectId, { user_id: userId, notification_category_id: category.id, enabled });

@@ -67,10 +67,16 @@ describe('client access to its own preferences', () => {
     expect(await env.context.services.notificationPreferences.isEnabled(env.project.project.id, user.id, marketingCategoryId)).toBe(true);
   });
 
-  it('refuses to turn Transactional off (plain-text 400), and accepts turning it on', async () => {
+  it('refuses to turn Transactional off (NOTIFICATION_CATEGORY_NOT_DISABLABLE), and accepts turning it on', async () => {
     const { user, headers } = await newUser();
-    expectPlain(await update(headers, 'me', transactionalCategoryId, false), 400);
-    expectPlain(await update(env.project.headers.server, user.id, transactionalCategoryId, false), 400);
+    const refused = { notification_category_id: transactionalCategoryId };
+    expectError(await update(headers, 'me', transactionalCategoryId, false), 400, 'NOTIFICATION_CATEGORY_NOT_DISABLABLE', refused);
+    expectError(
+      await update(env.project.headers.server, user.id, transactionalCategoryId, false),
+      400,
+      'NOTIFICATION_CATEGORY_NOT_DISABLABLE',
+      refused,
+    );
     const on = await update(headers, 'me', transactionalCategoryId, true);
     expect(on.status).toBe(200);
     expect(on.body).toEqual({ ...transactional, enabled: true });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
+import { expectError } from '../../../testing/expect-response.ts';
 
 /**
  * Team and project permission definitions (docs/protocol/endpoints.md §16, docs/protocol/entities.md Permissions): admin-only
@@ -131,19 +131,23 @@ describe.each(['team', 'project'] as const)('%s permission definitions', (scope)
     }
   });
 
-  it('keep containment acyclic: self, two and three definitions (400 plain text)', async () => {
+  it('keep containment acyclic: self, two and three definitions (PERMISSION_CONTAINMENT_CYCLE)', async () => {
     const api = await scopeApi(scope);
     await api.create({ id: 'cycle_c' });
     await api.create({ id: 'cycle_b', contained_permission_ids: ['cycle_c'] });
     await api.create({ id: 'cycle_a', contained_permission_ids: ['cycle_b'] });
-    expectPlain(await api.update('cycle_a', { contained_permission_ids: ['cycle_a'] }), 400);
-    expectPlain(await api.update('cycle_b', { contained_permission_ids: ['cycle_c', 'cycle_a'] }), 400);
-    expectPlain(await api.update('cycle_c', { contained_permission_ids: ['cycle_a'] }), 400);
+    const self = await api.update('cycle_a', { contained_permission_ids: ['cycle_a'] });
+    expectError(self, 400, 'PERMISSION_CONTAINMENT_CYCLE');
+    expect(self.body.details).toEqual({ permission_id: 'cycle_a' });
+    expectError(await api.update('cycle_b', { contained_permission_ids: ['cycle_c', 'cycle_a'] }), 400, 'PERMISSION_CONTAINMENT_CYCLE');
+    expectError(await api.update('cycle_c', { contained_permission_ids: ['cycle_a'] }), 400, 'PERMISSION_CONTAINMENT_CYCLE');
     expect((await api.find('cycle_a'))?.contained_permission_ids).toEqual(['cycle_b']);
     expect((await api.find('cycle_b'))?.contained_permission_ids).toEqual(['cycle_c']);
     expect((await api.find('cycle_c'))?.contained_permission_ids).toEqual([]);
     // A rename in the same request as a refused containment is rolled back with it.
-    expectPlain(await api.update('cycle_c', { id: 'cycle_d', contained_permission_ids: ['cycle_a'] }), 400);
+    const renamed = await api.update('cycle_c', { id: 'cycle_d', contained_permission_ids: ['cycle_a'] });
+    expectError(renamed, 400, 'PERMISSION_CONTAINMENT_CYCLE');
+    expect(renamed.body.details).toEqual({ permission_id: 'cycle_d' });
     expect(await api.find('cycle_d')).toBeUndefined();
     expect((await api.find('cycle_b'))?.contained_permission_ids).toEqual(['cycle_c']);
     // A diamond is no cycle.

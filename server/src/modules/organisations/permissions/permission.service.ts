@@ -1,5 +1,6 @@
 import {
   ContainedPermissionNotFoundError,
+  PermissionContainmentCycleError,
   PermissionIdAlreadyExistsError,
   PermissionNotFoundError,
   TeamMembershipNotFoundError,
@@ -10,7 +11,6 @@ import {
 } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../../db/handle.ts';
 import { Port } from '../../../kernel/hook.ts';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { EventLog } from '../../platform/events/index.ts';
 import type { UserService } from '../../identity/users/index.ts';
@@ -118,7 +118,10 @@ export class PermissionService {
       if (write.contained_permission_ids !== undefined) {
         const contained = await this.checkedContained(trx, projectId, scope, write.contained_permission_ids);
         if (contained.includes(currentId) || (await reaches(trx, projectId, scope, contained, currentId))) {
-          throw new PlainHttpError(400, `Permission "${currentId}" would contain itself: containment must stay acyclic.`);
+          throw new PermissionContainmentCycleError(
+            { permission_id: currentId },
+            `Permission "${currentId}" would contain itself: containment must stay acyclic.`,
+          );
         }
         await updateDefinition(trx, projectId, scope, currentId, { contained_ids: contained });
       }

@@ -1,10 +1,10 @@
 import {
-  VerificationCodeNotFoundError,
   TeamInvitationEmailMismatchError,
+  TeamInvitationNotFoundError,
   TeamInvitationRestrictedUserNotAllowedError,
   TeamMembershipAlreadyExistsError,
+  VerificationCodeNotFoundError,
 } from '@gatehouse/protocol/errors';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { EmailService } from '../../messaging/email/index.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import { assertTrustedUrl } from '../../platform/projects/index.ts';
@@ -62,7 +62,7 @@ export class TeamInvitationService {
   /** Revoking uses the code up, so its link stops working. */
   async revoke(projectId: ProjectId, teamId: string, invitationId: string): Promise<void> {
     if (!(await this.codes.revoke(projectId, 'team_invitation', invitationId, { team_id: teamId })))
-      throw new PlainHttpError(404, 'Invitation not found.');
+      throw new TeamInvitationNotFoundError({ team_id: teamId, invitation_id: invitationId });
   }
 
   async details(project: Project, code: string): Promise<{ team_id: string; team_display_name: string }> {

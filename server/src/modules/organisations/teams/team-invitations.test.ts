@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ContractResponse } from '../../../testing/contract.ts';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
+import { expectError } from '../../../testing/expect-response.ts';
 import { withTestContext } from '../../../testing/test-context.ts';
 import type { UserWrite } from '../../identity/users/user-writes.ts';
 
@@ -172,18 +172,20 @@ describe('DELETE /team-invitations/{invitation_id}', () => {
     const invitee = await newUser(first.email);
     expectError(await accept(first.code, invitee.client), 409, 'VERIFICATION_CODE_ALREADY_USED');
     expect(await teamIdsOf(invitee.client)).toEqual([]);
-    expectPlain(await revoke(first.id, teamId), 404);
+    expectError(await revoke(first.id, teamId), 404, 'TEAM_INVITATION_NOT_FOUND', { team_id: teamId, invitation_id: first.id });
 
     expect((await revoke(second.id, teamId, owner.client)).body).toEqual({ success: true });
     expect(await listedIds(teamId)).toEqual([]);
   });
 
-  it('needs $remove_members for clients; 404 plain text for an unknown id or another team’s invitation', async () => {
+  it('needs $remove_members for clients; TEAM_INVITATION_NOT_FOUND for an unknown id or another team’s invitation', async () => {
     const { member, teamId } = await teamWithBareMember();
     const pending = await invite(teamId);
     expectMissing(await revoke(pending.id, teamId, member.client), teamId, member.id, '$remove_members');
-    expectPlain(await revoke(randomUUID(), teamId), 404);
-    expectPlain(await revoke(pending.id, await newTeam()), 404);
+    const unknown = randomUUID();
+    expectError(await revoke(unknown, teamId), 404, 'TEAM_INVITATION_NOT_FOUND', { team_id: teamId, invitation_id: unknown });
+    const otherTeam = await newTeam();
+    expectError(await revoke(pending.id, otherTeam), 404, 'TEAM_INVITATION_NOT_FOUND', { team_id: otherTeam, invitation_id: pending.id });
     expect(await listedIds(teamId)).toEqual([pending.id]);
     expect((await check(pending.code)).body).toEqual({ is_code_valid: true });
   });

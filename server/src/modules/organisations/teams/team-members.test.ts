@@ -170,10 +170,11 @@ describe('team member profiles', () => {
     expect(ids(both)).toEqual([member.id]);
   });
 
-  it('list for clients needs the team: 400 plain text without team_id', async () => {
+  it('list for clients needs the team: TEAM_ID_REQUIRED without team_id', async () => {
     const member = await newUser();
     await teamWith(member);
-    expectPlain(await call('GET', '/team-member-profiles', member.client), 400);
+    expectError(await call('GET', '/team-member-profiles', member.client), 400, 'TEAM_ID_REQUIRED');
+    expectError(await call('GET', '/team-member-profiles?user_id=me', member.client), 400, 'TEAM_ID_REQUIRED');
   });
 
   it('list for clients: everyone with $read_members, oneself with nothing', async () => {
@@ -249,7 +250,9 @@ describe('teams.createPersonalTeamOnSignUp', () => {
     expect(me.body.selected_team_id).toBe(teams[0].id);
 
     const foreign = await env.context.services.teams.create(personal.project, { display_name: 'Foreign' });
-    expectPlain(await call('PATCH', '/users/me', client, { selected_team_id: foreign.id }), 400);
+    expectError(await call('PATCH', '/users/me', client, { selected_team_id: foreign.id }), 400, 'USER_FIELD_INVALID', {
+      field: 'selected_team_id',
+    });
     const second = await call(
       'POST',
       '/teams',

@@ -1,4 +1,4 @@
-import { SchemaError, TeamNotFoundError, UserAuthenticationRequiredError } from '@gatehouse/protocol/errors';
+import { SchemaError, TeamIdRequiredError, TeamNotFoundError, UserAuthenticationRequiredError } from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
 import { authOf } from '../../../request-context/auth-of.ts';
@@ -110,7 +110,7 @@ export function teamHandlers(services: TeamServices) {
             ? resolveUserId(auth, 'me')
             : request.query.user_id.toLowerCase();
       if (auth.accessType === 'client') {
-        if (!teamId) throw new PlainHttpError(400, 'Client access must name the team (team_id).');
+        if (!teamId) throw new TeamIdRequiredError();
         if (userId === undefined || userId !== auth.user?.record.id)
           await requireTeamPermission(permissions, auth, teamId, '$read_members');
       }
