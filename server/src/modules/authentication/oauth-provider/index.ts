@@ -1,6 +1,7 @@
 import { defineModule } from '../../../kernel/module.ts';
 import { projectsModule } from '../../platform/projects/index.ts';
 import { usersModule } from '../../identity/users/index.ts';
+import { OAuthConnectionsService } from './connections.service.ts';
 import { OAuthConsentService } from './consent.service.ts';
 import * as migration0100 from './migrations/0100-oauth-provider.ts';
 import { OAuthApplicationsService } from './oauth-applications.service.ts';
@@ -26,6 +27,7 @@ export const oauthProviderModule = defineModule({
       oauthProviders,
       oauthApplications: new OAuthApplicationsService(db, cipher, oauthProviders),
       oauthConsent: new OAuthConsentService(db, oauthProviders),
+      oauthConnections: new OAuthConnectionsService(db),
     };
   },
   handlers: (services) => ({ ...oauthProviderHandlers(services), ...oauthProtocolHandlers(services) }),

@@ -102,6 +102,10 @@ export class OAuthApplicationsService {
     if (!(await deleteApplication(this.db, project.id, clientId))) throw new OAuthApplicationNotFoundError({ client_id: clientId });
   }
 
+  async settings(project: Project): Promise<Schema<'OAuthProviderSettings'>> {
+    return this.updateSettings(project, {});
+  }
+
   async updateSettings(project: Project, body: Schema<'OAuthProviderSettingsUpdate'>): Promise<Schema<'OAuthProviderSettings'>> {
     const { rotate_signing_key: rotate, ...values } = body;
     if (rotate) await rotateSigningKey(this.db, this.cipher, project.id);
