@@ -1,4 +1,5 @@
 import type { OAuthApplicationCreate } from '@gatehouse/react';
+import { KnownError } from '@gatehouse/protocol/errors';
 
 /** The create form's fields as typed: redirect URIs one a line, scopes separated by spaces. */
 export type OAuthAppForm = {
@@ -45,4 +46,13 @@ export function createBodyOf(form: OAuthAppForm): OAuthApplicationCreate {
     scopes: wordsOf(form.scopes),
     logo_url: form.logoUrl.trim() || null,
   };
+}
+
+/** The catalogued error with the server's reason when it gives one (which redirect URI, which grant), for the form. */
+export function withReason(error: unknown): unknown {
+  if (error instanceof KnownError && error.code === 'INVALID_OAUTH_APPLICATION') {
+    const reason = (error.details as { reason?: string } | undefined)?.reason;
+    if (reason) return new Error(`${error.message} Reason: ${reason}`);
+  }
+  return error;
 }

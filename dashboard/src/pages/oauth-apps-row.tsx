@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ConfirmDialog, ErrorMessage, formatDate, TextField } from '../ui.tsx';
 import { useProjectScope } from '../shell-context.ts';
-import { linesOf, wordsOf } from './oauth-apps-form.ts';
+import { linesOf, withReason, wordsOf } from './oauth-apps-form.ts';
 
 const grantLabels: Record<string, string> = {
   authorization_code: 'sign-in',
@@ -114,7 +114,7 @@ function EditApplication({ application, onDone }: { application: OAuthApplicatio
       </div>
       <TextField label="Logo URL" name="logo_url" type="url" value={form.logoUrl} onChange={(event) => setForm({ ...form, logoUrl: event.target.value })} />
       <TextField label="Allowed scopes" name="scopes" value={form.scopes} onChange={(event) => setForm({ ...form, scopes: event.target.value })} />
-      <ErrorMessage error={update.error} />
+      <ErrorMessage error={withReason(update.error)} />
       <div className="dash-row">
         <button type="submit" className="gh-primary" disabled={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save'}

@@ -4,7 +4,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
-import { createBodyOf, emptyOAuthAppForm, type OAuthAppForm } from './oauth-apps-form.ts';
+import { createBodyOf, emptyOAuthAppForm, type OAuthAppForm, withReason } from './oauth-apps-form.ts';
 import { OAuthAppRow } from './oauth-apps-row.tsx';
 
 /**
@@ -124,7 +124,7 @@ function CreateApplication({ onCreated }: { onCreated: (application: OAuthApplic
             onChange={(machineToMachine) => set({ machineToMachine })}
           />
         ) : null}
-        <ErrorMessage error={create.error} />
+        <ErrorMessage error={withReason(create.error)} />
         <div>
           <button type="submit" className="gh-primary" disabled={create.isPending}>
             {create.isPending ? 'Registering…' : 'Register application'}
