@@ -46,7 +46,11 @@ describe('the dashboard in Chromium: OAuth applications', () => {
     expect(await dcr.isChecked()).toBe(false);
     await dcr.check();
     await expect
-      .poll(async () => (await adminGet<{ allow_dynamic_registration: boolean }>('/internal/oauth-provider/settings')).allow_dynamic_registration, wait)
+      .poll(
+        async () =>
+          (await adminGet<{ allow_dynamic_registration: boolean }>('/internal/oauth-provider/settings')).allow_dynamic_registration,
+        wait,
+      )
       .toBe(true);
 
     // A redirect URI with a fragment cannot be used: the catalogued error.

@@ -112,8 +112,19 @@ function EditApplication({ application, onDone }: { application: OAuthApplicatio
           onChange={(event) => setForm({ ...form, redirectUris: event.target.value })}
         />
       </div>
-      <TextField label="Logo URL" name="logo_url" type="url" value={form.logoUrl} onChange={(event) => setForm({ ...form, logoUrl: event.target.value })} />
-      <TextField label="Allowed scopes" name="scopes" value={form.scopes} onChange={(event) => setForm({ ...form, scopes: event.target.value })} />
+      <TextField
+        label="Logo URL"
+        name="logo_url"
+        type="url"
+        value={form.logoUrl}
+        onChange={(event) => setForm({ ...form, logoUrl: event.target.value })}
+      />
+      <TextField
+        label="Allowed scopes"
+        name="scopes"
+        value={form.scopes}
+        onChange={(event) => setForm({ ...form, scopes: event.target.value })}
+      />
       <ErrorMessage error={withReason(update.error)} />
       <div className="dash-row">
         <button type="submit" className="gh-primary" disabled={update.isPending}>

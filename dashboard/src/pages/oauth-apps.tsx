@@ -42,7 +42,14 @@ function ProviderSettings() {
   const settings = api.useGetOAuthProviderSettingsSuspense({ request });
   const update = api.useUpdateOAuthProviderSettings({ request });
   return (
-    <Section title="Provider" description={<>Issuer (discovery, JWKS and endpoints below it): <code>{settings.data.issuer}</code></>}>
+    <Section
+      title="Provider"
+      description={
+        <>
+          Issuer (discovery, JWKS and endpoints below it): <code>{settings.data.issuer}</code>
+        </>
+      }
+    >
       <Checkbox
         label="Allow dynamic client registration (apps and MCP clients register themselves)"
         checked={settings.data.allow_dynamic_registration}
@@ -108,7 +115,13 @@ function CreateApplication({ onCreated }: { onCreated: (application: OAuthApplic
           </span>
         </div>
         <div className="dash-grid-2">
-          <TextField label="Logo URL" name="logo_url" type="url" value={form.logoUrl} onChange={(event) => set({ logoUrl: event.target.value })} />
+          <TextField
+            label="Logo URL"
+            name="logo_url"
+            type="url"
+            value={form.logoUrl}
+            onChange={(event) => set({ logoUrl: event.target.value })}
+          />
           <TextField
             label="Allowed scopes"
             name="scopes"

@@ -100,12 +100,20 @@ beforeAll(async () => {
       code_challenge: challenge,
       code_challenge_method: 'S256',
     })}`;
-  const authorization = await env.context.app.inject({ method: 'GET', url: authorizationUrl('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM') });
+  const authorization = await env.context.app.inject({
+    method: 'GET',
+    url: authorizationUrl('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'),
+  });
   const interactionId = new URL(String(authorization.headers.location)).searchParams.get('interaction') as string;
   // The victim user also connected the application (a remembered consent: "connected apps").
   const connecting = await env.context.app.inject({ method: 'GET', url: authorizationUrl('x8-Pv4S0YPjdY9aSJJ3qAfGq4IxO6b-JFo4c1N3XBtE') });
   const connectingId = new URL(String(connecting.headers.location)).searchParams.get('interaction') as string;
-  await call('POST', `/oauth-provider/interactions/${connectingId}`, { ...victim.headers.client, 'x-stack-access-token': victimToken }, { allow: true });
+  await call(
+    'POST',
+    `/oauth-provider/interactions/${connectingId}`,
+    { ...victim.headers.client, 'x-stack-access-token': victimToken },
+    { allow: true },
+  );
   ids = {
     user_id: user.id,
     team_id: team.id,

@@ -132,7 +132,10 @@ describe('connected apps', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe('USER_AUTHENTICATION_REQUIRED');
     const { headers } = await signedInUser(env.context, env.project);
-    const asServer = await connections({ ...env.project.headers.server, 'x-stack-access-token': headers['x-stack-access-token'] as string });
+    const asServer = await connections({
+      ...env.project.headers.server,
+      'x-stack-access-token': headers['x-stack-access-token'] as string,
+    });
     expect(asServer.status).toBe(401);
     expect(asServer.body.code).toBe('INSUFFICIENT_ACCESS_TYPE');
   });
@@ -141,7 +144,12 @@ describe('connected apps', () => {
 describe('OAuth provider settings', () => {
   it('reads the settings the owner set', async () => {
     const admin = env.project.headers.admin;
-    await env.context.request({ method: 'PATCH', url: '/api/v1/internal/oauth-provider/settings', headers: admin, payload: { allow_dynamic_registration: true } });
+    await env.context.request({
+      method: 'PATCH',
+      url: '/api/v1/internal/oauth-provider/settings',
+      headers: admin,
+      payload: { allow_dynamic_registration: true },
+    });
     const read = await env.context.request({ method: 'GET', url: '/api/v1/internal/oauth-provider/settings', headers: admin });
     expect(read.status).toBe(200);
     expect(read.body.allow_dynamic_registration).toBe(true);
