@@ -41,6 +41,8 @@ function ProviderSettings() {
   const queryClient = useQueryClient();
   const settings = api.useGetOAuthProviderSettingsSuspense({ request });
   const update = api.useUpdateOAuthProviderSettings({ request });
+  // The box shows the choice at once, while the change is saved (then the saved settings).
+  const pending = update.isPending ? update.variables?.data.allow_dynamic_registration : undefined;
   return (
     <Section
       title="Provider"
@@ -52,7 +54,7 @@ function ProviderSettings() {
     >
       <Checkbox
         label="Allow dynamic client registration (apps and MCP clients register themselves)"
-        checked={settings.data.allow_dynamic_registration}
+        checked={pending ?? settings.data.allow_dynamic_registration}
         disabled={update.isPending}
         onChange={(allow) =>
           update.mutate(
