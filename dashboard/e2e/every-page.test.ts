@@ -161,6 +161,12 @@ describe('the dashboard in Chromium: every page', () => {
       url: 'http://127.0.0.1:9/hooks',
       description: 'Audit log',
     });
+    await call('POST', '/internal/oauth-applications', {
+      name: 'Partner portal',
+      type: 'confidential',
+      redirect_uris: ['https://partner.every.test/callback'],
+      scopes: ['openid', 'email'],
+    });
     const theme = themes.themes[0]!;
     const template = templates.templates[0]!;
 
@@ -180,6 +186,7 @@ describe('the dashboard in Chromium: every page', () => {
       'email-drafts': 'Emails',
       'email-outbox': 'Sent emails and outbox',
       'api-keys': 'API keys',
+      'oauth-apps': 'OAuth applications',
       webhooks: 'Webhooks',
       'audit-log': 'Audit log',
       'data-vault': 'Data vault',

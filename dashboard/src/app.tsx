@@ -13,6 +13,7 @@ import { Loading, PageErrorBoundary } from './ui.tsx';
  * meanwhile): the first paint fetches the shell, not every page (recharts only comes with the overview).
  */
 const ApiKeysPage = lazyPage(() => import('./pages/api-keys.tsx'), 'ApiKeysPage');
+const OAuthAppsPage = lazyPage(() => import('./pages/oauth-apps.tsx'), 'OAuthAppsPage');
 const ConnectPage = lazyPage(() => import('./pages/connect.tsx'), 'ConnectPage');
 const AuditLogPage = lazyPage(() => import('./pages/audit-log.tsx'), 'AuditLogPage');
 const AuthPage = lazyPage(() => import('./pages/auth.tsx'), 'AuthPage');
@@ -79,6 +80,7 @@ const sectionLabels: Array<[ProjectSection, string]> = [
   ['domains', 'Domains and handler'],
   ['emails', 'Emails'],
   ['api-keys', 'API keys'],
+  ['oauth-apps', 'OAuth applications'],
   ['webhooks', 'Webhooks'],
   ['audit-log', 'Audit log'],
   ['data-vault', 'Data vault'],
@@ -177,6 +179,8 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
       return item ? <OutboxEmailPage emailId={item} /> : <EmailOutboxPage />;
     case 'api-keys':
       return <ApiKeysPage />;
+    case 'oauth-apps':
+      return <OAuthAppsPage />;
     case 'webhooks':
       return item ? <WebhookLogPage endpointId={item} /> : <WebhooksPage />;
     case 'audit-log':

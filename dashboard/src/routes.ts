@@ -19,6 +19,7 @@ export const projectSections = [
   'email-drafts',
   'email-outbox',
   'api-keys',
+  'oauth-apps',
   'webhooks',
   'audit-log',
   'data-vault',

@@ -145,6 +145,7 @@ describe('the handler pages in Chromium', () => {
       'Passkeys',
       'Sessions',
       'Teams',
+      'Connected apps',
       'Notifications',
       'API keys',
       'Delete account',

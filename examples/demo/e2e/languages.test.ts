@@ -127,9 +127,9 @@ async function settled(page: Page): Promise<void> {
 /** Each account-settings tab, by position (their names are the language's): no English left, or nothing outside the catalogue. */
 async function everyTab(page: Page, language: string, email: string): Promise<void> {
   const tabs = page.getByRole('tab');
-  await expect.poll(() => tabs.count(), { timeout: 20_000 }).toBe(11);
+  await expect.poll(() => tabs.count(), { timeout: 20_000 }).toBe(12);
   const seen: string[] = [];
-  for (let index = 0; index < 11; index++) {
+  for (let index = 0; index < 12; index++) {
     await tabs.nth(index).click();
     await expect.poll(() => tabs.nth(index).getAttribute('aria-selected')).toBe('true');
     await settled(page);
@@ -139,7 +139,7 @@ async function everyTab(page: Page, language: string, email: string): Promise<vo
       expect({ where, outside: await textOutsidePseudo(page, [email, ...projectData, initialOf(email)]) }).toEqual({ where, outside: '' });
     else if (language !== 'en') expect({ where, english: await englishLeft(page, language) }).toEqual({ where, english: [] });
   }
-  expect(new Set(seen).size).toBe(11);
+  expect(new Set(seen).size).toBe(12);
   await tabs.first().click();
 }
 
@@ -160,7 +160,7 @@ async function everySignedInPage(page: Page, email: string): Promise<void> {
   for (const path of ['/handler/cli-auth-confirm', '/handler/oauth-consent', '/handler/team-invitation', '/handler/email-verification'])
     await pseudoPage(page, path, [email, initialOf(email)], visitedPseudo);
   await page.goto(`${env.platform.url}/handler/account-settings`);
-  await expect.poll(() => page.getByRole('tab').count(), { timeout: 20_000 }).toBe(11);
+  await expect.poll(() => page.getByRole('tab').count(), { timeout: 20_000 }).toBe(12);
 }
 
 /** Signed out: every other handler page, then every name of the handler's route list was opened. */

@@ -5907,7 +5907,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The project's OAuth provider settings
+         * @description The issuer, the consent page and whether dynamic client registration is on.
+         */
+        get: operations["getOAuthProviderSettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5918,6 +5922,72 @@ export interface paths {
          * @description `consent_page_url` is the handler's consent page of the project's app (default: the first trusted domain's `<baseUrl><handlerPath>/oauth-consent`, else `<server>/handler/oauth-consent`); the provider sends the browser there with `interaction` and `project_id` in the query. `rotate_signing_key: true` makes a new ES256 key the signing one; the previous keys stay published in the JWKS for two days so tokens they signed still verify.
          */
         patch: operations["updateOAuthProviderSettings"];
+        trace?: never;
+    };
+    "/users/me/oauth-connections": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The applications the signed-in user has connected
+         * @description Every OAuth application of the project the signed-in user allowed on the consent page ("connected apps" in account settings), most recent first, with the scopes the user granted and when.
+         */
+        get: operations["listMyOAuthConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/oauth-connections/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect an application
+         * @description Forgets the signed-in user's consent to the application and ends the grant: the codes, access and refresh tokens it holds for the user stop working at once, and its next authorization request shows the consent page again. An application the user has not connected (or another project's) is `OAUTH_APPLICATION_NOT_FOUND`.
+         */
+        delete: operations["revokeMyOAuthConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/oauth-provider/interactions/{interaction_id}": {
@@ -6875,6 +6945,18 @@ export interface components {
             scopes: components["schemas"]["OAuthConsentScope"][];
             remembered: boolean;
         };
+        /** @description An application the signed-in user allowed on the consent page. */
+        OAuthConnection: {
+            client_id: string;
+            application_name: string;
+            logo_url: string | null;
+            scopes: components["schemas"]["OAuthConsentScope"][];
+            /** @description When the user last allowed it (milliseconds since the epoch). */
+            granted_at_millis: number;
+        };
+        OAuthConnectionList: {
+            items: components["schemas"]["OAuthConnection"][];
+        };
         /** @description An error of the OAuth 2.1 / OpenID protocol (RFC 6749 §5.2), as the provider answers it. */
         OAuthProtocolError: {
             error: string;
@@ -6965,7 +7047,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description No OAuth application of this project has that client id. */
+        /** @description No OAuth application of this project has that client id (for connected apps, the signed-in user has not connected it). */
         OAuthApplicationNotFoundError: {
             /** @constant */
             code: "OAUTH_APPLICATION_NOT_FOUND";
@@ -23796,6 +23878,42 @@ export interface operations {
             404: components["responses"]["OAUTH_APPLICATION_NOT_FOUND"];
         };
     };
+    getOAuthProviderSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProviderSettings"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["RestrictedAccess401"];
+            403: components["responses"]["UserToken403"];
+        };
+    };
     updateOAuthProviderSettings: {
         parameters: {
             query?: never;
@@ -23834,6 +23952,100 @@ export interface operations {
             400: components["responses"]["RequiredAuth400"];
             401: components["responses"]["RestrictedAccess401"];
             403: components["responses"]["UserToken403"];
+        };
+    };
+    listMyOAuthConnections: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connected applications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthConnectionList"];
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            /** @description Credentials rejected, not client access, no signed-in user, or (plain text) an admin access token whose user was deleted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["InsufficientAccessTypeError"] | components["schemas"]["UserAuthenticationRequiredError"];
+                    "text/plain": components["schemas"]["DeletedAdminUserText"];
+                };
+            };
+            403: components["responses"]["UserToken403"];
+        };
+    };
+    revokeMyOAuthConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                /** @description The client id of an OAuth application of the project. */
+                client_id: components["parameters"]["OAuthClientIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["RequiredAuth400"];
+            /** @description Credentials rejected, not client access, no signed-in user, or (plain text) an admin access token whose user was deleted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAuthErrors401"] | components["schemas"]["InsufficientAccessTypeError"] | components["schemas"]["UserAuthenticationRequiredError"];
+                    "text/plain": components["schemas"]["DeletedAdminUserText"];
+                };
+            };
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["OAUTH_APPLICATION_NOT_FOUND"];
         };
     };
     getOAuthConsentRequest: {

@@ -245,7 +245,10 @@ export type OperationName =
   | "createOAuthApplication"
   | "updateOAuthApplication"
   | "deleteOAuthApplication"
+  | "getOAuthProviderSettings"
   | "updateOAuthProviderSettings"
+  | "listMyOAuthConnections"
+  | "revokeMyOAuthConnection"
   | "getOAuthConsentRequest"
   | "completeOAuthConsentRequest"
   | "getOAuthProviderOpenIdConfiguration"
@@ -510,7 +513,10 @@ export const listOAuthApplications = {"operationId":"listOAuthApplications","met
 export const createOAuthApplication = {"operationId":"createOAuthApplication","method":"POST","path":"/internal/oauth-applications","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const updateOAuthApplication = {"operationId":"updateOAuthApplication","method":"PATCH","path":"/internal/oauth-applications/{client_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const deleteOAuthApplication = {"operationId":"deleteOAuthApplication","method":"DELETE","path":"/internal/oauth-applications/{client_id}","responseType":"json","auth":"required"} as const;
+export const getOAuthProviderSettings = {"operationId":"getOAuthProviderSettings","method":"GET","path":"/internal/oauth-provider/settings","responseType":"json","auth":"required"} as const;
 export const updateOAuthProviderSettings = {"operationId":"updateOAuthProviderSettings","method":"PATCH","path":"/internal/oauth-provider/settings","responseType":"json","bodyType":"application/json","auth":"required"} as const;
+export const listMyOAuthConnections = {"operationId":"listMyOAuthConnections","method":"GET","path":"/users/me/oauth-connections","responseType":"json","auth":"required"} as const;
+export const revokeMyOAuthConnection = {"operationId":"revokeMyOAuthConnection","method":"DELETE","path":"/users/me/oauth-connections/{client_id}","responseType":"json","auth":"required"} as const;
 export const getOAuthConsentRequest = {"operationId":"getOAuthConsentRequest","method":"GET","path":"/oauth-provider/interactions/{interaction_id}","responseType":"json","auth":"required"} as const;
 export const completeOAuthConsentRequest = {"operationId":"completeOAuthConsentRequest","method":"POST","path":"/oauth-provider/interactions/{interaction_id}","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const getOAuthProviderOpenIdConfiguration = {"operationId":"getOAuthProviderOpenIdConfiguration","method":"GET","path":"/projects/{project_id}/oauth/.well-known/openid-configuration","responseType":"json","auth":"none"} as const;

@@ -1,4 +1,4 @@
-import { type ReactNode, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useProject } from '../hooks/use-project.ts';
 import { useUser } from '../hooks/use-user.ts';
 import { Card, Loading } from '../ui/form.tsx';
@@ -15,6 +15,11 @@ import { SessionsSection } from './account-settings/sessions-section.tsx';
 import { TeamsSection } from './account-settings/teams-section.tsx';
 import { useTranslation } from '../i18n/i18n-context.ts';
 
+// Loaded when its tab is opened: most users never connect an application.
+const ConnectedAppsSection = lazy(async () => ({
+  default: (await import('./account-settings/connected-apps-section.tsx')).ConnectedAppsSection,
+}));
+
 type Tab = { id: string; label: string; render: () => ReactNode };
 
 /** Everything a user manages about their account, one tab per concern. Signed-out users are sent to sign in. */
@@ -29,6 +34,7 @@ export function AccountSettings() {
     { id: 'mfa', label: t('account.tabMfa'), render: () => <MfaSection user={user} /> },
     { id: 'sessions', label: t('account.tabSessions'), render: () => <SessionsSection /> },
     { id: 'teams', label: t('account.tabTeams'), render: () => <TeamsSection /> },
+    { id: 'connected-apps', label: t('account.tabConnectedApps'), render: () => <ConnectedAppsSection /> },
     { id: 'notifications', label: t('account.tabNotifications'), render: () => <NotificationsSection /> },
   ];
   if (config.passkey_enabled)

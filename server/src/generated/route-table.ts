@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "createScimDirectoryToken" | "listSsoSetupLinks" | "createSsoSetupLink" | "revokeSsoSetupLink" | "exchangeSsoSetupLink" | "getSsoSetupOverview" | "createSsoSetupConnection" | "createSsoSetupDomain" | "verifySsoSetupDomain" | "createSsoSetupScimDirectory" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listOAuthApplications" | "createOAuthApplication" | "updateOAuthApplication" | "deleteOAuthApplication" | "updateOAuthProviderSettings" | "getOAuthConsentRequest" | "completeOAuthConsentRequest" | "getOAuthProviderOpenIdConfiguration" | "getOAuthAuthorizationServerMetadata" | "getOAuthProviderJwks" | "redirectToOAuthConsent" | "redirectFromOAuthConsent" | "exchangeOAuthProviderToken" | "getOAuthUserInfo" | "revokeOAuthProviderToken" | "checkOAuthProviderToken" | "registerOAuthClient" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "createScimDirectoryToken" | "listSsoSetupLinks" | "createSsoSetupLink" | "revokeSsoSetupLink" | "exchangeSsoSetupLink" | "getSsoSetupOverview" | "createSsoSetupConnection" | "createSsoSetupDomain" | "verifySsoSetupDomain" | "createSsoSetupScimDirectory" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listOAuthApplications" | "createOAuthApplication" | "updateOAuthApplication" | "deleteOAuthApplication" | "getOAuthProviderSettings" | "updateOAuthProviderSettings" | "listMyOAuthConnections" | "revokeMyOAuthConnection" | "getOAuthConsentRequest" | "completeOAuthConsentRequest" | "getOAuthProviderOpenIdConfiguration" | "getOAuthAuthorizationServerMetadata" | "getOAuthProviderJwks" | "redirectToOAuthConsent" | "redirectFromOAuthConsent" | "exchangeOAuthProviderToken" | "getOAuthUserInfo" | "revokeOAuthProviderToken" | "checkOAuthProviderToken" | "registerOAuthClient" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -1076,6 +1076,26 @@ export const sharedSchemas = [
       "scope": { "type": "string" },
       "client_name": { "type": "string" }
     }
+  },
+  {
+    "$id": "OAuthConnection",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["client_id", "application_name", "logo_url", "scopes", "granted_at_millis"],
+    "properties": {
+      "client_id": { "type": "string" },
+      "application_name": { "type": "string" },
+      "logo_url": { "type": ["string", "null"] },
+      "scopes": { "type": "array", "items": { "$ref": "OAuthConsentScope#" } },
+      "granted_at_millis": { "type": "integer" }
+    }
+  },
+  {
+    "$id": "OAuthConnectionList",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["items"],
+    "properties": { "items": { "type": "array", "items": { "$ref": "OAuthConnection#" } } }
   },
   {
     "$id": "OAuthConsentRequest",
@@ -15852,6 +15872,51 @@ export const routeTable = [
     }
   },
   {
+    "operationId": "getOAuthProviderSettings",
+    "method": "GET",
+    "url": "/api/v1/internal/oauth-provider/settings",
+    "specPath": "/internal/oauth-provider/settings",
+    "auth": "required",
+    "accessTypes": ["admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "OAuthProviderSettings#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
     "operationId": "updateOAuthProviderSettings",
     "method": "PATCH",
     "url": "/api/v1/internal/oauth-provider/settings",
@@ -15904,6 +15969,106 @@ export const routeTable = [
         "UNPARSABLE_ADMIN_ACCESS_TOKEN"
       ],
       "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "listMyOAuthConnections",
+    "method": "GET",
+    "url": "/api/v1/users/me/oauth-connections",
+    "specPath": "/users/me/oauth-connections",
+    "auth": "required",
+    "accessTypes": ["client"],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "OAuthConnectionList#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"]
+    }
+  },
+  {
+    "operationId": "revokeMyOAuthConnection",
+    "method": "DELETE",
+    "url": "/api/v1/users/me/oauth-connections/:client_id",
+    "specPath": "/users/me/oauth-connections/{client_id}",
+    "auth": "required",
+    "accessTypes": ["client"],
+    "user": "required",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "application/json",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["client_id"],
+        "properties": { "client_id": { "type": "string", "minLength": 1, "maxLength": 200 } }
+      },
+      "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
+      "response": { "200": { "$ref": "Success#" } }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BODY_PARSING_ERROR",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INSUFFICIENT_ACCESS_TYPE",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+        "USER_AUTHENTICATION_REQUIRED"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["OAUTH_APPLICATION_NOT_FOUND"]
     }
   },
   {

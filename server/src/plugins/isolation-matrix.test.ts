@@ -92,18 +92,29 @@ beforeAll(async () => {
     headers: admin,
     payload: { name: 'Victim app', type: 'public', redirect_uris: ['https://app.example.com/callback'] },
   });
-  const authorization = await env.context.app.inject({
-    method: 'GET',
-    url: `/api/v1/projects/${victim.project.id}/oauth/auth?${new URLSearchParams({
+  const authorizationUrl = (challenge: string) =>
+    `/api/v1/projects/${victim.project.id}/oauth/auth?${new URLSearchParams({
       client_id: oauthApplication.body.client_id,
       response_type: 'code',
       redirect_uri: 'https://app.example.com/callback',
       scope: 'openid',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge: challenge,
       code_challenge_method: 'S256',
-    })}`,
+    })}`;
+  const authorization = await env.context.app.inject({
+    method: 'GET',
+    url: authorizationUrl('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'),
   });
   const interactionId = new URL(String(authorization.headers.location)).searchParams.get('interaction') as string;
+  // The victim user also connected the application (a remembered consent: "connected apps").
+  const connecting = await env.context.app.inject({ method: 'GET', url: authorizationUrl('x8-Pv4S0YPjdY9aSJJ3qAfGq4IxO6b-JFo4c1N3XBtE') });
+  const connectingId = new URL(String(connecting.headers.location)).searchParams.get('interaction') as string;
+  await call(
+    'POST',
+    `/oauth-provider/interactions/${connectingId}`,
+    { ...victim.headers.client, 'x-stack-access-token': victimToken },
+    { allow: true },
+  );
   ids = {
     user_id: user.id,
     team_id: team.id,
@@ -128,6 +139,10 @@ beforeAll(async () => {
   };
 });
 
+/** The routes whose `client_id` is one of the project's OAuth applications (its management, and connected apps). */
+const namesOAuthApplication = (route: RouteDefinition) =>
+  route.url.includes('/oauth-applications/') || route.url.includes('/oauth-connections/');
+
 /** The victim's resource a field of this name addresses, on this route. */
 function victimIdFor(route: RouteDefinition, field: string): string | undefined {
   if (field === 'api_key_id')
@@ -139,7 +154,7 @@ function victimIdFor(route: RouteDefinition, field: string): string | undefined 
   if (field === 'permission_id') return route.url.includes('team-permission') ? ids.team_permission_id : ids.project_permission_id;
   if (field === 'creator_user_id' || field === 'customer_id') return ids.user_id;
   // `client_id` elsewhere is an upstream provider's or a CLI's, not a resource of the project.
-  if (field === 'client_id') return route.url.includes('/oauth-applications/') ? ids.client_id : undefined;
+  if (field === 'client_id') return namesOAuthApplication(route) ? ids.client_id : undefined;
   if (field === 'customer_type') return 'user';
   return ids[field];
 }
@@ -170,7 +185,7 @@ const routes = (routeTable as readonly RouteDefinition[]).filter((route) => rout
 const fieldsOf = (schema: unknown) => Object.keys((schema as Schema | undefined)?.properties ?? {});
 const addressesById = (route: RouteDefinition) =>
   [...fieldsOf(route.schema.params), ...fieldsOf(route.schema.querystring), ...fieldsOf(route.schema.body)].some(
-    (field) => addressingFields.has(field) || (field === 'client_id' && route.url.includes('/oauth-applications/')),
+    (field) => addressingFields.has(field) || (field === 'client_id' && namesOAuthApplication(route)),
   );
 
 function requestFor(route: RouteDefinition) {
@@ -257,6 +272,8 @@ describe('another project cannot reach project A by id', () => {
     await call('GET', `/contact-channels/${ids.user_id}/${ids.contact_channel_id}`, server);
     const sessions = await call('GET', `/auth/sessions?user_id=${ids.user_id}`, server);
     expect(sessions.items.map((session: { id: string }) => session.id)).toContain(ids.session_id);
+    const connections = await call('GET', '/users/me/oauth-connections', { ...victim.headers.client, 'x-stack-access-token': victimToken });
+    expect(connections.items.map((item: { client_id: string }) => item.client_id)).toEqual([ids.client_id]);
     const invitations = await call('GET', `/team-invitations?team_id=${ids.team_id}`, server);
     expect(invitations.items).toHaveLength(1);
     await call('GET', `/internal/email-themes/${ids.theme_id}`, victim.headers.admin);

@@ -5,7 +5,7 @@
 import type { components } from '../api-types.ts';
 import { KnownError } from '../../known-error.ts';
 
-/** OAUTH_APPLICATION_NOT_FOUND: No OAuth application of this project has that client id. */
+/** OAUTH_APPLICATION_NOT_FOUND: No OAuth application of this project has that client id (for connected apps, the signed-in user has not connected it). */
 export class OAuthApplicationNotFoundError extends KnownError {
   static readonly code = "OAUTH_APPLICATION_NOT_FOUND";
   static readonly status = 404;

@@ -10,7 +10,10 @@ type AwaitedInput<T> = PromiseLike<T> | T;
 type Awaited<O> = O extends AwaitedInput<infer T> ? T : never;
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
-    
+
+
+
+
 /**
  * `consent_page_url` is the handler's consent page of the project's app (default: the first trusted domain's `<baseUrl><handlerPath>/oauth-consent`, else `<server>/handler/oauth-consent`); the provider sends the browser there with `interaction` and `project_id` in the query. `rotate_signing_key: true` makes a new ES256 key the signing one; the previous keys stay published in the JWKS for two days so tokens they signed still verify.
  * @summary Configure the project's OAuth provider

@@ -10,6 +10,9 @@ export const messages: Messages = {
  "account.tabConnectedAccounts": [
   "الحسابات المرتبطة"
  ],
+ "account.tabConnectedApps": [
+  "التطبيقات المتصلة"
+ ],
  "account.tabDelete": [
   "حذف الحساب"
  ],
@@ -95,6 +98,34 @@ export const messages: Messages = {
  ],
  "connected.none": [
   "لا يوجد حساب مرتبط بعد."
+ ],
+ "connectedApps.grantedOn": [
+  "سُمح به في ",
+  [
+   "when"
+  ]
+ ],
+ "connectedApps.none": [
+  "لم تسمح لأي تطبيق باستخدام حسابك."
+ ],
+ "connectedApps.revoke": [
+  "قطع الاتصال"
+ ],
+ "connectedApps.revokeAria": [
+  "قطع اتصال ",
+  [
+   "name"
+  ]
+ ],
+ "connectedApps.scopesOf": [
+  "ما يمكن لـ ",
+  [
+   "name"
+  ],
+  " فعله"
+ ],
+ "connectedApps.title": [
+  "التطبيقات المتصلة"
  ],
  "consent.allow": [
   "سماح"

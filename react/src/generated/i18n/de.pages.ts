@@ -10,6 +10,9 @@ export const messages: Messages = {
  "account.tabConnectedAccounts": [
   "Verbundene Konten"
  ],
+ "account.tabConnectedApps": [
+  "Verbundene Apps"
+ ],
  "account.tabDelete": [
   "Konto löschen"
  ],
@@ -95,6 +98,34 @@ export const messages: Messages = {
  ],
  "connected.none": [
   "Noch kein Konto verbunden."
+ ],
+ "connectedApps.grantedOn": [
+  "Erlaubt am ",
+  [
+   "when"
+  ]
+ ],
+ "connectedApps.none": [
+  "Sie haben noch keiner Anwendung erlaubt, Ihr Konto zu verwenden."
+ ],
+ "connectedApps.revoke": [
+  "Trennen"
+ ],
+ "connectedApps.revokeAria": [
+  [
+   "name"
+  ],
+  " trennen"
+ ],
+ "connectedApps.scopesOf": [
+  "Was ",
+  [
+   "name"
+  ],
+  " darf"
+ ],
+ "connectedApps.title": [
+  "Verbundene Apps"
  ],
  "consent.allow": [
   "Erlauben"

@@ -14,6 +14,11 @@ export const messages: Messages = {
   "Çöññéçţéđ åççöûñţš",
   "⟧"
  ],
+ "account.tabConnectedApps": [
+  "⟦",
+  "Çöññéçţéđ åppš",
+  "⟧"
+ ],
  "account.tabDelete": [
   "⟦",
   "Đéĺéţé åççöûñţ",
@@ -148,6 +153,46 @@ export const messages: Messages = {
  "connected.none": [
   "⟦",
   "Ñö åççöûñţ îš çöññéçţéđ ýéţ.",
+  "⟧"
+ ],
+ "connectedApps.grantedOn": [
+  "⟦",
+  "Åĺĺöwéđ öñ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "connectedApps.none": [
+  "⟦",
+  "Ýöû ĥåvé ñöţ åĺĺöwéđ åñý åppĺîçåţîöñ ţö ûšé ýöûŕ åççöûñţ.",
+  "⟧"
+ ],
+ "connectedApps.revoke": [
+  "⟦",
+  "Đîšçöññéçţ",
+  "⟧"
+ ],
+ "connectedApps.revokeAria": [
+  "⟦",
+  "Đîšçöññéçţ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "connectedApps.scopesOf": [
+  "⟦",
+  "Wĥåţ ",
+  [
+   "name"
+  ],
+  " çåñ đö",
+  "⟧"
+ ],
+ "connectedApps.title": [
+  "⟦",
+  "Çöññéçţéđ åppš",
   "⟧"
  ],
  "consent.allow": [

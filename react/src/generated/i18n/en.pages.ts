@@ -10,6 +10,9 @@ export const messages: Messages = {
  "account.tabConnectedAccounts": [
   "Connected accounts"
  ],
+ "account.tabConnectedApps": [
+  "Connected apps"
+ ],
  "account.tabDelete": [
   "Delete account"
  ],
@@ -95,6 +98,34 @@ export const messages: Messages = {
  ],
  "connected.none": [
   "No account is connected yet."
+ ],
+ "connectedApps.grantedOn": [
+  "Allowed on ",
+  [
+   "when"
+  ]
+ ],
+ "connectedApps.none": [
+  "You have not allowed any application to use your account."
+ ],
+ "connectedApps.revoke": [
+  "Disconnect"
+ ],
+ "connectedApps.revokeAria": [
+  "Disconnect ",
+  [
+   "name"
+  ]
+ ],
+ "connectedApps.scopesOf": [
+  "What ",
+  [
+   "name"
+  ],
+  " can do"
+ ],
+ "connectedApps.title": [
+  "Connected apps"
  ],
  "consent.allow": [
   "Allow"

@@ -10,6 +10,9 @@ export const messages: Messages = {
  "account.tabConnectedAccounts": [
   "Cuentas conectadas"
  ],
+ "account.tabConnectedApps": [
+  "Aplicaciones conectadas"
+ ],
  "account.tabDelete": [
   "Eliminar la cuenta"
  ],
@@ -95,6 +98,34 @@ export const messages: Messages = {
  ],
  "connected.none": [
   "Aún no hay ninguna cuenta conectada."
+ ],
+ "connectedApps.grantedOn": [
+  "Permitida el ",
+  [
+   "when"
+  ]
+ ],
+ "connectedApps.none": [
+  "No ha permitido que ninguna aplicación use su cuenta."
+ ],
+ "connectedApps.revoke": [
+  "Desconectar"
+ ],
+ "connectedApps.revokeAria": [
+  "Desconectar ",
+  [
+   "name"
+  ]
+ ],
+ "connectedApps.scopesOf": [
+  "Lo que ",
+  [
+   "name"
+  ],
+  " puede hacer"
+ ],
+ "connectedApps.title": [
+  "Aplicaciones conectadas"
  ],
  "consent.allow": [
   "Permitir"

@@ -10,6 +10,9 @@ export const messages: Messages = {
  "account.tabConnectedAccounts": [
   "Comptes connectés"
  ],
+ "account.tabConnectedApps": [
+  "Applications connectées"
+ ],
  "account.tabDelete": [
   "Supprimer le compte"
  ],
@@ -95,6 +98,34 @@ export const messages: Messages = {
  ],
  "connected.none": [
   "Aucun compte n’est encore connecté."
+ ],
+ "connectedApps.grantedOn": [
+  "Autorisée le ",
+  [
+   "when"
+  ]
+ ],
+ "connectedApps.none": [
+  "Vous n’avez autorisé aucune application à utiliser votre compte."
+ ],
+ "connectedApps.revoke": [
+  "Déconnecter"
+ ],
+ "connectedApps.revokeAria": [
+  "Déconnecter ",
+  [
+   "name"
+  ]
+ ],
+ "connectedApps.scopesOf": [
+  "Ce que ",
+  [
+   "name"
+  ],
+  " peut faire"
+ ],
+ "connectedApps.title": [
+  "Applications connectées"
  ],
  "consent.allow": [
   "Autoriser"

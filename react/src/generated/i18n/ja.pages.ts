@@ -10,6 +10,9 @@ export const messages: Messages = {
  "account.tabConnectedAccounts": [
   "連携アカウント"
  ],
+ "account.tabConnectedApps": [
+  "連携済みアプリ"
+ ],
  "account.tabDelete": [
   "アカウントを削除"
  ],
@@ -95,6 +98,33 @@ export const messages: Messages = {
  ],
  "connected.none": [
   "連携しているアカウントはまだありません。"
+ ],
+ "connectedApps.grantedOn": [
+  [
+   "when"
+  ],
+  " に許可"
+ ],
+ "connectedApps.none": [
+  "アカウントの使用を許可したアプリはありません。"
+ ],
+ "connectedApps.revoke": [
+  "連携を解除"
+ ],
+ "connectedApps.revokeAria": [
+  [
+   "name"
+  ],
+  " の連携を解除"
+ ],
+ "connectedApps.scopesOf": [
+  [
+   "name"
+  ],
+  " ができること"
+ ],
+ "connectedApps.title": [
+  "連携済みアプリ"
  ],
  "consent.allow": [
   "許可"

@@ -10,6 +10,9 @@ export const messages: Messages = {
  "account.tabConnectedAccounts": [
   "연결된 계정"
  ],
+ "account.tabConnectedApps": [
+  "연결된 앱"
+ ],
  "account.tabDelete": [
   "계정 삭제"
  ],
@@ -95,6 +98,33 @@ export const messages: Messages = {
  ],
  "connected.none": [
   "아직 연결된 계정이 없습니다."
+ ],
+ "connectedApps.grantedOn": [
+  [
+   "when"
+  ],
+  "에 허용됨"
+ ],
+ "connectedApps.none": [
+  "계정 사용을 허용한 앱이 없습니다."
+ ],
+ "connectedApps.revoke": [
+  "연결 해제"
+ ],
+ "connectedApps.revokeAria": [
+  [
+   "name"
+  ],
+  " 연결 해제"
+ ],
+ "connectedApps.scopesOf": [
+  [
+   "name"
+  ],
+  "이(가) 할 수 있는 일"
+ ],
+ "connectedApps.title": [
+  "연결된 앱"
  ],
  "consent.allow": [
   "허용"

@@ -10,6 +10,9 @@ export const messages: Messages = {
  "account.tabConnectedAccounts": [
   "Contas conectadas"
  ],
+ "account.tabConnectedApps": [
+  "Apps conectados"
+ ],
  "account.tabDelete": [
   "Excluir conta"
  ],
@@ -95,6 +98,34 @@ export const messages: Messages = {
  ],
  "connected.none": [
   "Nenhuma conta conectada ainda."
+ ],
+ "connectedApps.grantedOn": [
+  "Permitido em ",
+  [
+   "when"
+  ]
+ ],
+ "connectedApps.none": [
+  "Você não permitiu que nenhum aplicativo use sua conta."
+ ],
+ "connectedApps.revoke": [
+  "Desconectar"
+ ],
+ "connectedApps.revokeAria": [
+  "Desconectar ",
+  [
+   "name"
+  ]
+ ],
+ "connectedApps.scopesOf": [
+  "O que ",
+  [
+   "name"
+  ],
+  " pode fazer"
+ ],
+ "connectedApps.title": [
+  "Apps conectados"
  ],
  "consent.allow": [
   "Permitir"

@@ -10,6 +10,9 @@ export const messages: Messages = {
  "account.tabConnectedAccounts": [
   "已关联的账户"
  ],
+ "account.tabConnectedApps": [
+  "已连接的应用"
+ ],
  "account.tabDelete": [
   "删除账户"
  ],
@@ -95,6 +98,33 @@ export const messages: Messages = {
  ],
  "connected.none": [
   "尚未关联任何账户。"
+ ],
+ "connectedApps.grantedOn": [
+  "授权于 ",
+  [
+   "when"
+  ]
+ ],
+ "connectedApps.none": [
+  "你尚未允许任何应用使用你的账户。"
+ ],
+ "connectedApps.revoke": [
+  "断开连接"
+ ],
+ "connectedApps.revokeAria": [
+  "断开 ",
+  [
+   "name"
+  ]
+ ],
+ "connectedApps.scopesOf": [
+  [
+   "name"
+  ],
+  " 可以做什么"
+ ],
+ "connectedApps.title": [
+  "已连接的应用"
  ],
  "consent.allow": [
   "允许"

@@ -3,6 +3,7 @@ import { projectsModule } from '../../platform/projects/index.ts';
 import { usersModule } from '../../identity/users/index.ts';
 import { cacheInvalidationModule } from '../../platform/cache-invalidation/index.ts';
 import { customClaimsModule } from '../custom-claims/index.ts';
+import { OAuthConnectionsService } from './connections.service.ts';
 import { OAuthConsentService } from './consent.service.ts';
 import * as migration0100 from './migrations/0100-oauth-provider.ts';
 import * as migration0300 from './migrations/0300-oauth-application-custom-claims.ts';
@@ -36,6 +37,7 @@ export const oauthProviderModule = defineModule({
       oauthProviders,
       oauthApplications: new OAuthApplicationsService(db, cipher, oauthProviders),
       oauthConsent: new OAuthConsentService(db, oauthProviders),
+      oauthConnections: new OAuthConnectionsService(db),
     };
   },
   handlers: (services) => ({ ...oauthProviderHandlers(services), ...oauthProtocolHandlers(services) }),

@@ -108,6 +108,10 @@ export class OAuthApplicationsService {
     await this.registry.changed(project.id);
   }
 
+  async settings(project: Project): Promise<Schema<'OAuthProviderSettings'>> {
+    return this.updateSettings(project, {});
+  }
+
   async updateSettings(project: Project, body: Schema<'OAuthProviderSettingsUpdate'>): Promise<Schema<'OAuthProviderSettings'>> {
     const { rotate_signing_key: rotate, ...values } = body;
     if (rotate) await rotateSigningKey(this.db, this.cipher, project.id);

@@ -1,0 +1,179 @@
+import { api, type OAuthApplicationWithSecret } from '@gatehouse/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { CopyButton } from '../copy-button.tsx';
+import { useProjectScope } from '../shell-context.ts';
+import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
+import { createBodyOf, emptyOAuthAppForm, type OAuthAppForm, withReason } from './oauth-apps-form.ts';
+import { OAuthAppRow } from './oauth-apps-row.tsx';
+
+/**
+ * The project as an OAuth 2.1 / OpenID provider: its applications (created with the secret shown this once, edited,
+ * deleted) and whether apps may register themselves (dynamic client registration, RFC 7591).
+ */
+export function OAuthAppsPage() {
+  const { request } = useProjectScope();
+  const applications = api.useListOAuthApplicationsSuspense({ request });
+  const [created, setCreated] = useState<OAuthApplicationWithSecret | null>(null);
+  return (
+    <>
+      <PageHeader title="OAuth applications" />
+      <p className="dash-muted dash-page-intro">
+        Apps that sign your users in with this project ("Sign in with …"), and machines that get tokens with client credentials.
+      </p>
+      <ProviderSettings />
+      <CreateApplication onCreated={setCreated} />
+      {created ? <CreatedApplication application={created} onDone={() => setCreated(null)} /> : null}
+      <Section title="Applications">
+        {applications.data.items.length === 0 ? <p className="dash-muted">No applications yet.</p> : null}
+        <ul className="dash-list" aria-label="OAuth applications">
+          {applications.data.items.map((application) => (
+            <OAuthAppRow key={application.client_id} application={application} />
+          ))}
+        </ul>
+      </Section>
+    </>
+  );
+}
+
+function ProviderSettings() {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const settings = api.useGetOAuthProviderSettingsSuspense({ request });
+  const update = api.useUpdateOAuthProviderSettings({ request });
+  // The box shows the choice at once, while the change is saved (then the saved settings).
+  const pending = update.isPending ? update.variables?.data.allow_dynamic_registration : undefined;
+  return (
+    <Section
+      title="Provider"
+      description={
+        <>
+          Issuer (discovery, JWKS and endpoints below it): <code>{settings.data.issuer}</code>
+        </>
+      }
+    >
+      <Checkbox
+        label="Allow dynamic client registration (apps and MCP clients register themselves)"
+        checked={pending ?? settings.data.allow_dynamic_registration}
+        disabled={update.isPending}
+        onChange={(allow) =>
+          update.mutate(
+            { data: { allow_dynamic_registration: allow } },
+            { onSuccess: (next) => queryClient.setQueryData(api.getGetOAuthProviderSettingsQueryKey(), next) },
+          )
+        }
+      />
+      <ErrorMessage error={update.error} />
+    </Section>
+  );
+}
+
+function CreateApplication({ onCreated }: { onCreated: (application: OAuthApplicationWithSecret) => void }) {
+  const { request } = useProjectScope();
+  const queryClient = useQueryClient();
+  const create = api.useCreateOAuthApplication({ request });
+  const [form, setForm] = useState<OAuthAppForm>(emptyOAuthAppForm);
+  const ids = { type: useId(), redirects: useId(), redirectsHint: useId() };
+  const set = (change: Partial<OAuthAppForm>) => setForm({ ...form, ...change });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    create.mutate(
+      { data: createBodyOf(form) },
+      {
+        onSuccess: (application) => {
+          onCreated(application);
+          setForm(emptyOAuthAppForm);
+          void queryClient.invalidateQueries({ queryKey: api.getListOAuthApplicationsQueryKey() });
+        },
+      },
+    );
+  }
+
+  return (
+    <Section title="Register an application">
+      <form className="dash-form" onSubmit={submit}>
+        <div className="dash-grid-2">
+          <TextField label="Name" name="name" required value={form.name} onChange={(event) => set({ name: event.target.value })} />
+          <div className="dash-field">
+            <label htmlFor={ids.type}>Type</label>
+            <select id={ids.type} value={form.type} onChange={(event) => set({ type: event.target.value as OAuthAppForm['type'] })}>
+              <option value="confidential">Confidential (a server that keeps a secret)</option>
+              <option value="public">Public (single-page or native app, PKCE only)</option>
+            </select>
+          </div>
+        </div>
+        <div className="dash-field">
+          <label htmlFor={ids.redirects}>Redirect URIs</label>
+          <textarea
+            id={ids.redirects}
+            rows={3}
+            aria-describedby={ids.redirectsHint}
+            value={form.redirectUris}
+            onChange={(event) => set({ redirectUris: event.target.value })}
+          />
+          <span id={ids.redirectsHint} className="dash-muted">
+            One a line, compared exactly (no wildcards).
+          </span>
+        </div>
+        <div className="dash-grid-2">
+          <TextField
+            label="Logo URL"
+            name="logo_url"
+            type="url"
+            value={form.logoUrl}
+            onChange={(event) => set({ logoUrl: event.target.value })}
+          />
+          <TextField
+            label="Allowed scopes"
+            name="scopes"
+            hint="Separated by spaces: openid, email, profile, offline_access, and your API's own."
+            value={form.scopes}
+            onChange={(event) => set({ scopes: event.target.value })}
+          />
+        </div>
+        {form.type === 'confidential' ? (
+          <Checkbox
+            label="Machine-to-machine (client credentials)"
+            checked={form.machineToMachine}
+            onChange={(machineToMachine) => set({ machineToMachine })}
+          />
+        ) : null}
+        <ErrorMessage error={withReason(create.error)} />
+        <div>
+          <button type="submit" className="gh-primary" disabled={create.isPending}>
+            {create.isPending ? 'Registering…' : 'Register application'}
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function CreatedApplication({ application, onDone }: { application: OAuthApplicationWithSecret; onDone: () => void }) {
+  return (
+    <section className="dash-panel dash-created-keys" aria-label="New application">
+      <h2>{application.name} is registered</h2>
+      {application.client_secret ? <p>Copy the client secret now: this is the only time it is shown.</p> : null}
+      <dl>
+        <div>
+          <dt>Client ID</dt>
+          <dd>
+            <code>{application.client_id}</code> <CopyButton value={application.client_id} label="Copy client ID" />
+          </dd>
+        </div>
+        {application.client_secret ? (
+          <div>
+            <dt>Client secret</dt>
+            <dd>
+              <code>{application.client_secret}</code> <CopyButton value={application.client_secret} label="Copy client secret" />
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
