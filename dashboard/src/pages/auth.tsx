@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 import { BotChallengeSettings } from './bot-challenge-settings.tsx';
+import { CustomClaimsSettings } from './custom-claims-settings.tsx';
 import { RequireEmailVerification } from './onboarding-preview.tsx';
 import { PasswordPolicySettings } from './password-policy-settings.tsx';
 import { useProjectUpdate } from './project-config.ts';
@@ -59,6 +60,7 @@ export function AuthPage() {
       <MergeStrategy project={project} />
       <PasswordPolicySettings />
       <BotChallengeSettings />
+      <CustomClaimsSettings />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import type { OAuthApplicationCreate } from '@gatehouse/react';
 import { KnownError } from '@gatehouse/protocol/errors';
+import type { ClaimsTemplate } from './custom-claims-field.tsx';
 
 /** The create form's fields as typed: redirect URIs one a line, scopes separated by spaces. */
 export type OAuthAppForm = {
@@ -9,6 +10,8 @@ export type OAuthAppForm = {
   logoUrl: string;
   scopes: string;
   machineToMachine: boolean;
+  /** The custom claims template as typed (JSON), parsed when the form is sent. */
+  customClaims: string;
 };
 
 export const emptyOAuthAppForm: OAuthAppForm = {
@@ -18,6 +21,7 @@ export const emptyOAuthAppForm: OAuthAppForm = {
   logoUrl: '',
   scopes: 'openid email profile',
   machineToMachine: false,
+  customClaims: '',
 };
 
 export const linesOf = (text: string) =>
@@ -31,7 +35,7 @@ export const wordsOf = (text: string) => text.split(/\s+/).filter(Boolean);
  * The request body: sign-in (code + refresh) when there are redirect URIs, client credentials when asked for (a
  * confidential application only). The server checks the rest and answers catalogued errors the page shows.
  */
-export function createBodyOf(form: OAuthAppForm): OAuthApplicationCreate {
+export function createBodyOf(form: OAuthAppForm, customClaims: ClaimsTemplate): OAuthApplicationCreate {
   const redirectUris = linesOf(form.redirectUris);
   const machine = form.type === 'confidential' && form.machineToMachine;
   const grantTypes = [
@@ -45,6 +49,7 @@ export function createBodyOf(form: OAuthAppForm): OAuthApplicationCreate {
     grant_types: grantTypes,
     scopes: wordsOf(form.scopes),
     logo_url: form.logoUrl.trim() || null,
+    custom_claims: customClaims,
   };
 }
 

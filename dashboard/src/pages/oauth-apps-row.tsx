@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ConfirmDialog, ErrorMessage, formatDate, TextField } from '../ui.tsx';
 import { useProjectScope } from '../shell-context.ts';
+import { CustomClaimsField, claimsTemplateText, parseClaimsTemplate } from './custom-claims-field.tsx';
 import { linesOf, withReason, wordsOf } from './oauth-apps-form.ts';
 
 const grantLabels: Record<string, string> = {
@@ -26,6 +27,9 @@ export function OAuthAppRow({ application }: { application: OAuthApplication }) 
         <span className="dash-muted">
           {application.type} · {application.grant_types.map((grant) => grantLabels[grant] ?? grant).join(', ')}
           {application.registered_dynamically ? ' · registered itself' : ''} · created {formatDate(application.created_at_millis)}
+          {Object.keys(application.custom_claims).length > 0
+            ? ` · custom claims: ${Object.keys(application.custom_claims).join(', ')}`
+            : ''}
         </span>
         <br />
         <code>{application.client_id}</code>
@@ -77,10 +81,15 @@ function EditApplication({ application, onDone }: { application: OAuthApplicatio
     redirectUris: application.redirect_uris.join('\n'),
     logoUrl: application.logo_url ?? '',
     scopes: application.scopes.join(' '),
+    customClaims: claimsTemplateText(application.custom_claims),
   });
+  const [localError, setLocalError] = useState<string | null>(null);
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const claims = parseClaimsTemplate(form.customClaims);
+    setLocalError('problem' in claims ? claims.problem : null);
+    if ('problem' in claims) return update.reset();
     update.mutate(
       {
         clientId: application.client_id,
@@ -89,6 +98,7 @@ function EditApplication({ application, onDone }: { application: OAuthApplicatio
           redirect_uris: linesOf(form.redirectUris),
           logo_url: form.logoUrl.trim() || null,
           scopes: wordsOf(form.scopes),
+          custom_claims: claims.template,
         },
       },
       {
@@ -125,7 +135,8 @@ function EditApplication({ application, onDone }: { application: OAuthApplicatio
         value={form.scopes}
         onChange={(event) => setForm({ ...form, scopes: event.target.value })}
       />
-      <ErrorMessage error={withReason(update.error)} />
+      <CustomClaimsField value={form.customClaims} onChange={(customClaims) => setForm({ ...form, customClaims })} error={update.error} />
+      <ErrorMessage error={localError ? new Error(localError) : withReason(update.error)} />
       <div className="dash-row">
         <button type="submit" className="gh-primary" disabled={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save'}

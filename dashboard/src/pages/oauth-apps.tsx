@@ -2,6 +2,7 @@ import { api, type OAuthApplicationWithSecret } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
+import { CustomClaimsField, parseClaimsTemplate } from './custom-claims-field.tsx';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 import { createBodyOf, emptyOAuthAppForm, type OAuthAppForm, withReason } from './oauth-apps-form.ts';
@@ -73,13 +74,17 @@ function CreateApplication({ onCreated }: { onCreated: (application: OAuthApplic
   const queryClient = useQueryClient();
   const create = api.useCreateOAuthApplication({ request });
   const [form, setForm] = useState<OAuthAppForm>(emptyOAuthAppForm);
+  const [localError, setLocalError] = useState<string | null>(null);
   const ids = { type: useId(), redirects: useId(), redirectsHint: useId() };
   const set = (change: Partial<OAuthAppForm>) => setForm({ ...form, ...change });
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const claims = parseClaimsTemplate(form.customClaims);
+    setLocalError('problem' in claims ? claims.problem : null);
+    if ('problem' in claims) return create.reset();
     create.mutate(
-      { data: createBodyOf(form) },
+      { data: createBodyOf(form, claims.template) },
       {
         onSuccess: (application) => {
           onCreated(application);
@@ -139,7 +144,8 @@ function CreateApplication({ onCreated }: { onCreated: (application: OAuthApplic
             onChange={(machineToMachine) => set({ machineToMachine })}
           />
         ) : null}
-        <ErrorMessage error={withReason(create.error)} />
+        <CustomClaimsField value={form.customClaims} onChange={(customClaims) => set({ customClaims })} error={create.error} />
+        <ErrorMessage error={localError ? new Error(localError) : withReason(create.error)} />
         <div>
           <button type="submit" className="gh-primary" disabled={create.isPending}>
             {create.isPending ? 'Registering…' : 'Register application'}
