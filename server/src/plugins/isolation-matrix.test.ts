@@ -4,6 +4,7 @@ import { routeTable } from '../generated/route-table.ts';
 import type { RouteDefinition } from '../routing/route-definition.ts';
 import type { TestProject } from '../testing/test-context.ts';
 import { withTestContext } from '../testing/test-context.ts';
+import { cookieJar, publicHost } from '../testing/oauth-provider-testing.ts';
 
 /**
  * The cross-project isolation matrix (issue #12): project A owns a user, session, team, membership,
@@ -107,14 +108,28 @@ beforeAll(async () => {
   });
   const interactionId = new URL(String(authorization.headers.location)).searchParams.get('interaction') as string;
   // The victim user also connected the application (a remembered consent: "connected apps").
-  const connecting = await env.context.app.inject({ method: 'GET', url: authorizationUrl('x8-Pv4S0YPjdY9aSJJ3qAfGq4IxO6b-JFo4c1N3XBtE') });
+  // The answer takes effect when the browser that started the request (its provider cookie) brings it back.
+  const browser = cookieJar();
+  const connecting = await env.context.app.inject({
+    method: 'GET',
+    url: authorizationUrl('x8-Pv4S0YPjdY9aSJJ3qAfGq4IxO6b-JFo4c1N3XBtE'),
+    headers: publicHost,
+  });
+  browser.storeSetCookie(connecting.headers['set-cookie']);
   const connectingId = new URL(String(connecting.headers.location)).searchParams.get('interaction') as string;
-  await call(
+  const answered = await call(
     'POST',
     `/oauth-provider/interactions/${connectingId}`,
     { ...victim.headers.client, 'x-stack-access-token': victimToken },
     { allow: true },
   );
+  const back = new URL(answered.redirect_to);
+  const returned = await env.context.app.inject({
+    method: 'GET',
+    url: back.pathname + back.search,
+    headers: { ...publicHost, cookie: browser.header() },
+  });
+  expect(returned.statusCode, returned.body).toBe(303);
   ids = {
     user_id: user.id,
     team_id: team.id,
