@@ -1,7 +1,7 @@
 import { defaultEmailThemeId } from '../../../tenancy/project-config.ts';
 import type { Language } from '../../../tenancy/project-language.ts';
 import { newDeviceSignInTemplateSource } from './new-device-sign-in-template.ts';
-import { type CatalogueEmailKind, localisedTemplateSource, systemTemplateSource } from './system-templates.ts';
+import { type CatalogueEmailKind, systemTemplateSource } from './system-templates.ts';
 
 /**
  * The themes and templates every project starts with, as TSX sources under fixed ids (Stack Auth's).
@@ -16,16 +16,15 @@ export const darkThemeId = 'a0172b5d-cff0-463b-83bb-85124697373a';
 /** Every email the platform sends itself: the action emails (system-templates.ts) and the sign-in alert, all from the email catalogues. */
 export type SystemEmailKind = CatalogueEmailKind | 'new_device_sign_in';
 
-const signInAlertSources = new Map<string, string>();
+const sources = new Map<string, string>();
 
-/** The built-in source of a system email in the recipient's language. */
+/** The built-in source of a system email in the recipient's language, made once per kind and language. */
 export function builtInSystemTemplateSource(kind: SystemEmailKind, language: Language): string {
-  if (kind !== 'new_device_sign_in') return localisedTemplateSource(kind, language);
-  const cacheKey = `${kind} ${language}`;
-  let source = signInAlertSources.get(cacheKey);
+  const key = `${kind} ${language}`;
+  let source = sources.get(key);
   if (source === undefined) {
-    source = newDeviceSignInTemplateSource(language);
-    signInAlertSources.set(cacheKey, source);
+    source = kind === 'new_device_sign_in' ? newDeviceSignInTemplateSource(language) : systemTemplateSource(kind, language);
+    sources.set(key, source);
   }
   return source;
 }

@@ -146,16 +146,3 @@ export function EmailTemplate({ user, project, variables }) {
 }
 `;
 }
-
-const sources = new Map<string, string>();
-
-/** systemTemplateSource, made once per kind and language. */
-export function localisedTemplateSource(kind: CatalogueEmailKind, language: Language): string {
-  const key = `${kind} ${language}`;
-  let source = sources.get(key);
-  if (source === undefined) {
-    source = systemTemplateSource(kind, language);
-    sources.set(key, source);
-  }
-  return source;
-}
