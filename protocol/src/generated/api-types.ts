@@ -7415,25 +7415,41 @@ export interface components {
             /** @constant */
             is_paginated: false;
         };
-        TeamCreate: {
+        /** @description What client access may set on a new team (the metadata only the server controls is left out). */
+        ClientTeamCreate: {
             display_name: string;
             profile_image_url?: components["schemas"]["ImageUrl"];
             client_metadata?: components["schemas"]["Json"];
-            /** @description Server and admin access only. */
+            /** @description Left out or `me` on client access. */
+            creator_user_id?: components["schemas"]["UserIdOrMe"];
+        };
+        /** @description What server and admin access may set on a new team. */
+        ServerTeamCreate: {
+            display_name: string;
+            profile_image_url?: components["schemas"]["ImageUrl"];
+            client_metadata?: components["schemas"]["Json"];
             client_read_only_metadata?: components["schemas"]["Json"];
-            /** @description Server and admin access only. */
             server_metadata?: components["schemas"]["Json"];
             creator_user_id?: components["schemas"]["UserIdOrMe"];
         };
-        TeamUpdate: {
+        /** @description `ClientTeamCreate` on client access (the server-only metadata fields are a `SCHEMA_ERROR`), `ServerTeamCreate` on server and admin access. */
+        TeamCreate: components["schemas"]["ClientTeamCreate"] | components["schemas"]["ServerTeamCreate"];
+        /** @description What client access may change on a team (the metadata only the server controls is left out). */
+        ClientTeamUpdate: {
             display_name?: string;
             profile_image_url?: components["schemas"]["ImageUrl"];
             client_metadata?: components["schemas"]["Json"];
-            /** @description Server and admin access only. */
+        };
+        /** @description What server and admin access may change on a team. */
+        ServerTeamUpdate: {
+            display_name?: string;
+            profile_image_url?: components["schemas"]["ImageUrl"];
+            client_metadata?: components["schemas"]["Json"];
             client_read_only_metadata?: components["schemas"]["Json"];
-            /** @description Server and admin access only. */
             server_metadata?: components["schemas"]["Json"];
         };
+        /** @description `ClientTeamUpdate` on client access (the server-only metadata fields are a `SCHEMA_ERROR`), `ServerTeamUpdate` on server and admin access. */
+        TeamUpdate: components["schemas"]["ClientTeamUpdate"] | components["schemas"]["ServerTeamUpdate"];
         TeamMembership: {
             /** Format: uuid */
             team_id: string;

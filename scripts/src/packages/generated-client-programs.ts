@@ -24,6 +24,8 @@ export type ProgramOutput = {
   listedTeams: string[];
   serverOnlyFieldStatus: number;
   serverOnlyFieldCode: string | undefined;
+  /** Server-only team metadata sent with client access: creating, then changing a team. */
+  serverOnlyTeamFieldStatuses: [number | undefined, number | undefined];
 };
 
 const shared = `
@@ -60,6 +62,15 @@ const serverOnlyBody: MeUpdate = { server_metadata: { plan: 'pro' } };
 const serverOnly = await client.PATCH('/users/me', { headers: asPerson, body: serverOnlyBody });
 const team = await client.POST('/teams', { headers: asPerson, body: { display_name: 'Team from openapi-fetch', creator_user_id: 'me' } });
 const teams = await client.GET('/teams', { headers: asPerson, params: { query: { user_id: 'me' } } });
+// Nor server-only team metadata, on a new team or a changed one.
+type TeamCreateBody = paths['/teams']['post']['requestBody']['content']['application/json'];
+type TeamUpdateBody = paths['/teams/{team_id}']['patch']['requestBody']['content']['application/json'];
+// @ts-expect-error server_metadata is not a field of ClientTeamCreate
+const serverOnlyTeamBody: TeamCreateBody = { display_name: 'Not this one', server_metadata: { plan: 'pro' } };
+// @ts-expect-error client_read_only_metadata is not a field of ClientTeamUpdate
+const serverOnlyTeamChange: TeamUpdateBody = { client_read_only_metadata: { tier: 'gold' } };
+const serverOnlyTeam = await client.POST('/teams', { headers: asPerson, body: serverOnlyTeamBody });
+const serverOnlyTeamUpdate = await client.PATCH('/teams/{team_id}', { headers: asPerson, params: { path: { team_id: team.data?.id ?? '' } }, body: serverOnlyTeamChange });
 
 console.log(JSON.stringify({
   signUpUserId: signUp.data.user_id,
@@ -73,11 +84,12 @@ console.log(JSON.stringify({
   serverOnlyFieldStatus: serverOnly.response.status,
   // Read from the header: this operation also has Stack's plain-text 400s (x-plain-text-errors).
   serverOnlyFieldCode: serverOnly.response.headers.get('x-stack-known-error') ?? undefined,
+  serverOnlyTeamFieldStatuses: [serverOnlyTeam.response.status, serverOnlyTeamUpdate.response.status],
 }));
 `;
 
 export const heyApiProgram = `import { client } from './hey-api/client.gen.js';
-import { createTeam, getCurrentUser, listTeams, signInWithPassword, signUpWithPassword, updateCurrentUser } from './hey-api/sdk.gen.js';
+import { createTeam, getCurrentUser, listTeams, signInWithPassword, signUpWithPassword, updateCurrentUser, updateTeam } from './hey-api/sdk.gen.js';
 ${shared}
 // The generated SDK asks for each credential the operation's security names, by header name.
 let accessToken: string | undefined;
@@ -102,6 +114,10 @@ const me = await getCurrentUser();
 const serverOnly = await updateCurrentUser({ body: { server_metadata: { plan: 'pro' } } });
 const team = await createTeam({ body: { display_name: 'Team from hey-api', creator_user_id: 'me' } });
 const teams = await listTeams({ query: { user_id: 'me' } });
+// @ts-expect-error server_metadata is not a field of ClientTeamCreate
+const serverOnlyTeam = await createTeam({ body: { display_name: 'Not this one', server_metadata: { plan: 'pro' } } });
+// @ts-expect-error client_read_only_metadata is not a field of ClientTeamUpdate
+const serverOnlyTeamUpdate = await updateTeam({ path: { team_id: team.data?.id ?? '' }, body: { client_read_only_metadata: { tier: 'gold' } } });
 
 console.log(JSON.stringify({
   signUpUserId: signUp.data.user_id,
@@ -114,6 +130,7 @@ console.log(JSON.stringify({
   listedTeams: teams.data?.items.map((listed) => listed.display_name) ?? [],
   serverOnlyFieldStatus: serverOnly.response?.status,
   serverOnlyFieldCode: serverOnly.error?.code,
+  serverOnlyTeamFieldStatuses: [serverOnlyTeam.response?.status, serverOnlyTeamUpdate.response?.status],
 }));
 `;
 

@@ -6437,20 +6437,38 @@ export const routeTable = [
     "schema": {
       "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
       "body": {
-        "type": "object",
-        "additionalProperties": false,
-        "required": ["display_name"],
-        "properties": {
-          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
-          "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": { "x-max-json-length": 100000 },
-          "client_read_only_metadata": { "x-max-json-length": 100000 },
-          "server_metadata": { "x-max-json-length": 100000 },
-          "creator_user_id": {
-            "type": "string",
-            "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+        "anyOf": [
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["display_name"],
+            "properties": {
+              "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
+              "client_metadata": { "x-max-json-length": 100000 },
+              "creator_user_id": {
+                "type": "string",
+                "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["display_name"],
+            "properties": {
+              "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 },
+              "creator_user_id": {
+                "type": "string",
+                "pattern": "^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+              }
+            }
           }
-        }
+        ]
       },
       "response": { "201": { "$ref": "TeamView#" } }
     },
@@ -6558,15 +6576,28 @@ export const routeTable = [
       },
       "querystring": { "type": "object", "additionalProperties": false, "required": [], "properties": {} },
       "body": {
-        "type": "object",
-        "additionalProperties": false,
-        "properties": {
-          "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
-          "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
-          "client_metadata": { "x-max-json-length": 100000 },
-          "client_read_only_metadata": { "x-max-json-length": 100000 },
-          "server_metadata": { "x-max-json-length": 100000 }
-        }
+        "anyOf": [
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
+              "client_metadata": { "x-max-json-length": 100000 }
+            }
+          },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "display_name": { "type": "string", "minLength": 1, "maxLength": 256 },
+              "profile_image_url": { "type": ["string", "null"], "maxLength": 1000000, "pattern": "^(https?://|data:image/)" },
+              "client_metadata": { "x-max-json-length": 100000 },
+              "client_read_only_metadata": { "x-max-json-length": 100000 },
+              "server_metadata": { "x-max-json-length": 100000 }
+            }
+          }
+        ]
       },
       "response": { "200": { "$ref": "TeamView#" } }
     },

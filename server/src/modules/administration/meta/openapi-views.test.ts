@@ -31,6 +31,13 @@ describe('views of the served document', () => {
     expect(patchMe(client)).toMatchObject({ $ref: '#/components/schemas/CurrentUserClientUpdate' });
     expect(client.components.schemas.CurrentUser).toMatchObject({ $ref: '#/components/schemas/ClientCurrentUser' });
     expect(client.components.schemas.TeamView).toMatchObject({ $ref: '#/components/schemas/ClientTeam' });
+    // Team bodies: the whole document admits both shapes; the client view only the one without server-only metadata.
+    expect(whole.components.schemas.TeamCreate?.anyOf).toHaveLength(2);
+    expect(whole.components.schemas.TeamUpdate?.anyOf).toHaveLength(2);
+    expect(client.components.schemas.TeamCreate).toMatchObject({ $ref: '#/components/schemas/ClientTeamCreate' });
+    expect(client.components.schemas.TeamUpdate).toMatchObject({ $ref: '#/components/schemas/ClientTeamUpdate' });
+    expect(client.components.schemas.ClientTeamCreate?.properties).not.toHaveProperty('server_metadata');
+    expect(client.components.schemas.ClientTeamUpdate?.properties).not.toHaveProperty('client_read_only_metadata');
     expect(client.info.title).toContain('(client access)');
 
     // Admin-only operations are left out; every kept one names only the client key.
@@ -48,6 +55,10 @@ describe('views of the served document', () => {
     const [server, admin] = await Promise.all([served('?access_type=server'), served('?access_type=admin')]);
     expect(server.components.schemas.CurrentUser).toMatchObject({ $ref: '#/components/schemas/ServerUser' });
     expect(admin.components.schemas.CurrentUser).toMatchObject({ $ref: '#/components/schemas/ServerUser' });
+    for (const view of [server, admin]) {
+      expect(view.components.schemas.TeamCreate).toMatchObject({ $ref: '#/components/schemas/ServerTeamCreate' });
+      expect(view.components.schemas.TeamUpdate).toMatchObject({ $ref: '#/components/schemas/ServerTeamUpdate' });
+    }
     expect(schemesOf(server.paths['/users/me']?.get as Operation)).not.toContain('PublishableClientKey');
     expect(schemesOf(admin.paths['/users/me']?.get as Operation)).toContain('AdminAccessToken');
     expect(Object.keys(server.components.responses.ProjectAuth401?.content ?? {})).toEqual(['application/json']);

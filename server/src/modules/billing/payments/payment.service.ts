@@ -421,7 +421,9 @@ export class PaymentService {
       throw new PlainHttpError(400, 'A product that is not stackable can only be owned once (quantity 1).');
     this.assertCanOwn(customer, input.to, to, owned);
     const charge = priceId !== null && !catalogue.testMode;
-    if (charge && customer.type === 'custom') throw new PlainHttpError(400, 'Only users and teams can switch a paid product.');
+    // Unreachable by a client: the switch operation's schema takes users and teams only (products.test.ts proves it),
+    // and a custom customer has no saved payment method to charge off-session.
+    if (charge && customer.type === 'custom') throw new Error('planSwitch: only users and teams can switch to a paid product');
     const price = priceId === null ? undefined : prices[priceId];
     const [currency, amount] = price ? pickAmount(price.amounts) : [null, null];
     return { fromRow, toId: input.to, to, priceId, price, quantity, charge, currency, amount };

@@ -322,4 +322,25 @@ describe('POST /payments/products/{customer_type}/{customer_id}/switch', () => {
     });
     expectError(liveResponse, 400, 'DEFAULT_PAYMENT_METHOD_REQUIRED', { customer_type: 'user', customer_id: liveUser.id });
   });
+
+  it('takes no custom customer: a paid switch of one cannot be asked for (no payment method to charge)', async () => {
+    const tiers = { customerType: 'custom', productLineId: 'tiers' };
+    const vendors = await env.context.createProject({
+      payments: {
+        testMode: false,
+        productLines: { tiers: { displayName: 'Tiers', customerType: 'custom' } },
+        products: {
+          basic: { ...tiers, prices: { monthly: { USD: '5', interval: [1, 'month'] } } },
+          plus: { ...tiers, prices: { monthly: { USD: '15', interval: [1, 'month'] } } },
+        },
+      },
+    });
+    const granted = await call('POST', '/products/custom/acme', vendors.headers.server, { product_id: 'basic' });
+    expect(granted.status, granted.text).toBe(200);
+    const refused = await call('POST', '/products/custom/acme/switch', vendors.headers.server, {
+      from_product_id: 'basic',
+      to_product_id: 'plus',
+    });
+    expectError(refused, 400, 'SCHEMA_ERROR', { message: 'params/customer_type must be one of ["user","team"]' });
+  });
 });
