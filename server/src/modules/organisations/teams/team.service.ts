@@ -31,8 +31,8 @@ import {
 import type { TeamMemberRow, TeamRow } from './team.table.ts';
 import { toServerTeam } from './team-views.ts';
 
-/** The writable team fields (the spec's `TeamUpdate`; create adds a required `display_name`). */
-export type TeamWrite = Schema<'TeamUpdate'>;
+/** The writable team fields (the spec's `ServerTeamUpdate`, which client access's `ClientTeamUpdate` is a part of; create adds a required `display_name`). */
+export type TeamWrite = Schema<'ServerTeamUpdate'>;
 
 /** Teams and memberships; members get the project's default team permissions. */
 export class TeamService {

@@ -8,11 +8,11 @@ import { requireTeamPermission } from '../permissions/index.ts';
 import type { PermissionService } from '../permissions/index.ts';
 import { toServerUser } from '../../identity/users/index.ts';
 import type { UserService } from '../../identity/users/index.ts';
-import type { TeamService } from './team.service.ts';
+import type { TeamService, TeamWrite } from './team.service.ts';
 import { toMemberProfile, toTeamView } from './team-views.ts';
 
 /** Client access may not write the metadata only the server controls. */
-function assertClientWritable(auth: RequestAuth, body: { client_read_only_metadata?: unknown; server_metadata?: unknown }): void {
+function assertClientWritable(auth: RequestAuth, body: TeamWrite): void {
   if (auth.accessType !== 'client') return;
   const forbidden = (['client_read_only_metadata', 'server_metadata'] as const).filter((field) => body[field] !== undefined);
   if (forbidden.length > 0) {
