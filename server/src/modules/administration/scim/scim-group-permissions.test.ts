@@ -163,5 +163,5 @@ describe("Entra ID's group pushes", () => {
       expect(await grantsOf(eve.userId)).toEqual([]);
       await Promise.all([scim('DELETE', `/Groups/${engineering.json.id}`), scim('DELETE', `/Groups/${ops.json.id}`)]);
     }
-  });
+  }, 180_000);
 });

@@ -29,6 +29,19 @@ export class ScimGroupPermissions {
     );
   }
 
+  /**
+   * Takes back every grant the directory's groups gave a user who left the team (deactivated or deprovisioned): no
+   * group is read, so this adds one query to deprovisioning when the directory granted nothing.
+   */
+  async dropAll(trx: DbHandle, context: ScimContext, userId: string): Promise<void> {
+    const { project, directory } = context;
+    for (const { permission_id } of await repository.listPermissionGrants(trx, project.id, directory.id, [userId])) {
+      const row = { directory_id: directory.id, team_id: directory.team_id, user_id: userId, permission_id };
+      await repository.deletePermissionGrant(trx, project.id, row);
+      // The membership's end removed the grant itself; another directory's hold on it is not this one's to end.
+    }
+  }
+
   /** Brings the directory's grants of these project users in line with the groups as they now are (in `trx`). */
   async sync(trx: DbHandle, context: ScimContext, userIds: Iterable<string>): Promise<void> {
     const affected = [...new Set(userIds)];

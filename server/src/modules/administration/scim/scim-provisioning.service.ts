@@ -211,7 +211,7 @@ export class ScimProvisioningService {
     if (await this.teams.isMember(context.project.id, context.directory.team_id, userId, trx))
       await this.teams.removeMember(context.project.id, context.directory.team_id, userId);
     await this.sessions.endAllOfUser(context.project.id, userId, undefined, trx);
-    await this.groupPermissions.sync(trx, context, [userId]);
+    await this.groupPermissions.dropAll(trx, context, userId);
   }
 
   private record(trx: DbHandle, context: ScimContext, action: string, row: ScimUserRow, details: Record<string, unknown> = {}) {
