@@ -7,6 +7,7 @@ import type { SessionService } from '../../authentication/sessions/index.ts';
 import type { TeamService } from '../../organisations/teams/index.ts';
 import type { UserService } from '../../identity/users/index.ts';
 import type { ScimContext } from './scim-directory.service.ts';
+import type { ScimGroupPermissions } from './scim-group-permissions.ts';
 import { applyPatch, type GroupInput, readGroup, readUser, type UserInput } from './scim-input.ts';
 import { listResponse, type ScimObject, toScimGroup, toScimUser } from './scim-resources.ts';
 import * as repository from './scim.repository.ts';
@@ -28,6 +29,7 @@ export class ScimProvisioningService {
     private readonly teams: TeamService,
     private readonly sessions: SessionService,
     private readonly auditLog: AuditLog,
+    private readonly groupPermissions: ScimGroupPermissions,
   ) {}
 
   async listUsers(context: ScimContext, query: ListQuery): Promise<ScimObject> {
@@ -139,6 +141,7 @@ export class ScimProvisioningService {
         external_id: input.externalId,
         member_ids: JSON.stringify(input.memberIds),
       });
+      await this.groupPermissions.syncMembers(trx, context, input.memberIds);
       await this.recordGroup(trx, context, 'scim.group_created', row.id, input);
       return toScimGroup(row, context.baseUrl);
     });
@@ -154,7 +157,10 @@ export class ScimProvisioningService {
 
   async deleteGroup(context: ScimContext, id: string): Promise<void> {
     await inTransaction(this.db, async (trx) => {
-      if (!(await repository.deleteScimGroup(trx, context.directory.id, id))) throw notFound('group');
+      const row = await repository.findScimGroup(trx, context.directory.id, id);
+      if (!row || !(await repository.deleteScimGroup(trx, context.directory.id, id))) throw notFound('group');
+      // Its members lose what only this group granted them.
+      await this.groupPermissions.syncMembers(trx, context, row.member_ids);
       const event: AuditEvent = { action: 'scim.group_deleted', teamId: context.directory.team_id, target: { type: 'scim_group', id } };
       await this.auditLog.record(trx, context.project.id, { ...event, actor: actorOf(context) });
     });
@@ -170,6 +176,8 @@ export class ScimProvisioningService {
         external_id: input.externalId,
         member_ids: JSON.stringify(input.memberIds),
       });
+      // Members added or removed, and (a renamed group may map differently) everyone in it before and after.
+      await this.groupPermissions.syncMembers(trx, context, [...row.member_ids, ...input.memberIds]);
       await this.recordGroup(trx, context, 'scim.group_updated', id, input);
       return toScimGroup(updated, context.baseUrl);
     });
@@ -196,12 +204,14 @@ export class ScimProvisioningService {
   private async join(context: ScimContext, userId: string, trx: DbHandle): Promise<void> {
     if (!(await this.teams.isMember(context.project.id, context.directory.team_id, userId, trx)))
       await this.teams.addMember(context.project, context.directory.team_id, userId);
+    await this.groupPermissions.sync(trx, context, [userId]);
   }
 
   private async leave(context: ScimContext, userId: string, trx: DbHandle): Promise<void> {
     if (await this.teams.isMember(context.project.id, context.directory.team_id, userId, trx))
       await this.teams.removeMember(context.project.id, context.directory.team_id, userId);
     await this.sessions.endAllOfUser(context.project.id, userId, undefined, trx);
+    await this.groupPermissions.dropAll(trx, context, userId);
   }
 
   private record(trx: DbHandle, context: ScimContext, action: string, row: ScimUserRow, details: Record<string, unknown> = {}) {

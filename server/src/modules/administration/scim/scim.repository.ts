@@ -1,7 +1,15 @@
 import type { Insertable, Updateable } from 'kysely';
 import { type DbHandle, kyselyOf } from '../../../db/handle.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
-import type { ScimDirectoryRow, ScimDirectoryTable, ScimGroupRow, ScimGroupTable, ScimUserRow, ScimUserTable } from './scim.table.ts';
+import type {
+  ScimDirectoryRow,
+  ScimDirectoryTable,
+  ScimGroupRow,
+  ScimGroupTable,
+  ScimPermissionGrantTable,
+  ScimUserRow,
+  ScimUserTable,
+} from './scim.table.ts';
 
 export const insertDirectory = (db: DbHandle, row: Insertable<ScimDirectoryTable>): Promise<ScimDirectoryRow> =>
   kyselyOf(db).insertInto('scim_directory').values(row).returningAll().executeTakeFirstOrThrow();
@@ -123,3 +131,62 @@ export const deleteScimGroup = async (db: DbHandle, directoryId: string, id: str
 
 export const listScimGroups = (db: DbHandle, directoryId: string): Promise<ScimGroupRow[]> =>
   kyselyOf(db).selectFrom('scim_group').selectAll().where('directory_id', '=', directoryId).orderBy('created_at').orderBy('id').execute();
+
+/** Locks the directory's row: group-permission changes of one directory are made one after another. */
+export const lockDirectory = async (db: DbHandle, projectId: ProjectId, id: string): Promise<void> => {
+  await kyselyOf(db)
+    .selectFrom('scim_directory')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .forUpdate()
+    .execute();
+};
+
+/** The permissions the directory granted through its groups to these users of its team. */
+export const listPermissionGrants = (db: DbHandle, projectId: ProjectId, directoryId: string, userIds: string[]) =>
+  userIds.length === 0
+    ? Promise.resolve([])
+    : kyselyOf(db)
+        .selectFrom('scim_permission_grant')
+        .select(['user_id', 'permission_id'])
+        .where('project_id', '=', projectId)
+        .where('directory_id', '=', directoryId)
+        .where('user_id', 'in', userIds)
+        .execute();
+
+export const insertPermissionGrant = (db: DbHandle, projectId: ProjectId, row: Omit<Insertable<ScimPermissionGrantTable>, 'project_id'>) =>
+  kyselyOf(db)
+    .insertInto('scim_permission_grant')
+    .values({ ...row, project_id: projectId })
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
+
+export const deletePermissionGrant = (
+  db: DbHandle,
+  projectId: ProjectId,
+  row: { directory_id: string; user_id: string; permission_id: string },
+) =>
+  kyselyOf(db)
+    .deleteFrom('scim_permission_grant')
+    .where('project_id', '=', projectId)
+    .where('directory_id', '=', row.directory_id)
+    .where('user_id', '=', row.user_id)
+    .where('permission_id', '=', row.permission_id)
+    .execute();
+
+/** Whether another directory of the team still grants the member this permission through its groups. */
+export const grantedByAnotherDirectory = async (
+  db: DbHandle,
+  projectId: ProjectId,
+  row: { directory_id: string; team_id: string; user_id: string; permission_id: string },
+): Promise<boolean> =>
+  (await kyselyOf(db)
+    .selectFrom('scim_permission_grant')
+    .select('directory_id')
+    .where('project_id', '=', projectId)
+    .where('team_id', '=', row.team_id)
+    .where('user_id', '=', row.user_id)
+    .where('permission_id', '=', row.permission_id)
+    .where('directory_id', '!=', row.directory_id)
+    .executeTakeFirst()) !== undefined;

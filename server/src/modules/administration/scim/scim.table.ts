@@ -44,6 +44,15 @@ export interface ScimGroupTable {
   updated_at: Generated<Date>;
 }
 
+/** A team permission a directory granted because of its groups (what it may revoke when no group grants it any more). */
+export interface ScimPermissionGrantTable {
+  directory_id: string;
+  project_id: ProjectIdColumn;
+  team_id: string;
+  user_id: string;
+  permission_id: string;
+}
+
 export type ScimDirectoryRow = Selectable<ScimDirectoryTable>;
 export type ScimUserRow = Selectable<ScimUserTable>;
 export type ScimGroupRow = Selectable<ScimGroupTable>;
@@ -53,5 +62,6 @@ declare module '../../../db/schema.ts' {
     scim_directory: ScimDirectoryTable;
     scim_user: ScimUserTable;
     scim_group: ScimGroupTable;
+    scim_permission_grant: ScimPermissionGrantTable;
   }
 }

@@ -29,7 +29,7 @@ export const ssoModule = defineModule({
     users.created.subscribe((trx, project, user) => teamDomains.enrol(trx, project, user));
     const accounts = new SsoAccounts(db, users, teams, permissions, auditLog);
     return {
-      ssoConnections: new SsoConnectionService(db, teams, cipher, publicUrl, auditLog),
+      ssoConnections: new SsoConnectionService(db, teams, cipher, publicUrl, auditLog, permissions),
       ssoSignIn: new SsoSignInService(db, projects, oauthFlows, accounts, cipher, settings, publicUrl, auditLog),
       teamDomains,
     };
@@ -49,4 +49,5 @@ export const ssoModule = defineModule({
 });
 
 export type { SsoConnectionService } from './sso-connection.service.ts';
+export { mappedPermissions } from './sso-accounts.ts';
 export { type TeamDomainService, toTeamDomainView } from './team-domain.service.ts';

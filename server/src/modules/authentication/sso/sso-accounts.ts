@@ -38,6 +38,7 @@ export class SsoAccounts {
     private readonly teams: TeamService,
     private readonly permissions: PermissionService,
     private readonly auditLog: AuditLog,
+    private readonly log: (message: string) => void = (message) => console.warn(message),
   ) {}
 
   /**
@@ -51,8 +52,7 @@ export class SsoAccounts {
       const outcome = linked ? { userId: linked, isNewUser: false } : await this.firstSignIn(trx, project, connection, person);
       await insertIdentity(trx, project.id, connection.id, person.subject, outcome.userId);
       await this.teams.joinIn(trx, project, connection.team_id, outcome.userId);
-      for (const permissionId of mappedPermissions(connection.attribute_mapping, person.groups))
-        await this.permissions.grantTeam(project.id, connection.team_id, outcome.userId, permissionId, trx);
+      await this.grantMapped(trx, project, connection, outcome.userId, person.groups);
       await this.auditLog.record(trx, project.id, {
         action: 'sso.signed_in',
         teamId: connection.team_id,
@@ -62,6 +62,21 @@ export class SsoAccounts {
       });
       return outcome;
     });
+  }
+
+  /**
+   * The team permissions the person's groups map to. Mappings are checked when saved; a permission deleted since
+   * is skipped with a log line, so that the owner's clean-up does not lock the team's people out.
+   */
+  private async grantMapped(trx: DbHandle, project: Project, connection: SsoConnectionRow, userId: string, groups: string[]) {
+    const wanted = mappedPermissions(connection.attribute_mapping, groups);
+    const missing = new Set(await this.permissions.undefinedTeamPermissions(project.id, wanted, trx));
+    if (missing.size > 0)
+      this.log(
+        `SSO connection ${connection.id} of project ${project.id} maps groups to team permissions that no longer exist, skipped: ${[...missing].join(', ')}`,
+      );
+    for (const permissionId of wanted.filter((id) => !missing.has(id)))
+      await this.permissions.grantTeam(project.id, connection.team_id, userId, permissionId, trx);
   }
 
   private async firstSignIn(trx: DbHandle, project: Project, connection: SsoConnectionRow, person: SsoPerson) {
@@ -106,7 +121,8 @@ export class SsoAccounts {
   }
 }
 
-function mappedPermissions(mapping: AttributeMapping, groups: string[]): string[] {
+/** The permissions `groups` map to through the mapping's `group_permissions` (shared with SCIM groups). */
+export function mappedPermissions(mapping: AttributeMapping, groups: string[]): string[] {
   const table = mapping.group_permissions ?? {};
   return [...new Set(groups.flatMap((group) => table[group] ?? []))];
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleOf } from '../../../db/handle.ts';
 import { startTxtDnsServer } from '../../../testing/dns-server.ts';
@@ -135,35 +136,55 @@ describe('SSO in the audit log', () => {
 
 describe('an SSO sign-in rolled back', () => {
   it('leaves no user, no link and no sso.signed_in entry when a step of the JIT sign-in is refused', async () => {
-    // The IdP's group maps to a team permission the project does not define: granting it is refused
-    // after the JIT user was created, linked and made a member, so the whole sign-in rolls back.
+    // Postgres refuses the team membership (as a duplicate, so the sign-in answers with a catalogued error) after the
+    // JIT user was created and linked: the whole sign-in must roll back. (A group mapped to a permission the project
+    // lacks, the refusal this test used before, is now refused when the mapping is saved.)
+    await context.services.permissions.createDefinition(project.project.id, 'team', { id: 'rolled_back_staff' });
     const created = await call('POST', '/sso/connections', {
       team_id: teamId,
       protocol: 'saml',
-      display_name: 'Mapped to nothing',
+      display_name: 'Rolled back',
       saml: { idp_metadata_xml: idp.metadata() },
-      attribute_mapping: { group_permissions: { Staff: ['never_defined_permission'] } },
+      attribute_mapping: { group_permissions: { Staff: ['rolled_back_staff'] } },
     });
     expect(created.status, created.text).toBe(201);
     const connection = created.body as { id: string; saml: { sp_entity_id: string } };
+    await sql
+      .raw(
+        `create function refuse_sso_membership() returns trigger language plpgsql as $$ begin
+           if new.team_id = '${teamId}' then
+             raise exception using errcode = 'unique_violation', message = 'membership refused by the test';
+           end if;
+           return new;
+         end $$;
+         create trigger refuse_sso_membership before insert on team_member for each row execute function refuse_sso_membership();`,
+      )
+      .execute(context.database.db);
     const email = newEmail('rolled-back');
     const errorPage = 'https://app.example.com/handler/error';
     const { location } = await flows.authorize(project, connection.id, { error_redirect_uri: errorPage });
     const request = TestSamlIdp.readRequest(location);
-    const response = await flows.postAcs(
-      connection.id,
-      await idp.response({
-        acsUrl: request.acsUrl,
-        audience: connection.saml.sp_entity_id,
-        email,
-        groups: ['Staff'],
-        inResponseTo: request.id,
-      }),
-    );
+    let response: Awaited<ReturnType<typeof flows.postAcs>>;
+    try {
+      response = await flows.postAcs(
+        connection.id,
+        await idp.response({
+          acsUrl: request.acsUrl,
+          audience: connection.saml.sp_entity_id,
+          email,
+          groups: ['Staff'],
+          inResponseTo: request.id,
+        }),
+      );
+    } finally {
+      await sql
+        .raw('drop trigger refuse_sso_membership on team_member; drop function refuse_sso_membership();')
+        .execute(context.database.db);
+    }
     expect(response.status, response.text).toBe(303);
     const refused = new URL(String(response.headers.location));
     expect(refused.origin + refused.pathname).toBe(errorPage);
-    expect(refused.searchParams.get('errorCode')).toBe('PERMISSION_NOT_FOUND');
+    expect(refused.searchParams.get('errorCode')).toBe('TEAM_MEMBERSHIP_ALREADY_EXISTS');
 
     const signedIn = await context.request({
       method: 'GET',

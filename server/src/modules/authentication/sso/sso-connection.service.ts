@@ -7,13 +7,14 @@ import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { AuditLog } from '../../administration/audit-log/index.ts';
 import { assertTrustedUrl } from '../../platform/projects/index.ts';
+import type { PermissionService } from '../../organisations/permissions/index.ts';
 import type { TeamService } from '../../organisations/teams/index.ts';
 import { readIdpMetadata } from './idp-metadata.ts';
 import { certificateFingerprint, createCertifiedKeyPair } from './key-pair.ts';
 import { oidcRedirectUri } from './oidc-relying-party.ts';
 import { samlEndpoints } from './saml-service-provider.ts';
 import { deleteConnection, findConnection, insertConnection, listConnections, updateConnection } from './sso.repository.ts';
-import type { IdpCertificate, OidcSettings, SamlSettings, SsoConnectionRow } from './sso.table.ts';
+import type { AttributeMapping, IdpCertificate, OidcSettings, SamlSettings, SsoConnectionRow } from './sso.table.ts';
 
 type Create = Schema<'SsoConnectionCreate'>;
 type Update = Schema<'SsoConnectionUpdate'>;
@@ -35,10 +36,12 @@ export class SsoConnectionService {
     private readonly cipher: AtRestCipher,
     private readonly publicUrl: string,
     private readonly auditLog: AuditLog,
+    private readonly permissions: PermissionService,
   ) {}
 
   async create(project: Project, body: Create): Promise<SsoConnectionRow> {
     await this.teams.get(project.id, body.team_id);
+    await this.assertMappingGrantable(project.id, body.attribute_mapping);
     const id = randomUUID();
     if (body.idp_initiated_redirect_url) assertTrustedUrl(project, body.idp_initiated_redirect_url);
     let settings: SamlSettings | OidcSettings;
@@ -81,6 +84,7 @@ export class SsoConnectionService {
     if ((body.saml && row.protocol !== 'saml') || (body.oidc && row.protocol !== 'oidc'))
       throw invalid(`this connection is ${row.protocol}; its settings are \`${row.protocol}\``);
     if (body.idp_initiated_redirect_url) assertTrustedUrl(project, body.idp_initiated_redirect_url);
+    await this.assertMappingGrantable(project.id, body.attribute_mapping);
     const changes: Parameters<typeof updateConnection>[3] = {};
     if (body.display_name !== undefined) changes.display_name = body.display_name;
     if (body.enabled !== undefined) changes.enabled = body.enabled;
@@ -104,6 +108,19 @@ export class SsoConnectionService {
       await this.audit(trx, project.id, 'sso.connection_updated', updated, { changed: Object.keys(changes).sort() });
       return updated;
     });
+  }
+
+  /**
+   * A group may only map to team permissions the project defines: a mapping to anything else would be found out
+   * only when someone of that group signs in. (A permission deleted later is skipped at sign-in.)
+   */
+  private async assertMappingGrantable(projectId: ProjectId, mapping: AttributeMapping | undefined): Promise<void> {
+    const table = mapping?.group_permissions ?? {};
+    const missing = await this.permissions.undefinedTeamPermissions(projectId, Object.values(table).flat());
+    const [first] = missing;
+    if (first === undefined) return;
+    const group = Object.keys(table).find((name) => table[name]?.includes(first));
+    throw invalid(`the group ${JSON.stringify(group)} maps to ${JSON.stringify(first)}, which is not a team permission of this project`);
   }
 
   async get(projectId: ProjectId, id: string): Promise<SsoConnectionRow> {

@@ -222,9 +222,29 @@ export class PermissionService {
   }
 
   async revokeTeam(projectId: ProjectId, teamId: string, userId: string, permissionId: string): Promise<void> {
-    if (!(await deleteTeamGrant(this.db, projectId, teamId, userId, permissionId)))
+    if (!(await this.revokeTeamIfHeld(projectId, teamId, userId, permissionId)))
       throw new TeamPermissionNotFoundError({ team_id: teamId, user_id: userId, permission_id: permissionId });
-    await this.events.record(this.db, projectId, 'team_permission.deleted', { id: permissionId, user_id: userId, team_id: teamId });
+  }
+
+  /** Revokes a direct team grant when there is one (false when there was none), in the caller's transaction. */
+  async revokeTeamIfHeld(
+    projectId: ProjectId,
+    teamId: string,
+    userId: string,
+    permissionId: string,
+    db: DbHandle = this.db,
+  ): Promise<boolean> {
+    if (!(await deleteTeamGrant(db, projectId, teamId, userId, permissionId))) return false;
+    await this.events.record(db, projectId, 'team_permission.deleted', { id: permissionId, user_id: userId, team_id: teamId });
+    return true;
+  }
+
+  /** The ids among `ids` that are not team permissions of the project now (the system team permissions count as defined). */
+  async undefinedTeamPermissions(projectId: ProjectId, ids: string[], db: DbHandle = this.db): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const known = new Set<string>(systemTeamPermissions);
+    for (const row of await listDefinitions(db, projectId, 'team')) known.add(row.id);
+    return [...new Set(ids)].filter((id) => !known.has(id));
   }
 
   async grantProject(projectId: ProjectId, userId: string, permissionId: string, db: DbHandle = this.db): Promise<void> {
