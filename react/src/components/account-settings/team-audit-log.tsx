@@ -47,7 +47,12 @@ export function TeamAuditLog({ teamId, teamName }: { teamId: string; teamName: s
 
   return (
     <section aria-label={t('teamAuditLog.title', { team: teamName })} className="gh-stack">
-      <form onSubmit={apply} noValidate aria-label={t('teamAuditLog.filters')}>
+      <form
+        onSubmit={apply}
+        noValidate
+        aria-label={t('teamAuditLog.filters')}
+        style={{ flexDirection: 'row', flexWrap: 'wrap', alignItems: 'end' }}
+      >
         <Field label={t('teamAuditLog.action')} name="audit-action" placeholder="team.member_added" {...field('action')} />
         <Field label={t('teamAuditLog.actor')} name="audit-actor" {...field('actor')} />
         <Field label={t('teamAuditLog.target')} name="audit-target" {...field('target')} />
@@ -55,7 +60,7 @@ export function TeamAuditLog({ teamId, teamName }: { teamId: string; teamName: s
         <Field label={t('teamAuditLog.until')} name="audit-until" type="datetime-local" {...field('until')} />
         <button type="submit">{t('teamAuditLog.apply')}</button>
       </form>
-      <table style={{ width: '100%', textAlign: 'start' }}>
+      <table style={{ width: '100%', textAlign: 'start', borderCollapse: 'collapse' }}>
         <caption>{t('teamAuditLog.title', { team: teamName })}</caption>
         <thead>
           <tr>

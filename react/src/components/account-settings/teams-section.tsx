@@ -69,7 +69,7 @@ function AuditLogIfAllowed({ team }: { team: TeamView }) {
   const { t } = useTranslation();
   if (!canAudit) return null;
   return (
-    <div className="gh-stack">
+    <div className="gh-stack" style={{ alignSelf: 'stretch' }}>
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
         {t('teamAuditLog.show', { team: team.display_name })}
       </button>
