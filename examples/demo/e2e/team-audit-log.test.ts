@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { expectAccessible } from './accessibility.ts';
 import { closePage, screenshots } from './chromium.ts';
 import { greetingOf, submitPasswordSignIn, withDemoInChromium } from './e2e-environment.ts';
 
@@ -75,6 +76,7 @@ describe("a team's audit log in the handler UI, in Chromium", () => {
       await expect.poll(() => entryRows(page).count(), wait).toBe(total);
       await expect.poll(() => page.getByRole('button', { name: 'More', exact: true }).count(), wait).toBe(0);
       await shot(page, 'all-pages');
+      await expectAccessible(page, 'the team audit log, every page shown');
 
       // Filtered by target: the plain member's joining, and nothing else.
       await page.getByLabel('Target', { exact: true }).fill(member.id);
