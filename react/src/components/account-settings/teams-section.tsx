@@ -1,14 +1,17 @@
-import { Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { TeamView } from '../../generated/hooks.schemas.ts';
 import { getGetCurrentUserQueryKey, getListTeamsQueryKey, useDeleteTeamMembership } from '../../generated/hooks.ts';
 import { useInvalidate } from '../../hooks/invalidate.ts';
 import { usePermission } from '../../hooks/use-permission.ts';
 import { useProject } from '../../hooks/use-project.ts';
 import { myTeamsParams, useTeams } from '../../hooks/use-teams.ts';
-import { RequestError } from '../../ui/form.tsx';
+import { Loading, RequestError } from '../../ui/form.tsx';
 import { CreateTeamForm } from '../create-team-form.tsx';
 import { InviteMemberForm } from '../invite-member-form.tsx';
 import { useTranslation } from '../../i18n/i18n-context.ts';
+
+// Loaded when opened: only a team's administrators read its audit log.
+const TeamAuditLog = lazy(async () => ({ default: (await import('./team-audit-log.tsx')).TeamAuditLog }));
 
 export function TeamsSection() {
   const teams = useTeams();
@@ -46,6 +49,9 @@ function TeamRow({ team }: { team: TeamView }) {
       <Suspense fallback={null}>
         <InviteIfAllowed team={team} />
       </Suspense>
+      <Suspense fallback={null}>
+        <AuditLogIfAllowed team={team} />
+      </Suspense>
     </li>
   );
 }
@@ -54,4 +60,24 @@ function TeamRow({ team }: { team: TeamView }) {
 function InviteIfAllowed({ team }: { team: TeamView }) {
   const canInvite = usePermission(team, '$invite_members');
   return canInvite ? <InviteMemberForm teamId={team.id} teamName={team.display_name} /> : null;
+}
+
+/** Only members who administer the team (`$update_team`, as the API requires) see its audit log. */
+function AuditLogIfAllowed({ team }: { team: TeamView }) {
+  const canAudit = usePermission(team, '$update_team');
+  const [open, setOpen] = useState(false);
+  const { t } = useTranslation();
+  if (!canAudit) return null;
+  return (
+    <div className="gh-stack" style={{ alignSelf: 'stretch' }}>
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {t('teamAuditLog.show', { team: team.display_name })}
+      </button>
+      {open ? (
+        <Suspense fallback={<Loading />}>
+          <TeamAuditLog teamId={team.id} teamName={team.display_name} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
 }

@@ -419,6 +419,48 @@ export const messages: Messages = {
  "team.switcherLabel": [
   "الفريق"
  ],
+ "teamAuditLog.action": [
+  "الإجراء"
+ ],
+ "teamAuditLog.actor": [
+  "المنفّذ"
+ ],
+ "teamAuditLog.apply": [
+  "تطبيق عوامل التصفية"
+ ],
+ "teamAuditLog.filters": [
+  "تصفية سجل التدقيق"
+ ],
+ "teamAuditLog.more": [
+  "المزيد"
+ ],
+ "teamAuditLog.none": [
+  "لا توجد إدخالات مطابقة."
+ ],
+ "teamAuditLog.show": [
+  "سجل التدقيق لـ ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.since": [
+  "من"
+ ],
+ "teamAuditLog.target": [
+  "الهدف"
+ ],
+ "teamAuditLog.title": [
+  "سجل التدقيق لـ ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.until": [
+  "حتى"
+ ],
+ "teamAuditLog.when": [
+  "الوقت"
+ ],
  "teams.leave": [
   "مغادرة"
  ],

@@ -420,6 +420,48 @@ export const messages: Messages = {
  "team.switcherLabel": [
   "Aktives Team"
  ],
+ "teamAuditLog.action": [
+  "Aktion"
+ ],
+ "teamAuditLog.actor": [
+  "Akteur"
+ ],
+ "teamAuditLog.apply": [
+  "Filter anwenden"
+ ],
+ "teamAuditLog.filters": [
+  "Audit-Log filtern"
+ ],
+ "teamAuditLog.more": [
+  "Mehr"
+ ],
+ "teamAuditLog.none": [
+  "Keine passenden Einträge."
+ ],
+ "teamAuditLog.show": [
+  "Audit-Log von ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.since": [
+  "Von"
+ ],
+ "teamAuditLog.target": [
+  "Ziel"
+ ],
+ "teamAuditLog.title": [
+  "Audit-Log von ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.until": [
+  "Bis"
+ ],
+ "teamAuditLog.when": [
+  "Zeitpunkt"
+ ],
  "teams.leave": [
   "Verlassen"
  ],

@@ -646,6 +646,72 @@ export const messages: Messages = {
   "Ţéåm",
   "⟧"
  ],
+ "teamAuditLog.action": [
+  "⟦",
+  "Åçţîöñ",
+  "⟧"
+ ],
+ "teamAuditLog.actor": [
+  "⟦",
+  "Åçţöŕ",
+  "⟧"
+ ],
+ "teamAuditLog.apply": [
+  "⟦",
+  "Åppĺý fîĺţéŕš",
+  "⟧"
+ ],
+ "teamAuditLog.filters": [
+  "⟦",
+  "Fîĺţéŕ ţĥé åûđîţ ĺöĝ",
+  "⟧"
+ ],
+ "teamAuditLog.more": [
+  "⟦",
+  "Möŕé",
+  "⟧"
+ ],
+ "teamAuditLog.none": [
+  "⟦",
+  "Ñö éñţŕîéš måţçĥ.",
+  "⟧"
+ ],
+ "teamAuditLog.show": [
+  "⟦",
+  "Åûđîţ ĺöĝ öf ",
+  [
+   "team"
+  ],
+  "⟧"
+ ],
+ "teamAuditLog.since": [
+  "⟦",
+  "Fŕöm",
+  "⟧"
+ ],
+ "teamAuditLog.target": [
+  "⟦",
+  "Ţåŕĝéţ",
+  "⟧"
+ ],
+ "teamAuditLog.title": [
+  "⟦",
+  "Åûđîţ ĺöĝ öf ",
+  [
+   "team"
+  ],
+  "⟧"
+ ],
+ "teamAuditLog.until": [
+  "⟦",
+  "Ûñţîĺ",
+  "⟧"
+ ],
+ "teamAuditLog.when": [
+  "⟦",
+  "Wĥéñ",
+  "⟧"
+ ],
  "teams.leave": [
   "⟦",
   "Ĺéåvé",

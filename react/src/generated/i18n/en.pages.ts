@@ -418,6 +418,48 @@ export const messages: Messages = {
  "team.switcherLabel": [
   "Team"
  ],
+ "teamAuditLog.action": [
+  "Action"
+ ],
+ "teamAuditLog.actor": [
+  "Actor"
+ ],
+ "teamAuditLog.apply": [
+  "Apply filters"
+ ],
+ "teamAuditLog.filters": [
+  "Filter the audit log"
+ ],
+ "teamAuditLog.more": [
+  "More"
+ ],
+ "teamAuditLog.none": [
+  "No entries match."
+ ],
+ "teamAuditLog.show": [
+  "Audit log of ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.since": [
+  "From"
+ ],
+ "teamAuditLog.target": [
+  "Target"
+ ],
+ "teamAuditLog.title": [
+  "Audit log of ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.until": [
+  "Until"
+ ],
+ "teamAuditLog.when": [
+  "When"
+ ],
  "teams.leave": [
   "Leave"
  ],

@@ -418,6 +418,48 @@ export const messages: Messages = {
  "team.switcherLabel": [
   "Equipo"
  ],
+ "teamAuditLog.action": [
+  "Acción"
+ ],
+ "teamAuditLog.actor": [
+  "Autor"
+ ],
+ "teamAuditLog.apply": [
+  "Aplicar filtros"
+ ],
+ "teamAuditLog.filters": [
+  "Filtrar el registro de auditoría"
+ ],
+ "teamAuditLog.more": [
+  "Más"
+ ],
+ "teamAuditLog.none": [
+  "Ninguna entrada coincide."
+ ],
+ "teamAuditLog.show": [
+  "Registro de auditoría de ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.since": [
+  "Desde"
+ ],
+ "teamAuditLog.target": [
+  "Objetivo"
+ ],
+ "teamAuditLog.title": [
+  "Registro de auditoría de ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.until": [
+  "Hasta"
+ ],
+ "teamAuditLog.when": [
+  "Cuándo"
+ ],
  "teams.leave": [
   "Salir"
  ],

@@ -418,6 +418,48 @@ export const messages: Messages = {
  "team.switcherLabel": [
   "Équipe"
  ],
+ "teamAuditLog.action": [
+  "Opération"
+ ],
+ "teamAuditLog.actor": [
+  "Auteur"
+ ],
+ "teamAuditLog.apply": [
+  "Appliquer les filtres"
+ ],
+ "teamAuditLog.filters": [
+  "Filtrer le journal d'audit"
+ ],
+ "teamAuditLog.more": [
+  "Plus"
+ ],
+ "teamAuditLog.none": [
+  "Aucune entrée ne correspond."
+ ],
+ "teamAuditLog.show": [
+  "Journal d'audit de ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.since": [
+  "Du"
+ ],
+ "teamAuditLog.target": [
+  "Cible"
+ ],
+ "teamAuditLog.title": [
+  "Journal d'audit de ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.until": [
+  "Jusqu'au"
+ ],
+ "teamAuditLog.when": [
+  "Date"
+ ],
  "teams.leave": [
   "Quitter"
  ],

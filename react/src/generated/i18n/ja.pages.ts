@@ -413,6 +413,48 @@ export const messages: Messages = {
  "team.switcherLabel": [
   "チーム"
  ],
+ "teamAuditLog.action": [
+  "操作"
+ ],
+ "teamAuditLog.actor": [
+  "実行者"
+ ],
+ "teamAuditLog.apply": [
+  "絞り込む"
+ ],
+ "teamAuditLog.filters": [
+  "監査ログを絞り込む"
+ ],
+ "teamAuditLog.more": [
+  "さらに表示"
+ ],
+ "teamAuditLog.none": [
+  "該当するエントリはありません。"
+ ],
+ "teamAuditLog.show": [
+  [
+   "team"
+  ],
+  " の監査ログ"
+ ],
+ "teamAuditLog.since": [
+  "開始"
+ ],
+ "teamAuditLog.target": [
+  "対象"
+ ],
+ "teamAuditLog.title": [
+  [
+   "team"
+  ],
+  " の監査ログ"
+ ],
+ "teamAuditLog.until": [
+  "終了"
+ ],
+ "teamAuditLog.when": [
+  "日時"
+ ],
  "teams.leave": [
   "脱退"
  ],

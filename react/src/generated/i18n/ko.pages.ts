@@ -413,6 +413,48 @@ export const messages: Messages = {
  "team.switcherLabel": [
   "팀"
  ],
+ "teamAuditLog.action": [
+  "작업"
+ ],
+ "teamAuditLog.actor": [
+  "수행자"
+ ],
+ "teamAuditLog.apply": [
+  "필터 적용"
+ ],
+ "teamAuditLog.filters": [
+  "감사 로그 필터"
+ ],
+ "teamAuditLog.more": [
+  "더 보기"
+ ],
+ "teamAuditLog.none": [
+  "일치하는 항목이 없습니다."
+ ],
+ "teamAuditLog.show": [
+  [
+   "team"
+  ],
+  " 감사 로그"
+ ],
+ "teamAuditLog.since": [
+  "시작"
+ ],
+ "teamAuditLog.target": [
+  "대상"
+ ],
+ "teamAuditLog.title": [
+  [
+   "team"
+  ],
+  " 감사 로그"
+ ],
+ "teamAuditLog.until": [
+  "종료"
+ ],
+ "teamAuditLog.when": [
+  "시간"
+ ],
  "teams.leave": [
   "나가기"
  ],

@@ -418,6 +418,48 @@ export const messages: Messages = {
  "team.switcherLabel": [
   "Equipe"
  ],
+ "teamAuditLog.action": [
+  "Ação"
+ ],
+ "teamAuditLog.actor": [
+  "Autor"
+ ],
+ "teamAuditLog.apply": [
+  "Aplicar filtros"
+ ],
+ "teamAuditLog.filters": [
+  "Filtrar o log de auditoria"
+ ],
+ "teamAuditLog.more": [
+  "Mais"
+ ],
+ "teamAuditLog.none": [
+  "Nenhuma entrada corresponde."
+ ],
+ "teamAuditLog.show": [
+  "Log de auditoria de ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.since": [
+  "De"
+ ],
+ "teamAuditLog.target": [
+  "Alvo"
+ ],
+ "teamAuditLog.title": [
+  "Log de auditoria de ",
+  [
+   "team"
+  ]
+ ],
+ "teamAuditLog.until": [
+  "Até"
+ ],
+ "teamAuditLog.when": [
+  "Quando"
+ ],
  "teams.leave": [
   "Sair da equipe"
  ],

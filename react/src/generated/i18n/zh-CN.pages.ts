@@ -417,6 +417,48 @@ export const messages: Messages = {
  "team.switcherLabel": [
   "团队"
  ],
+ "teamAuditLog.action": [
+  "操作"
+ ],
+ "teamAuditLog.actor": [
+  "执行者"
+ ],
+ "teamAuditLog.apply": [
+  "应用筛选"
+ ],
+ "teamAuditLog.filters": [
+  "筛选审计日志"
+ ],
+ "teamAuditLog.more": [
+  "更多"
+ ],
+ "teamAuditLog.none": [
+  "没有匹配的条目。"
+ ],
+ "teamAuditLog.show": [
+  [
+   "team"
+  ],
+  " 的审计日志"
+ ],
+ "teamAuditLog.since": [
+  "开始"
+ ],
+ "teamAuditLog.target": [
+  "对象"
+ ],
+ "teamAuditLog.title": [
+  [
+   "team"
+  ],
+  " 的审计日志"
+ ],
+ "teamAuditLog.until": [
+  "结束"
+ ],
+ "teamAuditLog.when": [
+  "时间"
+ ],
  "teams.leave": [
   "退出"
  ],
