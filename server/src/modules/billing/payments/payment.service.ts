@@ -27,11 +27,12 @@ import {
 } from './customer-product.repository.ts';
 import { applyItemChange, type ItemState, lockCustomer, type ProductsSnapshot, readItemState } from './item-ledger.repository.ts';
 import { type Audience, toCustomerProduct, toDefaultCustomerProduct } from './payment-views.ts';
+import type { Customer } from './customer.ts';
 import { assertCanOwn, conflictsFor } from './product-ownership.ts';
-import { switchOptionsOf } from './product-switch.ts';
+import { switchOptionsOf } from './switch-options.ts';
 import { isUuid } from '../../../lib/uuid.ts';
 
-export type Customer = { type: CustomerType; id: string };
+export type { Customer } from './customer.ts';
 type CustomerProduct = components['schemas']['CustomerProduct'];
 export type ProductSource = 'grant' | 'test_mode' | 'stripe';
 

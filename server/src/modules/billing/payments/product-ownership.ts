@@ -1,7 +1,7 @@
 import { ProductAlreadyGrantedError, ProductCustomerTypeDoesNotMatchError } from '@gatehouse/protocol/errors';
 import { conflictsOf, type Product } from './catalogue.ts';
 import type { CustomerProductRow } from './customer-product.repository.ts';
-import type { Customer } from './payment.service.ts';
+import type { Customer } from './customer.ts';
 
 /** The checks before a customer gets a product: its type, and a non-stackable one owned already. */
 export function assertCanOwn(customer: Customer, productId: string | null, product: Product, owned: readonly CustomerProductRow[]): void {

@@ -1,15 +1,13 @@
-import type { components } from '@gatehouse/protocol/api-types';
 import { NewPurchasesBlockedError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../../db/handle.ts';
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { Project } from '../../../tenancy/project.ts';
-import type { Catalogue, Currency, Price, Product } from './catalogue.ts';
+import type { Currency, Price, Product } from './catalogue.ts';
 import { type CustomerProductRow, listCustomerProductRows } from './customer-product.repository.ts';
-import type { Customer, PaymentService } from './payment.service.ts';
-import { type Audience, toInlineProduct } from './payment-views.ts';
+import type { Customer } from './customer.ts';
+import type { PaymentService } from './payment.service.ts';
+import type { Audience } from './payment-views.ts';
 import { assertCanOwn } from './product-ownership.ts';
-
-type CustomerProduct = components['schemas']['CustomerProduct'];
 
 /** A switch the rules allow (planSwitch). */
 export type SwitchPlan = {
@@ -24,21 +22,6 @@ export type SwitchPlan = {
   currency: string | null;
   amount: string | null;
 };
-
-/** The products of its line an owned product can be switched to (for this caller: server-only ones are the server's). */
-export function switchOptionsOf(catalogue: Catalogue, row: CustomerProductRow, audience: Audience): CustomerProduct['switch_options'] {
-  const product = row.product as Product;
-  if (!row.product_id || !product.productLineId) return [];
-  return [...catalogue.products.values()]
-    .filter(
-      (other) =>
-        other.id !== row.product_id &&
-        other.productLineId === product.productLineId &&
-        other.prices !== 'include-by-default' &&
-        (audience === 'server' || !other.serverOnly),
-    )
-    .map((other) => ({ product_id: other.id, product: toInlineProduct(other, audience) }));
-}
 
 /**
  * The checks of a switch from one product of a line to another, before anything is charged: new
