@@ -34,7 +34,7 @@ const TeamPage = lazyPage(() => import('./pages/team.tsx'), 'TeamPage');
 const TeamsPage = lazyPage(() => import('./pages/teams.tsx'), 'TeamsPage');
 const UserPage = lazyPage(() => import('./pages/user.tsx'), 'UserPage');
 const UsersPage = lazyPage(() => import('./pages/users.tsx'), 'UsersPage');
-const WebhookLogPage = lazyPage(() => import('./pages/webhooks.tsx'), 'WebhookLogPage');
+const WebhookLogPage = lazyPage(() => import('./pages/webhook-log.tsx'), 'WebhookLogPage');
 const WebhooksPage = lazyPage(() => import('./pages/webhooks.tsx'), 'WebhooksPage');
 const DataVaultPage = lazyPage(() => import('./pages/data-vault.tsx'), 'DataVaultPage');
 const PaymentTransactionsPage = lazyPage(() => import('./pages/payment-transactions.tsx'), 'PaymentTransactionsPage');

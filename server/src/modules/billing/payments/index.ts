@@ -17,6 +17,7 @@ import { PaymentService } from './payment.service.ts';
 import { paymentHandlers } from './payments.routes.ts';
 import { StripeGateway } from './stripe-gateway.ts';
 import { StripeService } from './stripe.service.ts';
+import { StripeWebhookService } from './stripe-webhook.service.ts';
 import { TransactionService } from './transaction.service.ts';
 
 /** Payments (docs/protocol/endpoints.md §22): the catalogue in the config, items and their ledger, products customers own,
@@ -47,12 +48,13 @@ export const paymentsModule = defineModule({
           connectJsUrl: settings.stripeConnectJsUrl ?? defaultStripeConnectJsUrl,
         }
       : null;
-    const stripe = new StripeService(db, gateway, payments, transactions, projects, `${publicUrl}/dashboard`, browser);
+    const stripe = new StripeService(db, gateway, payments, `${publicUrl}/dashboard`, browser);
     return {
       payments,
       purchases: new PurchaseService(db, payments, projects, stripe, publicUrl),
       transactions,
       stripe,
+      stripeWebhooks: new StripeWebhookService(db, gateway, payments, transactions, projects),
     };
   },
   handlers: paymentHandlers,

@@ -6,9 +6,6 @@ import {
   ItemNotFoundError,
   ItemQuantityInsufficientAmountError,
   ItemQuantityOutOfRangeError,
-  NewPurchasesBlockedError,
-  ProductAlreadyGrantedError,
-  ProductCustomerTypeDoesNotMatchError,
   ProductDoesNotExistError,
   UserAuthenticationRequiredError,
 } from '@gatehouse/protocol/errors';
@@ -20,16 +17,7 @@ import type { Project } from '../../../tenancy/project.ts';
 import type { EventLog, EventPayload } from '../../platform/events/index.ts';
 import type { TeamService } from '../../organisations/teams/index.ts';
 import type { UserService } from '../../identity/users/index.ts';
-import {
-  type Catalogue,
-  type Currency,
-  type CustomerType,
-  conflictsOf,
-  type Price,
-  type Product,
-  parseCatalogue,
-  parseInlineProduct,
-} from './catalogue.ts';
+import { type Catalogue, type CustomerType, type Product, parseCatalogue, parseInlineProduct } from './catalogue.ts';
 import { currentPeriodEnd, grantedQuantity, type Holding, maxItemQuantity } from './item-quantity.ts';
 import {
   type CustomerProductRow,
@@ -38,10 +26,13 @@ import {
   listCustomerProductRows,
 } from './customer-product.repository.ts';
 import { applyItemChange, type ItemState, lockCustomer, type ProductsSnapshot, readItemState } from './item-ledger.repository.ts';
-import { type Audience, toCustomerProduct, toDefaultCustomerProduct, toInlineProduct } from './payment-views.ts';
+import { type Audience, toCustomerProduct, toDefaultCustomerProduct } from './payment-views.ts';
+import type { Customer } from './customer.ts';
+import { assertCanOwn, conflictsFor } from './product-ownership.ts';
+import { switchOptionsOf } from './switch-options.ts';
 import { isUuid } from '../../../lib/uuid.ts';
 
-export type Customer = { type: CustomerType; id: string };
+export type { Customer } from './customer.ts';
 type CustomerProduct = components['schemas']['CustomerProduct'];
 export type ProductSource = 'grant' | 'test_mode' | 'stripe';
 
@@ -220,24 +211,10 @@ export class PaymentService {
     const active = rows.filter((row) => row.status === 'active');
     const all: CustomerProduct[] = [
       ...this.defaultProductsOf(catalogue, customer, rows).map((product) => toDefaultCustomerProduct(product, audience)),
-      ...active.map((row) => toCustomerProduct(row, audience, this.switchOptionsOf(catalogue, row, audience))),
+      ...active.map((row) => toCustomerProduct(row, audience, switchOptionsOf(catalogue, row, audience))),
     ];
     const end = page.limit === undefined ? all.length : page.offset + page.limit;
     return { items: all.slice(page.offset, end), nextOffset: end < all.length ? end : null };
-  }
-
-  private switchOptionsOf(catalogue: Catalogue, row: CustomerProductRow, audience: Audience): CustomerProduct['switch_options'] {
-    const product = row.product as Product;
-    if (!row.product_id || !product.productLineId) return [];
-    return [...catalogue.products.values()]
-      .filter(
-        (other) =>
-          other.id !== row.product_id &&
-          other.productLineId === product.productLineId &&
-          other.prices !== 'include-by-default' &&
-          (audience === 'server' || !other.serverOnly),
-      )
-      .map((other) => ({ product_id: other.id, product: toInlineProduct(other, audience) }));
   }
 
   /** A catalogue product by id for this caller: server-only products do not exist for clients. */
@@ -260,33 +237,6 @@ export class PaymentService {
       throw new PlainHttpError(400, 'Exactly one of product_id and product_inline is required.');
     if (input.product_id !== undefined) return { id: input.product_id, product: this.productFor(project, input.product_id, audience) };
     return { id: null, product: parseInlineProduct(input.product_inline as Record<string, unknown>, this.catalogueOf(project)) };
-  }
-
-  /** The checks before a customer gets a product: its type, and a non-stackable one owned already. */
-  assertCanOwn(customer: Customer, productId: string | null, product: Product, owned: readonly CustomerProductRow[]): void {
-    if (product.customerType !== customer.type) {
-      throw new ProductCustomerTypeDoesNotMatchError({
-        product_id: productId,
-        customer_id: customer.id,
-        product_customer_type: product.customerType,
-        actual_customer_type: customer.type,
-      } as never);
-    }
-    if (productId !== null && !product.stackable && owned.some((row) => row.status === 'active' && row.product_id === productId)) {
-      throw new ProductAlreadyGrantedError({ product_id: productId, customer_id: customer.id });
-    }
-  }
-
-  /** The products of the same line the customer owns that the product would exclude. */
-  conflictsFor(product: Product, owned: readonly CustomerProductRow[]): CustomerProductRow[] {
-    const active = owned.filter((row) => row.status === 'active' && row.product_id !== null);
-    const conflicting = new Set(
-      conflictsOf(
-        product,
-        active.map((row) => row.product as Product),
-      ).map((other) => other.id),
-    );
-    return active.filter((row) => conflicting.has((row.product as Product).id));
   }
 
   /**
@@ -328,9 +278,9 @@ export class PaymentService {
             row.price_id === (input.priceId ?? null)),
       );
       if (known) return { id: known.id, created: false };
-      this.assertCanOwn(customer, input.productId, input.product, owned);
+      assertCanOwn(customer, input.productId, input.product, owned);
       const now = new Date();
-      for (const row of this.conflictsFor(input.product, owned)) await this.end(trx, project, row, 'canceled', now);
+      for (const row of conflictsFor(input.product, owned)) await this.end(trx, project, row, 'canceled', now);
       const id = randomUUID();
       const price = input.priceId && input.product.prices !== 'include-by-default' ? input.product.prices[input.priceId] : undefined;
       await insertCustomerProduct(trx, {
@@ -391,68 +341,6 @@ export class PaymentService {
       for (const row of targets) await this.end(trx, project, row, 'canceled', now);
     });
   }
-
-  /**
-   * The checks of a switch from one product of a line to another, before anything is charged: new
-   * purchases allowed, both products of one line, `from` owned, the price and quantity, and that the
-   * customer may own the target. `charge`: the target is paid and the project is not in test mode
-   * (Stripe mode charges the customer's default payment method; see StripeService.switchProduct).
-   */
-  async planSwitch(
-    project: Project,
-    customer: Customer,
-    input: { from: string; to: string; priceId?: string; quantity?: number },
-    audience: Audience,
-  ): Promise<SwitchPlan> {
-    const catalogue = this.catalogueOf(project);
-    if (catalogue.blockNewPurchases) throw new NewPurchasesBlockedError();
-    const from = this.productFor(project, input.from, audience);
-    const to = this.productFor(project, input.to, audience);
-    if (!from.productLineId || from.productLineId !== to.productLineId)
-      throw new PlainHttpError(400, `Products ${input.from} and ${input.to} are not in the same product line.`);
-    const owned = await listCustomerProductRows(this.db, project.id, customer);
-    const fromRow = owned.find((row) => row.status === 'active' && row.product_id === input.from);
-    if (!fromRow) throw new PlainHttpError(404, `The customer has no active product ${input.from}.`);
-    const prices = to.prices === 'include-by-default' ? {} : to.prices;
-    const priceId = input.priceId ?? Object.keys(prices)[0] ?? null;
-    if (priceId !== null && !Object.hasOwn(prices, priceId)) throw new PlainHttpError(400, `Product ${input.to} has no price ${priceId}.`);
-    const quantity = input.quantity ?? 1;
-    if (quantity !== 1 && !to.stackable)
-      throw new PlainHttpError(400, 'A product that is not stackable can only be owned once (quantity 1).');
-    this.assertCanOwn(customer, input.to, to, owned);
-    const charge = priceId !== null && !catalogue.testMode;
-    // Unreachable by a client: the switch operation's schema takes users and teams only (products.test.ts proves it),
-    // and a custom customer has no saved payment method to charge off-session.
-    if (charge && customer.type === 'custom') throw new Error('planSwitch: only users and teams can switch to a paid product');
-    const price = priceId === null ? undefined : prices[priceId];
-    const [currency, amount] = price ? pickAmount(price.amounts) : [null, null];
-    return { fromRow, toId: input.to, to, priceId, price, quantity, charge, currency, amount };
-  }
-
-  /**
-   * Completes a planned switch: the customer gets the target (ending `from`, its line's conflict) as a
-   * test-mode purchase, a free grant, or the Stripe payment that paid for it.
-   */
-  async applySwitch(
-    project: Project,
-    customer: Customer,
-    plan: SwitchPlan,
-    paid?: { subscriptionId: string | null; paymentIntentId: string | null; currentPeriodEnd: Date | null },
-  ): Promise<void> {
-    const testMode = this.catalogueOf(project).testMode;
-    await this.grant(project, customer, {
-      productId: plan.toId,
-      product: plan.to,
-      quantity: plan.quantity,
-      priceId: plan.priceId,
-      source: paid ? 'stripe' : testMode && plan.priceId ? 'test_mode' : 'grant',
-      amount: plan.amount,
-      currency: plan.currency,
-      stripeSubscriptionId: paid?.subscriptionId ?? null,
-      stripePaymentIntentId: paid?.paymentIntentId ?? null,
-      currentPeriodEnd: paid?.currentPeriodEnd ?? null,
-    });
-  }
 }
 
 /** What a grant gives (see PaymentService.grant). */
@@ -468,27 +356,6 @@ export type GrantInput = {
   stripePaymentIntentId?: string | null;
   currentPeriodEnd?: Date | null;
 };
-
-/** A switch the rules allow (PaymentService.planSwitch). */
-export type SwitchPlan = {
-  fromRow: CustomerProductRow;
-  toId: string;
-  to: Product;
-  priceId: string | null;
-  price: Price | undefined;
-  quantity: number;
-  /** Paid outside test mode: Stripe charges the customer's default payment method. */
-  charge: boolean;
-  currency: string | null;
-  amount: string | null;
-};
-
-/** The amount a purchase records: USD when the price has it, else its first currency. */
-export function pickAmount(amounts: Partial<Record<Currency, string>>): [Currency, string] {
-  if (amounts.USD !== undefined) return ['USD', amounts.USD];
-  const [first] = Object.entries(amounts);
-  return first ? [first[0] as Currency, first[1] as string] : ['USD', '0'];
-}
 
 /** A default product's included items as grants of the current period only. */
 function withCurrentPeriodOnly(product: Product): Product {

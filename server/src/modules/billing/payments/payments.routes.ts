@@ -7,6 +7,7 @@ import type { Audience } from './payment-views.ts';
 import { checkoutPage, unusableCodePage } from './checkout-page.ts';
 import type { PurchaseService } from './purchase.service.ts';
 import type { StripeService } from './stripe.service.ts';
+import type { StripeWebhookService } from './stripe-webhook.service.ts';
 import type { TransactionService } from './transaction.service.ts';
 
 const audienceOf = (auth: RequestAuth): Audience => (auth.accessType === 'client' ? 'client' : 'server');
@@ -16,8 +17,9 @@ export function paymentHandlers(services: {
   purchases: PurchaseService;
   transactions: TransactionService;
   stripe: StripeService;
+  stripeWebhooks: StripeWebhookService;
 }) {
-  const { payments, purchases, transactions, stripe } = services;
+  const { payments, purchases, transactions, stripe, stripeWebhooks } = services;
   /** The addressed customer, after checking the caller may address it. */
   const customerOf = async (auth: RequestAuth, params: { customer_type: CustomerType; customer_id: string }): Promise<Customer> => {
     const customer = { type: params.customer_type, id: params.customer_id };
@@ -193,7 +195,7 @@ export function paymentHandlers(services: {
 
     receiveStripeWebhook: async (request) => {
       const signature = request.headers['stripe-signature'];
-      return stripe.receive(request.rawBody ?? '', typeof signature === 'string' ? signature : undefined);
+      return stripeWebhooks.receive(request.rawBody ?? '', typeof signature === 'string' ? signature : undefined);
     },
   } satisfies Partial<OperationHandlers>;
 }

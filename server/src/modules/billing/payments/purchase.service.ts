@@ -19,6 +19,7 @@ import { listCustomerProductRows } from './customer-product.repository.ts';
 import { findPurchaseCode, insertPurchaseCode, type PurchaseCodeRow, usePurchaseCode } from './purchase-code.repository.ts';
 import type { Customer, PaymentService } from './payment.service.ts';
 import { type Audience, toInlineProduct } from './payment-views.ts';
+import { assertCanOwn, conflictsFor } from './product-ownership.ts';
 
 type PurchaseCodeDetails = components['schemas']['PurchaseCodeDetails'];
 const codeLifetimeMillis = 24 * 3_600_000;
@@ -54,7 +55,7 @@ export class PurchaseService {
     if (input.return_url !== undefined) assertTrustedUrl(project, input.return_url);
     await this.payments.assertCustomerExists(project, customer);
     const owned = await listCustomerProductRows(this.db, project.id, customer);
-    this.payments.assertCanOwn(customer, id, product, owned);
+    assertCanOwn(customer, id, product, owned);
     const fullCode = `${project.id}_${randomBase32(45)}`;
     const now = new Date();
     await insertPurchaseCode(this.db, {
@@ -108,9 +109,10 @@ export class PurchaseService {
       already_bought_non_stackable:
         !purchase.product.stackable &&
         owned.some((row) => row.status === 'active' && row.product_id !== null && row.product_id === purchase.code.product_id),
-      conflicting_products: this.payments
-        .conflictsFor(purchase.product, owned)
-        .map((row) => ({ product_id: row.product_id as string, display_name: (row.product as Product).displayName })),
+      conflicting_products: conflictsFor(purchase.product, owned).map((row) => ({
+        product_id: row.product_id as string,
+        display_name: (row.product as Product).displayName,
+      })),
       test_mode: catalogue.testMode,
       charges_enabled: stripeAccount?.chargesEnabled ?? false,
     };
@@ -136,7 +138,7 @@ export class PurchaseService {
     ) {
       throw new ProductAlreadyGrantedError({ product_id: code.product_id, customer_id: customer.id });
     }
-    const conflicts = this.payments.conflictsFor(product, owned);
+    const conflicts = conflictsFor(product, owned);
     if (conflicts.length > 0) {
       throw new ProductLineConflictError({
         product_id: code.product_id,

@@ -1,19 +1,16 @@
 import type Stripe from 'stripe';
+import { methodConfigOf, updateMethodConfigOf } from './stripe-method-config.ts';
+import {
+  type ChargeOutcome,
+  chargeOffSession,
+  createPaidSubscription,
+  type OffSessionPayment,
+  type OffSessionSubscription,
+  type PaidSubscription,
+  switchSubscription,
+} from './stripe-off-session.ts';
 import type { PaymentSettings } from './payment-settings.ts';
-
-/** Display names of Stripe's payment method types (the rest: the type in words). */
-const methodNames: Record<string, string> = {
-  card: 'Card',
-  link: 'Link',
-  apple_pay: 'Apple Pay',
-  google_pay: 'Google Pay',
-  us_bank_account: 'US bank account',
-  sepa_debit: 'SEPA Direct Debit',
-  ideal: 'iDEAL',
-  klarna: 'Klarna',
-  afterpay_clearpay: 'Afterpay / Clearpay',
-  cashapp: 'Cash App Pay',
-};
+import { isNotFound, type StripeSdk } from './stripe-sdk.ts';
 
 /** Signature tolerance of the webhook: Stripe's default, 5 minutes. */
 const webhookToleranceSeconds = 300;
@@ -24,7 +21,7 @@ const webhookToleranceSeconds = 300;
  * and the webhook signature check. The SDK loads at the first call (issue #20: idle memory).
  */
 export class StripeGateway {
-  private client: Promise<{ stripe: Stripe; errors: typeof Stripe.errors }> | undefined;
+  private client: Promise<StripeSdk> | undefined;
 
   constructor(
     private readonly secretKey: string,
@@ -32,7 +29,7 @@ export class StripeGateway {
     private readonly apiUrl: string | null,
   ) {}
 
-  private sdk(): Promise<{ stripe: Stripe; errors: typeof Stripe.errors }> {
+  private sdk(): Promise<StripeSdk> {
     this.client ??= import('stripe').then(({ default: StripeSdk }) => ({ stripe: this.create(StripeSdk), errors: StripeSdk.errors }));
     return this.client;
   }
@@ -83,7 +80,7 @@ export class StripeGateway {
     try {
       return await this.account(accountId);
     } catch (error) {
-      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      if (isNotFound(errors, error)) return null;
       throw error;
     }
   }
@@ -206,29 +203,6 @@ export class StripeGateway {
     return secret;
   }
 
-  /**
-   * Runs an off-session charge: a card Stripe refuses (declined, or its bank asks the customer to
-   * authenticate, which nobody can do off-session) is an answer, not an exception.
-   */
-  private async charging<T>(run: (stripe: Stripe) => Promise<T>): Promise<ChargeOutcome<T>> {
-    const { stripe, errors } = await this.sdk();
-    try {
-      return { ok: true, value: await run(stripe) };
-    } catch (error) {
-      if (!(error instanceof errors.StripeCardError)) throw error;
-      const intent = (error.raw as { payment_intent?: { status?: string } } | undefined)?.payment_intent;
-      const code = error.code ?? null;
-      return {
-        ok: false,
-        requiresAction:
-          intent?.status === 'requires_action' ||
-          code === 'authentication_required' ||
-          code === 'subscription_payment_intent_requires_action',
-        declineCode: error.decline_code || code,
-      };
-    }
-  }
-
   /** The subscription's first item (what a switch replaces) and its status; null when Stripe knows no such subscription. */
   async subscriptionItem(accountId: string, subscriptionId: string): Promise<{ itemId: string; status: string } | null> {
     const { stripe, errors } = await this.sdk();
@@ -237,89 +211,28 @@ export class StripeGateway {
       const item = subscription.items.data[0];
       return item ? { itemId: item.id, status: subscription.status } : null;
     } catch (error) {
-      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      if (isNotFound(errors, error)) return null;
       throw error;
     }
   }
 
-  /**
-   * A subscription on the connected account paid at once with the customer's saved payment method,
-   * off-session (`error_if_incomplete`: Stripe creates nothing when the first invoice cannot be paid).
-   */
-  createPaidSubscription(accountId: string, input: OffSessionSubscription): Promise<ChargeOutcome<PaidSubscription>> {
-    return this.charging(async (stripe) => {
-      const subscription = await stripe.subscriptions.create(
-        {
-          customer: input.customerId,
-          default_payment_method: input.paymentMethodId,
-          off_session: true,
-          payment_behavior: 'error_if_incomplete',
-          items: [{ price_data: priceDataOf(input), quantity: input.quantity }],
-          metadata: input.metadata,
-        },
-        { stripeAccount: accountId },
-      );
-      return paidSubscriptionOf(subscription);
-    });
+  /** An off-session subscription paid at once (stripe-off-session.ts). */
+  async createPaidSubscription(accountId: string, input: OffSessionSubscription): Promise<ChargeOutcome<PaidSubscription>> {
+    return createPaidSubscription(await this.sdk(), accountId, input);
   }
 
-  /**
-   * Moves a subscription's item to a new price, invoicing the prorations at once and paying them
-   * with the customer's saved payment method off-session (`error_if_incomplete`: Stripe leaves the
-   * subscription as it was when that payment fails).
-   */
-  switchSubscription(
+  /** A subscription moved to a new price, prorations paid off-session at once (stripe-off-session.ts). */
+  async switchSubscription(
     accountId: string,
     subscriptionId: string,
     input: OffSessionSubscription & { itemId: string },
   ): Promise<ChargeOutcome<PaidSubscription>> {
-    return this.charging(async (stripe) => {
-      const subscription = await stripe.subscriptions.update(
-        subscriptionId,
-        {
-          default_payment_method: input.paymentMethodId,
-          off_session: true,
-          payment_behavior: 'error_if_incomplete',
-          proration_behavior: 'always_invoice',
-          cancel_at_period_end: false,
-          items: [{ id: input.itemId, price_data: priceDataOf(input), quantity: input.quantity }],
-          metadata: input.metadata,
-        },
-        { stripeAccount: accountId },
-      );
-      return paidSubscriptionOf(subscription);
-    });
+    return switchSubscription(await this.sdk(), accountId, subscriptionId, input);
   }
 
-  /** A one-time payment charged at once to the customer's saved payment method, off-session; answers the payment intent's id. */
-  chargeOffSession(
-    accountId: string,
-    input: {
-      amountMinor: number;
-      currency: string;
-      customerId: string;
-      paymentMethodId: string;
-      description: string;
-      metadata: Record<string, string>;
-    },
-  ): Promise<ChargeOutcome<{ id: string }>> {
-    return this.charging(async (stripe) => {
-      const intent = await stripe.paymentIntents.create(
-        {
-          amount: input.amountMinor,
-          currency: input.currency.toLowerCase(),
-          customer: input.customerId,
-          payment_method: input.paymentMethodId,
-          off_session: true,
-          confirm: true,
-          description: input.description,
-          metadata: input.metadata,
-        },
-        { stripeAccount: accountId },
-      );
-      if (intent.status !== 'succeeded') throw new Error(`Stripe answered payment intent ${intent.id} as ${intent.status}`);
-      return { id: intent.id };
-    });
+  /** A one-time payment charged off-session (stripe-off-session.ts). */
+  async chargeOffSession(accountId: string, input: OffSessionPayment): Promise<ChargeOutcome<{ id: string }>> {
+    return chargeOffSession(await this.sdk(), accountId, input);
   }
 
   /** Ends a subscription now (no further invoices); a subscription Stripe no longer knows counts as ended. */
@@ -328,7 +241,7 @@ export class StripeGateway {
     try {
       await stripe.subscriptions.cancel(subscriptionId, {}, { stripeAccount: accountId });
     } catch (error) {
-      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return;
+      if (isNotFound(errors, error)) return;
       throw error;
     }
   }
@@ -371,7 +284,7 @@ export class StripeGateway {
     try {
       intent = await (await this.sdk()).stripe.setupIntents.retrieve(setupIntentId, {}, { stripeAccount: accountId });
     } catch (error) {
-      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      if (isNotFound(errors, error)) return null;
       throw error;
     }
     const intentCustomer = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
@@ -392,46 +305,14 @@ export class StripeGateway {
     };
   }
 
-  /** The connected account's default payment method configuration (else its first) with each method's state; null when it has none. */
+  /** The connected account's payment method configuration (stripe-method-config.ts); null when it has none. */
   async methodConfig(accountId: string) {
-    const { stripe } = await this.sdk();
-    const list = await stripe.paymentMethodConfigurations.list({ limit: 100 }, { stripeAccount: accountId });
-    const config = list.data.find((candidate) => candidate.is_default) ?? list.data[0];
-    if (!config) return null;
-    const methods = Object.entries(config as unknown as Record<string, unknown>).flatMap(([id, value]) => {
-      const method = value as { available?: unknown; display_preference?: { overridable?: boolean | null; value?: string } } | null;
-      if (!method || typeof method !== 'object' || typeof method.available !== 'boolean' || !method.display_preference) return [];
-      return [
-        {
-          id,
-          name:
-            methodNames[id] ??
-            id
-              .split('_')
-              .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-              .join(' '),
-          enabled: method.display_preference.value === 'on',
-          available: method.available,
-          overridable: method.display_preference.overridable ?? null,
-        },
-      ];
-    });
-    return { config_id: config.id, methods };
+    return methodConfigOf(await this.sdk(), accountId);
   }
 
-  /** Sets display preferences on a configuration of the connected account; false when Stripe knows no such configuration there. */
+  /** Sets display preferences on a configuration (stripe-method-config.ts); false when Stripe knows no such configuration. */
   async updateMethodConfig(accountId: string, configId: string, updates: Record<string, 'on' | 'off'>): Promise<boolean> {
-    const params = Object.fromEntries(
-      Object.entries(updates).map(([methodId, preference]) => [methodId, { display_preference: { preference } }]),
-    ) as Stripe.PaymentMethodConfigurationUpdateParams;
-    const { stripe, errors } = await this.sdk();
-    try {
-      await stripe.paymentMethodConfigurations.update(configId, params, { stripeAccount: accountId });
-      return true;
-    } catch (error) {
-      if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) return false;
-      throw error;
-    }
+    return updateMethodConfigOf(await this.sdk(), accountId, configId, updates);
   }
 
   /** The event a webhook delivery carries, or null when the signature is missing, wrong or too old. */
@@ -444,35 +325,4 @@ export class StripeGateway {
       return null;
     }
   }
-}
-
-/** What an off-session charge came to: paid, or refused by the card (declined, or needing the customer to authenticate). */
-export type ChargeOutcome<T> = { ok: true; value: T } | { ok: false; requiresAction: boolean; declineCode: string | null };
-
-/** A subscription price charged off-session to a saved payment method. */
-export type OffSessionSubscription = {
-  customerId: string;
-  paymentMethodId: string;
-  productId: string;
-  currency: string;
-  unitAmountMinor: number;
-  interval: 'day' | 'week' | 'month' | 'year';
-  intervalCount: number;
-  quantity: number;
-  metadata: Record<string, string>;
-};
-export type PaidSubscription = { id: string; currentPeriodEnd: Date | null };
-
-function priceDataOf(input: OffSessionSubscription) {
-  return {
-    currency: input.currency.toLowerCase(),
-    product: input.productId,
-    unit_amount: input.unitAmountMinor,
-    recurring: { interval: input.interval, interval_count: input.intervalCount },
-  };
-}
-
-function paidSubscriptionOf(subscription: Stripe.Subscription): PaidSubscription {
-  const periodEnd = subscription.items.data[0]?.current_period_end;
-  return { id: subscription.id, currentPeriodEnd: typeof periodEnd === 'number' && periodEnd > 0 ? new Date(periodEnd * 1000) : null };
 }

@@ -28,15 +28,15 @@ export function emailContentHandlers(services: { emailContent: EmailContentServi
       return {};
     },
 
-    listEmailDrafts: async (request) => ({ drafts: await content.listDrafts(authOf(request).project) }),
-    createEmailDraft: async (request) => ({ id: await content.createDraft(authOf(request).project, request.body) }),
-    getEmailDraft: async (request) => content.getDraft(authOf(request).project, request.params.draft_id),
+    listEmailDrafts: async (request) => ({ drafts: await content.drafts.list(authOf(request).project) }),
+    createEmailDraft: async (request) => ({ id: await content.drafts.create(authOf(request).project, request.body) }),
+    getEmailDraft: async (request) => content.drafts.get(authOf(request).project, request.params.draft_id),
     updateEmailDraft: async (request) => {
-      await content.updateDraft(authOf(request).project, request.params.draft_id, request.body);
+      await content.drafts.update(authOf(request).project, request.params.draft_id, request.body);
       return { ok: 'ok' as const };
     },
     deleteEmailDraft: async (request) => {
-      await content.deleteDraft(authOf(request).project, request.params.draft_id);
+      await content.drafts.delete(authOf(request).project, request.params.draft_id);
       return { ok: 'ok' as const };
     },
 

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EmailRenderedOutputTooLargeError, EmailRenderingError, RequiresCustomEmailServerError } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../../db/handle.ts';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import { mergeOverride, withoutConfigPath } from '../../../tenancy/project-config.ts';
-import type { Project } from '../../../tenancy/project.ts';
 import type { Language } from '../../../tenancy/project-language.ts';
 import type { ProjectService } from '../../platform/projects/index.ts';
 import {
@@ -17,8 +15,8 @@ import {
   systemTemplateIds,
   themePreviewTemplate,
 } from './built-in-emails.ts';
-import { deleteEmailDraft, findEmailDraft, insertEmailDraft, listEmailDrafts, updateEmailDraft } from './email-draft.repository.ts';
-import type { EmailDraftRow } from './email-draft.table.ts';
+import { type EmailTemplateView, notFound, type ProjectLike, type ThemeChoice } from './email-content.types.ts';
+import { EmailDraftService } from './email-draft.service.ts';
 import {
   EmailOutputTooLargeError,
   type EmailProps,
@@ -28,15 +26,8 @@ import {
 } from './rendering/email-renderer.ts';
 import { isUuid } from '../../../lib/uuid.ts';
 
-/** A theme id, `false` for no theme, `null`/absent for the project's selected theme. */
-export type ThemeChoice = string | false | null | undefined;
-
-export type EmailTemplateView = { id: string; display_name: string; tsx_source: string; theme_id?: string | false };
-export type EmailDraftView = EmailTemplateView & { sent_at_millis: number | null };
-
-type ProjectLike = Pick<Project, 'id' | 'display_name' | 'config' | 'config_override'>;
-
-const notFound = (what: string, id: string) => new PlainHttpError(404, `${what} ${id} does not exist.`);
+export type { EmailDraftView } from './email-draft.service.ts';
+export type { EmailTemplateView, ThemeChoice } from './email-content.types.ts';
 
 /** The sample user of previews. */
 const previewUser: EmailProps['user'] = {
@@ -47,15 +38,20 @@ const previewUser: EmailProps['user'] = {
 
 /**
  * Email themes and templates (TSX sources in the project's config, on top of the built-in ones),
- * drafts (a table), and rendering them in the sandbox. System emails are rendered here too: the
+ * drafts (a table, `drafts`: email-draft.service.ts), and rendering them in the sandbox. System emails are rendered here too: the
  * project's template of their kind inside the project's selected theme.
  */
 export class EmailContentService {
+  /** Drafts: their own table, checked against this service's themes. */
+  readonly drafts: EmailDraftService;
+
   constructor(
-    private readonly db: DbHandle,
+    db: DbHandle,
     private readonly projects: ProjectService,
     readonly renderer: EmailRenderer,
-  ) {}
+  ) {
+    this.drafts = new EmailDraftService(db, this);
+  }
 
   // ---- themes ----
 
@@ -173,69 +169,11 @@ export class EmailContentService {
     await this.projects.update(project.id, { configOverride: withoutConfigPath(project.config_override, ['emails', 'templates', key]) });
   }
 
-  // ---- drafts ----
-
-  async listDrafts(project: ProjectLike): Promise<EmailDraftView[]> {
-    return (await listEmailDrafts(this.db, project.id)).map(draftView);
-  }
-
-  async getDraft(project: ProjectLike, id: string): Promise<EmailDraftView> {
-    const row = await findEmailDraft(this.db, project.id, id.toLowerCase());
-    if (!row) throw notFound('Email draft', id);
-    return draftView(row);
-  }
-
-  async createDraft(project: ProjectLike, input: { display_name: string; tsx_source?: string; theme_id?: ThemeChoice }): Promise<string> {
-    const id = randomUUID();
-    await insertEmailDraft(this.db, {
-      project_id: project.id,
-      id,
-      display_name: input.display_name,
-      tsx_source: input.tsx_source ?? blankTemplate,
-      theme: draftTheme(this.checkThemeChoice(project, input.theme_id)),
-      sent_at: null,
-    });
-    return id;
-  }
-
-  async updateDraft(
-    project: ProjectLike,
-    id: string,
-    input: { display_name?: string; tsx_source?: string; theme_id?: ThemeChoice; sent_at_millis?: number | null },
-  ): Promise<void> {
-    const changes = {
-      ...(input.display_name !== undefined ? { display_name: input.display_name } : {}),
-      ...(input.tsx_source !== undefined ? { tsx_source: input.tsx_source } : {}),
-      ...(input.theme_id !== undefined ? { theme: draftTheme(this.checkThemeChoice(project, input.theme_id)) } : {}),
-      ...(input.sent_at_millis !== undefined ? { sent_at: input.sent_at_millis === null ? null : new Date(input.sent_at_millis) } : {}),
-    };
-    if (!(await updateEmailDraft(this.db, project.id, id.toLowerCase(), changes))) throw notFound('Email draft', id);
-  }
-
-  async deleteDraft(project: ProjectLike, id: string): Promise<void> {
-    if (!(await deleteEmailDraft(this.db, project.id, id.toLowerCase()))) throw notFound('Email draft', id);
-  }
-
   /** A template's source and theme choice; a plain 404 when the project has none by that id. */
   template(project: ProjectLike, id: string): { displayName: string; tsxSource: string; themeId?: string | false } {
     const template = this.templates(project)[id.toLowerCase()];
     if (!template) throw notFound('Email template', id);
     return template;
-  }
-
-  /** A draft's source and theme choice (`undefined`: the selected theme); a plain 404 when unknown. */
-  async draftSource(
-    project: ProjectLike,
-    id: string,
-  ): Promise<{ displayName: string; tsxSource: string; themeId: string | false | undefined }> {
-    const row = await findEmailDraft(this.db, project.id, id.toLowerCase());
-    if (!row) throw notFound('Email draft', id);
-    return { displayName: row.display_name, tsxSource: row.tsx_source, themeId: row.theme === 'none' ? false : (row.theme ?? undefined) };
-  }
-
-  /** Marks a draft sent (send-email with `draft_id`). */
-  async markDraftSent(project: ProjectLike, id: string, at: Date): Promise<void> {
-    await updateEmailDraft(this.db, project.id, id.toLowerCase(), { sent_at: at });
   }
 
   /** A theme choice of a request, checked: a plain 404 for an unknown theme id. */
@@ -390,19 +328,5 @@ function templateView(id: string, template: { displayName: string; tsxSource: st
     display_name: template.displayName,
     tsx_source: template.tsxSource,
     ...(template.themeId !== undefined ? { theme_id: template.themeId } : {}),
-  };
-}
-
-function draftTheme(themeId: string | false | undefined): string | null {
-  return themeId === false ? 'none' : (themeId ?? null);
-}
-
-function draftView(row: EmailDraftRow): EmailDraftView {
-  return {
-    id: row.id,
-    display_name: row.display_name,
-    tsx_source: row.tsx_source,
-    ...(row.theme === null ? {} : { theme_id: row.theme === 'none' ? (false as const) : row.theme }),
-    sent_at_millis: row.sent_at ? row.sent_at.getTime() : null,
   };
 }

@@ -82,7 +82,7 @@ export class EmailSendingService {
       source = { ...template, themeId: template.themeId };
       variables = request.variables ?? {};
     } else {
-      source = await content.draftSource(project, request.draft_id as string);
+      source = await content.drafts.source(project, request.draft_id as string);
     }
     const themeId =
       request.theme_id === undefined || request.theme_id === null ? source.themeId : content.themeChoice(project, request.theme_id);
@@ -128,7 +128,7 @@ export class EmailSendingService {
       dueAt,
     });
     this.services.email.kick();
-    if (request.draft_id !== undefined) await content.markDraftSent(project, request.draft_id, new Date());
+    if (request.draft_id !== undefined) await content.drafts.markSent(project, request.draft_id, new Date());
     return { results: addressed.map((user_id) => ({ user_id })) };
   }
 
