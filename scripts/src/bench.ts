@@ -290,7 +290,7 @@ if (metrics) {
 if (perOperation) console.log(`\n${perOperation.rows.join('\n')}`);
 if (webhooks) {
   console.log(
-    `\nWebhook delivery to a local receiver (one worker, default settings): event-to-delivery p50 ${webhooks.latencyP50} ms, p99 ${webhooks.latencyP99} ms; draining a backlog: ${webhooks.perSecond} deliveries/s (${webhooks.messages} messages)`,
+    `\nWebhook delivery to a local receiver (one worker, default settings): event-to-delivery p50 ${webhooks.latencyP50} ms, p99 ${webhooks.latencyP99} ms; draining a backlog: ${webhooks.perSecond} deliveries/s (${webhooks.messages} messages), ${webhooks.duplicates} received twice (same webhook-id)`,
   );
 }
 if (emails) {
