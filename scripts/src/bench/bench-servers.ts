@@ -7,8 +7,10 @@ import { buildApp } from '../../../server/src/app.ts';
 import { createDatabase } from '../../../server/src/db/create-database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { createServer, migrations } from '../../../server/src/services.ts';
-import { registerReadFloors } from './operations/floor-routes.ts';
+import { type DerivedFloor, deriveFloor } from './operations/derived-floors.ts';
+import { registerDerivedFloors, registerReadFloors } from './operations/floor-routes.ts';
 import { readFloors } from './operations/read-floors.ts';
+import { captureStatements, installStatementCapture } from './operations/statement-capture.ts';
 import { buildPermissionGraph } from './permission-graph.ts';
 import { generateUsers } from '../generate-users.ts';
 
@@ -18,6 +20,8 @@ import { generateUsers } from '../generate-users.ts';
  * primary key). Prints one JSON line with where to find them and the credentials to use.
  */
 const databaseUrl = process.env.DATABASE_URL as string;
+// Before the first connection: the per-operation bench derives floors from the statements our handlers send.
+installStatementCapture();
 const database = await createDatabase({ databaseUrl, dataDir: '', poolSize: 10 });
 await migrateToLatest(database.db, migrations);
 const server = createServer(database.db, {
@@ -99,7 +103,9 @@ const bigKeys = await services.apiKeys.createKeySet({
   expiresAt: new Date(Date.now() + 3_600_000),
   keys: { super_secret_admin_key: true },
 });
-await generateUsers(database.db, bigProject.id, Number(process.env.BENCH_METRICS_USERS ?? 100_000));
+// Only when the metrics endpoint is measured: a part run alone (`BENCH_ONLY=per-operation`) starts in seconds.
+const metricsMeasured = new RegExp(process.env.BENCH_ONLY ?? '.').test('GET /internal/metrics');
+await generateUsers(database.db, bigProject.id, metricsMeasured ? Number(process.env.BENCH_METRICS_USERS ?? 100_000) : 0);
 // Throughput is the point here: rate limits would only measure 429s.
 const app = await buildApp({ server, rateLimits: null });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -121,6 +127,8 @@ floor.get('/jwt-and-row', async (request) => {
 // The floors of the per-operation bench: own pool of the platform's size, statements prepared by name.
 const floorPool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
 registerReadFloors(floor, floorPool, { keys: keys as Record<string, string>, publicKey }, readFloors, fixture);
+const derivedFloors = new Map<string, DerivedFloor>();
+registerDerivedFloors(floor, floorPool, { keys: keys as Record<string, string>, publicKey }, derivedFloors);
 // Floor B with the two statements get-item makes (request authentication's user read, then the item read): the cause, measured.
 const itemStatement = readFloors.getCustomerItem?.statement as string;
 floor.get('/jwt-user-and-item', async (request) => {
@@ -155,8 +163,23 @@ console.log(
     metricsAdminKey: bigKeys.keys.super_secret_admin_key,
   }),
 );
-process.on('message', (message) => {
+/** What the parent asks for a floor to derive: the request the bench will send, as our server gets it. */
+type DeriveRequest = { operationId: string; path: string; headers: Record<string, string> };
+process.on('message', async (message: unknown) => {
   if (message === 'memory') process.send?.({ rssMb: Math.round(process.memoryUsage().rss / 1024 / 1024) });
+  if (typeof message !== 'object' || message === null || (message as { type?: string }).type !== 'derive-floors') return;
+  // Each request twice to warm the caches, then once captured: the floor replays what a warm request reads.
+  const derived: Record<string, { counts: DerivedFloor['counts']; status: number; statement?: string }> = {};
+  for (const request of (message as { requests: DeriveRequest[] }).requests) {
+    const send = () => app.inject({ method: 'GET', url: `/api/v1${request.path}`, headers: request.headers });
+    await send();
+    await send();
+    const { result, statements } = await captureStatements(send);
+    const floor = deriveFloor(statements);
+    derivedFloors.set(request.operationId, floor);
+    derived[request.operationId] = { counts: floor.counts, status: result.statusCode, statement: floor.statement };
+  }
+  process.send?.({ type: 'derived-floors', derived });
 });
 process.once('SIGTERM', async () => {
   await app.close();
