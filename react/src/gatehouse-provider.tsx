@@ -9,7 +9,7 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { setApiClient } from './api-mutator.ts';
 import { type Gatehouse, GatehouseContext, type SignInTokens } from './gatehouse-context.ts';
-import { getCurrentProject, getGetCurrentProjectQueryKey, signUpAnonymously } from './generated/hooks.ts';
+import { getCurrentProject, getGetCurrentProjectQueryKey } from './generated/hooks.ts';
 import { type HandlerUrlOptions, resolveHandlerUrls } from './handler-urls.ts';
 import { createLocalisation, LocalisationContext } from './i18n/i18n-context.ts';
 import { directionOf, type Language, matchLanguage, pickLanguage } from './i18n/languages.ts';
@@ -146,7 +146,9 @@ function createGatehouse(props: GatehouseProviderProps, queryClient: QueryClient
     },
     ensureAnonymousSession() {
       if (client.session.getTokens().refreshToken) return Promise.resolve();
-      anonymousSignUp ??= signUpAnonymously()
+      // Loaded when first needed: most pages (the sign-in page among them) never sign up anonymously.
+      anonymousSignUp ??= import('./generated/hooks/sign-up-anonymously.ts')
+        .then(({ signUpAnonymously }) => signUpAnonymously())
         .then((tokens) => {
           client.session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
           return queryClient.resetQueries();

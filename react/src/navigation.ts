@@ -1,4 +1,4 @@
-import { RedirectUrlNotWhitelistedError } from '@gatehouse/protocol/errors';
+import type { RedirectUrlNotWhitelistedError } from '@gatehouse/protocol/errors';
 import { useSyncExternalStore } from 'react';
 
 /** Query parameter that carries the page to come back to after signing in or up. */
@@ -144,7 +144,8 @@ export function isTrustedRedirect(url: string, trustedOrigins: readonly string[]
  */
 export function untrustedRedirectPage(errorPageUrl: string, refused: string): string {
   const target = new URL(errorPageUrl, window.location.href);
-  target.searchParams.set('errorCode', RedirectUrlNotWhitelistedError.code);
+  const code: RedirectUrlNotWhitelistedError['code'] = 'REDIRECT_URL_NOT_WHITELISTED';
+  target.searchParams.set('errorCode', code);
   target.searchParams.set('message', `${redirectUrlNotWhitelistedMessage} (${refused})`);
   return target.origin === window.location.origin ? target.pathname + target.search : target.href;
 }

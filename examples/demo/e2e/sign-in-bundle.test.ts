@@ -15,7 +15,7 @@ import { createPasswordUser, submitPasswordSignIn, withDemoInChromium } from './
  */
 const env = withDemoInChromium();
 
-type Manifest = Record<string, { file: string; isEntry?: boolean; imports?: string[] }>;
+type Manifest = Record<string, { file: string; name?: string; isEntry?: boolean; imports?: string[] }>;
 
 /** The chunks index.html and the sign-in page import, as the bench reads them, with a language's main messages (issue #37). */
 function manifestClosure(distDir: string, language = 'en'): string[] {
@@ -27,21 +27,28 @@ function manifestClosure(distDir: string, language = 'en'): string[] {
     files.add(chunk.file);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
+  // The sign-in page is one chunk named by the example's vite.config.ts (its source is then no manifest key).
   for (const key of Object.keys(manifest))
-    if (manifest[key]!.isEntry || key.endsWith('/handler/pages/sign-in-page.tsx') || key.endsWith(`/generated/i18n/${language}.main.ts`))
+    if (
+      manifest[key]!.isEntry ||
+      manifest[key]!.name === 'sign-in-page' ||
+      key.endsWith('/handler/pages/sign-in-page.tsx') ||
+      key.endsWith(`/generated/i18n/${language}.main.ts`)
+    )
       visit(key);
   return [...files].filter((file) => file.endsWith('.js')).sort();
 }
 
 /**
- * What the sign-in page's JavaScript weighs as sent gzip, in KB, in every language. The issue's target
- * is 90 KB; with the words in a catalogue it measures ~93 KB (issue #37 left this open: the budget needs
- * ~3 KB found elsewhere in the first chunk, most of which is react-dom). The bot-challenge widget's loader
- * (issue #36, in the sign-up and magic-link forms) brought it to 93.7 KB; loading it only for projects
- * that turn a challenge on is the next saving. The words for a failed network (~0.1–0.2 KB) moved into the
- * first chunk so they show offline, when no other chunk can be fetched.
+ * What the sign-in page's JavaScript weighs as sent gzip, in KB, in every language: issue #37's bound.
+ * It measured 94.2–94.4 KB before issue #37's second pass and 89.6–89.8 KB after it (en … ja/ko/ar): the
+ * page and what it imports in one chunk (−1.9 KB), no module-preload helper or table (−0.9), loaded when
+ * used: the emailed-link form behind its tab with the bot-challenge widget and its loader, the passkey
+ * button, the signed-in user's menu, the anonymous sign-up (−1.3); the MFA and redirect errors checked
+ * by code, not class; the sign-up and emailed-link words out of the `main` messages. The words for a
+ * failed network (~0.1–0.2 KB) stay in the first chunk so they show offline.
  */
-const signInBudgetKb = 94.5;
+const signInBudgetKb = 90;
 
 /** The sign-in page's JavaScript as sent gzip (the build's .gz copies, else the file), per language. */
 function sentGzipKbOf(distDir: string, language: string): number {
@@ -55,10 +62,12 @@ function sentGzipKbOf(distDir: string, language: string): number {
 describe('the sign-in page in every language', () => {
   it('stays within the budget with only the active language loaded', { timeout: 120_000 }, async () => {
     const distDir = await ensureExampleAppBuilt();
-    const figures = Object.fromEntries(languages.map((language) => [language, Number(sentGzipKbOf(distDir, language).toFixed(1))]));
-    console.log(`sign-in page JavaScript, KB gzip as sent: ${JSON.stringify(figures)}`);
+    const figures = Object.fromEntries(languages.map((language) => [language, sentGzipKbOf(distDir, language)]));
+    console.log(
+      `sign-in page JavaScript, KB gzip as sent: ${JSON.stringify(figures, (_, kb) => (typeof kb === 'number' ? Number(kb.toFixed(2)) : kb))}`,
+    );
     for (const language of languages) {
-      expect(figures[language]).toBeLessThanOrEqual(signInBudgetKb);
+      expect(figures[language], language).toBeLessThanOrEqual(signInBudgetKb);
       // Only the active language: no other language's messages come with it.
       const others = manifestClosure(distDir, language).filter((file) =>
         /^assets\/(?:en|de|fr|es|pt-BR|ja|zh-CN|ko|ar|en-XA)\./.test(file),
@@ -106,9 +115,7 @@ describe('the sign-in page in Chromium', () => {
       }),
     );
     const gzipKb = sentGzipBytes.reduce((sum, bytes) => sum + bytes, 0) / 1024;
-    // 108.5 KB before issue #20's work; react-dom alone is ~60 KB of it. The target is 90 KB: 89.3 KB
-    // before issue #37; the UI's words (Lingui's runtime, ~2 KB, and the active language's main
-    // messages, ~1 KB) put it over: see signInBudgetKb.
+    // 108.5 KB before issue #20's work; react-dom alone is ~60 KB of it. See signInBudgetKb.
     expect(gzipKb).toBeLessThanOrEqual(signInBudgetKb);
     expect(gzipKb).toBeLessThan(
       gzipSync(Buffer.concat(loaded.map((file) => readFileSync(join(distDir, file)))), { level: 9 }).length / 1024,

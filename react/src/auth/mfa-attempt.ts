@@ -1,4 +1,4 @@
-import { MultiFactorAuthenticationRequiredError } from '@gatehouse/protocol/errors';
+import { KnownError, type MultiFactorAuthenticationRequiredError } from '@gatehouse/protocol/errors';
 import type { Gatehouse } from '../gatehouse-context.ts';
 import { RETURN_TO_PARAM } from '../navigation.ts';
 
@@ -10,8 +10,10 @@ const storageKey = (projectId: string) => `gatehouse-mfa-attempt-${projectId}`;
  * Returns false for any other error, which the caller shows.
  */
 export function continueWithMfa(gatehouse: Gatehouse, error: unknown): boolean {
-  if (!(error instanceof MultiFactorAuthenticationRequiredError)) return false;
-  sessionStorage.setItem(storageKey(gatehouse.projectId), error.details.attempt_code);
+  // By its code, not its class: the class (with its long English message) would come with every sign-in page.
+  if (!(error instanceof KnownError) || error.code !== 'MULTI_FACTOR_AUTHENTICATION_REQUIRED') return false;
+  const { details } = error as MultiFactorAuthenticationRequiredError;
+  sessionStorage.setItem(storageKey(gatehouse.projectId), details.attempt_code);
   const target = new URL(gatehouse.urls.mfa, window.location.href);
   const returnTo = new URLSearchParams(window.location.search).get(RETURN_TO_PARAM);
   if (returnTo) target.searchParams.set(RETURN_TO_PARAM, returnTo);

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { loadWidgetApi, renderWidget } from '../auth/bot-challenge.ts';
 import type { ClientBotChallenge } from '../generated/hooks.schemas.ts';
 
 /** The bot-challenge fields a sign-up request carries (Stack's names). */
@@ -48,15 +47,16 @@ function BotChallengeWidget({
   useEffect(() => {
     let cleanup: (() => void) | undefined;
     let cancelled = false;
-    loadWidgetApi(challenge).then(
-      (api) => {
+    // The loader comes with the first widget, not with every sign-in page (issue #37's budget): most projects have no challenge.
+    import('../auth/bot-challenge.ts')
+      .then(async ({ loadWidgetApi, renderWidget }) => {
+        const api = await loadWidgetApi(challenge);
         if (!cancelled && container.current)
           cleanup = renderWidget(api, container.current, challenge, (token) => callbacks.current.onToken(token));
-      },
-      () => {
+      })
+      .catch(() => {
         if (!cancelled) callbacks.current.onUnavailable();
-      },
-    );
+      });
     return () => {
       cancelled = true;
       cleanup?.();

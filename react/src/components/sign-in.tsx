@@ -1,18 +1,20 @@
-import { lazy, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useGatehouse } from '../gatehouse-context.ts';
 import { useProject } from '../hooks/use-project.ts';
 import { keepReturnTo } from '../navigation.ts';
-import { Card } from '../ui/form.tsx';
+import { Card, Loading } from '../ui/form.tsx';
 import { Link } from '../ui/link.tsx';
-import { MagicLinkForm } from './magic-link-form.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
-import { PasskeySignInButton } from './passkey-sign-in-button.tsx';
 import { PasswordSignInForm } from './password-sign-in-form.tsx';
 import { useTranslation } from '../i18n/i18n-context.ts';
 
 // Only projects that ask for the email first need it: a lazy chunk keeps it out of every other
 // project's sign-in page (the page's size budget).
 const EmailFirstForm = lazy(() => import('./email-first-form.tsx').then((module) => ({ default: module.EmailFirstForm })));
+// The same for what a first look at the page does not show: the emailed-link form (behind its tab while
+// the password form is the first, with its bot challenge) and the passkey button of projects that have one.
+const MagicLinkForm = lazy(() => import('./magic-link-form.tsx').then((module) => ({ default: module.MagicLinkForm })));
+const PasskeySignInButton = lazy(() => import('./passkey-sign-in-button.tsx').then((module) => ({ default: module.PasskeySignInButton })));
 
 /**
  * The sign-in form with every method the project offers (password, emailed link/code, OAuth); when
@@ -38,7 +40,11 @@ export function SignIn({ title }: { title?: string }) {
       <p className="gh-muted">{t('signIn.toContinueTo', { project: display_name })}</p>
       <div className="gh-stack">
         <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
-        {config.passkey_enabled ? <PasskeySignInButton /> : null}
+        {config.passkey_enabled ? (
+          <Suspense fallback={null}>
+            <PasskeySignInButton />
+          </Suspense>
+        ) : null}
         {both ? (
           <div className="gh-tabs" role="tablist" aria-label={t('signIn.methods')}>
             <button type="button" role="tab" aria-selected={method === 'password'} onClick={() => setMethod('password')}>
@@ -50,7 +56,11 @@ export function SignIn({ title }: { title?: string }) {
           </div>
         ) : null}
         {method === 'password' && config.credential_enabled ? <PasswordSignInForm initialEmail={discoveredEmail ?? ''} /> : null}
-        {method === 'magic-link' && config.magic_link_enabled ? <MagicLinkForm /> : null}
+        {method === 'magic-link' && config.magic_link_enabled ? (
+          <Suspense fallback={<Loading />}>
+            <MagicLinkForm />
+          </Suspense>
+        ) : null}
         {config.credential_enabled ? <Link href={keepReturnTo(urls.forgotPassword)}>{t('signIn.forgotPassword')}</Link> : null}
         {config.sign_up_enabled ? (
           <p className="gh-muted">

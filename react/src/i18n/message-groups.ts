@@ -1,17 +1,18 @@
 /**
  * Each language's messages come in three chunks, so that a page downloads only what it shows (issue
  * #37's budget: the sign-in page's JavaScript stays under 90 KB gzip in every language):
- * - `main`: what the sign-in and sign-up pages and the shared parts (fields, checks, user button) say;
+ * - `main`: what the sign-in page shows first and the shared parts (fields, checks, user button) say;
  * - `errors`: the words for error codes, loaded with the first error shown (as the error table is) —
  *   except the words for a network that fails (offline, unreachable, generic), which are in `main`: a
  *   chunk cannot be fetched when the network is gone;
- * - `pages`: everything else (the other handler pages, account settings).
+ * - `pages`: everything else (the sign-up page, the emailed-link form, the other handler pages, account
+ *   settings): issue #37 moved the sign-up and emailed-link words here, out of the sign-in page's budget.
  * The group of a key is its first segment's; the codegen splits the compiled catalogues by this rule.
  */
 export const messageGroups = ['main', 'errors', 'pages'] as const;
 export type MessageGroup = (typeof messageGroups)[number];
 
-const mainSections = new Set(['common', 'field', 'validate', 'handler', 'userButton', 'signIn', 'magicLink', 'signUp', 'signOut']);
+const mainSections = new Set(['common', 'field', 'validate', 'handler', 'userButton', 'signIn', 'signOut']);
 
 const networkErrors = new Set(['error.offline', 'error.unreachable', 'error.generic']);
 

@@ -181,7 +181,8 @@ function slope(samples: Array<[minutes: number, mb: number]>): number {
  * build's Zopfli copies, `scripts/src/build/precompress.ts`): `initialGzipKb`, what index.html
  * loads up front (its entry and the chunks the entry imports, which index.html preloads), and
  * `signInGzipKb`, that plus the chunks of the handler's sign-in page (`/handler/sign-in`: its own
- * chunk and what it imports), read from Vite's manifest (`dist/.vite/manifest.json`).
+ * chunk and what it imports, with the heaviest language's main messages), read from Vite's manifest
+ * (`dist/.vite/manifest.json`).
  */
 export function bundleSizes(): StartupMemoryFigures['bundle'] {
   const dist = join(startBuilds.example.output, '..');
@@ -196,7 +197,7 @@ export function bundleSizes(): StartupMemoryFigures['bundle'] {
   if (!existsSync(manifestPath)) return { files: [], initialGzipKb: Number.NaN, signInGzipKb: Number.NaN };
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<
     string,
-    { file: string; isEntry?: boolean; imports?: string[] }
+    { file: string; name?: string; isEntry?: boolean; imports?: string[] }
   >;
   const closure = (keys: string[]) => {
     const files = new Set<string>();
@@ -210,10 +211,19 @@ export function bundleSizes(): StartupMemoryFigures['bundle'] {
     return [...files].filter((file) => file.endsWith('.js'));
   };
   const entries = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
-  const signInPage = Object.keys(manifest).filter((key) => key.endsWith('/handler/pages/sign-in-page.tsx'));
+  // The sign-in page's chunk (named by the example's vite.config.ts), and in every language its main messages (issue #37).
+  const signInPage = Object.keys(manifest).filter(
+    (key) => key.endsWith('/handler/pages/sign-in-page.tsx') || manifest[key]?.name === 'sign-in-page',
+  );
+  const mainMessages = Object.keys(manifest).filter(
+    (key) => /\/generated\/i18n\/[a-zA-Z-]+\.main\.ts$/.test(key) && !key.includes('en-XA'),
+  );
   const total = (files: string[]) => Math.round(files.reduce((sum, file) => sum + gzipKb(file), 0) * 10) / 10;
   const initial = closure(entries);
-  const signIn = closure([...entries, ...signInPage]);
+  // The heaviest language's: the budget holds in every one.
+  const signIn = (mainMessages.length ? mainMessages : [''])
+    .map((messages) => closure([...entries, ...signInPage, messages]))
+    .reduce((heaviest, files) => (total(files) > total(heaviest) ? files : heaviest));
   const files = [...new Set(Object.values(manifest).map(({ file }) => file))]
     .filter((file) => file.endsWith('.js'))
     .map((file) => ({ file, gzipKb: Math.round(gzipKb(file) * 10) / 10 }));
@@ -297,6 +307,6 @@ export function startupMemoryRows(figures: StartupMemoryFigures): string[] {
         ]),
     `| longest \`idle in transaction\` during the load and the soak (pg_stat_activity every 200 ms: ${transactions.samples} samples, ${transactions.seen} transactions seen open${idlest ? `; ${idlest.applicationName || 'no application_name'}, last statement \`${idlest.lastQuery.replace(/\s+/g, ' ').trim().slice(0, 60)}\`` : ''}) | ${idlest?.idleInTransactionMs ?? 0} ms | < 1000 ms |`,
     `| example app JavaScript loaded up front by index.html, gzip (${bundle.files.length} chunks in all, split per page) | ${bundle.initialGzipKb} KB | — |`,
-    `| example app JavaScript of \`/handler/sign-in\` (up front + the sign-in page's chunks, ${bundle.signInFiles ?? 0} files), gzip | ${bundle.signInGzipKb} KB | ≤ 90 KB |`,
+    `| example app JavaScript of \`/handler/sign-in\` (up front + the sign-in page's chunks + the heaviest language's words, ${bundle.signInFiles ?? 0} files), gzip | ${bundle.signInGzipKb} KB | ≤ 90 KB |`,
   ];
 }

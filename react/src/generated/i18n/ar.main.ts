@@ -66,28 +66,6 @@ export const messages: Messages = {
  "handler.notFoundTitle": [
   "الصفحة غير موجودة"
  ],
- "magicLink.codeField": [
-  "أو اكتب الرمز الموجود في البريد الإلكتروني"
- ],
- "magicLink.codeForm": [
-  "أدخل الرمز المرسل بالبريد الإلكتروني"
- ],
- "magicLink.form": [
-  "تسجيل الدخول برابط عبر البريد الإلكتروني"
- ],
- "magicLink.send": [
-  "أرسل لي رابط تسجيل الدخول"
- ],
- "magicLink.sent": [
-  "تحقق من بريدك الوارد: أرسلنا رابط تسجيل الدخول إلى ",
-  [
-   "email"
-  ],
-  "."
- ],
- "magicLink.signInWithCode": [
-  "تسجيل الدخول بالرمز"
- ],
  "signIn.continueWith": [
   "المتابعة باستخدام ",
   [
@@ -132,28 +110,6 @@ export const messages: Messages = {
  ],
  "signOut.pending": [
   "جارٍ تسجيل الخروج…"
- ],
- "signUp.disabled": [
-  "إنشاء الحسابات متوقف في ",
-  [
-   "project"
-  ],
-  "."
- ],
- "signUp.forProject": [
-  "في ",
-  [
-   "project"
-  ]
- ],
- "signUp.form": [
-  "إنشاء حساب بكلمة مرور"
- ],
- "signUp.haveAccount": [
-  "لديك حساب بالفعل؟"
- ],
- "signUp.title": [
-  "أنشئ حسابك"
  ],
  "userButton.account": [
   "الحساب"

@@ -258,6 +258,28 @@ export const messages: Messages = {
  "invitation.title": [
   "دعوة إلى فريق"
  ],
+ "magicLink.codeField": [
+  "أو اكتب الرمز الموجود في البريد الإلكتروني"
+ ],
+ "magicLink.codeForm": [
+  "أدخل الرمز المرسل بالبريد الإلكتروني"
+ ],
+ "magicLink.form": [
+  "تسجيل الدخول برابط عبر البريد الإلكتروني"
+ ],
+ "magicLink.send": [
+  "أرسل لي رابط تسجيل الدخول"
+ ],
+ "magicLink.sent": [
+  "تحقق من بريدك الوارد: أرسلنا رابط تسجيل الدخول إلى ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "magicLink.signInWithCode": [
+  "تسجيل الدخول بالرمز"
+ ],
  "mfa.codeField": [
   "رمز المصادقة"
  ],
@@ -378,6 +400,28 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "الجلسات النشطة"
+ ],
+ "signUp.disabled": [
+  "إنشاء الحسابات متوقف في ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "signUp.forProject": [
+  "في ",
+  [
+   "project"
+  ]
+ ],
+ "signUp.form": [
+  "إنشاء حساب بكلمة مرور"
+ ],
+ "signUp.haveAccount": [
+  "لديك حساب بالفعل؟"
+ ],
+ "signUp.title": [
+  "أنشئ حسابك"
  ],
  "team.create": [
   "إنشاء فريق"

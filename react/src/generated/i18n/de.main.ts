@@ -66,28 +66,6 @@ export const messages: Messages = {
  "handler.notFoundTitle": [
   "Seite nicht gefunden"
  ],
- "magicLink.codeField": [
-  "Oder geben Sie den Code aus der E-Mail ein"
- ],
- "magicLink.codeForm": [
-  "Code aus der E-Mail eingeben"
- ],
- "magicLink.form": [
-  "Mit einem Link per E-Mail anmelden"
- ],
- "magicLink.send": [
-  "Anmeldelink per E-Mail senden"
- ],
- "magicLink.sent": [
-  "Sehen Sie in Ihrem Posteingang nach: Wir haben einen Anmeldelink an ",
-  [
-   "email"
-  ],
-  " gesendet."
- ],
- "magicLink.signInWithCode": [
-  "Mit Code anmelden"
- ],
  "signIn.continueWith": [
   "Weiter mit ",
   [
@@ -133,28 +111,6 @@ export const messages: Messages = {
  ],
  "signOut.pending": [
   "Sie werden abgemeldet…"
- ],
- "signUp.disabled": [
-  "Die Registrierung ist für ",
-  [
-   "project"
-  ],
-  " deaktiviert."
- ],
- "signUp.forProject": [
-  "für ",
-  [
-   "project"
-  ]
- ],
- "signUp.form": [
-  "Mit Passwort registrieren"
- ],
- "signUp.haveAccount": [
-  "Sie haben bereits ein Konto?"
- ],
- "signUp.title": [
-  "Konto erstellen"
  ],
  "userButton.account": [
   "Konto"

@@ -257,6 +257,28 @@ export const messages: Messages = {
  "invitation.title": [
   "Team-Einladung"
  ],
+ "magicLink.codeField": [
+  "Oder geben Sie den Code aus der E-Mail ein"
+ ],
+ "magicLink.codeForm": [
+  "Code aus der E-Mail eingeben"
+ ],
+ "magicLink.form": [
+  "Mit einem Link per E-Mail anmelden"
+ ],
+ "magicLink.send": [
+  "Anmeldelink per E-Mail senden"
+ ],
+ "magicLink.sent": [
+  "Sehen Sie in Ihrem Posteingang nach: Wir haben einen Anmeldelink an ",
+  [
+   "email"
+  ],
+  " gesendet."
+ ],
+ "magicLink.signInWithCode": [
+  "Mit Code anmelden"
+ ],
  "mfa.codeField": [
   "Authentifizierungscode"
  ],
@@ -377,6 +399,28 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Aktive Sitzungen"
+ ],
+ "signUp.disabled": [
+  "Die Registrierung ist für ",
+  [
+   "project"
+  ],
+  " deaktiviert."
+ ],
+ "signUp.forProject": [
+  "für ",
+  [
+   "project"
+  ]
+ ],
+ "signUp.form": [
+  "Mit Passwort registrieren"
+ ],
+ "signUp.haveAccount": [
+  "Sie haben bereits ein Konto?"
+ ],
+ "signUp.title": [
+  "Konto erstellen"
  ],
  "team.create": [
   "Team erstellen"

@@ -102,40 +102,6 @@ export const messages: Messages = {
   "Påĝé ñöţ föûñđ",
   "⟧"
  ],
- "magicLink.codeField": [
-  "⟦",
-  "Öŕ ţýpé ţĥé çöđé fŕöm ţĥé émåîĺ",
-  "⟧"
- ],
- "magicLink.codeForm": [
-  "⟦",
-  "Éñţéŕ ţĥé émåîĺéđ çöđé",
-  "⟧"
- ],
- "magicLink.form": [
-  "⟦",
-  "Šîĝñ îñ wîţĥ åñ émåîĺéđ ĺîñķ",
-  "⟧"
- ],
- "magicLink.send": [
-  "⟦",
-  "Émåîĺ mé å šîĝñ-îñ ĺîñķ",
-  "⟧"
- ],
- "magicLink.sent": [
-  "⟦",
-  "Çĥéçķ ýöûŕ îñƀöx: wé šéñţ å šîĝñ-îñ ĺîñķ ţö ",
-  [
-   "email"
-  ],
-  ".",
-  "⟧"
- ],
- "magicLink.signInWithCode": [
-  "⟦",
-  "Šîĝñ îñ wîţĥ çöđé",
-  "⟧"
- ],
  "signIn.continueWith": [
   "⟦",
   "Çöñţîñûé wîţĥ ",
@@ -205,38 +171,6 @@ export const messages: Messages = {
  "signOut.pending": [
   "⟦",
   "Šîĝñîñĝ öûţ…",
-  "⟧"
- ],
- "signUp.disabled": [
-  "⟦",
-  "Šîĝñ-ûp îš ţûŕñéđ öff föŕ ",
-  [
-   "project"
-  ],
-  ".",
-  "⟧"
- ],
- "signUp.forProject": [
-  "⟦",
-  "föŕ ",
-  [
-   "project"
-  ],
-  "⟧"
- ],
- "signUp.form": [
-  "⟦",
-  "Šîĝñ ûp wîţĥ påššwöŕđ",
-  "⟧"
- ],
- "signUp.haveAccount": [
-  "⟦",
-  "Åĺŕéåđý ĥåvé åñ åççöûñţ?",
-  "⟧"
- ],
- "signUp.title": [
-  "⟦",
-  "Çŕéåţé ýöûŕ åççöûñţ",
   "⟧"
  ],
  "userButton.account": [

@@ -393,6 +393,40 @@ export const messages: Messages = {
   "Ţéåm îñvîţåţîöñ",
   "⟧"
  ],
+ "magicLink.codeField": [
+  "⟦",
+  "Öŕ ţýpé ţĥé çöđé fŕöm ţĥé émåîĺ",
+  "⟧"
+ ],
+ "magicLink.codeForm": [
+  "⟦",
+  "Éñţéŕ ţĥé émåîĺéđ çöđé",
+  "⟧"
+ ],
+ "magicLink.form": [
+  "⟦",
+  "Šîĝñ îñ wîţĥ åñ émåîĺéđ ĺîñķ",
+  "⟧"
+ ],
+ "magicLink.send": [
+  "⟦",
+  "Émåîĺ mé å šîĝñ-îñ ĺîñķ",
+  "⟧"
+ ],
+ "magicLink.sent": [
+  "⟦",
+  "Çĥéçķ ýöûŕ îñƀöx: wé šéñţ å šîĝñ-îñ ĺîñķ ţö ",
+  [
+   "email"
+  ],
+  ".",
+  "⟧"
+ ],
+ "magicLink.signInWithCode": [
+  "⟦",
+  "Šîĝñ îñ wîţĥ çöđé",
+  "⟧"
+ ],
  "mfa.codeField": [
   "⟦",
   "Åûţĥéñţîçåţîöñ çöđé",
@@ -584,6 +618,38 @@ export const messages: Messages = {
  "sessions.title": [
   "⟦",
   "Åçţîvé šéššîöñš",
+  "⟧"
+ ],
+ "signUp.disabled": [
+  "⟦",
+  "Šîĝñ-ûp îš ţûŕñéđ öff föŕ ",
+  [
+   "project"
+  ],
+  ".",
+  "⟧"
+ ],
+ "signUp.forProject": [
+  "⟦",
+  "föŕ ",
+  [
+   "project"
+  ],
+  "⟧"
+ ],
+ "signUp.form": [
+  "⟦",
+  "Šîĝñ ûp wîţĥ påššwöŕđ",
+  "⟧"
+ ],
+ "signUp.haveAccount": [
+  "⟦",
+  "Åĺŕéåđý ĥåvé åñ åççöûñţ?",
+  "⟧"
+ ],
+ "signUp.title": [
+  "⟦",
+  "Çŕéåţé ýöûŕ åççöûñţ",
   "⟧"
  ],
  "team.create": [

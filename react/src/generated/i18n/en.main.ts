@@ -66,28 +66,6 @@ export const messages: Messages = {
  "handler.notFoundTitle": [
   "Page not found"
  ],
- "magicLink.codeField": [
-  "Or type the code from the email"
- ],
- "magicLink.codeForm": [
-  "Enter the emailed code"
- ],
- "magicLink.form": [
-  "Sign in with an emailed link"
- ],
- "magicLink.send": [
-  "Email me a sign-in link"
- ],
- "magicLink.sent": [
-  "Check your inbox: we sent a sign-in link to ",
-  [
-   "email"
-  ],
-  "."
- ],
- "magicLink.signInWithCode": [
-  "Sign in with code"
- ],
  "signIn.continueWith": [
   "Continue with ",
   [
@@ -132,28 +110,6 @@ export const messages: Messages = {
  ],
  "signOut.pending": [
   "Signing out…"
- ],
- "signUp.disabled": [
-  "Sign-up is turned off for ",
-  [
-   "project"
-  ],
-  "."
- ],
- "signUp.forProject": [
-  "for ",
-  [
-   "project"
-  ]
- ],
- "signUp.form": [
-  "Sign up with password"
- ],
- "signUp.haveAccount": [
-  "Already have an account?"
- ],
- "signUp.title": [
-  "Create your account"
  ],
  "userButton.account": [
   "Account"

@@ -257,6 +257,28 @@ export const messages: Messages = {
  "invitation.title": [
   "Team invitation"
  ],
+ "magicLink.codeField": [
+  "Or type the code from the email"
+ ],
+ "magicLink.codeForm": [
+  "Enter the emailed code"
+ ],
+ "magicLink.form": [
+  "Sign in with an emailed link"
+ ],
+ "magicLink.send": [
+  "Email me a sign-in link"
+ ],
+ "magicLink.sent": [
+  "Check your inbox: we sent a sign-in link to ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "magicLink.signInWithCode": [
+  "Sign in with code"
+ ],
  "mfa.codeField": [
   "Authentication code"
  ],
@@ -377,6 +399,28 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Active sessions"
+ ],
+ "signUp.disabled": [
+  "Sign-up is turned off for ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "signUp.forProject": [
+  "for ",
+  [
+   "project"
+  ]
+ ],
+ "signUp.form": [
+  "Sign up with password"
+ ],
+ "signUp.haveAccount": [
+  "Already have an account?"
+ ],
+ "signUp.title": [
+  "Create your account"
  ],
  "team.create": [
   "Create a team"

@@ -66,28 +66,6 @@ export const messages: Messages = {
  "handler.notFoundTitle": [
   "Página no encontrada"
  ],
- "magicLink.codeField": [
-  "O escribe el código del correo"
- ],
- "magicLink.codeForm": [
-  "Introduce el código del correo"
- ],
- "magicLink.form": [
-  "Iniciar sesión con un enlace por correo"
- ],
- "magicLink.send": [
-  "Envíame un enlace de inicio de sesión"
- ],
- "magicLink.sent": [
-  "Revisa tu bandeja de entrada: hemos enviado un enlace de inicio de sesión a ",
-  [
-   "email"
-  ],
-  "."
- ],
- "magicLink.signInWithCode": [
-  "Iniciar sesión con el código"
- ],
  "signIn.continueWith": [
   "Continuar con ",
   [
@@ -132,28 +110,6 @@ export const messages: Messages = {
  ],
  "signOut.pending": [
   "Cerrando sesión…"
- ],
- "signUp.disabled": [
-  "El registro está desactivado en ",
-  [
-   "project"
-  ],
-  "."
- ],
- "signUp.forProject": [
-  "para ",
-  [
-   "project"
-  ]
- ],
- "signUp.form": [
-  "Registrarse con contraseña"
- ],
- "signUp.haveAccount": [
-  "¿Ya tienes una cuenta?"
- ],
- "signUp.title": [
-  "Crea tu cuenta"
  ],
  "userButton.account": [
   "Cuenta"

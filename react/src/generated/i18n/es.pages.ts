@@ -257,6 +257,28 @@ export const messages: Messages = {
  "invitation.title": [
   "Invitación a un equipo"
  ],
+ "magicLink.codeField": [
+  "O escribe el código del correo"
+ ],
+ "magicLink.codeForm": [
+  "Introduce el código del correo"
+ ],
+ "magicLink.form": [
+  "Iniciar sesión con un enlace por correo"
+ ],
+ "magicLink.send": [
+  "Envíame un enlace de inicio de sesión"
+ ],
+ "magicLink.sent": [
+  "Revisa tu bandeja de entrada: hemos enviado un enlace de inicio de sesión a ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "magicLink.signInWithCode": [
+  "Iniciar sesión con el código"
+ ],
  "mfa.codeField": [
   "Código de autenticación"
  ],
@@ -377,6 +399,28 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Sesiones activas"
+ ],
+ "signUp.disabled": [
+  "El registro está desactivado en ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "signUp.forProject": [
+  "para ",
+  [
+   "project"
+  ]
+ ],
+ "signUp.form": [
+  "Registrarse con contraseña"
+ ],
+ "signUp.haveAccount": [
+  "¿Ya tienes una cuenta?"
+ ],
+ "signUp.title": [
+  "Crea tu cuenta"
  ],
  "team.create": [
   "Crear un equipo"

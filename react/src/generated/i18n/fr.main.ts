@@ -66,28 +66,6 @@ export const messages: Messages = {
  "handler.notFoundTitle": [
   "Page introuvable"
  ],
- "magicLink.codeField": [
-  "Ou saisissez le code reçu par e-mail"
- ],
- "magicLink.codeForm": [
-  "Saisir le code reçu par e-mail"
- ],
- "magicLink.form": [
-  "Se connecter avec un lien envoyé par e-mail"
- ],
- "magicLink.send": [
-  "M’envoyer un lien de connexion"
- ],
- "magicLink.sent": [
-  "Consultez votre boîte de réception : nous avons envoyé un lien de connexion à ",
-  [
-   "email"
-  ],
-  "."
- ],
- "magicLink.signInWithCode": [
-  "Se connecter avec le code"
- ],
  "signIn.continueWith": [
   "Continuer avec ",
   [
@@ -132,28 +110,6 @@ export const messages: Messages = {
  ],
  "signOut.pending": [
   "Déconnexion…"
- ],
- "signUp.disabled": [
-  "L’inscription est désactivée pour ",
-  [
-   "project"
-  ],
-  "."
- ],
- "signUp.forProject": [
-  "pour ",
-  [
-   "project"
-  ]
- ],
- "signUp.form": [
-  "S’inscrire avec un mot de passe"
- ],
- "signUp.haveAccount": [
-  "Vous avez déjà un compte ?"
- ],
- "signUp.title": [
-  "Créez votre compte"
  ],
  "userButton.account": [
   "Compte"

@@ -257,6 +257,28 @@ export const messages: Messages = {
  "invitation.title": [
   "Invitation d’équipe"
  ],
+ "magicLink.codeField": [
+  "Ou saisissez le code reçu par e-mail"
+ ],
+ "magicLink.codeForm": [
+  "Saisir le code reçu par e-mail"
+ ],
+ "magicLink.form": [
+  "Se connecter avec un lien envoyé par e-mail"
+ ],
+ "magicLink.send": [
+  "M’envoyer un lien de connexion"
+ ],
+ "magicLink.sent": [
+  "Consultez votre boîte de réception : nous avons envoyé un lien de connexion à ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "magicLink.signInWithCode": [
+  "Se connecter avec le code"
+ ],
  "mfa.codeField": [
   "Code d’authentification"
  ],
@@ -377,6 +399,28 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Connexions actives"
+ ],
+ "signUp.disabled": [
+  "L’inscription est désactivée pour ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "signUp.forProject": [
+  "pour ",
+  [
+   "project"
+  ]
+ ],
+ "signUp.form": [
+  "S’inscrire avec un mot de passe"
+ ],
+ "signUp.haveAccount": [
+  "Vous avez déjà un compte ?"
+ ],
+ "signUp.title": [
+  "Créez votre compte"
  ],
  "team.create": [
   "Créer une équipe"

@@ -64,28 +64,6 @@ export const messages: Messages = {
  "handler.notFoundTitle": [
   "ページが見つかりません"
  ],
- "magicLink.codeField": [
-  "またはメールに記載のコードを入力"
- ],
- "magicLink.codeForm": [
-  "メールのコードを入力"
- ],
- "magicLink.form": [
-  "メールのリンクでサインイン"
- ],
- "magicLink.send": [
-  "サインイン用リンクをメールで送信"
- ],
- "magicLink.sent": [
-  "受信トレイを確認してください: ",
-  [
-   "email"
-  ],
-  " にサインイン用リンクを送信しました。"
- ],
- "magicLink.signInWithCode": [
-  "コードでサインイン"
- ],
  "signIn.continueWith": [
   [
    "provider"
@@ -130,27 +108,6 @@ export const messages: Messages = {
  ],
  "signOut.pending": [
   "サインアウトしています…"
- ],
- "signUp.disabled": [
-  [
-   "project"
-  ],
-  " では新規登録が無効です。"
- ],
- "signUp.forProject": [
-  [
-   "project"
-  ],
-  " 用"
- ],
- "signUp.form": [
-  "パスワードで新規登録"
- ],
- "signUp.haveAccount": [
-  "既にアカウントをお持ちですか?"
- ],
- "signUp.title": [
-  "アカウントを作成"
  ],
  "userButton.account": [
   "アカウント"

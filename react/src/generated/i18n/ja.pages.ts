@@ -253,6 +253,28 @@ export const messages: Messages = {
  "invitation.title": [
   "チームへの招待"
  ],
+ "magicLink.codeField": [
+  "またはメールに記載のコードを入力"
+ ],
+ "magicLink.codeForm": [
+  "メールのコードを入力"
+ ],
+ "magicLink.form": [
+  "メールのリンクでサインイン"
+ ],
+ "magicLink.send": [
+  "サインイン用リンクをメールで送信"
+ ],
+ "magicLink.sent": [
+  "受信トレイを確認してください: ",
+  [
+   "email"
+  ],
+  " にサインイン用リンクを送信しました。"
+ ],
+ "magicLink.signInWithCode": [
+  "コードでサインイン"
+ ],
  "mfa.codeField": [
   "認証コード"
  ],
@@ -373,6 +395,27 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "アクティブなセッション"
+ ],
+ "signUp.disabled": [
+  [
+   "project"
+  ],
+  " では新規登録が無効です。"
+ ],
+ "signUp.forProject": [
+  [
+   "project"
+  ],
+  " 用"
+ ],
+ "signUp.form": [
+  "パスワードで新規登録"
+ ],
+ "signUp.haveAccount": [
+  "既にアカウントをお持ちですか?"
+ ],
+ "signUp.title": [
+  "アカウントを作成"
  ],
  "team.create": [
   "チームを作成"

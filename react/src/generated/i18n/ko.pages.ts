@@ -253,6 +253,28 @@ export const messages: Messages = {
  "invitation.title": [
   "팀 초대"
  ],
+ "magicLink.codeField": [
+  "또는 이메일의 코드를 입력하세요"
+ ],
+ "magicLink.codeForm": [
+  "이메일로 받은 코드 입력"
+ ],
+ "magicLink.form": [
+  "이메일 링크로 로그인"
+ ],
+ "magicLink.send": [
+  "로그인 링크를 이메일로 받기"
+ ],
+ "magicLink.sent": [
+  "받은편지함을 확인하세요: ",
+  [
+   "email"
+  ],
+  "(으)로 로그인 링크를 보냈습니다."
+ ],
+ "magicLink.signInWithCode": [
+  "코드로 로그인"
+ ],
  "mfa.codeField": [
   "인증 코드"
  ],
@@ -373,6 +395,27 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "활성 세션"
+ ],
+ "signUp.disabled": [
+  [
+   "project"
+  ],
+  "에서는 회원가입이 꺼져 있습니다."
+ ],
+ "signUp.forProject": [
+  [
+   "project"
+  ],
+  " 계정"
+ ],
+ "signUp.form": [
+  "비밀번호로 회원가입"
+ ],
+ "signUp.haveAccount": [
+  "이미 계정이 있으신가요?"
+ ],
+ "signUp.title": [
+  "계정 만들기"
  ],
  "team.create": [
   "팀 만들기"

@@ -66,28 +66,6 @@ export const messages: Messages = {
  "handler.notFoundTitle": [
   "Página não encontrada"
  ],
- "magicLink.codeField": [
-  "Ou digite o código do e-mail"
- ],
- "magicLink.codeForm": [
-  "Digite o código enviado por e-mail"
- ],
- "magicLink.form": [
-  "Entrar com um link enviado por e-mail"
- ],
- "magicLink.send": [
-  "Enviar um link de login por e-mail"
- ],
- "magicLink.sent": [
-  "Confira sua caixa de entrada: enviamos um link de login para ",
-  [
-   "email"
-  ],
-  "."
- ],
- "magicLink.signInWithCode": [
-  "Entrar com o código"
- ],
  "signIn.continueWith": [
   "Continuar com ",
   [
@@ -132,28 +110,6 @@ export const messages: Messages = {
  ],
  "signOut.pending": [
   "Saindo…"
- ],
- "signUp.disabled": [
-  "O cadastro está desativado em ",
-  [
-   "project"
-  ],
-  "."
- ],
- "signUp.forProject": [
-  "para ",
-  [
-   "project"
-  ]
- ],
- "signUp.form": [
-  "Cadastrar-se com senha"
- ],
- "signUp.haveAccount": [
-  "Já tem uma conta?"
- ],
- "signUp.title": [
-  "Crie sua conta"
  ],
  "userButton.account": [
   "Conta"

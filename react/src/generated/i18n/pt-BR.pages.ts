@@ -257,6 +257,28 @@ export const messages: Messages = {
  "invitation.title": [
   "Convite para equipe"
  ],
+ "magicLink.codeField": [
+  "Ou digite o código do e-mail"
+ ],
+ "magicLink.codeForm": [
+  "Digite o código enviado por e-mail"
+ ],
+ "magicLink.form": [
+  "Entrar com um link enviado por e-mail"
+ ],
+ "magicLink.send": [
+  "Enviar um link de login por e-mail"
+ ],
+ "magicLink.sent": [
+  "Confira sua caixa de entrada: enviamos um link de login para ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "magicLink.signInWithCode": [
+  "Entrar com o código"
+ ],
  "mfa.codeField": [
   "Código de autenticação"
  ],
@@ -377,6 +399,28 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Sessões ativas"
+ ],
+ "signUp.disabled": [
+  "O cadastro está desativado em ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "signUp.forProject": [
+  "para ",
+  [
+   "project"
+  ]
+ ],
+ "signUp.form": [
+  "Cadastrar-se com senha"
+ ],
+ "signUp.haveAccount": [
+  "Já tem uma conta?"
+ ],
+ "signUp.title": [
+  "Crie sua conta"
  ],
  "team.create": [
   "Criar uma equipe"

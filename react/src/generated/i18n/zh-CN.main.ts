@@ -65,28 +65,6 @@ export const messages: Messages = {
  "handler.notFoundTitle": [
   "找不到页面"
  ],
- "magicLink.codeField": [
-  "或输入邮件中的验证码"
- ],
- "magicLink.codeForm": [
-  "输入邮件中的验证码"
- ],
- "magicLink.form": [
-  "通过邮件链接登录"
- ],
- "magicLink.send": [
-  "通过邮件发送登录链接"
- ],
- "magicLink.sent": [
-  "请查看收件箱：我们已向 ",
-  [
-   "email"
-  ],
-  " 发送登录链接。"
- ],
- "magicLink.signInWithCode": [
-  "使用验证码登录"
- ],
  "signIn.continueWith": [
   "使用 ",
   [
@@ -132,27 +110,6 @@ export const messages: Messages = {
  ],
  "signOut.pending": [
   "正在退出登录…"
- ],
- "signUp.disabled": [
-  [
-   "project"
-  ],
-  " 已关闭注册。"
- ],
- "signUp.forProject": [
-  "注册 ",
-  [
-   "project"
-  ]
- ],
- "signUp.form": [
-  "使用密码注册"
- ],
- "signUp.haveAccount": [
-  "已有账户？"
- ],
- "signUp.title": [
-  "创建账户"
  ],
  "userButton.account": [
   "账户"

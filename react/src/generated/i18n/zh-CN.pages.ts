@@ -256,6 +256,28 @@ export const messages: Messages = {
  "invitation.title": [
   "团队邀请"
  ],
+ "magicLink.codeField": [
+  "或输入邮件中的验证码"
+ ],
+ "magicLink.codeForm": [
+  "输入邮件中的验证码"
+ ],
+ "magicLink.form": [
+  "通过邮件链接登录"
+ ],
+ "magicLink.send": [
+  "通过邮件发送登录链接"
+ ],
+ "magicLink.sent": [
+  "请查看收件箱：我们已向 ",
+  [
+   "email"
+  ],
+  " 发送登录链接。"
+ ],
+ "magicLink.signInWithCode": [
+  "使用验证码登录"
+ ],
  "mfa.codeField": [
   "身份验证码"
  ],
@@ -376,6 +398,27 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "活跃会话"
+ ],
+ "signUp.disabled": [
+  [
+   "project"
+  ],
+  " 已关闭注册。"
+ ],
+ "signUp.forProject": [
+  "注册 ",
+  [
+   "project"
+  ]
+ ],
+ "signUp.form": [
+  "使用密码注册"
+ ],
+ "signUp.haveAccount": [
+  "已有账户？"
+ ],
+ "signUp.title": [
+  "创建账户"
  ],
  "team.create": [
   "创建团队"
