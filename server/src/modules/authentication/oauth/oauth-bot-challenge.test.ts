@@ -35,9 +35,10 @@ const env = withTestContext({ projectConfig: baseConfig, oauth, settings: { 'bot
 const flows = oauthFlows(env);
 const errorRedirectUri = 'https://app.example.com/handler/error';
 
-const projectWith = (challenge: Record<string, unknown>) =>
+const projectWith = (challenge: Record<string, unknown>, config: Record<string, unknown> = {}) =>
   env.context.createProject({
     ...baseConfig,
+    ...config,
     'auth.botChallenge': {
       mode: 'required',
       provider: 'turnstile',
@@ -110,6 +111,25 @@ describe('a required bot challenge on OAuth sign-up', () => {
     expect(tokens.status, tokens.text).toBe(200);
     expect(tokens.body.is_new_user).toBe(true);
     expect(await userOf(project, email)).toMatchObject({ user_id: expect.any(String) });
+  });
+
+  it('challenges an anonymous user signing up through OAuth: refused without a token, upgraded with a good one', async () => {
+    standIn.mode = 'ok';
+    const project = await projectWith({}, { 'auth.allowAnonymousSignUp': true });
+    const anonymous = await env.context.request({
+      method: 'POST',
+      url: '/api/v1/auth/anonymous/sign-up',
+      headers: project.headers.client,
+      payload: {},
+    });
+    expect(anonymous.status, anonymous.text).toBe(200);
+    const email = newProviderAccount();
+    const refused = await callbackRedirect(project, {}, { token: anonymous.body.access_token });
+    expectRefused(refused.url, 'BOT_CHALLENGE_REQUIRED');
+    expect(await userOf(project, email)).toBeUndefined();
+    const upgraded = await flows.signIn({ project, token: anonymous.body.access_token, query: { bot_challenge_token: 'pass.anon' } });
+    expect(upgraded.status, upgraded.text).toBe(200);
+    expect(decodeJwt(upgraded.body.access_token)).toMatchObject({ sub: anonymous.body.user_id, is_anonymous: false });
   });
 
   it('lets an existing user sign in again without a token, and never challenges a link flow', async () => {
