@@ -1,4 +1,5 @@
 import type { Gatehouse } from '../gatehouse-context.ts';
+import type { BotChallengeFields } from './bot-challenge.ts';
 import { absoluteUrl } from '../absolute-url.ts';
 import { RETURN_TO_PARAM } from '../navigation.ts';
 
@@ -10,12 +11,19 @@ const storageKey = (state: string) => `gatehouse-oauth-${state}`;
 /**
  * Starts an OAuth sign-in (or, with `type: 'link'`, connects a provider to the signed-in user):
  * PKCE S256 with a fresh verifier and state kept in session storage, then a full navigation to the
- * platform's authorize endpoint, which sends the browser on to the provider.
+ * platform's authorize endpoint, which sends the browser on to the provider. `botChallenge`: the
+ * project's bot-challenge fields for a sign-in that may sign a user up (the server verifies them at
+ * authorize and holds a new user to them at the callback); a link flow sends none.
  */
 export async function startOAuth(
   gatehouse: Gatehouse,
   provider: string,
-  options: { type?: 'authenticate' | 'link'; providerScope?: string; returnTo?: string | null } = {},
+  options: {
+    type?: 'authenticate' | 'link';
+    providerScope?: string;
+    returnTo?: string | null;
+    botChallenge?: BotChallengeFields;
+  } = {},
 ): Promise<void> {
   const type = options.type ?? 'authenticate';
   const flow = await newFlow(gatehouse, type, options.returnTo);
@@ -30,6 +38,7 @@ export async function startOAuth(
   };
   if (type === 'link') params.token = (await gatehouse.session.getAccessToken()) ?? '';
   if (options.providerScope) params.provider_scope = options.providerScope;
+  if (type === 'authenticate') for (const [name, value] of Object.entries(options.botChallenge ?? {})) if (value) params[name] = value;
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   window.location.assign(url.href);
 }

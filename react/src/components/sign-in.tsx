@@ -4,6 +4,7 @@ import { useProject } from '../hooks/use-project.ts';
 import { keepReturnTo } from '../navigation.ts';
 import { Card } from '../ui/form.tsx';
 import { Link } from '../ui/link.tsx';
+import { useBotChallenge } from './bot-challenge-widget.tsx';
 import { MagicLinkForm } from './magic-link-form.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
 import { PasskeySignInButton } from './passkey-sign-in-button.tsx';
@@ -26,6 +27,11 @@ export function SignIn({ title }: { title?: string }) {
   const both = config.credential_enabled && config.magic_link_enabled;
   // The email the first step sent on to the usual methods (null: that step is still to take).
   const [discoveredEmail, setDiscoveredEmail] = useState<string | null>(null);
+  const providers = config.enabled_oauth_providers.map((provider) => provider.id);
+  // An OAuth click may sign a newcomer up: with providers, the page's one widget sits by their buttons
+  // and the emailed-code form (also a way to sign up) shares it. Without sign-up nobody is challenged.
+  const botChallenge = useBotChallenge(providers.length > 0 && config.sign_up_enabled ? config.bot_challenge : undefined);
+  const sharedChallenge = botChallenge.challenge ? botChallenge : undefined;
   if (config.email_first && discoveredEmail === null)
     return (
       <Card title={title ?? t('signIn.title')}>
@@ -37,7 +43,7 @@ export function SignIn({ title }: { title?: string }) {
     <Card title={title ?? t('signIn.title')}>
       <p className="gh-muted">{t('signIn.toContinueTo', { project: display_name })}</p>
       <div className="gh-stack">
-        <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
+        <OAuthButtons providers={providers} botChallenge={sharedChallenge} />
         {config.passkey_enabled ? <PasskeySignInButton /> : null}
         {both ? (
           <div className="gh-tabs" role="tablist" aria-label={t('signIn.methods')}>
@@ -50,7 +56,7 @@ export function SignIn({ title }: { title?: string }) {
           </div>
         ) : null}
         {method === 'password' && config.credential_enabled ? <PasswordSignInForm initialEmail={discoveredEmail ?? ''} /> : null}
-        {method === 'magic-link' && config.magic_link_enabled ? <MagicLinkForm /> : null}
+        {method === 'magic-link' && config.magic_link_enabled ? <MagicLinkForm sharedChallenge={sharedChallenge} /> : null}
         {config.credential_enabled ? <Link href={keepReturnTo(urls.forgotPassword)}>{t('signIn.forgotPassword')}</Link> : null}
         {config.sign_up_enabled ? (
           <p className="gh-muted">
