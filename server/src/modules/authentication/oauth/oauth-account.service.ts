@@ -21,8 +21,13 @@ import type { TokenSealer } from './token-sealing.ts';
 
 export type FlowOutcome = { userId: string; isNewUser: boolean };
 
-/** What the browser's flow brought for a sign-up: its client IP and the bot challenge checked at authorize. */
-export type FlowSignUpContext = { ip: string; botChallenge: BotChallengeCheck | undefined };
+/**
+ * What a sign-in brought for a sign-up: the client IP, and the bot challenge — checked at authorize for
+ * a browser's flow, or `native` for native Sign in with Apple (an app has no page for the widget and
+ * Stack's native route takes no challenge; Apple signed the token for the project's app). Either way
+ * the sign-up rules and risk scores judge the new user, with the IP.
+ */
+export type FlowSignUpContext = { ip: string; botChallenge: BotChallengeCheck | undefined | 'native' };
 
 /**
  * Who a provider account is at the end of a callback: the user it links to (link flows), the user
@@ -44,11 +49,8 @@ export class OAuthAccountService {
     profile: ProviderProfile,
     /** The provider's tokens, kept for connected accounts; null when there are none (native Apple sign-in). */
     tokens: ProviderTokens | null,
-    /**
-     * The browser flow's sign-up context: a new user is created only when its bot challenge passes the
-     * project's mode. Null for native Apple sign-in, which carries no challenge.
-     */
-    signUpContext: FlowSignUpContext | null = null,
+    /** The sign-up context: a browser flow creates a new user only when its bot challenge passes the project's mode. */
+    signUpContext: FlowSignUpContext,
   ): Promise<FlowOutcome> {
     const signIn = await findSignInAccount(this.db, project.id, provider.configId, profile.accountId);
     if (flow.type === 'link') {
@@ -88,9 +90,9 @@ export class OAuthAccountService {
     }
     if (!project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
     // Only here, where a user would be created: users signing in again are never challenged.
-    const signals: SignUpSignals = signUpContext
-      ? { ip: signUpContext.ip, botChallenge: this.botChallenges.enforce(project, signUpContext.botChallenge ?? { result: 'missing' }) }
-      : {};
+    const { ip, botChallenge } = signUpContext;
+    const signals: SignUpSignals =
+      botChallenge === 'native' ? { ip } : { ip, botChallenge: this.botChallenges.enforce(project, botChallenge ?? { result: 'missing' }) };
     const user = await this.signUp(project, provider.type, flow, profile, emailSignsIn, signals);
     await this.keepTokens(project, await this.link(project, provider, user.id, profile), tokens);
     return { userId: user.id, isNewUser: true };
