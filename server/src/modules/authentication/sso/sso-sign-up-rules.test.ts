@@ -61,7 +61,12 @@ async function signInThroughIdp(email: string) {
 }
 
 const usersWith = async (email: string) =>
-  (await context.request({ url: `/api/v1/users?query=${encodeURIComponent(email)}`, headers: project.headers.server })).body.items;
+  (
+    await context.request({
+      url: `/api/v1/users?include_restricted=true&query=${encodeURIComponent(email)}`,
+      headers: project.headers.server,
+    })
+  ).body.items;
 
 describe('sign-up rules on a JIT SSO sign-up', () => {
   it('reject: refused with SIGN_UP_REJECTED and the rule message at the error page, no user', async () => {
@@ -78,7 +83,12 @@ describe('sign-up rules on a JIT SSO sign-up', () => {
     const held = newEmail('held');
     const first = await signInThroughIdp(held);
     expect((await flows.exchange(project, first.location, first.verifier)).is_new_user).toBe(true);
-    expect(await usersWith(held)).toEqual([expect.objectContaining({ restricted_by_admin: true })]);
+    expect(await usersWith(held)).toEqual([
+      expect.objectContaining({
+        restricted_by_admin: true,
+        restricted_by_admin_private_details: 'Restricted by sign-up rule: restricted (SSO restrict)',
+      }),
+    ]);
 
     const free = newEmail('free');
     const second = await signInThroughIdp(free);
