@@ -86,7 +86,10 @@ describe('OAuth sign-up with a required bot challenge', () => {
     // The token the fake widget handed the page is the one the server verified at authorize.
     const calls = standIn.calls.slice(before);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ provider: 'turnstile', form: { secret: standInSecret, remoteip: expect.stringMatching(/127\.0\.0\.1$/) } });
+    expect(calls[0]).toMatchObject({
+      provider: 'turnstile',
+      form: { secret: standInSecret, remoteip: expect.stringMatching(/127\.0\.0\.1$/) },
+    });
     expect(calls[0]?.form.response).toMatch(/^pass\.demo-site-key\.\d+$/);
     await page.close();
   });

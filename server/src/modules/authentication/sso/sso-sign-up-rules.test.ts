@@ -43,7 +43,8 @@ beforeAll(async () => {
   });
   expect(created.status, created.text).toBe(201);
   connection = created.body;
-});
+  // A context, a project, an IdP key pair and a connection: past the default 60 s hook timeout on a loaded machine.
+}, 180_000);
 afterAll(async () => {
   await context?.close();
 });
