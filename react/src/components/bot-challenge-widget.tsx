@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { type BotChallengeFields, loadWidgetApi, renderWidget } from '../auth/bot-challenge.ts';
+import type { BotChallengeFields } from '../auth/bot-challenge.ts';
 import type { ClientBotChallenge } from '../generated/hooks.schemas.ts';
 
 export type { BotChallengeFields };
@@ -9,12 +9,8 @@ export type BotChallenge = {
   /** The project's challenge (undefined when it is off). */
   challenge: ClientBotChallenge | undefined;
   widget: ReactNode;
+  /** The fields to send now (the latest answer, also between renders: an OAuth click waits on it). */
   fields: () => BotChallengeFields;
-  /**
-   * The fields once the widget has answered (a token, or the script could not load), waiting at most
-   * `timeoutMillis` for it: an invisible widget may still be working when a button is clicked.
-   */
-  settledFields: (timeoutMillis: number) => Promise<BotChallengeFields>;
   renew: () => void;
 };
 
@@ -23,42 +19,33 @@ export type BotChallenge = {
  * send. Tokens are single-use: `renew` after every answer renders a fresh widget for the next try.
  */
 export function useBotChallenge(challenge: ClientBotChallenge | undefined): BotChallenge {
-  const [token, setToken] = useState<string | null>(null);
-  const [unavailable, setUnavailable] = useState(false);
   const [round, setRound] = useState(0);
-  // The latest answer for `settledFields`, which waits outside React's renders.
-  const latest = useRef({ token, unavailable });
-  latest.current = { token, unavailable };
-  const fieldsOf = (answer: { token: string | null; unavailable: boolean }): BotChallengeFields => {
-    if (!challenge) return {};
-    if (answer.token)
-      return { bot_challenge_token: answer.token, bot_challenge_phase: challenge.mode === 'invisible' ? 'invisible' : 'visible' };
-    return answer.unavailable ? { bot_challenge_unavailable: 'true' } : {};
+  // The widget's latest answer: kept in a ref (read by a click waiting outside renders), its state re-renders.
+  const latest = useRef<{ token: string | null; unavailable?: true }>({ token: null });
+  const [, setAnswer] = useState(latest.current);
+  const answer = (value: typeof latest.current) => {
+    latest.current = value;
+    setAnswer(value);
   };
-  const fields = () => fieldsOf({ token, unavailable });
-  const settledFields = async (timeoutMillis: number) => {
-    const deadline = Date.now() + timeoutMillis;
-    while (challenge && !latest.current.token && !latest.current.unavailable && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    return fieldsOf(latest.current);
+  const fields = (): BotChallengeFields => {
+    const { token, unavailable } = latest.current;
+    if (!challenge) return {};
+    if (token) return { bot_challenge_token: token, bot_challenge_phase: challenge.mode === 'invisible' ? 'invisible' : 'visible' };
+    return unavailable ? { bot_challenge_unavailable: 'true' } : {};
   };
   const renew = () => {
-    setToken(null);
+    answer({ ...latest.current, token: null });
     setRound((value) => value + 1);
   };
-  const onToken = (value: string | null) => {
-    // Kept at once too: a click may be waiting in `settledFields` before React re-renders.
-    latest.current = { ...latest.current, token: value };
-    setToken(value);
-  };
-  const onUnavailable = () => {
-    latest.current = { ...latest.current, unavailable: true };
-    setUnavailable(true);
-  };
   const widget = challenge ? (
-    <BotChallengeWidget key={round} challenge={challenge} onToken={onToken} onUnavailable={onUnavailable} />
+    <BotChallengeWidget
+      key={round}
+      challenge={challenge}
+      onToken={(token) => answer({ ...latest.current, token })}
+      onUnavailable={() => answer({ token: null, unavailable: true })}
+    />
   ) : null;
-  return { challenge, widget, fields, settledFields, renew };
+  return { challenge, widget, fields, renew };
 }
 
 function BotChallengeWidget({
@@ -77,15 +64,18 @@ function BotChallengeWidget({
   useEffect(() => {
     let cleanup: (() => void) | undefined;
     let cancelled = false;
-    loadWidgetApi(challenge).then(
-      (api) => {
-        if (!cancelled && container.current)
-          cleanup = renderWidget(api, container.current, challenge, (token) => callbacks.current.onToken(token));
-      },
-      () => {
-        if (!cancelled) callbacks.current.onUnavailable();
-      },
-    );
+    // The provider's loader comes as its own chunk, only for projects that turn a challenge on (the sign-in page's budget).
+    import('../auth/bot-challenge.ts')
+      .then(({ loadWidgetApi, renderWidget }) => loadWidgetApi(challenge).then((api) => ({ api, renderWidget })))
+      .then(
+        ({ api, renderWidget }) => {
+          if (!cancelled && container.current)
+            cleanup = renderWidget(api, container.current, challenge, (token) => callbacks.current.onToken(token));
+        },
+        () => {
+          if (!cancelled) callbacks.current.onUnavailable();
+        },
+      );
     return () => {
       cancelled = true;
       cleanup?.();
