@@ -47,4 +47,23 @@ describe('the OAuth sign-in URL', () => {
     expect(query.get('after_callback_redirect_url')).toBe('/welcome');
     expect(query.get('provider_scope')).toBe('https://www.googleapis.com/auth/drive.readonly');
   });
+
+  it('carries the bot challenge fields Stack sends on authorize (a token with its phase, or the widget being unavailable)', async () => {
+    const client = { baseUrl: 'https://auth.example.com', projectId: 'proj-1' };
+    const redirectUrl = 'https://app.example.com/cb';
+    const queryOf = async (botChallenge: Parameters<typeof buildOAuthSignInUrl>[2]['botChallenge']) =>
+      Object.fromEntries(
+        [...new URL((await buildOAuthSignInUrl(client, 'google', { redirectUrl, botChallenge })).url).searchParams].filter(([name]) =>
+          name.startsWith('bot_challenge_'),
+        ),
+      );
+    expect(await queryOf({ token: 'tok-1' })).toEqual({ bot_challenge_token: 'tok-1', bot_challenge_phase: 'visible' });
+    expect(await queryOf({ token: 'tok-2', phase: 'invisible' })).toEqual({
+      bot_challenge_token: 'tok-2',
+      bot_challenge_phase: 'invisible',
+    });
+    expect(await queryOf({ unavailable: true })).toEqual({ bot_challenge_unavailable: 'true' });
+    expect(await queryOf({ token: '' })).toEqual({});
+    expect(await queryOf(undefined)).toEqual({});
+  });
 });

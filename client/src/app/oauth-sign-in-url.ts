@@ -29,6 +29,12 @@ export type OAuthSignInUrlOptions = {
   state?: string;
   /** PKCE verifier (43–128 characters of `[A-Za-z0-9._~-]`); random by default. */
   codeVerifier?: string;
+  /**
+   * The project's bot challenge, when it has one (`config.bot_challenge` of the current project): the
+   * widget's token (`phase` `invisible` for a widget the user never saw), or `unavailable` when its
+   * script could not load. A sign-in that signs a user up is held to it at the callback.
+   */
+  botChallenge?: { token?: string; phase?: 'invisible' | 'visible'; unavailable?: boolean };
 };
 
 export type OAuthSignInUrl = {
@@ -65,6 +71,9 @@ export async function buildOAuthSignInUrl(client: OAuthClient, provider: OAuthPr
     error_redirect_url: options.errorRedirectUrl,
     after_callback_redirect_url: options.afterCallbackRedirectUrl,
     provider_scope: options.providerScope,
+    bot_challenge_token: options.botChallenge?.token || undefined,
+    bot_challenge_phase: options.botChallenge?.token ? (options.botChallenge.phase ?? 'visible') : undefined,
+    bot_challenge_unavailable: options.botChallenge?.unavailable ? 'true' : undefined,
   };
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
   return { url: url.toString(), state, codeVerifier } satisfies OAuthSignInUrl;

@@ -577,7 +577,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with the identity token of native Sign in with Apple (iOS, macOS)
-         * @description A native app gets an identity token from Apple's own sign-in sheet and sends it here. The token is verified like an OAuth callback's ID token: its RS256 signature against Apple's keys (`https://appleid.apple.com/auth/keys`, replaced by the operator variable `OAUTH_APPLE_JWKS_URL`), the issuer `https://appleid.apple.com` (`OAUTH_APPLE_ISSUER`), the audience (one of the Apple provider's bundle ids, or its client id), and the expiry. Any failure is `INVALID_APPLE_CREDENTIALS`; Apple's keys not answering within 5 s is `OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE`. The provider is the project's sign-in enabled provider of type `apple` (`OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED` without one); without a bundle id it is `APPLE_BUNDLE_ID_NOT_CONFIGURED`. The token's `sub` is the Apple account: it signs in or up exactly as the OAuth callback does (the account's user, else a user with the same verified email by the merge strategy, else a new user, `SIGN_UP_NOT_ENABLED` when sign-up is off; an anonymous caller is upgraded in place). A user with TOTP gets `MULTI_FACTOR_AUTHENTICATION_REQUIRED` with `details.attempt_code`. No provider access token exists, so the account has no connected-account token.
+         * @description A native app gets an identity token from Apple's own sign-in sheet and sends it here. The token is verified like an OAuth callback's ID token: its RS256 signature against Apple's keys (`https://appleid.apple.com/auth/keys`, replaced by the operator variable `OAUTH_APPLE_JWKS_URL`), the issuer `https://appleid.apple.com` (`OAUTH_APPLE_ISSUER`), the audience (one of the Apple provider's bundle ids, or its client id), and the expiry. Any failure is `INVALID_APPLE_CREDENTIALS`; Apple's keys not answering within 5 s is `OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE`. The provider is the project's sign-in enabled provider of type `apple` (`OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED` without one); without a bundle id it is `APPLE_BUNDLE_ID_NOT_CONFIGURED`. The token's `sub` is the Apple account: it signs in or up exactly as the OAuth callback does (the account's user, else a user with the same verified email by the merge strategy, else a new user, `SIGN_UP_NOT_ENABLED` when sign-up is off; an anonymous caller is upgraded in place). A new user is judged by the project's sign-up rules like every other sign-up (`authMethod` `oauth`, `oauthProvider` `apple`; `SIGN_UP_REJECTED`, restrict, log) and gets risk scores from the caller's address; the project's bot challenge does not apply here (Gatehouse's decision: a native app has no page for the widget and Stack's route takes no challenge fields; Apple signed the token for the project's app). A user with TOTP gets `MULTI_FACTOR_AUTHENTICATION_REQUIRED` with `details.attempt_code`. No provider access token exists, so the account has no connected-account token.
          */
         post: operations["signInWithAppleNative"];
         delete?: never;
@@ -8190,7 +8190,7 @@ export interface components {
         ConfigAllowSignIn: {
             allowSignIn: boolean;
         };
-        /** @description One sign-up rule. `condition` is a CEL expression (the Common Expression Language) that must be a boolean over the sign-up context: `email`, `emailDomain` (after the last `@`, lower case), `countryCode` (ISO alpha-2 or ""), `authMethod` (`password`, `otp`, `oauth`, `passkey`), `oauthProvider` (the provider type or ""), `riskScores.bot` and `riskScores.free_trial_abuse` (integers 0-100; 0 until risk scoring lands). At most 2000 characters and 400 syntax nodes; `matches` uses RE2 syntax (linear time). A condition that does not parse or type-check is refused when the config is saved: `SIGN_UP_RULE_CONDITION_INVALID` with its position. At most 100 rules. */
+        /** @description One sign-up rule. `condition` is a CEL expression (the Common Expression Language) that must be a boolean over the sign-up context: `email`, `emailDomain` (after the last `@`, lower case), `countryCode` (ISO alpha-2 or ""), `authMethod` (`password`, `otp`, `oauth`, `passkey`), `oauthProvider` (the provider type or ""), `riskScores.bot` and `riskScores.free_trial_abuse` (integers 0-100, the sign-up's risk scores: see docs/guide/sign-up-protection.md). At most 2000 characters and 400 syntax nodes; `matches` uses RE2 syntax (linear time). A condition that does not parse or type-check is refused when the config is saved: `SIGN_UP_RULE_CONDITION_INVALID` with its position. At most 100 rules. */
         ConfigSignUpRule: {
             enabled: boolean;
             displayName?: string;
@@ -8213,7 +8213,7 @@ export interface components {
             maxLength: number;
             checkBreached: boolean;
         };
-        /** @description Gatehouse's own (not in Stack's config): a bot challenge at sign-up (password sign-up, and a sign-in code sent to an email with no account yet), the `bot_challenge_token` Stack's SDKs send verified through the provider's siteverify API. `mode`: `off` (default; the fields are ignored), `invisible` (the widget runs without asking anything; a token is verified and the result recorded for the bot risk score, but a missing or failed token does not refuse the sign-up by itself: pair it with a sign-up rule on `riskScores.bot`), `required` (no token, or a token of the `invisible` phase that fails: `BOT_CHALLENGE_REQUIRED`, on which Stack's SDKs show the visible widget and retry; a visible-phase token that fails: `BOT_CHALLENGE_FAILED`). `provider`: `turnstile` (Cloudflare), `hcaptcha` or `recaptcha` (v2, or v3 with `minScore`). `siteKey` is public (the handler pages render the widget with it); `secretKey` is stored sealed. `onProviderOutage` decides what happens when the provider cannot be asked (no answer within `BOT_CHALLENGE_TIMEOUT_MS`, an HTTP error, a malformed answer) or the client says it could not load the widget (`bot_challenge_unavailable`): `allow` (fail open, default: the sign-up goes on, scored as unverified) or `reject` (fail closed: `BOT_CHALLENGE_FAILED`). */
+        /** @description Gatehouse's own (not in Stack's config): a bot challenge at sign-up (password sign-up, a sign-in code sent to an email with no account yet, and an OAuth flow that creates a user: verified at authorize, enforced at the callback), the `bot_challenge_token` Stack's SDKs send verified through the provider's siteverify API. `mode`: `off` (default; the fields are ignored), `invisible` (the widget runs without asking anything; a token is verified and the result recorded for the bot risk score, but a missing or failed token does not refuse the sign-up by itself: pair it with a sign-up rule on `riskScores.bot`), `required` (no token, or a token of the `invisible` phase that fails: `BOT_CHALLENGE_REQUIRED`, on which Stack's SDKs show the visible widget and retry; a visible-phase token that fails: `BOT_CHALLENGE_FAILED`). `provider`: `turnstile` (Cloudflare), `hcaptcha` or `recaptcha` (v2, or v3 with `minScore`). `siteKey` is public (the handler pages render the widget with it); `secretKey` is stored sealed. `onProviderOutage` decides what happens when the provider cannot be asked (no answer within `BOT_CHALLENGE_TIMEOUT_MS`, an HTTP error, a malformed answer) or the client says it could not load the widget (`bot_challenge_unavailable`): `allow` (fail open, default: the sign-up goes on, scored as unverified) or `reject` (fail closed: `BOT_CHALLENGE_FAILED`). */
         ConfigBotChallenge: {
             /** @enum {string} */
             mode: "off" | "invisible" | "required";
@@ -9207,7 +9207,7 @@ export interface components {
             is_paginated: false;
         };
         /** @description What the callback answers (or redirects to the flow's error URL) when the provider or the project refuses. */
-        OAuthCallbackErrors400: components["schemas"]["OauthProviderAccessDeniedError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+        OAuthCallbackErrors400: components["schemas"]["OauthProviderAccessDeniedError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["BotChallengeFailedError"];
         /** @description Why no provider access token can be handed out. */
         ConnectedAccountErrors400: components["schemas"]["OauthConnectionNotConnectedToUserError"] | components["schemas"]["OauthConnectionDoesNotHaveRequiredScopeError"] | components["schemas"]["OauthAccessTokenNotAvailableError"] | components["schemas"]["OauthAccessTokenNotAvailableWithSharedOauthKeysError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"];
         /** @description Missing or malformed authentication headers, an unreadable body, or a request that does not match the operation. */
@@ -12895,13 +12895,13 @@ export interface components {
                 "application/json": components["schemas"]["PurchaseNotAllowedError"];
             };
         };
-        /** @description The provider account signs in another user, or its email is another user's sign-in email. */
+        /** @description The provider account signs in another user, its email is another user's sign-in email, or the flow would sign a user up without the bot challenge the project requires. */
         OAuthCallback409: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["OauthConnectionAlreadyConnectedToAnotherUserError"] | components["schemas"]["ContactChannelAlreadyUsedForAuthBySomeoneElseError"];
+                "application/json": components["schemas"]["OauthConnectionAlreadyConnectedToAnotherUserError"] | components["schemas"]["ContactChannelAlreadyUsedForAuthBySomeoneElseError"] | components["schemas"]["BotChallengeRequiredError"];
             };
         };
         /** @description A provider access token with the requested scopes. */
@@ -14167,7 +14167,7 @@ export interface operations {
                 after_callback_redirect_url?: string;
                 stack_response_mode?: "json" | "redirect";
                 hexclave_response_mode?: "json" | "redirect";
-                /** @description Accepted and ignored (no bot protection). */
+                /** @description The bot challenge token of a sign-in/sign-up flow (`type=authenticate`), with `bot_challenge_phase` and `bot_challenge_unavailable` as Stack's SDKs send them. With the project's bot challenge on (`auth.botChallenge`), it is verified with the provider here, never refused here, and kept with the flow; the callback enforces it only when the flow would create a user (a new user, or an anonymous user signing up): with `required`, a missing or failed token (or an unverifiable one under `onProviderOutage: reject`) refuses the sign-up with `BOT_CHALLENGE_REQUIRED` or `BOT_CHALLENGE_FAILED`, to the flow's error redirect URL when it has one. Existing users signing in, and `type=link`, are not challenged. The result feeds the new user's bot risk score. */
                 bot_challenge_token?: string;
                 bot_challenge_phase?: "invisible" | "visible";
                 bot_challenge_unavailable?: "true";
@@ -14353,7 +14353,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["ProjectAuth401"];
-            403: components["responses"]["UserToken403"];
+            403: components["responses"]["SignUpRejected403"];
             503: components["responses"]["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"];
         };
     };

@@ -1,5 +1,12 @@
 import type { ClientBotChallenge } from '../generated/hooks.schemas.ts';
 
+/** The bot-challenge fields a sign-up request (or an OAuth authorize URL) carries (Stack's names). */
+export type BotChallengeFields = {
+  bot_challenge_token?: string;
+  bot_challenge_phase?: 'invisible' | 'visible';
+  bot_challenge_unavailable?: 'true';
+};
+
 /** What a provider's widget script puts on `window` (the part of Turnstile's, hCaptcha's and reCAPTCHA's APIs used here). */
 type WidgetApi = {
   render(container: HTMLElement, options: Record<string, unknown>): string | number;

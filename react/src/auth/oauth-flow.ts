@@ -1,4 +1,7 @@
 import type { Gatehouse } from '../gatehouse-context.ts';
+import type { BotChallenge } from '../components/bot-challenge-widget.tsx';
+import { LocalisedError } from '../ui/error-message.ts';
+import type { BotChallengeFields } from './bot-challenge.ts';
 import { absoluteUrl } from '../absolute-url.ts';
 import { RETURN_TO_PARAM } from '../navigation.ts';
 
@@ -10,12 +13,19 @@ const storageKey = (state: string) => `gatehouse-oauth-${state}`;
 /**
  * Starts an OAuth sign-in (or, with `type: 'link'`, connects a provider to the signed-in user):
  * PKCE S256 with a fresh verifier and state kept in session storage, then a full navigation to the
- * platform's authorize endpoint, which sends the browser on to the provider.
+ * platform's authorize endpoint, which sends the browser on to the provider. `botChallenge`: the
+ * project's bot-challenge fields for a sign-in that may sign a user up (the server verifies them at
+ * authorize and holds a new user to them at the callback); a link flow sends none.
  */
 export async function startOAuth(
   gatehouse: Gatehouse,
   provider: string,
-  options: { type?: 'authenticate' | 'link'; providerScope?: string; returnTo?: string | null } = {},
+  options: {
+    type?: 'authenticate' | 'link';
+    providerScope?: string;
+    returnTo?: string | null;
+    botChallenge?: BotChallengeFields;
+  } = {},
 ): Promise<void> {
   const type = options.type ?? 'authenticate';
   const flow = await newFlow(gatehouse, type, options.returnTo);
@@ -30,8 +40,30 @@ export async function startOAuth(
   };
   if (type === 'link') params.token = (await gatehouse.session.getAccessToken()) ?? '';
   if (options.providerScope) params.provider_scope = options.providerScope;
+  if (type === 'authenticate') for (const [name, value] of Object.entries(options.botChallenge ?? {})) if (value) params[name] = value;
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   window.location.assign(url.href);
+}
+
+/** How long a click waits for a widget still at work (an invisible one runs when the page opens). */
+const widgetWaitMillis = 5_000;
+
+/**
+ * An OAuth button's click with the page's bot challenge. A sign-in through a provider may sign a user
+ * up, and only the server knows at the callback, so the token goes with every click: `required`
+ * without an answer stops here (the provider would be visited for a refusal), `invisible` goes on
+ * with what the widget gave (a missing token only counts in the bot risk score).
+ */
+export async function startOAuthWithChallenge(gatehouse: Gatehouse, provider: string, botChallenge: BotChallenge | undefined) {
+  const settled = (fields: BotChallengeFields) => fields.bot_challenge_token || fields.bot_challenge_unavailable;
+  const deadline = Date.now() + widgetWaitMillis;
+  while (botChallenge?.challenge && !settled(botChallenge.fields()) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  const fields = botChallenge?.fields() ?? {};
+  if (botChallenge?.challenge?.mode === 'required' && !settled(fields)) throw new LocalisedError('error.BOT_CHALLENGE_REQUIRED');
+  // A token is single-use: a click after coming back to this page gets a fresh one.
+  botChallenge?.renew();
+  await startOAuth(gatehouse, provider, { botChallenge: fields });
 }
 
 /**

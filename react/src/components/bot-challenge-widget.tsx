@@ -1,34 +1,51 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { BotChallengeFields } from '../auth/bot-challenge.ts';
 import type { ClientBotChallenge } from '../generated/hooks.schemas.ts';
 
-/** The bot-challenge fields a sign-up request carries (Stack's names). */
-export type BotChallengeFields = {
-  bot_challenge_token?: string;
-  bot_challenge_phase?: 'invisible' | 'visible';
-  bot_challenge_unavailable?: 'true';
+export type { BotChallengeFields };
+
+/** What a page's forms and OAuth buttons share of its bot challenge (one widget per page). */
+export type BotChallenge = {
+  /** The project's challenge (undefined when it is off). */
+  challenge: ClientBotChallenge | undefined;
+  widget: ReactNode;
+  /** The fields to send now (the latest answer, also between renders: an OAuth click waits on it). */
+  fields: () => BotChallengeFields;
+  renew: () => void;
 };
 
 /**
  * The project's bot challenge for a form: the widget (when the project has one) and the fields to
  * send. Tokens are single-use: `renew` after every answer renders a fresh widget for the next try.
  */
-export function useBotChallenge(challenge: ClientBotChallenge | undefined) {
-  const [token, setToken] = useState<string | null>(null);
-  const [unavailable, setUnavailable] = useState(false);
+export function useBotChallenge(challenge: ClientBotChallenge | undefined): BotChallenge {
   const [round, setRound] = useState(0);
+  // The widget's latest answer: kept in a ref (read by a click waiting outside renders), its state re-renders.
+  const latest = useRef<{ token: string | null; unavailable?: true }>({ token: null });
+  const [, setAnswer] = useState(latest.current);
+  const answer = (value: typeof latest.current) => {
+    latest.current = value;
+    setAnswer(value);
+  };
   const fields = (): BotChallengeFields => {
+    const { token, unavailable } = latest.current;
     if (!challenge) return {};
     if (token) return { bot_challenge_token: token, bot_challenge_phase: challenge.mode === 'invisible' ? 'invisible' : 'visible' };
     return unavailable ? { bot_challenge_unavailable: 'true' } : {};
   };
   const renew = () => {
-    setToken(null);
+    answer({ ...latest.current, token: null });
     setRound((value) => value + 1);
   };
   const widget = challenge ? (
-    <BotChallengeWidget key={round} challenge={challenge} onToken={setToken} onUnavailable={() => setUnavailable(true)} />
+    <BotChallengeWidget
+      key={round}
+      challenge={challenge}
+      onToken={(token) => answer({ ...latest.current, token })}
+      onUnavailable={() => answer({ token: null, unavailable: true })}
+    />
   ) : null;
-  return { widget, fields, renew };
+  return { challenge, widget, fields, renew };
 }
 
 function BotChallengeWidget({
@@ -47,16 +64,18 @@ function BotChallengeWidget({
   useEffect(() => {
     let cleanup: (() => void) | undefined;
     let cancelled = false;
-    // The loader comes with the first widget, not with every sign-in page (issue #37's budget): most projects have no challenge.
+    // The provider's loader comes as its own chunk, only for projects that turn a challenge on (the sign-in page's budget).
     import('../auth/bot-challenge.ts')
-      .then(async ({ loadWidgetApi, renderWidget }) => {
-        const api = await loadWidgetApi(challenge);
-        if (!cancelled && container.current)
-          cleanup = renderWidget(api, container.current, challenge, (token) => callbacks.current.onToken(token));
-      })
-      .catch(() => {
-        if (!cancelled) callbacks.current.onUnavailable();
-      });
+      .then(({ loadWidgetApi, renderWidget }) => loadWidgetApi(challenge).then((api) => ({ api, renderWidget })))
+      .then(
+        ({ api, renderWidget }) => {
+          if (!cancelled && container.current)
+            cleanup = renderWidget(api, container.current, challenge, (token) => callbacks.current.onToken(token));
+        },
+        () => {
+          if (!cancelled) callbacks.current.onUnavailable();
+        },
+      );
     return () => {
       cancelled = true;
       cleanup?.();

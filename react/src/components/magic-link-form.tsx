@@ -6,11 +6,14 @@ import { useSendSignInCode, useSignInWithCode } from '../generated/hooks.ts';
 import { Field, RequestError, SubmitButton, useValidate } from '../ui/form.tsx';
 import { EmailField } from '../ui/fields.tsx';
 import { useProject } from '../hooks/use-project.ts';
-import { useBotChallenge } from './bot-challenge-widget.tsx';
+import { type BotChallenge, useBotChallenge } from './bot-challenge-widget.tsx';
 import { useTranslation } from '../i18n/i18n-context.ts';
 
-/** Emails a sign-in link that also carries a 6-character code to type here instead. */
-export function MagicLinkForm() {
+/**
+ * Emails a sign-in link that also carries a 6-character code to type here instead. `sharedChallenge`:
+ * the page's bot challenge when its widget is shown elsewhere on the page (by the OAuth buttons).
+ */
+export function MagicLinkForm({ sharedChallenge }: { sharedChallenge?: BotChallenge } = {}) {
   const gatehouse = useGatehouse();
   const { t } = useTranslation();
   const validate = useValidate();
@@ -18,7 +21,9 @@ export function MagicLinkForm() {
   const [emailError, setEmailError] = useState<string>();
   const [otp, setOtp] = useState('');
   // A code for an email with no account yet is a sign-up: the project's bot challenge applies.
-  const botChallenge = useBotChallenge(useProject().config.bot_challenge);
+  const { config } = useProject();
+  const ownChallenge = useBotChallenge(sharedChallenge ? undefined : config.bot_challenge);
+  const botChallenge = sharedChallenge ?? ownChallenge;
   const send = useSendSignInCode({ mutation: { onError: () => botChallenge.renew() } });
   const signIn = useSignInWithCode({ mutation: { onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-in') } });
   const failure = signIn.error && !continueWithMfa(gatehouse, signIn.error) ? signIn.error : null;
@@ -56,7 +61,7 @@ export function MagicLinkForm() {
   return (
     <form onSubmit={sendLink} noValidate aria-label={t('magicLink.form')}>
       <EmailField value={email} onChange={setEmail} error={emailError} />
-      {botChallenge.widget}
+      {sharedChallenge ? null : botChallenge.widget}
       <RequestError error={send.error} />
       <SubmitButton pending={send.isPending}>{t('magicLink.send')}</SubmitButton>
     </form>

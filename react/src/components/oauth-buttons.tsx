@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { type Gatehouse, useGatehouse } from '../gatehouse-context.ts';
 import { RequestError } from '../ui/form.tsx';
 import { useTranslation } from '../i18n/i18n-context.ts';
+import type { BotChallenge } from './bot-challenge-widget.tsx';
 
 const providerNames: Record<string, string> = {
   google: 'Google',
@@ -18,14 +19,17 @@ const providerNames: Record<string, string> = {
   twitch: 'Twitch',
 };
 
-/** The flow's code (PKCE, the pending-flow store) loads on the click, not with the sign-in page. */
-const startOAuth = async (gatehouse: Gatehouse, provider: string) =>
-  (await import('../auth/oauth-flow.ts')).startOAuth(gatehouse, provider);
+/** The flow's code (PKCE, the pending-flow store, the wait for the widget) loads on the click, not with the sign-in page. */
+const startOAuth = async (gatehouse: Gatehouse, provider: string, botChallenge: BotChallenge | undefined) =>
+  (await import('../auth/oauth-flow.ts')).startOAuthWithChallenge(gatehouse, provider, botChallenge);
 
 export const providerName = (provider: string) => providerNames[provider] ?? provider;
 
-/** One button per OAuth provider the project enabled; nothing when there are none. */
-export function OAuthButtons({ providers }: { providers: string[] }) {
+/**
+ * One button per OAuth provider the project enabled; nothing when there are none. With the page's
+ * bot challenge, its widget is shown here and each click carries its token.
+ */
+export function OAuthButtons({ providers, botChallenge }: { providers: string[]; botChallenge?: BotChallenge }) {
   const gatehouse = useGatehouse();
   const { t } = useTranslation();
   const [error, setError] = useState<unknown>(null);
@@ -33,10 +37,11 @@ export function OAuthButtons({ providers }: { providers: string[] }) {
   return (
     <div className="gh-stack">
       {providers.map((provider) => (
-        <button key={provider} type="button" onClick={() => startOAuth(gatehouse, provider).catch(setError)}>
+        <button key={provider} type="button" onClick={() => startOAuth(gatehouse, provider, botChallenge).catch(setError)}>
           {t('signIn.continueWith', { provider: providerName(provider) })}
         </button>
       ))}
+      {botChallenge?.widget}
       <RequestError error={error} />
       <p className="gh-divider">{t('common.or')}</p>
     </div>

@@ -4,6 +4,7 @@ import { useProject } from '../hooks/use-project.ts';
 import { keepReturnTo } from '../navigation.ts';
 import { Card, Loading } from '../ui/form.tsx';
 import { Link } from '../ui/link.tsx';
+import { useBotChallenge } from './bot-challenge-widget.tsx';
 import { OAuthButtons } from './oauth-buttons.tsx';
 import { PasswordSignInForm } from './password-sign-in-form.tsx';
 import { useTranslation } from '../i18n/i18n-context.ts';
@@ -28,6 +29,11 @@ export function SignIn({ title }: { title?: string }) {
   const both = config.credential_enabled && config.magic_link_enabled;
   // The email the first step sent on to the usual methods (null: that step is still to take).
   const [discoveredEmail, setDiscoveredEmail] = useState<string | null>(null);
+  const providers = config.enabled_oauth_providers.map((provider) => provider.id);
+  // An OAuth click may sign a newcomer up: with providers, the page's one widget sits by their buttons
+  // and the emailed-code form (also a way to sign up) shares it. Without sign-up nobody is challenged.
+  const botChallenge = useBotChallenge(providers.length > 0 && config.sign_up_enabled ? config.bot_challenge : undefined);
+  const sharedChallenge = botChallenge.challenge ? botChallenge : undefined;
   if (config.email_first && discoveredEmail === null)
     return (
       <Card title={title ?? t('signIn.title')}>
@@ -39,7 +45,7 @@ export function SignIn({ title }: { title?: string }) {
     <Card title={title ?? t('signIn.title')}>
       <p className="gh-muted">{t('signIn.toContinueTo', { project: display_name })}</p>
       <div className="gh-stack">
-        <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
+        <OAuthButtons providers={providers} botChallenge={sharedChallenge} />
         {config.passkey_enabled ? (
           <Suspense fallback={null}>
             <PasskeySignInButton />
@@ -58,7 +64,7 @@ export function SignIn({ title }: { title?: string }) {
         {method === 'password' && config.credential_enabled ? <PasswordSignInForm initialEmail={discoveredEmail ?? ''} /> : null}
         {method === 'magic-link' && config.magic_link_enabled ? (
           <Suspense fallback={<Loading />}>
-            <MagicLinkForm />
+            <MagicLinkForm sharedChallenge={sharedChallenge} />
           </Suspense>
         ) : null}
         {config.credential_enabled ? <Link href={keepReturnTo(urls.forgotPassword)}>{t('signIn.forgotPassword')}</Link> : null}

@@ -21,7 +21,9 @@ export function SignUp({ title: customTitle }: { title?: string }) {
   const [email, setEmail] = useState('');
   const [newPassword, setNewPassword] = useState<NewPassword>({ password: '', repeat: '' });
   const [errors, setErrors] = useState<{ email?: string; password?: string; repeat?: string }>({});
+  // One widget for the page: its token goes with the password form or an OAuth button (an OAuth sign-up is challenged too).
   const botChallenge = useBotChallenge(config.bot_challenge);
+  const providers = config.enabled_oauth_providers.map((provider) => provider.id);
   const signUp = useSignUpWithPassword({
     mutation: {
       onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-up'),
@@ -57,12 +59,12 @@ export function SignUp({ title: customTitle }: { title?: string }) {
     <Card title={title}>
       <p className="gh-muted">{t('signUp.forProject', { project: display_name })}</p>
       <div className="gh-stack">
-        <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} />
+        <OAuthButtons providers={providers} botChallenge={botChallenge} />
         {config.credential_enabled ? (
           <form onSubmit={submit} noValidate aria-label={t('signUp.form')}>
             <EmailField value={email} onChange={setEmail} error={errors.email} />
             <NewPasswordFields value={newPassword} onChange={setNewPassword} errors={errors} />
-            {botChallenge.widget}
+            {providers.length === 0 ? botChallenge.widget : null}
             <RequestError error={signUp.error} />
             <SubmitButton pending={signUp.isPending}>{t('common.signUp')}</SubmitButton>
           </form>

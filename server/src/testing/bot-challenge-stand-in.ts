@@ -11,8 +11,11 @@ export type BotChallengeStandIn = {
   /** Settings pointing every provider's siteverify and widget script here. */
   settings: BotChallengeSettings;
   calls: SiteverifyCall[];
-  /** `ok` answers; `down` drops the connection; `slow` never answers; `error` is a 503. */
-  mode: 'ok' | 'down' | 'slow' | 'error';
+  /**
+   * `ok` answers; `refuse` answers every token `invalid-input-response` (a widget's token the provider
+   * does not accept); `down` drops the connection; `slow` never answers; `error` is a 503.
+   */
+  mode: 'ok' | 'refuse' | 'down' | 'slow' | 'error';
   /** How many times a widget script was fetched. */
   scriptLoads: number;
   close(): Promise<void>;
@@ -47,7 +50,8 @@ export async function startBotChallengeStandIn(timeoutMillis = 1_000): Promise<B
       if (state.mode === 'down') return request.socket.destroy();
       if (state.mode === 'slow') return;
       if (state.mode === 'error') return response.writeHead(503).end('Service Unavailable');
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(verdict(provider, form)));
+      const answer = state.mode === 'refuse' ? refusal : verdict(provider, form);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,11 +70,13 @@ export async function startBotChallengeStandIn(timeoutMillis = 1_000): Promise<B
   });
 }
 
+const refusal = { success: false, 'error-codes': ['invalid-input-response'] };
+
 function verdict(provider: Provider, form: Record<string, string>) {
   const common = { challenge_ts: new Date().toISOString(), hostname: 'localhost' };
   if (form.secret !== standInSecret) return { success: false, 'error-codes': ['invalid-input-secret'] };
   const token = form.response ?? '';
-  if (!token.startsWith('pass') && !token.startsWith('low')) return { success: false, 'error-codes': ['invalid-input-response'] };
+  if (!token.startsWith('pass') && !token.startsWith('low')) return refusal;
   const low = token.startsWith('low');
   if (provider === 'turnstile') return { success: true, 'error-codes': [], ...common, action: '', cdata: '' };
   if (provider === 'hcaptcha') return { success: true, ...common, credit: false, ...(low ? { score: 0.9 } : {}) };

@@ -17,6 +17,14 @@ export type BotChallengeFields = {
  */
 export type BotChallengeResult = 'off' | 'passed' | 'failed' | 'missing' | 'unavailable';
 
+/** A verified but not yet enforced challenge (plain JSON: the OAuth flow stores it with its state). */
+export type BotChallengeCheck = {
+  result: BotChallengeResult;
+  /** For a failed token: the phase it was sent in, and what the provider said. */
+  phase?: 'invisible' | 'visible';
+  errorCodes?: string[];
+};
+
 /**
  * Verifies a sign-up's bot challenge with the project's provider (`auth.botChallenge`, described in
  * the spec's `ConfigBotChallenge`). `invisible`: every outcome is recorded, none refuses. `required`:
@@ -42,23 +50,28 @@ export class BotChallengeService {
     };
   }
 
+  /** Verifies and enforces at once: the result, or the refusal a `required` challenge calls for. */
   async judge(project: Project, fields: BotChallengeFields, remoteIp: string): Promise<BotChallengeResult> {
+    return this.enforce(project, await this.check(project, fields, remoteIp));
+  }
+
+  /**
+   * Verifies without refusing, for a sign-up decided later (the OAuth flow keeps the check from
+   * authorize to its callback, where `enforce` runs once it knows a user would be created).
+   */
+  async check(project: Project, fields: BotChallengeFields, remoteIp: string): Promise<BotChallengeCheck> {
     const challenge = project.config.auth.botChallenge;
-    if (challenge.mode === 'off') return 'off';
-    const required = challenge.mode === 'required';
-    const outage = (why: string): BotChallengeResult => {
+    if (challenge.mode === 'off') return { result: 'off' };
+    const outage = (why: string): BotChallengeCheck => {
       this.log(
         `Bot challenge of project ${project.id} not verified (${challenge.onProviderOutage === 'allow' ? 'let through' : 'refused'}): ${why}`,
       );
-      if (required && challenge.onProviderOutage === 'reject')
-        throw failed('The bot challenge could not be verified right now. Try again in a moment.');
-      return 'unavailable';
+      return { result: 'unavailable' };
     };
     const token = fields.bot_challenge_token;
     if (!token) {
       if (fields.bot_challenge_unavailable === 'true') return outage('the client could not load the widget');
-      if (required) throw new BotChallengeRequiredError();
-      return 'missing';
+      return { result: 'missing' };
     }
     const verdict = await siteverify({
       provider: challenge.provider,
@@ -70,11 +83,35 @@ export class BotChallengeService {
       minScore: challenge.minScore,
       timeoutMillis: this.settings.timeoutMillis,
     });
-    if (verdict.outcome === 'passed') return 'passed';
+    if (verdict.outcome === 'passed') return { result: 'passed' };
     if (verdict.outcome === 'unavailable') return outage(`the provider did not answer: ${verdict.reason}`);
-    if (!required) return 'failed';
-    if (fields.bot_challenge_phase === 'invisible') throw new BotChallengeRequiredError();
-    throw failed(`The bot challenge was not passed (${verdict.errorCodes.join(', ') || 'rejected'}). Try it again.`);
+    return { result: 'failed', phase: fields.bot_challenge_phase ?? 'visible', errorCodes: verdict.errorCodes };
+  }
+
+  /**
+   * What the project's mode (now) makes of a check: its result for the risk scores, or the refusal
+   * (`BOT_CHALLENGE_REQUIRED` / `BOT_CHALLENGE_FAILED`, and `onProviderOutage` for an unverified one).
+   * A check made while the project had no challenge counts as missing once it has one.
+   */
+  enforce(project: Project, check: BotChallengeCheck): BotChallengeResult {
+    const challenge = project.config.auth.botChallenge;
+    if (challenge.mode === 'off') return 'off';
+    const required = challenge.mode === 'required';
+    switch (check.result) {
+      case 'passed':
+        return 'passed';
+      case 'unavailable':
+        if (required && challenge.onProviderOutage === 'reject')
+          throw failed('The bot challenge could not be verified right now. Try again in a moment.');
+        return 'unavailable';
+      case 'failed':
+        if (!required) return 'failed';
+        if (check.phase === 'invisible') throw new BotChallengeRequiredError();
+        throw failed(`The bot challenge was not passed (${check.errorCodes?.join(', ') || 'rejected'}). Try it again.`);
+      default:
+        if (required) throw new BotChallengeRequiredError();
+        return 'missing';
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { BotChallengeService } from './bot-challenge.service.ts';
 
 export type { BotChallengeSettings } from './bot-challenge-settings.ts';
 export { botChallengeProviders } from './bot-challenge-settings.ts';
-export type { BotChallengeFields, BotChallengeResult } from './bot-challenge.service.ts';
+export type { BotChallengeCheck, BotChallengeFields, BotChallengeResult } from './bot-challenge.service.ts';
 export { BotChallengeService } from './bot-challenge.service.ts';
 export { assertValidBotChallenge } from './bot-challenge-validation.ts';
 

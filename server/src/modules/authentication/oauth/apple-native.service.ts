@@ -90,6 +90,8 @@ export class AppleNativeSignInService {
         profileImageUrl: null,
       },
       null,
+      // No bot challenge on a native app's path (docs/guide/sign-up-protection.md); the rules still judge a sign-up.
+      { ip: caller.ip, botChallenge: 'native' },
     );
     const user = await this.users.find(project.id, outcome.userId);
     if (!user) throw new InvalidAppleCredentialsError();

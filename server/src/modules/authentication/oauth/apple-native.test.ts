@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '../../../testing/bot-challenge-stand-in.ts';
 import { expectError } from '../../../testing/expect-response.ts';
 import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
 
@@ -16,6 +17,7 @@ let project: TestProject;
 const issuer = 'https://appleid.apple.com';
 const bundleId = 'com.example.ios';
 let keysBase: string;
+let standIn: BotChallengeStandIn;
 const appleProject = {
   'auth.oauth.providers': {
     apple: {
@@ -47,12 +49,17 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => keyServer.listen(0, '127.0.0.1', resolve));
   const port = (keyServer.address() as AddressInfo).port;
   keysBase = `http://127.0.0.1:${port}`;
-  context = await createTestContext({ oauth: { endpoints: {}, sharedKeys: {}, appleJwksUrl: `${keysBase}/auth/keys` } });
+  standIn = await startBotChallengeStandIn(1_000);
+  context = await createTestContext({
+    oauth: { endpoints: {}, sharedKeys: {}, appleJwksUrl: `${keysBase}/auth/keys` },
+    settings: { 'bot-challenges': standIn.settings },
+  });
   project = await context.createProject(appleProject);
 });
 afterAll(async () => {
   keyServer.closeAllConnections();
   keyServer.close();
+  await standIn.close();
   await context.close();
 });
 
@@ -165,4 +172,56 @@ describe('POST /auth/oauth/callback/apple/native', () => {
       }
     }
   }, 60_000);
+
+  it('judges a native sign-up by the sign-up rules and risk scores, not by the bot challenge (an app has no widget)', async () => {
+    const guarded = await context.createProject({
+      ...appleProject,
+      'auth.botChallenge': {
+        mode: 'required',
+        provider: 'turnstile',
+        siteKey: 'site-key-1',
+        secretKey: standInSecret,
+        onProviderOutage: 'reject',
+        minScore: 0.5,
+      },
+      'auth.signUpRules': {
+        blocked: {
+          enabled: true,
+          displayName: 'No Apple sign-ups from blocked.example',
+          priority: 0,
+          condition: 'authMethod == "oauth" && oauthProvider == "apple" && emailDomain == "blocked.example"',
+          action: { type: 'reject', message: 'Not from there' },
+        },
+      },
+    });
+    const before = standIn.calls.length;
+    const rejectedSub = `001234.${randomUUID()}`;
+    expectError(
+      await signIn(await appleToken({ sub: rejectedSub, email: `a-${randomUUID()}@blocked.example` }), guarded),
+      403,
+      'SIGN_UP_REJECTED',
+      {
+        message: 'Not from there',
+      },
+    );
+    const users = () => context.database.db.selectFrom('project_user').select('id').where('project_id', '=', guarded.project.id).execute();
+    expect(await users()).toEqual([]);
+
+    // An allowed newcomer signs up without a token although the browser paths would require one.
+    const admitted = await signIn(await appleToken({ email: `b-${randomUUID()}@example.com` }), guarded);
+    expect(admitted.status, admitted.text).toBe(200);
+    expect(admitted.body.is_new_user).toBe(true);
+    expect(standIn.calls.length).toBe(before);
+    expect(await users()).toHaveLength(1);
+    // No challenge counted as missing (that alone would be a bot score of 40): only real signals score.
+    const user = await context.request({ url: `/api/v1/users/${admitted.body.user_id}`, headers: guarded.headers.server });
+    expect(user.body.risk_scores.sign_up).toEqual({ bot: 0, free_trial_abuse: 0 });
+    // The sign-up was counted with the caller's address (the velocity signal of later sign-ups).
+    const signals = await context.database.db
+      .selectFrom('sign_up_signal')
+      .select('ip')
+      .where('project_id', '=', guarded.project.id)
+      .execute();
+    expect(signals.map((row) => row.ip)).toContain('127.0.0.1');
+  });
 });

@@ -1,5 +1,6 @@
 import { defineModule } from '../../../kernel/module.ts';
 import { accessTokensModule } from '../access-tokens/index.ts';
+import { botChallengesModule } from '../bot-challenges/index.ts';
 import { apiKeysModule } from '../../platform/project-keys/index.ts';
 import { projectsModule } from '../../platform/projects/index.ts';
 import { sessionsModule } from '../sessions/index.ts';
@@ -23,16 +24,16 @@ import * as migration0012 from './migrations/0012-oauth.ts';
 export const oauthModule = defineModule({
   name: 'oauth',
   migrations: { '0012-oauth': migration0012 },
-  requires: [projectsModule, apiKeysModule, accessTokensModule, usersModule, signInModule, sessionsModule],
+  requires: [projectsModule, apiKeysModule, accessTokensModule, usersModule, signInModule, sessionsModule, botChallengesModule],
   settings: (env): OAuthSettings => readOAuthSettings(env),
-  services: ({ projects, apiKeys, accessTokens, users, signIn }, { db, settings, serverSecret, publicUrl }) => {
+  services: ({ projects, apiKeys, accessTokens, users, signIn, botChallenges }, { db, settings, serverSecret, publicUrl }) => {
     // Provider tokens are sealed with a key derived from the server secret.
     const sealer = new TokenSealer(serverSecret);
-    const accounts = new OAuthAccountService(db, users, sealer);
+    const accounts = new OAuthAccountService(db, users, sealer, botChallenges);
     const oauthLinks = new OAuthLinkService(db, users);
     users.accountImport.provide((trx, project, userId, account) => oauthLinks.linkImported(trx, project, userId, account));
     return {
-      oauthFlows: new OAuthFlowService(db, projects, apiKeys, accessTokens, users, accounts, signIn, settings, publicUrl),
+      oauthFlows: new OAuthFlowService(db, projects, apiKeys, accessTokens, users, accounts, signIn, botChallenges, settings, publicUrl),
       connectedAccounts: new ConnectedAccountService(db, users, sealer, settings, publicUrl),
       oauthLinks,
       appleNativeSignIn: new AppleNativeSignInService(users, accounts, signIn, settings),

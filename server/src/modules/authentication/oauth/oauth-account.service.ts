@@ -11,7 +11,8 @@ import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { UserRecord } from '../../../tenancy/user-record.ts';
 import type { UserService } from '../../identity/users/index.ts';
-import type { UserWrite } from '../../identity/users/index.ts';
+import type { BotChallengeCheck, BotChallengeService } from '../bot-challenges/index.ts';
+import type { SignUpSignals, UserWrite } from '../../identity/users/index.ts';
 import { findSignInAccount, insertAccount, insertToken, listAccounts, updateAccount } from './oauth-account.repository.ts';
 import type { OuterFlow } from './oauth-flow.repository.ts';
 import type { ProviderTokens, ResolvedProvider } from './provider-client.ts';
@@ -19,6 +20,14 @@ import type { ProviderProfile } from './provider-table.ts';
 import type { TokenSealer } from './token-sealing.ts';
 
 export type FlowOutcome = { userId: string; isNewUser: boolean };
+
+/**
+ * What a sign-in brought for a sign-up: the client IP, and the bot challenge — checked at authorize for
+ * a browser's flow, or `native` for native Sign in with Apple (an app has no page for the widget and
+ * Stack's native route takes no challenge; Apple signed the token for the project's app). Either way
+ * the sign-up rules and risk scores judge the new user, with the IP.
+ */
+export type FlowSignUpContext = { ip: string; botChallenge: BotChallengeCheck | undefined | 'native' };
 
 /**
  * Who a provider account is at the end of a callback: the user it links to (link flows), the user
@@ -30,6 +39,7 @@ export class OAuthAccountService {
     private readonly db: DbHandle,
     private readonly users: UserService,
     private readonly sealer: TokenSealer,
+    private readonly botChallenges: BotChallengeService,
   ) {}
 
   async complete(
@@ -39,6 +49,8 @@ export class OAuthAccountService {
     profile: ProviderProfile,
     /** The provider's tokens, kept for connected accounts; null when there are none (native Apple sign-in). */
     tokens: ProviderTokens | null,
+    /** The sign-up context: a browser flow creates a new user only when its bot challenge passes the project's mode. */
+    signUpContext: FlowSignUpContext,
   ): Promise<FlowOutcome> {
     const signIn = await findSignInAccount(this.db, project.id, provider.configId, profile.accountId);
     if (flow.type === 'link') {
@@ -77,7 +89,11 @@ export class OAuthAccountService {
       }
     }
     if (!project.config.auth.allowSignUp) throw new SignUpNotEnabledError();
-    const user = await this.signUp(project, provider.type, flow, profile, emailSignsIn);
+    // Only here, where a user would be created: users signing in again are never challenged.
+    const { ip, botChallenge } = signUpContext;
+    const signals: SignUpSignals =
+      botChallenge === 'native' ? { ip } : { ip, botChallenge: this.botChallenges.enforce(project, botChallenge ?? { result: 'missing' }) };
+    const user = await this.signUp(project, provider.type, flow, profile, emailSignsIn, signals);
     await this.keepTokens(project, await this.link(project, provider, user.id, profile), tokens);
     return { userId: user.id, isNewUser: true };
   }
@@ -89,6 +105,7 @@ export class OAuthAccountService {
     flow: OuterFlow,
     profile: ProviderProfile,
     emailSignsIn: boolean,
+    signals: SignUpSignals,
   ): Promise<UserRecord> {
     const write: UserWrite = {
       display_name: profile.displayName?.slice(0, 256) ?? null,
@@ -104,9 +121,9 @@ export class OAuthAccountService {
           project,
           anonymous.id,
           { ...write, is_anonymous: false },
-          { method: 'oauth', oauthProvider: providerType },
+          { method: 'oauth', oauthProvider: providerType, ...signals },
         );
-      return await this.users.create(project, write, 'oauth', providerType);
+      return await this.users.create(project, write, 'oauth', providerType, signals);
     } catch (error) {
       // Another account took the email between the check and the insert.
       if (error instanceof UserEmailAlreadyExistsError) {

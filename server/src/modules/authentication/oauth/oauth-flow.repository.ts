@@ -1,4 +1,5 @@
 import type { ProjectId } from '../../../tenancy/project-id.ts';
+import type { BotChallengeCheck } from '../bot-challenges/index.ts';
 import { type DbHandle, kyselyOf } from '../../../db/handle.ts';
 
 /** What authorize keeps for the callback (the outer flow). */
@@ -14,6 +15,11 @@ export type OuterFlow = {
   afterCallbackRedirectUrl: string | null;
   /** The provider PKCE verifier in JSON mode; in redirect mode it is only in the browser's cookie. */
   codeVerifier: string | null;
+  /**
+   * The bot challenge of a sign-in/sign-up flow, verified at authorize (where Stack's SDKs send the
+   * token) and enforced at the callback only if the flow creates a user. Absent on link flows.
+   */
+  botChallenge?: BotChallengeCheck;
 };
 
 export async function insertFlow(

@@ -24,6 +24,7 @@ import type { Project } from '../../../tenancy/project.ts';
 import { assertTrustedUrl } from '../../platform/projects/index.ts';
 import type { SignInService, SignInTokens } from '../sign-in/index.ts';
 import type { UserService } from '../../identity/users/index.ts';
+import type { BotChallengeFields, BotChallengeService } from '../bot-challenges/index.ts';
 import type { OAuthAccountService } from './oauth-account.service.ts';
 import {
   deleteFlow,
@@ -59,6 +60,9 @@ export type AuthorizeRequest = {
   errorRedirectUrl?: string;
   afterCallbackRedirectUrl?: string;
   jsonMode: boolean;
+  /** The `bot_challenge_*` query parameters, and the client IP the provider is told. */
+  botChallenge: BotChallengeFields;
+  ip: string;
 };
 
 /** Where the callback sends the browser. */
@@ -77,6 +81,7 @@ export class OAuthFlowService {
     private readonly users: UserService,
     private readonly accounts: OAuthAccountService,
     private readonly signIn: SignInService,
+    private readonly botChallenges: BotChallengeService,
     private readonly settings: OAuthSettings,
     private readonly publicUrl: string,
   ) {}
@@ -123,6 +128,9 @@ export class OAuthFlowService {
       }
       userId = claims.sub;
     }
+    // Verified now (the token lives minutes) without refusing: only the callback knows whether a user is created.
+    const botChallenge =
+      request.type === 'authenticate' ? await this.botChallenges.check(project, request.botChallenge, request.ip) : undefined;
     const innerState = client.randomState();
     const codeVerifier = client.randomPKCECodeVerifier();
     const providerClient = new ProviderClient(provider);
@@ -141,6 +149,7 @@ export class OAuthFlowService {
       errorRedirectUrl: request.errorRedirectUrl ?? null,
       afterCallbackRedirectUrl: request.afterCallbackRedirectUrl ?? null,
       codeVerifier: request.jsonMode ? codeVerifier : null,
+      ...(botChallenge ? { botChallenge } : {}),
     };
     await insertFlow(this.db, {
       innerState,
@@ -160,6 +169,7 @@ export class OAuthFlowService {
     providerConfigId: string,
     parameters: Record<string, string>,
     cookies: Record<string, string | undefined>,
+    ip: string,
   ): Promise<CallbackResult> {
     const innerState = parameters.state ?? '';
     const stored = innerState ? await findFlowInAnyProject(this.db, innerState) : undefined;
@@ -193,7 +203,7 @@ export class OAuthFlowService {
       });
       // The project's domains may have changed since authorize.
       assertTrustedUrl(project, flow.redirectUri);
-      const outcome = await this.accounts.complete(project, provider, flow, profile, tokens);
+      const outcome = await this.accounts.complete(project, provider, flow, profile, tokens, { ip, botChallenge: flow.botChallenge });
       const code = randomBase32(45);
       await insertAuthorizationCode(this.db, {
         codeHash: digestSecret(code),

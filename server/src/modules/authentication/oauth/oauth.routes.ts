@@ -36,12 +36,13 @@ export function oauthHandlers(services: {
     providerId: string,
     parameters: Record<string, string>,
     cookies: Record<string, string | undefined>,
+    ip: string,
     reply: FastifyReply,
   ) => {
     // A state that cannot be a cookie name (the server's are URL-safe tokens) has no cookie to clear.
     if (parameters.state && cookieNameToken.test(parameters.state))
       reply.clearCookie(`${innerCookiePrefix}${parameters.state}`, { path: callbackCookiePath });
-    const { location } = await services.oauthFlows.callback(providerId, parameters, cookies);
+    const { location } = await services.oauthFlows.callback(providerId, parameters, cookies, ip);
     return redirect(reply, 303, location);
   };
 
@@ -80,6 +81,12 @@ export function oauthHandlers(services: {
         errorRedirectUrl: query.error_redirect_uri ?? query.error_redirect_url,
         afterCallbackRedirectUrl: query.after_callback_redirect_url,
         jsonMode,
+        botChallenge: {
+          bot_challenge_token: query.bot_challenge_token || undefined,
+          bot_challenge_phase: query.bot_challenge_phase,
+          bot_challenge_unavailable: query.bot_challenge_unavailable,
+        },
+        ip: request.ip,
       });
       if (jsonMode) return { location };
       if (cookie) {
@@ -112,10 +119,10 @@ export function oauthHandlers(services: {
     },
 
     redirectFromOAuthProvider: async (request, reply) =>
-      callback(request.params.provider_id, stringsOf(request.query), request.cookies, reply),
+      callback(request.params.provider_id, stringsOf(request.query), request.cookies, request.ip, reply),
 
     redirectFromOAuthProviderForm: async (request, reply) =>
-      callback(request.params.provider_id, stringsOf(request.body), request.cookies, reply),
+      callback(request.params.provider_id, stringsOf(request.body), request.cookies, request.ip, reply),
 
     getOwnConnectedAccountAccessToken: async (request, reply) => {
       const auth = authOf(request);

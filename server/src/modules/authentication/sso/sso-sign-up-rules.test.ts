@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
+import { TestSamlIdp } from '../../../testing/saml-idp.ts';
+import { newEmail, ssoFlows } from '../../../testing/sso-test-helpers.ts';
+import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+
+/**
+ * A just-in-time SSO sign-up is a sign-up like the others: the project's sign-up rules judge it, as
+ * `authMethod` `oauth` with `oauthProvider` `sso:<protocol>` (docs/guide/sign-up-protection.md).
+ */
+let context: TestContext;
+let project: TestProject;
+let idp: TestSamlIdp;
+let connection: { id: string; saml: { sp_entity_id: string } };
+const flows = ssoFlows(() => context);
+const errorPage = 'https://app.example.com/handler/error';
+
+const rule = (type: string, condition: string, extra: Record<string, unknown> = {}) => ({
+  enabled: true,
+  displayName: `SSO ${type}`,
+  priority: 0,
+  condition,
+  action: { type, ...extra },
+});
+
+beforeAll(async () => {
+  context = await createTestContext();
+  project = await context.createProject({
+    'domains.trustedDomains': trustedDomains,
+    'domains.allowLocalhost': true,
+    'auth.signUpRules': {
+      rejected: rule('reject', 'oauthProvider == "sso:saml" && email.startsWith("refused-")', { message: 'Ask IT first' }),
+      restricted: rule('restrict', 'authMethod == "oauth" && oauthProvider == "sso:saml" && email.startsWith("held-")'),
+    },
+  });
+  idp = await TestSamlIdp.create();
+  const teamId = (await context.services.teams.create(project.project, { display_name: 'Ruled' })).id;
+  const created = await context.request({
+    method: 'POST',
+    url: '/api/v1/sso/connections',
+    headers: project.headers.server,
+    payload: { team_id: teamId, protocol: 'saml', display_name: 'Ruled SAML', saml: { idp_metadata_xml: idp.metadata() } },
+  });
+  expect(created.status, created.text).toBe(201);
+  connection = created.body;
+  // A context, a project, an IdP key pair and a connection: past the default 60 s hook timeout on a loaded machine.
+}, 180_000);
+afterAll(async () => {
+  await context?.close();
+});
+
+/** An SSO sign-in of `email` through the SAML IdP: the ACS answer. */
+async function signInThroughIdp(email: string) {
+  const started = await flows.authorize(project, connection.id, { error_redirect_uri: errorPage });
+  const request = TestSamlIdp.readRequest(started.location);
+  const response = await flows.postAcs(
+    connection.id,
+    await idp.response({ acsUrl: request.acsUrl, audience: connection.saml.sp_entity_id, email, inResponseTo: request.id }),
+  );
+  expect(response.status, response.text).toBe(303);
+  return { location: String(response.headers.location), verifier: started.verifier };
+}
+
+const usersWith = async (email: string) =>
+  (
+    await context.request({
+      url: `/api/v1/users?include_restricted=true&query=${encodeURIComponent(email)}`,
+      headers: project.headers.server,
+    })
+  ).body.items;
+
+describe('sign-up rules on a JIT SSO sign-up', () => {
+  it('reject: refused with SIGN_UP_REJECTED and the rule message at the error page, no user', async () => {
+    const email = newEmail('refused');
+    const { location } = await signInThroughIdp(email);
+    const refused = new URL(location);
+    expect(refused.origin + refused.pathname).toBe(errorPage);
+    expect(refused.searchParams.get('errorCode')).toBe('SIGN_UP_REJECTED');
+    expect(JSON.parse(refused.searchParams.get('details') ?? '{}')).toEqual({ message: 'Ask IT first' });
+    expect(await usersWith(email)).toEqual([]);
+  });
+
+  it('restrict: the new user is restricted by admin; a miss signs up unrestricted', async () => {
+    const held = newEmail('held');
+    const first = await signInThroughIdp(held);
+    expect((await flows.exchange(project, first.location, first.verifier)).is_new_user).toBe(true);
+    expect(await usersWith(held)).toEqual([
+      expect.objectContaining({
+        restricted_by_admin: true,
+        restricted_by_admin_private_details: 'Restricted by sign-up rule: restricted (SSO restrict)',
+      }),
+    ]);
+
+    const free = newEmail('free');
+    const second = await signInThroughIdp(free);
+    expect((await flows.exchange(project, second.location, second.verifier)).is_new_user).toBe(true);
+    expect(await usersWith(free)).toEqual([expect.objectContaining({ restricted_by_admin: false })]);
+  });
+});
