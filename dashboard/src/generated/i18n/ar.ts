@@ -108,6 +108,90 @@ export const messages: Messages = {
  "nav.webhooks": [
   "خطافات الويب"
  ],
+ "newProject.creating": [
+  "جارٍ الإنشاء…"
+ ],
+ "newProject.defaultTeamName": [
+  "فريق ",
+  [
+   "owner"
+  ]
+ ],
+ "newProject.description": [
+  "الوصف"
+ ],
+ "newProject.emailTheme": [
+  "مظهر البريد الإلكتروني"
+ ],
+ "newProject.emailThemeDefault": [
+  "الافتراضي (فاتح)"
+ ],
+ "newProject.emailThemeLabel": [
+  "مظهر رسائل المشروع"
+ ],
+ "newProject.methodCredential": [
+  "البريد الإلكتروني وكلمة المرور"
+ ],
+ "newProject.methodMagicLink": [
+  "رابط سحري / رمز لمرة واحدة"
+ ],
+ "newProject.methodPasskey": [
+  "مفتاح المرور"
+ ],
+ "newProject.methods": [
+  "طرق تسجيل الدخول"
+ ],
+ "newProject.methodsHint": [
+  "يبدأ موفّرو OAuth بمفاتيح التطوير المشتركة؛ اضبط مفاتيحك الخاصة لاحقًا."
+ ],
+ "newProject.name": [
+  "اسم المشروع"
+ ],
+ "newProject.nameMissing": [
+  "أعطِ المشروع اسمًا."
+ ],
+ "newProject.newTeamName": [
+  "اسم الفريق الجديد"
+ ],
+ "newProject.newTeamOption": [
+  "+ فريق جديد…"
+ ],
+ "newProject.ownerTeam": [
+  "الفريق المالك"
+ ],
+ "newProject.teamMissing": [
+  "سمِّ الفريق الذي سيملك المشروع."
+ ],
+ "newProject.title": [
+  "إنشاء مشروع جديد"
+ ],
+ "projects.create": [
+  "إنشاء مشروع"
+ ],
+ "projects.created": [
+  "أُنشئ في ",
+  [
+   "when"
+  ]
+ ],
+ "projects.developmentMode": [
+  "وضع التطوير"
+ ],
+ "projects.listLabel": [
+  "مشاريعك"
+ ],
+ "projects.noDescription": [
+  "لا يوجد وصف"
+ ],
+ "projects.none": [
+  "ليس لديك مشاريع بعد. أنشئ مشروعًا لتحصل على مفاتيحه وتبدأ بإضافة المستخدمين."
+ ],
+ "projects.productionMode": [
+  "وضع الإنتاج"
+ ],
+ "projects.title": [
+  "المشاريع"
+ ],
  "shell.allProjects": [
   "كل المشاريع"
  ],

@@ -106,6 +106,90 @@ export const messages: Messages = {
  "nav.webhooks": [
   "Webhooks"
  ],
+ "newProject.creating": [
+  "Wird erstellt…"
+ ],
+ "newProject.defaultTeamName": [
+  "Team von ",
+  [
+   "owner"
+  ]
+ ],
+ "newProject.description": [
+  "Beschreibung"
+ ],
+ "newProject.emailTheme": [
+  "E-Mail-Design"
+ ],
+ "newProject.emailThemeDefault": [
+  "Standard (hell)"
+ ],
+ "newProject.emailThemeLabel": [
+  "Design der E-Mails des Projekts"
+ ],
+ "newProject.methodCredential": [
+  "E-Mail und Passwort"
+ ],
+ "newProject.methodMagicLink": [
+  "Magic Link / Einmalcode"
+ ],
+ "newProject.methodPasskey": [
+  "Passkey (Hauptschlüssel)"
+ ],
+ "newProject.methods": [
+  "Anmeldemethoden"
+ ],
+ "newProject.methodsHint": [
+  "OAuth-Anbieter starten mit den gemeinsamen Entwicklungsschlüsseln; eigene Schlüssel können Sie später festlegen."
+ ],
+ "newProject.name": [
+  "Projektname"
+ ],
+ "newProject.nameMissing": [
+  "Geben Sie dem Projekt einen Namen."
+ ],
+ "newProject.newTeamName": [
+  "Name des neuen Teams"
+ ],
+ "newProject.newTeamOption": [
+  "+ Ein neues Team…"
+ ],
+ "newProject.ownerTeam": [
+  "Besitzendes Team"
+ ],
+ "newProject.teamMissing": [
+  "Benennen Sie das Team, dem das Projekt gehören wird."
+ ],
+ "newProject.title": [
+  "Ein Projekt erstellen"
+ ],
+ "projects.create": [
+  "Projekt erstellen"
+ ],
+ "projects.created": [
+  "Erstellt am ",
+  [
+   "when"
+  ]
+ ],
+ "projects.developmentMode": [
+  "Entwicklungsmodus"
+ ],
+ "projects.listLabel": [
+  "Ihre Projekte"
+ ],
+ "projects.noDescription": [
+  "Keine Beschreibung"
+ ],
+ "projects.none": [
+  "Sie haben noch keine Projekte. Erstellen Sie eines, um seine Schlüssel zu erhalten und Benutzer hinzuzufügen."
+ ],
+ "projects.productionMode": [
+  "Produktionsmodus"
+ ],
+ "projects.title": [
+  "Projekte"
+ ],
  "shell.allProjects": [
   "Alle Projekte"
  ],

@@ -166,6 +166,142 @@ export const messages: Messages = {
   "Wéƀĥööķš",
   "⟧"
  ],
+ "newProject.creating": [
+  "⟦",
+  "Çŕéåţîñĝ…",
+  "⟧"
+ ],
+ "newProject.defaultTeamName": [
+  "⟦",
+  [
+   "owner"
+  ],
+  "'š ţéåm",
+  "⟧"
+ ],
+ "newProject.description": [
+  "⟦",
+  "Đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "newProject.emailTheme": [
+  "⟦",
+  "Émåîĺ ţĥémé",
+  "⟧"
+ ],
+ "newProject.emailThemeDefault": [
+  "⟦",
+  "Đéfåûĺţ (ĺîĝĥţ)",
+  "⟧"
+ ],
+ "newProject.emailThemeLabel": [
+  "⟦",
+  "Ţĥémé öf ţĥé pŕöjéçţ'š émåîĺš",
+  "⟧"
+ ],
+ "newProject.methodCredential": [
+  "⟦",
+  "Émåîĺ åñđ påššwöŕđ",
+  "⟧"
+ ],
+ "newProject.methodMagicLink": [
+  "⟦",
+  "Måĝîç ĺîñķ / öñé-ţîmé çöđé",
+  "⟧"
+ ],
+ "newProject.methodPasskey": [
+  "⟦",
+  "Påššķéý",
+  "⟧"
+ ],
+ "newProject.methods": [
+  "⟦",
+  "Šîĝñ-îñ méţĥöđš",
+  "⟧"
+ ],
+ "newProject.methodsHint": [
+  "⟦",
+  "ÖÅûţĥ pŕövîđéŕš šţåŕţ wîţĥ ţĥé šĥåŕéđ đévéĺöpméñţ ķéýš; šéţ ýöûŕ öwñ ķéýš ĺåţéŕ.",
+  "⟧"
+ ],
+ "newProject.name": [
+  "⟦",
+  "Pŕöjéçţ ñåmé",
+  "⟧"
+ ],
+ "newProject.nameMissing": [
+  "⟦",
+  "Ĝîvé ţĥé pŕöjéçţ å ñåmé.",
+  "⟧"
+ ],
+ "newProject.newTeamName": [
+  "⟦",
+  "Ñéw ţéåm ñåmé",
+  "⟧"
+ ],
+ "newProject.newTeamOption": [
+  "⟦",
+  "+ Å ñéw ţéåm…",
+  "⟧"
+ ],
+ "newProject.ownerTeam": [
+  "⟦",
+  "Öwñéŕ ţéåm",
+  "⟧"
+ ],
+ "newProject.teamMissing": [
+  "⟦",
+  "Ñåmé ţĥé ţéåm ţĥåţ wîĺĺ öwñ ţĥé pŕöjéçţ.",
+  "⟧"
+ ],
+ "newProject.title": [
+  "⟦",
+  "Çŕéåţé å pŕöjéçţ",
+  "⟧"
+ ],
+ "projects.create": [
+  "⟦",
+  "Çŕéåţé pŕöjéçţ",
+  "⟧"
+ ],
+ "projects.created": [
+  "⟦",
+  "Çŕéåţéđ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "projects.developmentMode": [
+  "⟦",
+  "Đévéĺöpméñţ möđé",
+  "⟧"
+ ],
+ "projects.listLabel": [
+  "⟦",
+  "Ýöûŕ pŕöjéçţš",
+  "⟧"
+ ],
+ "projects.noDescription": [
+  "⟦",
+  "Ñö đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "projects.none": [
+  "⟦",
+  "Ýöû ĥåvé ñö pŕöjéçţš ýéţ. Çŕéåţé öñé ţö ĝéţ îţš ķéýš åñđ šţåŕţ åđđîñĝ ûšéŕš.",
+  "⟧"
+ ],
+ "projects.productionMode": [
+  "⟦",
+  "Pŕöđûçţîöñ möđé",
+  "⟧"
+ ],
+ "projects.title": [
+  "⟦",
+  "Pŕöjéçţš",
+  "⟧"
+ ],
  "shell.allProjects": [
   "⟦",
   "Åĺĺ pŕöjéçţš",

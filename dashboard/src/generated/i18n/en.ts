@@ -108,6 +108,90 @@ export const messages: Messages = {
  "nav.webhooks": [
   "Webhooks"
  ],
+ "newProject.creating": [
+  "Creating…"
+ ],
+ "newProject.defaultTeamName": [
+  [
+   "owner"
+  ],
+  "'s team"
+ ],
+ "newProject.description": [
+  "Description"
+ ],
+ "newProject.emailTheme": [
+  "Email theme"
+ ],
+ "newProject.emailThemeDefault": [
+  "Default (light)"
+ ],
+ "newProject.emailThemeLabel": [
+  "Theme of the project's emails"
+ ],
+ "newProject.methodCredential": [
+  "Email and password"
+ ],
+ "newProject.methodMagicLink": [
+  "Magic link / one-time code"
+ ],
+ "newProject.methodPasskey": [
+  "Passkey"
+ ],
+ "newProject.methods": [
+  "Sign-in methods"
+ ],
+ "newProject.methodsHint": [
+  "OAuth providers start with the shared development keys; set your own keys later."
+ ],
+ "newProject.name": [
+  "Project name"
+ ],
+ "newProject.nameMissing": [
+  "Give the project a name."
+ ],
+ "newProject.newTeamName": [
+  "New team name"
+ ],
+ "newProject.newTeamOption": [
+  "+ A new team…"
+ ],
+ "newProject.ownerTeam": [
+  "Owner team"
+ ],
+ "newProject.teamMissing": [
+  "Name the team that will own the project."
+ ],
+ "newProject.title": [
+  "Create a project"
+ ],
+ "projects.create": [
+  "Create project"
+ ],
+ "projects.created": [
+  "Created ",
+  [
+   "when"
+  ]
+ ],
+ "projects.developmentMode": [
+  "Development mode"
+ ],
+ "projects.listLabel": [
+  "Your projects"
+ ],
+ "projects.noDescription": [
+  "No description"
+ ],
+ "projects.none": [
+  "You have no projects yet. Create one to get its keys and start adding users."
+ ],
+ "projects.productionMode": [
+  "Production mode"
+ ],
+ "projects.title": [
+  "Projects"
+ ],
  "shell.allProjects": [
   "All projects"
  ],

@@ -108,6 +108,90 @@ export const messages: Messages = {
  "nav.webhooks": [
   "Webhooks"
  ],
+ "newProject.creating": [
+  "Creando…"
+ ],
+ "newProject.defaultTeamName": [
+  "Equipo de ",
+  [
+   "owner"
+  ]
+ ],
+ "newProject.description": [
+  "Descripción"
+ ],
+ "newProject.emailTheme": [
+  "Tema de correo"
+ ],
+ "newProject.emailThemeDefault": [
+  "Predeterminado (claro)"
+ ],
+ "newProject.emailThemeLabel": [
+  "Tema de los correos del proyecto"
+ ],
+ "newProject.methodCredential": [
+  "Correo y contraseña"
+ ],
+ "newProject.methodMagicLink": [
+  "Enlace mágico / código de un solo uso"
+ ],
+ "newProject.methodPasskey": [
+  "Llave de acceso"
+ ],
+ "newProject.methods": [
+  "Métodos de inicio de sesión"
+ ],
+ "newProject.methodsHint": [
+  "Los proveedores OAuth empiezan con las claves de desarrollo compartidas; configura tus propias claves más tarde."
+ ],
+ "newProject.name": [
+  "Nombre del proyecto"
+ ],
+ "newProject.nameMissing": [
+  "Ponle un nombre al proyecto."
+ ],
+ "newProject.newTeamName": [
+  "Nombre del equipo nuevo"
+ ],
+ "newProject.newTeamOption": [
+  "+ Un equipo nuevo…"
+ ],
+ "newProject.ownerTeam": [
+  "Equipo propietario"
+ ],
+ "newProject.teamMissing": [
+  "Ponle nombre al equipo propietario del proyecto."
+ ],
+ "newProject.title": [
+  "Crear un proyecto"
+ ],
+ "projects.create": [
+  "Crear proyecto"
+ ],
+ "projects.created": [
+  "Creado el ",
+  [
+   "when"
+  ]
+ ],
+ "projects.developmentMode": [
+  "Modo de desarrollo"
+ ],
+ "projects.listLabel": [
+  "Tus proyectos"
+ ],
+ "projects.noDescription": [
+  "Sin descripción"
+ ],
+ "projects.none": [
+  "Aún no tienes proyectos. Crea uno para obtener sus claves y empezar a añadir usuarios."
+ ],
+ "projects.productionMode": [
+  "Modo de producción"
+ ],
+ "projects.title": [
+  "Proyectos"
+ ],
  "shell.allProjects": [
   "Todos los proyectos"
  ],

@@ -108,6 +108,90 @@ export const messages: Messages = {
  "nav.webhooks": [
   "Webhooks"
  ],
+ "newProject.creating": [
+  "Création…"
+ ],
+ "newProject.defaultTeamName": [
+  "Équipe de ",
+  [
+   "owner"
+  ]
+ ],
+ "newProject.description": [
+  "Description du projet"
+ ],
+ "newProject.emailTheme": [
+  "Thème des e-mails"
+ ],
+ "newProject.emailThemeDefault": [
+  "Par défaut (clair)"
+ ],
+ "newProject.emailThemeLabel": [
+  "Thème des e-mails du projet"
+ ],
+ "newProject.methodCredential": [
+  "E-mail et mot de passe"
+ ],
+ "newProject.methodMagicLink": [
+  "Lien magique / code à usage unique"
+ ],
+ "newProject.methodPasskey": [
+  "Clé d’accès"
+ ],
+ "newProject.methods": [
+  "Méthodes de connexion"
+ ],
+ "newProject.methodsHint": [
+  "Les fournisseurs OAuth démarrent avec les clés de développement partagées ; définissez vos propres clés plus tard."
+ ],
+ "newProject.name": [
+  "Nom du projet"
+ ],
+ "newProject.nameMissing": [
+  "Donnez un nom au projet."
+ ],
+ "newProject.newTeamName": [
+  "Nom de la nouvelle équipe"
+ ],
+ "newProject.newTeamOption": [
+  "+ Une nouvelle équipe…"
+ ],
+ "newProject.ownerTeam": [
+  "Équipe propriétaire"
+ ],
+ "newProject.teamMissing": [
+  "Nommez l’équipe qui possédera le projet."
+ ],
+ "newProject.title": [
+  "Créer un projet"
+ ],
+ "projects.create": [
+  "Créer le projet"
+ ],
+ "projects.created": [
+  "Créé le ",
+  [
+   "when"
+  ]
+ ],
+ "projects.developmentMode": [
+  "Mode développement"
+ ],
+ "projects.listLabel": [
+  "Vos projets"
+ ],
+ "projects.noDescription": [
+  "Aucune description"
+ ],
+ "projects.none": [
+  "Vous n’avez encore aucun projet. Créez-en un pour obtenir ses clés et commencer à ajouter des utilisateurs."
+ ],
+ "projects.productionMode": [
+  "Mode production"
+ ],
+ "projects.title": [
+  "Projets"
+ ],
  "shell.allProjects": [
   "Tous les projets"
  ],

@@ -106,6 +106,90 @@ export const messages: Messages = {
  "nav.webhooks": [
   "Webhook"
  ],
+ "newProject.creating": [
+  "作成中…"
+ ],
+ "newProject.defaultTeamName": [
+  [
+   "owner"
+  ],
+  " のチーム"
+ ],
+ "newProject.description": [
+  "説明"
+ ],
+ "newProject.emailTheme": [
+  "メールのテーマ"
+ ],
+ "newProject.emailThemeDefault": [
+  "デフォルト（ライト）"
+ ],
+ "newProject.emailThemeLabel": [
+  "プロジェクトのメールのテーマ"
+ ],
+ "newProject.methodCredential": [
+  "メールアドレスとパスワード"
+ ],
+ "newProject.methodMagicLink": [
+  "マジックリンク / ワンタイムコード"
+ ],
+ "newProject.methodPasskey": [
+  "パスキー"
+ ],
+ "newProject.methods": [
+  "サインイン方法"
+ ],
+ "newProject.methodsHint": [
+  "OAuth プロバイダーは共有の開発用キーで始まります。独自のキーは後で設定できます。"
+ ],
+ "newProject.name": [
+  "プロジェクト名"
+ ],
+ "newProject.nameMissing": [
+  "プロジェクトに名前を付けてください。"
+ ],
+ "newProject.newTeamName": [
+  "新しいチームの名前"
+ ],
+ "newProject.newTeamOption": [
+  "+ 新しいチーム…"
+ ],
+ "newProject.ownerTeam": [
+  "所有チーム"
+ ],
+ "newProject.teamMissing": [
+  "プロジェクトを所有するチームの名前を入力してください。"
+ ],
+ "newProject.title": [
+  "プロジェクトを作成"
+ ],
+ "projects.create": [
+  "プロジェクトを作成"
+ ],
+ "projects.created": [
+  "作成日時: ",
+  [
+   "when"
+  ]
+ ],
+ "projects.developmentMode": [
+  "開発モード"
+ ],
+ "projects.listLabel": [
+  "あなたのプロジェクト"
+ ],
+ "projects.noDescription": [
+  "説明なし"
+ ],
+ "projects.none": [
+  "プロジェクトはまだありません。作成するとキーが発行され、ユーザーを追加できます。"
+ ],
+ "projects.productionMode": [
+  "本番モード"
+ ],
+ "projects.title": [
+  "プロジェクト"
+ ],
  "shell.allProjects": [
   "すべてのプロジェクト"
  ],

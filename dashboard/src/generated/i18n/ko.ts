@@ -106,6 +106,90 @@ export const messages: Messages = {
  "nav.webhooks": [
   "웹훅"
  ],
+ "newProject.creating": [
+  "만드는 중…"
+ ],
+ "newProject.defaultTeamName": [
+  [
+   "owner"
+  ],
+  "의 팀"
+ ],
+ "newProject.description": [
+  "설명"
+ ],
+ "newProject.emailTheme": [
+  "이메일 테마"
+ ],
+ "newProject.emailThemeDefault": [
+  "기본(라이트)"
+ ],
+ "newProject.emailThemeLabel": [
+  "프로젝트 이메일의 테마"
+ ],
+ "newProject.methodCredential": [
+  "이메일과 비밀번호"
+ ],
+ "newProject.methodMagicLink": [
+  "매직 링크 / 일회용 코드"
+ ],
+ "newProject.methodPasskey": [
+  "패스키"
+ ],
+ "newProject.methods": [
+  "로그인 방법"
+ ],
+ "newProject.methodsHint": [
+  "OAuth 공급자는 공유 개발 키로 시작합니다. 자체 키는 나중에 설정하세요."
+ ],
+ "newProject.name": [
+  "프로젝트 이름"
+ ],
+ "newProject.nameMissing": [
+  "프로젝트 이름을 입력하세요."
+ ],
+ "newProject.newTeamName": [
+  "새 팀 이름"
+ ],
+ "newProject.newTeamOption": [
+  "+ 새 팀…"
+ ],
+ "newProject.ownerTeam": [
+  "소유 팀"
+ ],
+ "newProject.teamMissing": [
+  "프로젝트를 소유할 팀의 이름을 입력하세요."
+ ],
+ "newProject.title": [
+  "새 프로젝트 만들기"
+ ],
+ "projects.create": [
+  "프로젝트 만들기"
+ ],
+ "projects.created": [
+  "생성일: ",
+  [
+   "when"
+  ]
+ ],
+ "projects.developmentMode": [
+  "개발 모드"
+ ],
+ "projects.listLabel": [
+  "내 프로젝트"
+ ],
+ "projects.noDescription": [
+  "설명 없음"
+ ],
+ "projects.none": [
+  "아직 프로젝트가 없습니다. 프로젝트를 만들어 키를 받고 사용자를 추가해 보세요."
+ ],
+ "projects.productionMode": [
+  "프로덕션 모드"
+ ],
+ "projects.title": [
+  "프로젝트"
+ ],
  "shell.allProjects": [
   "모든 프로젝트"
  ],

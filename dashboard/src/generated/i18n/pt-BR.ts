@@ -108,6 +108,90 @@ export const messages: Messages = {
  "nav.webhooks": [
   "Webhooks"
  ],
+ "newProject.creating": [
+  "Criando…"
+ ],
+ "newProject.defaultTeamName": [
+  "Equipe de ",
+  [
+   "owner"
+  ]
+ ],
+ "newProject.description": [
+  "Descrição"
+ ],
+ "newProject.emailTheme": [
+  "Tema de e-mail"
+ ],
+ "newProject.emailThemeDefault": [
+  "Padrão (claro)"
+ ],
+ "newProject.emailThemeLabel": [
+  "Tema dos e-mails do projeto"
+ ],
+ "newProject.methodCredential": [
+  "E-mail e senha"
+ ],
+ "newProject.methodMagicLink": [
+  "Link mágico / código único"
+ ],
+ "newProject.methodPasskey": [
+  "Chave de acesso"
+ ],
+ "newProject.methods": [
+  "Métodos de login"
+ ],
+ "newProject.methodsHint": [
+  "Os provedores OAuth começam com as chaves de desenvolvimento compartilhadas; defina suas próprias chaves depois."
+ ],
+ "newProject.name": [
+  "Nome do projeto"
+ ],
+ "newProject.nameMissing": [
+  "Dê um nome ao projeto."
+ ],
+ "newProject.newTeamName": [
+  "Nome da nova equipe"
+ ],
+ "newProject.newTeamOption": [
+  "+ Uma nova equipe…"
+ ],
+ "newProject.ownerTeam": [
+  "Equipe proprietária"
+ ],
+ "newProject.teamMissing": [
+  "Dê um nome à equipe que será dona do projeto."
+ ],
+ "newProject.title": [
+  "Criar um projeto"
+ ],
+ "projects.create": [
+  "Criar projeto"
+ ],
+ "projects.created": [
+  "Criado em ",
+  [
+   "when"
+  ]
+ ],
+ "projects.developmentMode": [
+  "Modo de desenvolvimento"
+ ],
+ "projects.listLabel": [
+  "Seus projetos"
+ ],
+ "projects.noDescription": [
+  "Sem descrição"
+ ],
+ "projects.none": [
+  "Você ainda não tem projetos. Crie um para obter as chaves e começar a adicionar usuários."
+ ],
+ "projects.productionMode": [
+  "Modo de produção"
+ ],
+ "projects.title": [
+  "Projetos"
+ ],
  "shell.allProjects": [
   "Todos os projetos"
  ],

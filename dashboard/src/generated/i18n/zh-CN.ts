@@ -108,6 +108,90 @@ export const messages: Messages = {
  "nav.webhooks": [
   "Webhook"
  ],
+ "newProject.creating": [
+  "正在创建…"
+ ],
+ "newProject.defaultTeamName": [
+  [
+   "owner"
+  ],
+  " 的团队"
+ ],
+ "newProject.description": [
+  "描述"
+ ],
+ "newProject.emailTheme": [
+  "邮件主题"
+ ],
+ "newProject.emailThemeDefault": [
+  "默认（浅色）"
+ ],
+ "newProject.emailThemeLabel": [
+  "项目邮件的主题"
+ ],
+ "newProject.methodCredential": [
+  "邮箱和密码"
+ ],
+ "newProject.methodMagicLink": [
+  "魔法链接 / 一次性验证码"
+ ],
+ "newProject.methodPasskey": [
+  "通行密钥"
+ ],
+ "newProject.methods": [
+  "登录方式"
+ ],
+ "newProject.methodsHint": [
+  "OAuth 提供方先使用共享的开发密钥，之后再设置你自己的密钥。"
+ ],
+ "newProject.name": [
+  "项目名称"
+ ],
+ "newProject.nameMissing": [
+  "请为项目命名。"
+ ],
+ "newProject.newTeamName": [
+  "新团队名称"
+ ],
+ "newProject.newTeamOption": [
+  "+ 新团队…"
+ ],
+ "newProject.ownerTeam": [
+  "所属团队"
+ ],
+ "newProject.teamMissing": [
+  "请为拥有该项目的团队命名。"
+ ],
+ "newProject.title": [
+  "创建项目"
+ ],
+ "projects.create": [
+  "创建项目"
+ ],
+ "projects.created": [
+  "创建于 ",
+  [
+   "when"
+  ]
+ ],
+ "projects.developmentMode": [
+  "开发模式"
+ ],
+ "projects.listLabel": [
+  "你的项目"
+ ],
+ "projects.noDescription": [
+  "无描述"
+ ],
+ "projects.none": [
+  "你还没有项目。创建一个即可获取密钥并开始添加用户。"
+ ],
+ "projects.productionMode": [
+  "生产模式"
+ ],
+ "projects.title": [
+  "项目"
+ ],
  "shell.allProjects": [
   "所有项目"
  ],
