@@ -19,23 +19,26 @@ export function ProjectsPage() {
           <p>{t('projects.none')}</p>
         </div>
       ) : (
-        <ul className="dash-cards" aria-label={t('projects.listLabel')}>
-          {data.items.map((project) => (
-            <li key={project.id} className="dash-card">
-              <Link href={paths.project(project.id)} className="dash-card-title">
-                {project.display_name}
-              </Link>
-              <p className="dash-muted">{project.description || t('projects.noDescription')}</p>
-              <p className="dash-muted">
-                <code>{project.id}</code>
-              </p>
-              <p className="dash-muted">
-                {t('projects.created', { when: formatDate(project.created_at_millis) })} ·{' '}
-                {project.is_production_mode ? t('projects.productionMode') : t('projects.developmentMode')}
-              </p>
-            </li>
-          ))}
-        </ul>
+        <>
+          <p className="dash-muted">{t('projects.count', { count: data.items.length })}</p>
+          <ul className="dash-cards" aria-label={t('projects.listLabel')}>
+            {data.items.map((project) => (
+              <li key={project.id} className="dash-card">
+                <Link href={paths.project(project.id)} className="dash-card-title">
+                  {project.display_name}
+                </Link>
+                <p className="dash-muted">{project.description || t('projects.noDescription')}</p>
+                <p className="dash-muted">
+                  <code>{project.id}</code>
+                </p>
+                <p className="dash-muted">
+                  {t('projects.created', { when: formatDate(project.created_at_millis) })} ·{' '}
+                  {project.is_production_mode ? t('projects.productionMode') : t('projects.developmentMode')}
+                </p>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </>
   );

@@ -15,7 +15,7 @@ const english = readCatalogue(catalogueDir, 'en');
 
 /** Words a language rightly writes as English does (loanwords and product terms), by key. */
 const sameAsEnglish: Partial<Record<(typeof languages)[number], string[]>> = {
-  de: ['nav.webhooks', 'nav.teams', 'shell.themeSystem'],
+  de: ['nav.webhooks', 'nav.teams', 'shell.themeSystem', 'teams.team'],
   fr: ['nav.webhooks', 'nav.config'],
   es: ['nav.webhooks'],
   'pt-BR': ['nav.webhooks'],

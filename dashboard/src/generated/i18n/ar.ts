@@ -17,6 +17,12 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "common.created": [
+  "تاريخ الإنشاء"
+ ],
+ "common.id": [
+  "المعرّف"
+ ],
  "common.loading": [
   "جارٍ التحميل…"
  ],
@@ -165,6 +171,35 @@ export const messages: Messages = {
  "newProject.title": [
   "إنشاء مشروع جديد"
  ],
+ "projects.count": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "لا مشاريع"
+    ],
+    "one": [
+     "مشروع واحد"
+    ],
+    "two": [
+     "مشروعان"
+    ],
+    "few": [
+     "#",
+     " مشاريع"
+    ],
+    "many": [
+     "#",
+     " مشروعًا"
+    ],
+    "other": [
+     "#",
+     " مشروع"
+    ]
+   }
+  ]
+ ],
  "projects.create": [
   "إنشاء مشروع"
  ],
@@ -224,5 +259,20 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "النظام"
+ ],
+ "teams.create": [
+  "إنشاء فريق"
+ ],
+ "teams.createButton": [
+  "إنشاء الفريق"
+ ],
+ "teams.name": [
+  "اسم الفريق"
+ ],
+ "teams.none": [
+  "لا توجد فرق بعد."
+ ],
+ "teams.team": [
+  "الفريق"
  ]
 };

@@ -16,6 +16,12 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "common.created": [
+  "Erstellt"
+ ],
+ "common.id": [
+  "ID"
+ ],
  "common.loading": [
   "Wird geladen…"
  ],
@@ -163,6 +169,22 @@ export const messages: Messages = {
  "newProject.title": [
   "Ein Projekt erstellen"
  ],
+ "projects.count": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " Projekt"
+    ],
+    "other": [
+     "#",
+     " Projekte"
+    ]
+   }
+  ]
+ ],
  "projects.create": [
   "Projekt erstellen"
  ],
@@ -222,5 +244,20 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "System"
+ ],
+ "teams.create": [
+  "Ein Team erstellen"
+ ],
+ "teams.createButton": [
+  "Team erstellen"
+ ],
+ "teams.name": [
+  "Teamname"
+ ],
+ "teams.none": [
+  "Noch keine Teams."
+ ],
+ "teams.team": [
+  "Team"
  ]
 };

@@ -21,6 +21,16 @@ export const messages: Messages = {
   ],
   "⟧"
  ],
+ "common.created": [
+  "⟦",
+  "Çŕéåţéđ",
+  "⟧"
+ ],
+ "common.id": [
+  "⟦",
+  "Îđ",
+  "⟧"
+ ],
  "common.loading": [
   "⟦",
   "Ĺöåđîñĝ…",
@@ -259,6 +269,24 @@ export const messages: Messages = {
   "Çŕéåţé å pŕöjéçţ",
   "⟧"
  ],
+ "projects.count": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " pŕöjéçţ"
+    ],
+    "other": [
+     "#",
+     " pŕöjéçţš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
  "projects.create": [
   "⟦",
   "Çŕéåţé pŕöjéçţ",
@@ -355,6 +383,31 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "⟦",
   "Šýšţém",
+  "⟧"
+ ],
+ "teams.create": [
+  "⟦",
+  "Çŕéåţé å ţéåm",
+  "⟧"
+ ],
+ "teams.createButton": [
+  "⟦",
+  "Çŕéåţé ţéåm",
+  "⟧"
+ ],
+ "teams.name": [
+  "⟦",
+  "Ţéåm ñåmé",
+  "⟧"
+ ],
+ "teams.none": [
+  "⟦",
+  "Ñö ţéåmš ýéţ.",
+  "⟧"
+ ],
+ "teams.team": [
+  "⟦",
+  "Ţéåm",
   "⟧"
  ]
 };

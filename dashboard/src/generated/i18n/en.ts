@@ -17,6 +17,12 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "common.created": [
+  "Created"
+ ],
+ "common.id": [
+  "Id"
+ ],
  "common.loading": [
   "Loading…"
  ],
@@ -165,6 +171,22 @@ export const messages: Messages = {
  "newProject.title": [
   "Create a project"
  ],
+ "projects.count": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " project"
+    ],
+    "other": [
+     "#",
+     " projects"
+    ]
+   }
+  ]
+ ],
  "projects.create": [
   "Create project"
  ],
@@ -224,5 +246,20 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "System"
+ ],
+ "teams.create": [
+  "Create a team"
+ ],
+ "teams.createButton": [
+  "Create team"
+ ],
+ "teams.name": [
+  "Team name"
+ ],
+ "teams.none": [
+  "No teams yet."
+ ],
+ "teams.team": [
+  "Team"
  ]
 };

@@ -17,6 +17,12 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "common.created": [
+  "Creado"
+ ],
+ "common.id": [
+  "ID"
+ ],
  "common.loading": [
   "Cargando…"
  ],
@@ -165,6 +171,22 @@ export const messages: Messages = {
  "newProject.title": [
   "Crear un proyecto"
  ],
+ "projects.count": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " proyecto"
+    ],
+    "other": [
+     "#",
+     " proyectos"
+    ]
+   }
+  ]
+ ],
  "projects.create": [
   "Crear proyecto"
  ],
@@ -224,5 +246,20 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "Sistema"
+ ],
+ "teams.create": [
+  "Crear un equipo"
+ ],
+ "teams.createButton": [
+  "Crear equipo"
+ ],
+ "teams.name": [
+  "Nombre del equipo"
+ ],
+ "teams.none": [
+  "Aún no hay equipos."
+ ],
+ "teams.team": [
+  "Equipo"
  ]
 };

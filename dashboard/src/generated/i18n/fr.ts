@@ -17,6 +17,12 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "common.created": [
+  "Créé le"
+ ],
+ "common.id": [
+  "Identifiant"
+ ],
  "common.loading": [
   "Chargement…"
  ],
@@ -165,6 +171,22 @@ export const messages: Messages = {
  "newProject.title": [
   "Créer un projet"
  ],
+ "projects.count": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " projet"
+    ],
+    "other": [
+     "#",
+     " projets"
+    ]
+   }
+  ]
+ ],
  "projects.create": [
   "Créer le projet"
  ],
@@ -224,5 +246,20 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "Système"
+ ],
+ "teams.create": [
+  "Créer une équipe"
+ ],
+ "teams.createButton": [
+  "Créer l’équipe"
+ ],
+ "teams.name": [
+  "Nom de l’équipe"
+ ],
+ "teams.none": [
+  "Aucune équipe pour l’instant."
+ ],
+ "teams.team": [
+  "Équipe"
  ]
 };

@@ -16,6 +16,12 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "common.created": [
+  "作成日時"
+ ],
+ "common.id": [
+  "ID"
+ ],
  "common.loading": [
   "読み込み中…"
  ],
@@ -163,6 +169,18 @@ export const messages: Messages = {
  "newProject.title": [
   "プロジェクトを作成"
  ],
+ "projects.count": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 件のプロジェクト"
+    ]
+   }
+  ]
+ ],
  "projects.create": [
   "プロジェクトを作成"
  ],
@@ -222,5 +240,20 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "システム"
+ ],
+ "teams.create": [
+  "チームを作成"
+ ],
+ "teams.createButton": [
+  "チームを作成"
+ ],
+ "teams.name": [
+  "チーム名"
+ ],
+ "teams.none": [
+  "チームはまだありません。"
+ ],
+ "teams.team": [
+  "チーム"
  ]
 };

@@ -5,6 +5,8 @@
 export type DashboardMessageKey =
   | "common.cancel"
   | "common.couldNotLoad"
+  | "common.created"
+  | "common.id"
   | "common.loading"
   | "common.loadingWhat"
   | "common.scrollsSideways"
@@ -50,6 +52,7 @@ export type DashboardMessageKey =
   | "newProject.ownerTeam"
   | "newProject.teamMissing"
   | "newProject.title"
+  | "projects.count"
   | "projects.create"
   | "projects.created"
   | "projects.developmentMode"
@@ -68,4 +71,9 @@ export type DashboardMessageKey =
   | "shell.theme"
   | "shell.themeDark"
   | "shell.themeLight"
-  | "shell.themeSystem";
+  | "shell.themeSystem"
+  | "teams.create"
+  | "teams.createButton"
+  | "teams.name"
+  | "teams.none"
+  | "teams.team";

@@ -16,6 +16,12 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "common.created": [
+  "생성일"
+ ],
+ "common.id": [
+  "ID"
+ ],
  "common.loading": [
   "불러오는 중…"
  ],
@@ -163,6 +169,19 @@ export const messages: Messages = {
  "newProject.title": [
   "새 프로젝트 만들기"
  ],
+ "projects.count": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "프로젝트 ",
+     "#",
+     "개"
+    ]
+   }
+  ]
+ ],
  "projects.create": [
   "프로젝트 만들기"
  ],
@@ -222,5 +241,20 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "시스템"
+ ],
+ "teams.create": [
+  "팀 만들기"
+ ],
+ "teams.createButton": [
+  "팀 만들기"
+ ],
+ "teams.name": [
+  "팀 이름"
+ ],
+ "teams.none": [
+  "아직 팀이 없습니다."
+ ],
+ "teams.team": [
+  "팀"
  ]
 };

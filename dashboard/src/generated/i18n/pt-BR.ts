@@ -17,6 +17,12 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "common.created": [
+  "Criado em"
+ ],
+ "common.id": [
+  "ID"
+ ],
  "common.loading": [
   "Carregando…"
  ],
@@ -165,6 +171,22 @@ export const messages: Messages = {
  "newProject.title": [
   "Criar um projeto"
  ],
+ "projects.count": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " projeto"
+    ],
+    "other": [
+     "#",
+     " projetos"
+    ]
+   }
+  ]
+ ],
  "projects.create": [
   "Criar projeto"
  ],
@@ -224,5 +246,20 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "Sistema"
+ ],
+ "teams.create": [
+  "Criar uma equipe"
+ ],
+ "teams.createButton": [
+  "Criar equipe"
+ ],
+ "teams.name": [
+  "Nome da equipe"
+ ],
+ "teams.none": [
+  "Ainda não há equipes."
+ ],
+ "teams.team": [
+  "Equipe"
  ]
 };

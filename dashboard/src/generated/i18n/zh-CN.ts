@@ -17,6 +17,12 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "common.created": [
+  "创建时间"
+ ],
+ "common.id": [
+  "ID"
+ ],
  "common.loading": [
   "正在加载…"
  ],
@@ -165,6 +171,18 @@ export const messages: Messages = {
  "newProject.title": [
   "创建项目"
  ],
+ "projects.count": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 个项目"
+    ]
+   }
+  ]
+ ],
  "projects.create": [
   "创建项目"
  ],
@@ -224,5 +242,20 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "跟随系统"
+ ],
+ "teams.create": [
+  "创建团队"
+ ],
+ "teams.createButton": [
+  "创建团队"
+ ],
+ "teams.name": [
+  "团队名称"
+ ],
+ "teams.none": [
+  "还没有团队。"
+ ],
+ "teams.team": [
+  "团队"
  ]
 };
