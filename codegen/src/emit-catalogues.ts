@@ -94,4 +94,4 @@ const accents: Record<string, string> = Object.fromEntries(
 );
 
 /** Accents the literal text only (Lingui's compiler maps text, never placeholders or plural keywords). */
-const pseudoText = (value: string): string => [...value].map((letter) => accents[letter] ?? letter).join('');
+export const pseudoText = (value: string): string => [...value].map((letter) => accents[letter] ?? letter).join('');

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emitApiTypes } from './emit-api-types.ts';
 import { emitCatalogues } from './emit-catalogues.ts';
+import { emitDashboardCatalogues } from './emit-dashboard-catalogues.ts';
 import { emitClientOperations } from './emit-client-operations.ts';
 import { emitErrors } from './emit-errors.ts';
 import { emitOpenApiJson } from './emit-openapi-json.ts';
@@ -13,7 +14,7 @@ import { loadSpec } from './load-spec.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Folders owned by the codegen: anything in them that no emitter produced is stale. */
-const generatedDirs = ['server/src/generated', 'protocol/src/generated', 'react/src/generated'];
+const generatedDirs = ['server/src/generated', 'protocol/src/generated', 'react/src/generated', 'dashboard/src/generated/i18n'];
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     ...emitClientOperations(doc),
     ...(await emitReactHooks(doc, repoRoot)),
     ...(await emitCatalogues(repoRoot)),
+    ...(await emitDashboardCatalogues(repoRoot)),
   ];
   if (check) {
     const differences = await compare(files);

@@ -6,6 +6,8 @@ import { adminRequest, installDashboardApiClient } from './admin-client.ts';
 import { BASE, type ProjectSection, paths, type Route, useRoute } from './routes.ts';
 import { ProjectContext, ThemeContext } from './shell-context.ts';
 import { lazyPage } from './lazy-page.ts';
+import { type Translate, useDashboardTranslation } from './i18n/dashboard-i18n.ts';
+import { LanguageSelect } from './i18n/language-select.tsx';
 import { Loading, PageErrorBoundary } from './ui.tsx';
 
 /**
@@ -53,8 +55,9 @@ export function App() {
   // The location is read here, above the Suspense boundary: a page that suspends while it mounts (the
   // shell redirecting a signed-out visitor to sign-in, a page's chunk loading) never hides the router,
   // which re-renders on every navigation.
+  // Before the language's messages arrive there are no words to show: an empty, busy placeholder.
   return (
-    <Suspense fallback={<p className="dash-loading">Loading…</p>}>
+    <Suspense fallback={<p className="dash-loading" aria-busy="true" />}>
       {pathname === `${BASE}/sso-setup` ? (
         // A team's IT admin, with a setup link and no account: no sign-in, no shell.
         <SsoSetupPage />
@@ -69,33 +72,36 @@ export function App() {
   );
 }
 
-const sectionLabels: Array<[ProjectSection, string]> = [
-  ['overview', 'Overview'],
-  ['connect', 'Connect your app'],
-  ['users', 'Users'],
-  ['teams', 'Teams'],
-  ['permissions', 'Permissions'],
-  ['auth', 'Authentication'],
-  ['sign-up-rules', 'Sign-up rules'],
-  ['domains', 'Domains and handler'],
-  ['emails', 'Emails'],
-  ['api-keys', 'API keys'],
-  ['oauth-apps', 'OAuth applications'],
-  ['webhooks', 'Webhooks'],
-  ['audit-log', 'Audit log'],
-  ['data-vault', 'Data vault'],
-  ['payments', 'Payments'],
-  ['settings', 'Project settings'],
-  ['config', 'Configuration'],
-];
+function sectionLabels(t: Translate): Array<[ProjectSection, string]> {
+  return [
+    ['overview', t('nav.overview')],
+    ['connect', t('nav.connect')],
+    ['users', t('nav.users')],
+    ['teams', t('nav.teams')],
+    ['permissions', t('nav.permissions')],
+    ['auth', t('nav.auth')],
+    ['sign-up-rules', t('nav.signUpRules')],
+    ['domains', t('nav.domains')],
+    ['emails', t('nav.emails')],
+    ['api-keys', t('nav.apiKeys')],
+    ['oauth-apps', t('nav.oauthApps')],
+    ['webhooks', t('nav.webhooks')],
+    ['audit-log', t('nav.auditLog')],
+    ['data-vault', t('nav.dataVault')],
+    ['payments', t('nav.payments')],
+    ['settings', t('nav.settings')],
+    ['config', t('nav.config')],
+  ];
+}
 
 function SignedInShell() {
   useUser({ or: 'redirect' });
   const route = useRoute();
+  const { t } = useDashboardTranslation();
   return (
     <div className="gh dash">
       <a className="dash-skip" href="#main">
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       <header className="dash-top">
         <Link href={paths.projects()} className="dash-brand">
@@ -105,6 +111,7 @@ function SignedInShell() {
           <ProjectSwitcher current={route.page === 'project' ? route.projectId : undefined} />
         </Suspense>
         <div className="dash-top-end">
+          <LanguageSelect />
           <ThemeSelect />
           <Suspense fallback={null}>
             <UserButton />
@@ -126,6 +133,7 @@ function SignedInShell() {
 }
 
 function Page({ route }: { route: Route }) {
+  const { t } = useDashboardTranslation();
   switch (route.page) {
     case 'projects':
       return <ProjectsPage />;
@@ -140,9 +148,9 @@ function Page({ route }: { route: Route }) {
     default:
       return (
         <div className="dash-panel">
-          <h1>Page not found</h1>
+          <h1>{t('shell.notFound')}</h1>
           <p>
-            <Link href={paths.projects()}>Back to your projects</Link>
+            <Link href={paths.projects()}>{t('shell.backToProjects')}</Link>
           </p>
         </div>
       );
@@ -150,6 +158,7 @@ function Page({ route }: { route: Route }) {
 }
 
 function ProjectPage({ section, item }: { section: ProjectSection; item: string | undefined }) {
+  const { t } = useDashboardTranslation();
   switch (section) {
     case 'overview':
       return <OverviewPage />;
@@ -196,7 +205,7 @@ function ProjectPage({ section, item }: { section: ProjectSection; item: string 
     case 'config':
       return <ConfigPage />;
     default:
-      return <p>This page is not available yet.</p>;
+      return <p>{t('shell.notAvailable')}</p>;
   }
 }
 
@@ -217,15 +226,16 @@ function ProjectScope({ projectId, children }: { projectId: string; children: Re
 function ProjectSwitcher({ current }: { current: string | undefined }) {
   const gatehouse = useGatehouse();
   const { data } = api.useListInternalProjectsSuspense();
+  const { t } = useDashboardTranslation();
   return (
     <div className="dash-switcher">
-      <label htmlFor="project-switcher">Project</label>
+      <label htmlFor="project-switcher">{t('shell.project')}</label>
       <select
         id="project-switcher"
         value={current ?? ''}
         onChange={(event) => gatehouse.navigate(event.target.value ? paths.project(event.target.value) : paths.projects())}
       >
-        <option value="">All projects</option>
+        <option value="">{t('shell.allProjects')}</option>
         {data.items.map((project) => (
           <option key={project.id} value={project.id}>
             {project.display_name}
@@ -237,10 +247,11 @@ function ProjectSwitcher({ current }: { current: string | undefined }) {
 }
 
 function ProjectNav({ projectId, section }: { projectId: string; section: ProjectSection }) {
+  const { t } = useDashboardTranslation();
   return (
-    <nav className="dash-nav" aria-label="Project pages">
+    <nav className="dash-nav" aria-label={t('nav.label')}>
       <ul>
-        {sectionLabels.map(([key, label]) => (
+        {sectionLabels(t).map(([key, label]) => (
           <li key={key}>
             <Link
               href={paths.project(projectId, key)}
@@ -263,13 +274,14 @@ function ProjectNav({ projectId, section }: { projectId: string; section: Projec
 
 function ThemeSelect() {
   const { theme, setTheme } = useContext(ThemeContext);
+  const { t } = useDashboardTranslation();
   return (
     <div className="dash-switcher">
-      <label htmlFor="theme-select">Theme</label>
+      <label htmlFor="theme-select">{t('shell.theme')}</label>
       <select id="theme-select" value={theme} onChange={(event) => setTheme(event.target.value as Theme)}>
-        <option value="system">System</option>
-        <option value="light">Light</option>
-        <option value="dark">Dark</option>
+        <option value="system">{t('shell.themeSystem')}</option>
+        <option value="light">{t('shell.themeLight')}</option>
+        <option value="dark">{t('shell.themeDark')}</option>
       </select>
     </div>
   );

@@ -14,8 +14,15 @@ export function lazyPage<Module, Name extends keyof Module>(
     try {
       module = await load();
     } catch {
-      throw new Error('This page’s code could not be loaded (the dashboard may have been updated). Reload the page.');
+      throw new PageChunkError();
     }
     return { default: module[name] as ComponentType<unknown> };
   }) as never;
+}
+
+/** A page's chunk that could not be fetched: the error boundary says what to do in the active language. */
+export class PageChunkError extends Error {
+  constructor() {
+    super('This page’s code could not be loaded (the dashboard may have been updated). Reload the page.');
+  }
 }

@@ -1,7 +1,8 @@
-import { createGatehouseQueryClient, GatehouseProvider, type Theme } from '@gatehouse/react';
+import { createGatehouseQueryClient, GatehouseProvider, type Language, type Theme } from '@gatehouse/react';
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
+import { initialLanguage, LanguageContext, rememberLanguage } from './i18n/dashboard-i18n.ts';
 import { BASE } from './routes.ts';
 import { RootQueryClientContext, ThemeContext } from './shell-context.ts';
 import './styles.css';
@@ -28,6 +29,11 @@ function Root() {
     localStorage.setItem(themeKey, next);
     setTheme(next);
   };
+  const [language, setLanguage] = useState<Language>(initialLanguage);
+  const chooseLanguage = (next: Language) => {
+    rememberLanguage(next);
+    setLanguage(next);
+  };
   return (
     <GatehouseProvider
       projectId={projectId}
@@ -36,13 +42,18 @@ function Root() {
       // Not the cookies: the apps on this origin (where impersonation opens) share the access-token cookie.
       tokenStore="localStorage"
       theme={theme}
+      // The dashboard's language for its own words and for the handler pages and user menu it embeds (the provider
+      // puts `lang` and `dir` on <html>): the owner's choice, else the browser's, else English.
+      lang={language}
       urls={{ handlerPath: `${BASE}/handler`, home: `${BASE}/projects`, afterSignOut: `${BASE}/handler/sign-in` }}
     >
-      <ThemeContext.Provider value={{ theme, setTheme: chooseTheme }}>
-        <RootQueryClientContext.Provider value={rootQueryClient}>
-          <App />
-        </RootQueryClientContext.Provider>
-      </ThemeContext.Provider>
+      <LanguageContext.Provider value={{ language, setLanguage: chooseLanguage }}>
+        <ThemeContext.Provider value={{ theme, setTheme: chooseTheme }}>
+          <RootQueryClientContext.Provider value={rootQueryClient}>
+            <App />
+          </RootQueryClientContext.Provider>
+        </ThemeContext.Provider>
+      </LanguageContext.Provider>
     </GatehouseProvider>
   );
 }

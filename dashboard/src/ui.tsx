@@ -2,28 +2,37 @@ import { ConnectionError } from '@gatehouse/client';
 import { KnownError } from '@gatehouse/protocol/errors';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { Component, type ErrorInfo, type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type Translate, useDashboardTranslation } from './i18n/dashboard-i18n.ts';
+import { PageChunkError } from './lazy-page.ts';
 
-/** The message a person reads for an error of the API: the catalogue's message or the server's plain text. */
-export function errorText(error: unknown): string {
+/**
+ * The message a person reads for an error of the API: the catalogue's message (Stack's English, as on the
+ * wire) or the server's plain text; the dashboard's own words in the active language when `t` is given.
+ */
+export function errorText(error: unknown, t?: Translate): string {
   if (error instanceof KnownError) return error.message;
-  if (error instanceof ConnectionError) return `The platform cannot be reached: ${error.message}`;
-  if (error instanceof Error) return error.message || 'Something went wrong. Try again.';
-  return 'Something went wrong. Try again.';
+  if (error instanceof PageChunkError) return t ? t('error.pageChunk') : error.message;
+  if (error instanceof ConnectionError)
+    return t ? t('error.unreachable', { reason: error.message }) : `The platform cannot be reached: ${error.message}`;
+  if (error instanceof Error && error.message) return error.message;
+  return t ? t('error.generic') : 'Something went wrong. Try again.';
 }
 
 export function ErrorMessage({ error }: { error: unknown }) {
+  const { t } = useDashboardTranslation();
   if (!error) return null;
   return (
     <p role="alert" className="dash-error">
-      {errorText(error)}
+      {errorText(error, t)}
     </p>
   );
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
+  const { t } = useDashboardTranslation();
   return (
     <p role="status" className="dash-loading">
-      {label}
+      {label ?? t('common.loading')}
     </p>
   );
 }
@@ -107,11 +116,12 @@ export function TableScroll({ label, children }: { label: string; children: Reac
     if (element.firstElementChild) observer.observe(element.firstElementChild);
     return () => observer.disconnect();
   }, []);
+  const { t } = useDashboardTranslation();
   return (
     <div
       ref={box}
       className="dash-table-wrap"
-      {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': `${label}, scrolls sideways` } : {})}
+      {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': t('common.scrollsSideways', { label }) } : {})}
     >
       {children}
     </div>
@@ -136,6 +146,7 @@ export function ConfirmDialog(props: {
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const { t } = useDashboardTranslation();
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -148,7 +159,7 @@ export function ConfirmDialog(props: {
       {props.children}
       <div className="dash-row dash-dialog-actions">
         <button type="button" onClick={props.onClose}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button
           type="button"
@@ -156,7 +167,7 @@ export function ConfirmDialog(props: {
           disabled={props.busy || props.canConfirm === false}
           onClick={props.onConfirm}
         >
-          {props.busy ? 'Working…' : props.confirmLabel}
+          {props.busy ? t('common.working') : props.confirmLabel}
         </button>
       </div>
     </dialog>
@@ -180,21 +191,28 @@ class ErrorBoundary extends Component<{ children: ReactNode; onReset: () => void
   override render() {
     if (!this.state.error) return this.props.children;
     return (
-      <div className="dash-panel" role="alert">
-        <h2>This page could not be loaded</h2>
-        <p>{errorText(this.state.error)}</p>
-        <button
-          type="button"
-          onClick={() => {
-            this.props.onReset();
-            this.setState({ error: null });
-          }}
-        >
-          Try again
-        </button>
-      </div>
+      <PageFailed
+        error={this.state.error}
+        onRetry={() => {
+          this.props.onReset();
+          this.setState({ error: null });
+        }}
+      />
     );
   }
+}
+
+function PageFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useDashboardTranslation();
+  return (
+    <div className="dash-panel" role="alert">
+      <h2>{t('error.pageFailed')}</h2>
+      <p>{errorText(error, t)}</p>
+      <button type="button" onClick={onRetry}>
+        {t('common.tryAgain')}
+      </button>
+    </div>
+  );
 }
 
 export function formatDate(millis: number | null | undefined): string {
@@ -207,20 +225,19 @@ export type PanelQuery<T> = { data: T | undefined; isPending: boolean; error: un
 
 /** A query's loading and error states around what it draws (each panel on its own: one failing query leaves the others). */
 export function QueryState<T>({ query, what, children }: { query: PanelQuery<T>; what: string; children: ReactNode }) {
+  const { t } = useDashboardTranslation();
   if (query.data !== undefined) return <>{children}</>;
   if (query.error) {
     return (
       <div role="alert" className="dash-error dash-stack">
-        <span>
-          Could not load {what}: {errorText(query.error)}
-        </span>
+        <span>{t('common.couldNotLoad', { what, reason: errorText(query.error, t) })}</span>
         <span>
           <button type="button" onClick={() => void query.refetch()}>
-            Try again
+            {t('common.tryAgain')}
           </button>
         </span>
       </div>
     );
   }
-  return <Loading label={`Loading ${what}…`} />;
+  return <Loading label={t('common.loadingWhat', { what })} />;
 }

@@ -30,3 +30,4 @@ export { isTrustedRedirect, navigate, RETURN_TO_PARAM, useLocation } from './nav
 export { createGatehouseQueryClient, REFETCH_THROTTLE_MS, UNUSED_VALUE_LIFETIME_MS } from './query-policy.ts';
 export { Link } from './ui/link.tsx';
 export type { Theme } from './ui/styles.tsx';
+export { directionOf, type Language, languages, matchLanguage, pickLanguage } from './i18n/languages.ts';

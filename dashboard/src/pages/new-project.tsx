@@ -4,14 +4,16 @@ import { type FormEvent, useState } from 'react';
 import { adminRequest } from '../admin-client.ts';
 import { appKeySetBody, handOverNewKeys } from '../new-keys.ts';
 import { paths } from '../routes.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 
 type SignInMethod = NonNullable<ProjectCreate['onboarding_state']>['selected_sign_in_methods'][number];
 
-const signInMethods: Array<[SignInMethod, string]> = [
-  ['credential', 'Email and password'],
-  ['magicLink', 'Magic link / one-time code'],
-  ['passkey', 'Passkey'],
+/** The OAuth providers keep their own names in every language. */
+const signInMethods = (t: Translate): Array<[SignInMethod, string]> => [
+  ['credential', t('newProject.methodCredential')],
+  ['magicLink', t('newProject.methodMagicLink')],
+  ['passkey', t('newProject.methodPasskey')],
   ['google', 'Google'],
   ['github', 'GitHub'],
   ['microsoft', 'Microsoft'],
@@ -43,13 +45,14 @@ export function NewProjectPage() {
   const gatehouse = useGatehouse();
   const queryClient = useQueryClient();
   const user = useUser({ or: 'redirect' });
+  const { t } = useDashboardTranslation();
   const teams = useTeams();
   const createTeam = useCreateTeam();
   const createProject = api.useCreateInternalProject();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [teamId, setTeamId] = useState(teams[0]?.id ?? NEW_TEAM);
-  const [teamName, setTeamName] = useState(`${user.display_name ?? user.primary_email ?? 'My'}'s team`);
+  const [teamName, setTeamName] = useState(() => t('newProject.defaultTeamName', { owner: user.display_name ?? user.primary_email ?? '' }));
   const [methods, setMethods] = useState<SignInMethod[]>(['credential']);
   const [emailTheme, setEmailTheme] = useState(defaultEmailThemeId);
   const [error, setError] = useState<unknown>(null);
@@ -61,8 +64,8 @@ export function NewProjectPage() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    if (!name.trim()) return setError(new Error('Give the project a name.'));
-    if (teamId === NEW_TEAM && !teamName.trim()) return setError(new Error('Name the team that will own the project.'));
+    if (!name.trim()) return setError(new Error(t('newProject.nameMissing')));
+    if (teamId === NEW_TEAM && !teamName.trim()) return setError(new Error(t('newProject.teamMissing')));
     setBusy(true);
     try {
       const ownerTeamId =
@@ -101,46 +104,56 @@ export function NewProjectPage() {
 
   return (
     <>
-      <PageHeader title="Create a project" />
+      <PageHeader title={t('newProject.title')} />
       <form className="dash-form" onSubmit={submit} noValidate>
-        <Section title="Project">
-          <TextField label="Project name" name="name" value={name} onChange={(event) => setName(event.target.value)} required />
-          <TextField label="Description" name="description" value={description} onChange={(event) => setDescription(event.target.value)} />
+        <Section title={t('shell.project')}>
+          <TextField label={t('newProject.name')} name="name" value={name} onChange={(event) => setName(event.target.value)} required />
+          <TextField
+            label={t('newProject.description')}
+            name="description"
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+          />
           <div className="dash-field">
-            <label htmlFor="owner-team">Owner team</label>
+            <label htmlFor="owner-team">{t('newProject.ownerTeam')}</label>
             <select id="owner-team" value={teamId} onChange={(event) => setTeamId(event.target.value)}>
               {teams.map((team) => (
                 <option key={team.id} value={team.id}>
                   {team.display_name}
                 </option>
               ))}
-              <option value={NEW_TEAM}>+ A new team…</option>
+              <option value={NEW_TEAM}>{t('newProject.newTeamOption')}</option>
             </select>
           </div>
           {teamId === NEW_TEAM ? (
-            <TextField label="New team name" name="team" value={teamName} onChange={(event) => setTeamName(event.target.value)} />
+            <TextField
+              label={t('newProject.newTeamName')}
+              name="team"
+              value={teamName}
+              onChange={(event) => setTeamName(event.target.value)}
+            />
           ) : null}
         </Section>
-        <Section title="Sign-in methods" description="OAuth providers start with the shared development keys; set your own keys later.">
+        <Section title={t('newProject.methods')} description={t('newProject.methodsHint')}>
           <fieldset className="dash-fieldset">
-            <legend className="dash-visually-hidden">Sign-in methods</legend>
-            {signInMethods.map(([method, label]) => (
+            <legend className="dash-visually-hidden">{t('newProject.methods')}</legend>
+            {signInMethods(t).map(([method, label]) => (
               <Checkbox key={method} label={label} checked={methods.includes(method)} onChange={(on) => toggle(method, on)} />
             ))}
           </fieldset>
         </Section>
-        <Section title="Email theme">
+        <Section title={t('newProject.emailTheme')}>
           <div className="dash-field">
-            <label htmlFor="email-theme">Theme of the project's emails</label>
+            <label htmlFor="email-theme">{t('newProject.emailThemeLabel')}</label>
             <select id="email-theme" value={emailTheme} onChange={(event) => setEmailTheme(event.target.value)}>
-              <option value={defaultEmailThemeId}>Default (light)</option>
+              <option value={defaultEmailThemeId}>{t('newProject.emailThemeDefault')}</option>
             </select>
           </div>
         </Section>
         <ErrorMessage error={error} />
         <div className="dash-row">
           <button type="submit" className="gh-primary" disabled={busy}>
-            {busy ? 'Creating…' : 'Create project'}
+            {busy ? t('newProject.creating') : t('projects.create')}
           </button>
         </div>
       </form>

@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 
 /** The project's teams, and a form to create one (with no creator: members are added on its page). */
 export function TeamsPage() {
@@ -13,6 +14,7 @@ export function TeamsPage() {
   const { data } = api.useListTeamsSuspense(undefined, { request });
   const create = api.useCreateTeam({ request });
   const [name, setName] = useState('');
+  const { t, formatDate } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -29,25 +31,25 @@ export function TeamsPage() {
 
   return (
     <>
-      <PageHeader title="Teams" />
-      <Section title="Create a team">
+      <PageHeader title={t('nav.teams')} />
+      <Section title={t('teams.create')}>
         <form className="dash-row dash-toolbar" onSubmit={submit}>
-          <TextField label="Team name" name="team-name" value={name} onChange={(event) => setName(event.target.value)} />
+          <TextField label={t('teams.name')} name="team-name" value={name} onChange={(event) => setName(event.target.value)} />
           <button type="submit" className="gh-primary" disabled={create.isPending || !name.trim()}>
-            {create.isPending ? 'Creating…' : 'Create team'}
+            {create.isPending ? t('newProject.creating') : t('teams.createButton')}
           </button>
         </form>
         <ErrorMessage error={create.error} />
       </Section>
       {data.items.length === 0 ? (
-        <p className="dash-panel">No teams yet.</p>
+        <p className="dash-panel">{t('teams.none')}</p>
       ) : (
-        <table aria-label="Teams">
+        <table aria-label={t('nav.teams')}>
           <thead>
             <tr>
-              <th scope="col">Team</th>
-              <th scope="col">Id</th>
-              <th scope="col">Created</th>
+              <th scope="col">{t('teams.team')}</th>
+              <th scope="col">{t('common.id')}</th>
+              <th scope="col">{t('common.created')}</th>
             </tr>
           </thead>
           <tbody>
