@@ -1,8 +1,11 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useRef, useState } from 'react';
 import type { BotChallengeFields } from '../auth/bot-challenge.ts';
 import type { ClientBotChallenge } from '../generated/hooks.schemas.ts';
 
 export type { BotChallengeFields };
+
+// The widget's frame loads with the project's first challenge, not with every sign-in page (issue #37's budget).
+const BotChallengeWidget = lazy(() => import('./bot-challenge-frame.tsx').then((module) => ({ default: module.BotChallengeFrame })));
 
 /** What a page's forms and OAuth buttons share of its bot challenge (one widget per page). */
 export type BotChallenge = {
@@ -38,48 +41,14 @@ export function useBotChallenge(challenge: ClientBotChallenge | undefined): BotC
     setRound((value) => value + 1);
   };
   const widget = challenge ? (
-    <BotChallengeWidget
-      key={round}
-      challenge={challenge}
-      onToken={(token) => answer({ ...latest.current, token })}
-      onUnavailable={() => answer({ token: null, unavailable: true })}
-    />
+    <Suspense fallback={null}>
+      <BotChallengeWidget
+        key={round}
+        challenge={challenge}
+        onToken={(token) => answer({ ...latest.current, token })}
+        onUnavailable={() => answer({ token: null, unavailable: true })}
+      />
+    </Suspense>
   ) : null;
   return { challenge, widget, fields, renew };
-}
-
-function BotChallengeWidget({
-  challenge,
-  onToken,
-  onUnavailable,
-}: {
-  challenge: ClientBotChallenge;
-  onToken: (token: string | null) => void;
-  onUnavailable: () => void;
-}) {
-  const container = useRef<HTMLDivElement>(null);
-  // The latest callbacks, without re-rendering the widget when the form re-renders.
-  const callbacks = useRef({ onToken, onUnavailable });
-  callbacks.current = { onToken, onUnavailable };
-  useEffect(() => {
-    let cleanup: (() => void) | undefined;
-    let cancelled = false;
-    // The provider's loader comes as its own chunk, only for projects that turn a challenge on (the sign-in page's budget).
-    import('../auth/bot-challenge.ts')
-      .then(({ loadWidgetApi, renderWidget }) => loadWidgetApi(challenge).then((api) => ({ api, renderWidget })))
-      .then(
-        ({ api, renderWidget }) => {
-          if (!cancelled && container.current)
-            cleanup = renderWidget(api, container.current, challenge, (token) => callbacks.current.onToken(token));
-        },
-        () => {
-          if (!cancelled) callbacks.current.onUnavailable();
-        },
-      );
-    return () => {
-      cancelled = true;
-      cleanup?.();
-    };
-  }, [challenge]);
-  return <div ref={container} className="gh-bot-challenge" data-bot-challenge={challenge.provider} />;
 }
