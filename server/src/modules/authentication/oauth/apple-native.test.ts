@@ -224,4 +224,46 @@ describe('POST /auth/oauth/callback/apple/native', () => {
       .execute();
     expect(signals.map((row) => row.ip)).toContain('127.0.0.1');
   });
+
+  it('applies restrict, log (with its metadata) and allow to native sign-ups as to the browser paths', async () => {
+    const apple = 'authMethod == "oauth" && oauthProvider == "apple"';
+    const rule = (domain: string, action: Record<string, unknown>, priority: number) => ({
+      enabled: true,
+      displayName: `${String(action.type)} ${domain}`,
+      priority,
+      condition: `${apple} && emailDomain == "${domain}"`,
+      action,
+    });
+    // Restrict and log do not end the evaluation (the default action decides): the default is allow here,
+    // reject in the second project, where only the allow rule's hit gets in.
+    const ruled = await context.createProject({
+      ...appleProject,
+      'auth.signUpRules': {
+        held: rule('held.example', { type: 'restrict' }, 0),
+        watched: rule('watched.example', { type: 'log', serverMetadata: { cohort: 'native' } }, 1),
+      },
+    });
+    const strict = await context.createProject({
+      ...appleProject,
+      'auth.signUpRules': { welcome: rule('welcome.example', { type: 'allow' }, 0) },
+      'auth.signUpRulesDefaultAction': 'reject',
+    });
+    const userOf = async (userId: string) =>
+      (await context.request({ url: `/api/v1/users/${userId}`, headers: ruled.headers.server })).body;
+
+    const held = await signIn(await appleToken({ email: `h-${randomUUID()}@held.example` }), ruled);
+    expect(held.status, held.text).toBe(200);
+    expect(await userOf(held.body.user_id)).toMatchObject({ restricted_by_admin: true });
+
+    const watched = await signIn(await appleToken({ email: `w-${randomUUID()}@watched.example` }), ruled);
+    expect(watched.status, watched.text).toBe(200);
+    expect(await userOf(watched.body.user_id)).toMatchObject({ restricted_by_admin: false, server_metadata: { cohort: 'native' } });
+
+    const stats = await context.request({ url: '/api/v1/internal/sign-up-rules-stats', headers: ruled.headers.admin });
+    expect(stats.body).toMatchObject({ triggers_by_action: { restrict: 1, log: 1 } });
+
+    const welcome = await signIn(await appleToken({ email: `a-${randomUUID()}@welcome.example` }), strict);
+    expect(welcome.status, welcome.text).toBe(200);
+    expectError(await signIn(await appleToken({ email: `s-${randomUUID()}@stranger.example` }), strict), 403, 'SIGN_UP_REJECTED');
+  });
 });

@@ -23,49 +23,53 @@ const rule = (type: string, condition: string, extra: Record<string, unknown> = 
   action: { type, ...extra },
 });
 
+/** A project with `signUpRules` (and more config) and a SAML connection of one of its teams to the test IdP. */
+async function projectWithConnection(config: Record<string, unknown>) {
+  const created = await context.createProject({ 'domains.trustedDomains': trustedDomains, 'domains.allowLocalhost': true, ...config });
+  const teamId = (await context.services.teams.create(created.project, { display_name: 'Ruled' })).id;
+  const answer = await context.request({
+    method: 'POST',
+    url: '/api/v1/sso/connections',
+    headers: created.headers.server,
+    payload: { team_id: teamId, protocol: 'saml', display_name: 'Ruled SAML', saml: { idp_metadata_xml: idp.metadata() } },
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return { project: created, connection: answer.body as typeof connection };
+}
+
 beforeAll(async () => {
   context = await createTestContext();
-  project = await context.createProject({
-    'domains.trustedDomains': trustedDomains,
-    'domains.allowLocalhost': true,
+  idp = await TestSamlIdp.create();
+  ({ project, connection } = await projectWithConnection({
     'auth.signUpRules': {
       rejected: rule('reject', 'oauthProvider == "sso:saml" && email.startsWith("refused-")', { message: 'Ask IT first' }),
       restricted: rule('restrict', 'authMethod == "oauth" && oauthProvider == "sso:saml" && email.startsWith("held-")'),
+      watched: rule('log', 'oauthProvider == "sso:saml" && email.startsWith("watched-")', { serverMetadata: { cohort: 'sso' } }),
     },
-  });
-  idp = await TestSamlIdp.create();
-  const teamId = (await context.services.teams.create(project.project, { display_name: 'Ruled' })).id;
-  const created = await context.request({
-    method: 'POST',
-    url: '/api/v1/sso/connections',
-    headers: project.headers.server,
-    payload: { team_id: teamId, protocol: 'saml', display_name: 'Ruled SAML', saml: { idp_metadata_xml: idp.metadata() } },
-  });
-  expect(created.status, created.text).toBe(201);
-  connection = created.body;
+  }));
   // A context, a project, an IdP key pair and a connection: past the default 60 s hook timeout on a loaded machine.
 }, 180_000);
 afterAll(async () => {
   await context?.close();
 });
 
-/** An SSO sign-in of `email` through the SAML IdP: the ACS answer. */
-async function signInThroughIdp(email: string) {
-  const started = await flows.authorize(project, connection.id, { error_redirect_uri: errorPage });
+/** An SSO sign-in of `email` through the SAML IdP (of the main project's connection unless told): the ACS answer. */
+async function signInThroughIdp(email: string, target = { project, connection }) {
+  const started = await flows.authorize(target.project, target.connection.id, { error_redirect_uri: errorPage });
   const request = TestSamlIdp.readRequest(started.location);
   const response = await flows.postAcs(
-    connection.id,
-    await idp.response({ acsUrl: request.acsUrl, audience: connection.saml.sp_entity_id, email, inResponseTo: request.id }),
+    target.connection.id,
+    await idp.response({ acsUrl: request.acsUrl, audience: target.connection.saml.sp_entity_id, email, inResponseTo: request.id }),
   );
   expect(response.status, response.text).toBe(303);
   return { location: String(response.headers.location), verifier: started.verifier };
 }
 
-const usersWith = async (email: string) =>
+const usersWith = async (email: string, inProject = project) =>
   (
     await context.request({
       url: `/api/v1/users?include_restricted=true&query=${encodeURIComponent(email)}`,
-      headers: project.headers.server,
+      headers: inProject.headers.server,
     })
   ).body.items;
 
@@ -95,5 +99,31 @@ describe('sign-up rules on a JIT SSO sign-up', () => {
     const second = await signInThroughIdp(free);
     expect((await flows.exchange(project, second.location, second.verifier)).is_new_user).toBe(true);
     expect(await usersWith(free)).toEqual([expect.objectContaining({ restricted_by_admin: false })]);
+  });
+
+  it('log: the sign-up goes through unchanged with the rule metadata, and the match is counted', async () => {
+    const watched = newEmail('watched');
+    const signedIn = await signInThroughIdp(watched);
+    expect((await flows.exchange(project, signedIn.location, signedIn.verifier)).is_new_user).toBe(true);
+    expect(await usersWith(watched)).toEqual([expect.objectContaining({ restricted_by_admin: false, server_metadata: { cohort: 'sso' } })]);
+    const stats = await context.request({ url: '/api/v1/internal/sign-up-rules-stats', headers: project.headers.admin });
+    expect(stats.status, stats.text).toBe(200);
+    expect(stats.body.triggers_by_action.log).toBe(1);
+  });
+
+  it('allow: a hit passes a default of reject, a miss gets the default rejection at the error page', async () => {
+    const strict = await projectWithConnection({
+      'auth.signUpRules': { vip: rule('allow', 'oauthProvider == "sso:saml" && email.startsWith("vip-")') },
+      'auth.signUpRulesDefaultAction': 'reject',
+    });
+    const vip = newEmail('vip');
+    const allowed = await signInThroughIdp(vip, strict);
+    expect((await flows.exchange(strict.project, allowed.location, allowed.verifier)).is_new_user).toBe(true);
+    expect(await usersWith(vip, strict.project)).toHaveLength(1);
+
+    const stranger = newEmail('stranger');
+    const refused = new URL((await signInThroughIdp(stranger, strict)).location);
+    expect(refused.searchParams.get('errorCode')).toBe('SIGN_UP_REJECTED');
+    expect(await usersWith(stranger, strict.project)).toEqual([]);
   });
 });
