@@ -20,13 +20,22 @@ export class ScimGroupPermissions {
   /** As `sync`, for SCIM user ids of the directory (a group's members). */
   async syncMembers(trx: DbHandle, context: ScimContext, scimUserIds: Iterable<string>): Promise<void> {
     const ids = new Set(scimUserIds);
-    if (ids.size === 0) return;
+    if (ids.size === 0 || !(await this.hasWork(trx, context))) return;
     const users = await repository.listScimUsers(trx, context.directory.id);
-    await this.sync(
+    await this.apply(
       trx,
       context,
       users.filter((row) => ids.has(row.id)).map((row) => row.user_id),
     );
+  }
+
+  /**
+   * Whether group changes can change grants: the team maps groups to permissions, or the directory still holds
+   * grants to take back. Most teams map none: their group changes then read neither the directory's users nor groups.
+   */
+  private async hasWork(trx: DbHandle, context: ScimContext): Promise<boolean> {
+    if (Object.keys(await this.teamMapping(context)).length > 0) return true;
+    return repository.directoryHasGrants(trx, context.project.id, context.directory.id);
   }
 
   /**
@@ -44,6 +53,10 @@ export class ScimGroupPermissions {
 
   /** Brings the directory's grants of these project users in line with the groups as they now are (in `trx`). */
   async sync(trx: DbHandle, context: ScimContext, userIds: Iterable<string>): Promise<void> {
+    if (await this.hasWork(trx, context)) await this.apply(trx, context, userIds);
+  }
+
+  private async apply(trx: DbHandle, context: ScimContext, userIds: Iterable<string>): Promise<void> {
     const affected = [...new Set(userIds)];
     if (affected.length === 0) return;
     const { project, directory } = context;

@@ -143,6 +143,16 @@ export const lockDirectory = async (db: DbHandle, projectId: ProjectId, id: stri
     .execute();
 };
 
+/** Whether the directory holds any grant through its groups (none: a team without a mapping has nothing to sync). */
+export const directoryHasGrants = async (db: DbHandle, projectId: ProjectId, directoryId: string): Promise<boolean> =>
+  (await kyselyOf(db)
+    .selectFrom('scim_permission_grant')
+    .select('user_id')
+    .where('project_id', '=', projectId)
+    .where('directory_id', '=', directoryId)
+    .limit(1)
+    .executeTakeFirst()) !== undefined;
+
 /** The permissions the directory granted through its groups to these users of its team. */
 export const listPermissionGrants = (db: DbHandle, projectId: ProjectId, directoryId: string, userIds: string[]) =>
   userIds.length === 0
