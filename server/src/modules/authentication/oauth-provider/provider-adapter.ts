@@ -3,7 +3,7 @@ import type { DbHandle } from '../../../db/handle.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import { findApplication, insertApplication, type OAuthApplicationRow } from './oauth-provider.repository.ts';
-import { consumeEntity, destroyEntity, findEntity, revokeGrant, upsertEntity } from './provider-store.repository.ts';
+import { consumeEntity, destroyEntity, findEntity, revokeGrant, revokeGrantOfEntity, upsertEntity } from './provider-store.repository.ts';
 
 export const secretPlace = (projectId: ProjectId, clientId: string) => `oauth_application:${projectId}:${clientId}`;
 
@@ -38,9 +38,14 @@ export function adapterFactory(db: DbHandle, projectId: ProjectId, cipher: AtRes
       // Device flow is not enabled: no user codes are ever stored.
       findByUserCode: async () => undefined,
       // oidc-provider reads a code (or refresh token), sees it unused, then consumes it: two exchanges racing both
-      // pass the read, so the one whose mark finds it already used is refused here, as a second use is.
+      // pass the read, so the one whose mark finds it already used is a second use. oidc-provider answers a second
+      // use it sees at the read by revoking the grant (RFC 6749 §4.1.2, OAuth 2.0 Security BCP: a replayed code or
+      // rotated refresh token revokes what it issued); a second use caught here gets the same answer, so the
+      // outcome of a replay does not depend on which side of the read the attacker's request lands.
       consume: async (id) => {
-        if (!(await consumeEntity(db, projectId, model, id))) throw new errors.InvalidGrant(`${model} already used`);
+        if (await consumeEntity(db, projectId, model, id)) return;
+        await revokeGrantOfEntity(db, projectId, model, id);
+        throw new errors.InvalidGrant(`${model} already used`);
       },
       destroy: (id) => destroyEntity(db, projectId, model, id),
       revokeByGrantId: (grantId) => revokeGrant(db, projectId, grantId),

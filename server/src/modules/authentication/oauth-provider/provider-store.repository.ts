@@ -72,6 +72,23 @@ export async function revokeGrant(db: DbHandle, projectId: ProjectId, grantId: s
   await kyselyOf(db).deleteFrom('oauth_provider_entity').where('project_id', '=', projectId).where('grant_id', '=', grantId).execute();
 }
 
+/** Revokes the grant a code or token belongs to: every entity issued under it, and the grant itself. */
+export async function revokeGrantOfEntity(db: DbHandle, projectId: ProjectId, model: string, id: string): Promise<void> {
+  const row = await kyselyOf(db)
+    .selectFrom('oauth_provider_entity')
+    .select('grant_id')
+    .where('project_id', '=', projectId)
+    .where('model', '=', model)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row?.grant_id) return;
+  await kyselyOf(db)
+    .deleteFrom('oauth_provider_entity')
+    .where('project_id', '=', projectId)
+    .where((eb) => eb.or([eb('grant_id', '=', row.grant_id), eb.and([eb('model', '=', 'Grant'), eb('id', '=', row.grant_id)])]))
+    .execute();
+}
+
 export async function deleteExpiredEntitiesAcrossProjects(db: DbHandle, before: Date): Promise<number> {
   const result = await kyselyOf(db).deleteFrom('oauth_provider_entity').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
