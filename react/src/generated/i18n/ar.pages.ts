@@ -472,6 +472,15 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "تطبيق عوامل التصفية"
  ],
+ "teamAuditLog.export": [
+  "تصدير سجل التدقيق"
+ ],
+ "teamAuditLog.exportCsv": [
+  "تصدير CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "تصدير NDJSON"
+ ],
  "teamAuditLog.filters": [
   "تصفية سجل التدقيق"
  ],

@@ -473,6 +473,15 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Filter anwenden"
  ],
+ "teamAuditLog.export": [
+  "Audit-Log exportieren"
+ ],
+ "teamAuditLog.exportCsv": [
+  "Als CSV exportieren"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "Als NDJSON exportieren"
+ ],
  "teamAuditLog.filters": [
   "Audit-Log filtern"
  ],

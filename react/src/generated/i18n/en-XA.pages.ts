@@ -727,6 +727,21 @@ export const messages: Messages = {
   "Åppĺý fîĺţéŕš",
   "⟧"
  ],
+ "teamAuditLog.export": [
+  "⟦",
+  "Éxpöŕţ ţĥé åûđîţ ĺöĝ",
+  "⟧"
+ ],
+ "teamAuditLog.exportCsv": [
+  "⟦",
+  "Éxpöŕţ ÇŠV",
+  "⟧"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "⟦",
+  "Éxpöŕţ ÑĐJŠÖÑ",
+  "⟧"
+ ],
  "teamAuditLog.filters": [
   "⟦",
   "Fîĺţéŕ ţĥé åûđîţ ĺöĝ",

@@ -471,6 +471,15 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Apply filters"
  ],
+ "teamAuditLog.export": [
+  "Export the audit log"
+ ],
+ "teamAuditLog.exportCsv": [
+  "Export CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "Export NDJSON"
+ ],
  "teamAuditLog.filters": [
   "Filter the audit log"
  ],

@@ -471,6 +471,15 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Aplicar filtros"
  ],
+ "teamAuditLog.export": [
+  "Exportar el registro de auditoría"
+ ],
+ "teamAuditLog.exportCsv": [
+  "Exportar CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "Exportar NDJSON"
+ ],
  "teamAuditLog.filters": [
   "Filtrar el registro de auditoría"
  ],

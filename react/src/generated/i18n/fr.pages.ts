@@ -471,6 +471,15 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Appliquer les filtres"
  ],
+ "teamAuditLog.export": [
+  "Exporter le journal d'audit"
+ ],
+ "teamAuditLog.exportCsv": [
+  "Exporter en CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "Exporter en NDJSON"
+ ],
  "teamAuditLog.filters": [
   "Filtrer le journal d'audit"
  ],

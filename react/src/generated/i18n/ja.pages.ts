@@ -465,6 +465,15 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "絞り込む"
  ],
+ "teamAuditLog.export": [
+  "監査ログをエクスポート"
+ ],
+ "teamAuditLog.exportCsv": [
+  "CSV でエクスポート"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "NDJSON でエクスポート"
+ ],
  "teamAuditLog.filters": [
   "監査ログを絞り込む"
  ],

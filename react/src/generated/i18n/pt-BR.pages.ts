@@ -471,6 +471,15 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Aplicar filtros"
  ],
+ "teamAuditLog.export": [
+  "Exportar o log de auditoria"
+ ],
+ "teamAuditLog.exportCsv": [
+  "Exportar CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "Exportar NDJSON"
+ ],
  "teamAuditLog.filters": [
   "Filtrar o log de auditoria"
  ],
