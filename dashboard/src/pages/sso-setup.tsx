@@ -104,7 +104,11 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
     const display_name = `${overview.team_display_name} ${protocol === 'saml' ? 'SAML' : 'OpenID'}`;
     onCreate(
       protocol === 'saml'
-        ? { protocol, display_name, saml: metadataSource === 'url' ? { idp_metadata_url: metadataUrl.trim() } : { idp_metadata_xml: metadata } }
+        ? {
+            protocol,
+            display_name,
+            saml: metadataSource === 'url' ? { idp_metadata_url: metadataUrl.trim() } : { idp_metadata_xml: metadata },
+          }
         : { protocol, display_name, oidc: { issuer, client_id: clientId, client_secret: clientSecret } },
     );
   }
@@ -140,7 +144,11 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
           <>
             <label>
               Metadata from{' '}
-              <select name="metadata-source" value={metadataSource} onChange={(event) => setMetadataSource(event.target.value as 'url' | 'xml')}>
+              <select
+                name="metadata-source"
+                value={metadataSource}
+                onChange={(event) => setMetadataSource(event.target.value as 'url' | 'xml')}
+              >
                 <option value="url">A URL</option>
                 <option value="xml">XML</option>
               </select>

@@ -86,10 +86,15 @@ describe("a team's audit log in the handler UI, in Chromium", () => {
       expect(await entryRows(page).first().textContent()).toContain('team.member_added');
       expect(await entryRows(page).first().textContent()).toContain(member.id);
       // The export takes the applied filters: a CSV file with the header and that one entry.
-      const [csvDownload] = await Promise.all([page.waitForEvent('download', wait), page.getByRole('button', { name: 'Export CSV' }).click()]);
+      const [csvDownload] = await Promise.all([
+        page.waitForEvent('download', wait),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
       expect(csvDownload.suggestedFilename()).toBe(`audit-log-team-${team.id}.csv`);
       const csvRows = (await readFile(await csvDownload.path(), 'utf8')).trim().split('\n');
-      expect(csvRows[0]).toBe('id,occurred_at_millis,action,team_id,actor_type,actor_id,target_type,target_id,ip_address,user_agent,details');
+      expect(csvRows[0]).toBe(
+        'id,occurred_at_millis,action,team_id,actor_type,actor_id,target_type,target_id,ip_address,user_agent,details',
+      );
       expect(csvRows).toHaveLength(2);
       expect(csvRows[1]).toContain(`,team.member_added,${team.id},`);
       expect(csvRows[1]).toContain(member.id);
@@ -97,7 +102,10 @@ describe("a team's audit log in the handler UI, in Chromium", () => {
         page.waitForEvent('download', wait),
         page.getByRole('button', { name: 'Export NDJSON' }).click(),
       ]);
-      const exported = (await readFile(await ndjsonDownload.path(), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+      const exported = (await readFile(await ndjsonDownload.path(), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(exported).toEqual([expect.objectContaining({ action: 'team.member_added', team_id: team.id, target_id: member.id })]);
       await page.getByLabel('Action', { exact: true }).fill('team.member_removed');
       await page.getByRole('button', { name: 'Apply filters' }).click();

@@ -31,7 +31,7 @@ export function TeamAuditLogExport({ teamId, filters }: { teamId: string; filter
     }
   }
   return (
-    <div role="group" aria-label={t('teamAuditLog.export')} style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}>
+    <div style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}>
       <button type="button" disabled={state.busy} onClick={() => void download('ndjson')}>
         {t('teamAuditLog.exportNdjson')}
       </button>

@@ -472,9 +472,6 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "تطبيق عوامل التصفية"
  ],
- "teamAuditLog.export": [
-  "تصدير سجل التدقيق"
- ],
  "teamAuditLog.exportCsv": [
   "تصدير CSV"
  ],

@@ -473,9 +473,6 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Filter anwenden"
  ],
- "teamAuditLog.export": [
-  "Audit-Log exportieren"
- ],
  "teamAuditLog.exportCsv": [
   "Als CSV exportieren"
  ],

@@ -727,11 +727,6 @@ export const messages: Messages = {
   "Åppĺý fîĺţéŕš",
   "⟧"
  ],
- "teamAuditLog.export": [
-  "⟦",
-  "Éxpöŕţ ţĥé åûđîţ ĺöĝ",
-  "⟧"
- ],
  "teamAuditLog.exportCsv": [
   "⟦",
   "Éxpöŕţ ÇŠV",

@@ -471,9 +471,6 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Apply filters"
  ],
- "teamAuditLog.export": [
-  "Export the audit log"
- ],
  "teamAuditLog.exportCsv": [
   "Export CSV"
  ],

@@ -471,9 +471,6 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Aplicar filtros"
  ],
- "teamAuditLog.export": [
-  "Exportar el registro de auditoría"
- ],
  "teamAuditLog.exportCsv": [
   "Exportar CSV"
  ],

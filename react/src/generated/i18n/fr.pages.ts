@@ -471,9 +471,6 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Appliquer les filtres"
  ],
- "teamAuditLog.export": [
-  "Exporter le journal d'audit"
- ],
  "teamAuditLog.exportCsv": [
   "Exporter en CSV"
  ],

@@ -465,9 +465,6 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "絞り込む"
  ],
- "teamAuditLog.export": [
-  "監査ログをエクスポート"
- ],
  "teamAuditLog.exportCsv": [
   "CSV でエクスポート"
  ],

@@ -184,7 +184,6 @@ export type MessageKey =
   | "teamAuditLog.action"
   | "teamAuditLog.actor"
   | "teamAuditLog.apply"
-  | "teamAuditLog.export"
   | "teamAuditLog.exportCsv"
   | "teamAuditLog.exportNdjson"
   | "teamAuditLog.filters"

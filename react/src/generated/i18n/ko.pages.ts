@@ -465,9 +465,6 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "필터 적용"
  ],
- "teamAuditLog.export": [
-  "감사 로그 내보내기"
- ],
  "teamAuditLog.exportCsv": [
   "CSV로 내보내기"
  ],

@@ -471,9 +471,6 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Aplicar filtros"
  ],
- "teamAuditLog.export": [
-  "Exportar o log de auditoria"
- ],
  "teamAuditLog.exportCsv": [
   "Exportar CSV"
  ],

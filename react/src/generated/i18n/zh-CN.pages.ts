@@ -469,9 +469,6 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "应用筛选"
  ],
- "teamAuditLog.export": [
-  "导出审计日志"
- ],
  "teamAuditLog.exportCsv": [
   "导出 CSV"
  ],

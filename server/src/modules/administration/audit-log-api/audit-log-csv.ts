@@ -28,7 +28,12 @@ function cell(value: unknown): string {
 export const toCsvRow = (entry: AuditLogEntry): string => columns.map((column) => cell(entry[column])).join(',');
 
 /** An export's entries as an NDJSON (default) or CSV attachment named `<name>.ndjson` / `<name>.csv`. */
-export async function sendExport(reply: FastifyReply, entries: AsyncIterable<AuditLogEntry>, format: 'ndjson' | 'csv' | undefined, name: string) {
+export async function sendExport(
+  reply: FastifyReply,
+  entries: AsyncIterable<AuditLogEntry>,
+  format: 'ndjson' | 'csv' | undefined,
+  name: string,
+) {
   const csv = format === 'csv';
   const lines: string[] = csv ? [csvHeader] : [];
   for await (const entry of entries) lines.push(csv ? toCsvRow(entry) : JSON.stringify(entry));

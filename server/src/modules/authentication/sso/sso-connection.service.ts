@@ -52,7 +52,10 @@ export class SsoConnectionService {
     if (body.protocol === 'saml') {
       if (!body.saml || body.oidc) throw invalid('a SAML connection takes `saml` settings (and no `oidc`)');
       const keyPair = await createCertifiedKeyPair(`Gatehouse SSO ${id}`);
-      settings = { ...this.samlSettings(body.saml, await this.idpMetadata(project, body.saml), []), spCertificatePem: keyPair.certificatePem };
+      settings = {
+        ...this.samlSettings(body.saml, await this.idpMetadata(project, body.saml), []),
+        spCertificatePem: keyPair.certificatePem,
+      };
       secret = keyPair.privateKeyPem;
     } else {
       if (!body.oidc || body.saml) throw invalid('an OpenID connection takes `oidc` settings (and no `saml`)');
@@ -150,12 +153,17 @@ export class SsoConnectionService {
    */
   private async idpMetadata(project: Project, input: SamlInput): Promise<IdpMetadata> {
     const { idp_metadata_xml: xml, idp_metadata_url: url } = input;
-    if ((xml === undefined) === (url === undefined)) throw invalid('SAML settings take exactly one of `idp_metadata_xml` and `idp_metadata_url`');
+    if ((xml === undefined) === (url === undefined))
+      throw invalid('SAML settings take exactly one of `idp_metadata_xml` and `idp_metadata_url`');
     if (xml !== undefined) return readIdpMetadata(xml);
-    return fetchIdpMetadata(url as string, { allowLoopback: project.config.domains.allowLocalhost }, {
-      resolve: this.settings.resolveHost,
-      timeoutMillis: this.settings.metadataTimeoutMillis,
-    });
+    return fetchIdpMetadata(
+      url as string,
+      { allowLoopback: project.config.domains.allowLocalhost },
+      {
+        resolve: this.settings.resolveHost,
+        timeoutMillis: this.settings.metadataTimeoutMillis,
+      },
+    );
   }
 
   /**

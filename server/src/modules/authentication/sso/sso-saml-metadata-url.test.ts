@@ -55,7 +55,8 @@ afterAll(async () => {
   await context?.close();
 });
 
-const newTeam = async (owner: TestProject = project) => (await context.services.teams.create(owner.project, { display_name: 'Metadata' })).id;
+const newTeam = async (owner: TestProject = project) =>
+  (await context.services.teams.create(owner.project, { display_name: 'Metadata' })).id;
 const createConnection = async (saml: object, owner: TestProject = project) =>
   context.request({
     method: 'POST',
@@ -84,7 +85,8 @@ describe('SAML metadata by URL', () => {
   });
 
   it('refuses each unusable URL with its reason, and saves nothing', async () => {
-    const before = (await context.request({ method: 'GET', url: '/api/v1/sso/connections', headers: project.headers.server })).body.items.length;
+    const before = (await context.request({ method: 'GET', url: '/api/v1/sso/connections', headers: project.headers.server })).body.items
+      .length;
     expect(await refusalOf(`http://127.0.0.1:${closedPort}/metadata`)).toEqual({ reason: 'unreachable' });
     expect(await refusalOf(`${faultsOrigin}/missing`)).toEqual({ reason: 'unreachable', detail: 'HTTP status 404' });
     expect((await refusalOf(`${faultsOrigin}/page`)).reason).toBe('not_saml_metadata');
@@ -92,7 +94,8 @@ describe('SAML metadata by URL', () => {
     const started = Date.now();
     expect(await refusalOf(`${faultsOrigin}/hang`)).toEqual({ reason: 'timeout' });
     expect(Date.now() - started).toBeLessThan(10_000);
-    const after = (await context.request({ method: 'GET', url: '/api/v1/sso/connections', headers: project.headers.server })).body.items.length;
+    const after = (await context.request({ method: 'GET', url: '/api/v1/sso/connections', headers: project.headers.server })).body.items
+      .length;
     expect(after).toBe(before);
   });
 
@@ -116,19 +119,31 @@ describe('SAML metadata by URL', () => {
   it("an update re-reads the URL (the IdP's rotated certificate joins, the old one overlaps); a bad URL changes nothing", async () => {
     const created = await createConnection({ idp_metadata_url: idp.metadataUrl });
     const update = (saml: object) =>
-      context.request({ method: 'PATCH', url: `/api/v1/sso/connections/${created.body.id}`, headers: project.headers.server, payload: { saml } });
+      context.request({
+        method: 'PATCH',
+        url: `/api/v1/sso/connections/${created.body.id}`,
+        headers: project.headers.server,
+        payload: { saml },
+      });
     const refused = await update({ idp_metadata_url: `${faultsOrigin}/page` });
     expect(refused.body.code).toBe('SSO_IDP_METADATA_UNAVAILABLE');
     await idp.idp.rotate();
     const updated = await update({ idp_metadata_url: idp.metadataUrl });
     expect(updated.status, updated.text).toBe(200);
     expect(updated.body.saml.certificates).toHaveLength(2);
-    expect(updated.body.saml.certificates.filter((certificate: { retires_at: string | null }) => certificate.retires_at !== null)).toHaveLength(1);
+    expect(
+      updated.body.saml.certificates.filter((certificate: { retires_at: string | null }) => certificate.retires_at !== null),
+    ).toHaveLength(1);
   });
 
   it("the team admin's setup session configures SAML by URL, with the same refusals", async () => {
     const teamId = await newTeam();
-    const link = await context.request({ method: 'POST', url: `/api/v1/teams/${teamId}/sso-setup-links`, headers: project.headers.server, payload: {} });
+    const link = await context.request({
+      method: 'POST',
+      url: `/api/v1/teams/${teamId}/sso-setup-links`,
+      headers: project.headers.server,
+      payload: {},
+    });
     const opened = await context.request({ method: 'POST', url: '/api/v1/sso-setup/sessions', payload: { token: link.body.token } });
     const create = (idp_metadata_url: string) =>
       context.request({
