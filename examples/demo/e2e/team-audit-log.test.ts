@@ -48,7 +48,7 @@ async function openTeamsTab(page: Page, person: Person) {
 const entryRows = (page: Page) => page.getByRole('table', { name: 'Audit log of Analytical Engines' }).locator('tbody tr:has(time)');
 
 describe("a team's audit log in the handler UI, in Chromium", () => {
-  it('the admin reads, pages and filters the entries; a plain member does not see the log', step, async () => {
+  it('the admin reads, pages, filters and exports the entries; a plain member does not see the log', step, async () => {
     const shot = screenshots('team-audit-log');
     const admin = await newPerson('admin');
     const member = await newPerson('member');
