@@ -92,6 +92,9 @@ export function SsoSetupPage() {
 
 function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreate: (body: Schema<'SsoSetupConnectionCreate'>) => void }) {
   const [protocol, setProtocol] = useState<'saml' | 'oidc'>('saml');
+  // Most IdPs publish their metadata at a URL (the server reads it); the XML itself is the fallback.
+  const [metadataSource, setMetadataSource] = useState<'url' | 'xml'>('url');
+  const [metadataUrl, setMetadataUrl] = useState('');
   const [metadata, setMetadata] = useState('');
   const [issuer, setIssuer] = useState('');
   const [clientId, setClientId] = useState('');
@@ -101,7 +104,11 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
     const display_name = `${overview.team_display_name} ${protocol === 'saml' ? 'SAML' : 'OpenID'}`;
     onCreate(
       protocol === 'saml'
-        ? { protocol, display_name, saml: { idp_metadata_xml: metadata } }
+        ? {
+            protocol,
+            display_name,
+            saml: metadataSource === 'url' ? { idp_metadata_url: metadataUrl.trim() } : { idp_metadata_xml: metadata },
+          }
         : { protocol, display_name, oidc: { issuer, client_id: clientId, client_secret: clientSecret } },
     );
   }
@@ -134,16 +141,40 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
           </select>
         </label>
         {protocol === 'saml' ? (
-          <div className="dash-field">
-            <label htmlFor="idp-metadata">Identity provider metadata (XML)</label>
-            <textarea
-              id="idp-metadata"
-              name="idp-metadata"
-              rows={6}
-              value={metadata}
-              onChange={(event) => setMetadata(event.target.value)}
-            />
-          </div>
+          <>
+            <label>
+              Metadata from{' '}
+              <select
+                name="metadata-source"
+                value={metadataSource}
+                onChange={(event) => setMetadataSource(event.target.value as 'url' | 'xml')}
+              >
+                <option value="url">A URL</option>
+                <option value="xml">XML</option>
+              </select>
+            </label>
+            {metadataSource === 'url' ? (
+              <TextField
+                label="Identity provider metadata URL"
+                name="idp-metadata-url"
+                type="url"
+                placeholder="https://idp.example.com/metadata"
+                value={metadataUrl}
+                onChange={(event) => setMetadataUrl(event.target.value)}
+              />
+            ) : (
+              <div className="dash-field">
+                <label htmlFor="idp-metadata">Identity provider metadata (XML)</label>
+                <textarea
+                  id="idp-metadata"
+                  name="idp-metadata"
+                  rows={6}
+                  value={metadata}
+                  onChange={(event) => setMetadata(event.target.value)}
+                />
+              </div>
+            )}
+          </>
         ) : (
           <>
             <TextField label="Issuer" name="issuer" value={issuer} onChange={(event) => setIssuer(event.target.value)} />

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './accessibility.ts';
@@ -7,7 +8,7 @@ import { greetingOf, submitPasswordSignIn, withDemoInChromium } from './e2e-envi
 /**
  * A team's audit log in account settings (issue #34): the team's administrator, from the sign-in page, opens
  * account settings → Teams, reads the team's entries newest first, pages on with "More" (keyset paging through the
- * API), filters by target; a plain member of the same team is never offered the log.
+ * API), filters by target and exports what the filter selects as CSV and NDJSON files; a plain member of the same team is never offered the log.
  */
 const env = withDemoInChromium();
 const step = { timeout: 240_000 };
@@ -47,7 +48,7 @@ async function openTeamsTab(page: Page, person: Person) {
 const entryRows = (page: Page) => page.getByRole('table', { name: 'Audit log of Analytical Engines' }).locator('tbody tr:has(time)');
 
 describe("a team's audit log in the handler UI, in Chromium", () => {
-  it('the admin reads, pages and filters the entries; a plain member does not see the log', step, async () => {
+  it('the admin reads, pages, filters and exports the entries; a plain member does not see the log', step, async () => {
     const shot = screenshots('team-audit-log');
     const admin = await newPerson('admin');
     const member = await newPerson('member');
@@ -84,6 +85,28 @@ describe("a team's audit log in the handler UI, in Chromium", () => {
       await expect.poll(() => entryRows(page).count(), wait).toBe(1);
       expect(await entryRows(page).first().textContent()).toContain('team.member_added');
       expect(await entryRows(page).first().textContent()).toContain(member.id);
+      // The export takes the applied filters: a CSV file with the header and that one entry.
+      const [csvDownload] = await Promise.all([
+        page.waitForEvent('download', wait),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      expect(csvDownload.suggestedFilename()).toBe(`audit-log-team-${team.id}.csv`);
+      const csvRows = (await readFile(await csvDownload.path(), 'utf8')).trim().split('\n');
+      expect(csvRows[0]).toBe(
+        'id,occurred_at_millis,action,team_id,actor_type,actor_id,target_type,target_id,ip_address,user_agent,details',
+      );
+      expect(csvRows).toHaveLength(2);
+      expect(csvRows[1]).toContain(`,team.member_added,${team.id},`);
+      expect(csvRows[1]).toContain(member.id);
+      const [ndjsonDownload] = await Promise.all([
+        page.waitForEvent('download', wait),
+        page.getByRole('button', { name: 'Export NDJSON' }).click(),
+      ]);
+      const exported = (await readFile(await ndjsonDownload.path(), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(exported).toEqual([expect.objectContaining({ action: 'team.member_added', team_id: team.id, target_id: member.id })]);
       await page.getByLabel('Action', { exact: true }).fill('team.member_removed');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await expect.poll(() => page.getByText('No entries match.').isVisible(), wait).toBe(true);

@@ -5348,6 +5348,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teams/{team_id}/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team's audit log as a file (Gatehouse's own)
+         * @description Gatehouse's own operation. As `getAuditLogExport`, for one team's administrators: every entry of the team matching the filters (newest first, at most 100 000) as NDJSON (`format=ndjson`, the default) or CSV (`format=csv`). The team comes from the path and is enforced by the server; client access needs `$update_team` in the team.
+         */
+        get: operations["getTeamAuditLogExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/teams/{team_id}/scim-directories": {
         parameters: {
             query?: never;
@@ -7923,9 +7956,15 @@ export interface components {
              */
             retires_at: string | null;
         };
+        /** @description The IdP's SAML metadata, given as XML (`idp_metadata_xml`) or as a URL the server fetches once, when the settings are saved (`idp_metadata_url`, Gatehouse's own: through the outbound guard, at most 200 000 bytes within 10 seconds, no redirects followed). Exactly one of the two; both or neither is SSO_CONNECTION_CONFIG_INVALID. */
         SsoSamlSettingsInput: {
             /** @description The IdP's SAML metadata (an `EntityDescriptor` with an `IDPSSODescriptor`, its SSO URL and signing certificate). */
-            idp_metadata_xml: string;
+            idp_metadata_xml?: string;
+            /**
+             * Format: uri
+             * @description Where the IdP publishes that metadata (http or https). A URL that cannot be used is SSO_IDP_METADATA_UNAVAILABLE.
+             */
+            idp_metadata_url?: string;
             /** @description Accept unsolicited (IdP-initiated) responses; default false. */
             allow_idp_initiated?: boolean;
             /** @description On an update with new metadata: how long the certificates it replaces stay accepted (default 86400). */
@@ -9345,6 +9384,17 @@ export interface components {
             error: string;
             details: {
                 reason: string;
+            };
+        };
+        /** @description The IdP metadata URL could not be used; nothing was saved. `reason`: `address_not_allowed` (the URL is not http(s), or its host resolves to a private, link-local or otherwise internal address: the outbound guard; loopback only where the project allows localhost), `unreachable` (no connection, or an HTTP status other than 200), `timeout` (no complete answer within 10 seconds), `too_large` (more than 200 000 bytes), `not_saml_metadata` (the document is not SAML metadata with an IdP's entity id, HTTP-Redirect SSO URL and signing certificate; `detail` says what is missing). */
+        SsoIdpMetadataUnavailableError: {
+            /** @constant */
+            code: "SSO_IDP_METADATA_UNAVAILABLE";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "address_not_allowed" | "unreachable" | "timeout" | "too_large" | "not_saml_metadata";
+                detail?: string;
             };
         };
         /** @description The identity provider's answer was refused, nobody was signed in. `reason`: `malformed` (not base64 XML of a SAML Response), `unsigned` (no signature over the assertion), `signature_invalid` (tampered, or signed by a certificate the connection does not trust), `expired` (outside its validity window), `replayed` (an assertion id already used), `audience` (for another service provider), `unknown_request` (answers a request this server did not make or already finished), `idp_initiated_not_allowed`, `status` (the IdP reported a failure), `no_email` (no email attribute/claim), `oidc_error` (the OpenID provider refused the code or its ID token failed the checks). */
@@ -11023,6 +11073,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["SsoConnectionConfigInvalidError"];
+            };
+        };
+        /** @description The identity provider's metadata URL could not be used. */
+        SSO_IDP_METADATA_UNAVAILABLE: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SsoIdpMetadataUnavailableError"];
             };
         };
         /** @description The identity provider's answer was refused. */
@@ -21976,7 +22037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SsoConnectionConfigInvalidError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SsoConnectionConfigInvalidError"] | components["schemas"]["SsoIdpMetadataUnavailableError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
                 };
             };
             401: components["responses"]["RestrictedAccess401"];
@@ -22105,7 +22166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SsoConnectionConfigInvalidError"];
+                    "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SsoConnectionConfigInvalidError"] | components["schemas"]["SsoIdpMetadataUnavailableError"];
                 };
             };
             401: components["responses"]["RestrictedAccess401"];
@@ -22806,6 +22867,59 @@ export interface operations {
             404: components["responses"]["TEAM_NOT_FOUND"];
         };
     };
+    getTeamAuditLogExport: {
+        parameters: {
+            query?: {
+                /** @description `ndjson` (default) or `csv`. */
+                format?: "ndjson" | "csv";
+                /** @description Only entries of this action (e.g. `auth.sign_in_failed`). */
+                action?: string;
+                /** @description Only entries by this actor (a user id, a SCIM directory id). */
+                actor_id?: string;
+                /** @description Only entries about this target. */
+                target_id?: string;
+                /** @description Only entries at or after this time (milliseconds since the epoch). */
+                since_millis?: number;
+                /** @description Only entries before this time (milliseconds since the epoch). */
+                until_millis?: number;
+            };
+            header?: {
+                /** @description Config branch; only `main` exists. Also accepted as `X-Hexclave-Branch-Id`. */
+                "X-Stack-Branch-Id"?: components["parameters"]["StackBranchId"];
+                /** @description `true` lets an anonymous user's token authenticate (implies allow-restricted). Also accepted as `X-Hexclave-Allow-Anonymous-User`. */
+                "X-Stack-Allow-Anonymous-User"?: components["parameters"]["StackAllowAnonymousUser"];
+                /** @description `true` lets a restricted user's token authenticate. Also accepted as `X-Hexclave-Allow-Restricted-User`. */
+                "X-Stack-Allow-Restricted-User"?: components["parameters"]["StackAllowRestrictedUser"];
+                /** @description When present, 4xx answers are sent as 200 with the real status in `X-Stack-Actual-Status`. Also accepted as `X-Hexclave-Override-Error-Status`. */
+                "X-Stack-Override-Error-Status"?: components["parameters"]["StackOverrideErrorStatus"];
+                /** @description SDK identifier, e.g. `js @stackframe/js@2.8.108`. Informational. Also accepted as `X-Hexclave-Client-Version`. */
+                "X-Stack-Client-Version"?: components["parameters"]["StackClientVersion"];
+                /** @description Random value that defeats fetch caches. Ignored. Also accepted as `X-Hexclave-Random-Nonce`. */
+                "X-Stack-Random-Nonce"?: components["parameters"]["StackRandomNonce"];
+            };
+            path: {
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's entries, one per line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["RequiredAuthQuery400"];
+            401: components["responses"]["TeamPermission401"];
+            403: components["responses"]["UserToken403"];
+            404: components["responses"]["TEAM_NOT_FOUND"];
+        };
+    };
     listScimDirectories: {
         parameters: {
             query?: never;
@@ -23183,7 +23297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["SsoConnectionConfigInvalidError"];
+                    "application/json": components["schemas"]["RequestErrors400"] | components["schemas"]["SsoConnectionConfigInvalidError"] | components["schemas"]["SsoIdpMetadataUnavailableError"];
                 };
             };
             401: components["responses"]["SSO_SETUP_SESSION_INVALID"];

@@ -23,6 +23,7 @@ import { AiProviderError } from './errors/ai-provider-error.ts';
 import { AiProviderTimeoutError } from './errors/ai-provider-timeout-error.ts';
 import { SsoConnectionNotFoundError } from './errors/sso-connection-not-found-error.ts';
 import { SsoConnectionConfigInvalidError } from './errors/sso-connection-config-invalid-error.ts';
+import { SsoIdpMetadataUnavailableError } from './errors/sso-idp-metadata-unavailable-error.ts';
 import { SsoResponseInvalidError } from './errors/sso-response-invalid-error.ts';
 import { TeamDomainNotFoundError } from './errors/team-domain-not-found-error.ts';
 import { TeamDomainAlreadyVerifiedError } from './errors/team-domain-already-verified-error.ts';
@@ -210,6 +211,7 @@ export const knownErrorClasses = {
   AI_PROVIDER_TIMEOUT: AiProviderTimeoutError,
   SSO_CONNECTION_NOT_FOUND: SsoConnectionNotFoundError,
   SSO_CONNECTION_CONFIG_INVALID: SsoConnectionConfigInvalidError,
+  SSO_IDP_METADATA_UNAVAILABLE: SsoIdpMetadataUnavailableError,
   SSO_RESPONSE_INVALID: SsoResponseInvalidError,
   TEAM_DOMAIN_NOT_FOUND: TeamDomainNotFoundError,
   TEAM_DOMAIN_ALREADY_VERIFIED: TeamDomainAlreadyVerifiedError,

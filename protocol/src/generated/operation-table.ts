@@ -215,6 +215,7 @@ export const operationDescriptors = {
   listAuditLogEntries: {"operationId":"listAuditLogEntries","method":"GET","path":"/audit-log","responseType":"json","auth":"required"},
   getAuditLogExport: {"operationId":"getAuditLogExport","method":"GET","path":"/audit-log/export","responseType":"text","auth":"required"},
   listTeamAuditLogEntries: {"operationId":"listTeamAuditLogEntries","method":"GET","path":"/teams/{team_id}/audit-log","responseType":"json","auth":"required"},
+  getTeamAuditLogExport: {"operationId":"getTeamAuditLogExport","method":"GET","path":"/teams/{team_id}/audit-log/export","responseType":"text","auth":"required"},
   listScimDirectories: {"operationId":"listScimDirectories","method":"GET","path":"/teams/{team_id}/scim-directories","responseType":"json","auth":"required"},
   createScimDirectory: {"operationId":"createScimDirectory","method":"POST","path":"/teams/{team_id}/scim-directories","responseType":"json","bodyType":"application/json","auth":"required"},
   deleteScimDirectory: {"operationId":"deleteScimDirectory","method":"DELETE","path":"/teams/{team_id}/scim-directories/{directory_id}","responseType":"json","auth":"required"},

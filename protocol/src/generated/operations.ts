@@ -213,6 +213,7 @@ export type OperationName =
   | "listAuditLogEntries"
   | "getAuditLogExport"
   | "listTeamAuditLogEntries"
+  | "getTeamAuditLogExport"
   | "listScimDirectories"
   | "createScimDirectory"
   | "deleteScimDirectory"
@@ -481,6 +482,7 @@ export const createWebhookPortalToken = {"operationId":"createWebhookPortalToken
 export const listAuditLogEntries = {"operationId":"listAuditLogEntries","method":"GET","path":"/audit-log","responseType":"json","auth":"required"} as const;
 export const getAuditLogExport = {"operationId":"getAuditLogExport","method":"GET","path":"/audit-log/export","responseType":"text","auth":"required"} as const;
 export const listTeamAuditLogEntries = {"operationId":"listTeamAuditLogEntries","method":"GET","path":"/teams/{team_id}/audit-log","responseType":"json","auth":"required"} as const;
+export const getTeamAuditLogExport = {"operationId":"getTeamAuditLogExport","method":"GET","path":"/teams/{team_id}/audit-log/export","responseType":"text","auth":"required"} as const;
 export const listScimDirectories = {"operationId":"listScimDirectories","method":"GET","path":"/teams/{team_id}/scim-directories","responseType":"json","auth":"required"} as const;
 export const createScimDirectory = {"operationId":"createScimDirectory","method":"POST","path":"/teams/{team_id}/scim-directories","responseType":"json","bodyType":"application/json","auth":"required"} as const;
 export const deleteScimDirectory = {"operationId":"deleteScimDirectory","method":"DELETE","path":"/teams/{team_id}/scim-directories/{directory_id}","responseType":"json","auth":"required"} as const;

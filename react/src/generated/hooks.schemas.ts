@@ -368,6 +368,7 @@ export type GetProjectOpenIdConfigurationParams = OperationQuery<'getProjectOpen
 export type GetPurchaseCheckoutPageParams = OperationQuery<'getPurchaseCheckoutPage'>;
 export type GetStripeAccountInfo200 = OperationResponse<'getStripeAccountInfo', 200>;
 export type GetTeamApiKeyParams = OperationQuery<'getTeamApiKey'>;
+export type GetTeamAuditLogExportParams = OperationQuery<'getTeamAuditLogExport'>;
 export type GetTeamInvitationDetails200 = OperationResponse<'getTeamInvitationDetails', 200>;
 export type GetUnsubscribeLinkParams = OperationQuery<'getUnsubscribeLink'>;
 export type GetUserActivity200 = OperationResponse<'getUserActivity', 200>;

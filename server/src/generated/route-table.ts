@@ -4,7 +4,7 @@
 
 import type { RouteDefinition, SharedSchema } from '../routing/route-definition.ts';
 
-export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "createScimDirectoryToken" | "listSsoSetupLinks" | "createSsoSetupLink" | "revokeSsoSetupLink" | "exchangeSsoSetupLink" | "getSsoSetupOverview" | "createSsoSetupConnection" | "createSsoSetupDomain" | "verifySsoSetupDomain" | "createSsoSetupScimDirectory" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listOAuthApplications" | "createOAuthApplication" | "updateOAuthApplication" | "deleteOAuthApplication" | "getOAuthProviderSettings" | "updateOAuthProviderSettings" | "listMyOAuthConnections" | "revokeMyOAuthConnection" | "getOAuthConsentRequest" | "completeOAuthConsentRequest" | "getOAuthProviderOpenIdConfiguration" | "getOAuthAuthorizationServerMetadata" | "getOAuthProviderJwks" | "redirectToOAuthConsent" | "redirectFromOAuthConsent" | "exchangeOAuthProviderToken" | "getOAuthUserInfo" | "revokeOAuthProviderToken" | "checkOAuthProviderToken" | "registerOAuthClient" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
+export type OperationId = "getApiRoot" | "getOpenApiDocument" | "checkFeatureSupport" | "checkClientVersion" | "listBackendUrls" | "listComponentVersions" | "getHealth" | "getReadiness" | "getPrometheusMetrics" | "getCurrentProject" | "getProjectJwks" | "redirectAnonymousJwks" | "getProjectOpenIdConfiguration" | "redirectAnonymousWellKnown" | "signUpWithPassword" | "signInWithPassword" | "updatePassword" | "setPassword" | "signUpAnonymously" | "exchangeOAuthToken" | "redirectToOAuthProvider" | "redirectFromOAuthProvider" | "redirectFromOAuthProviderForm" | "signInWithAppleNative" | "createCrossDomainAuthorization" | "getOwnConnectedAccountAccessToken" | "listConnectedAccounts" | "getConnectedAccountAccessToken" | "getConnectedAccountAccessTokenForAccount" | "listOAuthProviders" | "createOAuthProvider" | "getOAuthProvider" | "updateOAuthProvider" | "deleteOAuthProvider" | "refreshCurrentSession" | "deleteCurrentSession" | "listSessions" | "createSession" | "deleteSession" | "signInWithMfa" | "createMfaRecoveryCodes" | "createCliLogin" | "pollCliLogin" | "completeCliLogin" | "getCurrentUser" | "updateCurrentUser" | "deleteCurrentUser" | "listUsers" | "createUser" | "getUser" | "updateUser" | "deleteUser" | "sendPasswordResetCode" | "resetPassword" | "checkPasswordResetCode" | "sendSignInCode" | "signInWithCode" | "checkSignInCode" | "initiatePasskeyRegistration" | "registerPasskey" | "initiatePasskeyAuthentication" | "signInWithPasskey" | "listContactChannels" | "createContactChannel" | "getContactChannel" | "updateContactChannel" | "deleteContactChannel" | "sendContactChannelVerificationCode" | "sendPrimaryEmailVerificationCode" | "verifyContactChannel" | "checkContactChannelVerificationCode" | "listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "createTeamMembership" | "deleteTeamMembership" | "listTeamMemberProfiles" | "getTeamMemberProfile" | "updateTeamMemberProfile" | "listTeamPermissions" | "createTeamPermission" | "deleteTeamPermission" | "listProjectPermissions" | "createProjectPermission" | "deleteProjectPermission" | "listTeamPermissionDefinitions" | "createTeamPermissionDefinition" | "updateTeamPermissionDefinition" | "deleteTeamPermissionDefinition" | "listProjectPermissionDefinitions" | "createProjectPermissionDefinition" | "updateProjectPermissionDefinition" | "deleteProjectPermissionDefinition" | "sendTeamInvitation" | "listTeamInvitations" | "deleteTeamInvitation" | "acceptTeamInvitationById" | "acceptTeamInvitation" | "checkTeamInvitationCode" | "getTeamInvitationDetails" | "listUserApiKeys" | "createUserApiKey" | "getUserApiKey" | "updateUserApiKey" | "checkUserApiKey" | "listTeamApiKeys" | "createTeamApiKey" | "getTeamApiKey" | "updateTeamApiKey" | "checkTeamApiKey" | "listNotificationPreferences" | "updateNotificationPreference" | "listEmailThemes" | "createEmailTheme" | "getEmailTheme" | "updateEmailTheme" | "deleteEmailTheme" | "listEmailTemplates" | "createEmailTemplate" | "updateEmailTemplate" | "deleteEmailTemplate" | "listEmailDrafts" | "createEmailDraft" | "getEmailDraft" | "updateEmailDraft" | "deleteEmailDraft" | "renderEmail" | "sendEmail" | "sendSignInInvitation" | "getUnsubscribeLink" | "listOutboxEmails" | "getOutboxEmail" | "updateOutboxEmail" | "listSentEmails" | "getEmailDeliveryInfo" | "getCustomerItem" | "updateCustomerItemQuantity" | "listCustomerProducts" | "grantCustomerProduct" | "cancelCustomerProduct" | "switchCustomerProduct" | "getCustomerBilling" | "listCustomerInvoices" | "createPaymentMethodSetupIntent" | "setDefaultPaymentMethod" | "createPurchaseUrl" | "checkPurchaseCode" | "verifyPurchaseCode" | "createPurchaseSession" | "getPurchaseCheckoutPage" | "completeTestModePurchase" | "listPaymentTransactions" | "createPaymentRefund" | "createStripeOnboardingLink" | "getStripeAccountInfo" | "getPaymentMethodConfigs" | "updatePaymentMethodConfigs" | "createStripeAccountSession" | "receiveStripeWebhook" | "listInternalProjects" | "createInternalProject" | "transferInternalProject" | "getAdminProject" | "updateAdminProject" | "deleteAdminProject" | "listInternalApiKeys" | "createInternalApiKey" | "getInternalApiKey" | "updateInternalApiKey" | "getProjectMetrics" | "getUserCounts" | "checkSignUpRules" | "getSignUpRulesStats" | "getUserActivity" | "listOnboardingAffectedUsers" | "getProjectConfig" | "getProjectConfigOverride" | "setProjectConfigOverride" | "updateProjectConfigOverride" | "resetProjectConfigKeys" | "getProjectConfigSource" | "deleteProjectConfigSource" | "sendTestEmail" | "listAiChatMessages" | "sendAiChatMessage" | "createAiChatMessage" | "listSsoConnections" | "createSsoConnection" | "getSsoConnection" | "updateSsoConnection" | "deleteSsoConnection" | "listTeamDomains" | "createTeamDomain" | "updateTeamDomain" | "deleteTeamDomain" | "verifyTeamDomain" | "getSsoConnectionForEmail" | "redirectToSsoProvider" | "getSsoSamlMetadata" | "receiveSsoSamlResponse" | "redirectFromSsoOidcProvider" | "getDataVaultValue" | "setDataVaultValue" | "createWebhookPortalToken" | "listAuditLogEntries" | "getAuditLogExport" | "listTeamAuditLogEntries" | "getTeamAuditLogExport" | "listScimDirectories" | "createScimDirectory" | "deleteScimDirectory" | "createScimDirectoryToken" | "listSsoSetupLinks" | "createSsoSetupLink" | "revokeSsoSetupLink" | "exchangeSsoSetupLink" | "getSsoSetupOverview" | "createSsoSetupConnection" | "createSsoSetupDomain" | "verifySsoSetupDomain" | "createSsoSetupScimDirectory" | "getScimServiceProviderConfig" | "listScimResourceTypes" | "listScimSchemas" | "listScimUsers" | "createScimUser" | "getScimUser" | "setScimUser" | "updateScimUser" | "deleteScimUser" | "listScimGroups" | "createScimGroup" | "getScimGroup" | "setScimGroup" | "updateScimGroup" | "deleteScimGroup" | "listOAuthApplications" | "createOAuthApplication" | "updateOAuthApplication" | "deleteOAuthApplication" | "getOAuthProviderSettings" | "updateOAuthProviderSettings" | "listMyOAuthConnections" | "revokeMyOAuthConnection" | "getOAuthConsentRequest" | "completeOAuthConsentRequest" | "getOAuthProviderOpenIdConfiguration" | "getOAuthAuthorizationServerMetadata" | "getOAuthProviderJwks" | "redirectToOAuthConsent" | "redirectFromOAuthConsent" | "exchangeOAuthProviderToken" | "getOAuthUserInfo" | "revokeOAuthProviderToken" | "checkOAuthProviderToken" | "registerOAuthClient" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "resetWebhookEndpointSecret" | "listWebhookMessages" | "sendWebhookMessageAgain" | "sendTestWebhook" | "createAnalyticsEventBatch";
 
 /** The schemas response schemas refer to as `{ "$ref": "<$id>#" }`, each once. */
 export const sharedSchemas = [
@@ -13617,9 +13617,9 @@ export const routeTable = [
           "saml": {
             "type": "object",
             "additionalProperties": false,
-            "required": ["idp_metadata_xml"],
             "properties": {
               "idp_metadata_xml": { "type": "string", "minLength": 1, "maxLength": 200000 },
+              "idp_metadata_url": { "type": "string", "format": "uri", "minLength": 1, "maxLength": 2048, "pattern": "^https?://" },
               "allow_idp_initiated": { "type": "boolean" },
               "certificate_overlap_seconds": { "type": "integer", "minimum": 0, "maximum": 2592000 }
             }
@@ -13665,7 +13665,8 @@ export const routeTable = [
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "REDIRECT_URL_NOT_WHITELISTED",
         "SCHEMA_ERROR",
-        "SSO_CONNECTION_CONFIG_INVALID"
+        "SSO_CONNECTION_CONFIG_INVALID",
+        "SSO_IDP_METADATA_UNAVAILABLE"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -13768,9 +13769,9 @@ export const routeTable = [
           "saml": {
             "type": "object",
             "additionalProperties": false,
-            "required": ["idp_metadata_xml"],
             "properties": {
               "idp_metadata_xml": { "type": "string", "minLength": 1, "maxLength": 200000 },
+              "idp_metadata_url": { "type": "string", "format": "uri", "minLength": 1, "maxLength": 2048, "pattern": "^https?://" },
               "allow_idp_initiated": { "type": "boolean" },
               "certificate_overlap_seconds": { "type": "integer", "minimum": 0, "maximum": 2592000 }
             }
@@ -13815,7 +13816,8 @@ export const routeTable = [
         "INVALID_ACCESS_TYPE",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
-        "SSO_CONNECTION_CONFIG_INVALID"
+        "SSO_CONNECTION_CONFIG_INVALID",
+        "SSO_IDP_METADATA_UNAVAILABLE"
       ],
       "401": [
         "ACCESS_TOKEN_EXPIRED",
@@ -14708,6 +14710,69 @@ export const routeTable = [
     }
   },
   {
+    "operationId": "getTeamAuditLogExport",
+    "method": "GET",
+    "url": "/api/v1/teams/:team_id/audit-log/export",
+    "specPath": "/teams/{team_id}/audit-log/export",
+    "auth": "required",
+    "accessTypes": ["client", "server", "admin"],
+    "user": "optional",
+    "rateLimit": null,
+    "successStatus": 200,
+    "successContentType": "text/csv",
+    "bodyRequired": false,
+    "schema": {
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["team_id"],
+        "properties": { "team_id": { "type": "string", "format": "uuid" } }
+      },
+      "querystring": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [],
+        "properties": {
+          "format": { "type": "string", "enum": ["ndjson", "csv"] },
+          "action": { "type": "string", "maxLength": 100 },
+          "actor_id": { "type": "string", "maxLength": 100 },
+          "target_id": { "type": "string", "maxLength": 100 },
+          "since_millis": { "type": "integer", "minimum": 0 },
+          "until_millis": { "type": "integer", "minimum": 0 }
+        }
+      }
+    },
+    "errorCodes": {
+      "400": [
+        "ACCESS_TYPE_REQUIRED",
+        "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+        "BRANCH_DOES_NOT_EXIST",
+        "CURRENT_PROJECT_NOT_FOUND",
+        "INVALID_ACCESS_TYPE",
+        "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+        "SCHEMA_ERROR"
+      ],
+      "401": [
+        "ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_EXPIRED",
+        "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+        "ADMIN_AUTHENTICATION_REQUIRED",
+        "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+        "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        "INVALID_PUBLISHABLE_CLIENT_KEY",
+        "INVALID_SECRET_SERVER_KEY",
+        "INVALID_SUPER_SECRET_ADMIN_KEY",
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        "SERVER_AUTHENTICATION_REQUIRED",
+        "TEAM_PERMISSION_REQUIRED",
+        "UNPARSABLE_ACCESS_TOKEN",
+        "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+      ],
+      "403": ["RESTRICTED_USER_NOT_ALLOWED"],
+      "404": ["TEAM_NOT_FOUND"]
+    }
+  },
+  {
     "operationId": "listScimDirectories",
     "method": "GET",
     "url": "/api/v1/teams/:team_id/scim-directories",
@@ -15162,9 +15227,9 @@ export const routeTable = [
           "saml": {
             "type": "object",
             "additionalProperties": false,
-            "required": ["idp_metadata_xml"],
             "properties": {
               "idp_metadata_xml": { "type": "string", "minLength": 1, "maxLength": 200000 },
+              "idp_metadata_url": { "type": "string", "format": "uri", "minLength": 1, "maxLength": 2048, "pattern": "^https?://" },
               "allow_idp_initiated": { "type": "boolean" },
               "certificate_overlap_seconds": { "type": "integer", "minimum": 0, "maximum": 2592000 }
             }
@@ -15198,7 +15263,10 @@ export const routeTable = [
       },
       "response": { "201": { "$ref": "SsoConnection#" } }
     },
-    "errorCodes": { "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR", "SSO_CONNECTION_CONFIG_INVALID"], "401": ["SSO_SETUP_SESSION_INVALID"] }
+    "errorCodes": {
+      "400": ["BODY_PARSING_ERROR", "SCHEMA_ERROR", "SSO_CONNECTION_CONFIG_INVALID", "SSO_IDP_METADATA_UNAVAILABLE"],
+      "401": ["SSO_SETUP_SESSION_INVALID"]
+    }
   },
   {
     "operationId": "createSsoSetupDomain",

@@ -33,6 +33,10 @@ export async function startSamlIdpWeb(audience: () => string) {
   server.on('request', async (request, response) => {
     const url = new URL(request.url ?? '/', origin);
     const page = (body: string) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>${body}`);
+    // Its metadata, published at a URL as real IdPs do (a connection may be configured from it).
+    if (request.method === 'GET' && url.pathname === '/metadata') {
+      return response.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(idp.metadata());
+    }
     if (request.method === 'GET' && url.pathname === '/sso') {
       const authnRequest = TestSamlIdp.readRequest(url.href);
       return page(
@@ -75,6 +79,7 @@ export async function startSamlIdpWeb(audience: () => string) {
   return {
     idp,
     state,
+    metadataUrl: `${origin}/metadata`,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }

@@ -3,6 +3,7 @@ import type { AuditLogEntry, ListTeamAuditLogEntriesParams } from '../../generat
 import { useListTeamAuditLogEntriesSuspense } from '../../generated/hooks.ts';
 import { useTranslation } from '../../i18n/i18n-context.ts';
 import { Field, Loading } from '../../ui/form.tsx';
+import { TeamAuditLogExport } from './team-audit-log-export.tsx';
 
 type Filters = Pick<ListTeamAuditLogEntriesParams, 'action' | 'actor_id' | 'target_id' | 'since_millis' | 'until_millis'>;
 type FilterDraft = { action: string; actor: string; target: string; since: string; until: string };
@@ -25,7 +26,7 @@ function filtersOf(draft: FilterDraft): Filters {
 }
 
 /**
- * A team's audit log for its administrators (`$update_team`): filters, then pages newest first. "More" adds the
+ * A team's audit log for its administrators (`$update_team`): filters, an export of what they select, then pages newest first. "More" adds the
  * next page through the server's keyset cursor, so entries written meanwhile never shift or repeat a page.
  */
 export function TeamAuditLog({ teamId, teamName }: { teamId: string; teamName: string }) {
@@ -60,6 +61,7 @@ export function TeamAuditLog({ teamId, teamName }: { teamId: string; teamName: s
         <Field label={t('teamAuditLog.until')} name="audit-until" type="datetime-local" {...field('until')} />
         <button type="submit">{t('teamAuditLog.apply')}</button>
       </form>
+      <TeamAuditLogExport teamId={teamId} filters={filters} />
       <table style={{ width: '100%', textAlign: 'start', borderCollapse: 'collapse' }}>
         <caption>{t('teamAuditLog.title', { team: teamName })}</caption>
         <thead>

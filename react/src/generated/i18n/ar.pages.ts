@@ -472,6 +472,12 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "تطبيق عوامل التصفية"
  ],
+ "teamAuditLog.exportCsv": [
+  "تصدير CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "تصدير NDJSON"
+ ],
  "teamAuditLog.filters": [
   "تصفية سجل التدقيق"
  ],

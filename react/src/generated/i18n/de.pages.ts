@@ -473,6 +473,12 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Filter anwenden"
  ],
+ "teamAuditLog.exportCsv": [
+  "Als CSV exportieren"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "Als NDJSON exportieren"
+ ],
  "teamAuditLog.filters": [
   "Audit-Log filtern"
  ],

@@ -727,6 +727,16 @@ export const messages: Messages = {
   "Åppĺý fîĺţéŕš",
   "⟧"
  ],
+ "teamAuditLog.exportCsv": [
+  "⟦",
+  "Éxpöŕţ ÇŠV",
+  "⟧"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "⟦",
+  "Éxpöŕţ ÑĐJŠÖÑ",
+  "⟧"
+ ],
  "teamAuditLog.filters": [
   "⟦",
   "Fîĺţéŕ ţĥé åûđîţ ĺöĝ",

@@ -471,6 +471,12 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Apply filters"
  ],
+ "teamAuditLog.exportCsv": [
+  "Export CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "Export NDJSON"
+ ],
  "teamAuditLog.filters": [
   "Filter the audit log"
  ],

@@ -471,6 +471,12 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Appliquer les filtres"
  ],
+ "teamAuditLog.exportCsv": [
+  "Exporter en CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "Exporter en NDJSON"
+ ],
  "teamAuditLog.filters": [
   "Filtrer le journal d'audit"
  ],

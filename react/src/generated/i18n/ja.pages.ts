@@ -465,6 +465,12 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "絞り込む"
  ],
+ "teamAuditLog.exportCsv": [
+  "CSV でエクスポート"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "NDJSON でエクスポート"
+ ],
  "teamAuditLog.filters": [
   "監査ログを絞り込む"
  ],

@@ -184,6 +184,8 @@ export type MessageKey =
   | "teamAuditLog.action"
   | "teamAuditLog.actor"
   | "teamAuditLog.apply"
+  | "teamAuditLog.exportCsv"
+  | "teamAuditLog.exportNdjson"
   | "teamAuditLog.filters"
   | "teamAuditLog.more"
   | "teamAuditLog.none"

@@ -465,6 +465,12 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "필터 적용"
  ],
+ "teamAuditLog.exportCsv": [
+  "CSV로 내보내기"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "NDJSON으로 내보내기"
+ ],
  "teamAuditLog.filters": [
   "감사 로그 필터"
  ],

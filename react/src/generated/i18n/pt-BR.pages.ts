@@ -471,6 +471,12 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "Aplicar filtros"
  ],
+ "teamAuditLog.exportCsv": [
+  "Exportar CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "Exportar NDJSON"
+ ],
  "teamAuditLog.filters": [
   "Filtrar o log de auditoria"
  ],

@@ -469,6 +469,12 @@ export const messages: Messages = {
  "teamAuditLog.apply": [
   "应用筛选"
  ],
+ "teamAuditLog.exportCsv": [
+  "导出 CSV"
+ ],
+ "teamAuditLog.exportNdjson": [
+  "导出 NDJSON"
+ ],
  "teamAuditLog.filters": [
   "筛选审计日志"
  ],

@@ -10,14 +10,21 @@ export class OutboundRefusedError extends Error {
   }
 }
 
-const maxBodyBytes = 1_000_000;
+/** The answer was longer than the caller's limit (the connection was closed there). */
+export class OutboundAnswerTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`outbound answer larger than ${limitBytes} bytes`);
+  }
+}
+
+const defaultMaxBodyBytes = 1_000_000;
 
 /**
  * A `fetch` for libraries that take one (openid-client's `customFetch`): the host is resolved once,
  * every address judged by the outbound policy, and the socket connects only there (no DNS
- * rebinding); redirects are not followed and bodies over 1 MB are cut off.
+ * rebinding); redirects are not followed and bodies over `maxBodyBytes` (default 1 MB) are refused.
  */
-export function guardedFetch(policy: OutboundPolicy, resolve?: HostResolver) {
+export function guardedFetch(policy: OutboundPolicy, resolve?: HostResolver, { maxBodyBytes = defaultMaxBodyBytes } = {}) {
   return async (
     input: string | URL,
     init: { method?: string; headers?: HeadersInit; body?: unknown; signal?: AbortSignal | null } = {},
@@ -33,6 +40,9 @@ export function guardedFetch(policy: OutboundPolicy, resolve?: HostResolver) {
         : Buffer.from(init.body instanceof URLSearchParams ? init.body.toString() : String(init.body));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<Response>((resolveResponse, reject) => {
+      let tooLarge = false;
+      // Whichever side reports the cut connection first, the reason is the size.
+      const fail = (error: Error) => reject(tooLarge ? new OutboundAnswerTooLargeError(maxBodyBytes) : error);
       const outgoing = send(
         url,
         { method: init.method ?? 'GET', headers, lookup: pinnedLookup(target), signal: init.signal ?? undefined },
@@ -41,10 +51,14 @@ export function guardedFetch(policy: OutboundPolicy, resolve?: HostResolver) {
           let size = 0;
           incoming.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > maxBodyBytes) outgoing.destroy(new Error('answer too large'));
-            else chunks.push(chunk);
+            if (size <= maxBodyBytes) chunks.push(chunk);
+            else if (!tooLarge) {
+              tooLarge = true;
+              outgoing.destroy(new OutboundAnswerTooLargeError(maxBodyBytes));
+            }
           });
           incoming.on('end', () => {
+            if (tooLarge) return fail(new OutboundAnswerTooLargeError(maxBodyBytes));
             const responseHeaders = new Headers();
             for (const [name, value] of Object.entries(incoming.headers)) {
               if (typeof value === 'string') responseHeaders.set(name, value);
@@ -54,10 +68,10 @@ export function guardedFetch(policy: OutboundPolicy, resolve?: HostResolver) {
             const nullBody = status === 204 || status === 304;
             resolveResponse(new Response(nullBody ? null : Buffer.concat(chunks), { status, headers: responseHeaders }));
           });
-          incoming.on('error', reject);
+          incoming.on('error', fail);
         },
       );
-      outgoing.on('error', reject);
+      outgoing.on('error', fail);
       outgoing.end(body);
     });
   };

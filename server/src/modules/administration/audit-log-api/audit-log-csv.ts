@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { AuditLogEntry } from '../audit-log/index.ts';
 
 const columns = [
@@ -25,3 +26,21 @@ function cell(value: unknown): string {
 }
 
 export const toCsvRow = (entry: AuditLogEntry): string => columns.map((column) => cell(entry[column])).join(',');
+
+/** An export's entries as an NDJSON (default) or CSV attachment named `<name>.ndjson` / `<name>.csv`. */
+export async function sendExport(
+  reply: FastifyReply,
+  entries: AsyncIterable<AuditLogEntry>,
+  format: 'ndjson' | 'csv' | undefined,
+  name: string,
+) {
+  const csv = format === 'csv';
+  const lines: string[] = csv ? [csvHeader] : [];
+  for await (const entry of entries) lines.push(csv ? toCsvRow(entry) : JSON.stringify(entry));
+  const body = lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  return reply
+    .status(200)
+    .type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}.${csv ? 'csv' : 'ndjson'}"`)
+    .send(body);
+}

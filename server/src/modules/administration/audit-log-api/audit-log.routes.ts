@@ -4,7 +4,7 @@ import type { PermissionService } from '../../organisations/permissions/index.ts
 import { requireTeamPermission } from '../../organisations/permissions/index.ts';
 import type { TeamService } from '../../organisations/teams/index.ts';
 import type { AuditLog, AuditLogEntry, AuditLogFilter } from '../audit-log/index.ts';
-import { csvHeader, toCsvRow } from './audit-log-csv.ts';
+import { sendExport } from './audit-log-csv.ts';
 
 type FilterQuery = {
   action?: string;
@@ -48,16 +48,16 @@ export function auditLogHandlers(services: { auditLog: AuditLog; teams: TeamServ
     getAuditLogExport: async (request, reply) => {
       const auth = authOf(request);
       const filter = { ...filterOf(request.query), teamId: request.query.team_id };
-      const csv = request.query.format === 'csv';
-      const lines: string[] = csv ? [csvHeader] : [];
-      for await (const entry of auditLog.export(auth.project.id, filter)) lines.push(csv ? toCsvRow(entry) : JSON.stringify(entry));
-      const body = lines.length > 0 ? `${lines.join('\n')}\n` : '';
-      const name = `audit-log-${auth.project.id}.${csv ? 'csv' : 'ndjson'}`;
-      return reply
-        .status(200)
-        .type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .send(body);
+      return sendExport(reply, auditLog.export(auth.project.id, filter), request.query.format, `audit-log-${auth.project.id}`);
+    },
+    getTeamAuditLogExport: async (request, reply) => {
+      const auth = authOf(request);
+      const teamId = request.params.team_id;
+      await services.teams.get(auth.project.id, teamId);
+      await requireTeamPermission(services.permissions, auth, teamId, '$update_team');
+      // The team is the path's, set after the filters: no query field can widen it.
+      const filter = { ...filterOf(request.query), teamId };
+      return sendExport(reply, auditLog.export(auth.project.id, filter), request.query.format, `audit-log-team-${teamId}`);
     },
   } satisfies Partial<OperationHandlers>;
 }

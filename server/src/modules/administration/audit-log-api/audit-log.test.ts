@@ -293,4 +293,49 @@ describe('reading', () => {
     const stranger = await env.context.createProject();
     expect((await call('GET', `/audit-log?team_id=${team.id}`, stranger.headers.admin)).body.items).toEqual([]);
   });
+
+  it("a team admin exports their team's entries as NDJSON and CSV; the team comes from the path, other teams and projects are refused", async () => {
+    const { user: admin } = await newUser();
+    const { user: member } = await newUser();
+    const team = (await call('POST', '/teams', env.project.headers.server, { display_name: 'Exporters', creator_user_id: admin.id })).body;
+    await call('POST', `/team-memberships/${team.id}/${member.id}`, env.project.headers.server);
+    const other = (await call('POST', '/teams', env.project.headers.server, { display_name: 'Not theirs' })).body;
+    await call('POST', `/team-memberships/${other.id}/${member.id}`, env.project.headers.server);
+    const token = async (userId: string) =>
+      (await env.context.services.signIn.signIn(env.project.project, await env.context.services.users.get(env.project.project.id, userId)))
+        .access_token;
+    const asAdmin = { ...env.project.headers.client, 'x-stack-access-token': await token(admin.id) };
+
+    const ndjson = await call('GET', `/teams/${team.id}/audit-log/export`, asAdmin);
+    expect(ndjson.status, ndjson.text).toBe(200);
+    expect(ndjson.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    expect(ndjson.headers['content-disposition']).toBe(`attachment; filename="audit-log-team-${team.id}.ndjson"`);
+    const lines: Entry[] = ndjson.text
+      .trim()
+      .split('\n')
+      .map((line: string) => JSON.parse(line));
+    // The same entries the team's own list shows, in the same order, and none of the other team's.
+    const listed = (await call('GET', `/teams/${team.id}/audit-log?limit=200`, asAdmin)).body.items as Entry[];
+    expect(lines.map((line) => line.id)).toEqual(listed.map((item) => item.id));
+    expect(lines.some((line) => line.action === 'team.member_added' && line.target_id === member.id)).toBe(true);
+    expect(lines.every((line) => line.team_id === team.id)).toBe(true);
+    // A query cannot widen the team: a `team_id` of another team is not a parameter of this operation.
+    const widened = await call('GET', `/teams/${team.id}/audit-log/export?team_id=${other.id}`, asAdmin);
+    expect(widened.text).not.toContain(other.id);
+
+    const csv = await call('GET', `/teams/${team.id}/audit-log/export?format=csv&action=team.member_added`, asAdmin);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const rows = csv.text.trim().split('\n');
+    expect(rows[0]).toBe('id,occurred_at_millis,action,team_id,actor_type,actor_id,target_type,target_id,ip_address,user_agent,details');
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.slice(1).every((row: string) => row.includes(`,team.member_added,${team.id},`))).toBe(true);
+
+    expect((await call('GET', `/teams/${other.id}/audit-log/export`, asAdmin)).body.code).toBe('TEAM_PERMISSION_REQUIRED');
+    const asMember = { ...env.project.headers.client, 'x-stack-access-token': await token(member.id) };
+    expect((await call('GET', `/teams/${team.id}/audit-log/export`, asMember)).body.code).toBe('TEAM_PERMISSION_REQUIRED');
+    expect((await call('GET', `/teams/${randomUUID()}/audit-log/export`, env.project.headers.server)).body.code).toBe('TEAM_NOT_FOUND');
+    const stranger = await env.context.createProject();
+    const strangers = await call('GET', `/teams/${team.id}/audit-log/export`, stranger.headers.server);
+    expect(strangers.body.code).toBe('TEAM_NOT_FOUND');
+  });
 });

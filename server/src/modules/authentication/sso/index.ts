@@ -29,7 +29,7 @@ export const ssoModule = defineModule({
     users.created.subscribe((trx, project, user) => teamDomains.enrol(trx, project, user));
     const accounts = new SsoAccounts(db, users, teams, permissions, auditLog);
     return {
-      ssoConnections: new SsoConnectionService(db, teams, cipher, publicUrl, auditLog, permissions),
+      ssoConnections: new SsoConnectionService(db, teams, cipher, publicUrl, auditLog, permissions, settings),
       ssoSignIn: new SsoSignInService(db, projects, oauthFlows, accounts, cipher, settings, publicUrl, auditLog),
       teamDomains,
     };

@@ -9,10 +9,12 @@ import type { AuditLog } from '../../administration/audit-log/index.ts';
 import { assertTrustedUrl } from '../../platform/projects/index.ts';
 import type { PermissionService } from '../../organisations/permissions/index.ts';
 import type { TeamService } from '../../organisations/teams/index.ts';
-import { readIdpMetadata } from './idp-metadata.ts';
+import { type IdpMetadata, readIdpMetadata } from './idp-metadata.ts';
+import { fetchIdpMetadata } from './idp-metadata-url.ts';
 import { certificateFingerprint, createCertifiedKeyPair } from './key-pair.ts';
 import { oidcRedirectUri } from './oidc-relying-party.ts';
 import { samlEndpoints } from './saml-service-provider.ts';
+import type { SsoSettings } from './sso-settings.ts';
 import { deleteConnection, findConnection, insertConnection, listConnections, updateConnection } from './sso.repository.ts';
 import type { AttributeMapping, IdpCertificate, OidcSettings, SamlSettings, SsoConnectionRow } from './sso.table.ts';
 
@@ -37,6 +39,7 @@ export class SsoConnectionService {
     private readonly publicUrl: string,
     private readonly auditLog: AuditLog,
     private readonly permissions: PermissionService,
+    private readonly settings: SsoSettings,
   ) {}
 
   async create(project: Project, body: Create): Promise<SsoConnectionRow> {
@@ -49,7 +52,10 @@ export class SsoConnectionService {
     if (body.protocol === 'saml') {
       if (!body.saml || body.oidc) throw invalid('a SAML connection takes `saml` settings (and no `oidc`)');
       const keyPair = await createCertifiedKeyPair(`Gatehouse SSO ${id}`);
-      settings = { ...this.samlSettings(body.saml, []), spCertificatePem: keyPair.certificatePem };
+      settings = {
+        ...this.samlSettings(body.saml, await this.idpMetadata(project, body.saml), []),
+        spCertificatePem: keyPair.certificatePem,
+      };
       secret = keyPair.privateKeyPem;
     } else {
       if (!body.oidc || body.saml) throw invalid('an OpenID connection takes `oidc` settings (and no `saml`)');
@@ -93,7 +99,7 @@ export class SsoConnectionService {
     if (body.saml) {
       const current = row.settings as SamlSettings;
       changes.settings = JSON.stringify({
-        ...this.samlSettings(body.saml, current.certificates),
+        ...this.samlSettings(body.saml, await this.idpMetadata(project, body.saml), current.certificates),
         spCertificatePem: current.spCertificatePem,
       });
     }
@@ -142,11 +148,29 @@ export class SsoConnectionService {
   }
 
   /**
+   * The IdP metadata of SAML settings: the XML given, or read from its URL (before any transaction opens,
+   * through the outbound guard with the project's localhost allowance).
+   */
+  private async idpMetadata(project: Project, input: SamlInput): Promise<IdpMetadata> {
+    const { idp_metadata_xml: xml, idp_metadata_url: url } = input;
+    if ((xml === undefined) === (url === undefined))
+      throw invalid('SAML settings take exactly one of `idp_metadata_xml` and `idp_metadata_url`');
+    if (xml !== undefined) return readIdpMetadata(xml);
+    return fetchIdpMetadata(
+      url as string,
+      { allowLoopback: project.config.domains.allowLocalhost },
+      {
+        resolve: this.settings.resolveHost,
+        timeoutMillis: this.settings.metadataTimeoutMillis,
+      },
+    );
+  }
+
+  /**
    * SAML settings from metadata. Certificates the new metadata drops stay trusted for the overlap
    * (a rotation: the IdP may still sign with the old key for a while); ones it lists again are current.
    */
-  private samlSettings(input: SamlInput, previous: IdpCertificate[]): Omit<SamlSettings, 'spCertificatePem'> {
-    const metadata = readIdpMetadata(input.idp_metadata_xml);
+  private samlSettings(input: SamlInput, metadata: IdpMetadata, previous: IdpCertificate[]): Omit<SamlSettings, 'spCertificatePem'> {
     const now = Date.now();
     const overlapMillis = (input.certificate_overlap_seconds ?? defaultOverlapSeconds) * 1000;
     const current: IdpCertificate[] = metadata.signingCertificates.map((pem) => ({

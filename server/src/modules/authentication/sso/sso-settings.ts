@@ -7,8 +7,10 @@ export type SsoSettings = {
    * `host` or `host:port`); empty: the system's resolvers.
    */
   dnsServers: string[];
-  /** Resolves host names for outbound requests to OpenID issuers (tests point names at loopback); default: the system's. */
+  /** Resolves host names for outbound requests to OpenID issuers and IdP metadata URLs (tests point names at loopback); default: the system's. */
   resolveHost?: HostResolver;
+  /** How long reading an IdP's metadata URL may take (tests shorten it); default 10 seconds. */
+  metadataTimeoutMillis?: number;
 };
 
 const server = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$/;
