@@ -162,19 +162,16 @@ export async function updateUnsentEmailOutbox(
 }
 
 /** Sent emails of the project since each of the given times (delivery-info), in one statement. */
-export async function countSentEmailsSince<K extends string>(db: DbHandle, projectId: ProjectId, since: Record<K, Date>): Promise<Record<K, number>> {
+export async function countSentEmailsSince<K extends string>(
+  db: DbHandle,
+  projectId: ProjectId,
+  since: Record<K, Date>,
+): Promise<Record<K, number>> {
   const names = Object.keys(since) as K[];
   const earliest = new Date(Math.min(...names.map((name) => since[name].getTime())));
   const row = await kyselyOf(db)
     .selectFrom('email_outbox')
-    .select((eb) =>
-      names.map((name, index) =>
-        eb.fn
-          .countAll<string>()
-          .filterWhere('sent_at', '>=', since[name])
-          .as(`c${index}`),
-      ),
-    )
+    .select((eb) => names.map((name, index) => eb.fn.countAll<string>().filterWhere('sent_at', '>=', since[name]).as(`c${index}`)))
     .where('project_id', '=', projectId)
     .where('status', '=', 'sent')
     .where('sent_at', '>=', earliest)

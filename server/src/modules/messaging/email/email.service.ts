@@ -12,7 +12,12 @@ import { BatchRendering, type ProjectForEmail, transactionalCategoryId } from '.
 import type { EmailContentService } from './email-content.service.ts';
 import type { EmailDeliverySettings } from './email-delivery-settings.ts';
 import { type EmailKind, headerText, type OutgoingEmail, templateOf } from './email-kinds.ts';
-import { countSentEmailsSince, countUnsentEmailsAcrossProjects, insertEmailSendBatch, type OutboxFilter } from './email-outbox.repository.ts';
+import {
+  countSentEmailsSince,
+  countUnsentEmailsAcrossProjects,
+  insertEmailSendBatch,
+  type OutboxFilter,
+} from './email-outbox.repository.ts';
 import type { EmailOutboxRow } from './email-outbox.table.ts';
 import { type OutboxStore, sealBatchVariables, sealedOutbox } from './email-outbox-sealing.ts';
 import { EmailSourceError } from './rendering/email-renderer.ts';
@@ -87,7 +92,11 @@ export class EmailService {
     } catch (error) {
       if (!(error instanceof EmailSourceError)) throw error;
       // Not even the built-in fallback rendered in time (a loaded machine): the worker renders it later.
-      this.options.log('email not rendered in time, queued for the worker', { projectId: project.id, kind: email.kind, error: error.message });
+      this.options.log('email not rendered in time, queued for the worker', {
+        projectId: project.id,
+        kind: email.kind,
+        error: error.message,
+      });
       return this.queueUnrendered(project, email, systemEmailFallback(template.kind, language, project), template.variables);
     }
     const { rendered, fallbackReason } = result;

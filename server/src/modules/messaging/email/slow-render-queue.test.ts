@@ -19,7 +19,15 @@ let database: Awaited<ReturnType<typeof freshDatabase>>;
 let slow: TestContext;
 let project: TestProject;
 const closers: Array<() => Promise<void>> = [];
-const delivery = { pollIntervalMillis: 0, leaseMillis: 30_000, maxAttempts: 3, retryBaseMillis: 100, retryMaxMillis: 1_000, batchSize: 64, smtpConnections: 2 };
+const delivery = {
+  pollIntervalMillis: 0,
+  leaseMillis: 30_000,
+  maxAttempts: 3,
+  retryBaseMillis: 100,
+  retryMaxMillis: 1_000,
+  batchSize: 64,
+  smtpConnections: 2,
+};
 
 beforeAll(async () => {
   sink = await startSmtpSink();

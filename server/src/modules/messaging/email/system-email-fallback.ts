@@ -1,5 +1,12 @@
 import type { Language } from '../../../tenancy/project-language.ts';
-import { builtInSystemTemplateSource, builtInTemplates, builtInThemes, lightThemeId, type SystemEmailKind, systemTemplateIds } from './built-in-emails.ts';
+import {
+  builtInSystemTemplateSource,
+  builtInTemplates,
+  builtInThemes,
+  lightThemeId,
+  type SystemEmailKind,
+  systemTemplateIds,
+} from './built-in-emails.ts';
 import type { ProjectLike } from './email-content.types.ts';
 
 /** A system email's subject when its template names none. */
