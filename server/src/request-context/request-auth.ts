@@ -137,6 +137,14 @@ export class RequestAuthenticator {
     return claims;
   }
 
+  /**
+   * For an operation that left the token's user to itself (`unreadUser`) and fails for another reason:
+   * throws what authentication would have answered first when that user no longer exists.
+   */
+  async confirmUnreadUser(auth: RequestAuth | null | undefined): Promise<void> {
+    if (auth?.unreadUser && !(await this.ports.loadUser(auth.project.id, auth.unreadUser.sub))) throw tokenUserGoneError();
+  }
+
   private async currentUser(project: Project, claims: AccessTokenClaims): Promise<AuthenticatedUser> {
     const record = await this.ports.loadUser(project.id, claims.sub);
     if (!record) throw tokenUserGoneError();

@@ -48,6 +48,8 @@ export function registerOperations(
           response: route.schema.response,
         }).filter(([, schema]) => schema !== undefined),
       ),
+      // An operation reading the token's user itself sees its validation error, so a gone user is answered first (below).
+      attachValidation: deferUserRead,
       config: { operation: route, rateLimit: limit && route.rateLimit ? perIpLimit(route.rateLimit, limit) : undefined },
       preHandler: emailLimit?.preHandler,
       onSend: emailLimit?.onSend,
@@ -66,7 +68,18 @@ export function registerOperations(
             },
       handler: async function (request, reply) {
         const origin = { ip: request.ip ?? null, userAgent: headerText(request.headers['user-agent']), actor: actorOf(request.auth) };
-        const result = await runWithRequestOrigin(origin, async () => handler.call(this, request, reply));
+        const result = await runWithRequestOrigin(origin, async () => {
+          if (!deferUserRead) return handler.call(this, request, reply);
+          try {
+            if (request.validationError) throw request.validationError;
+            return await handler.call(this, request, reply);
+          } catch (error) {
+            // Authentication left the token's user to the operation: whatever else failed, a gone user is
+            // answered as authentication would have answered it, before validation (docs/protocol/overview.md §2).
+            await requestAuth.confirmUnreadUser(request.auth);
+            throw error;
+          }
+        });
         if (result === reply) return reply;
         reply.status(route.successStatus);
         if (route.successContentType && route.successContentType !== 'application/json') {
