@@ -45,7 +45,16 @@ export type RequestAuth = {
   scopedTo?: readonly string[];
   /** With a user access token: whether the session it was issued for still exists (read on demand, see `requireLiveSession`). */
   sessionAlive?: () => Promise<boolean>;
+  /**
+   * Instead of `user`, for an operation that reads the token's user itself (`readsTokenUser`): the
+   * verified claims, the user not read yet. The operation confirms the user still exists in its own
+   * statement and answers `tokenUserGoneError()` when not, as authentication would have.
+   */
+  unreadUser?: AccessTokenClaims;
 };
+
+/** What a verified access token of a user who no longer exists is answered. */
+export const tokenUserGoneError = () => new UnparsableAccessTokenError('The user of this access token no longer exists.');
 
 export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
 
@@ -74,7 +83,8 @@ export interface RequestAuthPorts {
 export class RequestAuthenticator {
   constructor(private readonly ports: RequestAuthPorts) {}
 
-  async resolve(headers: AuthHeaders): Promise<RequestAuth | null> {
+  /** `deferUserRead`: the operation reads the token's user itself (`unreadUser` instead of `user`). */
+  async resolve(headers: AuthHeaders, options: { deferUserRead?: boolean } = {}): Promise<RequestAuth | null> {
     const hasCredentials = Boolean(
       headers.publishableClientKey || headers.secretServerKey || headers.superSecretAdminKey || headers.adminAccessToken,
     );
@@ -91,7 +101,7 @@ export class RequestAuthenticator {
 
     const project = await this.ports.findProject(projectId);
     if (!project) throw new CurrentProjectNotFoundError({ project_id: headers.projectId });
-    const user = claims ? await this.currentUser(project, claims) : undefined;
+    const user = claims && !options.deferUserRead ? await this.currentUser(project, claims) : undefined;
 
     let adminUserId: string | undefined;
     let scopedTo: readonly string[] | undefined;
@@ -110,6 +120,7 @@ export class RequestAuthenticator {
       adminUserId,
       ...(scopedTo ? { scopedTo } : {}),
       ...(sessionAlive ? { sessionAlive } : {}),
+      ...(claims && !user ? { unreadUser: claims } : {}),
     };
   }
 
@@ -126,9 +137,17 @@ export class RequestAuthenticator {
     return claims;
   }
 
+  /**
+   * For an operation that left the token's user to itself (`unreadUser`) and fails for another reason:
+   * throws what authentication would have answered first when that user no longer exists.
+   */
+  async confirmUnreadUser(auth: RequestAuth | null | undefined): Promise<void> {
+    if (auth?.unreadUser && !(await this.ports.loadUser(auth.project.id, auth.unreadUser.sub))) throw tokenUserGoneError();
+  }
+
   private async currentUser(project: Project, claims: AccessTokenClaims): Promise<AuthenticatedUser> {
     const record = await this.ports.loadUser(project.id, claims.sub);
-    if (!record) throw new UnparsableAccessTokenError('The user of this access token no longer exists.');
+    if (!record) throw tokenUserGoneError();
     return { claims, record };
   }
 

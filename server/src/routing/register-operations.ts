@@ -13,7 +13,7 @@ import type { RequestAuthenticator } from '../request-context/request-auth.ts';
 import { readAuthHeaders } from '../request-context/read-headers.ts';
 import type { RequestAuth } from '../request-context/request-auth.ts';
 import { type RequestActor, runWithRequestOrigin } from '../request-context/request-origin.ts';
-import type { OperationHandlers } from './operation-handlers.ts';
+import { isReadingTokenUser, type OperationHandlers } from './operation-handlers.ts';
 import type { RouteDefinition } from './route-definition.ts';
 import { validatorCompiler } from './validator-compiler.ts';
 
@@ -34,6 +34,7 @@ export function registerOperations(
     if (!handler) throw new Error(`no handler for operation ${route.operationId}`);
     const limit = route.rateLimit && rateLimits ? rateLimits[route.rateLimit as RateLimitBucket] : undefined;
     const emailLimit = limit && route.rateLimit ? perEmailLimit(route.rateLimit, limit) : undefined;
+    const deferUserRead = isReadingTokenUser(handler);
     if (route.rateLimit && rateLimits && !limit) throw new Error(`${route.operationId}: unknown rate-limit bucket ${route.rateLimit}`);
     app.route({
       method: route.method,
@@ -47,12 +48,14 @@ export function registerOperations(
           response: route.schema.response,
         }).filter(([, schema]) => schema !== undefined),
       ),
+      // An operation reading the token's user itself sees its validation error, so a gone user is answered first (below).
+      attachValidation: deferUserRead,
       config: { operation: route, rateLimit: limit && route.rateLimit ? perIpLimit(route.rateLimit, limit) : undefined },
       preHandler: emailLimit?.preHandler,
       onSend: emailLimit?.onSend,
       // After the per-IP rate limit (onRequest), before the body is read.
       preParsing: async (request, _reply, payload) => {
-        request.auth = route.auth === 'none' ? null : await authenticate(request, route, requestAuth);
+        request.auth = route.auth === 'none' ? null : await authenticate(request, route, requestAuth, deferUserRead);
         return payload;
       },
       // An absent body is an empty one: optional-only bodies pass, required fields are reported.
@@ -65,7 +68,18 @@ export function registerOperations(
             },
       handler: async function (request, reply) {
         const origin = { ip: request.ip ?? null, userAgent: headerText(request.headers['user-agent']), actor: actorOf(request.auth) };
-        const result = await runWithRequestOrigin(origin, async () => handler.call(this, request, reply));
+        const result = await runWithRequestOrigin(origin, async () => {
+          if (!deferUserRead) return handler.call(this, request, reply);
+          try {
+            if (request.validationError) throw request.validationError;
+            return await handler.call(this, request, reply);
+          } catch (error) {
+            // Authentication left the token's user to the operation: whatever else failed, a gone user is
+            // answered as authentication would have answered it, before validation (docs/protocol/overview.md §2).
+            await requestAuth.confirmUnreadUser(request.auth);
+            throw error;
+          }
+        });
         if (result === reply) return reply;
         reply.status(route.successStatus);
         if (route.successContentType && route.successContentType !== 'application/json') {
@@ -77,8 +91,8 @@ export function registerOperations(
   }
 }
 
-async function authenticate(request: FastifyRequest, route: RouteDefinition, requestAuth: RequestAuthenticator) {
-  const auth = await requestAuth.resolve(readAuthHeaders(request.headers));
+async function authenticate(request: FastifyRequest, route: RouteDefinition, requestAuth: RequestAuthenticator, deferUserRead: boolean) {
+  const auth = await requestAuth.resolve(readAuthHeaders(request.headers), { deferUserRead });
   // A scoped admin key (the webhook portal's token) is no key at all outside its paths.
   if (auth?.scopedTo && !auth.scopedTo.some((prefix) => route.specPath.startsWith(prefix))) {
     throw new InvalidSuperSecretAdminKeyError({ project_id: auth.project.id });
@@ -88,15 +102,17 @@ async function authenticate(request: FastifyRequest, route: RouteDefinition, req
   if (!route.accessTypes.includes(auth.accessType)) {
     throw new InsufficientAccessTypeError({ actual_access_type: auth.accessType, allowed_access_types: [...route.accessTypes] });
   }
-  if (!auth.user && route.user === 'required') throw new UserAuthenticationRequiredError();
-  if (!auth.user && route.user === 'me') throw new CannotGetOwnUserWithoutUserError();
+  const hasUser = Boolean(auth.user ?? auth.unreadUser);
+  if (!hasUser && route.user === 'required') throw new UserAuthenticationRequiredError();
+  if (!hasUser && route.user === 'me') throw new CannotGetOwnUserWithoutUserError();
   return auth;
 }
 
 /** The audit log's actor of an authenticated request (an operation may name a more precise one, a SCIM directory). */
 function actorOf(auth: RequestAuth | null | undefined): RequestActor {
   if (!auth) return { type: 'anonymous', id: null };
-  if (auth.user) return { type: 'user', id: auth.user.claims.sub };
+  const claims = auth.user?.claims ?? auth.unreadUser;
+  if (claims) return { type: 'user', id: claims.sub };
   if (auth.accessType === 'admin') return { type: 'admin', id: auth.adminUserId ?? null };
   if (auth.accessType === 'server') return { type: 'server', id: null };
   return { type: 'anonymous', id: null };

@@ -22,7 +22,9 @@ export async function lockCustomer(trx: DbHandle, projectId: ProjectId, customer
  * What an item's quantity is read from, in one round trip: the customer's manual changes of the item
  * that count at `now` (the running total of those that never expire plus the unexpired ones that
  * do) and the customer's products, oldest first (as `listCustomerProductRows`). The read of every
- * get-item; it does not grow with the ledger's entries that never expire.
+ * get-item; it does not grow with the ledger's entries that never expire. With `confirmUserId`, the
+ * same statement says whether that user of the project exists (`userExists`): get-item confirms an
+ * access token's user there instead of authentication reading it first.
  */
 export async function readItemState(
   db: DbHandle,
@@ -30,9 +32,14 @@ export async function readItemState(
   customer: CustomerRef,
   itemId: string,
   now: Date,
-): Promise<ItemState> {
-  const { rows } = await sql<CustomerProductRow & { gatehouse_manual_total: string | null }>`
-    select
+  confirmUserId?: string,
+): Promise<ItemState & { userExists?: boolean }> {
+  const userExists =
+    confirmUserId === undefined
+      ? sql``
+      : sql`exists(select 1 from project_user u where u.project_id = ${projectId} and u.id = ${confirmUserId}) as gatehouse_user_exists,`;
+  const { rows } = await sql<CustomerProductRow & { gatehouse_manual_total: string | null; gatehouse_user_exists?: boolean }>`
+    select ${userExists}
       coalesce((select t.total from payment_item_total t
           where t.project_id = ${projectId} and t.customer_type = ${customer.type} and t.customer_id = ${customer.id}
             and t.item_id = ${itemId}), 0)
@@ -45,8 +52,10 @@ export async function readItemState(
       on p.project_id = ${projectId} and p.customer_type = ${customer.type} and p.customer_id = ${customer.id}
     order by p.created_at, p.id`.execute(kyselyOf(db));
   const manual = Number(rows[0]?.gatehouse_manual_total ?? 0);
-  const products = rows.filter((row) => row.id !== null).map(({ gatehouse_manual_total: _, ...row }) => row as CustomerProductRow);
-  return { manual, products };
+  const products = rows
+    .filter((row) => row.id !== null)
+    .map(({ gatehouse_manual_total: _, gatehouse_user_exists: __, ...row }) => row as CustomerProductRow);
+  return confirmUserId === undefined ? { manual, products } : { manual, products, userExists: rows[0]?.gatehouse_user_exists === true };
 }
 
 /** The customer's product rows as of one moment, and the stamp `applyItemChange` compares (see migration 0035). */

@@ -100,6 +100,27 @@ describe('GET /payments/items/{customer_type}/{customer_id}/{item_id}', () => {
     expectPlain(await call('GET', itemUrl('team', team.id, 'seats'), other.client), 403);
     expectPlain(await call('GET', itemUrl('team', 'not-a-uuid', 'seats'), other.client), 403);
   });
+
+  it("reads a signed-in user's own item in one statement, and still refuses the token once the user is deleted", async () => {
+    const reader = await newUser();
+    const { users } = env.context.services;
+    // Authentication's user read went through users.find; the item's statement now confirms the user instead.
+    const userReads = vi.spyOn(users, 'find');
+    try {
+      const own = await call('GET', itemUrl('user', reader.id, 'credits'), reader.client);
+      expect(own.body).toEqual({ id: 'credits', display_name: 'Credits', quantity: 5 });
+      expect(userReads).not.toHaveBeenCalled();
+    } finally {
+      userReads.mockRestore();
+    }
+    const team = await env.context.services.teams.create(env.project.project, { display_name: 'Readers' }, reader.id);
+    await users.delete(env.project.project, reader.id);
+    expectError(await call('GET', itemUrl('user', reader.id, 'credits'), reader.client), 401, 'UNPARSABLE_ACCESS_TOKEN');
+    expectError(await call('GET', itemUrl('team', team.id, 'seats'), reader.client), 401, 'UNPARSABLE_ACCESS_TOKEN');
+    // With server access too, a deleted user's token does not authenticate.
+    const serverWithToken = { ...server(), 'x-stack-access-token': reader.client['x-stack-access-token'] as string };
+    expectError(await call('GET', itemUrl('user', user.id, 'credits'), serverWithToken), 401, 'UNPARSABLE_ACCESS_TOKEN');
+  });
 });
 
 describe('POST /payments/items/{customer_type}/{customer_id}/{item_id}/update-quantity', () => {

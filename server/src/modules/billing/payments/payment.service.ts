@@ -12,7 +12,7 @@ import {
 import { type DbHandle, inTransaction } from '../../../db/handle.ts';
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import { TtlCache } from '../../../lib/ttl-cache.ts';
-import type { RequestAuth } from '../../../request-context/request-auth.ts';
+import { type RequestAuth, tokenUserGoneError } from '../../../request-context/request-auth.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { EventLog, EventPayload } from '../../platform/events/index.ts';
 import type { TeamService } from '../../organisations/teams/index.ts';
@@ -71,11 +71,19 @@ export class PaymentService {
    */
   async assertAccess(auth: RequestAuth, customer: Customer): Promise<void> {
     if (auth.accessType !== 'client') return;
-    const user = auth.user?.record;
+    // A token's user not read yet (`readsTokenUser`) addressing itself: the operation's statement confirms it exists.
+    if (!auth.user && auth.unreadUser && customer.type === 'user' && customer.id === auth.unreadUser.sub) return;
+    const user = auth.user?.record ?? (auth.unreadUser && (await this.tokenUser(auth.project, auth.unreadUser.sub)));
     if (!user) throw new UserAuthenticationRequiredError();
     if (customer.type === 'user' && customer.id === user.id) return;
     if (customer.type === 'team' && isUuid(customer.id) && (await this.teams.isMember(auth.project.id, customer.id, user.id))) return;
     throw new PlainHttpError(403, `Client access may only address the signed-in user and the teams it belongs to.`);
+  }
+
+  private async tokenUser(project: Project, userId: string) {
+    const user = await this.users.find(project.id, userId);
+    if (!user) throw tokenUserGoneError();
+    return user;
   }
 
   /** Whether the user or team exists (custom customers are the project's own ids: always). */
@@ -132,15 +140,17 @@ export class PaymentService {
   }
 
   /** `knownToExist`: the caller checked the customer already (client access reaches only the signed-in user and its teams). */
-  async getItem(project: Project, customer: Customer, itemId: string, options: { knownToExist?: boolean } = {}) {
+  /**
+   * `confirmTokenUser`: the id of an access token's user that authentication did not read (the
+   * caller itself as the customer): confirmed in the item's statement, `tokenUserGoneError` when gone.
+   */
+  async getItem(project: Project, customer: Customer, itemId: string, options: { knownToExist?: boolean; confirmTokenUser?: string } = {}) {
     const item = this.itemOf(project, customer, itemId);
     if (!options.knownToExist) await this.assertCustomerExists(project, customer);
     const now = new Date();
-    return {
-      id: item.id,
-      display_name: item.displayName,
-      quantity: this.quantityOf(project, customer, itemId, await readItemState(this.db, project.id, customer, itemId, now), now),
-    };
+    const state = await readItemState(this.db, project.id, customer, itemId, now, options.confirmTokenUser);
+    if (state.userExists === false) throw tokenUserGoneError();
+    return { id: item.id, display_name: item.displayName, quantity: this.quantityOf(project, customer, itemId, state, now) };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { authOf } from '../../../request-context/auth-of.ts';
 import type { RequestAuth } from '../../../request-context/request-auth.ts';
-import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
+import { type OperationHandlers, type OperationRequest, readsTokenUser } from '../../../routing/operation-handlers.ts';
 import type { CustomerType } from './catalogue.ts';
 import type { Customer, PaymentService } from './payment.service.ts';
 import type { Audience } from './payment-views.ts';
@@ -28,11 +28,15 @@ export function paymentHandlers(services: {
   };
 
   return {
-    getCustomerItem: async (request) => {
+    // A signed-in user reading its own item: its existence is confirmed in the item's statement (one round trip).
+    getCustomerItem: readsTokenUser(async (request: OperationRequest<'getCustomerItem'>) => {
       const auth = authOf(request);
       const customer = await customerOf(auth, request.params);
-      return payments.getItem(auth.project, customer, request.params.item_id, { knownToExist: auth.accessType === 'client' });
-    },
+      return payments.getItem(auth.project, customer, request.params.item_id, {
+        knownToExist: auth.accessType === 'client',
+        confirmTokenUser: auth.user ? undefined : auth.unreadUser?.sub,
+      });
+    }),
 
     updateCustomerItemQuantity: async (request) => {
       const auth = authOf(request);

@@ -3,6 +3,8 @@ import type { Project } from '../../../tenancy/project.ts';
 import type { DbHandle } from '../../../db/handle.ts';
 import type { EmailContentService } from './email-content.service.ts';
 import { headerText } from './email-kinds.ts';
+import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
+import { openBatchVariables } from './email-outbox-sealing.ts';
 import { type ClaimedEmail, findEmailSendBatch } from './email-outbox.repository.ts';
 import type { EmailSendBatchRow } from './email-outbox.table.ts';
 import { fillIn, holesOf, type Recipient, type RenderedEmail } from './recipient-holes.ts';
@@ -10,7 +12,7 @@ import { signUnsubscribeCode } from './unsubscribe-code.ts';
 
 export type ProjectForEmail = Pick<Project, 'id' | 'display_name' | 'config'>;
 
-const transactionalCategoryId = '7bb82d33-2f54-4a3d-9d23-82739e0d66ef';
+export const transactionalCategoryId = '7bb82d33-2f54-4a3d-9d23-82739e0d66ef';
 const maxCachedBatches = 32;
 const maxPreparedShapes = 64;
 
@@ -30,13 +32,15 @@ export class BatchRendering {
     private readonly db: DbHandle,
     private readonly content: EmailContentService,
     private readonly unsubscribe: { publicUrl: string; serverSecret: Buffer } | undefined,
+    private readonly cipher: AtRestCipher | undefined,
   ) {}
 
   /** The batch's sources (cached: a batch never changes), undefined when it is gone. */
   async batch(projectId: ProjectId, id: string): Promise<EmailSendBatchRow | undefined> {
     const cached = this.batches.get(id);
     if (cached) return cached;
-    const batch = await findEmailSendBatch(this.db, projectId, id);
+    const stored = await findEmailSendBatch(this.db, projectId, id);
+    const batch = stored && { ...stored, variables: openBatchVariables(this.cipher, stored.variables) };
     if (batch) {
       if (this.batches.size >= maxCachedBatches) this.batches.delete(this.batches.keys().next().value as string);
       this.batches.set(id, batch);

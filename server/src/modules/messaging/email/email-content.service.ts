@@ -25,6 +25,7 @@ import {
   type RenderedEmail,
 } from './rendering/email-renderer.ts';
 import { isUuid } from '../../../lib/uuid.ts';
+import { builtInSubject, systemEmailFallback } from './system-email-fallback.ts';
 
 export type { EmailDraftView } from './email-draft.service.ts';
 export type { EmailTemplateView, ThemeChoice } from './email-content.types.ts';
@@ -247,11 +248,8 @@ export class EmailContentService {
       return { rendered: { ...rendered, subject: rendered.subject ?? builtInSubject(kind, project) } };
     } catch (error) {
       if (!(error instanceof EmailSourceError)) throw error;
-      const rendered = await this.renderer.render({
-        templateSource: builtIn,
-        themeSource: builtInThemes[lightThemeId]!.tsxSource,
-        props,
-      });
+      const fallback = systemEmailFallback(kind, language, project);
+      const rendered = await this.renderer.render({ templateSource: fallback.templateSource, themeSource: fallback.themeSource, props });
       return { rendered: { ...rendered, subject: rendered.subject ?? builtInSubject(kind, project) }, fallbackReason: error.message };
     }
   }
@@ -304,10 +302,6 @@ export class EmailContentService {
   private async writeConfig(project: ProjectLike, entries: Record<string, unknown>): Promise<void> {
     await this.projects.update(project.id, { configOverride: mergeOverride(project.config_override, entries) });
   }
-}
-
-function builtInSubject(kind: SystemEmailKind, project: ProjectLike): string {
-  return `${builtInTemplates[systemTemplateIds[kind]]!.displayName} (${project.display_name})`;
 }
 
 function lowerKeys<T>(record: Record<string, T>): Record<string, T> {

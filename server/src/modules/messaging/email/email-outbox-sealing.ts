@@ -97,3 +97,21 @@ export async function resealOutboxContent(
   }
   return { sealed, unopenable: rows.length - sealed };
 }
+
+const variablesPlace = 'email_send_batch.variables';
+const sealedKey = '$sealed';
+
+/**
+ * A batch's variables as stored: sealed when they carry a secret (a queued system email's link
+ * and code), as given otherwise (send-email's, which the owner wrote).
+ */
+export function sealBatchVariables(cipher: AtRestCipher | undefined, variables: Record<string, unknown>): unknown {
+  return cipher ? { [sealedKey]: cipher.seal(JSON.stringify(variables), variablesPlace) } : variables;
+}
+
+/** The variables of a stored batch (opened when sealed). */
+export function openBatchVariables(cipher: AtRestCipher | undefined, stored: unknown): Record<string, unknown> {
+  const sealed = stored && typeof stored === 'object' ? (stored as Record<string, unknown>)[sealedKey] : undefined;
+  if (!cipher || typeof sealed !== 'string' || Object.keys(stored as object).length !== 1) return stored as Record<string, unknown>;
+  return JSON.parse(cipher.open(sealed, variablesPlace)) as Record<string, unknown>;
+}

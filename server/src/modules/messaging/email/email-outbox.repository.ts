@@ -161,16 +161,23 @@ export async function updateUnsentEmailOutbox(
     .executeTakeFirst();
 }
 
-/** Sent emails of the project per window (delivery-info). */
-export async function countSentEmails(db: DbHandle, projectId: ProjectId, since: Date): Promise<number> {
+/** Sent emails of the project since each of the given times (delivery-info), in one statement. */
+export async function countSentEmailsSince<K extends string>(
+  db: DbHandle,
+  projectId: ProjectId,
+  since: Record<K, Date>,
+): Promise<Record<K, number>> {
+  const names = Object.keys(since) as K[];
+  const earliest = new Date(Math.min(...names.map((name) => since[name].getTime())));
   const row = await kyselyOf(db)
     .selectFrom('email_outbox')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .select((eb) => names.map((name, index) => eb.fn.countAll<string>().filterWhere('sent_at', '>=', since[name]).as(`c${index}`)))
     .where('project_id', '=', projectId)
     .where('status', '=', 'sent')
-    .where('sent_at', '>=', since)
+    .where('sent_at', '>=', earliest)
     .executeTakeFirstOrThrow();
-  return Number(row.count);
+  const counts = row as Record<string, string>;
+  return Object.fromEntries(names.map((name, index) => [name, Number(counts[`c${index}`])])) as Record<K, number>;
 }
 
 /** Emails queued or being sent, in every project (the metrics' queue depth). */

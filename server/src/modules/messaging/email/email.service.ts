@@ -8,13 +8,20 @@ import type { HostResolver } from '../../../lib/outbound/outbound-target.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import { isSupportedLanguage, projectLanguageOf } from '../../../tenancy/project-language.ts';
-import { BatchRendering, type ProjectForEmail } from './batch-rendering.ts';
+import { BatchRendering, type ProjectForEmail, transactionalCategoryId } from './batch-rendering.ts';
 import type { EmailContentService } from './email-content.service.ts';
 import type { EmailDeliverySettings } from './email-delivery-settings.ts';
 import { type EmailKind, headerText, type OutgoingEmail, templateOf } from './email-kinds.ts';
-import { countSentEmails, countUnsentEmailsAcrossProjects, insertEmailSendBatch, type OutboxFilter } from './email-outbox.repository.ts';
+import {
+  countSentEmailsSince,
+  countUnsentEmailsAcrossProjects,
+  insertEmailSendBatch,
+  type OutboxFilter,
+} from './email-outbox.repository.ts';
 import type { EmailOutboxRow } from './email-outbox.table.ts';
-import { type OutboxStore, sealedOutbox } from './email-outbox-sealing.ts';
+import { type OutboxStore, sealBatchVariables, sealedOutbox } from './email-outbox-sealing.ts';
+import { EmailSourceError } from './rendering/email-renderer.ts';
+import { systemEmailFallback } from './system-email-fallback.ts';
 import { type EmailLog, noServerReason, OutboxDelivery } from './outbox-delivery.ts';
 import { connectableSmtp, smtpFailureText } from './smtp-guard.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
@@ -55,7 +62,7 @@ export class EmailService {
     },
   ) {
     this.outbox = sealedOutbox(options.cipher);
-    this.worker = new OutboxDelivery(db, this.outbox, new BatchRendering(db, content, options.unsubscribe), options);
+    this.worker = new OutboxDelivery(db, this.outbox, new BatchRendering(db, content, options.unsubscribe, options.cipher), options);
   }
 
   /** Emails queued or being sent, in every project (metrics). */
@@ -79,7 +86,20 @@ export class EmailService {
     const template = templateOf[email.kind](email.variables);
     const user = { ...(email.user ?? { display_name: null }), primary_email: email.to };
     const language = isSupportedLanguage(email.language) ? email.language : projectLanguageOf(project.config);
-    const { rendered, fallbackReason } = await this.content.renderSystemEmail(project, template.kind, template.variables, user, language);
+    let result: Awaited<ReturnType<EmailContentService['renderSystemEmail']>>;
+    try {
+      result = await this.content.renderSystemEmail(project, template.kind, template.variables, user, language);
+    } catch (error) {
+      if (!(error instanceof EmailSourceError)) throw error;
+      // Not even the built-in fallback rendered in time (a loaded machine): the worker renders it later.
+      this.options.log('email not rendered in time, queued for the worker', {
+        projectId: project.id,
+        kind: email.kind,
+        error: error.message,
+      });
+      return this.queueUnrendered(project, email, systemEmailFallback(template.kind, language, project), template.variables);
+    }
+    const { rendered, fallbackReason } = result;
     if (fallbackReason)
       this.options.log('email template failed, sent the built-in one', { projectId: project.id, kind: email.kind, error: fallbackReason });
     return this.deliver(project, { to: email.to, kind: email.kind, subject: rendered.subject, html: rendered.html, text: rendered.text });
@@ -114,6 +134,41 @@ export class EmailService {
     if (!settings) return { outboxId: row.id, delivered: false };
     const delivered = await this.worker.attempt(project, settings, { ...row, attempts: 1 }, { subject, html, text });
     return { outboxId: row.id, delivered };
+  }
+
+  /** A system email queued with its fallback sources (its variables sealed), rendered and sent by the worker. */
+  private async queueUnrendered<K extends EmailKind>(
+    project: ProjectForEmail,
+    email: OutgoingEmail<K>,
+    sources: ReturnType<typeof systemEmailFallback>,
+    variables: Record<string, unknown>,
+  ): Promise<{ outboxId: string; delivered: boolean }> {
+    const batchId = randomUUID();
+    await insertEmailSendBatch(this.db, project.id, {
+      id: batchId,
+      template_source: sources.templateSource,
+      theme_source: sources.themeSource,
+      variables: sealBatchVariables(this.options.cipher, variables),
+      subject: null,
+      fallback_subject: sources.fallbackSubject,
+      notification_category_id: transactionalCategoryId,
+    });
+    const row = await this.outbox.insertEmailOutbox(this.db, {
+      id: randomUUID(),
+      project_id: project.id,
+      to_address: email.to,
+      kind: email.kind,
+      subject: '',
+      html: '',
+      text: '',
+      sent_at: null,
+      error: null,
+      status: 'queued',
+      batch_id: batchId,
+      user_id: email.user?.id ?? null,
+    });
+    this.worker.kick();
+    return { outboxId: row.id, delivered: false };
   }
 
   /** An email not sent on purpose, kept in the outbox with the reason. */
@@ -168,8 +223,9 @@ export class EmailService {
     return this.outbox.findEmailOutbox(this.db, projectId, id);
   }
 
-  async countSent(projectId: ProjectId, since: Date): Promise<number> {
-    return countSentEmails(this.db, projectId, since);
+  /** Sent emails since each of the given times, counted in one statement. */
+  countSentSince<K extends string>(projectId: ProjectId, since: Record<K, Date>): Promise<Record<K, number>> {
+    return countSentEmailsSince(this.db, projectId, since);
   }
 
   async listAttempted(projectId: ProjectId, limit: number): Promise<EmailOutboxRow[]> {

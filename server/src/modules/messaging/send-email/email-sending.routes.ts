@@ -104,20 +104,19 @@ export function emailSendingHandlers(services: {
     getEmailDeliveryInfo: async (request) => {
       const projectId = authOf(request).project.id;
       const now = Date.now();
-      const window = async (millis: number) => ({
-        sent: await services.email.countSent(projectId, new Date(now - millis)),
-        bounced: 0,
-        marked_as_spam: 0,
+      const since = (millis: number) => new Date(now - millis);
+      const sent = await services.email.countSentSince(projectId, {
+        hour: since(windows.hour),
+        day: since(windows.day),
+        week: since(windows.week),
+        month: since(windows.month),
+        minute: since(60_000),
       });
+      const window = (count: number) => ({ sent: count, bounced: 0, marked_as_spam: 0 });
       return {
-        stats: {
-          hour: await window(windows.hour),
-          day: await window(windows.day),
-          week: await window(windows.week),
-          month: await window(windows.month),
-        },
+        stats: { hour: window(sent.hour), day: window(sent.day), week: window(sent.week), month: window(sent.month) },
         capacity: {
-          rate_per_second: (await services.email.countSent(projectId, new Date(now - 60_000))) / 60,
+          rate_per_second: sent.minute / 60,
           boost_multiplier: 1,
           penalty_factor: 1,
           is_boost_active: false,
