@@ -25,6 +25,8 @@ import { SsoConnectionNotFoundError } from './errors/sso-connection-not-found-er
 import { SsoConnectionConfigInvalidError } from './errors/sso-connection-config-invalid-error.ts';
 import { SsoResponseInvalidError } from './errors/sso-response-invalid-error.ts';
 import { TeamDomainNotFoundError } from './errors/team-domain-not-found-error.ts';
+import { OidcProviderConfigInvalidError } from './errors/oidc-provider-config-invalid-error.ts';
+import { OidcProviderResponseInvalidError } from './errors/oidc-provider-response-invalid-error.ts';
 import { TeamDomainAlreadyVerifiedError } from './errors/team-domain-already-verified-error.ts';
 import { TeamDomainVerificationFailedError } from './errors/team-domain-verification-failed-error.ts';
 import { ProjectKeyWithoutAccessTypeError } from './errors/project-key-without-access-type-error.ts';
@@ -212,6 +214,8 @@ export const knownErrorClasses = {
   SSO_CONNECTION_CONFIG_INVALID: SsoConnectionConfigInvalidError,
   SSO_RESPONSE_INVALID: SsoResponseInvalidError,
   TEAM_DOMAIN_NOT_FOUND: TeamDomainNotFoundError,
+  OIDC_PROVIDER_CONFIG_INVALID: OidcProviderConfigInvalidError,
+  OIDC_PROVIDER_RESPONSE_INVALID: OidcProviderResponseInvalidError,
   TEAM_DOMAIN_ALREADY_VERIFIED: TeamDomainAlreadyVerifiedError,
   TEAM_DOMAIN_VERIFICATION_FAILED: TeamDomainVerificationFailedError,
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: ProjectKeyWithoutAccessTypeError,
