@@ -13,7 +13,21 @@ let oidc: Awaited<ReturnType<typeof startOidcIdp>>;
 beforeAll(async () => {
   oidc = await startOidcIdp();
 }, 60_000);
-const env = withDemoInChromium({ 'auth.allowSignUp': true });
+const provider = () => ({
+  type: 'oidc',
+  issuer: oidc.issuer,
+  displayName: 'Initech Workforce',
+  clientId: 'byo-demo',
+  clientSecret: 'byo-demo-secret',
+  allowSignIn: true,
+});
+// Read when the platform starts (after the provider above): its issuer is known only then.
+const env = withDemoInChromium({
+  'auth.allowSignUp': true,
+  get 'auth.oauth.providers.oidc-initech'() {
+    return provider();
+  },
+});
 afterAll(async () => {
   await oidc?.close();
 });
@@ -26,25 +40,9 @@ describe("a project's own OpenID provider in Chromium", () => {
       clientSecret: 'byo-demo-secret',
       redirectUri: `${env.platform.url}/api/v1/auth/oauth/callback/oidc-initech`,
     });
-    // Saved as the project owner would, through the config API (the issuer's discovery is checked then).
-    const saved = await env.platform.context.request({
-      method: 'PATCH',
-      url: '/api/v1/internal/config/override/project',
-      headers: env.platform.project.headers.admin,
-      payload: {
-        config_override_string: JSON.stringify({
-          'auth.oauth.providers.oidc-initech': {
-            type: 'oidc',
-            issuer: oidc.issuer,
-            displayName: 'Initech Workforce',
-            clientId: 'byo-demo',
-            clientSecret: 'byo-demo-secret',
-            allowSignIn: true,
-          },
-        }),
-      },
-    });
-    expect(saved.status, saved.text).toBe(200);
+    // The project's config is checked as saving checks it (the save path itself: byo-oidc-provider.test.ts).
+    const current = await env.platform.context.request({ url: '/api/v1/projects/current', headers: env.platform.project.headers.client });
+    expect(current.body.config.oidc_providers).toEqual([{ id: 'oidc-initech', display_name: 'Initech Workforce' }]);
 
     const email = `lumbergh-${randomUUID().slice(0, 8)}@initech.test`;
     const page = await env.browser.newPage();

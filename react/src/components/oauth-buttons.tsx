@@ -30,7 +30,13 @@ export const providerName = (provider: string) => providerNames[provider] ?? pro
  * OpenID provider (`oidc_providers`) is a button like the others, labelled with its display name.
  * With the page's bot challenge, its widget is shown here and each click carries its token.
  */
-export function OAuthButtons({ providers, botChallenge }: { providers: Array<{ id: string; display_name?: string }>; botChallenge?: BotChallenge }) {
+export function OAuthButtons({
+  providers,
+  botChallenge,
+}: {
+  providers: Array<{ id: string; display_name?: string }>;
+  botChallenge?: BotChallenge;
+}) {
   const gatehouse = useGatehouse();
   const { t } = useTranslation();
   const [error, setError] = useState<unknown>(null);
