@@ -30,6 +30,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Data vault', link: '/guide/data-vault' },
       { text: 'Teams and permissions', link: '/guide/teams-permissions' },
       { text: 'Sign-up protection', link: '/guide/sign-up-protection' },
+      { text: 'Your own OpenID provider', link: '/guide/own-openid-provider' },
       { text: 'Enterprise SSO and domains', link: '/guide/enterprise-sso' },
       { text: 'Self-serve SSO setup', link: '/guide/sso-self-serve-setup' },
       { text: 'Enterprise set-up in the dashboard', link: '/guide/enterprise-dashboard' },

@@ -6837,6 +6837,14 @@ export interface components {
         ProjectId: string;
         /** @enum {string} */
         OAuthProviderType: "google" | "github" | "microsoft" | "spotify" | "facebook" | "discord" | "gitlab" | "bitbucket" | "linkedin" | "apple" | "x" | "twitch";
+        /** @description Gatehouse's own (Stack has no generic OpenID provider): the key of a project's own OpenID Connect provider, `auth.oauth.providers.oidc-<slug>` with `type: oidc`. It is the provider id of the authorize and callback URLs and, for a linked account, its `type` (each such provider is a type of its own). */
+        OidcProviderConfigId: string;
+        /** @description Gatehouse's own. A project's own OpenID Connect provider users may sign in with, as the sign-in page shows it. */
+        ClientOidcProvider: {
+            id: components["schemas"]["OidcProviderConfigId"];
+            /** @description The button's label (`displayName` of the provider's config). */
+            display_name: string;
+        };
         RestrictedReason: {
             /** @enum {string} */
             type: "anonymous" | "email_not_verified" | "restricted_by_administrator";
@@ -6864,9 +6872,12 @@ export interface components {
             email_first?: boolean;
             /** @description Gatehouse's own (not in Stack's shape), present only when the project's `project.defaultLanguage` is set: the language of the UI when neither the provider's `lang` prop nor the browser's languages name one it has. */
             default_language?: components["schemas"]["Language"];
+            /** @description The built-in providers users may sign in with (Stack's 12 types; a project's own OpenID providers are in `oidc_providers`). */
             enabled_oauth_providers: {
                 id: components["schemas"]["OAuthProviderType"];
             }[];
+            /** @description Gatehouse's own (not in Stack's shape), present only when the project has one: its own OpenID Connect providers users may sign in with (`type: oidc` under `auth.oauth.providers`), in config order. */
+            oidc_providers?: components["schemas"]["ClientOidcProvider"][];
             domains: components["schemas"]["TrustedDomain"][];
         };
         /**
@@ -9217,7 +9228,8 @@ export interface components {
             /** Format: uuid */
             user_id: string;
             provider_config_id: string;
-            type: components["schemas"]["OAuthProviderType"];
+            /** @description The provider's type; for a project's own OpenID provider (Gatehouse's own), its config id `oidc-<slug>`. */
+            type: components["schemas"]["OAuthProviderType"] | components["schemas"]["OidcProviderConfigId"];
             /** @description The provider account's email, when the provider told it. */
             email?: string;
             /** @description Signs the user in; at most one linked account per provider type. */
@@ -9231,7 +9243,8 @@ export interface components {
             /** Format: uuid */
             user_id: string;
             provider_config_id: string;
-            type: components["schemas"]["OAuthProviderType"];
+            /** @description The provider's type; for a project's own OpenID provider (Gatehouse's own), its config id `oidc-<slug>`. */
+            type: components["schemas"]["OAuthProviderType"] | components["schemas"]["OidcProviderConfigId"];
             email?: string;
             allow_sign_in: boolean;
             allow_connected_accounts: boolean;
@@ -9246,7 +9259,7 @@ export interface components {
             is_paginated: false;
         };
         /** @description What the callback answers (or redirects to the flow's error URL) when the provider or the project refuses. */
-        OAuthCallbackErrors400: components["schemas"]["OauthProviderAccessDeniedError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["BotChallengeFailedError"];
+        OAuthCallbackErrors400: components["schemas"]["OauthProviderAccessDeniedError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["BotChallengeFailedError"] | components["schemas"]["OidcProviderResponseInvalidError"];
         /** @description Why no provider access token can be handed out. */
         ConnectedAccountErrors400: components["schemas"]["OauthConnectionNotConnectedToUserError"] | components["schemas"]["OauthConnectionDoesNotHaveRequiredScopeError"] | components["schemas"]["OauthAccessTokenNotAvailableError"] | components["schemas"]["OauthAccessTokenNotAvailableWithSharedOauthKeysError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"];
         /** @description Missing or malformed authentication headers, an unreadable body, or a request that does not match the operation. */
@@ -9414,6 +9427,26 @@ export interface components {
             error: string;
             details: {
                 domain_id: string;
+            };
+        };
+        /** @description A project's own OpenID provider cannot be used. When the config is saved: its key is not `oidc-` followed by 1 to 40 lowercase letters, digits or hyphens; the issuer is not an http(s) URL; the display name, client id or secret is missing; the issuer's discovery document cannot be read, or the issuer is not an allowed address (outbound guard: loopback only when the project allows localhost, never private ranges). At authorize: the same discovery failed (the issuer went away, or the project no longer allows its address). `reason` says which; nothing was saved and nobody was sent on. */
+        OidcProviderConfigInvalidError: {
+            /** @constant */
+            code: "OIDC_PROVIDER_CONFIG_INVALID";
+            error: string;
+            details: {
+                provider_config_id: string;
+                reason: string;
+            };
+        };
+        /** @description The answer of a project's own OpenID provider was refused at the callback and nobody was signed in: the provider refused the code, or its ID token failed the checks (signature by the issuer's published keys, issuer, audience, expiry, the nonce of this sign-in). `reason` is the check that failed. */
+        OidcProviderResponseInvalidError: {
+            /** @constant */
+            code: "OIDC_PROVIDER_RESPONSE_INVALID";
+            error: string;
+            details: {
+                provider_config_id: string;
+                reason: string;
             };
         };
         /** @description Another team of the project has verified this domain; a domain belongs to one team. */
@@ -11106,6 +11139,28 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["TeamDomainNotFoundError"];
+            };
+        };
+        /** @description The project's OpenID provider settings are not valid. */
+        OIDC_PROVIDER_CONFIG_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OidcProviderConfigInvalidError"];
+            };
+        };
+        /** @description The OpenID provider's answer was refused. */
+        OIDC_PROVIDER_RESPONSE_INVALID: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OidcProviderResponseInvalidError"];
             };
         };
         /** @description This domain is already verified by another team. */
@@ -13159,13 +13214,13 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED), an invalid custom claims template (CUSTOM_CLAIMS_TEMPLATE_INVALID), or a production-mode project's domains (PROJECT_CHANGE_REFUSED). */
+        /** @description Bad request, an invalid config (plain text, the messages of updateProjectConfigOverride), a sign-up rule whose condition is not a valid CEL expression (SIGN_UP_RULE_CONDITION_INVALID, with its position), a default language Gatehouse does not ship (LANGUAGE_NOT_SUPPORTED), an invalid custom claims template (CUSTOM_CLAIMS_TEMPLATE_INVALID), or a production-mode project's domains (PROJECT_CHANGE_REFUSED); a project's own OpenID provider that cannot be used (OIDC_PROVIDER_CONFIG_INVALID, Gatehouse's own). */
         ConfigSave400: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["CustomClaimsTemplateInvalidError"] | components["schemas"]["LanguageNotSupportedError"] | components["schemas"]["ProjectChangeRefusedError"];
+                "application/json": components["schemas"]["RequiredAuthErrors400"] | components["schemas"]["SignUpRuleConditionInvalidError"] | components["schemas"]["OidcProviderConfigInvalidError"] | components["schemas"]["CustomClaimsTemplateInvalidError"] | components["schemas"]["LanguageNotSupportedError"] | components["schemas"]["ProjectChangeRefusedError"];
                 "text/plain": string;
             };
         };
@@ -14268,7 +14323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SchemaError"] | components["schemas"]["InvalidOauthClientIdOrSecretError"] | components["schemas"]["InvalidScopeError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["InvalidSharedOauthProviderIdError"] | components["schemas"]["InvalidStandardOauthProviderIdError"] | components["schemas"]["OauthExtraScopeNotAvailableWithSharedOauthKeysError"] | components["schemas"]["RedirectUrlNotWhitelistedError"];
+                    "application/json": components["schemas"]["SchemaError"] | components["schemas"]["InvalidOauthClientIdOrSecretError"] | components["schemas"]["InvalidScopeError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["InvalidSharedOauthProviderIdError"] | components["schemas"]["InvalidStandardOauthProviderIdError"] | components["schemas"]["OauthExtraScopeNotAvailableWithSharedOauthKeysError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["OidcProviderConfigInvalidError"];
                     "text/plain": string;
                 };
             };

@@ -26,6 +26,8 @@ import { SsoConnectionConfigInvalidError } from './errors/sso-connection-config-
 import { SsoIdpMetadataUnavailableError } from './errors/sso-idp-metadata-unavailable-error.ts';
 import { SsoResponseInvalidError } from './errors/sso-response-invalid-error.ts';
 import { TeamDomainNotFoundError } from './errors/team-domain-not-found-error.ts';
+import { OidcProviderConfigInvalidError } from './errors/oidc-provider-config-invalid-error.ts';
+import { OidcProviderResponseInvalidError } from './errors/oidc-provider-response-invalid-error.ts';
 import { TeamDomainAlreadyVerifiedError } from './errors/team-domain-already-verified-error.ts';
 import { TeamDomainVerificationFailedError } from './errors/team-domain-verification-failed-error.ts';
 import { ProjectKeyWithoutAccessTypeError } from './errors/project-key-without-access-type-error.ts';
@@ -214,6 +216,8 @@ export const knownErrorClasses = {
   SSO_IDP_METADATA_UNAVAILABLE: SsoIdpMetadataUnavailableError,
   SSO_RESPONSE_INVALID: SsoResponseInvalidError,
   TEAM_DOMAIN_NOT_FOUND: TeamDomainNotFoundError,
+  OIDC_PROVIDER_CONFIG_INVALID: OidcProviderConfigInvalidError,
+  OIDC_PROVIDER_RESPONSE_INVALID: OidcProviderResponseInvalidError,
   TEAM_DOMAIN_ALREADY_VERIFIED: TeamDomainAlreadyVerifiedError,
   TEAM_DOMAIN_VERIFICATION_FAILED: TeamDomainVerificationFailedError,
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: ProjectKeyWithoutAccessTypeError,

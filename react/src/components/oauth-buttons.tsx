@@ -26,19 +26,26 @@ const startOAuth = async (gatehouse: Gatehouse, provider: string, botChallenge: 
 export const providerName = (provider: string) => providerNames[provider] ?? provider;
 
 /**
- * One button per OAuth provider the project enabled; nothing when there are none. With the page's
- * bot challenge, its widget is shown here and each click carries its token.
+ * One button per OAuth provider the project enabled; nothing when there are none. A project's own
+ * OpenID provider (`oidc_providers`) is a button like the others, labelled with its display name.
+ * With the page's bot challenge, its widget is shown here and each click carries its token.
  */
-export function OAuthButtons({ providers, botChallenge }: { providers: string[]; botChallenge?: BotChallenge }) {
+export function OAuthButtons({
+  providers,
+  botChallenge,
+}: {
+  providers: Array<{ id: string; display_name?: string }>;
+  botChallenge?: BotChallenge;
+}) {
   const gatehouse = useGatehouse();
   const { t } = useTranslation();
   const [error, setError] = useState<unknown>(null);
   if (providers.length === 0) return null;
   return (
     <div className="gh-stack">
-      {providers.map((provider) => (
-        <button key={provider} type="button" onClick={() => startOAuth(gatehouse, provider, botChallenge).catch(setError)}>
-          {t('signIn.continueWith', { provider: providerName(provider) })}
+      {providers.map(({ id, display_name }) => (
+        <button key={id} type="button" onClick={() => startOAuth(gatehouse, id, botChallenge).catch(setError)}>
+          {t('signIn.continueWith', { provider: display_name ?? providerName(id) })}
         </button>
       ))}
       {botChallenge?.widget}

@@ -26,7 +26,7 @@ export function SignInMethods({ initialEmail, botChallenge }: { initialEmail: st
   const both = config.credential_enabled && config.magic_link_enabled;
   return (
     <div className="gh-stack">
-      <OAuthButtons providers={config.enabled_oauth_providers.map((provider) => provider.id)} botChallenge={botChallenge} />
+      <OAuthButtons providers={[...config.enabled_oauth_providers, ...(config.oidc_providers ?? [])]} botChallenge={botChallenge} />
       {config.passkey_enabled ? (
         <Suspense fallback={null}>
           <PasskeySignInButton />

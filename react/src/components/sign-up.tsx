@@ -23,7 +23,7 @@ export function SignUp({ title: customTitle }: { title?: string }) {
   const [errors, setErrors] = useState<{ email?: string; password?: string; repeat?: string }>({});
   // One widget for the page: its token goes with the password form or an OAuth button (an OAuth sign-up is challenged too).
   const botChallenge = useBotChallenge(config.bot_challenge);
-  const providers = config.enabled_oauth_providers.map((provider) => provider.id);
+  const providers = [...config.enabled_oauth_providers, ...(config.oidc_providers ?? [])];
   const signUp = useSignUpWithPassword({
     mutation: {
       onSuccess: (tokens) => gatehouse.completeSignIn(tokens, 'sign-up'),

@@ -335,25 +335,40 @@ export const sharedSchemas = [
       "user_id": { "type": "string", "format": "uuid" },
       "provider_config_id": { "type": "string" },
       "type": {
-        "type": "string",
-        "enum": [
-          "google",
-          "github",
-          "microsoft",
-          "spotify",
-          "facebook",
-          "discord",
-          "gitlab",
-          "bitbucket",
-          "linkedin",
-          "apple",
-          "x",
-          "twitch"
+        "anyOf": [
+          {
+            "type": "string",
+            "enum": [
+              "google",
+              "github",
+              "microsoft",
+              "spotify",
+              "facebook",
+              "discord",
+              "gitlab",
+              "bitbucket",
+              "linkedin",
+              "apple",
+              "x",
+              "twitch"
+            ]
+          },
+          { "type": "string", "pattern": "^oidc-[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$" }
         ]
       },
       "email": { "type": "string" },
       "allow_sign_in": { "type": "boolean" },
       "allow_connected_accounts": { "type": "boolean" }
+    }
+  },
+  {
+    "$id": "ClientOidcProvider",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["id", "display_name"],
+    "properties": {
+      "id": { "type": "string", "pattern": "^oidc-[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$" },
+      "display_name": { "type": "string" }
     }
   },
   {
@@ -424,6 +439,7 @@ export const sharedSchemas = [
           }
         }
       },
+      "oidc_providers": { "type": "array", "items": { "$ref": "ClientOidcProvider#" } },
       "domains": { "type": "array", "items": { "$ref": "TrustedDomain#" } }
     }
   },
@@ -1587,20 +1603,25 @@ export const sharedSchemas = [
       "user_id": { "type": "string", "format": "uuid" },
       "provider_config_id": { "type": "string" },
       "type": {
-        "type": "string",
-        "enum": [
-          "google",
-          "github",
-          "microsoft",
-          "spotify",
-          "facebook",
-          "discord",
-          "gitlab",
-          "bitbucket",
-          "linkedin",
-          "apple",
-          "x",
-          "twitch"
+        "anyOf": [
+          {
+            "type": "string",
+            "enum": [
+              "google",
+              "github",
+              "microsoft",
+              "spotify",
+              "facebook",
+              "discord",
+              "gitlab",
+              "bitbucket",
+              "linkedin",
+              "apple",
+              "x",
+              "twitch"
+            ]
+          },
+          { "type": "string", "pattern": "^oidc-[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$" }
         ]
       },
       "email": { "type": "string" },
@@ -3286,6 +3307,7 @@ export const routeTable = [
         "INVALID_STANDARD_OAUTH_PROVIDER_ID",
         "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
         "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "OIDC_PROVIDER_CONFIG_INVALID",
         "REDIRECT_URL_NOT_WHITELISTED",
         "SCHEMA_ERROR"
       ],
@@ -3335,6 +3357,7 @@ export const routeTable = [
         "BOT_CHALLENGE_FAILED",
         "OAUTH_PROVIDER_ACCESS_DENIED",
         "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "OIDC_PROVIDER_RESPONSE_INVALID",
         "REDIRECT_URL_NOT_WHITELISTED",
         "SCHEMA_ERROR",
         "SIGN_UP_NOT_ENABLED"
@@ -3390,6 +3413,7 @@ export const routeTable = [
         "BOT_CHALLENGE_FAILED",
         "OAUTH_PROVIDER_ACCESS_DENIED",
         "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+        "OIDC_PROVIDER_RESPONSE_INVALID",
         "REDIRECT_URL_NOT_WHITELISTED",
         "SCHEMA_ERROR",
         "SIGN_UP_NOT_ENABLED"
@@ -13031,6 +13055,7 @@ export const routeTable = [
         "CUSTOM_CLAIMS_TEMPLATE_INVALID",
         "INVALID_ACCESS_TYPE",
         "LANGUAGE_NOT_SUPPORTED",
+        "OIDC_PROVIDER_CONFIG_INVALID",
         "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",
@@ -13093,6 +13118,7 @@ export const routeTable = [
         "CUSTOM_CLAIMS_TEMPLATE_INVALID",
         "INVALID_ACCESS_TYPE",
         "LANGUAGE_NOT_SUPPORTED",
+        "OIDC_PROVIDER_CONFIG_INVALID",
         "PROJECT_CHANGE_REFUSED",
         "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
         "SCHEMA_ERROR",

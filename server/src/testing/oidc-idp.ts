@@ -1,6 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeJwt, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
+
+/** How the next ID token is spoiled on its way out of the token endpoint (`tamperNext`). */
+export type IdTokenTampering = 'signature' | 'issuer' | 'nonce';
 
 /**
  * A local OpenID provider (oidc-provider) on a free loopback port, with one confidential client and
@@ -12,8 +16,14 @@ export async function startOidcIdp() {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let provider: Provider | undefined;
+  // The provider signs with a key the test holds, so a spoiled ID token can be signed again (claims wrong, signature right).
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signingKey: JWK = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'test-key' };
+  const state: { tamperNext: IdTokenTampering | null } = { tamperNext: null };
   return {
     issuer,
+    /** Set to spoil the next ID token the token endpoint hands out (then cleared). */
+    state,
     /** Starts answering, for a client whose callback is `redirectUri`. */
     configure(client: { clientId: string; clientSecret: string; redirectUri: string }) {
       provider = new Provider(issuer, {
@@ -38,9 +48,18 @@ export async function startOidcIdp() {
         }),
         claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
         cookies: { keys: ['oidc test cookie key'] },
+        jwks: { keys: [signingKey] },
       });
+      const handle = provider.callback();
       server.removeAllListeners('request');
-      server.on('request', provider.callback());
+      server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+        const tampering = state.tamperNext;
+        if (tampering && request.method === 'POST' && request.url?.startsWith('/token')) {
+          state.tamperNext = null;
+          spoilIdToken(response, tampering, signingKey);
+        }
+        handle(request, response);
+      });
     },
     /** From the IdP's authorization URL through login and consent to the redirect back (its URL). */
     async signIn(authorizationUrl: string, login: string): Promise<string> {
@@ -83,4 +102,30 @@ export async function startOidcIdp() {
     },
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
+}
+
+/** Rewrites the token endpoint's JSON answer as it is sent: the ID token's signature broken, or a claim changed and signed again. */
+function spoilIdToken(response: ServerResponse, tampering: IdTokenTampering, key: JWK) {
+  const end = response.end.bind(response) as (body?: unknown) => ServerResponse;
+  response.end = ((body?: unknown) => {
+    const answer = JSON.parse(String(body)) as { id_token: string };
+    void spoiled(answer.id_token, tampering, key).then((idToken) => {
+      const text = JSON.stringify({ ...answer, id_token: idToken });
+      response.setHeader('content-length', Buffer.byteLength(text));
+      end(text);
+    });
+    return response;
+  }) as ServerResponse['end'];
+}
+
+async function spoiled(idToken: string, tampering: IdTokenTampering, key: JWK): Promise<string> {
+  if (tampering === 'signature') {
+    const [header, payload, signature = ''] = idToken.split('.');
+    const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+    return `${header}.${payload}.${flipped}`;
+  }
+  const claims = decodeJwt(idToken);
+  const changed =
+    tampering === 'issuer' ? { ...claims, iss: 'http://127.0.0.1:9/not-the-issuer' } : { ...claims, nonce: 'another-sign-in' };
+  return new SignJWT(changed).setProtectedHeader({ alg: 'RS256', kid: key.kid as string }).sign(await importJWK(key, 'RS256'));
 }

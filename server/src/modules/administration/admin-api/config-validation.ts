@@ -1,6 +1,6 @@
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import { isProviderType } from '../../authentication/oauth/index.ts';
-import { usesSharedKeys } from '../../authentication/oauth/index.ts';
+import { isOidcProviderConfig, oidcProviderSettings, usesSharedKeys } from '../../authentication/oauth/index.ts';
 import { builtInThemes } from '../../messaging/email/index.ts';
 import { defaultProjectConfig, type ProjectConfig, unsafeKeySegments } from '../../../tenancy/project-config.ts';
 import { parseCatalogue } from '../../billing/payments/index.ts';
@@ -88,6 +88,11 @@ function assertValidProvider(id: string, provider: unknown): void {
   }
   for (const text of providerTexts) {
     if (provider[text] !== undefined && typeof provider[text] !== 'string') fail(`${path}.${text} must be a string.`);
+  }
+  // Gatehouse's own: a project's own OpenID provider (OIDC_PROVIDER_CONFIG_INVALID when it cannot be used).
+  if (isOidcProviderConfig(provider)) {
+    oidcProviderSettings(id, provider);
+    return;
   }
   const type = (provider.type as string | undefined) ?? id;
   if (!isProviderType(type)) fail(`OAuth provider ${id} has an unknown type "${type}".`);

@@ -10,6 +10,7 @@ import type { DbHandle } from '../../../db/handle.ts';
 import { deleteConfigSource, findConfigSource, saveConfigSource } from './config-source.repository.ts';
 import { toAdminProjectConfig, toProjectWriteOverride } from './legacy-project-config.ts';
 import { assertValidConfig, parseOverride } from './config-validation.ts';
+import { assertOidcProvidersReachable } from '../../authentication/oauth/index.ts';
 import { assertProductionReady } from './production-mode.ts';
 
 type AdminProject = components['schemas']['AdminProject'];
@@ -137,7 +138,9 @@ export class InternalProjectService {
   /** Merges entries into the override, validates the rendered result, and saves it. */
   async mergeConfigOverride(project: Project, overrideText: string): Promise<Project> {
     const override = mergeOverride(project.config_override, parseOverride(overrideText));
-    assertValidConfig(project.id, renderConfig(override), project.is_production_mode);
+    const rendered = renderConfig(override);
+    assertValidConfig(project.id, rendered, project.is_production_mode);
+    await assertOidcProvidersReachable(project.config, rendered);
     await this.projects.update(project.id, { configOverride: override });
     return (await this.projects.find(project.id)) as Project;
   }
@@ -145,7 +148,9 @@ export class InternalProjectService {
   /** Replaces the whole override (validated as rendered) and, when given, records its source. */
   async replaceConfigOverride(project: Project, overrideText: string, source: ConfigSource | undefined): Promise<Project> {
     const override = parseOverride(overrideText, 'config_string');
-    assertValidConfig(project.id, renderConfig(override), project.is_production_mode);
+    const rendered = renderConfig(override);
+    assertValidConfig(project.id, rendered, project.is_production_mode);
+    await assertOidcProvidersReachable(project.config, rendered);
     await this.projects.update(project.id, { configOverride: override });
     if (source) await saveConfigSource(this.db, project.id, source);
     return (await this.projects.find(project.id)) as Project;

@@ -1,7 +1,7 @@
 import { ProjectChangeRefusedError } from '@gatehouse/protocol/errors';
 import type { components } from '@gatehouse/protocol/api-types';
 import { isProviderType } from '../../authentication/oauth/index.ts';
-import { providerTypeOf, usesSharedKeys } from '../../authentication/oauth/index.ts';
+import { isOidcProviderConfig, providerTypeOf, usesSharedKeys } from '../../authentication/oauth/index.ts';
 import type { OAuthProviderConfig, ProjectConfig } from '../../../tenancy/project-config.ts';
 
 type AdminProjectConfig = components['schemas']['AdminProjectConfig'];
@@ -98,7 +98,10 @@ const legacyProviderSettings = [
  */
 function toProviderRoster(list: OAuthProviderUpdate[], current: ProjectConfig): Record<string, OAuthProviderConfig> {
   const existing = current.auth.oauth.providers;
-  const roster: Record<string, OAuthProviderConfig> = {};
+  // A project's own OpenID providers (Gatehouse's own) have no place in the legacy list: they are kept as they are.
+  const roster: Record<string, OAuthProviderConfig> = Object.fromEntries(
+    Object.entries(existing).filter(([, provider]) => isOidcProviderConfig(provider)),
+  );
   const seen = new Set<string>();
   for (const provider of list) {
     if (seen.has(provider.id))

@@ -13,8 +13,8 @@ import type { Project } from '../../../tenancy/project.ts';
 import type { UserService } from '../../identity/users/index.ts';
 import { insertToken, invalidateToken, listAccounts, listTokenScopes, listValidTokens } from './oauth-account.repository.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
-import { ProviderClient, type ResolvedProvider, splitScopes } from './provider-client.ts';
-import { providerConfigOf, resolveProvider, usesSharedKeys } from './resolve-provider.ts';
+import { type ProviderClient, type ResolvedProvider, splitScopes } from './provider-client.ts';
+import { providerClientOf, providerConfigOf, resolveProvider, usesSharedKeys } from './resolve-provider.ts';
 import type { TokenSealer } from './token-sealing.ts';
 
 /** A stored access token is handed out only while it lives at least this much longer. */
@@ -70,7 +70,12 @@ export class ConnectedAccountService {
     } catch {
       throw new OauthProviderNotFoundOrNotEnabledError();
     }
-    const providerClient = new ProviderClient(provider);
+    let providerClient: ProviderClient;
+    try {
+      providerClient = await providerClientOf(project, provider, 'callback');
+    } catch {
+      throw unavailable(providerConfigId, 'The provider could not be reached to refresh the access token; try again later.');
+    }
     let failure = 'The provider refused to refresh the access token.';
     for (const refreshToken of refreshTokens) {
       try {

@@ -45,4 +45,5 @@ export const oauthModule = defineModule({
 // The module's public surface: what other modules may import (through this file only).
 export { isProviderType } from './provider-table.ts';
 export { providerTypeOf, usesSharedKeys } from './resolve-provider.ts';
+export { assertOidcProvidersReachable, isOidcProviderConfig, oidcProviderSettings } from './oidc-provider-config.ts';
 export type { OAuthFlowService } from './oauth-flow.service.ts';

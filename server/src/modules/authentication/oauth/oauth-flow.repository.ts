@@ -20,6 +20,8 @@ export type OuterFlow = {
    * token) and enforced at the callback only if the flow creates a user. Absent on link flows.
    */
   botChallenge?: BotChallengeCheck;
+  /** The nonce the ID token of a project's own OpenID provider must carry. */
+  nonce?: string;
 };
 
 export async function insertFlow(

@@ -35,8 +35,7 @@ import {
   useAuthorizationCode,
 } from './oauth-flow.repository.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
-import { ProviderClient } from './provider-client.ts';
-import { providerConfigOf, resolveProvider } from './resolve-provider.ts';
+import { providerClientOf, providerConfigOf, resolveProvider } from './resolve-provider.ts';
 
 /** The outer flow (authorize → callback) lasts this long; later callbacks are OUTER_OAUTH_TIMEOUT. */
 export const outerFlowLifetimeMillis = 10 * 60 * 1000;
@@ -133,11 +132,14 @@ export class OAuthFlowService {
       request.type === 'authenticate' ? await this.botChallenges.check(project, request.botChallenge, request.ip) : undefined;
     const innerState = client.randomState();
     const codeVerifier = client.randomPKCECodeVerifier();
-    const providerClient = new ProviderClient(provider);
+    // The ID token of a project's own OpenID provider must carry this nonce (kept with the flow).
+    const nonce = provider.oidc ? client.randomNonce() : undefined;
+    const providerClient = await providerClientOf(project, provider, 'authorize');
     const location = await providerClient.authorizationUrl({
       state: innerState,
       codeVerifier,
       scope: providerClient.scopeWith(request.providerScope),
+      nonce,
     });
     const flow: OuterFlow = {
       type: request.type,
@@ -150,6 +152,7 @@ export class OAuthFlowService {
       afterCallbackRedirectUrl: request.afterCallbackRedirectUrl ?? null,
       codeVerifier: request.jsonMode ? codeVerifier : null,
       ...(botChallenge ? { botChallenge } : {}),
+      ...(nonce ? { nonce } : {}),
     };
     await insertFlow(this.db, {
       innerState,
@@ -195,11 +198,12 @@ export class OAuthFlowService {
         throw new OauthProviderNotFoundOrNotEnabledError();
       }
       const provider = resolveProvider(project, providerConfigId, this.settings, this.publicUrl);
-      const providerClient = new ProviderClient(provider);
+      const providerClient = await providerClientOf(project, provider, 'callback');
       const { profile, tokens } = await providerClient.exchangeCode(parameters, {
         state: innerState,
         codeVerifier,
         requestedScope: providerClient.scopeWith(flow.providerScope ?? undefined),
+        nonce: flow.nonce,
       });
       // The project's domains may have changed since authorize.
       assertTrustedUrl(project, flow.redirectUri);

@@ -1,19 +1,28 @@
-import { KnownError, OauthProviderAccessDeniedError, OauthProviderTemporarilyUnavailableError } from '@gatehouse/protocol/errors';
+import {
+  KnownError,
+  OauthProviderAccessDeniedError,
+  OauthProviderTemporarilyUnavailableError,
+  OidcProviderResponseInvalidError,
+} from '@gatehouse/protocol/errors';
 import * as client from 'openid-client';
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { ProviderCredentials } from './oauth-settings.ts';
+import type { OidcProviderSettings } from './oidc-provider-config.ts';
 import type { ProviderEndpoints, ProviderProfile, ProviderSpec, ProviderType } from './provider-table.ts';
 
 /** A provider of a project, ready to talk to: its spec, endpoints (overrides applied) and keys. */
 export type ResolvedProvider = {
   configId: string;
-  type: ProviderType;
+  /** A built-in type, or for a project's own OpenID provider its config id (each is a type of its own). */
+  type: ProviderType | `oidc-${string}`;
   spec: ProviderSpec;
   endpoints: ProviderEndpoints;
   credentials: ProviderCredentials;
   isShared: boolean;
   /** Our callback URL registered at the provider. */
   redirectUri: string;
+  /** A project's own OpenID provider (Gatehouse's own): its endpoints come from discovery, its answer must carry an ID token. */
+  oidc?: OidcProviderSettings;
 };
 
 export type ProviderTokens = { accessToken: string; refreshToken: string | null; expiresAt: Date | null; scopes: string[] };
@@ -39,8 +48,16 @@ const providerTimeoutSeconds = 15;
 export class ProviderClient {
   private readonly configuration: client.Configuration;
 
-  constructor(private readonly provider: ResolvedProvider) {
+  /** `discovered`: the configuration of a project's own OpenID provider (lib/oidc, behind the outbound guard). */
+  constructor(
+    private readonly provider: ResolvedProvider,
+    discovered?: client.Configuration,
+  ) {
     const { endpoints, credentials, spec } = provider;
+    if (discovered) {
+      this.configuration = discovered;
+      return;
+    }
     this.configuration = new client.Configuration(
       {
         issuer: endpoints.issuer,
@@ -63,13 +80,14 @@ export class ProviderClient {
     return [...new Set([...splitScopes(this.provider.spec.baseScope), ...splitScopes(extraScope)])].join(' ');
   }
 
-  async authorizationUrl(options: { state: string; codeVerifier: string; scope: string }): Promise<string> {
+  async authorizationUrl(options: { state: string; codeVerifier: string; scope: string; nonce?: string }): Promise<string> {
     return client
       .buildAuthorizationUrl(this.configuration, {
         redirect_uri: this.provider.redirectUri,
         response_type: 'code',
         scope: options.scope,
         state: options.state,
+        ...(options.nonce ? { nonce: options.nonce } : {}),
         code_challenge: await client.calculatePKCECodeChallenge(options.codeVerifier),
         code_challenge_method: 'S256',
         ...this.provider.spec.authorizationParams,
@@ -80,7 +98,7 @@ export class ProviderClient {
   /** The provider's callback parameters → tokens and profile. `extras` are form fields such as Apple's `user`. */
   async exchangeCode(
     parameters: Record<string, string>,
-    checks: { state: string; codeVerifier: string; requestedScope: string },
+    checks: { state: string; codeVerifier: string; requestedScope: string; nonce?: string },
   ): Promise<{ profile: ProviderProfile; tokens: ProviderTokens }> {
     const currentUrl = new URL(this.provider.redirectUri);
     for (const name of ['code', 'state', 'error', 'error_description', 'error_uri', 'iss']) {
@@ -88,9 +106,15 @@ export class ProviderClient {
       if (value !== undefined) currentUrl.searchParams.set(name, value);
     }
     const response = await this.call(() =>
-      client.authorizationCodeGrant(this.configuration, currentUrl, { pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state }),
+      client.authorizationCodeGrant(this.configuration, currentUrl, {
+        pkceCodeVerifier: checks.codeVerifier,
+        expectedState: checks.state,
+        // A project's own OpenID provider must answer with an ID token bound to this sign-in's nonce.
+        ...(this.provider.oidc ? { expectedNonce: checks.nonce, idTokenExpected: true } : {}),
+      }),
     );
     const tokens = toTokens(response, splitScopes(checks.requestedScope));
+    if (this.provider.oidc) return { profile: await this.oidcProfile(response, tokens.accessToken), tokens };
     const userinfo = this.provider.endpoints.userinfoUrl
       ? await this.fetchJson(this.provider.endpoints.userinfoUrl, tokens.accessToken)
       : ((response.claims() ?? {}) as Record<string, unknown>);
@@ -105,6 +129,27 @@ export class ProviderClient {
     }
     const appleName = this.provider.type === 'apple' ? appleUserName(parameters.user) : null;
     return { profile: { ...profile, displayName: profile.displayName ?? appleName }, tokens };
+  }
+
+  /** The ID token's claims over userinfo's (whose subject openid-client checks against the ID token's). */
+  private async oidcProfile(response: client.TokenEndpointResponseHelpers, accessToken: string): Promise<ProviderProfile> {
+    const claims = (response.claims() ?? {}) as Record<string, unknown>;
+    const userinfo = this.configuration.serverMetadata().userinfo_endpoint
+      ? await client.fetchUserInfo(this.configuration, accessToken, String(claims.sub)).catch(() => ({}))
+      : {};
+    try {
+      return this.provider.spec.profile({ ...userinfo, ...claims }, undefined);
+    } catch (error) {
+      throw this.oidcRefusal((error as Error).message);
+    }
+  }
+
+  private oidcRefusal(reason: string) {
+    const configId = this.provider.configId;
+    return new OidcProviderResponseInvalidError(
+      { provider_config_id: configId, reason },
+      `The answer of the OpenID provider ${configId} was refused: ${reason}.`,
+    );
   }
 
   /** A new access token from a refresh token (which the provider may rotate). */
@@ -132,10 +177,16 @@ export class ProviderClient {
     try {
       return await work();
     } catch (error) {
-      throw providerError(error);
+      const mapped = providerError(error);
+      // A project's own OpenID provider: whatever is not a catalogued provider failure is a refused answer.
+      if (this.provider.oidc && mapped instanceof PlainHttpError) throw this.oidcRefusal(detailOf(error));
+      throw mapped;
     }
   }
 }
+
+const detailOf = (error: unknown): string =>
+  error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError ? error.error : (error as Error).message;
 
 export function providerError(error: unknown): Error {
   if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) {

@@ -68,7 +68,7 @@ const object = (value: unknown): Json => (typeof value === 'object' && value !==
 const truthy = (value: unknown): boolean => value === true || value === 'true';
 
 /** Standard OpenID Connect claims (Google, LinkedIn, Apple's ID token). */
-const oidcProfile = (claims: Json): ProviderProfile => ({
+export const oidcProfile = (claims: Json): ProviderProfile => ({
   accountId: id(claims.sub),
   email: text(claims.email),
   emailVerified: truthy(claims.email_verified),

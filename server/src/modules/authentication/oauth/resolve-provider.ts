@@ -2,13 +2,16 @@ import {
   InvalidSharedOauthProviderIdError,
   InvalidStandardOauthProviderIdError,
   OauthProviderNotFoundOrNotEnabledError,
+  OauthProviderTemporarilyUnavailableError,
+  OidcProviderConfigInvalidError,
 } from '@gatehouse/protocol/errors';
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { OAuthProviderConfig } from '../../../tenancy/project-config.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
-import type { ResolvedProvider } from './provider-client.ts';
-import { isProviderType, type ProviderType, providerTable, sharedKeyProviderTypes } from './provider-table.ts';
+import { discoverOidcProvider, isOidcProviderConfig, oidcProviderSettings } from './oidc-provider-config.ts';
+import { ProviderClient, type ResolvedProvider } from './provider-client.ts';
+import { isProviderType, oidcProfile, type ProviderType, providerTable, sharedKeyProviderTypes } from './provider-table.ts';
 
 /** A provider's type: its `type` setting, else its config id. */
 export const providerTypeOf = (configId: string, config: OAuthProviderConfig): string => config.type ?? configId;
@@ -30,6 +33,7 @@ export function providerConfigOf(project: Project, configId: string): OAuthProvi
  */
 export function resolveProvider(project: Project, configId: string, settings: OAuthSettings, publicUrl: string): ResolvedProvider {
   const config = providerConfigOf(project, configId);
+  if (isOidcProviderConfig(config)) return resolveOidcProvider(configId, config, publicUrl);
   const type = providerTypeOf(configId, config);
   if (!isProviderType(type)) throw new InvalidStandardOauthProviderIdError({ provider_id: type });
   const isShared = usesSharedKeys(config);
@@ -60,6 +64,50 @@ export function resolveProvider(project: Project, configId: string, settings: OA
     endpoints: { ...spec.endpoints(config), ...settings.endpoints[type] },
     credentials,
     isShared,
-    redirectUri: customCallbackUrl ?? `${publicUrl}/api/v1/auth/oauth/callback/${encodeURIComponent(configId)}`,
+    redirectUri: customCallbackUrl ?? callbackUrl(publicUrl, configId),
   };
+}
+
+const callbackUrl = (publicUrl: string, configId: string) => `${publicUrl}/api/v1/auth/oauth/callback/${encodeURIComponent(configId)}`;
+
+/** A project's own OpenID provider (Gatehouse's own): its endpoints are discovered when a client is made. */
+function resolveOidcProvider(configId: string, config: OAuthProviderConfig, publicUrl: string): ResolvedProvider {
+  const oidc = oidcProviderSettings(configId, config);
+  return {
+    configId,
+    type: configId as `oidc-${string}`,
+    spec: {
+      endpoints: () => ({ issuer: oidc.issuer, authorizationUrl: '', tokenUrl: '' }),
+      baseScope: oidc.scopes,
+      tokenAuth: 'basic',
+      profile: oidcProfile,
+    },
+    endpoints: { issuer: oidc.issuer, authorizationUrl: '', tokenUrl: '' },
+    credentials: { clientId: oidc.clientId, clientSecret: oidc.clientSecret },
+    isShared: false,
+    redirectUri: callbackUrl(publicUrl, configId),
+    oidc,
+  };
+}
+
+/**
+ * The client of a resolved provider. A project's own OpenID provider is discovered first (behind the
+ * outbound guard): at authorize a failure is OIDC_PROVIDER_CONFIG_INVALID; at the callback, where the same
+ * issuer answered moments ago, it is OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE.
+ */
+export async function providerClientOf(
+  project: Project,
+  provider: ResolvedProvider,
+  step: 'authorize' | 'callback',
+): Promise<ProviderClient> {
+  if (!provider.oidc) return new ProviderClient(provider);
+  try {
+    return new ProviderClient(
+      provider,
+      await discoverOidcProvider(provider.configId, provider.oidc, { allowLoopback: project.config.domains.allowLocalhost }),
+    );
+  } catch (error) {
+    if (step === 'callback' && error instanceof OidcProviderConfigInvalidError) throw new OauthProviderTemporarilyUnavailableError();
+    throw error;
+  }
 }

@@ -1,22 +1,20 @@
 import { SsoConnectionConfigInvalidError, SsoResponseInvalidError } from '@gatehouse/protocol/errors';
 import * as client from 'openid-client';
 import type { OutboundPolicy } from '../../../lib/outbound/address-policy.ts';
-import { guardedFetch, OutboundRefusedError } from '../../../lib/outbound/guarded-fetch.ts';
+import { discoverOidcIssuer, OidcDiscoveryError } from '../../../lib/oidc/oidc-discovery.ts';
 import type { HostResolver } from '../../../lib/outbound/outbound-target.ts';
 import type { OidcSettings } from './sso.table.ts';
 
 export const oidcRedirectUri = (publicUrl: string, connectionId: string) =>
   `${publicUrl.replace(/\/$/, '')}/api/v1/auth/sso/oidc/${connectionId}/callback`;
 
-const timeoutSeconds = 15;
-
 export const oidcRefusal = (detail: string) =>
   new SsoResponseInvalidError({ protocol: 'oidc', reason: 'oidc_error' }, `The OpenID provider's answer was refused: ${detail}.`);
 
 /**
- * The OpenID provider of a connection, through openid-client: discovery, the authorization URL
- * (code + PKCE S256 + nonce) and the code exchange whose ID token openid-client checks (signature
- * by the provider's JWKS, issuer, audience, expiry, nonce). Every request goes through the outbound guard.
+ * The OpenID provider of a connection, through openid-client: discovery (lib/oidc, behind the outbound
+ * guard), the authorization URL (code + PKCE S256 + nonce) and the code exchange whose ID token
+ * openid-client checks (signature by the provider's JWKS, issuer, audience, expiry, nonce).
  */
 export async function discoverProvider(
   settings: OidcSettings,
@@ -24,19 +22,11 @@ export async function discoverProvider(
   policy: OutboundPolicy,
   resolve?: HostResolver,
 ): Promise<client.Configuration> {
-  const options: client.DiscoveryRequestOptions = {
-    [client.customFetch]: guardedFetch(policy, resolve) as unknown as client.CustomFetch,
-    timeout: timeoutSeconds,
-  };
-  if (settings.issuer.startsWith('http:')) options.execute = [client.allowInsecureRequests];
   try {
-    return await client.discovery(new URL(settings.issuer), settings.clientId, { client_secret: clientSecret }, undefined, options);
+    return await discoverOidcIssuer(settings.issuer, { clientId: settings.clientId, clientSecret }, policy, resolve);
   } catch (error) {
-    const reason =
-      error instanceof OutboundRefusedError || (error as { cause?: unknown }).cause instanceof OutboundRefusedError
-        ? 'the issuer is not an allowed address (outbound guard)'
-        : `the issuer's discovery document could not be read (${(error as Error).message})`;
-    throw new SsoConnectionConfigInvalidError({ reason }, `The OpenID connection cannot be used: ${reason}.`);
+    if (!(error instanceof OidcDiscoveryError)) throw error;
+    throw new SsoConnectionConfigInvalidError({ reason: error.reason }, `The OpenID connection cannot be used: ${error.reason}.`);
   }
 }
 

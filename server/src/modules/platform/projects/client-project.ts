@@ -8,6 +8,11 @@ type ClientBotChallenge = components['schemas']['ClientBotChallenge'];
 /** The public view of a project (`GET /projects/current`), derived from the rendered config; with the sign-up page's bot-challenge widget when the project has one. */
 export function toClientProject(project: Project, botChallenge?: ClientBotChallenge): ClientProject {
   const { config } = project;
+  const signInProviders = Object.entries(config.auth.oauth.providers).filter(([, provider]) => provider.allowSignIn);
+  // Gatehouse's own: the project's own OpenID providers, apart so that `enabled_oauth_providers` keeps Stack's 12 types.
+  const ownOidc = signInProviders
+    .filter(([, provider]) => provider.type === 'oidc')
+    .map(([id, provider]) => ({ id, display_name: String(provider.displayName ?? id) }));
   return {
     id: project.id,
     display_name: project.display_name,
@@ -24,9 +29,10 @@ export function toClientProject(project: Project, botChallenge?: ClientBotChalle
       ...(botChallenge ? { bot_challenge: botChallenge } : {}),
       ...(config.auth.emailFirst === true ? { email_first: true } : {}),
       ...(config.project.defaultLanguage ? { default_language: config.project.defaultLanguage } : {}),
-      enabled_oauth_providers: Object.entries(config.auth.oauth.providers)
-        .filter(([, provider]) => provider.allowSignIn)
+      enabled_oauth_providers: signInProviders
+        .filter(([, provider]) => provider.type !== 'oidc')
         .map(([id, provider]) => ({ id: (provider.type ?? id) as OAuthProviderType })),
+      ...(ownOidc.length > 0 ? { oidc_providers: ownOidc } : {}),
       domains: Object.values(config.domains.trustedDomains).map((domain) => ({ domain: domain.baseUrl, handler_path: domain.handlerPath })),
     },
   };
