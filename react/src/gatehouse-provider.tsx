@@ -60,10 +60,21 @@ export function GatehouseProvider(props: GatehouseProviderProps) {
   const [gatehouse] = useState(() => createGatehouse(props, queryClient));
   // Above the app's Suspense boundaries: a redirect from a suspended render restarts it under the new URL.
   useRenderNavigations();
-  // The `lang` prop, then the browser's languages, then (asked for only when neither names a language the UI
-  // has) the project's default, then English.
-  const matched = matchLanguage([props.lang, ...(typeof navigator === 'undefined' ? [] : navigator.languages)]);
-  const localisation = useMemo(() => createLocalisation(matched ?? projectLanguage(queryClient)), [matched, queryClient]);
+  // The `lang` prop; then the language the person picked in account settings (`chosen` while on the page, the
+  // user's `language` when a session is open as the provider starts); then the browser's languages; then
+  // (asked for only when none of these names a language the UI has) the project's default, then English.
+  const [chosen, choose] = useState<Language>();
+  const matched = matchLanguage([props.lang, chosen]);
+  const localisation = useMemo(() => {
+    const fallback = () => matchLanguage(typeof navigator === 'undefined' ? [] : navigator.languages) ?? projectLanguage(queryClient);
+    return createLocalisation(
+      matched ??
+        (gatehouse.session.getTokens().refreshToken
+          ? import('./i18n/users-language.ts').then((module) => module.usersLanguage(gatehouse, queryClient, fallback))
+          : fallback()),
+      choose,
+    );
+  }, [matched, gatehouse, queryClient]);
   useEffect(() => {
     // Screen readers, fonts and line breaking follow `lang`; `dir` mirrors the layout for Arabic.
     let current = true;

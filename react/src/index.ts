@@ -31,3 +31,4 @@ export { createGatehouseQueryClient, REFETCH_THROTTLE_MS, UNUSED_VALUE_LIFETIME_
 export { Link } from './ui/link.tsx';
 export type { Theme } from './ui/styles.tsx';
 export { directionOf, type Language, languages, matchLanguage, pickLanguage } from './i18n/languages.ts';
+export { intlLocaleOf, languageOwnNames } from './i18n/language-formats.ts';

@@ -1,4 +1,4 @@
-import { type Language, pickLanguage } from '@gatehouse/react';
+import { intlLocaleOf, type Language, pickLanguage } from '@gatehouse/react';
 import { type I18n, setupI18n } from '@lingui/core';
 import { createContext, useContext } from 'react';
 import type { DashboardMessageKey } from '../generated/i18n/keys.ts';
@@ -52,8 +52,7 @@ export type DashboardTranslation = {
 export function useDashboardTranslation(): DashboardTranslation {
   const { language } = useContext(LanguageContext);
   const i18n = languageI18n(language);
-  // `en-XA` is no locale Intl knows: it formats as English, as the pseudo-locale's words are English's.
-  const intlLocale = language === 'en-XA' ? 'en' : language;
+  const intlLocale = intlLocaleOf(language);
   return {
     t: (key, values) => i18n._(key, values),
     language,

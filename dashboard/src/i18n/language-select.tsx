@@ -1,19 +1,6 @@
-import { type Language, languages } from '@gatehouse/react';
+import { type Language, languageOwnNames as ownNames, languages } from '@gatehouse/react';
 import { useContext } from 'react';
 import { LanguageContext, useDashboardTranslation } from './dashboard-i18n.ts';
-
-/** Each language named in itself, so an owner finds theirs whatever the dashboard speaks now. */
-const ownNames: Record<(typeof languages)[number], string> = {
-  en: 'English',
-  de: 'Deutsch',
-  fr: 'Français',
-  es: 'Español',
-  'pt-BR': 'Português (Brasil)',
-  ja: '日本語',
-  'zh-CN': '简体中文',
-  ko: '한국어',
-  ar: 'العربية',
-};
 
 export const languageOwnNames: readonly string[] = Object.values(ownNames);
 

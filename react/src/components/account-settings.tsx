@@ -6,6 +6,7 @@ import { ApiKeysSection } from './account-settings/api-keys-section.tsx';
 import { ConnectedAccountsSection } from './account-settings/connected-accounts-section.tsx';
 import { DeleteAccountSection } from './account-settings/delete-account-section.tsx';
 import { EmailsSection } from './account-settings/emails-section.tsx';
+import { LanguageSection } from './account-settings/language-section.tsx';
 import { MfaSection } from './account-settings/mfa-section.tsx';
 import { NotificationsSection } from './account-settings/notifications-section.tsx';
 import { PasskeysSection } from './account-settings/passkeys-section.tsx';
@@ -28,7 +29,16 @@ export function AccountSettings() {
   const { config } = useProject();
   const { t } = useTranslation();
   const tabs: Tab[] = [
-    { id: 'profile', label: t('account.tabProfile'), render: () => <ProfileSection user={user} /> },
+    {
+      id: 'profile',
+      label: t('account.tabProfile'),
+      render: () => (
+        <>
+          <ProfileSection user={user} />
+          <LanguageSection user={user} />
+        </>
+      ),
+    },
     { id: 'emails', label: t('account.tabEmails'), render: () => <EmailsSection /> },
     { id: 'password', label: t('account.tabPassword'), render: () => <PasswordSection user={user} /> },
     { id: 'mfa', label: t('account.tabMfa'), render: () => <MfaSection user={user} /> },

@@ -15,10 +15,12 @@ export type Localisation = {
   i18n: I18n;
   /** A group's promise while it loads; `true` once its messages are in `i18n`. */
   groups: Partial<Record<MessageGroup, Promise<void> | true>>;
+  /** Switches the UI to the language the person picked (unless the provider's `lang` prop fixes it). */
+  choose: (language: Language) => void;
 };
 
-export function createLocalisation(language: Language | Promise<Language>): Localisation {
-  const localisation: Localisation = { language, i18n: setupI18n(), groups: {} };
+export function createLocalisation(language: Language | Promise<Language>, choose: (language: Language) => void): Localisation {
+  const localisation: Localisation = { language, i18n: setupI18n(), groups: {}, choose };
   void ensureGroup(localisation, 'main');
   return localisation;
 }

@@ -2,13 +2,15 @@ import { getListMyOAuthConnectionsQueryKey, useListMyOAuthConnectionsSuspense, u
 import { useInvalidate } from '../../hooks/invalidate.ts';
 import { RequestError } from '../../ui/form.tsx';
 import { useTranslation } from '../../i18n/i18n-context.ts';
+import { intlLocaleOf } from '../../i18n/language-formats.ts';
+import { scopeDescription } from '../../ui/protocol-words.ts';
 
 /** The OAuth applications the user allowed on the consent page; disconnecting one ends its access at once. */
 export function ConnectedAppsSection() {
   const connections = useListMyOAuthConnectionsSuspense().data.items;
   const { t, language } = useTranslation();
   // Dates in the user's language (the pseudo-locale's are English's).
-  const dates = new Intl.DateTimeFormat(language === 'en-XA' ? 'en' : language, { dateStyle: 'medium' });
+  const dates = new Intl.DateTimeFormat(intlLocaleOf(language), { dateStyle: 'medium' });
   const invalidate = useInvalidate();
   const revoke = useRevokeMyOAuthConnection({ mutation: { onSuccess: invalidate(getListMyOAuthConnectionsQueryKey()) } });
   return (
@@ -24,7 +26,7 @@ export function ConnectedAppsSection() {
               <span className="gh-muted">{t('connectedApps.grantedOn', { when: dates.format(connection.granted_at_millis) })}</span>
               <ul aria-label={t('connectedApps.scopesOf', { name: connection.application_name })}>
                 {connection.scopes.map((scope) => (
-                  <li key={scope.name}>{scope.description}</li>
+                  <li key={scope.name}>{scopeDescription(t, scope)}</li>
                 ))}
               </ul>
             </span>

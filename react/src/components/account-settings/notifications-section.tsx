@@ -4,6 +4,7 @@ import type { NotificationPreference } from '../../generated/hooks.schemas.ts';
 import { getListNotificationPreferencesQueryKey, useUpdateNotificationPreference } from '../../generated/hooks.ts';
 import { useNotificationPreferences } from '../../hooks/use-notification-preferences.ts';
 import { RequestError } from '../../ui/form.tsx';
+import { notificationCategoryName } from '../../ui/protocol-words.ts';
 import { useTranslation } from '../../i18n/i18n-context.ts';
 
 export function NotificationsSection() {
@@ -43,7 +44,7 @@ export function NotificationsSection() {
                   update.mutate({ userId: 'me', notificationCategoryId: preference.notification_category_id, data: { enabled } });
                 }}
               />
-              {preference.notification_category_name}
+              {notificationCategoryName(t, preference)}
             </label>
             {preference.can_disable ? null : <span className="gh-muted">{t('notifications.alwaysSent')}</span>}
           </li>

@@ -3,12 +3,13 @@ import { useInvalidate } from '../../hooks/invalidate.ts';
 import { mySessionsParams, useSessions } from '../../hooks/use-sessions.ts';
 import { RequestError } from '../../ui/form.tsx';
 import { useTranslation } from '../../i18n/i18n-context.ts';
+import { intlLocaleOf } from '../../i18n/language-formats.ts';
 
 export function SessionsSection() {
   const sessions = useSessions();
   const { t, language } = useTranslation();
   // Dates in the user's language (the pseudo-locale's are English's).
-  const dates = new Intl.DateTimeFormat(language === 'en-XA' ? 'en' : language, { dateStyle: 'medium', timeStyle: 'short' });
+  const dates = new Intl.DateTimeFormat(intlLocaleOf(language), { dateStyle: 'medium', timeStyle: 'short' });
   const invalidate = useInvalidate();
   const revoke = useDeleteSession({ mutation: { onSuccess: invalidate(getListSessionsQueryKey(mySessionsParams)) } });
   return (

@@ -2,6 +2,7 @@ import { type FormEvent, Suspense, useState } from 'react';
 import type { AuditLogEntry, ListTeamAuditLogEntriesParams } from '../../generated/hooks.schemas.ts';
 import { useListTeamAuditLogEntriesSuspense } from '../../generated/hooks.ts';
 import { useTranslation } from '../../i18n/i18n-context.ts';
+import { intlLocaleOf } from '../../i18n/language-formats.ts';
 import { Field, Loading } from '../../ui/form.tsx';
 import { TeamAuditLogExport } from './team-audit-log-export.tsx';
 
@@ -141,7 +142,7 @@ function AuditPage({
 function EntryRow({ entry }: { entry: AuditLogEntry }) {
   const { language } = useTranslation();
   // Times in the reader's language (the pseudo-locale's are English's).
-  const time = new Intl.DateTimeFormat(language === 'en-XA' ? 'en' : language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const time = new Intl.DateTimeFormat(intlLocaleOf(language), { dateStyle: 'medium', timeStyle: 'medium' });
   const actor = entry.actor_id ? `${entry.actor_type} ${entry.actor_id}` : entry.actor_type;
   const target = entry.target_type ? `${entry.target_type} ${entry.target_id ?? ''}`.trim() : '—';
   return (

@@ -258,6 +258,15 @@ export const messages: Messages = {
  "invitation.title": [
   "دعوة إلى فريق"
  ],
+ "language.hint": [
+  "تستخدمها هذه الصفحات والرسائل التي نرسلها إليك."
+ ],
+ "language.label": [
+  "لغتك"
+ ],
+ "language.title": [
+  "اللغة"
+ ],
  "magicLink.codeField": [
   "أو اكتب الرمز الموجود في البريد الإلكتروني"
  ],
@@ -300,6 +309,15 @@ export const messages: Messages = {
  ],
  "notifications.alwaysSent": [
   "تُرسل دائمًا (رسائل الحساب والأمان)"
+ ],
+ "notifications.categoryMarketing": [
+  "رسائل تسويقية"
+ ],
+ "notifications.categorySignInAlerts": [
+  "تنبيهات تسجيل الدخول"
+ ],
+ "notifications.categoryTransactional": [
+  "رسائل المعاملات"
  ],
  "notifications.title": [
   "إشعارات البريد الإلكتروني"
@@ -366,6 +384,25 @@ export const messages: Messages = {
  ],
  "profile.saved": [
   "تم الحفظ."
+ ],
+ "scope.email": [
+  "رؤية عنوان بريدك الإلكتروني"
+ ],
+ "scope.offlineAccess": [
+  "البقاء متصلًا عندما لا تستخدمه"
+ ],
+ "scope.openid": [
+  "معرفة هويتك (معرّف المستخدم)"
+ ],
+ "scope.other": [
+  "استخدام ",
+  [
+   "name"
+  ],
+  " نيابةً عنك"
+ ],
+ "scope.profile": [
+  "رؤية اسمك وصورة ملفك الشخصي"
  ],
  "sessions.impersonation": [
   "(انتحال هوية)"

@@ -257,6 +257,15 @@ export const messages: Messages = {
  "invitation.title": [
   "Team-Einladung"
  ],
+ "language.hint": [
+  "Diese Seiten und die E-Mails, die wir Ihnen senden, verwenden sie."
+ ],
+ "language.label": [
+  "Ihre Sprache"
+ ],
+ "language.title": [
+  "Sprache"
+ ],
  "magicLink.codeField": [
   "Oder geben Sie den Code aus der E-Mail ein"
  ],
@@ -299,6 +308,15 @@ export const messages: Messages = {
  ],
  "notifications.alwaysSent": [
   "wird immer gesendet (Konto- und Sicherheits-E-Mails)"
+ ],
+ "notifications.categoryMarketing": [
+  "Marketing-E-Mails"
+ ],
+ "notifications.categorySignInAlerts": [
+  "Anmeldewarnungen"
+ ],
+ "notifications.categoryTransactional": [
+  "Transaktions-E-Mails"
  ],
  "notifications.title": [
   "E-Mail-Benachrichtigungen"
@@ -365,6 +383,24 @@ export const messages: Messages = {
  ],
  "profile.saved": [
   "Gespeichert."
+ ],
+ "scope.email": [
+  "Ihre E-Mail-Adresse sehen"
+ ],
+ "scope.offlineAccess": [
+  "Verbunden bleiben, auch wenn Sie die Anwendung nicht nutzen"
+ ],
+ "scope.openid": [
+  "Wissen, wer Sie sind (Ihre Benutzer-ID)"
+ ],
+ "scope.other": [
+  [
+   "name"
+  ],
+  " in Ihrem Namen verwenden"
+ ],
+ "scope.profile": [
+  "Ihren Namen und Ihr Profilbild sehen"
  ],
  "sessions.impersonation": [
   "(Identitätswechsel)"

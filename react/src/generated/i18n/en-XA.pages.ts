@@ -393,6 +393,21 @@ export const messages: Messages = {
   "Ţéåm îñvîţåţîöñ",
   "⟧"
  ],
+ "language.hint": [
+  "⟦",
+  "Ţĥéšé påĝéš åñđ ţĥé émåîĺš wé šéñđ ýöû ûšé îţ.",
+  "⟧"
+ ],
+ "language.label": [
+  "⟦",
+  "Ýöûŕ ĺåñĝûåĝé",
+  "⟧"
+ ],
+ "language.title": [
+  "⟦",
+  "Ĺåñĝûåĝé",
+  "⟧"
+ ],
  "magicLink.codeField": [
   "⟦",
   "Öŕ ţýpé ţĥé çöđé fŕöm ţĥé émåîĺ",
@@ -460,6 +475,21 @@ export const messages: Messages = {
  "notifications.alwaysSent": [
   "⟦",
   "åĺwåýš šéñţ (åççöûñţ åñđ šéçûŕîţý émåîĺš)",
+  "⟧"
+ ],
+ "notifications.categoryMarketing": [
+  "⟦",
+  "Måŕķéţîñĝ",
+  "⟧"
+ ],
+ "notifications.categorySignInAlerts": [
+  "⟦",
+  "Šîĝñ-îñ åĺéŕţš",
+  "⟧"
+ ],
+ "notifications.categoryTransactional": [
+  "⟦",
+  "Ţŕåñšåçţîöñåĺ",
   "⟧"
  ],
  "notifications.title": [
@@ -570,6 +600,35 @@ export const messages: Messages = {
  "profile.saved": [
   "⟦",
   "Šåvéđ.",
+  "⟧"
+ ],
+ "scope.email": [
+  "⟦",
+  "Šéé ýöûŕ émåîĺ åđđŕéšš",
+  "⟧"
+ ],
+ "scope.offlineAccess": [
+  "⟦",
+  "Šţåý çöññéçţéđ wĥéñ ýöû åŕé ñöţ ûšîñĝ îţ",
+  "⟧"
+ ],
+ "scope.openid": [
+  "⟦",
+  "Ķñöw wĥö ýöû åŕé (ýöûŕ ûšéŕ îđ)",
+  "⟧"
+ ],
+ "scope.other": [
+  "⟦",
+  "Ûšé ",
+  [
+   "name"
+  ],
+  " öñ ýöûŕ ƀéĥåĺf",
+  "⟧"
+ ],
+ "scope.profile": [
+  "⟦",
+  "Šéé ýöûŕ ñåmé åñđ pŕöfîĺé pîçţûŕé",
   "⟧"
  ],
  "sessions.impersonation": [

@@ -257,6 +257,15 @@ export const messages: Messages = {
  "invitation.title": [
   "Team invitation"
  ],
+ "language.hint": [
+  "These pages and the emails we send you use it."
+ ],
+ "language.label": [
+  "Your language"
+ ],
+ "language.title": [
+  "Language"
+ ],
  "magicLink.codeField": [
   "Or type the code from the email"
  ],
@@ -299,6 +308,15 @@ export const messages: Messages = {
  ],
  "notifications.alwaysSent": [
   "always sent (account and security emails)"
+ ],
+ "notifications.categoryMarketing": [
+  "Marketing"
+ ],
+ "notifications.categorySignInAlerts": [
+  "Sign-in alerts"
+ ],
+ "notifications.categoryTransactional": [
+  "Transactional"
  ],
  "notifications.title": [
   "Email notifications"
@@ -365,6 +383,25 @@ export const messages: Messages = {
  ],
  "profile.saved": [
   "Saved."
+ ],
+ "scope.email": [
+  "See your email address"
+ ],
+ "scope.offlineAccess": [
+  "Stay connected when you are not using it"
+ ],
+ "scope.openid": [
+  "Know who you are (your user id)"
+ ],
+ "scope.other": [
+  "Use ",
+  [
+   "name"
+  ],
+  " on your behalf"
+ ],
+ "scope.profile": [
+  "See your name and profile picture"
  ],
  "sessions.impersonation": [
   "(impersonation)"

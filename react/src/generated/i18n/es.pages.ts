@@ -257,6 +257,15 @@ export const messages: Messages = {
  "invitation.title": [
   "Invitación a un equipo"
  ],
+ "language.hint": [
+  "Estas páginas y los correos que le enviamos lo usan."
+ ],
+ "language.label": [
+  "Su idioma"
+ ],
+ "language.title": [
+  "Idioma"
+ ],
  "magicLink.codeField": [
   "O escribe el código del correo"
  ],
@@ -299,6 +308,15 @@ export const messages: Messages = {
  ],
  "notifications.alwaysSent": [
   "siempre se envía (correos de cuenta y seguridad)"
+ ],
+ "notifications.categoryMarketing": [
+  "Correos de marketing"
+ ],
+ "notifications.categorySignInAlerts": [
+  "Alertas de inicio de sesión"
+ ],
+ "notifications.categoryTransactional": [
+  "Correos transaccionales"
  ],
  "notifications.title": [
   "Notificaciones por correo"
@@ -365,6 +383,25 @@ export const messages: Messages = {
  ],
  "profile.saved": [
   "Guardado."
+ ],
+ "scope.email": [
+  "Ver su dirección de correo"
+ ],
+ "scope.offlineAccess": [
+  "Seguir conectada cuando no la usa"
+ ],
+ "scope.openid": [
+  "Saber quién es usted (su ID de usuario)"
+ ],
+ "scope.other": [
+  "Usar ",
+  [
+   "name"
+  ],
+  " en su nombre"
+ ],
+ "scope.profile": [
+  "Ver su nombre y su foto de perfil"
  ],
  "sessions.impersonation": [
   "(suplantación)"

@@ -257,6 +257,15 @@ export const messages: Messages = {
  "invitation.title": [
   "Invitation d’équipe"
  ],
+ "language.hint": [
+  "Ces pages et les e-mails que nous vous envoyons l’utilisent."
+ ],
+ "language.label": [
+  "Votre langue"
+ ],
+ "language.title": [
+  "Langue"
+ ],
  "magicLink.codeField": [
   "Ou saisissez le code reçu par e-mail"
  ],
@@ -299,6 +308,15 @@ export const messages: Messages = {
  ],
  "notifications.alwaysSent": [
   "toujours envoyé (e-mails de compte et de sécurité)"
+ ],
+ "notifications.categoryMarketing": [
+  "E-mails marketing"
+ ],
+ "notifications.categorySignInAlerts": [
+  "Alertes de connexion"
+ ],
+ "notifications.categoryTransactional": [
+  "E-mails transactionnels"
  ],
  "notifications.title": [
   "Alertes par e-mail"
@@ -365,6 +383,25 @@ export const messages: Messages = {
  ],
  "profile.saved": [
   "Enregistré."
+ ],
+ "scope.email": [
+  "Voir votre adresse e-mail"
+ ],
+ "scope.offlineAccess": [
+  "Rester connectée quand vous ne l’utilisez pas"
+ ],
+ "scope.openid": [
+  "Savoir qui vous êtes (votre identifiant d’utilisateur)"
+ ],
+ "scope.other": [
+  "Utiliser ",
+  [
+   "name"
+  ],
+  " en votre nom"
+ ],
+ "scope.profile": [
+  "Voir votre nom et votre photo de profil"
  ],
  "sessions.impersonation": [
   "(usurpation d’identité)"

@@ -253,6 +253,15 @@ export const messages: Messages = {
  "invitation.title": [
   "チームへの招待"
  ],
+ "language.hint": [
+  "このページとお送りするメールはこの言語で表示されます。"
+ ],
+ "language.label": [
+  "使用する言語"
+ ],
+ "language.title": [
+  "言語"
+ ],
  "magicLink.codeField": [
   "またはメールに記載のコードを入力"
  ],
@@ -295,6 +304,15 @@ export const messages: Messages = {
  ],
  "notifications.alwaysSent": [
   "常に送信（アカウントとセキュリティのメール）"
+ ],
+ "notifications.categoryMarketing": [
+  "マーケティングメール"
+ ],
+ "notifications.categorySignInAlerts": [
+  "サインイン通知"
+ ],
+ "notifications.categoryTransactional": [
+  "トランザクションメール"
  ],
  "notifications.title": [
   "メール通知"
@@ -361,6 +379,25 @@ export const messages: Messages = {
  ],
  "profile.saved": [
   "保存しました。"
+ ],
+ "scope.email": [
+  "メールアドレスを表示"
+ ],
+ "scope.offlineAccess": [
+  "使用していないときも接続を維持"
+ ],
+ "scope.openid": [
+  "あなたが誰かを知る（ユーザー ID）"
+ ],
+ "scope.other": [
+  "あなたの代わりに ",
+  [
+   "name"
+  ],
+  " を使用"
+ ],
+ "scope.profile": [
+  "名前とプロフィール画像を表示"
  ],
  "sessions.impersonation": [
   "（なりすまし）"

@@ -253,6 +253,15 @@ export const messages: Messages = {
  "invitation.title": [
   "팀 초대"
  ],
+ "language.hint": [
+  "이 페이지와 보내 드리는 이메일에 이 언어가 사용됩니다."
+ ],
+ "language.label": [
+  "사용 언어"
+ ],
+ "language.title": [
+  "언어"
+ ],
  "magicLink.codeField": [
   "또는 이메일의 코드를 입력하세요"
  ],
@@ -295,6 +304,15 @@ export const messages: Messages = {
  ],
  "notifications.alwaysSent": [
   "항상 발송됨(계정 및 보안 이메일)"
+ ],
+ "notifications.categoryMarketing": [
+  "마케팅 이메일"
+ ],
+ "notifications.categorySignInAlerts": [
+  "로그인 알림"
+ ],
+ "notifications.categoryTransactional": [
+  "거래 관련 이메일"
  ],
  "notifications.title": [
   "이메일 알림"
@@ -361,6 +379,25 @@ export const messages: Messages = {
  ],
  "profile.saved": [
   "저장되었습니다."
+ ],
+ "scope.email": [
+  "이메일 주소 보기"
+ ],
+ "scope.offlineAccess": [
+  "사용하지 않을 때도 연결 유지"
+ ],
+ "scope.openid": [
+  "사용자 확인(사용자 ID)"
+ ],
+ "scope.other": [
+  "사용자를 대신하여 ",
+  [
+   "name"
+  ],
+  " 사용"
+ ],
+ "scope.profile": [
+  "이름 및 프로필 사진 보기"
  ],
  "sessions.impersonation": [
   "(대리 로그인)"

@@ -257,6 +257,15 @@ export const messages: Messages = {
  "invitation.title": [
   "Convite para equipe"
  ],
+ "language.hint": [
+  "Estas páginas e os e-mails que enviamos a você usam este idioma."
+ ],
+ "language.label": [
+  "Seu idioma"
+ ],
+ "language.title": [
+  "Idioma"
+ ],
  "magicLink.codeField": [
   "Ou digite o código do e-mail"
  ],
@@ -299,6 +308,15 @@ export const messages: Messages = {
  ],
  "notifications.alwaysSent": [
   "sempre enviado (e-mails de conta e segurança)"
+ ],
+ "notifications.categoryMarketing": [
+  "E-mails de marketing"
+ ],
+ "notifications.categorySignInAlerts": [
+  "Alertas de login"
+ ],
+ "notifications.categoryTransactional": [
+  "E-mails transacionais"
  ],
  "notifications.title": [
   "Notificações por e-mail"
@@ -365,6 +383,25 @@ export const messages: Messages = {
  ],
  "profile.saved": [
   "Salvo."
+ ],
+ "scope.email": [
+  "Ver seu endereço de e-mail"
+ ],
+ "scope.offlineAccess": [
+  "Continuar conectado quando você não estiver usando"
+ ],
+ "scope.openid": [
+  "Saber quem você é (seu ID de usuário)"
+ ],
+ "scope.other": [
+  "Usar ",
+  [
+   "name"
+  ],
+  " em seu nome"
+ ],
+ "scope.profile": [
+  "Ver seu nome e sua foto de perfil"
  ],
  "sessions.impersonation": [
   "(personificação)"

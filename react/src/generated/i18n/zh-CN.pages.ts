@@ -256,6 +256,15 @@ export const messages: Messages = {
  "invitation.title": [
   "团队邀请"
  ],
+ "language.hint": [
+  "这些页面和我们发给您的邮件将使用此语言。"
+ ],
+ "language.label": [
+  "您的语言"
+ ],
+ "language.title": [
+  "语言"
+ ],
  "magicLink.codeField": [
   "或输入邮件中的验证码"
  ],
@@ -298,6 +307,15 @@ export const messages: Messages = {
  ],
  "notifications.alwaysSent": [
   "始终发送（账户和安全邮件）"
+ ],
+ "notifications.categoryMarketing": [
+  "营销邮件"
+ ],
+ "notifications.categorySignInAlerts": [
+  "登录提醒"
+ ],
+ "notifications.categoryTransactional": [
+  "事务性邮件"
  ],
  "notifications.title": [
   "邮件通知"
@@ -364,6 +382,24 @@ export const messages: Messages = {
  ],
  "profile.saved": [
   "已保存。"
+ ],
+ "scope.email": [
+  "查看您的电子邮件地址"
+ ],
+ "scope.offlineAccess": [
+  "在您未使用时保持连接"
+ ],
+ "scope.openid": [
+  "知道您是谁（您的用户 ID）"
+ ],
+ "scope.other": [
+  "代表您使用 ",
+  [
+   "name"
+  ]
+ ],
+ "scope.profile": [
+  "查看您的姓名和头像"
  ],
  "sessions.impersonation": [
   "（模拟登录）"

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { getGetOAuthConsentRequestQueryKey, useCompleteOAuthConsentRequest, useGetOAuthConsentRequest } from '../../generated/hooks.ts';
 import { useUser } from '../../hooks/use-user.ts';
 import { Card, Loading, RequestError } from '../../ui/form.tsx';
+import { scopeDescription } from '../../ui/protocol-words.ts';
 import { queryParam } from './query-param.ts';
 import { useTranslation } from '../../i18n/i18n-context.ts';
 
@@ -48,7 +49,7 @@ export function OAuthConsentPage() {
       <p>{t('consent.asks', { name, account: user.primary_email ?? user.display_name ?? '' })}</p>
       <ul aria-label={t('consent.scopesLabel')}>
         {scopes.map((scope) => (
-          <li key={scope.name}>{scope.description}</li>
+          <li key={scope.name}>{scopeDescription(t, scope)}</li>
         ))}
       </ul>
       <p>{t('consent.revokeLater')}</p>

@@ -1,0 +1,55 @@
+import { useContext, useId, useTransition } from 'react';
+import type { CurrentUser } from '../../generated/hooks.schemas.ts';
+import { useUpdateUser } from '../../hooks/use-update-user.ts';
+import { LocalisationContext, useTranslation } from '../../i18n/i18n-context.ts';
+import { languageOwnNames } from '../../i18n/language-formats.ts';
+import { type Language, languages } from '../../i18n/languages.ts';
+import { RequestError } from '../../ui/form.tsx';
+
+/**
+ * The user's language: saved as the user's `language` (the built-in emails speak it, and the provider
+ * starts in it on the next visit unless the app fixes `lang`), and the UI switches to it at once.
+ */
+export function LanguageSection({ user }: { user: CurrentUser }) {
+  const { t, language } = useTranslation();
+  const localisation = useContext(LocalisationContext);
+  const update = useUpdateUser();
+  const [switching, startSwitching] = useTransition();
+  const selectId = useId();
+  const hintId = useId();
+  const pick = (picked: Language) =>
+    update.mutate(
+      { data: { language: picked === 'en-XA' ? null : picked } },
+      // In a transition: the page keeps showing the old words while the new language's messages load.
+      { onSuccess: () => startSwitching(() => localisation?.choose(picked)) },
+    );
+  const shown = (user.language as Language | null | undefined) ?? language;
+  return (
+    <section aria-labelledby="gh-language">
+      <h2 id="gh-language">{t('language.title')}</h2>
+      <div className="gh-field">
+        <label htmlFor={selectId}>{t('language.label')}</label>
+        <select
+          id={selectId}
+          value={shown}
+          aria-describedby={hintId}
+          aria-busy={update.isPending || switching}
+          disabled={update.isPending}
+          onChange={(event) => pick(event.target.value as Language)}
+        >
+          {/* The pseudo-locale is never offered; while it is active it stays selectable as itself. */}
+          {shown === 'en-XA' ? <option value="en-XA">en-XA</option> : null}
+          {languages.map((tag) => (
+            <option key={tag} value={tag} lang={tag}>
+              {languageOwnNames[tag]}
+            </option>
+          ))}
+        </select>
+        <span id={hintId} className="gh-muted">
+          {t('language.hint')}
+        </span>
+      </div>
+      <RequestError error={update.error} />
+    </section>
+  );
+}
