@@ -1,9 +1,19 @@
 import { api, type NotificationPreferenceList } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { optimisticUpdate } from '../optimistic.ts';
-import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, QueryState, Section } from '../ui.tsx';
+
+/** The server's categories (a fixed list, named in English on the wire) in the dashboard's language; another name as it is. */
+function categoryName(name: string, t: Translate): string {
+  const names: Record<string, string> = {
+    Transactional: t('notifications.transactional'),
+    Marketing: t('notifications.marketing'),
+    'Sign-in alerts': t('notifications.signInAlerts'),
+  };
+  return names[name] ?? name;
+}
 
 /**
  * A user's email notification preferences: each category on or off (changed at once, put back with the
@@ -40,8 +50,8 @@ export function NotificationPreferences({ userId }: { userId: string }) {
               <Checkbox
                 label={
                   item.can_disable
-                    ? item.notification_category_name
-                    : t('notifications.alwaysOn', { name: item.notification_category_name })
+                    ? categoryName(item.notification_category_name, t)
+                    : t('notifications.alwaysOn', { name: categoryName(item.notification_category_name, t) })
                 }
                 checked={item.enabled}
                 disabled={!item.can_disable || update.isPending}

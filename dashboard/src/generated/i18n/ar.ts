@@ -499,6 +499,85 @@ export const messages: Messages = {
  "common.working": [
   "جارٍ التنفيذ…"
  ],
+ "connect.copyCode": [
+  "نسخ كود ",
+  [
+   "title"
+  ]
+ ],
+ "connect.copyNow": [
+  "انسخها الآن: تُخزَّن كبصمات، لذا هذه هي المرة الوحيدة التي تظهر فيها. يبقى مفتاح الخادم السري على خوادمك (باسم ",
+  [
+   "env"
+  ],
+  ")، ولا يوضع أبدًا في حزمة المتصفح."
+ ],
+ "connect.copyValue": [
+  "نسخ ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "إنشاء مفاتيح لهذا التطبيق"
+ ],
+ "connect.intro": [
+  "كل ما يحتاجه تطبيق لتسجيل دخول مستخدميه بهذا المشروع."
+ ],
+ "connect.keyPlaceholder": [
+  "<مفتاح العميل القابل للنشر>"
+ ],
+ "connect.keys": [
+  "المفاتيح"
+ ],
+ "connect.makeKeys": [
+  "تظهر المفاتيح مرة واحدة عند إنشائها. أنشئ مجموعة مفاتيح لهذا التطبيق (مفتاح عميل قابل للنشر ومفتاح خادم سري، صالحان لسنة)؛ واطّلع على المجموعات وألغها في ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "رابط المنصة"
+ ],
+ "connect.projectId": [
+  "معرّف المشروع"
+ ],
+ "connect.react": [
+  "تطبيق React ‏(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "الخادم، Node ‏(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "تعمل حزم SDK الخاصة بـ Stack Auth مع هذا الخادم دون تغيير: وجّه baseUrl الخاص بها إلى هنا."
+ ],
+ "connect.where": [
+  "أين يتصل تطبيقك"
+ ],
+ "connect.withGatehouse": [
+  "باستخدام SDK الخاص بـ Gatehouse"
+ ],
+ "connect.withStack": [
+  "باستخدام SDK الخاص بـ Stack"
+ ],
+ "copy.copied": [
+  "تم النسخ."
+ ],
+ "copy.copy": [
+  "نسخ"
+ ],
+ "copy.refused": [
+  "لم يسمح المتصفح بالنسخ: حدّده وانسخه يدويًا."
+ ],
  "domains.add": [
   "إضافة نطاق"
  ],
@@ -800,8 +879,17 @@ export const messages: Messages = {
  "notifications.description": [
   "أنواع البريد التي يتلقاها هذا المستخدم."
  ],
+ "notifications.marketing": [
+  "تسويق"
+ ],
+ "notifications.signInAlerts": [
+  "تنبيهات تسجيل الدخول"
+ ],
  "notifications.title": [
   "إشعارات البريد الإلكتروني"
+ ],
+ "notifications.transactional": [
+  "معاملات"
  ],
  "notifications.what": [
   "تفضيلات الإشعارات"
@@ -1238,6 +1326,318 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "النظام"
+ ],
+ "signUpRules.action": [
+  "الإجراء"
+ ],
+ "signUpRules.actions": [
+  "الإجراءات"
+ ],
+ "signUpRules.add": [
+  "إضافة قاعدة"
+ ],
+ "signUpRules.allowSignUp": [
+  "السماح بالتسجيل"
+ ],
+ "signUpRules.allowedBy": [
+  "سُمح به بواسطة ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "طريقة المصادقة"
+ ],
+ "signUpRules.botScore": [
+  "درجة خطر الروبوت"
+ ],
+ "signUpRules.condition": [
+  "الشرط"
+ ],
+ "signUpRules.conditionAt": [
+  "السطر ",
+  [
+   "line"
+  ],
+  "، العمود ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "الشرط (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "المتغيرات: ",
+  [
+   "variables"
+  ],
+  ". مثال: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "رمز الدولة"
+ ],
+ "signUpRules.countryHint": [
+  "حرفان (ISO 3166) أو فارغ."
+ ],
+ "signUpRules.defaultAction": [
+  "الإجراء الافتراضي"
+ ],
+ "signUpRules.defaultAllowed": [
+  "لم تحسم أي قاعدة: سُمح به بالإجراء الافتراضي",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "ما يحدث لتسجيل لم تحسمه أي قاعدة سماح أو رفض."
+ ],
+ "signUpRules.defaultMessage": [
+  "رسالة الرفض الافتراضية"
+ ],
+ "signUpRules.defaultRejected": [
+  "لم تحسم أي قاعدة: رُفض بالإجراء الافتراضي."
+ ],
+ "signUpRules.delete": [
+  "حذف"
+ ],
+ "signUpRules.deleteConfirm": [
+  "حذف القاعدة"
+ ],
+ "signUpRules.deleteLabel": [
+  "حذف ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "حذف القاعدة ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "signUpRules.deleteWarning": [
+  "لن تُقيَّم التسجيلات بها بعد الآن. تبقى إحصاءاتها حتى تتقادم."
+ ],
+ "signUpRules.disabled": [
+  "معطّلة"
+ ],
+ "signUpRules.displayName": [
+  "الاسم المعروض"
+ ],
+ "signUpRules.edit": [
+  "تعديل"
+ ],
+ "signUpRules.editLabel": [
+  "تعديل ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "تعديل القاعدة ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "مفعّلة"
+ ],
+ "signUpRules.evaluations": [
+  "تقييمات القواعد"
+ ],
+ "signUpRules.labelAllow": [
+  "السماح (توقف، سجّل)"
+ ],
+ "signUpRules.labelLog": [
+  "التسجيل (احتساب فقط، استمر)"
+ ],
+ "signUpRules.labelReject": [
+  "الرفض (توقف، ارفض مع الرسالة)"
+ ],
+ "signUpRules.labelRestrict": [
+  "التقييد (سجّل مقيّدًا، استمر)"
+ ],
+ "signUpRules.matches48h": [
+  "المطابقات (48 ساعة)"
+ ],
+ "signUpRules.message": [
+  "الرسالة"
+ ],
+ "signUpRules.messageHint": [
+  "تظهر للشخص الذي رُفض تسجيله."
+ ],
+ "signUpRules.metadataNotJson": [
+  "بيانات الخادم الوصفية ليست JSON صالحًا."
+ ],
+ "signUpRules.methodOtp": [
+  "رمز لمرة واحدة"
+ ],
+ "signUpRules.methodPasskey": [
+  "مفتاح المرور"
+ ],
+ "signUpRules.methodPassword": [
+  "كلمة المرور"
+ ],
+ "signUpRules.newRule": [
+  "قاعدة جديدة"
+ ],
+ "signUpRules.none": [
+  "لا قواعد بعد: ينال كل تسجيل الإجراء الافتراضي."
+ ],
+ "signUpRules.oauthProvider": [
+  "مزوّد OAuth"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "مثل google"
+ ],
+ "signUpRules.priority": [
+  "الأولوية"
+ ],
+ "signUpRules.priorityHint": [
+  "تُقيَّم الأرقام الأدنى أولًا."
+ ],
+ "signUpRules.rejectSignUp": [
+  "رفض التسجيل"
+ ],
+ "signUpRules.rejectedBy": [
+  "رُفض بواسطة ",
+  [
+   "rule"
+  ],
+  " مع الرسالة: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  "، مقيّد بالقاعدة ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "القاعدة"
+ ],
+ "signUpRules.ruleId": [
+  "معرّف القاعدة"
+ ],
+ "signUpRules.ruleIdHint": [
+  "حروف أو أرقام أو _ أو -؛ لا يمكن تغييره لاحقًا."
+ ],
+ "signUpRules.ruleName": [
+  "القاعدة ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "القاعدة ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "القواعد"
+ ],
+ "signUpRules.rulesDescription": [
+  "شروط CEL تُقيَّم عند كل تسجيل (كلمة مرور، رمز لمرة واحدة، مفتاح مرور، OAuth، مستخدم مجهول يسجّل)، الأولوية الأدنى أولًا. السماح والرفض يحسمان ويتوقفان؛ التقييد والتسجيل يستمران."
+ ],
+ "signUpRules.runTest": [
+  "تشغيل الاختبار"
+ ],
+ "signUpRules.saveDefault": [
+  "حفظ الإجراء الافتراضي"
+ ],
+ "signUpRules.saveRule": [
+  "حفظ القاعدة"
+ ],
+ "signUpRules.saved": [
+  "تم الحفظ."
+ ],
+ "signUpRules.scoreHint": [
+  "من 0 إلى 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "بيانات الخادم الوصفية (كائن JSON، اختياري)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "تُدمج في بيانات الخادم الوصفية للمستخدم الجديد عند تطابق القاعدة (ميزة خاصة بـ Gatehouse؛ 2048 حرفًا كحد أقصى)."
+ ],
+ "signUpRules.statusDisabled": [
+  "معطّلة"
+ ],
+ "signUpRules.statusError": [
+  "تعذّر تقييمها"
+ ],
+ "signUpRules.statusMatched": [
+  "مطابقة"
+ ],
+ "signUpRules.statusNoCondition": [
+  "بلا شرط"
+ ],
+ "signUpRules.statusNotMatched": [
+  "غير مطابقة"
+ ],
+ "signUpRules.test": [
+  "اختبار القواعد"
+ ],
+ "signUpRules.testDescription": [
+  "يطبّق القواعد المحفوظة على تسجيل تجريبي؛ لا يُنشأ شيء ولا يُحتسب."
+ ],
+ "signUpRules.testEmail": [
+  "البريد الإلكتروني"
+ ],
+ "signUpRules.testing": [
+  "جارٍ الاختبار…"
+ ],
+ "signUpRules.totals": [
+  "آخر ",
+  [
+   "hours"
+  ],
+  " ساعة: ",
+  [
+   "total"
+  ],
+  " مطابقة (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "درجة خطر إساءة استخدام التجربة المجانية"
+ ],
+ "signUpRules.typeAllow": [
+  "سماح"
+ ],
+ "signUpRules.typeLog": [
+  "تسجيل"
+ ],
+ "signUpRules.typeReject": [
+  "رفض"
+ ],
+ "signUpRules.typeRestrict": [
+  "تقييد"
+ ],
+ "signUpRules.whenNoRule": [
+  "عندما لا تحسم أي قاعدة"
  ],
  "teams.create": [
   "إنشاء فريق"

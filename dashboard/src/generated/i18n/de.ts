@@ -468,6 +468,86 @@ export const messages: Messages = {
  "common.working": [
   "Wird ausgeführt…"
  ],
+ "connect.copyCode": [
+  "Code für ",
+  [
+   "title"
+  ],
+  " kopieren"
+ ],
+ "connect.copyNow": [
+  "Kopieren Sie sie jetzt: Sie werden nur als Hash gespeichert, daher werden sie nur dieses eine Mal angezeigt. Der geheime Server-Schlüssel bleibt auf Ihren Servern (als ",
+  [
+   "env"
+  ],
+  "), nie in einem Browser-Bundle."
+ ],
+ "connect.copyValue": [
+  [
+   "label"
+  ],
+  " kopieren"
+ ],
+ "connect.createKeys": [
+  "Schlüssel für diese App erstellen"
+ ],
+ "connect.intro": [
+  "Alles, was eine App braucht, um ihre Benutzer mit diesem Projekt anzumelden."
+ ],
+ "connect.keyPlaceholder": [
+  "<Ihr veröffentlichbarer Client-Schlüssel>"
+ ],
+ "connect.keys": [
+  "Schlüssel"
+ ],
+ "connect.makeKeys": [
+  "Schlüssel werden einmal angezeigt, wenn sie erstellt werden. Erstellen Sie einen Schlüsselsatz für diese App (ein veröffentlichbarer Client-Schlüssel und ein geheimer Server-Schlüssel, ein Jahr gültig); Schlüsselsätze sehen und widerrufen Sie unter ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "URL der Plattform"
+ ],
+ "connect.projectId": [
+  "Projekt-ID"
+ ],
+ "connect.react": [
+  "React-App (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Server, Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Die SDKs von Stack Auth funktionieren unverändert mit diesem Server: Richten Sie ihre baseUrl hierher."
+ ],
+ "connect.where": [
+  "Wohin sich Ihre App verbindet"
+ ],
+ "connect.withGatehouse": [
+  "Mit dem SDK von Gatehouse"
+ ],
+ "connect.withStack": [
+  "Mit dem SDK von Stack"
+ ],
+ "copy.copied": [
+  "Kopiert."
+ ],
+ "copy.copy": [
+  "Kopieren"
+ ],
+ "copy.refused": [
+  "Der Browser hat das Kopieren nicht erlaubt: Markieren Sie es und kopieren Sie es von Hand."
+ ],
  "domains.add": [
   "Domain hinzufügen"
  ],
@@ -769,8 +849,17 @@ export const messages: Messages = {
  "notifications.description": [
   "Welche Arten von E-Mails dieser Benutzer erhält."
  ],
+ "notifications.marketing": [
+  "Werbung"
+ ],
+ "notifications.signInAlerts": [
+  "Anmeldewarnungen"
+ ],
  "notifications.title": [
   "E-Mail-Benachrichtigungen"
+ ],
+ "notifications.transactional": [
+  "Transaktional"
  ],
  "notifications.what": [
   "Benachrichtigungseinstellungen"
@@ -1165,6 +1254,319 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "System"
+ ],
+ "signUpRules.action": [
+  "Aktion"
+ ],
+ "signUpRules.actions": [
+  "Aktionen"
+ ],
+ "signUpRules.add": [
+  "Regel hinzufügen"
+ ],
+ "signUpRules.allowSignUp": [
+  "Die Registrierung erlauben"
+ ],
+ "signUpRules.allowedBy": [
+  "Erlaubt durch ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Anmeldeart"
+ ],
+ "signUpRules.botScore": [
+  "Bot-Risikowert"
+ ],
+ "signUpRules.condition": [
+  "Bedingung"
+ ],
+ "signUpRules.conditionAt": [
+  "Zeile ",
+  [
+   "line"
+  ],
+  ", Spalte ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "Bedingung (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variablen: ",
+  [
+   "variables"
+  ],
+  ". Beispiel: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Ländercode"
+ ],
+ "signUpRules.countryHint": [
+  "Zwei Buchstaben (ISO 3166) oder leer."
+ ],
+ "signUpRules.defaultAction": [
+  "Standardaktion"
+ ],
+ "signUpRules.defaultAllowed": [
+  "Keine Regel hat entschieden: durch die Standardaktion erlaubt",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "Was mit einer Registrierung geschieht, über die keine Erlauben- oder Ablehnen-Regel entschieden hat."
+ ],
+ "signUpRules.defaultMessage": [
+  "die Standard-Ablehnungsnachricht"
+ ],
+ "signUpRules.defaultRejected": [
+  "Keine Regel hat entschieden: durch die Standardaktion abgelehnt."
+ ],
+ "signUpRules.delete": [
+  "Löschen"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Regel löschen"
+ ],
+ "signUpRules.deleteLabel": [
+  [
+   "id"
+  ],
+  " löschen"
+ ],
+ "signUpRules.deleteTitle": [
+  "Regel ",
+  [
+   "id"
+  ],
+  " löschen?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Registrierungen werden nicht mehr danach beurteilt. Ihre Statistik bleibt, bis sie veraltet."
+ ],
+ "signUpRules.disabled": [
+  "deaktiviert"
+ ],
+ "signUpRules.displayName": [
+  "Anzeigename"
+ ],
+ "signUpRules.edit": [
+  "Bearbeiten"
+ ],
+ "signUpRules.editLabel": [
+  [
+   "id"
+  ],
+  " bearbeiten"
+ ],
+ "signUpRules.editTitle": [
+  "Regel ",
+  [
+   "id"
+  ],
+  " bearbeiten"
+ ],
+ "signUpRules.enabled": [
+  "Aktiviert"
+ ],
+ "signUpRules.evaluations": [
+  "Regelauswertungen"
+ ],
+ "signUpRules.labelAllow": [
+  "Erlauben (beenden, registrieren)"
+ ],
+ "signUpRules.labelLog": [
+  "Protokollieren (nur zählen, weiter)"
+ ],
+ "signUpRules.labelReject": [
+  "Ablehnen (beenden, mit der Nachricht abweisen)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Einschränken (eingeschränkt registrieren, weiter)"
+ ],
+ "signUpRules.matches48h": [
+  "Treffer (48 h)"
+ ],
+ "signUpRules.message": [
+  "Nachricht"
+ ],
+ "signUpRules.messageHint": [
+  "Wird der Person angezeigt, deren Registrierung abgelehnt wird."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Die Server-Metadaten sind kein gültiges JSON."
+ ],
+ "signUpRules.methodOtp": [
+  "Einmalcode"
+ ],
+ "signUpRules.methodPasskey": [
+  "Passkey (Zugangsschlüssel)"
+ ],
+ "signUpRules.methodPassword": [
+  "Passwort"
+ ],
+ "signUpRules.newRule": [
+  "Neue Regel"
+ ],
+ "signUpRules.none": [
+  "Noch keine Regeln: Jede Registrierung erhält die Standardaktion."
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth-Anbieter"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "z. B. google"
+ ],
+ "signUpRules.priority": [
+  "Priorität"
+ ],
+ "signUpRules.priorityHint": [
+  "Niedrigere Zahlen werden zuerst ausgewertet."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Die Registrierung ablehnen"
+ ],
+ "signUpRules.rejectedBy": [
+  "Abgelehnt durch ",
+  [
+   "rule"
+  ],
+  " mit der Nachricht: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", eingeschränkt durch Regel ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Regel"
+ ],
+ "signUpRules.ruleId": [
+  "Regel-ID"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Buchstaben, Ziffern, _ oder -; lässt sich später nicht ändern."
+ ],
+ "signUpRules.ruleName": [
+  "Regel ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "Regel ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Regeln"
+ ],
+ "signUpRules.rulesDescription": [
+  "CEL-Bedingungen, die bei jeder Registrierung geprüft werden (Passwort, Einmalcode, Passkey, OAuth, ein anonymer Benutzer, der sich registriert), niedrigere Priorität zuerst. Erlauben und Ablehnen entscheiden und beenden; Einschränken und Protokollieren gehen weiter."
+ ],
+ "signUpRules.runTest": [
+  "Test ausführen"
+ ],
+ "signUpRules.saveDefault": [
+  "Standardaktion speichern"
+ ],
+ "signUpRules.saveRule": [
+  "Regel speichern"
+ ],
+ "signUpRules.saved": [
+  "Gespeichert."
+ ],
+ "signUpRules.scoreHint": [
+  "0 bis 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Server-Metadaten (JSON-Objekt, optional)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Wird bei einem Treffer in die Server-Metadaten des neuen Benutzers übernommen (eigene Funktion von Gatehouse; höchstens 2048 Zeichen)."
+ ],
+ "signUpRules.statusDisabled": [
+  "deaktiviert"
+ ],
+ "signUpRules.statusError": [
+  "konnte nicht ausgewertet werden"
+ ],
+ "signUpRules.statusMatched": [
+  "zutreffend"
+ ],
+ "signUpRules.statusNoCondition": [
+  "keine Bedingung"
+ ],
+ "signUpRules.statusNotMatched": [
+  "nicht zutreffend"
+ ],
+ "signUpRules.test": [
+  "Die Regeln testen"
+ ],
+ "signUpRules.testDescription": [
+  "Wendet die gespeicherten Regeln auf eine Beispielregistrierung an; nichts wird angelegt oder gezählt."
+ ],
+ "signUpRules.testEmail": [
+  "E-Mail"
+ ],
+ "signUpRules.testing": [
+  "Wird getestet…"
+ ],
+ "signUpRules.totals": [
+  "Letzte ",
+  [
+   "hours"
+  ],
+  " Stunden: ",
+  [
+   "total"
+  ],
+  " Treffer (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Risikowert für Missbrauch der Testphase"
+ ],
+ "signUpRules.typeAllow": [
+  "erlauben"
+ ],
+ "signUpRules.typeLog": [
+  "protokollieren"
+ ],
+ "signUpRules.typeReject": [
+  "ablehnen"
+ ],
+ "signUpRules.typeRestrict": [
+  "einschränken"
+ ],
+ "signUpRules.whenNoRule": [
+  "Wenn keine Regel entscheidet"
  ],
  "teams.create": [
   "Ein Team erstellen"

@@ -718,6 +718,124 @@ export const messages: Messages = {
   "Wöŕķîñĝ…",
   "⟧"
  ],
+ "connect.copyCode": [
+  "⟦",
+  "Çöpý ţĥé ",
+  [
+   "title"
+  ],
+  " çöđé",
+  "⟧"
+ ],
+ "connect.copyNow": [
+  "⟦",
+  "Çöpý ţĥém ñöw: ţĥéý åŕé šţöŕéđ åš đîĝéšţš, šö ţĥîš îš ţĥé öñĺý ţîmé ţĥéý åŕé šĥöwñ. Ţĥé šéçŕéţ šéŕvéŕ ķéý šţåýš öñ ýöûŕ šéŕvéŕš (åš ",
+  [
+   "env"
+  ],
+  "), ñévéŕ îñ å ƀŕöwšéŕ ƀûñđĺé.",
+  "⟧"
+ ],
+ "connect.copyValue": [
+  "⟦",
+  "Çöpý ţĥé ",
+  [
+   "label"
+  ],
+  "⟧"
+ ],
+ "connect.createKeys": [
+  "⟦",
+  "Çŕéåţé ķéýš föŕ ţĥîš åpp",
+  "⟧"
+ ],
+ "connect.intro": [
+  "⟦",
+  "Évéŕýţĥîñĝ åñ åpp ñééđš ţö šîĝñ îţš ûšéŕš îñ wîţĥ ţĥîš pŕöjéçţ.",
+  "⟧"
+ ],
+ "connect.keyPlaceholder": [
+  "⟦",
+  "<ýöûŕ pûƀĺîšĥåƀĺé çĺîéñţ ķéý>",
+  "⟧"
+ ],
+ "connect.keys": [
+  "⟦",
+  "Ķéýš",
+  "⟧"
+ ],
+ "connect.makeKeys": [
+  "⟦",
+  "Ķéýš åŕé šĥöwñ öñçé, wĥéñ ţĥéý åŕé måđé. Måķé å ķéý šéţ föŕ ţĥîš åpp (å pûƀĺîšĥåƀĺé çĺîéñţ ķéý åñđ å šéçŕéţ šéŕvéŕ ķéý, våĺîđ föŕ å ýéåŕ); šéé åñđ ŕévöķé ķéý šéţš ûñđéŕ ",
+  [
+   "page"
+  ],
+  ".",
+  "⟧"
+ ],
+ "connect.platformUrl": [
+  "⟦",
+  "Pĺåţföŕm ÛŔĹ",
+  "⟧"
+ ],
+ "connect.projectId": [
+  "⟦",
+  "Pŕöjéçţ îđ",
+  "⟧"
+ ],
+ "connect.react": [
+  "⟦",
+  "Ŕéåçţ (",
+  [
+   "package"
+  ],
+  ")",
+  "⟧"
+ ],
+ "connect.serverNode": [
+  "⟦",
+  "Šéŕvéŕ, Ñöđé (",
+  [
+   "package"
+  ],
+  ")",
+  "⟧"
+ ],
+ "connect.stackDescription": [
+  "⟦",
+  "Šţåçķ Åûţĥ'š öwñ ŠĐĶš wöŕķ wîţĥ ţĥîš šéŕvéŕ ûñçĥåñĝéđ: pöîñţ ţĥéîŕ ƀåšéÛŕĺ ĥéŕé.",
+  "⟧"
+ ],
+ "connect.where": [
+  "⟦",
+  "Wĥéŕé ýöûŕ åpp çöññéçţš",
+  "⟧"
+ ],
+ "connect.withGatehouse": [
+  "⟦",
+  "Wîţĥ Ĝåţéĥöûšé'š ŠĐĶ",
+  "⟧"
+ ],
+ "connect.withStack": [
+  "⟦",
+  "Wîţĥ Šţåçķ'š ŠĐĶ",
+  "⟧"
+ ],
+ "copy.copied": [
+  "⟦",
+  "Çöpîéđ.",
+  "⟧"
+ ],
+ "copy.copy": [
+  "⟦",
+  "Çöpý",
+  "⟧"
+ ],
+ "copy.refused": [
+  "⟦",
+  "Ţĥé ƀŕöwšéŕ đîđ ñöţ åĺĺöw çöpýîñĝ: šéĺéçţ îţ åñđ çöpý îţ ƀý ĥåñđ.",
+  "⟧"
+ ],
  "domains.add": [
   "⟦",
   "Åđđ đömåîñ",
@@ -1199,9 +1317,24 @@ export const messages: Messages = {
   "Wĥîçĥ ķîñđš öf émåîĺ ţĥîš ûšéŕ ŕéçéîvéš.",
   "⟧"
  ],
+ "notifications.marketing": [
+  "⟦",
+  "Måŕķéţîñĝ",
+  "⟧"
+ ],
+ "notifications.signInAlerts": [
+  "⟦",
+  "Šîĝñ-îñ åĺéŕţš",
+  "⟧"
+ ],
  "notifications.title": [
   "⟦",
   "Émåîĺ ñöţîfîçåţîöñš",
+  "⟧"
+ ],
+ "notifications.transactional": [
+  "⟦",
+  "Ţŕåñšåçţîöñåĺ",
   "⟧"
  ],
  "notifications.what": [
@@ -1799,6 +1932,478 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "⟦",
   "Šýšţém",
+  "⟧"
+ ],
+ "signUpRules.action": [
+  "⟦",
+  "Åçţîöñ",
+  "⟧"
+ ],
+ "signUpRules.actions": [
+  "⟦",
+  "Åçţîöñš",
+  "⟧"
+ ],
+ "signUpRules.add": [
+  "⟦",
+  "Åđđ ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.allowSignUp": [
+  "⟦",
+  "Åĺĺöw ţĥé šîĝñ-ûp",
+  "⟧"
+ ],
+ "signUpRules.allowedBy": [
+  "⟦",
+  "Åĺĺöwéđ ƀý ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  ".",
+  "⟧"
+ ],
+ "signUpRules.authMethod": [
+  "⟦",
+  "Åûţĥ méţĥöđ",
+  "⟧"
+ ],
+ "signUpRules.botScore": [
+  "⟦",
+  "Ɓöţ ŕîšķ šçöŕé",
+  "⟧"
+ ],
+ "signUpRules.condition": [
+  "⟦",
+  "Çöñđîţîöñ",
+  "⟧"
+ ],
+ "signUpRules.conditionAt": [
+  "⟦",
+  "Ĺîñé ",
+  [
+   "line"
+  ],
+  ", çöĺûmñ ",
+  [
+   "column"
+  ],
+  ":",
+  "⟧"
+ ],
+ "signUpRules.conditionCel": [
+  "⟦",
+  "Çöñđîţîöñ (ÇÉĹ)",
+  "⟧"
+ ],
+ "signUpRules.conditionHint": [
+  "⟦",
+  "Våŕîåƀĺéš: ",
+  [
+   "variables"
+  ],
+  ". Éxåmpĺé: ",
+  [
+   "example"
+  ],
+  "⟧"
+ ],
+ "signUpRules.countryCode": [
+  "⟦",
+  "Çöûñţŕý çöđé",
+  "⟧"
+ ],
+ "signUpRules.countryHint": [
+  "⟦",
+  "Ţwö ĺéţţéŕš (ÎŠÖ 3166), öŕ émpţý.",
+  "⟧"
+ ],
+ "signUpRules.defaultAction": [
+  "⟦",
+  "Đéfåûĺţ åçţîöñ",
+  "⟧"
+ ],
+ "signUpRules.defaultAllowed": [
+  "⟦",
+  "Ñö ŕûĺé đéçîđéđ: åĺĺöwéđ ƀý ţĥé đéfåûĺţ åçţîöñ",
+  [
+   "restricted"
+  ],
+  ".",
+  "⟧"
+ ],
+ "signUpRules.defaultDescription": [
+  "⟦",
+  "Wĥåţ ĥåppéñš ţö å šîĝñ-ûp ñö åĺĺöw öŕ ŕéjéçţ ŕûĺé đéçîđéđ.",
+  "⟧"
+ ],
+ "signUpRules.defaultMessage": [
+  "⟦",
+  "ţĥé đéfåûĺţ ŕéjéçţîöñ méššåĝé",
+  "⟧"
+ ],
+ "signUpRules.defaultRejected": [
+  "⟦",
+  "Ñö ŕûĺé đéçîđéđ: ŕéjéçţéđ ƀý ţĥé đéfåûĺţ åçţîöñ.",
+  "⟧"
+ ],
+ "signUpRules.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "signUpRules.deleteConfirm": [
+  "⟦",
+  "Đéĺéţé ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.deleteLabel": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ŕûĺé ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "signUpRules.deleteWarning": [
+  "⟦",
+  "Šîĝñ-ûpš åŕé ñö ĺöñĝéŕ jûđĝéđ ƀý îţ. Îţš šţåţîšţîçš šţåý ûñţîĺ ţĥéý åĝé öûţ.",
+  "⟧"
+ ],
+ "signUpRules.disabled": [
+  "⟦",
+  "đîšåƀĺéđ",
+  "⟧"
+ ],
+ "signUpRules.displayName": [
+  "⟦",
+  "Đîšpĺåý ñåmé",
+  "⟧"
+ ],
+ "signUpRules.edit": [
+  "⟦",
+  "Éđîţ",
+  "⟧"
+ ],
+ "signUpRules.editLabel": [
+  "⟦",
+  "Éđîţ ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.editTitle": [
+  "⟦",
+  "Éđîţ ŕûĺé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.enabled": [
+  "⟦",
+  "Éñåƀĺéđ",
+  "⟧"
+ ],
+ "signUpRules.evaluations": [
+  "⟦",
+  "Ŕûĺé évåĺûåţîöñš",
+  "⟧"
+ ],
+ "signUpRules.labelAllow": [
+  "⟦",
+  "Åĺĺöw (šţöp, šîĝñ ûp)",
+  "⟧"
+ ],
+ "signUpRules.labelLog": [
+  "⟦",
+  "Ĺöĝ (çöûñţ öñĺý, ĝö öñ)",
+  "⟧"
+ ],
+ "signUpRules.labelReject": [
+  "⟦",
+  "Ŕéjéçţ (šţöp, ŕéfûšé wîţĥ ţĥé méššåĝé)",
+  "⟧"
+ ],
+ "signUpRules.labelRestrict": [
+  "⟦",
+  "Ŕéšţŕîçţ (šîĝñ ûp ŕéšţŕîçţéđ, ĝö öñ)",
+  "⟧"
+ ],
+ "signUpRules.matches48h": [
+  "⟦",
+  "Måţçĥéš (48 ĥ)",
+  "⟧"
+ ],
+ "signUpRules.message": [
+  "⟦",
+  "Méššåĝé",
+  "⟧"
+ ],
+ "signUpRules.messageHint": [
+  "⟦",
+  "Šĥöwñ ţö ţĥé péŕšöñ wĥöšé šîĝñ-ûp îš ŕéfûšéđ.",
+  "⟧"
+ ],
+ "signUpRules.metadataNotJson": [
+  "⟦",
+  "Šéŕvéŕ méţåđåţå îš ñöţ våĺîđ JŠÖÑ.",
+  "⟧"
+ ],
+ "signUpRules.methodOtp": [
+  "⟦",
+  "Öñé-ţîmé çöđé",
+  "⟧"
+ ],
+ "signUpRules.methodPasskey": [
+  "⟦",
+  "Påššķéý",
+  "⟧"
+ ],
+ "signUpRules.methodPassword": [
+  "⟦",
+  "Påššwöŕđ",
+  "⟧"
+ ],
+ "signUpRules.newRule": [
+  "⟦",
+  "Ñéw ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.none": [
+  "⟦",
+  "Ñö ŕûĺéš ýéţ: évéŕý šîĝñ-ûp ĝéţš ţĥé đéfåûĺţ åçţîöñ.",
+  "⟧"
+ ],
+ "signUpRules.oauthProvider": [
+  "⟦",
+  "ÖÅûţĥ pŕövîđéŕ",
+  "⟧"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "⟦",
+  "é.ĝ. ĝööĝĺé",
+  "⟧"
+ ],
+ "signUpRules.priority": [
+  "⟦",
+  "Pŕîöŕîţý",
+  "⟧"
+ ],
+ "signUpRules.priorityHint": [
+  "⟦",
+  "Ĺöwéŕ ñûmƀéŕš åŕé évåĺûåţéđ fîŕšţ.",
+  "⟧"
+ ],
+ "signUpRules.rejectSignUp": [
+  "⟦",
+  "Ŕéjéçţ ţĥé šîĝñ-ûp",
+  "⟧"
+ ],
+ "signUpRules.rejectedBy": [
+  "⟦",
+  "Ŕéjéçţéđ ƀý ",
+  [
+   "rule"
+  ],
+  " wîţĥ ţĥé méššåĝé: ",
+  [
+   "message"
+  ],
+  "⟧"
+ ],
+ "signUpRules.restrictedBy": [
+  "⟦",
+  ", ŕéšţŕîçţéđ ƀý ŕûĺé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.rule": [
+  "⟦",
+  "Ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.ruleId": [
+  "⟦",
+  "Ŕûĺé îđ",
+  "⟧"
+ ],
+ "signUpRules.ruleIdHint": [
+  "⟦",
+  "Ĺéţţéŕš, đîĝîţš, _ öŕ -; çåññöţ ƀé çĥåñĝéđ ĺåţéŕ.",
+  "⟧"
+ ],
+ "signUpRules.ruleName": [
+  "⟦",
+  "ŕûĺé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.ruleNameNamed": [
+  "⟦",
+  "ŕûĺé ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")",
+  "⟧"
+ ],
+ "signUpRules.rules": [
+  "⟦",
+  "Ŕûĺéš",
+  "⟧"
+ ],
+ "signUpRules.rulesDescription": [
+  "⟦",
+  "ÇÉĹ çöñđîţîöñš jûđĝéđ åţ évéŕý šîĝñ-ûp (påššwöŕđ, öñé-ţîmé çöđé, påššķéý, ÖÅûţĥ, åñ åñöñýmöûš ûšéŕ šîĝñîñĝ ûp), ĺöwéŕ pŕîöŕîţý fîŕšţ. Åĺĺöw åñđ ŕéjéçţ đéçîđé åñđ šţöp; ŕéšţŕîçţ åñđ ĺöĝ ĝö öñ.",
+  "⟧"
+ ],
+ "signUpRules.runTest": [
+  "⟦",
+  "Ŕûñ ţéšţ",
+  "⟧"
+ ],
+ "signUpRules.saveDefault": [
+  "⟦",
+  "Šåvé đéfåûĺţ åçţîöñ",
+  "⟧"
+ ],
+ "signUpRules.saveRule": [
+  "⟦",
+  "Šåvé ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.saved": [
+  "⟦",
+  "Šåvéđ.",
+  "⟧"
+ ],
+ "signUpRules.scoreHint": [
+  "⟦",
+  "0 ţö 100.",
+  "⟧"
+ ],
+ "signUpRules.serverMetadata": [
+  "⟦",
+  "Šéŕvéŕ méţåđåţå (JŠÖÑ öƀjéçţ, öpţîöñåĺ)",
+  "⟧"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "⟦",
+  "Méŕĝéđ îñţö ţĥé ñéw ûšéŕ'š šéŕvéŕ méţåđåţå wĥéñ ţĥé ŕûĺé måţçĥéš (Ĝåţéĥöûšé'š öwñ; åţ möšţ 2048 çĥåŕåçţéŕš).",
+  "⟧"
+ ],
+ "signUpRules.statusDisabled": [
+  "⟦",
+  "đîšåƀĺéđ",
+  "⟧"
+ ],
+ "signUpRules.statusError": [
+  "⟦",
+  "çöûĺđ ñöţ ƀé évåĺûåţéđ",
+  "⟧"
+ ],
+ "signUpRules.statusMatched": [
+  "⟦",
+  "måţçĥéđ",
+  "⟧"
+ ],
+ "signUpRules.statusNoCondition": [
+  "⟦",
+  "ñö çöñđîţîöñ",
+  "⟧"
+ ],
+ "signUpRules.statusNotMatched": [
+  "⟦",
+  "đîđ ñöţ måţçĥ",
+  "⟧"
+ ],
+ "signUpRules.test": [
+  "⟦",
+  "Ţéšţ ţĥé ŕûĺéš",
+  "⟧"
+ ],
+ "signUpRules.testDescription": [
+  "⟦",
+  "Ŕûñš ţĥé šåvéđ ŕûĺéš åĝåîñšţ å šåmpĺé šîĝñ-ûp; ñöţĥîñĝ îš çŕéåţéđ öŕ çöûñţéđ.",
+  "⟧"
+ ],
+ "signUpRules.testEmail": [
+  "⟦",
+  "Émåîĺ",
+  "⟧"
+ ],
+ "signUpRules.testing": [
+  "⟦",
+  "Ţéšţîñĝ…",
+  "⟧"
+ ],
+ "signUpRules.totals": [
+  "⟦",
+  "Ĺåšţ ",
+  [
+   "hours"
+  ],
+  " ĥöûŕš: ",
+  [
+   "total"
+  ],
+  " måţçĥéš (",
+  [
+   "byAction"
+  ],
+  ").",
+  "⟧"
+ ],
+ "signUpRules.trialScore": [
+  "⟦",
+  "Fŕéé-ţŕîåĺ åƀûšé ŕîšķ šçöŕé",
+  "⟧"
+ ],
+ "signUpRules.typeAllow": [
+  "⟦",
+  "åĺĺöw",
+  "⟧"
+ ],
+ "signUpRules.typeLog": [
+  "⟦",
+  "ĺöĝ",
+  "⟧"
+ ],
+ "signUpRules.typeReject": [
+  "⟦",
+  "ŕéjéçţ",
+  "⟧"
+ ],
+ "signUpRules.typeRestrict": [
+  "⟦",
+  "ŕéšţŕîçţ",
+  "⟧"
+ ],
+ "signUpRules.whenNoRule": [
+  "⟦",
+  "Wĥéñ ñö ŕûĺé đéçîđéš",
   "⟧"
  ],
  "teams.create": [

@@ -470,6 +470,86 @@ export const messages: Messages = {
  "common.working": [
   "Working…"
  ],
+ "connect.copyCode": [
+  "Copy the ",
+  [
+   "title"
+  ],
+  " code"
+ ],
+ "connect.copyNow": [
+  "Copy them now: they are stored as digests, so this is the only time they are shown. The secret server key stays on your servers (as ",
+  [
+   "env"
+  ],
+  "), never in a browser bundle."
+ ],
+ "connect.copyValue": [
+  "Copy the ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "Create keys for this app"
+ ],
+ "connect.intro": [
+  "Everything an app needs to sign its users in with this project."
+ ],
+ "connect.keyPlaceholder": [
+  "<your publishable client key>"
+ ],
+ "connect.keys": [
+  "Keys"
+ ],
+ "connect.makeKeys": [
+  "Keys are shown once, when they are made. Make a key set for this app (a publishable client key and a secret server key, valid for a year); see and revoke key sets under ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "Platform URL"
+ ],
+ "connect.projectId": [
+  "Project id"
+ ],
+ "connect.react": [
+  "React (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Server, Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Stack Auth's own SDKs work with this server unchanged: point their baseUrl here."
+ ],
+ "connect.where": [
+  "Where your app connects"
+ ],
+ "connect.withGatehouse": [
+  "With Gatehouse's SDK"
+ ],
+ "connect.withStack": [
+  "With Stack's SDK"
+ ],
+ "copy.copied": [
+  "Copied."
+ ],
+ "copy.copy": [
+  "Copy"
+ ],
+ "copy.refused": [
+  "The browser did not allow copying: select it and copy it by hand."
+ ],
  "domains.add": [
   "Add domain"
  ],
@@ -771,8 +851,17 @@ export const messages: Messages = {
  "notifications.description": [
   "Which kinds of email this user receives."
  ],
+ "notifications.marketing": [
+  "Marketing"
+ ],
+ "notifications.signInAlerts": [
+  "Sign-in alerts"
+ ],
  "notifications.title": [
   "Email notifications"
+ ],
+ "notifications.transactional": [
+  "Transactional"
  ],
  "notifications.what": [
   "notification preferences"
@@ -1166,6 +1255,318 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "System"
+ ],
+ "signUpRules.action": [
+  "Action"
+ ],
+ "signUpRules.actions": [
+  "Actions"
+ ],
+ "signUpRules.add": [
+  "Add rule"
+ ],
+ "signUpRules.allowSignUp": [
+  "Allow the sign-up"
+ ],
+ "signUpRules.allowedBy": [
+  "Allowed by ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Auth method"
+ ],
+ "signUpRules.botScore": [
+  "Bot risk score"
+ ],
+ "signUpRules.condition": [
+  "Condition"
+ ],
+ "signUpRules.conditionAt": [
+  "Line ",
+  [
+   "line"
+  ],
+  ", column ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "Condition (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variables: ",
+  [
+   "variables"
+  ],
+  ". Example: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Country code"
+ ],
+ "signUpRules.countryHint": [
+  "Two letters (ISO 3166), or empty."
+ ],
+ "signUpRules.defaultAction": [
+  "Default action"
+ ],
+ "signUpRules.defaultAllowed": [
+  "No rule decided: allowed by the default action",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "What happens to a sign-up no allow or reject rule decided."
+ ],
+ "signUpRules.defaultMessage": [
+  "the default rejection message"
+ ],
+ "signUpRules.defaultRejected": [
+  "No rule decided: rejected by the default action."
+ ],
+ "signUpRules.delete": [
+  "Delete"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Delete rule"
+ ],
+ "signUpRules.deleteLabel": [
+  "Delete ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "Delete rule ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Sign-ups are no longer judged by it. Its statistics stay until they age out."
+ ],
+ "signUpRules.disabled": [
+  "disabled"
+ ],
+ "signUpRules.displayName": [
+  "Display name"
+ ],
+ "signUpRules.edit": [
+  "Edit"
+ ],
+ "signUpRules.editLabel": [
+  "Edit ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "Edit rule ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "Enabled"
+ ],
+ "signUpRules.evaluations": [
+  "Rule evaluations"
+ ],
+ "signUpRules.labelAllow": [
+  "Allow (stop, sign up)"
+ ],
+ "signUpRules.labelLog": [
+  "Log (count only, go on)"
+ ],
+ "signUpRules.labelReject": [
+  "Reject (stop, refuse with the message)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Restrict (sign up restricted, go on)"
+ ],
+ "signUpRules.matches48h": [
+  "Matches (48 h)"
+ ],
+ "signUpRules.message": [
+  "Message"
+ ],
+ "signUpRules.messageHint": [
+  "Shown to the person whose sign-up is refused."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Server metadata is not valid JSON."
+ ],
+ "signUpRules.methodOtp": [
+  "One-time code"
+ ],
+ "signUpRules.methodPasskey": [
+  "Passkey"
+ ],
+ "signUpRules.methodPassword": [
+  "Password"
+ ],
+ "signUpRules.newRule": [
+  "New rule"
+ ],
+ "signUpRules.none": [
+  "No rules yet: every sign-up gets the default action."
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth provider"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "e.g. google"
+ ],
+ "signUpRules.priority": [
+  "Priority"
+ ],
+ "signUpRules.priorityHint": [
+  "Lower numbers are evaluated first."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Reject the sign-up"
+ ],
+ "signUpRules.rejectedBy": [
+  "Rejected by ",
+  [
+   "rule"
+  ],
+  " with the message: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", restricted by rule ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Rule"
+ ],
+ "signUpRules.ruleId": [
+  "Rule id"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Letters, digits, _ or -; cannot be changed later."
+ ],
+ "signUpRules.ruleName": [
+  "rule ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "rule ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Rules"
+ ],
+ "signUpRules.rulesDescription": [
+  "CEL conditions judged at every sign-up (password, one-time code, passkey, OAuth, an anonymous user signing up), lower priority first. Allow and reject decide and stop; restrict and log go on."
+ ],
+ "signUpRules.runTest": [
+  "Run test"
+ ],
+ "signUpRules.saveDefault": [
+  "Save default action"
+ ],
+ "signUpRules.saveRule": [
+  "Save rule"
+ ],
+ "signUpRules.saved": [
+  "Saved."
+ ],
+ "signUpRules.scoreHint": [
+  "0 to 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Server metadata (JSON object, optional)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Merged into the new user's server metadata when the rule matches (Gatehouse's own; at most 2048 characters)."
+ ],
+ "signUpRules.statusDisabled": [
+  "disabled"
+ ],
+ "signUpRules.statusError": [
+  "could not be evaluated"
+ ],
+ "signUpRules.statusMatched": [
+  "matched"
+ ],
+ "signUpRules.statusNoCondition": [
+  "no condition"
+ ],
+ "signUpRules.statusNotMatched": [
+  "did not match"
+ ],
+ "signUpRules.test": [
+  "Test the rules"
+ ],
+ "signUpRules.testDescription": [
+  "Runs the saved rules against a sample sign-up; nothing is created or counted."
+ ],
+ "signUpRules.testEmail": [
+  "Email"
+ ],
+ "signUpRules.testing": [
+  "Testing…"
+ ],
+ "signUpRules.totals": [
+  "Last ",
+  [
+   "hours"
+  ],
+  " hours: ",
+  [
+   "total"
+  ],
+  " matches (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Free-trial abuse risk score"
+ ],
+ "signUpRules.typeAllow": [
+  "allow"
+ ],
+ "signUpRules.typeLog": [
+  "log"
+ ],
+ "signUpRules.typeReject": [
+  "reject"
+ ],
+ "signUpRules.typeRestrict": [
+  "restrict"
+ ],
+ "signUpRules.whenNoRule": [
+  "When no rule decides"
  ],
  "teams.create": [
   "Create a team"

@@ -470,6 +470,85 @@ export const messages: Messages = {
  "common.working": [
   "Procesando…"
  ],
+ "connect.copyCode": [
+  "Copiar el código de ",
+  [
+   "title"
+  ]
+ ],
+ "connect.copyNow": [
+  "Cópialas ahora: se guardan como resúmenes, así que esta es la única vez que se muestran. La clave secreta de servidor se queda en tus servidores (como ",
+  [
+   "env"
+  ],
+  "), nunca en un bundle del navegador."
+ ],
+ "connect.copyValue": [
+  "Copiar: ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "Crear claves para esta app"
+ ],
+ "connect.intro": [
+  "Todo lo que una app necesita para iniciar la sesión de sus usuarios con este proyecto."
+ ],
+ "connect.keyPlaceholder": [
+  "<tu clave de cliente publicable>"
+ ],
+ "connect.keys": [
+  "Claves"
+ ],
+ "connect.makeKeys": [
+  "Las claves se muestran una vez, al crearlas. Crea un conjunto de claves para esta app (una clave de cliente publicable y una clave secreta de servidor, válidas un año); consulta y revoca los conjuntos en ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "URL de la plataforma"
+ ],
+ "connect.projectId": [
+  "Id del proyecto"
+ ],
+ "connect.react": [
+  "App de React (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Servidor, Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Los SDK de Stack Auth funcionan sin cambios con este servidor: apunta su baseUrl aquí."
+ ],
+ "connect.where": [
+  "Dónde se conecta tu app"
+ ],
+ "connect.withGatehouse": [
+  "Con el SDK de Gatehouse"
+ ],
+ "connect.withStack": [
+  "Con el SDK de Stack"
+ ],
+ "copy.copied": [
+  "Copiado."
+ ],
+ "copy.copy": [
+  "Copiar"
+ ],
+ "copy.refused": [
+  "El navegador no permitió copiar: selecciónalo y cópialo a mano."
+ ],
  "domains.add": [
   "Añadir dominio"
  ],
@@ -771,8 +850,17 @@ export const messages: Messages = {
  "notifications.description": [
   "Qué tipos de correo recibe este usuario."
  ],
+ "notifications.marketing": [
+  "Mercadotecnia"
+ ],
+ "notifications.signInAlerts": [
+  "Alertas de inicio de sesión"
+ ],
  "notifications.title": [
   "Notificaciones por correo"
+ ],
+ "notifications.transactional": [
+  "Transaccionales"
  ],
  "notifications.what": [
   "preferencias de notificación"
@@ -1164,6 +1252,318 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "Sistema"
+ ],
+ "signUpRules.action": [
+  "Acción"
+ ],
+ "signUpRules.actions": [
+  "Acciones"
+ ],
+ "signUpRules.add": [
+  "Añadir regla"
+ ],
+ "signUpRules.allowSignUp": [
+  "Permitir el registro"
+ ],
+ "signUpRules.allowedBy": [
+  "Permitido por ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Método de autenticación"
+ ],
+ "signUpRules.botScore": [
+  "Puntuación de riesgo de bot"
+ ],
+ "signUpRules.condition": [
+  "Condición"
+ ],
+ "signUpRules.conditionAt": [
+  "Línea ",
+  [
+   "line"
+  ],
+  ", columna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "Condición (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variables: ",
+  [
+   "variables"
+  ],
+  ". Ejemplo: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Código de país"
+ ],
+ "signUpRules.countryHint": [
+  "Dos letras (ISO 3166), o vacío."
+ ],
+ "signUpRules.defaultAction": [
+  "Acción predeterminada"
+ ],
+ "signUpRules.defaultAllowed": [
+  "Ninguna regla decidió: permitido por la acción predeterminada",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "Qué pasa con un registro que ninguna regla de permitir o rechazar decidió."
+ ],
+ "signUpRules.defaultMessage": [
+  "el mensaje de rechazo predeterminado"
+ ],
+ "signUpRules.defaultRejected": [
+  "Ninguna regla decidió: rechazado por la acción predeterminada."
+ ],
+ "signUpRules.delete": [
+  "Eliminar"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Eliminar regla"
+ ],
+ "signUpRules.deleteLabel": [
+  "Eliminar ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "¿Eliminar la regla ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Los registros dejan de evaluarse con ella. Sus estadísticas quedan hasta que caduquen."
+ ],
+ "signUpRules.disabled": [
+  "desactivada"
+ ],
+ "signUpRules.displayName": [
+  "Nombre visible"
+ ],
+ "signUpRules.edit": [
+  "Editar"
+ ],
+ "signUpRules.editLabel": [
+  "Editar ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "Editar la regla ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "Activada"
+ ],
+ "signUpRules.evaluations": [
+  "Evaluaciones de reglas"
+ ],
+ "signUpRules.labelAllow": [
+  "Permitir (parar, registrar)"
+ ],
+ "signUpRules.labelLog": [
+  "Registrar (solo contar, seguir)"
+ ],
+ "signUpRules.labelReject": [
+  "Rechazar (parar, rechazar con el mensaje)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Restringir (registrar restringido, seguir)"
+ ],
+ "signUpRules.matches48h": [
+  "Coincidencias (48 h)"
+ ],
+ "signUpRules.message": [
+  "Mensaje"
+ ],
+ "signUpRules.messageHint": [
+  "Se muestra a la persona cuyo registro se rechaza."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Los metadatos de servidor no son JSON válido."
+ ],
+ "signUpRules.methodOtp": [
+  "Código de un solo uso"
+ ],
+ "signUpRules.methodPasskey": [
+  "Llave de acceso"
+ ],
+ "signUpRules.methodPassword": [
+  "Contraseña"
+ ],
+ "signUpRules.newRule": [
+  "Regla nueva"
+ ],
+ "signUpRules.none": [
+  "Aún no hay reglas: cada registro recibe la acción predeterminada."
+ ],
+ "signUpRules.oauthProvider": [
+  "Proveedor OAuth"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "p. ej. google"
+ ],
+ "signUpRules.priority": [
+  "Prioridad"
+ ],
+ "signUpRules.priorityHint": [
+  "Los números más bajos se evalúan primero."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Rechazar el registro"
+ ],
+ "signUpRules.rejectedBy": [
+  "Rechazado por ",
+  [
+   "rule"
+  ],
+  " con el mensaje: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", restringido por la regla ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Regla"
+ ],
+ "signUpRules.ruleId": [
+  "Id de la regla"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Letras, dígitos, _ o -; no se puede cambiar después."
+ ],
+ "signUpRules.ruleName": [
+  "la regla ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "la regla ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Reglas"
+ ],
+ "signUpRules.rulesDescription": [
+  "Condiciones CEL evaluadas en cada registro (contraseña, código de un solo uso, llave de acceso, OAuth, un usuario anónimo que se registra), primero la prioridad más baja. Permitir y rechazar deciden y paran; restringir y registrar siguen."
+ ],
+ "signUpRules.runTest": [
+  "Ejecutar prueba"
+ ],
+ "signUpRules.saveDefault": [
+  "Guardar acción predeterminada"
+ ],
+ "signUpRules.saveRule": [
+  "Guardar regla"
+ ],
+ "signUpRules.saved": [
+  "Guardado."
+ ],
+ "signUpRules.scoreHint": [
+  "De 0 a 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Metadatos de servidor (objeto JSON, opcional)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Se fusionan con los metadatos de servidor del nuevo usuario cuando la regla coincide (propio de Gatehouse; como máximo 2048 caracteres)."
+ ],
+ "signUpRules.statusDisabled": [
+  "desactivada"
+ ],
+ "signUpRules.statusError": [
+  "no se pudo evaluar"
+ ],
+ "signUpRules.statusMatched": [
+  "coincide"
+ ],
+ "signUpRules.statusNoCondition": [
+  "sin condición"
+ ],
+ "signUpRules.statusNotMatched": [
+  "no coincide"
+ ],
+ "signUpRules.test": [
+  "Probar las reglas"
+ ],
+ "signUpRules.testDescription": [
+  "Aplica las reglas guardadas a un registro de ejemplo; no se crea ni se cuenta nada."
+ ],
+ "signUpRules.testEmail": [
+  "Correo"
+ ],
+ "signUpRules.testing": [
+  "Probando…"
+ ],
+ "signUpRules.totals": [
+  "Últimas ",
+  [
+   "hours"
+  ],
+  " horas: ",
+  [
+   "total"
+  ],
+  " coincidencias (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Puntuación de riesgo de abuso de prueba gratuita"
+ ],
+ "signUpRules.typeAllow": [
+  "permitir"
+ ],
+ "signUpRules.typeLog": [
+  "registrar"
+ ],
+ "signUpRules.typeReject": [
+  "rechazar"
+ ],
+ "signUpRules.typeRestrict": [
+  "restringir"
+ ],
+ "signUpRules.whenNoRule": [
+  "Cuando ninguna regla decide"
  ],
  "teams.create": [
   "Crear un equipo"

@@ -470,6 +470,85 @@ export const messages: Messages = {
  "common.working": [
   "En cours…"
  ],
+ "connect.copyCode": [
+  "Copier le code ",
+  [
+   "title"
+  ]
+ ],
+ "connect.copyNow": [
+  "Copiez-les maintenant : elles sont stockées sous forme d’empreintes, c’est donc la seule fois qu’elles s’affichent. La clé serveur secrète reste sur vos serveurs (en ",
+  [
+   "env"
+  ],
+  "), jamais dans un bundle de navigateur."
+ ],
+ "connect.copyValue": [
+  "Copier : ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "Créer des clés pour cette application"
+ ],
+ "connect.intro": [
+  "Tout ce qu’il faut à une application pour connecter ses utilisateurs avec ce projet."
+ ],
+ "connect.keyPlaceholder": [
+  "<votre clé client publiable>"
+ ],
+ "connect.keys": [
+  "Clés"
+ ],
+ "connect.makeKeys": [
+  "Les clés s’affichent une fois, à leur création. Créez un jeu de clés pour cette application (une clé client publiable et une clé serveur secrète, valables un an) ; consultez et révoquez les jeux de clés sous ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "URL de la plateforme"
+ ],
+ "connect.projectId": [
+  "Identifiant du projet"
+ ],
+ "connect.react": [
+  "Application React (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Serveur, Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Les SDK de Stack Auth fonctionnent tels quels avec ce serveur : pointez leur baseUrl ici."
+ ],
+ "connect.where": [
+  "Où votre application se connecte"
+ ],
+ "connect.withGatehouse": [
+  "Avec le SDK de Gatehouse"
+ ],
+ "connect.withStack": [
+  "Avec le SDK de Stack"
+ ],
+ "copy.copied": [
+  "Copié."
+ ],
+ "copy.copy": [
+  "Copier"
+ ],
+ "copy.refused": [
+  "Le navigateur n’a pas autorisé la copie : sélectionnez le texte et copiez-le à la main."
+ ],
  "domains.add": [
   "Ajouter le domaine"
  ],
@@ -771,8 +850,17 @@ export const messages: Messages = {
  "notifications.description": [
   "Les types d’e-mails que reçoit cet utilisateur."
  ],
+ "notifications.marketing": [
+  "Communications marketing"
+ ],
+ "notifications.signInAlerts": [
+  "Alertes de connexion"
+ ],
  "notifications.title": [
   "Notifications par e-mail"
+ ],
+ "notifications.transactional": [
+  "Transactionnels"
  ],
  "notifications.what": [
   "préférences de notification"
@@ -1164,6 +1252,317 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "Système"
+ ],
+ "signUpRules.action": [
+  "Action de la règle"
+ ],
+ "signUpRules.actions": [
+  "Opérations"
+ ],
+ "signUpRules.add": [
+  "Ajouter une règle"
+ ],
+ "signUpRules.allowSignUp": [
+  "Autoriser l’inscription"
+ ],
+ "signUpRules.allowedBy": [
+  "Autorisée par ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Méthode d’authentification"
+ ],
+ "signUpRules.botScore": [
+  "Score de risque robot"
+ ],
+ "signUpRules.condition": [
+  "Condition de la règle"
+ ],
+ "signUpRules.conditionAt": [
+  "Ligne ",
+  [
+   "line"
+  ],
+  ", colonne ",
+  [
+   "column"
+  ],
+  " :"
+ ],
+ "signUpRules.conditionCel": [
+  "Condition de la règle (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variables : ",
+  [
+   "variables"
+  ],
+  ". Exemple : ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Code pays"
+ ],
+ "signUpRules.countryHint": [
+  "Deux lettres (ISO 3166), ou vide."
+ ],
+ "signUpRules.defaultAction": [
+  "Action par défaut"
+ ],
+ "signUpRules.defaultAllowed": [
+  "Aucune règle n’a tranché : autorisée par l’action par défaut",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "Ce qu’il advient d’une inscription qu’aucune règle d’autorisation ou de refus n’a tranchée."
+ ],
+ "signUpRules.defaultMessage": [
+  "le message de refus par défaut"
+ ],
+ "signUpRules.defaultRejected": [
+  "Aucune règle n’a tranché : refusée par l’action par défaut."
+ ],
+ "signUpRules.delete": [
+  "Supprimer"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Supprimer la règle"
+ ],
+ "signUpRules.deleteLabel": [
+  "Supprimer ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "Supprimer la règle ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Les inscriptions ne sont plus jugées par elle. Ses statistiques restent jusqu’à expiration."
+ ],
+ "signUpRules.disabled": [
+  "désactivée"
+ ],
+ "signUpRules.displayName": [
+  "Nom affiché"
+ ],
+ "signUpRules.edit": [
+  "Modifier"
+ ],
+ "signUpRules.editLabel": [
+  "Modifier ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "Modifier la règle ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "Activée"
+ ],
+ "signUpRules.evaluations": [
+  "Évaluations des règles"
+ ],
+ "signUpRules.labelAllow": [
+  "Autoriser (arrêter, inscrire)"
+ ],
+ "signUpRules.labelLog": [
+  "Journaliser (compter seulement, continuer)"
+ ],
+ "signUpRules.labelReject": [
+  "Refuser (arrêter, refuser avec le message)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Restreindre (inscrire en restreint, continuer)"
+ ],
+ "signUpRules.matches48h": [
+  "Correspondances (48 h)"
+ ],
+ "signUpRules.message": [
+  "Message de refus"
+ ],
+ "signUpRules.messageHint": [
+  "Affiché à la personne dont l’inscription est refusée."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Les métadonnées serveur ne sont pas un JSON valide."
+ ],
+ "signUpRules.methodOtp": [
+  "Code à usage unique"
+ ],
+ "signUpRules.methodPasskey": [
+  "Clé d’accès"
+ ],
+ "signUpRules.methodPassword": [
+  "Mot de passe"
+ ],
+ "signUpRules.newRule": [
+  "Nouvelle règle"
+ ],
+ "signUpRules.none": [
+  "Aucune règle pour l’instant : chaque inscription reçoit l’action par défaut."
+ ],
+ "signUpRules.oauthProvider": [
+  "Fournisseur OAuth"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "p. ex. google"
+ ],
+ "signUpRules.priority": [
+  "Priorité"
+ ],
+ "signUpRules.priorityHint": [
+  "Les nombres les plus bas sont évalués en premier."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Refuser l’inscription"
+ ],
+ "signUpRules.rejectedBy": [
+  "Refusée par ",
+  [
+   "rule"
+  ],
+  " avec le message : ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", restreint par la règle ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Règle"
+ ],
+ "signUpRules.ruleId": [
+  "Identifiant de la règle"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Lettres, chiffres, _ ou - ; non modifiable ensuite."
+ ],
+ "signUpRules.ruleName": [
+  "la règle ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "la règle ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Règles"
+ ],
+ "signUpRules.rulesDescription": [
+  "Conditions CEL jugées à chaque inscription (mot de passe, code à usage unique, clé d’accès, OAuth, un utilisateur anonyme qui s’inscrit), priorité la plus basse d’abord. Autoriser et refuser tranchent et arrêtent ; restreindre et journaliser continuent."
+ ],
+ "signUpRules.runTest": [
+  "Lancer le test"
+ ],
+ "signUpRules.saveDefault": [
+  "Enregistrer l’action par défaut"
+ ],
+ "signUpRules.saveRule": [
+  "Enregistrer la règle"
+ ],
+ "signUpRules.saved": [
+  "Enregistré."
+ ],
+ "signUpRules.scoreHint": [
+  "De 0 à 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Métadonnées serveur (objet JSON, facultatif)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Fusionnées dans les métadonnées serveur du nouvel utilisateur quand la règle correspond (propre à Gatehouse ; 2048 caractères au plus)."
+ ],
+ "signUpRules.statusDisabled": [
+  "désactivée"
+ ],
+ "signUpRules.statusError": [
+  "n’a pas pu être évaluée"
+ ],
+ "signUpRules.statusMatched": [
+  "correspond"
+ ],
+ "signUpRules.statusNoCondition": [
+  "aucune condition"
+ ],
+ "signUpRules.statusNotMatched": [
+  "ne correspond pas"
+ ],
+ "signUpRules.test": [
+  "Tester les règles"
+ ],
+ "signUpRules.testDescription": [
+  "Applique les règles enregistrées à une inscription d’exemple ; rien n’est créé ni compté."
+ ],
+ "signUpRules.testEmail": [
+  "E-mail"
+ ],
+ "signUpRules.testing": [
+  "Test en cours…"
+ ],
+ "signUpRules.totals": [
+  [
+   "hours"
+  ],
+  " dernières heures : ",
+  [
+   "total"
+  ],
+  " correspondances (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Score de risque d’abus d’essai gratuit"
+ ],
+ "signUpRules.typeAllow": [
+  "autoriser"
+ ],
+ "signUpRules.typeLog": [
+  "journaliser"
+ ],
+ "signUpRules.typeReject": [
+  "refuser"
+ ],
+ "signUpRules.typeRestrict": [
+  "restreindre"
+ ],
+ "signUpRules.whenNoRule": [
+  "Quand aucune règle ne tranche"
  ],
  "teams.create": [
   "Créer une équipe"

@@ -447,6 +447,85 @@ export const messages: Messages = {
  "common.working": [
   "処理中…"
  ],
+ "connect.copyCode": [
+  [
+   "title"
+  ],
+  " のコードをコピー"
+ ],
+ "connect.copyNow": [
+  "今すぐコピーしてください。ダイジェストとして保存されるため、表示されるのはこの一度だけです。シークレットサーバーキーはサーバー上(",
+  [
+   "env"
+  ],
+  ")に置き、ブラウザーのバンドルには決して入れないでください。"
+ ],
+ "connect.copyValue": [
+  [
+   "label"
+  ],
+  "をコピー"
+ ],
+ "connect.createKeys": [
+  "このアプリのキーを作成"
+ ],
+ "connect.intro": [
+  "アプリがこのプロジェクトでユーザーをサインインさせるために必要なものすべて。"
+ ],
+ "connect.keyPlaceholder": [
+  "<公開可能なクライアントキー>"
+ ],
+ "connect.keys": [
+  "キー"
+ ],
+ "connect.makeKeys": [
+  "キーは作成時に一度だけ表示されます。このアプリ用のキーセット(公開可能なクライアントキーとシークレットサーバーキー、有効期間1年)を作成してください。キーセットの確認と失効は ",
+  [
+   "page"
+  ],
+  " で行えます。"
+ ],
+ "connect.platformUrl": [
+  "プラットフォームの URL"
+ ],
+ "connect.projectId": [
+  "プロジェクトID"
+ ],
+ "connect.react": [
+  "React アプリ(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "サーバー、Node(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Stack Auth の SDK はそのままこのサーバーで動きます。baseUrl をここに向けてください。"
+ ],
+ "connect.where": [
+  "アプリの接続先"
+ ],
+ "connect.withGatehouse": [
+  "Gatehouse の SDK で"
+ ],
+ "connect.withStack": [
+  "Stack の SDK で"
+ ],
+ "copy.copied": [
+  "コピーしました。"
+ ],
+ "copy.copy": [
+  "コピー"
+ ],
+ "copy.refused": [
+  "ブラウザーがコピーを許可しませんでした。選択して手動でコピーしてください。"
+ ],
  "domains.add": [
   "ドメインを追加"
  ],
@@ -747,8 +826,17 @@ export const messages: Messages = {
  "notifications.description": [
   "このユーザーが受け取るメールの種類。"
  ],
+ "notifications.marketing": [
+  "マーケティング"
+ ],
+ "notifications.signInAlerts": [
+  "サインインの通知"
+ ],
  "notifications.title": [
   "メール通知"
+ ],
+ "notifications.transactional": [
+  "トランザクション"
  ],
  "notifications.what": [
   "通知設定"
@@ -1116,6 +1204,318 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "システム"
+ ],
+ "signUpRules.action": [
+  "アクション"
+ ],
+ "signUpRules.actions": [
+  "操作"
+ ],
+ "signUpRules.add": [
+  "ルールを追加"
+ ],
+ "signUpRules.allowSignUp": [
+  "登録を許可する"
+ ],
+ "signUpRules.allowedBy": [
+  [
+   "rule"
+  ],
+  " により許可",
+  [
+   "restricted"
+  ],
+  "。"
+ ],
+ "signUpRules.authMethod": [
+  "認証方法"
+ ],
+ "signUpRules.botScore": [
+  "ボットのリスクスコア"
+ ],
+ "signUpRules.condition": [
+  "条件"
+ ],
+ "signUpRules.conditionAt": [
+  [
+   "line"
+  ],
+  " 行 ",
+  [
+   "column"
+  ],
+  " 列:"
+ ],
+ "signUpRules.conditionCel": [
+  "条件(CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "変数: ",
+  [
+   "variables"
+  ],
+  "。例: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "国コード"
+ ],
+ "signUpRules.countryHint": [
+  "英字2文字(ISO 3166)、または空欄。"
+ ],
+ "signUpRules.defaultAction": [
+  "既定のアクション"
+ ],
+ "signUpRules.defaultAllowed": [
+  "どのルールも決定せず、既定のアクションで許可",
+  [
+   "restricted"
+  ],
+  "。"
+ ],
+ "signUpRules.defaultDescription": [
+  "許可・拒否のどのルールも決定しなかった登録の扱い。"
+ ],
+ "signUpRules.defaultMessage": [
+  "既定の拒否メッセージ"
+ ],
+ "signUpRules.defaultRejected": [
+  "どのルールも決定せず、既定のアクションで拒否。"
+ ],
+ "signUpRules.delete": [
+  "削除"
+ ],
+ "signUpRules.deleteConfirm": [
+  "ルールを削除"
+ ],
+ "signUpRules.deleteLabel": [
+  [
+   "id"
+  ],
+  " を削除"
+ ],
+ "signUpRules.deleteTitle": [
+  "ルール ",
+  [
+   "id"
+  ],
+  " を削除しますか?"
+ ],
+ "signUpRules.deleteWarning": [
+  "今後の登録はこのルールで判定されません。統計は期限切れになるまで残ります。"
+ ],
+ "signUpRules.disabled": [
+  "無効"
+ ],
+ "signUpRules.displayName": [
+  "表示名"
+ ],
+ "signUpRules.edit": [
+  "編集"
+ ],
+ "signUpRules.editLabel": [
+  [
+   "id"
+  ],
+  " を編集"
+ ],
+ "signUpRules.editTitle": [
+  "ルール ",
+  [
+   "id"
+  ],
+  " を編集"
+ ],
+ "signUpRules.enabled": [
+  "有効"
+ ],
+ "signUpRules.evaluations": [
+  "ルールの評価"
+ ],
+ "signUpRules.labelAllow": [
+  "許可(終了して登録)"
+ ],
+ "signUpRules.labelLog": [
+  "記録(集計のみで続行)"
+ ],
+ "signUpRules.labelReject": [
+  "拒否(終了してメッセージ付きで拒否)"
+ ],
+ "signUpRules.labelRestrict": [
+  "制限(制限付きで登録し続行)"
+ ],
+ "signUpRules.matches48h": [
+  "一致数(48時間)"
+ ],
+ "signUpRules.message": [
+  "メッセージ"
+ ],
+ "signUpRules.messageHint": [
+  "登録を拒否された人に表示されます。"
+ ],
+ "signUpRules.metadataNotJson": [
+  "サーバーメタデータが正しい JSON ではありません。"
+ ],
+ "signUpRules.methodOtp": [
+  "ワンタイムコード"
+ ],
+ "signUpRules.methodPasskey": [
+  "パスキー"
+ ],
+ "signUpRules.methodPassword": [
+  "パスワード"
+ ],
+ "signUpRules.newRule": [
+  "新しいルール"
+ ],
+ "signUpRules.none": [
+  "ルールはまだありません。すべての登録に既定のアクションが適用されます。"
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth プロバイダー"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "例: google"
+ ],
+ "signUpRules.priority": [
+  "優先度"
+ ],
+ "signUpRules.priorityHint": [
+  "小さい数字から先に評価されます。"
+ ],
+ "signUpRules.rejectSignUp": [
+  "登録を拒否する"
+ ],
+ "signUpRules.rejectedBy": [
+  [
+   "rule"
+  ],
+  " により拒否。メッセージ: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  "、ルール ",
+  [
+   "id"
+  ],
+  " により制限"
+ ],
+ "signUpRules.rule": [
+  "対象ルール"
+ ],
+ "signUpRules.ruleId": [
+  "ルールID"
+ ],
+ "signUpRules.ruleIdHint": [
+  "英字、数字、_、-。後から変更できません。"
+ ],
+ "signUpRules.ruleName": [
+  "ルール ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "ルール ",
+  [
+   "id"
+  ],
+  "(",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "ルール"
+ ],
+ "signUpRules.rulesDescription": [
+  "すべての登録(パスワード、ワンタイムコード、パスキー、OAuth、匿名ユーザーの登録)で判定される CEL 条件。優先度の低いものから順に評価します。許可と拒否は決定して終了し、制限と記録は続行します。"
+ ],
+ "signUpRules.runTest": [
+  "テストを実行"
+ ],
+ "signUpRules.saveDefault": [
+  "既定のアクションを保存"
+ ],
+ "signUpRules.saveRule": [
+  "ルールを保存"
+ ],
+ "signUpRules.saved": [
+  "保存しました。"
+ ],
+ "signUpRules.scoreHint": [
+  "0~100。"
+ ],
+ "signUpRules.serverMetadata": [
+  "サーバーメタデータ(JSON オブジェクト、任意)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "ルールが一致したとき、新しいユーザーのサーバーメタデータに統合されます(Gatehouse 独自機能、最大 2048 文字)。"
+ ],
+ "signUpRules.statusDisabled": [
+  "無効"
+ ],
+ "signUpRules.statusError": [
+  "評価できませんでした"
+ ],
+ "signUpRules.statusMatched": [
+  "一致"
+ ],
+ "signUpRules.statusNoCondition": [
+  "条件なし"
+ ],
+ "signUpRules.statusNotMatched": [
+  "不一致"
+ ],
+ "signUpRules.test": [
+  "ルールをテスト"
+ ],
+ "signUpRules.testDescription": [
+  "保存済みのルールをサンプルの登録に適用します。何も作成・集計されません。"
+ ],
+ "signUpRules.testEmail": [
+  "メール"
+ ],
+ "signUpRules.testing": [
+  "テスト中…"
+ ],
+ "signUpRules.totals": [
+  "過去 ",
+  [
+   "hours"
+  ],
+  " 時間: 一致 ",
+  [
+   "total"
+  ],
+  " 件(",
+  [
+   "byAction"
+  ],
+  ")。"
+ ],
+ "signUpRules.trialScore": [
+  "無料トライアル悪用のリスクスコア"
+ ],
+ "signUpRules.typeAllow": [
+  "許可"
+ ],
+ "signUpRules.typeLog": [
+  "記録"
+ ],
+ "signUpRules.typeReject": [
+  "拒否"
+ ],
+ "signUpRules.typeRestrict": [
+  "制限"
+ ],
+ "signUpRules.whenNoRule": [
+  "どのルールも決定しないとき"
  ],
  "teams.create": [
   "チームを作成"

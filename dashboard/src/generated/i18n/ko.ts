@@ -447,6 +447,85 @@ export const messages: Messages = {
  "common.working": [
   "처리 중…"
  ],
+ "connect.copyCode": [
+  [
+   "title"
+  ],
+  " 코드 복사"
+ ],
+ "connect.copyNow": [
+  "지금 복사하세요. 다이제스트로 저장되므로 지금 한 번만 표시됩니다. 비밀 서버 키는 서버에만 두고(",
+  [
+   "env"
+  ],
+  ") 브라우저 번들에는 절대 넣지 마세요."
+ ],
+ "connect.copyValue": [
+  [
+   "label"
+  ],
+  " 복사"
+ ],
+ "connect.createKeys": [
+  "이 앱의 키 만들기"
+ ],
+ "connect.intro": [
+  "앱이 이 프로젝트로 사용자를 로그인시키는 데 필요한 모든 것입니다."
+ ],
+ "connect.keyPlaceholder": [
+  "<공개 가능한 클라이언트 키>"
+ ],
+ "connect.keys": [
+  "키"
+ ],
+ "connect.makeKeys": [
+  "키는 만들 때 한 번만 표시됩니다. 이 앱용 키 세트(공개 가능한 클라이언트 키와 비밀 서버 키, 1년간 유효)를 만드세요. 키 세트는 ",
+  [
+   "page"
+  ],
+  "에서 보고 취소할 수 있습니다."
+ ],
+ "connect.platformUrl": [
+  "플랫폼 URL"
+ ],
+ "connect.projectId": [
+  "프로젝트 ID"
+ ],
+ "connect.react": [
+  "React 앱(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "서버, Node(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Stack Auth의 SDK는 이 서버에서 그대로 작동합니다. baseUrl을 여기로 지정하세요."
+ ],
+ "connect.where": [
+  "앱이 연결할 곳"
+ ],
+ "connect.withGatehouse": [
+  "Gatehouse SDK로"
+ ],
+ "connect.withStack": [
+  "Stack SDK로"
+ ],
+ "copy.copied": [
+  "복사했습니다."
+ ],
+ "copy.copy": [
+  "복사"
+ ],
+ "copy.refused": [
+  "브라우저가 복사를 허용하지 않았습니다. 선택해서 직접 복사하세요."
+ ],
  "domains.add": [
   "도메인 추가"
  ],
@@ -747,8 +826,17 @@ export const messages: Messages = {
  "notifications.description": [
   "이 사용자가 받는 이메일 종류입니다."
  ],
+ "notifications.marketing": [
+  "마케팅"
+ ],
+ "notifications.signInAlerts": [
+  "로그인 알림"
+ ],
  "notifications.title": [
   "이메일 알림"
+ ],
+ "notifications.transactional": [
+  "트랜잭션"
  ],
  "notifications.what": [
   "알림 설정"
@@ -1117,6 +1205,318 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "시스템"
+ ],
+ "signUpRules.action": [
+  "동작"
+ ],
+ "signUpRules.actions": [
+  "작업"
+ ],
+ "signUpRules.add": [
+  "규칙 추가"
+ ],
+ "signUpRules.allowSignUp": [
+  "가입 허용"
+ ],
+ "signUpRules.allowedBy": [
+  [
+   "rule"
+  ],
+  "에 의해 허용됨",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "인증 방법"
+ ],
+ "signUpRules.botScore": [
+  "봇 위험 점수"
+ ],
+ "signUpRules.condition": [
+  "조건"
+ ],
+ "signUpRules.conditionAt": [
+  [
+   "line"
+  ],
+  "행 ",
+  [
+   "column"
+  ],
+  "열:"
+ ],
+ "signUpRules.conditionCel": [
+  "조건(CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "변수: ",
+  [
+   "variables"
+  ],
+  ". 예: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "국가 코드"
+ ],
+ "signUpRules.countryHint": [
+  "두 글자(ISO 3166) 또는 비워 두기."
+ ],
+ "signUpRules.defaultAction": [
+  "기본 동작"
+ ],
+ "signUpRules.defaultAllowed": [
+  "어떤 규칙도 결정하지 않음: 기본 동작으로 허용됨",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "허용 또는 거부 규칙이 결정하지 않은 가입을 어떻게 처리할지입니다."
+ ],
+ "signUpRules.defaultMessage": [
+  "기본 거부 메시지"
+ ],
+ "signUpRules.defaultRejected": [
+  "어떤 규칙도 결정하지 않음: 기본 동작으로 거부됨."
+ ],
+ "signUpRules.delete": [
+  "삭제"
+ ],
+ "signUpRules.deleteConfirm": [
+  "규칙 삭제"
+ ],
+ "signUpRules.deleteLabel": [
+  [
+   "id"
+  ],
+  " 삭제"
+ ],
+ "signUpRules.deleteTitle": [
+  "규칙 ",
+  [
+   "id"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "signUpRules.deleteWarning": [
+  "더 이상 이 규칙으로 가입을 판단하지 않습니다. 통계는 기간이 지날 때까지 남습니다."
+ ],
+ "signUpRules.disabled": [
+  "사용 안 함"
+ ],
+ "signUpRules.displayName": [
+  "표시 이름"
+ ],
+ "signUpRules.edit": [
+  "편집"
+ ],
+ "signUpRules.editLabel": [
+  [
+   "id"
+  ],
+  " 편집"
+ ],
+ "signUpRules.editTitle": [
+  "규칙 ",
+  [
+   "id"
+  ],
+  " 편집"
+ ],
+ "signUpRules.enabled": [
+  "사용"
+ ],
+ "signUpRules.evaluations": [
+  "규칙 평가"
+ ],
+ "signUpRules.labelAllow": [
+  "허용(멈춤, 가입)"
+ ],
+ "signUpRules.labelLog": [
+  "기록(집계만, 계속)"
+ ],
+ "signUpRules.labelReject": [
+  "거부(멈춤, 메시지와 함께 거절)"
+ ],
+ "signUpRules.labelRestrict": [
+  "제한(제한된 상태로 가입, 계속)"
+ ],
+ "signUpRules.matches48h": [
+  "일치 수(48시간)"
+ ],
+ "signUpRules.message": [
+  "메시지"
+ ],
+ "signUpRules.messageHint": [
+  "가입이 거절된 사람에게 표시됩니다."
+ ],
+ "signUpRules.metadataNotJson": [
+  "서버 메타데이터가 올바른 JSON이 아닙니다."
+ ],
+ "signUpRules.methodOtp": [
+  "일회용 코드"
+ ],
+ "signUpRules.methodPasskey": [
+  "패스키"
+ ],
+ "signUpRules.methodPassword": [
+  "비밀번호"
+ ],
+ "signUpRules.newRule": [
+  "새 규칙"
+ ],
+ "signUpRules.none": [
+  "아직 규칙이 없습니다. 모든 가입에 기본 동작이 적용됩니다."
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth 공급자"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "예: google"
+ ],
+ "signUpRules.priority": [
+  "우선순위"
+ ],
+ "signUpRules.priorityHint": [
+  "낮은 숫자부터 먼저 평가합니다."
+ ],
+ "signUpRules.rejectSignUp": [
+  "가입 거부"
+ ],
+ "signUpRules.rejectedBy": [
+  [
+   "rule"
+  ],
+  "에 의해 거부됨. 메시지: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", 규칙 ",
+  [
+   "id"
+  ],
+  "에 의해 제한됨"
+ ],
+ "signUpRules.rule": [
+  "규칙 이름"
+ ],
+ "signUpRules.ruleId": [
+  "규칙 ID"
+ ],
+ "signUpRules.ruleIdHint": [
+  "문자, 숫자, _ 또는 -. 나중에 바꿀 수 없습니다."
+ ],
+ "signUpRules.ruleName": [
+  "규칙 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "규칙 ",
+  [
+   "id"
+  ],
+  "(",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "규칙"
+ ],
+ "signUpRules.rulesDescription": [
+  "모든 가입(비밀번호, 일회용 코드, 패스키, OAuth, 익명 사용자의 가입)에서 판단하는 CEL 조건이며, 우선순위가 낮은 것부터 평가합니다. 허용과 거부는 결정하고 멈추며, 제한과 기록은 계속 진행합니다."
+ ],
+ "signUpRules.runTest": [
+  "테스트 실행"
+ ],
+ "signUpRules.saveDefault": [
+  "기본 동작 저장"
+ ],
+ "signUpRules.saveRule": [
+  "규칙 저장"
+ ],
+ "signUpRules.saved": [
+  "저장했습니다."
+ ],
+ "signUpRules.scoreHint": [
+  "0~100."
+ ],
+ "signUpRules.serverMetadata": [
+  "서버 메타데이터(JSON 객체, 선택)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "규칙이 일치하면 새 사용자의 서버 메타데이터에 병합됩니다(Gatehouse 자체 기능, 최대 2048자)."
+ ],
+ "signUpRules.statusDisabled": [
+  "사용 안 함"
+ ],
+ "signUpRules.statusError": [
+  "평가할 수 없음"
+ ],
+ "signUpRules.statusMatched": [
+  "일치"
+ ],
+ "signUpRules.statusNoCondition": [
+  "조건 없음"
+ ],
+ "signUpRules.statusNotMatched": [
+  "불일치"
+ ],
+ "signUpRules.test": [
+  "규칙 테스트"
+ ],
+ "signUpRules.testDescription": [
+  "저장된 규칙을 예시 가입에 적용합니다. 아무것도 만들거나 집계하지 않습니다."
+ ],
+ "signUpRules.testEmail": [
+  "이메일"
+ ],
+ "signUpRules.testing": [
+  "테스트 중…"
+ ],
+ "signUpRules.totals": [
+  "최근 ",
+  [
+   "hours"
+  ],
+  "시간: 일치 ",
+  [
+   "total"
+  ],
+  "건(",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "무료 체험 악용 위험 점수"
+ ],
+ "signUpRules.typeAllow": [
+  "허용"
+ ],
+ "signUpRules.typeLog": [
+  "기록"
+ ],
+ "signUpRules.typeReject": [
+  "거부"
+ ],
+ "signUpRules.typeRestrict": [
+  "제한"
+ ],
+ "signUpRules.whenNoRule": [
+  "어떤 규칙도 결정하지 않을 때"
  ],
  "teams.create": [
   "팀 만들기"

@@ -470,6 +470,85 @@ export const messages: Messages = {
  "common.working": [
   "Processando…"
  ],
+ "connect.copyCode": [
+  "Copiar o código de ",
+  [
+   "title"
+  ]
+ ],
+ "connect.copyNow": [
+  "Copie-as agora: elas são guardadas como resumos, então esta é a única vez que aparecem. A chave secreta do servidor fica nos seus servidores (como ",
+  [
+   "env"
+  ],
+  "), nunca em um bundle do navegador."
+ ],
+ "connect.copyValue": [
+  "Copiar: ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "Criar chaves para este app"
+ ],
+ "connect.intro": [
+  "Tudo o que um app precisa para fazer o login dos usuários com este projeto."
+ ],
+ "connect.keyPlaceholder": [
+  "<sua chave pública do cliente>"
+ ],
+ "connect.keys": [
+  "Chaves"
+ ],
+ "connect.makeKeys": [
+  "As chaves aparecem uma vez, quando são criadas. Crie um conjunto de chaves para este app (uma chave pública do cliente e uma chave secreta do servidor, válidas por um ano); veja e revogue conjuntos em ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "URL da plataforma"
+ ],
+ "connect.projectId": [
+  "Id do projeto"
+ ],
+ "connect.react": [
+  "App React (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Servidor, Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Os SDKs do Stack Auth funcionam sem mudanças com este servidor: aponte a baseUrl deles para cá."
+ ],
+ "connect.where": [
+  "Onde seu app se conecta"
+ ],
+ "connect.withGatehouse": [
+  "Com o SDK do Gatehouse"
+ ],
+ "connect.withStack": [
+  "Com o SDK do Stack"
+ ],
+ "copy.copied": [
+  "Copiado."
+ ],
+ "copy.copy": [
+  "Copiar"
+ ],
+ "copy.refused": [
+  "O navegador não permitiu copiar: selecione e copie manualmente."
+ ],
  "domains.add": [
   "Adicionar domínio"
  ],
@@ -771,8 +850,17 @@ export const messages: Messages = {
  "notifications.description": [
   "Quais tipos de e-mail este usuário recebe."
  ],
+ "notifications.marketing": [
+  "Comunicações de marketing"
+ ],
+ "notifications.signInAlerts": [
+  "Alertas de login"
+ ],
  "notifications.title": [
   "Notificações por e-mail"
+ ],
+ "notifications.transactional": [
+  "Transacionais"
  ],
  "notifications.what": [
   "preferências de notificação"
@@ -1165,6 +1253,318 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "Sistema"
+ ],
+ "signUpRules.action": [
+  "Ação"
+ ],
+ "signUpRules.actions": [
+  "Ações"
+ ],
+ "signUpRules.add": [
+  "Adicionar regra"
+ ],
+ "signUpRules.allowSignUp": [
+  "Permitir o cadastro"
+ ],
+ "signUpRules.allowedBy": [
+  "Permitido por ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Método de autenticação"
+ ],
+ "signUpRules.botScore": [
+  "Pontuação de risco de robô"
+ ],
+ "signUpRules.condition": [
+  "Condição"
+ ],
+ "signUpRules.conditionAt": [
+  "Linha ",
+  [
+   "line"
+  ],
+  ", coluna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "Condição (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variáveis: ",
+  [
+   "variables"
+  ],
+  ". Exemplo: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Código do país"
+ ],
+ "signUpRules.countryHint": [
+  "Duas letras (ISO 3166), ou vazio."
+ ],
+ "signUpRules.defaultAction": [
+  "Ação padrão"
+ ],
+ "signUpRules.defaultAllowed": [
+  "Nenhuma regra decidiu: permitido pela ação padrão",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "O que acontece com um cadastro que nenhuma regra de permitir ou rejeitar decidiu."
+ ],
+ "signUpRules.defaultMessage": [
+  "a mensagem de rejeição padrão"
+ ],
+ "signUpRules.defaultRejected": [
+  "Nenhuma regra decidiu: rejeitado pela ação padrão."
+ ],
+ "signUpRules.delete": [
+  "Excluir"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Excluir regra"
+ ],
+ "signUpRules.deleteLabel": [
+  "Excluir ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "Excluir a regra ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Os cadastros deixam de ser avaliados por ela. As estatísticas ficam até expirarem."
+ ],
+ "signUpRules.disabled": [
+  "desativada"
+ ],
+ "signUpRules.displayName": [
+  "Nome de exibição"
+ ],
+ "signUpRules.edit": [
+  "Editar"
+ ],
+ "signUpRules.editLabel": [
+  "Editar ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "Editar a regra ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "Ativada"
+ ],
+ "signUpRules.evaluations": [
+  "Avaliações das regras"
+ ],
+ "signUpRules.labelAllow": [
+  "Permitir (parar, cadastrar)"
+ ],
+ "signUpRules.labelLog": [
+  "Registrar (só contar, continuar)"
+ ],
+ "signUpRules.labelReject": [
+  "Rejeitar (parar, recusar com a mensagem)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Restringir (cadastrar restrito, continuar)"
+ ],
+ "signUpRules.matches48h": [
+  "Correspondências (48 h)"
+ ],
+ "signUpRules.message": [
+  "Mensagem"
+ ],
+ "signUpRules.messageHint": [
+  "Mostrada à pessoa cujo cadastro é recusado."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Os metadados do servidor não são um JSON válido."
+ ],
+ "signUpRules.methodOtp": [
+  "Código de uso único"
+ ],
+ "signUpRules.methodPasskey": [
+  "Chave de acesso"
+ ],
+ "signUpRules.methodPassword": [
+  "Senha"
+ ],
+ "signUpRules.newRule": [
+  "Nova regra"
+ ],
+ "signUpRules.none": [
+  "Nenhuma regra ainda: todo cadastro recebe a ação padrão."
+ ],
+ "signUpRules.oauthProvider": [
+  "Provedor OAuth"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "por exemplo, google"
+ ],
+ "signUpRules.priority": [
+  "Prioridade"
+ ],
+ "signUpRules.priorityHint": [
+  "Números menores são avaliados primeiro."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Rejeitar o cadastro"
+ ],
+ "signUpRules.rejectedBy": [
+  "Rejeitado por ",
+  [
+   "rule"
+  ],
+  " com a mensagem: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", restrito pela regra ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Regra"
+ ],
+ "signUpRules.ruleId": [
+  "Id da regra"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Letras, dígitos, _ ou -; não pode ser alterado depois."
+ ],
+ "signUpRules.ruleName": [
+  "a regra ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "a regra ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Regras"
+ ],
+ "signUpRules.rulesDescription": [
+  "Condições CEL avaliadas em cada cadastro (senha, código de uso único, chave de acesso, OAuth, um usuário anônimo que se cadastra), prioridade menor primeiro. Permitir e rejeitar decidem e param; restringir e registrar continuam."
+ ],
+ "signUpRules.runTest": [
+  "Executar teste"
+ ],
+ "signUpRules.saveDefault": [
+  "Salvar ação padrão"
+ ],
+ "signUpRules.saveRule": [
+  "Salvar regra"
+ ],
+ "signUpRules.saved": [
+  "Salvo."
+ ],
+ "signUpRules.scoreHint": [
+  "De 0 a 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Metadados do servidor (objeto JSON, opcional)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Mesclados aos metadados do servidor do novo usuário quando a regra corresponde (recurso do Gatehouse; no máximo 2048 caracteres)."
+ ],
+ "signUpRules.statusDisabled": [
+  "desativada"
+ ],
+ "signUpRules.statusError": [
+  "não pôde ser avaliada"
+ ],
+ "signUpRules.statusMatched": [
+  "correspondeu"
+ ],
+ "signUpRules.statusNoCondition": [
+  "sem condição"
+ ],
+ "signUpRules.statusNotMatched": [
+  "não correspondeu"
+ ],
+ "signUpRules.test": [
+  "Testar as regras"
+ ],
+ "signUpRules.testDescription": [
+  "Aplica as regras salvas a um cadastro de exemplo; nada é criado nem contado."
+ ],
+ "signUpRules.testEmail": [
+  "E-mail"
+ ],
+ "signUpRules.testing": [
+  "Testando…"
+ ],
+ "signUpRules.totals": [
+  "Últimas ",
+  [
+   "hours"
+  ],
+  " horas: ",
+  [
+   "total"
+  ],
+  " correspondências (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Pontuação de risco de abuso de teste grátis"
+ ],
+ "signUpRules.typeAllow": [
+  "permitir"
+ ],
+ "signUpRules.typeLog": [
+  "registrar"
+ ],
+ "signUpRules.typeReject": [
+  "rejeitar"
+ ],
+ "signUpRules.typeRestrict": [
+  "restringir"
+ ],
+ "signUpRules.whenNoRule": [
+  "Quando nenhuma regra decide"
  ],
  "teams.create": [
   "Criar uma equipe"

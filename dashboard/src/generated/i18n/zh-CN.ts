@@ -451,6 +451,86 @@ export const messages: Messages = {
  "common.working": [
   "处理中…"
  ],
+ "connect.copyCode": [
+  "复制 ",
+  [
+   "title"
+  ],
+  " 代码"
+ ],
+ "connect.copyNow": [
+  "请立即复制:密钥以摘要形式存储,这是唯一一次显示。服务器私密密钥只保存在您的服务器上(作为 ",
+  [
+   "env"
+  ],
+  "),绝不放进浏览器包中。"
+ ],
+ "connect.copyValue": [
+  "复制",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "为此应用创建密钥"
+ ],
+ "connect.intro": [
+  "应用使用此项目让用户登录所需的一切。"
+ ],
+ "connect.keyPlaceholder": [
+  "<您的可公开客户端密钥>"
+ ],
+ "connect.keys": [
+  "密钥"
+ ],
+ "connect.makeKeys": [
+  "密钥只在创建时显示一次。为此应用创建一个密钥组(一个可公开的客户端密钥和一个服务器私密密钥,有效期一年);在 ",
+  [
+   "page"
+  ],
+  " 中查看和吊销密钥组。"
+ ],
+ "connect.platformUrl": [
+  "平台 URL"
+ ],
+ "connect.projectId": [
+  "项目 ID"
+ ],
+ "connect.react": [
+  "React 应用(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "服务器,Node(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Stack Auth 自己的 SDK 无需修改即可用于此服务器:将其 baseUrl 指向这里。"
+ ],
+ "connect.where": [
+  "您的应用连接到哪里"
+ ],
+ "connect.withGatehouse": [
+  "使用 Gatehouse 的 SDK"
+ ],
+ "connect.withStack": [
+  "使用 Stack 的 SDK"
+ ],
+ "copy.copied": [
+  "已复制。"
+ ],
+ "copy.copy": [
+  "复制"
+ ],
+ "copy.refused": [
+  "浏览器不允许复制:请选中后手动复制。"
+ ],
  "domains.add": [
   "添加域名"
  ],
@@ -753,8 +833,17 @@ export const messages: Messages = {
  "notifications.description": [
   "此用户接收哪些类型的邮件。"
  ],
+ "notifications.marketing": [
+  "营销"
+ ],
+ "notifications.signInAlerts": [
+  "登录提醒"
+ ],
  "notifications.title": [
   "邮件通知"
+ ],
+ "notifications.transactional": [
+  "事务类"
  ],
  "notifications.what": [
   "通知偏好"
@@ -1121,6 +1210,320 @@ export const messages: Messages = {
  ],
  "shell.themeSystem": [
   "跟随系统"
+ ],
+ "signUpRules.action": [
+  "操作"
+ ],
+ "signUpRules.actions": [
+  "操作按钮"
+ ],
+ "signUpRules.add": [
+  "添加规则"
+ ],
+ "signUpRules.allowSignUp": [
+  "允许注册"
+ ],
+ "signUpRules.allowedBy": [
+  "由",
+  [
+   "rule"
+  ],
+  "允许",
+  [
+   "restricted"
+  ],
+  "。"
+ ],
+ "signUpRules.authMethod": [
+  "认证方式"
+ ],
+ "signUpRules.botScore": [
+  "机器人风险分数"
+ ],
+ "signUpRules.condition": [
+  "条件"
+ ],
+ "signUpRules.conditionAt": [
+  "第 ",
+  [
+   "line"
+  ],
+  " 行第 ",
+  [
+   "column"
+  ],
+  " 列:"
+ ],
+ "signUpRules.conditionCel": [
+  "条件(CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "变量:",
+  [
+   "variables"
+  ],
+  "。示例:",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "国家/地区代码"
+ ],
+ "signUpRules.countryHint": [
+  "两个字母(ISO 3166),或留空。"
+ ],
+ "signUpRules.defaultAction": [
+  "默认操作"
+ ],
+ "signUpRules.defaultAllowed": [
+  "没有规则作出决定:由默认操作允许",
+  [
+   "restricted"
+  ],
+  "。"
+ ],
+ "signUpRules.defaultDescription": [
+  "没有任何允许或拒绝规则作出决定时,如何处理注册。"
+ ],
+ "signUpRules.defaultMessage": [
+  "默认拒绝消息"
+ ],
+ "signUpRules.defaultRejected": [
+  "没有规则作出决定:由默认操作拒绝。"
+ ],
+ "signUpRules.delete": [
+  "删除"
+ ],
+ "signUpRules.deleteConfirm": [
+  "删除规则"
+ ],
+ "signUpRules.deleteLabel": [
+  "删除 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "删除规则 ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "signUpRules.deleteWarning": [
+  "注册将不再按此规则判定。其统计数据会保留到过期为止。"
+ ],
+ "signUpRules.disabled": [
+  "已停用"
+ ],
+ "signUpRules.displayName": [
+  "显示名称"
+ ],
+ "signUpRules.edit": [
+  "编辑"
+ ],
+ "signUpRules.editLabel": [
+  "编辑 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "编辑规则 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "已启用"
+ ],
+ "signUpRules.evaluations": [
+  "规则判定结果"
+ ],
+ "signUpRules.labelAllow": [
+  "允许(停止,注册)"
+ ],
+ "signUpRules.labelLog": [
+  "记录(仅计数,继续)"
+ ],
+ "signUpRules.labelReject": [
+  "拒绝(停止,并附消息拒绝)"
+ ],
+ "signUpRules.labelRestrict": [
+  "限制(以受限状态注册,继续)"
+ ],
+ "signUpRules.matches48h": [
+  "匹配次数(48 小时)"
+ ],
+ "signUpRules.message": [
+  "消息"
+ ],
+ "signUpRules.messageHint": [
+  "显示给注册被拒绝的人。"
+ ],
+ "signUpRules.metadataNotJson": [
+  "服务器元数据不是有效的 JSON。"
+ ],
+ "signUpRules.methodOtp": [
+  "一次性验证码"
+ ],
+ "signUpRules.methodPasskey": [
+  "通行密钥"
+ ],
+ "signUpRules.methodPassword": [
+  "密码"
+ ],
+ "signUpRules.newRule": [
+  "新规则"
+ ],
+ "signUpRules.none": [
+  "尚无规则:每个注册都采用默认操作。"
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth 提供方"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "例如 google"
+ ],
+ "signUpRules.priority": [
+  "优先级"
+ ],
+ "signUpRules.priorityHint": [
+  "数字越小越先判定。"
+ ],
+ "signUpRules.rejectSignUp": [
+  "拒绝注册"
+ ],
+ "signUpRules.rejectedBy": [
+  "被",
+  [
+   "rule"
+  ],
+  "拒绝,消息为:",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ",被规则 ",
+  [
+   "id"
+  ],
+  " 限制"
+ ],
+ "signUpRules.rule": [
+  "规则名"
+ ],
+ "signUpRules.ruleId": [
+  "规则 ID"
+ ],
+ "signUpRules.ruleIdHint": [
+  "字母、数字、_ 或 -;之后无法更改。"
+ ],
+ "signUpRules.ruleName": [
+  "规则 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "规则 ",
+  [
+   "id"
+  ],
+  "(",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "规则"
+ ],
+ "signUpRules.rulesDescription": [
+  "每次注册(密码、一次性验证码、通行密钥、OAuth、匿名用户注册)时判定的 CEL 条件,优先级数值低的先判定。允许和拒绝会作出决定并停止;限制和记录会继续。"
+ ],
+ "signUpRules.runTest": [
+  "运行测试"
+ ],
+ "signUpRules.saveDefault": [
+  "保存默认操作"
+ ],
+ "signUpRules.saveRule": [
+  "保存规则"
+ ],
+ "signUpRules.saved": [
+  "已保存。"
+ ],
+ "signUpRules.scoreHint": [
+  "0 到 100。"
+ ],
+ "signUpRules.serverMetadata": [
+  "服务器元数据(JSON 对象,可选)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "规则匹配时合并到新用户的服务器元数据中(Gatehouse 自有功能;最多 2048 个字符)。"
+ ],
+ "signUpRules.statusDisabled": [
+  "已停用"
+ ],
+ "signUpRules.statusError": [
+  "无法判定"
+ ],
+ "signUpRules.statusMatched": [
+  "匹配"
+ ],
+ "signUpRules.statusNoCondition": [
+  "无条件"
+ ],
+ "signUpRules.statusNotMatched": [
+  "不匹配"
+ ],
+ "signUpRules.test": [
+  "测试规则"
+ ],
+ "signUpRules.testDescription": [
+  "用已保存的规则判定一个示例注册;不会创建或计数任何内容。"
+ ],
+ "signUpRules.testEmail": [
+  "邮箱"
+ ],
+ "signUpRules.testing": [
+  "正在测试…"
+ ],
+ "signUpRules.totals": [
+  "最近 ",
+  [
+   "hours"
+  ],
+  " 小时:匹配 ",
+  [
+   "total"
+  ],
+  " 次(",
+  [
+   "byAction"
+  ],
+  ")。"
+ ],
+ "signUpRules.trialScore": [
+  "免费试用滥用风险分数"
+ ],
+ "signUpRules.typeAllow": [
+  "允许"
+ ],
+ "signUpRules.typeLog": [
+  "记录"
+ ],
+ "signUpRules.typeReject": [
+  "拒绝"
+ ],
+ "signUpRules.typeRestrict": [
+  "限制"
+ ],
+ "signUpRules.whenNoRule": [
+  "当没有规则作出决定时"
  ],
  "teams.create": [
   "创建团队"
