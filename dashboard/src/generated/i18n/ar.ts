@@ -1639,6 +1639,212 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "عندما لا تحسم أي قاعدة"
  ],
+ "team.addMember": [
+  "إضافة العضو"
+ ],
+ "team.addMemberLabel": [
+  "إضافة عضو (البريد أو معرّف المستخدم)"
+ ],
+ "team.delete": [
+  "حذف الفريق"
+ ],
+ "team.deleteTitle": [
+  "حذف ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "team.deleteWarning": [
+  "يُحذف الفريق وعضوياته وصلاحياته ودعواته."
+ ],
+ "team.displayName": [
+  "الاسم المعروض في الفريق"
+ ],
+ "team.displayNameHint": [
+  "فارغ: اسم المستخدم"
+ ],
+ "team.editProfile": [
+  "تعديل ملف الفريق"
+ ],
+ "team.editProfileOf": [
+  "تعديل ملف ",
+  [
+   "name"
+  ],
+  " في الفريق"
+ ],
+ "team.expires": [
+  "تنتهي في ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "أُرسلت الدعوة."
+ ],
+ "team.invitations": [
+  "الدعوات"
+ ],
+ "team.invitationsDescription": [
+  "يتلقى المدعو بريدًا فيه رابط إلى صفحة دعوات الفرق في التطبيق."
+ ],
+ "team.inviteByEmail": [
+  "دعوة بالبريد الإلكتروني"
+ ],
+ "team.members": [
+  "الأعضاء"
+ ],
+ "team.membersDescription": [
+  "ملف العضو في الفريق هو الاسم والصورة اللذان يظهران في هذا الفريق (وإلا فاسم مستخدمه وصورته)."
+ ],
+ "team.membersList": [
+  "أعضاء الفريق"
+ ],
+ "team.membersWhat": [
+  "الأعضاء"
+ ],
+ "team.name": [
+  "اسم الفريق"
+ ],
+ "team.noInvitations": [
+  "لا توجد دعوات مفتوحة."
+ ],
+ "team.noMembers": [
+  "لا يوجد أعضاء."
+ ],
+ "team.noUserWithEmail": [
+  "لا يوجد مستخدم بالبريد ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "صلاحيات ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "رابط صورة الملف في الفريق"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… أو data:image/…"
+ ],
+ "team.profileOf": [
+  "ملف ",
+  [
+   "name"
+  ],
+  " في الفريق"
+ ],
+ "team.remove": [
+  "إزالة"
+ ],
+ "team.removeLabel": [
+  "إزالة ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "إعادة التسمية"
+ ],
+ "team.revoke": [
+  "إلغاء"
+ ],
+ "team.saveProfile": [
+  "حفظ الملف"
+ ],
+ "team.savingProfile": [
+  "جارٍ حفظ ملف الفريق…"
+ ],
+ "team.sendInvitation": [
+  "إرسال الدعوة"
+ ],
+ "team.team": [
+  "الفريق"
+ ],
+ "team.userIs": [
+  "(المستخدم: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "إضافة نطاق"
+ ],
+ "teamDomains.automatic": [
+  "الانضمام تلقائيًا"
+ ],
+ "teamDomains.cardLabel": [
+  "النطاق ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "التحقق مجددًا"
+ ],
+ "teamDomains.copyName": [
+  "نسخ اسم السجل"
+ ],
+ "teamDomains.copyValue": [
+  "نسخ قيمة السجل"
+ ],
+ "teamDomains.description": [
+  "نطاق مُثبت بسجل DNS TXT: يمكن توجيه مستخدميه إلى اتصال SSO الخاص بالفريق والانضمام إليه وفق سياسته."
+ ],
+ "teamDomains.domain": [
+  "النطاق"
+ ],
+ "teamDomains.invitationOnly": [
+  "بالدعوة فقط"
+ ],
+ "teamDomains.newUsersOn": [
+  "المستخدمون الجدد على ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "لا توجد نطاقات."
+ ],
+ "teamDomains.notVerified": [
+  "غير موثّق"
+ ],
+ "teamDomains.publish": [
+  "انشر سجل TXT هذا في DNS النطاق، ثم تحقق."
+ ],
+ "teamDomains.recordName": [
+  "الاسم"
+ ],
+ "teamDomains.recordValue": [
+  "القيمة"
+ ],
+ "teamDomains.remove": [
+  "إزالة ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "اقتراح الفريق"
+ ],
+ "teamDomains.title": [
+  "النطاقات الموثّقة"
+ ],
+ "teamDomains.verifiedAt": [
+  "وُثّق في ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "تحقق"
+ ],
  "teams.create": [
   "إنشاء فريق"
  ],

@@ -521,7 +521,7 @@ export const messages: Messages = {
   ")"
  ],
  "connect.serverNode": [
-  "Server, Node (",
+  "Server mit Node (",
   [
    "package"
   ],
@@ -1567,6 +1567,210 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "Wenn keine Regel entscheidet"
+ ],
+ "team.addMember": [
+  "Mitglied hinzufügen"
+ ],
+ "team.addMemberLabel": [
+  "Mitglied hinzufügen (E-Mail oder Benutzer-ID)"
+ ],
+ "team.delete": [
+  "Team löschen"
+ ],
+ "team.deleteTitle": [
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "team.deleteWarning": [
+  "Das Team, seine Mitgliedschaften, Berechtigungen und Einladungen werden gelöscht."
+ ],
+ "team.displayName": [
+  "Anzeigename im Team"
+ ],
+ "team.displayNameHint": [
+  "Leer: der Name des Benutzers"
+ ],
+ "team.editProfile": [
+  "Teamprofil bearbeiten"
+ ],
+ "team.editProfileOf": [
+  "Teamprofil von ",
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "team.expires": [
+  "läuft ab ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Einladung gesendet."
+ ],
+ "team.invitations": [
+  "Einladungen"
+ ],
+ "team.invitationsDescription": [
+  "Die eingeladene Person erhält eine E-Mail mit einem Link zur Team-Einladungsseite der App."
+ ],
+ "team.inviteByEmail": [
+  "Per E-Mail einladen"
+ ],
+ "team.members": [
+  "Mitglieder"
+ ],
+ "team.membersDescription": [
+  "Das Teamprofil eines Mitglieds ist der Name und das Bild, die es in diesem Team zeigt (sonst die seines Benutzers)."
+ ],
+ "team.membersList": [
+  "Teammitglieder"
+ ],
+ "team.membersWhat": [
+  "die Mitglieder"
+ ],
+ "team.name": [
+  "Teamname"
+ ],
+ "team.noInvitations": [
+  "Keine offenen Einladungen."
+ ],
+ "team.noMembers": [
+  "Keine Mitglieder."
+ ],
+ "team.noUserWithEmail": [
+  "Kein Benutzer hat die E-Mail ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Berechtigungen von ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "URL des Teamprofilbilds"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… oder data:image/…"
+ ],
+ "team.profileOf": [
+  "Teamprofil von ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Entfernen"
+ ],
+ "team.removeLabel": [
+  [
+   "name"
+  ],
+  " entfernen"
+ ],
+ "team.rename": [
+  "Umbenennen"
+ ],
+ "team.revoke": [
+  "Widerrufen"
+ ],
+ "team.saveProfile": [
+  "Profil speichern"
+ ],
+ "team.savingProfile": [
+  "Teamprofil wird gespeichert…"
+ ],
+ "team.sendInvitation": [
+  "Einladung senden"
+ ],
+ "team.team": [
+  "Teamangaben"
+ ],
+ "team.userIs": [
+  "(Benutzer: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Domain hinzufügen"
+ ],
+ "teamDomains.automatic": [
+  "Automatisch beitreten"
+ ],
+ "teamDomains.cardLabel": [
+  "Domainname ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Erneut prüfen"
+ ],
+ "teamDomains.copyName": [
+  "Den Namen des Eintrags kopieren"
+ ],
+ "teamDomains.copyValue": [
+  "Den Wert des Eintrags kopieren"
+ ],
+ "teamDomains.description": [
+  "Eine per DNS-TXT-Eintrag nachgewiesene Domain: Ihre Benutzer können zur SSO-Verbindung des Teams geleitet werden und treten dem Team gemäß seiner Richtlinie bei."
+ ],
+ "teamDomains.domain": [
+  "Domainname"
+ ],
+ "teamDomains.invitationOnly": [
+  "Nur auf Einladung"
+ ],
+ "teamDomains.newUsersOn": [
+  "Neue Benutzer auf ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "Keine Domains."
+ ],
+ "teamDomains.notVerified": [
+  "nicht bestätigt"
+ ],
+ "teamDomains.publish": [
+  "Veröffentlichen Sie diesen TXT-Eintrag im DNS der Domain und bestätigen Sie dann."
+ ],
+ "teamDomains.recordName": [
+  "Eintragsname"
+ ],
+ "teamDomains.recordValue": [
+  "Wert"
+ ],
+ "teamDomains.remove": [
+  [
+   "domain"
+  ],
+  " entfernen"
+ ],
+ "teamDomains.suggestion": [
+  "Das Team vorschlagen"
+ ],
+ "teamDomains.title": [
+  "Bestätigte Domains"
+ ],
+ "teamDomains.verifiedAt": [
+  "bestätigt ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Bestätigen"
  ],
  "teams.create": [
   "Ein Team erstellen"

@@ -2406,6 +2406,320 @@ export const messages: Messages = {
   "Wĥéñ ñö ŕûĺé đéçîđéš",
   "⟧"
  ],
+ "team.addMember": [
+  "⟦",
+  "Åđđ mémƀéŕ",
+  "⟧"
+ ],
+ "team.addMemberLabel": [
+  "⟦",
+  "Åđđ mémƀéŕ (émåîĺ öŕ ûšéŕ îđ)",
+  "⟧"
+ ],
+ "team.delete": [
+  "⟦",
+  "Đéĺéţé ţéåm",
+  "⟧"
+ ],
+ "team.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "team.deleteWarning": [
+  "⟦",
+  "Ţĥé ţéåm, îţš mémƀéŕšĥîpš, péŕmîššîöñš åñđ îñvîţåţîöñš åŕé đéĺéţéđ.",
+  "⟧"
+ ],
+ "team.displayName": [
+  "⟦",
+  "Ţéåm đîšpĺåý ñåmé",
+  "⟧"
+ ],
+ "team.displayNameHint": [
+  "⟦",
+  "Émpţý: ţĥéîŕ ûšéŕ'š ñåmé",
+  "⟧"
+ ],
+ "team.editProfile": [
+  "⟦",
+  "Éđîţ ţéåm pŕöfîĺé",
+  "⟧"
+ ],
+ "team.editProfileOf": [
+  "⟦",
+  "Éđîţ ţéåm pŕöfîĺé öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "team.expires": [
+  "⟦",
+  "éxpîŕéš ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "team.invitationSent": [
+  "⟦",
+  "Îñvîţåţîöñ šéñţ.",
+  "⟧"
+ ],
+ "team.invitations": [
+  "⟦",
+  "Îñvîţåţîöñš",
+  "⟧"
+ ],
+ "team.invitationsDescription": [
+  "⟦",
+  "Ţĥé îñvîţéđ péŕšöñ ĝéţš åñ émåîĺ wîţĥ å ĺîñķ ţö ţĥé åpp'š ţéåm-îñvîţåţîöñ påĝé.",
+  "⟧"
+ ],
+ "team.inviteByEmail": [
+  "⟦",
+  "Îñvîţé ƀý émåîĺ",
+  "⟧"
+ ],
+ "team.members": [
+  "⟦",
+  "Mémƀéŕš",
+  "⟧"
+ ],
+ "team.membersDescription": [
+  "⟦",
+  "Å mémƀéŕ'š ţéåm pŕöfîĺé îš ţĥé ñåmé åñđ îmåĝé ţĥéý šĥöw îñ ţĥîš ţéåm (ţĥéîŕ ûšéŕ'š öţĥéŕwîšé).",
+  "⟧"
+ ],
+ "team.membersList": [
+  "⟦",
+  "Ţéåm mémƀéŕš",
+  "⟧"
+ ],
+ "team.membersWhat": [
+  "⟦",
+  "mémƀéŕš",
+  "⟧"
+ ],
+ "team.name": [
+  "⟦",
+  "Ţéåm ñåmé",
+  "⟧"
+ ],
+ "team.noInvitations": [
+  "⟦",
+  "Ñö öpéñ îñvîţåţîöñš.",
+  "⟧"
+ ],
+ "team.noMembers": [
+  "⟦",
+  "Ñö mémƀéŕš.",
+  "⟧"
+ ],
+ "team.noUserWithEmail": [
+  "⟦",
+  "Ñö ûšéŕ ĥåš ţĥé émåîĺ ",
+  [
+   "email"
+  ],
+  ".",
+  "⟧"
+ ],
+ "team.permissionsOf": [
+  "⟦",
+  "Péŕmîššîöñš öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "team.profileImage": [
+  "⟦",
+  "Ţéåm pŕöfîĺé îmåĝé ÛŔĹ",
+  "⟧"
+ ],
+ "team.profileImagePlaceholder": [
+  "⟦",
+  "ĥţţpš://… öŕ đåţå:îmåĝé/…",
+  "⟧"
+ ],
+ "team.profileOf": [
+  "⟦",
+  "Ţéåm pŕöfîĺé öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "team.remove": [
+  "⟦",
+  "Ŕémövé",
+  "⟧"
+ ],
+ "team.removeLabel": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "team.rename": [
+  "⟦",
+  "Ŕéñåmé",
+  "⟧"
+ ],
+ "team.revoke": [
+  "⟦",
+  "Ŕévöķé",
+  "⟧"
+ ],
+ "team.saveProfile": [
+  "⟦",
+  "Šåvé pŕöfîĺé",
+  "⟧"
+ ],
+ "team.savingProfile": [
+  "⟦",
+  "Šåvîñĝ ţĥé ţéåm pŕöfîĺé…",
+  "⟧"
+ ],
+ "team.sendInvitation": [
+  "⟦",
+  "Šéñđ îñvîţåţîöñ",
+  "⟧"
+ ],
+ "team.team": [
+  "⟦",
+  "Ţéåm",
+  "⟧"
+ ],
+ "team.userIs": [
+  "⟦",
+  "(ûšéŕ: ",
+  [
+   "name"
+  ],
+  ")",
+  "⟧"
+ ],
+ "teamDomains.add": [
+  "⟦",
+  "Åđđ đömåîñ",
+  "⟧"
+ ],
+ "teamDomains.automatic": [
+  "⟦",
+  "Jöîñ åûţömåţîçåĺĺý",
+  "⟧"
+ ],
+ "teamDomains.cardLabel": [
+  "⟦",
+  "Đömåîñ ",
+  [
+   "domain"
+  ],
+  "⟧"
+ ],
+ "teamDomains.checkAgain": [
+  "⟦",
+  "Çĥéçķ åĝåîñ",
+  "⟧"
+ ],
+ "teamDomains.copyName": [
+  "⟦",
+  "Çöpý ţĥé ŕéçöŕđ ñåmé",
+  "⟧"
+ ],
+ "teamDomains.copyValue": [
+  "⟦",
+  "Çöpý ţĥé ŕéçöŕđ våĺûé",
+  "⟧"
+ ],
+ "teamDomains.description": [
+  "⟦",
+  "Å đömåîñ pŕövéñ ƀý å ĐÑŠ ŢXŢ ŕéçöŕđ: îţš ûšéŕš çåñ ƀé šéñţ ţö ţĥé ţéåm'š ŠŠÖ çöññéçţîöñ åñđ jöîñ ţĥé ţéåm åš îţš pöĺîçý šåýš.",
+  "⟧"
+ ],
+ "teamDomains.domain": [
+  "⟦",
+  "Đömåîñ",
+  "⟧"
+ ],
+ "teamDomains.invitationOnly": [
+  "⟦",
+  "Îñvîţåţîöñ öñĺý",
+  "⟧"
+ ],
+ "teamDomains.newUsersOn": [
+  "⟦",
+  "Ñéw ûšéŕš öñ ",
+  [
+   "domain"
+  ],
+  "⟧"
+ ],
+ "teamDomains.none": [
+  "⟦",
+  "Ñö đömåîñš.",
+  "⟧"
+ ],
+ "teamDomains.notVerified": [
+  "⟦",
+  "ñöţ véŕîfîéđ",
+  "⟧"
+ ],
+ "teamDomains.publish": [
+  "⟦",
+  "Pûƀĺîšĥ ţĥîš ŢXŢ ŕéçöŕđ îñ ţĥé đömåîñ'š ĐÑŠ, ţĥéñ véŕîfý.",
+  "⟧"
+ ],
+ "teamDomains.recordName": [
+  "⟦",
+  "Ñåmé",
+  "⟧"
+ ],
+ "teamDomains.recordValue": [
+  "⟦",
+  "Våĺûé",
+  "⟧"
+ ],
+ "teamDomains.remove": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "domain"
+  ],
+  "⟧"
+ ],
+ "teamDomains.suggestion": [
+  "⟦",
+  "Šûĝĝéšţ ţĥé ţéåm",
+  "⟧"
+ ],
+ "teamDomains.title": [
+  "⟦",
+  "Véŕîfîéđ đömåîñš",
+  "⟧"
+ ],
+ "teamDomains.verifiedAt": [
+  "⟦",
+  "véŕîfîéđ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "teamDomains.verify": [
+  "⟦",
+  "Véŕîfý",
+  "⟧"
+ ],
  "teams.create": [
   "⟦",
   "Çŕéåţé å ţéåm",

@@ -1568,6 +1568,210 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "When no rule decides"
  ],
+ "team.addMember": [
+  "Add member"
+ ],
+ "team.addMemberLabel": [
+  "Add member (email or user id)"
+ ],
+ "team.delete": [
+  "Delete team"
+ ],
+ "team.deleteTitle": [
+  "Delete ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "team.deleteWarning": [
+  "The team, its memberships, permissions and invitations are deleted."
+ ],
+ "team.displayName": [
+  "Team display name"
+ ],
+ "team.displayNameHint": [
+  "Empty: their user's name"
+ ],
+ "team.editProfile": [
+  "Edit team profile"
+ ],
+ "team.editProfileOf": [
+  "Edit team profile of ",
+  [
+   "name"
+  ]
+ ],
+ "team.expires": [
+  "expires ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Invitation sent."
+ ],
+ "team.invitations": [
+  "Invitations"
+ ],
+ "team.invitationsDescription": [
+  "The invited person gets an email with a link to the app's team-invitation page."
+ ],
+ "team.inviteByEmail": [
+  "Invite by email"
+ ],
+ "team.members": [
+  "Members"
+ ],
+ "team.membersDescription": [
+  "A member's team profile is the name and image they show in this team (their user's otherwise)."
+ ],
+ "team.membersList": [
+  "Team members"
+ ],
+ "team.membersWhat": [
+  "members"
+ ],
+ "team.name": [
+  "Team name"
+ ],
+ "team.noInvitations": [
+  "No open invitations."
+ ],
+ "team.noMembers": [
+  "No members."
+ ],
+ "team.noUserWithEmail": [
+  "No user has the email ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Permissions of ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "Team profile image URL"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… or data:image/…"
+ ],
+ "team.profileOf": [
+  "Team profile of ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Remove"
+ ],
+ "team.removeLabel": [
+  "Remove ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "Rename"
+ ],
+ "team.revoke": [
+  "Revoke"
+ ],
+ "team.saveProfile": [
+  "Save profile"
+ ],
+ "team.savingProfile": [
+  "Saving the team profile…"
+ ],
+ "team.sendInvitation": [
+  "Send invitation"
+ ],
+ "team.team": [
+  "Team"
+ ],
+ "team.userIs": [
+  "(user: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Add domain"
+ ],
+ "teamDomains.automatic": [
+  "Join automatically"
+ ],
+ "teamDomains.cardLabel": [
+  "Domain ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Check again"
+ ],
+ "teamDomains.copyName": [
+  "Copy the record name"
+ ],
+ "teamDomains.copyValue": [
+  "Copy the record value"
+ ],
+ "teamDomains.description": [
+  "A domain proven by a DNS TXT record: its users can be sent to the team's SSO connection and join the team as its policy says."
+ ],
+ "teamDomains.domain": [
+  "Domain"
+ ],
+ "teamDomains.invitationOnly": [
+  "Invitation only"
+ ],
+ "teamDomains.newUsersOn": [
+  "New users on ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "No domains."
+ ],
+ "teamDomains.notVerified": [
+  "not verified"
+ ],
+ "teamDomains.publish": [
+  "Publish this TXT record in the domain's DNS, then verify."
+ ],
+ "teamDomains.recordName": [
+  "Name"
+ ],
+ "teamDomains.recordValue": [
+  "Value"
+ ],
+ "teamDomains.remove": [
+  "Remove ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "Suggest the team"
+ ],
+ "teamDomains.title": [
+  "Verified domains"
+ ],
+ "teamDomains.verifiedAt": [
+  "verified ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Verify"
+ ],
  "teams.create": [
   "Create a team"
  ],

@@ -1565,6 +1565,210 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "Cuando ninguna regla decide"
  ],
+ "team.addMember": [
+  "Añadir miembro"
+ ],
+ "team.addMemberLabel": [
+  "Añadir miembro (correo o id de usuario)"
+ ],
+ "team.delete": [
+  "Eliminar equipo"
+ ],
+ "team.deleteTitle": [
+  "¿Eliminar ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "team.deleteWarning": [
+  "Se eliminan el equipo, sus membresías, permisos e invitaciones."
+ ],
+ "team.displayName": [
+  "Nombre visible en el equipo"
+ ],
+ "team.displayNameHint": [
+  "Vacío: el nombre del usuario"
+ ],
+ "team.editProfile": [
+  "Editar perfil de equipo"
+ ],
+ "team.editProfileOf": [
+  "Editar el perfil de equipo de ",
+  [
+   "name"
+  ]
+ ],
+ "team.expires": [
+  "caduca el ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Invitación enviada."
+ ],
+ "team.invitations": [
+  "Invitaciones"
+ ],
+ "team.invitationsDescription": [
+  "La persona invitada recibe un correo con un enlace a la página de invitación a equipos de la app."
+ ],
+ "team.inviteByEmail": [
+  "Invitar por correo"
+ ],
+ "team.members": [
+  "Miembros"
+ ],
+ "team.membersDescription": [
+  "El perfil de equipo de un miembro es el nombre y la imagen que muestra en este equipo (si no, los de su usuario)."
+ ],
+ "team.membersList": [
+  "Miembros del equipo"
+ ],
+ "team.membersWhat": [
+  "los miembros"
+ ],
+ "team.name": [
+  "Nombre del equipo"
+ ],
+ "team.noInvitations": [
+  "No hay invitaciones pendientes."
+ ],
+ "team.noMembers": [
+  "No hay miembros."
+ ],
+ "team.noUserWithEmail": [
+  "Ningún usuario tiene el correo ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Permisos de ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "URL de la imagen de perfil de equipo"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… o data:image/…"
+ ],
+ "team.profileOf": [
+  "Perfil de equipo de ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Quitar"
+ ],
+ "team.removeLabel": [
+  "Quitar a ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "Renombrar"
+ ],
+ "team.revoke": [
+  "Revocar"
+ ],
+ "team.saveProfile": [
+  "Guardar perfil"
+ ],
+ "team.savingProfile": [
+  "Guardando el perfil de equipo…"
+ ],
+ "team.sendInvitation": [
+  "Enviar invitación"
+ ],
+ "team.team": [
+  "Equipo"
+ ],
+ "team.userIs": [
+  "(usuario: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Añadir dominio"
+ ],
+ "teamDomains.automatic": [
+  "Unirse automáticamente"
+ ],
+ "teamDomains.cardLabel": [
+  "Dominio ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Comprobar de nuevo"
+ ],
+ "teamDomains.copyName": [
+  "Copiar el nombre del registro"
+ ],
+ "teamDomains.copyValue": [
+  "Copiar el valor del registro"
+ ],
+ "teamDomains.description": [
+  "Un dominio demostrado con un registro DNS TXT: sus usuarios pueden ir a la conexión SSO del equipo y unirse a él según su política."
+ ],
+ "teamDomains.domain": [
+  "Dominio"
+ ],
+ "teamDomains.invitationOnly": [
+  "Solo por invitación"
+ ],
+ "teamDomains.newUsersOn": [
+  "Usuarios nuevos de ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "No hay dominios."
+ ],
+ "teamDomains.notVerified": [
+  "sin verificar"
+ ],
+ "teamDomains.publish": [
+  "Publica este registro TXT en el DNS del dominio y luego verifica."
+ ],
+ "teamDomains.recordName": [
+  "Nombre"
+ ],
+ "teamDomains.recordValue": [
+  "Valor"
+ ],
+ "teamDomains.remove": [
+  "Quitar ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "Sugerir el equipo"
+ ],
+ "teamDomains.title": [
+  "Dominios verificados"
+ ],
+ "teamDomains.verifiedAt": [
+  "verificado el ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Verificar"
+ ],
  "teams.create": [
   "Crear un equipo"
  ],

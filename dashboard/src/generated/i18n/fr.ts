@@ -1564,6 +1564,210 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "Quand aucune règle ne tranche"
  ],
+ "team.addMember": [
+  "Ajouter le membre"
+ ],
+ "team.addMemberLabel": [
+  "Ajouter un membre (e-mail ou identifiant)"
+ ],
+ "team.delete": [
+  "Supprimer l’équipe"
+ ],
+ "team.deleteTitle": [
+  "Supprimer ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "team.deleteWarning": [
+  "L’équipe, ses appartenances, autorisations et invitations sont supprimées."
+ ],
+ "team.displayName": [
+  "Nom affiché dans l’équipe"
+ ],
+ "team.displayNameHint": [
+  "Vide : le nom de l’utilisateur"
+ ],
+ "team.editProfile": [
+  "Modifier le profil d’équipe"
+ ],
+ "team.editProfileOf": [
+  "Modifier le profil d’équipe de ",
+  [
+   "name"
+  ]
+ ],
+ "team.expires": [
+  "expire le ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Invitation envoyée."
+ ],
+ "team.invitations": [
+  "Invitations "
+ ],
+ "team.invitationsDescription": [
+  "La personne invitée reçoit un e-mail avec un lien vers la page d’invitation d’équipe de l’application."
+ ],
+ "team.inviteByEmail": [
+  "Inviter par e-mail"
+ ],
+ "team.members": [
+  "Membres"
+ ],
+ "team.membersDescription": [
+  "Le profil d’équipe d’un membre est le nom et l’image qu’il affiche dans cette équipe (sinon ceux de son utilisateur)."
+ ],
+ "team.membersList": [
+  "Membres de l’équipe"
+ ],
+ "team.membersWhat": [
+  "les membres"
+ ],
+ "team.name": [
+  "Nom de l’équipe"
+ ],
+ "team.noInvitations": [
+  "Aucune invitation en attente."
+ ],
+ "team.noMembers": [
+  "Aucun membre."
+ ],
+ "team.noUserWithEmail": [
+  "Aucun utilisateur n’a l’e-mail ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Autorisations de ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "URL de l’image de profil d’équipe"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… ou data:image/…"
+ ],
+ "team.profileOf": [
+  "Profil d’équipe de ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Retirer"
+ ],
+ "team.removeLabel": [
+  "Retirer ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "Renommer"
+ ],
+ "team.revoke": [
+  "Révoquer"
+ ],
+ "team.saveProfile": [
+  "Enregistrer le profil"
+ ],
+ "team.savingProfile": [
+  "Enregistrement du profil d’équipe…"
+ ],
+ "team.sendInvitation": [
+  "Envoyer l’invitation"
+ ],
+ "team.team": [
+  "Équipe"
+ ],
+ "team.userIs": [
+  "(utilisateur : ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Ajouter le domaine"
+ ],
+ "teamDomains.automatic": [
+  "Rejoindre automatiquement"
+ ],
+ "teamDomains.cardLabel": [
+  "Domaine ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Vérifier à nouveau"
+ ],
+ "teamDomains.copyName": [
+  "Copier le nom de l’enregistrement"
+ ],
+ "teamDomains.copyValue": [
+  "Copier la valeur de l’enregistrement"
+ ],
+ "teamDomains.description": [
+  "Un domaine prouvé par un enregistrement DNS TXT : ses utilisateurs peuvent être envoyés vers la connexion SSO de l’équipe et la rejoindre selon sa politique."
+ ],
+ "teamDomains.domain": [
+  "Domaine"
+ ],
+ "teamDomains.invitationOnly": [
+  "Sur invitation uniquement"
+ ],
+ "teamDomains.newUsersOn": [
+  "Nouveaux utilisateurs de ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "Aucun domaine."
+ ],
+ "teamDomains.notVerified": [
+  "non vérifié"
+ ],
+ "teamDomains.publish": [
+  "Publiez cet enregistrement TXT dans le DNS du domaine, puis vérifiez."
+ ],
+ "teamDomains.recordName": [
+  "Nom"
+ ],
+ "teamDomains.recordValue": [
+  "Valeur"
+ ],
+ "teamDomains.remove": [
+  "Retirer ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "Suggérer l’équipe"
+ ],
+ "teamDomains.title": [
+  "Domaines vérifiés"
+ ],
+ "teamDomains.verifiedAt": [
+  "vérifié le ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Vérifier"
+ ],
  "teams.create": [
   "Créer une équipe"
  ],

@@ -1517,6 +1517,209 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "どのルールも決定しないとき"
  ],
+ "team.addMember": [
+  "メンバーを追加"
+ ],
+ "team.addMemberLabel": [
+  "メンバーを追加(メールまたはユーザーID)"
+ ],
+ "team.delete": [
+  "チームを削除"
+ ],
+ "team.deleteTitle": [
+  [
+   "name"
+  ],
+  " を削除しますか?"
+ ],
+ "team.deleteWarning": [
+  "チームとそのメンバーシップ、権限、招待が削除されます。"
+ ],
+ "team.displayName": [
+  "チームでの表示名"
+ ],
+ "team.displayNameHint": [
+  "空欄: ユーザーの名前"
+ ],
+ "team.editProfile": [
+  "チームプロフィールを編集"
+ ],
+ "team.editProfileOf": [
+  [
+   "name"
+  ],
+  " のチームプロフィールを編集"
+ ],
+ "team.expires": [
+  [
+   "when"
+  ],
+  " に期限切れ"
+ ],
+ "team.invitationSent": [
+  "招待を送信しました。"
+ ],
+ "team.invitations": [
+  "招待"
+ ],
+ "team.invitationsDescription": [
+  "招待された人には、アプリのチーム招待ページへのリンク付きメールが届きます。"
+ ],
+ "team.inviteByEmail": [
+  "メールで招待"
+ ],
+ "team.members": [
+  "メンバー"
+ ],
+ "team.membersDescription": [
+  "メンバーのチームプロフィールは、このチームで表示する名前と画像です(なければユーザーのもの)。"
+ ],
+ "team.membersList": [
+  "チームメンバー"
+ ],
+ "team.membersWhat": [
+  "メンバー"
+ ],
+ "team.name": [
+  "チーム名"
+ ],
+ "team.noInvitations": [
+  "未処理の招待はありません。"
+ ],
+ "team.noMembers": [
+  "メンバーはいません。"
+ ],
+ "team.noUserWithEmail": [
+  "メール ",
+  [
+   "email"
+  ],
+  " のユーザーはいません。"
+ ],
+ "team.permissionsOf": [
+  [
+   "name"
+  ],
+  " の権限"
+ ],
+ "team.profileImage": [
+  "チームプロフィール画像の URL"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… または data:image/…"
+ ],
+ "team.profileOf": [
+  [
+   "name"
+  ],
+  " のチームプロフィール"
+ ],
+ "team.remove": [
+  "外す"
+ ],
+ "team.removeLabel": [
+  [
+   "name"
+  ],
+  " を外す"
+ ],
+ "team.rename": [
+  "名前を変更"
+ ],
+ "team.revoke": [
+  "取り消す"
+ ],
+ "team.saveProfile": [
+  "プロフィールを保存"
+ ],
+ "team.savingProfile": [
+  "チームプロフィールを保存中…"
+ ],
+ "team.sendInvitation": [
+  "招待を送信"
+ ],
+ "team.team": [
+  "チーム"
+ ],
+ "team.userIs": [
+  "(ユーザー: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "ドメインを追加"
+ ],
+ "teamDomains.automatic": [
+  "自動で参加"
+ ],
+ "teamDomains.cardLabel": [
+  "ドメイン ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "再確認"
+ ],
+ "teamDomains.copyName": [
+  "レコード名をコピー"
+ ],
+ "teamDomains.copyValue": [
+  "レコードの値をコピー"
+ ],
+ "teamDomains.description": [
+  "DNS の TXT レコードで証明されたドメイン。そのユーザーはチームの SSO 接続に送られ、ポリシーに従ってチームに参加できます。"
+ ],
+ "teamDomains.domain": [
+  "ドメイン"
+ ],
+ "teamDomains.invitationOnly": [
+  "招待のみ"
+ ],
+ "teamDomains.newUsersOn": [
+  [
+   "domain"
+  ],
+  " の新規ユーザー"
+ ],
+ "teamDomains.none": [
+  "ドメインはありません。"
+ ],
+ "teamDomains.notVerified": [
+  "未確認"
+ ],
+ "teamDomains.publish": [
+  "この TXT レコードをドメインの DNS に公開してから確認してください。"
+ ],
+ "teamDomains.recordName": [
+  "名前"
+ ],
+ "teamDomains.recordValue": [
+  "値"
+ ],
+ "teamDomains.remove": [
+  [
+   "domain"
+  ],
+  " を削除"
+ ],
+ "teamDomains.suggestion": [
+  "チームを提案"
+ ],
+ "teamDomains.title": [
+  "確認済みドメイン"
+ ],
+ "teamDomains.verifiedAt": [
+  [
+   "when"
+  ],
+  " に確認済み"
+ ],
+ "teamDomains.verify": [
+  "確認"
+ ],
  "teams.create": [
   "チームを作成"
  ],

@@ -1518,6 +1518,209 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "어떤 규칙도 결정하지 않을 때"
  ],
+ "team.addMember": [
+  "멤버 추가"
+ ],
+ "team.addMemberLabel": [
+  "멤버 추가(이메일 또는 사용자 ID)"
+ ],
+ "team.delete": [
+  "팀 삭제"
+ ],
+ "team.deleteTitle": [
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "team.deleteWarning": [
+  "팀과 팀의 멤버십, 권한, 초대가 삭제됩니다."
+ ],
+ "team.displayName": [
+  "팀 표시 이름"
+ ],
+ "team.displayNameHint": [
+  "비우면 사용자 이름"
+ ],
+ "team.editProfile": [
+  "팀 프로필 편집"
+ ],
+ "team.editProfileOf": [
+  [
+   "name"
+  ],
+  "의 팀 프로필 편집"
+ ],
+ "team.expires": [
+  [
+   "when"
+  ],
+  "에 만료"
+ ],
+ "team.invitationSent": [
+  "초대를 보냈습니다."
+ ],
+ "team.invitations": [
+  "초대"
+ ],
+ "team.invitationsDescription": [
+  "초대받은 사람은 앱의 팀 초대 페이지 링크가 담긴 이메일을 받습니다."
+ ],
+ "team.inviteByEmail": [
+  "이메일로 초대"
+ ],
+ "team.members": [
+  "멤버"
+ ],
+ "team.membersDescription": [
+  "멤버의 팀 프로필은 이 팀에서 보이는 이름과 이미지입니다(없으면 사용자의 것)."
+ ],
+ "team.membersList": [
+  "팀 멤버"
+ ],
+ "team.membersWhat": [
+  "멤버"
+ ],
+ "team.name": [
+  "팀 이름"
+ ],
+ "team.noInvitations": [
+  "대기 중인 초대가 없습니다."
+ ],
+ "team.noMembers": [
+  "멤버가 없습니다."
+ ],
+ "team.noUserWithEmail": [
+  "이메일이 ",
+  [
+   "email"
+  ],
+  "인 사용자가 없습니다."
+ ],
+ "team.permissionsOf": [
+  [
+   "name"
+  ],
+  "의 권한"
+ ],
+ "team.profileImage": [
+  "팀 프로필 이미지 URL"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… 또는 data:image/…"
+ ],
+ "team.profileOf": [
+  [
+   "name"
+  ],
+  "의 팀 프로필"
+ ],
+ "team.remove": [
+  "제거"
+ ],
+ "team.removeLabel": [
+  [
+   "name"
+  ],
+  " 제거"
+ ],
+ "team.rename": [
+  "이름 바꾸기"
+ ],
+ "team.revoke": [
+  "취소"
+ ],
+ "team.saveProfile": [
+  "프로필 저장"
+ ],
+ "team.savingProfile": [
+  "팀 프로필 저장 중…"
+ ],
+ "team.sendInvitation": [
+  "초대 보내기"
+ ],
+ "team.team": [
+  "팀"
+ ],
+ "team.userIs": [
+  "(사용자: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "도메인 추가"
+ ],
+ "teamDomains.automatic": [
+  "자동으로 참여"
+ ],
+ "teamDomains.cardLabel": [
+  "도메인 ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "다시 확인"
+ ],
+ "teamDomains.copyName": [
+  "레코드 이름 복사"
+ ],
+ "teamDomains.copyValue": [
+  "레코드 값 복사"
+ ],
+ "teamDomains.description": [
+  "DNS TXT 레코드로 증명한 도메인입니다. 해당 사용자는 팀의 SSO 연결로 보내지고 정책에 따라 팀에 참여할 수 있습니다."
+ ],
+ "teamDomains.domain": [
+  "도메인"
+ ],
+ "teamDomains.invitationOnly": [
+  "초대 전용"
+ ],
+ "teamDomains.newUsersOn": [
+  [
+   "domain"
+  ],
+  "의 새 사용자"
+ ],
+ "teamDomains.none": [
+  "도메인이 없습니다."
+ ],
+ "teamDomains.notVerified": [
+  "미인증"
+ ],
+ "teamDomains.publish": [
+  "이 TXT 레코드를 도메인 DNS에 게시한 뒤 인증하세요."
+ ],
+ "teamDomains.recordName": [
+  "이름"
+ ],
+ "teamDomains.recordValue": [
+  "값"
+ ],
+ "teamDomains.remove": [
+  [
+   "domain"
+  ],
+  " 제거"
+ ],
+ "teamDomains.suggestion": [
+  "팀 추천"
+ ],
+ "teamDomains.title": [
+  "인증된 도메인"
+ ],
+ "teamDomains.verifiedAt": [
+  [
+   "when"
+  ],
+  "에 인증됨"
+ ],
+ "teamDomains.verify": [
+  "인증"
+ ],
  "teams.create": [
   "팀 만들기"
  ],

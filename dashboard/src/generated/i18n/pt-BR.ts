@@ -1566,6 +1566,210 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "Quando nenhuma regra decide"
  ],
+ "team.addMember": [
+  "Adicionar membro"
+ ],
+ "team.addMemberLabel": [
+  "Adicionar membro (e-mail ou id do usuário)"
+ ],
+ "team.delete": [
+  "Excluir equipe"
+ ],
+ "team.deleteTitle": [
+  "Excluir ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "team.deleteWarning": [
+  "A equipe, as participações, permissões e convites são excluídos."
+ ],
+ "team.displayName": [
+  "Nome de exibição na equipe"
+ ],
+ "team.displayNameHint": [
+  "Vazio: o nome do usuário"
+ ],
+ "team.editProfile": [
+  "Editar perfil de equipe"
+ ],
+ "team.editProfileOf": [
+  "Editar o perfil de equipe de ",
+  [
+   "name"
+  ]
+ ],
+ "team.expires": [
+  "expira em ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Convite enviado."
+ ],
+ "team.invitations": [
+  "Convites"
+ ],
+ "team.invitationsDescription": [
+  "A pessoa convidada recebe um e-mail com um link para a página de convite de equipe do app."
+ ],
+ "team.inviteByEmail": [
+  "Convidar por e-mail"
+ ],
+ "team.members": [
+  "Membros"
+ ],
+ "team.membersDescription": [
+  "O perfil de equipe de um membro é o nome e a imagem que ele mostra nesta equipe (senão, os do usuário)."
+ ],
+ "team.membersList": [
+  "Membros da equipe"
+ ],
+ "team.membersWhat": [
+  "os membros"
+ ],
+ "team.name": [
+  "Nome da equipe"
+ ],
+ "team.noInvitations": [
+  "Nenhum convite pendente."
+ ],
+ "team.noMembers": [
+  "Nenhum membro."
+ ],
+ "team.noUserWithEmail": [
+  "Nenhum usuário tem o e-mail ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Permissões de ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "URL da imagem de perfil de equipe"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… ou data:image/…"
+ ],
+ "team.profileOf": [
+  "Perfil de equipe de ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Remover"
+ ],
+ "team.removeLabel": [
+  "Remover ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "Renomear"
+ ],
+ "team.revoke": [
+  "Revogar"
+ ],
+ "team.saveProfile": [
+  "Salvar perfil"
+ ],
+ "team.savingProfile": [
+  "Salvando o perfil de equipe…"
+ ],
+ "team.sendInvitation": [
+  "Enviar convite"
+ ],
+ "team.team": [
+  "Equipe"
+ ],
+ "team.userIs": [
+  "(usuário: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Adicionar domínio"
+ ],
+ "teamDomains.automatic": [
+  "Entrar automaticamente"
+ ],
+ "teamDomains.cardLabel": [
+  "Domínio ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Verificar de novo"
+ ],
+ "teamDomains.copyName": [
+  "Copiar o nome do registro"
+ ],
+ "teamDomains.copyValue": [
+  "Copiar o valor do registro"
+ ],
+ "teamDomains.description": [
+  "Um domínio comprovado por um registro DNS TXT: seus usuários podem ser enviados à conexão SSO da equipe e entrar nela conforme a política."
+ ],
+ "teamDomains.domain": [
+  "Domínio"
+ ],
+ "teamDomains.invitationOnly": [
+  "Somente por convite"
+ ],
+ "teamDomains.newUsersOn": [
+  "Novos usuários de ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "Nenhum domínio."
+ ],
+ "teamDomains.notVerified": [
+  "não verificado"
+ ],
+ "teamDomains.publish": [
+  "Publique este registro TXT no DNS do domínio e depois verifique."
+ ],
+ "teamDomains.recordName": [
+  "Nome"
+ ],
+ "teamDomains.recordValue": [
+  "Valor"
+ ],
+ "teamDomains.remove": [
+  "Remover ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "Sugerir a equipe"
+ ],
+ "teamDomains.title": [
+  "Domínios verificados"
+ ],
+ "teamDomains.verifiedAt": [
+  "verificado em ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Confirmar"
+ ],
  "teams.create": [
   "Criar uma equipe"
  ],

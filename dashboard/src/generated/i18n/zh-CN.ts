@@ -1525,6 +1525,212 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "当没有规则作出决定时"
  ],
+ "team.addMember": [
+  "添加成员"
+ ],
+ "team.addMemberLabel": [
+  "添加成员(邮箱或用户 ID)"
+ ],
+ "team.delete": [
+  "删除团队"
+ ],
+ "team.deleteTitle": [
+  "删除 ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "team.deleteWarning": [
+  "团队及其成员身份、权限和邀请都会被删除。"
+ ],
+ "team.displayName": [
+  "团队显示名称"
+ ],
+ "team.displayNameHint": [
+  "留空:使用其用户名称"
+ ],
+ "team.editProfile": [
+  "编辑团队资料"
+ ],
+ "team.editProfileOf": [
+  "编辑 ",
+  [
+   "name"
+  ],
+  " 的团队资料"
+ ],
+ "team.expires": [
+  [
+   "when"
+  ],
+  " 过期"
+ ],
+ "team.invitationSent": [
+  "邀请已发送。"
+ ],
+ "team.invitations": [
+  "邀请"
+ ],
+ "team.invitationsDescription": [
+  "受邀人会收到一封邮件,其中有指向应用团队邀请页面的链接。"
+ ],
+ "team.inviteByEmail": [
+  "通过邮件邀请"
+ ],
+ "team.members": [
+  "成员"
+ ],
+ "team.membersDescription": [
+  "成员的团队资料是其在此团队中显示的名称和头像(否则使用其用户的)。"
+ ],
+ "team.membersList": [
+  "团队成员"
+ ],
+ "team.membersWhat": [
+  "成员"
+ ],
+ "team.name": [
+  "团队名称"
+ ],
+ "team.noInvitations": [
+  "没有待处理的邀请。"
+ ],
+ "team.noMembers": [
+  "没有成员。"
+ ],
+ "team.noUserWithEmail": [
+  "没有用户使用邮箱 ",
+  [
+   "email"
+  ],
+  "。"
+ ],
+ "team.permissionsOf": [
+  [
+   "name"
+  ],
+  " 的权限"
+ ],
+ "team.profileImage": [
+  "团队头像 URL"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… 或 data:image/…"
+ ],
+ "team.profileOf": [
+  [
+   "name"
+  ],
+  " 的团队资料"
+ ],
+ "team.remove": [
+  "移除"
+ ],
+ "team.removeLabel": [
+  "移除 ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "重命名"
+ ],
+ "team.revoke": [
+  "撤销"
+ ],
+ "team.saveProfile": [
+  "保存资料"
+ ],
+ "team.savingProfile": [
+  "正在保存团队资料…"
+ ],
+ "team.sendInvitation": [
+  "发送邀请"
+ ],
+ "team.team": [
+  "团队"
+ ],
+ "team.userIs": [
+  "(用户:",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "添加域名"
+ ],
+ "teamDomains.automatic": [
+  "自动加入"
+ ],
+ "teamDomains.cardLabel": [
+  "域名 ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "重新检查"
+ ],
+ "teamDomains.copyName": [
+  "复制记录名称"
+ ],
+ "teamDomains.copyValue": [
+  "复制记录值"
+ ],
+ "teamDomains.description": [
+  "通过 DNS TXT 记录证明的域名:其用户可被引导至团队的 SSO 连接,并按团队策略加入团队。"
+ ],
+ "teamDomains.domain": [
+  "域名"
+ ],
+ "teamDomains.invitationOnly": [
+  "仅限邀请"
+ ],
+ "teamDomains.newUsersOn": [
+  [
+   "domain"
+  ],
+  " 上的新用户"
+ ],
+ "teamDomains.none": [
+  "没有域名。"
+ ],
+ "teamDomains.notVerified": [
+  "未验证"
+ ],
+ "teamDomains.publish": [
+  "在域名的 DNS 中发布此 TXT 记录,然后验证。"
+ ],
+ "teamDomains.recordName": [
+  "名称"
+ ],
+ "teamDomains.recordValue": [
+  "值"
+ ],
+ "teamDomains.remove": [
+  "移除 ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "推荐该团队"
+ ],
+ "teamDomains.title": [
+  "已验证域名"
+ ],
+ "teamDomains.verifiedAt": [
+  "已于 ",
+  [
+   "when"
+  ],
+  " 验证"
+ ],
+ "teamDomains.verify": [
+  "验证"
+ ],
  "teams.create": [
   "创建团队"
  ],
