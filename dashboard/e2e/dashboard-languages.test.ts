@@ -15,7 +15,10 @@ import { createProject, signUpOwner, withDashboardInChromium } from './dashboard
 const env = withDashboardInChromium();
 
 /** Pages whose own words are all in the catalogues; on the others the shell (header and navigation) is checked. */
-const translatedMain = (path: string) => ['/dashboard/projects', '/dashboard/projects/new'].includes(path) || /\/teams$/.test(path);
+const translatedMain = (path: string) =>
+  ['/dashboard/projects', '/dashboard/projects/new'].includes(path) ||
+  /\/teams$/.test(path) ||
+  /\/(overview|connect|users|permissions|auth|sign-up-rules|domains|api-keys)$/.test(path);
 /** Names that are no UI text: the product, the OAuth providers, each language's own name, the pseudo-locale's tag. */
 const names = ['Gatehouse', 'Google', 'GitHub', 'Microsoft', 'en-XA', ...languageOwnNames];
 
@@ -54,9 +57,23 @@ async function settled(page: Page): Promise<void> {
     .toBe(true);
 }
 
-/** The text of `selector` that is not inside a pseudo-localised message, the owner's data and names aside. */
+/**
+ * The text of `selector` that is not inside a pseudo-localised message, the owner's data and names aside.
+ * Code (`<code>`, `<pre>`: ids, paths, environment variables, the snippets to paste) is no UI text either.
+ */
 async function outsidePseudo(page: Page, selector: string, data: string[]): Promise<string> {
-  const text = (await page.locator(selector).allInnerTexts()).join('\n');
+  const text = await page.evaluate(
+    (selector) =>
+      [...document.querySelectorAll<HTMLElement>(selector)]
+        .map((element) =>
+          [...element.querySelectorAll<HTMLElement>('code, pre')].reduce(
+            (left, code) => left.replace(code.innerText, ''),
+            element.innerText,
+          ),
+        )
+        .join('\n'),
+    selector,
+  );
   return [...data, ...names]
     .sort((a, b) => b.length - a.length)
     .reduce((left, value) => left.replaceAll(value, ''), text.replace(/⟦[^⟧]*⟧/g, ''))
@@ -101,6 +118,21 @@ describe('the dashboard in the owner’s language', () => {
       if (translatedMain(path)) expect({ path, outside: await outsidePseudo(page, '#main', data) }).toEqual({ path, outside: '' });
     }
     expect(new Set(visited).size).toBe(17);
+
+    // A user's page: the user created through the users page's dialog, whose confirmation opens it.
+    const userEmail = `xa-${randomUUID().slice(0, 8)}@dashboard.test`;
+    await page.locator('.dash-nav a[href$="/users"]').click();
+    await settled(page);
+    await page.locator('#main .dash-page-header button.gh-primary').click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.locator('input[name="email"]').fill(userEmail);
+    await dialog.locator('button.gh-primary').click();
+    await expect.poll(() => /\/users\/[^/]+$/.test(new URL(page.url()).pathname), { timeout: 30_000 }).toBe(true);
+    await settled(page);
+    const userId = new URL(page.url()).pathname.split('/').at(-1) as string;
+    // Its sections load on their own (each with its loading state): until every one has drawn its words.
+    await expect.poll(() => outsidePseudo(page, '#main', [...data, userEmail, userId]), { timeout: 30_000 }).toBe('');
+    expect(await page.locator('#main .dash-loading').count()).toBe(0);
     await page.context().close();
   });
 

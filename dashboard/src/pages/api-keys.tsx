@@ -3,7 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { around } from '../i18n/around.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { Checkbox, ConfirmDialog, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -16,6 +18,8 @@ export function ApiKeysPage() {
   const create = api.useCreateInternalApiKey({ request });
   const [form, setForm] = useState({ description: '', days: '365', publishable: true, secret: true, admin: false });
   const [created, setCreated] = useState<InternalApiKeyCreated | null>(null);
+  const { t } = useDashboardTranslation();
+  const [introBefore, introAfter] = around((mark) => t('apiKeys.intro', { page: mark }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -42,52 +46,53 @@ export function ApiKeysPage() {
 
   return (
     <>
-      <PageHeader title="API keys" />
+      <PageHeader title={t('nav.apiKeys')} />
       <p className="dash-muted dash-page-intro">
-        The project's own keys, for your backend and your apps. Keys your users and teams create for themselves are turned on under{' '}
-        <Link href={paths.project(projectId, 'auth')}>Authentication</Link>.
+        {introBefore}
+        <Link href={paths.project(projectId, 'auth')}>{t('nav.auth')}</Link>
+        {introAfter}
       </p>
-      <Section title="Create a key set">
+      <Section title={t('apiKeys.createSet')}>
         <form className="dash-form" onSubmit={submit}>
           <div className="dash-grid-2">
             <TextField
-              label="Description"
+              label={t('apiKeys.description')}
               name="description"
               value={form.description}
               onChange={(event) => setForm({ ...form, description: event.target.value })}
             />
             <div className="dash-field">
-              <label htmlFor="key-expiry">Expires in</label>
+              <label htmlFor="key-expiry">{t('apiKeys.expiresIn')}</label>
               <select id="key-expiry" value={form.days} onChange={(event) => setForm({ ...form, days: event.target.value })}>
-                <option value="1">1 day</option>
-                <option value="30">30 days</option>
-                <option value="365">1 year</option>
-                <option value="36500">100 years</option>
+                <option value="1">{t('apiKeys.days', { count: 1 })}</option>
+                <option value="30">{t('apiKeys.days', { count: 30 })}</option>
+                <option value="365">{t('apiKeys.years', { count: 1 })}</option>
+                <option value="36500">{t('apiKeys.years', { count: 100 })}</option>
               </select>
             </div>
           </div>
           <fieldset className="dash-fieldset">
-            <legend>Keys in the set</legend>
+            <legend>{t('apiKeys.keysInSet')}</legend>
             <Checkbox
-              label="Publishable client key"
+              label={t('apiKeys.publishable')}
               checked={form.publishable}
               onChange={(publishable) => setForm({ ...form, publishable })}
             />
-            <Checkbox label="Secret server key" checked={form.secret} onChange={(secret) => setForm({ ...form, secret })} />
-            <Checkbox label="Super secret admin key" checked={form.admin} onChange={(admin) => setForm({ ...form, admin })} />
+            <Checkbox label={t('apiKeys.secret')} checked={form.secret} onChange={(secret) => setForm({ ...form, secret })} />
+            <Checkbox label={t('apiKeys.admin')} checked={form.admin} onChange={(admin) => setForm({ ...form, admin })} />
           </fieldset>
           <ErrorMessage error={create.error} />
           <div>
             <button type="submit" className="gh-primary" disabled={create.isPending || !(form.publishable || form.secret || form.admin)}>
-              {create.isPending ? 'Creating…' : 'Create key set'}
+              {create.isPending ? t('newProject.creating') : t('apiKeys.createButton')}
             </button>
           </div>
         </form>
       </Section>
       {created ? <CreatedKeys keySet={created} onDone={() => setCreated(null)} /> : null}
-      <Section title="Key sets">
-        {keys.data.items.length === 0 ? <p className="dash-muted">No key sets.</p> : null}
-        <ul className="dash-list" aria-label="Key sets">
+      <Section title={t('apiKeys.sets')}>
+        {keys.data.items.length === 0 ? <p className="dash-muted">{t('apiKeys.none')}</p> : null}
+        <ul className="dash-list" aria-label={t('apiKeys.sets')}>
           {keys.data.items.map((keySet) => (
             <KeySetRow key={keySet.id} keySet={keySet} />
           ))}
@@ -98,15 +103,16 @@ export function ApiKeysPage() {
 }
 
 function CreatedKeys({ keySet, onDone }: { keySet: InternalApiKeyCreated; onDone: () => void }) {
+  const { t } = useDashboardTranslation();
   const entries: Array<[string, string | undefined]> = [
-    ['Publishable client key', keySet.publishable_client_key],
-    ['Secret server key', keySet.secret_server_key],
-    ['Super secret admin key', keySet.super_secret_admin_key],
+    [t('apiKeys.publishable'), keySet.publishable_client_key],
+    [t('apiKeys.secret'), keySet.secret_server_key],
+    [t('apiKeys.admin'), keySet.super_secret_admin_key],
   ];
   return (
-    <section className="dash-panel dash-created-keys" aria-label="New keys">
-      <h2>Copy the new keys now</h2>
-      <p>They are stored as digests: this is the only time they are shown.</p>
+    <section className="dash-panel dash-created-keys" aria-label={t('apiKeys.newKeys')}>
+      <h2>{t('apiKeys.copyNow')}</h2>
+      <p>{t('apiKeys.shownOnce')}</p>
       <dl>
         {entries
           .filter(([, value]) => value)
@@ -120,16 +126,16 @@ function CreatedKeys({ keySet, onDone }: { keySet: InternalApiKeyCreated; onDone
           ))}
       </dl>
       <button type="button" onClick={onDone}>
-        I have copied them
+        {t('apiKeys.copied')}
       </button>
     </section>
   );
 }
 
-function statusOf(keySet: InternalApiKey): string {
-  if (keySet.expires_at_millis < Date.now()) return 'expired';
-  if (keySet.manually_revoked_at_millis) return `revoked ${formatDate(keySet.manually_revoked_at_millis)}`;
-  return `valid until ${formatDate(keySet.expires_at_millis)}`;
+function statusOf(keySet: InternalApiKey, t: Translate, formatDate: (millis: number) => string): string {
+  if (keySet.expires_at_millis < Date.now()) return t('apiKeys.expired');
+  if (keySet.manually_revoked_at_millis) return t('apiKeys.revokedAt', { when: formatDate(keySet.manually_revoked_at_millis) });
+  return t('apiKeys.validUntil', { when: formatDate(keySet.expires_at_millis) });
 }
 
 function KeySetRow({ keySet }: { keySet: InternalApiKey }) {
@@ -138,6 +144,7 @@ function KeySetRow({ keySet }: { keySet: InternalApiKey }) {
   const key = api.getListInternalApiKeysQueryKey();
   const revoke = api.useUpdateInternalApiKey({ request });
   const [open, setOpen] = useState(false);
+  const { t, formatDate } = useDashboardTranslation();
   const lastFours = [
     keySet.publishable_client_key ? `pck …${keySet.publishable_client_key.last_four}` : null,
     keySet.secret_server_key ? `ssk …${keySet.secret_server_key.last_four}` : null,
@@ -147,21 +154,26 @@ function KeySetRow({ keySet }: { keySet: InternalApiKey }) {
   return (
     <li>
       <span>
-        <strong>{keySet.description || 'Key set'}</strong> <span className="dash-muted">{lastFours.join(' · ')}</span>
+        <strong>{keySet.description || t('apiKeys.keySet')}</strong> <span className="dash-muted">{lastFours.join(' · ')}</span>
         <br />
         <span className="dash-muted">
-          created {formatDate(keySet.created_at_millis)} · {statusOf(keySet)}
+          {t('apiKeys.createdAt', { when: formatDate(keySet.created_at_millis) })} · {statusOf(keySet, t, formatDate)}
         </span>
       </span>
       {active ? (
-        <button type="button" className="gh-danger" onClick={() => setOpen(true)} aria-label={`Revoke ${keySet.description || 'key set'}`}>
-          Revoke
+        <button
+          type="button"
+          className="gh-danger"
+          onClick={() => setOpen(true)}
+          aria-label={t('apiKeys.revokeLabel', { name: keySet.description || t('apiKeys.keySetLower') })}
+        >
+          {t('apiKeys.revoke')}
         </button>
       ) : null}
       <ConfirmDialog
         open={open}
-        title="Revoke this key set?"
-        confirmLabel="Revoke keys"
+        title={t('apiKeys.revokeTitle')}
+        confirmLabel={t('apiKeys.revokeKeys')}
         busy={revoke.isPending}
         onClose={() => setOpen(false)}
         onConfirm={() =>
@@ -176,7 +188,7 @@ function KeySetRow({ keySet }: { keySet: InternalApiKey }) {
           )
         }
       >
-        <p>Apps using these keys stop working at once.</p>
+        <p>{t('apiKeys.revokeWarning')}</p>
         <ErrorMessage error={revoke.error} />
       </ConfirmDialog>
     </li>

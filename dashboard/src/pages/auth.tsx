@@ -2,6 +2,7 @@ import type { components } from '@gatehouse/protocol/api-types';
 import { type AdminProject, api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 import { BotChallengeSettings } from './bot-challenge-settings.tsx';
@@ -51,9 +52,10 @@ const providerNames: Record<ProviderId, string> = {
 export function AuthPage() {
   const { request } = useProjectScope();
   const { data: project } = api.useGetAdminProjectSuspense({ request });
+  const { t } = useDashboardTranslation();
   return (
     <>
-      <PageHeader title="Authentication" />
+      <PageHeader title={t('nav.auth')} />
       <Methods project={project} />
       <EndUserApiKeys project={project} />
       <OAuthProviders key={project.id} project={project} />
@@ -68,15 +70,16 @@ export function AuthPage() {
 function Methods({ project }: { project: AdminProject }) {
   const update = useProjectUpdate();
   const { config } = project;
+  const { t } = useDashboardTranslation();
   const toggle = (field: 'sign_up_enabled' | 'credential_enabled' | 'magic_link_enabled' | 'passkey_enabled') => (on: boolean) =>
     update.mutate({ data: { config: { [field]: on } } });
   return (
-    <Section title="Sign-in methods" description="Changes are saved as you make them.">
+    <Section title={t('auth.methods')} description={t('auth.savedAsYouGo')}>
       <div className="dash-fieldset">
-        <Checkbox label="New users may sign up" checked={config.sign_up_enabled} onChange={toggle('sign_up_enabled')} />
-        <Checkbox label="Email and password" checked={config.credential_enabled} onChange={toggle('credential_enabled')} />
-        <Checkbox label="Magic link / one-time code" checked={config.magic_link_enabled} onChange={toggle('magic_link_enabled')} />
-        <Checkbox label="Passkeys" checked={config.passkey_enabled} onChange={toggle('passkey_enabled')} />
+        <Checkbox label={t('auth.signUpEnabled')} checked={config.sign_up_enabled} onChange={toggle('sign_up_enabled')} />
+        <Checkbox label={t('auth.credential')} checked={config.credential_enabled} onChange={toggle('credential_enabled')} />
+        <Checkbox label={t('auth.magicLink')} checked={config.magic_link_enabled} onChange={toggle('magic_link_enabled')} />
+        <Checkbox label={t('auth.passkeys')} checked={config.passkey_enabled} onChange={toggle('passkey_enabled')} />
         <AnonymousUsers />
         <RequireEmailVerification />
       </div>
@@ -93,6 +96,7 @@ function Methods({ project }: { project: AdminProject }) {
 function EndUserApiKeys({ project }: { project: AdminProject }) {
   const update = useProjectUpdate();
   const queryClient = useQueryClient();
+  const { t } = useDashboardTranslation();
   // The user and team pages ask their key lists again (they showed "not enabled", or now should).
   const toggle = (field: 'allow_user_api_keys' | 'allow_team_api_keys') => (on: boolean) =>
     update.mutate(
@@ -105,13 +109,10 @@ function EndUserApiKeys({ project }: { project: AdminProject }) {
       },
     );
   return (
-    <Section
-      title="API keys for users and teams"
-      description="Lets your users, and your teams' members, create API keys to call your app's API as themselves or their team."
-    >
+    <Section title={t('auth.endUserKeys')} description={t('auth.endUserKeysDescription')}>
       <div className="dash-fieldset">
-        <Checkbox label="User API keys" checked={project.config.allow_user_api_keys} onChange={toggle('allow_user_api_keys')} />
-        <Checkbox label="Team API keys" checked={project.config.allow_team_api_keys} onChange={toggle('allow_team_api_keys')} />
+        <Checkbox label={t('auth.userKeys')} checked={project.config.allow_user_api_keys} onChange={toggle('allow_user_api_keys')} />
+        <Checkbox label={t('auth.teamKeys')} checked={project.config.allow_team_api_keys} onChange={toggle('allow_team_api_keys')} />
       </div>
       <ErrorMessage error={update.error} />
     </Section>
@@ -130,10 +131,11 @@ function AnonymousUsers() {
   });
   const rendered = config.data ? (JSON.parse(config.data.config_string) as { auth?: { allowAnonymousSignUp?: boolean } }) : null;
   const pending = override.isPending ? (override.variables?.data.config_override_string.includes('true') ?? null) : null;
+  const { t } = useDashboardTranslation();
   return (
     <>
       <Checkbox
-        label="Anonymous users (sign up without an account, upgraded when they sign up)"
+        label={t('auth.anonymous')}
         checked={pending ?? rendered?.auth?.allowAnonymousSignUp ?? false}
         disabled={!rendered}
         onChange={(on) =>
@@ -165,6 +167,7 @@ function OAuthProviders({ project }: { project: AdminProject }) {
   const providers = edited ?? providersOf(project);
   const [adding, setAdding] = useState<ProviderId | ''>('');
   const [saved, setSaved] = useState(false);
+  const { t } = useDashboardTranslation();
   const available = providerIds.filter((id) => !providers.some((provider) => provider.id === id));
   const edit = (next: (current: Provider[]) => Provider[]) => {
     setSaved(false);
@@ -204,30 +207,27 @@ function OAuthProviders({ project }: { project: AdminProject }) {
   }
 
   return (
-    <Section
-      title="OAuth providers"
-      description="Shared keys work only while the project is in development; production needs the project's own keys."
-    >
+    <Section title={t('auth.oauthProviders')} description={t('auth.oauthDescription')}>
       <form className="dash-form" onSubmit={submit}>
-        {providers.length === 0 ? <p className="dash-muted">No OAuth providers.</p> : null}
+        {providers.length === 0 ? <p className="dash-muted">{t('auth.noProviders')}</p> : null}
         {providers.map((provider) => (
           <fieldset key={provider.id} className="dash-provider">
             <legend>{providerNames[provider.id]}</legend>
             <div className="dash-row">
               <Checkbox
-                label={`${providerNames[provider.id]} enabled`}
+                label={t('auth.providerEnabled', { provider: providerNames[provider.id] })}
                 checked={provider.enabled}
                 onChange={(enabled) => change(provider.id, { enabled })}
               />
               <div className="dash-field">
-                <label htmlFor={`${provider.id}-keys`}>{providerNames[provider.id]} keys</label>
+                <label htmlFor={`${provider.id}-keys`}>{t('auth.providerKeys', { provider: providerNames[provider.id] })}</label>
                 <select
                   id={`${provider.id}-keys`}
                   value={provider.type}
                   onChange={(event) => change(provider.id, { type: event.target.value as Provider['type'] })}
                 >
-                  <option value="shared">Shared development keys</option>
-                  <option value="standard">Own keys</option>
+                  <option value="shared">{t('auth.sharedKeys')}</option>
+                  <option value="standard">{t('auth.ownKeys')}</option>
                 </select>
               </div>
               <button
@@ -235,19 +235,19 @@ function OAuthProviders({ project }: { project: AdminProject }) {
                 className="gh-danger"
                 onClick={() => edit((current) => current.filter((candidate) => candidate.id !== provider.id))}
               >
-                Remove {providerNames[provider.id]}
+                {t('auth.removeProvider', { provider: providerNames[provider.id] })}
               </button>
             </div>
             {provider.type === 'standard' ? (
               <div className="dash-grid-2">
                 <TextField
-                  label={`${providerNames[provider.id]} client id`}
+                  label={t('auth.clientId', { provider: providerNames[provider.id] })}
                   name={`${provider.id}-client-id`}
                   value={provider.client_id}
                   onChange={(event) => change(provider.id, { client_id: event.target.value })}
                 />
                 <TextField
-                  label={`${providerNames[provider.id]} client secret`}
+                  label={t('auth.clientSecret', { provider: providerNames[provider.id] })}
                   name={`${provider.id}-client-secret`}
                   type="password"
                   autoComplete="off"
@@ -260,9 +260,9 @@ function OAuthProviders({ project }: { project: AdminProject }) {
         ))}
         <div className="dash-row dash-toolbar">
           <div className="dash-field">
-            <label htmlFor="add-provider">Add a provider</label>
+            <label htmlFor="add-provider">{t('auth.addProvider')}</label>
             <select id="add-provider" value={adding} onChange={(event) => setAdding(event.target.value as ProviderId)}>
-              <option value="">Choose…</option>
+              <option value="">{t('auth.choose')}</option>
               {available.map((id) => (
                 <option key={id} value={id}>
                   {providerNames[id]}
@@ -279,18 +279,18 @@ function OAuthProviders({ project }: { project: AdminProject }) {
               setAdding('');
             }}
           >
-            Add provider
+            {t('auth.addProviderButton')}
           </button>
         </div>
         <ErrorMessage error={update.error} />
         {saved ? (
           <p role="status" className="dash-success">
-            OAuth providers saved.
+            {t('auth.providersSaved')}
           </p>
         ) : null}
         <div>
           <button type="submit" className="gh-primary" disabled={update.isPending}>
-            {update.isPending ? 'Saving…' : 'Save OAuth providers'}
+            {update.isPending ? t('auth.saving') : t('auth.saveProviders')}
           </button>
         </div>
       </form>
@@ -300,10 +300,11 @@ function OAuthProviders({ project }: { project: AdminProject }) {
 
 function MergeStrategy({ project }: { project: AdminProject }) {
   const update = useProjectUpdate();
+  const { t } = useDashboardTranslation();
   return (
-    <Section title="Account merging" description="When someone signs in with OAuth and the provider's email already belongs to an account.">
+    <Section title={t('auth.merging')} description={t('auth.mergingDescription')}>
       <div className="dash-field">
-        <label htmlFor="merge-strategy">OAuth account merge strategy</label>
+        <label htmlFor="merge-strategy">{t('auth.mergeStrategy')}</label>
         <select
           id="merge-strategy"
           value={project.config.oauth_account_merge_strategy}
@@ -315,9 +316,9 @@ function MergeStrategy({ project }: { project: AdminProject }) {
             })
           }
         >
-          <option value="link_method">Link the new sign-in method to the existing account</option>
-          <option value="raise_error">Refuse the sign-in</option>
-          <option value="allow_duplicates">Create a separate account</option>
+          <option value="link_method">{t('auth.mergeLink')}</option>
+          <option value="raise_error">{t('auth.mergeRefuse')}</option>
+          <option value="allow_duplicates">{t('auth.mergeSeparate')}</option>
         </select>
       </div>
       <ErrorMessage error={update.error} />

@@ -2,6 +2,7 @@ import type { Schema } from '@gatehouse/client';
 import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ErrorMessage, Section, TextField } from '../ui.tsx';
 
@@ -35,11 +36,9 @@ export function BotChallengeSettings() {
   const key = api.getGetProjectConfigQueryKey();
   const config = api.useGetProjectConfig({ request, query: { queryKey: key } });
   const rendered = config.data ? (JSON.parse(config.data.config_string) as { auth: { botChallenge: BotChallenge } }) : null;
+  const { t } = useDashboardTranslation();
   return (
-    <Section
-      title="Bot challenge"
-      description="Turnstile, hCaptcha or reCAPTCHA on the sign-up page. Invisible: scored, never refused by itself. Required: no sign-up without a passed challenge."
-    >
+    <Section title={t('auth.botChallenge')} description={t('auth.botChallengeDescription')}>
       {rendered ? (
         <BotChallengeForm initial={rendered.auth.botChallenge} onSaved={(next) => queryClient.setQueryData(key, next)} request={request} />
       ) : (
@@ -61,6 +60,7 @@ function BotChallengeForm({
   const [draft, setDraft] = useState<BotChallenge>(initial);
   const [minScore, setMinScore] = useState(String(initial.minScore));
   const save = api.useUpdateProjectConfigOverride({ request, mutation: { onSuccess: onSaved } });
+  const { t } = useDashboardTranslation();
   const set =
     <K extends keyof BotChallenge>(field: K) =>
     (value: BotChallenge[K]) =>
@@ -71,19 +71,19 @@ function BotChallengeForm({
     save.mutate({ level: 'project', data: { config_override_string: JSON.stringify({ 'auth.botChallenge': next }) } });
   };
   return (
-    <form onSubmit={submit} aria-label="Bot challenge" className="dash-fieldset">
+    <form onSubmit={submit} aria-label={t('auth.botChallenge')} className="dash-fieldset">
       <Choice
-        label="Mode"
+        label={t('auth.mode')}
         value={draft.mode}
         onChange={set('mode')}
         options={[
-          ['off', 'Off'],
-          ['invisible', 'Invisible (scored only)'],
-          ['required', 'Required'],
+          ['off', t('auth.modeOff')],
+          ['invisible', t('auth.modeInvisible')],
+          ['required', t('auth.modeRequired')],
         ]}
       />
       <Choice
-        label="Provider"
+        label={t('auth.provider')}
         value={draft.provider}
         onChange={set('provider')}
         options={[
@@ -92,9 +92,9 @@ function BotChallengeForm({
           ['recaptcha', 'Google reCAPTCHA'],
         ]}
       />
-      <TextField label="Site key" name="siteKey" value={draft.siteKey} onChange={(event) => set('siteKey')(event.target.value)} />
+      <TextField label={t('auth.siteKey')} name="siteKey" value={draft.siteKey} onChange={(event) => set('siteKey')(event.target.value)} />
       <TextField
-        label="Secret key"
+        label={t('auth.secretKey')}
         name="secretKey"
         type="password"
         autoComplete="off"
@@ -102,26 +102,26 @@ function BotChallengeForm({
         onChange={(event) => set('secretKey')(event.target.value)}
       />
       <TextField
-        label="Lowest accepted score"
+        label={t('auth.minScore')}
         name="minScore"
         inputMode="decimal"
-        hint="0 to 1; used when the provider scores (reCAPTCHA v3, hCaptcha Enterprise)."
+        hint={t('auth.minScoreHint')}
         value={minScore}
         onChange={(event) => setMinScore(event.target.value)}
       />
       <Choice
-        label="When the provider cannot be reached"
+        label={t('auth.outage')}
         value={draft.onProviderOutage}
         onChange={set('onProviderOutage')}
         options={[
-          ['allow', 'Let sign-ups through (fail open)'],
-          ['reject', 'Refuse sign-ups (fail closed)'],
+          ['allow', t('auth.outageAllow')],
+          ['reject', t('auth.outageReject')],
         ]}
       />
       <ErrorMessage error={save.error} />
-      {save.isSuccess ? <p role="status">Saved.</p> : null}
+      {save.isSuccess ? <p role="status">{t('auth.saved')}</p> : null}
       <button type="submit" disabled={save.isPending}>
-        Save bot challenge
+        {t('auth.saveBotChallenge')}
       </button>
     </form>
   );

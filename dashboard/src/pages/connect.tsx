@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
 import { appKeySetBody, takeNewKeys } from '../new-keys.ts';
 import { paths } from '../routes.ts';
+import { around } from '../i18n/around.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ErrorMessage, PageHeader, Section } from '../ui.tsx';
 import { type ConnectValues, gatehouseReact, gatehouseServer, secretKeyEnv, stackReact, stackServer } from './connect-snippets.ts';
@@ -19,10 +21,13 @@ export function ConnectPage() {
   const queryClient = useQueryClient();
   const [keys, setKeys] = useState<InternalApiKeyCreated | undefined>(() => takeNewKeys(projectId));
   const create = api.useCreateInternalApiKey({ request });
+  const { t } = useDashboardTranslation();
+  const [copyBefore, copyAfter] = around((mark) => t('connect.copyNow', { env: mark }));
+  const [makeBefore, makeAfter] = around((mark) => t('connect.makeKeys', { page: mark }));
   const values: ConnectValues = {
     baseUrl: gatehouse.baseUrl,
     projectId,
-    publishableClientKey: keys?.publishable_client_key ?? '<your publishable client key>',
+    publishableClientKey: keys?.publishable_client_key ?? t('connect.keyPlaceholder'),
   };
 
   function createKeys() {
@@ -39,71 +44,75 @@ export function ConnectPage() {
 
   return (
     <>
-      <PageHeader title="Connect your app" />
-      <p className="dash-muted dash-page-intro">Everything an app needs to sign its users in with this project.</p>
-      <Section title="Where your app connects">
+      <PageHeader title={t('nav.connect')} />
+      <p className="dash-muted dash-page-intro">{t('connect.intro')}</p>
+      <Section title={t('connect.where')}>
         <dl className="dash-connect-values">
-          <Value label="Platform URL" value={values.baseUrl} />
-          <Value label="Project id" value={projectId} />
+          <Value label={t('connect.platformUrl')} value={values.baseUrl} />
+          <Value label={t('connect.projectId')} value={projectId} />
         </dl>
       </Section>
-      <Section title="Keys">
+      <Section title={t('connect.keys')}>
         {keys ? (
           <>
             <p role="note">
-              Copy them now: they are stored as digests, so this is the only time they are shown. The secret server key stays on your
-              servers (as <code>{secretKeyEnv.gatehouse}</code>), never in a browser bundle.
+              {copyBefore}
+              <code>{secretKeyEnv.gatehouse}</code>
+              {copyAfter}
             </p>
             <dl className="dash-connect-values">
-              <Value label="Publishable client key" value={keys.publishable_client_key ?? ''} />
-              <Value label="Secret server key" value={keys.secret_server_key ?? ''} />
+              <Value label={t('apiKeys.publishable')} value={keys.publishable_client_key ?? ''} />
+              <Value label={t('apiKeys.secret')} value={keys.secret_server_key ?? ''} />
             </dl>
           </>
         ) : (
           <div className="dash-stack">
             <p>
-              Keys are shown once, when they are made. Make a key set for this app (a publishable client key and a secret server key, valid
-              for a year); see and revoke key sets under <Link href={paths.project(projectId, 'api-keys')}>API keys</Link>.
+              {makeBefore}
+              <Link href={paths.project(projectId, 'api-keys')}>{t('nav.apiKeys')}</Link>
+              {makeAfter}
             </p>
             <ErrorMessage error={create.error} />
             <div>
               <button type="button" className="gh-primary" disabled={create.isPending} onClick={createKeys}>
-                {create.isPending ? 'Creating…' : 'Create keys for this app'}
+                {create.isPending ? t('newProject.creating') : t('connect.createKeys')}
               </button>
             </div>
           </div>
         )}
       </Section>
-      <Section title="With Gatehouse's SDK">
-        <Snippet title="React (@gatehouse/react)" code={gatehouseReact(values)} />
-        <Snippet title="Server, Node (@gatehouse/client)" code={gatehouseServer(values)} />
+      <Section title={t('connect.withGatehouse')}>
+        <Snippet title={t('connect.react', { package: '@gatehouse/react' })} code={gatehouseReact(values)} />
+        <Snippet title={t('connect.serverNode', { package: '@gatehouse/client' })} code={gatehouseServer(values)} />
       </Section>
-      <Section title="With Stack's SDK" description="Stack Auth's own SDKs work with this server unchanged: point their baseUrl here.">
-        <Snippet title="React (@stackframe/react)" code={stackReact(values)} />
-        <Snippet title="Server, Node (@stackframe/js)" code={stackServer(values)} />
+      <Section title={t('connect.withStack')} description={t('connect.stackDescription')}>
+        <Snippet title={t('connect.react', { package: '@stackframe/react' })} code={stackReact(values)} />
+        <Snippet title={t('connect.serverNode', { package: '@stackframe/js' })} code={stackServer(values)} />
       </Section>
     </>
   );
 }
 
 function Value({ label, value }: { label: string; value: string }) {
+  const { t, language } = useDashboardTranslation();
   return (
     <div>
       <dt>{label}</dt>
       <dd>
         <code>{value}</code>
-        <CopyButton value={value} label={`Copy the ${label.toLowerCase()}`} />
+        <CopyButton value={value} label={t('connect.copyValue', { label: language === 'en' ? label.toLowerCase() : label })} />
       </dd>
     </div>
   );
 }
 
 function Snippet({ title, code }: { title: string; code: string }) {
+  const { t } = useDashboardTranslation();
   return (
     <figure className="dash-snippet">
       <figcaption>
         <h3>{title}</h3>
-        <CopyButton value={code} label={`Copy the ${title} code`} />
+        <CopyButton value={code} label={t('connect.copyCode', { title })} />
       </figcaption>
       <pre className="dash-code">
         <code>{code}</code>

@@ -1,5 +1,6 @@
 import { KnownError } from '@gatehouse/protocol/errors';
 import { useId } from 'react';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 
 /** A custom claims template: claim name → CEL expression (docs/guide/custom-claims.md). */
 export type ClaimsTemplate = Record<string, string>;
@@ -15,20 +16,24 @@ export function claimsTemplateText(template: ClaimsTemplate | undefined): string
 /**
  * The typed text as a template, or why it is not one. Only the shape is checked here (JSON, an object of strings);
  * names and expressions are the server's to judge, so its catalogued error is the one the owner sees for those.
+ * The problem is in the active language when `t` is given (as `errorText`'s words), else in English.
  */
-export function parseClaimsTemplate(text: string): { template: ClaimsTemplate } | { problem: string } {
+export function parseClaimsTemplate(text: string, t?: Translate): { template: ClaimsTemplate } | { problem: string } {
   if (text.trim() === '') return { template: {} };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { problem: 'Custom claims are not valid JSON.' };
+    return { problem: t ? t('claims.notJson') : 'Custom claims are not valid JSON.' };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { problem: 'Custom claims must be a JSON object of claim names to CEL expressions.' };
+    return { problem: t ? t('claims.notObject') : 'Custom claims must be a JSON object of claim names to CEL expressions.' };
   }
   const notText = Object.entries(parsed).find(([, expression]) => typeof expression !== 'string');
-  if (notText) return { problem: `Custom claim ${notText[0]}: the CEL expression must be a JSON string.` };
+  if (notText) {
+    const claim = notText[0];
+    return { problem: t ? t('claims.notString', { claim }) : `Custom claim ${claim}: the CEL expression must be a JSON string.` };
+  }
   return { template: parsed as ClaimsTemplate };
 }
 
@@ -46,13 +51,14 @@ export function claimsRefusal(error: unknown): Refusal | null {
  */
 export function CustomClaimsField(props: { value: string; onChange: (text: string) => void; error: unknown }) {
   const id = useId();
+  const { t } = useDashboardTranslation();
   const refusal = claimsRefusal(props.error);
-  const parsed = parseClaimsTemplate(props.value);
+  const parsed = parseClaimsTemplate(props.value, t);
   const expression = refusal?.claim && 'template' in parsed ? parsed.template[refusal.claim] : undefined;
   const caret = refusal?.position && expression !== undefined ? { expression, position: refusal.position } : null;
   return (
     <div className="dash-field dash-json">
-      <label htmlFor={id}>Custom claims</label>
+      <label htmlFor={id}>{t('claims.title')}</label>
       <textarea
         id={id}
         rows={4}
@@ -64,12 +70,13 @@ export function CustomClaimsField(props: { value: string; onChange: (text: strin
         onChange={(event) => props.onChange(event.target.value)}
       />
       <span id={`${id}-hint`} className="dash-muted">
-        A JSON object of claim name → CEL expression over user, team and permissions; empty for none. Anyone holding the token can read its
-        claims.
+        {t('claims.hint')}
       </span>
       {caret ? (
         <div id={`${id}-caret`}>
-          <span className="dash-error">{`Claim ${refusal?.claim}, line ${caret.position.line}, column ${caret.position.column}:`}</span>
+          <span className="dash-error">
+            {t('claims.refusedAt', { claim: refusal?.claim, line: caret.position.line, column: caret.position.column })}
+          </span>
           <pre className="dash-code" data-testid="custom-claims-caret">
             {`${caret.expression.split('\n')[caret.position.line - 1] ?? ''}\n${' '.repeat(Math.max(0, caret.position.column - 1))}^`}
           </pre>

@@ -2,6 +2,7 @@ import type { Schema } from '@gatehouse/client';
 import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ErrorMessage, Section } from '../ui.tsx';
 import { type ClaimsTemplate, CustomClaimsField, claimsTemplateText, parseClaimsTemplate } from './custom-claims-field.tsx';
@@ -17,11 +18,9 @@ export function CustomClaimsSettings() {
   const key = api.getGetProjectConfigQueryKey();
   const config = api.useGetProjectConfig({ request, query: { queryKey: key } });
   const rendered = config.data ? (JSON.parse(config.data.config_string) as { auth: { customClaims?: ClaimsTemplate } }) : null;
+  const { t } = useDashboardTranslation();
   return (
-    <Section
-      title="Custom claims"
-      description="Added to the access tokens of every sign-in and refresh (the ones your backend verifies), computed from the user's metadata, selected team and permissions. An expression that fails for a user leaves its claim out; the sign-in still succeeds."
-    >
+    <Section title={t('claims.title')} description={t('claims.description')}>
       {rendered ? (
         <CustomClaimsForm
           initial={claimsTemplateText(rendered.auth.customClaims)}
@@ -39,21 +38,22 @@ function CustomClaimsForm(props: { initial: string; request: RequestInit; onSave
   const [text, setText] = useState(props.initial);
   const [localError, setLocalError] = useState<string | null>(null);
   const save = api.useUpdateProjectConfigOverride({ request: props.request, mutation: { onSuccess: props.onSaved } });
+  const { t } = useDashboardTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const claims = parseClaimsTemplate(text);
+    const claims = parseClaimsTemplate(text, t);
     setLocalError('problem' in claims ? claims.problem : null);
     if ('problem' in claims) return save.reset();
     // `{}` removes every claim: the override replaces the whole template.
     save.mutate({ level: 'project', data: { config_override_string: JSON.stringify({ 'auth.customClaims': claims.template }) } });
   };
   return (
-    <form onSubmit={submit} aria-label="Access token custom claims" className="dash-fieldset">
+    <form onSubmit={submit} aria-label={t('claims.formLabel')} className="dash-fieldset">
       <CustomClaimsField value={text} onChange={setText} error={save.error} />
       <ErrorMessage error={localError ? new Error(localError) : save.error} />
-      {save.isSuccess ? <p role="status">Saved.</p> : null}
+      {save.isSuccess ? <p role="status">{t('auth.saved')}</p> : null}
       <button type="submit" disabled={save.isPending}>
-        Save custom claims
+        {t('claims.save')}
       </button>
     </form>
   );

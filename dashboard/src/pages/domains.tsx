@@ -1,6 +1,7 @@
 import { type AdminProject, api, Link } from '@gatehouse/react';
 import { type FormEvent, useState } from 'react';
 import { dashboardUrlOf } from '../routes.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, errorText, PageHeader, Section, TextField } from '../ui.tsx';
 import { useProjectUpdate } from './project-config.ts';
@@ -12,9 +13,10 @@ import { useProjectUpdate } from './project-config.ts';
 export function DomainsPage() {
   const { request } = useProjectScope();
   const { data: project } = api.useGetAdminProjectSuspense({ request });
+  const { t } = useDashboardTranslation();
   return (
     <>
-      <PageHeader title="Domains and handler" />
+      <PageHeader title={t('nav.domains')} />
       <ProductionMode project={project} />
       <TrustedDomains project={project} />
     </>
@@ -24,14 +26,10 @@ export function DomainsPage() {
 function ProductionMode({ project }: { project: AdminProject }) {
   const update = useProjectUpdate();
   const { config } = project;
+  const { t } = useDashboardTranslation();
   return (
-    <Section
-      title="Production mode"
-      description="In production, callbacks go only to trusted HTTPS domain names: no localhost, no IP addresses, no shared OAuth keys."
-    >
-      <p>
-        This project is in <strong>{project.is_production_mode ? 'production' : 'development'}</strong> mode.
-      </p>
+    <Section title={t('domains.productionMode')} description={t('domains.productionDescription')}>
+      <p>{project.is_production_mode ? t('domains.inProduction') : t('domains.inDevelopment')}</p>
       <div className="dash-row">
         <button
           type="button"
@@ -39,12 +37,12 @@ function ProductionMode({ project }: { project: AdminProject }) {
           disabled={update.isPending}
           onClick={() => update.mutate({ data: { is_production_mode: !project.is_production_mode } })}
         >
-          {project.is_production_mode ? 'Back to development mode' : 'Turn on production mode'}
+          {project.is_production_mode ? t('domains.backToDevelopment') : t('domains.turnOnProduction')}
         </button>
       </div>
       {update.error ? <CheckFailure message={errorText(update.error)} /> : null}
       <Checkbox
-        label="Allow localhost callbacks (development)"
+        label={t('domains.allowLocalhost')}
         checked={config.allow_localhost}
         onChange={(on) => update.mutate({ data: { config: { allow_localhost: on } } })}
       />
@@ -77,6 +75,7 @@ function TrustedDomains({ project }: { project: AdminProject }) {
   const [domain, setDomain] = useState('');
   const [handlerPath, setHandlerPath] = useState('/handler');
   const domains = project.config.domains;
+  const { t } = useDashboardTranslation();
 
   const save = (next: Array<{ domain: string; handler_path: string }>, onSuccess?: () => void) =>
     update.mutate({ data: { config: { domains: next } } }, { onSuccess });
@@ -90,39 +89,41 @@ function TrustedDomains({ project }: { project: AdminProject }) {
   }
 
   return (
-    <Section
-      title="Trusted domains"
-      description="The origins users may be sent back to after signing in, each with the path of its handler pages."
-    >
-      {domains.length === 0 ? <p className="dash-muted">No trusted domains.</p> : null}
-      <ul className="dash-list" aria-label="Trusted domains">
+    <Section title={t('domains.trusted')} description={t('domains.trustedDescription')}>
+      {domains.length === 0 ? <p className="dash-muted">{t('domains.none')}</p> : null}
+      <ul className="dash-list" aria-label={t('domains.trusted')}>
         {domains.map((entry) => (
           <li key={entry.domain}>
             <span>
-              <code>{entry.domain}</code> <span className="dash-muted">handler at {entry.handler_path}</span>
+              <code>{entry.domain}</code> <span className="dash-muted">{t('domains.handlerAt', { path: entry.handler_path })}</span>
             </span>
             <button
               type="button"
               className="gh-danger"
-              aria-label={`Remove ${entry.domain}`}
+              aria-label={t('domains.removeLabel', { domain: entry.domain })}
               onClick={() => save(domains.filter((candidate) => candidate.domain !== entry.domain))}
             >
-              Remove
+              {t('domains.remove')}
             </button>
           </li>
         ))}
       </ul>
       <form className="dash-row dash-toolbar" onSubmit={submit}>
         <TextField
-          label="Domain"
+          label={t('domains.domain')}
           name="domain"
           placeholder="https://app.example.com"
           value={domain}
           onChange={(event) => setDomain(event.target.value)}
         />
-        <TextField label="Handler path" name="handler-path" value={handlerPath} onChange={(event) => setHandlerPath(event.target.value)} />
+        <TextField
+          label={t('domains.handlerPath')}
+          name="handler-path"
+          value={handlerPath}
+          onChange={(event) => setHandlerPath(event.target.value)}
+        />
         <button type="submit" disabled={update.isPending || !domain.trim()}>
-          Add domain
+          {t('domains.add')}
         </button>
       </form>
       <ErrorMessage error={update.error} />

@@ -3,6 +3,7 @@ import { api, type TeamApiKey, type UserApiKey } from '@gatehouse/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, formatDate, QueryState, Section, TextField } from '../ui.tsx';
 
@@ -18,11 +19,11 @@ export function keysNotEnabled(error: unknown): string | null {
     : null;
 }
 
-/** A key's state in a word or two: revoked, expired, or until when it is valid. */
-export function keyStatus(key: { manually_revoked_at_millis?: number; expires_at_millis?: number }): string {
-  if (key.manually_revoked_at_millis) return `revoked ${formatDate(key.manually_revoked_at_millis)}`;
-  if (key.expires_at_millis !== undefined && key.expires_at_millis < Date.now()) return 'expired';
-  return key.expires_at_millis !== undefined ? `valid until ${formatDate(key.expires_at_millis)}` : 'never expires';
+/** A key's state in a word or two: revoked, expired, or until when it is valid (dates as ISO, the same in every language). */
+export function keyStatus(key: { manually_revoked_at_millis?: number; expires_at_millis?: number }, t: Translate): string {
+  if (key.manually_revoked_at_millis) return t('keys.revokedAt', { when: formatDate(key.manually_revoked_at_millis) });
+  if (key.expires_at_millis !== undefined && key.expires_at_millis < Date.now()) return t('keys.expired');
+  return key.expires_at_millis !== undefined ? t('keys.validUntil', { when: formatDate(key.expires_at_millis) }) : t('keys.neverExpires');
 }
 
 /** Whose API keys: a user's (`/user-api-keys?user_id=`) or a team's (`/team-api-keys?team_id=`). */
@@ -69,7 +70,10 @@ export function EndUserApiKeys({ owner }: { owner: KeyOwner }) {
   const create = useMutation({ mutationFn: calls.create });
   const [description, setDescription] = useState('');
   const [created, setCreated] = useState<string | null>(null);
-  const off = keysNotEnabled(keys.error);
+  const { t } = useDashboardTranslation();
+  // The server's note is English on the wire; the owner reads it in the dashboard's language.
+  const offNote = owner.kind === 'user' ? t('keys.userOff') : t('keys.teamOff');
+  const off = keysNotEnabled(keys.error) ? offNote : null;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -89,46 +93,44 @@ export function EndUserApiKeys({ owner }: { owner: KeyOwner }) {
 
   return (
     <Section
-      title="API keys"
-      description={
-        off ? undefined : `Keys the ${owner.kind}'s own code calls the project's API with; each is shown in full once, when created.`
-      }
+      title={t('keys.title')}
+      description={off ? undefined : owner.kind === 'user' ? t('keys.userDescription') : t('keys.teamDescription')}
     >
       {off ? (
         <p className="dash-muted">{off}</p>
       ) : (
-        <QueryState query={keys} what={`the ${owner.kind}'s API keys`}>
-          <form className="dash-row dash-toolbar" onSubmit={submit} aria-label={`Create a ${owner.kind} API key`}>
+        <QueryState query={keys} what={owner.kind === 'user' ? t('keys.userWhat') : t('keys.teamWhat')}>
+          <form
+            className="dash-row dash-toolbar"
+            onSubmit={submit}
+            aria-label={owner.kind === 'user' ? t('keys.createUser') : t('keys.createTeam')}
+          >
             <TextField
-              label="Key description"
+              label={t('keys.description')}
               name={`${owner.kind}-key-description`}
               value={description}
               onChange={(event) => setDescription(event.target.value)}
             />
             <button type="submit" disabled={create.isPending || !description.trim()}>
-              {create.isPending ? 'Creating…' : 'Create key'}
+              {create.isPending ? t('newProject.creating') : t('keys.create')}
             </button>
           </form>
-          {keysNotEnabled(create.error) ? (
-            <p className="dash-muted">{keysNotEnabled(create.error)}</p>
-          ) : (
-            <ErrorMessage error={create.error} />
-          )}
+          {keysNotEnabled(create.error) ? <p className="dash-muted">{offNote}</p> : <ErrorMessage error={create.error} />}
           {created ? (
-            <section className="dash-panel dash-created-keys" aria-label={`New ${owner.kind} API key`}>
-              <h3>Copy the new key now</h3>
-              <p>It is stored as a digest: this is the only time it is shown.</p>
+            <section className="dash-panel dash-created-keys" aria-label={owner.kind === 'user' ? t('keys.newUser') : t('keys.newTeam')}>
+              <h3>{t('keys.copyNow')}</h3>
+              <p>{t('keys.shownOnce')}</p>
               <code>{created}</code>
               <div className="dash-row">
-                <CopyButton value={created} label="Copy the new key" />
+                <CopyButton value={created} label={t('keys.copyLabel')} />
                 <button type="button" onClick={() => setCreated(null)}>
-                  I have copied it
+                  {t('keys.copied')}
                 </button>
               </div>
             </section>
           ) : null}
-          {keys.data?.items.length === 0 ? <p className="dash-muted">No API keys.</p> : null}
-          <ul className="dash-list" aria-label={`${owner.kind === 'user' ? 'User' : 'Team'} API keys`}>
+          {keys.data?.items.length === 0 ? <p className="dash-muted">{t('keys.none')}</p> : null}
+          <ul className="dash-list" aria-label={owner.kind === 'user' ? t('keys.userList') : t('keys.teamList')}>
             {keys.data?.items.map((apiKey) => (
               <KeyRow key={apiKey.id} calls={calls} apiKey={apiKey} />
             ))}
@@ -143,7 +145,8 @@ function KeyRow({ calls, apiKey }: { calls: KeyCalls; apiKey: EndUserApiKey }) {
   const queryClient = useQueryClient();
   const revoke = useMutation({ mutationFn: calls.revoke });
   const [open, setOpen] = useState(false);
-  const name = apiKey.description || 'API key';
+  const { t } = useDashboardTranslation();
+  const name = apiKey.description || t('keys.apiKey');
   const active = !apiKey.manually_revoked_at_millis && (apiKey.expires_at_millis === undefined || apiKey.expires_at_millis >= Date.now());
   return (
     <li>
@@ -151,18 +154,18 @@ function KeyRow({ calls, apiKey }: { calls: KeyCalls; apiKey: EndUserApiKey }) {
         <strong>{name}</strong> <span className="dash-muted">…{apiKey.value.last_four}</span>
         <br />
         <span className="dash-muted">
-          created {formatDate(apiKey.created_at_millis)} · {keyStatus(apiKey)}
+          {t('keys.createdAt', { when: formatDate(apiKey.created_at_millis) })} · {keyStatus(apiKey, t)}
         </span>
       </span>
       {active ? (
-        <button type="button" className="gh-danger" onClick={() => setOpen(true)} aria-label={`Revoke ${name}`}>
-          Revoke
+        <button type="button" className="gh-danger" onClick={() => setOpen(true)} aria-label={t('keys.revokeLabel', { name })}>
+          {t('keys.revoke')}
         </button>
       ) : null}
       <ConfirmDialog
         open={open}
-        title="Revoke this API key?"
-        confirmLabel="Revoke key"
+        title={t('keys.revokeTitle')}
+        confirmLabel={t('keys.revokeKey')}
         busy={revoke.isPending}
         onClose={() => setOpen(false)}
         onConfirm={() =>
@@ -174,7 +177,7 @@ function KeyRow({ calls, apiKey }: { calls: KeyCalls; apiKey: EndUserApiKey }) {
           })
         }
       >
-        <p>Code using {name} stops working at once.</p>
+        <p>{t('keys.revokeWarning', { name })}</p>
         <ErrorMessage error={revoke.error} />
       </ConfirmDialog>
     </li>

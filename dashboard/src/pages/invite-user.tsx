@@ -1,5 +1,6 @@
 import { api } from '@gatehouse/react';
 import { type FormEvent, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, TextField } from '../ui.tsx';
 
@@ -11,6 +12,7 @@ export function InviteUserDialog({ open, onClose }: { open: boolean; onClose: ()
   const { request } = useProjectScope();
   const invite = api.useSendSignInInvitation({ request });
   const [form, setForm] = useState({ email: '', callbackUrl: '' });
+  const { t } = useDashboardTranslation();
   const close = () => {
     invite.reset();
     setForm({ email: '', callbackUrl: '' });
@@ -23,8 +25,8 @@ export function InviteUserDialog({ open, onClose }: { open: boolean; onClose: ()
   return (
     <ConfirmDialog
       open={open}
-      title="Invite someone by email"
-      confirmLabel="Send invitation"
+      title={t('users.inviteTitle')}
+      confirmLabel={t('users.sendInvitation')}
       tone="primary"
       busy={invite.isPending}
       canConfirm={Boolean(form.email.trim() && form.callbackUrl.trim())}
@@ -33,23 +35,23 @@ export function InviteUserDialog({ open, onClose }: { open: boolean; onClose: ()
     >
       <form className="dash-form" onSubmit={submit}>
         <TextField
-          label="Invitee email"
+          label={t('users.inviteeEmail')}
           name="invite-email"
           type="email"
           value={form.email}
           onChange={(event) => setForm({ ...form, email: event.target.value })}
         />
         <TextField
-          label="Link to"
+          label={t('users.linkTo')}
           name="invite-callback"
           type="url"
-          hint="A page of your app on a trusted domain, e.g. its sign-up page."
+          hint={t('users.linkToHint')}
           value={form.callbackUrl}
           onChange={(event) => setForm({ ...form, callbackUrl: event.target.value })}
         />
         {invite.isSuccess ? (
           <p role="status" className="dash-success">
-            Invitation sent to {invite.variables?.data.email}.
+            {t('users.invitationSent', { email: invite.variables?.data.email })}
           </p>
         ) : null}
         <ErrorMessage error={invite.error} />

@@ -2,16 +2,17 @@ import type { OperationResponse } from '@gatehouse/client';
 import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage } from '../ui.tsx';
 import { useProjectUpdate } from './project-config.ts';
 
 type Affected = OperationResponse<'listOnboardingAffectedUsers', 200>;
-const reasons: Record<Affected['affected_users'][number]['restricted_reason']['type'], string> = {
-  anonymous: 'anonymous',
-  email_not_verified: 'no verified primary email',
-  restricted_by_administrator: 'restricted by an administrator',
-};
+const reasonsIn = (t: Translate): Record<Affected['affected_users'][number]['restricted_reason']['type'], string> => ({
+  anonymous: t('onboarding.reasonAnonymous'),
+  email_not_verified: t('onboarding.reasonUnverified'),
+  restricted_by_administrator: t('onboarding.reasonAdmin'),
+});
 /** How many affected users the dialog names (the rest are counted). */
 const previewLimit = 10;
 
@@ -57,39 +58,38 @@ export function RequireEmailVerification() {
   }
 
   const total = affected?.total_affected_count ?? 0;
+  const shown = affected?.affected_users.length ?? 0;
+  const { t } = useDashboardTranslation();
   return (
     <>
       <Checkbox
-        label="Require email verification (users without a verified primary email are restricted)"
+        label={t('onboarding.requireVerification')}
         checked={pending ?? current}
         disabled={!rendered || preview.isPending || update.isPending}
         onChange={change}
       />
       {preview.isPending ? (
         <p role="status" className="dash-muted">
-          Looking for the users this would restrict…
+          {t('onboarding.looking')}
         </p>
       ) : null}
       <ErrorMessage error={preview.error ?? update.error ?? config.error} />
       <ConfirmDialog
         open={affected !== null}
-        title="Require email verification?"
-        confirmLabel="Require verification"
+        title={t('onboarding.confirmTitle')}
+        confirmLabel={t('onboarding.confirm')}
         busy={update.isPending}
         onConfirm={() => save(true)}
         onClose={() => setAffected(null)}
       >
-        <p>
-          {total === 1 ? '1 existing user is' : `${total} existing users are`} restricted until they verify their email
-          {total > (affected?.affected_users.length ?? 0) ? ` (the first ${affected?.affected_users.length} by sign-up):` : ':'}
-        </p>
-        <ul className="dash-list" aria-label="Users who would be restricted">
+        <p>{total > shown ? t('onboarding.affectedFirst', { total, shown }) : t('onboarding.affected', { total })}</p>
+        <ul className="dash-list" aria-label={t('onboarding.affectedList')}>
           {affected?.affected_users.map((user) => (
             <li key={user.id}>
               <span>{user.display_name || user.primary_email || user.id}</span>
               <span className="dash-muted">
                 {user.display_name && user.primary_email ? `${user.primary_email} · ` : ''}
-                {reasons[user.restricted_reason.type]}
+                {reasonsIn(t)[user.restricted_reason.type]}
               </span>
             </li>
           ))}

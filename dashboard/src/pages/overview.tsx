@@ -2,7 +2,8 @@ import { api, Link } from '@gatehouse/react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { formatDate, PageHeader, type PanelQuery, QueryState, Section } from '../ui.tsx';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { PageHeader, type PanelQuery, QueryState, Section } from '../ui.tsx';
 import { IpPlaceAttribution } from './session-place.tsx';
 
 const accent = '#2563eb';
@@ -43,23 +44,24 @@ export function OverviewPage() {
     .sort((a, b) => b.users - a.users)
     .slice(0, 10);
   const methods = (data?.login_methods ?? []).map((entry) => ({ method: entry.method, users: entry.count }));
+  const { t } = useDashboardTranslation();
 
   return (
     <>
-      <PageHeader title="Overview" />
+      <PageHeader title={t('nav.overview')} />
       <div className="dash-stats">
-        <Stat label="Total users" testId="total-users" query={counts} value={(answer) => answer.total_users} />
-        <Stat label="Anonymous users" testId="anonymous-users" query={counts} value={(answer) => answer.anonymous_users} />
+        <Stat label={t('overview.totalUsers')} testId="total-users" query={counts} value={(answer) => answer.total_users} />
+        <Stat label={t('overview.anonymousUsers')} testId="anonymous-users" query={counts} value={(answer) => answer.anonymous_users} />
         <Stat
-          label="Sign-ups, last 30 days"
+          label={t('overview.signUps30Days')}
           testId="sign-ups-30-days"
           query={metrics}
           value={(answer) => answer.daily_users.reduce((sum, day) => sum + day.activity, 0)}
         />
       </div>
-      <Section title="Daily sign-ups and active users">
-        <QueryState query={metrics} what="the daily sign-ups and active users">
-          <figure className="dash-chart" aria-label="Daily sign-ups and active users over the last 30 days">
+      <Section title={t('overview.daily')}>
+        <QueryState query={metrics} what={t('overview.dailyWhat')}>
+          <figure className="dash-chart" aria-label={t('overview.dailyChart')}>
             <ResponsiveContainer width="100%" height={260}>
               <LineChart data={daily}>
                 <CartesianGrid strokeDasharray="3 3" />
@@ -67,47 +69,47 @@ export function OverviewPage() {
                 <YAxis allowDecimals={false} tick={tick} />
                 <Tooltip {...tooltip} />
                 <Legend formatter={legendText} />
-                <Line type="monotone" dataKey="signUps" name="Sign-ups" stroke={accent} dot={false} />
-                <Line type="monotone" dataKey="active" name="Active users" stroke={second} dot={false} />
+                <Line type="monotone" dataKey="signUps" name={t('overview.signUps')} stroke={accent} dot={false} />
+                <Line type="monotone" dataKey="active" name={t('overview.activeUsers')} stroke={second} dot={false} />
               </LineChart>
             </ResponsiveContainer>
           </figure>
         </QueryState>
       </Section>
       <div className="dash-grid-2">
-        <Section title="Sign-up methods">
-          <QueryState query={metrics} what="the sign-up methods">
+        <Section title={t('overview.methods')}>
+          <QueryState query={metrics} what={t('overview.methodsWhat')}>
             {methods.length === 0 ? (
-              <p className="dash-muted">No users yet.</p>
+              <p className="dash-muted">{t('users.none')}</p>
             ) : (
-              <figure className="dash-chart" aria-label="Users by sign-up method">
+              <figure className="dash-chart" aria-label={t('overview.usersByMethod')}>
                 <ResponsiveContainer width="100%" height={220}>
                   <BarChart data={methods}>
                     <CartesianGrid strokeDasharray="3 3" />
                     <XAxis dataKey="method" tick={tick} />
                     <YAxis allowDecimals={false} tick={tick} />
                     <Tooltip {...tooltip} />
-                    <Bar dataKey="users" name="Users" fill={accent} />
+                    <Bar dataKey="users" name={t('nav.users')} fill={accent} />
                   </BarChart>
                 </ResponsiveContainer>
               </figure>
             )}
           </QueryState>
         </Section>
-        <Section title="Countries">
-          <QueryState query={metrics} what="the users by country">
+        <Section title={t('overview.countries')}>
+          <QueryState query={metrics} what={t('overview.countriesWhat')}>
             {countries.length === 0 ? (
               // A user's country is their `country_code`: given through the server API, else placed from the sign-up's IP.
-              <p className="dash-muted">No user has a known country yet.</p>
+              <p className="dash-muted">{t('overview.noCountry')}</p>
             ) : (
-              <figure className="dash-chart" aria-label="Users by country">
+              <figure className="dash-chart" aria-label={t('overview.usersByCountry')}>
                 <ResponsiveContainer width="100%" height={220}>
                   <BarChart data={countries}>
                     <CartesianGrid strokeDasharray="3 3" />
                     <XAxis dataKey="country" tick={tick} />
                     <YAxis allowDecimals={false} tick={tick} />
                     <Tooltip {...tooltip} />
-                    <Bar dataKey="users" name="Users" fill={second} />
+                    <Bar dataKey="users" name={t('nav.users')} fill={second} />
                   </BarChart>
                 </ResponsiveContainer>
                 <IpPlaceAttribution />
@@ -117,13 +119,13 @@ export function OverviewPage() {
         </Section>
       </div>
       <div className="dash-grid-2">
-        <Section title="Recently signed up">
-          <QueryState query={metrics} what="the latest users">
+        <Section title={t('overview.recentlySignedUp')}>
+          <QueryState query={metrics} what={t('overview.latestWhat')}>
             <RecentUsers projectId={projectId} users={data?.recently_registered ?? []} when={(user) => user.signed_up_at_millis} />
           </QueryState>
         </Section>
-        <Section title="Recently active">
-          <QueryState query={metrics} what="the latest active users">
+        <Section title={t('overview.recentlyActive')}>
+          <QueryState query={metrics} what={t('overview.latestActiveWhat')}>
             <RecentUsers projectId={projectId} users={data?.recently_active ?? []} when={(user) => user.last_active_at_millis} />
           </QueryState>
         </Section>
@@ -133,15 +135,17 @@ export function OverviewPage() {
 }
 
 function Stat<T>({ label, testId, query, value }: { label: string; testId: string; query: PanelQuery<T>; value: (data: T) => number }) {
+  const { language, formatNumber } = useDashboardTranslation();
+  // English's label reads mid-sentence in lower case; other languages' nouns keep theirs (German's capitals).
   return (
     <div className="dash-panel">
       <p className="dash-muted">{label}</p>
       {query.data !== undefined ? (
         <p className="dash-stat" data-testid={testId}>
-          {value(query.data).toLocaleString('en-US')}
+          {formatNumber(value(query.data))}
         </p>
       ) : (
-        <QueryState query={query} what={label.toLowerCase()}>
+        <QueryState query={query} what={language === 'en' ? label.toLowerCase() : label}>
           {null}
         </QueryState>
       )}
@@ -158,7 +162,8 @@ type Recent = {
 };
 
 function RecentUsers({ projectId, users, when }: { projectId: string; users: Recent[]; when: (user: Recent) => number | null }) {
-  if (users.length === 0) return <p className="dash-muted">No users yet.</p>;
+  const { t, formatDate } = useDashboardTranslation();
+  if (users.length === 0) return <p className="dash-muted">{t('users.none')}</p>;
   return (
     <ul className="dash-list">
       {users.slice(0, 8).map((user) => (

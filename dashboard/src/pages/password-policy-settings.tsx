@@ -2,6 +2,7 @@ import type { Schema } from '@gatehouse/client';
 import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, Section, TextField } from '../ui.tsx';
 
@@ -17,11 +18,9 @@ export function PasswordPolicySettings() {
   const key = api.getGetProjectConfigQueryKey();
   const config = api.useGetProjectConfig({ request, query: { queryKey: key } });
   const rendered = config.data ? (JSON.parse(config.data.config_string) as { auth: { passwordPolicy: PasswordPolicy } }) : null;
+  const { t } = useDashboardTranslation();
   return (
-    <Section
-      title="Password policy"
-      description="Checked at sign-up and whenever a password is set. The breached check asks Have I Been Pwned with only the first 5 characters of the password's SHA-1; if it cannot be reached the password is accepted."
-    >
+    <Section title={t('auth.passwordPolicy')} description={t('auth.passwordPolicyDescription')}>
       {rendered ? (
         <PasswordPolicyForm
           initial={rendered.auth.passwordPolicy}
@@ -40,34 +39,35 @@ function PasswordPolicyForm(props: { initial: PasswordPolicy; request: RequestIn
   const [maxLength, setMaxLength] = useState(String(props.initial.maxLength));
   const [checkBreached, setCheckBreached] = useState(props.initial.checkBreached);
   const save = api.useUpdateProjectConfigOverride({ request: props.request, mutation: { onSuccess: props.onSaved } });
+  const { t } = useDashboardTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const policy = { minLength: Number(minLength), maxLength: Number(maxLength), checkBreached };
     save.mutate({ level: 'project', data: { config_override_string: JSON.stringify({ 'auth.passwordPolicy': policy }) } });
   };
   return (
-    <form onSubmit={submit} aria-label="Password policy" className="dash-fieldset">
+    <form onSubmit={submit} aria-label={t('auth.passwordPolicy')} className="dash-fieldset">
       <TextField
-        label="Minimum length"
+        label={t('auth.minLength')}
         name="minLength"
         inputMode="numeric"
-        hint="8 to 256."
+        hint={t('auth.minLengthHint')}
         value={minLength}
         onChange={(event) => setMinLength(event.target.value)}
       />
       <TextField
-        label="Maximum length"
+        label={t('auth.maxLength')}
         name="maxLength"
         inputMode="numeric"
-        hint="From the minimum to 4096."
+        hint={t('auth.maxLengthHint')}
         value={maxLength}
         onChange={(event) => setMaxLength(event.target.value)}
       />
-      <Checkbox label="Refuse passwords found in known breaches" checked={checkBreached} onChange={setCheckBreached} />
+      <Checkbox label={t('auth.checkBreached')} checked={checkBreached} onChange={setCheckBreached} />
       <ErrorMessage error={save.error} />
-      {save.isSuccess ? <p role="status">Saved.</p> : null}
+      {save.isSuccess ? <p role="status">{t('auth.saved')}</p> : null}
       <button type="submit" disabled={save.isPending}>
-        Save password policy
+        {t('auth.savePasswordPolicy')}
       </button>
     </form>
   );

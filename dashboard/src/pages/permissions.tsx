@@ -1,6 +1,7 @@
 import { api, type PermissionDefinition } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 
@@ -12,9 +13,10 @@ type Scope = 'team' | 'project';
  * server; its message is shown beside the definition and nothing changes.
  */
 export function PermissionsPage() {
+  const { t } = useDashboardTranslation();
   return (
     <>
-      <PageHeader title="Permissions" />
+      <PageHeader title={t('nav.permissions')} />
       <Definitions scope="team" />
       <Definitions scope="project" />
     </>
@@ -45,7 +47,8 @@ function Definitions({ scope }: { scope: Scope }) {
   const create = scope === 'team' ? createTeam : createProject;
   const [id, setId] = useState('');
   const [description, setDescription] = useState('');
-  const title = scope === 'team' ? 'Team permissions' : 'Project permissions';
+  const { t } = useDashboardTranslation();
+  const title = scope === 'team' ? t('permissions.team') : t('permissions.project');
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -63,38 +66,37 @@ function Definitions({ scope }: { scope: Scope }) {
 
   const items = definitions.data?.items ?? [];
   return (
-    <Section
-      title={title}
-      description={
-        scope === 'team' ? 'Granted to members within a team; $-permissions are the system ones.' : 'Granted to users across the project.'
-      }
-    >
-      <form className="dash-row dash-toolbar" onSubmit={submit} aria-label={`New ${scope} permission`}>
+    <Section title={title} description={scope === 'team' ? t('permissions.teamDescription') : t('permissions.projectDescription')}>
+      <form
+        className="dash-row dash-toolbar"
+        onSubmit={submit}
+        aria-label={scope === 'team' ? t('permissions.newTeam') : t('permissions.newProject')}
+      >
         <TextField
-          label={`New ${scope} permission id`}
+          label={scope === 'team' ? t('permissions.newTeamId') : t('permissions.newProjectId')}
           name={`${scope}-permission-id`}
           value={id}
           onChange={(event) => setId(event.target.value)}
         />
         <TextField
-          label="Description"
+          label={t('permissions.description')}
           name={`${scope}-permission-description`}
           value={description}
           onChange={(event) => setDescription(event.target.value)}
         />
         <button type="submit" disabled={create.isPending || !id.trim()}>
-          Create permission
+          {t('permissions.create')}
         </button>
       </form>
       <ErrorMessage error={create.error ?? definitions.error} />
-      {definitions.isPending ? <p className="dash-muted">Loading…</p> : null}
+      {definitions.isPending ? <p className="dash-muted">{t('common.loading')}</p> : null}
       <table aria-label={title}>
         <thead>
           <tr>
-            <th scope="col">Permission</th>
-            <th scope="col">Contains</th>
+            <th scope="col">{t('permissions.permission')}</th>
+            <th scope="col">{t('permissions.contains')}</th>
             <th scope="col">
-              <span className="dash-visually-hidden">Actions</span>
+              <span className="dash-visually-hidden">{t('permissions.actions')}</span>
             </th>
           </tr>
         </thead>
@@ -130,6 +132,7 @@ function DefinitionRow({
   const [pending, setPending] = useState<string[] | null>(null);
   const contained = new Set(pending ?? definition.contained_permission_ids);
   const isSystem = definition.id.startsWith('$');
+  const { t } = useDashboardTranslation();
 
   const toggle = (other: string, on: boolean) => {
     const next = on ? [...contained, other] : [...contained].filter((id) => id !== other);
@@ -154,10 +157,10 @@ function DefinitionRow({
       </th>
       <td>
         {isSystem ? (
-          <span className="dash-muted">system permission</span>
+          <span className="dash-muted">{t('permissions.system')}</span>
         ) : (
           <fieldset className="dash-fieldset">
-            <legend className="dash-visually-hidden">What {definition.id} contains</legend>
+            <legend className="dash-visually-hidden">{t('permissions.whatContains', { id: definition.id })}</legend>
             <div className="dash-row">
               {all
                 .filter((other) => other.id !== definition.id)
@@ -183,9 +186,9 @@ function DefinitionRow({
             type="button"
             className="gh-danger"
             onClick={() => remove.mutate({ permissionId: definition.id }, { onSuccess: onChanged })}
-            aria-label={`Delete ${definition.id}`}
+            aria-label={t('permissions.deleteLabel', { id: definition.id })}
           >
-            Delete
+            {t('permissions.delete')}
           </button>
         )}
       </td>

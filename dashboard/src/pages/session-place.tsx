@@ -1,4 +1,5 @@
 import type { SessionList } from '@gatehouse/react';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 
 type Session = SessionList['items'][number];
 
@@ -11,18 +12,20 @@ export function placeOfSession(session: Session): string | null {
 }
 
 /** "Mobile Safari 17 on iOS 17.1 (mobile)": the device that signed the session in. */
-export function deviceOfSession(session: Session): string | null {
+export function deviceOfSession(session: Session, t: Translate): string | null {
   const device = session.device;
   if (!device || (!device.browser && !device.os)) return null;
-  const what = [device.browser, device.os].filter(Boolean).join(' on ');
+  const what =
+    device.browser && device.os ? t('place.deviceOn', { browser: device.browser, os: device.os }) : (device.browser ?? device.os);
   return device.device_type ? `${what} (${device.device_type})` : what;
 }
 
 /** DB-IP's licence (CC BY 4.0) asks for a link wherever its places are shown. */
 export function IpPlaceAttribution() {
+  const { t } = useDashboardTranslation();
   return (
     <p className="dash-muted">
-      <a href="https://db-ip.com">IP Geolocation by DB-IP</a>
+      <a href="https://db-ip.com">{t('place.attribution')}</a>
     </p>
   );
 }

@@ -1,18 +1,28 @@
 import type { Schema } from '@gatehouse/client';
 import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
+import type { Translate } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 
 export type SignUpRule = Schema<'ConfigSignUpRule'>;
 export type SignUpRuleAction = SignUpRule['action']['type'];
 export type DefaultAction = 'allow' | 'reject';
 
-export const actionLabels: Record<SignUpRuleAction, string> = {
-  allow: 'Allow (stop, sign up)',
-  reject: 'Reject (stop, refuse with the message)',
-  restrict: 'Restrict (sign up restricted, go on)',
-  log: 'Log (count only, go on)',
-};
+/** Each action with what it does, for the rule editor's choice. */
+export const actionLabels = (t: Translate): Record<SignUpRuleAction, string> => ({
+  allow: t('signUpRules.labelAllow'),
+  reject: t('signUpRules.labelReject'),
+  restrict: t('signUpRules.labelRestrict'),
+  log: t('signUpRules.labelLog'),
+});
+
+/** An action's name in a word, where the rules are listed and counted. */
+export const actionNames = (t: Translate): Record<SignUpRuleAction, string> => ({
+  allow: t('signUpRules.typeAllow'),
+  reject: t('signUpRules.typeReject'),
+  restrict: t('signUpRules.typeRestrict'),
+  log: t('signUpRules.typeLog'),
+});
 
 /** The rules in the order the server evaluates them: priority (lower first), then id. */
 export function orderedRules(rules: Record<string, SignUpRule>): Array<[string, SignUpRule]> {

@@ -1,5 +1,6 @@
 import { KnownError } from '@gatehouse/protocol/errors';
 import { type FormEvent, useId, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { Checkbox, ErrorMessage, TextField } from '../ui.tsx';
 import { actionLabels, type SignUpRule, type SignUpRuleAction, useSaveSignUpRules, writeRule } from './sign-up-rule-config.ts';
 
@@ -14,9 +15,10 @@ function conditionPosition(error: unknown): Position | null {
 /** The refused line of the condition with a caret under the column the server named. */
 function ConditionCaret({ condition, position, id }: { condition: string; position: Position; id: string }) {
   const line = condition.split('\n')[position.line - 1] ?? '';
+  const { t } = useDashboardTranslation();
   return (
     <div id={id}>
-      <span className="dash-error">{`Line ${position.line}, column ${position.column}:`}</span>
+      <span className="dash-error">{t('signUpRules.conditionAt', { line: position.line, column: position.column })}</span>
       <pre className="dash-code" data-testid="condition-caret">
         {`${line}\n${' '.repeat(Math.max(0, position.column - 1))}^`}
       </pre>
@@ -46,6 +48,7 @@ export function SignUpRuleForm(props: { ruleId: string | null; initial: SignUpRu
   const metadataId = useId();
   const actionId = useId();
   const position = conditionPosition(save.error);
+  const { t } = useDashboardTranslation();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -55,7 +58,7 @@ export function SignUpRuleForm(props: { ruleId: string | null; initial: SignUpRu
       try {
         serverMetadata = JSON.parse(metadata) as Record<string, unknown>;
       } catch {
-        setLocalError('Server metadata is not valid JSON.');
+        setLocalError(t('signUpRules.metadataNotJson'));
         return;
       }
     }
@@ -74,29 +77,38 @@ export function SignUpRuleForm(props: { ruleId: string | null; initial: SignUpRu
   };
 
   return (
-    <form onSubmit={submit} aria-label={props.ruleId ? `Edit rule ${props.ruleId}` : 'New rule'} className="dash-fieldset">
+    <form
+      onSubmit={submit}
+      aria-label={props.ruleId ? t('signUpRules.editTitle', { id: props.ruleId }) : t('signUpRules.newRule')}
+      className="dash-fieldset"
+    >
       {props.ruleId ? null : (
         <TextField
-          label="Rule id"
+          label={t('signUpRules.ruleId')}
           name="ruleId"
           required
-          hint="Letters, digits, _ or -; cannot be changed later."
+          hint={t('signUpRules.ruleIdHint')}
           value={id}
           onChange={(e) => setId(e.target.value)}
         />
       )}
-      <TextField label="Display name" name="displayName" value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
-      <Checkbox label="Enabled" checked={enabled} onChange={setEnabled} />
       <TextField
-        label="Priority"
+        label={t('signUpRules.displayName')}
+        name="displayName"
+        value={displayName}
+        onChange={(e) => setDisplayName(e.target.value)}
+      />
+      <Checkbox label={t('signUpRules.enabled')} checked={enabled} onChange={setEnabled} />
+      <TextField
+        label={t('signUpRules.priority')}
         name="priority"
         inputMode="numeric"
-        hint="Lower numbers are evaluated first."
+        hint={t('signUpRules.priorityHint')}
         value={priority}
         onChange={(e) => setPriority(e.target.value)}
       />
       <div className="dash-field dash-json">
-        <label htmlFor={conditionId}>Condition (CEL)</label>
+        <label htmlFor={conditionId}>{t('signUpRules.conditionCel')}</label>
         <textarea
           id={conditionId}
           rows={3}
@@ -107,15 +119,17 @@ export function SignUpRuleForm(props: { ruleId: string | null; initial: SignUpRu
           onChange={(e) => setCondition(e.target.value)}
         />
         <span id={`${conditionId}-hint`} className="dash-muted">
-          Variables: email, emailDomain, countryCode, authMethod, oauthProvider, riskScores.bot, riskScores.free_trial_abuse. Example:
-          emailDomain == "example.com"
+          {t('signUpRules.conditionHint', {
+            variables: 'email, emailDomain, countryCode, authMethod, oauthProvider, riskScores.bot, riskScores.free_trial_abuse',
+            example: 'emailDomain == "example.com"',
+          })}
         </span>
         {position ? <ConditionCaret condition={condition} position={position} id={`${conditionId}-caret`} /> : null}
       </div>
       <div className="dash-field">
-        <label htmlFor={actionId}>Action</label>
+        <label htmlFor={actionId}>{t('signUpRules.action')}</label>
         <select id={actionId} value={action} onChange={(e) => setAction(e.target.value as SignUpRuleAction)}>
-          {Object.entries(actionLabels).map(([value, label]) => (
+          {Object.entries(actionLabels(t)).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
@@ -124,15 +138,15 @@ export function SignUpRuleForm(props: { ruleId: string | null; initial: SignUpRu
       </div>
       {action === 'reject' ? (
         <TextField
-          label="Message"
+          label={t('signUpRules.message')}
           name="message"
-          hint="Shown to the person whose sign-up is refused."
+          hint={t('signUpRules.messageHint')}
           value={message}
           onChange={(e) => setMessage(e.target.value)}
         />
       ) : (
         <div className="dash-field dash-json">
-          <label htmlFor={metadataId}>Server metadata (JSON object, optional)</label>
+          <label htmlFor={metadataId}>{t('signUpRules.serverMetadata')}</label>
           <textarea
             id={metadataId}
             rows={3}
@@ -142,7 +156,7 @@ export function SignUpRuleForm(props: { ruleId: string | null; initial: SignUpRu
             onChange={(e) => setMetadata(e.target.value)}
           />
           <span id={`${metadataId}-hint`} className="dash-muted">
-            Merged into the new user's server metadata when the rule matches (Gatehouse's own; at most 2048 characters).
+            {t('signUpRules.serverMetadataHint')}
           </span>
         </div>
       )}
@@ -155,10 +169,10 @@ export function SignUpRuleForm(props: { ruleId: string | null; initial: SignUpRu
       )}
       <div className="dash-row">
         <button type="submit" className="gh-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save rule'}
+          {save.isPending ? t('auth.saving') : t('signUpRules.saveRule')}
         </button>
         <button type="button" onClick={props.onDone}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>

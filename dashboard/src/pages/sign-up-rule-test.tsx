@@ -1,35 +1,43 @@
 import type { Schema } from '@gatehouse/client';
 import { api } from '@gatehouse/react';
 import { type FormEvent, useId, useState } from 'react';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { actionNames } from './sign-up-rule-config.ts';
 import { ErrorMessage, TextField } from '../ui.tsx';
 
 type TestResult = Schema<'SignUpRulesTestResult'>;
 type AuthMethod = Schema<'SignUpAuthMethod'>;
 
-const statusLabels: Record<TestResult['evaluations'][number]['status'], string> = {
-  matched: 'matched',
-  not_matched: 'did not match',
-  disabled: 'disabled',
-  missing_condition: 'no condition',
-  error: 'could not be evaluated',
-};
+const statusLabels = (t: Translate): Record<TestResult['evaluations'][number]['status'], string> => ({
+  matched: t('signUpRules.statusMatched'),
+  not_matched: t('signUpRules.statusNotMatched'),
+  disabled: t('signUpRules.statusDisabled'),
+  missing_condition: t('signUpRules.statusNoCondition'),
+  error: t('signUpRules.statusError'),
+});
 
 /** What the outcome means for the sample sign-up, in a sentence. */
-function outcomeText(result: TestResult): string {
+function outcomeText(result: TestResult, t: Translate): string {
   const { outcome } = result;
   const rule = result.evaluations.find((entry) => entry.rule_id === outcome.decision_rule_id);
-  const name = rule ? `rule ${rule.rule_id}${rule.display_name ? ` (${rule.display_name})` : ''}` : '';
-  const restricted = outcome.restricted_because_of_rule_id ? `, restricted by rule ${outcome.restricted_because_of_rule_id}` : '';
+  const name = !rule
+    ? ''
+    : rule.display_name
+      ? t('signUpRules.ruleNameNamed', { id: rule.rule_id, name: rule.display_name })
+      : t('signUpRules.ruleName', { id: rule.rule_id });
+  const restricted = outcome.restricted_because_of_rule_id
+    ? t('signUpRules.restrictedBy', { id: outcome.restricted_because_of_rule_id })
+    : '';
   switch (outcome.decision) {
     case 'allow':
-      return `Allowed by ${name}${restricted}.`;
+      return t('signUpRules.allowedBy', { rule: name, restricted });
     case 'reject':
-      return `Rejected by ${name} with the message: ${rule?.action.message || 'the default rejection message'}`;
+      return t('signUpRules.rejectedBy', { rule: name, message: rule?.action.message || t('signUpRules.defaultMessage') });
     case 'default-allow':
-      return `No rule decided: allowed by the default action${restricted}.`;
+      return t('signUpRules.defaultAllowed', { restricted });
     default:
-      return 'No rule decided: rejected by the default action.';
+      return t('signUpRules.defaultRejected');
   }
 }
 
@@ -49,6 +57,7 @@ export function SignUpRuleTester() {
   const [bot, setBot] = useState('0');
   const [trial, setTrial] = useState('0');
   const methodId = useId();
+  const { t } = useDashboardTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     check.mutate({
@@ -64,66 +73,72 @@ export function SignUpRuleTester() {
   const result = check.data;
   return (
     <>
-      <form onSubmit={submit} aria-label="Test the rules" className="dash-fieldset">
-        <TextField label="Email" name="testEmail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      <form onSubmit={submit} aria-label={t('signUpRules.test')} className="dash-fieldset">
         <TextField
-          label="Country code"
+          label={t('signUpRules.testEmail')}
+          name="testEmail"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <TextField
+          label={t('signUpRules.countryCode')}
           name="testCountry"
-          hint="Two letters (ISO 3166), or empty."
+          hint={t('signUpRules.countryHint')}
           maxLength={2}
           value={country}
           onChange={(e) => setCountry(e.target.value)}
         />
         <div className="dash-field">
-          <label htmlFor={methodId}>Auth method</label>
+          <label htmlFor={methodId}>{t('signUpRules.authMethod')}</label>
           <select id={methodId} value={method} onChange={(e) => setMethod(e.target.value as AuthMethod)}>
-            <option value="password">Password</option>
-            <option value="otp">One-time code</option>
+            <option value="password">{t('signUpRules.methodPassword')}</option>
+            <option value="otp">{t('signUpRules.methodOtp')}</option>
             <option value="oauth">OAuth</option>
-            <option value="passkey">Passkey</option>
+            <option value="passkey">{t('signUpRules.methodPasskey')}</option>
           </select>
         </div>
         {method === 'oauth' ? (
           <TextField
-            label="OAuth provider"
+            label={t('signUpRules.oauthProvider')}
             name="testProvider"
-            hint="e.g. google"
+            hint={t('signUpRules.oauthProviderHint')}
             value={provider}
             onChange={(e) => setProvider(e.target.value)}
           />
         ) : null}
         <TextField
-          label="Bot risk score"
+          label={t('signUpRules.botScore')}
           name="testBot"
           inputMode="numeric"
-          hint="0 to 100."
+          hint={t('signUpRules.scoreHint')}
           value={bot}
           onChange={(e) => setBot(e.target.value)}
         />
         <TextField
-          label="Free-trial abuse risk score"
+          label={t('signUpRules.trialScore')}
           name="testTrial"
           inputMode="numeric"
-          hint="0 to 100."
+          hint={t('signUpRules.scoreHint')}
           value={trial}
           onChange={(e) => setTrial(e.target.value)}
         />
         <ErrorMessage error={check.error} />
         <div className="dash-row">
           <button type="submit" disabled={check.isPending}>
-            {check.isPending ? 'Testing…' : 'Run test'}
+            {check.isPending ? t('signUpRules.testing') : t('signUpRules.runTest')}
           </button>
         </div>
       </form>
       {result ? (
         <div aria-live="polite">
           <p data-testid="sign-up-rule-test-outcome">
-            <strong>{outcomeText(result)}</strong>
+            <strong>{outcomeText(result, t)}</strong>
           </p>
-          <ol aria-label="Rule evaluations">
+          <ol aria-label={t('signUpRules.evaluations')}>
             {result.evaluations.map((entry) => (
               <li key={entry.rule_id}>
-                <code>{entry.rule_id}</code> ({entry.action.type}): {statusLabels[entry.status]}
+                <code>{entry.rule_id}</code> ({actionNames(t)[entry.action.type]}): {statusLabels(t)[entry.status]}
                 {entry.error ? ` — ${entry.error}` : ''}
               </li>
             ))}

@@ -1,9 +1,10 @@
 import { api } from '@gatehouse/react';
 import { useId, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, PageHeader, Section, TableScroll } from '../ui.tsx';
 import {
-  actionLabels,
+  actionNames,
   type DefaultAction,
   orderedRules,
   type SignUpRule,
@@ -24,13 +25,11 @@ type Editing = { ruleId: string | null } | null;
 export function SignUpRulesPage() {
   const { rules, defaultAction, config } = useSignUpRulesConfig();
   const [editing, setEditing] = useState<Editing>(null);
+  const { t } = useDashboardTranslation();
   return (
     <>
-      <PageHeader title="Sign-up rules" />
-      <Section
-        title="Rules"
-        description="CEL conditions judged at every sign-up (password, one-time code, passkey, OAuth, an anonymous user signing up), lower priority first. Allow and reject decide and stop; restrict and log go on."
-      >
+      <PageHeader title={t('nav.signUpRules')} />
+      <Section title={t('signUpRules.rules')} description={t('signUpRules.rulesDescription')}>
         {rules ? <RulesTable rules={rules} onEdit={(ruleId) => setEditing({ ruleId })} /> : <ErrorMessage error={config.error} />}
         {editing ? (
           <SignUpRuleForm
@@ -42,15 +41,15 @@ export function SignUpRulesPage() {
         ) : (
           <div className="dash-row">
             <button type="button" className="gh-primary" onClick={() => setEditing({ ruleId: null })} disabled={!rules}>
-              Add rule
+              {t('signUpRules.add')}
             </button>
           </div>
         )}
       </Section>
-      <Section title="Default action" description="What happens to a sign-up no allow or reject rule decided.">
+      <Section title={t('signUpRules.defaultAction')} description={t('signUpRules.defaultDescription')}>
         {defaultAction ? <DefaultActionForm initial={defaultAction} /> : null}
       </Section>
-      <Section title="Test the rules" description="Runs the saved rules against a sample sign-up; nothing is created or counted.">
+      <Section title={t('signUpRules.test')} description={t('signUpRules.testDescription')}>
         <SignUpRuleTester />
       </Section>
     </>
@@ -63,21 +62,23 @@ function RulesTable({ rules, onEdit }: { rules: Record<string, SignUpRule>; onEd
   const [deleting, setDeleting] = useState<string | null>(null);
   const remove = useSaveSignUpRules();
   const ordered = orderedRules(rules);
+  const { t } = useDashboardTranslation();
+  const names = actionNames(t);
   const matchesOf = (ruleId: string) => stats.data?.rule_triggers.find((entry) => entry.rule_id === ruleId)?.total_count ?? 0;
-  if (ordered.length === 0) return <p className="dash-muted">No rules yet: every sign-up gets the default action.</p>;
+  if (ordered.length === 0) return <p className="dash-muted">{t('signUpRules.none')}</p>;
   return (
     <>
-      <TableScroll label="Sign-up rules">
-        <table aria-label="Sign-up rules">
+      <TableScroll label={t('nav.signUpRules')}>
+        <table aria-label={t('nav.signUpRules')}>
           <thead>
             <tr>
-              <th scope="col">Priority</th>
-              <th scope="col">Rule</th>
-              <th scope="col">Condition</th>
-              <th scope="col">Action</th>
-              <th scope="col">Matches (48 h)</th>
+              <th scope="col">{t('signUpRules.priority')}</th>
+              <th scope="col">{t('signUpRules.rule')}</th>
+              <th scope="col">{t('signUpRules.condition')}</th>
+              <th scope="col">{t('signUpRules.action')}</th>
+              <th scope="col">{t('signUpRules.matches48h')}</th>
               <th scope="col">
-                <span className="dash-visually-hidden">Actions</span>
+                <span className="dash-visually-hidden">{t('signUpRules.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -87,23 +88,28 @@ function RulesTable({ rules, onEdit }: { rules: Record<string, SignUpRule>; onEd
                 <td>{rule.priority}</td>
                 <td>
                   {rule.displayName || ruleId} <code>{ruleId}</code>
-                  {rule.enabled ? null : <span className="dash-badge">disabled</span>}
+                  {rule.enabled ? null : <span className="dash-badge">{t('signUpRules.disabled')}</span>}
                 </td>
                 <td className="dash-excerpt">
                   <code>{rule.condition ?? ''}</code>
                 </td>
                 <td>
-                  {rule.action.type}
+                  {names[rule.action.type]}
                   {rule.action.message ? `: ${rule.action.message}` : ''}
                 </td>
                 <td data-testid={`matches-${ruleId}`}>{stats.isPending ? '…' : matchesOf(ruleId)}</td>
                 <td>
                   <div className="dash-row">
-                    <button type="button" onClick={() => onEdit(ruleId)} aria-label={`Edit ${ruleId}`}>
-                      Edit
+                    <button type="button" onClick={() => onEdit(ruleId)} aria-label={t('signUpRules.editLabel', { id: ruleId })}>
+                      {t('signUpRules.edit')}
                     </button>
-                    <button type="button" className="gh-danger" onClick={() => setDeleting(ruleId)} aria-label={`Delete ${ruleId}`}>
-                      Delete
+                    <button
+                      type="button"
+                      className="gh-danger"
+                      onClick={() => setDeleting(ruleId)}
+                      aria-label={t('signUpRules.deleteLabel', { id: ruleId })}
+                    >
+                      {t('signUpRules.delete')}
                     </button>
                   </div>
                 </td>
@@ -114,11 +120,13 @@ function RulesTable({ rules, onEdit }: { rules: Record<string, SignUpRule>; onEd
       </TableScroll>
       {stats.data ? (
         <p className="dash-muted" data-testid="sign-up-rule-totals">
-          Last {stats.data.analytics_hours} hours: {stats.data.total_triggers} matches (
-          {Object.entries(stats.data.triggers_by_action)
-            .map(([action, count]) => `${action} ${count}`)
-            .join(', ')}
-          ).
+          {t('signUpRules.totals', {
+            hours: stats.data.analytics_hours,
+            total: stats.data.total_triggers,
+            byAction: Object.entries(stats.data.triggers_by_action)
+              .map(([action, count]) => `${names[action as keyof typeof names] ?? action} ${count}`)
+              .join(', '),
+          })}
         </p>
       ) : (
         <ErrorMessage error={stats.error} />
@@ -126,8 +134,8 @@ function RulesTable({ rules, onEdit }: { rules: Record<string, SignUpRule>; onEd
       <ErrorMessage error={remove.error} />
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete rule ${deleting ?? ''}?`}
-        confirmLabel="Delete rule"
+        title={t('signUpRules.deleteTitle', { id: deleting ?? '' })}
+        confirmLabel={t('signUpRules.deleteConfirm')}
         busy={remove.isPending}
         onClose={() => setDeleting(null)}
         onConfirm={() =>
@@ -138,7 +146,7 @@ function RulesTable({ rules, onEdit }: { rules: Record<string, SignUpRule>; onEd
           )
         }
       >
-        <p>Sign-ups are no longer judged by it. Its statistics stay until they age out.</p>
+        <p>{t('signUpRules.deleteWarning')}</p>
       </ConfirmDialog>
     </>
   );
@@ -148,27 +156,28 @@ function DefaultActionForm({ initial }: { initial: DefaultAction }) {
   const save = useSaveSignUpRules();
   const [value, setValue] = useState<DefaultAction>(initial);
   const id = useId();
+  const { t } = useDashboardTranslation();
   return (
     <form
       className="dash-fieldset"
-      aria-label="Default action"
+      aria-label={t('signUpRules.defaultAction')}
       onSubmit={(event) => {
         event.preventDefault();
         save.mutate({ level: 'project', data: { config_override_string: JSON.stringify({ 'auth.signUpRulesDefaultAction': value }) } });
       }}
     >
       <div className="dash-field">
-        <label htmlFor={id}>When no rule decides</label>
+        <label htmlFor={id}>{t('signUpRules.whenNoRule')}</label>
         <select id={id} value={value} onChange={(event) => setValue(event.target.value as DefaultAction)}>
-          <option value="allow">{actionLabels.allow.split(' (')[0]} the sign-up</option>
-          <option value="reject">{actionLabels.reject.split(' (')[0]} the sign-up</option>
+          <option value="allow">{t('signUpRules.allowSignUp')}</option>
+          <option value="reject">{t('signUpRules.rejectSignUp')}</option>
         </select>
       </div>
       <ErrorMessage error={save.error} />
-      {save.isSuccess ? <p role="status">Saved.</p> : null}
+      {save.isSuccess ? <p role="status">{t('signUpRules.saved')}</p> : null}
       <div className="dash-row">
         <button type="submit" disabled={save.isPending}>
-          Save default action
+          {t('signUpRules.saveDefault')}
         </button>
       </div>
     </form>

@@ -3,16 +3,17 @@ import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ErrorMessage, formatDate, Section, TextField } from '../ui.tsx';
 
 type TeamDomain = Schema<'TeamDomain'>;
 type Policy = Schema<'TeamDomainEnrolmentPolicy'>;
 
-const policyLabels: Array<[Policy, string]> = [
-  ['automatic', 'Join automatically'],
-  ['suggestion', 'Suggest the team'],
-  ['invitation_only', 'Invitation only'],
+const policyLabels = (t: Translate): Array<[Policy, string]> => [
+  ['automatic', t('teamDomains.automatic')],
+  ['suggestion', t('teamDomains.suggestion')],
+  ['invitation_only', t('teamDomains.invitationOnly')],
 ];
 
 /**
@@ -26,6 +27,7 @@ export function TeamDomains({ teamId }: { teamId: string }) {
   const domains = api.useListTeamDomains({ team_id: teamId }, { request });
   const create = api.useCreateTeamDomain({ request });
   const [domain, setDomain] = useState('');
+  const { t } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -41,24 +43,21 @@ export function TeamDomains({ teamId }: { teamId: string }) {
   }
 
   return (
-    <Section
-      title="Verified domains"
-      description="A domain proven by a DNS TXT record: its users can be sent to the team's SSO connection and join the team as its policy says."
-    >
+    <Section title={t('teamDomains.title')} description={t('teamDomains.description')}>
       <form className="dash-row dash-toolbar" onSubmit={submit}>
         <TextField
-          label="Domain"
+          label={t('teamDomains.domain')}
           name="team-domain"
           placeholder="example.com"
           value={domain}
           onChange={(event) => setDomain(event.target.value)}
         />
         <button type="submit" disabled={create.isPending || !domain.trim()}>
-          Add domain
+          {t('teamDomains.add')}
         </button>
       </form>
       <ErrorMessage error={create.error ?? domains.error} />
-      {domains.data?.items.length === 0 ? <p className="dash-muted">No domains.</p> : null}
+      {domains.data?.items.length === 0 ? <p className="dash-muted">{t('teamDomains.none')}</p> : null}
       {domains.data?.items.map((item) => (
         <DomainCard key={item.id} domain={item} onChanged={() => void queryClient.invalidateQueries({ queryKey: key })} />
       ))}
@@ -72,32 +71,35 @@ function DomainCard({ domain, onChanged }: { domain: TeamDomain; onChanged: () =
   const update = api.useUpdateTeamDomain({ request });
   const remove = api.useDeleteTeamDomain({ request });
   const policyId = useId();
+  const { t } = useDashboardTranslation();
   return (
-    <section className="dash-card dash-stack" aria-label={`Domain ${domain.domain}`}>
+    <section className="dash-card dash-stack" aria-label={t('teamDomains.cardLabel', { domain: domain.domain })}>
       <h3>
         {domain.domain}{' '}
-        <span className="dash-badge">{domain.verified ? `verified ${formatDate(domain.verified_at_millis)}` : 'not verified'}</span>
+        <span className="dash-badge">
+          {domain.verified ? t('teamDomains.verifiedAt', { when: formatDate(domain.verified_at_millis) }) : t('teamDomains.notVerified')}
+        </span>
       </h3>
       {domain.verified ? null : (
         <>
-          <p className="dash-muted">Publish this TXT record in the domain's DNS, then verify.</p>
+          <p className="dash-muted">{t('teamDomains.publish')}</p>
           <dl className="dash-facts">
-            <dt>Name</dt>
+            <dt>{t('teamDomains.recordName')}</dt>
             <dd>
               <code>{domain.verification_record_name}</code>{' '}
-              <CopyButton value={domain.verification_record_name} label="Copy the record name" />
+              <CopyButton value={domain.verification_record_name} label={t('teamDomains.copyName')} />
             </dd>
-            <dt>Value</dt>
+            <dt>{t('teamDomains.recordValue')}</dt>
             <dd>
               <code>{domain.verification_record_value}</code>{' '}
-              <CopyButton value={domain.verification_record_value} label="Copy the record value" />
+              <CopyButton value={domain.verification_record_value} label={t('teamDomains.copyValue')} />
             </dd>
           </dl>
         </>
       )}
       <div className="dash-row dash-toolbar">
         <div className="dash-field">
-          <label htmlFor={policyId}>New users on {domain.domain}</label>
+          <label htmlFor={policyId}>{t('teamDomains.newUsersOn', { domain: domain.domain })}</label>
           <select
             id={policyId}
             value={domain.enrolment_policy}
@@ -106,7 +108,7 @@ function DomainCard({ domain, onChanged }: { domain: TeamDomain; onChanged: () =
               update.mutate({ domainId: domain.id, data: { enrolment_policy: event.target.value as Policy } }, { onSuccess: onChanged })
             }
           >
-            {policyLabels.map(([value, label]) => (
+            {policyLabels(t).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>
@@ -118,7 +120,7 @@ function DomainCard({ domain, onChanged }: { domain: TeamDomain; onChanged: () =
           disabled={verify.isPending}
           onClick={() => verify.mutate({ domainId: domain.id }, { onSuccess: onChanged, onError: onChanged })}
         >
-          {domain.verified ? 'Check again' : 'Verify'}
+          {domain.verified ? t('teamDomains.checkAgain') : t('teamDomains.verify')}
         </button>
         <button
           type="button"
@@ -126,7 +128,7 @@ function DomainCard({ domain, onChanged }: { domain: TeamDomain; onChanged: () =
           disabled={remove.isPending}
           onClick={() => remove.mutate({ domainId: domain.id }, { onSuccess: onChanged })}
         >
-          Remove {domain.domain}
+          {t('teamDomains.remove', { domain: domain.domain })}
         </button>
       </div>
       <ErrorMessage error={verify.error ?? update.error ?? remove.error} />

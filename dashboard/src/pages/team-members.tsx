@@ -2,6 +2,7 @@ import { api, Link, type TeamMemberProfile, type TeamMemberProfileList } from '@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { paths } from '../routes.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ErrorMessage, QueryState, Section, TextField } from '../ui.tsx';
 
@@ -20,6 +21,7 @@ export function Members({ teamId }: { teamId: string }) {
   const remove = api.useDeleteTeamMembership({ request });
   const [who, setWho] = useState('');
   const [lookupError, setLookupError] = useState<unknown>(null);
+  const { t } = useDashboardTranslation();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -33,7 +35,7 @@ export function Members({ teamId }: { teamId: string }) {
       });
       const exact = found?.items.find((user) => user.primary_email?.toLowerCase() === wanted.toLowerCase());
       if (!exact) {
-        if (found) setLookupError(new Error(`No user has the email ${wanted}.`));
+        if (found) setLookupError(new Error(t('team.noUserWithEmail', { email: wanted })));
         return;
       }
       userId = exact.id;
@@ -50,17 +52,17 @@ export function Members({ teamId }: { teamId: string }) {
   }
 
   return (
-    <Section title="Members" description="A member's team profile is the name and image they show in this team (their user's otherwise).">
+    <Section title={t('team.members')} description={t('team.membersDescription')}>
       <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <TextField label="Add member (email or user id)" name="member" value={who} onChange={(event) => setWho(event.target.value)} />
+        <TextField label={t('team.addMemberLabel')} name="member" value={who} onChange={(event) => setWho(event.target.value)} />
         <button type="submit" disabled={add.isPending || !who.trim()}>
-          Add member
+          {t('team.addMember')}
         </button>
       </form>
       <ErrorMessage error={lookupError ?? add.error ?? remove.error} />
-      <QueryState query={members} what="members">
-        {members.data?.items.length === 0 ? <p className="dash-muted">No members.</p> : null}
-        <ul className="dash-list dash-members" aria-label="Team members">
+      <QueryState query={members} what={t('team.membersWhat')}>
+        {members.data?.items.length === 0 ? <p className="dash-muted">{t('team.noMembers')}</p> : null}
+        <ul className="dash-list dash-members" aria-label={t('team.membersList')}>
           {members.data?.items.map((member) => (
             <MemberRow
               key={member.user_id}
@@ -86,6 +88,7 @@ function MemberRow({ member, definitions, onRemove }: { member: TeamMemberProfil
   const [editing, setEditing] = useState(false);
   const update = useMemberProfileUpdate(member);
   const editButton = useRef<HTMLButtonElement>(null);
+  const { t } = useDashboardTranslation();
   const userName = member.user?.display_name ?? member.user?.primary_email ?? member.user_id;
   const name = member.display_name ?? userName;
   const image = member.profile_image_url ?? member.user?.profile_image_url ?? null;
@@ -100,32 +103,32 @@ function MemberRow({ member, definitions, onRemove }: { member: TeamMemberProfil
         <div className="dash-row">
           {image ? <img src={image} alt="" className="dash-avatar" /> : <span className="dash-avatar" aria-hidden="true" />}
           <Link href={paths.project(projectId, 'users', member.user_id)}>{name}</Link>
-          {member.display_name !== null ? <span className="dash-muted">(user: {userName})</span> : null}
+          {member.display_name !== null ? <span className="dash-muted">{t('team.userIs', { name: userName })}</span> : null}
           <button
             type="button"
             ref={editButton}
             aria-expanded={editing}
-            aria-label={`Edit team profile of ${name}`}
+            aria-label={t('team.editProfileOf', { name })}
             onClick={() => {
               if (editing) return close();
               update.reset();
               setEditing(true);
             }}
           >
-            Edit team profile
+            {t('team.editProfile')}
           </button>
         </div>
         {editing ? <MemberProfileForm member={member} name={name} update={update} onDone={close} /> : null}
         {update.isPending ? (
           <span role="status" className="dash-muted">
-            Saving the team profile…
+            {t('team.savingProfile')}
           </span>
         ) : null}
         <ErrorMessage error={update.error} />
         <MemberPermissions teamId={member.team_id} userId={member.user_id} name={name} definitions={definitions} />
       </div>
-      <button type="button" className="gh-danger" onClick={onRemove} aria-label={`Remove ${name}`}>
-        Remove
+      <button type="button" className="gh-danger" onClick={onRemove} aria-label={t('team.removeLabel', { name })}>
+        {t('team.remove')}
       </button>
     </li>
   );
@@ -176,6 +179,7 @@ function MemberProfileForm({
 }) {
   const [form, setForm] = useState({ display_name: member.display_name ?? '', profile_image_url: member.profile_image_url ?? '' });
   const first = useRef<HTMLDivElement>(null);
+  const { t } = useDashboardTranslation();
   useEffect(() => {
     first.current?.querySelector('input')?.focus();
   }, []);
@@ -192,28 +196,28 @@ function MemberProfileForm({
     }
   };
   return (
-    <form className="dash-row dash-toolbar" aria-label={`Team profile of ${name}`} onSubmit={submit} onKeyDown={onKeyDown}>
+    <form className="dash-row dash-toolbar" aria-label={t('team.profileOf', { name })} onSubmit={submit} onKeyDown={onKeyDown}>
       <div ref={first}>
         <TextField
-          label="Team display name"
+          label={t('team.displayName')}
           name="team-display-name"
-          hint="Empty: their user's name"
+          hint={t('team.displayNameHint')}
           value={form.display_name}
           onChange={(event) => setForm({ ...form, display_name: event.target.value })}
         />
       </div>
       <TextField
-        label="Team profile image URL"
+        label={t('team.profileImage')}
         name="team-profile-image-url"
-        placeholder="https://… or data:image/…"
+        placeholder={t('team.profileImagePlaceholder')}
         value={form.profile_image_url}
         onChange={(event) => setForm({ ...form, profile_image_url: event.target.value })}
       />
       <button type="submit" className="gh-primary">
-        Save profile
+        {t('team.saveProfile')}
       </button>
       <button type="button" onClick={onDone}>
-        Cancel
+        {t('common.cancel')}
       </button>
     </form>
   );
@@ -247,9 +251,10 @@ function MemberPermissions({ teamId, userId, name, definitions }: { teamId: stri
   const grant = api.useCreateTeamPermission({ request, mutation: optimistic });
   const revoke = api.useDeleteTeamPermission({ request, mutation: optimistic });
   const has = new Set(granted.data?.items.map((permission) => permission.id));
+  const { t } = useDashboardTranslation();
   return (
     <fieldset className="dash-fieldset dash-permissions">
-      <legend className="dash-muted">Permissions of {name}</legend>
+      <legend className="dash-muted">{t('team.permissionsOf', { name })}</legend>
       <div className="dash-row">
         {definitions.map((permissionId) => (
           <label key={permissionId} className="dash-check">

@@ -2,8 +2,9 @@ import { api, useGatehouse } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { ConfirmDialog, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 import { EndUserApiKeys } from './end-user-api-keys.tsx';
 import { TeamDomains } from './team-domains.tsx';
 import { Members } from './team-members.tsx';
@@ -43,6 +44,7 @@ function RenameTeam({ teamId, name }: { teamId: string; name: string }) {
   const queryClient = useQueryClient();
   const update = api.useUpdateTeam({ request });
   const [value, setValue] = useState(name);
+  const { t } = useDashboardTranslation();
   function submit(event: FormEvent) {
     event.preventDefault();
     update.mutate(
@@ -51,11 +53,11 @@ function RenameTeam({ teamId, name }: { teamId: string; name: string }) {
     );
   }
   return (
-    <Section title="Team">
+    <Section title={t('team.team')}>
       <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <TextField label="Team name" name="team-name" value={value} onChange={(event) => setValue(event.target.value)} />
+        <TextField label={t('team.name')} name="team-name" value={value} onChange={(event) => setValue(event.target.value)} />
         <button type="submit" disabled={update.isPending}>
-          Rename
+          {t('team.rename')}
         </button>
       </form>
       <ErrorMessage error={update.error} />
@@ -72,6 +74,7 @@ function Invitations({ teamId }: { teamId: string }) {
   const revoke = api.useDeleteTeamInvitation({ request });
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
+  const { t, formatDate } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -89,25 +92,32 @@ function Invitations({ teamId }: { teamId: string }) {
   }
 
   return (
-    <Section title="Invitations" description="The invited person gets an email with a link to the app's team-invitation page.">
+    <Section title={t('team.invitations')} description={t('team.invitationsDescription')}>
       <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <TextField label="Invite by email" name="invite" type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+        <TextField
+          label={t('team.inviteByEmail')}
+          name="invite"
+          type="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
         <button type="submit" disabled={send.isPending || !email.trim()}>
-          Send invitation
+          {t('team.sendInvitation')}
         </button>
       </form>
       <ErrorMessage error={send.error ?? revoke.error ?? invitations.error} />
       {sent ? (
         <p role="status" className="dash-success">
-          Invitation sent.
+          {t('team.invitationSent')}
         </p>
       ) : null}
-      {invitations.data?.items.length === 0 ? <p className="dash-muted">No open invitations.</p> : null}
+      {invitations.data?.items.length === 0 ? <p className="dash-muted">{t('team.noInvitations')}</p> : null}
       <ul className="dash-list">
         {invitations.data?.items.map((invitation) => (
           <li key={invitation.id}>
             <span>
-              {invitation.recipient_email} <span className="dash-muted">expires {formatDate(invitation.expires_at_millis)}</span>
+              {invitation.recipient_email}{' '}
+              <span className="dash-muted">{t('team.expires', { when: formatDate(invitation.expires_at_millis) })}</span>
             </span>
             <button
               type="button"
@@ -119,7 +129,7 @@ function Invitations({ teamId }: { teamId: string }) {
                 )
               }
             >
-              Revoke
+              {t('team.revoke')}
             </button>
           </li>
         ))}
@@ -134,15 +144,16 @@ function DeleteTeamButton({ teamId, name }: { teamId: string; name: string }) {
   const queryClient = useQueryClient();
   const remove = api.useDeleteTeam({ request });
   const [open, setOpen] = useState(false);
+  const { t } = useDashboardTranslation();
   return (
     <>
       <button type="button" className="gh-danger" onClick={() => setOpen(true)}>
-        Delete team
+        {t('team.delete')}
       </button>
       <ConfirmDialog
         open={open}
-        title={`Delete ${name}?`}
-        confirmLabel="Delete team"
+        title={t('team.deleteTitle', { name })}
+        confirmLabel={t('team.delete')}
         busy={remove.isPending}
         onClose={() => setOpen(false)}
         onConfirm={() =>
@@ -158,7 +169,7 @@ function DeleteTeamButton({ teamId, name }: { teamId: string; name: string }) {
           )
         }
       >
-        <p>The team, its memberships, permissions and invitations are deleted.</p>
+        <p>{t('team.deleteWarning')}</p>
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
     </>

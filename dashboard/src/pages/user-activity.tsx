@@ -1,4 +1,5 @@
 import { api } from '@gatehouse/react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { QueryState, Section } from '../ui.tsx';
 
@@ -15,16 +16,19 @@ export function UserActivity({ userId }: { userId: string }) {
   const activeDays = points.filter((point) => point.activity > 0).length;
   const first = points[0]?.date;
   const last = points.at(-1)?.date;
+  const { t } = useDashboardTranslation();
   return (
-    <Section title="Activity" description="The last 30 days (UTC): the day of the user's latest activity is marked.">
-      <QueryState query={activity} what="the user's activity">
+    <Section title={t('user.activity')} description={t('user.activityDescription')}>
+      <QueryState query={activity} what={t('user.activityWhat')}>
         <p className="dash-muted" data-testid="active-days">
-          {activeDays === 0 ? 'Not active in the last 30 days.' : `Active on ${activeDays} of the last 30 days.`}
+          {activeDays === 0 ? t('user.notActive') : t('user.activeOn', { days: activeDays })}
         </p>
-        <ol className="dash-activity" aria-label="Activity per day">
+        <ol className="dash-activity" aria-label={t('user.activityPerDay')}>
           {points.map((point) => (
             <li key={point.date} className={point.activity > 0 ? 'dash-activity-on' : undefined} title={point.date}>
-              <span className="dash-visually-hidden">{`${point.date}: ${point.activity > 0 ? 'active' : 'not active'}`}</span>
+              <span className="dash-visually-hidden">
+                {point.activity > 0 ? t('user.dayActive', { date: point.date }) : t('user.dayInactive', { date: point.date })}
+              </span>
             </li>
           ))}
         </ol>

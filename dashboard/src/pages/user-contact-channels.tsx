@@ -1,6 +1,7 @@
 import { api, type ContactChannel } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, QueryState, Section, TextField } from '../ui.tsx';
 
@@ -17,6 +18,7 @@ export function ContactChannels({ userId }: { userId: string }) {
   const create = api.useCreateContactChannel({ request });
   const [email, setEmail] = useState('');
   const [usedForAuth, setUsedForAuth] = useState(false);
+  const { t } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -33,20 +35,26 @@ export function ContactChannels({ userId }: { userId: string }) {
   }
 
   return (
-    <Section title="Contact channels">
-      <QueryState query={channels} what="contact channels">
-        {channels.data?.items.length === 0 ? <p className="dash-muted">No contact channels.</p> : null}
-        <ul className="dash-list" aria-label="Contact channels">
+    <Section title={t('channels.title')}>
+      <QueryState query={channels} what={t('channels.what')}>
+        {channels.data?.items.length === 0 ? <p className="dash-muted">{t('channels.none')}</p> : null}
+        <ul className="dash-list" aria-label={t('channels.title')}>
           {channels.data?.items.map((channel) => (
             <ChannelRow key={channel.id} channel={channel} />
           ))}
         </ul>
       </QueryState>
-      <form className="dash-row dash-toolbar" onSubmit={submit} aria-label="Add a contact channel">
-        <TextField label="New email" name="contact-email" type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-        <Checkbox label="Used for sign-in" checked={usedForAuth} onChange={setUsedForAuth} />
+      <form className="dash-row dash-toolbar" onSubmit={submit} aria-label={t('channels.addLabel')}>
+        <TextField
+          label={t('channels.newEmail')}
+          name="contact-email"
+          type="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <Checkbox label={t('channels.usedForSignIn')} checked={usedForAuth} onChange={setUsedForAuth} />
         <button type="submit" disabled={create.isPending || !email.trim()}>
-          {create.isPending ? 'Adding…' : 'Add email'}
+          {create.isPending ? t('channels.adding') : t('channels.addEmail')}
         </button>
       </form>
       <ErrorMessage error={create.error} />
@@ -65,15 +73,16 @@ function ChannelRow({ channel }: { channel: ContactChannel }) {
   const [confirming, setConfirming] = useState(false);
   const ids = { userId: channel.user_id, contactChannelId: channel.id };
   const busy = update.isPending || remove.isPending || send.isPending;
+  const { t } = useDashboardTranslation();
   return (
     <li className="dash-stack">
       <span>
         <strong>{channel.value}</strong>{' '}
         <span className="dash-muted">
           {[
-            channel.is_primary ? 'primary' : null,
-            channel.is_verified ? 'verified' : 'unverified',
-            channel.used_for_auth ? 'used for sign-in' : null,
+            channel.is_primary ? t('channels.primary') : null,
+            channel.is_verified ? t('channels.verified') : t('users.unverified'),
+            channel.used_for_auth ? t('channels.usedForSignInLower') : null,
           ]
             .filter(Boolean)
             .join(' · ')}
@@ -82,33 +91,33 @@ function ChannelRow({ channel }: { channel: ContactChannel }) {
       <span className="dash-row">
         {channel.is_primary ? null : (
           <button type="button" disabled={busy} onClick={() => update.mutate({ ...ids, data: { is_primary: true } })}>
-            Make primary
+            {t('channels.makePrimary')}
           </button>
         )}
         <button type="button" disabled={busy} onClick={() => update.mutate({ ...ids, data: { used_for_auth: !channel.used_for_auth } })}>
-          {channel.used_for_auth ? 'Stop using for sign-in' : 'Use for sign-in'}
+          {channel.used_for_auth ? t('channels.stopSignIn') : t('channels.useSignIn')}
         </button>
         <button
           type="button"
           disabled={busy}
           onClick={() => send.mutate({ ...ids, data: { callback_url: `${window.location.origin}/handler/email-verification` } })}
         >
-          {send.isPending ? 'Sending…' : 'Send verification code'}
+          {send.isPending ? t('channels.sending') : t('channels.sendCode')}
         </button>
         <button type="button" className="gh-danger" disabled={busy} onClick={() => setConfirming(true)}>
-          Delete
+          {t('channels.delete')}
         </button>
       </span>
       {send.isSuccess ? (
         <p role="status" className="dash-success">
-          Verification email sent to {channel.value}.
+          {t('channels.sent', { value: channel.value })}
         </p>
       ) : null}
       <ErrorMessage error={update.error ?? send.error} />
       <ConfirmDialog
         open={confirming}
-        title="Delete this contact channel?"
-        confirmLabel="Delete channel"
+        title={t('channels.deleteTitle')}
+        confirmLabel={t('channels.deleteConfirm')}
         busy={remove.isPending}
         onClose={() => setConfirming(false)}
         onConfirm={() =>
@@ -120,7 +129,7 @@ function ChannelRow({ channel }: { channel: ContactChannel }) {
           })
         }
       >
-        <p>{channel.value} is removed from this user; if it was used for sign-in they can no longer sign in with it.</p>
+        <p>{t('channels.deleteWarning', { value: channel.value })}</p>
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
     </li>

@@ -3,6 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { optimisticUpdate } from '../optimistic.ts';
 import { paths } from '../routes.ts';
+import { around } from '../i18n/around.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, QueryState, Section, TextField } from '../ui.tsx';
 
@@ -45,11 +47,12 @@ function useRefreshLinks(userId: string) {
 export function OAuthAccounts({ userId }: { userId: string }) {
   const { request } = useProjectScope();
   const accounts = api.useListOAuthProviders({ user_id: userId }, { request });
+  const { t } = useDashboardTranslation();
   return (
-    <Section title="OAuth accounts" description="Provider accounts the user signs in with or whose tokens the app may use.">
-      <QueryState query={accounts} what="OAuth accounts">
-        {accounts.data?.items.length === 0 ? <p className="dash-muted">No linked OAuth accounts.</p> : null}
-        <ul className="dash-list" aria-label="Linked OAuth accounts">
+    <Section title={t('oauthAccounts.title')} description={t('oauthAccounts.description')}>
+      <QueryState query={accounts} what={t('oauthAccounts.what')}>
+        {accounts.data?.items.length === 0 ? <p className="dash-muted">{t('oauthAccounts.none')}</p> : null}
+        <ul className="dash-list" aria-label={t('oauthAccounts.linked')}>
           {accounts.data?.items.map((account) => (
             <AccountRow key={account.id} account={account} />
           ))}
@@ -70,6 +73,8 @@ function LinkAccountForm({ userId }: { userId: string }) {
   const [form, setForm] = useState(empty);
   // The chosen provider while the config has it, else the first one (the config may change under the form).
   const provider = providers.data?.find((option) => option.id === form.provider)?.id ?? providers.data?.[0]?.id ?? '';
+  const { t } = useDashboardTranslation();
+  const [noProvidersBefore, noProvidersAfter] = around((mark) => t('oauthAccounts.noProviders', { link: mark }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -96,17 +101,18 @@ function LinkAccountForm({ userId }: { userId: string }) {
   }
 
   return (
-    <QueryState query={providers} what="the project's OAuth providers">
+    <QueryState query={providers} what={t('oauthAccounts.providersWhat')}>
       {providers.data?.length === 0 ? (
         <p className="dash-muted">
-          The project has no OAuth providers to link an account with:{' '}
-          <Link href={paths.project(projectId, 'auth')}>configure OAuth providers</Link> first.
+          {noProvidersBefore}
+          <Link href={paths.project(projectId, 'auth')}>{t('oauthAccounts.configure')}</Link>
+          {noProvidersAfter}
         </p>
       ) : (
-        <form className="dash-form dash-link-account" onSubmit={submit} aria-label="Link an OAuth account">
-          <h3>Link an account</h3>
+        <form className="dash-form dash-link-account" onSubmit={submit} aria-label={t('oauthAccounts.linkLabel')}>
+          <h3>{t('oauthAccounts.linkTitle')}</h3>
           <div className="dash-field">
-            <label htmlFor="link-provider">Provider</label>
+            <label htmlFor="link-provider">{t('oauthAccounts.provider')}</label>
             <select id="link-provider" value={provider} onChange={(event) => setForm({ ...form, provider: event.target.value })}>
               {providers.data?.map((option) => (
                 <option key={option.id} value={option.id}>
@@ -116,29 +122,33 @@ function LinkAccountForm({ userId }: { userId: string }) {
             </select>
           </div>
           <TextField
-            label="Account id"
+            label={t('oauthAccounts.accountId')}
             name="link-account-id"
-            hint="The user's id at the provider."
+            hint={t('oauthAccounts.accountIdHint')}
             value={form.accountId}
             onChange={(event) => setForm({ ...form, accountId: event.target.value })}
           />
           <TextField
-            label="Account email"
+            label={t('oauthAccounts.accountEmail')}
             name="link-email"
             type="email"
             value={form.email}
             onChange={(event) => setForm({ ...form, email: event.target.value })}
           />
-          <Checkbox label="Signs the user in" checked={form.allowSignIn} onChange={(allowSignIn) => setForm({ ...form, allowSignIn })} />
           <Checkbox
-            label="Connected account (the app may use its tokens)"
+            label={t('oauthAccounts.signsUserIn')}
+            checked={form.allowSignIn}
+            onChange={(allowSignIn) => setForm({ ...form, allowSignIn })}
+          />
+          <Checkbox
+            label={t('oauthAccounts.connectedHint')}
             checked={form.allowConnectedAccounts}
             onChange={(allowConnectedAccounts) => setForm({ ...form, allowConnectedAccounts })}
           />
           <ErrorMessage error={create.error} />
           <div className="dash-row">
             <button type="submit" disabled={create.isPending || !provider || !form.accountId.trim()}>
-              {create.isPending ? 'Linking…' : 'Link account'}
+              {create.isPending ? t('oauthAccounts.linking') : t('oauthAccounts.link')}
             </button>
           </div>
         </form>
@@ -178,6 +188,7 @@ function AccountRow({ account }: { account: OAuthProviderView }) {
   const [confirming, setConfirming] = useState(false);
   const provider = providerLabel({ id: account.provider_config_id, type: account.type });
   const accountId = 'account_id' in account ? account.account_id : null;
+  const { t } = useDashboardTranslation();
   const toggle = (field: Switch) => (on: boolean) =>
     update.mutate({ userId: account.user_id, providerId: account.id, data: { [field]: on } });
   return (
@@ -185,28 +196,34 @@ function AccountRow({ account }: { account: OAuthProviderView }) {
       <span>
         <strong>{provider}</strong>{' '}
         <span className="dash-muted">
-          {accountId ? `account ${accountId} · ` : ''}
-          {account.email ?? 'no email'}
+          {accountId ? t('oauthAccounts.accountPrefix', { id: accountId }) : ''}
+          {account.email ?? t('oauthAccounts.noEmail')}
         </span>
       </span>
       <span className="dash-row">
-        <Checkbox label="Signs in" checked={account.allow_sign_in} onChange={toggle('allow_sign_in')} />
-        <Checkbox label="Connected account" checked={account.allow_connected_accounts} onChange={toggle('allow_connected_accounts')} />
+        <Checkbox label={t('oauthAccounts.signsIn')} checked={account.allow_sign_in} onChange={toggle('allow_sign_in')} />
+        <Checkbox
+          label={t('oauthAccounts.connected')}
+          checked={account.allow_connected_accounts}
+          onChange={toggle('allow_connected_accounts')}
+        />
         <button
           type="button"
           className="gh-danger"
           disabled={remove.isPending}
           onClick={() => setConfirming(true)}
-          aria-label={`Unlink the ${provider} account${accountId ? ` ${accountId}` : ''}`}
+          aria-label={
+            accountId ? t('oauthAccounts.unlinkLabelWithId', { provider, id: accountId }) : t('oauthAccounts.unlinkLabel', { provider })
+          }
         >
-          Unlink
+          {t('oauthAccounts.unlink')}
         </button>
       </span>
       <ErrorMessage error={update.error} />
       <ConfirmDialog
         open={confirming}
-        title="Unlink this OAuth account?"
-        confirmLabel="Unlink account"
+        title={t('oauthAccounts.unlinkTitle')}
+        confirmLabel={t('oauthAccounts.unlinkConfirm')}
         busy={remove.isPending}
         onClose={() => setConfirming(false)}
         onConfirm={() =>
@@ -221,7 +238,7 @@ function AccountRow({ account }: { account: OAuthProviderView }) {
           )
         }
       >
-        <p>The user can no longer sign in with this {provider} account, and its stored provider tokens are deleted.</p>
+        <p>{t('oauthAccounts.unlinkWarning', { provider })}</p>
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
     </li>
@@ -232,15 +249,16 @@ function AccountRow({ account }: { account: OAuthProviderView }) {
 export function ConnectedAccounts({ userId }: { userId: string }) {
   const { request } = useProjectScope();
   const accounts = api.useListConnectedAccounts(userId, { request });
+  const { t } = useDashboardTranslation();
   return (
-    <Section title="Connected accounts" description="Linked accounts whose provider access tokens the app may ask for.">
-      <QueryState query={accounts} what="connected accounts">
-        {accounts.data?.items.length === 0 ? <p className="dash-muted">No connected accounts.</p> : null}
-        <ul className="dash-list" aria-label="Connected accounts">
+    <Section title={t('oauthAccounts.connectedTitle')} description={t('oauthAccounts.connectedDescription')}>
+      <QueryState query={accounts} what={t('oauthAccounts.connectedWhat')}>
+        {accounts.data?.items.length === 0 ? <p className="dash-muted">{t('oauthAccounts.noConnected')}</p> : null}
+        <ul className="dash-list" aria-label={t('oauthAccounts.connectedTitle')}>
           {accounts.data?.items.map((account) => (
             <li key={`${account.provider}/${account.provider_account_id}`}>
               <strong>{account.provider}</strong>
-              <span className="dash-muted">account {account.provider_account_id}</span>
+              <span className="dash-muted">{t('oauthAccounts.account', { id: account.provider_account_id })}</span>
             </li>
           ))}
         </ul>

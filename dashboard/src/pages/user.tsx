@@ -4,8 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { optimisticUpdate } from '../optimistic.ts';
 import { paths } from '../routes.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { Checkbox, ConfirmDialog, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 import { EndUserApiKeys } from './end-user-api-keys.tsx';
 import { ContactChannels } from './user-contact-channels.tsx';
 import { NotificationPreferences } from './user-notification-preferences.tsx';
@@ -21,6 +22,7 @@ import { deviceOfSession, IpPlaceAttribution, placeOfSession } from './session-p
 export function UserPage({ userId }: { userId: string }) {
   const { request } = useProjectScope();
   const { data: user } = api.useGetUserSuspense(userId, { request });
+  const { t, formatDate } = useDashboardTranslation();
   return (
     <>
       <PageHeader title={user.display_name || user.primary_email || user.id}>
@@ -28,19 +30,21 @@ export function UserPage({ userId }: { userId: string }) {
         <DeleteUserButton user={user} />
       </PageHeader>
       <p className="dash-muted">
-        <code>{user.id}</code> · signed up {formatDate(user.signed_up_at_millis)} · last active {formatDate(user.last_active_at_millis)} ·
-        sign-in methods: {methodsOf(user)} · <span data-testid="sign-up-risk">{riskOf(user)}</span>
+        <code>{user.id}</code> ·{' '}
+        {t('user.summary', {
+          signedUp: formatDate(user.signed_up_at_millis),
+          lastActive: formatDate(user.last_active_at_millis),
+          methods: methodsOf(user, t),
+        })}{' '}
+        · <span data-testid="sign-up-risk">{riskOf(user, t)}</span>
       </p>
       <Profile key={`profile-${user.id}`} user={user} />
       <UserActivity userId={user.id} />
-      <Section
-        title="Metadata"
-        description="JSON the app reads: client metadata (the user may change it), client read-only and server-only metadata."
-      >
+      <Section title={t('user.metadata')} description={t('user.metadataDescription')}>
         <div className="dash-grid-3">
-          <MetadataEditor user={user} field="client_metadata" label="Client metadata" />
-          <MetadataEditor user={user} field="client_read_only_metadata" label="Client read-only metadata" />
-          <MetadataEditor user={user} field="server_metadata" label="Server metadata" />
+          <MetadataEditor user={user} field="client_metadata" label={t('user.clientMetadata')} />
+          <MetadataEditor user={user} field="client_read_only_metadata" label={t('user.clientReadOnlyMetadata')} />
+          <MetadataEditor user={user} field="server_metadata" label={t('user.serverMetadata')} />
         </div>
       </Section>
       <div className="dash-grid-2">
@@ -59,8 +63,8 @@ export function UserPage({ userId }: { userId: string }) {
 
 /** Saves a change to the user with the page showing it at once; a refused change puts the old user back. */
 /** Stack's sign-up risk scores (0-100), computed at sign-up (the sign-up protection guide gives the formula). */
-const riskOf = (user: ServerUser) =>
-  `sign-up risk: bot ${user.risk_scores.sign_up.bot}, free-trial abuse ${user.risk_scores.sign_up.free_trial_abuse} (of 100)`;
+const riskOf = (user: ServerUser, t: Translate) =>
+  t('user.risk', { bot: user.risk_scores.sign_up.bot, abuse: user.risk_scores.sign_up.free_trial_abuse });
 
 function useOptimisticUserUpdate(userId: string) {
   const { request } = useProjectScope();
@@ -95,6 +99,7 @@ function Profile({ user }: { user: ServerUser }) {
     profile_image_url: user.profile_image_url ?? '',
   });
   const [saved, setSaved] = useState(false);
+  const { t } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -109,30 +114,30 @@ function Profile({ user }: { user: ServerUser }) {
   }
 
   return (
-    <Section title="Profile">
+    <Section title={t('user.profile')}>
       <form className="dash-form" onSubmit={submit}>
         <div className="dash-grid-2">
           <TextField
-            label="Display name"
+            label={t('users.displayName')}
             name="display_name"
             value={form.display_name}
             onChange={(event) => setForm({ ...form, display_name: event.target.value })}
           />
           <TextField
-            label="Primary email"
+            label={t('user.primaryEmail')}
             name="primary_email"
             type="email"
             value={form.primary_email}
             onChange={(event) => setForm({ ...form, primary_email: event.target.value })}
           />
           <TextField
-            label="Profile image URL"
+            label={t('user.profileImage')}
             name="profile_image_url"
             value={form.profile_image_url}
             onChange={(event) => setForm({ ...form, profile_image_url: event.target.value })}
           />
           <Checkbox
-            label="Primary email verified"
+            label={t('user.primaryEmailVerified')}
             checked={form.primary_email_verified}
             onChange={(primary_email_verified) => setForm({ ...form, primary_email_verified })}
           />
@@ -140,12 +145,12 @@ function Profile({ user }: { user: ServerUser }) {
         <ErrorMessage error={update.error} />
         {saved ? (
           <p role="status" className="dash-success">
-            Profile saved.
+            {t('user.profileSaved')}
           </p>
         ) : null}
         <div className="dash-row">
           <button type="submit" className="gh-primary" disabled={update.isPending}>
-            {update.isPending ? 'Saving…' : 'Save profile'}
+            {update.isPending ? t('auth.saving') : t('user.saveProfile')}
           </button>
         </div>
       </form>
@@ -162,6 +167,7 @@ function MetadataEditor({ user, field, label }: { user: ServerUser; field: Metad
   const [invalid, setInvalid] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const id = `metadata-${field}`;
+  const { t, language } = useDashboardTranslation();
 
   function save() {
     setSaved(false);
@@ -169,7 +175,7 @@ function MetadataEditor({ user, field, label }: { user: ServerUser; field: Metad
     try {
       value = JSON.parse(text);
     } catch (error) {
-      setInvalid(`Not valid JSON: ${(error as Error).message}`);
+      setInvalid(t('user.notJson', { reason: (error as Error).message }));
       return;
     }
     setInvalid(null);
@@ -206,12 +212,13 @@ function MetadataEditor({ user, field, label }: { user: ServerUser; field: Metad
       <ErrorMessage error={update.error} />
       {saved ? (
         <p role="status" className="dash-success">
-          {label} saved.
+          {t('user.metadataSaved', { label })}
         </p>
       ) : null}
       <div>
         <button type="button" onClick={save} disabled={update.isPending}>
-          Save {label.toLowerCase()}
+          {/* English's label reads mid-sentence in lower case; other languages keep their nouns' case. */}
+          {t('user.saveMetadata', { label: language === 'en' ? label.toLowerCase() : label })}
         </button>
       </div>
     </div>
@@ -229,9 +236,10 @@ function ListSection<T>({
   empty: string;
   render: (item: T) => React.ReactNode;
 }) {
+  const { t } = useDashboardTranslation();
   return (
     <Section title={title}>
-      {query.isPending ? <p className="dash-muted">Loading…</p> : null}
+      {query.isPending ? <p className="dash-muted">{t('common.loading')}</p> : null}
       <ErrorMessage error={query.error} />
       {query.data && query.data.items.length === 0 ? <p className="dash-muted">{empty}</p> : null}
       {query.data && query.data.items.length > 0 ? <ul className="dash-list">{query.data.items.map(render)}</ul> : null}
@@ -253,27 +261,28 @@ function Sessions({ userId }: { userId: string }) {
       items: list.items.filter((session) => session.id !== sessionId),
     })),
   });
+  const { t, formatDate } = useDashboardTranslation();
   return (
-    <Section title="Sessions">
-      {sessions.isPending ? <p className="dash-muted">Loading…</p> : null}
+    <Section title={t('user.sessions')}>
+      {sessions.isPending ? <p className="dash-muted">{t('common.loading')}</p> : null}
       <ErrorMessage error={sessions.error ?? revoke.error} />
-      {sessions.data?.items.length === 0 ? <p className="dash-muted">No active sessions.</p> : null}
+      {sessions.data?.items.length === 0 ? <p className="dash-muted">{t('user.noSessions')}</p> : null}
       <ul className="dash-list">
         {sessions.data?.items.map((session) => (
           <li key={session.id}>
             <span>
-              {session.is_impersonation ? 'Impersonation · ' : ''}created {formatDate(session.created_at)}, last used{' '}
-              {formatDate(session.last_used_at)}
-              {session.last_used_at_end_user_ip_info ? ` from ${session.last_used_at_end_user_ip_info.ip}` : ''}
+              {session.is_impersonation ? t('user.impersonationPrefix') : ''}
+              {t('user.sessionTimes', { created: formatDate(session.created_at), lastUsed: formatDate(session.last_used_at) })}
+              {session.last_used_at_end_user_ip_info ? t('user.sessionFrom', { ip: session.last_used_at_end_user_ip_info.ip }) : ''}
               {placeOfSession(session) ? ` (${placeOfSession(session)})` : ''}
-              {deviceOfSession(session) ? ` · ${deviceOfSession(session)}` : ''}
+              {deviceOfSession(session, t) ? ` · ${deviceOfSession(session, t)}` : ''}
             </span>
             <button
               type="button"
               className="gh-danger"
               onClick={() => revoke.mutate({ sessionId: session.id, params: { user_id: userId } })}
             >
-              Revoke
+              {t('user.revoke')}
             </button>
           </li>
         ))}
@@ -286,11 +295,12 @@ function Sessions({ userId }: { userId: string }) {
 function Teams({ userId }: { userId: string }) {
   const { request } = useProjectScope();
   const teams = api.useListTeams({ user_id: userId }, { request });
+  const { t } = useDashboardTranslation();
   return (
     <ListSection
-      title="Teams"
+      title={t('user.teams')}
       query={teams}
-      empty="Not in any team."
+      empty={t('user.noTeams')}
       render={(team) => (
         <li key={team.id}>
           <span>{team.display_name}</span>
@@ -304,11 +314,12 @@ function Teams({ userId }: { userId: string }) {
 function Permissions({ userId }: { userId: string }) {
   const { request } = useProjectScope();
   const permissions = api.useListProjectPermissions({ user_id: userId, recursive: 'true' }, { request });
+  const { t } = useDashboardTranslation();
   return (
     <ListSection
-      title="Project permissions"
+      title={t('user.projectPermissions')}
       query={permissions}
-      empty="No project permissions."
+      empty={t('user.noProjectPermissions')}
       render={(permission) => (
         <li key={permission.id}>
           <code>{permission.id}</code>
@@ -327,6 +338,7 @@ function ImpersonateButton({ user }: { user: ServerUser }) {
   const { projectId, request } = useProjectScope();
   const queryClient = useQueryClient();
   const impersonate = api.useCreateSession({ request });
+  const { t } = useDashboardTranslation();
   return (
     <>
       <button
@@ -345,7 +357,7 @@ function ImpersonateButton({ user }: { user: ServerUser }) {
           )
         }
       >
-        {impersonate.isPending ? 'Opening…' : 'Impersonate'}
+        {impersonate.isPending ? t('user.opening') : t('user.impersonate')}
       </button>
       <ErrorMessage error={impersonate.error} />
     </>
@@ -358,15 +370,16 @@ function DeleteUserButton({ user }: { user: ServerUser }) {
   const queryClient = useQueryClient();
   const remove = api.useDeleteUser({ request });
   const [open, setOpen] = useState(false);
+  const { t } = useDashboardTranslation();
   return (
     <>
       <button type="button" className="gh-danger" onClick={() => setOpen(true)}>
-        Delete user
+        {t('user.delete')}
       </button>
       <ConfirmDialog
         open={open}
-        title="Delete this user?"
-        confirmLabel="Delete user"
+        title={t('user.deleteTitle')}
+        confirmLabel={t('user.delete')}
         busy={remove.isPending}
         onClose={() => setOpen(false)}
         onConfirm={() =>
@@ -382,10 +395,7 @@ function DeleteUserButton({ user }: { user: ServerUser }) {
           )
         }
       >
-        <p>
-          {user.primary_email ?? user.display_name ?? user.id} loses their account, sessions, team memberships and keys. This cannot be
-          undone.
-        </p>
+        <p>{t('user.deleteWarning', { name: user.primary_email ?? user.display_name ?? user.id })}</p>
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
     </>

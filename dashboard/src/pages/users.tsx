@@ -3,8 +3,9 @@ import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { InviteUserDialog } from './invite-user.tsx';
-import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, TextField } from '../ui.tsx';
+import { Checkbox, ConfirmDialog, ErrorMessage, PageHeader, TextField } from '../ui.tsx';
 
 export const USERS_PAGE_SIZE = 25;
 
@@ -57,40 +58,41 @@ export function UsersPage() {
     query: { queryKey: api.getListUsersQueryKey(params), placeholderData: keepPreviousData },
   });
   const nextCursor = users.data?.pagination?.next_cursor ?? null;
+  const { t } = useDashboardTranslation();
 
   return (
     <>
-      <PageHeader title="Users">
+      <PageHeader title={t('nav.users')}>
         <button type="button" onClick={() => setInviting(true)}>
-          Invite by email
+          {t('users.inviteByEmail')}
         </button>
         <button type="button" className="gh-primary" onClick={() => setCreating(true)}>
-          Create user
+          {t('users.create')}
         </button>
       </PageHeader>
       <div className="dash-row dash-toolbar">
         <TextField
-          label="Search users"
+          label={t('users.search')}
           name="search"
           type="search"
-          placeholder="Name, email or user id"
+          placeholder={t('users.searchPlaceholder')}
           value={typed}
           onChange={(event) => setTyped(event.target.value)}
         />
         <div className="dash-field">
-          <label htmlFor="users-order">Sort</label>
+          <label htmlFor="users-order">{t('users.sort')}</label>
           <select
             id="users-order"
             value={desc ? 'newest' : 'oldest'}
             onChange={(event) => go({ order: event.target.value as 'newest' | 'oldest', cursor: undefined }, true)}
           >
-            <option value="newest">Newest first</option>
-            <option value="oldest">Oldest first</option>
+            <option value="newest">{t('users.newestFirst')}</option>
+            <option value="oldest">{t('users.oldestFirst')}</option>
           </select>
         </div>
         {users.isFetching ? (
           <span role="status" className="dash-muted">
-            Loading…
+            {t('common.loading')}
           </span>
         ) : null}
       </div>
@@ -104,11 +106,11 @@ export function UsersPage() {
         />
       ) : null}
       {users.data && users.data.items.length === 0 ? (
-        <p className="dash-panel">{query ? `No user matches “${query}”.` : 'No users yet.'}</p>
+        <p className="dash-panel">{query ? t('users.noMatch', { query }) : t('users.none')}</p>
       ) : null}
-      <nav className="dash-row dash-pager" aria-label="Pages of users">
+      <nav className="dash-row dash-pager" aria-label={t('users.pagesLabel')}>
         <button type="button" disabled={!cursor} onClick={() => go({ cursor: undefined }, true)}>
-          First page
+          {t('users.firstPage')}
         </button>
         <button
           type="button"
@@ -118,7 +120,7 @@ export function UsersPage() {
             go({ cursor: previous }, false);
           }}
         >
-          Previous page
+          {t('users.previousPage')}
         </button>
         <button
           type="button"
@@ -128,7 +130,7 @@ export function UsersPage() {
             go({ cursor: nextCursor ?? undefined }, false);
           }}
         >
-          Next page
+          {t('users.nextPage')}
         </button>
       </nav>
       <CreateUserDialog open={creating} onClose={() => setCreating(false)} />
@@ -138,19 +140,20 @@ export function UsersPage() {
 }
 
 function UsersTable({ users, projectId, desc, onSort }: { users: ServerUser[]; projectId: string; desc: boolean; onSort: () => void }) {
+  const { t, formatDate } = useDashboardTranslation();
   return (
-    <table aria-label="Users">
+    <table aria-label={t('nav.users')}>
       <thead>
         <tr>
-          <th scope="col">User</th>
-          <th scope="col">Email</th>
-          <th scope="col">Sign-in methods</th>
+          <th scope="col">{t('users.user')}</th>
+          <th scope="col">{t('users.email')}</th>
+          <th scope="col">{t('users.methods')}</th>
           <th scope="col" aria-sort={desc ? 'descending' : 'ascending'}>
             <button type="button" onClick={onSort}>
-              Signed up {desc ? '↓' : '↑'}
+              {t('users.signedUp')} {desc ? '↓' : '↑'}
             </button>
           </th>
-          <th scope="col">Last active</th>
+          <th scope="col">{t('users.lastActive')}</th>
         </tr>
       </thead>
       <tbody>
@@ -158,14 +161,14 @@ function UsersTable({ users, projectId, desc, onSort }: { users: ServerUser[]; p
           <tr key={user.id}>
             <td>
               <Link href={paths.project(projectId, 'users', user.id)}>{user.display_name || user.primary_email || user.id}</Link>
-              {user.is_anonymous ? <span className="dash-badge">anonymous</span> : null}
-              {user.is_restricted ? <span className="dash-badge">restricted</span> : null}
+              {user.is_anonymous ? <span className="dash-badge">{t('users.anonymous')}</span> : null}
+              {user.is_restricted ? <span className="dash-badge">{t('users.restricted')}</span> : null}
             </td>
             <td>
               {user.primary_email ?? '—'}
-              {user.primary_email && !user.primary_email_verified ? <span className="dash-badge">unverified</span> : null}
+              {user.primary_email && !user.primary_email_verified ? <span className="dash-badge">{t('users.unverified')}</span> : null}
             </td>
-            <td>{methodsOf(user)}</td>
+            <td>{methodsOf(user, t)}</td>
             <td>{formatDate(user.signed_up_at_millis)}</td>
             <td>{formatDate(user.last_active_at_millis)}</td>
           </tr>
@@ -175,11 +178,11 @@ function UsersTable({ users, projectId, desc, onSort }: { users: ServerUser[]; p
   );
 }
 
-export function methodsOf(user: ServerUser): string {
+export function methodsOf(user: ServerUser, t: Translate): string {
   const methods = [
-    ...(user.has_password ? ['password'] : []),
-    ...(user.otp_auth_enabled ? ['magic link'] : []),
-    ...(user.passkey_auth_enabled ? ['passkey'] : []),
+    ...(user.has_password ? [t('users.methodPassword')] : []),
+    ...(user.otp_auth_enabled ? [t('users.methodMagicLink')] : []),
+    ...(user.passkey_auth_enabled ? [t('users.methodPasskey')] : []),
     // One entry per provider, however many accounts of it are linked.
     ...new Set(user.oauth_providers.map((provider) => provider.id)),
   ];
@@ -192,6 +195,7 @@ function CreateUserDialog({ open, onClose }: { open: boolean; onClose: () => voi
   const queryClient = useQueryClient();
   const create = api.useCreateUser({ request });
   const [form, setForm] = useState({ email: '', name: '', password: '', verified: true });
+  const { t } = useDashboardTranslation();
 
   function submit(event?: FormEvent) {
     event?.preventDefault();
@@ -218,8 +222,8 @@ function CreateUserDialog({ open, onClose }: { open: boolean; onClose: () => voi
   return (
     <ConfirmDialog
       open={open}
-      title="Create a user"
-      confirmLabel="Create user"
+      title={t('users.createTitle')}
+      confirmLabel={t('users.create')}
       tone="primary"
       busy={create.isPending}
       onConfirm={() => submit()}
@@ -227,21 +231,21 @@ function CreateUserDialog({ open, onClose }: { open: boolean; onClose: () => voi
     >
       <form className="dash-form" onSubmit={submit}>
         <TextField
-          label="Email"
+          label={t('users.email')}
           name="email"
           type="email"
           value={form.email}
           onChange={(event) => setForm({ ...form, email: event.target.value })}
         />
-        <Checkbox label="Email verified" checked={form.verified} onChange={(verified) => setForm({ ...form, verified })} />
+        <Checkbox label={t('users.emailVerified')} checked={form.verified} onChange={(verified) => setForm({ ...form, verified })} />
         <TextField
-          label="Display name"
+          label={t('users.displayName')}
           name="name"
           value={form.name}
           onChange={(event) => setForm({ ...form, name: event.target.value })}
         />
         <TextField
-          label="Password (optional)"
+          label={t('users.passwordOptional')}
           name="password"
           type="password"
           autoComplete="new-password"

@@ -4,6 +4,460 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "مفتاح المشرف فائق السرية"
+ ],
+ "apiKeys.copied": [
+  "لقد نسختها"
+ ],
+ "apiKeys.copyNow": [
+  "انسخ المفاتيح الجديدة الآن"
+ ],
+ "apiKeys.createButton": [
+  "إنشاء المجموعة"
+ ],
+ "apiKeys.createSet": [
+  "إنشاء مجموعة مفاتيح"
+ ],
+ "apiKeys.createdAt": [
+  "أُنشئ في ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.days": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "#",
+     " يوم"
+    ],
+    "one": [
+     "يوم واحد"
+    ],
+    "two": [
+     "يومين"
+    ],
+    "few": [
+     "#",
+     " أيام"
+    ],
+    "many": [
+     "#",
+     " يومًا"
+    ],
+    "other": [
+     "#",
+     " يوم"
+    ]
+   }
+  ]
+ ],
+ "apiKeys.description": [
+  "الوصف"
+ ],
+ "apiKeys.expired": [
+  "منتهي الصلاحية"
+ ],
+ "apiKeys.expiresIn": [
+  "تنتهي صلاحيتها بعد"
+ ],
+ "apiKeys.intro": [
+  "مفاتيح المشروع الخاصة، لخادمك الخلفي وتطبيقاتك. أما المفاتيح التي ينشئها مستخدموك وفرقك لأنفسهم فتُفعَّل في ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "apiKeys.keySet": [
+  "مجموعة مفاتيح"
+ ],
+ "apiKeys.keySetLower": [
+  "مجموعة المفاتيح"
+ ],
+ "apiKeys.keysInSet": [
+  "المفاتيح في المجموعة"
+ ],
+ "apiKeys.newKeys": [
+  "المفاتيح الجديدة"
+ ],
+ "apiKeys.none": [
+  "لا توجد مجموعات مفاتيح."
+ ],
+ "apiKeys.publishable": [
+  "مفتاح العميل القابل للنشر"
+ ],
+ "apiKeys.revoke": [
+  "إلغاء"
+ ],
+ "apiKeys.revokeKeys": [
+  "إلغاء المفاتيح"
+ ],
+ "apiKeys.revokeLabel": [
+  "إلغاء ",
+  [
+   "name"
+  ]
+ ],
+ "apiKeys.revokeTitle": [
+  "إلغاء مجموعة المفاتيح هذه؟"
+ ],
+ "apiKeys.revokeWarning": [
+  "تتوقف التطبيقات التي تستخدم هذه المفاتيح عن العمل فورًا."
+ ],
+ "apiKeys.revokedAt": [
+  "أُلغي في ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.secret": [
+  "مفتاح الخادم السري"
+ ],
+ "apiKeys.sets": [
+  "مجموعات المفاتيح"
+ ],
+ "apiKeys.shownOnce": [
+  "تُخزَّن كبصمات: هذه هي المرة الوحيدة التي تظهر فيها."
+ ],
+ "apiKeys.validUntil": [
+  "صالح حتى ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.years": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "#",
+     " سنة"
+    ],
+    "one": [
+     "سنة واحدة"
+    ],
+    "two": [
+     "سنتين"
+    ],
+    "few": [
+     "#",
+     " سنوات"
+    ],
+    "many": [
+     "#",
+     " سنة"
+    ],
+    "other": [
+     "#",
+     " سنة"
+    ]
+   }
+  ]
+ ],
+ "auth.addProvider": [
+  "إضافة مزوّد"
+ ],
+ "auth.addProviderButton": [
+  "إضافة المزوّد"
+ ],
+ "auth.anonymous": [
+  "المستخدمون المجهولون (بلا حساب، ويُرقَّون عند التسجيل)"
+ ],
+ "auth.botChallenge": [
+  "اختبار الروبوتات"
+ ],
+ "auth.botChallengeDescription": [
+  "Turnstile أو hCaptcha أو reCAPTCHA في صفحة التسجيل. غير مرئي: يُحتسب بدرجة ولا يرفض وحده أبدًا. مطلوب: لا تسجيل دون اجتياز الاختبار."
+ ],
+ "auth.checkBreached": [
+  "رفض كلمات المرور الموجودة في تسريبات معروفة"
+ ],
+ "auth.choose": [
+  "اختر…"
+ ],
+ "auth.clientId": [
+  "معرّف عميل ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.clientSecret": [
+  "سرّ عميل ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.credential": [
+  "البريد الإلكتروني وكلمة المرور"
+ ],
+ "auth.endUserKeys": [
+  "مفاتيح API للمستخدمين والفرق"
+ ],
+ "auth.endUserKeysDescription": [
+  "يتيح لمستخدميك وأعضاء فرقك إنشاء مفاتيح API لاستدعاء واجهة تطبيقك باسمهم أو باسم فريقهم."
+ ],
+ "auth.magicLink": [
+  "رابط سحري / رمز لمرة واحدة"
+ ],
+ "auth.maxLength": [
+  "الحد الأقصى للطول"
+ ],
+ "auth.maxLengthHint": [
+  "من الحد الأدنى إلى 4096."
+ ],
+ "auth.mergeLink": [
+  "ربط طريقة تسجيل الدخول الجديدة بالحساب الموجود"
+ ],
+ "auth.mergeRefuse": [
+  "رفض تسجيل الدخول"
+ ],
+ "auth.mergeSeparate": [
+  "إنشاء حساب منفصل"
+ ],
+ "auth.mergeStrategy": [
+  "استراتيجية دمج حسابات OAuth"
+ ],
+ "auth.merging": [
+  "دمج الحسابات"
+ ],
+ "auth.mergingDescription": [
+  "عندما يسجّل شخص الدخول عبر OAuth ويكون بريد المزوّد تابعًا لحساب موجود."
+ ],
+ "auth.methods": [
+  "طرق تسجيل الدخول"
+ ],
+ "auth.minLength": [
+  "الحد الأدنى للطول"
+ ],
+ "auth.minLengthHint": [
+  "من 8 إلى 256."
+ ],
+ "auth.minScore": [
+  "أدنى درجة مقبولة"
+ ],
+ "auth.minScoreHint": [
+  "من 0 إلى 1؛ تُستخدم حين يمنح المزوّد درجة (reCAPTCHA v3 وhCaptcha Enterprise)."
+ ],
+ "auth.mode": [
+  "الوضع"
+ ],
+ "auth.modeInvisible": [
+  "غير مرئي (درجة فقط)"
+ ],
+ "auth.modeOff": [
+  "متوقف"
+ ],
+ "auth.modeRequired": [
+  "مطلوب"
+ ],
+ "auth.noProviders": [
+  "لا يوجد مزوّدو OAuth."
+ ],
+ "auth.oauthDescription": [
+  "تعمل المفاتيح المشتركة فقط ما دام المشروع قيد التطوير؛ ويحتاج الإنتاج إلى مفاتيح المشروع الخاصة."
+ ],
+ "auth.oauthProviders": [
+  "مزوّدو OAuth"
+ ],
+ "auth.outage": [
+  "عند تعذّر الوصول إلى المزوّد"
+ ],
+ "auth.outageAllow": [
+  "السماح بالتسجيل (فشل مفتوح)"
+ ],
+ "auth.outageReject": [
+  "رفض التسجيل (فشل مغلق)"
+ ],
+ "auth.ownKeys": [
+  "مفاتيح خاصة"
+ ],
+ "auth.passkeys": [
+  "مفاتيح المرور"
+ ],
+ "auth.passwordPolicy": [
+  "سياسة كلمات المرور"
+ ],
+ "auth.passwordPolicyDescription": [
+  "يُتحقق منها عند التسجيل وكلما عُيّنت كلمة مرور. يسأل فحص التسريبات خدمة Have I Been Pwned بأول 5 أحرف فقط من بصمة SHA-1 لكلمة المرور؛ وإن تعذّر الوصول إليها تُقبل كلمة المرور."
+ ],
+ "auth.provider": [
+  "المزوّد"
+ ],
+ "auth.providerEnabled": [
+  "تفعيل ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.providerKeys": [
+  "مفاتيح ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.providersSaved": [
+  "حُفظ مزوّدو OAuth."
+ ],
+ "auth.removeProvider": [
+  "إزالة ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.saveBotChallenge": [
+  "حفظ اختبار الروبوتات"
+ ],
+ "auth.savePasswordPolicy": [
+  "حفظ سياسة كلمات المرور"
+ ],
+ "auth.saveProviders": [
+  "حفظ مزوّدي OAuth"
+ ],
+ "auth.saved": [
+  "تم الحفظ."
+ ],
+ "auth.savedAsYouGo": [
+  "تُحفظ التغييرات فور إجرائها."
+ ],
+ "auth.saving": [
+  "جارٍ الحفظ…"
+ ],
+ "auth.secretKey": [
+  "المفتاح السري"
+ ],
+ "auth.sharedKeys": [
+  "مفاتيح تطوير مشتركة"
+ ],
+ "auth.signUpEnabled": [
+  "يمكن للمستخدمين الجدد التسجيل"
+ ],
+ "auth.siteKey": [
+  "مفتاح الموقع"
+ ],
+ "auth.teamKeys": [
+  "مفاتيح API للفرق"
+ ],
+ "auth.userKeys": [
+  "مفاتيح API للمستخدمين"
+ ],
+ "channels.addEmail": [
+  "إضافة البريد"
+ ],
+ "channels.addLabel": [
+  "إضافة قناة اتصال"
+ ],
+ "channels.adding": [
+  "جارٍ الإضافة…"
+ ],
+ "channels.delete": [
+  "حذف"
+ ],
+ "channels.deleteConfirm": [
+  "حذف القناة"
+ ],
+ "channels.deleteTitle": [
+  "حذف قناة الاتصال هذه؟"
+ ],
+ "channels.deleteWarning": [
+  "ستُزال ",
+  [
+   "value"
+  ],
+  " من هذا المستخدم؛ وإن كانت تُستخدم لتسجيل الدخول فلن يتمكن من الدخول بها بعد الآن."
+ ],
+ "channels.makePrimary": [
+  "جعله رئيسيًا"
+ ],
+ "channels.newEmail": [
+  "بريد إلكتروني جديد"
+ ],
+ "channels.none": [
+  "لا توجد قنوات اتصال."
+ ],
+ "channels.primary": [
+  "رئيسي"
+ ],
+ "channels.sendCode": [
+  "إرسال رمز التحقق"
+ ],
+ "channels.sending": [
+  "جارٍ الإرسال…"
+ ],
+ "channels.sent": [
+  "أُرسل بريد التحقق إلى ",
+  [
+   "value"
+  ],
+  "."
+ ],
+ "channels.stopSignIn": [
+  "إيقاف استخدامه لتسجيل الدخول"
+ ],
+ "channels.title": [
+  "قنوات الاتصال"
+ ],
+ "channels.useSignIn": [
+  "استخدامه لتسجيل الدخول"
+ ],
+ "channels.usedForSignIn": [
+  "يُستخدم لتسجيل الدخول"
+ ],
+ "channels.usedForSignInLower": [
+  "يُستخدم لتسجيل الدخول"
+ ],
+ "channels.verified": [
+  "موثّق"
+ ],
+ "channels.what": [
+  "قنوات الاتصال"
+ ],
+ "claims.description": [
+  "تُضاف إلى رموز الوصول في كل تسجيل دخول وتجديد (التي يتحقق منها خادمك الخلفي)، وتُحسب من بيانات المستخدم الوصفية وفريقه المختار وصلاحياته. التعبير الذي يفشل لمستخدم ما يُسقط مطالبته، ويظل تسجيل الدخول ناجحًا."
+ ],
+ "claims.formLabel": [
+  "المطالبات المخصصة لرموز الوصول"
+ ],
+ "claims.hint": [
+  "كائن JSON من اسم المطالبة ← تعبير CEL على المستخدم والفريق والصلاحيات؛ فارغ إن لم توجد. يستطيع كل من يحمل الرمز قراءة مطالباته."
+ ],
+ "claims.notJson": [
+  "المطالبات المخصصة ليست JSON صالحًا."
+ ],
+ "claims.notObject": [
+  "يجب أن تكون المطالبات المخصصة كائن JSON من أسماء المطالبات إلى تعبيرات CEL."
+ ],
+ "claims.notString": [
+  "المطالبة المخصصة ",
+  [
+   "claim"
+  ],
+  ": يجب أن يكون تعبير CEL سلسلة JSON."
+ ],
+ "claims.refusedAt": [
+  "المطالبة ",
+  [
+   "claim"
+  ],
+  "، السطر ",
+  [
+   "line"
+  ],
+  "، العمود ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "claims.save": [
+  "حفظ المطالبات المخصصة"
+ ],
+ "claims.title": [
+  "المطالبات المخصصة"
+ ],
  "common.cancel": [
   "إلغاء"
  ],
@@ -45,6 +499,139 @@ export const messages: Messages = {
  "common.working": [
   "جارٍ التنفيذ…"
  ],
+ "connect.copyCode": [
+  "نسخ كود ",
+  [
+   "title"
+  ]
+ ],
+ "connect.copyNow": [
+  "انسخها الآن: تُخزَّن كبصمات، لذا هذه هي المرة الوحيدة التي تظهر فيها. يبقى مفتاح الخادم السري على خوادمك (باسم ",
+  [
+   "env"
+  ],
+  ")، ولا يوضع أبدًا في حزمة المتصفح."
+ ],
+ "connect.copyValue": [
+  "نسخ ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "إنشاء مفاتيح لهذا التطبيق"
+ ],
+ "connect.intro": [
+  "كل ما يحتاجه تطبيق لتسجيل دخول مستخدميه بهذا المشروع."
+ ],
+ "connect.keyPlaceholder": [
+  "<مفتاح العميل القابل للنشر>"
+ ],
+ "connect.keys": [
+  "المفاتيح"
+ ],
+ "connect.makeKeys": [
+  "تظهر المفاتيح مرة واحدة عند إنشائها. أنشئ مجموعة مفاتيح لهذا التطبيق (مفتاح عميل قابل للنشر ومفتاح خادم سري، صالحان لسنة)؛ واطّلع على المجموعات وألغها في ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "رابط المنصة"
+ ],
+ "connect.projectId": [
+  "معرّف المشروع"
+ ],
+ "connect.react": [
+  "تطبيق React ‏(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "الخادم، Node ‏(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "تعمل حزم SDK الخاصة بـ Stack Auth مع هذا الخادم دون تغيير: وجّه baseUrl الخاص بها إلى هنا."
+ ],
+ "connect.where": [
+  "أين يتصل تطبيقك"
+ ],
+ "connect.withGatehouse": [
+  "باستخدام SDK الخاص بـ Gatehouse"
+ ],
+ "connect.withStack": [
+  "باستخدام SDK الخاص بـ Stack"
+ ],
+ "copy.copied": [
+  "تم النسخ."
+ ],
+ "copy.copy": [
+  "نسخ"
+ ],
+ "copy.refused": [
+  "لم يسمح المتصفح بالنسخ: حدّده وانسخه يدويًا."
+ ],
+ "domains.add": [
+  "إضافة نطاق"
+ ],
+ "domains.allowLocalhost": [
+  "السماح بالرجوع إلى localhost (للتطوير)"
+ ],
+ "domains.backToDevelopment": [
+  "العودة إلى وضع التطوير"
+ ],
+ "domains.domain": [
+  "النطاق"
+ ],
+ "domains.handlerAt": [
+  "المعالج في ",
+  [
+   "path"
+  ]
+ ],
+ "domains.handlerPath": [
+  "مسار المعالج"
+ ],
+ "domains.inDevelopment": [
+  "هذا المشروع في وضع التطوير."
+ ],
+ "domains.inProduction": [
+  "هذا المشروع في وضع الإنتاج."
+ ],
+ "domains.none": [
+  "لا توجد نطاقات موثوقة."
+ ],
+ "domains.productionDescription": [
+  "في الإنتاج، لا تُرسل عمليات الرجوع إلا إلى أسماء نطاقات HTTPS موثوقة: لا localhost ولا عناوين IP ولا مفاتيح OAuth مشتركة."
+ ],
+ "domains.productionMode": [
+  "وضع الإنتاج"
+ ],
+ "domains.remove": [
+  "إزالة"
+ ],
+ "domains.removeLabel": [
+  "إزالة ",
+  [
+   "domain"
+  ]
+ ],
+ "domains.trusted": [
+  "النطاقات الموثوقة"
+ ],
+ "domains.trustedDescription": [
+  "المصادر التي يجوز إعادة المستخدمين إليها بعد تسجيل الدخول، ولكل منها مسار صفحات المعالجة الخاصة به."
+ ],
+ "domains.turnOnProduction": [
+  "تشغيل وضع الإنتاج"
+ ],
  "error.generic": [
   "حدث خطأ ما. حاول مرة أخرى."
  ],
@@ -58,6 +645,115 @@ export const messages: Messages = {
   "تعذّر الوصول إلى المنصة: ",
   [
    "reason"
+  ]
+ ],
+ "keys.apiKey": [
+  "مفتاح API"
+ ],
+ "keys.copied": [
+  "لقد نسخته"
+ ],
+ "keys.copyLabel": [
+  "نسخ المفتاح الجديد"
+ ],
+ "keys.copyNow": [
+  "انسخ المفتاح الجديد الآن"
+ ],
+ "keys.create": [
+  "إنشاء المفتاح"
+ ],
+ "keys.createTeam": [
+  "إنشاء مفتاح API للفريق"
+ ],
+ "keys.createUser": [
+  "إنشاء مفتاح API للمستخدم"
+ ],
+ "keys.createdAt": [
+  "أُنشئ في ",
+  [
+   "when"
+  ]
+ ],
+ "keys.description": [
+  "وصف المفتاح"
+ ],
+ "keys.expired": [
+  "منتهي الصلاحية"
+ ],
+ "keys.neverExpires": [
+  "لا تنتهي صلاحيته"
+ ],
+ "keys.newTeam": [
+  "مفتاح API جديد للفريق"
+ ],
+ "keys.newUser": [
+  "مفتاح API جديد للمستخدم"
+ ],
+ "keys.none": [
+  "لا توجد مفاتيح API."
+ ],
+ "keys.revoke": [
+  "إلغاء"
+ ],
+ "keys.revokeKey": [
+  "إلغاء المفتاح"
+ ],
+ "keys.revokeLabel": [
+  "إلغاء ",
+  [
+   "name"
+  ]
+ ],
+ "keys.revokeTitle": [
+  "إلغاء مفتاح API هذا؟"
+ ],
+ "keys.revokeWarning": [
+  "يتوقف الكود الذي يستخدم ",
+  [
+   "name"
+  ],
+  " عن العمل فورًا."
+ ],
+ "keys.revokedAt": [
+  "أُلغي في ",
+  [
+   "when"
+  ]
+ ],
+ "keys.shownOnce": [
+  "يُخزَّن كبصمة: هذه هي المرة الوحيدة التي يظهر فيها."
+ ],
+ "keys.teamDescription": [
+  "مفاتيح يستدعي بها كود الفريق واجهة المشروع؛ يظهر كل منها كاملًا مرة واحدة عند إنشائه."
+ ],
+ "keys.teamList": [
+  "مفاتيح API الخاصة بالفريق"
+ ],
+ "keys.teamOff": [
+  "مفاتيح API للفرق غير مفعّلة في هذا المشروع."
+ ],
+ "keys.teamWhat": [
+  "مفاتيح API للفريق"
+ ],
+ "keys.title": [
+  "مفاتيح API"
+ ],
+ "keys.userDescription": [
+  "مفاتيح يستدعي بها كود المستخدم واجهة المشروع؛ يظهر كل منها كاملًا مرة واحدة عند إنشائه."
+ ],
+ "keys.userList": [
+  "مفاتيح API الخاصة بالمستخدم"
+ ],
+ "keys.userOff": [
+  "مفاتيح API للمستخدمين غير مفعّلة في هذا المشروع."
+ ],
+ "keys.userWhat": [
+  "مفاتيح API للمستخدم"
+ ],
+ "keys.validUntil": [
+  "صالح حتى ",
+  [
+   "when"
   ]
  ],
  "nav.apiKeys": [
@@ -171,6 +867,377 @@ export const messages: Messages = {
  "newProject.title": [
   "إنشاء مشروع جديد"
  ],
+ "notifications.alwaysOn": [
+  [
+   "name"
+  ],
+  " (مفعّل دائمًا)"
+ ],
+ "notifications.categories": [
+  "فئات الإشعارات"
+ ],
+ "notifications.description": [
+  "أنواع البريد التي يتلقاها هذا المستخدم."
+ ],
+ "notifications.marketing": [
+  "تسويق"
+ ],
+ "notifications.signInAlerts": [
+  "تنبيهات تسجيل الدخول"
+ ],
+ "notifications.title": [
+  "إشعارات البريد الإلكتروني"
+ ],
+ "notifications.transactional": [
+  "معاملات"
+ ],
+ "notifications.what": [
+  "تفضيلات الإشعارات"
+ ],
+ "oauthAccounts.account": [
+  "الحساب ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.accountEmail": [
+  "بريد الحساب"
+ ],
+ "oauthAccounts.accountId": [
+  "معرّف الحساب"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "معرّف المستخدم لدى المزوّد."
+ ],
+ "oauthAccounts.accountPrefix": [
+  "الحساب ",
+  [
+   "id"
+  ],
+  " · "
+ ],
+ "oauthAccounts.configure": [
+  "اضبط مزوّدي OAuth"
+ ],
+ "oauthAccounts.connected": [
+  "حساب متصل"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "الحسابات المرتبطة التي يجوز للتطبيق طلب رموز وصول مزوّدها."
+ ],
+ "oauthAccounts.connectedHint": [
+  "حساب متصل (يجوز للتطبيق استخدام رموزه)"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "الحسابات المتصلة"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "الحسابات المتصلة"
+ ],
+ "oauthAccounts.description": [
+  "حسابات المزوّدين التي يسجّل بها المستخدم الدخول أو يجوز للتطبيق استخدام رموزها."
+ ],
+ "oauthAccounts.link": [
+  "ربط الحساب"
+ ],
+ "oauthAccounts.linkLabel": [
+  "ربط حساب OAuth"
+ ],
+ "oauthAccounts.linkTitle": [
+  "ربط حساب"
+ ],
+ "oauthAccounts.linked": [
+  "حسابات OAuth المرتبطة"
+ ],
+ "oauthAccounts.linking": [
+  "جارٍ الربط…"
+ ],
+ "oauthAccounts.noConnected": [
+  "لا توجد حسابات متصلة."
+ ],
+ "oauthAccounts.noEmail": [
+  "بلا بريد"
+ ],
+ "oauthAccounts.noProviders": [
+  "لا يملك المشروع مزوّدي OAuth لربط حساب بهم: ",
+  [
+   "link"
+  ],
+  " أولًا."
+ ],
+ "oauthAccounts.none": [
+  "لا توجد حسابات OAuth مرتبطة."
+ ],
+ "oauthAccounts.provider": [
+  "المزوّد"
+ ],
+ "oauthAccounts.providersWhat": [
+  "مزوّدي OAuth للمشروع"
+ ],
+ "oauthAccounts.signsIn": [
+  "تسجيل الدخول"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "يسجّل دخول المستخدم"
+ ],
+ "oauthAccounts.title": [
+  "حسابات OAuth"
+ ],
+ "oauthAccounts.unlink": [
+  "إلغاء الربط"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "إلغاء ربط الحساب"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  "إلغاء ربط حساب ",
+  [
+   "provider"
+  ]
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  "إلغاء ربط حساب ",
+  [
+   "provider"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "إلغاء ربط حساب OAuth هذا؟"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "لن يتمكن المستخدم من الدخول بحساب ",
+  [
+   "provider"
+  ],
+  " هذا بعد الآن، وتُحذف رموز المزوّد المخزّنة له."
+ ],
+ "oauthAccounts.what": [
+  "حسابات OAuth"
+ ],
+ "onboarding.affected": [
+  [
+   "total",
+   "plural",
+   {
+    "zero": [
+     "لا يُقيَّد أي مستخدم"
+    ],
+    "one": [
+     "يُقيَّد مستخدم واحد حالي"
+    ],
+    "two": [
+     "يُقيَّد مستخدمان حاليان"
+    ],
+    "few": [
+     "يُقيَّد ",
+     "#",
+     " مستخدمين حاليين"
+    ],
+    "many": [
+     "يُقيَّد ",
+     "#",
+     " مستخدمًا حاليًا"
+    ],
+    "other": [
+     "يُقيَّد ",
+     "#",
+     " مستخدم حالي"
+    ]
+   }
+  ],
+  " حتى يوثّقوا بريدهم:"
+ ],
+ "onboarding.affectedFirst": [
+  [
+   "total",
+   "plural",
+   {
+    "zero": [
+     "لا يُقيَّد أي مستخدم"
+    ],
+    "one": [
+     "يُقيَّد مستخدم واحد حالي"
+    ],
+    "two": [
+     "يُقيَّد مستخدمان حاليان"
+    ],
+    "few": [
+     "يُقيَّد ",
+     "#",
+     " مستخدمين حاليين"
+    ],
+    "many": [
+     "يُقيَّد ",
+     "#",
+     " مستخدمًا حاليًا"
+    ],
+    "other": [
+     "يُقيَّد ",
+     "#",
+     " مستخدم حالي"
+    ]
+   }
+  ],
+  " حتى يوثّقوا بريدهم (أول ",
+  [
+   "shown"
+  ],
+  " حسب التسجيل):"
+ ],
+ "onboarding.affectedList": [
+  "المستخدمون الذين سيُقيَّدون"
+ ],
+ "onboarding.confirm": [
+  "اشتراط التوثيق"
+ ],
+ "onboarding.confirmTitle": [
+  "اشتراط توثيق البريد الإلكتروني؟"
+ ],
+ "onboarding.looking": [
+  "جارٍ البحث عن المستخدمين الذين سيُقيَّدون…"
+ ],
+ "onboarding.reasonAdmin": [
+  "قيّده مسؤول"
+ ],
+ "onboarding.reasonAnonymous": [
+  "مجهول"
+ ],
+ "onboarding.reasonUnverified": [
+  "لا يوجد بريد رئيسي موثّق"
+ ],
+ "onboarding.requireVerification": [
+  "اشتراط توثيق البريد الإلكتروني (يُقيَّد المستخدمون الذين لا يملكون بريدًا رئيسيًا موثّقًا)"
+ ],
+ "overview.activeUsers": [
+  "المستخدمون النشطون"
+ ],
+ "overview.anonymousUsers": [
+  "المستخدمون المجهولون"
+ ],
+ "overview.countries": [
+  "الدول"
+ ],
+ "overview.countriesWhat": [
+  "المستخدمين حسب الدولة"
+ ],
+ "overview.daily": [
+  "التسجيلات والمستخدمون النشطون يوميًا"
+ ],
+ "overview.dailyChart": [
+  "التسجيلات والمستخدمون النشطون يوميًا خلال آخر 30 يومًا"
+ ],
+ "overview.dailyWhat": [
+  "التسجيلات والمستخدمين النشطين يوميًا"
+ ],
+ "overview.latestActiveWhat": [
+  "أحدث المستخدمين النشطين"
+ ],
+ "overview.latestWhat": [
+  "أحدث المستخدمين"
+ ],
+ "overview.methods": [
+  "طرق التسجيل"
+ ],
+ "overview.methodsWhat": [
+  "طرق التسجيل"
+ ],
+ "overview.noCountry": [
+  "لا يوجد بعد مستخدم ذو دولة معروفة."
+ ],
+ "overview.recentlyActive": [
+  "النشطون مؤخرًا"
+ ],
+ "overview.recentlySignedUp": [
+  "المسجلون مؤخرًا"
+ ],
+ "overview.signUps": [
+  "التسجيلات"
+ ],
+ "overview.signUps30Days": [
+  "التسجيلات، آخر 30 يومًا"
+ ],
+ "overview.totalUsers": [
+  "إجمالي المستخدمين"
+ ],
+ "overview.usersByCountry": [
+  "المستخدمون حسب الدولة"
+ ],
+ "overview.usersByMethod": [
+  "المستخدمون حسب طريقة التسجيل"
+ ],
+ "permissions.actions": [
+  "الإجراءات"
+ ],
+ "permissions.contains": [
+  "تتضمن"
+ ],
+ "permissions.create": [
+  "إنشاء صلاحية"
+ ],
+ "permissions.delete": [
+  "حذف"
+ ],
+ "permissions.deleteLabel": [
+  "حذف ",
+  [
+   "id"
+  ]
+ ],
+ "permissions.description": [
+  "الوصف"
+ ],
+ "permissions.newProject": [
+  "صلاحية مشروع جديدة"
+ ],
+ "permissions.newProjectId": [
+  "معرّف صلاحية المشروع الجديدة"
+ ],
+ "permissions.newTeam": [
+  "صلاحية فريق جديدة"
+ ],
+ "permissions.newTeamId": [
+  "معرّف صلاحية الفريق الجديدة"
+ ],
+ "permissions.permission": [
+  "الصلاحية"
+ ],
+ "permissions.project": [
+  "صلاحيات المشروع"
+ ],
+ "permissions.projectDescription": [
+  "تُمنح للمستخدمين على مستوى المشروع."
+ ],
+ "permissions.system": [
+  "صلاحية نظام"
+ ],
+ "permissions.team": [
+  "صلاحيات الفريق"
+ ],
+ "permissions.teamDescription": [
+  "تُمنح للأعضاء داخل الفريق؛ والصلاحيات التي تبدأ بـ $ هي صلاحيات النظام."
+ ],
+ "permissions.whatContains": [
+  "ما تتضمنه ",
+  [
+   "id"
+  ]
+ ],
+ "place.attribution": [
+  "تحديد الموقع الجغرافي لعناوين IP بواسطة DB-IP"
+ ],
+ "place.deviceOn": [
+  [
+   "browser"
+  ],
+  " على ",
+  [
+   "os"
+  ]
+ ],
  "projects.count": [
   [
    "count",
@@ -260,6 +1327,524 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "النظام"
  ],
+ "signUpRules.action": [
+  "الإجراء"
+ ],
+ "signUpRules.actions": [
+  "الإجراءات"
+ ],
+ "signUpRules.add": [
+  "إضافة قاعدة"
+ ],
+ "signUpRules.allowSignUp": [
+  "السماح بالتسجيل"
+ ],
+ "signUpRules.allowedBy": [
+  "سُمح به بواسطة ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "طريقة المصادقة"
+ ],
+ "signUpRules.botScore": [
+  "درجة خطر الروبوت"
+ ],
+ "signUpRules.condition": [
+  "الشرط"
+ ],
+ "signUpRules.conditionAt": [
+  "السطر ",
+  [
+   "line"
+  ],
+  "، العمود ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "الشرط (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "المتغيرات: ",
+  [
+   "variables"
+  ],
+  ". مثال: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "رمز الدولة"
+ ],
+ "signUpRules.countryHint": [
+  "حرفان (ISO 3166) أو فارغ."
+ ],
+ "signUpRules.defaultAction": [
+  "الإجراء الافتراضي"
+ ],
+ "signUpRules.defaultAllowed": [
+  "لم تحسم أي قاعدة: سُمح به بالإجراء الافتراضي",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "ما يحدث لتسجيل لم تحسمه أي قاعدة سماح أو رفض."
+ ],
+ "signUpRules.defaultMessage": [
+  "رسالة الرفض الافتراضية"
+ ],
+ "signUpRules.defaultRejected": [
+  "لم تحسم أي قاعدة: رُفض بالإجراء الافتراضي."
+ ],
+ "signUpRules.delete": [
+  "حذف"
+ ],
+ "signUpRules.deleteConfirm": [
+  "حذف القاعدة"
+ ],
+ "signUpRules.deleteLabel": [
+  "حذف ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "حذف القاعدة ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "signUpRules.deleteWarning": [
+  "لن تُقيَّم التسجيلات بها بعد الآن. تبقى إحصاءاتها حتى تتقادم."
+ ],
+ "signUpRules.disabled": [
+  "معطّلة"
+ ],
+ "signUpRules.displayName": [
+  "الاسم المعروض"
+ ],
+ "signUpRules.edit": [
+  "تعديل"
+ ],
+ "signUpRules.editLabel": [
+  "تعديل ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "تعديل القاعدة ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "مفعّلة"
+ ],
+ "signUpRules.evaluations": [
+  "تقييمات القواعد"
+ ],
+ "signUpRules.labelAllow": [
+  "السماح (توقف، سجّل)"
+ ],
+ "signUpRules.labelLog": [
+  "التسجيل (احتساب فقط، استمر)"
+ ],
+ "signUpRules.labelReject": [
+  "الرفض (توقف، ارفض مع الرسالة)"
+ ],
+ "signUpRules.labelRestrict": [
+  "التقييد (سجّل مقيّدًا، استمر)"
+ ],
+ "signUpRules.matches48h": [
+  "المطابقات (48 ساعة)"
+ ],
+ "signUpRules.message": [
+  "الرسالة"
+ ],
+ "signUpRules.messageHint": [
+  "تظهر للشخص الذي رُفض تسجيله."
+ ],
+ "signUpRules.metadataNotJson": [
+  "بيانات الخادم الوصفية ليست JSON صالحًا."
+ ],
+ "signUpRules.methodOtp": [
+  "رمز لمرة واحدة"
+ ],
+ "signUpRules.methodPasskey": [
+  "مفتاح المرور"
+ ],
+ "signUpRules.methodPassword": [
+  "كلمة المرور"
+ ],
+ "signUpRules.newRule": [
+  "قاعدة جديدة"
+ ],
+ "signUpRules.none": [
+  "لا قواعد بعد: ينال كل تسجيل الإجراء الافتراضي."
+ ],
+ "signUpRules.oauthProvider": [
+  "مزوّد OAuth"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "مثل google"
+ ],
+ "signUpRules.priority": [
+  "الأولوية"
+ ],
+ "signUpRules.priorityHint": [
+  "تُقيَّم الأرقام الأدنى أولًا."
+ ],
+ "signUpRules.rejectSignUp": [
+  "رفض التسجيل"
+ ],
+ "signUpRules.rejectedBy": [
+  "رُفض بواسطة ",
+  [
+   "rule"
+  ],
+  " مع الرسالة: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  "، مقيّد بالقاعدة ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "القاعدة"
+ ],
+ "signUpRules.ruleId": [
+  "معرّف القاعدة"
+ ],
+ "signUpRules.ruleIdHint": [
+  "حروف أو أرقام أو _ أو -؛ لا يمكن تغييره لاحقًا."
+ ],
+ "signUpRules.ruleName": [
+  "القاعدة ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "القاعدة ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "القواعد"
+ ],
+ "signUpRules.rulesDescription": [
+  "شروط CEL تُقيَّم عند كل تسجيل (كلمة مرور، رمز لمرة واحدة، مفتاح مرور، OAuth، مستخدم مجهول يسجّل)، الأولوية الأدنى أولًا. السماح والرفض يحسمان ويتوقفان؛ التقييد والتسجيل يستمران."
+ ],
+ "signUpRules.runTest": [
+  "تشغيل الاختبار"
+ ],
+ "signUpRules.saveDefault": [
+  "حفظ الإجراء الافتراضي"
+ ],
+ "signUpRules.saveRule": [
+  "حفظ القاعدة"
+ ],
+ "signUpRules.saved": [
+  "تم الحفظ."
+ ],
+ "signUpRules.scoreHint": [
+  "من 0 إلى 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "بيانات الخادم الوصفية (كائن JSON، اختياري)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "تُدمج في بيانات الخادم الوصفية للمستخدم الجديد عند تطابق القاعدة (ميزة خاصة بـ Gatehouse؛ 2048 حرفًا كحد أقصى)."
+ ],
+ "signUpRules.statusDisabled": [
+  "معطّلة"
+ ],
+ "signUpRules.statusError": [
+  "تعذّر تقييمها"
+ ],
+ "signUpRules.statusMatched": [
+  "مطابقة"
+ ],
+ "signUpRules.statusNoCondition": [
+  "بلا شرط"
+ ],
+ "signUpRules.statusNotMatched": [
+  "غير مطابقة"
+ ],
+ "signUpRules.test": [
+  "اختبار القواعد"
+ ],
+ "signUpRules.testDescription": [
+  "يطبّق القواعد المحفوظة على تسجيل تجريبي؛ لا يُنشأ شيء ولا يُحتسب."
+ ],
+ "signUpRules.testEmail": [
+  "البريد الإلكتروني"
+ ],
+ "signUpRules.testing": [
+  "جارٍ الاختبار…"
+ ],
+ "signUpRules.totals": [
+  "آخر ",
+  [
+   "hours"
+  ],
+  " ساعة: ",
+  [
+   "total"
+  ],
+  " مطابقة (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "درجة خطر إساءة استخدام التجربة المجانية"
+ ],
+ "signUpRules.typeAllow": [
+  "سماح"
+ ],
+ "signUpRules.typeLog": [
+  "تسجيل"
+ ],
+ "signUpRules.typeReject": [
+  "رفض"
+ ],
+ "signUpRules.typeRestrict": [
+  "تقييد"
+ ],
+ "signUpRules.whenNoRule": [
+  "عندما لا تحسم أي قاعدة"
+ ],
+ "team.addMember": [
+  "إضافة العضو"
+ ],
+ "team.addMemberLabel": [
+  "إضافة عضو (البريد أو معرّف المستخدم)"
+ ],
+ "team.delete": [
+  "حذف الفريق"
+ ],
+ "team.deleteTitle": [
+  "حذف ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "team.deleteWarning": [
+  "يُحذف الفريق وعضوياته وصلاحياته ودعواته."
+ ],
+ "team.displayName": [
+  "الاسم المعروض في الفريق"
+ ],
+ "team.displayNameHint": [
+  "فارغ: اسم المستخدم"
+ ],
+ "team.editProfile": [
+  "تعديل ملف الفريق"
+ ],
+ "team.editProfileOf": [
+  "تعديل ملف ",
+  [
+   "name"
+  ],
+  " في الفريق"
+ ],
+ "team.expires": [
+  "تنتهي في ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "أُرسلت الدعوة."
+ ],
+ "team.invitations": [
+  "الدعوات"
+ ],
+ "team.invitationsDescription": [
+  "يتلقى المدعو بريدًا فيه رابط إلى صفحة دعوات الفرق في التطبيق."
+ ],
+ "team.inviteByEmail": [
+  "دعوة بالبريد الإلكتروني"
+ ],
+ "team.members": [
+  "الأعضاء"
+ ],
+ "team.membersDescription": [
+  "ملف العضو في الفريق هو الاسم والصورة اللذان يظهران في هذا الفريق (وإلا فاسم مستخدمه وصورته)."
+ ],
+ "team.membersList": [
+  "أعضاء الفريق"
+ ],
+ "team.membersWhat": [
+  "الأعضاء"
+ ],
+ "team.name": [
+  "اسم الفريق"
+ ],
+ "team.noInvitations": [
+  "لا توجد دعوات مفتوحة."
+ ],
+ "team.noMembers": [
+  "لا يوجد أعضاء."
+ ],
+ "team.noUserWithEmail": [
+  "لا يوجد مستخدم بالبريد ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "صلاحيات ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "رابط صورة الملف في الفريق"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… أو data:image/…"
+ ],
+ "team.profileOf": [
+  "ملف ",
+  [
+   "name"
+  ],
+  " في الفريق"
+ ],
+ "team.remove": [
+  "إزالة"
+ ],
+ "team.removeLabel": [
+  "إزالة ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "إعادة التسمية"
+ ],
+ "team.revoke": [
+  "إلغاء"
+ ],
+ "team.saveProfile": [
+  "حفظ الملف"
+ ],
+ "team.savingProfile": [
+  "جارٍ حفظ ملف الفريق…"
+ ],
+ "team.sendInvitation": [
+  "إرسال الدعوة"
+ ],
+ "team.team": [
+  "الفريق"
+ ],
+ "team.userIs": [
+  "(المستخدم: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "إضافة نطاق"
+ ],
+ "teamDomains.automatic": [
+  "الانضمام تلقائيًا"
+ ],
+ "teamDomains.cardLabel": [
+  "النطاق ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "التحقق مجددًا"
+ ],
+ "teamDomains.copyName": [
+  "نسخ اسم السجل"
+ ],
+ "teamDomains.copyValue": [
+  "نسخ قيمة السجل"
+ ],
+ "teamDomains.description": [
+  "نطاق مُثبت بسجل DNS TXT: يمكن توجيه مستخدميه إلى اتصال SSO الخاص بالفريق والانضمام إليه وفق سياسته."
+ ],
+ "teamDomains.domain": [
+  "النطاق"
+ ],
+ "teamDomains.invitationOnly": [
+  "بالدعوة فقط"
+ ],
+ "teamDomains.newUsersOn": [
+  "المستخدمون الجدد على ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "لا توجد نطاقات."
+ ],
+ "teamDomains.notVerified": [
+  "غير موثّق"
+ ],
+ "teamDomains.publish": [
+  "انشر سجل TXT هذا في DNS النطاق، ثم تحقق."
+ ],
+ "teamDomains.recordName": [
+  "الاسم"
+ ],
+ "teamDomains.recordValue": [
+  "القيمة"
+ ],
+ "teamDomains.remove": [
+  "إزالة ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "اقتراح الفريق"
+ ],
+ "teamDomains.title": [
+  "النطاقات الموثّقة"
+ ],
+ "teamDomains.verifiedAt": [
+  "وُثّق في ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "تحقق"
+ ],
  "teams.create": [
   "إنشاء فريق"
  ],
@@ -274,5 +1859,285 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "الفريق"
+ ],
+ "user.activeOn": [
+  "نشط في ",
+  [
+   "days"
+  ],
+  " من آخر 30 يومًا."
+ ],
+ "user.activity": [
+  "النشاط"
+ ],
+ "user.activityDescription": [
+  "آخر 30 يومًا (UTC): يُعلَّم يوم آخر نشاط للمستخدم."
+ ],
+ "user.activityPerDay": [
+  "النشاط اليومي"
+ ],
+ "user.activityWhat": [
+  "نشاط المستخدم"
+ ],
+ "user.clientMetadata": [
+  "بيانات العميل الوصفية"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "بيانات العميل الوصفية للقراءة فقط"
+ ],
+ "user.dayActive": [
+  [
+   "date"
+  ],
+  ": نشط"
+ ],
+ "user.dayInactive": [
+  [
+   "date"
+  ],
+  ": غير نشط"
+ ],
+ "user.delete": [
+  "حذف المستخدم"
+ ],
+ "user.deleteTitle": [
+  "حذف هذا المستخدم؟"
+ ],
+ "user.deleteWarning": [
+  "سيفقد ",
+  [
+   "name"
+  ],
+  " حسابه وجلساته وعضوياته في الفرق ومفاتيحه. لا يمكن التراجع عن ذلك."
+ ],
+ "user.impersonate": [
+  "انتحال الهوية"
+ ],
+ "user.impersonationPrefix": [
+  "انتحال · "
+ ],
+ "user.metadata": [
+  "البيانات الوصفية"
+ ],
+ "user.metadataDescription": [
+  "JSON يقرؤه التطبيق: بيانات العميل الوصفية (يمكن للمستخدم تغييرها)، وبيانات العميل للقراءة فقط، وبيانات الخادم فقط."
+ ],
+ "user.metadataSaved": [
+  "حُفظت ",
+  [
+   "label"
+  ],
+  "."
+ ],
+ "user.noProjectPermissions": [
+  "لا توجد صلاحيات مشروع."
+ ],
+ "user.noSessions": [
+  "لا توجد جلسات نشطة."
+ ],
+ "user.noTeams": [
+  "ليس عضوًا في أي فريق."
+ ],
+ "user.notActive": [
+  "لم يكن نشطًا في آخر 30 يومًا."
+ ],
+ "user.notJson": [
+  "JSON غير صالح: ",
+  [
+   "reason"
+  ]
+ ],
+ "user.opening": [
+  "جارٍ الفتح…"
+ ],
+ "user.primaryEmail": [
+  "البريد الرئيسي"
+ ],
+ "user.primaryEmailVerified": [
+  "البريد الرئيسي موثّق"
+ ],
+ "user.profile": [
+  "الملف الشخصي"
+ ],
+ "user.profileImage": [
+  "رابط صورة الملف الشخصي"
+ ],
+ "user.profileSaved": [
+  "حُفظ الملف الشخصي."
+ ],
+ "user.projectPermissions": [
+  "صلاحيات المشروع"
+ ],
+ "user.revoke": [
+  "إلغاء"
+ ],
+ "user.risk": [
+  "مخاطر التسجيل: روبوت ",
+  [
+   "bot"
+  ],
+  "، إساءة استخدام التجربة المجانية ",
+  [
+   "abuse"
+  ],
+  " (من 100)"
+ ],
+ "user.saveMetadata": [
+  "حفظ ",
+  [
+   "label"
+  ]
+ ],
+ "user.saveProfile": [
+  "حفظ الملف الشخصي"
+ ],
+ "user.serverMetadata": [
+  "بيانات الخادم الوصفية"
+ ],
+ "user.sessionFrom": [
+  " من ",
+  [
+   "ip"
+  ]
+ ],
+ "user.sessionTimes": [
+  "أُنشئت في ",
+  [
+   "created"
+  ],
+  "، آخر استخدام ",
+  [
+   "lastUsed"
+  ]
+ ],
+ "user.sessions": [
+  "الجلسات"
+ ],
+ "user.summary": [
+  "سُجّل في ",
+  [
+   "signedUp"
+  ],
+  " · آخر نشاط ",
+  [
+   "lastActive"
+  ],
+  " · طرق تسجيل الدخول: ",
+  [
+   "methods"
+  ]
+ ],
+ "user.teams": [
+  "الفرق"
+ ],
+ "users.anonymous": [
+  "مجهول"
+ ],
+ "users.create": [
+  "إنشاء مستخدم"
+ ],
+ "users.createTitle": [
+  "إنشاء مستخدم جديد"
+ ],
+ "users.displayName": [
+  "الاسم المعروض"
+ ],
+ "users.email": [
+  "البريد الإلكتروني"
+ ],
+ "users.emailVerified": [
+  "البريد الإلكتروني موثّق"
+ ],
+ "users.firstPage": [
+  "الصفحة الأولى"
+ ],
+ "users.invitationSent": [
+  "أُرسلت الدعوة إلى ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "users.inviteByEmail": [
+  "دعوة بالبريد الإلكتروني"
+ ],
+ "users.inviteTitle": [
+  "دعوة شخص بالبريد الإلكتروني"
+ ],
+ "users.inviteeEmail": [
+  "البريد الإلكتروني للمدعو"
+ ],
+ "users.lastActive": [
+  "آخر نشاط"
+ ],
+ "users.linkTo": [
+  "الرابط إلى"
+ ],
+ "users.linkToHint": [
+  "صفحة من تطبيقك على نطاق موثوق، مثل صفحة التسجيل."
+ ],
+ "users.methodMagicLink": [
+  "رابط سحري"
+ ],
+ "users.methodPasskey": [
+  "مفتاح المرور"
+ ],
+ "users.methodPassword": [
+  "كلمة المرور"
+ ],
+ "users.methods": [
+  "طرق تسجيل الدخول"
+ ],
+ "users.newestFirst": [
+  "الأحدث أولًا"
+ ],
+ "users.nextPage": [
+  "الصفحة التالية"
+ ],
+ "users.noMatch": [
+  "لا يوجد مستخدم يطابق «",
+  [
+   "query"
+  ],
+  "»."
+ ],
+ "users.none": [
+  "لا يوجد مستخدمون بعد."
+ ],
+ "users.oldestFirst": [
+  "الأقدم أولًا"
+ ],
+ "users.pagesLabel": [
+  "صفحات المستخدمين"
+ ],
+ "users.passwordOptional": [
+  "كلمة المرور (اختيارية)"
+ ],
+ "users.previousPage": [
+  "الصفحة السابقة"
+ ],
+ "users.restricted": [
+  "مقيّد"
+ ],
+ "users.search": [
+  "البحث عن المستخدمين"
+ ],
+ "users.searchPlaceholder": [
+  "الاسم أو البريد أو معرّف المستخدم"
+ ],
+ "users.sendInvitation": [
+  "إرسال الدعوة"
+ ],
+ "users.signedUp": [
+  "تاريخ التسجيل"
+ ],
+ "users.sort": [
+  "الترتيب"
+ ],
+ "users.unverified": [
+  "غير موثّق"
+ ],
+ "users.user": [
+  "المستخدم"
  ]
 };

@@ -4,6 +4,431 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "Streng geheimer Admin-Schlüssel"
+ ],
+ "apiKeys.copied": [
+  "Ich habe sie kopiert"
+ ],
+ "apiKeys.copyNow": [
+  "Kopieren Sie die neuen Schlüssel jetzt"
+ ],
+ "apiKeys.createButton": [
+  "Schlüsselsatz erstellen"
+ ],
+ "apiKeys.createSet": [
+  "Einen Schlüsselsatz erstellen"
+ ],
+ "apiKeys.createdAt": [
+  "erstellt ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.days": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " Tag"
+    ],
+    "other": [
+     "#",
+     " Tagen"
+    ]
+   }
+  ]
+ ],
+ "apiKeys.description": [
+  "Beschreibung"
+ ],
+ "apiKeys.expired": [
+  "abgelaufen"
+ ],
+ "apiKeys.expiresIn": [
+  "Läuft ab in"
+ ],
+ "apiKeys.intro": [
+  "Die eigenen Schlüssel des Projekts, für Ihr Backend und Ihre Apps. Schlüssel, die Ihre Benutzer und Teams selbst erstellen, werden unter ",
+  [
+   "page"
+  ],
+  " eingeschaltet."
+ ],
+ "apiKeys.keySet": [
+  "Schlüsselsatz"
+ ],
+ "apiKeys.keySetLower": [
+  "Schlüsselsatz"
+ ],
+ "apiKeys.keysInSet": [
+  "Schlüssel im Satz"
+ ],
+ "apiKeys.newKeys": [
+  "Neue Schlüssel"
+ ],
+ "apiKeys.none": [
+  "Keine Schlüsselsätze."
+ ],
+ "apiKeys.publishable": [
+  "Veröffentlichbarer Client-Schlüssel"
+ ],
+ "apiKeys.revoke": [
+  "Widerrufen"
+ ],
+ "apiKeys.revokeKeys": [
+  "Schlüssel widerrufen"
+ ],
+ "apiKeys.revokeLabel": [
+  [
+   "name"
+  ],
+  " widerrufen"
+ ],
+ "apiKeys.revokeTitle": [
+  "Diesen Schlüsselsatz widerrufen?"
+ ],
+ "apiKeys.revokeWarning": [
+  "Apps, die diese Schlüssel nutzen, funktionieren sofort nicht mehr."
+ ],
+ "apiKeys.revokedAt": [
+  "widerrufen ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.secret": [
+  "Geheimer Server-Schlüssel"
+ ],
+ "apiKeys.sets": [
+  "Schlüsselsätze"
+ ],
+ "apiKeys.shownOnce": [
+  "Sie werden nur als Hash gespeichert: Dies ist das einzige Mal, dass sie angezeigt werden."
+ ],
+ "apiKeys.validUntil": [
+  "gültig bis ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.years": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " Jahr"
+    ],
+    "other": [
+     "#",
+     " Jahren"
+    ]
+   }
+  ]
+ ],
+ "auth.addProvider": [
+  "Einen Anbieter hinzufügen"
+ ],
+ "auth.addProviderButton": [
+  "Anbieter hinzufügen"
+ ],
+ "auth.anonymous": [
+  "Anonyme Benutzer (ohne Konto starten, bei der Registrierung übernommen)"
+ ],
+ "auth.botChallenge": [
+  "Bot-Abwehr"
+ ],
+ "auth.botChallengeDescription": [
+  "Turnstile, hCaptcha oder reCAPTCHA auf der Registrierungsseite. Unsichtbar: bewertet, nie allein deshalb abgelehnt. Erforderlich: keine Registrierung ohne bestandene Prüfung."
+ ],
+ "auth.checkBreached": [
+  "Passwörter aus bekannten Datenlecks ablehnen"
+ ],
+ "auth.choose": [
+  "Auswählen…"
+ ],
+ "auth.clientId": [
+  [
+   "provider"
+  ],
+  "-Client-ID"
+ ],
+ "auth.clientSecret": [
+  [
+   "provider"
+  ],
+  "-Client-Geheimnis"
+ ],
+ "auth.credential": [
+  "E-Mail und Passwort"
+ ],
+ "auth.endUserKeys": [
+  "API-Schlüssel für Benutzer und Teams"
+ ],
+ "auth.endUserKeysDescription": [
+  "Erlaubt Ihren Benutzern und den Mitgliedern Ihrer Teams, API-Schlüssel zu erstellen, um die API Ihrer App als sie selbst oder als ihr Team aufzurufen."
+ ],
+ "auth.magicLink": [
+  "Magic Link / Einmalcode"
+ ],
+ "auth.maxLength": [
+  "Höchstlänge"
+ ],
+ "auth.maxLengthHint": [
+  "Vom Minimum bis 4096."
+ ],
+ "auth.mergeLink": [
+  "Die neue Anmeldemethode mit dem bestehenden Konto verknüpfen"
+ ],
+ "auth.mergeRefuse": [
+  "Die Anmeldung ablehnen"
+ ],
+ "auth.mergeSeparate": [
+  "Ein separates Konto anlegen"
+ ],
+ "auth.mergeStrategy": [
+  "Strategie für die Zusammenführung von OAuth-Konten"
+ ],
+ "auth.merging": [
+  "Kontozusammenführung"
+ ],
+ "auth.mergingDescription": [
+  "Wenn sich jemand per OAuth anmeldet und die E-Mail des Anbieters schon zu einem Konto gehört."
+ ],
+ "auth.methods": [
+  "Anmeldemethoden"
+ ],
+ "auth.minLength": [
+  "Mindestlänge"
+ ],
+ "auth.minLengthHint": [
+  "8 bis 256."
+ ],
+ "auth.minScore": [
+  "Niedrigste akzeptierte Bewertung"
+ ],
+ "auth.minScoreHint": [
+  "0 bis 1; gilt, wenn der Anbieter bewertet (reCAPTCHA v3, hCaptcha Enterprise)."
+ ],
+ "auth.mode": [
+  "Modus"
+ ],
+ "auth.modeInvisible": [
+  "Unsichtbar (nur bewertet)"
+ ],
+ "auth.modeOff": [
+  "Aus"
+ ],
+ "auth.modeRequired": [
+  "Erforderlich"
+ ],
+ "auth.noProviders": [
+  "Keine OAuth-Anbieter."
+ ],
+ "auth.oauthDescription": [
+  "Gemeinsame Schlüssel funktionieren nur, solange das Projekt in Entwicklung ist; Produktion braucht eigene Schlüssel des Projekts."
+ ],
+ "auth.oauthProviders": [
+  "OAuth-Anbieter"
+ ],
+ "auth.outage": [
+  "Wenn der Anbieter nicht erreichbar ist"
+ ],
+ "auth.outageAllow": [
+  "Registrierungen durchlassen (offen scheitern)"
+ ],
+ "auth.outageReject": [
+  "Registrierungen ablehnen (geschlossen scheitern)"
+ ],
+ "auth.ownKeys": [
+  "Eigene Schlüssel"
+ ],
+ "auth.passkeys": [
+  "Passkeys (Zugangsschlüssel)"
+ ],
+ "auth.passwordPolicy": [
+  "Passwortrichtlinie"
+ ],
+ "auth.passwordPolicyDescription": [
+  "Geprüft bei der Registrierung und bei jedem Setzen eines Passworts. Die Prüfung auf Datenlecks fragt Have I Been Pwned mit nur den ersten 5 Zeichen des SHA-1 des Passworts; ist der Dienst nicht erreichbar, wird das Passwort angenommen."
+ ],
+ "auth.provider": [
+  "Anbieter"
+ ],
+ "auth.providerEnabled": [
+  [
+   "provider"
+  ],
+  " aktiviert"
+ ],
+ "auth.providerKeys": [
+  [
+   "provider"
+  ],
+  "-Schlüssel"
+ ],
+ "auth.providersSaved": [
+  "OAuth-Anbieter gespeichert."
+ ],
+ "auth.removeProvider": [
+  [
+   "provider"
+  ],
+  " entfernen"
+ ],
+ "auth.saveBotChallenge": [
+  "Bot-Abwehr speichern"
+ ],
+ "auth.savePasswordPolicy": [
+  "Passwortrichtlinie speichern"
+ ],
+ "auth.saveProviders": [
+  "OAuth-Anbieter speichern"
+ ],
+ "auth.saved": [
+  "Gespeichert."
+ ],
+ "auth.savedAsYouGo": [
+  "Änderungen werden sofort gespeichert."
+ ],
+ "auth.saving": [
+  "Wird gespeichert…"
+ ],
+ "auth.secretKey": [
+  "Geheimer Schlüssel"
+ ],
+ "auth.sharedKeys": [
+  "Gemeinsame Entwicklungsschlüssel"
+ ],
+ "auth.signUpEnabled": [
+  "Neue Benutzer dürfen sich registrieren"
+ ],
+ "auth.siteKey": [
+  "Website-Schlüssel"
+ ],
+ "auth.teamKeys": [
+  "API-Schlüssel für Teams"
+ ],
+ "auth.userKeys": [
+  "API-Schlüssel für Benutzer"
+ ],
+ "channels.addEmail": [
+  "E-Mail hinzufügen"
+ ],
+ "channels.addLabel": [
+  "Einen Kontaktweg hinzufügen"
+ ],
+ "channels.adding": [
+  "Wird hinzugefügt…"
+ ],
+ "channels.delete": [
+  "Löschen"
+ ],
+ "channels.deleteConfirm": [
+  "Kontaktweg löschen"
+ ],
+ "channels.deleteTitle": [
+  "Diesen Kontaktweg löschen?"
+ ],
+ "channels.deleteWarning": [
+  [
+   "value"
+  ],
+  " wird von diesem Benutzer entfernt; wurde es für die Anmeldung genutzt, ist die Anmeldung damit nicht mehr möglich."
+ ],
+ "channels.makePrimary": [
+  "Zur primären machen"
+ ],
+ "channels.newEmail": [
+  "Neue E-Mail"
+ ],
+ "channels.none": [
+  "Keine Kontaktwege."
+ ],
+ "channels.primary": [
+  "primär"
+ ],
+ "channels.sendCode": [
+  "Bestätigungscode senden"
+ ],
+ "channels.sending": [
+  "Wird gesendet…"
+ ],
+ "channels.sent": [
+  "Bestätigungs-E-Mail an ",
+  [
+   "value"
+  ],
+  " gesendet."
+ ],
+ "channels.stopSignIn": [
+  "Nicht mehr für die Anmeldung nutzen"
+ ],
+ "channels.title": [
+  "Kontaktwege"
+ ],
+ "channels.useSignIn": [
+  "Für die Anmeldung nutzen"
+ ],
+ "channels.usedForSignIn": [
+  "Für die Anmeldung genutzt"
+ ],
+ "channels.usedForSignInLower": [
+  "für die Anmeldung genutzt"
+ ],
+ "channels.verified": [
+  "bestätigt"
+ ],
+ "channels.what": [
+  "Kontaktwege"
+ ],
+ "claims.description": [
+  "Werden den Zugriffstoken jeder Anmeldung und Erneuerung hinzugefügt (die Ihr Backend prüft), berechnet aus den Metadaten, dem gewählten Team und den Berechtigungen des Benutzers. Ein Ausdruck, der für einen Benutzer scheitert, lässt seinen Claim weg; die Anmeldung gelingt trotzdem."
+ ],
+ "claims.formLabel": [
+  "Eigene Claims der Zugriffstoken"
+ ],
+ "claims.hint": [
+  "Ein JSON-Objekt aus Claim-Name → CEL-Ausdruck über Benutzer, Team und Berechtigungen; leer für keine. Wer das Token hat, kann seine Claims lesen."
+ ],
+ "claims.notJson": [
+  "Die eigenen Claims sind kein gültiges JSON."
+ ],
+ "claims.notObject": [
+  "Eigene Claims müssen ein JSON-Objekt aus Claim-Namen und CEL-Ausdrücken sein."
+ ],
+ "claims.notString": [
+  "Eigener Claim ",
+  [
+   "claim"
+  ],
+  ": Der CEL-Ausdruck muss ein JSON-String sein."
+ ],
+ "claims.refusedAt": [
+  "Claim ",
+  [
+   "claim"
+  ],
+  ", Zeile ",
+  [
+   "line"
+  ],
+  ", Spalte ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "claims.save": [
+  "Eigene Claims speichern"
+ ],
+ "claims.title": [
+  "Eigene Claims"
+ ],
  "common.cancel": [
   "Abbrechen"
  ],
@@ -43,6 +468,140 @@ export const messages: Messages = {
  "common.working": [
   "Wird ausgeführt…"
  ],
+ "connect.copyCode": [
+  "Code für ",
+  [
+   "title"
+  ],
+  " kopieren"
+ ],
+ "connect.copyNow": [
+  "Kopieren Sie sie jetzt: Sie werden nur als Hash gespeichert, daher werden sie nur dieses eine Mal angezeigt. Der geheime Server-Schlüssel bleibt auf Ihren Servern (als ",
+  [
+   "env"
+  ],
+  "), nie in einem Browser-Bundle."
+ ],
+ "connect.copyValue": [
+  [
+   "label"
+  ],
+  " kopieren"
+ ],
+ "connect.createKeys": [
+  "Schlüssel für diese App erstellen"
+ ],
+ "connect.intro": [
+  "Alles, was eine App braucht, um ihre Benutzer mit diesem Projekt anzumelden."
+ ],
+ "connect.keyPlaceholder": [
+  "<Ihr veröffentlichbarer Client-Schlüssel>"
+ ],
+ "connect.keys": [
+  "Schlüssel"
+ ],
+ "connect.makeKeys": [
+  "Schlüssel werden einmal angezeigt, wenn sie erstellt werden. Erstellen Sie einen Schlüsselsatz für diese App (ein veröffentlichbarer Client-Schlüssel und ein geheimer Server-Schlüssel, ein Jahr gültig); Schlüsselsätze sehen und widerrufen Sie unter ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "URL der Plattform"
+ ],
+ "connect.projectId": [
+  "Projekt-ID"
+ ],
+ "connect.react": [
+  "React-App (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Server mit Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Die SDKs von Stack Auth funktionieren unverändert mit diesem Server: Richten Sie ihre baseUrl hierher."
+ ],
+ "connect.where": [
+  "Wohin sich Ihre App verbindet"
+ ],
+ "connect.withGatehouse": [
+  "Mit dem SDK von Gatehouse"
+ ],
+ "connect.withStack": [
+  "Mit dem SDK von Stack"
+ ],
+ "copy.copied": [
+  "Kopiert."
+ ],
+ "copy.copy": [
+  "Kopieren"
+ ],
+ "copy.refused": [
+  "Der Browser hat das Kopieren nicht erlaubt: Markieren Sie es und kopieren Sie es von Hand."
+ ],
+ "domains.add": [
+  "Domain hinzufügen"
+ ],
+ "domains.allowLocalhost": [
+  "Rückleitungen an localhost erlauben (Entwicklung)"
+ ],
+ "domains.backToDevelopment": [
+  "Zurück in den Entwicklungsmodus"
+ ],
+ "domains.domain": [
+  "Domainname"
+ ],
+ "domains.handlerAt": [
+  "Handler unter ",
+  [
+   "path"
+  ]
+ ],
+ "domains.handlerPath": [
+  "Handler-Pfad"
+ ],
+ "domains.inDevelopment": [
+  "Dieses Projekt ist im Entwicklungsmodus."
+ ],
+ "domains.inProduction": [
+  "Dieses Projekt ist im Produktionsmodus."
+ ],
+ "domains.none": [
+  "Keine vertrauenswürdigen Domains."
+ ],
+ "domains.productionDescription": [
+  "In Produktion gehen Rückleitungen nur an vertrauenswürdige HTTPS-Domainnamen: kein localhost, keine IP-Adressen, keine gemeinsamen OAuth-Schlüssel."
+ ],
+ "domains.productionMode": [
+  "Produktionsmodus"
+ ],
+ "domains.remove": [
+  "Entfernen"
+ ],
+ "domains.removeLabel": [
+  [
+   "domain"
+  ],
+  " entfernen"
+ ],
+ "domains.trusted": [
+  "Vertrauenswürdige Domains"
+ ],
+ "domains.trustedDescription": [
+  "Die Ursprünge, an die Benutzer nach der Anmeldung zurückgeleitet werden dürfen, jeweils mit dem Pfad ihrer Handler-Seiten."
+ ],
+ "domains.turnOnProduction": [
+  "Produktionsmodus einschalten"
+ ],
  "error.generic": [
   "Etwas ist schiefgelaufen. Versuchen Sie es erneut."
  ],
@@ -56,6 +615,115 @@ export const messages: Messages = {
   "Die Plattform ist nicht erreichbar: ",
   [
    "reason"
+  ]
+ ],
+ "keys.apiKey": [
+  "API-Schlüssel"
+ ],
+ "keys.copied": [
+  "Ich habe ihn kopiert"
+ ],
+ "keys.copyLabel": [
+  "Den neuen Schlüssel kopieren"
+ ],
+ "keys.copyNow": [
+  "Kopieren Sie den neuen Schlüssel jetzt"
+ ],
+ "keys.create": [
+  "Schlüssel erstellen"
+ ],
+ "keys.createTeam": [
+  "Einen API-Schlüssel für das Team erstellen"
+ ],
+ "keys.createUser": [
+  "Einen API-Schlüssel für den Benutzer erstellen"
+ ],
+ "keys.createdAt": [
+  "erstellt ",
+  [
+   "when"
+  ]
+ ],
+ "keys.description": [
+  "Beschreibung des Schlüssels"
+ ],
+ "keys.expired": [
+  "abgelaufen"
+ ],
+ "keys.neverExpires": [
+  "läuft nie ab"
+ ],
+ "keys.newTeam": [
+  "Neuer API-Schlüssel des Teams"
+ ],
+ "keys.newUser": [
+  "Neuer API-Schlüssel des Benutzers"
+ ],
+ "keys.none": [
+  "Keine API-Schlüssel."
+ ],
+ "keys.revoke": [
+  "Widerrufen"
+ ],
+ "keys.revokeKey": [
+  "Schlüssel widerrufen"
+ ],
+ "keys.revokeLabel": [
+  [
+   "name"
+  ],
+  " widerrufen"
+ ],
+ "keys.revokeTitle": [
+  "Diesen API-Schlüssel widerrufen?"
+ ],
+ "keys.revokeWarning": [
+  "Code, der ",
+  [
+   "name"
+  ],
+  " nutzt, funktioniert sofort nicht mehr."
+ ],
+ "keys.revokedAt": [
+  "widerrufen ",
+  [
+   "when"
+  ]
+ ],
+ "keys.shownOnce": [
+  "Er wird nur als Hash gespeichert: Dies ist das einzige Mal, dass er angezeigt wird."
+ ],
+ "keys.teamDescription": [
+  "Schlüssel, mit denen der eigene Code des Teams die API des Projekts aufruft; jeder wird nur einmal vollständig angezeigt, beim Erstellen."
+ ],
+ "keys.teamList": [
+  "API-Schlüssel des Teams"
+ ],
+ "keys.teamOff": [
+  "API-Schlüssel für Teams sind in diesem Projekt nicht eingeschaltet."
+ ],
+ "keys.teamWhat": [
+  "die API-Schlüssel des Teams"
+ ],
+ "keys.title": [
+  "API-Schlüssel"
+ ],
+ "keys.userDescription": [
+  "Schlüssel, mit denen der eigene Code des Benutzers die API des Projekts aufruft; jeder wird nur einmal vollständig angezeigt, beim Erstellen."
+ ],
+ "keys.userList": [
+  "API-Schlüssel des Benutzers"
+ ],
+ "keys.userOff": [
+  "API-Schlüssel für Benutzer sind in diesem Projekt nicht eingeschaltet."
+ ],
+ "keys.userWhat": [
+  "die API-Schlüssel des Benutzers"
+ ],
+ "keys.validUntil": [
+  "gültig bis ",
+  [
+   "when"
   ]
  ],
  "nav.apiKeys": [
@@ -169,6 +837,348 @@ export const messages: Messages = {
  "newProject.title": [
   "Ein Projekt erstellen"
  ],
+ "notifications.alwaysOn": [
+  [
+   "name"
+  ],
+  " (immer an)"
+ ],
+ "notifications.categories": [
+  "Benachrichtigungskategorien"
+ ],
+ "notifications.description": [
+  "Welche Arten von E-Mails dieser Benutzer erhält."
+ ],
+ "notifications.marketing": [
+  "Werbung"
+ ],
+ "notifications.signInAlerts": [
+  "Anmeldewarnungen"
+ ],
+ "notifications.title": [
+  "E-Mail-Benachrichtigungen"
+ ],
+ "notifications.transactional": [
+  "Transaktional"
+ ],
+ "notifications.what": [
+  "Benachrichtigungseinstellungen"
+ ],
+ "oauthAccounts.account": [
+  "Konto ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.accountEmail": [
+  "E-Mail des Kontos"
+ ],
+ "oauthAccounts.accountId": [
+  "Konto-ID"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "Die ID des Benutzers beim Anbieter."
+ ],
+ "oauthAccounts.accountPrefix": [
+  "Konto ",
+  [
+   "id"
+  ],
+  " · "
+ ],
+ "oauthAccounts.configure": [
+  "OAuth-Anbieter einrichten"
+ ],
+ "oauthAccounts.connected": [
+  "Verbundenes Konto"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "Verknüpfte Konten, deren Zugriffstoken die App anfordern darf."
+ ],
+ "oauthAccounts.connectedHint": [
+  "Verbundenes Konto (die App darf seine Token nutzen)"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "Verbundene Konten"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "die verbundenen Konten"
+ ],
+ "oauthAccounts.description": [
+  "Anbieterkonten, mit denen sich der Benutzer anmeldet oder deren Token die App nutzen darf."
+ ],
+ "oauthAccounts.link": [
+  "Konto verknüpfen"
+ ],
+ "oauthAccounts.linkLabel": [
+  "Ein OAuth-Konto verknüpfen"
+ ],
+ "oauthAccounts.linkTitle": [
+  "Ein Konto verknüpfen"
+ ],
+ "oauthAccounts.linked": [
+  "Verknüpfte OAuth-Konten"
+ ],
+ "oauthAccounts.linking": [
+  "Wird verknüpft…"
+ ],
+ "oauthAccounts.noConnected": [
+  "Keine verbundenen Konten."
+ ],
+ "oauthAccounts.noEmail": [
+  "keine E-Mail"
+ ],
+ "oauthAccounts.noProviders": [
+  "Das Projekt hat keine OAuth-Anbieter, mit denen sich ein Konto verknüpfen ließe: zuerst ",
+  [
+   "link"
+  ],
+  "."
+ ],
+ "oauthAccounts.none": [
+  "Keine verknüpften OAuth-Konten."
+ ],
+ "oauthAccounts.provider": [
+  "Anbieter"
+ ],
+ "oauthAccounts.providersWhat": [
+  "die OAuth-Anbieter des Projekts"
+ ],
+ "oauthAccounts.signsIn": [
+  "Meldet an"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "Meldet den Benutzer an"
+ ],
+ "oauthAccounts.title": [
+  "OAuth-Konten"
+ ],
+ "oauthAccounts.unlink": [
+  "Trennen"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "Konto trennen"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  "Das ",
+  [
+   "provider"
+  ],
+  "-Konto trennen"
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  "Das ",
+  [
+   "provider"
+  ],
+  "-Konto ",
+  [
+   "id"
+  ],
+  " trennen"
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "Dieses OAuth-Konto trennen?"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "Der Benutzer kann sich nicht mehr mit diesem ",
+  [
+   "provider"
+  ],
+  "-Konto anmelden, und dessen gespeicherte Token werden gelöscht."
+ ],
+ "oauthAccounts.what": [
+  "die OAuth-Konten"
+ ],
+ "onboarding.affected": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " bestehender Benutzer ist"
+    ],
+    "other": [
+     "#",
+     " bestehende Benutzer sind"
+    ]
+   }
+  ],
+  " eingeschränkt, bis die E-Mail bestätigt ist:"
+ ],
+ "onboarding.affectedFirst": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " bestehender Benutzer ist"
+    ],
+    "other": [
+     "#",
+     " bestehende Benutzer sind"
+    ]
+   }
+  ],
+  " eingeschränkt, bis die E-Mail bestätigt ist (die ersten ",
+  [
+   "shown"
+  ],
+  " nach Registrierung):"
+ ],
+ "onboarding.affectedList": [
+  "Benutzer, die eingeschränkt würden"
+ ],
+ "onboarding.confirm": [
+  "Bestätigung verlangen"
+ ],
+ "onboarding.confirmTitle": [
+  "E-Mail-Bestätigung verlangen?"
+ ],
+ "onboarding.looking": [
+  "Suche nach den Benutzern, die dies einschränken würde…"
+ ],
+ "onboarding.reasonAdmin": [
+  "von einem Administrator eingeschränkt"
+ ],
+ "onboarding.reasonAnonymous": [
+  "anonym"
+ ],
+ "onboarding.reasonUnverified": [
+  "keine bestätigte primäre E-Mail"
+ ],
+ "onboarding.requireVerification": [
+  "E-Mail-Bestätigung verlangen (Benutzer ohne bestätigte primäre E-Mail werden eingeschränkt)"
+ ],
+ "overview.activeUsers": [
+  "Aktive Benutzer"
+ ],
+ "overview.anonymousUsers": [
+  "Anonyme Benutzer"
+ ],
+ "overview.countries": [
+  "Länder"
+ ],
+ "overview.countriesWhat": [
+  "die Benutzer nach Land"
+ ],
+ "overview.daily": [
+  "Tägliche Registrierungen und aktive Benutzer"
+ ],
+ "overview.dailyChart": [
+  "Tägliche Registrierungen und aktive Benutzer der letzten 30 Tage"
+ ],
+ "overview.dailyWhat": [
+  "die täglichen Registrierungen und aktiven Benutzer"
+ ],
+ "overview.latestActiveWhat": [
+  "die zuletzt aktiven Benutzer"
+ ],
+ "overview.latestWhat": [
+  "die neuesten Benutzer"
+ ],
+ "overview.methods": [
+  "Registrierungsmethoden"
+ ],
+ "overview.methodsWhat": [
+  "die Registrierungsmethoden"
+ ],
+ "overview.noCountry": [
+  "Noch kein Benutzer hat ein bekanntes Land."
+ ],
+ "overview.recentlyActive": [
+  "Zuletzt aktiv"
+ ],
+ "overview.recentlySignedUp": [
+  "Zuletzt registriert"
+ ],
+ "overview.signUps": [
+  "Registrierungen"
+ ],
+ "overview.signUps30Days": [
+  "Registrierungen, letzte 30 Tage"
+ ],
+ "overview.totalUsers": [
+  "Benutzer gesamt"
+ ],
+ "overview.usersByCountry": [
+  "Benutzer nach Land"
+ ],
+ "overview.usersByMethod": [
+  "Benutzer nach Registrierungsmethode"
+ ],
+ "permissions.actions": [
+  "Aktionen"
+ ],
+ "permissions.contains": [
+  "Enthält"
+ ],
+ "permissions.create": [
+  "Berechtigung anlegen"
+ ],
+ "permissions.delete": [
+  "Löschen"
+ ],
+ "permissions.deleteLabel": [
+  [
+   "id"
+  ],
+  " löschen"
+ ],
+ "permissions.description": [
+  "Beschreibung"
+ ],
+ "permissions.newProject": [
+  "Neue Projektberechtigung"
+ ],
+ "permissions.newProjectId": [
+  "ID der neuen Projektberechtigung"
+ ],
+ "permissions.newTeam": [
+  "Neue Team-Berechtigung"
+ ],
+ "permissions.newTeamId": [
+  "ID der neuen Team-Berechtigung"
+ ],
+ "permissions.permission": [
+  "Berechtigung"
+ ],
+ "permissions.project": [
+  "Projektberechtigungen"
+ ],
+ "permissions.projectDescription": [
+  "Werden Benutzern projektweit erteilt."
+ ],
+ "permissions.system": [
+  "Systemberechtigung"
+ ],
+ "permissions.team": [
+  "Team-Berechtigungen"
+ ],
+ "permissions.teamDescription": [
+  "Werden Mitgliedern innerhalb eines Teams erteilt; $-Berechtigungen sind die des Systems."
+ ],
+ "permissions.whatContains": [
+  "Was ",
+  [
+   "id"
+  ],
+  " enthält"
+ ],
+ "place.attribution": [
+  "IP-Geolokalisierung von DB-IP"
+ ],
+ "place.deviceOn": [
+  [
+   "browser"
+  ],
+  " unter ",
+  [
+   "os"
+  ]
+ ],
  "projects.count": [
   [
    "count",
@@ -245,6 +1255,523 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "System"
  ],
+ "signUpRules.action": [
+  "Aktion"
+ ],
+ "signUpRules.actions": [
+  "Aktionen"
+ ],
+ "signUpRules.add": [
+  "Regel hinzufügen"
+ ],
+ "signUpRules.allowSignUp": [
+  "Die Registrierung erlauben"
+ ],
+ "signUpRules.allowedBy": [
+  "Erlaubt durch ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Anmeldeart"
+ ],
+ "signUpRules.botScore": [
+  "Bot-Risikowert"
+ ],
+ "signUpRules.condition": [
+  "Bedingung"
+ ],
+ "signUpRules.conditionAt": [
+  "Zeile ",
+  [
+   "line"
+  ],
+  ", Spalte ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "Bedingung (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variablen: ",
+  [
+   "variables"
+  ],
+  ". Beispiel: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Ländercode"
+ ],
+ "signUpRules.countryHint": [
+  "Zwei Buchstaben (ISO 3166) oder leer."
+ ],
+ "signUpRules.defaultAction": [
+  "Standardaktion"
+ ],
+ "signUpRules.defaultAllowed": [
+  "Keine Regel hat entschieden: durch die Standardaktion erlaubt",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "Was mit einer Registrierung geschieht, über die keine Erlauben- oder Ablehnen-Regel entschieden hat."
+ ],
+ "signUpRules.defaultMessage": [
+  "die Standard-Ablehnungsnachricht"
+ ],
+ "signUpRules.defaultRejected": [
+  "Keine Regel hat entschieden: durch die Standardaktion abgelehnt."
+ ],
+ "signUpRules.delete": [
+  "Löschen"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Regel löschen"
+ ],
+ "signUpRules.deleteLabel": [
+  [
+   "id"
+  ],
+  " löschen"
+ ],
+ "signUpRules.deleteTitle": [
+  "Regel ",
+  [
+   "id"
+  ],
+  " löschen?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Registrierungen werden nicht mehr danach beurteilt. Ihre Statistik bleibt, bis sie veraltet."
+ ],
+ "signUpRules.disabled": [
+  "deaktiviert"
+ ],
+ "signUpRules.displayName": [
+  "Anzeigename"
+ ],
+ "signUpRules.edit": [
+  "Bearbeiten"
+ ],
+ "signUpRules.editLabel": [
+  [
+   "id"
+  ],
+  " bearbeiten"
+ ],
+ "signUpRules.editTitle": [
+  "Regel ",
+  [
+   "id"
+  ],
+  " bearbeiten"
+ ],
+ "signUpRules.enabled": [
+  "Aktiviert"
+ ],
+ "signUpRules.evaluations": [
+  "Regelauswertungen"
+ ],
+ "signUpRules.labelAllow": [
+  "Erlauben (beenden, registrieren)"
+ ],
+ "signUpRules.labelLog": [
+  "Protokollieren (nur zählen, weiter)"
+ ],
+ "signUpRules.labelReject": [
+  "Ablehnen (beenden, mit der Nachricht abweisen)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Einschränken (eingeschränkt registrieren, weiter)"
+ ],
+ "signUpRules.matches48h": [
+  "Treffer (48 h)"
+ ],
+ "signUpRules.message": [
+  "Nachricht"
+ ],
+ "signUpRules.messageHint": [
+  "Wird der Person angezeigt, deren Registrierung abgelehnt wird."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Die Server-Metadaten sind kein gültiges JSON."
+ ],
+ "signUpRules.methodOtp": [
+  "Einmalcode"
+ ],
+ "signUpRules.methodPasskey": [
+  "Passkey (Zugangsschlüssel)"
+ ],
+ "signUpRules.methodPassword": [
+  "Passwort"
+ ],
+ "signUpRules.newRule": [
+  "Neue Regel"
+ ],
+ "signUpRules.none": [
+  "Noch keine Regeln: Jede Registrierung erhält die Standardaktion."
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth-Anbieter"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "z. B. google"
+ ],
+ "signUpRules.priority": [
+  "Priorität"
+ ],
+ "signUpRules.priorityHint": [
+  "Niedrigere Zahlen werden zuerst ausgewertet."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Die Registrierung ablehnen"
+ ],
+ "signUpRules.rejectedBy": [
+  "Abgelehnt durch ",
+  [
+   "rule"
+  ],
+  " mit der Nachricht: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", eingeschränkt durch Regel ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Regel"
+ ],
+ "signUpRules.ruleId": [
+  "Regel-ID"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Buchstaben, Ziffern, _ oder -; lässt sich später nicht ändern."
+ ],
+ "signUpRules.ruleName": [
+  "Regel ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "Regel ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Regeln"
+ ],
+ "signUpRules.rulesDescription": [
+  "CEL-Bedingungen, die bei jeder Registrierung geprüft werden (Passwort, Einmalcode, Passkey, OAuth, ein anonymer Benutzer, der sich registriert), niedrigere Priorität zuerst. Erlauben und Ablehnen entscheiden und beenden; Einschränken und Protokollieren gehen weiter."
+ ],
+ "signUpRules.runTest": [
+  "Test ausführen"
+ ],
+ "signUpRules.saveDefault": [
+  "Standardaktion speichern"
+ ],
+ "signUpRules.saveRule": [
+  "Regel speichern"
+ ],
+ "signUpRules.saved": [
+  "Gespeichert."
+ ],
+ "signUpRules.scoreHint": [
+  "0 bis 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Server-Metadaten (JSON-Objekt, optional)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Wird bei einem Treffer in die Server-Metadaten des neuen Benutzers übernommen (eigene Funktion von Gatehouse; höchstens 2048 Zeichen)."
+ ],
+ "signUpRules.statusDisabled": [
+  "deaktiviert"
+ ],
+ "signUpRules.statusError": [
+  "konnte nicht ausgewertet werden"
+ ],
+ "signUpRules.statusMatched": [
+  "zutreffend"
+ ],
+ "signUpRules.statusNoCondition": [
+  "keine Bedingung"
+ ],
+ "signUpRules.statusNotMatched": [
+  "nicht zutreffend"
+ ],
+ "signUpRules.test": [
+  "Die Regeln testen"
+ ],
+ "signUpRules.testDescription": [
+  "Wendet die gespeicherten Regeln auf eine Beispielregistrierung an; nichts wird angelegt oder gezählt."
+ ],
+ "signUpRules.testEmail": [
+  "E-Mail"
+ ],
+ "signUpRules.testing": [
+  "Wird getestet…"
+ ],
+ "signUpRules.totals": [
+  "Letzte ",
+  [
+   "hours"
+  ],
+  " Stunden: ",
+  [
+   "total"
+  ],
+  " Treffer (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Risikowert für Missbrauch der Testphase"
+ ],
+ "signUpRules.typeAllow": [
+  "erlauben"
+ ],
+ "signUpRules.typeLog": [
+  "protokollieren"
+ ],
+ "signUpRules.typeReject": [
+  "ablehnen"
+ ],
+ "signUpRules.typeRestrict": [
+  "einschränken"
+ ],
+ "signUpRules.whenNoRule": [
+  "Wenn keine Regel entscheidet"
+ ],
+ "team.addMember": [
+  "Mitglied hinzufügen"
+ ],
+ "team.addMemberLabel": [
+  "Mitglied hinzufügen (E-Mail oder Benutzer-ID)"
+ ],
+ "team.delete": [
+  "Team löschen"
+ ],
+ "team.deleteTitle": [
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "team.deleteWarning": [
+  "Das Team, seine Mitgliedschaften, Berechtigungen und Einladungen werden gelöscht."
+ ],
+ "team.displayName": [
+  "Anzeigename im Team"
+ ],
+ "team.displayNameHint": [
+  "Leer: der Name des Benutzers"
+ ],
+ "team.editProfile": [
+  "Teamprofil bearbeiten"
+ ],
+ "team.editProfileOf": [
+  "Teamprofil von ",
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "team.expires": [
+  "läuft ab ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Einladung gesendet."
+ ],
+ "team.invitations": [
+  "Einladungen"
+ ],
+ "team.invitationsDescription": [
+  "Die eingeladene Person erhält eine E-Mail mit einem Link zur Team-Einladungsseite der App."
+ ],
+ "team.inviteByEmail": [
+  "Per E-Mail einladen"
+ ],
+ "team.members": [
+  "Mitglieder"
+ ],
+ "team.membersDescription": [
+  "Das Teamprofil eines Mitglieds ist der Name und das Bild, die es in diesem Team zeigt (sonst die seines Benutzers)."
+ ],
+ "team.membersList": [
+  "Teammitglieder"
+ ],
+ "team.membersWhat": [
+  "die Mitglieder"
+ ],
+ "team.name": [
+  "Teamname"
+ ],
+ "team.noInvitations": [
+  "Keine offenen Einladungen."
+ ],
+ "team.noMembers": [
+  "Keine Mitglieder."
+ ],
+ "team.noUserWithEmail": [
+  "Kein Benutzer hat die E-Mail ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Berechtigungen von ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "URL des Teamprofilbilds"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… oder data:image/…"
+ ],
+ "team.profileOf": [
+  "Teamprofil von ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Entfernen"
+ ],
+ "team.removeLabel": [
+  [
+   "name"
+  ],
+  " entfernen"
+ ],
+ "team.rename": [
+  "Umbenennen"
+ ],
+ "team.revoke": [
+  "Widerrufen"
+ ],
+ "team.saveProfile": [
+  "Profil speichern"
+ ],
+ "team.savingProfile": [
+  "Teamprofil wird gespeichert…"
+ ],
+ "team.sendInvitation": [
+  "Einladung senden"
+ ],
+ "team.team": [
+  "Teamangaben"
+ ],
+ "team.userIs": [
+  "(Benutzer: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Domain hinzufügen"
+ ],
+ "teamDomains.automatic": [
+  "Automatisch beitreten"
+ ],
+ "teamDomains.cardLabel": [
+  "Domainname ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Erneut prüfen"
+ ],
+ "teamDomains.copyName": [
+  "Den Namen des Eintrags kopieren"
+ ],
+ "teamDomains.copyValue": [
+  "Den Wert des Eintrags kopieren"
+ ],
+ "teamDomains.description": [
+  "Eine per DNS-TXT-Eintrag nachgewiesene Domain: Ihre Benutzer können zur SSO-Verbindung des Teams geleitet werden und treten dem Team gemäß seiner Richtlinie bei."
+ ],
+ "teamDomains.domain": [
+  "Domainname"
+ ],
+ "teamDomains.invitationOnly": [
+  "Nur auf Einladung"
+ ],
+ "teamDomains.newUsersOn": [
+  "Neue Benutzer auf ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "Keine Domains."
+ ],
+ "teamDomains.notVerified": [
+  "nicht bestätigt"
+ ],
+ "teamDomains.publish": [
+  "Veröffentlichen Sie diesen TXT-Eintrag im DNS der Domain und bestätigen Sie dann."
+ ],
+ "teamDomains.recordName": [
+  "Eintragsname"
+ ],
+ "teamDomains.recordValue": [
+  "Wert"
+ ],
+ "teamDomains.remove": [
+  [
+   "domain"
+  ],
+  " entfernen"
+ ],
+ "teamDomains.suggestion": [
+  "Das Team vorschlagen"
+ ],
+ "teamDomains.title": [
+  "Bestätigte Domains"
+ ],
+ "teamDomains.verifiedAt": [
+  "bestätigt ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Bestätigen"
+ ],
  "teams.create": [
   "Ein Team erstellen"
  ],
@@ -259,5 +1786,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Team"
+ ],
+ "user.activeOn": [
+  "Aktiv an ",
+  [
+   "days"
+  ],
+  " der letzten 30 Tage."
+ ],
+ "user.activity": [
+  "Aktivität"
+ ],
+ "user.activityDescription": [
+  "Die letzten 30 Tage (UTC): Der Tag der letzten Aktivität des Benutzers ist markiert."
+ ],
+ "user.activityPerDay": [
+  "Aktivität pro Tag"
+ ],
+ "user.activityWhat": [
+  "die Aktivität des Benutzers"
+ ],
+ "user.clientMetadata": [
+  "Client-Metadaten"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "Schreibgeschützte Client-Metadaten"
+ ],
+ "user.dayActive": [
+  [
+   "date"
+  ],
+  ": aktiv"
+ ],
+ "user.dayInactive": [
+  [
+   "date"
+  ],
+  ": nicht aktiv"
+ ],
+ "user.delete": [
+  "Benutzer löschen"
+ ],
+ "user.deleteTitle": [
+  "Diesen Benutzer löschen?"
+ ],
+ "user.deleteWarning": [
+  [
+   "name"
+  ],
+  " verliert Konto, Sitzungen, Teammitgliedschaften und Schlüssel. Das lässt sich nicht rückgängig machen."
+ ],
+ "user.impersonate": [
+  "Als Benutzer anmelden"
+ ],
+ "user.impersonationPrefix": [
+  "Identitätswechsel · "
+ ],
+ "user.metadata": [
+  "Metadaten"
+ ],
+ "user.metadataDescription": [
+  "JSON, das die App liest: Client-Metadaten (der Benutzer darf sie ändern), schreibgeschützte Client-Metadaten und reine Server-Metadaten."
+ ],
+ "user.metadataSaved": [
+  [
+   "label"
+  ],
+  " gespeichert."
+ ],
+ "user.noProjectPermissions": [
+  "Keine Projektberechtigungen."
+ ],
+ "user.noSessions": [
+  "Keine aktiven Sitzungen."
+ ],
+ "user.noTeams": [
+  "In keinem Team."
+ ],
+ "user.notActive": [
+  "In den letzten 30 Tagen nicht aktiv."
+ ],
+ "user.notJson": [
+  "Kein gültiges JSON: ",
+  [
+   "reason"
+  ]
+ ],
+ "user.opening": [
+  "Wird geöffnet…"
+ ],
+ "user.primaryEmail": [
+  "Primäre E-Mail"
+ ],
+ "user.primaryEmailVerified": [
+  "Primäre E-Mail bestätigt"
+ ],
+ "user.profile": [
+  "Profil"
+ ],
+ "user.profileImage": [
+  "URL des Profilbilds"
+ ],
+ "user.profileSaved": [
+  "Profil gespeichert."
+ ],
+ "user.projectPermissions": [
+  "Projektberechtigungen"
+ ],
+ "user.revoke": [
+  "Widerrufen"
+ ],
+ "user.risk": [
+  "Registrierungsrisiko: Bot ",
+  [
+   "bot"
+  ],
+  ", Missbrauch der Testphase ",
+  [
+   "abuse"
+  ],
+  " (von 100)"
+ ],
+ "user.saveMetadata": [
+  [
+   "label"
+  ],
+  " speichern"
+ ],
+ "user.saveProfile": [
+  "Profil speichern"
+ ],
+ "user.serverMetadata": [
+  "Server-Metadaten"
+ ],
+ "user.sessionFrom": [
+  " von ",
+  [
+   "ip"
+  ]
+ ],
+ "user.sessionTimes": [
+  "erstellt ",
+  [
+   "created"
+  ],
+  ", zuletzt genutzt ",
+  [
+   "lastUsed"
+  ]
+ ],
+ "user.sessions": [
+  "Sitzungen"
+ ],
+ "user.summary": [
+  "registriert ",
+  [
+   "signedUp"
+  ],
+  " · zuletzt aktiv ",
+  [
+   "lastActive"
+  ],
+  " · Anmeldemethoden: ",
+  [
+   "methods"
+  ]
+ ],
+ "user.teams": [
+  "Teams des Benutzers"
+ ],
+ "users.anonymous": [
+  "anonym"
+ ],
+ "users.create": [
+  "Benutzer anlegen"
+ ],
+ "users.createTitle": [
+  "Einen Benutzer anlegen"
+ ],
+ "users.displayName": [
+  "Anzeigename"
+ ],
+ "users.email": [
+  "E-Mail"
+ ],
+ "users.emailVerified": [
+  "E-Mail bestätigt"
+ ],
+ "users.firstPage": [
+  "Erste Seite"
+ ],
+ "users.invitationSent": [
+  "Einladung an ",
+  [
+   "email"
+  ],
+  " gesendet."
+ ],
+ "users.inviteByEmail": [
+  "Per E-Mail einladen"
+ ],
+ "users.inviteTitle": [
+  "Jemanden per E-Mail einladen"
+ ],
+ "users.inviteeEmail": [
+  "E-Mail der eingeladenen Person"
+ ],
+ "users.lastActive": [
+  "Zuletzt aktiv"
+ ],
+ "users.linkTo": [
+  "Link zu"
+ ],
+ "users.linkToHint": [
+  "Eine Seite Ihrer App auf einer vertrauenswürdigen Domain, z. B. die Registrierungsseite."
+ ],
+ "users.methodMagicLink": [
+  "Magic Link"
+ ],
+ "users.methodPasskey": [
+  "Passkey"
+ ],
+ "users.methodPassword": [
+  "Passwort"
+ ],
+ "users.methods": [
+  "Anmeldemethoden"
+ ],
+ "users.newestFirst": [
+  "Neueste zuerst"
+ ],
+ "users.nextPage": [
+  "Nächste Seite"
+ ],
+ "users.noMatch": [
+  "Kein Benutzer passt zu „",
+  [
+   "query"
+  ],
+  "“."
+ ],
+ "users.none": [
+  "Noch keine Benutzer."
+ ],
+ "users.oldestFirst": [
+  "Älteste zuerst"
+ ],
+ "users.pagesLabel": [
+  "Seiten der Benutzerliste"
+ ],
+ "users.passwordOptional": [
+  "Passwort (optional)"
+ ],
+ "users.previousPage": [
+  "Vorherige Seite"
+ ],
+ "users.restricted": [
+  "eingeschränkt"
+ ],
+ "users.search": [
+  "Benutzer suchen"
+ ],
+ "users.searchPlaceholder": [
+  "Name, E-Mail oder Benutzer-ID"
+ ],
+ "users.sendInvitation": [
+  "Einladung senden"
+ ],
+ "users.signedUp": [
+  "Registriert"
+ ],
+ "users.sort": [
+  "Sortierung"
+ ],
+ "users.unverified": [
+  "unbestätigt"
+ ],
+ "users.user": [
+  "Benutzer"
  ]
 };

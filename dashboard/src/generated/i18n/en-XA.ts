@@ -4,6 +4,661 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "⟦",
+  "Šûpéŕ šéçŕéţ åđmîñ ķéý",
+  "⟧"
+ ],
+ "apiKeys.copied": [
+  "⟦",
+  "Î ĥåvé çöpîéđ ţĥém",
+  "⟧"
+ ],
+ "apiKeys.copyNow": [
+  "⟦",
+  "Çöpý ţĥé ñéw ķéýš ñöw",
+  "⟧"
+ ],
+ "apiKeys.createButton": [
+  "⟦",
+  "Çŕéåţé ķéý šéţ",
+  "⟧"
+ ],
+ "apiKeys.createSet": [
+  "⟦",
+  "Çŕéåţé å ķéý šéţ",
+  "⟧"
+ ],
+ "apiKeys.createdAt": [
+  "⟦",
+  "çŕéåţéđ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "apiKeys.days": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " đåý"
+    ],
+    "other": [
+     "#",
+     " đåýš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "apiKeys.description": [
+  "⟦",
+  "Đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "apiKeys.expired": [
+  "⟦",
+  "éxpîŕéđ",
+  "⟧"
+ ],
+ "apiKeys.expiresIn": [
+  "⟦",
+  "Éxpîŕéš îñ",
+  "⟧"
+ ],
+ "apiKeys.intro": [
+  "⟦",
+  "Ţĥé pŕöjéçţ'š öwñ ķéýš, föŕ ýöûŕ ƀåçķéñđ åñđ ýöûŕ åppš. Ķéýš ýöûŕ ûšéŕš åñđ ţéåmš çŕéåţé föŕ ţĥémšéĺvéš åŕé ţûŕñéđ öñ ûñđéŕ ",
+  [
+   "page"
+  ],
+  ".",
+  "⟧"
+ ],
+ "apiKeys.keySet": [
+  "⟦",
+  "Ķéý šéţ",
+  "⟧"
+ ],
+ "apiKeys.keySetLower": [
+  "⟦",
+  "ķéý šéţ",
+  "⟧"
+ ],
+ "apiKeys.keysInSet": [
+  "⟦",
+  "Ķéýš îñ ţĥé šéţ",
+  "⟧"
+ ],
+ "apiKeys.newKeys": [
+  "⟦",
+  "Ñéw ķéýš",
+  "⟧"
+ ],
+ "apiKeys.none": [
+  "⟦",
+  "Ñö ķéý šéţš.",
+  "⟧"
+ ],
+ "apiKeys.publishable": [
+  "⟦",
+  "Pûƀĺîšĥåƀĺé çĺîéñţ ķéý",
+  "⟧"
+ ],
+ "apiKeys.revoke": [
+  "⟦",
+  "Ŕévöķé",
+  "⟧"
+ ],
+ "apiKeys.revokeKeys": [
+  "⟦",
+  "Ŕévöķé ķéýš",
+  "⟧"
+ ],
+ "apiKeys.revokeLabel": [
+  "⟦",
+  "Ŕévöķé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "apiKeys.revokeTitle": [
+  "⟦",
+  "Ŕévöķé ţĥîš ķéý šéţ?",
+  "⟧"
+ ],
+ "apiKeys.revokeWarning": [
+  "⟦",
+  "Åppš ûšîñĝ ţĥéšé ķéýš šţöp wöŕķîñĝ åţ öñçé.",
+  "⟧"
+ ],
+ "apiKeys.revokedAt": [
+  "⟦",
+  "ŕévöķéđ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "apiKeys.secret": [
+  "⟦",
+  "Šéçŕéţ šéŕvéŕ ķéý",
+  "⟧"
+ ],
+ "apiKeys.sets": [
+  "⟦",
+  "Ķéý šéţš",
+  "⟧"
+ ],
+ "apiKeys.shownOnce": [
+  "⟦",
+  "Ţĥéý åŕé šţöŕéđ åš đîĝéšţš: ţĥîš îš ţĥé öñĺý ţîmé ţĥéý åŕé šĥöwñ.",
+  "⟧"
+ ],
+ "apiKeys.validUntil": [
+  "⟦",
+  "våĺîđ ûñţîĺ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "apiKeys.years": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " ýéåŕ"
+    ],
+    "other": [
+     "#",
+     " ýéåŕš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "auth.addProvider": [
+  "⟦",
+  "Åđđ å pŕövîđéŕ",
+  "⟧"
+ ],
+ "auth.addProviderButton": [
+  "⟦",
+  "Åđđ pŕövîđéŕ",
+  "⟧"
+ ],
+ "auth.anonymous": [
+  "⟦",
+  "Åñöñýmöûš ûšéŕš (šîĝñ ûp wîţĥöûţ åñ åççöûñţ, ûpĝŕåđéđ wĥéñ ţĥéý šîĝñ ûp)",
+  "⟧"
+ ],
+ "auth.botChallenge": [
+  "⟦",
+  "Ɓöţ çĥåĺĺéñĝé",
+  "⟧"
+ ],
+ "auth.botChallengeDescription": [
+  "⟦",
+  "Ţûŕñšţîĺé, ĥÇåpţçĥå öŕ ŕéÇÅPŢÇĤÅ öñ ţĥé šîĝñ-ûp påĝé. Îñvîšîƀĺé: šçöŕéđ, ñévéŕ ŕéfûšéđ ƀý îţšéĺf. Ŕéqûîŕéđ: ñö šîĝñ-ûp wîţĥöûţ å påššéđ çĥåĺĺéñĝé.",
+  "⟧"
+ ],
+ "auth.checkBreached": [
+  "⟦",
+  "Ŕéfûšé påššwöŕđš föûñđ îñ ķñöwñ ƀŕéåçĥéš",
+  "⟧"
+ ],
+ "auth.choose": [
+  "⟦",
+  "Çĥööšé…",
+  "⟧"
+ ],
+ "auth.clientId": [
+  "⟦",
+  [
+   "provider"
+  ],
+  " çĺîéñţ îđ",
+  "⟧"
+ ],
+ "auth.clientSecret": [
+  "⟦",
+  [
+   "provider"
+  ],
+  " çĺîéñţ šéçŕéţ",
+  "⟧"
+ ],
+ "auth.credential": [
+  "⟦",
+  "Émåîĺ åñđ påššwöŕđ",
+  "⟧"
+ ],
+ "auth.endUserKeys": [
+  "⟦",
+  "ÅPÎ ķéýš föŕ ûšéŕš åñđ ţéåmš",
+  "⟧"
+ ],
+ "auth.endUserKeysDescription": [
+  "⟦",
+  "Ĺéţš ýöûŕ ûšéŕš, åñđ ýöûŕ ţéåmš' mémƀéŕš, çŕéåţé ÅPÎ ķéýš ţö çåĺĺ ýöûŕ åpp'š ÅPÎ åš ţĥémšéĺvéš öŕ ţĥéîŕ ţéåm.",
+  "⟧"
+ ],
+ "auth.magicLink": [
+  "⟦",
+  "Måĝîç ĺîñķ / öñé-ţîmé çöđé",
+  "⟧"
+ ],
+ "auth.maxLength": [
+  "⟦",
+  "Måxîmûm ĺéñĝţĥ",
+  "⟧"
+ ],
+ "auth.maxLengthHint": [
+  "⟦",
+  "Fŕöm ţĥé mîñîmûm ţö 4096.",
+  "⟧"
+ ],
+ "auth.mergeLink": [
+  "⟦",
+  "Ĺîñķ ţĥé ñéw šîĝñ-îñ méţĥöđ ţö ţĥé éxîšţîñĝ åççöûñţ",
+  "⟧"
+ ],
+ "auth.mergeRefuse": [
+  "⟦",
+  "Ŕéfûšé ţĥé šîĝñ-îñ",
+  "⟧"
+ ],
+ "auth.mergeSeparate": [
+  "⟦",
+  "Çŕéåţé å šépåŕåţé åççöûñţ",
+  "⟧"
+ ],
+ "auth.mergeStrategy": [
+  "⟦",
+  "ÖÅûţĥ åççöûñţ méŕĝé šţŕåţéĝý",
+  "⟧"
+ ],
+ "auth.merging": [
+  "⟦",
+  "Åççöûñţ méŕĝîñĝ",
+  "⟧"
+ ],
+ "auth.mergingDescription": [
+  "⟦",
+  "Wĥéñ šöméöñé šîĝñš îñ wîţĥ ÖÅûţĥ åñđ ţĥé pŕövîđéŕ'š émåîĺ åĺŕéåđý ƀéĺöñĝš ţö åñ åççöûñţ.",
+  "⟧"
+ ],
+ "auth.methods": [
+  "⟦",
+  "Šîĝñ-îñ méţĥöđš",
+  "⟧"
+ ],
+ "auth.minLength": [
+  "⟦",
+  "Mîñîmûm ĺéñĝţĥ",
+  "⟧"
+ ],
+ "auth.minLengthHint": [
+  "⟦",
+  "8 ţö 256.",
+  "⟧"
+ ],
+ "auth.minScore": [
+  "⟦",
+  "Ĺöwéšţ åççépţéđ šçöŕé",
+  "⟧"
+ ],
+ "auth.minScoreHint": [
+  "⟦",
+  "0 ţö 1; ûšéđ wĥéñ ţĥé pŕövîđéŕ šçöŕéš (ŕéÇÅPŢÇĤÅ v3, ĥÇåpţçĥå Éñţéŕpŕîšé).",
+  "⟧"
+ ],
+ "auth.mode": [
+  "⟦",
+  "Möđé",
+  "⟧"
+ ],
+ "auth.modeInvisible": [
+  "⟦",
+  "Îñvîšîƀĺé (šçöŕéđ öñĺý)",
+  "⟧"
+ ],
+ "auth.modeOff": [
+  "⟦",
+  "Öff",
+  "⟧"
+ ],
+ "auth.modeRequired": [
+  "⟦",
+  "Ŕéqûîŕéđ",
+  "⟧"
+ ],
+ "auth.noProviders": [
+  "⟦",
+  "Ñö ÖÅûţĥ pŕövîđéŕš.",
+  "⟧"
+ ],
+ "auth.oauthDescription": [
+  "⟦",
+  "Šĥåŕéđ ķéýš wöŕķ öñĺý wĥîĺé ţĥé pŕöjéçţ îš îñ đévéĺöpméñţ; pŕöđûçţîöñ ñééđš ţĥé pŕöjéçţ'š öwñ ķéýš.",
+  "⟧"
+ ],
+ "auth.oauthProviders": [
+  "⟦",
+  "ÖÅûţĥ pŕövîđéŕš",
+  "⟧"
+ ],
+ "auth.outage": [
+  "⟦",
+  "Wĥéñ ţĥé pŕövîđéŕ çåññöţ ƀé ŕéåçĥéđ",
+  "⟧"
+ ],
+ "auth.outageAllow": [
+  "⟦",
+  "Ĺéţ šîĝñ-ûpš ţĥŕöûĝĥ (fåîĺ öpéñ)",
+  "⟧"
+ ],
+ "auth.outageReject": [
+  "⟦",
+  "Ŕéfûšé šîĝñ-ûpš (fåîĺ çĺöšéđ)",
+  "⟧"
+ ],
+ "auth.ownKeys": [
+  "⟦",
+  "Öwñ ķéýš",
+  "⟧"
+ ],
+ "auth.passkeys": [
+  "⟦",
+  "Påššķéýš",
+  "⟧"
+ ],
+ "auth.passwordPolicy": [
+  "⟦",
+  "Påššwöŕđ pöĺîçý",
+  "⟧"
+ ],
+ "auth.passwordPolicyDescription": [
+  "⟦",
+  "Çĥéçķéđ åţ šîĝñ-ûp åñđ wĥéñévéŕ å påššwöŕđ îš šéţ. Ţĥé ƀŕéåçĥéđ çĥéçķ åšķš Ĥåvé Î Ɓééñ Pwñéđ wîţĥ öñĺý ţĥé fîŕšţ 5 çĥåŕåçţéŕš öf ţĥé påššwöŕđ'š ŠĤÅ-1; îf îţ çåññöţ ƀé ŕéåçĥéđ ţĥé påššwöŕđ îš åççépţéđ.",
+  "⟧"
+ ],
+ "auth.provider": [
+  "⟦",
+  "Pŕövîđéŕ",
+  "⟧"
+ ],
+ "auth.providerEnabled": [
+  "⟦",
+  [
+   "provider"
+  ],
+  " éñåƀĺéđ",
+  "⟧"
+ ],
+ "auth.providerKeys": [
+  "⟦",
+  [
+   "provider"
+  ],
+  " ķéýš",
+  "⟧"
+ ],
+ "auth.providersSaved": [
+  "⟦",
+  "ÖÅûţĥ pŕövîđéŕš šåvéđ.",
+  "⟧"
+ ],
+ "auth.removeProvider": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "provider"
+  ],
+  "⟧"
+ ],
+ "auth.saveBotChallenge": [
+  "⟦",
+  "Šåvé ƀöţ çĥåĺĺéñĝé",
+  "⟧"
+ ],
+ "auth.savePasswordPolicy": [
+  "⟦",
+  "Šåvé påššwöŕđ pöĺîçý",
+  "⟧"
+ ],
+ "auth.saveProviders": [
+  "⟦",
+  "Šåvé ÖÅûţĥ pŕövîđéŕš",
+  "⟧"
+ ],
+ "auth.saved": [
+  "⟦",
+  "Šåvéđ.",
+  "⟧"
+ ],
+ "auth.savedAsYouGo": [
+  "⟦",
+  "Çĥåñĝéš åŕé šåvéđ åš ýöû måķé ţĥém.",
+  "⟧"
+ ],
+ "auth.saving": [
+  "⟦",
+  "Šåvîñĝ…",
+  "⟧"
+ ],
+ "auth.secretKey": [
+  "⟦",
+  "Šéçŕéţ ķéý",
+  "⟧"
+ ],
+ "auth.sharedKeys": [
+  "⟦",
+  "Šĥåŕéđ đévéĺöpméñţ ķéýš",
+  "⟧"
+ ],
+ "auth.signUpEnabled": [
+  "⟦",
+  "Ñéw ûšéŕš måý šîĝñ ûp",
+  "⟧"
+ ],
+ "auth.siteKey": [
+  "⟦",
+  "Šîţé ķéý",
+  "⟧"
+ ],
+ "auth.teamKeys": [
+  "⟦",
+  "Ţéåm ÅPÎ ķéýš",
+  "⟧"
+ ],
+ "auth.userKeys": [
+  "⟦",
+  "Ûšéŕ ÅPÎ ķéýš",
+  "⟧"
+ ],
+ "channels.addEmail": [
+  "⟦",
+  "Åđđ émåîĺ",
+  "⟧"
+ ],
+ "channels.addLabel": [
+  "⟦",
+  "Åđđ å çöñţåçţ çĥåññéĺ",
+  "⟧"
+ ],
+ "channels.adding": [
+  "⟦",
+  "Åđđîñĝ…",
+  "⟧"
+ ],
+ "channels.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "channels.deleteConfirm": [
+  "⟦",
+  "Đéĺéţé çĥåññéĺ",
+  "⟧"
+ ],
+ "channels.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ţĥîš çöñţåçţ çĥåññéĺ?",
+  "⟧"
+ ],
+ "channels.deleteWarning": [
+  "⟦",
+  [
+   "value"
+  ],
+  " îš ŕémövéđ fŕöm ţĥîš ûšéŕ; îf îţ wåš ûšéđ föŕ šîĝñ-îñ ţĥéý çåñ ñö ĺöñĝéŕ šîĝñ îñ wîţĥ îţ.",
+  "⟧"
+ ],
+ "channels.makePrimary": [
+  "⟦",
+  "Måķé pŕîmåŕý",
+  "⟧"
+ ],
+ "channels.newEmail": [
+  "⟦",
+  "Ñéw émåîĺ",
+  "⟧"
+ ],
+ "channels.none": [
+  "⟦",
+  "Ñö çöñţåçţ çĥåññéĺš.",
+  "⟧"
+ ],
+ "channels.primary": [
+  "⟦",
+  "pŕîmåŕý",
+  "⟧"
+ ],
+ "channels.sendCode": [
+  "⟦",
+  "Šéñđ véŕîfîçåţîöñ çöđé",
+  "⟧"
+ ],
+ "channels.sending": [
+  "⟦",
+  "Šéñđîñĝ…",
+  "⟧"
+ ],
+ "channels.sent": [
+  "⟦",
+  "Véŕîfîçåţîöñ émåîĺ šéñţ ţö ",
+  [
+   "value"
+  ],
+  ".",
+  "⟧"
+ ],
+ "channels.stopSignIn": [
+  "⟦",
+  "Šţöp ûšîñĝ föŕ šîĝñ-îñ",
+  "⟧"
+ ],
+ "channels.title": [
+  "⟦",
+  "Çöñţåçţ çĥåññéĺš",
+  "⟧"
+ ],
+ "channels.useSignIn": [
+  "⟦",
+  "Ûšé föŕ šîĝñ-îñ",
+  "⟧"
+ ],
+ "channels.usedForSignIn": [
+  "⟦",
+  "Ûšéđ föŕ šîĝñ-îñ",
+  "⟧"
+ ],
+ "channels.usedForSignInLower": [
+  "⟦",
+  "ûšéđ föŕ šîĝñ-îñ",
+  "⟧"
+ ],
+ "channels.verified": [
+  "⟦",
+  "véŕîfîéđ",
+  "⟧"
+ ],
+ "channels.what": [
+  "⟦",
+  "çöñţåçţ çĥåññéĺš",
+  "⟧"
+ ],
+ "claims.description": [
+  "⟦",
+  "Åđđéđ ţö ţĥé åççéšš ţöķéñš öf évéŕý šîĝñ-îñ åñđ ŕéfŕéšĥ (ţĥé öñéš ýöûŕ ƀåçķéñđ véŕîfîéš), çömpûţéđ fŕöm ţĥé ûšéŕ'š méţåđåţå, šéĺéçţéđ ţéåm åñđ péŕmîššîöñš. Åñ éxpŕéššîöñ ţĥåţ fåîĺš föŕ å ûšéŕ ĺéåvéš îţš çĺåîm öûţ; ţĥé šîĝñ-îñ šţîĺĺ šûççééđš.",
+  "⟧"
+ ],
+ "claims.formLabel": [
+  "⟦",
+  "Åççéšš ţöķéñ çûšţöm çĺåîmš",
+  "⟧"
+ ],
+ "claims.hint": [
+  "⟦",
+  "Å JŠÖÑ öƀjéçţ öf çĺåîm ñåmé → ÇÉĹ éxpŕéššîöñ övéŕ ûšéŕ, ţéåm åñđ péŕmîššîöñš; émpţý föŕ ñöñé. Åñýöñé ĥöĺđîñĝ ţĥé ţöķéñ çåñ ŕéåđ îţš çĺåîmš.",
+  "⟧"
+ ],
+ "claims.notJson": [
+  "⟦",
+  "Çûšţöm çĺåîmš åŕé ñöţ våĺîđ JŠÖÑ.",
+  "⟧"
+ ],
+ "claims.notObject": [
+  "⟦",
+  "Çûšţöm çĺåîmš mûšţ ƀé å JŠÖÑ öƀjéçţ öf çĺåîm ñåméš ţö ÇÉĹ éxpŕéššîöñš.",
+  "⟧"
+ ],
+ "claims.notString": [
+  "⟦",
+  "Çûšţöm çĺåîm ",
+  [
+   "claim"
+  ],
+  ": ţĥé ÇÉĹ éxpŕéššîöñ mûšţ ƀé å JŠÖÑ šţŕîñĝ.",
+  "⟧"
+ ],
+ "claims.refusedAt": [
+  "⟦",
+  "Çĺåîm ",
+  [
+   "claim"
+  ],
+  ", ĺîñé ",
+  [
+   "line"
+  ],
+  ", çöĺûmñ ",
+  [
+   "column"
+  ],
+  ":",
+  "⟧"
+ ],
+ "claims.save": [
+  "⟦",
+  "Šåvé çûšţöm çĺåîmš",
+  "⟧"
+ ],
+ "claims.title": [
+  "⟦",
+  "Çûšţöm çĺåîmš",
+  "⟧"
+ ],
  "common.cancel": [
   "⟦",
   "Çåñçéĺ",
@@ -63,6 +718,210 @@ export const messages: Messages = {
   "Wöŕķîñĝ…",
   "⟧"
  ],
+ "connect.copyCode": [
+  "⟦",
+  "Çöpý ţĥé ",
+  [
+   "title"
+  ],
+  " çöđé",
+  "⟧"
+ ],
+ "connect.copyNow": [
+  "⟦",
+  "Çöpý ţĥém ñöw: ţĥéý åŕé šţöŕéđ åš đîĝéšţš, šö ţĥîš îš ţĥé öñĺý ţîmé ţĥéý åŕé šĥöwñ. Ţĥé šéçŕéţ šéŕvéŕ ķéý šţåýš öñ ýöûŕ šéŕvéŕš (åš ",
+  [
+   "env"
+  ],
+  "), ñévéŕ îñ å ƀŕöwšéŕ ƀûñđĺé.",
+  "⟧"
+ ],
+ "connect.copyValue": [
+  "⟦",
+  "Çöpý ţĥé ",
+  [
+   "label"
+  ],
+  "⟧"
+ ],
+ "connect.createKeys": [
+  "⟦",
+  "Çŕéåţé ķéýš föŕ ţĥîš åpp",
+  "⟧"
+ ],
+ "connect.intro": [
+  "⟦",
+  "Évéŕýţĥîñĝ åñ åpp ñééđš ţö šîĝñ îţš ûšéŕš îñ wîţĥ ţĥîš pŕöjéçţ.",
+  "⟧"
+ ],
+ "connect.keyPlaceholder": [
+  "⟦",
+  "<ýöûŕ pûƀĺîšĥåƀĺé çĺîéñţ ķéý>",
+  "⟧"
+ ],
+ "connect.keys": [
+  "⟦",
+  "Ķéýš",
+  "⟧"
+ ],
+ "connect.makeKeys": [
+  "⟦",
+  "Ķéýš åŕé šĥöwñ öñçé, wĥéñ ţĥéý åŕé måđé. Måķé å ķéý šéţ föŕ ţĥîš åpp (å pûƀĺîšĥåƀĺé çĺîéñţ ķéý åñđ å šéçŕéţ šéŕvéŕ ķéý, våĺîđ föŕ å ýéåŕ); šéé åñđ ŕévöķé ķéý šéţš ûñđéŕ ",
+  [
+   "page"
+  ],
+  ".",
+  "⟧"
+ ],
+ "connect.platformUrl": [
+  "⟦",
+  "Pĺåţföŕm ÛŔĹ",
+  "⟧"
+ ],
+ "connect.projectId": [
+  "⟦",
+  "Pŕöjéçţ îđ",
+  "⟧"
+ ],
+ "connect.react": [
+  "⟦",
+  "Ŕéåçţ (",
+  [
+   "package"
+  ],
+  ")",
+  "⟧"
+ ],
+ "connect.serverNode": [
+  "⟦",
+  "Šéŕvéŕ, Ñöđé (",
+  [
+   "package"
+  ],
+  ")",
+  "⟧"
+ ],
+ "connect.stackDescription": [
+  "⟦",
+  "Šţåçķ Åûţĥ'š öwñ ŠĐĶš wöŕķ wîţĥ ţĥîš šéŕvéŕ ûñçĥåñĝéđ: pöîñţ ţĥéîŕ ƀåšéÛŕĺ ĥéŕé.",
+  "⟧"
+ ],
+ "connect.where": [
+  "⟦",
+  "Wĥéŕé ýöûŕ åpp çöññéçţš",
+  "⟧"
+ ],
+ "connect.withGatehouse": [
+  "⟦",
+  "Wîţĥ Ĝåţéĥöûšé'š ŠĐĶ",
+  "⟧"
+ ],
+ "connect.withStack": [
+  "⟦",
+  "Wîţĥ Šţåçķ'š ŠĐĶ",
+  "⟧"
+ ],
+ "copy.copied": [
+  "⟦",
+  "Çöpîéđ.",
+  "⟧"
+ ],
+ "copy.copy": [
+  "⟦",
+  "Çöpý",
+  "⟧"
+ ],
+ "copy.refused": [
+  "⟦",
+  "Ţĥé ƀŕöwšéŕ đîđ ñöţ åĺĺöw çöpýîñĝ: šéĺéçţ îţ åñđ çöpý îţ ƀý ĥåñđ.",
+  "⟧"
+ ],
+ "domains.add": [
+  "⟦",
+  "Åđđ đömåîñ",
+  "⟧"
+ ],
+ "domains.allowLocalhost": [
+  "⟦",
+  "Åĺĺöw ĺöçåĺĥöšţ çåĺĺƀåçķš (đévéĺöpméñţ)",
+  "⟧"
+ ],
+ "domains.backToDevelopment": [
+  "⟦",
+  "Ɓåçķ ţö đévéĺöpméñţ möđé",
+  "⟧"
+ ],
+ "domains.domain": [
+  "⟦",
+  "Đömåîñ",
+  "⟧"
+ ],
+ "domains.handlerAt": [
+  "⟦",
+  "ĥåñđĺéŕ åţ ",
+  [
+   "path"
+  ],
+  "⟧"
+ ],
+ "domains.handlerPath": [
+  "⟦",
+  "Ĥåñđĺéŕ påţĥ",
+  "⟧"
+ ],
+ "domains.inDevelopment": [
+  "⟦",
+  "Ţĥîš pŕöjéçţ îš îñ đévéĺöpméñţ möđé.",
+  "⟧"
+ ],
+ "domains.inProduction": [
+  "⟦",
+  "Ţĥîš pŕöjéçţ îš îñ pŕöđûçţîöñ möđé.",
+  "⟧"
+ ],
+ "domains.none": [
+  "⟦",
+  "Ñö ţŕûšţéđ đömåîñš.",
+  "⟧"
+ ],
+ "domains.productionDescription": [
+  "⟦",
+  "Îñ pŕöđûçţîöñ, çåĺĺƀåçķš ĝö öñĺý ţö ţŕûšţéđ ĤŢŢPŠ đömåîñ ñåméš: ñö ĺöçåĺĥöšţ, ñö ÎP åđđŕéššéš, ñö šĥåŕéđ ÖÅûţĥ ķéýš.",
+  "⟧"
+ ],
+ "domains.productionMode": [
+  "⟦",
+  "Pŕöđûçţîöñ möđé",
+  "⟧"
+ ],
+ "domains.remove": [
+  "⟦",
+  "Ŕémövé",
+  "⟧"
+ ],
+ "domains.removeLabel": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "domain"
+  ],
+  "⟧"
+ ],
+ "domains.trusted": [
+  "⟦",
+  "Ţŕûšţéđ đömåîñš",
+  "⟧"
+ ],
+ "domains.trustedDescription": [
+  "⟦",
+  "Ţĥé öŕîĝîñš ûšéŕš måý ƀé šéñţ ƀåçķ ţö åfţéŕ šîĝñîñĝ îñ, éåçĥ wîţĥ ţĥé påţĥ öf îţš ĥåñđĺéŕ påĝéš.",
+  "⟧"
+ ],
+ "domains.turnOnProduction": [
+  "⟦",
+  "Ţûŕñ öñ pŕöđûçţîöñ möđé",
+  "⟧"
+ ],
  "error.generic": [
   "⟦",
   "Šöméţĥîñĝ wéñţ wŕöñĝ. Ţŕý åĝåîñ.",
@@ -83,6 +942,177 @@ export const messages: Messages = {
   "Ţĥé pĺåţföŕm çåññöţ ƀé ŕéåçĥéđ: ",
   [
    "reason"
+  ],
+  "⟧"
+ ],
+ "keys.apiKey": [
+  "⟦",
+  "ÅPÎ ķéý",
+  "⟧"
+ ],
+ "keys.copied": [
+  "⟦",
+  "Î ĥåvé çöpîéđ îţ",
+  "⟧"
+ ],
+ "keys.copyLabel": [
+  "⟦",
+  "Çöpý ţĥé ñéw ķéý",
+  "⟧"
+ ],
+ "keys.copyNow": [
+  "⟦",
+  "Çöpý ţĥé ñéw ķéý ñöw",
+  "⟧"
+ ],
+ "keys.create": [
+  "⟦",
+  "Çŕéåţé ķéý",
+  "⟧"
+ ],
+ "keys.createTeam": [
+  "⟦",
+  "Çŕéåţé å ţéåm ÅPÎ ķéý",
+  "⟧"
+ ],
+ "keys.createUser": [
+  "⟦",
+  "Çŕéåţé å ûšéŕ ÅPÎ ķéý",
+  "⟧"
+ ],
+ "keys.createdAt": [
+  "⟦",
+  "çŕéåţéđ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "keys.description": [
+  "⟦",
+  "Ķéý đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "keys.expired": [
+  "⟦",
+  "éxpîŕéđ",
+  "⟧"
+ ],
+ "keys.neverExpires": [
+  "⟦",
+  "ñévéŕ éxpîŕéš",
+  "⟧"
+ ],
+ "keys.newTeam": [
+  "⟦",
+  "Ñéw ţéåm ÅPÎ ķéý",
+  "⟧"
+ ],
+ "keys.newUser": [
+  "⟦",
+  "Ñéw ûšéŕ ÅPÎ ķéý",
+  "⟧"
+ ],
+ "keys.none": [
+  "⟦",
+  "Ñö ÅPÎ ķéýš.",
+  "⟧"
+ ],
+ "keys.revoke": [
+  "⟦",
+  "Ŕévöķé",
+  "⟧"
+ ],
+ "keys.revokeKey": [
+  "⟦",
+  "Ŕévöķé ķéý",
+  "⟧"
+ ],
+ "keys.revokeLabel": [
+  "⟦",
+  "Ŕévöķé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "keys.revokeTitle": [
+  "⟦",
+  "Ŕévöķé ţĥîš ÅPÎ ķéý?",
+  "⟧"
+ ],
+ "keys.revokeWarning": [
+  "⟦",
+  "Çöđé ûšîñĝ ",
+  [
+   "name"
+  ],
+  " šţöpš wöŕķîñĝ åţ öñçé.",
+  "⟧"
+ ],
+ "keys.revokedAt": [
+  "⟦",
+  "ŕévöķéđ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "keys.shownOnce": [
+  "⟦",
+  "Îţ îš šţöŕéđ åš å đîĝéšţ: ţĥîš îš ţĥé öñĺý ţîmé îţ îš šĥöwñ.",
+  "⟧"
+ ],
+ "keys.teamDescription": [
+  "⟦",
+  "Ķéýš ţĥé ţéåm'š öwñ çöđé çåĺĺš ţĥé pŕöjéçţ'š ÅPÎ wîţĥ; éåçĥ îš šĥöwñ îñ fûĺĺ öñçé, wĥéñ çŕéåţéđ.",
+  "⟧"
+ ],
+ "keys.teamList": [
+  "⟦",
+  "Ţéåm ÅPÎ ķéýš",
+  "⟧"
+ ],
+ "keys.teamOff": [
+  "⟦",
+  "Ţéåm ÅPÎ ķéýš åŕé ñöţ éñåƀĺéđ föŕ ţĥîš pŕöjéçţ.",
+  "⟧"
+ ],
+ "keys.teamWhat": [
+  "⟦",
+  "ţĥé ţéåm'š ÅPÎ ķéýš",
+  "⟧"
+ ],
+ "keys.title": [
+  "⟦",
+  "ÅPÎ ķéýš",
+  "⟧"
+ ],
+ "keys.userDescription": [
+  "⟦",
+  "Ķéýš ţĥé ûšéŕ'š öwñ çöđé çåĺĺš ţĥé pŕöjéçţ'š ÅPÎ wîţĥ; éåçĥ îš šĥöwñ îñ fûĺĺ öñçé, wĥéñ çŕéåţéđ.",
+  "⟧"
+ ],
+ "keys.userList": [
+  "⟦",
+  "Ûšéŕ ÅPÎ ķéýš",
+  "⟧"
+ ],
+ "keys.userOff": [
+  "⟦",
+  "Ûšéŕ ÅPÎ ķéýš åŕé ñöţ éñåƀĺéđ föŕ ţĥîš pŕöjéçţ.",
+  "⟧"
+ ],
+ "keys.userWhat": [
+  "⟦",
+  "ţĥé ûšéŕ'š ÅPÎ ķéýš",
+  "⟧"
+ ],
+ "keys.validUntil": [
+  "⟦",
+  "våĺîđ ûñţîĺ ",
+  [
+   "when"
   ],
   "⟧"
  ],
@@ -269,6 +1299,525 @@ export const messages: Messages = {
   "Çŕéåţé å pŕöjéçţ",
   "⟧"
  ],
+ "notifications.alwaysOn": [
+  "⟦",
+  [
+   "name"
+  ],
+  " (åĺwåýš öñ)",
+  "⟧"
+ ],
+ "notifications.categories": [
+  "⟦",
+  "Ñöţîfîçåţîöñ çåţéĝöŕîéš",
+  "⟧"
+ ],
+ "notifications.description": [
+  "⟦",
+  "Wĥîçĥ ķîñđš öf émåîĺ ţĥîš ûšéŕ ŕéçéîvéš.",
+  "⟧"
+ ],
+ "notifications.marketing": [
+  "⟦",
+  "Måŕķéţîñĝ",
+  "⟧"
+ ],
+ "notifications.signInAlerts": [
+  "⟦",
+  "Šîĝñ-îñ åĺéŕţš",
+  "⟧"
+ ],
+ "notifications.title": [
+  "⟦",
+  "Émåîĺ ñöţîfîçåţîöñš",
+  "⟧"
+ ],
+ "notifications.transactional": [
+  "⟦",
+  "Ţŕåñšåçţîöñåĺ",
+  "⟧"
+ ],
+ "notifications.what": [
+  "⟦",
+  "ñöţîfîçåţîöñ pŕéféŕéñçéš",
+  "⟧"
+ ],
+ "oauthAccounts.account": [
+  "⟦",
+  "åççöûñţ ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "oauthAccounts.accountEmail": [
+  "⟦",
+  "Åççöûñţ émåîĺ",
+  "⟧"
+ ],
+ "oauthAccounts.accountId": [
+  "⟦",
+  "Åççöûñţ îđ",
+  "⟧"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "⟦",
+  "Ţĥé ûšéŕ'š îđ åţ ţĥé pŕövîđéŕ.",
+  "⟧"
+ ],
+ "oauthAccounts.accountPrefix": [
+  "⟦",
+  "åççöûñţ ",
+  [
+   "id"
+  ],
+  " · ",
+  "⟧"
+ ],
+ "oauthAccounts.configure": [
+  "⟦",
+  "çöñfîĝûŕé ÖÅûţĥ pŕövîđéŕš",
+  "⟧"
+ ],
+ "oauthAccounts.connected": [
+  "⟦",
+  "Çöññéçţéđ åççöûñţ",
+  "⟧"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "⟦",
+  "Ĺîñķéđ åççöûñţš wĥöšé pŕövîđéŕ åççéšš ţöķéñš ţĥé åpp måý åšķ föŕ.",
+  "⟧"
+ ],
+ "oauthAccounts.connectedHint": [
+  "⟦",
+  "Çöññéçţéđ åççöûñţ (ţĥé åpp måý ûšé îţš ţöķéñš)",
+  "⟧"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "⟦",
+  "Çöññéçţéđ åççöûñţš",
+  "⟧"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "⟦",
+  "çöññéçţéđ åççöûñţš",
+  "⟧"
+ ],
+ "oauthAccounts.description": [
+  "⟦",
+  "Pŕövîđéŕ åççöûñţš ţĥé ûšéŕ šîĝñš îñ wîţĥ öŕ wĥöšé ţöķéñš ţĥé åpp måý ûšé.",
+  "⟧"
+ ],
+ "oauthAccounts.link": [
+  "⟦",
+  "Ĺîñķ åççöûñţ",
+  "⟧"
+ ],
+ "oauthAccounts.linkLabel": [
+  "⟦",
+  "Ĺîñķ åñ ÖÅûţĥ åççöûñţ",
+  "⟧"
+ ],
+ "oauthAccounts.linkTitle": [
+  "⟦",
+  "Ĺîñķ åñ åççöûñţ",
+  "⟧"
+ ],
+ "oauthAccounts.linked": [
+  "⟦",
+  "Ĺîñķéđ ÖÅûţĥ åççöûñţš",
+  "⟧"
+ ],
+ "oauthAccounts.linking": [
+  "⟦",
+  "Ĺîñķîñĝ…",
+  "⟧"
+ ],
+ "oauthAccounts.noConnected": [
+  "⟦",
+  "Ñö çöññéçţéđ åççöûñţš.",
+  "⟧"
+ ],
+ "oauthAccounts.noEmail": [
+  "⟦",
+  "ñö émåîĺ",
+  "⟧"
+ ],
+ "oauthAccounts.noProviders": [
+  "⟦",
+  "Ţĥé pŕöjéçţ ĥåš ñö ÖÅûţĥ pŕövîđéŕš ţö ĺîñķ åñ åççöûñţ wîţĥ: ",
+  [
+   "link"
+  ],
+  " fîŕšţ.",
+  "⟧"
+ ],
+ "oauthAccounts.none": [
+  "⟦",
+  "Ñö ĺîñķéđ ÖÅûţĥ åççöûñţš.",
+  "⟧"
+ ],
+ "oauthAccounts.provider": [
+  "⟦",
+  "Pŕövîđéŕ",
+  "⟧"
+ ],
+ "oauthAccounts.providersWhat": [
+  "⟦",
+  "ţĥé pŕöjéçţ'š ÖÅûţĥ pŕövîđéŕš",
+  "⟧"
+ ],
+ "oauthAccounts.signsIn": [
+  "⟦",
+  "Šîĝñš îñ",
+  "⟧"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "⟦",
+  "Šîĝñš ţĥé ûšéŕ îñ",
+  "⟧"
+ ],
+ "oauthAccounts.title": [
+  "⟦",
+  "ÖÅûţĥ åççöûñţš",
+  "⟧"
+ ],
+ "oauthAccounts.unlink": [
+  "⟦",
+  "Ûñĺîñķ",
+  "⟧"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "⟦",
+  "Ûñĺîñķ åççöûñţ",
+  "⟧"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  "⟦",
+  "Ûñĺîñķ ţĥé ",
+  [
+   "provider"
+  ],
+  " åççöûñţ",
+  "⟧"
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  "⟦",
+  "Ûñĺîñķ ţĥé ",
+  [
+   "provider"
+  ],
+  " åççöûñţ ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "⟦",
+  "Ûñĺîñķ ţĥîš ÖÅûţĥ åççöûñţ?",
+  "⟧"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "⟦",
+  "Ţĥé ûšéŕ çåñ ñö ĺöñĝéŕ šîĝñ îñ wîţĥ ţĥîš ",
+  [
+   "provider"
+  ],
+  " åççöûñţ, åñđ îţš šţöŕéđ pŕövîđéŕ ţöķéñš åŕé đéĺéţéđ.",
+  "⟧"
+ ],
+ "oauthAccounts.what": [
+  "⟦",
+  "ÖÅûţĥ åççöûñţš",
+  "⟧"
+ ],
+ "onboarding.affected": [
+  "⟦",
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " éxîšţîñĝ ûšéŕ îš"
+    ],
+    "other": [
+     "#",
+     " éxîšţîñĝ ûšéŕš åŕé"
+    ]
+   }
+  ],
+  " ŕéšţŕîçţéđ ûñţîĺ ţĥéý véŕîfý ţĥéîŕ émåîĺ:",
+  "⟧"
+ ],
+ "onboarding.affectedFirst": [
+  "⟦",
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " éxîšţîñĝ ûšéŕ îš"
+    ],
+    "other": [
+     "#",
+     " éxîšţîñĝ ûšéŕš åŕé"
+    ]
+   }
+  ],
+  " ŕéšţŕîçţéđ ûñţîĺ ţĥéý véŕîfý ţĥéîŕ émåîĺ (ţĥé fîŕšţ ",
+  [
+   "shown"
+  ],
+  " ƀý šîĝñ-ûp):",
+  "⟧"
+ ],
+ "onboarding.affectedList": [
+  "⟦",
+  "Ûšéŕš wĥö wöûĺđ ƀé ŕéšţŕîçţéđ",
+  "⟧"
+ ],
+ "onboarding.confirm": [
+  "⟦",
+  "Ŕéqûîŕé véŕîfîçåţîöñ",
+  "⟧"
+ ],
+ "onboarding.confirmTitle": [
+  "⟦",
+  "Ŕéqûîŕé émåîĺ véŕîfîçåţîöñ?",
+  "⟧"
+ ],
+ "onboarding.looking": [
+  "⟦",
+  "Ĺööķîñĝ föŕ ţĥé ûšéŕš ţĥîš wöûĺđ ŕéšţŕîçţ…",
+  "⟧"
+ ],
+ "onboarding.reasonAdmin": [
+  "⟦",
+  "ŕéšţŕîçţéđ ƀý åñ åđmîñîšţŕåţöŕ",
+  "⟧"
+ ],
+ "onboarding.reasonAnonymous": [
+  "⟦",
+  "åñöñýmöûš",
+  "⟧"
+ ],
+ "onboarding.reasonUnverified": [
+  "⟦",
+  "ñö véŕîfîéđ pŕîmåŕý émåîĺ",
+  "⟧"
+ ],
+ "onboarding.requireVerification": [
+  "⟦",
+  "Ŕéqûîŕé émåîĺ véŕîfîçåţîöñ (ûšéŕš wîţĥöûţ å véŕîfîéđ pŕîmåŕý émåîĺ åŕé ŕéšţŕîçţéđ)",
+  "⟧"
+ ],
+ "overview.activeUsers": [
+  "⟦",
+  "Åçţîvé ûšéŕš",
+  "⟧"
+ ],
+ "overview.anonymousUsers": [
+  "⟦",
+  "Åñöñýmöûš ûšéŕš",
+  "⟧"
+ ],
+ "overview.countries": [
+  "⟦",
+  "Çöûñţŕîéš",
+  "⟧"
+ ],
+ "overview.countriesWhat": [
+  "⟦",
+  "ţĥé ûšéŕš ƀý çöûñţŕý",
+  "⟧"
+ ],
+ "overview.daily": [
+  "⟦",
+  "Đåîĺý šîĝñ-ûpš åñđ åçţîvé ûšéŕš",
+  "⟧"
+ ],
+ "overview.dailyChart": [
+  "⟦",
+  "Đåîĺý šîĝñ-ûpš åñđ åçţîvé ûšéŕš övéŕ ţĥé ĺåšţ 30 đåýš",
+  "⟧"
+ ],
+ "overview.dailyWhat": [
+  "⟦",
+  "ţĥé đåîĺý šîĝñ-ûpš åñđ åçţîvé ûšéŕš",
+  "⟧"
+ ],
+ "overview.latestActiveWhat": [
+  "⟦",
+  "ţĥé ĺåţéšţ åçţîvé ûšéŕš",
+  "⟧"
+ ],
+ "overview.latestWhat": [
+  "⟦",
+  "ţĥé ĺåţéšţ ûšéŕš",
+  "⟧"
+ ],
+ "overview.methods": [
+  "⟦",
+  "Šîĝñ-ûp méţĥöđš",
+  "⟧"
+ ],
+ "overview.methodsWhat": [
+  "⟦",
+  "ţĥé šîĝñ-ûp méţĥöđš",
+  "⟧"
+ ],
+ "overview.noCountry": [
+  "⟦",
+  "Ñö ûšéŕ ĥåš å ķñöwñ çöûñţŕý ýéţ.",
+  "⟧"
+ ],
+ "overview.recentlyActive": [
+  "⟦",
+  "Ŕéçéñţĺý åçţîvé",
+  "⟧"
+ ],
+ "overview.recentlySignedUp": [
+  "⟦",
+  "Ŕéçéñţĺý šîĝñéđ ûp",
+  "⟧"
+ ],
+ "overview.signUps": [
+  "⟦",
+  "Šîĝñ-ûpš",
+  "⟧"
+ ],
+ "overview.signUps30Days": [
+  "⟦",
+  "Šîĝñ-ûpš, ĺåšţ 30 đåýš",
+  "⟧"
+ ],
+ "overview.totalUsers": [
+  "⟦",
+  "Ţöţåĺ ûšéŕš",
+  "⟧"
+ ],
+ "overview.usersByCountry": [
+  "⟦",
+  "Ûšéŕš ƀý çöûñţŕý",
+  "⟧"
+ ],
+ "overview.usersByMethod": [
+  "⟦",
+  "Ûšéŕš ƀý šîĝñ-ûp méţĥöđ",
+  "⟧"
+ ],
+ "permissions.actions": [
+  "⟦",
+  "Åçţîöñš",
+  "⟧"
+ ],
+ "permissions.contains": [
+  "⟦",
+  "Çöñţåîñš",
+  "⟧"
+ ],
+ "permissions.create": [
+  "⟦",
+  "Çŕéåţé péŕmîššîöñ",
+  "⟧"
+ ],
+ "permissions.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "permissions.deleteLabel": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "permissions.description": [
+  "⟦",
+  "Đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "permissions.newProject": [
+  "⟦",
+  "Ñéw pŕöjéçţ péŕmîššîöñ",
+  "⟧"
+ ],
+ "permissions.newProjectId": [
+  "⟦",
+  "Ñéw pŕöjéçţ péŕmîššîöñ îđ",
+  "⟧"
+ ],
+ "permissions.newTeam": [
+  "⟦",
+  "Ñéw ţéåm péŕmîššîöñ",
+  "⟧"
+ ],
+ "permissions.newTeamId": [
+  "⟦",
+  "Ñéw ţéåm péŕmîššîöñ îđ",
+  "⟧"
+ ],
+ "permissions.permission": [
+  "⟦",
+  "Péŕmîššîöñ",
+  "⟧"
+ ],
+ "permissions.project": [
+  "⟦",
+  "Pŕöjéçţ péŕmîššîöñš",
+  "⟧"
+ ],
+ "permissions.projectDescription": [
+  "⟦",
+  "Ĝŕåñţéđ ţö ûšéŕš åçŕöšš ţĥé pŕöjéçţ.",
+  "⟧"
+ ],
+ "permissions.system": [
+  "⟦",
+  "šýšţém péŕmîššîöñ",
+  "⟧"
+ ],
+ "permissions.team": [
+  "⟦",
+  "Ţéåm péŕmîššîöñš",
+  "⟧"
+ ],
+ "permissions.teamDescription": [
+  "⟦",
+  "Ĝŕåñţéđ ţö mémƀéŕš wîţĥîñ å ţéåm; $-péŕmîššîöñš åŕé ţĥé šýšţém öñéš.",
+  "⟧"
+ ],
+ "permissions.whatContains": [
+  "⟦",
+  "Wĥåţ ",
+  [
+   "id"
+  ],
+  " çöñţåîñš",
+  "⟧"
+ ],
+ "place.attribution": [
+  "⟦",
+  "ÎP Ĝéöĺöçåţîöñ ƀý ĐƁ-ÎP",
+  "⟧"
+ ],
+ "place.deviceOn": [
+  "⟦",
+  [
+   "browser"
+  ],
+  " öñ ",
+  [
+   "os"
+  ],
+  "⟧"
+ ],
  "projects.count": [
   "⟦",
   [
@@ -385,6 +1934,792 @@ export const messages: Messages = {
   "Šýšţém",
   "⟧"
  ],
+ "signUpRules.action": [
+  "⟦",
+  "Åçţîöñ",
+  "⟧"
+ ],
+ "signUpRules.actions": [
+  "⟦",
+  "Åçţîöñš",
+  "⟧"
+ ],
+ "signUpRules.add": [
+  "⟦",
+  "Åđđ ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.allowSignUp": [
+  "⟦",
+  "Åĺĺöw ţĥé šîĝñ-ûp",
+  "⟧"
+ ],
+ "signUpRules.allowedBy": [
+  "⟦",
+  "Åĺĺöwéđ ƀý ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  ".",
+  "⟧"
+ ],
+ "signUpRules.authMethod": [
+  "⟦",
+  "Åûţĥ méţĥöđ",
+  "⟧"
+ ],
+ "signUpRules.botScore": [
+  "⟦",
+  "Ɓöţ ŕîšķ šçöŕé",
+  "⟧"
+ ],
+ "signUpRules.condition": [
+  "⟦",
+  "Çöñđîţîöñ",
+  "⟧"
+ ],
+ "signUpRules.conditionAt": [
+  "⟦",
+  "Ĺîñé ",
+  [
+   "line"
+  ],
+  ", çöĺûmñ ",
+  [
+   "column"
+  ],
+  ":",
+  "⟧"
+ ],
+ "signUpRules.conditionCel": [
+  "⟦",
+  "Çöñđîţîöñ (ÇÉĹ)",
+  "⟧"
+ ],
+ "signUpRules.conditionHint": [
+  "⟦",
+  "Våŕîåƀĺéš: ",
+  [
+   "variables"
+  ],
+  ". Éxåmpĺé: ",
+  [
+   "example"
+  ],
+  "⟧"
+ ],
+ "signUpRules.countryCode": [
+  "⟦",
+  "Çöûñţŕý çöđé",
+  "⟧"
+ ],
+ "signUpRules.countryHint": [
+  "⟦",
+  "Ţwö ĺéţţéŕš (ÎŠÖ 3166), öŕ émpţý.",
+  "⟧"
+ ],
+ "signUpRules.defaultAction": [
+  "⟦",
+  "Đéfåûĺţ åçţîöñ",
+  "⟧"
+ ],
+ "signUpRules.defaultAllowed": [
+  "⟦",
+  "Ñö ŕûĺé đéçîđéđ: åĺĺöwéđ ƀý ţĥé đéfåûĺţ åçţîöñ",
+  [
+   "restricted"
+  ],
+  ".",
+  "⟧"
+ ],
+ "signUpRules.defaultDescription": [
+  "⟦",
+  "Wĥåţ ĥåppéñš ţö å šîĝñ-ûp ñö åĺĺöw öŕ ŕéjéçţ ŕûĺé đéçîđéđ.",
+  "⟧"
+ ],
+ "signUpRules.defaultMessage": [
+  "⟦",
+  "ţĥé đéfåûĺţ ŕéjéçţîöñ méššåĝé",
+  "⟧"
+ ],
+ "signUpRules.defaultRejected": [
+  "⟦",
+  "Ñö ŕûĺé đéçîđéđ: ŕéjéçţéđ ƀý ţĥé đéfåûĺţ åçţîöñ.",
+  "⟧"
+ ],
+ "signUpRules.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "signUpRules.deleteConfirm": [
+  "⟦",
+  "Đéĺéţé ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.deleteLabel": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ŕûĺé ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "signUpRules.deleteWarning": [
+  "⟦",
+  "Šîĝñ-ûpš åŕé ñö ĺöñĝéŕ jûđĝéđ ƀý îţ. Îţš šţåţîšţîçš šţåý ûñţîĺ ţĥéý åĝé öûţ.",
+  "⟧"
+ ],
+ "signUpRules.disabled": [
+  "⟦",
+  "đîšåƀĺéđ",
+  "⟧"
+ ],
+ "signUpRules.displayName": [
+  "⟦",
+  "Đîšpĺåý ñåmé",
+  "⟧"
+ ],
+ "signUpRules.edit": [
+  "⟦",
+  "Éđîţ",
+  "⟧"
+ ],
+ "signUpRules.editLabel": [
+  "⟦",
+  "Éđîţ ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.editTitle": [
+  "⟦",
+  "Éđîţ ŕûĺé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.enabled": [
+  "⟦",
+  "Éñåƀĺéđ",
+  "⟧"
+ ],
+ "signUpRules.evaluations": [
+  "⟦",
+  "Ŕûĺé évåĺûåţîöñš",
+  "⟧"
+ ],
+ "signUpRules.labelAllow": [
+  "⟦",
+  "Åĺĺöw (šţöp, šîĝñ ûp)",
+  "⟧"
+ ],
+ "signUpRules.labelLog": [
+  "⟦",
+  "Ĺöĝ (çöûñţ öñĺý, ĝö öñ)",
+  "⟧"
+ ],
+ "signUpRules.labelReject": [
+  "⟦",
+  "Ŕéjéçţ (šţöp, ŕéfûšé wîţĥ ţĥé méššåĝé)",
+  "⟧"
+ ],
+ "signUpRules.labelRestrict": [
+  "⟦",
+  "Ŕéšţŕîçţ (šîĝñ ûp ŕéšţŕîçţéđ, ĝö öñ)",
+  "⟧"
+ ],
+ "signUpRules.matches48h": [
+  "⟦",
+  "Måţçĥéš (48 ĥ)",
+  "⟧"
+ ],
+ "signUpRules.message": [
+  "⟦",
+  "Méššåĝé",
+  "⟧"
+ ],
+ "signUpRules.messageHint": [
+  "⟦",
+  "Šĥöwñ ţö ţĥé péŕšöñ wĥöšé šîĝñ-ûp îš ŕéfûšéđ.",
+  "⟧"
+ ],
+ "signUpRules.metadataNotJson": [
+  "⟦",
+  "Šéŕvéŕ méţåđåţå îš ñöţ våĺîđ JŠÖÑ.",
+  "⟧"
+ ],
+ "signUpRules.methodOtp": [
+  "⟦",
+  "Öñé-ţîmé çöđé",
+  "⟧"
+ ],
+ "signUpRules.methodPasskey": [
+  "⟦",
+  "Påššķéý",
+  "⟧"
+ ],
+ "signUpRules.methodPassword": [
+  "⟦",
+  "Påššwöŕđ",
+  "⟧"
+ ],
+ "signUpRules.newRule": [
+  "⟦",
+  "Ñéw ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.none": [
+  "⟦",
+  "Ñö ŕûĺéš ýéţ: évéŕý šîĝñ-ûp ĝéţš ţĥé đéfåûĺţ åçţîöñ.",
+  "⟧"
+ ],
+ "signUpRules.oauthProvider": [
+  "⟦",
+  "ÖÅûţĥ pŕövîđéŕ",
+  "⟧"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "⟦",
+  "é.ĝ. ĝööĝĺé",
+  "⟧"
+ ],
+ "signUpRules.priority": [
+  "⟦",
+  "Pŕîöŕîţý",
+  "⟧"
+ ],
+ "signUpRules.priorityHint": [
+  "⟦",
+  "Ĺöwéŕ ñûmƀéŕš åŕé évåĺûåţéđ fîŕšţ.",
+  "⟧"
+ ],
+ "signUpRules.rejectSignUp": [
+  "⟦",
+  "Ŕéjéçţ ţĥé šîĝñ-ûp",
+  "⟧"
+ ],
+ "signUpRules.rejectedBy": [
+  "⟦",
+  "Ŕéjéçţéđ ƀý ",
+  [
+   "rule"
+  ],
+  " wîţĥ ţĥé méššåĝé: ",
+  [
+   "message"
+  ],
+  "⟧"
+ ],
+ "signUpRules.restrictedBy": [
+  "⟦",
+  ", ŕéšţŕîçţéđ ƀý ŕûĺé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.rule": [
+  "⟦",
+  "Ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.ruleId": [
+  "⟦",
+  "Ŕûĺé îđ",
+  "⟧"
+ ],
+ "signUpRules.ruleIdHint": [
+  "⟦",
+  "Ĺéţţéŕš, đîĝîţš, _ öŕ -; çåññöţ ƀé çĥåñĝéđ ĺåţéŕ.",
+  "⟧"
+ ],
+ "signUpRules.ruleName": [
+  "⟦",
+  "ŕûĺé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "signUpRules.ruleNameNamed": [
+  "⟦",
+  "ŕûĺé ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")",
+  "⟧"
+ ],
+ "signUpRules.rules": [
+  "⟦",
+  "Ŕûĺéš",
+  "⟧"
+ ],
+ "signUpRules.rulesDescription": [
+  "⟦",
+  "ÇÉĹ çöñđîţîöñš jûđĝéđ åţ évéŕý šîĝñ-ûp (påššwöŕđ, öñé-ţîmé çöđé, påššķéý, ÖÅûţĥ, åñ åñöñýmöûš ûšéŕ šîĝñîñĝ ûp), ĺöwéŕ pŕîöŕîţý fîŕšţ. Åĺĺöw åñđ ŕéjéçţ đéçîđé åñđ šţöp; ŕéšţŕîçţ åñđ ĺöĝ ĝö öñ.",
+  "⟧"
+ ],
+ "signUpRules.runTest": [
+  "⟦",
+  "Ŕûñ ţéšţ",
+  "⟧"
+ ],
+ "signUpRules.saveDefault": [
+  "⟦",
+  "Šåvé đéfåûĺţ åçţîöñ",
+  "⟧"
+ ],
+ "signUpRules.saveRule": [
+  "⟦",
+  "Šåvé ŕûĺé",
+  "⟧"
+ ],
+ "signUpRules.saved": [
+  "⟦",
+  "Šåvéđ.",
+  "⟧"
+ ],
+ "signUpRules.scoreHint": [
+  "⟦",
+  "0 ţö 100.",
+  "⟧"
+ ],
+ "signUpRules.serverMetadata": [
+  "⟦",
+  "Šéŕvéŕ méţåđåţå (JŠÖÑ öƀjéçţ, öpţîöñåĺ)",
+  "⟧"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "⟦",
+  "Méŕĝéđ îñţö ţĥé ñéw ûšéŕ'š šéŕvéŕ méţåđåţå wĥéñ ţĥé ŕûĺé måţçĥéš (Ĝåţéĥöûšé'š öwñ; åţ möšţ 2048 çĥåŕåçţéŕš).",
+  "⟧"
+ ],
+ "signUpRules.statusDisabled": [
+  "⟦",
+  "đîšåƀĺéđ",
+  "⟧"
+ ],
+ "signUpRules.statusError": [
+  "⟦",
+  "çöûĺđ ñöţ ƀé évåĺûåţéđ",
+  "⟧"
+ ],
+ "signUpRules.statusMatched": [
+  "⟦",
+  "måţçĥéđ",
+  "⟧"
+ ],
+ "signUpRules.statusNoCondition": [
+  "⟦",
+  "ñö çöñđîţîöñ",
+  "⟧"
+ ],
+ "signUpRules.statusNotMatched": [
+  "⟦",
+  "đîđ ñöţ måţçĥ",
+  "⟧"
+ ],
+ "signUpRules.test": [
+  "⟦",
+  "Ţéšţ ţĥé ŕûĺéš",
+  "⟧"
+ ],
+ "signUpRules.testDescription": [
+  "⟦",
+  "Ŕûñš ţĥé šåvéđ ŕûĺéš åĝåîñšţ å šåmpĺé šîĝñ-ûp; ñöţĥîñĝ îš çŕéåţéđ öŕ çöûñţéđ.",
+  "⟧"
+ ],
+ "signUpRules.testEmail": [
+  "⟦",
+  "Émåîĺ",
+  "⟧"
+ ],
+ "signUpRules.testing": [
+  "⟦",
+  "Ţéšţîñĝ…",
+  "⟧"
+ ],
+ "signUpRules.totals": [
+  "⟦",
+  "Ĺåšţ ",
+  [
+   "hours"
+  ],
+  " ĥöûŕš: ",
+  [
+   "total"
+  ],
+  " måţçĥéš (",
+  [
+   "byAction"
+  ],
+  ").",
+  "⟧"
+ ],
+ "signUpRules.trialScore": [
+  "⟦",
+  "Fŕéé-ţŕîåĺ åƀûšé ŕîšķ šçöŕé",
+  "⟧"
+ ],
+ "signUpRules.typeAllow": [
+  "⟦",
+  "åĺĺöw",
+  "⟧"
+ ],
+ "signUpRules.typeLog": [
+  "⟦",
+  "ĺöĝ",
+  "⟧"
+ ],
+ "signUpRules.typeReject": [
+  "⟦",
+  "ŕéjéçţ",
+  "⟧"
+ ],
+ "signUpRules.typeRestrict": [
+  "⟦",
+  "ŕéšţŕîçţ",
+  "⟧"
+ ],
+ "signUpRules.whenNoRule": [
+  "⟦",
+  "Wĥéñ ñö ŕûĺé đéçîđéš",
+  "⟧"
+ ],
+ "team.addMember": [
+  "⟦",
+  "Åđđ mémƀéŕ",
+  "⟧"
+ ],
+ "team.addMemberLabel": [
+  "⟦",
+  "Åđđ mémƀéŕ (émåîĺ öŕ ûšéŕ îđ)",
+  "⟧"
+ ],
+ "team.delete": [
+  "⟦",
+  "Đéĺéţé ţéåm",
+  "⟧"
+ ],
+ "team.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "team.deleteWarning": [
+  "⟦",
+  "Ţĥé ţéåm, îţš mémƀéŕšĥîpš, péŕmîššîöñš åñđ îñvîţåţîöñš åŕé đéĺéţéđ.",
+  "⟧"
+ ],
+ "team.displayName": [
+  "⟦",
+  "Ţéåm đîšpĺåý ñåmé",
+  "⟧"
+ ],
+ "team.displayNameHint": [
+  "⟦",
+  "Émpţý: ţĥéîŕ ûšéŕ'š ñåmé",
+  "⟧"
+ ],
+ "team.editProfile": [
+  "⟦",
+  "Éđîţ ţéåm pŕöfîĺé",
+  "⟧"
+ ],
+ "team.editProfileOf": [
+  "⟦",
+  "Éđîţ ţéåm pŕöfîĺé öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "team.expires": [
+  "⟦",
+  "éxpîŕéš ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "team.invitationSent": [
+  "⟦",
+  "Îñvîţåţîöñ šéñţ.",
+  "⟧"
+ ],
+ "team.invitations": [
+  "⟦",
+  "Îñvîţåţîöñš",
+  "⟧"
+ ],
+ "team.invitationsDescription": [
+  "⟦",
+  "Ţĥé îñvîţéđ péŕšöñ ĝéţš åñ émåîĺ wîţĥ å ĺîñķ ţö ţĥé åpp'š ţéåm-îñvîţåţîöñ påĝé.",
+  "⟧"
+ ],
+ "team.inviteByEmail": [
+  "⟦",
+  "Îñvîţé ƀý émåîĺ",
+  "⟧"
+ ],
+ "team.members": [
+  "⟦",
+  "Mémƀéŕš",
+  "⟧"
+ ],
+ "team.membersDescription": [
+  "⟦",
+  "Å mémƀéŕ'š ţéåm pŕöfîĺé îš ţĥé ñåmé åñđ îmåĝé ţĥéý šĥöw îñ ţĥîš ţéåm (ţĥéîŕ ûšéŕ'š öţĥéŕwîšé).",
+  "⟧"
+ ],
+ "team.membersList": [
+  "⟦",
+  "Ţéåm mémƀéŕš",
+  "⟧"
+ ],
+ "team.membersWhat": [
+  "⟦",
+  "mémƀéŕš",
+  "⟧"
+ ],
+ "team.name": [
+  "⟦",
+  "Ţéåm ñåmé",
+  "⟧"
+ ],
+ "team.noInvitations": [
+  "⟦",
+  "Ñö öpéñ îñvîţåţîöñš.",
+  "⟧"
+ ],
+ "team.noMembers": [
+  "⟦",
+  "Ñö mémƀéŕš.",
+  "⟧"
+ ],
+ "team.noUserWithEmail": [
+  "⟦",
+  "Ñö ûšéŕ ĥåš ţĥé émåîĺ ",
+  [
+   "email"
+  ],
+  ".",
+  "⟧"
+ ],
+ "team.permissionsOf": [
+  "⟦",
+  "Péŕmîššîöñš öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "team.profileImage": [
+  "⟦",
+  "Ţéåm pŕöfîĺé îmåĝé ÛŔĹ",
+  "⟧"
+ ],
+ "team.profileImagePlaceholder": [
+  "⟦",
+  "ĥţţpš://… öŕ đåţå:îmåĝé/…",
+  "⟧"
+ ],
+ "team.profileOf": [
+  "⟦",
+  "Ţéåm pŕöfîĺé öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "team.remove": [
+  "⟦",
+  "Ŕémövé",
+  "⟧"
+ ],
+ "team.removeLabel": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "team.rename": [
+  "⟦",
+  "Ŕéñåmé",
+  "⟧"
+ ],
+ "team.revoke": [
+  "⟦",
+  "Ŕévöķé",
+  "⟧"
+ ],
+ "team.saveProfile": [
+  "⟦",
+  "Šåvé pŕöfîĺé",
+  "⟧"
+ ],
+ "team.savingProfile": [
+  "⟦",
+  "Šåvîñĝ ţĥé ţéåm pŕöfîĺé…",
+  "⟧"
+ ],
+ "team.sendInvitation": [
+  "⟦",
+  "Šéñđ îñvîţåţîöñ",
+  "⟧"
+ ],
+ "team.team": [
+  "⟦",
+  "Ţéåm",
+  "⟧"
+ ],
+ "team.userIs": [
+  "⟦",
+  "(ûšéŕ: ",
+  [
+   "name"
+  ],
+  ")",
+  "⟧"
+ ],
+ "teamDomains.add": [
+  "⟦",
+  "Åđđ đömåîñ",
+  "⟧"
+ ],
+ "teamDomains.automatic": [
+  "⟦",
+  "Jöîñ åûţömåţîçåĺĺý",
+  "⟧"
+ ],
+ "teamDomains.cardLabel": [
+  "⟦",
+  "Đömåîñ ",
+  [
+   "domain"
+  ],
+  "⟧"
+ ],
+ "teamDomains.checkAgain": [
+  "⟦",
+  "Çĥéçķ åĝåîñ",
+  "⟧"
+ ],
+ "teamDomains.copyName": [
+  "⟦",
+  "Çöpý ţĥé ŕéçöŕđ ñåmé",
+  "⟧"
+ ],
+ "teamDomains.copyValue": [
+  "⟦",
+  "Çöpý ţĥé ŕéçöŕđ våĺûé",
+  "⟧"
+ ],
+ "teamDomains.description": [
+  "⟦",
+  "Å đömåîñ pŕövéñ ƀý å ĐÑŠ ŢXŢ ŕéçöŕđ: îţš ûšéŕš çåñ ƀé šéñţ ţö ţĥé ţéåm'š ŠŠÖ çöññéçţîöñ åñđ jöîñ ţĥé ţéåm åš îţš pöĺîçý šåýš.",
+  "⟧"
+ ],
+ "teamDomains.domain": [
+  "⟦",
+  "Đömåîñ",
+  "⟧"
+ ],
+ "teamDomains.invitationOnly": [
+  "⟦",
+  "Îñvîţåţîöñ öñĺý",
+  "⟧"
+ ],
+ "teamDomains.newUsersOn": [
+  "⟦",
+  "Ñéw ûšéŕš öñ ",
+  [
+   "domain"
+  ],
+  "⟧"
+ ],
+ "teamDomains.none": [
+  "⟦",
+  "Ñö đömåîñš.",
+  "⟧"
+ ],
+ "teamDomains.notVerified": [
+  "⟦",
+  "ñöţ véŕîfîéđ",
+  "⟧"
+ ],
+ "teamDomains.publish": [
+  "⟦",
+  "Pûƀĺîšĥ ţĥîš ŢXŢ ŕéçöŕđ îñ ţĥé đömåîñ'š ĐÑŠ, ţĥéñ véŕîfý.",
+  "⟧"
+ ],
+ "teamDomains.recordName": [
+  "⟦",
+  "Ñåmé",
+  "⟧"
+ ],
+ "teamDomains.recordValue": [
+  "⟦",
+  "Våĺûé",
+  "⟧"
+ ],
+ "teamDomains.remove": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "domain"
+  ],
+  "⟧"
+ ],
+ "teamDomains.suggestion": [
+  "⟦",
+  "Šûĝĝéšţ ţĥé ţéåm",
+  "⟧"
+ ],
+ "teamDomains.title": [
+  "⟦",
+  "Véŕîfîéđ đömåîñš",
+  "⟧"
+ ],
+ "teamDomains.verifiedAt": [
+  "⟦",
+  "véŕîfîéđ ",
+  [
+   "when"
+  ],
+  "⟧"
+ ],
+ "teamDomains.verify": [
+  "⟦",
+  "Véŕîfý",
+  "⟧"
+ ],
  "teams.create": [
   "⟦",
   "Çŕéåţé å ţéåm",
@@ -408,6 +2743,430 @@ export const messages: Messages = {
  "teams.team": [
   "⟦",
   "Ţéåm",
+  "⟧"
+ ],
+ "user.activeOn": [
+  "⟦",
+  "Åçţîvé öñ ",
+  [
+   "days"
+  ],
+  " öf ţĥé ĺåšţ 30 đåýš.",
+  "⟧"
+ ],
+ "user.activity": [
+  "⟦",
+  "Åçţîvîţý",
+  "⟧"
+ ],
+ "user.activityDescription": [
+  "⟦",
+  "Ţĥé ĺåšţ 30 đåýš (ÛŢÇ): ţĥé đåý öf ţĥé ûšéŕ'š ĺåţéšţ åçţîvîţý îš måŕķéđ.",
+  "⟧"
+ ],
+ "user.activityPerDay": [
+  "⟦",
+  "Åçţîvîţý péŕ đåý",
+  "⟧"
+ ],
+ "user.activityWhat": [
+  "⟦",
+  "ţĥé ûšéŕ'š åçţîvîţý",
+  "⟧"
+ ],
+ "user.clientMetadata": [
+  "⟦",
+  "Çĺîéñţ méţåđåţå",
+  "⟧"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "⟦",
+  "Çĺîéñţ ŕéåđ-öñĺý méţåđåţå",
+  "⟧"
+ ],
+ "user.dayActive": [
+  "⟦",
+  [
+   "date"
+  ],
+  ": åçţîvé",
+  "⟧"
+ ],
+ "user.dayInactive": [
+  "⟦",
+  [
+   "date"
+  ],
+  ": ñöţ åçţîvé",
+  "⟧"
+ ],
+ "user.delete": [
+  "⟦",
+  "Đéĺéţé ûšéŕ",
+  "⟧"
+ ],
+ "user.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ţĥîš ûšéŕ?",
+  "⟧"
+ ],
+ "user.deleteWarning": [
+  "⟦",
+  [
+   "name"
+  ],
+  " ĺöšéš ţĥéîŕ åççöûñţ, šéššîöñš, ţéåm mémƀéŕšĥîpš åñđ ķéýš. Ţĥîš çåññöţ ƀé ûñđöñé.",
+  "⟧"
+ ],
+ "user.impersonate": [
+  "⟦",
+  "Împéŕšöñåţé",
+  "⟧"
+ ],
+ "user.impersonationPrefix": [
+  "⟦",
+  "Împéŕšöñåţîöñ · ",
+  "⟧"
+ ],
+ "user.metadata": [
+  "⟦",
+  "Méţåđåţå",
+  "⟧"
+ ],
+ "user.metadataDescription": [
+  "⟦",
+  "JŠÖÑ ţĥé åpp ŕéåđš: çĺîéñţ méţåđåţå (ţĥé ûšéŕ måý çĥåñĝé îţ), çĺîéñţ ŕéåđ-öñĺý åñđ šéŕvéŕ-öñĺý méţåđåţå.",
+  "⟧"
+ ],
+ "user.metadataSaved": [
+  "⟦",
+  [
+   "label"
+  ],
+  " šåvéđ.",
+  "⟧"
+ ],
+ "user.noProjectPermissions": [
+  "⟦",
+  "Ñö pŕöjéçţ péŕmîššîöñš.",
+  "⟧"
+ ],
+ "user.noSessions": [
+  "⟦",
+  "Ñö åçţîvé šéššîöñš.",
+  "⟧"
+ ],
+ "user.noTeams": [
+  "⟦",
+  "Ñöţ îñ åñý ţéåm.",
+  "⟧"
+ ],
+ "user.notActive": [
+  "⟦",
+  "Ñöţ åçţîvé îñ ţĥé ĺåšţ 30 đåýš.",
+  "⟧"
+ ],
+ "user.notJson": [
+  "⟦",
+  "Ñöţ våĺîđ JŠÖÑ: ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
+ "user.opening": [
+  "⟦",
+  "Öpéñîñĝ…",
+  "⟧"
+ ],
+ "user.primaryEmail": [
+  "⟦",
+  "Pŕîmåŕý émåîĺ",
+  "⟧"
+ ],
+ "user.primaryEmailVerified": [
+  "⟦",
+  "Pŕîmåŕý émåîĺ véŕîfîéđ",
+  "⟧"
+ ],
+ "user.profile": [
+  "⟦",
+  "Pŕöfîĺé",
+  "⟧"
+ ],
+ "user.profileImage": [
+  "⟦",
+  "Pŕöfîĺé îmåĝé ÛŔĹ",
+  "⟧"
+ ],
+ "user.profileSaved": [
+  "⟦",
+  "Pŕöfîĺé šåvéđ.",
+  "⟧"
+ ],
+ "user.projectPermissions": [
+  "⟦",
+  "Pŕöjéçţ péŕmîššîöñš",
+  "⟧"
+ ],
+ "user.revoke": [
+  "⟦",
+  "Ŕévöķé",
+  "⟧"
+ ],
+ "user.risk": [
+  "⟦",
+  "šîĝñ-ûp ŕîšķ: ƀöţ ",
+  [
+   "bot"
+  ],
+  ", fŕéé-ţŕîåĺ åƀûšé ",
+  [
+   "abuse"
+  ],
+  " (öf 100)",
+  "⟧"
+ ],
+ "user.saveMetadata": [
+  "⟦",
+  "Šåvé ",
+  [
+   "label"
+  ],
+  "⟧"
+ ],
+ "user.saveProfile": [
+  "⟦",
+  "Šåvé pŕöfîĺé",
+  "⟧"
+ ],
+ "user.serverMetadata": [
+  "⟦",
+  "Šéŕvéŕ méţåđåţå",
+  "⟧"
+ ],
+ "user.sessionFrom": [
+  "⟦",
+  " fŕöm ",
+  [
+   "ip"
+  ],
+  "⟧"
+ ],
+ "user.sessionTimes": [
+  "⟦",
+  "çŕéåţéđ ",
+  [
+   "created"
+  ],
+  ", ĺåšţ ûšéđ ",
+  [
+   "lastUsed"
+  ],
+  "⟧"
+ ],
+ "user.sessions": [
+  "⟦",
+  "Šéššîöñš",
+  "⟧"
+ ],
+ "user.summary": [
+  "⟦",
+  "šîĝñéđ ûp ",
+  [
+   "signedUp"
+  ],
+  " · ĺåšţ åçţîvé ",
+  [
+   "lastActive"
+  ],
+  " · šîĝñ-îñ méţĥöđš: ",
+  [
+   "methods"
+  ],
+  "⟧"
+ ],
+ "user.teams": [
+  "⟦",
+  "Ţéåmš",
+  "⟧"
+ ],
+ "users.anonymous": [
+  "⟦",
+  "åñöñýmöûš",
+  "⟧"
+ ],
+ "users.create": [
+  "⟦",
+  "Çŕéåţé ûšéŕ",
+  "⟧"
+ ],
+ "users.createTitle": [
+  "⟦",
+  "Çŕéåţé å ûšéŕ",
+  "⟧"
+ ],
+ "users.displayName": [
+  "⟦",
+  "Đîšpĺåý ñåmé",
+  "⟧"
+ ],
+ "users.email": [
+  "⟦",
+  "Émåîĺ",
+  "⟧"
+ ],
+ "users.emailVerified": [
+  "⟦",
+  "Émåîĺ véŕîfîéđ",
+  "⟧"
+ ],
+ "users.firstPage": [
+  "⟦",
+  "Fîŕšţ påĝé",
+  "⟧"
+ ],
+ "users.invitationSent": [
+  "⟦",
+  "Îñvîţåţîöñ šéñţ ţö ",
+  [
+   "email"
+  ],
+  ".",
+  "⟧"
+ ],
+ "users.inviteByEmail": [
+  "⟦",
+  "Îñvîţé ƀý émåîĺ",
+  "⟧"
+ ],
+ "users.inviteTitle": [
+  "⟦",
+  "Îñvîţé šöméöñé ƀý émåîĺ",
+  "⟧"
+ ],
+ "users.inviteeEmail": [
+  "⟦",
+  "Îñvîţéé émåîĺ",
+  "⟧"
+ ],
+ "users.lastActive": [
+  "⟦",
+  "Ĺåšţ åçţîvé",
+  "⟧"
+ ],
+ "users.linkTo": [
+  "⟦",
+  "Ĺîñķ ţö",
+  "⟧"
+ ],
+ "users.linkToHint": [
+  "⟦",
+  "Å påĝé öf ýöûŕ åpp öñ å ţŕûšţéđ đömåîñ, é.ĝ. îţš šîĝñ-ûp påĝé.",
+  "⟧"
+ ],
+ "users.methodMagicLink": [
+  "⟦",
+  "måĝîç ĺîñķ",
+  "⟧"
+ ],
+ "users.methodPasskey": [
+  "⟦",
+  "påššķéý",
+  "⟧"
+ ],
+ "users.methodPassword": [
+  "⟦",
+  "påššwöŕđ",
+  "⟧"
+ ],
+ "users.methods": [
+  "⟦",
+  "Šîĝñ-îñ méţĥöđš",
+  "⟧"
+ ],
+ "users.newestFirst": [
+  "⟦",
+  "Ñéwéšţ fîŕšţ",
+  "⟧"
+ ],
+ "users.nextPage": [
+  "⟦",
+  "Ñéxţ påĝé",
+  "⟧"
+ ],
+ "users.noMatch": [
+  "⟦",
+  "Ñö ûšéŕ måţçĥéš “",
+  [
+   "query"
+  ],
+  "”.",
+  "⟧"
+ ],
+ "users.none": [
+  "⟦",
+  "Ñö ûšéŕš ýéţ.",
+  "⟧"
+ ],
+ "users.oldestFirst": [
+  "⟦",
+  "Öĺđéšţ fîŕšţ",
+  "⟧"
+ ],
+ "users.pagesLabel": [
+  "⟦",
+  "Påĝéš öf ûšéŕš",
+  "⟧"
+ ],
+ "users.passwordOptional": [
+  "⟦",
+  "Påššwöŕđ (öpţîöñåĺ)",
+  "⟧"
+ ],
+ "users.previousPage": [
+  "⟦",
+  "Pŕévîöûš påĝé",
+  "⟧"
+ ],
+ "users.restricted": [
+  "⟦",
+  "ŕéšţŕîçţéđ",
+  "⟧"
+ ],
+ "users.search": [
+  "⟦",
+  "Šéåŕçĥ ûšéŕš",
+  "⟧"
+ ],
+ "users.searchPlaceholder": [
+  "⟦",
+  "Ñåmé, émåîĺ öŕ ûšéŕ îđ",
+  "⟧"
+ ],
+ "users.sendInvitation": [
+  "⟦",
+  "Šéñđ îñvîţåţîöñ",
+  "⟧"
+ ],
+ "users.signedUp": [
+  "⟦",
+  "Šîĝñéđ ûp",
+  "⟧"
+ ],
+ "users.sort": [
+  "⟦",
+  "Šöŕţ",
+  "⟧"
+ ],
+ "users.unverified": [
+  "⟦",
+  "ûñvéŕîfîéđ",
+  "⟧"
+ ],
+ "users.user": [
+  "⟦",
+  "Ûšéŕ",
   "⟧"
  ]
 };

@@ -4,6 +4,431 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "Super secret admin key"
+ ],
+ "apiKeys.copied": [
+  "I have copied them"
+ ],
+ "apiKeys.copyNow": [
+  "Copy the new keys now"
+ ],
+ "apiKeys.createButton": [
+  "Create key set"
+ ],
+ "apiKeys.createSet": [
+  "Create a key set"
+ ],
+ "apiKeys.createdAt": [
+  "created ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.days": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " day"
+    ],
+    "other": [
+     "#",
+     " days"
+    ]
+   }
+  ]
+ ],
+ "apiKeys.description": [
+  "Description"
+ ],
+ "apiKeys.expired": [
+  "expired"
+ ],
+ "apiKeys.expiresIn": [
+  "Expires in"
+ ],
+ "apiKeys.intro": [
+  "The project's own keys, for your backend and your apps. Keys your users and teams create for themselves are turned on under ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "apiKeys.keySet": [
+  "Key set"
+ ],
+ "apiKeys.keySetLower": [
+  "key set"
+ ],
+ "apiKeys.keysInSet": [
+  "Keys in the set"
+ ],
+ "apiKeys.newKeys": [
+  "New keys"
+ ],
+ "apiKeys.none": [
+  "No key sets."
+ ],
+ "apiKeys.publishable": [
+  "Publishable client key"
+ ],
+ "apiKeys.revoke": [
+  "Revoke"
+ ],
+ "apiKeys.revokeKeys": [
+  "Revoke keys"
+ ],
+ "apiKeys.revokeLabel": [
+  "Revoke ",
+  [
+   "name"
+  ]
+ ],
+ "apiKeys.revokeTitle": [
+  "Revoke this key set?"
+ ],
+ "apiKeys.revokeWarning": [
+  "Apps using these keys stop working at once."
+ ],
+ "apiKeys.revokedAt": [
+  "revoked ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.secret": [
+  "Secret server key"
+ ],
+ "apiKeys.sets": [
+  "Key sets"
+ ],
+ "apiKeys.shownOnce": [
+  "They are stored as digests: this is the only time they are shown."
+ ],
+ "apiKeys.validUntil": [
+  "valid until ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.years": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " year"
+    ],
+    "other": [
+     "#",
+     " years"
+    ]
+   }
+  ]
+ ],
+ "auth.addProvider": [
+  "Add a provider"
+ ],
+ "auth.addProviderButton": [
+  "Add provider"
+ ],
+ "auth.anonymous": [
+  "Anonymous users (sign up without an account, upgraded when they sign up)"
+ ],
+ "auth.botChallenge": [
+  "Bot challenge"
+ ],
+ "auth.botChallengeDescription": [
+  "Turnstile, hCaptcha or reCAPTCHA on the sign-up page. Invisible: scored, never refused by itself. Required: no sign-up without a passed challenge."
+ ],
+ "auth.checkBreached": [
+  "Refuse passwords found in known breaches"
+ ],
+ "auth.choose": [
+  "Choose…"
+ ],
+ "auth.clientId": [
+  [
+   "provider"
+  ],
+  " client id"
+ ],
+ "auth.clientSecret": [
+  [
+   "provider"
+  ],
+  " client secret"
+ ],
+ "auth.credential": [
+  "Email and password"
+ ],
+ "auth.endUserKeys": [
+  "API keys for users and teams"
+ ],
+ "auth.endUserKeysDescription": [
+  "Lets your users, and your teams' members, create API keys to call your app's API as themselves or their team."
+ ],
+ "auth.magicLink": [
+  "Magic link / one-time code"
+ ],
+ "auth.maxLength": [
+  "Maximum length"
+ ],
+ "auth.maxLengthHint": [
+  "From the minimum to 4096."
+ ],
+ "auth.mergeLink": [
+  "Link the new sign-in method to the existing account"
+ ],
+ "auth.mergeRefuse": [
+  "Refuse the sign-in"
+ ],
+ "auth.mergeSeparate": [
+  "Create a separate account"
+ ],
+ "auth.mergeStrategy": [
+  "OAuth account merge strategy"
+ ],
+ "auth.merging": [
+  "Account merging"
+ ],
+ "auth.mergingDescription": [
+  "When someone signs in with OAuth and the provider's email already belongs to an account."
+ ],
+ "auth.methods": [
+  "Sign-in methods"
+ ],
+ "auth.minLength": [
+  "Minimum length"
+ ],
+ "auth.minLengthHint": [
+  "8 to 256."
+ ],
+ "auth.minScore": [
+  "Lowest accepted score"
+ ],
+ "auth.minScoreHint": [
+  "0 to 1; used when the provider scores (reCAPTCHA v3, hCaptcha Enterprise)."
+ ],
+ "auth.mode": [
+  "Mode"
+ ],
+ "auth.modeInvisible": [
+  "Invisible (scored only)"
+ ],
+ "auth.modeOff": [
+  "Off"
+ ],
+ "auth.modeRequired": [
+  "Required"
+ ],
+ "auth.noProviders": [
+  "No OAuth providers."
+ ],
+ "auth.oauthDescription": [
+  "Shared keys work only while the project is in development; production needs the project's own keys."
+ ],
+ "auth.oauthProviders": [
+  "OAuth providers"
+ ],
+ "auth.outage": [
+  "When the provider cannot be reached"
+ ],
+ "auth.outageAllow": [
+  "Let sign-ups through (fail open)"
+ ],
+ "auth.outageReject": [
+  "Refuse sign-ups (fail closed)"
+ ],
+ "auth.ownKeys": [
+  "Own keys"
+ ],
+ "auth.passkeys": [
+  "Passkeys"
+ ],
+ "auth.passwordPolicy": [
+  "Password policy"
+ ],
+ "auth.passwordPolicyDescription": [
+  "Checked at sign-up and whenever a password is set. The breached check asks Have I Been Pwned with only the first 5 characters of the password's SHA-1; if it cannot be reached the password is accepted."
+ ],
+ "auth.provider": [
+  "Provider"
+ ],
+ "auth.providerEnabled": [
+  [
+   "provider"
+  ],
+  " enabled"
+ ],
+ "auth.providerKeys": [
+  [
+   "provider"
+  ],
+  " keys"
+ ],
+ "auth.providersSaved": [
+  "OAuth providers saved."
+ ],
+ "auth.removeProvider": [
+  "Remove ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.saveBotChallenge": [
+  "Save bot challenge"
+ ],
+ "auth.savePasswordPolicy": [
+  "Save password policy"
+ ],
+ "auth.saveProviders": [
+  "Save OAuth providers"
+ ],
+ "auth.saved": [
+  "Saved."
+ ],
+ "auth.savedAsYouGo": [
+  "Changes are saved as you make them."
+ ],
+ "auth.saving": [
+  "Saving…"
+ ],
+ "auth.secretKey": [
+  "Secret key"
+ ],
+ "auth.sharedKeys": [
+  "Shared development keys"
+ ],
+ "auth.signUpEnabled": [
+  "New users may sign up"
+ ],
+ "auth.siteKey": [
+  "Site key"
+ ],
+ "auth.teamKeys": [
+  "Team API keys"
+ ],
+ "auth.userKeys": [
+  "User API keys"
+ ],
+ "channels.addEmail": [
+  "Add email"
+ ],
+ "channels.addLabel": [
+  "Add a contact channel"
+ ],
+ "channels.adding": [
+  "Adding…"
+ ],
+ "channels.delete": [
+  "Delete"
+ ],
+ "channels.deleteConfirm": [
+  "Delete channel"
+ ],
+ "channels.deleteTitle": [
+  "Delete this contact channel?"
+ ],
+ "channels.deleteWarning": [
+  [
+   "value"
+  ],
+  " is removed from this user; if it was used for sign-in they can no longer sign in with it."
+ ],
+ "channels.makePrimary": [
+  "Make primary"
+ ],
+ "channels.newEmail": [
+  "New email"
+ ],
+ "channels.none": [
+  "No contact channels."
+ ],
+ "channels.primary": [
+  "primary"
+ ],
+ "channels.sendCode": [
+  "Send verification code"
+ ],
+ "channels.sending": [
+  "Sending…"
+ ],
+ "channels.sent": [
+  "Verification email sent to ",
+  [
+   "value"
+  ],
+  "."
+ ],
+ "channels.stopSignIn": [
+  "Stop using for sign-in"
+ ],
+ "channels.title": [
+  "Contact channels"
+ ],
+ "channels.useSignIn": [
+  "Use for sign-in"
+ ],
+ "channels.usedForSignIn": [
+  "Used for sign-in"
+ ],
+ "channels.usedForSignInLower": [
+  "used for sign-in"
+ ],
+ "channels.verified": [
+  "verified"
+ ],
+ "channels.what": [
+  "contact channels"
+ ],
+ "claims.description": [
+  "Added to the access tokens of every sign-in and refresh (the ones your backend verifies), computed from the user's metadata, selected team and permissions. An expression that fails for a user leaves its claim out; the sign-in still succeeds."
+ ],
+ "claims.formLabel": [
+  "Access token custom claims"
+ ],
+ "claims.hint": [
+  "A JSON object of claim name → CEL expression over user, team and permissions; empty for none. Anyone holding the token can read its claims."
+ ],
+ "claims.notJson": [
+  "Custom claims are not valid JSON."
+ ],
+ "claims.notObject": [
+  "Custom claims must be a JSON object of claim names to CEL expressions."
+ ],
+ "claims.notString": [
+  "Custom claim ",
+  [
+   "claim"
+  ],
+  ": the CEL expression must be a JSON string."
+ ],
+ "claims.refusedAt": [
+  "Claim ",
+  [
+   "claim"
+  ],
+  ", line ",
+  [
+   "line"
+  ],
+  ", column ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "claims.save": [
+  "Save custom claims"
+ ],
+ "claims.title": [
+  "Custom claims"
+ ],
  "common.cancel": [
   "Cancel"
  ],
@@ -45,6 +470,140 @@ export const messages: Messages = {
  "common.working": [
   "Working…"
  ],
+ "connect.copyCode": [
+  "Copy the ",
+  [
+   "title"
+  ],
+  " code"
+ ],
+ "connect.copyNow": [
+  "Copy them now: they are stored as digests, so this is the only time they are shown. The secret server key stays on your servers (as ",
+  [
+   "env"
+  ],
+  "), never in a browser bundle."
+ ],
+ "connect.copyValue": [
+  "Copy the ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "Create keys for this app"
+ ],
+ "connect.intro": [
+  "Everything an app needs to sign its users in with this project."
+ ],
+ "connect.keyPlaceholder": [
+  "<your publishable client key>"
+ ],
+ "connect.keys": [
+  "Keys"
+ ],
+ "connect.makeKeys": [
+  "Keys are shown once, when they are made. Make a key set for this app (a publishable client key and a secret server key, valid for a year); see and revoke key sets under ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "Platform URL"
+ ],
+ "connect.projectId": [
+  "Project id"
+ ],
+ "connect.react": [
+  "React (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Server, Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Stack Auth's own SDKs work with this server unchanged: point their baseUrl here."
+ ],
+ "connect.where": [
+  "Where your app connects"
+ ],
+ "connect.withGatehouse": [
+  "With Gatehouse's SDK"
+ ],
+ "connect.withStack": [
+  "With Stack's SDK"
+ ],
+ "copy.copied": [
+  "Copied."
+ ],
+ "copy.copy": [
+  "Copy"
+ ],
+ "copy.refused": [
+  "The browser did not allow copying: select it and copy it by hand."
+ ],
+ "domains.add": [
+  "Add domain"
+ ],
+ "domains.allowLocalhost": [
+  "Allow localhost callbacks (development)"
+ ],
+ "domains.backToDevelopment": [
+  "Back to development mode"
+ ],
+ "domains.domain": [
+  "Domain"
+ ],
+ "domains.handlerAt": [
+  "handler at ",
+  [
+   "path"
+  ]
+ ],
+ "domains.handlerPath": [
+  "Handler path"
+ ],
+ "domains.inDevelopment": [
+  "This project is in development mode."
+ ],
+ "domains.inProduction": [
+  "This project is in production mode."
+ ],
+ "domains.none": [
+  "No trusted domains."
+ ],
+ "domains.productionDescription": [
+  "In production, callbacks go only to trusted HTTPS domain names: no localhost, no IP addresses, no shared OAuth keys."
+ ],
+ "domains.productionMode": [
+  "Production mode"
+ ],
+ "domains.remove": [
+  "Remove"
+ ],
+ "domains.removeLabel": [
+  "Remove ",
+  [
+   "domain"
+  ]
+ ],
+ "domains.trusted": [
+  "Trusted domains"
+ ],
+ "domains.trustedDescription": [
+  "The origins users may be sent back to after signing in, each with the path of its handler pages."
+ ],
+ "domains.turnOnProduction": [
+  "Turn on production mode"
+ ],
  "error.generic": [
   "Something went wrong. Try again."
  ],
@@ -58,6 +617,115 @@ export const messages: Messages = {
   "The platform cannot be reached: ",
   [
    "reason"
+  ]
+ ],
+ "keys.apiKey": [
+  "API key"
+ ],
+ "keys.copied": [
+  "I have copied it"
+ ],
+ "keys.copyLabel": [
+  "Copy the new key"
+ ],
+ "keys.copyNow": [
+  "Copy the new key now"
+ ],
+ "keys.create": [
+  "Create key"
+ ],
+ "keys.createTeam": [
+  "Create a team API key"
+ ],
+ "keys.createUser": [
+  "Create a user API key"
+ ],
+ "keys.createdAt": [
+  "created ",
+  [
+   "when"
+  ]
+ ],
+ "keys.description": [
+  "Key description"
+ ],
+ "keys.expired": [
+  "expired"
+ ],
+ "keys.neverExpires": [
+  "never expires"
+ ],
+ "keys.newTeam": [
+  "New team API key"
+ ],
+ "keys.newUser": [
+  "New user API key"
+ ],
+ "keys.none": [
+  "No API keys."
+ ],
+ "keys.revoke": [
+  "Revoke"
+ ],
+ "keys.revokeKey": [
+  "Revoke key"
+ ],
+ "keys.revokeLabel": [
+  "Revoke ",
+  [
+   "name"
+  ]
+ ],
+ "keys.revokeTitle": [
+  "Revoke this API key?"
+ ],
+ "keys.revokeWarning": [
+  "Code using ",
+  [
+   "name"
+  ],
+  " stops working at once."
+ ],
+ "keys.revokedAt": [
+  "revoked ",
+  [
+   "when"
+  ]
+ ],
+ "keys.shownOnce": [
+  "It is stored as a digest: this is the only time it is shown."
+ ],
+ "keys.teamDescription": [
+  "Keys the team's own code calls the project's API with; each is shown in full once, when created."
+ ],
+ "keys.teamList": [
+  "Team API keys"
+ ],
+ "keys.teamOff": [
+  "Team API keys are not enabled for this project."
+ ],
+ "keys.teamWhat": [
+  "the team's API keys"
+ ],
+ "keys.title": [
+  "API keys"
+ ],
+ "keys.userDescription": [
+  "Keys the user's own code calls the project's API with; each is shown in full once, when created."
+ ],
+ "keys.userList": [
+  "User API keys"
+ ],
+ "keys.userOff": [
+  "User API keys are not enabled for this project."
+ ],
+ "keys.userWhat": [
+  "the user's API keys"
+ ],
+ "keys.validUntil": [
+  "valid until ",
+  [
+   "when"
   ]
  ],
  "nav.apiKeys": [
@@ -171,6 +839,347 @@ export const messages: Messages = {
  "newProject.title": [
   "Create a project"
  ],
+ "notifications.alwaysOn": [
+  [
+   "name"
+  ],
+  " (always on)"
+ ],
+ "notifications.categories": [
+  "Notification categories"
+ ],
+ "notifications.description": [
+  "Which kinds of email this user receives."
+ ],
+ "notifications.marketing": [
+  "Marketing"
+ ],
+ "notifications.signInAlerts": [
+  "Sign-in alerts"
+ ],
+ "notifications.title": [
+  "Email notifications"
+ ],
+ "notifications.transactional": [
+  "Transactional"
+ ],
+ "notifications.what": [
+  "notification preferences"
+ ],
+ "oauthAccounts.account": [
+  "account ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.accountEmail": [
+  "Account email"
+ ],
+ "oauthAccounts.accountId": [
+  "Account id"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "The user's id at the provider."
+ ],
+ "oauthAccounts.accountPrefix": [
+  "account ",
+  [
+   "id"
+  ],
+  " · "
+ ],
+ "oauthAccounts.configure": [
+  "configure OAuth providers"
+ ],
+ "oauthAccounts.connected": [
+  "Connected account"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "Linked accounts whose provider access tokens the app may ask for."
+ ],
+ "oauthAccounts.connectedHint": [
+  "Connected account (the app may use its tokens)"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "Connected accounts"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "connected accounts"
+ ],
+ "oauthAccounts.description": [
+  "Provider accounts the user signs in with or whose tokens the app may use."
+ ],
+ "oauthAccounts.link": [
+  "Link account"
+ ],
+ "oauthAccounts.linkLabel": [
+  "Link an OAuth account"
+ ],
+ "oauthAccounts.linkTitle": [
+  "Link an account"
+ ],
+ "oauthAccounts.linked": [
+  "Linked OAuth accounts"
+ ],
+ "oauthAccounts.linking": [
+  "Linking…"
+ ],
+ "oauthAccounts.noConnected": [
+  "No connected accounts."
+ ],
+ "oauthAccounts.noEmail": [
+  "no email"
+ ],
+ "oauthAccounts.noProviders": [
+  "The project has no OAuth providers to link an account with: ",
+  [
+   "link"
+  ],
+  " first."
+ ],
+ "oauthAccounts.none": [
+  "No linked OAuth accounts."
+ ],
+ "oauthAccounts.provider": [
+  "Provider"
+ ],
+ "oauthAccounts.providersWhat": [
+  "the project's OAuth providers"
+ ],
+ "oauthAccounts.signsIn": [
+  "Signs in"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "Signs the user in"
+ ],
+ "oauthAccounts.title": [
+  "OAuth accounts"
+ ],
+ "oauthAccounts.unlink": [
+  "Unlink"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "Unlink account"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  "Unlink the ",
+  [
+   "provider"
+  ],
+  " account"
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  "Unlink the ",
+  [
+   "provider"
+  ],
+  " account ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "Unlink this OAuth account?"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "The user can no longer sign in with this ",
+  [
+   "provider"
+  ],
+  " account, and its stored provider tokens are deleted."
+ ],
+ "oauthAccounts.what": [
+  "OAuth accounts"
+ ],
+ "onboarding.affected": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " existing user is"
+    ],
+    "other": [
+     "#",
+     " existing users are"
+    ]
+   }
+  ],
+  " restricted until they verify their email:"
+ ],
+ "onboarding.affectedFirst": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " existing user is"
+    ],
+    "other": [
+     "#",
+     " existing users are"
+    ]
+   }
+  ],
+  " restricted until they verify their email (the first ",
+  [
+   "shown"
+  ],
+  " by sign-up):"
+ ],
+ "onboarding.affectedList": [
+  "Users who would be restricted"
+ ],
+ "onboarding.confirm": [
+  "Require verification"
+ ],
+ "onboarding.confirmTitle": [
+  "Require email verification?"
+ ],
+ "onboarding.looking": [
+  "Looking for the users this would restrict…"
+ ],
+ "onboarding.reasonAdmin": [
+  "restricted by an administrator"
+ ],
+ "onboarding.reasonAnonymous": [
+  "anonymous"
+ ],
+ "onboarding.reasonUnverified": [
+  "no verified primary email"
+ ],
+ "onboarding.requireVerification": [
+  "Require email verification (users without a verified primary email are restricted)"
+ ],
+ "overview.activeUsers": [
+  "Active users"
+ ],
+ "overview.anonymousUsers": [
+  "Anonymous users"
+ ],
+ "overview.countries": [
+  "Countries"
+ ],
+ "overview.countriesWhat": [
+  "the users by country"
+ ],
+ "overview.daily": [
+  "Daily sign-ups and active users"
+ ],
+ "overview.dailyChart": [
+  "Daily sign-ups and active users over the last 30 days"
+ ],
+ "overview.dailyWhat": [
+  "the daily sign-ups and active users"
+ ],
+ "overview.latestActiveWhat": [
+  "the latest active users"
+ ],
+ "overview.latestWhat": [
+  "the latest users"
+ ],
+ "overview.methods": [
+  "Sign-up methods"
+ ],
+ "overview.methodsWhat": [
+  "the sign-up methods"
+ ],
+ "overview.noCountry": [
+  "No user has a known country yet."
+ ],
+ "overview.recentlyActive": [
+  "Recently active"
+ ],
+ "overview.recentlySignedUp": [
+  "Recently signed up"
+ ],
+ "overview.signUps": [
+  "Sign-ups"
+ ],
+ "overview.signUps30Days": [
+  "Sign-ups, last 30 days"
+ ],
+ "overview.totalUsers": [
+  "Total users"
+ ],
+ "overview.usersByCountry": [
+  "Users by country"
+ ],
+ "overview.usersByMethod": [
+  "Users by sign-up method"
+ ],
+ "permissions.actions": [
+  "Actions"
+ ],
+ "permissions.contains": [
+  "Contains"
+ ],
+ "permissions.create": [
+  "Create permission"
+ ],
+ "permissions.delete": [
+  "Delete"
+ ],
+ "permissions.deleteLabel": [
+  "Delete ",
+  [
+   "id"
+  ]
+ ],
+ "permissions.description": [
+  "Description"
+ ],
+ "permissions.newProject": [
+  "New project permission"
+ ],
+ "permissions.newProjectId": [
+  "New project permission id"
+ ],
+ "permissions.newTeam": [
+  "New team permission"
+ ],
+ "permissions.newTeamId": [
+  "New team permission id"
+ ],
+ "permissions.permission": [
+  "Permission"
+ ],
+ "permissions.project": [
+  "Project permissions"
+ ],
+ "permissions.projectDescription": [
+  "Granted to users across the project."
+ ],
+ "permissions.system": [
+  "system permission"
+ ],
+ "permissions.team": [
+  "Team permissions"
+ ],
+ "permissions.teamDescription": [
+  "Granted to members within a team; $-permissions are the system ones."
+ ],
+ "permissions.whatContains": [
+  "What ",
+  [
+   "id"
+  ],
+  " contains"
+ ],
+ "place.attribution": [
+  "IP Geolocation by DB-IP"
+ ],
+ "place.deviceOn": [
+  [
+   "browser"
+  ],
+  " on ",
+  [
+   "os"
+  ]
+ ],
  "projects.count": [
   [
    "count",
@@ -247,6 +1256,522 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "System"
  ],
+ "signUpRules.action": [
+  "Action"
+ ],
+ "signUpRules.actions": [
+  "Actions"
+ ],
+ "signUpRules.add": [
+  "Add rule"
+ ],
+ "signUpRules.allowSignUp": [
+  "Allow the sign-up"
+ ],
+ "signUpRules.allowedBy": [
+  "Allowed by ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Auth method"
+ ],
+ "signUpRules.botScore": [
+  "Bot risk score"
+ ],
+ "signUpRules.condition": [
+  "Condition"
+ ],
+ "signUpRules.conditionAt": [
+  "Line ",
+  [
+   "line"
+  ],
+  ", column ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "Condition (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variables: ",
+  [
+   "variables"
+  ],
+  ". Example: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Country code"
+ ],
+ "signUpRules.countryHint": [
+  "Two letters (ISO 3166), or empty."
+ ],
+ "signUpRules.defaultAction": [
+  "Default action"
+ ],
+ "signUpRules.defaultAllowed": [
+  "No rule decided: allowed by the default action",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "What happens to a sign-up no allow or reject rule decided."
+ ],
+ "signUpRules.defaultMessage": [
+  "the default rejection message"
+ ],
+ "signUpRules.defaultRejected": [
+  "No rule decided: rejected by the default action."
+ ],
+ "signUpRules.delete": [
+  "Delete"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Delete rule"
+ ],
+ "signUpRules.deleteLabel": [
+  "Delete ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "Delete rule ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Sign-ups are no longer judged by it. Its statistics stay until they age out."
+ ],
+ "signUpRules.disabled": [
+  "disabled"
+ ],
+ "signUpRules.displayName": [
+  "Display name"
+ ],
+ "signUpRules.edit": [
+  "Edit"
+ ],
+ "signUpRules.editLabel": [
+  "Edit ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "Edit rule ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "Enabled"
+ ],
+ "signUpRules.evaluations": [
+  "Rule evaluations"
+ ],
+ "signUpRules.labelAllow": [
+  "Allow (stop, sign up)"
+ ],
+ "signUpRules.labelLog": [
+  "Log (count only, go on)"
+ ],
+ "signUpRules.labelReject": [
+  "Reject (stop, refuse with the message)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Restrict (sign up restricted, go on)"
+ ],
+ "signUpRules.matches48h": [
+  "Matches (48 h)"
+ ],
+ "signUpRules.message": [
+  "Message"
+ ],
+ "signUpRules.messageHint": [
+  "Shown to the person whose sign-up is refused."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Server metadata is not valid JSON."
+ ],
+ "signUpRules.methodOtp": [
+  "One-time code"
+ ],
+ "signUpRules.methodPasskey": [
+  "Passkey"
+ ],
+ "signUpRules.methodPassword": [
+  "Password"
+ ],
+ "signUpRules.newRule": [
+  "New rule"
+ ],
+ "signUpRules.none": [
+  "No rules yet: every sign-up gets the default action."
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth provider"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "e.g. google"
+ ],
+ "signUpRules.priority": [
+  "Priority"
+ ],
+ "signUpRules.priorityHint": [
+  "Lower numbers are evaluated first."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Reject the sign-up"
+ ],
+ "signUpRules.rejectedBy": [
+  "Rejected by ",
+  [
+   "rule"
+  ],
+  " with the message: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", restricted by rule ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Rule"
+ ],
+ "signUpRules.ruleId": [
+  "Rule id"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Letters, digits, _ or -; cannot be changed later."
+ ],
+ "signUpRules.ruleName": [
+  "rule ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "rule ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Rules"
+ ],
+ "signUpRules.rulesDescription": [
+  "CEL conditions judged at every sign-up (password, one-time code, passkey, OAuth, an anonymous user signing up), lower priority first. Allow and reject decide and stop; restrict and log go on."
+ ],
+ "signUpRules.runTest": [
+  "Run test"
+ ],
+ "signUpRules.saveDefault": [
+  "Save default action"
+ ],
+ "signUpRules.saveRule": [
+  "Save rule"
+ ],
+ "signUpRules.saved": [
+  "Saved."
+ ],
+ "signUpRules.scoreHint": [
+  "0 to 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Server metadata (JSON object, optional)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Merged into the new user's server metadata when the rule matches (Gatehouse's own; at most 2048 characters)."
+ ],
+ "signUpRules.statusDisabled": [
+  "disabled"
+ ],
+ "signUpRules.statusError": [
+  "could not be evaluated"
+ ],
+ "signUpRules.statusMatched": [
+  "matched"
+ ],
+ "signUpRules.statusNoCondition": [
+  "no condition"
+ ],
+ "signUpRules.statusNotMatched": [
+  "did not match"
+ ],
+ "signUpRules.test": [
+  "Test the rules"
+ ],
+ "signUpRules.testDescription": [
+  "Runs the saved rules against a sample sign-up; nothing is created or counted."
+ ],
+ "signUpRules.testEmail": [
+  "Email"
+ ],
+ "signUpRules.testing": [
+  "Testing…"
+ ],
+ "signUpRules.totals": [
+  "Last ",
+  [
+   "hours"
+  ],
+  " hours: ",
+  [
+   "total"
+  ],
+  " matches (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Free-trial abuse risk score"
+ ],
+ "signUpRules.typeAllow": [
+  "allow"
+ ],
+ "signUpRules.typeLog": [
+  "log"
+ ],
+ "signUpRules.typeReject": [
+  "reject"
+ ],
+ "signUpRules.typeRestrict": [
+  "restrict"
+ ],
+ "signUpRules.whenNoRule": [
+  "When no rule decides"
+ ],
+ "team.addMember": [
+  "Add member"
+ ],
+ "team.addMemberLabel": [
+  "Add member (email or user id)"
+ ],
+ "team.delete": [
+  "Delete team"
+ ],
+ "team.deleteTitle": [
+  "Delete ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "team.deleteWarning": [
+  "The team, its memberships, permissions and invitations are deleted."
+ ],
+ "team.displayName": [
+  "Team display name"
+ ],
+ "team.displayNameHint": [
+  "Empty: their user's name"
+ ],
+ "team.editProfile": [
+  "Edit team profile"
+ ],
+ "team.editProfileOf": [
+  "Edit team profile of ",
+  [
+   "name"
+  ]
+ ],
+ "team.expires": [
+  "expires ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Invitation sent."
+ ],
+ "team.invitations": [
+  "Invitations"
+ ],
+ "team.invitationsDescription": [
+  "The invited person gets an email with a link to the app's team-invitation page."
+ ],
+ "team.inviteByEmail": [
+  "Invite by email"
+ ],
+ "team.members": [
+  "Members"
+ ],
+ "team.membersDescription": [
+  "A member's team profile is the name and image they show in this team (their user's otherwise)."
+ ],
+ "team.membersList": [
+  "Team members"
+ ],
+ "team.membersWhat": [
+  "members"
+ ],
+ "team.name": [
+  "Team name"
+ ],
+ "team.noInvitations": [
+  "No open invitations."
+ ],
+ "team.noMembers": [
+  "No members."
+ ],
+ "team.noUserWithEmail": [
+  "No user has the email ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Permissions of ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "Team profile image URL"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… or data:image/…"
+ ],
+ "team.profileOf": [
+  "Team profile of ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Remove"
+ ],
+ "team.removeLabel": [
+  "Remove ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "Rename"
+ ],
+ "team.revoke": [
+  "Revoke"
+ ],
+ "team.saveProfile": [
+  "Save profile"
+ ],
+ "team.savingProfile": [
+  "Saving the team profile…"
+ ],
+ "team.sendInvitation": [
+  "Send invitation"
+ ],
+ "team.team": [
+  "Team"
+ ],
+ "team.userIs": [
+  "(user: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Add domain"
+ ],
+ "teamDomains.automatic": [
+  "Join automatically"
+ ],
+ "teamDomains.cardLabel": [
+  "Domain ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Check again"
+ ],
+ "teamDomains.copyName": [
+  "Copy the record name"
+ ],
+ "teamDomains.copyValue": [
+  "Copy the record value"
+ ],
+ "teamDomains.description": [
+  "A domain proven by a DNS TXT record: its users can be sent to the team's SSO connection and join the team as its policy says."
+ ],
+ "teamDomains.domain": [
+  "Domain"
+ ],
+ "teamDomains.invitationOnly": [
+  "Invitation only"
+ ],
+ "teamDomains.newUsersOn": [
+  "New users on ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "No domains."
+ ],
+ "teamDomains.notVerified": [
+  "not verified"
+ ],
+ "teamDomains.publish": [
+  "Publish this TXT record in the domain's DNS, then verify."
+ ],
+ "teamDomains.recordName": [
+  "Name"
+ ],
+ "teamDomains.recordValue": [
+  "Value"
+ ],
+ "teamDomains.remove": [
+  "Remove ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "Suggest the team"
+ ],
+ "teamDomains.title": [
+  "Verified domains"
+ ],
+ "teamDomains.verifiedAt": [
+  "verified ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Verify"
+ ],
  "teams.create": [
   "Create a team"
  ],
@@ -261,5 +1786,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Team"
+ ],
+ "user.activeOn": [
+  "Active on ",
+  [
+   "days"
+  ],
+  " of the last 30 days."
+ ],
+ "user.activity": [
+  "Activity"
+ ],
+ "user.activityDescription": [
+  "The last 30 days (UTC): the day of the user's latest activity is marked."
+ ],
+ "user.activityPerDay": [
+  "Activity per day"
+ ],
+ "user.activityWhat": [
+  "the user's activity"
+ ],
+ "user.clientMetadata": [
+  "Client metadata"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "Client read-only metadata"
+ ],
+ "user.dayActive": [
+  [
+   "date"
+  ],
+  ": active"
+ ],
+ "user.dayInactive": [
+  [
+   "date"
+  ],
+  ": not active"
+ ],
+ "user.delete": [
+  "Delete user"
+ ],
+ "user.deleteTitle": [
+  "Delete this user?"
+ ],
+ "user.deleteWarning": [
+  [
+   "name"
+  ],
+  " loses their account, sessions, team memberships and keys. This cannot be undone."
+ ],
+ "user.impersonate": [
+  "Impersonate"
+ ],
+ "user.impersonationPrefix": [
+  "Impersonation · "
+ ],
+ "user.metadata": [
+  "Metadata"
+ ],
+ "user.metadataDescription": [
+  "JSON the app reads: client metadata (the user may change it), client read-only and server-only metadata."
+ ],
+ "user.metadataSaved": [
+  [
+   "label"
+  ],
+  " saved."
+ ],
+ "user.noProjectPermissions": [
+  "No project permissions."
+ ],
+ "user.noSessions": [
+  "No active sessions."
+ ],
+ "user.noTeams": [
+  "Not in any team."
+ ],
+ "user.notActive": [
+  "Not active in the last 30 days."
+ ],
+ "user.notJson": [
+  "Not valid JSON: ",
+  [
+   "reason"
+  ]
+ ],
+ "user.opening": [
+  "Opening…"
+ ],
+ "user.primaryEmail": [
+  "Primary email"
+ ],
+ "user.primaryEmailVerified": [
+  "Primary email verified"
+ ],
+ "user.profile": [
+  "Profile"
+ ],
+ "user.profileImage": [
+  "Profile image URL"
+ ],
+ "user.profileSaved": [
+  "Profile saved."
+ ],
+ "user.projectPermissions": [
+  "Project permissions"
+ ],
+ "user.revoke": [
+  "Revoke"
+ ],
+ "user.risk": [
+  "sign-up risk: bot ",
+  [
+   "bot"
+  ],
+  ", free-trial abuse ",
+  [
+   "abuse"
+  ],
+  " (of 100)"
+ ],
+ "user.saveMetadata": [
+  "Save ",
+  [
+   "label"
+  ]
+ ],
+ "user.saveProfile": [
+  "Save profile"
+ ],
+ "user.serverMetadata": [
+  "Server metadata"
+ ],
+ "user.sessionFrom": [
+  " from ",
+  [
+   "ip"
+  ]
+ ],
+ "user.sessionTimes": [
+  "created ",
+  [
+   "created"
+  ],
+  ", last used ",
+  [
+   "lastUsed"
+  ]
+ ],
+ "user.sessions": [
+  "Sessions"
+ ],
+ "user.summary": [
+  "signed up ",
+  [
+   "signedUp"
+  ],
+  " · last active ",
+  [
+   "lastActive"
+  ],
+  " · sign-in methods: ",
+  [
+   "methods"
+  ]
+ ],
+ "user.teams": [
+  "Teams"
+ ],
+ "users.anonymous": [
+  "anonymous"
+ ],
+ "users.create": [
+  "Create user"
+ ],
+ "users.createTitle": [
+  "Create a user"
+ ],
+ "users.displayName": [
+  "Display name"
+ ],
+ "users.email": [
+  "Email"
+ ],
+ "users.emailVerified": [
+  "Email verified"
+ ],
+ "users.firstPage": [
+  "First page"
+ ],
+ "users.invitationSent": [
+  "Invitation sent to ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "users.inviteByEmail": [
+  "Invite by email"
+ ],
+ "users.inviteTitle": [
+  "Invite someone by email"
+ ],
+ "users.inviteeEmail": [
+  "Invitee email"
+ ],
+ "users.lastActive": [
+  "Last active"
+ ],
+ "users.linkTo": [
+  "Link to"
+ ],
+ "users.linkToHint": [
+  "A page of your app on a trusted domain, e.g. its sign-up page."
+ ],
+ "users.methodMagicLink": [
+  "magic link"
+ ],
+ "users.methodPasskey": [
+  "passkey"
+ ],
+ "users.methodPassword": [
+  "password"
+ ],
+ "users.methods": [
+  "Sign-in methods"
+ ],
+ "users.newestFirst": [
+  "Newest first"
+ ],
+ "users.nextPage": [
+  "Next page"
+ ],
+ "users.noMatch": [
+  "No user matches “",
+  [
+   "query"
+  ],
+  "”."
+ ],
+ "users.none": [
+  "No users yet."
+ ],
+ "users.oldestFirst": [
+  "Oldest first"
+ ],
+ "users.pagesLabel": [
+  "Pages of users"
+ ],
+ "users.passwordOptional": [
+  "Password (optional)"
+ ],
+ "users.previousPage": [
+  "Previous page"
+ ],
+ "users.restricted": [
+  "restricted"
+ ],
+ "users.search": [
+  "Search users"
+ ],
+ "users.searchPlaceholder": [
+  "Name, email or user id"
+ ],
+ "users.sendInvitation": [
+  "Send invitation"
+ ],
+ "users.signedUp": [
+  "Signed up"
+ ],
+ "users.sort": [
+  "Sort"
+ ],
+ "users.unverified": [
+  "unverified"
+ ],
+ "users.user": [
+  "User"
  ]
 };

@@ -4,6 +4,431 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "Clave de administración ultrasecreta"
+ ],
+ "apiKeys.copied": [
+  "Ya las he copiado"
+ ],
+ "apiKeys.copyNow": [
+  "Copia las claves nuevas ahora"
+ ],
+ "apiKeys.createButton": [
+  "Crear conjunto de claves"
+ ],
+ "apiKeys.createSet": [
+  "Crear un conjunto de claves"
+ ],
+ "apiKeys.createdAt": [
+  "creado el ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.days": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " día"
+    ],
+    "other": [
+     "#",
+     " días"
+    ]
+   }
+  ]
+ ],
+ "apiKeys.description": [
+  "Descripción"
+ ],
+ "apiKeys.expired": [
+  "caducado"
+ ],
+ "apiKeys.expiresIn": [
+  "Caduca en"
+ ],
+ "apiKeys.intro": [
+  "Las claves propias del proyecto, para tu backend y tus apps. Las claves que tus usuarios y equipos crean por sí mismos se activan en ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "apiKeys.keySet": [
+  "Conjunto de claves"
+ ],
+ "apiKeys.keySetLower": [
+  "conjunto de claves"
+ ],
+ "apiKeys.keysInSet": [
+  "Claves del conjunto"
+ ],
+ "apiKeys.newKeys": [
+  "Claves nuevas"
+ ],
+ "apiKeys.none": [
+  "No hay conjuntos de claves."
+ ],
+ "apiKeys.publishable": [
+  "Clave de cliente publicable"
+ ],
+ "apiKeys.revoke": [
+  "Revocar"
+ ],
+ "apiKeys.revokeKeys": [
+  "Revocar las claves"
+ ],
+ "apiKeys.revokeLabel": [
+  "Revocar ",
+  [
+   "name"
+  ]
+ ],
+ "apiKeys.revokeTitle": [
+  "¿Revocar este conjunto de claves?"
+ ],
+ "apiKeys.revokeWarning": [
+  "Las apps que usan estas claves dejan de funcionar de inmediato."
+ ],
+ "apiKeys.revokedAt": [
+  "revocado el ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.secret": [
+  "Clave secreta de servidor"
+ ],
+ "apiKeys.sets": [
+  "Conjuntos de claves"
+ ],
+ "apiKeys.shownOnce": [
+  "Se guardan como resúmenes: esta es la única vez que se muestran."
+ ],
+ "apiKeys.validUntil": [
+  "válido hasta el ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.years": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " año"
+    ],
+    "other": [
+     "#",
+     " años"
+    ]
+   }
+  ]
+ ],
+ "auth.addProvider": [
+  "Añadir un proveedor"
+ ],
+ "auth.addProviderButton": [
+  "Añadir proveedor"
+ ],
+ "auth.anonymous": [
+  "Usuarios anónimos (sin cuenta, convertidos cuando se registran)"
+ ],
+ "auth.botChallenge": [
+  "Desafío antibots"
+ ],
+ "auth.botChallengeDescription": [
+  "Turnstile, hCaptcha o reCAPTCHA en la página de registro. Invisible: puntúa, nunca rechaza por sí solo. Obligatorio: no hay registro sin superar el desafío."
+ ],
+ "auth.checkBreached": [
+  "Rechazar contraseñas presentes en filtraciones conocidas"
+ ],
+ "auth.choose": [
+  "Elegir…"
+ ],
+ "auth.clientId": [
+  "Id de cliente de ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.clientSecret": [
+  "Secreto de cliente de ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.credential": [
+  "Correo y contraseña"
+ ],
+ "auth.endUserKeys": [
+  "Claves de API para usuarios y equipos"
+ ],
+ "auth.endUserKeysDescription": [
+  "Permite a tus usuarios y a los miembros de tus equipos crear claves de API para llamar a la API de tu app en su nombre o en el de su equipo."
+ ],
+ "auth.magicLink": [
+  "Enlace mágico / código de un solo uso"
+ ],
+ "auth.maxLength": [
+  "Longitud máxima"
+ ],
+ "auth.maxLengthHint": [
+  "Del mínimo a 4096."
+ ],
+ "auth.mergeLink": [
+  "Vincular el nuevo método de inicio de sesión a la cuenta existente"
+ ],
+ "auth.mergeRefuse": [
+  "Rechazar el inicio de sesión"
+ ],
+ "auth.mergeSeparate": [
+  "Crear una cuenta aparte"
+ ],
+ "auth.mergeStrategy": [
+  "Estrategia de fusión de cuentas OAuth"
+ ],
+ "auth.merging": [
+  "Fusión de cuentas"
+ ],
+ "auth.mergingDescription": [
+  "Cuando alguien inicia sesión con OAuth y el correo del proveedor ya pertenece a una cuenta."
+ ],
+ "auth.methods": [
+  "Métodos de inicio de sesión"
+ ],
+ "auth.minLength": [
+  "Longitud mínima"
+ ],
+ "auth.minLengthHint": [
+  "De 8 a 256."
+ ],
+ "auth.minScore": [
+  "Puntuación mínima aceptada"
+ ],
+ "auth.minScoreHint": [
+  "De 0 a 1; se usa cuando el proveedor puntúa (reCAPTCHA v3, hCaptcha Enterprise)."
+ ],
+ "auth.mode": [
+  "Modo"
+ ],
+ "auth.modeInvisible": [
+  "Invisible (solo puntúa)"
+ ],
+ "auth.modeOff": [
+  "Desactivado"
+ ],
+ "auth.modeRequired": [
+  "Obligatorio"
+ ],
+ "auth.noProviders": [
+  "No hay proveedores OAuth."
+ ],
+ "auth.oauthDescription": [
+  "Las claves compartidas solo funcionan mientras el proyecto está en desarrollo; producción necesita las claves propias del proyecto."
+ ],
+ "auth.oauthProviders": [
+  "Proveedores OAuth"
+ ],
+ "auth.outage": [
+  "Cuando no se puede contactar con el proveedor"
+ ],
+ "auth.outageAllow": [
+  "Dejar pasar los registros (fallo abierto)"
+ ],
+ "auth.outageReject": [
+  "Rechazar los registros (fallo cerrado)"
+ ],
+ "auth.ownKeys": [
+  "Claves propias"
+ ],
+ "auth.passkeys": [
+  "Llaves de acceso"
+ ],
+ "auth.passwordPolicy": [
+  "Política de contraseñas"
+ ],
+ "auth.passwordPolicyDescription": [
+  "Se comprueba al registrarse y cada vez que se establece una contraseña. La comprobación de filtraciones consulta Have I Been Pwned con solo los 5 primeros caracteres del SHA-1 de la contraseña; si no responde, la contraseña se acepta."
+ ],
+ "auth.provider": [
+  "Proveedor"
+ ],
+ "auth.providerEnabled": [
+  [
+   "provider"
+  ],
+  " activado"
+ ],
+ "auth.providerKeys": [
+  "Claves de ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.providersSaved": [
+  "Proveedores OAuth guardados."
+ ],
+ "auth.removeProvider": [
+  "Quitar ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.saveBotChallenge": [
+  "Guardar desafío antibots"
+ ],
+ "auth.savePasswordPolicy": [
+  "Guardar política de contraseñas"
+ ],
+ "auth.saveProviders": [
+  "Guardar proveedores OAuth"
+ ],
+ "auth.saved": [
+  "Guardado."
+ ],
+ "auth.savedAsYouGo": [
+  "Los cambios se guardan al hacerlos."
+ ],
+ "auth.saving": [
+  "Guardando…"
+ ],
+ "auth.secretKey": [
+  "Clave secreta"
+ ],
+ "auth.sharedKeys": [
+  "Claves de desarrollo compartidas"
+ ],
+ "auth.signUpEnabled": [
+  "Los usuarios nuevos pueden registrarse"
+ ],
+ "auth.siteKey": [
+  "Clave del sitio"
+ ],
+ "auth.teamKeys": [
+  "Claves de API de equipo"
+ ],
+ "auth.userKeys": [
+  "Claves de API de usuario"
+ ],
+ "channels.addEmail": [
+  "Añadir correo"
+ ],
+ "channels.addLabel": [
+  "Añadir un canal de contacto"
+ ],
+ "channels.adding": [
+  "Añadiendo…"
+ ],
+ "channels.delete": [
+  "Eliminar"
+ ],
+ "channels.deleteConfirm": [
+  "Eliminar canal"
+ ],
+ "channels.deleteTitle": [
+  "¿Eliminar este canal de contacto?"
+ ],
+ "channels.deleteWarning": [
+  [
+   "value"
+  ],
+  " se quita de este usuario; si se usaba para iniciar sesión, ya no podrá hacerlo con él."
+ ],
+ "channels.makePrimary": [
+  "Hacer principal"
+ ],
+ "channels.newEmail": [
+  "Correo nuevo"
+ ],
+ "channels.none": [
+  "No hay canales de contacto."
+ ],
+ "channels.primary": [
+  "principal"
+ ],
+ "channels.sendCode": [
+  "Enviar código de verificación"
+ ],
+ "channels.sending": [
+  "Enviando…"
+ ],
+ "channels.sent": [
+  "Correo de verificación enviado a ",
+  [
+   "value"
+  ],
+  "."
+ ],
+ "channels.stopSignIn": [
+  "Dejar de usar para iniciar sesión"
+ ],
+ "channels.title": [
+  "Canales de contacto"
+ ],
+ "channels.useSignIn": [
+  "Usar para iniciar sesión"
+ ],
+ "channels.usedForSignIn": [
+  "Se usa para iniciar sesión"
+ ],
+ "channels.usedForSignInLower": [
+  "se usa para iniciar sesión"
+ ],
+ "channels.verified": [
+  "verificado"
+ ],
+ "channels.what": [
+  "canales de contacto"
+ ],
+ "claims.description": [
+  "Se añaden a los tokens de acceso de cada inicio de sesión y renovación (los que verifica tu backend), calculados a partir de los metadatos, el equipo seleccionado y los permisos del usuario. Una expresión que falla para un usuario omite su claim; el inicio de sesión sigue funcionando."
+ ],
+ "claims.formLabel": [
+  "Claims personalizados de los tokens de acceso"
+ ],
+ "claims.hint": [
+  "Un objeto JSON de nombre de claim → expresión CEL sobre usuario, equipo y permisos; vacío para ninguno. Quien tenga el token puede leer sus claims."
+ ],
+ "claims.notJson": [
+  "Los claims personalizados no son JSON válido."
+ ],
+ "claims.notObject": [
+  "Los claims personalizados deben ser un objeto JSON de nombres de claims a expresiones CEL."
+ ],
+ "claims.notString": [
+  "Claim personalizado ",
+  [
+   "claim"
+  ],
+  ": la expresión CEL debe ser una cadena JSON."
+ ],
+ "claims.refusedAt": [
+  "Claim ",
+  [
+   "claim"
+  ],
+  ", línea ",
+  [
+   "line"
+  ],
+  ", columna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "claims.save": [
+  "Guardar claims personalizados"
+ ],
+ "claims.title": [
+  "Claims personalizados"
+ ],
  "common.cancel": [
   "Cancelar"
  ],
@@ -45,6 +470,139 @@ export const messages: Messages = {
  "common.working": [
   "Procesando…"
  ],
+ "connect.copyCode": [
+  "Copiar el código de ",
+  [
+   "title"
+  ]
+ ],
+ "connect.copyNow": [
+  "Cópialas ahora: se guardan como resúmenes, así que esta es la única vez que se muestran. La clave secreta de servidor se queda en tus servidores (como ",
+  [
+   "env"
+  ],
+  "), nunca en un bundle del navegador."
+ ],
+ "connect.copyValue": [
+  "Copiar: ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "Crear claves para esta app"
+ ],
+ "connect.intro": [
+  "Todo lo que una app necesita para iniciar la sesión de sus usuarios con este proyecto."
+ ],
+ "connect.keyPlaceholder": [
+  "<tu clave de cliente publicable>"
+ ],
+ "connect.keys": [
+  "Claves"
+ ],
+ "connect.makeKeys": [
+  "Las claves se muestran una vez, al crearlas. Crea un conjunto de claves para esta app (una clave de cliente publicable y una clave secreta de servidor, válidas un año); consulta y revoca los conjuntos en ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "URL de la plataforma"
+ ],
+ "connect.projectId": [
+  "Id del proyecto"
+ ],
+ "connect.react": [
+  "App de React (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Servidor, Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Los SDK de Stack Auth funcionan sin cambios con este servidor: apunta su baseUrl aquí."
+ ],
+ "connect.where": [
+  "Dónde se conecta tu app"
+ ],
+ "connect.withGatehouse": [
+  "Con el SDK de Gatehouse"
+ ],
+ "connect.withStack": [
+  "Con el SDK de Stack"
+ ],
+ "copy.copied": [
+  "Copiado."
+ ],
+ "copy.copy": [
+  "Copiar"
+ ],
+ "copy.refused": [
+  "El navegador no permitió copiar: selecciónalo y cópialo a mano."
+ ],
+ "domains.add": [
+  "Añadir dominio"
+ ],
+ "domains.allowLocalhost": [
+  "Permitir devoluciones a localhost (desarrollo)"
+ ],
+ "domains.backToDevelopment": [
+  "Volver al modo de desarrollo"
+ ],
+ "domains.domain": [
+  "Dominio"
+ ],
+ "domains.handlerAt": [
+  "gestión en ",
+  [
+   "path"
+  ]
+ ],
+ "domains.handlerPath": [
+  "Ruta de gestión"
+ ],
+ "domains.inDevelopment": [
+  "Este proyecto está en modo de desarrollo."
+ ],
+ "domains.inProduction": [
+  "Este proyecto está en modo de producción."
+ ],
+ "domains.none": [
+  "No hay dominios de confianza."
+ ],
+ "domains.productionDescription": [
+  "En producción, las devoluciones solo van a nombres de dominio HTTPS de confianza: sin localhost, sin direcciones IP, sin claves OAuth compartidas."
+ ],
+ "domains.productionMode": [
+  "Modo de producción"
+ ],
+ "domains.remove": [
+  "Quitar"
+ ],
+ "domains.removeLabel": [
+  "Quitar ",
+  [
+   "domain"
+  ]
+ ],
+ "domains.trusted": [
+  "Dominios de confianza"
+ ],
+ "domains.trustedDescription": [
+  "Los orígenes a los que se puede devolver a los usuarios tras iniciar sesión, cada uno con la ruta de sus páginas de gestión."
+ ],
+ "domains.turnOnProduction": [
+  "Activar el modo de producción"
+ ],
  "error.generic": [
   "Algo salió mal. Inténtalo de nuevo."
  ],
@@ -58,6 +616,115 @@ export const messages: Messages = {
   "No se puede acceder a la plataforma: ",
   [
    "reason"
+  ]
+ ],
+ "keys.apiKey": [
+  "Clave de API"
+ ],
+ "keys.copied": [
+  "Ya la he copiado"
+ ],
+ "keys.copyLabel": [
+  "Copiar la clave nueva"
+ ],
+ "keys.copyNow": [
+  "Copia la clave nueva ahora"
+ ],
+ "keys.create": [
+  "Crear clave"
+ ],
+ "keys.createTeam": [
+  "Crear una clave de API de equipo"
+ ],
+ "keys.createUser": [
+  "Crear una clave de API de usuario"
+ ],
+ "keys.createdAt": [
+  "creada el ",
+  [
+   "when"
+  ]
+ ],
+ "keys.description": [
+  "Descripción de la clave"
+ ],
+ "keys.expired": [
+  "caducada"
+ ],
+ "keys.neverExpires": [
+  "nunca caduca"
+ ],
+ "keys.newTeam": [
+  "Nueva clave de API de equipo"
+ ],
+ "keys.newUser": [
+  "Nueva clave de API de usuario"
+ ],
+ "keys.none": [
+  "No hay claves de API."
+ ],
+ "keys.revoke": [
+  "Revocar"
+ ],
+ "keys.revokeKey": [
+  "Revocar la clave"
+ ],
+ "keys.revokeLabel": [
+  "Revocar ",
+  [
+   "name"
+  ]
+ ],
+ "keys.revokeTitle": [
+  "¿Revocar esta clave de API?"
+ ],
+ "keys.revokeWarning": [
+  "El código que usa ",
+  [
+   "name"
+  ],
+  " deja de funcionar de inmediato."
+ ],
+ "keys.revokedAt": [
+  "revocada el ",
+  [
+   "when"
+  ]
+ ],
+ "keys.shownOnce": [
+  "Se guarda como resumen: esta es la única vez que se muestra."
+ ],
+ "keys.teamDescription": [
+  "Claves con las que el código del equipo llama a la API del proyecto; cada una se muestra completa una sola vez, al crearla."
+ ],
+ "keys.teamList": [
+  "Claves de API del equipo"
+ ],
+ "keys.teamOff": [
+  "Las claves de API de equipo no están activadas en este proyecto."
+ ],
+ "keys.teamWhat": [
+  "las claves de API del equipo"
+ ],
+ "keys.title": [
+  "Claves de API"
+ ],
+ "keys.userDescription": [
+  "Claves con las que el código del usuario llama a la API del proyecto; cada una se muestra completa una sola vez, al crearla."
+ ],
+ "keys.userList": [
+  "Claves de API del usuario"
+ ],
+ "keys.userOff": [
+  "Las claves de API de usuario no están activadas en este proyecto."
+ ],
+ "keys.userWhat": [
+  "las claves de API del usuario"
+ ],
+ "keys.validUntil": [
+  "válida hasta el ",
+  [
+   "when"
   ]
  ],
  "nav.apiKeys": [
@@ -171,6 +838,345 @@ export const messages: Messages = {
  "newProject.title": [
   "Crear un proyecto"
  ],
+ "notifications.alwaysOn": [
+  [
+   "name"
+  ],
+  " (siempre activado)"
+ ],
+ "notifications.categories": [
+  "Categorías de notificación"
+ ],
+ "notifications.description": [
+  "Qué tipos de correo recibe este usuario."
+ ],
+ "notifications.marketing": [
+  "Mercadotecnia"
+ ],
+ "notifications.signInAlerts": [
+  "Alertas de inicio de sesión"
+ ],
+ "notifications.title": [
+  "Notificaciones por correo"
+ ],
+ "notifications.transactional": [
+  "Transaccionales"
+ ],
+ "notifications.what": [
+  "preferencias de notificación"
+ ],
+ "oauthAccounts.account": [
+  "cuenta ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.accountEmail": [
+  "Correo de la cuenta"
+ ],
+ "oauthAccounts.accountId": [
+  "Id de la cuenta"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "El id del usuario en el proveedor."
+ ],
+ "oauthAccounts.accountPrefix": [
+  "cuenta ",
+  [
+   "id"
+  ],
+  " · "
+ ],
+ "oauthAccounts.configure": [
+  "configura proveedores OAuth"
+ ],
+ "oauthAccounts.connected": [
+  "Cuenta conectada"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "Cuentas vinculadas cuyos tokens de acceso del proveedor puede pedir la app."
+ ],
+ "oauthAccounts.connectedHint": [
+  "Cuenta conectada (la app puede usar sus tokens)"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "Cuentas conectadas"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "las cuentas conectadas"
+ ],
+ "oauthAccounts.description": [
+  "Cuentas de proveedores con las que el usuario inicia sesión o cuyos tokens puede usar la app."
+ ],
+ "oauthAccounts.link": [
+  "Vincular cuenta"
+ ],
+ "oauthAccounts.linkLabel": [
+  "Vincular una cuenta OAuth"
+ ],
+ "oauthAccounts.linkTitle": [
+  "Vincular una cuenta"
+ ],
+ "oauthAccounts.linked": [
+  "Cuentas OAuth vinculadas"
+ ],
+ "oauthAccounts.linking": [
+  "Vinculando…"
+ ],
+ "oauthAccounts.noConnected": [
+  "No hay cuentas conectadas."
+ ],
+ "oauthAccounts.noEmail": [
+  "sin correo"
+ ],
+ "oauthAccounts.noProviders": [
+  "El proyecto no tiene proveedores OAuth con los que vincular una cuenta: primero ",
+  [
+   "link"
+  ],
+  "."
+ ],
+ "oauthAccounts.none": [
+  "No hay cuentas OAuth vinculadas."
+ ],
+ "oauthAccounts.provider": [
+  "Proveedor"
+ ],
+ "oauthAccounts.providersWhat": [
+  "los proveedores OAuth del proyecto"
+ ],
+ "oauthAccounts.signsIn": [
+  "Inicia sesión"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "Inicia la sesión del usuario"
+ ],
+ "oauthAccounts.title": [
+  "Cuentas OAuth"
+ ],
+ "oauthAccounts.unlink": [
+  "Desvincular"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "Desvincular cuenta"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  "Desvincular la cuenta de ",
+  [
+   "provider"
+  ]
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  "Desvincular la cuenta de ",
+  [
+   "provider"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "¿Desvincular esta cuenta OAuth?"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "El usuario ya no podrá iniciar sesión con esta cuenta de ",
+  [
+   "provider"
+  ],
+  " y se borran sus tokens guardados."
+ ],
+ "oauthAccounts.what": [
+  "las cuentas OAuth"
+ ],
+ "onboarding.affected": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " usuario existente queda restringido"
+    ],
+    "other": [
+     "#",
+     " usuarios existentes quedan restringidos"
+    ]
+   }
+  ],
+  " hasta que verifiquen su correo:"
+ ],
+ "onboarding.affectedFirst": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " usuario existente queda restringido"
+    ],
+    "other": [
+     "#",
+     " usuarios existentes quedan restringidos"
+    ]
+   }
+  ],
+  " hasta que verifiquen su correo (los primeros ",
+  [
+   "shown"
+  ],
+  " por registro):"
+ ],
+ "onboarding.affectedList": [
+  "Usuarios que quedarían restringidos"
+ ],
+ "onboarding.confirm": [
+  "Exigir verificación"
+ ],
+ "onboarding.confirmTitle": [
+  "¿Exigir verificación del correo?"
+ ],
+ "onboarding.looking": [
+  "Buscando a los usuarios que esto restringiría…"
+ ],
+ "onboarding.reasonAdmin": [
+  "restringido por un administrador"
+ ],
+ "onboarding.reasonAnonymous": [
+  "anónimo"
+ ],
+ "onboarding.reasonUnverified": [
+  "sin correo principal verificado"
+ ],
+ "onboarding.requireVerification": [
+  "Exigir verificación del correo (se restringe a los usuarios sin correo principal verificado)"
+ ],
+ "overview.activeUsers": [
+  "Usuarios activos"
+ ],
+ "overview.anonymousUsers": [
+  "Usuarios anónimos"
+ ],
+ "overview.countries": [
+  "Países"
+ ],
+ "overview.countriesWhat": [
+  "los usuarios por país"
+ ],
+ "overview.daily": [
+  "Registros y usuarios activos por día"
+ ],
+ "overview.dailyChart": [
+  "Registros y usuarios activos por día en los últimos 30 días"
+ ],
+ "overview.dailyWhat": [
+  "los registros y usuarios activos por día"
+ ],
+ "overview.latestActiveWhat": [
+  "los últimos usuarios activos"
+ ],
+ "overview.latestWhat": [
+  "los últimos usuarios"
+ ],
+ "overview.methods": [
+  "Métodos de registro"
+ ],
+ "overview.methodsWhat": [
+  "los métodos de registro"
+ ],
+ "overview.noCountry": [
+  "Ningún usuario tiene aún un país conocido."
+ ],
+ "overview.recentlyActive": [
+  "Activos recientemente"
+ ],
+ "overview.recentlySignedUp": [
+  "Registrados recientemente"
+ ],
+ "overview.signUps": [
+  "Registros"
+ ],
+ "overview.signUps30Days": [
+  "Registros, últimos 30 días"
+ ],
+ "overview.totalUsers": [
+  "Usuarios en total"
+ ],
+ "overview.usersByCountry": [
+  "Usuarios por país"
+ ],
+ "overview.usersByMethod": [
+  "Usuarios por método de registro"
+ ],
+ "permissions.actions": [
+  "Acciones"
+ ],
+ "permissions.contains": [
+  "Contiene"
+ ],
+ "permissions.create": [
+  "Crear permiso"
+ ],
+ "permissions.delete": [
+  "Eliminar"
+ ],
+ "permissions.deleteLabel": [
+  "Eliminar ",
+  [
+   "id"
+  ]
+ ],
+ "permissions.description": [
+  "Descripción"
+ ],
+ "permissions.newProject": [
+  "Nuevo permiso de proyecto"
+ ],
+ "permissions.newProjectId": [
+  "Id del nuevo permiso de proyecto"
+ ],
+ "permissions.newTeam": [
+  "Nuevo permiso de equipo"
+ ],
+ "permissions.newTeamId": [
+  "Id del nuevo permiso de equipo"
+ ],
+ "permissions.permission": [
+  "Permiso"
+ ],
+ "permissions.project": [
+  "Permisos del proyecto"
+ ],
+ "permissions.projectDescription": [
+  "Se conceden a los usuarios en todo el proyecto."
+ ],
+ "permissions.system": [
+  "permiso del sistema"
+ ],
+ "permissions.team": [
+  "Permisos de equipo"
+ ],
+ "permissions.teamDescription": [
+  "Se conceden a los miembros dentro de un equipo; los permisos $ son los del sistema."
+ ],
+ "permissions.whatContains": [
+  "Lo que contiene ",
+  [
+   "id"
+  ]
+ ],
+ "place.attribution": [
+  "Geolocalización IP de DB-IP"
+ ],
+ "place.deviceOn": [
+  [
+   "browser"
+  ],
+  " en ",
+  [
+   "os"
+  ]
+ ],
  "projects.count": [
   [
    "count",
@@ -247,6 +1253,522 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "Sistema"
  ],
+ "signUpRules.action": [
+  "Acción"
+ ],
+ "signUpRules.actions": [
+  "Acciones"
+ ],
+ "signUpRules.add": [
+  "Añadir regla"
+ ],
+ "signUpRules.allowSignUp": [
+  "Permitir el registro"
+ ],
+ "signUpRules.allowedBy": [
+  "Permitido por ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Método de autenticación"
+ ],
+ "signUpRules.botScore": [
+  "Puntuación de riesgo de bot"
+ ],
+ "signUpRules.condition": [
+  "Condición"
+ ],
+ "signUpRules.conditionAt": [
+  "Línea ",
+  [
+   "line"
+  ],
+  ", columna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "Condición (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variables: ",
+  [
+   "variables"
+  ],
+  ". Ejemplo: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Código de país"
+ ],
+ "signUpRules.countryHint": [
+  "Dos letras (ISO 3166), o vacío."
+ ],
+ "signUpRules.defaultAction": [
+  "Acción predeterminada"
+ ],
+ "signUpRules.defaultAllowed": [
+  "Ninguna regla decidió: permitido por la acción predeterminada",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "Qué pasa con un registro que ninguna regla de permitir o rechazar decidió."
+ ],
+ "signUpRules.defaultMessage": [
+  "el mensaje de rechazo predeterminado"
+ ],
+ "signUpRules.defaultRejected": [
+  "Ninguna regla decidió: rechazado por la acción predeterminada."
+ ],
+ "signUpRules.delete": [
+  "Eliminar"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Eliminar regla"
+ ],
+ "signUpRules.deleteLabel": [
+  "Eliminar ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "¿Eliminar la regla ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Los registros dejan de evaluarse con ella. Sus estadísticas quedan hasta que caduquen."
+ ],
+ "signUpRules.disabled": [
+  "desactivada"
+ ],
+ "signUpRules.displayName": [
+  "Nombre visible"
+ ],
+ "signUpRules.edit": [
+  "Editar"
+ ],
+ "signUpRules.editLabel": [
+  "Editar ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "Editar la regla ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "Activada"
+ ],
+ "signUpRules.evaluations": [
+  "Evaluaciones de reglas"
+ ],
+ "signUpRules.labelAllow": [
+  "Permitir (parar, registrar)"
+ ],
+ "signUpRules.labelLog": [
+  "Registrar (solo contar, seguir)"
+ ],
+ "signUpRules.labelReject": [
+  "Rechazar (parar, rechazar con el mensaje)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Restringir (registrar restringido, seguir)"
+ ],
+ "signUpRules.matches48h": [
+  "Coincidencias (48 h)"
+ ],
+ "signUpRules.message": [
+  "Mensaje"
+ ],
+ "signUpRules.messageHint": [
+  "Se muestra a la persona cuyo registro se rechaza."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Los metadatos de servidor no son JSON válido."
+ ],
+ "signUpRules.methodOtp": [
+  "Código de un solo uso"
+ ],
+ "signUpRules.methodPasskey": [
+  "Llave de acceso"
+ ],
+ "signUpRules.methodPassword": [
+  "Contraseña"
+ ],
+ "signUpRules.newRule": [
+  "Regla nueva"
+ ],
+ "signUpRules.none": [
+  "Aún no hay reglas: cada registro recibe la acción predeterminada."
+ ],
+ "signUpRules.oauthProvider": [
+  "Proveedor OAuth"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "p. ej. google"
+ ],
+ "signUpRules.priority": [
+  "Prioridad"
+ ],
+ "signUpRules.priorityHint": [
+  "Los números más bajos se evalúan primero."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Rechazar el registro"
+ ],
+ "signUpRules.rejectedBy": [
+  "Rechazado por ",
+  [
+   "rule"
+  ],
+  " con el mensaje: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", restringido por la regla ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Regla"
+ ],
+ "signUpRules.ruleId": [
+  "Id de la regla"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Letras, dígitos, _ o -; no se puede cambiar después."
+ ],
+ "signUpRules.ruleName": [
+  "la regla ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "la regla ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Reglas"
+ ],
+ "signUpRules.rulesDescription": [
+  "Condiciones CEL evaluadas en cada registro (contraseña, código de un solo uso, llave de acceso, OAuth, un usuario anónimo que se registra), primero la prioridad más baja. Permitir y rechazar deciden y paran; restringir y registrar siguen."
+ ],
+ "signUpRules.runTest": [
+  "Ejecutar prueba"
+ ],
+ "signUpRules.saveDefault": [
+  "Guardar acción predeterminada"
+ ],
+ "signUpRules.saveRule": [
+  "Guardar regla"
+ ],
+ "signUpRules.saved": [
+  "Guardado."
+ ],
+ "signUpRules.scoreHint": [
+  "De 0 a 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Metadatos de servidor (objeto JSON, opcional)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Se fusionan con los metadatos de servidor del nuevo usuario cuando la regla coincide (propio de Gatehouse; como máximo 2048 caracteres)."
+ ],
+ "signUpRules.statusDisabled": [
+  "desactivada"
+ ],
+ "signUpRules.statusError": [
+  "no se pudo evaluar"
+ ],
+ "signUpRules.statusMatched": [
+  "coincide"
+ ],
+ "signUpRules.statusNoCondition": [
+  "sin condición"
+ ],
+ "signUpRules.statusNotMatched": [
+  "no coincide"
+ ],
+ "signUpRules.test": [
+  "Probar las reglas"
+ ],
+ "signUpRules.testDescription": [
+  "Aplica las reglas guardadas a un registro de ejemplo; no se crea ni se cuenta nada."
+ ],
+ "signUpRules.testEmail": [
+  "Correo"
+ ],
+ "signUpRules.testing": [
+  "Probando…"
+ ],
+ "signUpRules.totals": [
+  "Últimas ",
+  [
+   "hours"
+  ],
+  " horas: ",
+  [
+   "total"
+  ],
+  " coincidencias (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Puntuación de riesgo de abuso de prueba gratuita"
+ ],
+ "signUpRules.typeAllow": [
+  "permitir"
+ ],
+ "signUpRules.typeLog": [
+  "registrar"
+ ],
+ "signUpRules.typeReject": [
+  "rechazar"
+ ],
+ "signUpRules.typeRestrict": [
+  "restringir"
+ ],
+ "signUpRules.whenNoRule": [
+  "Cuando ninguna regla decide"
+ ],
+ "team.addMember": [
+  "Añadir miembro"
+ ],
+ "team.addMemberLabel": [
+  "Añadir miembro (correo o id de usuario)"
+ ],
+ "team.delete": [
+  "Eliminar equipo"
+ ],
+ "team.deleteTitle": [
+  "¿Eliminar ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "team.deleteWarning": [
+  "Se eliminan el equipo, sus membresías, permisos e invitaciones."
+ ],
+ "team.displayName": [
+  "Nombre visible en el equipo"
+ ],
+ "team.displayNameHint": [
+  "Vacío: el nombre del usuario"
+ ],
+ "team.editProfile": [
+  "Editar perfil de equipo"
+ ],
+ "team.editProfileOf": [
+  "Editar el perfil de equipo de ",
+  [
+   "name"
+  ]
+ ],
+ "team.expires": [
+  "caduca el ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Invitación enviada."
+ ],
+ "team.invitations": [
+  "Invitaciones"
+ ],
+ "team.invitationsDescription": [
+  "La persona invitada recibe un correo con un enlace a la página de invitación a equipos de la app."
+ ],
+ "team.inviteByEmail": [
+  "Invitar por correo"
+ ],
+ "team.members": [
+  "Miembros"
+ ],
+ "team.membersDescription": [
+  "El perfil de equipo de un miembro es el nombre y la imagen que muestra en este equipo (si no, los de su usuario)."
+ ],
+ "team.membersList": [
+  "Miembros del equipo"
+ ],
+ "team.membersWhat": [
+  "los miembros"
+ ],
+ "team.name": [
+  "Nombre del equipo"
+ ],
+ "team.noInvitations": [
+  "No hay invitaciones pendientes."
+ ],
+ "team.noMembers": [
+  "No hay miembros."
+ ],
+ "team.noUserWithEmail": [
+  "Ningún usuario tiene el correo ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Permisos de ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "URL de la imagen de perfil de equipo"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… o data:image/…"
+ ],
+ "team.profileOf": [
+  "Perfil de equipo de ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Quitar"
+ ],
+ "team.removeLabel": [
+  "Quitar a ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "Renombrar"
+ ],
+ "team.revoke": [
+  "Revocar"
+ ],
+ "team.saveProfile": [
+  "Guardar perfil"
+ ],
+ "team.savingProfile": [
+  "Guardando el perfil de equipo…"
+ ],
+ "team.sendInvitation": [
+  "Enviar invitación"
+ ],
+ "team.team": [
+  "Equipo"
+ ],
+ "team.userIs": [
+  "(usuario: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Añadir dominio"
+ ],
+ "teamDomains.automatic": [
+  "Unirse automáticamente"
+ ],
+ "teamDomains.cardLabel": [
+  "Dominio ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Comprobar de nuevo"
+ ],
+ "teamDomains.copyName": [
+  "Copiar el nombre del registro"
+ ],
+ "teamDomains.copyValue": [
+  "Copiar el valor del registro"
+ ],
+ "teamDomains.description": [
+  "Un dominio demostrado con un registro DNS TXT: sus usuarios pueden ir a la conexión SSO del equipo y unirse a él según su política."
+ ],
+ "teamDomains.domain": [
+  "Dominio"
+ ],
+ "teamDomains.invitationOnly": [
+  "Solo por invitación"
+ ],
+ "teamDomains.newUsersOn": [
+  "Usuarios nuevos de ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "No hay dominios."
+ ],
+ "teamDomains.notVerified": [
+  "sin verificar"
+ ],
+ "teamDomains.publish": [
+  "Publica este registro TXT en el DNS del dominio y luego verifica."
+ ],
+ "teamDomains.recordName": [
+  "Nombre"
+ ],
+ "teamDomains.recordValue": [
+  "Valor"
+ ],
+ "teamDomains.remove": [
+  "Quitar ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "Sugerir el equipo"
+ ],
+ "teamDomains.title": [
+  "Dominios verificados"
+ ],
+ "teamDomains.verifiedAt": [
+  "verificado el ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Verificar"
+ ],
  "teams.create": [
   "Crear un equipo"
  ],
@@ -261,5 +1783,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Equipo"
+ ],
+ "user.activeOn": [
+  "Activo ",
+  [
+   "days"
+  ],
+  " de los últimos 30 días."
+ ],
+ "user.activity": [
+  "Actividad"
+ ],
+ "user.activityDescription": [
+  "Los últimos 30 días (UTC): se marca el día de la última actividad del usuario."
+ ],
+ "user.activityPerDay": [
+  "Actividad por día"
+ ],
+ "user.activityWhat": [
+  "la actividad del usuario"
+ ],
+ "user.clientMetadata": [
+  "Metadatos de cliente"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "Metadatos de cliente de solo lectura"
+ ],
+ "user.dayActive": [
+  [
+   "date"
+  ],
+  ": activo"
+ ],
+ "user.dayInactive": [
+  [
+   "date"
+  ],
+  ": inactivo"
+ ],
+ "user.delete": [
+  "Eliminar usuario"
+ ],
+ "user.deleteTitle": [
+  "¿Eliminar este usuario?"
+ ],
+ "user.deleteWarning": [
+  [
+   "name"
+  ],
+  " pierde su cuenta, sesiones, pertenencia a equipos y claves. No se puede deshacer."
+ ],
+ "user.impersonate": [
+  "Suplantar"
+ ],
+ "user.impersonationPrefix": [
+  "Suplantación · "
+ ],
+ "user.metadata": [
+  "Metadatos"
+ ],
+ "user.metadataDescription": [
+  "JSON que lee la app: metadatos de cliente (el usuario puede cambiarlos), de cliente de solo lectura y solo de servidor."
+ ],
+ "user.metadataSaved": [
+  [
+   "label"
+  ],
+  ": guardados."
+ ],
+ "user.noProjectPermissions": [
+  "Sin permisos de proyecto."
+ ],
+ "user.noSessions": [
+  "No hay sesiones activas."
+ ],
+ "user.noTeams": [
+  "No está en ningún equipo."
+ ],
+ "user.notActive": [
+  "Sin actividad en los últimos 30 días."
+ ],
+ "user.notJson": [
+  "JSON no válido: ",
+  [
+   "reason"
+  ]
+ ],
+ "user.opening": [
+  "Abriendo…"
+ ],
+ "user.primaryEmail": [
+  "Correo principal"
+ ],
+ "user.primaryEmailVerified": [
+  "Correo principal verificado"
+ ],
+ "user.profile": [
+  "Perfil"
+ ],
+ "user.profileImage": [
+  "URL de la imagen de perfil"
+ ],
+ "user.profileSaved": [
+  "Perfil guardado."
+ ],
+ "user.projectPermissions": [
+  "Permisos del proyecto"
+ ],
+ "user.revoke": [
+  "Revocar"
+ ],
+ "user.risk": [
+  "riesgo de registro: bot ",
+  [
+   "bot"
+  ],
+  ", abuso de prueba gratuita ",
+  [
+   "abuse"
+  ],
+  " (de 100)"
+ ],
+ "user.saveMetadata": [
+  "Guardar ",
+  [
+   "label"
+  ]
+ ],
+ "user.saveProfile": [
+  "Guardar perfil"
+ ],
+ "user.serverMetadata": [
+  "Metadatos de servidor"
+ ],
+ "user.sessionFrom": [
+  " desde ",
+  [
+   "ip"
+  ]
+ ],
+ "user.sessionTimes": [
+  "creada el ",
+  [
+   "created"
+  ],
+  ", último uso ",
+  [
+   "lastUsed"
+  ]
+ ],
+ "user.sessions": [
+  "Sesiones"
+ ],
+ "user.summary": [
+  "registrado el ",
+  [
+   "signedUp"
+  ],
+  " · última actividad ",
+  [
+   "lastActive"
+  ],
+  " · métodos de inicio de sesión: ",
+  [
+   "methods"
+  ]
+ ],
+ "user.teams": [
+  "Equipos"
+ ],
+ "users.anonymous": [
+  "anónimo"
+ ],
+ "users.create": [
+  "Crear usuario"
+ ],
+ "users.createTitle": [
+  "Crear un usuario"
+ ],
+ "users.displayName": [
+  "Nombre visible"
+ ],
+ "users.email": [
+  "Correo"
+ ],
+ "users.emailVerified": [
+  "Correo verificado"
+ ],
+ "users.firstPage": [
+  "Primera página"
+ ],
+ "users.invitationSent": [
+  "Invitación enviada a ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "users.inviteByEmail": [
+  "Invitar por correo"
+ ],
+ "users.inviteTitle": [
+  "Invitar a alguien por correo"
+ ],
+ "users.inviteeEmail": [
+  "Correo de la persona invitada"
+ ],
+ "users.lastActive": [
+  "Última actividad"
+ ],
+ "users.linkTo": [
+  "Enlace a"
+ ],
+ "users.linkToHint": [
+  "Una página de tu app en un dominio de confianza, p. ej. su página de registro."
+ ],
+ "users.methodMagicLink": [
+  "enlace mágico"
+ ],
+ "users.methodPasskey": [
+  "llave de acceso"
+ ],
+ "users.methodPassword": [
+  "contraseña"
+ ],
+ "users.methods": [
+  "Métodos de inicio de sesión"
+ ],
+ "users.newestFirst": [
+  "Más recientes primero"
+ ],
+ "users.nextPage": [
+  "Página siguiente"
+ ],
+ "users.noMatch": [
+  "Ningún usuario coincide con «",
+  [
+   "query"
+  ],
+  "»."
+ ],
+ "users.none": [
+  "Aún no hay usuarios."
+ ],
+ "users.oldestFirst": [
+  "Más antiguos primero"
+ ],
+ "users.pagesLabel": [
+  "Páginas de usuarios"
+ ],
+ "users.passwordOptional": [
+  "Contraseña (opcional)"
+ ],
+ "users.previousPage": [
+  "Página anterior"
+ ],
+ "users.restricted": [
+  "restringido"
+ ],
+ "users.search": [
+  "Buscar usuarios"
+ ],
+ "users.searchPlaceholder": [
+  "Nombre, correo o id de usuario"
+ ],
+ "users.sendInvitation": [
+  "Enviar invitación"
+ ],
+ "users.signedUp": [
+  "Registro"
+ ],
+ "users.sort": [
+  "Orden"
+ ],
+ "users.unverified": [
+  "sin verificar"
+ ],
+ "users.user": [
+  "Usuario"
  ]
 };

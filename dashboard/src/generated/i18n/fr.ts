@@ -4,6 +4,431 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "Clé d’administration ultra-secrète"
+ ],
+ "apiKeys.copied": [
+  "Je les ai copiées"
+ ],
+ "apiKeys.copyNow": [
+  "Copiez les nouvelles clés maintenant"
+ ],
+ "apiKeys.createButton": [
+  "Créer le jeu de clés"
+ ],
+ "apiKeys.createSet": [
+  "Créer un jeu de clés"
+ ],
+ "apiKeys.createdAt": [
+  "créé le ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.days": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " jour"
+    ],
+    "other": [
+     "#",
+     " jours"
+    ]
+   }
+  ]
+ ],
+ "apiKeys.description": [
+  "Libellé"
+ ],
+ "apiKeys.expired": [
+  "expiré"
+ ],
+ "apiKeys.expiresIn": [
+  "Expire dans"
+ ],
+ "apiKeys.intro": [
+  "Les clés propres au projet, pour votre backend et vos applications. Les clés que vos utilisateurs et équipes créent eux-mêmes s’activent sous ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "apiKeys.keySet": [
+  "Jeu de clés"
+ ],
+ "apiKeys.keySetLower": [
+  "jeu de clés"
+ ],
+ "apiKeys.keysInSet": [
+  "Clés du jeu"
+ ],
+ "apiKeys.newKeys": [
+  "Nouvelles clés"
+ ],
+ "apiKeys.none": [
+  "Aucun jeu de clés."
+ ],
+ "apiKeys.publishable": [
+  "Clé client publiable"
+ ],
+ "apiKeys.revoke": [
+  "Révoquer"
+ ],
+ "apiKeys.revokeKeys": [
+  "Révoquer les clés"
+ ],
+ "apiKeys.revokeLabel": [
+  "Révoquer ",
+  [
+   "name"
+  ]
+ ],
+ "apiKeys.revokeTitle": [
+  "Révoquer ce jeu de clés ?"
+ ],
+ "apiKeys.revokeWarning": [
+  "Les applications qui utilisent ces clés cessent aussitôt de fonctionner."
+ ],
+ "apiKeys.revokedAt": [
+  "révoqué le ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.secret": [
+  "Clé serveur secrète"
+ ],
+ "apiKeys.sets": [
+  "Jeux de clés"
+ ],
+ "apiKeys.shownOnce": [
+  "Elles sont stockées sous forme d’empreintes : c’est la seule fois qu’elles s’affichent."
+ ],
+ "apiKeys.validUntil": [
+  "valable jusqu’au ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.years": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " an"
+    ],
+    "other": [
+     "#",
+     " ans"
+    ]
+   }
+  ]
+ ],
+ "auth.addProvider": [
+  "Ajouter un fournisseur"
+ ],
+ "auth.addProviderButton": [
+  "Ajouter le fournisseur"
+ ],
+ "auth.anonymous": [
+  "Utilisateurs anonymes (sans compte, convertis lors de leur inscription)"
+ ],
+ "auth.botChallenge": [
+  "Défi anti-robot"
+ ],
+ "auth.botChallengeDescription": [
+  "Turnstile, hCaptcha ou reCAPTCHA sur la page d’inscription. Invisible : noté, jamais refusé pour cela seul. Obligatoire : pas d’inscription sans défi réussi."
+ ],
+ "auth.checkBreached": [
+  "Refuser les mots de passe présents dans des fuites connues"
+ ],
+ "auth.choose": [
+  "Choisir…"
+ ],
+ "auth.clientId": [
+  "Identifiant client ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.clientSecret": [
+  "Secret client ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.credential": [
+  "E-mail et mot de passe"
+ ],
+ "auth.endUserKeys": [
+  "Clés d’API des utilisateurs et des équipes"
+ ],
+ "auth.endUserKeysDescription": [
+  "Permet à vos utilisateurs et aux membres de vos équipes de créer des clés d’API pour appeler l’API de votre application en leur nom ou au nom de leur équipe."
+ ],
+ "auth.magicLink": [
+  "Lien magique / code à usage unique"
+ ],
+ "auth.maxLength": [
+  "Longueur maximale"
+ ],
+ "auth.maxLengthHint": [
+  "Du minimum à 4096."
+ ],
+ "auth.mergeLink": [
+  "Lier la nouvelle méthode de connexion au compte existant"
+ ],
+ "auth.mergeRefuse": [
+  "Refuser la connexion"
+ ],
+ "auth.mergeSeparate": [
+  "Créer un compte distinct"
+ ],
+ "auth.mergeStrategy": [
+  "Stratégie de fusion des comptes OAuth"
+ ],
+ "auth.merging": [
+  "Fusion des comptes"
+ ],
+ "auth.mergingDescription": [
+  "Quand quelqu’un se connecte via OAuth et que l’e-mail du fournisseur appartient déjà à un compte."
+ ],
+ "auth.methods": [
+  "Méthodes de connexion"
+ ],
+ "auth.minLength": [
+  "Longueur minimale"
+ ],
+ "auth.minLengthHint": [
+  "De 8 à 256."
+ ],
+ "auth.minScore": [
+  "Score minimal accepté"
+ ],
+ "auth.minScoreHint": [
+  "De 0 à 1 ; utilisé quand le fournisseur note (reCAPTCHA v3, hCaptcha Enterprise)."
+ ],
+ "auth.mode": [
+  "Mode de défi"
+ ],
+ "auth.modeInvisible": [
+  "Invisible (noté uniquement)"
+ ],
+ "auth.modeOff": [
+  "Désactivé"
+ ],
+ "auth.modeRequired": [
+  "Obligatoire"
+ ],
+ "auth.noProviders": [
+  "Aucun fournisseur OAuth."
+ ],
+ "auth.oauthDescription": [
+  "Les clés partagées ne fonctionnent qu’en développement ; la production exige les clés propres au projet."
+ ],
+ "auth.oauthProviders": [
+  "Fournisseurs OAuth"
+ ],
+ "auth.outage": [
+  "Quand le fournisseur est injoignable"
+ ],
+ "auth.outageAllow": [
+  "Laisser passer les inscriptions (échec ouvert)"
+ ],
+ "auth.outageReject": [
+  "Refuser les inscriptions (échec fermé)"
+ ],
+ "auth.ownKeys": [
+  "Clés propres"
+ ],
+ "auth.passkeys": [
+  "Clés d’accès"
+ ],
+ "auth.passwordPolicy": [
+  "Politique de mots de passe"
+ ],
+ "auth.passwordPolicyDescription": [
+  "Vérifiée à l’inscription et chaque fois qu’un mot de passe est défini. La vérification des fuites interroge Have I Been Pwned avec seulement les 5 premiers caractères du SHA-1 du mot de passe ; si le service est injoignable, le mot de passe est accepté."
+ ],
+ "auth.provider": [
+  "Fournisseur"
+ ],
+ "auth.providerEnabled": [
+  [
+   "provider"
+  ],
+  " activé"
+ ],
+ "auth.providerKeys": [
+  "Clés ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.providersSaved": [
+  "Fournisseurs OAuth enregistrés."
+ ],
+ "auth.removeProvider": [
+  "Retirer ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.saveBotChallenge": [
+  "Enregistrer le défi anti-robot"
+ ],
+ "auth.savePasswordPolicy": [
+  "Enregistrer la politique de mots de passe"
+ ],
+ "auth.saveProviders": [
+  "Enregistrer les fournisseurs OAuth"
+ ],
+ "auth.saved": [
+  "Enregistré."
+ ],
+ "auth.savedAsYouGo": [
+  "Les modifications sont enregistrées au fur et à mesure."
+ ],
+ "auth.saving": [
+  "Enregistrement…"
+ ],
+ "auth.secretKey": [
+  "Clé secrète"
+ ],
+ "auth.sharedKeys": [
+  "Clés de développement partagées"
+ ],
+ "auth.signUpEnabled": [
+  "Les nouveaux utilisateurs peuvent s’inscrire"
+ ],
+ "auth.siteKey": [
+  "Clé du site"
+ ],
+ "auth.teamKeys": [
+  "Clés d’API des équipes"
+ ],
+ "auth.userKeys": [
+  "Clés d’API des utilisateurs"
+ ],
+ "channels.addEmail": [
+  "Ajouter l’e-mail"
+ ],
+ "channels.addLabel": [
+  "Ajouter un moyen de contact"
+ ],
+ "channels.adding": [
+  "Ajout…"
+ ],
+ "channels.delete": [
+  "Supprimer"
+ ],
+ "channels.deleteConfirm": [
+  "Supprimer le moyen de contact"
+ ],
+ "channels.deleteTitle": [
+  "Supprimer ce moyen de contact ?"
+ ],
+ "channels.deleteWarning": [
+  [
+   "value"
+  ],
+  " est retiré de cet utilisateur ; s’il servait à la connexion, l’utilisateur ne pourra plus se connecter avec."
+ ],
+ "channels.makePrimary": [
+  "Définir comme principal"
+ ],
+ "channels.newEmail": [
+  "Nouvel e-mail"
+ ],
+ "channels.none": [
+  "Aucun moyen de contact."
+ ],
+ "channels.primary": [
+  "principal"
+ ],
+ "channels.sendCode": [
+  "Envoyer un code de vérification"
+ ],
+ "channels.sending": [
+  "Envoi…"
+ ],
+ "channels.sent": [
+  "E-mail de vérification envoyé à ",
+  [
+   "value"
+  ],
+  "."
+ ],
+ "channels.stopSignIn": [
+  "Ne plus utiliser pour la connexion"
+ ],
+ "channels.title": [
+  "Moyens de contact"
+ ],
+ "channels.useSignIn": [
+  "Utiliser pour la connexion"
+ ],
+ "channels.usedForSignIn": [
+  "Utilisé pour la connexion"
+ ],
+ "channels.usedForSignInLower": [
+  "utilisé pour la connexion"
+ ],
+ "channels.verified": [
+  "vérifié"
+ ],
+ "channels.what": [
+  "moyens de contact"
+ ],
+ "claims.description": [
+  "Ajoutés aux jetons d’accès de chaque connexion et renouvellement (ceux que vérifie votre backend), calculés à partir des métadonnées, de l’équipe choisie et des autorisations de l’utilisateur. Une expression qui échoue pour un utilisateur omet son claim ; la connexion réussit quand même."
+ ],
+ "claims.formLabel": [
+  "Claims personnalisés des jetons d’accès"
+ ],
+ "claims.hint": [
+  "Un objet JSON nom du claim → expression CEL sur l’utilisateur, l’équipe et les autorisations ; vide pour aucun. Quiconque détient le jeton peut lire ses claims."
+ ],
+ "claims.notJson": [
+  "Les claims personnalisés ne sont pas un JSON valide."
+ ],
+ "claims.notObject": [
+  "Les claims personnalisés doivent être un objet JSON associant des noms de claims à des expressions CEL."
+ ],
+ "claims.notString": [
+  "Claim personnalisé ",
+  [
+   "claim"
+  ],
+  " : l’expression CEL doit être une chaîne JSON."
+ ],
+ "claims.refusedAt": [
+  "Claim ",
+  [
+   "claim"
+  ],
+  ", ligne ",
+  [
+   "line"
+  ],
+  ", colonne ",
+  [
+   "column"
+  ],
+  " :"
+ ],
+ "claims.save": [
+  "Enregistrer les claims personnalisés"
+ ],
+ "claims.title": [
+  "Claims personnalisés"
+ ],
  "common.cancel": [
   "Annuler"
  ],
@@ -45,6 +470,139 @@ export const messages: Messages = {
  "common.working": [
   "En cours…"
  ],
+ "connect.copyCode": [
+  "Copier le code ",
+  [
+   "title"
+  ]
+ ],
+ "connect.copyNow": [
+  "Copiez-les maintenant : elles sont stockées sous forme d’empreintes, c’est donc la seule fois qu’elles s’affichent. La clé serveur secrète reste sur vos serveurs (en ",
+  [
+   "env"
+  ],
+  "), jamais dans un bundle de navigateur."
+ ],
+ "connect.copyValue": [
+  "Copier : ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "Créer des clés pour cette application"
+ ],
+ "connect.intro": [
+  "Tout ce qu’il faut à une application pour connecter ses utilisateurs avec ce projet."
+ ],
+ "connect.keyPlaceholder": [
+  "<votre clé client publiable>"
+ ],
+ "connect.keys": [
+  "Clés"
+ ],
+ "connect.makeKeys": [
+  "Les clés s’affichent une fois, à leur création. Créez un jeu de clés pour cette application (une clé client publiable et une clé serveur secrète, valables un an) ; consultez et révoquez les jeux de clés sous ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "URL de la plateforme"
+ ],
+ "connect.projectId": [
+  "Identifiant du projet"
+ ],
+ "connect.react": [
+  "Application React (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Serveur, Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Les SDK de Stack Auth fonctionnent tels quels avec ce serveur : pointez leur baseUrl ici."
+ ],
+ "connect.where": [
+  "Où votre application se connecte"
+ ],
+ "connect.withGatehouse": [
+  "Avec le SDK de Gatehouse"
+ ],
+ "connect.withStack": [
+  "Avec le SDK de Stack"
+ ],
+ "copy.copied": [
+  "Copié."
+ ],
+ "copy.copy": [
+  "Copier"
+ ],
+ "copy.refused": [
+  "Le navigateur n’a pas autorisé la copie : sélectionnez le texte et copiez-le à la main."
+ ],
+ "domains.add": [
+  "Ajouter le domaine"
+ ],
+ "domains.allowLocalhost": [
+  "Autoriser les retours vers localhost (développement)"
+ ],
+ "domains.backToDevelopment": [
+  "Revenir au mode développement"
+ ],
+ "domains.domain": [
+  "Domaine"
+ ],
+ "domains.handlerAt": [
+  "pages de gestion sous ",
+  [
+   "path"
+  ]
+ ],
+ "domains.handlerPath": [
+  "Chemin des pages de gestion"
+ ],
+ "domains.inDevelopment": [
+  "Ce projet est en mode développement."
+ ],
+ "domains.inProduction": [
+  "Ce projet est en mode production."
+ ],
+ "domains.none": [
+  "Aucun domaine de confiance."
+ ],
+ "domains.productionDescription": [
+  "En production, les retours ne vont qu’à des noms de domaine HTTPS de confiance : pas de localhost, pas d’adresses IP, pas de clés OAuth partagées."
+ ],
+ "domains.productionMode": [
+  "Mode production"
+ ],
+ "domains.remove": [
+  "Retirer"
+ ],
+ "domains.removeLabel": [
+  "Retirer ",
+  [
+   "domain"
+  ]
+ ],
+ "domains.trusted": [
+  "Domaines de confiance"
+ ],
+ "domains.trustedDescription": [
+  "Les origines vers lesquelles les utilisateurs peuvent être renvoyés après la connexion, chacune avec le chemin de ses pages de gestion."
+ ],
+ "domains.turnOnProduction": [
+  "Activer le mode production"
+ ],
  "error.generic": [
   "Une erreur s’est produite. Réessayez."
  ],
@@ -58,6 +616,115 @@ export const messages: Messages = {
   "La plateforme est injoignable : ",
   [
    "reason"
+  ]
+ ],
+ "keys.apiKey": [
+  "Clé d’API"
+ ],
+ "keys.copied": [
+  "Je l’ai copiée"
+ ],
+ "keys.copyLabel": [
+  "Copier la nouvelle clé"
+ ],
+ "keys.copyNow": [
+  "Copiez la nouvelle clé maintenant"
+ ],
+ "keys.create": [
+  "Créer la clé"
+ ],
+ "keys.createTeam": [
+  "Créer une clé d’API d’équipe"
+ ],
+ "keys.createUser": [
+  "Créer une clé d’API d’utilisateur"
+ ],
+ "keys.createdAt": [
+  "créée le ",
+  [
+   "when"
+  ]
+ ],
+ "keys.description": [
+  "Description de la clé"
+ ],
+ "keys.expired": [
+  "expirée"
+ ],
+ "keys.neverExpires": [
+  "n’expire jamais"
+ ],
+ "keys.newTeam": [
+  "Nouvelle clé d’API d’équipe"
+ ],
+ "keys.newUser": [
+  "Nouvelle clé d’API d’utilisateur"
+ ],
+ "keys.none": [
+  "Aucune clé d’API."
+ ],
+ "keys.revoke": [
+  "Révoquer"
+ ],
+ "keys.revokeKey": [
+  "Révoquer la clé"
+ ],
+ "keys.revokeLabel": [
+  "Révoquer ",
+  [
+   "name"
+  ]
+ ],
+ "keys.revokeTitle": [
+  "Révoquer cette clé d’API ?"
+ ],
+ "keys.revokeWarning": [
+  "Le code qui utilise ",
+  [
+   "name"
+  ],
+  " cesse aussitôt de fonctionner."
+ ],
+ "keys.revokedAt": [
+  "révoquée le ",
+  [
+   "when"
+  ]
+ ],
+ "keys.shownOnce": [
+  "Elle est stockée sous forme d’empreinte : c’est la seule fois qu’elle s’affiche."
+ ],
+ "keys.teamDescription": [
+  "Clés avec lesquelles le code de l’équipe appelle l’API du projet ; chacune s’affiche en entier une seule fois, à sa création."
+ ],
+ "keys.teamList": [
+  "Clés d’API de l’équipe"
+ ],
+ "keys.teamOff": [
+  "Les clés d’API des équipes ne sont pas activées pour ce projet."
+ ],
+ "keys.teamWhat": [
+  "les clés d’API de l’équipe"
+ ],
+ "keys.title": [
+  "Clés d’API"
+ ],
+ "keys.userDescription": [
+  "Clés avec lesquelles le code de l’utilisateur appelle l’API du projet ; chacune s’affiche en entier une seule fois, à sa création."
+ ],
+ "keys.userList": [
+  "Clés d’API de l’utilisateur"
+ ],
+ "keys.userOff": [
+  "Les clés d’API des utilisateurs ne sont pas activées pour ce projet."
+ ],
+ "keys.userWhat": [
+  "les clés d’API de l’utilisateur"
+ ],
+ "keys.validUntil": [
+  "valable jusqu’au ",
+  [
+   "when"
   ]
  ],
  "nav.apiKeys": [
@@ -171,6 +838,345 @@ export const messages: Messages = {
  "newProject.title": [
   "Créer un projet"
  ],
+ "notifications.alwaysOn": [
+  [
+   "name"
+  ],
+  " (toujours activé)"
+ ],
+ "notifications.categories": [
+  "Catégories de notification"
+ ],
+ "notifications.description": [
+  "Les types d’e-mails que reçoit cet utilisateur."
+ ],
+ "notifications.marketing": [
+  "Communications marketing"
+ ],
+ "notifications.signInAlerts": [
+  "Alertes de connexion"
+ ],
+ "notifications.title": [
+  "Notifications par e-mail"
+ ],
+ "notifications.transactional": [
+  "Transactionnels"
+ ],
+ "notifications.what": [
+  "préférences de notification"
+ ],
+ "oauthAccounts.account": [
+  "compte ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.accountEmail": [
+  "E-mail du compte"
+ ],
+ "oauthAccounts.accountId": [
+  "Identifiant du compte"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "L’identifiant de l’utilisateur chez le fournisseur."
+ ],
+ "oauthAccounts.accountPrefix": [
+  "compte ",
+  [
+   "id"
+  ],
+  " · "
+ ],
+ "oauthAccounts.configure": [
+  "configurez des fournisseurs OAuth"
+ ],
+ "oauthAccounts.connected": [
+  "Compte connecté"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "Comptes liés dont l’application peut demander les jetons d’accès du fournisseur."
+ ],
+ "oauthAccounts.connectedHint": [
+  "Compte connecté (l’application peut utiliser ses jetons)"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "Comptes connectés"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "les comptes connectés"
+ ],
+ "oauthAccounts.description": [
+  "Comptes de fournisseurs avec lesquels l’utilisateur se connecte ou dont l’application peut utiliser les jetons."
+ ],
+ "oauthAccounts.link": [
+  "Lier le compte"
+ ],
+ "oauthAccounts.linkLabel": [
+  "Lier un compte OAuth"
+ ],
+ "oauthAccounts.linkTitle": [
+  "Lier un compte"
+ ],
+ "oauthAccounts.linked": [
+  "Comptes OAuth liés"
+ ],
+ "oauthAccounts.linking": [
+  "Liaison…"
+ ],
+ "oauthAccounts.noConnected": [
+  "Aucun compte connecté."
+ ],
+ "oauthAccounts.noEmail": [
+  "pas d’e-mail"
+ ],
+ "oauthAccounts.noProviders": [
+  "Le projet n’a aucun fournisseur OAuth auquel lier un compte : ",
+  [
+   "link"
+  ],
+  " d’abord."
+ ],
+ "oauthAccounts.none": [
+  "Aucun compte OAuth lié."
+ ],
+ "oauthAccounts.provider": [
+  "Fournisseur"
+ ],
+ "oauthAccounts.providersWhat": [
+  "les fournisseurs OAuth du projet"
+ ],
+ "oauthAccounts.signsIn": [
+  "Connexion"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "Connecte l’utilisateur"
+ ],
+ "oauthAccounts.title": [
+  "Comptes OAuth"
+ ],
+ "oauthAccounts.unlink": [
+  "Délier"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "Délier le compte"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  "Délier le compte ",
+  [
+   "provider"
+  ]
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  "Délier le compte ",
+  [
+   "provider"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "Délier ce compte OAuth ?"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "L’utilisateur ne peut plus se connecter avec ce compte ",
+  [
+   "provider"
+  ],
+  ", et ses jetons enregistrés sont supprimés."
+ ],
+ "oauthAccounts.what": [
+  "les comptes OAuth"
+ ],
+ "onboarding.affected": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " utilisateur existant est restreint"
+    ],
+    "other": [
+     "#",
+     " utilisateurs existants sont restreints"
+    ]
+   }
+  ],
+  " jusqu’à la vérification de leur e-mail :"
+ ],
+ "onboarding.affectedFirst": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " utilisateur existant est restreint"
+    ],
+    "other": [
+     "#",
+     " utilisateurs existants sont restreints"
+    ]
+   }
+  ],
+  " jusqu’à la vérification de leur e-mail (les ",
+  [
+   "shown"
+  ],
+  " premiers par inscription) :"
+ ],
+ "onboarding.affectedList": [
+  "Utilisateurs qui seraient restreints"
+ ],
+ "onboarding.confirm": [
+  "Exiger la vérification"
+ ],
+ "onboarding.confirmTitle": [
+  "Exiger la vérification de l’e-mail ?"
+ ],
+ "onboarding.looking": [
+  "Recherche des utilisateurs que cela restreindrait…"
+ ],
+ "onboarding.reasonAdmin": [
+  "restreint par un administrateur"
+ ],
+ "onboarding.reasonAnonymous": [
+  "anonyme"
+ ],
+ "onboarding.reasonUnverified": [
+  "aucun e-mail principal vérifié"
+ ],
+ "onboarding.requireVerification": [
+  "Exiger la vérification de l’e-mail (les utilisateurs sans e-mail principal vérifié sont restreints)"
+ ],
+ "overview.activeUsers": [
+  "Utilisateurs actifs"
+ ],
+ "overview.anonymousUsers": [
+  "Utilisateurs anonymes"
+ ],
+ "overview.countries": [
+  "Pays"
+ ],
+ "overview.countriesWhat": [
+  "les utilisateurs par pays"
+ ],
+ "overview.daily": [
+  "Inscriptions et utilisateurs actifs par jour"
+ ],
+ "overview.dailyChart": [
+  "Inscriptions et utilisateurs actifs par jour sur les 30 derniers jours"
+ ],
+ "overview.dailyWhat": [
+  "les inscriptions et utilisateurs actifs par jour"
+ ],
+ "overview.latestActiveWhat": [
+  "les derniers utilisateurs actifs"
+ ],
+ "overview.latestWhat": [
+  "les derniers utilisateurs"
+ ],
+ "overview.methods": [
+  "Méthodes d’inscription"
+ ],
+ "overview.methodsWhat": [
+  "les méthodes d’inscription"
+ ],
+ "overview.noCountry": [
+  "Aucun utilisateur n’a encore de pays connu."
+ ],
+ "overview.recentlyActive": [
+  "Actifs récemment"
+ ],
+ "overview.recentlySignedUp": [
+  "Inscrits récemment"
+ ],
+ "overview.signUps": [
+  "Inscriptions"
+ ],
+ "overview.signUps30Days": [
+  "Inscriptions, 30 derniers jours"
+ ],
+ "overview.totalUsers": [
+  "Utilisateurs au total"
+ ],
+ "overview.usersByCountry": [
+  "Utilisateurs par pays"
+ ],
+ "overview.usersByMethod": [
+  "Utilisateurs par méthode d’inscription"
+ ],
+ "permissions.actions": [
+  "Opérations"
+ ],
+ "permissions.contains": [
+  "Contient"
+ ],
+ "permissions.create": [
+  "Créer l’autorisation"
+ ],
+ "permissions.delete": [
+  "Supprimer"
+ ],
+ "permissions.deleteLabel": [
+  "Supprimer ",
+  [
+   "id"
+  ]
+ ],
+ "permissions.description": [
+  "Libellé"
+ ],
+ "permissions.newProject": [
+  "Nouvelle autorisation de projet"
+ ],
+ "permissions.newProjectId": [
+  "Identifiant de la nouvelle autorisation de projet"
+ ],
+ "permissions.newTeam": [
+  "Nouvelle autorisation d’équipe"
+ ],
+ "permissions.newTeamId": [
+  "Identifiant de la nouvelle autorisation d’équipe"
+ ],
+ "permissions.permission": [
+  "Autorisation"
+ ],
+ "permissions.project": [
+  "Autorisations du projet"
+ ],
+ "permissions.projectDescription": [
+  "Accordées aux utilisateurs dans tout le projet."
+ ],
+ "permissions.system": [
+  "autorisation système"
+ ],
+ "permissions.team": [
+  "Autorisations d’équipe"
+ ],
+ "permissions.teamDescription": [
+  "Accordées aux membres au sein d’une équipe ; les autorisations $ sont celles du système."
+ ],
+ "permissions.whatContains": [
+  "Ce que contient ",
+  [
+   "id"
+  ]
+ ],
+ "place.attribution": [
+  "Géolocalisation IP par DB-IP"
+ ],
+ "place.deviceOn": [
+  [
+   "browser"
+  ],
+  " sous ",
+  [
+   "os"
+  ]
+ ],
  "projects.count": [
   [
    "count",
@@ -247,6 +1253,521 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "Système"
  ],
+ "signUpRules.action": [
+  "Action de la règle"
+ ],
+ "signUpRules.actions": [
+  "Opérations"
+ ],
+ "signUpRules.add": [
+  "Ajouter une règle"
+ ],
+ "signUpRules.allowSignUp": [
+  "Autoriser l’inscription"
+ ],
+ "signUpRules.allowedBy": [
+  "Autorisée par ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Méthode d’authentification"
+ ],
+ "signUpRules.botScore": [
+  "Score de risque robot"
+ ],
+ "signUpRules.condition": [
+  "Condition de la règle"
+ ],
+ "signUpRules.conditionAt": [
+  "Ligne ",
+  [
+   "line"
+  ],
+  ", colonne ",
+  [
+   "column"
+  ],
+  " :"
+ ],
+ "signUpRules.conditionCel": [
+  "Condition de la règle (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variables : ",
+  [
+   "variables"
+  ],
+  ". Exemple : ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Code pays"
+ ],
+ "signUpRules.countryHint": [
+  "Deux lettres (ISO 3166), ou vide."
+ ],
+ "signUpRules.defaultAction": [
+  "Action par défaut"
+ ],
+ "signUpRules.defaultAllowed": [
+  "Aucune règle n’a tranché : autorisée par l’action par défaut",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "Ce qu’il advient d’une inscription qu’aucune règle d’autorisation ou de refus n’a tranchée."
+ ],
+ "signUpRules.defaultMessage": [
+  "le message de refus par défaut"
+ ],
+ "signUpRules.defaultRejected": [
+  "Aucune règle n’a tranché : refusée par l’action par défaut."
+ ],
+ "signUpRules.delete": [
+  "Supprimer"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Supprimer la règle"
+ ],
+ "signUpRules.deleteLabel": [
+  "Supprimer ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "Supprimer la règle ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Les inscriptions ne sont plus jugées par elle. Ses statistiques restent jusqu’à expiration."
+ ],
+ "signUpRules.disabled": [
+  "désactivée"
+ ],
+ "signUpRules.displayName": [
+  "Nom affiché"
+ ],
+ "signUpRules.edit": [
+  "Modifier"
+ ],
+ "signUpRules.editLabel": [
+  "Modifier ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "Modifier la règle ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "Activée"
+ ],
+ "signUpRules.evaluations": [
+  "Évaluations des règles"
+ ],
+ "signUpRules.labelAllow": [
+  "Autoriser (arrêter, inscrire)"
+ ],
+ "signUpRules.labelLog": [
+  "Journaliser (compter seulement, continuer)"
+ ],
+ "signUpRules.labelReject": [
+  "Refuser (arrêter, refuser avec le message)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Restreindre (inscrire en restreint, continuer)"
+ ],
+ "signUpRules.matches48h": [
+  "Correspondances (48 h)"
+ ],
+ "signUpRules.message": [
+  "Message de refus"
+ ],
+ "signUpRules.messageHint": [
+  "Affiché à la personne dont l’inscription est refusée."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Les métadonnées serveur ne sont pas un JSON valide."
+ ],
+ "signUpRules.methodOtp": [
+  "Code à usage unique"
+ ],
+ "signUpRules.methodPasskey": [
+  "Clé d’accès"
+ ],
+ "signUpRules.methodPassword": [
+  "Mot de passe"
+ ],
+ "signUpRules.newRule": [
+  "Nouvelle règle"
+ ],
+ "signUpRules.none": [
+  "Aucune règle pour l’instant : chaque inscription reçoit l’action par défaut."
+ ],
+ "signUpRules.oauthProvider": [
+  "Fournisseur OAuth"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "p. ex. google"
+ ],
+ "signUpRules.priority": [
+  "Priorité"
+ ],
+ "signUpRules.priorityHint": [
+  "Les nombres les plus bas sont évalués en premier."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Refuser l’inscription"
+ ],
+ "signUpRules.rejectedBy": [
+  "Refusée par ",
+  [
+   "rule"
+  ],
+  " avec le message : ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", restreint par la règle ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Règle"
+ ],
+ "signUpRules.ruleId": [
+  "Identifiant de la règle"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Lettres, chiffres, _ ou - ; non modifiable ensuite."
+ ],
+ "signUpRules.ruleName": [
+  "la règle ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "la règle ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Règles"
+ ],
+ "signUpRules.rulesDescription": [
+  "Conditions CEL jugées à chaque inscription (mot de passe, code à usage unique, clé d’accès, OAuth, un utilisateur anonyme qui s’inscrit), priorité la plus basse d’abord. Autoriser et refuser tranchent et arrêtent ; restreindre et journaliser continuent."
+ ],
+ "signUpRules.runTest": [
+  "Lancer le test"
+ ],
+ "signUpRules.saveDefault": [
+  "Enregistrer l’action par défaut"
+ ],
+ "signUpRules.saveRule": [
+  "Enregistrer la règle"
+ ],
+ "signUpRules.saved": [
+  "Enregistré."
+ ],
+ "signUpRules.scoreHint": [
+  "De 0 à 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Métadonnées serveur (objet JSON, facultatif)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Fusionnées dans les métadonnées serveur du nouvel utilisateur quand la règle correspond (propre à Gatehouse ; 2048 caractères au plus)."
+ ],
+ "signUpRules.statusDisabled": [
+  "désactivée"
+ ],
+ "signUpRules.statusError": [
+  "n’a pas pu être évaluée"
+ ],
+ "signUpRules.statusMatched": [
+  "correspond"
+ ],
+ "signUpRules.statusNoCondition": [
+  "aucune condition"
+ ],
+ "signUpRules.statusNotMatched": [
+  "ne correspond pas"
+ ],
+ "signUpRules.test": [
+  "Tester les règles"
+ ],
+ "signUpRules.testDescription": [
+  "Applique les règles enregistrées à une inscription d’exemple ; rien n’est créé ni compté."
+ ],
+ "signUpRules.testEmail": [
+  "E-mail"
+ ],
+ "signUpRules.testing": [
+  "Test en cours…"
+ ],
+ "signUpRules.totals": [
+  [
+   "hours"
+  ],
+  " dernières heures : ",
+  [
+   "total"
+  ],
+  " correspondances (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Score de risque d’abus d’essai gratuit"
+ ],
+ "signUpRules.typeAllow": [
+  "autoriser"
+ ],
+ "signUpRules.typeLog": [
+  "journaliser"
+ ],
+ "signUpRules.typeReject": [
+  "refuser"
+ ],
+ "signUpRules.typeRestrict": [
+  "restreindre"
+ ],
+ "signUpRules.whenNoRule": [
+  "Quand aucune règle ne tranche"
+ ],
+ "team.addMember": [
+  "Ajouter le membre"
+ ],
+ "team.addMemberLabel": [
+  "Ajouter un membre (e-mail ou identifiant)"
+ ],
+ "team.delete": [
+  "Supprimer l’équipe"
+ ],
+ "team.deleteTitle": [
+  "Supprimer ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "team.deleteWarning": [
+  "L’équipe, ses appartenances, autorisations et invitations sont supprimées."
+ ],
+ "team.displayName": [
+  "Nom affiché dans l’équipe"
+ ],
+ "team.displayNameHint": [
+  "Vide : le nom de l’utilisateur"
+ ],
+ "team.editProfile": [
+  "Modifier le profil d’équipe"
+ ],
+ "team.editProfileOf": [
+  "Modifier le profil d’équipe de ",
+  [
+   "name"
+  ]
+ ],
+ "team.expires": [
+  "expire le ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Invitation envoyée."
+ ],
+ "team.invitations": [
+  "Invitations "
+ ],
+ "team.invitationsDescription": [
+  "La personne invitée reçoit un e-mail avec un lien vers la page d’invitation d’équipe de l’application."
+ ],
+ "team.inviteByEmail": [
+  "Inviter par e-mail"
+ ],
+ "team.members": [
+  "Membres"
+ ],
+ "team.membersDescription": [
+  "Le profil d’équipe d’un membre est le nom et l’image qu’il affiche dans cette équipe (sinon ceux de son utilisateur)."
+ ],
+ "team.membersList": [
+  "Membres de l’équipe"
+ ],
+ "team.membersWhat": [
+  "les membres"
+ ],
+ "team.name": [
+  "Nom de l’équipe"
+ ],
+ "team.noInvitations": [
+  "Aucune invitation en attente."
+ ],
+ "team.noMembers": [
+  "Aucun membre."
+ ],
+ "team.noUserWithEmail": [
+  "Aucun utilisateur n’a l’e-mail ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Autorisations de ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "URL de l’image de profil d’équipe"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… ou data:image/…"
+ ],
+ "team.profileOf": [
+  "Profil d’équipe de ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Retirer"
+ ],
+ "team.removeLabel": [
+  "Retirer ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "Renommer"
+ ],
+ "team.revoke": [
+  "Révoquer"
+ ],
+ "team.saveProfile": [
+  "Enregistrer le profil"
+ ],
+ "team.savingProfile": [
+  "Enregistrement du profil d’équipe…"
+ ],
+ "team.sendInvitation": [
+  "Envoyer l’invitation"
+ ],
+ "team.team": [
+  "Équipe"
+ ],
+ "team.userIs": [
+  "(utilisateur : ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Ajouter le domaine"
+ ],
+ "teamDomains.automatic": [
+  "Rejoindre automatiquement"
+ ],
+ "teamDomains.cardLabel": [
+  "Domaine ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Vérifier à nouveau"
+ ],
+ "teamDomains.copyName": [
+  "Copier le nom de l’enregistrement"
+ ],
+ "teamDomains.copyValue": [
+  "Copier la valeur de l’enregistrement"
+ ],
+ "teamDomains.description": [
+  "Un domaine prouvé par un enregistrement DNS TXT : ses utilisateurs peuvent être envoyés vers la connexion SSO de l’équipe et la rejoindre selon sa politique."
+ ],
+ "teamDomains.domain": [
+  "Domaine"
+ ],
+ "teamDomains.invitationOnly": [
+  "Sur invitation uniquement"
+ ],
+ "teamDomains.newUsersOn": [
+  "Nouveaux utilisateurs de ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "Aucun domaine."
+ ],
+ "teamDomains.notVerified": [
+  "non vérifié"
+ ],
+ "teamDomains.publish": [
+  "Publiez cet enregistrement TXT dans le DNS du domaine, puis vérifiez."
+ ],
+ "teamDomains.recordName": [
+  "Nom"
+ ],
+ "teamDomains.recordValue": [
+  "Valeur"
+ ],
+ "teamDomains.remove": [
+  "Retirer ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "Suggérer l’équipe"
+ ],
+ "teamDomains.title": [
+  "Domaines vérifiés"
+ ],
+ "teamDomains.verifiedAt": [
+  "vérifié le ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Vérifier"
+ ],
  "teams.create": [
   "Créer une équipe"
  ],
@@ -261,5 +1782,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Équipe"
+ ],
+ "user.activeOn": [
+  "Actif ",
+  [
+   "days"
+  ],
+  " des 30 derniers jours."
+ ],
+ "user.activity": [
+  "Activité"
+ ],
+ "user.activityDescription": [
+  "Les 30 derniers jours (UTC) : le jour de la dernière activité de l’utilisateur est marqué."
+ ],
+ "user.activityPerDay": [
+  "Activité par jour"
+ ],
+ "user.activityWhat": [
+  "l’activité de l’utilisateur"
+ ],
+ "user.clientMetadata": [
+  "Métadonnées client"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "Métadonnées client en lecture seule"
+ ],
+ "user.dayActive": [
+  [
+   "date"
+  ],
+  " : actif"
+ ],
+ "user.dayInactive": [
+  [
+   "date"
+  ],
+  " : inactif"
+ ],
+ "user.delete": [
+  "Supprimer l’utilisateur"
+ ],
+ "user.deleteTitle": [
+  "Supprimer cet utilisateur ?"
+ ],
+ "user.deleteWarning": [
+  [
+   "name"
+  ],
+  " perd son compte, ses sessions, ses appartenances aux équipes et ses clés. C’est irréversible."
+ ],
+ "user.impersonate": [
+  "Se faire passer pour"
+ ],
+ "user.impersonationPrefix": [
+  "Usurpation · "
+ ],
+ "user.metadata": [
+  "Métadonnées"
+ ],
+ "user.metadataDescription": [
+  "Du JSON que lit l’application : métadonnées client (modifiables par l’utilisateur), métadonnées client en lecture seule et métadonnées serveur."
+ ],
+ "user.metadataSaved": [
+  [
+   "label"
+  ],
+  " : enregistrées."
+ ],
+ "user.noProjectPermissions": [
+  "Aucune autorisation de projet."
+ ],
+ "user.noSessions": [
+  "Aucune session active."
+ ],
+ "user.noTeams": [
+  "Membre d’aucune équipe."
+ ],
+ "user.notActive": [
+  "Aucune activité ces 30 derniers jours."
+ ],
+ "user.notJson": [
+  "JSON non valide : ",
+  [
+   "reason"
+  ]
+ ],
+ "user.opening": [
+  "Ouverture…"
+ ],
+ "user.primaryEmail": [
+  "E-mail principal"
+ ],
+ "user.primaryEmailVerified": [
+  "E-mail principal vérifié"
+ ],
+ "user.profile": [
+  "Profil utilisateur"
+ ],
+ "user.profileImage": [
+  "URL de l’image de profil"
+ ],
+ "user.profileSaved": [
+  "Profil enregistré."
+ ],
+ "user.projectPermissions": [
+  "Autorisations du projet"
+ ],
+ "user.revoke": [
+  "Révoquer"
+ ],
+ "user.risk": [
+  "risque à l’inscription : robot ",
+  [
+   "bot"
+  ],
+  ", abus d’essai gratuit ",
+  [
+   "abuse"
+  ],
+  " (sur 100)"
+ ],
+ "user.saveMetadata": [
+  "Enregistrer : ",
+  [
+   "label"
+  ]
+ ],
+ "user.saveProfile": [
+  "Enregistrer le profil"
+ ],
+ "user.serverMetadata": [
+  "Métadonnées serveur"
+ ],
+ "user.sessionFrom": [
+  " depuis ",
+  [
+   "ip"
+  ]
+ ],
+ "user.sessionTimes": [
+  "créée le ",
+  [
+   "created"
+  ],
+  ", dernière utilisation ",
+  [
+   "lastUsed"
+  ]
+ ],
+ "user.sessions": [
+  "Sessions actives"
+ ],
+ "user.summary": [
+  "inscrit le ",
+  [
+   "signedUp"
+  ],
+  " · dernière activité ",
+  [
+   "lastActive"
+  ],
+  " · méthodes de connexion : ",
+  [
+   "methods"
+  ]
+ ],
+ "user.teams": [
+  "Équipes"
+ ],
+ "users.anonymous": [
+  "anonyme"
+ ],
+ "users.create": [
+  "Créer l’utilisateur"
+ ],
+ "users.createTitle": [
+  "Créer un utilisateur"
+ ],
+ "users.displayName": [
+  "Nom affiché"
+ ],
+ "users.email": [
+  "E-mail"
+ ],
+ "users.emailVerified": [
+  "E-mail vérifié"
+ ],
+ "users.firstPage": [
+  "Première page"
+ ],
+ "users.invitationSent": [
+  "Invitation envoyée à ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "users.inviteByEmail": [
+  "Inviter par e-mail"
+ ],
+ "users.inviteTitle": [
+  "Inviter quelqu’un par e-mail"
+ ],
+ "users.inviteeEmail": [
+  "E-mail de la personne invitée"
+ ],
+ "users.lastActive": [
+  "Dernière activité"
+ ],
+ "users.linkTo": [
+  "Lien vers"
+ ],
+ "users.linkToHint": [
+  "Une page de votre application sur un domaine de confiance, p. ex. sa page d’inscription."
+ ],
+ "users.methodMagicLink": [
+  "lien magique"
+ ],
+ "users.methodPasskey": [
+  "clé d’accès"
+ ],
+ "users.methodPassword": [
+  "mot de passe"
+ ],
+ "users.methods": [
+  "Méthodes de connexion"
+ ],
+ "users.newestFirst": [
+  "Plus récents d’abord"
+ ],
+ "users.nextPage": [
+  "Page suivante"
+ ],
+ "users.noMatch": [
+  "Aucun utilisateur ne correspond à « ",
+  [
+   "query"
+  ],
+  " »."
+ ],
+ "users.none": [
+  "Aucun utilisateur pour l’instant."
+ ],
+ "users.oldestFirst": [
+  "Plus anciens d’abord"
+ ],
+ "users.pagesLabel": [
+  "Pages d’utilisateurs"
+ ],
+ "users.passwordOptional": [
+  "Mot de passe (facultatif)"
+ ],
+ "users.previousPage": [
+  "Page précédente"
+ ],
+ "users.restricted": [
+  "restreint"
+ ],
+ "users.search": [
+  "Rechercher des utilisateurs"
+ ],
+ "users.searchPlaceholder": [
+  "Nom, e-mail ou identifiant"
+ ],
+ "users.sendInvitation": [
+  "Envoyer l’invitation"
+ ],
+ "users.signedUp": [
+  "Inscription"
+ ],
+ "users.sort": [
+  "Tri"
+ ],
+ "users.unverified": [
+  "non vérifié"
+ ],
+ "users.user": [
+  "Utilisateur"
  ]
 };

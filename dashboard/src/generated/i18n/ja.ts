@@ -4,6 +4,410 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "超機密の管理キー"
+ ],
+ "apiKeys.copied": [
+  "コピーしました"
+ ],
+ "apiKeys.copyNow": [
+  "新しいキーを今すぐコピーしてください"
+ ],
+ "apiKeys.createButton": [
+  "キーセットを作成する"
+ ],
+ "apiKeys.createSet": [
+  "キーセットを作成"
+ ],
+ "apiKeys.createdAt": [
+  [
+   "when"
+  ],
+  " に作成"
+ ],
+ "apiKeys.days": [
+  [
+   "count"
+  ],
+  "日"
+ ],
+ "apiKeys.description": [
+  "説明"
+ ],
+ "apiKeys.expired": [
+  "期限切れ"
+ ],
+ "apiKeys.expiresIn": [
+  "有効期間"
+ ],
+ "apiKeys.intro": [
+  "バックエンドとアプリ用の、プロジェクト自身のキーです。ユーザーやチームが自分で作成するキーは ",
+  [
+   "page"
+  ],
+  " でオンにします。"
+ ],
+ "apiKeys.keySet": [
+  "キーセット"
+ ],
+ "apiKeys.keySetLower": [
+  "キーセット"
+ ],
+ "apiKeys.keysInSet": [
+  "セットに含めるキー"
+ ],
+ "apiKeys.newKeys": [
+  "新しいキー"
+ ],
+ "apiKeys.none": [
+  "キーセットはありません。"
+ ],
+ "apiKeys.publishable": [
+  "公開可能なクライアントキー"
+ ],
+ "apiKeys.revoke": [
+  "失効"
+ ],
+ "apiKeys.revokeKeys": [
+  "キーを失効"
+ ],
+ "apiKeys.revokeLabel": [
+  [
+   "name"
+  ],
+  " を失効"
+ ],
+ "apiKeys.revokeTitle": [
+  "このキーセットを失効させますか?"
+ ],
+ "apiKeys.revokeWarning": [
+  "これらのキーを使うアプリはすぐに動かなくなります。"
+ ],
+ "apiKeys.revokedAt": [
+  [
+   "when"
+  ],
+  " に失効"
+ ],
+ "apiKeys.secret": [
+  "シークレットサーバーキー"
+ ],
+ "apiKeys.sets": [
+  "キーセット"
+ ],
+ "apiKeys.shownOnce": [
+  "キーはダイジェストとして保存されるため、表示されるのはこの一度だけです。"
+ ],
+ "apiKeys.validUntil": [
+  [
+   "when"
+  ],
+  " まで有効"
+ ],
+ "apiKeys.years": [
+  [
+   "count"
+  ],
+  "年"
+ ],
+ "auth.addProvider": [
+  "プロバイダーを追加"
+ ],
+ "auth.addProviderButton": [
+  "プロバイダーを追加する"
+ ],
+ "auth.anonymous": [
+  "匿名ユーザー(アカウントなしで開始し、登録時に引き継ぎ)"
+ ],
+ "auth.botChallenge": [
+  "ボット対策チャレンジ"
+ ],
+ "auth.botChallengeDescription": [
+  "登録ページに Turnstile、hCaptcha、reCAPTCHA を表示します。非表示: スコアのみで、それだけで拒否はしません。必須: チャレンジに合格しないと登録できません。"
+ ],
+ "auth.checkBreached": [
+  "既知の漏えいに含まれるパスワードを拒否"
+ ],
+ "auth.choose": [
+  "選択…"
+ ],
+ "auth.clientId": [
+  [
+   "provider"
+  ],
+  " のクライアントID"
+ ],
+ "auth.clientSecret": [
+  [
+   "provider"
+  ],
+  " のクライアントシークレット"
+ ],
+ "auth.credential": [
+  "メールとパスワード"
+ ],
+ "auth.endUserKeys": [
+  "ユーザーとチームの API キー"
+ ],
+ "auth.endUserKeysDescription": [
+  "ユーザーやチームのメンバーが、本人またはチームとしてアプリの API を呼び出すための API キーを作成できるようにします。"
+ ],
+ "auth.magicLink": [
+  "マジックリンク/ワンタイムコード"
+ ],
+ "auth.maxLength": [
+  "最大文字数"
+ ],
+ "auth.maxLengthHint": [
+  "最小文字数から4096まで。"
+ ],
+ "auth.mergeLink": [
+  "新しいサインイン方法を既存のアカウントにリンクする"
+ ],
+ "auth.mergeRefuse": [
+  "サインインを拒否する"
+ ],
+ "auth.mergeSeparate": [
+  "別のアカウントを作成する"
+ ],
+ "auth.mergeStrategy": [
+  "OAuth アカウントの統合方法"
+ ],
+ "auth.merging": [
+  "アカウントの統合"
+ ],
+ "auth.mergingDescription": [
+  "OAuth でサインインした人のプロバイダーのメールが、既存のアカウントのものだった場合。"
+ ],
+ "auth.methods": [
+  "サインイン方法"
+ ],
+ "auth.minLength": [
+  "最小文字数"
+ ],
+ "auth.minLengthHint": [
+  "8~256。"
+ ],
+ "auth.minScore": [
+  "受け入れる最低スコア"
+ ],
+ "auth.minScoreHint": [
+  "0~1。プロバイダーがスコアを返す場合に使います(reCAPTCHA v3、hCaptcha Enterprise)。"
+ ],
+ "auth.mode": [
+  "モード"
+ ],
+ "auth.modeInvisible": [
+  "非表示(スコアのみ)"
+ ],
+ "auth.modeOff": [
+  "オフ"
+ ],
+ "auth.modeRequired": [
+  "必須"
+ ],
+ "auth.noProviders": [
+  "OAuth プロバイダーはありません。"
+ ],
+ "auth.oauthDescription": [
+  "共有キーはプロジェクトが開発中の間だけ使えます。本番ではプロジェクト自身のキーが必要です。"
+ ],
+ "auth.oauthProviders": [
+  "OAuth プロバイダー"
+ ],
+ "auth.outage": [
+  "プロバイダーに接続できないとき"
+ ],
+ "auth.outageAllow": [
+  "登録を通す(フェイルオープン)"
+ ],
+ "auth.outageReject": [
+  "登録を拒否する(フェイルクローズ)"
+ ],
+ "auth.ownKeys": [
+  "独自のキー"
+ ],
+ "auth.passkeys": [
+  "パスキー"
+ ],
+ "auth.passwordPolicy": [
+  "パスワードポリシー"
+ ],
+ "auth.passwordPolicyDescription": [
+  "登録時とパスワード設定時に確認します。漏えいチェックは、パスワードの SHA-1 の先頭5文字だけを Have I Been Pwned に問い合わせます。接続できない場合、パスワードは受け入れられます。"
+ ],
+ "auth.provider": [
+  "プロバイダー"
+ ],
+ "auth.providerEnabled": [
+  [
+   "provider"
+  ],
+  " を有効化"
+ ],
+ "auth.providerKeys": [
+  [
+   "provider"
+  ],
+  " のキー"
+ ],
+ "auth.providersSaved": [
+  "OAuth プロバイダーを保存しました。"
+ ],
+ "auth.removeProvider": [
+  [
+   "provider"
+  ],
+  " を削除"
+ ],
+ "auth.saveBotChallenge": [
+  "ボット対策チャレンジを保存"
+ ],
+ "auth.savePasswordPolicy": [
+  "パスワードポリシーを保存"
+ ],
+ "auth.saveProviders": [
+  "OAuth プロバイダーを保存"
+ ],
+ "auth.saved": [
+  "保存しました。"
+ ],
+ "auth.savedAsYouGo": [
+  "変更はその場で保存されます。"
+ ],
+ "auth.saving": [
+  "保存中…"
+ ],
+ "auth.secretKey": [
+  "シークレットキー"
+ ],
+ "auth.sharedKeys": [
+  "共有の開発用キー"
+ ],
+ "auth.signUpEnabled": [
+  "新規ユーザーの登録を許可"
+ ],
+ "auth.siteKey": [
+  "サイトキー"
+ ],
+ "auth.teamKeys": [
+  "チーム API キー"
+ ],
+ "auth.userKeys": [
+  "ユーザー API キー"
+ ],
+ "channels.addEmail": [
+  "メールを追加"
+ ],
+ "channels.addLabel": [
+  "連絡先を追加"
+ ],
+ "channels.adding": [
+  "追加中…"
+ ],
+ "channels.delete": [
+  "削除"
+ ],
+ "channels.deleteConfirm": [
+  "連絡先を削除"
+ ],
+ "channels.deleteTitle": [
+  "この連絡先を削除しますか?"
+ ],
+ "channels.deleteWarning": [
+  [
+   "value"
+  ],
+  " はこのユーザーから削除されます。サインインに使っていた場合、それではサインインできなくなります。"
+ ],
+ "channels.makePrimary": [
+  "メインにする"
+ ],
+ "channels.newEmail": [
+  "新しいメール"
+ ],
+ "channels.none": [
+  "連絡先はありません。"
+ ],
+ "channels.primary": [
+  "メイン"
+ ],
+ "channels.sendCode": [
+  "確認コードを送信"
+ ],
+ "channels.sending": [
+  "送信中…"
+ ],
+ "channels.sent": [
+  [
+   "value"
+  ],
+  " に確認メールを送信しました。"
+ ],
+ "channels.stopSignIn": [
+  "サインインに使わない"
+ ],
+ "channels.title": [
+  "連絡先"
+ ],
+ "channels.useSignIn": [
+  "サインインに使う"
+ ],
+ "channels.usedForSignIn": [
+  "サインインに使用"
+ ],
+ "channels.usedForSignInLower": [
+  "サインインに使用"
+ ],
+ "channels.verified": [
+  "確認済み"
+ ],
+ "channels.what": [
+  "連絡先"
+ ],
+ "claims.description": [
+  "すべてのサインインと更新のアクセストークン(バックエンドが検証するもの)に追加され、ユーザーのメタデータ、選択中のチーム、権限から計算されます。あるユーザーで失敗した式のクレームは省かれ、サインインは成功します。"
+ ],
+ "claims.formLabel": [
+  "アクセストークンのカスタムクレーム"
+ ],
+ "claims.hint": [
+  "クレーム名 → ユーザー、チーム、権限に対する CEL 式の JSON オブジェクト。なしの場合は空にします。トークンを持つ人は誰でもクレームを読めます。"
+ ],
+ "claims.notJson": [
+  "カスタムクレームが正しい JSON ではありません。"
+ ],
+ "claims.notObject": [
+  "カスタムクレームは、クレーム名から CEL 式への JSON オブジェクトでなければなりません。"
+ ],
+ "claims.notString": [
+  "カスタムクレーム ",
+  [
+   "claim"
+  ],
+  ": CEL 式は JSON 文字列でなければなりません。"
+ ],
+ "claims.refusedAt": [
+  "クレーム ",
+  [
+   "claim"
+  ],
+  "、",
+  [
+   "line"
+  ],
+  " 行 ",
+  [
+   "column"
+  ],
+  " 列:"
+ ],
+ "claims.save": [
+  "カスタムクレームを保存"
+ ],
+ "claims.title": [
+  "カスタムクレーム"
+ ],
  "common.cancel": [
   "キャンセル"
  ],
@@ -43,6 +447,139 @@ export const messages: Messages = {
  "common.working": [
   "処理中…"
  ],
+ "connect.copyCode": [
+  [
+   "title"
+  ],
+  " のコードをコピー"
+ ],
+ "connect.copyNow": [
+  "今すぐコピーしてください。ダイジェストとして保存されるため、表示されるのはこの一度だけです。シークレットサーバーキーはサーバー上(",
+  [
+   "env"
+  ],
+  ")に置き、ブラウザーのバンドルには決して入れないでください。"
+ ],
+ "connect.copyValue": [
+  [
+   "label"
+  ],
+  "をコピー"
+ ],
+ "connect.createKeys": [
+  "このアプリのキーを作成"
+ ],
+ "connect.intro": [
+  "アプリがこのプロジェクトでユーザーをサインインさせるために必要なものすべて。"
+ ],
+ "connect.keyPlaceholder": [
+  "<公開可能なクライアントキー>"
+ ],
+ "connect.keys": [
+  "キー"
+ ],
+ "connect.makeKeys": [
+  "キーは作成時に一度だけ表示されます。このアプリ用のキーセット(公開可能なクライアントキーとシークレットサーバーキー、有効期間1年)を作成してください。キーセットの確認と失効は ",
+  [
+   "page"
+  ],
+  " で行えます。"
+ ],
+ "connect.platformUrl": [
+  "プラットフォームの URL"
+ ],
+ "connect.projectId": [
+  "プロジェクトID"
+ ],
+ "connect.react": [
+  "React アプリ(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "サーバー、Node(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Stack Auth の SDK はそのままこのサーバーで動きます。baseUrl をここに向けてください。"
+ ],
+ "connect.where": [
+  "アプリの接続先"
+ ],
+ "connect.withGatehouse": [
+  "Gatehouse の SDK で"
+ ],
+ "connect.withStack": [
+  "Stack の SDK で"
+ ],
+ "copy.copied": [
+  "コピーしました。"
+ ],
+ "copy.copy": [
+  "コピー"
+ ],
+ "copy.refused": [
+  "ブラウザーがコピーを許可しませんでした。選択して手動でコピーしてください。"
+ ],
+ "domains.add": [
+  "ドメインを追加"
+ ],
+ "domains.allowLocalhost": [
+  "localhost へのコールバックを許可(開発用)"
+ ],
+ "domains.backToDevelopment": [
+  "開発モードに戻す"
+ ],
+ "domains.domain": [
+  "ドメイン"
+ ],
+ "domains.handlerAt": [
+  "ハンドラー: ",
+  [
+   "path"
+  ]
+ ],
+ "domains.handlerPath": [
+  "ハンドラーのパス"
+ ],
+ "domains.inDevelopment": [
+  "このプロジェクトは開発モードです。"
+ ],
+ "domains.inProduction": [
+  "このプロジェクトは本番モードです。"
+ ],
+ "domains.none": [
+  "信頼済みドメインはありません。"
+ ],
+ "domains.productionDescription": [
+  "本番では、コールバック先は信頼済みの HTTPS ドメイン名のみです。localhost、IP アドレス、共有 OAuth キーは使えません。"
+ ],
+ "domains.productionMode": [
+  "本番モード"
+ ],
+ "domains.remove": [
+  "削除"
+ ],
+ "domains.removeLabel": [
+  [
+   "domain"
+  ],
+  " を削除"
+ ],
+ "domains.trusted": [
+  "信頼済みドメイン"
+ ],
+ "domains.trustedDescription": [
+  "サインイン後にユーザーを戻してよいオリジンと、それぞれのハンドラーページのパス。"
+ ],
+ "domains.turnOnProduction": [
+  "本番モードをオンにする"
+ ],
  "error.generic": [
   "問題が発生しました。もう一度お試しください。"
  ],
@@ -57,6 +594,114 @@ export const messages: Messages = {
   [
    "reason"
   ]
+ ],
+ "keys.apiKey": [
+  "API キー"
+ ],
+ "keys.copied": [
+  "コピーしました"
+ ],
+ "keys.copyLabel": [
+  "新しいキーをコピー"
+ ],
+ "keys.copyNow": [
+  "新しいキーを今すぐコピーしてください"
+ ],
+ "keys.create": [
+  "キーを作成"
+ ],
+ "keys.createTeam": [
+  "チーム API キーを作成"
+ ],
+ "keys.createUser": [
+  "ユーザー API キーを作成"
+ ],
+ "keys.createdAt": [
+  [
+   "when"
+  ],
+  " に作成"
+ ],
+ "keys.description": [
+  "キーの説明"
+ ],
+ "keys.expired": [
+  "期限切れ"
+ ],
+ "keys.neverExpires": [
+  "無期限"
+ ],
+ "keys.newTeam": [
+  "新しいチーム API キー"
+ ],
+ "keys.newUser": [
+  "新しいユーザー API キー"
+ ],
+ "keys.none": [
+  "API キーはありません。"
+ ],
+ "keys.revoke": [
+  "失効"
+ ],
+ "keys.revokeKey": [
+  "キーを失効"
+ ],
+ "keys.revokeLabel": [
+  [
+   "name"
+  ],
+  " を失効"
+ ],
+ "keys.revokeTitle": [
+  "この API キーを失効させますか?"
+ ],
+ "keys.revokeWarning": [
+  [
+   "name"
+  ],
+  " を使うコードはすぐに動かなくなります。"
+ ],
+ "keys.revokedAt": [
+  [
+   "when"
+  ],
+  " に失効"
+ ],
+ "keys.shownOnce": [
+  "キーはダイジェストとして保存されるため、表示されるのはこの一度だけです。"
+ ],
+ "keys.teamDescription": [
+  "チーム自身のコードがプロジェクトの API を呼ぶためのキー。全体が表示されるのは作成時の一度だけです。"
+ ],
+ "keys.teamList": [
+  "チームの API キー一覧"
+ ],
+ "keys.teamOff": [
+  "このプロジェクトではチーム API キーが有効になっていません。"
+ ],
+ "keys.teamWhat": [
+  "チームの API キー"
+ ],
+ "keys.title": [
+  "API キー"
+ ],
+ "keys.userDescription": [
+  "ユーザー自身のコードがプロジェクトの API を呼ぶためのキー。全体が表示されるのは作成時の一度だけです。"
+ ],
+ "keys.userList": [
+  "ユーザーの API キー一覧"
+ ],
+ "keys.userOff": [
+  "このプロジェクトではユーザー API キーが有効になっていません。"
+ ],
+ "keys.userWhat": [
+  "ユーザーの API キー"
+ ],
+ "keys.validUntil": [
+  [
+   "when"
+  ],
+  " まで有効"
  ],
  "nav.apiKeys": [
   "API キー"
@@ -169,6 +814,325 @@ export const messages: Messages = {
  "newProject.title": [
   "プロジェクトを作成"
  ],
+ "notifications.alwaysOn": [
+  [
+   "name"
+  ],
+  "(常にオン)"
+ ],
+ "notifications.categories": [
+  "通知のカテゴリ"
+ ],
+ "notifications.description": [
+  "このユーザーが受け取るメールの種類。"
+ ],
+ "notifications.marketing": [
+  "マーケティング"
+ ],
+ "notifications.signInAlerts": [
+  "サインインの通知"
+ ],
+ "notifications.title": [
+  "メール通知"
+ ],
+ "notifications.transactional": [
+  "トランザクション"
+ ],
+ "notifications.what": [
+  "通知設定"
+ ],
+ "oauthAccounts.account": [
+  "アカウント ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.accountEmail": [
+  "アカウントのメール"
+ ],
+ "oauthAccounts.accountId": [
+  "アカウントID"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "プロバイダーでのユーザーID。"
+ ],
+ "oauthAccounts.accountPrefix": [
+  "アカウント ",
+  [
+   "id"
+  ],
+  " · "
+ ],
+ "oauthAccounts.configure": [
+  "OAuth プロバイダーを設定してください"
+ ],
+ "oauthAccounts.connected": [
+  "接続済みアカウント"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "アプリがプロバイダーのアクセストークンを要求できる、リンク済みのアカウント。"
+ ],
+ "oauthAccounts.connectedHint": [
+  "接続済みアカウント(アプリがトークンを使用可)"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "接続済みのアカウント"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "接続済みアカウント"
+ ],
+ "oauthAccounts.description": [
+  "ユーザーがサインインに使う、またはアプリがトークンを使えるプロバイダーのアカウント。"
+ ],
+ "oauthAccounts.link": [
+  "アカウントをリンクする"
+ ],
+ "oauthAccounts.linkLabel": [
+  "OAuth アカウントをリンク"
+ ],
+ "oauthAccounts.linkTitle": [
+  "アカウントをリンク"
+ ],
+ "oauthAccounts.linked": [
+  "リンク済みの OAuth アカウント"
+ ],
+ "oauthAccounts.linking": [
+  "リンク中…"
+ ],
+ "oauthAccounts.noConnected": [
+  "接続済みアカウントはありません。"
+ ],
+ "oauthAccounts.noEmail": [
+  "メールなし"
+ ],
+ "oauthAccounts.noProviders": [
+  "アカウントをリンクできる OAuth プロバイダーがプロジェクトにありません。先に",
+  [
+   "link"
+  ],
+  "。"
+ ],
+ "oauthAccounts.none": [
+  "リンクされた OAuth アカウントはありません。"
+ ],
+ "oauthAccounts.provider": [
+  "プロバイダー"
+ ],
+ "oauthAccounts.providersWhat": [
+  "プロジェクトの OAuth プロバイダー"
+ ],
+ "oauthAccounts.signsIn": [
+  "サインイン"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "ユーザーをサインインさせる"
+ ],
+ "oauthAccounts.title": [
+  "OAuth アカウント"
+ ],
+ "oauthAccounts.unlink": [
+  "リンク解除"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "アカウントのリンクを解除"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  [
+   "provider"
+  ],
+  " アカウントのリンクを解除"
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  [
+   "provider"
+  ],
+  " アカウント ",
+  [
+   "id"
+  ],
+  " のリンクを解除"
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "この OAuth アカウントのリンクを解除しますか?"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "ユーザーはこの ",
+  [
+   "provider"
+  ],
+  " アカウントでサインインできなくなり、保存されたプロバイダーのトークンは削除されます。"
+ ],
+ "oauthAccounts.what": [
+  "OAuth アカウント"
+ ],
+ "onboarding.affected": [
+  "既存ユーザー ",
+  [
+   "total"
+  ],
+  " 人が、メールを確認するまで制限されます:"
+ ],
+ "onboarding.affectedFirst": [
+  "既存ユーザー ",
+  [
+   "total"
+  ],
+  " 人が、メールを確認するまで制限されます(登録順の最初の ",
+  [
+   "shown"
+  ],
+  " 人):"
+ ],
+ "onboarding.affectedList": [
+  "制限されるユーザー"
+ ],
+ "onboarding.confirm": [
+  "確認を必須にする"
+ ],
+ "onboarding.confirmTitle": [
+  "メール確認を必須にしますか?"
+ ],
+ "onboarding.looking": [
+  "これで制限されるユーザーを探しています…"
+ ],
+ "onboarding.reasonAdmin": [
+  "管理者により制限"
+ ],
+ "onboarding.reasonAnonymous": [
+  "匿名"
+ ],
+ "onboarding.reasonUnverified": [
+  "確認済みのメインメールなし"
+ ],
+ "onboarding.requireVerification": [
+  "メール確認を必須にする(確認済みのメインメールがないユーザーは制限されます)"
+ ],
+ "overview.activeUsers": [
+  "アクティブユーザー"
+ ],
+ "overview.anonymousUsers": [
+  "匿名ユーザー"
+ ],
+ "overview.countries": [
+  "国"
+ ],
+ "overview.countriesWhat": [
+  "国別のユーザー"
+ ],
+ "overview.daily": [
+  "日ごとの登録数とアクティブユーザー"
+ ],
+ "overview.dailyChart": [
+  "過去30日間の日ごとの登録数とアクティブユーザー"
+ ],
+ "overview.dailyWhat": [
+  "日ごとの登録数とアクティブユーザー"
+ ],
+ "overview.latestActiveWhat": [
+  "最近アクティブなユーザー"
+ ],
+ "overview.latestWhat": [
+  "最新のユーザー"
+ ],
+ "overview.methods": [
+  "登録方法"
+ ],
+ "overview.methodsWhat": [
+  "登録方法"
+ ],
+ "overview.noCountry": [
+  "国が判明しているユーザーはまだいません。"
+ ],
+ "overview.recentlyActive": [
+  "最近アクティブ"
+ ],
+ "overview.recentlySignedUp": [
+  "最近の登録"
+ ],
+ "overview.signUps": [
+  "登録"
+ ],
+ "overview.signUps30Days": [
+  "登録数(過去30日)"
+ ],
+ "overview.totalUsers": [
+  "ユーザー総数"
+ ],
+ "overview.usersByCountry": [
+  "国別のユーザー"
+ ],
+ "overview.usersByMethod": [
+  "登録方法別のユーザー"
+ ],
+ "permissions.actions": [
+  "操作"
+ ],
+ "permissions.contains": [
+  "含まれる権限"
+ ],
+ "permissions.create": [
+  "権限を作成"
+ ],
+ "permissions.delete": [
+  "削除"
+ ],
+ "permissions.deleteLabel": [
+  [
+   "id"
+  ],
+  " を削除"
+ ],
+ "permissions.description": [
+  "説明"
+ ],
+ "permissions.newProject": [
+  "新しいプロジェクト権限"
+ ],
+ "permissions.newProjectId": [
+  "新しいプロジェクト権限のID"
+ ],
+ "permissions.newTeam": [
+  "新しいチーム権限"
+ ],
+ "permissions.newTeamId": [
+  "新しいチーム権限のID"
+ ],
+ "permissions.permission": [
+  "権限"
+ ],
+ "permissions.project": [
+  "プロジェクト権限"
+ ],
+ "permissions.projectDescription": [
+  "プロジェクト全体でユーザーに付与されます。"
+ ],
+ "permissions.system": [
+  "システム権限"
+ ],
+ "permissions.team": [
+  "チーム権限"
+ ],
+ "permissions.teamDescription": [
+  "チーム内のメンバーに付与されます。$ で始まる権限はシステムのものです。"
+ ],
+ "permissions.whatContains": [
+  [
+   "id"
+  ],
+  " に含まれるもの"
+ ],
+ "place.attribution": [
+  "IP位置情報: DB-IP"
+ ],
+ "place.deviceOn": [
+  [
+   "os"
+  ],
+  " 上の ",
+  [
+   "browser"
+  ]
+ ],
  "projects.count": [
   [
    "count",
@@ -241,6 +1205,521 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "システム"
  ],
+ "signUpRules.action": [
+  "アクション"
+ ],
+ "signUpRules.actions": [
+  "操作"
+ ],
+ "signUpRules.add": [
+  "ルールを追加"
+ ],
+ "signUpRules.allowSignUp": [
+  "登録を許可する"
+ ],
+ "signUpRules.allowedBy": [
+  [
+   "rule"
+  ],
+  " により許可",
+  [
+   "restricted"
+  ],
+  "。"
+ ],
+ "signUpRules.authMethod": [
+  "認証方法"
+ ],
+ "signUpRules.botScore": [
+  "ボットのリスクスコア"
+ ],
+ "signUpRules.condition": [
+  "条件"
+ ],
+ "signUpRules.conditionAt": [
+  [
+   "line"
+  ],
+  " 行 ",
+  [
+   "column"
+  ],
+  " 列:"
+ ],
+ "signUpRules.conditionCel": [
+  "条件(CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "変数: ",
+  [
+   "variables"
+  ],
+  "。例: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "国コード"
+ ],
+ "signUpRules.countryHint": [
+  "英字2文字(ISO 3166)、または空欄。"
+ ],
+ "signUpRules.defaultAction": [
+  "既定のアクション"
+ ],
+ "signUpRules.defaultAllowed": [
+  "どのルールも決定せず、既定のアクションで許可",
+  [
+   "restricted"
+  ],
+  "。"
+ ],
+ "signUpRules.defaultDescription": [
+  "許可・拒否のどのルールも決定しなかった登録の扱い。"
+ ],
+ "signUpRules.defaultMessage": [
+  "既定の拒否メッセージ"
+ ],
+ "signUpRules.defaultRejected": [
+  "どのルールも決定せず、既定のアクションで拒否。"
+ ],
+ "signUpRules.delete": [
+  "削除"
+ ],
+ "signUpRules.deleteConfirm": [
+  "ルールを削除"
+ ],
+ "signUpRules.deleteLabel": [
+  [
+   "id"
+  ],
+  " を削除"
+ ],
+ "signUpRules.deleteTitle": [
+  "ルール ",
+  [
+   "id"
+  ],
+  " を削除しますか?"
+ ],
+ "signUpRules.deleteWarning": [
+  "今後の登録はこのルールで判定されません。統計は期限切れになるまで残ります。"
+ ],
+ "signUpRules.disabled": [
+  "無効"
+ ],
+ "signUpRules.displayName": [
+  "表示名"
+ ],
+ "signUpRules.edit": [
+  "編集"
+ ],
+ "signUpRules.editLabel": [
+  [
+   "id"
+  ],
+  " を編集"
+ ],
+ "signUpRules.editTitle": [
+  "ルール ",
+  [
+   "id"
+  ],
+  " を編集"
+ ],
+ "signUpRules.enabled": [
+  "有効"
+ ],
+ "signUpRules.evaluations": [
+  "ルールの評価"
+ ],
+ "signUpRules.labelAllow": [
+  "許可(終了して登録)"
+ ],
+ "signUpRules.labelLog": [
+  "記録(集計のみで続行)"
+ ],
+ "signUpRules.labelReject": [
+  "拒否(終了してメッセージ付きで拒否)"
+ ],
+ "signUpRules.labelRestrict": [
+  "制限(制限付きで登録し続行)"
+ ],
+ "signUpRules.matches48h": [
+  "一致数(48時間)"
+ ],
+ "signUpRules.message": [
+  "メッセージ"
+ ],
+ "signUpRules.messageHint": [
+  "登録を拒否された人に表示されます。"
+ ],
+ "signUpRules.metadataNotJson": [
+  "サーバーメタデータが正しい JSON ではありません。"
+ ],
+ "signUpRules.methodOtp": [
+  "ワンタイムコード"
+ ],
+ "signUpRules.methodPasskey": [
+  "パスキー"
+ ],
+ "signUpRules.methodPassword": [
+  "パスワード"
+ ],
+ "signUpRules.newRule": [
+  "新しいルール"
+ ],
+ "signUpRules.none": [
+  "ルールはまだありません。すべての登録に既定のアクションが適用されます。"
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth プロバイダー"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "例: google"
+ ],
+ "signUpRules.priority": [
+  "優先度"
+ ],
+ "signUpRules.priorityHint": [
+  "小さい数字から先に評価されます。"
+ ],
+ "signUpRules.rejectSignUp": [
+  "登録を拒否する"
+ ],
+ "signUpRules.rejectedBy": [
+  [
+   "rule"
+  ],
+  " により拒否。メッセージ: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  "、ルール ",
+  [
+   "id"
+  ],
+  " により制限"
+ ],
+ "signUpRules.rule": [
+  "対象ルール"
+ ],
+ "signUpRules.ruleId": [
+  "ルールID"
+ ],
+ "signUpRules.ruleIdHint": [
+  "英字、数字、_、-。後から変更できません。"
+ ],
+ "signUpRules.ruleName": [
+  "ルール ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "ルール ",
+  [
+   "id"
+  ],
+  "(",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "ルール"
+ ],
+ "signUpRules.rulesDescription": [
+  "すべての登録(パスワード、ワンタイムコード、パスキー、OAuth、匿名ユーザーの登録)で判定される CEL 条件。優先度の低いものから順に評価します。許可と拒否は決定して終了し、制限と記録は続行します。"
+ ],
+ "signUpRules.runTest": [
+  "テストを実行"
+ ],
+ "signUpRules.saveDefault": [
+  "既定のアクションを保存"
+ ],
+ "signUpRules.saveRule": [
+  "ルールを保存"
+ ],
+ "signUpRules.saved": [
+  "保存しました。"
+ ],
+ "signUpRules.scoreHint": [
+  "0~100。"
+ ],
+ "signUpRules.serverMetadata": [
+  "サーバーメタデータ(JSON オブジェクト、任意)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "ルールが一致したとき、新しいユーザーのサーバーメタデータに統合されます(Gatehouse 独自機能、最大 2048 文字)。"
+ ],
+ "signUpRules.statusDisabled": [
+  "無効"
+ ],
+ "signUpRules.statusError": [
+  "評価できませんでした"
+ ],
+ "signUpRules.statusMatched": [
+  "一致"
+ ],
+ "signUpRules.statusNoCondition": [
+  "条件なし"
+ ],
+ "signUpRules.statusNotMatched": [
+  "不一致"
+ ],
+ "signUpRules.test": [
+  "ルールをテスト"
+ ],
+ "signUpRules.testDescription": [
+  "保存済みのルールをサンプルの登録に適用します。何も作成・集計されません。"
+ ],
+ "signUpRules.testEmail": [
+  "メール"
+ ],
+ "signUpRules.testing": [
+  "テスト中…"
+ ],
+ "signUpRules.totals": [
+  "過去 ",
+  [
+   "hours"
+  ],
+  " 時間: 一致 ",
+  [
+   "total"
+  ],
+  " 件(",
+  [
+   "byAction"
+  ],
+  ")。"
+ ],
+ "signUpRules.trialScore": [
+  "無料トライアル悪用のリスクスコア"
+ ],
+ "signUpRules.typeAllow": [
+  "許可"
+ ],
+ "signUpRules.typeLog": [
+  "記録"
+ ],
+ "signUpRules.typeReject": [
+  "拒否"
+ ],
+ "signUpRules.typeRestrict": [
+  "制限"
+ ],
+ "signUpRules.whenNoRule": [
+  "どのルールも決定しないとき"
+ ],
+ "team.addMember": [
+  "メンバーを追加"
+ ],
+ "team.addMemberLabel": [
+  "メンバーを追加(メールまたはユーザーID)"
+ ],
+ "team.delete": [
+  "チームを削除"
+ ],
+ "team.deleteTitle": [
+  [
+   "name"
+  ],
+  " を削除しますか?"
+ ],
+ "team.deleteWarning": [
+  "チームとそのメンバーシップ、権限、招待が削除されます。"
+ ],
+ "team.displayName": [
+  "チームでの表示名"
+ ],
+ "team.displayNameHint": [
+  "空欄: ユーザーの名前"
+ ],
+ "team.editProfile": [
+  "チームプロフィールを編集"
+ ],
+ "team.editProfileOf": [
+  [
+   "name"
+  ],
+  " のチームプロフィールを編集"
+ ],
+ "team.expires": [
+  [
+   "when"
+  ],
+  " に期限切れ"
+ ],
+ "team.invitationSent": [
+  "招待を送信しました。"
+ ],
+ "team.invitations": [
+  "招待"
+ ],
+ "team.invitationsDescription": [
+  "招待された人には、アプリのチーム招待ページへのリンク付きメールが届きます。"
+ ],
+ "team.inviteByEmail": [
+  "メールで招待"
+ ],
+ "team.members": [
+  "メンバー"
+ ],
+ "team.membersDescription": [
+  "メンバーのチームプロフィールは、このチームで表示する名前と画像です(なければユーザーのもの)。"
+ ],
+ "team.membersList": [
+  "チームメンバー"
+ ],
+ "team.membersWhat": [
+  "メンバー"
+ ],
+ "team.name": [
+  "チーム名"
+ ],
+ "team.noInvitations": [
+  "未処理の招待はありません。"
+ ],
+ "team.noMembers": [
+  "メンバーはいません。"
+ ],
+ "team.noUserWithEmail": [
+  "メール ",
+  [
+   "email"
+  ],
+  " のユーザーはいません。"
+ ],
+ "team.permissionsOf": [
+  [
+   "name"
+  ],
+  " の権限"
+ ],
+ "team.profileImage": [
+  "チームプロフィール画像の URL"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… または data:image/…"
+ ],
+ "team.profileOf": [
+  [
+   "name"
+  ],
+  " のチームプロフィール"
+ ],
+ "team.remove": [
+  "外す"
+ ],
+ "team.removeLabel": [
+  [
+   "name"
+  ],
+  " を外す"
+ ],
+ "team.rename": [
+  "名前を変更"
+ ],
+ "team.revoke": [
+  "取り消す"
+ ],
+ "team.saveProfile": [
+  "プロフィールを保存"
+ ],
+ "team.savingProfile": [
+  "チームプロフィールを保存中…"
+ ],
+ "team.sendInvitation": [
+  "招待を送信"
+ ],
+ "team.team": [
+  "チーム"
+ ],
+ "team.userIs": [
+  "(ユーザー: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "ドメインを追加"
+ ],
+ "teamDomains.automatic": [
+  "自動で参加"
+ ],
+ "teamDomains.cardLabel": [
+  "ドメイン ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "再確認"
+ ],
+ "teamDomains.copyName": [
+  "レコード名をコピー"
+ ],
+ "teamDomains.copyValue": [
+  "レコードの値をコピー"
+ ],
+ "teamDomains.description": [
+  "DNS の TXT レコードで証明されたドメイン。そのユーザーはチームの SSO 接続に送られ、ポリシーに従ってチームに参加できます。"
+ ],
+ "teamDomains.domain": [
+  "ドメイン"
+ ],
+ "teamDomains.invitationOnly": [
+  "招待のみ"
+ ],
+ "teamDomains.newUsersOn": [
+  [
+   "domain"
+  ],
+  " の新規ユーザー"
+ ],
+ "teamDomains.none": [
+  "ドメインはありません。"
+ ],
+ "teamDomains.notVerified": [
+  "未確認"
+ ],
+ "teamDomains.publish": [
+  "この TXT レコードをドメインの DNS に公開してから確認してください。"
+ ],
+ "teamDomains.recordName": [
+  "名前"
+ ],
+ "teamDomains.recordValue": [
+  "値"
+ ],
+ "teamDomains.remove": [
+  [
+   "domain"
+  ],
+  " を削除"
+ ],
+ "teamDomains.suggestion": [
+  "チームを提案"
+ ],
+ "teamDomains.title": [
+  "確認済みドメイン"
+ ],
+ "teamDomains.verifiedAt": [
+  [
+   "when"
+  ],
+  " に確認済み"
+ ],
+ "teamDomains.verify": [
+  "確認"
+ ],
  "teams.create": [
   "チームを作成"
  ],
@@ -255,5 +1734,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "チーム"
+ ],
+ "user.activeOn": [
+  "過去30日間のうち ",
+  [
+   "days"
+  ],
+  " 日アクティブ。"
+ ],
+ "user.activity": [
+  "アクティビティ"
+ ],
+ "user.activityDescription": [
+  "過去30日間(UTC): ユーザーの最新のアクティビティの日に印が付きます。"
+ ],
+ "user.activityPerDay": [
+  "日ごとのアクティビティ"
+ ],
+ "user.activityWhat": [
+  "ユーザーのアクティビティ"
+ ],
+ "user.clientMetadata": [
+  "クライアントメタデータ"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "クライアント読み取り専用メタデータ"
+ ],
+ "user.dayActive": [
+  [
+   "date"
+  ],
+  ": アクティブ"
+ ],
+ "user.dayInactive": [
+  [
+   "date"
+  ],
+  ": 非アクティブ"
+ ],
+ "user.delete": [
+  "ユーザーを削除"
+ ],
+ "user.deleteTitle": [
+  "このユーザーを削除しますか?"
+ ],
+ "user.deleteWarning": [
+  [
+   "name"
+  ],
+  " のアカウント、セッション、チームのメンバーシップ、キーが失われます。元に戻せません。"
+ ],
+ "user.impersonate": [
+  "なりすます"
+ ],
+ "user.impersonationPrefix": [
+  "なりすまし · "
+ ],
+ "user.metadata": [
+  "メタデータ"
+ ],
+ "user.metadataDescription": [
+  "アプリが読む JSON: クライアントメタデータ(ユーザーが変更可)、クライアント読み取り専用メタデータ、サーバー専用メタデータ。"
+ ],
+ "user.metadataSaved": [
+  [
+   "label"
+  ],
+  "を保存しました。"
+ ],
+ "user.noProjectPermissions": [
+  "プロジェクト権限はありません。"
+ ],
+ "user.noSessions": [
+  "有効なセッションはありません。"
+ ],
+ "user.noTeams": [
+  "どのチームにも属していません。"
+ ],
+ "user.notActive": [
+  "過去30日間アクティブではありません。"
+ ],
+ "user.notJson": [
+  "正しい JSON ではありません: ",
+  [
+   "reason"
+  ]
+ ],
+ "user.opening": [
+  "開いています…"
+ ],
+ "user.primaryEmail": [
+  "メインのメール"
+ ],
+ "user.primaryEmailVerified": [
+  "メインのメールは確認済み"
+ ],
+ "user.profile": [
+  "プロフィール"
+ ],
+ "user.profileImage": [
+  "プロフィール画像の URL"
+ ],
+ "user.profileSaved": [
+  "プロフィールを保存しました。"
+ ],
+ "user.projectPermissions": [
+  "プロジェクト権限"
+ ],
+ "user.revoke": [
+  "失効"
+ ],
+ "user.risk": [
+  "登録時のリスク: ボット ",
+  [
+   "bot"
+  ],
+  "、無料トライアル悪用 ",
+  [
+   "abuse"
+  ],
+  "(100 点中)"
+ ],
+ "user.saveMetadata": [
+  [
+   "label"
+  ],
+  "を保存"
+ ],
+ "user.saveProfile": [
+  "プロフィールを保存"
+ ],
+ "user.serverMetadata": [
+  "サーバーメタデータ"
+ ],
+ "user.sessionFrom": [
+  "(",
+  [
+   "ip"
+  ],
+  " から)"
+ ],
+ "user.sessionTimes": [
+  "作成 ",
+  [
+   "created"
+  ],
+  "、最終使用 ",
+  [
+   "lastUsed"
+  ]
+ ],
+ "user.sessions": [
+  "セッション"
+ ],
+ "user.summary": [
+  "登録 ",
+  [
+   "signedUp"
+  ],
+  " · 最終アクティブ ",
+  [
+   "lastActive"
+  ],
+  " · サインイン方法: ",
+  [
+   "methods"
+  ]
+ ],
+ "user.teams": [
+  "チーム"
+ ],
+ "users.anonymous": [
+  "匿名"
+ ],
+ "users.create": [
+  "ユーザーを作成"
+ ],
+ "users.createTitle": [
+  "ユーザーを作成"
+ ],
+ "users.displayName": [
+  "表示名"
+ ],
+ "users.email": [
+  "メール"
+ ],
+ "users.emailVerified": [
+  "メール確認済み"
+ ],
+ "users.firstPage": [
+  "最初のページ"
+ ],
+ "users.invitationSent": [
+  [
+   "email"
+  ],
+  " に招待を送信しました。"
+ ],
+ "users.inviteByEmail": [
+  "メールで招待"
+ ],
+ "users.inviteTitle": [
+  "メールで招待する"
+ ],
+ "users.inviteeEmail": [
+  "招待する人のメール"
+ ],
+ "users.lastActive": [
+  "最終アクティブ"
+ ],
+ "users.linkTo": [
+  "リンク先"
+ ],
+ "users.linkToHint": [
+  "信頼済みドメイン上のアプリのページ(例: 登録ページ)。"
+ ],
+ "users.methodMagicLink": [
+  "マジックリンク"
+ ],
+ "users.methodPasskey": [
+  "パスキー"
+ ],
+ "users.methodPassword": [
+  "パスワード"
+ ],
+ "users.methods": [
+  "サインイン方法"
+ ],
+ "users.newestFirst": [
+  "新しい順"
+ ],
+ "users.nextPage": [
+  "次のページ"
+ ],
+ "users.noMatch": [
+  "「",
+  [
+   "query"
+  ],
+  "」に一致するユーザーはいません。"
+ ],
+ "users.none": [
+  "ユーザーはまだいません。"
+ ],
+ "users.oldestFirst": [
+  "古い順"
+ ],
+ "users.pagesLabel": [
+  "ユーザー一覧のページ"
+ ],
+ "users.passwordOptional": [
+  "パスワード(任意)"
+ ],
+ "users.previousPage": [
+  "前のページ"
+ ],
+ "users.restricted": [
+  "制限付き"
+ ],
+ "users.search": [
+  "ユーザーを検索"
+ ],
+ "users.searchPlaceholder": [
+  "名前、メール、ユーザーID"
+ ],
+ "users.sendInvitation": [
+  "招待を送信"
+ ],
+ "users.signedUp": [
+  "登録日"
+ ],
+ "users.sort": [
+  "並べ替え"
+ ],
+ "users.unverified": [
+  "未確認"
+ ],
+ "users.user": [
+  "ユーザー"
  ]
 };

@@ -4,6 +4,410 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "최고 기밀 관리자 키"
+ ],
+ "apiKeys.copied": [
+  "복사했습니다"
+ ],
+ "apiKeys.copyNow": [
+  "지금 새 키를 복사하세요"
+ ],
+ "apiKeys.createButton": [
+  "키 세트 생성"
+ ],
+ "apiKeys.createSet": [
+  "키 세트 만들기"
+ ],
+ "apiKeys.createdAt": [
+  [
+   "when"
+  ],
+  "에 생성됨"
+ ],
+ "apiKeys.days": [
+  [
+   "count"
+  ],
+  "일"
+ ],
+ "apiKeys.description": [
+  "설명"
+ ],
+ "apiKeys.expired": [
+  "만료됨"
+ ],
+ "apiKeys.expiresIn": [
+  "만료까지"
+ ],
+ "apiKeys.intro": [
+  "백엔드와 앱을 위한 프로젝트 자체 키입니다. 사용자와 팀이 직접 만드는 키는 ",
+  [
+   "page"
+  ],
+  "에서 켭니다."
+ ],
+ "apiKeys.keySet": [
+  "키 세트"
+ ],
+ "apiKeys.keySetLower": [
+  "키 세트"
+ ],
+ "apiKeys.keysInSet": [
+  "세트에 포함할 키"
+ ],
+ "apiKeys.newKeys": [
+  "새 키"
+ ],
+ "apiKeys.none": [
+  "키 세트가 없습니다."
+ ],
+ "apiKeys.publishable": [
+  "공개 가능한 클라이언트 키"
+ ],
+ "apiKeys.revoke": [
+  "취소"
+ ],
+ "apiKeys.revokeKeys": [
+  "키 취소"
+ ],
+ "apiKeys.revokeLabel": [
+  [
+   "name"
+  ],
+  " 취소"
+ ],
+ "apiKeys.revokeTitle": [
+  "이 키 세트를 취소할까요?"
+ ],
+ "apiKeys.revokeWarning": [
+  "이 키를 사용하는 앱은 즉시 작동을 멈춥니다."
+ ],
+ "apiKeys.revokedAt": [
+  [
+   "when"
+  ],
+  "에 취소됨"
+ ],
+ "apiKeys.secret": [
+  "비밀 서버 키"
+ ],
+ "apiKeys.sets": [
+  "키 세트"
+ ],
+ "apiKeys.shownOnce": [
+  "키는 다이제스트로 저장되므로 지금 한 번만 표시됩니다."
+ ],
+ "apiKeys.validUntil": [
+  [
+   "when"
+  ],
+  "까지 유효"
+ ],
+ "apiKeys.years": [
+  [
+   "count"
+  ],
+  "년"
+ ],
+ "auth.addProvider": [
+  "공급자 추가"
+ ],
+ "auth.addProviderButton": [
+  "공급자 추가하기"
+ ],
+ "auth.anonymous": [
+  "익명 사용자(계정 없이 시작, 가입 시 전환)"
+ ],
+ "auth.botChallenge": [
+  "봇 확인"
+ ],
+ "auth.botChallengeDescription": [
+  "가입 페이지의 Turnstile, hCaptcha 또는 reCAPTCHA입니다. 보이지 않음: 점수만 매기고 그것만으로 거부하지 않습니다. 필수: 확인을 통과하지 않으면 가입할 수 없습니다."
+ ],
+ "auth.checkBreached": [
+  "알려진 유출에 포함된 비밀번호 거부"
+ ],
+ "auth.choose": [
+  "선택…"
+ ],
+ "auth.clientId": [
+  [
+   "provider"
+  ],
+  " 클라이언트 ID"
+ ],
+ "auth.clientSecret": [
+  [
+   "provider"
+  ],
+  " 클라이언트 시크릿"
+ ],
+ "auth.credential": [
+  "이메일과 비밀번호"
+ ],
+ "auth.endUserKeys": [
+  "사용자와 팀의 API 키"
+ ],
+ "auth.endUserKeysDescription": [
+  "사용자와 팀 멤버가 본인이나 팀으로서 앱의 API를 호출할 API 키를 만들 수 있게 합니다."
+ ],
+ "auth.magicLink": [
+  "매직 링크 / 일회용 코드"
+ ],
+ "auth.maxLength": [
+  "최대 길이"
+ ],
+ "auth.maxLengthHint": [
+  "최소 길이부터 4096까지."
+ ],
+ "auth.mergeLink": [
+  "새 로그인 방법을 기존 계정에 연결"
+ ],
+ "auth.mergeRefuse": [
+  "로그인 거부"
+ ],
+ "auth.mergeSeparate": [
+  "별도 계정 만들기"
+ ],
+ "auth.mergeStrategy": [
+  "OAuth 계정 병합 방식"
+ ],
+ "auth.merging": [
+  "계정 병합"
+ ],
+ "auth.mergingDescription": [
+  "누군가 OAuth로 로그인했는데 공급자의 이메일이 이미 다른 계정의 것일 때입니다."
+ ],
+ "auth.methods": [
+  "로그인 방법"
+ ],
+ "auth.minLength": [
+  "최소 길이"
+ ],
+ "auth.minLengthHint": [
+  "8~256."
+ ],
+ "auth.minScore": [
+  "허용하는 최저 점수"
+ ],
+ "auth.minScoreHint": [
+  "0~1. 공급자가 점수를 매길 때 사용합니다(reCAPTCHA v3, hCaptcha Enterprise)."
+ ],
+ "auth.mode": [
+  "모드"
+ ],
+ "auth.modeInvisible": [
+  "보이지 않음(점수만)"
+ ],
+ "auth.modeOff": [
+  "끔"
+ ],
+ "auth.modeRequired": [
+  "필수"
+ ],
+ "auth.noProviders": [
+  "OAuth 공급자가 없습니다."
+ ],
+ "auth.oauthDescription": [
+  "공유 키는 프로젝트가 개발 중일 때만 작동합니다. 프로덕션에는 프로젝트 자체 키가 필요합니다."
+ ],
+ "auth.oauthProviders": [
+  "OAuth 공급자"
+ ],
+ "auth.outage": [
+  "공급자에 연결할 수 없을 때"
+ ],
+ "auth.outageAllow": [
+  "가입 허용(페일 오픈)"
+ ],
+ "auth.outageReject": [
+  "가입 거부(페일 클로즈)"
+ ],
+ "auth.ownKeys": [
+  "자체 키"
+ ],
+ "auth.passkeys": [
+  "패스키"
+ ],
+ "auth.passwordPolicy": [
+  "비밀번호 정책"
+ ],
+ "auth.passwordPolicyDescription": [
+  "가입할 때와 비밀번호를 설정할 때마다 확인합니다. 유출 확인은 비밀번호 SHA-1의 앞 5자만으로 Have I Been Pwned에 묻습니다. 연결할 수 없으면 비밀번호를 받아들입니다."
+ ],
+ "auth.provider": [
+  "공급자"
+ ],
+ "auth.providerEnabled": [
+  [
+   "provider"
+  ],
+  " 사용"
+ ],
+ "auth.providerKeys": [
+  [
+   "provider"
+  ],
+  " 키"
+ ],
+ "auth.providersSaved": [
+  "OAuth 공급자를 저장했습니다."
+ ],
+ "auth.removeProvider": [
+  [
+   "provider"
+  ],
+  " 제거"
+ ],
+ "auth.saveBotChallenge": [
+  "봇 확인 저장"
+ ],
+ "auth.savePasswordPolicy": [
+  "비밀번호 정책 저장"
+ ],
+ "auth.saveProviders": [
+  "OAuth 공급자 저장"
+ ],
+ "auth.saved": [
+  "저장했습니다."
+ ],
+ "auth.savedAsYouGo": [
+  "변경 사항은 바로 저장됩니다."
+ ],
+ "auth.saving": [
+  "저장 중…"
+ ],
+ "auth.secretKey": [
+  "비밀 키"
+ ],
+ "auth.sharedKeys": [
+  "공유 개발 키"
+ ],
+ "auth.signUpEnabled": [
+  "새 사용자의 가입 허용"
+ ],
+ "auth.siteKey": [
+  "사이트 키"
+ ],
+ "auth.teamKeys": [
+  "팀 API 키"
+ ],
+ "auth.userKeys": [
+  "사용자 API 키"
+ ],
+ "channels.addEmail": [
+  "이메일 추가"
+ ],
+ "channels.addLabel": [
+  "연락 수단 추가"
+ ],
+ "channels.adding": [
+  "추가 중…"
+ ],
+ "channels.delete": [
+  "삭제"
+ ],
+ "channels.deleteConfirm": [
+  "연락 수단 삭제"
+ ],
+ "channels.deleteTitle": [
+  "이 연락 수단을 삭제할까요?"
+ ],
+ "channels.deleteWarning": [
+  [
+   "value"
+  ],
+  "이(가) 이 사용자에게서 제거됩니다. 로그인에 사용하던 경우 더 이상 그것으로 로그인할 수 없습니다."
+ ],
+ "channels.makePrimary": [
+  "기본으로 설정"
+ ],
+ "channels.newEmail": [
+  "새 이메일"
+ ],
+ "channels.none": [
+  "연락 수단이 없습니다."
+ ],
+ "channels.primary": [
+  "기본"
+ ],
+ "channels.sendCode": [
+  "인증 코드 보내기"
+ ],
+ "channels.sending": [
+  "보내는 중…"
+ ],
+ "channels.sent": [
+  [
+   "value"
+  ],
+  "(으)로 인증 이메일을 보냈습니다."
+ ],
+ "channels.stopSignIn": [
+  "로그인에 사용 중지"
+ ],
+ "channels.title": [
+  "연락 수단"
+ ],
+ "channels.useSignIn": [
+  "로그인에 사용하기"
+ ],
+ "channels.usedForSignIn": [
+  "로그인에 사용"
+ ],
+ "channels.usedForSignInLower": [
+  "로그인에 사용됨"
+ ],
+ "channels.verified": [
+  "인증됨"
+ ],
+ "channels.what": [
+  "연락 수단"
+ ],
+ "claims.description": [
+  "모든 로그인과 갱신의 액세스 토큰(백엔드가 검증하는 토큰)에 추가되며, 사용자의 메타데이터, 선택한 팀, 권한으로 계산됩니다. 어떤 사용자에게서 실패한 식은 해당 클레임을 빼고, 로그인은 그대로 성공합니다."
+ ],
+ "claims.formLabel": [
+  "액세스 토큰의 사용자 지정 클레임"
+ ],
+ "claims.hint": [
+  "클레임 이름 → 사용자, 팀, 권한에 대한 CEL 식으로 이루어진 JSON 객체입니다. 없으면 비워 두세요. 토큰을 가진 누구나 클레임을 읽을 수 있습니다."
+ ],
+ "claims.notJson": [
+  "사용자 지정 클레임이 올바른 JSON이 아닙니다."
+ ],
+ "claims.notObject": [
+  "사용자 지정 클레임은 클레임 이름에서 CEL 식으로의 JSON 객체여야 합니다."
+ ],
+ "claims.notString": [
+  "사용자 지정 클레임 ",
+  [
+   "claim"
+  ],
+  ": CEL 식은 JSON 문자열이어야 합니다."
+ ],
+ "claims.refusedAt": [
+  "클레임 ",
+  [
+   "claim"
+  ],
+  ", ",
+  [
+   "line"
+  ],
+  "행 ",
+  [
+   "column"
+  ],
+  "열:"
+ ],
+ "claims.save": [
+  "사용자 지정 클레임 저장"
+ ],
+ "claims.title": [
+  "사용자 지정 클레임"
+ ],
  "common.cancel": [
   "취소"
  ],
@@ -43,6 +447,139 @@ export const messages: Messages = {
  "common.working": [
   "처리 중…"
  ],
+ "connect.copyCode": [
+  [
+   "title"
+  ],
+  " 코드 복사"
+ ],
+ "connect.copyNow": [
+  "지금 복사하세요. 다이제스트로 저장되므로 지금 한 번만 표시됩니다. 비밀 서버 키는 서버에만 두고(",
+  [
+   "env"
+  ],
+  ") 브라우저 번들에는 절대 넣지 마세요."
+ ],
+ "connect.copyValue": [
+  [
+   "label"
+  ],
+  " 복사"
+ ],
+ "connect.createKeys": [
+  "이 앱의 키 만들기"
+ ],
+ "connect.intro": [
+  "앱이 이 프로젝트로 사용자를 로그인시키는 데 필요한 모든 것입니다."
+ ],
+ "connect.keyPlaceholder": [
+  "<공개 가능한 클라이언트 키>"
+ ],
+ "connect.keys": [
+  "키"
+ ],
+ "connect.makeKeys": [
+  "키는 만들 때 한 번만 표시됩니다. 이 앱용 키 세트(공개 가능한 클라이언트 키와 비밀 서버 키, 1년간 유효)를 만드세요. 키 세트는 ",
+  [
+   "page"
+  ],
+  "에서 보고 취소할 수 있습니다."
+ ],
+ "connect.platformUrl": [
+  "플랫폼 URL"
+ ],
+ "connect.projectId": [
+  "프로젝트 ID"
+ ],
+ "connect.react": [
+  "React 앱(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "서버, Node(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Stack Auth의 SDK는 이 서버에서 그대로 작동합니다. baseUrl을 여기로 지정하세요."
+ ],
+ "connect.where": [
+  "앱이 연결할 곳"
+ ],
+ "connect.withGatehouse": [
+  "Gatehouse SDK로"
+ ],
+ "connect.withStack": [
+  "Stack SDK로"
+ ],
+ "copy.copied": [
+  "복사했습니다."
+ ],
+ "copy.copy": [
+  "복사"
+ ],
+ "copy.refused": [
+  "브라우저가 복사를 허용하지 않았습니다. 선택해서 직접 복사하세요."
+ ],
+ "domains.add": [
+  "도메인 추가"
+ ],
+ "domains.allowLocalhost": [
+  "localhost 콜백 허용(개발용)"
+ ],
+ "domains.backToDevelopment": [
+  "개발 모드로 돌아가기"
+ ],
+ "domains.domain": [
+  "도메인"
+ ],
+ "domains.handlerAt": [
+  "핸들러 위치: ",
+  [
+   "path"
+  ]
+ ],
+ "domains.handlerPath": [
+  "핸들러 경로"
+ ],
+ "domains.inDevelopment": [
+  "이 프로젝트는 개발 모드입니다."
+ ],
+ "domains.inProduction": [
+  "이 프로젝트는 프로덕션 모드입니다."
+ ],
+ "domains.none": [
+  "신뢰할 수 있는 도메인이 없습니다."
+ ],
+ "domains.productionDescription": [
+  "프로덕션에서는 콜백이 신뢰할 수 있는 HTTPS 도메인 이름으로만 갑니다. localhost, IP 주소, 공유 OAuth 키는 사용할 수 없습니다."
+ ],
+ "domains.productionMode": [
+  "프로덕션 모드"
+ ],
+ "domains.remove": [
+  "제거"
+ ],
+ "domains.removeLabel": [
+  [
+   "domain"
+  ],
+  " 제거"
+ ],
+ "domains.trusted": [
+  "신뢰할 수 있는 도메인"
+ ],
+ "domains.trustedDescription": [
+  "로그인 후 사용자를 돌려보낼 수 있는 오리진과 각각의 핸들러 페이지 경로입니다."
+ ],
+ "domains.turnOnProduction": [
+  "프로덕션 모드 켜기"
+ ],
  "error.generic": [
   "문제가 발생했습니다. 다시 시도하세요."
  ],
@@ -57,6 +594,114 @@ export const messages: Messages = {
   [
    "reason"
   ]
+ ],
+ "keys.apiKey": [
+  "API 키"
+ ],
+ "keys.copied": [
+  "복사했습니다"
+ ],
+ "keys.copyLabel": [
+  "새 키 복사"
+ ],
+ "keys.copyNow": [
+  "지금 새 키를 복사하세요"
+ ],
+ "keys.create": [
+  "키 만들기"
+ ],
+ "keys.createTeam": [
+  "팀 API 키 만들기"
+ ],
+ "keys.createUser": [
+  "사용자 API 키 만들기"
+ ],
+ "keys.createdAt": [
+  [
+   "when"
+  ],
+  "에 생성됨"
+ ],
+ "keys.description": [
+  "키 설명"
+ ],
+ "keys.expired": [
+  "만료됨"
+ ],
+ "keys.neverExpires": [
+  "만료 없음"
+ ],
+ "keys.newTeam": [
+  "새 팀 API 키"
+ ],
+ "keys.newUser": [
+  "새 사용자 API 키"
+ ],
+ "keys.none": [
+  "API 키가 없습니다."
+ ],
+ "keys.revoke": [
+  "취소"
+ ],
+ "keys.revokeKey": [
+  "키 취소"
+ ],
+ "keys.revokeLabel": [
+  [
+   "name"
+  ],
+  " 취소"
+ ],
+ "keys.revokeTitle": [
+  "이 API 키를 취소할까요?"
+ ],
+ "keys.revokeWarning": [
+  [
+   "name"
+  ],
+  "을(를) 사용하는 코드는 즉시 작동을 멈춥니다."
+ ],
+ "keys.revokedAt": [
+  [
+   "when"
+  ],
+  "에 취소됨"
+ ],
+ "keys.shownOnce": [
+  "키는 다이제스트로 저장되므로 지금 한 번만 표시됩니다."
+ ],
+ "keys.teamDescription": [
+  "팀의 코드가 프로젝트 API를 호출할 때 쓰는 키입니다. 각 키는 만들 때 한 번만 전체가 표시됩니다."
+ ],
+ "keys.teamList": [
+  "팀 API 키 목록"
+ ],
+ "keys.teamOff": [
+  "이 프로젝트에서는 팀 API 키가 켜져 있지 않습니다."
+ ],
+ "keys.teamWhat": [
+  "팀의 API 키"
+ ],
+ "keys.title": [
+  "API 키"
+ ],
+ "keys.userDescription": [
+  "사용자의 코드가 프로젝트 API를 호출할 때 쓰는 키입니다. 각 키는 만들 때 한 번만 전체가 표시됩니다."
+ ],
+ "keys.userList": [
+  "사용자 API 키 목록"
+ ],
+ "keys.userOff": [
+  "이 프로젝트에서는 사용자 API 키가 켜져 있지 않습니다."
+ ],
+ "keys.userWhat": [
+  "사용자의 API 키"
+ ],
+ "keys.validUntil": [
+  [
+   "when"
+  ],
+  "까지 유효"
  ],
  "nav.apiKeys": [
   "API 키"
@@ -169,6 +814,325 @@ export const messages: Messages = {
  "newProject.title": [
   "새 프로젝트 만들기"
  ],
+ "notifications.alwaysOn": [
+  [
+   "name"
+  ],
+  "(항상 켜짐)"
+ ],
+ "notifications.categories": [
+  "알림 범주"
+ ],
+ "notifications.description": [
+  "이 사용자가 받는 이메일 종류입니다."
+ ],
+ "notifications.marketing": [
+  "마케팅"
+ ],
+ "notifications.signInAlerts": [
+  "로그인 알림"
+ ],
+ "notifications.title": [
+  "이메일 알림"
+ ],
+ "notifications.transactional": [
+  "트랜잭션"
+ ],
+ "notifications.what": [
+  "알림 설정"
+ ],
+ "oauthAccounts.account": [
+  "계정 ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.accountEmail": [
+  "계정 이메일"
+ ],
+ "oauthAccounts.accountId": [
+  "계정 ID"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "공급자에서의 사용자 ID입니다."
+ ],
+ "oauthAccounts.accountPrefix": [
+  "계정 ",
+  [
+   "id"
+  ],
+  " · "
+ ],
+ "oauthAccounts.configure": [
+  "OAuth 공급자를 설정하세요"
+ ],
+ "oauthAccounts.connected": [
+  "연결된 계정"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "앱이 공급자 액세스 토큰을 요청할 수 있는 연결된 계정입니다."
+ ],
+ "oauthAccounts.connectedHint": [
+  "연결된 계정(앱이 토큰을 사용할 수 있음)"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "연결된 계정들"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "연결된 계정"
+ ],
+ "oauthAccounts.description": [
+  "사용자가 로그인하거나 앱이 토큰을 사용할 수 있는 공급자 계정입니다."
+ ],
+ "oauthAccounts.link": [
+  "계정 연결하기"
+ ],
+ "oauthAccounts.linkLabel": [
+  "OAuth 계정 연결"
+ ],
+ "oauthAccounts.linkTitle": [
+  "계정 연결"
+ ],
+ "oauthAccounts.linked": [
+  "연결된 OAuth 계정"
+ ],
+ "oauthAccounts.linking": [
+  "연결 중…"
+ ],
+ "oauthAccounts.noConnected": [
+  "연결된 계정이 없습니다."
+ ],
+ "oauthAccounts.noEmail": [
+  "이메일 없음"
+ ],
+ "oauthAccounts.noProviders": [
+  "계정을 연결할 OAuth 공급자가 프로젝트에 없습니다. 먼저 ",
+  [
+   "link"
+  ],
+  "."
+ ],
+ "oauthAccounts.none": [
+  "연결된 OAuth 계정이 없습니다."
+ ],
+ "oauthAccounts.provider": [
+  "공급자"
+ ],
+ "oauthAccounts.providersWhat": [
+  "프로젝트의 OAuth 공급자"
+ ],
+ "oauthAccounts.signsIn": [
+  "로그인"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "사용자를 로그인시킴"
+ ],
+ "oauthAccounts.title": [
+  "OAuth 계정"
+ ],
+ "oauthAccounts.unlink": [
+  "연결 해제"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "계정 연결 해제하기"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  [
+   "provider"
+  ],
+  " 계정 연결 해제"
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  [
+   "provider"
+  ],
+  " 계정 ",
+  [
+   "id"
+  ],
+  " 연결 해제"
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "이 OAuth 계정의 연결을 해제할까요?"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "사용자는 더 이상 이 ",
+  [
+   "provider"
+  ],
+  " 계정으로 로그인할 수 없고, 저장된 공급자 토큰은 삭제됩니다."
+ ],
+ "oauthAccounts.what": [
+  "OAuth 계정 목록"
+ ],
+ "onboarding.affected": [
+  "기존 사용자 ",
+  [
+   "total"
+  ],
+  "명이 이메일을 인증할 때까지 제한됩니다:"
+ ],
+ "onboarding.affectedFirst": [
+  "기존 사용자 ",
+  [
+   "total"
+  ],
+  "명이 이메일을 인증할 때까지 제한됩니다(가입순 처음 ",
+  [
+   "shown"
+  ],
+  "명):"
+ ],
+ "onboarding.affectedList": [
+  "제한될 사용자"
+ ],
+ "onboarding.confirm": [
+  "인증 필수로 하기"
+ ],
+ "onboarding.confirmTitle": [
+  "이메일 인증을 필수로 할까요?"
+ ],
+ "onboarding.looking": [
+  "이 설정으로 제한될 사용자를 찾는 중…"
+ ],
+ "onboarding.reasonAdmin": [
+  "관리자가 제한함"
+ ],
+ "onboarding.reasonAnonymous": [
+  "익명"
+ ],
+ "onboarding.reasonUnverified": [
+  "인증된 기본 이메일 없음"
+ ],
+ "onboarding.requireVerification": [
+  "이메일 인증 필수(인증된 기본 이메일이 없는 사용자는 제한됨)"
+ ],
+ "overview.activeUsers": [
+  "활성 사용자"
+ ],
+ "overview.anonymousUsers": [
+  "익명 사용자"
+ ],
+ "overview.countries": [
+  "국가"
+ ],
+ "overview.countriesWhat": [
+  "국가별 사용자"
+ ],
+ "overview.daily": [
+  "일별 가입 수와 활성 사용자"
+ ],
+ "overview.dailyChart": [
+  "최근 30일간 일별 가입 수와 활성 사용자"
+ ],
+ "overview.dailyWhat": [
+  "일별 가입 수와 활성 사용자"
+ ],
+ "overview.latestActiveWhat": [
+  "최근 활동한 사용자"
+ ],
+ "overview.latestWhat": [
+  "최신 사용자"
+ ],
+ "overview.methods": [
+  "가입 방법"
+ ],
+ "overview.methodsWhat": [
+  "가입 방법"
+ ],
+ "overview.noCountry": [
+  "아직 국가가 알려진 사용자가 없습니다."
+ ],
+ "overview.recentlyActive": [
+  "최근 활동"
+ ],
+ "overview.recentlySignedUp": [
+  "최근 가입"
+ ],
+ "overview.signUps": [
+  "가입"
+ ],
+ "overview.signUps30Days": [
+  "가입 수(최근 30일)"
+ ],
+ "overview.totalUsers": [
+  "전체 사용자"
+ ],
+ "overview.usersByCountry": [
+  "국가별 사용자"
+ ],
+ "overview.usersByMethod": [
+  "가입 방법별 사용자"
+ ],
+ "permissions.actions": [
+  "작업"
+ ],
+ "permissions.contains": [
+  "포함"
+ ],
+ "permissions.create": [
+  "권한 만들기"
+ ],
+ "permissions.delete": [
+  "삭제"
+ ],
+ "permissions.deleteLabel": [
+  [
+   "id"
+  ],
+  " 삭제"
+ ],
+ "permissions.description": [
+  "설명"
+ ],
+ "permissions.newProject": [
+  "새 프로젝트 권한"
+ ],
+ "permissions.newProjectId": [
+  "새 프로젝트 권한 ID"
+ ],
+ "permissions.newTeam": [
+  "새 팀 권한"
+ ],
+ "permissions.newTeamId": [
+  "새 팀 권한 ID"
+ ],
+ "permissions.permission": [
+  "권한"
+ ],
+ "permissions.project": [
+  "프로젝트 권한"
+ ],
+ "permissions.projectDescription": [
+  "프로젝트 전체에서 사용자에게 부여됩니다."
+ ],
+ "permissions.system": [
+  "시스템 권한"
+ ],
+ "permissions.team": [
+  "팀 권한"
+ ],
+ "permissions.teamDescription": [
+  "팀 안의 멤버에게 부여됩니다. $로 시작하는 권한은 시스템 권한입니다."
+ ],
+ "permissions.whatContains": [
+  [
+   "id"
+  ],
+  "에 포함된 권한"
+ ],
+ "place.attribution": [
+  "IP 위치 정보 제공: DB-IP"
+ ],
+ "place.deviceOn": [
+  [
+   "os"
+  ],
+  "의 ",
+  [
+   "browser"
+  ]
+ ],
  "projects.count": [
   [
    "count",
@@ -242,6 +1206,521 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "시스템"
  ],
+ "signUpRules.action": [
+  "동작"
+ ],
+ "signUpRules.actions": [
+  "작업"
+ ],
+ "signUpRules.add": [
+  "규칙 추가"
+ ],
+ "signUpRules.allowSignUp": [
+  "가입 허용"
+ ],
+ "signUpRules.allowedBy": [
+  [
+   "rule"
+  ],
+  "에 의해 허용됨",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "인증 방법"
+ ],
+ "signUpRules.botScore": [
+  "봇 위험 점수"
+ ],
+ "signUpRules.condition": [
+  "조건"
+ ],
+ "signUpRules.conditionAt": [
+  [
+   "line"
+  ],
+  "행 ",
+  [
+   "column"
+  ],
+  "열:"
+ ],
+ "signUpRules.conditionCel": [
+  "조건(CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "변수: ",
+  [
+   "variables"
+  ],
+  ". 예: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "국가 코드"
+ ],
+ "signUpRules.countryHint": [
+  "두 글자(ISO 3166) 또는 비워 두기."
+ ],
+ "signUpRules.defaultAction": [
+  "기본 동작"
+ ],
+ "signUpRules.defaultAllowed": [
+  "어떤 규칙도 결정하지 않음: 기본 동작으로 허용됨",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "허용 또는 거부 규칙이 결정하지 않은 가입을 어떻게 처리할지입니다."
+ ],
+ "signUpRules.defaultMessage": [
+  "기본 거부 메시지"
+ ],
+ "signUpRules.defaultRejected": [
+  "어떤 규칙도 결정하지 않음: 기본 동작으로 거부됨."
+ ],
+ "signUpRules.delete": [
+  "삭제"
+ ],
+ "signUpRules.deleteConfirm": [
+  "규칙 삭제"
+ ],
+ "signUpRules.deleteLabel": [
+  [
+   "id"
+  ],
+  " 삭제"
+ ],
+ "signUpRules.deleteTitle": [
+  "규칙 ",
+  [
+   "id"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "signUpRules.deleteWarning": [
+  "더 이상 이 규칙으로 가입을 판단하지 않습니다. 통계는 기간이 지날 때까지 남습니다."
+ ],
+ "signUpRules.disabled": [
+  "사용 안 함"
+ ],
+ "signUpRules.displayName": [
+  "표시 이름"
+ ],
+ "signUpRules.edit": [
+  "편집"
+ ],
+ "signUpRules.editLabel": [
+  [
+   "id"
+  ],
+  " 편집"
+ ],
+ "signUpRules.editTitle": [
+  "규칙 ",
+  [
+   "id"
+  ],
+  " 편집"
+ ],
+ "signUpRules.enabled": [
+  "사용"
+ ],
+ "signUpRules.evaluations": [
+  "규칙 평가"
+ ],
+ "signUpRules.labelAllow": [
+  "허용(멈춤, 가입)"
+ ],
+ "signUpRules.labelLog": [
+  "기록(집계만, 계속)"
+ ],
+ "signUpRules.labelReject": [
+  "거부(멈춤, 메시지와 함께 거절)"
+ ],
+ "signUpRules.labelRestrict": [
+  "제한(제한된 상태로 가입, 계속)"
+ ],
+ "signUpRules.matches48h": [
+  "일치 수(48시간)"
+ ],
+ "signUpRules.message": [
+  "메시지"
+ ],
+ "signUpRules.messageHint": [
+  "가입이 거절된 사람에게 표시됩니다."
+ ],
+ "signUpRules.metadataNotJson": [
+  "서버 메타데이터가 올바른 JSON이 아닙니다."
+ ],
+ "signUpRules.methodOtp": [
+  "일회용 코드"
+ ],
+ "signUpRules.methodPasskey": [
+  "패스키"
+ ],
+ "signUpRules.methodPassword": [
+  "비밀번호"
+ ],
+ "signUpRules.newRule": [
+  "새 규칙"
+ ],
+ "signUpRules.none": [
+  "아직 규칙이 없습니다. 모든 가입에 기본 동작이 적용됩니다."
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth 공급자"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "예: google"
+ ],
+ "signUpRules.priority": [
+  "우선순위"
+ ],
+ "signUpRules.priorityHint": [
+  "낮은 숫자부터 먼저 평가합니다."
+ ],
+ "signUpRules.rejectSignUp": [
+  "가입 거부"
+ ],
+ "signUpRules.rejectedBy": [
+  [
+   "rule"
+  ],
+  "에 의해 거부됨. 메시지: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", 규칙 ",
+  [
+   "id"
+  ],
+  "에 의해 제한됨"
+ ],
+ "signUpRules.rule": [
+  "규칙 이름"
+ ],
+ "signUpRules.ruleId": [
+  "규칙 ID"
+ ],
+ "signUpRules.ruleIdHint": [
+  "문자, 숫자, _ 또는 -. 나중에 바꿀 수 없습니다."
+ ],
+ "signUpRules.ruleName": [
+  "규칙 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "규칙 ",
+  [
+   "id"
+  ],
+  "(",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "규칙"
+ ],
+ "signUpRules.rulesDescription": [
+  "모든 가입(비밀번호, 일회용 코드, 패스키, OAuth, 익명 사용자의 가입)에서 판단하는 CEL 조건이며, 우선순위가 낮은 것부터 평가합니다. 허용과 거부는 결정하고 멈추며, 제한과 기록은 계속 진행합니다."
+ ],
+ "signUpRules.runTest": [
+  "테스트 실행"
+ ],
+ "signUpRules.saveDefault": [
+  "기본 동작 저장"
+ ],
+ "signUpRules.saveRule": [
+  "규칙 저장"
+ ],
+ "signUpRules.saved": [
+  "저장했습니다."
+ ],
+ "signUpRules.scoreHint": [
+  "0~100."
+ ],
+ "signUpRules.serverMetadata": [
+  "서버 메타데이터(JSON 객체, 선택)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "규칙이 일치하면 새 사용자의 서버 메타데이터에 병합됩니다(Gatehouse 자체 기능, 최대 2048자)."
+ ],
+ "signUpRules.statusDisabled": [
+  "사용 안 함"
+ ],
+ "signUpRules.statusError": [
+  "평가할 수 없음"
+ ],
+ "signUpRules.statusMatched": [
+  "일치"
+ ],
+ "signUpRules.statusNoCondition": [
+  "조건 없음"
+ ],
+ "signUpRules.statusNotMatched": [
+  "불일치"
+ ],
+ "signUpRules.test": [
+  "규칙 테스트"
+ ],
+ "signUpRules.testDescription": [
+  "저장된 규칙을 예시 가입에 적용합니다. 아무것도 만들거나 집계하지 않습니다."
+ ],
+ "signUpRules.testEmail": [
+  "이메일"
+ ],
+ "signUpRules.testing": [
+  "테스트 중…"
+ ],
+ "signUpRules.totals": [
+  "최근 ",
+  [
+   "hours"
+  ],
+  "시간: 일치 ",
+  [
+   "total"
+  ],
+  "건(",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "무료 체험 악용 위험 점수"
+ ],
+ "signUpRules.typeAllow": [
+  "허용"
+ ],
+ "signUpRules.typeLog": [
+  "기록"
+ ],
+ "signUpRules.typeReject": [
+  "거부"
+ ],
+ "signUpRules.typeRestrict": [
+  "제한"
+ ],
+ "signUpRules.whenNoRule": [
+  "어떤 규칙도 결정하지 않을 때"
+ ],
+ "team.addMember": [
+  "멤버 추가"
+ ],
+ "team.addMemberLabel": [
+  "멤버 추가(이메일 또는 사용자 ID)"
+ ],
+ "team.delete": [
+  "팀 삭제"
+ ],
+ "team.deleteTitle": [
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "team.deleteWarning": [
+  "팀과 팀의 멤버십, 권한, 초대가 삭제됩니다."
+ ],
+ "team.displayName": [
+  "팀 표시 이름"
+ ],
+ "team.displayNameHint": [
+  "비우면 사용자 이름"
+ ],
+ "team.editProfile": [
+  "팀 프로필 편집"
+ ],
+ "team.editProfileOf": [
+  [
+   "name"
+  ],
+  "의 팀 프로필 편집"
+ ],
+ "team.expires": [
+  [
+   "when"
+  ],
+  "에 만료"
+ ],
+ "team.invitationSent": [
+  "초대를 보냈습니다."
+ ],
+ "team.invitations": [
+  "초대"
+ ],
+ "team.invitationsDescription": [
+  "초대받은 사람은 앱의 팀 초대 페이지 링크가 담긴 이메일을 받습니다."
+ ],
+ "team.inviteByEmail": [
+  "이메일로 초대"
+ ],
+ "team.members": [
+  "멤버"
+ ],
+ "team.membersDescription": [
+  "멤버의 팀 프로필은 이 팀에서 보이는 이름과 이미지입니다(없으면 사용자의 것)."
+ ],
+ "team.membersList": [
+  "팀 멤버"
+ ],
+ "team.membersWhat": [
+  "멤버"
+ ],
+ "team.name": [
+  "팀 이름"
+ ],
+ "team.noInvitations": [
+  "대기 중인 초대가 없습니다."
+ ],
+ "team.noMembers": [
+  "멤버가 없습니다."
+ ],
+ "team.noUserWithEmail": [
+  "이메일이 ",
+  [
+   "email"
+  ],
+  "인 사용자가 없습니다."
+ ],
+ "team.permissionsOf": [
+  [
+   "name"
+  ],
+  "의 권한"
+ ],
+ "team.profileImage": [
+  "팀 프로필 이미지 URL"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… 또는 data:image/…"
+ ],
+ "team.profileOf": [
+  [
+   "name"
+  ],
+  "의 팀 프로필"
+ ],
+ "team.remove": [
+  "제거"
+ ],
+ "team.removeLabel": [
+  [
+   "name"
+  ],
+  " 제거"
+ ],
+ "team.rename": [
+  "이름 바꾸기"
+ ],
+ "team.revoke": [
+  "취소"
+ ],
+ "team.saveProfile": [
+  "프로필 저장"
+ ],
+ "team.savingProfile": [
+  "팀 프로필 저장 중…"
+ ],
+ "team.sendInvitation": [
+  "초대 보내기"
+ ],
+ "team.team": [
+  "팀"
+ ],
+ "team.userIs": [
+  "(사용자: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "도메인 추가"
+ ],
+ "teamDomains.automatic": [
+  "자동으로 참여"
+ ],
+ "teamDomains.cardLabel": [
+  "도메인 ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "다시 확인"
+ ],
+ "teamDomains.copyName": [
+  "레코드 이름 복사"
+ ],
+ "teamDomains.copyValue": [
+  "레코드 값 복사"
+ ],
+ "teamDomains.description": [
+  "DNS TXT 레코드로 증명한 도메인입니다. 해당 사용자는 팀의 SSO 연결로 보내지고 정책에 따라 팀에 참여할 수 있습니다."
+ ],
+ "teamDomains.domain": [
+  "도메인"
+ ],
+ "teamDomains.invitationOnly": [
+  "초대 전용"
+ ],
+ "teamDomains.newUsersOn": [
+  [
+   "domain"
+  ],
+  "의 새 사용자"
+ ],
+ "teamDomains.none": [
+  "도메인이 없습니다."
+ ],
+ "teamDomains.notVerified": [
+  "미인증"
+ ],
+ "teamDomains.publish": [
+  "이 TXT 레코드를 도메인 DNS에 게시한 뒤 인증하세요."
+ ],
+ "teamDomains.recordName": [
+  "이름"
+ ],
+ "teamDomains.recordValue": [
+  "값"
+ ],
+ "teamDomains.remove": [
+  [
+   "domain"
+  ],
+  " 제거"
+ ],
+ "teamDomains.suggestion": [
+  "팀 추천"
+ ],
+ "teamDomains.title": [
+  "인증된 도메인"
+ ],
+ "teamDomains.verifiedAt": [
+  [
+   "when"
+  ],
+  "에 인증됨"
+ ],
+ "teamDomains.verify": [
+  "인증"
+ ],
  "teams.create": [
   "팀 만들기"
  ],
@@ -256,5 +1735,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "팀"
+ ],
+ "user.activeOn": [
+  "최근 30일 중 ",
+  [
+   "days"
+  ],
+  "일 활동."
+ ],
+ "user.activity": [
+  "활동"
+ ],
+ "user.activityDescription": [
+  "최근 30일(UTC): 사용자의 마지막 활동일이 표시됩니다."
+ ],
+ "user.activityPerDay": [
+  "일별 활동"
+ ],
+ "user.activityWhat": [
+  "사용자 활동"
+ ],
+ "user.clientMetadata": [
+  "클라이언트 메타데이터"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "클라이언트 읽기 전용 메타데이터"
+ ],
+ "user.dayActive": [
+  [
+   "date"
+  ],
+  ": 활동"
+ ],
+ "user.dayInactive": [
+  [
+   "date"
+  ],
+  ": 활동 없음"
+ ],
+ "user.delete": [
+  "사용자 삭제"
+ ],
+ "user.deleteTitle": [
+  "이 사용자를 삭제할까요?"
+ ],
+ "user.deleteWarning": [
+  [
+   "name"
+  ],
+  "의 계정, 세션, 팀 멤버십, 키가 사라집니다. 되돌릴 수 없습니다."
+ ],
+ "user.impersonate": [
+  "대리 로그인"
+ ],
+ "user.impersonationPrefix": [
+  "대리 로그인 · "
+ ],
+ "user.metadata": [
+  "메타데이터"
+ ],
+ "user.metadataDescription": [
+  "앱이 읽는 JSON: 클라이언트 메타데이터(사용자가 변경 가능), 클라이언트 읽기 전용 메타데이터, 서버 전용 메타데이터."
+ ],
+ "user.metadataSaved": [
+  [
+   "label"
+  ],
+  "을(를) 저장했습니다."
+ ],
+ "user.noProjectPermissions": [
+  "프로젝트 권한이 없습니다."
+ ],
+ "user.noSessions": [
+  "활성 세션이 없습니다."
+ ],
+ "user.noTeams": [
+  "어느 팀에도 속하지 않았습니다."
+ ],
+ "user.notActive": [
+  "최근 30일 동안 활동이 없습니다."
+ ],
+ "user.notJson": [
+  "올바른 JSON이 아닙니다: ",
+  [
+   "reason"
+  ]
+ ],
+ "user.opening": [
+  "여는 중…"
+ ],
+ "user.primaryEmail": [
+  "기본 이메일"
+ ],
+ "user.primaryEmailVerified": [
+  "기본 이메일 인증됨"
+ ],
+ "user.profile": [
+  "프로필"
+ ],
+ "user.profileImage": [
+  "프로필 이미지 URL"
+ ],
+ "user.profileSaved": [
+  "프로필을 저장했습니다."
+ ],
+ "user.projectPermissions": [
+  "프로젝트 권한"
+ ],
+ "user.revoke": [
+  "취소"
+ ],
+ "user.risk": [
+  "가입 위험도: 봇 ",
+  [
+   "bot"
+  ],
+  ", 무료 체험 악용 ",
+  [
+   "abuse"
+  ],
+  "(100점 만점)"
+ ],
+ "user.saveMetadata": [
+  [
+   "label"
+  ],
+  " 저장"
+ ],
+ "user.saveProfile": [
+  "프로필 저장"
+ ],
+ "user.serverMetadata": [
+  "서버 메타데이터"
+ ],
+ "user.sessionFrom": [
+  " (",
+  [
+   "ip"
+  ],
+  "에서)"
+ ],
+ "user.sessionTimes": [
+  "생성 ",
+  [
+   "created"
+  ],
+  ", 마지막 사용 ",
+  [
+   "lastUsed"
+  ]
+ ],
+ "user.sessions": [
+  "세션"
+ ],
+ "user.summary": [
+  "가입 ",
+  [
+   "signedUp"
+  ],
+  " · 마지막 활동 ",
+  [
+   "lastActive"
+  ],
+  " · 로그인 방법: ",
+  [
+   "methods"
+  ]
+ ],
+ "user.teams": [
+  "팀"
+ ],
+ "users.anonymous": [
+  "익명"
+ ],
+ "users.create": [
+  "사용자 만들기"
+ ],
+ "users.createTitle": [
+  "사용자 만들기"
+ ],
+ "users.displayName": [
+  "표시 이름"
+ ],
+ "users.email": [
+  "이메일"
+ ],
+ "users.emailVerified": [
+  "이메일 인증됨"
+ ],
+ "users.firstPage": [
+  "첫 페이지"
+ ],
+ "users.invitationSent": [
+  [
+   "email"
+  ],
+  "(으)로 초대를 보냈습니다."
+ ],
+ "users.inviteByEmail": [
+  "이메일로 초대"
+ ],
+ "users.inviteTitle": [
+  "이메일로 초대하기"
+ ],
+ "users.inviteeEmail": [
+  "초대받는 사람의 이메일"
+ ],
+ "users.lastActive": [
+  "마지막 활동"
+ ],
+ "users.linkTo": [
+  "링크 대상"
+ ],
+ "users.linkToHint": [
+  "신뢰할 수 있는 도메인에 있는 앱의 페이지(예: 가입 페이지)."
+ ],
+ "users.methodMagicLink": [
+  "매직 링크"
+ ],
+ "users.methodPasskey": [
+  "패스키"
+ ],
+ "users.methodPassword": [
+  "비밀번호"
+ ],
+ "users.methods": [
+  "로그인 방법"
+ ],
+ "users.newestFirst": [
+  "최신순"
+ ],
+ "users.nextPage": [
+  "다음 페이지"
+ ],
+ "users.noMatch": [
+  "“",
+  [
+   "query"
+  ],
+  "”과(와) 일치하는 사용자가 없습니다."
+ ],
+ "users.none": [
+  "아직 사용자가 없습니다."
+ ],
+ "users.oldestFirst": [
+  "오래된순"
+ ],
+ "users.pagesLabel": [
+  "사용자 목록 페이지"
+ ],
+ "users.passwordOptional": [
+  "비밀번호(선택)"
+ ],
+ "users.previousPage": [
+  "이전 페이지"
+ ],
+ "users.restricted": [
+  "제한됨"
+ ],
+ "users.search": [
+  "사용자 검색"
+ ],
+ "users.searchPlaceholder": [
+  "이름, 이메일 또는 사용자 ID"
+ ],
+ "users.sendInvitation": [
+  "초대 보내기"
+ ],
+ "users.signedUp": [
+  "가입일"
+ ],
+ "users.sort": [
+  "정렬"
+ ],
+ "users.unverified": [
+  "미인증"
+ ],
+ "users.user": [
+  "사용자"
  ]
 };

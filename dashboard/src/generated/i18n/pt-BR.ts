@@ -4,6 +4,431 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "Chave de administração ultrassecreta"
+ ],
+ "apiKeys.copied": [
+  "Já copiei"
+ ],
+ "apiKeys.copyNow": [
+  "Copie as chaves novas agora"
+ ],
+ "apiKeys.createButton": [
+  "Criar conjunto de chaves"
+ ],
+ "apiKeys.createSet": [
+  "Criar um conjunto de chaves"
+ ],
+ "apiKeys.createdAt": [
+  "criado em ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.days": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " dia"
+    ],
+    "other": [
+     "#",
+     " dias"
+    ]
+   }
+  ]
+ ],
+ "apiKeys.description": [
+  "Descrição"
+ ],
+ "apiKeys.expired": [
+  "expirado"
+ ],
+ "apiKeys.expiresIn": [
+  "Expira em"
+ ],
+ "apiKeys.intro": [
+  "As chaves do próprio projeto, para o seu backend e os seus apps. As chaves que seus usuários e equipes criam para si são ativadas em ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "apiKeys.keySet": [
+  "Conjunto de chaves"
+ ],
+ "apiKeys.keySetLower": [
+  "conjunto de chaves"
+ ],
+ "apiKeys.keysInSet": [
+  "Chaves do conjunto"
+ ],
+ "apiKeys.newKeys": [
+  "Chaves novas"
+ ],
+ "apiKeys.none": [
+  "Nenhum conjunto de chaves."
+ ],
+ "apiKeys.publishable": [
+  "Chave pública do cliente"
+ ],
+ "apiKeys.revoke": [
+  "Revogar"
+ ],
+ "apiKeys.revokeKeys": [
+  "Revogar as chaves"
+ ],
+ "apiKeys.revokeLabel": [
+  "Revogar ",
+  [
+   "name"
+  ]
+ ],
+ "apiKeys.revokeTitle": [
+  "Revogar este conjunto de chaves?"
+ ],
+ "apiKeys.revokeWarning": [
+  "Os apps que usam estas chaves param de funcionar na hora."
+ ],
+ "apiKeys.revokedAt": [
+  "revogado em ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.secret": [
+  "Chave secreta do servidor"
+ ],
+ "apiKeys.sets": [
+  "Conjuntos de chaves"
+ ],
+ "apiKeys.shownOnce": [
+  "Elas são guardadas como resumos: esta é a única vez que aparecem."
+ ],
+ "apiKeys.validUntil": [
+  "válido até ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.years": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " ano"
+    ],
+    "other": [
+     "#",
+     " anos"
+    ]
+   }
+  ]
+ ],
+ "auth.addProvider": [
+  "Adicionar um provedor"
+ ],
+ "auth.addProviderButton": [
+  "Adicionar provedor"
+ ],
+ "auth.anonymous": [
+  "Usuários anônimos (sem conta, convertidos quando se cadastram)"
+ ],
+ "auth.botChallenge": [
+  "Desafio antirrobô"
+ ],
+ "auth.botChallengeDescription": [
+  "Turnstile, hCaptcha ou reCAPTCHA na página de cadastro. Invisível: pontua, nunca recusa sozinho. Obrigatório: nenhum cadastro sem passar no desafio."
+ ],
+ "auth.checkBreached": [
+  "Recusar senhas encontradas em vazamentos conhecidos"
+ ],
+ "auth.choose": [
+  "Escolher…"
+ ],
+ "auth.clientId": [
+  "Id do cliente ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.clientSecret": [
+  "Segredo do cliente ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.credential": [
+  "E-mail e senha"
+ ],
+ "auth.endUserKeys": [
+  "Chaves de API para usuários e equipes"
+ ],
+ "auth.endUserKeysDescription": [
+  "Permite que seus usuários e os membros das suas equipes criem chaves de API para chamar a API do seu app em nome próprio ou da equipe."
+ ],
+ "auth.magicLink": [
+  "Link mágico / código de uso único"
+ ],
+ "auth.maxLength": [
+  "Tamanho máximo"
+ ],
+ "auth.maxLengthHint": [
+  "Do mínimo a 4096."
+ ],
+ "auth.mergeLink": [
+  "Vincular o novo método de login à conta existente"
+ ],
+ "auth.mergeRefuse": [
+  "Recusar o login"
+ ],
+ "auth.mergeSeparate": [
+  "Criar uma conta separada"
+ ],
+ "auth.mergeStrategy": [
+  "Estratégia de mesclagem de contas OAuth"
+ ],
+ "auth.merging": [
+  "Mesclagem de contas"
+ ],
+ "auth.mergingDescription": [
+  "Quando alguém entra com OAuth e o e-mail do provedor já pertence a uma conta."
+ ],
+ "auth.methods": [
+  "Métodos de login"
+ ],
+ "auth.minLength": [
+  "Tamanho mínimo"
+ ],
+ "auth.minLengthHint": [
+  "De 8 a 256."
+ ],
+ "auth.minScore": [
+  "Pontuação mínima aceita"
+ ],
+ "auth.minScoreHint": [
+  "De 0 a 1; usada quando o provedor pontua (reCAPTCHA v3, hCaptcha Enterprise)."
+ ],
+ "auth.mode": [
+  "Modo"
+ ],
+ "auth.modeInvisible": [
+  "Invisível (só pontua)"
+ ],
+ "auth.modeOff": [
+  "Desativado"
+ ],
+ "auth.modeRequired": [
+  "Obrigatório"
+ ],
+ "auth.noProviders": [
+  "Nenhum provedor OAuth."
+ ],
+ "auth.oauthDescription": [
+  "As chaves compartilhadas só funcionam enquanto o projeto está em desenvolvimento; produção exige as chaves do próprio projeto."
+ ],
+ "auth.oauthProviders": [
+  "Provedores OAuth"
+ ],
+ "auth.outage": [
+  "Quando o provedor não responde"
+ ],
+ "auth.outageAllow": [
+  "Deixar os cadastros passarem (falha aberta)"
+ ],
+ "auth.outageReject": [
+  "Recusar os cadastros (falha fechada)"
+ ],
+ "auth.ownKeys": [
+  "Chaves próprias"
+ ],
+ "auth.passkeys": [
+  "Chaves de acesso"
+ ],
+ "auth.passwordPolicy": [
+  "Política de senhas"
+ ],
+ "auth.passwordPolicyDescription": [
+  "Verificada no cadastro e sempre que uma senha é definida. A verificação de vazamentos consulta o Have I Been Pwned com apenas os 5 primeiros caracteres do SHA-1 da senha; se ele não responder, a senha é aceita."
+ ],
+ "auth.provider": [
+  "Provedor"
+ ],
+ "auth.providerEnabled": [
+  [
+   "provider"
+  ],
+  " ativado"
+ ],
+ "auth.providerKeys": [
+  "Chaves do ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.providersSaved": [
+  "Provedores OAuth salvos."
+ ],
+ "auth.removeProvider": [
+  "Remover ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.saveBotChallenge": [
+  "Salvar desafio antirrobô"
+ ],
+ "auth.savePasswordPolicy": [
+  "Salvar política de senhas"
+ ],
+ "auth.saveProviders": [
+  "Salvar provedores OAuth"
+ ],
+ "auth.saved": [
+  "Salvo."
+ ],
+ "auth.savedAsYouGo": [
+  "As alterações são salvas à medida que você as faz."
+ ],
+ "auth.saving": [
+  "Salvando…"
+ ],
+ "auth.secretKey": [
+  "Chave secreta"
+ ],
+ "auth.sharedKeys": [
+  "Chaves de desenvolvimento compartilhadas"
+ ],
+ "auth.signUpEnabled": [
+  "Novos usuários podem se cadastrar"
+ ],
+ "auth.siteKey": [
+  "Chave do site"
+ ],
+ "auth.teamKeys": [
+  "Chaves de API de equipe"
+ ],
+ "auth.userKeys": [
+  "Chaves de API de usuário"
+ ],
+ "channels.addEmail": [
+  "Adicionar e-mail"
+ ],
+ "channels.addLabel": [
+  "Adicionar um canal de contato"
+ ],
+ "channels.adding": [
+  "Adicionando…"
+ ],
+ "channels.delete": [
+  "Excluir"
+ ],
+ "channels.deleteConfirm": [
+  "Excluir canal"
+ ],
+ "channels.deleteTitle": [
+  "Excluir este canal de contato?"
+ ],
+ "channels.deleteWarning": [
+  [
+   "value"
+  ],
+  " é removido deste usuário; se era usado para login, ele não poderá mais entrar com ele."
+ ],
+ "channels.makePrimary": [
+  "Tornar principal"
+ ],
+ "channels.newEmail": [
+  "Novo e-mail"
+ ],
+ "channels.none": [
+  "Nenhum canal de contato."
+ ],
+ "channels.primary": [
+  "principal"
+ ],
+ "channels.sendCode": [
+  "Enviar código de verificação"
+ ],
+ "channels.sending": [
+  "Enviando…"
+ ],
+ "channels.sent": [
+  "E-mail de verificação enviado para ",
+  [
+   "value"
+  ],
+  "."
+ ],
+ "channels.stopSignIn": [
+  "Parar de usar para login"
+ ],
+ "channels.title": [
+  "Canais de contato"
+ ],
+ "channels.useSignIn": [
+  "Usar para login"
+ ],
+ "channels.usedForSignIn": [
+  "Usado para login"
+ ],
+ "channels.usedForSignInLower": [
+  "usado para login"
+ ],
+ "channels.verified": [
+  "verificado"
+ ],
+ "channels.what": [
+  "canais de contato"
+ ],
+ "claims.description": [
+  "Adicionados aos tokens de acesso de cada login e renovação (os que seu backend verifica), calculados a partir dos metadados, da equipe selecionada e das permissões do usuário. Uma expressão que falha para um usuário omite o claim; o login ainda funciona."
+ ],
+ "claims.formLabel": [
+  "Claims personalizados dos tokens de acesso"
+ ],
+ "claims.hint": [
+  "Um objeto JSON de nome do claim → expressão CEL sobre usuário, equipe e permissões; vazio para nenhum. Quem tiver o token pode ler os claims."
+ ],
+ "claims.notJson": [
+  "Os claims personalizados não são um JSON válido."
+ ],
+ "claims.notObject": [
+  "Os claims personalizados devem ser um objeto JSON de nomes de claims para expressões CEL."
+ ],
+ "claims.notString": [
+  "Claim personalizado ",
+  [
+   "claim"
+  ],
+  ": a expressão CEL deve ser uma string JSON."
+ ],
+ "claims.refusedAt": [
+  "Claim ",
+  [
+   "claim"
+  ],
+  ", linha ",
+  [
+   "line"
+  ],
+  ", coluna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "claims.save": [
+  "Salvar claims personalizados"
+ ],
+ "claims.title": [
+  "Claims personalizados"
+ ],
  "common.cancel": [
   "Cancelar"
  ],
@@ -45,6 +470,139 @@ export const messages: Messages = {
  "common.working": [
   "Processando…"
  ],
+ "connect.copyCode": [
+  "Copiar o código de ",
+  [
+   "title"
+  ]
+ ],
+ "connect.copyNow": [
+  "Copie-as agora: elas são guardadas como resumos, então esta é a única vez que aparecem. A chave secreta do servidor fica nos seus servidores (como ",
+  [
+   "env"
+  ],
+  "), nunca em um bundle do navegador."
+ ],
+ "connect.copyValue": [
+  "Copiar: ",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "Criar chaves para este app"
+ ],
+ "connect.intro": [
+  "Tudo o que um app precisa para fazer o login dos usuários com este projeto."
+ ],
+ "connect.keyPlaceholder": [
+  "<sua chave pública do cliente>"
+ ],
+ "connect.keys": [
+  "Chaves"
+ ],
+ "connect.makeKeys": [
+  "As chaves aparecem uma vez, quando são criadas. Crie um conjunto de chaves para este app (uma chave pública do cliente e uma chave secreta do servidor, válidas por um ano); veja e revogue conjuntos em ",
+  [
+   "page"
+  ],
+  "."
+ ],
+ "connect.platformUrl": [
+  "URL da plataforma"
+ ],
+ "connect.projectId": [
+  "Id do projeto"
+ ],
+ "connect.react": [
+  "App React (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "Servidor, Node (",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Os SDKs do Stack Auth funcionam sem mudanças com este servidor: aponte a baseUrl deles para cá."
+ ],
+ "connect.where": [
+  "Onde seu app se conecta"
+ ],
+ "connect.withGatehouse": [
+  "Com o SDK do Gatehouse"
+ ],
+ "connect.withStack": [
+  "Com o SDK do Stack"
+ ],
+ "copy.copied": [
+  "Copiado."
+ ],
+ "copy.copy": [
+  "Copiar"
+ ],
+ "copy.refused": [
+  "O navegador não permitiu copiar: selecione e copie manualmente."
+ ],
+ "domains.add": [
+  "Adicionar domínio"
+ ],
+ "domains.allowLocalhost": [
+  "Permitir retornos para localhost (desenvolvimento)"
+ ],
+ "domains.backToDevelopment": [
+  "Voltar ao modo de desenvolvimento"
+ ],
+ "domains.domain": [
+  "Domínio"
+ ],
+ "domains.handlerAt": [
+  "tratamento em ",
+  [
+   "path"
+  ]
+ ],
+ "domains.handlerPath": [
+  "Caminho de tratamento"
+ ],
+ "domains.inDevelopment": [
+  "Este projeto está em modo de desenvolvimento."
+ ],
+ "domains.inProduction": [
+  "Este projeto está em modo de produção."
+ ],
+ "domains.none": [
+  "Nenhum domínio confiável."
+ ],
+ "domains.productionDescription": [
+  "Em produção, os retornos vão apenas para nomes de domínio HTTPS confiáveis: sem localhost, sem endereços IP, sem chaves OAuth compartilhadas."
+ ],
+ "domains.productionMode": [
+  "Modo de produção"
+ ],
+ "domains.remove": [
+  "Remover"
+ ],
+ "domains.removeLabel": [
+  "Remover ",
+  [
+   "domain"
+  ]
+ ],
+ "domains.trusted": [
+  "Domínios confiáveis"
+ ],
+ "domains.trustedDescription": [
+  "As origens para onde os usuários podem ser enviados de volta após o login, cada uma com o caminho das suas páginas de tratamento."
+ ],
+ "domains.turnOnProduction": [
+  "Ativar o modo de produção"
+ ],
  "error.generic": [
   "Algo deu errado. Tente novamente."
  ],
@@ -58,6 +616,115 @@ export const messages: Messages = {
   "Não é possível acessar a plataforma: ",
   [
    "reason"
+  ]
+ ],
+ "keys.apiKey": [
+  "Chave de API"
+ ],
+ "keys.copied": [
+  "Já copiei"
+ ],
+ "keys.copyLabel": [
+  "Copiar a chave nova"
+ ],
+ "keys.copyNow": [
+  "Copie a chave nova agora"
+ ],
+ "keys.create": [
+  "Criar chave"
+ ],
+ "keys.createTeam": [
+  "Criar uma chave de API de equipe"
+ ],
+ "keys.createUser": [
+  "Criar uma chave de API de usuário"
+ ],
+ "keys.createdAt": [
+  "criada em ",
+  [
+   "when"
+  ]
+ ],
+ "keys.description": [
+  "Descrição da chave"
+ ],
+ "keys.expired": [
+  "expirada"
+ ],
+ "keys.neverExpires": [
+  "nunca expira"
+ ],
+ "keys.newTeam": [
+  "Nova chave de API de equipe"
+ ],
+ "keys.newUser": [
+  "Nova chave de API de usuário"
+ ],
+ "keys.none": [
+  "Nenhuma chave de API."
+ ],
+ "keys.revoke": [
+  "Revogar"
+ ],
+ "keys.revokeKey": [
+  "Revogar a chave"
+ ],
+ "keys.revokeLabel": [
+  "Revogar ",
+  [
+   "name"
+  ]
+ ],
+ "keys.revokeTitle": [
+  "Revogar esta chave de API?"
+ ],
+ "keys.revokeWarning": [
+  "O código que usa ",
+  [
+   "name"
+  ],
+  " para de funcionar na hora."
+ ],
+ "keys.revokedAt": [
+  "revogada em ",
+  [
+   "when"
+  ]
+ ],
+ "keys.shownOnce": [
+  "Ela é guardada como resumo: esta é a única vez que aparece."
+ ],
+ "keys.teamDescription": [
+  "Chaves com que o código da equipe chama a API do projeto; cada uma aparece inteira uma só vez, ao ser criada."
+ ],
+ "keys.teamList": [
+  "Chaves de API da equipe"
+ ],
+ "keys.teamOff": [
+  "As chaves de API de equipe não estão ativadas neste projeto."
+ ],
+ "keys.teamWhat": [
+  "as chaves de API da equipe"
+ ],
+ "keys.title": [
+  "Chaves de API"
+ ],
+ "keys.userDescription": [
+  "Chaves com que o código do usuário chama a API do projeto; cada uma aparece inteira uma só vez, ao ser criada."
+ ],
+ "keys.userList": [
+  "Chaves de API do usuário"
+ ],
+ "keys.userOff": [
+  "As chaves de API de usuário não estão ativadas neste projeto."
+ ],
+ "keys.userWhat": [
+  "as chaves de API do usuário"
+ ],
+ "keys.validUntil": [
+  "válida até ",
+  [
+   "when"
   ]
  ],
  "nav.apiKeys": [
@@ -171,6 +838,346 @@ export const messages: Messages = {
  "newProject.title": [
   "Criar um projeto"
  ],
+ "notifications.alwaysOn": [
+  [
+   "name"
+  ],
+  " (sempre ativado)"
+ ],
+ "notifications.categories": [
+  "Categorias de notificação"
+ ],
+ "notifications.description": [
+  "Quais tipos de e-mail este usuário recebe."
+ ],
+ "notifications.marketing": [
+  "Comunicações de marketing"
+ ],
+ "notifications.signInAlerts": [
+  "Alertas de login"
+ ],
+ "notifications.title": [
+  "Notificações por e-mail"
+ ],
+ "notifications.transactional": [
+  "Transacionais"
+ ],
+ "notifications.what": [
+  "preferências de notificação"
+ ],
+ "oauthAccounts.account": [
+  "conta ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.accountEmail": [
+  "E-mail da conta"
+ ],
+ "oauthAccounts.accountId": [
+  "Id da conta"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "O id do usuário no provedor."
+ ],
+ "oauthAccounts.accountPrefix": [
+  "conta ",
+  [
+   "id"
+  ],
+  " · "
+ ],
+ "oauthAccounts.configure": [
+  "configure provedores OAuth"
+ ],
+ "oauthAccounts.connected": [
+  "Conta conectada"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "Contas vinculadas cujos tokens de acesso do provedor o app pode pedir."
+ ],
+ "oauthAccounts.connectedHint": [
+  "Conta conectada (o app pode usar os tokens dela)"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "Contas conectadas"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "as contas conectadas"
+ ],
+ "oauthAccounts.description": [
+  "Contas de provedores com que o usuário entra ou cujos tokens o app pode usar."
+ ],
+ "oauthAccounts.link": [
+  "Vincular conta"
+ ],
+ "oauthAccounts.linkLabel": [
+  "Vincular uma conta OAuth"
+ ],
+ "oauthAccounts.linkTitle": [
+  "Vincular uma conta"
+ ],
+ "oauthAccounts.linked": [
+  "Contas OAuth vinculadas"
+ ],
+ "oauthAccounts.linking": [
+  "Vinculando…"
+ ],
+ "oauthAccounts.noConnected": [
+  "Nenhuma conta conectada."
+ ],
+ "oauthAccounts.noEmail": [
+  "sem e-mail"
+ ],
+ "oauthAccounts.noProviders": [
+  "O projeto não tem provedores OAuth para vincular uma conta: primeiro ",
+  [
+   "link"
+  ],
+  "."
+ ],
+ "oauthAccounts.none": [
+  "Nenhuma conta OAuth vinculada."
+ ],
+ "oauthAccounts.provider": [
+  "Provedor"
+ ],
+ "oauthAccounts.providersWhat": [
+  "os provedores OAuth do projeto"
+ ],
+ "oauthAccounts.signsIn": [
+  "Faz login"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "Faz o login do usuário"
+ ],
+ "oauthAccounts.title": [
+  "Contas OAuth"
+ ],
+ "oauthAccounts.unlink": [
+  "Desvincular"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "Desvincular conta"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  "Desvincular a conta ",
+  [
+   "provider"
+  ]
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  "Desvincular a conta ",
+  [
+   "provider"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "Desvincular esta conta OAuth?"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "O usuário não poderá mais entrar com esta conta ",
+  [
+   "provider"
+  ],
+  ", e os tokens guardados dela são excluídos."
+ ],
+ "oauthAccounts.what": [
+  "as contas OAuth"
+ ],
+ "onboarding.affected": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " usuário existente fica restrito"
+    ],
+    "other": [
+     "#",
+     " usuários existentes ficam restritos"
+    ]
+   }
+  ],
+  " até verificarem o e-mail:"
+ ],
+ "onboarding.affectedFirst": [
+  [
+   "total",
+   "plural",
+   {
+    "one": [
+     "#",
+     " usuário existente fica restrito"
+    ],
+    "other": [
+     "#",
+     " usuários existentes ficam restritos"
+    ]
+   }
+  ],
+  " até verificarem o e-mail (os primeiros ",
+  [
+   "shown"
+  ],
+  " por cadastro):"
+ ],
+ "onboarding.affectedList": [
+  "Usuários que ficariam restritos"
+ ],
+ "onboarding.confirm": [
+  "Exigir verificação"
+ ],
+ "onboarding.confirmTitle": [
+  "Exigir verificação de e-mail?"
+ ],
+ "onboarding.looking": [
+  "Procurando os usuários que isso restringiria…"
+ ],
+ "onboarding.reasonAdmin": [
+  "restrito por um administrador"
+ ],
+ "onboarding.reasonAnonymous": [
+  "anônimo"
+ ],
+ "onboarding.reasonUnverified": [
+  "sem e-mail principal verificado"
+ ],
+ "onboarding.requireVerification": [
+  "Exigir verificação de e-mail (usuários sem e-mail principal verificado ficam restritos)"
+ ],
+ "overview.activeUsers": [
+  "Usuários ativos"
+ ],
+ "overview.anonymousUsers": [
+  "Usuários anônimos"
+ ],
+ "overview.countries": [
+  "Países"
+ ],
+ "overview.countriesWhat": [
+  "os usuários por país"
+ ],
+ "overview.daily": [
+  "Cadastros e usuários ativos por dia"
+ ],
+ "overview.dailyChart": [
+  "Cadastros e usuários ativos por dia nos últimos 30 dias"
+ ],
+ "overview.dailyWhat": [
+  "os cadastros e usuários ativos por dia"
+ ],
+ "overview.latestActiveWhat": [
+  "os usuários ativos mais recentes"
+ ],
+ "overview.latestWhat": [
+  "os usuários mais recentes"
+ ],
+ "overview.methods": [
+  "Métodos de cadastro"
+ ],
+ "overview.methodsWhat": [
+  "os métodos de cadastro"
+ ],
+ "overview.noCountry": [
+  "Nenhum usuário tem um país conhecido ainda."
+ ],
+ "overview.recentlyActive": [
+  "Ativos recentemente"
+ ],
+ "overview.recentlySignedUp": [
+  "Cadastrados recentemente"
+ ],
+ "overview.signUps": [
+  "Cadastros"
+ ],
+ "overview.signUps30Days": [
+  "Cadastros, últimos 30 dias"
+ ],
+ "overview.totalUsers": [
+  "Total de usuários"
+ ],
+ "overview.usersByCountry": [
+  "Usuários por país"
+ ],
+ "overview.usersByMethod": [
+  "Usuários por método de cadastro"
+ ],
+ "permissions.actions": [
+  "Ações"
+ ],
+ "permissions.contains": [
+  "Contém"
+ ],
+ "permissions.create": [
+  "Criar permissão"
+ ],
+ "permissions.delete": [
+  "Excluir"
+ ],
+ "permissions.deleteLabel": [
+  "Excluir ",
+  [
+   "id"
+  ]
+ ],
+ "permissions.description": [
+  "Descrição"
+ ],
+ "permissions.newProject": [
+  "Nova permissão de projeto"
+ ],
+ "permissions.newProjectId": [
+  "Id da nova permissão de projeto"
+ ],
+ "permissions.newTeam": [
+  "Nova permissão de equipe"
+ ],
+ "permissions.newTeamId": [
+  "Id da nova permissão de equipe"
+ ],
+ "permissions.permission": [
+  "Permissão"
+ ],
+ "permissions.project": [
+  "Permissões do projeto"
+ ],
+ "permissions.projectDescription": [
+  "Concedidas aos usuários em todo o projeto."
+ ],
+ "permissions.system": [
+  "permissão do sistema"
+ ],
+ "permissions.team": [
+  "Permissões de equipe"
+ ],
+ "permissions.teamDescription": [
+  "Concedidas aos membros dentro de uma equipe; as permissões $ são as do sistema."
+ ],
+ "permissions.whatContains": [
+  "O que ",
+  [
+   "id"
+  ],
+  " contém"
+ ],
+ "place.attribution": [
+  "Geolocalização de IP por DB-IP"
+ ],
+ "place.deviceOn": [
+  [
+   "browser"
+  ],
+  " em ",
+  [
+   "os"
+  ]
+ ],
  "projects.count": [
   [
    "count",
@@ -247,6 +1254,522 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "Sistema"
  ],
+ "signUpRules.action": [
+  "Ação"
+ ],
+ "signUpRules.actions": [
+  "Ações"
+ ],
+ "signUpRules.add": [
+  "Adicionar regra"
+ ],
+ "signUpRules.allowSignUp": [
+  "Permitir o cadastro"
+ ],
+ "signUpRules.allowedBy": [
+  "Permitido por ",
+  [
+   "rule"
+  ],
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.authMethod": [
+  "Método de autenticação"
+ ],
+ "signUpRules.botScore": [
+  "Pontuação de risco de robô"
+ ],
+ "signUpRules.condition": [
+  "Condição"
+ ],
+ "signUpRules.conditionAt": [
+  "Linha ",
+  [
+   "line"
+  ],
+  ", coluna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "signUpRules.conditionCel": [
+  "Condição (CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "Variáveis: ",
+  [
+   "variables"
+  ],
+  ". Exemplo: ",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "Código do país"
+ ],
+ "signUpRules.countryHint": [
+  "Duas letras (ISO 3166), ou vazio."
+ ],
+ "signUpRules.defaultAction": [
+  "Ação padrão"
+ ],
+ "signUpRules.defaultAllowed": [
+  "Nenhuma regra decidiu: permitido pela ação padrão",
+  [
+   "restricted"
+  ],
+  "."
+ ],
+ "signUpRules.defaultDescription": [
+  "O que acontece com um cadastro que nenhuma regra de permitir ou rejeitar decidiu."
+ ],
+ "signUpRules.defaultMessage": [
+  "a mensagem de rejeição padrão"
+ ],
+ "signUpRules.defaultRejected": [
+  "Nenhuma regra decidiu: rejeitado pela ação padrão."
+ ],
+ "signUpRules.delete": [
+  "Excluir"
+ ],
+ "signUpRules.deleteConfirm": [
+  "Excluir regra"
+ ],
+ "signUpRules.deleteLabel": [
+  "Excluir ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "Excluir a regra ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "signUpRules.deleteWarning": [
+  "Os cadastros deixam de ser avaliados por ela. As estatísticas ficam até expirarem."
+ ],
+ "signUpRules.disabled": [
+  "desativada"
+ ],
+ "signUpRules.displayName": [
+  "Nome de exibição"
+ ],
+ "signUpRules.edit": [
+  "Editar"
+ ],
+ "signUpRules.editLabel": [
+  "Editar ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "Editar a regra ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "Ativada"
+ ],
+ "signUpRules.evaluations": [
+  "Avaliações das regras"
+ ],
+ "signUpRules.labelAllow": [
+  "Permitir (parar, cadastrar)"
+ ],
+ "signUpRules.labelLog": [
+  "Registrar (só contar, continuar)"
+ ],
+ "signUpRules.labelReject": [
+  "Rejeitar (parar, recusar com a mensagem)"
+ ],
+ "signUpRules.labelRestrict": [
+  "Restringir (cadastrar restrito, continuar)"
+ ],
+ "signUpRules.matches48h": [
+  "Correspondências (48 h)"
+ ],
+ "signUpRules.message": [
+  "Mensagem"
+ ],
+ "signUpRules.messageHint": [
+  "Mostrada à pessoa cujo cadastro é recusado."
+ ],
+ "signUpRules.metadataNotJson": [
+  "Os metadados do servidor não são um JSON válido."
+ ],
+ "signUpRules.methodOtp": [
+  "Código de uso único"
+ ],
+ "signUpRules.methodPasskey": [
+  "Chave de acesso"
+ ],
+ "signUpRules.methodPassword": [
+  "Senha"
+ ],
+ "signUpRules.newRule": [
+  "Nova regra"
+ ],
+ "signUpRules.none": [
+  "Nenhuma regra ainda: todo cadastro recebe a ação padrão."
+ ],
+ "signUpRules.oauthProvider": [
+  "Provedor OAuth"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "por exemplo, google"
+ ],
+ "signUpRules.priority": [
+  "Prioridade"
+ ],
+ "signUpRules.priorityHint": [
+  "Números menores são avaliados primeiro."
+ ],
+ "signUpRules.rejectSignUp": [
+  "Rejeitar o cadastro"
+ ],
+ "signUpRules.rejectedBy": [
+  "Rejeitado por ",
+  [
+   "rule"
+  ],
+  " com a mensagem: ",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ", restrito pela regra ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.rule": [
+  "Regra"
+ ],
+ "signUpRules.ruleId": [
+  "Id da regra"
+ ],
+ "signUpRules.ruleIdHint": [
+  "Letras, dígitos, _ ou -; não pode ser alterado depois."
+ ],
+ "signUpRules.ruleName": [
+  "a regra ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "a regra ",
+  [
+   "id"
+  ],
+  " (",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "Regras"
+ ],
+ "signUpRules.rulesDescription": [
+  "Condições CEL avaliadas em cada cadastro (senha, código de uso único, chave de acesso, OAuth, um usuário anônimo que se cadastra), prioridade menor primeiro. Permitir e rejeitar decidem e param; restringir e registrar continuam."
+ ],
+ "signUpRules.runTest": [
+  "Executar teste"
+ ],
+ "signUpRules.saveDefault": [
+  "Salvar ação padrão"
+ ],
+ "signUpRules.saveRule": [
+  "Salvar regra"
+ ],
+ "signUpRules.saved": [
+  "Salvo."
+ ],
+ "signUpRules.scoreHint": [
+  "De 0 a 100."
+ ],
+ "signUpRules.serverMetadata": [
+  "Metadados do servidor (objeto JSON, opcional)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "Mesclados aos metadados do servidor do novo usuário quando a regra corresponde (recurso do Gatehouse; no máximo 2048 caracteres)."
+ ],
+ "signUpRules.statusDisabled": [
+  "desativada"
+ ],
+ "signUpRules.statusError": [
+  "não pôde ser avaliada"
+ ],
+ "signUpRules.statusMatched": [
+  "correspondeu"
+ ],
+ "signUpRules.statusNoCondition": [
+  "sem condição"
+ ],
+ "signUpRules.statusNotMatched": [
+  "não correspondeu"
+ ],
+ "signUpRules.test": [
+  "Testar as regras"
+ ],
+ "signUpRules.testDescription": [
+  "Aplica as regras salvas a um cadastro de exemplo; nada é criado nem contado."
+ ],
+ "signUpRules.testEmail": [
+  "E-mail"
+ ],
+ "signUpRules.testing": [
+  "Testando…"
+ ],
+ "signUpRules.totals": [
+  "Últimas ",
+  [
+   "hours"
+  ],
+  " horas: ",
+  [
+   "total"
+  ],
+  " correspondências (",
+  [
+   "byAction"
+  ],
+  ")."
+ ],
+ "signUpRules.trialScore": [
+  "Pontuação de risco de abuso de teste grátis"
+ ],
+ "signUpRules.typeAllow": [
+  "permitir"
+ ],
+ "signUpRules.typeLog": [
+  "registrar"
+ ],
+ "signUpRules.typeReject": [
+  "rejeitar"
+ ],
+ "signUpRules.typeRestrict": [
+  "restringir"
+ ],
+ "signUpRules.whenNoRule": [
+  "Quando nenhuma regra decide"
+ ],
+ "team.addMember": [
+  "Adicionar membro"
+ ],
+ "team.addMemberLabel": [
+  "Adicionar membro (e-mail ou id do usuário)"
+ ],
+ "team.delete": [
+  "Excluir equipe"
+ ],
+ "team.deleteTitle": [
+  "Excluir ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "team.deleteWarning": [
+  "A equipe, as participações, permissões e convites são excluídos."
+ ],
+ "team.displayName": [
+  "Nome de exibição na equipe"
+ ],
+ "team.displayNameHint": [
+  "Vazio: o nome do usuário"
+ ],
+ "team.editProfile": [
+  "Editar perfil de equipe"
+ ],
+ "team.editProfileOf": [
+  "Editar o perfil de equipe de ",
+  [
+   "name"
+  ]
+ ],
+ "team.expires": [
+  "expira em ",
+  [
+   "when"
+  ]
+ ],
+ "team.invitationSent": [
+  "Convite enviado."
+ ],
+ "team.invitations": [
+  "Convites"
+ ],
+ "team.invitationsDescription": [
+  "A pessoa convidada recebe um e-mail com um link para a página de convite de equipe do app."
+ ],
+ "team.inviteByEmail": [
+  "Convidar por e-mail"
+ ],
+ "team.members": [
+  "Membros"
+ ],
+ "team.membersDescription": [
+  "O perfil de equipe de um membro é o nome e a imagem que ele mostra nesta equipe (senão, os do usuário)."
+ ],
+ "team.membersList": [
+  "Membros da equipe"
+ ],
+ "team.membersWhat": [
+  "os membros"
+ ],
+ "team.name": [
+  "Nome da equipe"
+ ],
+ "team.noInvitations": [
+  "Nenhum convite pendente."
+ ],
+ "team.noMembers": [
+  "Nenhum membro."
+ ],
+ "team.noUserWithEmail": [
+  "Nenhum usuário tem o e-mail ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "team.permissionsOf": [
+  "Permissões de ",
+  [
+   "name"
+  ]
+ ],
+ "team.profileImage": [
+  "URL da imagem de perfil de equipe"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… ou data:image/…"
+ ],
+ "team.profileOf": [
+  "Perfil de equipe de ",
+  [
+   "name"
+  ]
+ ],
+ "team.remove": [
+  "Remover"
+ ],
+ "team.removeLabel": [
+  "Remover ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "Renomear"
+ ],
+ "team.revoke": [
+  "Revogar"
+ ],
+ "team.saveProfile": [
+  "Salvar perfil"
+ ],
+ "team.savingProfile": [
+  "Salvando o perfil de equipe…"
+ ],
+ "team.sendInvitation": [
+  "Enviar convite"
+ ],
+ "team.team": [
+  "Equipe"
+ ],
+ "team.userIs": [
+  "(usuário: ",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "Adicionar domínio"
+ ],
+ "teamDomains.automatic": [
+  "Entrar automaticamente"
+ ],
+ "teamDomains.cardLabel": [
+  "Domínio ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "Verificar de novo"
+ ],
+ "teamDomains.copyName": [
+  "Copiar o nome do registro"
+ ],
+ "teamDomains.copyValue": [
+  "Copiar o valor do registro"
+ ],
+ "teamDomains.description": [
+  "Um domínio comprovado por um registro DNS TXT: seus usuários podem ser enviados à conexão SSO da equipe e entrar nela conforme a política."
+ ],
+ "teamDomains.domain": [
+  "Domínio"
+ ],
+ "teamDomains.invitationOnly": [
+  "Somente por convite"
+ ],
+ "teamDomains.newUsersOn": [
+  "Novos usuários de ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.none": [
+  "Nenhum domínio."
+ ],
+ "teamDomains.notVerified": [
+  "não verificado"
+ ],
+ "teamDomains.publish": [
+  "Publique este registro TXT no DNS do domínio e depois verifique."
+ ],
+ "teamDomains.recordName": [
+  "Nome"
+ ],
+ "teamDomains.recordValue": [
+  "Valor"
+ ],
+ "teamDomains.remove": [
+  "Remover ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "Sugerir a equipe"
+ ],
+ "teamDomains.title": [
+  "Domínios verificados"
+ ],
+ "teamDomains.verifiedAt": [
+  "verificado em ",
+  [
+   "when"
+  ]
+ ],
+ "teamDomains.verify": [
+  "Confirmar"
+ ],
  "teams.create": [
   "Criar uma equipe"
  ],
@@ -261,5 +1784,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Equipe"
+ ],
+ "user.activeOn": [
+  "Ativo em ",
+  [
+   "days"
+  ],
+  " dos últimos 30 dias."
+ ],
+ "user.activity": [
+  "Atividade"
+ ],
+ "user.activityDescription": [
+  "Os últimos 30 dias (UTC): o dia da última atividade do usuário fica marcado."
+ ],
+ "user.activityPerDay": [
+  "Atividade por dia"
+ ],
+ "user.activityWhat": [
+  "a atividade do usuário"
+ ],
+ "user.clientMetadata": [
+  "Metadados do cliente"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "Metadados do cliente somente leitura"
+ ],
+ "user.dayActive": [
+  [
+   "date"
+  ],
+  ": ativo"
+ ],
+ "user.dayInactive": [
+  [
+   "date"
+  ],
+  ": inativo"
+ ],
+ "user.delete": [
+  "Excluir usuário"
+ ],
+ "user.deleteTitle": [
+  "Excluir este usuário?"
+ ],
+ "user.deleteWarning": [
+  [
+   "name"
+  ],
+  " perde a conta, as sessões, as participações em equipes e as chaves. Isso não pode ser desfeito."
+ ],
+ "user.impersonate": [
+  "Personificar"
+ ],
+ "user.impersonationPrefix": [
+  "Personificação · "
+ ],
+ "user.metadata": [
+  "Metadados"
+ ],
+ "user.metadataDescription": [
+  "JSON que o app lê: metadados do cliente (o usuário pode alterar), do cliente somente leitura e só do servidor."
+ ],
+ "user.metadataSaved": [
+  [
+   "label"
+  ],
+  ": salvos."
+ ],
+ "user.noProjectPermissions": [
+  "Nenhuma permissão de projeto."
+ ],
+ "user.noSessions": [
+  "Nenhuma sessão ativa."
+ ],
+ "user.noTeams": [
+  "Não está em nenhuma equipe."
+ ],
+ "user.notActive": [
+  "Sem atividade nos últimos 30 dias."
+ ],
+ "user.notJson": [
+  "JSON inválido: ",
+  [
+   "reason"
+  ]
+ ],
+ "user.opening": [
+  "Abrindo…"
+ ],
+ "user.primaryEmail": [
+  "E-mail principal"
+ ],
+ "user.primaryEmailVerified": [
+  "E-mail principal verificado"
+ ],
+ "user.profile": [
+  "Perfil"
+ ],
+ "user.profileImage": [
+  "URL da imagem de perfil"
+ ],
+ "user.profileSaved": [
+  "Perfil salvo."
+ ],
+ "user.projectPermissions": [
+  "Permissões do projeto"
+ ],
+ "user.revoke": [
+  "Revogar"
+ ],
+ "user.risk": [
+  "risco no cadastro: robô ",
+  [
+   "bot"
+  ],
+  ", abuso de teste grátis ",
+  [
+   "abuse"
+  ],
+  " (de 100)"
+ ],
+ "user.saveMetadata": [
+  "Salvar ",
+  [
+   "label"
+  ]
+ ],
+ "user.saveProfile": [
+  "Salvar perfil"
+ ],
+ "user.serverMetadata": [
+  "Metadados do servidor"
+ ],
+ "user.sessionFrom": [
+  " de ",
+  [
+   "ip"
+  ]
+ ],
+ "user.sessionTimes": [
+  "criada em ",
+  [
+   "created"
+  ],
+  ", último uso ",
+  [
+   "lastUsed"
+  ]
+ ],
+ "user.sessions": [
+  "Sessões"
+ ],
+ "user.summary": [
+  "cadastrado em ",
+  [
+   "signedUp"
+  ],
+  " · última atividade ",
+  [
+   "lastActive"
+  ],
+  " · métodos de login: ",
+  [
+   "methods"
+  ]
+ ],
+ "user.teams": [
+  "Equipes"
+ ],
+ "users.anonymous": [
+  "anônimo"
+ ],
+ "users.create": [
+  "Criar usuário"
+ ],
+ "users.createTitle": [
+  "Criar um usuário"
+ ],
+ "users.displayName": [
+  "Nome de exibição"
+ ],
+ "users.email": [
+  "E-mail"
+ ],
+ "users.emailVerified": [
+  "E-mail verificado"
+ ],
+ "users.firstPage": [
+  "Primeira página"
+ ],
+ "users.invitationSent": [
+  "Convite enviado para ",
+  [
+   "email"
+  ],
+  "."
+ ],
+ "users.inviteByEmail": [
+  "Convidar por e-mail"
+ ],
+ "users.inviteTitle": [
+  "Convidar alguém por e-mail"
+ ],
+ "users.inviteeEmail": [
+  "E-mail do convidado"
+ ],
+ "users.lastActive": [
+  "Última atividade"
+ ],
+ "users.linkTo": [
+  "Link para"
+ ],
+ "users.linkToHint": [
+  "Uma página do seu app em um domínio confiável, por exemplo a página de cadastro."
+ ],
+ "users.methodMagicLink": [
+  "link mágico"
+ ],
+ "users.methodPasskey": [
+  "chave de acesso"
+ ],
+ "users.methodPassword": [
+  "senha"
+ ],
+ "users.methods": [
+  "Métodos de login"
+ ],
+ "users.newestFirst": [
+  "Mais recentes primeiro"
+ ],
+ "users.nextPage": [
+  "Próxima página"
+ ],
+ "users.noMatch": [
+  "Nenhum usuário corresponde a “",
+  [
+   "query"
+  ],
+  "”."
+ ],
+ "users.none": [
+  "Nenhum usuário ainda."
+ ],
+ "users.oldestFirst": [
+  "Mais antigos primeiro"
+ ],
+ "users.pagesLabel": [
+  "Páginas de usuários"
+ ],
+ "users.passwordOptional": [
+  "Senha (opcional)"
+ ],
+ "users.previousPage": [
+  "Página anterior"
+ ],
+ "users.restricted": [
+  "restrito"
+ ],
+ "users.search": [
+  "Buscar usuários"
+ ],
+ "users.searchPlaceholder": [
+  "Nome, e-mail ou id do usuário"
+ ],
+ "users.sendInvitation": [
+  "Enviar convite"
+ ],
+ "users.signedUp": [
+  "Cadastro"
+ ],
+ "users.sort": [
+  "Ordem"
+ ],
+ "users.unverified": [
+  "não verificado"
+ ],
+ "users.user": [
+  "Usuário"
  ]
 };

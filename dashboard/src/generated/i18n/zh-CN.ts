@@ -4,6 +4,412 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "apiKeys.admin": [
+  "超级私密管理密钥"
+ ],
+ "apiKeys.copied": [
+  "我已复制"
+ ],
+ "apiKeys.copyNow": [
+  "请立即复制新密钥"
+ ],
+ "apiKeys.createButton": [
+  "创建密钥组"
+ ],
+ "apiKeys.createSet": [
+  "创建密钥组"
+ ],
+ "apiKeys.createdAt": [
+  "创建于 ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.days": [
+  [
+   "count"
+  ],
+  " 天"
+ ],
+ "apiKeys.description": [
+  "描述"
+ ],
+ "apiKeys.expired": [
+  "已过期"
+ ],
+ "apiKeys.expiresIn": [
+  "有效期"
+ ],
+ "apiKeys.intro": [
+  "项目自己的密钥,供您的后端和应用使用。用户和团队自行创建的密钥在 ",
+  [
+   "page"
+  ],
+  " 中开启。"
+ ],
+ "apiKeys.keySet": [
+  "密钥组"
+ ],
+ "apiKeys.keySetLower": [
+  "密钥组"
+ ],
+ "apiKeys.keysInSet": [
+  "组中的密钥"
+ ],
+ "apiKeys.newKeys": [
+  "新密钥"
+ ],
+ "apiKeys.none": [
+  "没有密钥组。"
+ ],
+ "apiKeys.publishable": [
+  "可公开的客户端密钥"
+ ],
+ "apiKeys.revoke": [
+  "吊销"
+ ],
+ "apiKeys.revokeKeys": [
+  "吊销密钥"
+ ],
+ "apiKeys.revokeLabel": [
+  "吊销 ",
+  [
+   "name"
+  ]
+ ],
+ "apiKeys.revokeTitle": [
+  "吊销此密钥组?"
+ ],
+ "apiKeys.revokeWarning": [
+  "使用这些密钥的应用会立即停止工作。"
+ ],
+ "apiKeys.revokedAt": [
+  "已于 ",
+  [
+   "when"
+  ],
+  " 吊销"
+ ],
+ "apiKeys.secret": [
+  "服务器私密密钥"
+ ],
+ "apiKeys.sets": [
+  "密钥组"
+ ],
+ "apiKeys.shownOnce": [
+  "密钥以摘要形式存储:这是唯一一次显示。"
+ ],
+ "apiKeys.validUntil": [
+  "有效期至 ",
+  [
+   "when"
+  ]
+ ],
+ "apiKeys.years": [
+  [
+   "count"
+  ],
+  " 年"
+ ],
+ "auth.addProvider": [
+  "添加提供方"
+ ],
+ "auth.addProviderButton": [
+  "添加"
+ ],
+ "auth.anonymous": [
+  "匿名用户(无需账号即可使用,注册时升级)"
+ ],
+ "auth.botChallenge": [
+  "人机验证"
+ ],
+ "auth.botChallengeDescription": [
+  "在注册页面使用 Turnstile、hCaptcha 或 reCAPTCHA。隐形:仅评分,不会单凭此拒绝。必需:未通过验证不能注册。"
+ ],
+ "auth.checkBreached": [
+  "拒绝已知泄露中出现过的密码"
+ ],
+ "auth.choose": [
+  "请选择…"
+ ],
+ "auth.clientId": [
+  [
+   "provider"
+  ],
+  " 客户端 ID"
+ ],
+ "auth.clientSecret": [
+  [
+   "provider"
+  ],
+  " 客户端密钥"
+ ],
+ "auth.credential": [
+  "邮箱和密码"
+ ],
+ "auth.endUserKeys": [
+  "用户和团队的 API 密钥"
+ ],
+ "auth.endUserKeysDescription": [
+  "允许您的用户及团队成员创建 API 密钥,以自己或所在团队的身份调用您应用的 API。"
+ ],
+ "auth.magicLink": [
+  "魔法链接/一次性验证码"
+ ],
+ "auth.maxLength": [
+  "最大长度"
+ ],
+ "auth.maxLengthHint": [
+  "从最小长度到 4096。"
+ ],
+ "auth.mergeLink": [
+  "将新的登录方式关联到现有账号"
+ ],
+ "auth.mergeRefuse": [
+  "拒绝登录"
+ ],
+ "auth.mergeSeparate": [
+  "创建一个单独的账号"
+ ],
+ "auth.mergeStrategy": [
+  "OAuth 账号合并策略"
+ ],
+ "auth.merging": [
+  "账号合并"
+ ],
+ "auth.mergingDescription": [
+  "当有人通过 OAuth 登录,而提供方的邮箱已属于某个账号时。"
+ ],
+ "auth.methods": [
+  "登录方式"
+ ],
+ "auth.minLength": [
+  "最小长度"
+ ],
+ "auth.minLengthHint": [
+  "8 到 256。"
+ ],
+ "auth.minScore": [
+  "可接受的最低分数"
+ ],
+ "auth.minScoreHint": [
+  "0 到 1;在提供方给出分数时使用(reCAPTCHA v3、hCaptcha Enterprise)。"
+ ],
+ "auth.mode": [
+  "模式"
+ ],
+ "auth.modeInvisible": [
+  "隐形(仅评分)"
+ ],
+ "auth.modeOff": [
+  "关闭"
+ ],
+ "auth.modeRequired": [
+  "必需"
+ ],
+ "auth.noProviders": [
+  "没有 OAuth 提供方。"
+ ],
+ "auth.oauthDescription": [
+  "共享密钥仅在项目处于开发阶段时可用;生产环境需要项目自己的密钥。"
+ ],
+ "auth.oauthProviders": [
+  "OAuth 提供方"
+ ],
+ "auth.outage": [
+  "当无法连接提供方时"
+ ],
+ "auth.outageAllow": [
+  "放行注册(失效开放)"
+ ],
+ "auth.outageReject": [
+  "拒绝注册(失效关闭)"
+ ],
+ "auth.ownKeys": [
+  "自有密钥"
+ ],
+ "auth.passkeys": [
+  "通行密钥"
+ ],
+ "auth.passwordPolicy": [
+  "密码策略"
+ ],
+ "auth.passwordPolicyDescription": [
+  "在注册时及每次设置密码时检查。泄露检查只将密码 SHA-1 的前 5 个字符发送给 Have I Been Pwned;若无法连接,则接受该密码。"
+ ],
+ "auth.provider": [
+  "提供方"
+ ],
+ "auth.providerEnabled": [
+  "启用 ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.providerKeys": [
+  [
+   "provider"
+  ],
+  " 密钥"
+ ],
+ "auth.providersSaved": [
+  "OAuth 提供方已保存。"
+ ],
+ "auth.removeProvider": [
+  "移除 ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.saveBotChallenge": [
+  "保存人机验证"
+ ],
+ "auth.savePasswordPolicy": [
+  "保存密码策略"
+ ],
+ "auth.saveProviders": [
+  "保存 OAuth 提供方"
+ ],
+ "auth.saved": [
+  "已保存。"
+ ],
+ "auth.savedAsYouGo": [
+  "更改会随时保存。"
+ ],
+ "auth.saving": [
+  "正在保存…"
+ ],
+ "auth.secretKey": [
+  "私密密钥"
+ ],
+ "auth.sharedKeys": [
+  "共享开发密钥"
+ ],
+ "auth.signUpEnabled": [
+  "允许新用户注册"
+ ],
+ "auth.siteKey": [
+  "站点密钥"
+ ],
+ "auth.teamKeys": [
+  "团队 API 密钥"
+ ],
+ "auth.userKeys": [
+  "用户 API 密钥"
+ ],
+ "channels.addEmail": [
+  "添加邮箱"
+ ],
+ "channels.addLabel": [
+  "添加联系方式"
+ ],
+ "channels.adding": [
+  "正在添加…"
+ ],
+ "channels.delete": [
+  "删除"
+ ],
+ "channels.deleteConfirm": [
+  "删除联系方式"
+ ],
+ "channels.deleteTitle": [
+  "删除此联系方式?"
+ ],
+ "channels.deleteWarning": [
+  [
+   "value"
+  ],
+  " 将从该用户移除;若它用于登录,该用户将无法再用它登录。"
+ ],
+ "channels.makePrimary": [
+  "设为主要"
+ ],
+ "channels.newEmail": [
+  "新邮箱"
+ ],
+ "channels.none": [
+  "没有联系方式。"
+ ],
+ "channels.primary": [
+  "主要"
+ ],
+ "channels.sendCode": [
+  "发送验证码"
+ ],
+ "channels.sending": [
+  "正在发送…"
+ ],
+ "channels.sent": [
+  "已向 ",
+  [
+   "value"
+  ],
+  " 发送验证邮件。"
+ ],
+ "channels.stopSignIn": [
+  "不再用于登录"
+ ],
+ "channels.title": [
+  "联系方式"
+ ],
+ "channels.useSignIn": [
+  "用于登录(启用)"
+ ],
+ "channels.usedForSignIn": [
+  "用于登录"
+ ],
+ "channels.usedForSignInLower": [
+  "用于登录"
+ ],
+ "channels.verified": [
+  "已验证"
+ ],
+ "channels.what": [
+  "联系方式"
+ ],
+ "claims.description": [
+  "添加到每次登录和刷新的访问令牌(由您的后端验证)中,根据用户的元数据、所选团队和权限计算。对某个用户求值失败的表达式会省略其声明;登录仍会成功。"
+ ],
+ "claims.formLabel": [
+  "访问令牌的自定义声明"
+ ],
+ "claims.hint": [
+  "由声明名 → 基于用户、团队和权限的 CEL 表达式组成的 JSON 对象;留空表示没有。持有令牌的任何人都能读取其中的声明。"
+ ],
+ "claims.notJson": [
+  "自定义声明不是有效的 JSON。"
+ ],
+ "claims.notObject": [
+  "自定义声明必须是声明名到 CEL 表达式的 JSON 对象。"
+ ],
+ "claims.notString": [
+  "自定义声明 ",
+  [
+   "claim"
+  ],
+  ":CEL 表达式必须是 JSON 字符串。"
+ ],
+ "claims.refusedAt": [
+  "声明 ",
+  [
+   "claim"
+  ],
+  ",第 ",
+  [
+   "line"
+  ],
+  " 行第 ",
+  [
+   "column"
+  ],
+  " 列:"
+ ],
+ "claims.save": [
+  "保存自定义声明"
+ ],
+ "claims.title": [
+  "自定义声明"
+ ],
  "common.cancel": [
   "取消"
  ],
@@ -45,6 +451,140 @@ export const messages: Messages = {
  "common.working": [
   "处理中…"
  ],
+ "connect.copyCode": [
+  "复制 ",
+  [
+   "title"
+  ],
+  " 代码"
+ ],
+ "connect.copyNow": [
+  "请立即复制:密钥以摘要形式存储,这是唯一一次显示。服务器私密密钥只保存在您的服务器上(作为 ",
+  [
+   "env"
+  ],
+  "),绝不放进浏览器包中。"
+ ],
+ "connect.copyValue": [
+  "复制",
+  [
+   "label"
+  ]
+ ],
+ "connect.createKeys": [
+  "为此应用创建密钥"
+ ],
+ "connect.intro": [
+  "应用使用此项目让用户登录所需的一切。"
+ ],
+ "connect.keyPlaceholder": [
+  "<您的可公开客户端密钥>"
+ ],
+ "connect.keys": [
+  "密钥"
+ ],
+ "connect.makeKeys": [
+  "密钥只在创建时显示一次。为此应用创建一个密钥组(一个可公开的客户端密钥和一个服务器私密密钥,有效期一年);在 ",
+  [
+   "page"
+  ],
+  " 中查看和吊销密钥组。"
+ ],
+ "connect.platformUrl": [
+  "平台 URL"
+ ],
+ "connect.projectId": [
+  "项目 ID"
+ ],
+ "connect.react": [
+  "React 应用(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.serverNode": [
+  "服务器,Node(",
+  [
+   "package"
+  ],
+  ")"
+ ],
+ "connect.stackDescription": [
+  "Stack Auth 自己的 SDK 无需修改即可用于此服务器:将其 baseUrl 指向这里。"
+ ],
+ "connect.where": [
+  "您的应用连接到哪里"
+ ],
+ "connect.withGatehouse": [
+  "使用 Gatehouse 的 SDK"
+ ],
+ "connect.withStack": [
+  "使用 Stack 的 SDK"
+ ],
+ "copy.copied": [
+  "已复制。"
+ ],
+ "copy.copy": [
+  "复制"
+ ],
+ "copy.refused": [
+  "浏览器不允许复制:请选中后手动复制。"
+ ],
+ "domains.add": [
+  "添加域名"
+ ],
+ "domains.allowLocalhost": [
+  "允许回调到 localhost(开发)"
+ ],
+ "domains.backToDevelopment": [
+  "返回开发模式"
+ ],
+ "domains.domain": [
+  "域名"
+ ],
+ "domains.handlerAt": [
+  "处理页面位于 ",
+  [
+   "path"
+  ]
+ ],
+ "domains.handlerPath": [
+  "处理页面路径"
+ ],
+ "domains.inDevelopment": [
+  "此项目处于开发模式。"
+ ],
+ "domains.inProduction": [
+  "此项目处于生产模式。"
+ ],
+ "domains.none": [
+  "没有受信任的域名。"
+ ],
+ "domains.productionDescription": [
+  "在生产环境中,回调只会发往受信任的 HTTPS 域名:不允许 localhost、IP 地址或共享 OAuth 密钥。"
+ ],
+ "domains.productionMode": [
+  "生产模式"
+ ],
+ "domains.remove": [
+  "移除"
+ ],
+ "domains.removeLabel": [
+  "移除 ",
+  [
+   "domain"
+  ]
+ ],
+ "domains.trusted": [
+  "受信任的域名"
+ ],
+ "domains.trustedDescription": [
+  "用户登录后可被送回的来源,以及各自处理页面的路径。"
+ ],
+ "domains.turnOnProduction": [
+  "开启生产模式"
+ ],
  "error.generic": [
   "出了点问题，请重试。"
  ],
@@ -58,6 +598,116 @@ export const messages: Messages = {
   "无法连接到平台：",
   [
    "reason"
+  ]
+ ],
+ "keys.apiKey": [
+  "API 密钥"
+ ],
+ "keys.copied": [
+  "我已复制"
+ ],
+ "keys.copyLabel": [
+  "复制新密钥"
+ ],
+ "keys.copyNow": [
+  "请立即复制新密钥"
+ ],
+ "keys.create": [
+  "创建密钥"
+ ],
+ "keys.createTeam": [
+  "创建团队 API 密钥"
+ ],
+ "keys.createUser": [
+  "创建用户 API 密钥"
+ ],
+ "keys.createdAt": [
+  "创建于 ",
+  [
+   "when"
+  ]
+ ],
+ "keys.description": [
+  "密钥描述"
+ ],
+ "keys.expired": [
+  "已过期"
+ ],
+ "keys.neverExpires": [
+  "永不过期"
+ ],
+ "keys.newTeam": [
+  "新的团队 API 密钥"
+ ],
+ "keys.newUser": [
+  "新的用户 API 密钥"
+ ],
+ "keys.none": [
+  "没有 API 密钥。"
+ ],
+ "keys.revoke": [
+  "吊销"
+ ],
+ "keys.revokeKey": [
+  "吊销密钥"
+ ],
+ "keys.revokeLabel": [
+  "吊销 ",
+  [
+   "name"
+  ]
+ ],
+ "keys.revokeTitle": [
+  "吊销此 API 密钥?"
+ ],
+ "keys.revokeWarning": [
+  "使用 ",
+  [
+   "name"
+  ],
+  " 的代码会立即停止工作。"
+ ],
+ "keys.revokedAt": [
+  "已于 ",
+  [
+   "when"
+  ],
+  " 吊销"
+ ],
+ "keys.shownOnce": [
+  "密钥以摘要形式存储:这是唯一一次显示。"
+ ],
+ "keys.teamDescription": [
+  "团队自己的代码调用项目 API 所用的密钥;每个密钥只在创建时完整显示一次。"
+ ],
+ "keys.teamList": [
+  "团队 API 密钥列表"
+ ],
+ "keys.teamOff": [
+  "此项目未启用团队 API 密钥。"
+ ],
+ "keys.teamWhat": [
+  "团队的 API 密钥"
+ ],
+ "keys.title": [
+  "API 密钥"
+ ],
+ "keys.userDescription": [
+  "用户自己的代码调用项目 API 所用的密钥;每个密钥只在创建时完整显示一次。"
+ ],
+ "keys.userList": [
+  "用户 API 密钥列表"
+ ],
+ "keys.userOff": [
+  "此项目未启用用户 API 密钥。"
+ ],
+ "keys.userWhat": [
+  "用户的 API 密钥"
+ ],
+ "keys.validUntil": [
+  "有效期至 ",
+  [
+   "when"
   ]
  ],
  "nav.apiKeys": [
@@ -171,6 +821,324 @@ export const messages: Messages = {
  "newProject.title": [
   "创建项目"
  ],
+ "notifications.alwaysOn": [
+  [
+   "name"
+  ],
+  "(始终开启)"
+ ],
+ "notifications.categories": [
+  "通知类别"
+ ],
+ "notifications.description": [
+  "此用户接收哪些类型的邮件。"
+ ],
+ "notifications.marketing": [
+  "营销"
+ ],
+ "notifications.signInAlerts": [
+  "登录提醒"
+ ],
+ "notifications.title": [
+  "邮件通知"
+ ],
+ "notifications.transactional": [
+  "事务类"
+ ],
+ "notifications.what": [
+  "通知偏好"
+ ],
+ "oauthAccounts.account": [
+  "账号 ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.accountEmail": [
+  "账号邮箱"
+ ],
+ "oauthAccounts.accountId": [
+  "账号 ID"
+ ],
+ "oauthAccounts.accountIdHint": [
+  "用户在提供方处的 ID。"
+ ],
+ "oauthAccounts.accountPrefix": [
+  "账号 ",
+  [
+   "id"
+  ],
+  " · "
+ ],
+ "oauthAccounts.configure": [
+  "配置 OAuth 提供方"
+ ],
+ "oauthAccounts.connected": [
+  "已连接账号"
+ ],
+ "oauthAccounts.connectedDescription": [
+  "应用可请求其提供方访问令牌的已关联账号。"
+ ],
+ "oauthAccounts.connectedHint": [
+  "已连接账号(应用可使用其令牌)"
+ ],
+ "oauthAccounts.connectedTitle": [
+  "已连接的账号"
+ ],
+ "oauthAccounts.connectedWhat": [
+  "已连接账号"
+ ],
+ "oauthAccounts.description": [
+  "用户用于登录、或应用可使用其令牌的提供方账号。"
+ ],
+ "oauthAccounts.link": [
+  "关联"
+ ],
+ "oauthAccounts.linkLabel": [
+  "关联 OAuth 账号"
+ ],
+ "oauthAccounts.linkTitle": [
+  "关联账号"
+ ],
+ "oauthAccounts.linked": [
+  "已关联的 OAuth 账号"
+ ],
+ "oauthAccounts.linking": [
+  "正在关联…"
+ ],
+ "oauthAccounts.noConnected": [
+  "没有已连接账号。"
+ ],
+ "oauthAccounts.noEmail": [
+  "无邮箱"
+ ],
+ "oauthAccounts.noProviders": [
+  "项目没有可用于关联账号的 OAuth 提供方:请先",
+  [
+   "link"
+  ],
+  "。"
+ ],
+ "oauthAccounts.none": [
+  "没有关联的 OAuth 账号。"
+ ],
+ "oauthAccounts.provider": [
+  "提供方"
+ ],
+ "oauthAccounts.providersWhat": [
+  "项目的 OAuth 提供方"
+ ],
+ "oauthAccounts.signsIn": [
+  "登录"
+ ],
+ "oauthAccounts.signsUserIn": [
+  "可让用户登录"
+ ],
+ "oauthAccounts.title": [
+  "OAuth 账号"
+ ],
+ "oauthAccounts.unlink": [
+  "解除关联"
+ ],
+ "oauthAccounts.unlinkConfirm": [
+  "解除关联账号"
+ ],
+ "oauthAccounts.unlinkLabel": [
+  "解除关联 ",
+  [
+   "provider"
+  ],
+  " 账号"
+ ],
+ "oauthAccounts.unlinkLabelWithId": [
+  "解除关联 ",
+  [
+   "provider"
+  ],
+  " 账号 ",
+  [
+   "id"
+  ]
+ ],
+ "oauthAccounts.unlinkTitle": [
+  "解除关联此 OAuth 账号?"
+ ],
+ "oauthAccounts.unlinkWarning": [
+  "该用户将无法再使用此 ",
+  [
+   "provider"
+  ],
+  " 账号登录,其存储的提供方令牌也会被删除。"
+ ],
+ "oauthAccounts.what": [
+  "OAuth 账号列表"
+ ],
+ "onboarding.affected": [
+  [
+   "total"
+  ],
+  " 位现有用户在验证邮箱之前将受限:"
+ ],
+ "onboarding.affectedFirst": [
+  [
+   "total"
+  ],
+  " 位现有用户在验证邮箱之前将受限(按注册顺序的前 ",
+  [
+   "shown"
+  ],
+  " 位):"
+ ],
+ "onboarding.affectedList": [
+  "将受限的用户"
+ ],
+ "onboarding.confirm": [
+  "要求验证"
+ ],
+ "onboarding.confirmTitle": [
+  "要求验证邮箱?"
+ ],
+ "onboarding.looking": [
+  "正在查找将受限的用户…"
+ ],
+ "onboarding.reasonAdmin": [
+  "被管理员限制"
+ ],
+ "onboarding.reasonAnonymous": [
+  "匿名"
+ ],
+ "onboarding.reasonUnverified": [
+  "没有已验证的主邮箱"
+ ],
+ "onboarding.requireVerification": [
+  "要求验证邮箱(没有已验证主邮箱的用户将受限)"
+ ],
+ "overview.activeUsers": [
+  "活跃用户"
+ ],
+ "overview.anonymousUsers": [
+  "匿名用户"
+ ],
+ "overview.countries": [
+  "国家/地区"
+ ],
+ "overview.countriesWhat": [
+  "按国家/地区划分的用户"
+ ],
+ "overview.daily": [
+  "每日注册数和活跃用户"
+ ],
+ "overview.dailyChart": [
+  "最近 30 天每日注册数和活跃用户"
+ ],
+ "overview.dailyWhat": [
+  "每日注册数和活跃用户"
+ ],
+ "overview.latestActiveWhat": [
+  "最近活跃的用户"
+ ],
+ "overview.latestWhat": [
+  "最新用户"
+ ],
+ "overview.methods": [
+  "注册方式"
+ ],
+ "overview.methodsWhat": [
+  "注册方式"
+ ],
+ "overview.noCountry": [
+  "尚无已知国家/地区的用户。"
+ ],
+ "overview.recentlyActive": [
+  "最近活跃"
+ ],
+ "overview.recentlySignedUp": [
+  "最近注册"
+ ],
+ "overview.signUps": [
+  "注册"
+ ],
+ "overview.signUps30Days": [
+  "注册数(最近 30 天)"
+ ],
+ "overview.totalUsers": [
+  "用户总数"
+ ],
+ "overview.usersByCountry": [
+  "按国家/地区划分的用户"
+ ],
+ "overview.usersByMethod": [
+  "按注册方式划分的用户"
+ ],
+ "permissions.actions": [
+  "操作"
+ ],
+ "permissions.contains": [
+  "包含"
+ ],
+ "permissions.create": [
+  "创建权限"
+ ],
+ "permissions.delete": [
+  "删除"
+ ],
+ "permissions.deleteLabel": [
+  "删除 ",
+  [
+   "id"
+  ]
+ ],
+ "permissions.description": [
+  "描述"
+ ],
+ "permissions.newProject": [
+  "新的项目权限"
+ ],
+ "permissions.newProjectId": [
+  "新项目权限的 ID"
+ ],
+ "permissions.newTeam": [
+  "新的团队权限"
+ ],
+ "permissions.newTeamId": [
+  "新团队权限的 ID"
+ ],
+ "permissions.permission": [
+  "权限"
+ ],
+ "permissions.project": [
+  "项目权限"
+ ],
+ "permissions.projectDescription": [
+  "在整个项目范围内授予用户。"
+ ],
+ "permissions.system": [
+  "系统权限"
+ ],
+ "permissions.team": [
+  "团队权限"
+ ],
+ "permissions.teamDescription": [
+  "授予团队内的成员;以 $ 开头的是系统权限。"
+ ],
+ "permissions.whatContains": [
+  [
+   "id"
+  ],
+  " 包含的权限"
+ ],
+ "place.attribution": [
+  "IP 地理定位由 DB-IP 提供"
+ ],
+ "place.deviceOn": [
+  [
+   "os"
+  ],
+  " 上的 ",
+  [
+   "browser"
+  ]
+ ],
  "projects.count": [
   [
    "count",
@@ -243,6 +1211,526 @@ export const messages: Messages = {
  "shell.themeSystem": [
   "跟随系统"
  ],
+ "signUpRules.action": [
+  "操作"
+ ],
+ "signUpRules.actions": [
+  "操作按钮"
+ ],
+ "signUpRules.add": [
+  "添加规则"
+ ],
+ "signUpRules.allowSignUp": [
+  "允许注册"
+ ],
+ "signUpRules.allowedBy": [
+  "由",
+  [
+   "rule"
+  ],
+  "允许",
+  [
+   "restricted"
+  ],
+  "。"
+ ],
+ "signUpRules.authMethod": [
+  "认证方式"
+ ],
+ "signUpRules.botScore": [
+  "机器人风险分数"
+ ],
+ "signUpRules.condition": [
+  "条件"
+ ],
+ "signUpRules.conditionAt": [
+  "第 ",
+  [
+   "line"
+  ],
+  " 行第 ",
+  [
+   "column"
+  ],
+  " 列:"
+ ],
+ "signUpRules.conditionCel": [
+  "条件(CEL)"
+ ],
+ "signUpRules.conditionHint": [
+  "变量:",
+  [
+   "variables"
+  ],
+  "。示例:",
+  [
+   "example"
+  ]
+ ],
+ "signUpRules.countryCode": [
+  "国家/地区代码"
+ ],
+ "signUpRules.countryHint": [
+  "两个字母(ISO 3166),或留空。"
+ ],
+ "signUpRules.defaultAction": [
+  "默认操作"
+ ],
+ "signUpRules.defaultAllowed": [
+  "没有规则作出决定:由默认操作允许",
+  [
+   "restricted"
+  ],
+  "。"
+ ],
+ "signUpRules.defaultDescription": [
+  "没有任何允许或拒绝规则作出决定时,如何处理注册。"
+ ],
+ "signUpRules.defaultMessage": [
+  "默认拒绝消息"
+ ],
+ "signUpRules.defaultRejected": [
+  "没有规则作出决定:由默认操作拒绝。"
+ ],
+ "signUpRules.delete": [
+  "删除"
+ ],
+ "signUpRules.deleteConfirm": [
+  "删除规则"
+ ],
+ "signUpRules.deleteLabel": [
+  "删除 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.deleteTitle": [
+  "删除规则 ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "signUpRules.deleteWarning": [
+  "注册将不再按此规则判定。其统计数据会保留到过期为止。"
+ ],
+ "signUpRules.disabled": [
+  "已停用"
+ ],
+ "signUpRules.displayName": [
+  "显示名称"
+ ],
+ "signUpRules.edit": [
+  "编辑"
+ ],
+ "signUpRules.editLabel": [
+  "编辑 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.editTitle": [
+  "编辑规则 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.enabled": [
+  "已启用"
+ ],
+ "signUpRules.evaluations": [
+  "规则判定结果"
+ ],
+ "signUpRules.labelAllow": [
+  "允许(停止,注册)"
+ ],
+ "signUpRules.labelLog": [
+  "记录(仅计数,继续)"
+ ],
+ "signUpRules.labelReject": [
+  "拒绝(停止,并附消息拒绝)"
+ ],
+ "signUpRules.labelRestrict": [
+  "限制(以受限状态注册,继续)"
+ ],
+ "signUpRules.matches48h": [
+  "匹配次数(48 小时)"
+ ],
+ "signUpRules.message": [
+  "消息"
+ ],
+ "signUpRules.messageHint": [
+  "显示给注册被拒绝的人。"
+ ],
+ "signUpRules.metadataNotJson": [
+  "服务器元数据不是有效的 JSON。"
+ ],
+ "signUpRules.methodOtp": [
+  "一次性验证码"
+ ],
+ "signUpRules.methodPasskey": [
+  "通行密钥"
+ ],
+ "signUpRules.methodPassword": [
+  "密码"
+ ],
+ "signUpRules.newRule": [
+  "新规则"
+ ],
+ "signUpRules.none": [
+  "尚无规则:每个注册都采用默认操作。"
+ ],
+ "signUpRules.oauthProvider": [
+  "OAuth 提供方"
+ ],
+ "signUpRules.oauthProviderHint": [
+  "例如 google"
+ ],
+ "signUpRules.priority": [
+  "优先级"
+ ],
+ "signUpRules.priorityHint": [
+  "数字越小越先判定。"
+ ],
+ "signUpRules.rejectSignUp": [
+  "拒绝注册"
+ ],
+ "signUpRules.rejectedBy": [
+  "被",
+  [
+   "rule"
+  ],
+  "拒绝,消息为:",
+  [
+   "message"
+  ]
+ ],
+ "signUpRules.restrictedBy": [
+  ",被规则 ",
+  [
+   "id"
+  ],
+  " 限制"
+ ],
+ "signUpRules.rule": [
+  "规则名"
+ ],
+ "signUpRules.ruleId": [
+  "规则 ID"
+ ],
+ "signUpRules.ruleIdHint": [
+  "字母、数字、_ 或 -;之后无法更改。"
+ ],
+ "signUpRules.ruleName": [
+  "规则 ",
+  [
+   "id"
+  ]
+ ],
+ "signUpRules.ruleNameNamed": [
+  "规则 ",
+  [
+   "id"
+  ],
+  "(",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "signUpRules.rules": [
+  "规则"
+ ],
+ "signUpRules.rulesDescription": [
+  "每次注册(密码、一次性验证码、通行密钥、OAuth、匿名用户注册)时判定的 CEL 条件,优先级数值低的先判定。允许和拒绝会作出决定并停止;限制和记录会继续。"
+ ],
+ "signUpRules.runTest": [
+  "运行测试"
+ ],
+ "signUpRules.saveDefault": [
+  "保存默认操作"
+ ],
+ "signUpRules.saveRule": [
+  "保存规则"
+ ],
+ "signUpRules.saved": [
+  "已保存。"
+ ],
+ "signUpRules.scoreHint": [
+  "0 到 100。"
+ ],
+ "signUpRules.serverMetadata": [
+  "服务器元数据(JSON 对象,可选)"
+ ],
+ "signUpRules.serverMetadataHint": [
+  "规则匹配时合并到新用户的服务器元数据中(Gatehouse 自有功能;最多 2048 个字符)。"
+ ],
+ "signUpRules.statusDisabled": [
+  "已停用"
+ ],
+ "signUpRules.statusError": [
+  "无法判定"
+ ],
+ "signUpRules.statusMatched": [
+  "匹配"
+ ],
+ "signUpRules.statusNoCondition": [
+  "无条件"
+ ],
+ "signUpRules.statusNotMatched": [
+  "不匹配"
+ ],
+ "signUpRules.test": [
+  "测试规则"
+ ],
+ "signUpRules.testDescription": [
+  "用已保存的规则判定一个示例注册;不会创建或计数任何内容。"
+ ],
+ "signUpRules.testEmail": [
+  "邮箱"
+ ],
+ "signUpRules.testing": [
+  "正在测试…"
+ ],
+ "signUpRules.totals": [
+  "最近 ",
+  [
+   "hours"
+  ],
+  " 小时:匹配 ",
+  [
+   "total"
+  ],
+  " 次(",
+  [
+   "byAction"
+  ],
+  ")。"
+ ],
+ "signUpRules.trialScore": [
+  "免费试用滥用风险分数"
+ ],
+ "signUpRules.typeAllow": [
+  "允许"
+ ],
+ "signUpRules.typeLog": [
+  "记录"
+ ],
+ "signUpRules.typeReject": [
+  "拒绝"
+ ],
+ "signUpRules.typeRestrict": [
+  "限制"
+ ],
+ "signUpRules.whenNoRule": [
+  "当没有规则作出决定时"
+ ],
+ "team.addMember": [
+  "添加成员"
+ ],
+ "team.addMemberLabel": [
+  "添加成员(邮箱或用户 ID)"
+ ],
+ "team.delete": [
+  "删除团队"
+ ],
+ "team.deleteTitle": [
+  "删除 ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "team.deleteWarning": [
+  "团队及其成员身份、权限和邀请都会被删除。"
+ ],
+ "team.displayName": [
+  "团队显示名称"
+ ],
+ "team.displayNameHint": [
+  "留空:使用其用户名称"
+ ],
+ "team.editProfile": [
+  "编辑团队资料"
+ ],
+ "team.editProfileOf": [
+  "编辑 ",
+  [
+   "name"
+  ],
+  " 的团队资料"
+ ],
+ "team.expires": [
+  [
+   "when"
+  ],
+  " 过期"
+ ],
+ "team.invitationSent": [
+  "邀请已发送。"
+ ],
+ "team.invitations": [
+  "邀请"
+ ],
+ "team.invitationsDescription": [
+  "受邀人会收到一封邮件,其中有指向应用团队邀请页面的链接。"
+ ],
+ "team.inviteByEmail": [
+  "通过邮件邀请"
+ ],
+ "team.members": [
+  "成员"
+ ],
+ "team.membersDescription": [
+  "成员的团队资料是其在此团队中显示的名称和头像(否则使用其用户的)。"
+ ],
+ "team.membersList": [
+  "团队成员"
+ ],
+ "team.membersWhat": [
+  "成员"
+ ],
+ "team.name": [
+  "团队名称"
+ ],
+ "team.noInvitations": [
+  "没有待处理的邀请。"
+ ],
+ "team.noMembers": [
+  "没有成员。"
+ ],
+ "team.noUserWithEmail": [
+  "没有用户使用邮箱 ",
+  [
+   "email"
+  ],
+  "。"
+ ],
+ "team.permissionsOf": [
+  [
+   "name"
+  ],
+  " 的权限"
+ ],
+ "team.profileImage": [
+  "团队头像 URL"
+ ],
+ "team.profileImagePlaceholder": [
+  "https://… 或 data:image/…"
+ ],
+ "team.profileOf": [
+  [
+   "name"
+  ],
+  " 的团队资料"
+ ],
+ "team.remove": [
+  "移除"
+ ],
+ "team.removeLabel": [
+  "移除 ",
+  [
+   "name"
+  ]
+ ],
+ "team.rename": [
+  "重命名"
+ ],
+ "team.revoke": [
+  "撤销"
+ ],
+ "team.saveProfile": [
+  "保存资料"
+ ],
+ "team.savingProfile": [
+  "正在保存团队资料…"
+ ],
+ "team.sendInvitation": [
+  "发送邀请"
+ ],
+ "team.team": [
+  "团队"
+ ],
+ "team.userIs": [
+  "(用户:",
+  [
+   "name"
+  ],
+  ")"
+ ],
+ "teamDomains.add": [
+  "添加域名"
+ ],
+ "teamDomains.automatic": [
+  "自动加入"
+ ],
+ "teamDomains.cardLabel": [
+  "域名 ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.checkAgain": [
+  "重新检查"
+ ],
+ "teamDomains.copyName": [
+  "复制记录名称"
+ ],
+ "teamDomains.copyValue": [
+  "复制记录值"
+ ],
+ "teamDomains.description": [
+  "通过 DNS TXT 记录证明的域名:其用户可被引导至团队的 SSO 连接,并按团队策略加入团队。"
+ ],
+ "teamDomains.domain": [
+  "域名"
+ ],
+ "teamDomains.invitationOnly": [
+  "仅限邀请"
+ ],
+ "teamDomains.newUsersOn": [
+  [
+   "domain"
+  ],
+  " 上的新用户"
+ ],
+ "teamDomains.none": [
+  "没有域名。"
+ ],
+ "teamDomains.notVerified": [
+  "未验证"
+ ],
+ "teamDomains.publish": [
+  "在域名的 DNS 中发布此 TXT 记录,然后验证。"
+ ],
+ "teamDomains.recordName": [
+  "名称"
+ ],
+ "teamDomains.recordValue": [
+  "值"
+ ],
+ "teamDomains.remove": [
+  "移除 ",
+  [
+   "domain"
+  ]
+ ],
+ "teamDomains.suggestion": [
+  "推荐该团队"
+ ],
+ "teamDomains.title": [
+  "已验证域名"
+ ],
+ "teamDomains.verifiedAt": [
+  "已于 ",
+  [
+   "when"
+  ],
+  " 验证"
+ ],
+ "teamDomains.verify": [
+  "验证"
+ ],
  "teams.create": [
   "创建团队"
  ],
@@ -257,5 +1745,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "团队"
+ ],
+ "user.activeOn": [
+  "最近 30 天中有 ",
+  [
+   "days"
+  ],
+  " 天活跃。"
+ ],
+ "user.activity": [
+  "活动"
+ ],
+ "user.activityDescription": [
+  "最近 30 天(UTC):标出用户最近一次活动的日期。"
+ ],
+ "user.activityPerDay": [
+  "每日活动"
+ ],
+ "user.activityWhat": [
+  "用户的活动"
+ ],
+ "user.clientMetadata": [
+  "客户端元数据"
+ ],
+ "user.clientReadOnlyMetadata": [
+  "客户端只读元数据"
+ ],
+ "user.dayActive": [
+  [
+   "date"
+  ],
+  ":活跃"
+ ],
+ "user.dayInactive": [
+  [
+   "date"
+  ],
+  ":不活跃"
+ ],
+ "user.delete": [
+  "删除用户"
+ ],
+ "user.deleteTitle": [
+  "删除此用户?"
+ ],
+ "user.deleteWarning": [
+  [
+   "name"
+  ],
+  " 将失去其账号、会话、团队成员身份和密钥。此操作无法撤销。"
+ ],
+ "user.impersonate": [
+  "模拟登录"
+ ],
+ "user.impersonationPrefix": [
+  "模拟登录 · "
+ ],
+ "user.metadata": [
+  "元数据"
+ ],
+ "user.metadataDescription": [
+  "应用读取的 JSON:客户端元数据(用户可修改)、客户端只读元数据和仅服务器元数据。"
+ ],
+ "user.metadataSaved": [
+  [
+   "label"
+  ],
+  "已保存。"
+ ],
+ "user.noProjectPermissions": [
+  "没有项目权限。"
+ ],
+ "user.noSessions": [
+  "没有活跃会话。"
+ ],
+ "user.noTeams": [
+  "未加入任何团队。"
+ ],
+ "user.notActive": [
+  "最近 30 天没有活动。"
+ ],
+ "user.notJson": [
+  "不是有效的 JSON:",
+  [
+   "reason"
+  ]
+ ],
+ "user.opening": [
+  "正在打开…"
+ ],
+ "user.primaryEmail": [
+  "主邮箱"
+ ],
+ "user.primaryEmailVerified": [
+  "主邮箱已验证"
+ ],
+ "user.profile": [
+  "个人资料"
+ ],
+ "user.profileImage": [
+  "头像 URL"
+ ],
+ "user.profileSaved": [
+  "个人资料已保存。"
+ ],
+ "user.projectPermissions": [
+  "项目权限"
+ ],
+ "user.revoke": [
+  "撤销"
+ ],
+ "user.risk": [
+  "注册风险:机器人 ",
+  [
+   "bot"
+  ],
+  ",免费试用滥用 ",
+  [
+   "abuse"
+  ],
+  "(满分 100)"
+ ],
+ "user.saveMetadata": [
+  "保存",
+  [
+   "label"
+  ]
+ ],
+ "user.saveProfile": [
+  "保存个人资料"
+ ],
+ "user.serverMetadata": [
+  "服务器元数据"
+ ],
+ "user.sessionFrom": [
+  ",来自 ",
+  [
+   "ip"
+  ]
+ ],
+ "user.sessionTimes": [
+  "创建于 ",
+  [
+   "created"
+  ],
+  ",最近使用 ",
+  [
+   "lastUsed"
+  ]
+ ],
+ "user.sessions": [
+  "会话"
+ ],
+ "user.summary": [
+  "注册于 ",
+  [
+   "signedUp"
+  ],
+  " · 最近活跃 ",
+  [
+   "lastActive"
+  ],
+  " · 登录方式:",
+  [
+   "methods"
+  ]
+ ],
+ "user.teams": [
+  "团队"
+ ],
+ "users.anonymous": [
+  "匿名"
+ ],
+ "users.create": [
+  "创建用户"
+ ],
+ "users.createTitle": [
+  "创建一个用户"
+ ],
+ "users.displayName": [
+  "显示名称"
+ ],
+ "users.email": [
+  "邮箱"
+ ],
+ "users.emailVerified": [
+  "邮箱已验证"
+ ],
+ "users.firstPage": [
+  "第一页"
+ ],
+ "users.invitationSent": [
+  "已向 ",
+  [
+   "email"
+  ],
+  " 发送邀请。"
+ ],
+ "users.inviteByEmail": [
+  "通过邮件邀请"
+ ],
+ "users.inviteTitle": [
+  "通过邮件邀请他人"
+ ],
+ "users.inviteeEmail": [
+  "受邀人邮箱"
+ ],
+ "users.lastActive": [
+  "最近活跃"
+ ],
+ "users.linkTo": [
+  "链接到"
+ ],
+ "users.linkToHint": [
+  "您的应用在受信任域名上的页面,例如注册页面。"
+ ],
+ "users.methodMagicLink": [
+  "魔法链接"
+ ],
+ "users.methodPasskey": [
+  "通行密钥"
+ ],
+ "users.methodPassword": [
+  "密码"
+ ],
+ "users.methods": [
+  "登录方式"
+ ],
+ "users.newestFirst": [
+  "最新优先"
+ ],
+ "users.nextPage": [
+  "下一页"
+ ],
+ "users.noMatch": [
+  "没有与“",
+  [
+   "query"
+  ],
+  "”匹配的用户。"
+ ],
+ "users.none": [
+  "暂无用户。"
+ ],
+ "users.oldestFirst": [
+  "最早优先"
+ ],
+ "users.pagesLabel": [
+  "用户列表分页"
+ ],
+ "users.passwordOptional": [
+  "密码(可选)"
+ ],
+ "users.previousPage": [
+  "上一页"
+ ],
+ "users.restricted": [
+  "受限"
+ ],
+ "users.search": [
+  "搜索用户"
+ ],
+ "users.searchPlaceholder": [
+  "姓名、邮箱或用户 ID"
+ ],
+ "users.sendInvitation": [
+  "发送邀请"
+ ],
+ "users.signedUp": [
+  "注册时间"
+ ],
+ "users.sort": [
+  "排序"
+ ],
+ "users.unverified": [
+  "未验证"
+ ],
+ "users.user": [
+  "用户"
  ]
 };
