@@ -1,10 +1,12 @@
 import { useState } from 'react';
+import { useDashboardTranslation } from './i18n/dashboard-i18n.ts';
 
 /**
  * Copies a value to the clipboard and says so; where the browser refuses (no permission, a page served over
  * plain http from another host) it says to select the value and copy it by hand.
  */
 export function CopyButton({ value, label }: { value: string; label: string }) {
+  const { t } = useDashboardTranslation();
   const [state, setState] = useState<'idle' | 'copied' | 'refused'>('idle');
   async function copy() {
     try {
@@ -18,10 +20,10 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   return (
     <span className="dash-row">
       <button type="button" aria-label={label} onClick={() => void copy()}>
-        Copy
+        {t('copy.copy')}
       </button>
       <span role="status" className={state === 'refused' ? 'dash-error' : 'dash-muted'}>
-        {state === 'copied' ? 'Copied.' : state === 'refused' ? 'The browser did not allow copying: select it and copy it by hand.' : ''}
+        {state === 'copied' ? t('copy.copied') : state === 'refused' ? t('copy.refused') : ''}
       </span>
     </span>
   );

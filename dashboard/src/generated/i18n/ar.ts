@@ -4,6 +4,63 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "الإجراء"
+ ],
+ "auditLog.actor": [
+  "المنفّذ"
+ ],
+ "auditLog.actorId": [
+  "معرّف المنفّذ"
+ ],
+ "auditLog.description": [
+  "أحداث الأمان والإدارة، الأحدث أولًا، ويُكتب كل منها في معاملة التغيير الذي يسجّله."
+ ],
+ "auditLog.details": [
+  "التفاصيل"
+ ],
+ "auditLog.entries": [
+  "الإدخالات"
+ ],
+ "auditLog.export": [
+  "تصدير ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "تصفية"
+ ],
+ "auditLog.filters": [
+  "عوامل تصفية سجل التدقيق"
+ ],
+ "auditLog.ipAddress": [
+  "عنوان IP"
+ ],
+ "auditLog.none": [
+  "لا توجد إدخالات بعد."
+ ],
+ "auditLog.noneMatch": [
+  "لا توجد إدخالات مطابقة."
+ ],
+ "auditLog.pagerLabel": [
+  "صفحات سجل التدقيق"
+ ],
+ "auditLog.tableLabel": [
+  "إدخالات سجل التدقيق"
+ ],
+ "auditLog.target": [
+  "الهدف"
+ ],
+ "auditLog.targetId": [
+  "معرّف الهدف"
+ ],
+ "auditLog.teamId": [
+  "معرّف الفريق"
+ ],
+ "auditLog.time": [
+  "الوقت"
+ ],
  "common.cancel": [
   "إلغاء"
  ],
@@ -44,6 +101,93 @@ export const messages: Messages = {
  ],
  "common.working": [
   "جارٍ التنفيذ…"
+ ],
+ "copy.copied": [
+  "تم النسخ."
+ ],
+ "copy.copy": [
+  "نسخ"
+ ],
+ "copy.refused": [
+  "لم يسمح المتصفح بالنسخ: حدّده وانسخه يدويًا."
+ ],
+ "dataVault.add": [
+  "إضافة المخزن"
+ ],
+ "dataVault.addDescription": [
+  "يحفظ المخزن القيم حسب المفتاح، مشفّرة مرتين: بواسطة حزمة SDK للخادم بسرّك قبل أن تغادر خادمك (PBKDF2 + AES-GCM)، ثم مرة أخرى عند التخزين بمفتاح مشتق من سرّ المنصة."
+ ],
+ "dataVault.addTitle": [
+  "إضافة مخزن"
+ ],
+ "dataVault.displayName": [
+  "الاسم المعروض"
+ ],
+ "dataVault.displayNameOf": [
+  "الاسم المعروض لـ ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "يوجد مخزن بالمعرّف ",
+  [
+   "id"
+  ],
+  " بالفعل."
+ ],
+ "dataVault.idHint": [
+  "أحرف وأرقام و- و_؛ تسمّي حزمة SDK المخزن به."
+ ],
+ "dataVault.idInvalid": [
+  "استخدم من 1 إلى 63 حرفًا أو رقمًا أو - أو _."
+ ],
+ "dataVault.none": [
+  "لا توجد مخازن بعد."
+ ],
+ "dataVault.remove": [
+  "إزالة"
+ ],
+ "dataVault.removeConfirm": [
+  "إزالة المخزن"
+ ],
+ "dataVault.removeExplained": [
+  "تُجيب قراءة ",
+  [
+   "id"
+  ],
+  " أو الكتابة فيه بأن المخزن غير موجود حتى تُعاد إضافته؛ وتبقى القيم المشفّرة في قاعدة البيانات وتعود معه."
+ ],
+ "dataVault.removeNamed": [
+  "إزالة ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "هل تريد إزالة المخزن ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "dataVault.rename": [
+  "إعادة التسمية"
+ ],
+ "dataVault.renameNamed": [
+  "إعادة تسمية ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "معرّف المخزن"
+ ],
+ "dataVault.stores": [
+  "المخازن"
+ ],
+ "dataVault.useTitle": [
+  "استخدام مخزن"
  ],
  "error.generic": [
   "حدث خطأ ما. حاول مرة أخرى."
@@ -171,6 +315,172 @@ export const messages: Messages = {
  "newProject.title": [
   "إنشاء مشروع جديد"
  ],
+ "oauthApps.allowDynamic": [
+  "السماح بالتسجيل الديناميكي للعملاء (تسجّل التطبيقات وعملاء MCP نفسها)"
+ ],
+ "oauthApps.applications": [
+  "التطبيقات"
+ ],
+ "oauthApps.clientId": [
+  "معرّف العميل"
+ ],
+ "oauthApps.clientSecret": [
+  "سرّ العميل"
+ ],
+ "oauthApps.confidential": [
+  "سرّي"
+ ],
+ "oauthApps.copyClientId": [
+  "نسخ معرّف العميل"
+ ],
+ "oauthApps.copyClientSecret": [
+  "نسخ سرّ العميل"
+ ],
+ "oauthApps.copySecretNow": [
+  "انسخ سرّ العميل الآن: هذه هي المرة الوحيدة التي يُعرض فيها."
+ ],
+ "oauthApps.createdAt": [
+  "أُنشئ في ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "مطالبات مخصّصة: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "حذف"
+ ],
+ "oauthApps.deleteConfirm": [
+  "حذف التطبيق"
+ ],
+ "oauthApps.deleteExplained": [
+  "يُرفض معرّف العميل الخاص به من الآن، ويتوقف كل رمز يحمله عن العمل فورًا."
+ ],
+ "oauthApps.deleteNamed": [
+  "حذف ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "هل تريد حذف ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "oauthApps.done": [
+  "تم"
+ ],
+ "oauthApps.edit": [
+  "تعديل"
+ ],
+ "oauthApps.editNamed": [
+  "تعديل ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "بيانات اعتماد العميل"
+ ],
+ "oauthApps.grantRefresh": [
+  "تحديث"
+ ],
+ "oauthApps.grantSignIn": [
+  "تسجيل الدخول"
+ ],
+ "oauthApps.intro": [
+  "التطبيقات التي تُسجّل دخول مستخدميك بهذا المشروع («تسجيل الدخول باستخدام …»)، والأجهزة التي تحصل على رموز ببيانات اعتماد العميل."
+ ],
+ "oauthApps.issuer": [
+  "المُصدِر (الاكتشاف وJWKS ونقاط النهاية تحته):"
+ ],
+ "oauthApps.logoUrl": [
+  "عنوان URL للشعار"
+ ],
+ "oauthApps.machineToMachine": [
+  "من جهاز إلى جهاز (بيانات اعتماد العميل)"
+ ],
+ "oauthApps.name": [
+  "الاسم"
+ ],
+ "oauthApps.newApplication": [
+  "تطبيق جديد"
+ ],
+ "oauthApps.none": [
+  "لا توجد تطبيقات بعد."
+ ],
+ "oauthApps.provider": [
+  "المزوّد"
+ ],
+ "oauthApps.public": [
+  "عام"
+ ],
+ "oauthApps.redirectUris": [
+  "عناوين URI لإعادة التوجيه"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "واحد في كل سطر، يُقارن حرفيًا (دون أحرف بدل)."
+ ],
+ "oauthApps.register": [
+  "تسجيل التطبيق"
+ ],
+ "oauthApps.registerTitle": [
+  "تسجيل تطبيق"
+ ],
+ "oauthApps.registered": [
+  "تم تسجيل ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.registeredItself": [
+  "سجّل نفسه"
+ ],
+ "oauthApps.registering": [
+  "جارٍ التسجيل…"
+ ],
+ "oauthApps.save": [
+  "حفظ"
+ ],
+ "oauthApps.scopes": [
+  "النطاقات المسموح بها"
+ ],
+ "oauthApps.scopesHint": [
+  "مفصولة بمسافات: openid وemail وprofile وoffline_access ونطاقات واجهتك البرمجية."
+ ],
+ "oauthApps.type": [
+  "النوع"
+ ],
+ "oauthApps.typeConfidential": [
+  "سرّي (خادم يحتفظ بسرّ)"
+ ],
+ "oauthApps.typePublic": [
+  "عام (تطبيق صفحة واحدة أو تطبيق أصلي، PKCE فقط)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " السبب: ",
+  [
+   "reason"
+  ]
+ ],
+ "pager.first": [
+  "الصفحة الأولى"
+ ],
+ "pager.next": [
+  "الصفحة التالية"
+ ],
+ "pager.previous": [
+  "الصفحة السابقة"
+ ],
  "projects.count": [
   [
    "count",
@@ -274,5 +584,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "الفريق"
+ ],
+ "webhookLog.actions": [
+  "الإجراءات"
+ ],
+ "webhookLog.allEndpoints": [
+  "كل نقاط النهاية"
+ ],
+ "webhookLog.attempts": [
+  "المحاولات"
+ ],
+ "webhookLog.deliveries": [
+  "عمليات التسليم"
+ ],
+ "webhookLog.description": [
+  "أحدث 100 رسالة، الأحدث أولًا. تُعاد المحاولات الفاشلة بعد 5 ث، 5 د، 30 د، 2 س، 5 س، ثم كل 10 س (12 محاولة)؛ وإعادة الإرسال ترسل الرسالة مجددًا بنفس webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "معطّل"
+ ],
+ "webhookLog.event": [
+  "الحدث"
+ ],
+ "webhookLog.lastAnswer": [
+  "آخر إجابة"
+ ],
+ "webhookLog.latency": [
+  "زمن الاستجابة"
+ ],
+ "webhookLog.messages": [
+  "الرسائل"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " م.ث"
+ ],
+ "webhookLog.none": [
+  "لا توجد عمليات تسليم بعد."
+ ],
+ "webhookLog.replay": [
+  "إعادة الإرسال"
+ ],
+ "webhookLog.replayNamed": [
+  "إعادة إرسال ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "جارٍ إعادة الإرسال…"
+ ],
+ "webhookLog.response": [
+  "الاستجابة"
+ ],
+ "webhookLog.status": [
+  "الحالة"
+ ],
+ "webhookPortal.copyToken": [
+  "نسخ رمز البوابة"
+ ],
+ "webhookPortal.copyUrl": [
+  "نسخ عنوان URL لواجهة نقاط النهاية"
+ ],
+ "webhookPortal.create": [
+  "إنشاء رمز البوابة"
+ ],
+ "webhookPortal.createAnother": [
+  "إنشاء رمز بوابة آخر"
+ ],
+ "webhookPortal.creating": [
+  "جارٍ الإنشاء…"
+ ],
+ "webhookPortal.description": [
+  "رمز لإدارة نقاط نهاية webhook في هذا المشروع (العرض، الإضافة، التعديل، الاختبار، سجل التسليم) ولا شيء غير ذلك، صالح لمدة ساعة: أعطه لمن يدير جهة الاستقبال بدلًا من مفتاح المسؤول."
+ ],
+ "webhookPortal.endpointsApi": [
+  "واجهة نقاط النهاية"
+ ],
+ "webhookPortal.hide": [
+  "إخفاء الرمز"
+ ],
+ "webhookPortal.howToSend": [
+  "أرسله بوصفه مفتاح المسؤول مع معرّف المشروع:"
+ ],
+ "webhookPortal.oneHour": [
+  "ساعة واحدة (حتى ",
+  [
+   "time"
+  ],
+  " تقريبًا)"
+ ],
+ "webhookPortal.othersRefuse": [
+  "ترفضه عمليات الإدارة الأخرى."
+ ],
+ "webhookPortal.title": [
+  "الوصول إلى البوابة"
+ ],
+ "webhookPortal.token": [
+  "رمز البوابة"
+ ],
+ "webhookPortal.tokenTerm": [
+  "الرمز"
+ ],
+ "webhookPortal.validFor": [
+  "صالح لمدة"
+ ],
+ "webhooks.add": [
+  "إضافة نقطة النهاية"
+ ],
+ "webhooks.addDescription": [
+  "يُرسَل كل حدث في المشروع (المستخدمون، الفرق، العضويات، الأذونات، الرسائل، المدفوعات) إلى نقطة النهاية، موقّعًا وفق Standard Webhooks بسرّ whsec_ خاص بها. تُرفض العناوين الخاصة وعناوين الاسترجاع ما لم يسمح المشروع بـ localhost."
+ ],
+ "webhooks.addTitle": [
+  "إضافة نقطة نهاية"
+ ],
+ "webhooks.adding": [
+  "جارٍ الإضافة…"
+ ],
+ "webhooks.copiedIt": [
+  "لقد نسخته"
+ ],
+ "webhooks.copySecretNow": [
+  "انسخ سرّ التوقيع الآن"
+ ],
+ "webhooks.createdAt": [
+  "أُنشئ في ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "حذف"
+ ],
+ "webhooks.deleteConfirm": [
+  "حذف نقطة النهاية"
+ ],
+ "webhooks.deleteExplained": [
+  "لن يتلقى ",
+  [
+   "url"
+  ],
+  " أي رسائل بعد الآن؛ وتُحذف عمليات التسليم المعلّقة وسجل التسليم."
+ ],
+ "webhooks.deleteNamed": [
+  "حذف ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "هل تريد حذف نقطة النهاية هذه؟"
+ ],
+ "webhooks.deliveryLog": [
+  "سجل التسليم"
+ ],
+ "webhooks.description": [
+  "الوصف"
+ ],
+ "webhooks.disabledFailing": [
+  "معطّل: فشلت عمليات التسليم لمدة 5 أيام. فعّله عندما يعمل المستقبِل مجددًا."
+ ],
+ "webhooks.edit": [
+  "تعديل"
+ ],
+ "webhooks.editNamed": [
+  "تعديل ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "مفعّل: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "عنوان URL لنقطة النهاية"
+ ],
+ "webhooks.endpoints": [
+  "نقاط النهاية"
+ ],
+ "webhooks.eventTypes": [
+  "أنواع الأحداث"
+ ],
+ "webhooks.eventTypesHint": [
+  "مفصولة بفواصل، مثل user.created, team.created؛ فارغ: كل الأحداث."
+ ],
+ "webhooks.everyEventType": [
+  "كل أنواع الأحداث"
+ ],
+ "webhooks.listLabel": [
+  "نقاط نهاية الـ webhook"
+ ],
+ "webhooks.newDescription": [
+  "الوصف الجديد"
+ ],
+ "webhooks.newEventTypes": [
+  "أنواع الأحداث الجديدة"
+ ],
+ "webhooks.newEventTypesHint": [
+  "مفصولة بفواصل؛ فارغ: كل الأحداث."
+ ],
+ "webhooks.newUrl": [
+  "عنوان URL الجديد"
+ ],
+ "webhooks.noAnswer": [
+  "لا توجد إجابة"
+ ],
+ "webhooks.none": [
+  "لا توجد نقاط نهاية بعد."
+ ],
+ "webhooks.previousSecretUntil": [
+  "يظل السرّ السابق يوقّع حتى ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "يبدأ السرّ الجديد التوقيع فورًا؛ ويستمر السرّ الحالي في التوقيع بجانبه لمدة 24 ساعة حتى يتمكن المستقبِل من التبديل."
+ ],
+ "webhooks.rotateSecret": [
+  "تدوير السرّ"
+ ],
+ "webhooks.rotateSecretOf": [
+  "تدوير سرّ ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "هل تريد تدوير سرّ التوقيع؟"
+ ],
+ "webhooks.save": [
+  "حفظ نقطة النهاية"
+ ],
+ "webhooks.saving": [
+  "جارٍ الحفظ…"
+ ],
+ "webhooks.secretExplained": [
+  "يتحقق المستقبِل على ",
+  [
+   "url"
+  ],
+  " من كل رسالة به (مثل ",
+  [
+   "example"
+  ],
+  " من حزمة standardwebhooks). لن يُعرض هنا مرة أخرى؛ دوّره للحصول على سرّ جديد."
+ ],
+ "webhooks.sendTest": [
+  "إرسال اختبار"
+ ],
+ "webhooks.sendTestTo": [
+  "إرسال اختبار إلى ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "جارٍ الإرسال…"
+ ],
+ "webhooks.signingSecret": [
+  "سرّ التوقيع"
+ ],
+ "webhooks.testAccepted": [
+  "قُبلت الرسالة التجريبية."
+ ],
+ "webhooks.testFailed": [
+  "فشلت الرسالة التجريبية: ",
+  [
+   "reason"
+  ]
  ]
 };

@@ -4,6 +4,63 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "Aktion"
+ ],
+ "auditLog.actor": [
+  "Akteur"
+ ],
+ "auditLog.actorId": [
+  "Akteur-ID"
+ ],
+ "auditLog.description": [
+  "Sicherheits- und Verwaltungsereignisse, die neuesten zuerst, jedes in der Transaktion der Änderung geschrieben, die es festhält."
+ ],
+ "auditLog.details": [
+  "Einzelheiten"
+ ],
+ "auditLog.entries": [
+  "Einträge"
+ ],
+ "auditLog.export": [
+  [
+   "format"
+  ],
+  " exportieren"
+ ],
+ "auditLog.filter": [
+  "Filtern"
+ ],
+ "auditLog.filters": [
+  "Filter des Audit-Protokolls"
+ ],
+ "auditLog.ipAddress": [
+  "IP-Adresse"
+ ],
+ "auditLog.none": [
+  "Noch keine Einträge."
+ ],
+ "auditLog.noneMatch": [
+  "Keine Einträge passen."
+ ],
+ "auditLog.pagerLabel": [
+  "Seiten des Audit-Protokolls"
+ ],
+ "auditLog.tableLabel": [
+  "Einträge des Audit-Protokolls"
+ ],
+ "auditLog.target": [
+  "Ziel"
+ ],
+ "auditLog.targetId": [
+  "Ziel-ID"
+ ],
+ "auditLog.teamId": [
+  "Team-ID"
+ ],
+ "auditLog.time": [
+  "Zeit"
+ ],
  "common.cancel": [
   "Abbrechen"
  ],
@@ -42,6 +99,93 @@ export const messages: Messages = {
  ],
  "common.working": [
   "Wird ausgeführt…"
+ ],
+ "copy.copied": [
+  "Kopiert."
+ ],
+ "copy.copy": [
+  "Kopieren"
+ ],
+ "copy.refused": [
+  "Der Browser hat das Kopieren nicht erlaubt: Markieren Sie den Text und kopieren Sie ihn von Hand."
+ ],
+ "dataVault.add": [
+  "Speicher hinzufügen"
+ ],
+ "dataVault.addDescription": [
+  "Ein Speicher verwahrt Werte nach Schlüssel, doppelt verschlüsselt: vom Server-SDK mit Ihrem Geheimnis, bevor sie Ihren Server verlassen (PBKDF2 + AES-GCM), und noch einmal im Ruhezustand mit einem aus dem Geheimnis der Plattform abgeleiteten Schlüssel."
+ ],
+ "dataVault.addTitle": [
+  "Einen Speicher hinzufügen"
+ ],
+ "dataVault.displayName": [
+  "Anzeigename"
+ ],
+ "dataVault.displayNameOf": [
+  "Anzeigename von ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "Ein Speicher mit der ID ",
+  [
+   "id"
+  ],
+  " existiert bereits."
+ ],
+ "dataVault.idHint": [
+  "Buchstaben, Ziffern, - und _; das SDK benennt den Speicher damit."
+ ],
+ "dataVault.idInvalid": [
+  "Verwenden Sie 1 bis 63 Buchstaben, Ziffern, - oder _."
+ ],
+ "dataVault.none": [
+  "Noch keine Speicher."
+ ],
+ "dataVault.remove": [
+  "Entfernen"
+ ],
+ "dataVault.removeConfirm": [
+  "Speicher entfernen"
+ ],
+ "dataVault.removeExplained": [
+  "Lesen oder Schreiben von ",
+  [
+   "id"
+  ],
+  " meldet, dass der Speicher nicht existiert, bis er wieder hinzugefügt wird; die verschlüsselten Werte bleiben in der Datenbank und kehren mit ihm zurück."
+ ],
+ "dataVault.removeNamed": [
+  [
+   "id"
+  ],
+  " entfernen"
+ ],
+ "dataVault.removeTitle": [
+  "Den Speicher ",
+  [
+   "id"
+  ],
+  " entfernen?"
+ ],
+ "dataVault.rename": [
+  "Umbenennen"
+ ],
+ "dataVault.renameNamed": [
+  [
+   "id"
+  ],
+  " umbenennen"
+ ],
+ "dataVault.storeId": [
+  "Speicher-ID"
+ ],
+ "dataVault.stores": [
+  "Speicher"
+ ],
+ "dataVault.useTitle": [
+  "Einen Speicher verwenden"
  ],
  "error.generic": [
   "Etwas ist schiefgelaufen. Versuchen Sie es erneut."
@@ -169,6 +313,171 @@ export const messages: Messages = {
  "newProject.title": [
   "Ein Projekt erstellen"
  ],
+ "oauthApps.allowDynamic": [
+  "Dynamische Client-Registrierung erlauben (Apps und MCP-Clients registrieren sich selbst)"
+ ],
+ "oauthApps.applications": [
+  "Anwendungen"
+ ],
+ "oauthApps.clientId": [
+  "Client-ID"
+ ],
+ "oauthApps.clientSecret": [
+  "Client-Geheimnis"
+ ],
+ "oauthApps.confidential": [
+  "vertraulich"
+ ],
+ "oauthApps.copyClientId": [
+  "Client-ID kopieren"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Client-Geheimnis kopieren"
+ ],
+ "oauthApps.copySecretNow": [
+  "Kopieren Sie das Client-Geheimnis jetzt: Es wird nur dieses eine Mal angezeigt."
+ ],
+ "oauthApps.createdAt": [
+  "erstellt ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "eigene Claims: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Löschen"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Anwendung löschen"
+ ],
+ "oauthApps.deleteExplained": [
+  "Seine Client-ID wird ab sofort abgelehnt, und jedes seiner Tokens hört sofort auf zu funktionieren."
+ ],
+ "oauthApps.deleteNamed": [
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "oauthApps.deleteTitle": [
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "oauthApps.done": [
+  "Fertig"
+ ],
+ "oauthApps.edit": [
+  "Bearbeiten"
+ ],
+ "oauthApps.editNamed": [
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "oauthApps.grantClientCredentials": [
+  "Client-Anmeldedaten"
+ ],
+ "oauthApps.grantRefresh": [
+  "Erneuerung"
+ ],
+ "oauthApps.grantSignIn": [
+  "Anmeldung"
+ ],
+ "oauthApps.intro": [
+  "Apps, die Ihre Benutzer mit diesem Projekt anmelden („Anmelden mit …“), und Maschinen, die Tokens mit Client-Anmeldedaten erhalten."
+ ],
+ "oauthApps.issuer": [
+  "Aussteller (Discovery, JWKS und Endpunkte darunter):"
+ ],
+ "oauthApps.logoUrl": [
+  "Logo-URL"
+ ],
+ "oauthApps.machineToMachine": [
+  "Maschine-zu-Maschine (Client-Anmeldedaten)"
+ ],
+ "oauthApps.name": [
+  "Name"
+ ],
+ "oauthApps.newApplication": [
+  "Neue Anwendung"
+ ],
+ "oauthApps.none": [
+  "Noch keine Anwendungen."
+ ],
+ "oauthApps.provider": [
+  "Anbieter"
+ ],
+ "oauthApps.public": [
+  "öffentlich"
+ ],
+ "oauthApps.redirectUris": [
+  "Weiterleitungs-URIs"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "Eine pro Zeile, exakt verglichen (keine Platzhalter)."
+ ],
+ "oauthApps.register": [
+  "Anwendung registrieren"
+ ],
+ "oauthApps.registerTitle": [
+  "Eine Anwendung registrieren"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " ist registriert"
+ ],
+ "oauthApps.registeredItself": [
+  "selbst registriert"
+ ],
+ "oauthApps.registering": [
+  "Wird registriert…"
+ ],
+ "oauthApps.save": [
+  "Speichern"
+ ],
+ "oauthApps.scopes": [
+  "Erlaubte Scopes"
+ ],
+ "oauthApps.scopesHint": [
+  "Durch Leerzeichen getrennt: openid, email, profile, offline_access und die Ihrer eigenen API."
+ ],
+ "oauthApps.type": [
+  "Typ"
+ ],
+ "oauthApps.typeConfidential": [
+  "Vertraulich (ein Server, der ein Geheimnis bewahrt)"
+ ],
+ "oauthApps.typePublic": [
+  "Öffentlich (Single-Page- oder native App, nur PKCE)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Grund: ",
+  [
+   "reason"
+  ]
+ ],
+ "pager.first": [
+  "Erste Seite"
+ ],
+ "pager.next": [
+  "Nächste Seite"
+ ],
+ "pager.previous": [
+  "Vorherige Seite"
+ ],
  "projects.count": [
   [
    "count",
@@ -259,5 +568,284 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Team"
+ ],
+ "webhookLog.actions": [
+  "Aktionen"
+ ],
+ "webhookLog.allEndpoints": [
+  "Alle Endpunkte"
+ ],
+ "webhookLog.attempts": [
+  "Versuche"
+ ],
+ "webhookLog.deliveries": [
+  "Zustellungen"
+ ],
+ "webhookLog.description": [
+  "Die neuesten 100, die neuesten zuerst. Fehlgeschlagene Versuche werden nach 5 s, 5 min, 30 min, 2 h, 5 h und dann alle 10 h wiederholt (12 Versuche); eine Wiederholung sendet die Nachricht erneut mit derselben webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "deaktiviert"
+ ],
+ "webhookLog.event": [
+  "Ereignis"
+ ],
+ "webhookLog.lastAnswer": [
+  "Letzte Antwort"
+ ],
+ "webhookLog.latency": [
+  "Latenz"
+ ],
+ "webhookLog.messages": [
+  "Nachrichten"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "Noch keine Zustellungen."
+ ],
+ "webhookLog.replay": [
+  "Erneut senden"
+ ],
+ "webhookLog.replayNamed": [
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ],
+  " erneut senden"
+ ],
+ "webhookLog.replaying": [
+  "Wird erneut gesendet…"
+ ],
+ "webhookLog.response": [
+  "Antwort"
+ ],
+ "webhookLog.status": [
+  "Zustand"
+ ],
+ "webhookPortal.copyToken": [
+  "Portal-Token kopieren"
+ ],
+ "webhookPortal.copyUrl": [
+  "URL der Endpunkt-API kopieren"
+ ],
+ "webhookPortal.create": [
+  "Portal-Token erstellen"
+ ],
+ "webhookPortal.createAnother": [
+  "Weiteres Portal-Token erstellen"
+ ],
+ "webhookPortal.creating": [
+  "Wird erstellt…"
+ ],
+ "webhookPortal.description": [
+  "Ein Token, das nur die Webhook-Endpunkte dieses Projekts verwaltet (auflisten, hinzufügen, bearbeiten, testen, Zustellprotokoll) und eine Stunde gültig ist: Geben Sie es statt eines Admin-Schlüssels an die Person, die die Empfangsseite betreibt."
+ ],
+ "webhookPortal.endpointsApi": [
+  "Endpunkt-API"
+ ],
+ "webhookPortal.hide": [
+  "Token ausblenden"
+ ],
+ "webhookPortal.howToSend": [
+  "Senden Sie es als Admin-Schlüssel mit der Projekt-ID:"
+ ],
+ "webhookPortal.oneHour": [
+  "eine Stunde (bis etwa ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "Andere Admin-Operationen lehnen es ab."
+ ],
+ "webhookPortal.title": [
+  "Portalzugang"
+ ],
+ "webhookPortal.token": [
+  "Portal-Token"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Token-Wert"
+ ],
+ "webhookPortal.validFor": [
+  "Gültig für"
+ ],
+ "webhooks.add": [
+  "Endpunkt hinzufügen"
+ ],
+ "webhooks.addDescription": [
+  "Jedes Ereignis des Projekts (Benutzer, Teams, Mitgliedschaften, Berechtigungen, E-Mails, Zahlungen) wird an den Endpunkt gesendet, nach Standard Webhooks mit einem eigenen whsec_-Geheimnis signiert. Private und Loopback-Adressen werden abgelehnt, sofern das Projekt localhost nicht erlaubt."
+ ],
+ "webhooks.addTitle": [
+  "Einen Endpunkt hinzufügen"
+ ],
+ "webhooks.adding": [
+  "Wird hinzugefügt…"
+ ],
+ "webhooks.copiedIt": [
+  "Ich habe es kopiert"
+ ],
+ "webhooks.copySecretNow": [
+  "Kopieren Sie jetzt das Signaturgeheimnis"
+ ],
+ "webhooks.createdAt": [
+  "erstellt ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Löschen"
+ ],
+ "webhooks.deleteConfirm": [
+  "Endpunkt löschen"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " erhält keine Nachrichten mehr; ausstehende Zustellungen und das Zustellprotokoll werden entfernt."
+ ],
+ "webhooks.deleteNamed": [
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "webhooks.deleteTitle": [
+  "Diesen Endpunkt löschen?"
+ ],
+ "webhooks.deliveryLog": [
+  "Zustellprotokoll"
+ ],
+ "webhooks.description": [
+  "Beschreibung"
+ ],
+ "webhooks.disabledFailing": [
+  "Deaktiviert: Die Zustellungen sind 5 Tage lang fehlgeschlagen. Aktivieren Sie ihn wieder, sobald der Empfänger funktioniert."
+ ],
+ "webhooks.edit": [
+  "Bearbeiten"
+ ],
+ "webhooks.editNamed": [
+  [
+   "url"
+  ],
+  " bearbeiten"
+ ],
+ "webhooks.enabledLabel": [
+  "Aktiviert: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "Endpunkt-URL"
+ ],
+ "webhooks.endpoints": [
+  "Endpunkte"
+ ],
+ "webhooks.eventTypes": [
+  "Ereignistypen"
+ ],
+ "webhooks.eventTypesHint": [
+  "Durch Kommas getrennt, z. B. user.created, team.created; leer: jedes Ereignis."
+ ],
+ "webhooks.everyEventType": [
+  "jeder Ereignistyp"
+ ],
+ "webhooks.listLabel": [
+  "Webhook-Endpunkte"
+ ],
+ "webhooks.newDescription": [
+  "Neue Beschreibung"
+ ],
+ "webhooks.newEventTypes": [
+  "Neue Ereignistypen"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Durch Kommas getrennt; leer: jedes Ereignis."
+ ],
+ "webhooks.newUrl": [
+  "Neue URL"
+ ],
+ "webhooks.noAnswer": [
+  "keine Antwort"
+ ],
+ "webhooks.none": [
+  "Noch keine Endpunkte."
+ ],
+ "webhooks.previousSecretUntil": [
+  "vorheriges Geheimnis signiert bis ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "Das neue Geheimnis signiert sofort; das aktuelle signiert noch 24 Stunden lang daneben, damit der Empfänger wechseln kann."
+ ],
+ "webhooks.rotateSecret": [
+  "Geheimnis rotieren"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Geheimnis von ",
+  [
+   "name"
+  ],
+  " rotieren"
+ ],
+ "webhooks.rotateTitle": [
+  "Signaturgeheimnis rotieren?"
+ ],
+ "webhooks.save": [
+  "Endpunkt speichern"
+ ],
+ "webhooks.saving": [
+  "Wird gespeichert…"
+ ],
+ "webhooks.secretExplained": [
+  "Der Empfänger unter ",
+  [
+   "url"
+  ],
+  " prüft damit jede Nachricht (z. B. ",
+  [
+   "example"
+  ],
+  " aus dem Paket standardwebhooks). Es wird hier nicht erneut angezeigt; rotieren Sie es, um ein neues zu erhalten."
+ ],
+ "webhooks.sendTest": [
+  "Test senden"
+ ],
+ "webhooks.sendTestTo": [
+  "Test an ",
+  [
+   "name"
+  ],
+  " senden"
+ ],
+ "webhooks.sending": [
+  "Wird gesendet…"
+ ],
+ "webhooks.signingSecret": [
+  "Signaturgeheimnis"
+ ],
+ "webhooks.testAccepted": [
+  "Die Testnachricht wurde angenommen."
+ ],
+ "webhooks.testFailed": [
+  "Die Testnachricht ist fehlgeschlagen: ",
+  [
+   "reason"
+  ]
  ]
 };

@@ -4,6 +4,99 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "⟦",
+  "Åçţîöñ",
+  "⟧"
+ ],
+ "auditLog.actor": [
+  "⟦",
+  "Åçţöŕ",
+  "⟧"
+ ],
+ "auditLog.actorId": [
+  "⟦",
+  "Åçţöŕ ÎĐ",
+  "⟧"
+ ],
+ "auditLog.description": [
+  "⟦",
+  "Šéçûŕîţý åñđ åđmîñîšţŕåţîvé évéñţš, ñéwéšţ fîŕšţ, éåçĥ wŕîţţéñ îñ ţĥé ţŕåñšåçţîöñ öf ţĥé çĥåñĝé îţ ŕéçöŕđš.",
+  "⟧"
+ ],
+ "auditLog.details": [
+  "⟦",
+  "Đéţåîĺš",
+  "⟧"
+ ],
+ "auditLog.entries": [
+  "⟦",
+  "Éñţŕîéš",
+  "⟧"
+ ],
+ "auditLog.export": [
+  "⟦",
+  "Éxpöŕţ ",
+  [
+   "format"
+  ],
+  "⟧"
+ ],
+ "auditLog.filter": [
+  "⟦",
+  "Fîĺţéŕ",
+  "⟧"
+ ],
+ "auditLog.filters": [
+  "⟦",
+  "Åûđîţ ĺöĝ fîĺţéŕš",
+  "⟧"
+ ],
+ "auditLog.ipAddress": [
+  "⟦",
+  "ÎP åđđŕéšš",
+  "⟧"
+ ],
+ "auditLog.none": [
+  "⟦",
+  "Ñö éñţŕîéš ýéţ.",
+  "⟧"
+ ],
+ "auditLog.noneMatch": [
+  "⟦",
+  "Ñö éñţŕîéš måţçĥ.",
+  "⟧"
+ ],
+ "auditLog.pagerLabel": [
+  "⟦",
+  "Påĝéš öf ţĥé åûđîţ ĺöĝ",
+  "⟧"
+ ],
+ "auditLog.tableLabel": [
+  "⟦",
+  "Åûđîţ ĺöĝ éñţŕîéš",
+  "⟧"
+ ],
+ "auditLog.target": [
+  "⟦",
+  "Ţåŕĝéţ",
+  "⟧"
+ ],
+ "auditLog.targetId": [
+  "⟦",
+  "Ţåŕĝéţ ÎĐ",
+  "⟧"
+ ],
+ "auditLog.teamId": [
+  "⟦",
+  "Ţéåm ÎĐ",
+  "⟧"
+ ],
+ "auditLog.time": [
+  "⟦",
+  "Ţîmé",
+  "⟧"
+ ],
  "common.cancel": [
   "⟦",
   "Çåñçéĺ",
@@ -61,6 +154,137 @@ export const messages: Messages = {
  "common.working": [
   "⟦",
   "Wöŕķîñĝ…",
+  "⟧"
+ ],
+ "copy.copied": [
+  "⟦",
+  "Çöpîéđ.",
+  "⟧"
+ ],
+ "copy.copy": [
+  "⟦",
+  "Çöpý",
+  "⟧"
+ ],
+ "copy.refused": [
+  "⟦",
+  "Ţĥé ƀŕöwšéŕ đîđ ñöţ åĺĺöw çöpýîñĝ: šéĺéçţ îţ åñđ çöpý îţ ƀý ĥåñđ.",
+  "⟧"
+ ],
+ "dataVault.add": [
+  "⟦",
+  "Åđđ šţöŕé",
+  "⟧"
+ ],
+ "dataVault.addDescription": [
+  "⟦",
+  "Å šţöŕé ķéépš våĺûéš ƀý ķéý, éñçŕýpţéđ ţwîçé: ƀý ţĥé šéŕvéŕ ŠĐĶ wîţĥ ýöûŕ šéçŕéţ ƀéföŕé ţĥéý ĺéåvé ýöûŕ šéŕvéŕ (PƁĶĐF2 + ÅÉŠ-ĜÇM), åñđ åĝåîñ åţ ŕéšţ wîţĥ å ķéý đéŕîvéđ fŕöm ţĥé pĺåţföŕm'š šéçŕéţ.",
+  "⟧"
+ ],
+ "dataVault.addTitle": [
+  "⟦",
+  "Åđđ å šţöŕé",
+  "⟧"
+ ],
+ "dataVault.displayName": [
+  "⟦",
+  "Đîšpĺåý ñåmé",
+  "⟧"
+ ],
+ "dataVault.displayNameOf": [
+  "⟦",
+  "Đîšpĺåý ñåmé öf ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "dataVault.idExists": [
+  "⟦",
+  "Å šţöŕé wîţĥ ţĥé îđ ",
+  [
+   "id"
+  ],
+  " éxîšţš.",
+  "⟧"
+ ],
+ "dataVault.idHint": [
+  "⟦",
+  "Ĺéţţéŕš, đîĝîţš, - åñđ _; ţĥé ŠĐĶ ñåméš ţĥé šţöŕé wîţĥ îţ.",
+  "⟧"
+ ],
+ "dataVault.idInvalid": [
+  "⟦",
+  "Ûšé 1 ţö 63 ĺéţţéŕš, đîĝîţš, - öŕ _.",
+  "⟧"
+ ],
+ "dataVault.none": [
+  "⟦",
+  "Ñö šţöŕéš ýéţ.",
+  "⟧"
+ ],
+ "dataVault.remove": [
+  "⟦",
+  "Ŕémövé",
+  "⟧"
+ ],
+ "dataVault.removeConfirm": [
+  "⟦",
+  "Ŕémövé šţöŕé",
+  "⟧"
+ ],
+ "dataVault.removeExplained": [
+  "⟦",
+  "Ŕéåđîñĝ öŕ wŕîţîñĝ ",
+  [
+   "id"
+  ],
+  " åñšwéŕš ţĥåţ ţĥé šţöŕé đöéš ñöţ éxîšţ ûñţîĺ îţ îš åđđéđ åĝåîñ; ţĥé éñçŕýpţéđ våĺûéš šţåý îñ ţĥé đåţåƀåšé åñđ çömé ƀåçķ wîţĥ îţ.",
+  "⟧"
+ ],
+ "dataVault.removeNamed": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "dataVault.removeTitle": [
+  "⟦",
+  "Ŕémövé ţĥé šţöŕé ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "dataVault.rename": [
+  "⟦",
+  "Ŕéñåmé",
+  "⟧"
+ ],
+ "dataVault.renameNamed": [
+  "⟦",
+  "Ŕéñåmé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "dataVault.storeId": [
+  "⟦",
+  "Šţöŕé îđ",
+  "⟧"
+ ],
+ "dataVault.stores": [
+  "⟦",
+  "Šţöŕéš",
+  "⟧"
+ ],
+ "dataVault.useTitle": [
+  "⟦",
+  "Ûšé å šţöŕé",
   "⟧"
  ],
  "error.generic": [
@@ -269,6 +493,266 @@ export const messages: Messages = {
   "Çŕéåţé å pŕöjéçţ",
   "⟧"
  ],
+ "oauthApps.allowDynamic": [
+  "⟦",
+  "Åĺĺöw đýñåmîç çĺîéñţ ŕéĝîšţŕåţîöñ (åppš åñđ MÇP çĺîéñţš ŕéĝîšţéŕ ţĥémšéĺvéš)",
+  "⟧"
+ ],
+ "oauthApps.applications": [
+  "⟦",
+  "Åppĺîçåţîöñš",
+  "⟧"
+ ],
+ "oauthApps.clientId": [
+  "⟦",
+  "Çĺîéñţ ÎĐ",
+  "⟧"
+ ],
+ "oauthApps.clientSecret": [
+  "⟦",
+  "Çĺîéñţ šéçŕéţ",
+  "⟧"
+ ],
+ "oauthApps.confidential": [
+  "⟦",
+  "çöñfîđéñţîåĺ",
+  "⟧"
+ ],
+ "oauthApps.copyClientId": [
+  "⟦",
+  "Çöpý çĺîéñţ ÎĐ",
+  "⟧"
+ ],
+ "oauthApps.copyClientSecret": [
+  "⟦",
+  "Çöpý çĺîéñţ šéçŕéţ",
+  "⟧"
+ ],
+ "oauthApps.copySecretNow": [
+  "⟦",
+  "Çöpý ţĥé çĺîéñţ šéçŕéţ ñöw: ţĥîš îš ţĥé öñĺý ţîmé îţ îš šĥöwñ.",
+  "⟧"
+ ],
+ "oauthApps.createdAt": [
+  "⟦",
+  "çŕéåţéđ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "oauthApps.customClaims": [
+  "⟦",
+  "çûšţöm çĺåîmš: ",
+  [
+   "claims"
+  ],
+  "⟧"
+ ],
+ "oauthApps.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "oauthApps.deleteConfirm": [
+  "⟦",
+  "Đéĺéţé åppĺîçåţîöñ",
+  "⟧"
+ ],
+ "oauthApps.deleteExplained": [
+  "⟦",
+  "Îţš çĺîéñţ ÎĐ îš ŕéfûšéđ fŕöm ñöw öñ, åñđ évéŕý ţöķéñ îţ ĥöĺđš šţöpš wöŕķîñĝ åţ öñçé.",
+  "⟧"
+ ],
+ "oauthApps.deleteNamed": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "oauthApps.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "oauthApps.done": [
+  "⟦",
+  "Đöñé",
+  "⟧"
+ ],
+ "oauthApps.edit": [
+  "⟦",
+  "Éđîţ",
+  "⟧"
+ ],
+ "oauthApps.editNamed": [
+  "⟦",
+  "Éđîţ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "oauthApps.grantClientCredentials": [
+  "⟦",
+  "çĺîéñţ çŕéđéñţîåĺš",
+  "⟧"
+ ],
+ "oauthApps.grantRefresh": [
+  "⟦",
+  "ŕéfŕéšĥ",
+  "⟧"
+ ],
+ "oauthApps.grantSignIn": [
+  "⟦",
+  "šîĝñ-îñ",
+  "⟧"
+ ],
+ "oauthApps.intro": [
+  "⟦",
+  "Åppš ţĥåţ šîĝñ ýöûŕ ûšéŕš îñ wîţĥ ţĥîš pŕöjéçţ (\"Šîĝñ îñ wîţĥ …\"), åñđ måçĥîñéš ţĥåţ ĝéţ ţöķéñš wîţĥ çĺîéñţ çŕéđéñţîåĺš.",
+  "⟧"
+ ],
+ "oauthApps.issuer": [
+  "⟦",
+  "Îššûéŕ (đîšçövéŕý, JWĶŠ åñđ éñđpöîñţš ƀéĺöw îţ):",
+  "⟧"
+ ],
+ "oauthApps.logoUrl": [
+  "⟦",
+  "Ĺöĝö ÛŔĹ",
+  "⟧"
+ ],
+ "oauthApps.machineToMachine": [
+  "⟦",
+  "Måçĥîñé-ţö-måçĥîñé (çĺîéñţ çŕéđéñţîåĺš)",
+  "⟧"
+ ],
+ "oauthApps.name": [
+  "⟦",
+  "Ñåmé",
+  "⟧"
+ ],
+ "oauthApps.newApplication": [
+  "⟦",
+  "Ñéw åppĺîçåţîöñ",
+  "⟧"
+ ],
+ "oauthApps.none": [
+  "⟦",
+  "Ñö åppĺîçåţîöñš ýéţ.",
+  "⟧"
+ ],
+ "oauthApps.provider": [
+  "⟦",
+  "Pŕövîđéŕ",
+  "⟧"
+ ],
+ "oauthApps.public": [
+  "⟦",
+  "pûƀĺîç",
+  "⟧"
+ ],
+ "oauthApps.redirectUris": [
+  "⟦",
+  "Ŕéđîŕéçţ ÛŔÎš",
+  "⟧"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "⟦",
+  "Öñé å ĺîñé, çömpåŕéđ éxåçţĺý (ñö wîĺđçåŕđš).",
+  "⟧"
+ ],
+ "oauthApps.register": [
+  "⟦",
+  "Ŕéĝîšţéŕ åppĺîçåţîöñ",
+  "⟧"
+ ],
+ "oauthApps.registerTitle": [
+  "⟦",
+  "Ŕéĝîšţéŕ åñ åppĺîçåţîöñ",
+  "⟧"
+ ],
+ "oauthApps.registered": [
+  "⟦",
+  [
+   "name"
+  ],
+  " îš ŕéĝîšţéŕéđ",
+  "⟧"
+ ],
+ "oauthApps.registeredItself": [
+  "⟦",
+  "ŕéĝîšţéŕéđ îţšéĺf",
+  "⟧"
+ ],
+ "oauthApps.registering": [
+  "⟦",
+  "Ŕéĝîšţéŕîñĝ…",
+  "⟧"
+ ],
+ "oauthApps.save": [
+  "⟦",
+  "Šåvé",
+  "⟧"
+ ],
+ "oauthApps.scopes": [
+  "⟦",
+  "Åĺĺöwéđ šçöpéš",
+  "⟧"
+ ],
+ "oauthApps.scopesHint": [
+  "⟦",
+  "Šépåŕåţéđ ƀý špåçéš: öpéñîđ, émåîĺ, pŕöfîĺé, öffĺîñé_åççéšš, åñđ ýöûŕ ÅPÎ'š öwñ.",
+  "⟧"
+ ],
+ "oauthApps.type": [
+  "⟦",
+  "Ţýpé",
+  "⟧"
+ ],
+ "oauthApps.typeConfidential": [
+  "⟦",
+  "Çöñfîđéñţîåĺ (å šéŕvéŕ ţĥåţ ķéépš å šéçŕéţ)",
+  "⟧"
+ ],
+ "oauthApps.typePublic": [
+  "⟦",
+  "Pûƀĺîç (šîñĝĺé-påĝé öŕ ñåţîvé åpp, PĶÇÉ öñĺý)",
+  "⟧"
+ ],
+ "oauthApps.withReason": [
+  "⟦",
+  [
+   "message"
+  ],
+  " Ŕéåšöñ: ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
+ "pager.first": [
+  "⟦",
+  "Fîŕšţ påĝé",
+  "⟧"
+ ],
+ "pager.next": [
+  "⟦",
+  "Ñéxţ påĝé",
+  "⟧"
+ ],
+ "pager.previous": [
+  "⟦",
+  "Pŕévîöûš påĝé",
+  "⟧"
+ ],
  "projects.count": [
   "⟦",
   [
@@ -408,6 +892,435 @@ export const messages: Messages = {
  "teams.team": [
   "⟦",
   "Ţéåm",
+  "⟧"
+ ],
+ "webhookLog.actions": [
+  "⟦",
+  "Åçţîöñš",
+  "⟧"
+ ],
+ "webhookLog.allEndpoints": [
+  "⟦",
+  "Åĺĺ éñđpöîñţš",
+  "⟧"
+ ],
+ "webhookLog.attempts": [
+  "⟦",
+  "Åţţémpţš",
+  "⟧"
+ ],
+ "webhookLog.deliveries": [
+  "⟦",
+  "Đéĺîvéŕîéš",
+  "⟧"
+ ],
+ "webhookLog.description": [
+  "⟦",
+  "Ţĥé ñéwéšţ 100, ñéwéšţ fîŕšţ. Fåîĺéđ åţţémpţš åŕé ŕéţŕîéđ åfţéŕ 5 š, 5 mîñ, 30 mîñ, 2 ĥ, 5 ĥ, ţĥéñ évéŕý 10 ĥ (12 åţţémpţš); å ŕépĺåý šéñđš ţĥé méššåĝé åĝåîñ wîţĥ ţĥé šåmé wéƀĥööķ-îđ.",
+  "⟧"
+ ],
+ "webhookLog.disabled": [
+  "⟦",
+  "đîšåƀĺéđ",
+  "⟧"
+ ],
+ "webhookLog.event": [
+  "⟦",
+  "Évéñţ",
+  "⟧"
+ ],
+ "webhookLog.lastAnswer": [
+  "⟦",
+  "Ĺåšţ åñšwéŕ",
+  "⟧"
+ ],
+ "webhookLog.latency": [
+  "⟦",
+  "Ĺåţéñçý",
+  "⟧"
+ ],
+ "webhookLog.messages": [
+  "⟦",
+  "Méššåĝéš",
+  "⟧"
+ ],
+ "webhookLog.millis": [
+  "⟦",
+  [
+   "n"
+  ],
+  " mš",
+  "⟧"
+ ],
+ "webhookLog.none": [
+  "⟦",
+  "Ñö đéĺîvéŕîéš ýéţ.",
+  "⟧"
+ ],
+ "webhookLog.replay": [
+  "⟦",
+  "Ŕépĺåý",
+  "⟧"
+ ],
+ "webhookLog.replayNamed": [
+  "⟦",
+  "Ŕépĺåý ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "webhookLog.replaying": [
+  "⟦",
+  "Ŕépĺåýîñĝ…",
+  "⟧"
+ ],
+ "webhookLog.response": [
+  "⟦",
+  "Ŕéšpöñšé",
+  "⟧"
+ ],
+ "webhookLog.status": [
+  "⟦",
+  "Šţåţûš",
+  "⟧"
+ ],
+ "webhookPortal.copyToken": [
+  "⟦",
+  "Çöpý ţĥé pöŕţåĺ ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.copyUrl": [
+  "⟦",
+  "Çöpý ţĥé éñđpöîñţš ÅPÎ ÛŔĹ",
+  "⟧"
+ ],
+ "webhookPortal.create": [
+  "⟦",
+  "Çŕéåţé pöŕţåĺ ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.createAnother": [
+  "⟦",
+  "Çŕéåţé åñöţĥéŕ pöŕţåĺ ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.creating": [
+  "⟦",
+  "Çŕéåţîñĝ…",
+  "⟧"
+ ],
+ "webhookPortal.description": [
+  "⟦",
+  "Å ţöķéñ föŕ måñåĝîñĝ ţĥîš pŕöjéçţ'š wéƀĥööķ éñđpöîñţš (ĺîšţ, åđđ, éđîţ, ţéšţ, đéĺîvéŕý ĺöĝ) åñđ ñöţĥîñĝ éĺšé, våĺîđ föŕ öñé ĥöûŕ: ĝîvé îţ ţö wĥöévéŕ ŕûñš ţĥé ŕéçéîvîñĝ šîđé îñšţéåđ öf åñ åđmîñ ķéý.",
+  "⟧"
+ ],
+ "webhookPortal.endpointsApi": [
+  "⟦",
+  "Éñđpöîñţš ÅPÎ",
+  "⟧"
+ ],
+ "webhookPortal.hide": [
+  "⟦",
+  "Ĥîđé ţĥé ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.howToSend": [
+  "⟦",
+  "Šéñđ îţ åš ţĥé åđmîñ ķéý wîţĥ ţĥé pŕöjéçţ'š îđ:",
+  "⟧"
+ ],
+ "webhookPortal.oneHour": [
+  "⟦",
+  "öñé ĥöûŕ (ûñţîĺ åƀöûţ ",
+  [
+   "time"
+  ],
+  ")",
+  "⟧"
+ ],
+ "webhookPortal.othersRefuse": [
+  "⟦",
+  "Öţĥéŕ åđmîñ öpéŕåţîöñš ŕéfûšé îţ.",
+  "⟧"
+ ],
+ "webhookPortal.title": [
+  "⟦",
+  "Pöŕţåĺ åççéšš",
+  "⟧"
+ ],
+ "webhookPortal.token": [
+  "⟦",
+  "Pöŕţåĺ ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.tokenTerm": [
+  "⟦",
+  "Ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.validFor": [
+  "⟦",
+  "Våĺîđ föŕ",
+  "⟧"
+ ],
+ "webhooks.add": [
+  "⟦",
+  "Åđđ éñđpöîñţ",
+  "⟧"
+ ],
+ "webhooks.addDescription": [
+  "⟦",
+  "Évéŕý évéñţ öf ţĥé pŕöjéçţ (ûšéŕš, ţéåmš, mémƀéŕšĥîpš, péŕmîššîöñš, émåîĺš, påýméñţš) îš pöšţéđ ţö ţĥé éñđpöîñţ, šîĝñéđ péŕ Šţåñđåŕđ Wéƀĥööķš wîţĥ îţš öwñ wĥšéç_ šéçŕéţ. Pŕîvåţé åñđ ĺööpƀåçķ åđđŕéššéš åŕé ŕéfûšéđ ûñĺéšš ţĥé pŕöjéçţ åĺĺöwš ĺöçåĺĥöšţ.",
+  "⟧"
+ ],
+ "webhooks.addTitle": [
+  "⟦",
+  "Åđđ åñ éñđpöîñţ",
+  "⟧"
+ ],
+ "webhooks.adding": [
+  "⟦",
+  "Åđđîñĝ…",
+  "⟧"
+ ],
+ "webhooks.copiedIt": [
+  "⟦",
+  "Î ĥåvé çöpîéđ îţ",
+  "⟧"
+ ],
+ "webhooks.copySecretNow": [
+  "⟦",
+  "Çöpý ţĥé šîĝñîñĝ šéçŕéţ ñöw",
+  "⟧"
+ ],
+ "webhooks.createdAt": [
+  "⟦",
+  "çŕéåţéđ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "webhooks.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "webhooks.deleteConfirm": [
+  "⟦",
+  "Đéĺéţé éñđpöîñţ",
+  "⟧"
+ ],
+ "webhooks.deleteExplained": [
+  "⟦",
+  [
+   "url"
+  ],
+  " ĝéţš ñö möŕé méššåĝéš; îţš péñđîñĝ đéĺîvéŕîéš åñđ îţš đéĺîvéŕý ĺöĝ åŕé ŕémövéđ.",
+  "⟧"
+ ],
+ "webhooks.deleteNamed": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "webhooks.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ţĥîš éñđpöîñţ?",
+  "⟧"
+ ],
+ "webhooks.deliveryLog": [
+  "⟦",
+  "Đéĺîvéŕý ĺöĝ",
+  "⟧"
+ ],
+ "webhooks.description": [
+  "⟦",
+  "Đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "webhooks.disabledFailing": [
+  "⟦",
+  "Đîšåƀĺéđ: îţš đéĺîvéŕîéš fåîĺéđ föŕ 5 đåýš. Éñåƀĺé îţ öñçé ţĥé ŕéçéîvéŕ wöŕķš åĝåîñ.",
+  "⟧"
+ ],
+ "webhooks.edit": [
+  "⟦",
+  "Éđîţ",
+  "⟧"
+ ],
+ "webhooks.editNamed": [
+  "⟦",
+  "Éđîţ ",
+  [
+   "url"
+  ],
+  "⟧"
+ ],
+ "webhooks.enabledLabel": [
+  "⟦",
+  "Éñåƀĺéđ: ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "webhooks.endpointUrl": [
+  "⟦",
+  "Éñđpöîñţ ÛŔĹ",
+  "⟧"
+ ],
+ "webhooks.endpoints": [
+  "⟦",
+  "Éñđpöîñţš",
+  "⟧"
+ ],
+ "webhooks.eventTypes": [
+  "⟦",
+  "Évéñţ ţýpéš",
+  "⟧"
+ ],
+ "webhooks.eventTypesHint": [
+  "⟦",
+  "Çömmå-šépåŕåţéđ, é.ĝ. ûšéŕ.çŕéåţéđ, ţéåm.çŕéåţéđ; émpţý: évéŕý évéñţ.",
+  "⟧"
+ ],
+ "webhooks.everyEventType": [
+  "⟦",
+  "évéŕý évéñţ ţýpé",
+  "⟧"
+ ],
+ "webhooks.listLabel": [
+  "⟦",
+  "Wéƀĥööķ éñđpöîñţš",
+  "⟧"
+ ],
+ "webhooks.newDescription": [
+  "⟦",
+  "Ñéw đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "webhooks.newEventTypes": [
+  "⟦",
+  "Ñéw évéñţ ţýpéš",
+  "⟧"
+ ],
+ "webhooks.newEventTypesHint": [
+  "⟦",
+  "Çömmå-šépåŕåţéđ; émpţý: évéŕý évéñţ.",
+  "⟧"
+ ],
+ "webhooks.newUrl": [
+  "⟦",
+  "Ñéw ÛŔĹ",
+  "⟧"
+ ],
+ "webhooks.noAnswer": [
+  "⟦",
+  "ñö åñšwéŕ",
+  "⟧"
+ ],
+ "webhooks.none": [
+  "⟦",
+  "Ñö éñđpöîñţš ýéţ.",
+  "⟧"
+ ],
+ "webhooks.previousSecretUntil": [
+  "⟦",
+  "pŕévîöûš šéçŕéţ šîĝñš ûñţîĺ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "webhooks.rotateExplained": [
+  "⟦",
+  "Ţĥé ñéw šéçŕéţ šîĝñš åţ öñçé; ţĥé çûŕŕéñţ öñé ķéépš šîĝñîñĝ ƀéšîđé îţ föŕ 24 ĥöûŕš, šö ţĥé ŕéçéîvéŕ çåñ šwîţçĥ.",
+  "⟧"
+ ],
+ "webhooks.rotateSecret": [
+  "⟦",
+  "Ŕöţåţé šéçŕéţ",
+  "⟧"
+ ],
+ "webhooks.rotateSecretOf": [
+  "⟦",
+  "Ŕöţåţé šéçŕéţ öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "webhooks.rotateTitle": [
+  "⟦",
+  "Ŕöţåţé ţĥé šîĝñîñĝ šéçŕéţ?",
+  "⟧"
+ ],
+ "webhooks.save": [
+  "⟦",
+  "Šåvé éñđpöîñţ",
+  "⟧"
+ ],
+ "webhooks.saving": [
+  "⟦",
+  "Šåvîñĝ…",
+  "⟧"
+ ],
+ "webhooks.secretExplained": [
+  "⟦",
+  "Ţĥé ŕéçéîvéŕ åţ ",
+  [
+   "url"
+  ],
+  " véŕîfîéš évéŕý méššåĝé wîţĥ îţ (é.ĝ. ",
+  [
+   "example"
+  ],
+  " öf ţĥé šţåñđåŕđwéƀĥööķš påçķåĝé). Îţ îš ñöţ šĥöwñ åĝåîñ ĥéŕé; ŕöţåţé îţ ţö ĝéţ å ñéw öñé.",
+  "⟧"
+ ],
+ "webhooks.sendTest": [
+  "⟦",
+  "Šéñđ ţéšţ",
+  "⟧"
+ ],
+ "webhooks.sendTestTo": [
+  "⟦",
+  "Šéñđ ţéšţ ţö ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "webhooks.sending": [
+  "⟦",
+  "Šéñđîñĝ…",
+  "⟧"
+ ],
+ "webhooks.signingSecret": [
+  "⟦",
+  "Šîĝñîñĝ šéçŕéţ",
+  "⟧"
+ ],
+ "webhooks.testAccepted": [
+  "⟦",
+  "Ţĥé ţéšţ méššåĝé wåš åççépţéđ.",
+  "⟧"
+ ],
+ "webhooks.testFailed": [
+  "⟦",
+  "Ţĥé ţéšţ méššåĝé fåîĺéđ: ",
+  [
+   "reason"
+  ],
   "⟧"
  ]
 };

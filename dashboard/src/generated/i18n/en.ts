@@ -4,6 +4,63 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "Action"
+ ],
+ "auditLog.actor": [
+  "Actor"
+ ],
+ "auditLog.actorId": [
+  "Actor ID"
+ ],
+ "auditLog.description": [
+  "Security and administrative events, newest first, each written in the transaction of the change it records."
+ ],
+ "auditLog.details": [
+  "Details"
+ ],
+ "auditLog.entries": [
+  "Entries"
+ ],
+ "auditLog.export": [
+  "Export ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "Filter"
+ ],
+ "auditLog.filters": [
+  "Audit log filters"
+ ],
+ "auditLog.ipAddress": [
+  "IP address"
+ ],
+ "auditLog.none": [
+  "No entries yet."
+ ],
+ "auditLog.noneMatch": [
+  "No entries match."
+ ],
+ "auditLog.pagerLabel": [
+  "Pages of the audit log"
+ ],
+ "auditLog.tableLabel": [
+  "Audit log entries"
+ ],
+ "auditLog.target": [
+  "Target"
+ ],
+ "auditLog.targetId": [
+  "Target ID"
+ ],
+ "auditLog.teamId": [
+  "Team ID"
+ ],
+ "auditLog.time": [
+  "Time"
+ ],
  "common.cancel": [
   "Cancel"
  ],
@@ -44,6 +101,93 @@ export const messages: Messages = {
  ],
  "common.working": [
   "Working…"
+ ],
+ "copy.copied": [
+  "Copied."
+ ],
+ "copy.copy": [
+  "Copy"
+ ],
+ "copy.refused": [
+  "The browser did not allow copying: select it and copy it by hand."
+ ],
+ "dataVault.add": [
+  "Add store"
+ ],
+ "dataVault.addDescription": [
+  "A store keeps values by key, encrypted twice: by the server SDK with your secret before they leave your server (PBKDF2 + AES-GCM), and again at rest with a key derived from the platform's secret."
+ ],
+ "dataVault.addTitle": [
+  "Add a store"
+ ],
+ "dataVault.displayName": [
+  "Display name"
+ ],
+ "dataVault.displayNameOf": [
+  "Display name of ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "A store with the id ",
+  [
+   "id"
+  ],
+  " exists."
+ ],
+ "dataVault.idHint": [
+  "Letters, digits, - and _; the SDK names the store with it."
+ ],
+ "dataVault.idInvalid": [
+  "Use 1 to 63 letters, digits, - or _."
+ ],
+ "dataVault.none": [
+  "No stores yet."
+ ],
+ "dataVault.remove": [
+  "Remove"
+ ],
+ "dataVault.removeConfirm": [
+  "Remove store"
+ ],
+ "dataVault.removeExplained": [
+  "Reading or writing ",
+  [
+   "id"
+  ],
+  " answers that the store does not exist until it is added again; the encrypted values stay in the database and come back with it."
+ ],
+ "dataVault.removeNamed": [
+  "Remove ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "Remove the store ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "dataVault.rename": [
+  "Rename"
+ ],
+ "dataVault.renameNamed": [
+  "Rename ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "Store id"
+ ],
+ "dataVault.stores": [
+  "Stores"
+ ],
+ "dataVault.useTitle": [
+  "Use a store"
  ],
  "error.generic": [
   "Something went wrong. Try again."
@@ -171,6 +315,172 @@ export const messages: Messages = {
  "newProject.title": [
   "Create a project"
  ],
+ "oauthApps.allowDynamic": [
+  "Allow dynamic client registration (apps and MCP clients register themselves)"
+ ],
+ "oauthApps.applications": [
+  "Applications"
+ ],
+ "oauthApps.clientId": [
+  "Client ID"
+ ],
+ "oauthApps.clientSecret": [
+  "Client secret"
+ ],
+ "oauthApps.confidential": [
+  "confidential"
+ ],
+ "oauthApps.copyClientId": [
+  "Copy client ID"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Copy client secret"
+ ],
+ "oauthApps.copySecretNow": [
+  "Copy the client secret now: this is the only time it is shown."
+ ],
+ "oauthApps.createdAt": [
+  "created ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "custom claims: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Delete"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Delete application"
+ ],
+ "oauthApps.deleteExplained": [
+  "Its client ID is refused from now on, and every token it holds stops working at once."
+ ],
+ "oauthApps.deleteNamed": [
+  "Delete ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "Delete ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "oauthApps.done": [
+  "Done"
+ ],
+ "oauthApps.edit": [
+  "Edit"
+ ],
+ "oauthApps.editNamed": [
+  "Edit ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "client credentials"
+ ],
+ "oauthApps.grantRefresh": [
+  "refresh"
+ ],
+ "oauthApps.grantSignIn": [
+  "sign-in"
+ ],
+ "oauthApps.intro": [
+  "Apps that sign your users in with this project (\"Sign in with …\"), and machines that get tokens with client credentials."
+ ],
+ "oauthApps.issuer": [
+  "Issuer (discovery, JWKS and endpoints below it):"
+ ],
+ "oauthApps.logoUrl": [
+  "Logo URL"
+ ],
+ "oauthApps.machineToMachine": [
+  "Machine-to-machine (client credentials)"
+ ],
+ "oauthApps.name": [
+  "Name"
+ ],
+ "oauthApps.newApplication": [
+  "New application"
+ ],
+ "oauthApps.none": [
+  "No applications yet."
+ ],
+ "oauthApps.provider": [
+  "Provider"
+ ],
+ "oauthApps.public": [
+  "public"
+ ],
+ "oauthApps.redirectUris": [
+  "Redirect URIs"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "One a line, compared exactly (no wildcards)."
+ ],
+ "oauthApps.register": [
+  "Register application"
+ ],
+ "oauthApps.registerTitle": [
+  "Register an application"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " is registered"
+ ],
+ "oauthApps.registeredItself": [
+  "registered itself"
+ ],
+ "oauthApps.registering": [
+  "Registering…"
+ ],
+ "oauthApps.save": [
+  "Save"
+ ],
+ "oauthApps.scopes": [
+  "Allowed scopes"
+ ],
+ "oauthApps.scopesHint": [
+  "Separated by spaces: openid, email, profile, offline_access, and your API's own."
+ ],
+ "oauthApps.type": [
+  "Type"
+ ],
+ "oauthApps.typeConfidential": [
+  "Confidential (a server that keeps a secret)"
+ ],
+ "oauthApps.typePublic": [
+  "Public (single-page or native app, PKCE only)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Reason: ",
+  [
+   "reason"
+  ]
+ ],
+ "pager.first": [
+  "First page"
+ ],
+ "pager.next": [
+  "Next page"
+ ],
+ "pager.previous": [
+  "Previous page"
+ ],
  "projects.count": [
   [
    "count",
@@ -261,5 +571,282 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Team"
+ ],
+ "webhookLog.actions": [
+  "Actions"
+ ],
+ "webhookLog.allEndpoints": [
+  "All endpoints"
+ ],
+ "webhookLog.attempts": [
+  "Attempts"
+ ],
+ "webhookLog.deliveries": [
+  "Deliveries"
+ ],
+ "webhookLog.description": [
+  "The newest 100, newest first. Failed attempts are retried after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (12 attempts); a replay sends the message again with the same webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "disabled"
+ ],
+ "webhookLog.event": [
+  "Event"
+ ],
+ "webhookLog.lastAnswer": [
+  "Last answer"
+ ],
+ "webhookLog.latency": [
+  "Latency"
+ ],
+ "webhookLog.messages": [
+  "Messages"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "No deliveries yet."
+ ],
+ "webhookLog.replay": [
+  "Replay"
+ ],
+ "webhookLog.replayNamed": [
+  "Replay ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "Replaying…"
+ ],
+ "webhookLog.response": [
+  "Response"
+ ],
+ "webhookLog.status": [
+  "Status"
+ ],
+ "webhookPortal.copyToken": [
+  "Copy the portal token"
+ ],
+ "webhookPortal.copyUrl": [
+  "Copy the endpoints API URL"
+ ],
+ "webhookPortal.create": [
+  "Create portal token"
+ ],
+ "webhookPortal.createAnother": [
+  "Create another portal token"
+ ],
+ "webhookPortal.creating": [
+  "Creating…"
+ ],
+ "webhookPortal.description": [
+  "A token for managing this project's webhook endpoints (list, add, edit, test, delivery log) and nothing else, valid for one hour: give it to whoever runs the receiving side instead of an admin key."
+ ],
+ "webhookPortal.endpointsApi": [
+  "Endpoints API"
+ ],
+ "webhookPortal.hide": [
+  "Hide the token"
+ ],
+ "webhookPortal.howToSend": [
+  "Send it as the admin key with the project's id:"
+ ],
+ "webhookPortal.oneHour": [
+  "one hour (until about ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "Other admin operations refuse it."
+ ],
+ "webhookPortal.title": [
+  "Portal access"
+ ],
+ "webhookPortal.token": [
+  "Portal token"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Token"
+ ],
+ "webhookPortal.validFor": [
+  "Valid for"
+ ],
+ "webhooks.add": [
+  "Add endpoint"
+ ],
+ "webhooks.addDescription": [
+  "Every event of the project (users, teams, memberships, permissions, emails, payments) is posted to the endpoint, signed per Standard Webhooks with its own whsec_ secret. Private and loopback addresses are refused unless the project allows localhost."
+ ],
+ "webhooks.addTitle": [
+  "Add an endpoint"
+ ],
+ "webhooks.adding": [
+  "Adding…"
+ ],
+ "webhooks.copiedIt": [
+  "I have copied it"
+ ],
+ "webhooks.copySecretNow": [
+  "Copy the signing secret now"
+ ],
+ "webhooks.createdAt": [
+  "created ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Delete"
+ ],
+ "webhooks.deleteConfirm": [
+  "Delete endpoint"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " gets no more messages; its pending deliveries and its delivery log are removed."
+ ],
+ "webhooks.deleteNamed": [
+  "Delete ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "Delete this endpoint?"
+ ],
+ "webhooks.deliveryLog": [
+  "Delivery log"
+ ],
+ "webhooks.description": [
+  "Description"
+ ],
+ "webhooks.disabledFailing": [
+  "Disabled: its deliveries failed for 5 days. Enable it once the receiver works again."
+ ],
+ "webhooks.edit": [
+  "Edit"
+ ],
+ "webhooks.editNamed": [
+  "Edit ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "Enabled: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "Endpoint URL"
+ ],
+ "webhooks.endpoints": [
+  "Endpoints"
+ ],
+ "webhooks.eventTypes": [
+  "Event types"
+ ],
+ "webhooks.eventTypesHint": [
+  "Comma-separated, e.g. user.created, team.created; empty: every event."
+ ],
+ "webhooks.everyEventType": [
+  "every event type"
+ ],
+ "webhooks.listLabel": [
+  "Webhook endpoints"
+ ],
+ "webhooks.newDescription": [
+  "New description"
+ ],
+ "webhooks.newEventTypes": [
+  "New event types"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Comma-separated; empty: every event."
+ ],
+ "webhooks.newUrl": [
+  "New URL"
+ ],
+ "webhooks.noAnswer": [
+  "no answer"
+ ],
+ "webhooks.none": [
+  "No endpoints yet."
+ ],
+ "webhooks.previousSecretUntil": [
+  "previous secret signs until ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "The new secret signs at once; the current one keeps signing beside it for 24 hours, so the receiver can switch."
+ ],
+ "webhooks.rotateSecret": [
+  "Rotate secret"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Rotate secret of ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "Rotate the signing secret?"
+ ],
+ "webhooks.save": [
+  "Save endpoint"
+ ],
+ "webhooks.saving": [
+  "Saving…"
+ ],
+ "webhooks.secretExplained": [
+  "The receiver at ",
+  [
+   "url"
+  ],
+  " verifies every message with it (e.g. ",
+  [
+   "example"
+  ],
+  " of the standardwebhooks package). It is not shown again here; rotate it to get a new one."
+ ],
+ "webhooks.sendTest": [
+  "Send test"
+ ],
+ "webhooks.sendTestTo": [
+  "Send test to ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "Sending…"
+ ],
+ "webhooks.signingSecret": [
+  "Signing secret"
+ ],
+ "webhooks.testAccepted": [
+  "The test message was accepted."
+ ],
+ "webhooks.testFailed": [
+  "The test message failed: ",
+  [
+   "reason"
+  ]
  ]
 };

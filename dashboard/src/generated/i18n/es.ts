@@ -4,6 +4,63 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "Acción"
+ ],
+ "auditLog.actor": [
+  "Autor"
+ ],
+ "auditLog.actorId": [
+  "ID del actor"
+ ],
+ "auditLog.description": [
+  "Eventos de seguridad y administración, los más recientes primero, cada uno escrito en la transacción del cambio que registra."
+ ],
+ "auditLog.details": [
+  "Detalles"
+ ],
+ "auditLog.entries": [
+  "Entradas"
+ ],
+ "auditLog.export": [
+  "Exportar ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "Filtrar"
+ ],
+ "auditLog.filters": [
+  "Filtros del registro de auditoría"
+ ],
+ "auditLog.ipAddress": [
+  "Dirección IP"
+ ],
+ "auditLog.none": [
+  "Todavía no hay entradas."
+ ],
+ "auditLog.noneMatch": [
+  "Ninguna entrada coincide."
+ ],
+ "auditLog.pagerLabel": [
+  "Páginas del registro de auditoría"
+ ],
+ "auditLog.tableLabel": [
+  "Entradas del registro de auditoría"
+ ],
+ "auditLog.target": [
+  "Objetivo"
+ ],
+ "auditLog.targetId": [
+  "ID del objetivo"
+ ],
+ "auditLog.teamId": [
+  "ID del equipo"
+ ],
+ "auditLog.time": [
+  "Hora"
+ ],
  "common.cancel": [
   "Cancelar"
  ],
@@ -44,6 +101,93 @@ export const messages: Messages = {
  ],
  "common.working": [
   "Procesando…"
+ ],
+ "copy.copied": [
+  "Copiado."
+ ],
+ "copy.copy": [
+  "Copiar"
+ ],
+ "copy.refused": [
+  "El navegador no permitió copiar: selecciónelo y cópielo a mano."
+ ],
+ "dataVault.add": [
+  "Añadir almacén"
+ ],
+ "dataVault.addDescription": [
+  "Un almacén guarda valores por clave, cifrados dos veces: por el SDK de servidor con su secreto antes de salir de su servidor (PBKDF2 + AES-GCM) y de nuevo en reposo con una clave derivada del secreto de la plataforma."
+ ],
+ "dataVault.addTitle": [
+  "Añadir un almacén"
+ ],
+ "dataVault.displayName": [
+  "Nombre visible"
+ ],
+ "dataVault.displayNameOf": [
+  "Nombre visible de ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "Ya existe un almacén con el id ",
+  [
+   "id"
+  ],
+  "."
+ ],
+ "dataVault.idHint": [
+  "Letras, dígitos, - y _; el SDK nombra el almacén con él."
+ ],
+ "dataVault.idInvalid": [
+  "Use de 1 a 63 letras, dígitos, - o _."
+ ],
+ "dataVault.none": [
+  "Todavía no hay almacenes."
+ ],
+ "dataVault.remove": [
+  "Quitar"
+ ],
+ "dataVault.removeConfirm": [
+  "Quitar almacén"
+ ],
+ "dataVault.removeExplained": [
+  "Leer o escribir ",
+  [
+   "id"
+  ],
+  " responde que el almacén no existe hasta que se añada de nuevo; los valores cifrados permanecen en la base de datos y vuelven con él."
+ ],
+ "dataVault.removeNamed": [
+  "Quitar ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "¿Quitar el almacén ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "dataVault.rename": [
+  "Renombrar"
+ ],
+ "dataVault.renameNamed": [
+  "Renombrar ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "Id del almacén"
+ ],
+ "dataVault.stores": [
+  "Almacenes"
+ ],
+ "dataVault.useTitle": [
+  "Usar un almacén"
  ],
  "error.generic": [
   "Algo salió mal. Inténtalo de nuevo."
@@ -171,6 +315,172 @@ export const messages: Messages = {
  "newProject.title": [
   "Crear un proyecto"
  ],
+ "oauthApps.allowDynamic": [
+  "Permitir el registro dinámico de clientes (las apps y los clientes MCP se registran solos)"
+ ],
+ "oauthApps.applications": [
+  "Aplicaciones"
+ ],
+ "oauthApps.clientId": [
+  "ID de cliente"
+ ],
+ "oauthApps.clientSecret": [
+  "Secreto de cliente"
+ ],
+ "oauthApps.confidential": [
+  "confidencial"
+ ],
+ "oauthApps.copyClientId": [
+  "Copiar ID de cliente"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Copiar secreto de cliente"
+ ],
+ "oauthApps.copySecretNow": [
+  "Copie ahora el secreto de cliente: es la única vez que se muestra."
+ ],
+ "oauthApps.createdAt": [
+  "creada el ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "claims personalizados: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Eliminar"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Eliminar aplicación"
+ ],
+ "oauthApps.deleteExplained": [
+  "Su ID de cliente se rechaza a partir de ahora y todos sus tokens dejan de funcionar de inmediato."
+ ],
+ "oauthApps.deleteNamed": [
+  "Eliminar ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "¿Eliminar ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "oauthApps.done": [
+  "Listo"
+ ],
+ "oauthApps.edit": [
+  "Editar"
+ ],
+ "oauthApps.editNamed": [
+  "Editar ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "credenciales de cliente"
+ ],
+ "oauthApps.grantRefresh": [
+  "renovación"
+ ],
+ "oauthApps.grantSignIn": [
+  "inicio de sesión"
+ ],
+ "oauthApps.intro": [
+  "Apps que inician la sesión de sus usuarios con este proyecto («Iniciar sesión con…») y máquinas que obtienen tokens con credenciales de cliente."
+ ],
+ "oauthApps.issuer": [
+  "Emisor (descubrimiento, JWKS y endpoints debajo):"
+ ],
+ "oauthApps.logoUrl": [
+  "URL del logotipo"
+ ],
+ "oauthApps.machineToMachine": [
+  "De máquina a máquina (credenciales de cliente)"
+ ],
+ "oauthApps.name": [
+  "Nombre"
+ ],
+ "oauthApps.newApplication": [
+  "Nueva aplicación"
+ ],
+ "oauthApps.none": [
+  "Todavía no hay aplicaciones."
+ ],
+ "oauthApps.provider": [
+  "Proveedor"
+ ],
+ "oauthApps.public": [
+  "pública"
+ ],
+ "oauthApps.redirectUris": [
+  "URI de redirección"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "Una por línea, comparadas exactamente (sin comodines)."
+ ],
+ "oauthApps.register": [
+  "Registrar aplicación"
+ ],
+ "oauthApps.registerTitle": [
+  "Registrar una aplicación"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " está registrada"
+ ],
+ "oauthApps.registeredItself": [
+  "registrada por sí misma"
+ ],
+ "oauthApps.registering": [
+  "Registrando…"
+ ],
+ "oauthApps.save": [
+  "Guardar"
+ ],
+ "oauthApps.scopes": [
+  "Ámbitos permitidos"
+ ],
+ "oauthApps.scopesHint": [
+  "Separados por espacios: openid, email, profile, offline_access y los de su propia API."
+ ],
+ "oauthApps.type": [
+  "Tipo"
+ ],
+ "oauthApps.typeConfidential": [
+  "Confidencial (un servidor que guarda un secreto)"
+ ],
+ "oauthApps.typePublic": [
+  "Pública (app de una sola página o nativa, solo PKCE)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Motivo: ",
+  [
+   "reason"
+  ]
+ ],
+ "pager.first": [
+  "Primera página"
+ ],
+ "pager.next": [
+  "Página siguiente"
+ ],
+ "pager.previous": [
+  "Página anterior"
+ ],
  "projects.count": [
   [
    "count",
@@ -261,5 +571,282 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Equipo"
+ ],
+ "webhookLog.actions": [
+  "Acciones"
+ ],
+ "webhookLog.allEndpoints": [
+  "Todos los endpoints"
+ ],
+ "webhookLog.attempts": [
+  "Intentos"
+ ],
+ "webhookLog.deliveries": [
+  "Entregas"
+ ],
+ "webhookLog.description": [
+  "Los 100 más recientes, primero los más nuevos. Los intentos fallidos se reintentan tras 5 s, 5 min, 30 min, 2 h, 5 h y luego cada 10 h (12 intentos); un reenvío manda el mensaje de nuevo con el mismo webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "desactivado"
+ ],
+ "webhookLog.event": [
+  "Evento"
+ ],
+ "webhookLog.lastAnswer": [
+  "Última respuesta"
+ ],
+ "webhookLog.latency": [
+  "Latencia"
+ ],
+ "webhookLog.messages": [
+  "Mensajes"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "Todavía no hay entregas."
+ ],
+ "webhookLog.replay": [
+  "Reenviar"
+ ],
+ "webhookLog.replayNamed": [
+  "Reenviar ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "Reenviando…"
+ ],
+ "webhookLog.response": [
+  "Respuesta"
+ ],
+ "webhookLog.status": [
+  "Estado"
+ ],
+ "webhookPortal.copyToken": [
+  "Copiar el token del portal"
+ ],
+ "webhookPortal.copyUrl": [
+  "Copiar la URL de la API de endpoints"
+ ],
+ "webhookPortal.create": [
+  "Crear token del portal"
+ ],
+ "webhookPortal.createAnother": [
+  "Crear otro token del portal"
+ ],
+ "webhookPortal.creating": [
+  "Creando…"
+ ],
+ "webhookPortal.description": [
+  "Un token para gestionar los endpoints de webhooks de este proyecto (listar, añadir, editar, probar, registro de entregas) y nada más, válido durante una hora: entrégueselo a quien gestiona el lado receptor en lugar de una clave de administrador."
+ ],
+ "webhookPortal.endpointsApi": [
+  "API de endpoints"
+ ],
+ "webhookPortal.hide": [
+  "Ocultar el token"
+ ],
+ "webhookPortal.howToSend": [
+  "Envíelo como clave de administrador con el id del proyecto:"
+ ],
+ "webhookPortal.oneHour": [
+  "una hora (hasta aproximadamente las ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "Las demás operaciones de administración lo rechazan."
+ ],
+ "webhookPortal.title": [
+  "Acceso al portal"
+ ],
+ "webhookPortal.token": [
+  "Token del portal"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Valor del token"
+ ],
+ "webhookPortal.validFor": [
+  "Válido durante"
+ ],
+ "webhooks.add": [
+  "Añadir endpoint"
+ ],
+ "webhooks.addDescription": [
+  "Cada evento del proyecto (usuarios, equipos, membresías, permisos, correos, pagos) se envía al endpoint, firmado según Standard Webhooks con su propio secreto whsec_. Las direcciones privadas y de loopback se rechazan salvo que el proyecto permita localhost."
+ ],
+ "webhooks.addTitle": [
+  "Añadir un endpoint"
+ ],
+ "webhooks.adding": [
+  "Añadiendo…"
+ ],
+ "webhooks.copiedIt": [
+  "Ya lo he copiado"
+ ],
+ "webhooks.copySecretNow": [
+  "Copie ahora el secreto de firma"
+ ],
+ "webhooks.createdAt": [
+  "creado el ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Eliminar"
+ ],
+ "webhooks.deleteConfirm": [
+  "Eliminar endpoint"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " no recibirá más mensajes; se eliminan sus entregas pendientes y su registro de entregas."
+ ],
+ "webhooks.deleteNamed": [
+  "Eliminar ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "¿Eliminar este endpoint?"
+ ],
+ "webhooks.deliveryLog": [
+  "Registro de entregas"
+ ],
+ "webhooks.description": [
+  "Descripción"
+ ],
+ "webhooks.disabledFailing": [
+  "Desactivado: sus entregas fallaron durante 5 días. Actívelo cuando el receptor vuelva a funcionar."
+ ],
+ "webhooks.edit": [
+  "Editar"
+ ],
+ "webhooks.editNamed": [
+  "Editar ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "Activado: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "URL del endpoint"
+ ],
+ "webhooks.endpoints": [
+  "Puntos de conexión"
+ ],
+ "webhooks.eventTypes": [
+  "Tipos de evento"
+ ],
+ "webhooks.eventTypesHint": [
+  "Separados por comas, p. ej. user.created, team.created; vacío: todos los eventos."
+ ],
+ "webhooks.everyEventType": [
+  "todos los tipos de evento"
+ ],
+ "webhooks.listLabel": [
+  "Endpoints de webhooks"
+ ],
+ "webhooks.newDescription": [
+  "Nueva descripción"
+ ],
+ "webhooks.newEventTypes": [
+  "Nuevos tipos de evento"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Separados por comas; vacío: todos los eventos."
+ ],
+ "webhooks.newUrl": [
+  "Nueva URL"
+ ],
+ "webhooks.noAnswer": [
+  "sin respuesta"
+ ],
+ "webhooks.none": [
+  "Todavía no hay endpoints."
+ ],
+ "webhooks.previousSecretUntil": [
+  "el secreto anterior firma hasta el ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "El nuevo secreto firma de inmediato; el actual sigue firmando junto a él durante 24 horas para que el receptor pueda cambiar."
+ ],
+ "webhooks.rotateSecret": [
+  "Rotar secreto"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Rotar el secreto de ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "¿Rotar el secreto de firma?"
+ ],
+ "webhooks.save": [
+  "Guardar endpoint"
+ ],
+ "webhooks.saving": [
+  "Guardando…"
+ ],
+ "webhooks.secretExplained": [
+  "El receptor en ",
+  [
+   "url"
+  ],
+  " verifica cada mensaje con él (p. ej. ",
+  [
+   "example"
+  ],
+  " del paquete standardwebhooks). No se vuelve a mostrar aquí; rótelo para obtener uno nuevo."
+ ],
+ "webhooks.sendTest": [
+  "Enviar prueba"
+ ],
+ "webhooks.sendTestTo": [
+  "Enviar prueba a ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "Enviando…"
+ ],
+ "webhooks.signingSecret": [
+  "Secreto de firma"
+ ],
+ "webhooks.testAccepted": [
+  "El mensaje de prueba fue aceptado."
+ ],
+ "webhooks.testFailed": [
+  "El mensaje de prueba falló: ",
+  [
+   "reason"
+  ]
  ]
 };

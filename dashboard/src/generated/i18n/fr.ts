@@ -4,6 +4,63 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "Opération"
+ ],
+ "auditLog.actor": [
+  "Acteur"
+ ],
+ "auditLog.actorId": [
+  "ID de l’acteur"
+ ],
+ "auditLog.description": [
+  "Événements de sécurité et d’administration, les plus récents d’abord, chacun écrit dans la transaction de la modification qu’il consigne."
+ ],
+ "auditLog.details": [
+  "Détails"
+ ],
+ "auditLog.entries": [
+  "Entrées"
+ ],
+ "auditLog.export": [
+  "Exporter en ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "Filtrer"
+ ],
+ "auditLog.filters": [
+  "Filtres du journal d’audit"
+ ],
+ "auditLog.ipAddress": [
+  "Adresse IP"
+ ],
+ "auditLog.none": [
+  "Aucune entrée pour l’instant."
+ ],
+ "auditLog.noneMatch": [
+  "Aucune entrée ne correspond."
+ ],
+ "auditLog.pagerLabel": [
+  "Pages du journal d’audit"
+ ],
+ "auditLog.tableLabel": [
+  "Entrées du journal d’audit"
+ ],
+ "auditLog.target": [
+  "Cible"
+ ],
+ "auditLog.targetId": [
+  "ID de la cible"
+ ],
+ "auditLog.teamId": [
+  "ID de l’équipe"
+ ],
+ "auditLog.time": [
+  "Heure"
+ ],
  "common.cancel": [
   "Annuler"
  ],
@@ -44,6 +101,93 @@ export const messages: Messages = {
  ],
  "common.working": [
   "En cours…"
+ ],
+ "copy.copied": [
+  "Copié."
+ ],
+ "copy.copy": [
+  "Copier"
+ ],
+ "copy.refused": [
+  "Le navigateur n’a pas autorisé la copie : sélectionnez le texte et copiez-le à la main."
+ ],
+ "dataVault.add": [
+  "Ajouter le coffre"
+ ],
+ "dataVault.addDescription": [
+  "Un coffre conserve des valeurs par clé, chiffrées deux fois : par le SDK serveur avec votre secret avant de quitter votre serveur (PBKDF2 + AES-GCM), puis au repos avec une clé dérivée du secret de la plateforme."
+ ],
+ "dataVault.addTitle": [
+  "Ajouter un coffre"
+ ],
+ "dataVault.displayName": [
+  "Nom affiché"
+ ],
+ "dataVault.displayNameOf": [
+  "Nom affiché de ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "Un coffre avec l’identifiant ",
+  [
+   "id"
+  ],
+  " existe déjà."
+ ],
+ "dataVault.idHint": [
+  "Lettres, chiffres, - et _ ; le SDK désigne le coffre par cet identifiant."
+ ],
+ "dataVault.idInvalid": [
+  "Utilisez 1 à 63 lettres, chiffres, - ou _."
+ ],
+ "dataVault.none": [
+  "Aucun coffre pour l’instant."
+ ],
+ "dataVault.remove": [
+  "Retirer"
+ ],
+ "dataVault.removeConfirm": [
+  "Retirer le coffre"
+ ],
+ "dataVault.removeExplained": [
+  "Lire ou écrire ",
+  [
+   "id"
+  ],
+  " répond que le coffre n’existe pas jusqu’à ce qu’il soit ajouté de nouveau ; les valeurs chiffrées restent dans la base de données et reviennent avec lui."
+ ],
+ "dataVault.removeNamed": [
+  "Retirer ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "Retirer le coffre ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "dataVault.rename": [
+  "Renommer"
+ ],
+ "dataVault.renameNamed": [
+  "Renommer ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "Identifiant du coffre"
+ ],
+ "dataVault.stores": [
+  "Coffres"
+ ],
+ "dataVault.useTitle": [
+  "Utiliser un coffre"
  ],
  "error.generic": [
   "Une erreur s’est produite. Réessayez."
@@ -171,6 +315,172 @@ export const messages: Messages = {
  "newProject.title": [
   "Créer un projet"
  ],
+ "oauthApps.allowDynamic": [
+  "Autoriser l’enregistrement dynamique des clients (les applications et clients MCP s’enregistrent eux-mêmes)"
+ ],
+ "oauthApps.applications": [
+  "Applications"
+ ],
+ "oauthApps.clientId": [
+  "ID client"
+ ],
+ "oauthApps.clientSecret": [
+  "Secret client"
+ ],
+ "oauthApps.confidential": [
+  "confidentielle"
+ ],
+ "oauthApps.copyClientId": [
+  "Copier l’ID client"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Copier le secret client"
+ ],
+ "oauthApps.copySecretNow": [
+  "Copiez le secret client maintenant : c’est la seule fois qu’il est affiché."
+ ],
+ "oauthApps.createdAt": [
+  "créée le ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "claims personnalisés : ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Supprimer"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Supprimer l’application"
+ ],
+ "oauthApps.deleteExplained": [
+  "Son ID client est refusé dès maintenant, et chacun de ses jetons cesse aussitôt de fonctionner."
+ ],
+ "oauthApps.deleteNamed": [
+  "Supprimer ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "Supprimer ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "oauthApps.done": [
+  "Terminé"
+ ],
+ "oauthApps.edit": [
+  "Modifier"
+ ],
+ "oauthApps.editNamed": [
+  "Modifier ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "identifiants client"
+ ],
+ "oauthApps.grantRefresh": [
+  "renouvellement"
+ ],
+ "oauthApps.grantSignIn": [
+  "connexion"
+ ],
+ "oauthApps.intro": [
+  "Les applications qui connectent vos utilisateurs avec ce projet (« Se connecter avec … »), et les machines qui obtiennent des jetons avec des identifiants client."
+ ],
+ "oauthApps.issuer": [
+  "Émetteur (découverte, JWKS et points de terminaison en dessous) :"
+ ],
+ "oauthApps.logoUrl": [
+  "URL du logo"
+ ],
+ "oauthApps.machineToMachine": [
+  "Machine à machine (identifiants client)"
+ ],
+ "oauthApps.name": [
+  "Nom"
+ ],
+ "oauthApps.newApplication": [
+  "Nouvelle application"
+ ],
+ "oauthApps.none": [
+  "Aucune application pour l’instant."
+ ],
+ "oauthApps.provider": [
+  "Fournisseur"
+ ],
+ "oauthApps.public": [
+  "publique"
+ ],
+ "oauthApps.redirectUris": [
+  "URI de redirection"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "Une par ligne, comparées exactement (sans jokers)."
+ ],
+ "oauthApps.register": [
+  "Enregistrer l’application"
+ ],
+ "oauthApps.registerTitle": [
+  "Enregistrer une application"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " est enregistrée"
+ ],
+ "oauthApps.registeredItself": [
+  "enregistrée d’elle-même"
+ ],
+ "oauthApps.registering": [
+  "Enregistrement…"
+ ],
+ "oauthApps.save": [
+  "Enregistrer"
+ ],
+ "oauthApps.scopes": [
+  "Portées autorisées"
+ ],
+ "oauthApps.scopesHint": [
+  "Séparées par des espaces : openid, email, profile, offline_access, et celles de votre API."
+ ],
+ "oauthApps.type": [
+  "Type d’application"
+ ],
+ "oauthApps.typeConfidential": [
+  "Confidentielle (un serveur qui garde un secret)"
+ ],
+ "oauthApps.typePublic": [
+  "Publique (application monopage ou native, PKCE uniquement)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Raison : ",
+  [
+   "reason"
+  ]
+ ],
+ "pager.first": [
+  "Première page"
+ ],
+ "pager.next": [
+  "Page suivante"
+ ],
+ "pager.previous": [
+  "Page précédente"
+ ],
  "projects.count": [
   [
    "count",
@@ -261,5 +571,282 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Équipe"
+ ],
+ "webhookLog.actions": [
+  "Commandes"
+ ],
+ "webhookLog.allEndpoints": [
+  "Tous les points de terminaison"
+ ],
+ "webhookLog.attempts": [
+  "Tentatives"
+ ],
+ "webhookLog.deliveries": [
+  "Livraisons"
+ ],
+ "webhookLog.description": [
+  "Les 100 plus récents, les plus récents d’abord. Les tentatives échouées sont relancées après 5 s, 5 min, 30 min, 2 h, 5 h, puis toutes les 10 h (12 tentatives) ; un renvoi envoie le message à nouveau avec le même webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "désactivé"
+ ],
+ "webhookLog.event": [
+  "Événement"
+ ],
+ "webhookLog.lastAnswer": [
+  "Dernière réponse"
+ ],
+ "webhookLog.latency": [
+  "Latence"
+ ],
+ "webhookLog.messages": [
+  "Liste des messages"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "Aucune livraison pour l’instant."
+ ],
+ "webhookLog.replay": [
+  "Renvoyer"
+ ],
+ "webhookLog.replayNamed": [
+  "Renvoyer ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "Renvoi…"
+ ],
+ "webhookLog.response": [
+  "Réponse"
+ ],
+ "webhookLog.status": [
+  "Statut"
+ ],
+ "webhookPortal.copyToken": [
+  "Copier le jeton du portail"
+ ],
+ "webhookPortal.copyUrl": [
+  "Copier l’URL de l’API des points de terminaison"
+ ],
+ "webhookPortal.create": [
+  "Créer un jeton de portail"
+ ],
+ "webhookPortal.createAnother": [
+  "Créer un autre jeton de portail"
+ ],
+ "webhookPortal.creating": [
+  "Création…"
+ ],
+ "webhookPortal.description": [
+  "Un jeton qui gère les points de terminaison webhook de ce projet (lister, ajouter, modifier, tester, journal de livraison) et rien d’autre, valable une heure : donnez-le à qui gère le côté récepteur plutôt qu’une clé d’administration."
+ ],
+ "webhookPortal.endpointsApi": [
+  "API des points de terminaison"
+ ],
+ "webhookPortal.hide": [
+  "Masquer le jeton"
+ ],
+ "webhookPortal.howToSend": [
+  "Envoyez-le comme clé d’administration avec l’identifiant du projet :"
+ ],
+ "webhookPortal.oneHour": [
+  "une heure (jusqu’à environ ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "Les autres opérations d’administration le refusent."
+ ],
+ "webhookPortal.title": [
+  "Accès au portail"
+ ],
+ "webhookPortal.token": [
+  "Jeton du portail"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Jeton"
+ ],
+ "webhookPortal.validFor": [
+  "Valable"
+ ],
+ "webhooks.add": [
+  "Ajouter le point de terminaison"
+ ],
+ "webhooks.addDescription": [
+  "Chaque événement du projet (utilisateurs, équipes, adhésions, autorisations, e-mails, paiements) est envoyé au point de terminaison, signé selon Standard Webhooks avec son propre secret whsec_. Les adresses privées et de bouclage sont refusées sauf si le projet autorise localhost."
+ ],
+ "webhooks.addTitle": [
+  "Ajouter un point de terminaison"
+ ],
+ "webhooks.adding": [
+  "Ajout…"
+ ],
+ "webhooks.copiedIt": [
+  "Je l’ai copié"
+ ],
+ "webhooks.copySecretNow": [
+  "Copiez maintenant le secret de signature"
+ ],
+ "webhooks.createdAt": [
+  "créé le ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Supprimer"
+ ],
+ "webhooks.deleteConfirm": [
+  "Supprimer le point de terminaison"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " ne reçoit plus de messages ; ses livraisons en attente et son journal de livraison sont supprimés."
+ ],
+ "webhooks.deleteNamed": [
+  "Supprimer ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "Supprimer ce point de terminaison ?"
+ ],
+ "webhooks.deliveryLog": [
+  "Journal de livraison"
+ ],
+ "webhooks.description": [
+  "Descriptif"
+ ],
+ "webhooks.disabledFailing": [
+  "Désactivé : ses livraisons ont échoué pendant 5 jours. Réactivez-le dès que le destinataire fonctionne à nouveau."
+ ],
+ "webhooks.edit": [
+  "Modifier"
+ ],
+ "webhooks.editNamed": [
+  "Modifier ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "Activé : ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "URL du point de terminaison"
+ ],
+ "webhooks.endpoints": [
+  "Points de terminaison"
+ ],
+ "webhooks.eventTypes": [
+  "Types d’événements"
+ ],
+ "webhooks.eventTypesHint": [
+  "Séparés par des virgules, p. ex. user.created, team.created ; vide : tous les événements."
+ ],
+ "webhooks.everyEventType": [
+  "tous les types d’événements"
+ ],
+ "webhooks.listLabel": [
+  "Points de terminaison des webhooks"
+ ],
+ "webhooks.newDescription": [
+  "Nouvelle description"
+ ],
+ "webhooks.newEventTypes": [
+  "Nouveaux types d’événements"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Séparés par des virgules ; vide : tous les événements."
+ ],
+ "webhooks.newUrl": [
+  "Nouvelle URL"
+ ],
+ "webhooks.noAnswer": [
+  "aucune réponse"
+ ],
+ "webhooks.none": [
+  "Aucun point de terminaison pour l’instant."
+ ],
+ "webhooks.previousSecretUntil": [
+  "l’ancien secret signe jusqu’au ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "Le nouveau secret signe immédiatement ; l’actuel continue de signer à côté pendant 24 heures, pour que le destinataire puisse basculer."
+ ],
+ "webhooks.rotateSecret": [
+  "Renouveler le secret"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Renouveler le secret de ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "Renouveler le secret de signature ?"
+ ],
+ "webhooks.save": [
+  "Enregistrer le point de terminaison"
+ ],
+ "webhooks.saving": [
+  "Enregistrement…"
+ ],
+ "webhooks.secretExplained": [
+  "Le destinataire à ",
+  [
+   "url"
+  ],
+  " vérifie chaque message avec lui (p. ex. ",
+  [
+   "example"
+  ],
+  " du paquet standardwebhooks). Il n’est plus affiché ici ; renouvelez-le pour en obtenir un nouveau."
+ ],
+ "webhooks.sendTest": [
+  "Envoyer un test"
+ ],
+ "webhooks.sendTestTo": [
+  "Envoyer un test à ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "Envoi…"
+ ],
+ "webhooks.signingSecret": [
+  "Secret de signature"
+ ],
+ "webhooks.testAccepted": [
+  "Le message de test a été accepté."
+ ],
+ "webhooks.testFailed": [
+  "Le message de test a échoué : ",
+  [
+   "reason"
+  ]
  ]
 };

@@ -4,6 +4,63 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "アクション"
+ ],
+ "auditLog.actor": [
+  "実行者"
+ ],
+ "auditLog.actorId": [
+  "実行者 ID"
+ ],
+ "auditLog.description": [
+  "セキュリティと管理のイベント（新しい順）。各イベントは記録する変更と同じトランザクションで書き込まれます。"
+ ],
+ "auditLog.details": [
+  "詳細"
+ ],
+ "auditLog.entries": [
+  "エントリ"
+ ],
+ "auditLog.export": [
+  [
+   "format"
+  ],
+  " でエクスポート"
+ ],
+ "auditLog.filter": [
+  "絞り込む"
+ ],
+ "auditLog.filters": [
+  "監査ログのフィルター"
+ ],
+ "auditLog.ipAddress": [
+  "IP アドレス"
+ ],
+ "auditLog.none": [
+  "まだエントリはありません。"
+ ],
+ "auditLog.noneMatch": [
+  "一致するエントリはありません。"
+ ],
+ "auditLog.pagerLabel": [
+  "監査ログのページ"
+ ],
+ "auditLog.tableLabel": [
+  "監査ログのエントリ"
+ ],
+ "auditLog.target": [
+  "対象"
+ ],
+ "auditLog.targetId": [
+  "対象 ID"
+ ],
+ "auditLog.teamId": [
+  "チーム ID"
+ ],
+ "auditLog.time": [
+  "日時"
+ ],
  "common.cancel": [
   "キャンセル"
  ],
@@ -42,6 +99,93 @@ export const messages: Messages = {
  ],
  "common.working": [
   "処理中…"
+ ],
+ "copy.copied": [
+  "コピーしました。"
+ ],
+ "copy.copy": [
+  "コピー"
+ ],
+ "copy.refused": [
+  "ブラウザーがコピーを許可しませんでした。選択して手動でコピーしてください。"
+ ],
+ "dataVault.add": [
+  "ストアを追加"
+ ],
+ "dataVault.addDescription": [
+  "ストアはキーごとに値を保持し、二重に暗号化します。サーバーを離れる前にサーバー SDK があなたのシークレットで（PBKDF2 + AES-GCM）、さらに保存時にプラットフォームのシークレットから導出した鍵で暗号化します。"
+ ],
+ "dataVault.addTitle": [
+  "ストアを追加"
+ ],
+ "dataVault.displayName": [
+  "表示名"
+ ],
+ "dataVault.displayNameOf": [
+  [
+   "id"
+  ],
+  " の表示名"
+ ],
+ "dataVault.idExists": [
+  "ID ",
+  [
+   "id"
+  ],
+  " のストアはすでに存在します。"
+ ],
+ "dataVault.idHint": [
+  "英字、数字、- と _。SDK はこれでストアを指定します。"
+ ],
+ "dataVault.idInvalid": [
+  "1～63 文字の英字、数字、- または _ を使ってください。"
+ ],
+ "dataVault.none": [
+  "まだストアはありません。"
+ ],
+ "dataVault.remove": [
+  "削除"
+ ],
+ "dataVault.removeConfirm": [
+  "ストアを削除"
+ ],
+ "dataVault.removeExplained": [
+  "再び追加されるまで、",
+  [
+   "id"
+  ],
+  " の読み書きはストアが存在しないと応答します。暗号化された値はデータベースに残り、追加し直すと戻ります。"
+ ],
+ "dataVault.removeNamed": [
+  [
+   "id"
+  ],
+  " を削除"
+ ],
+ "dataVault.removeTitle": [
+  "ストア ",
+  [
+   "id"
+  ],
+  " を削除しますか？"
+ ],
+ "dataVault.rename": [
+  "名前を変更"
+ ],
+ "dataVault.renameNamed": [
+  [
+   "id"
+  ],
+  " の名前を変更"
+ ],
+ "dataVault.storeId": [
+  "ストア ID"
+ ],
+ "dataVault.stores": [
+  "ストア"
+ ],
+ "dataVault.useTitle": [
+  "ストアを使う"
  ],
  "error.generic": [
   "問題が発生しました。もう一度お試しください。"
@@ -169,6 +313,171 @@ export const messages: Messages = {
  "newProject.title": [
   "プロジェクトを作成"
  ],
+ "oauthApps.allowDynamic": [
+  "動的クライアント登録を許可する（アプリと MCP クライアントが自分で登録）"
+ ],
+ "oauthApps.applications": [
+  "アプリケーション"
+ ],
+ "oauthApps.clientId": [
+  "クライアント ID"
+ ],
+ "oauthApps.clientSecret": [
+  "クライアントシークレット"
+ ],
+ "oauthApps.confidential": [
+  "コンフィデンシャル"
+ ],
+ "oauthApps.copyClientId": [
+  "クライアント ID をコピー"
+ ],
+ "oauthApps.copyClientSecret": [
+  "クライアントシークレットをコピー"
+ ],
+ "oauthApps.copySecretNow": [
+  "クライアントシークレットを今すぐコピーしてください。表示されるのはこの一度だけです。"
+ ],
+ "oauthApps.createdAt": [
+  [
+   "date"
+  ],
+  " に作成"
+ ],
+ "oauthApps.customClaims": [
+  "カスタムクレーム：",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "削除"
+ ],
+ "oauthApps.deleteConfirm": [
+  "アプリケーションを削除"
+ ],
+ "oauthApps.deleteExplained": [
+  "今後このクライアント ID は拒否され、保持しているトークンはすべて直ちに無効になります。"
+ ],
+ "oauthApps.deleteNamed": [
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "oauthApps.deleteTitle": [
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "oauthApps.done": [
+  "完了"
+ ],
+ "oauthApps.edit": [
+  "編集"
+ ],
+ "oauthApps.editNamed": [
+  [
+   "name"
+  ],
+  " を編集"
+ ],
+ "oauthApps.grantClientCredentials": [
+  "クライアントクレデンシャル"
+ ],
+ "oauthApps.grantRefresh": [
+  "更新"
+ ],
+ "oauthApps.grantSignIn": [
+  "サインイン"
+ ],
+ "oauthApps.intro": [
+  "このプロジェクトでユーザーをサインインさせるアプリ（「… でサインイン」）と、クライアントクレデンシャルでトークンを取得するマシン。"
+ ],
+ "oauthApps.issuer": [
+  "発行者（ディスカバリー、JWKS、エンドポイントはこの下）："
+ ],
+ "oauthApps.logoUrl": [
+  "ロゴの URL"
+ ],
+ "oauthApps.machineToMachine": [
+  "マシン間（クライアントクレデンシャル）"
+ ],
+ "oauthApps.name": [
+  "名前"
+ ],
+ "oauthApps.newApplication": [
+  "新しいアプリケーション"
+ ],
+ "oauthApps.none": [
+  "まだアプリケーションはありません。"
+ ],
+ "oauthApps.provider": [
+  "プロバイダー"
+ ],
+ "oauthApps.public": [
+  "パブリック"
+ ],
+ "oauthApps.redirectUris": [
+  "リダイレクト URI"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "1 行に 1 つ、完全一致で比較（ワイルドカード不可）。"
+ ],
+ "oauthApps.register": [
+  "アプリケーションを登録"
+ ],
+ "oauthApps.registerTitle": [
+  "アプリケーションを登録"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " を登録しました"
+ ],
+ "oauthApps.registeredItself": [
+  "自己登録"
+ ],
+ "oauthApps.registering": [
+  "登録中…"
+ ],
+ "oauthApps.save": [
+  "保存"
+ ],
+ "oauthApps.scopes": [
+  "許可するスコープ"
+ ],
+ "oauthApps.scopesHint": [
+  "スペース区切り：openid、email、profile、offline_access と、あなたの API 独自のもの。"
+ ],
+ "oauthApps.type": [
+  "種類"
+ ],
+ "oauthApps.typeConfidential": [
+  "コンフィデンシャル（シークレットを保持するサーバー）"
+ ],
+ "oauthApps.typePublic": [
+  "パブリック（シングルページまたはネイティブアプリ、PKCE のみ）"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " 理由：",
+  [
+   "reason"
+  ]
+ ],
+ "pager.first": [
+  "最初のページ"
+ ],
+ "pager.next": [
+  "次のページ"
+ ],
+ "pager.previous": [
+  "前のページ"
+ ],
  "projects.count": [
   [
    "count",
@@ -255,5 +564,282 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "チーム"
+ ],
+ "webhookLog.actions": [
+  "操作"
+ ],
+ "webhookLog.allEndpoints": [
+  "すべてのエンドポイント"
+ ],
+ "webhookLog.attempts": [
+  "試行回数"
+ ],
+ "webhookLog.deliveries": [
+  "配信"
+ ],
+ "webhookLog.description": [
+  "新しい順に最新 100 件。失敗した試行は 5 秒、5 分、30 分、2 時間、5 時間後、その後 10 時間ごとに再試行されます（12 回）。再送すると同じ webhook-id でメッセージが再送信されます。"
+ ],
+ "webhookLog.disabled": [
+  "無効"
+ ],
+ "webhookLog.event": [
+  "イベント"
+ ],
+ "webhookLog.lastAnswer": [
+  "最後の応答"
+ ],
+ "webhookLog.latency": [
+  "レイテンシ"
+ ],
+ "webhookLog.messages": [
+  "メッセージ"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ミリ秒"
+ ],
+ "webhookLog.none": [
+  "まだ配信はありません。"
+ ],
+ "webhookLog.replay": [
+  "再送"
+ ],
+ "webhookLog.replayNamed": [
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ],
+  " を再送"
+ ],
+ "webhookLog.replaying": [
+  "再送中…"
+ ],
+ "webhookLog.response": [
+  "レスポンス"
+ ],
+ "webhookLog.status": [
+  "ステータス"
+ ],
+ "webhookPortal.copyToken": [
+  "ポータルトークンをコピー"
+ ],
+ "webhookPortal.copyUrl": [
+  "エンドポイント API の URL をコピー"
+ ],
+ "webhookPortal.create": [
+  "ポータルトークンを作成"
+ ],
+ "webhookPortal.createAnother": [
+  "別のポータルトークンを作成"
+ ],
+ "webhookPortal.creating": [
+  "作成中…"
+ ],
+ "webhookPortal.description": [
+  "このプロジェクトの Webhook エンドポイントの管理（一覧、追加、編集、テスト、配信ログ）だけに使える 1 時間有効のトークン。管理者キーの代わりに受信側の担当者に渡してください。"
+ ],
+ "webhookPortal.endpointsApi": [
+  "エンドポイント API"
+ ],
+ "webhookPortal.hide": [
+  "トークンを隠す"
+ ],
+ "webhookPortal.howToSend": [
+  "プロジェクト ID とともに管理者キーとして送信します："
+ ],
+ "webhookPortal.oneHour": [
+  "1 時間（",
+  [
+   "time"
+  ],
+  " 頃まで）"
+ ],
+ "webhookPortal.othersRefuse": [
+  "ほかの管理操作では拒否されます。"
+ ],
+ "webhookPortal.title": [
+  "ポータルアクセス"
+ ],
+ "webhookPortal.token": [
+  "ポータルトークン"
+ ],
+ "webhookPortal.tokenTerm": [
+  "トークン"
+ ],
+ "webhookPortal.validFor": [
+  "有効期間"
+ ],
+ "webhooks.add": [
+  "エンドポイントを追加"
+ ],
+ "webhooks.addDescription": [
+  "プロジェクトのすべてのイベント（ユーザー、チーム、メンバーシップ、権限、メール、支払い）が、専用の whsec_ シークレットで Standard Webhooks に従って署名され、エンドポイントに送信されます。プロジェクトが localhost を許可していない限り、プライベートアドレスとループバックアドレスは拒否されます。"
+ ],
+ "webhooks.addTitle": [
+  "エンドポイントを追加"
+ ],
+ "webhooks.adding": [
+  "追加中…"
+ ],
+ "webhooks.copiedIt": [
+  "コピーしました"
+ ],
+ "webhooks.copySecretNow": [
+  "署名シークレットを今すぐコピーしてください"
+ ],
+ "webhooks.createdAt": [
+  [
+   "date"
+  ],
+  " に作成"
+ ],
+ "webhooks.delete": [
+  "削除"
+ ],
+ "webhooks.deleteConfirm": [
+  "エンドポイントを削除"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " にはメッセージが送信されなくなり、保留中の配信と配信ログは削除されます。"
+ ],
+ "webhooks.deleteNamed": [
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "webhooks.deleteTitle": [
+  "このエンドポイントを削除しますか？"
+ ],
+ "webhooks.deliveryLog": [
+  "配信ログ"
+ ],
+ "webhooks.description": [
+  "説明"
+ ],
+ "webhooks.disabledFailing": [
+  "無効：5 日間配信に失敗しました。受信側が復旧したら有効にしてください。"
+ ],
+ "webhooks.edit": [
+  "編集"
+ ],
+ "webhooks.editNamed": [
+  [
+   "url"
+  ],
+  " を編集"
+ ],
+ "webhooks.enabledLabel": [
+  "有効：",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "エンドポイント URL"
+ ],
+ "webhooks.endpoints": [
+  "エンドポイント"
+ ],
+ "webhooks.eventTypes": [
+  "イベントの種類"
+ ],
+ "webhooks.eventTypesHint": [
+  "カンマ区切り（例：user.created, team.created）。空欄ならすべてのイベント。"
+ ],
+ "webhooks.everyEventType": [
+  "すべてのイベントの種類"
+ ],
+ "webhooks.listLabel": [
+  "Webhook エンドポイント"
+ ],
+ "webhooks.newDescription": [
+  "新しい説明"
+ ],
+ "webhooks.newEventTypes": [
+  "新しいイベントの種類"
+ ],
+ "webhooks.newEventTypesHint": [
+  "カンマ区切り。空欄ならすべてのイベント。"
+ ],
+ "webhooks.newUrl": [
+  "新しい URL"
+ ],
+ "webhooks.noAnswer": [
+  "応答なし"
+ ],
+ "webhooks.none": [
+  "まだエンドポイントはありません。"
+ ],
+ "webhooks.previousSecretUntil": [
+  "以前のシークレットは ",
+  [
+   "date"
+  ],
+  " まで署名します"
+ ],
+ "webhooks.rotateExplained": [
+  "新しいシークレットはすぐに署名を始めます。受信側が切り替えられるよう、現在のシークレットも 24 時間は並行して署名します。"
+ ],
+ "webhooks.rotateSecret": [
+  "シークレットをローテーション"
+ ],
+ "webhooks.rotateSecretOf": [
+  [
+   "name"
+  ],
+  " のシークレットをローテーション"
+ ],
+ "webhooks.rotateTitle": [
+  "署名シークレットをローテーションしますか？"
+ ],
+ "webhooks.save": [
+  "エンドポイントを保存"
+ ],
+ "webhooks.saving": [
+  "保存中…"
+ ],
+ "webhooks.secretExplained": [
+  [
+   "url"
+  ],
+  " の受信側はこれで各メッセージを検証します（例：standardwebhooks パッケージの ",
+  [
+   "example"
+  ],
+  "）。ここには再表示されません。新しいものが必要ならローテーションしてください。"
+ ],
+ "webhooks.sendTest": [
+  "テストを送信"
+ ],
+ "webhooks.sendTestTo": [
+  [
+   "name"
+  ],
+  " にテストを送信"
+ ],
+ "webhooks.sending": [
+  "送信中…"
+ ],
+ "webhooks.signingSecret": [
+  "署名シークレット"
+ ],
+ "webhooks.testAccepted": [
+  "テストメッセージは受け付けられました。"
+ ],
+ "webhooks.testFailed": [
+  "テストメッセージが失敗しました：",
+  [
+   "reason"
+  ]
  ]
 };

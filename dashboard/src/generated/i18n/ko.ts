@@ -4,6 +4,63 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "작업"
+ ],
+ "auditLog.actor": [
+  "행위자"
+ ],
+ "auditLog.actorId": [
+  "행위자 ID"
+ ],
+ "auditLog.description": [
+  "보안 및 관리 이벤트(최신순). 각 이벤트는 기록하는 변경과 같은 트랜잭션에서 기록됩니다."
+ ],
+ "auditLog.details": [
+  "세부 정보"
+ ],
+ "auditLog.entries": [
+  "항목"
+ ],
+ "auditLog.export": [
+  [
+   "format"
+  ],
+  " 내보내기"
+ ],
+ "auditLog.filter": [
+  "필터"
+ ],
+ "auditLog.filters": [
+  "감사 로그 필터"
+ ],
+ "auditLog.ipAddress": [
+  "IP 주소"
+ ],
+ "auditLog.none": [
+  "아직 항목이 없습니다."
+ ],
+ "auditLog.noneMatch": [
+  "일치하는 항목이 없습니다."
+ ],
+ "auditLog.pagerLabel": [
+  "감사 로그 페이지"
+ ],
+ "auditLog.tableLabel": [
+  "감사 로그 항목"
+ ],
+ "auditLog.target": [
+  "대상"
+ ],
+ "auditLog.targetId": [
+  "대상 ID"
+ ],
+ "auditLog.teamId": [
+  "팀 ID"
+ ],
+ "auditLog.time": [
+  "시간"
+ ],
  "common.cancel": [
   "취소"
  ],
@@ -42,6 +99,93 @@ export const messages: Messages = {
  ],
  "common.working": [
   "처리 중…"
+ ],
+ "copy.copied": [
+  "복사했습니다."
+ ],
+ "copy.copy": [
+  "복사"
+ ],
+ "copy.refused": [
+  "브라우저가 복사를 허용하지 않았습니다. 선택해서 직접 복사하세요."
+ ],
+ "dataVault.add": [
+  "저장소 추가"
+ ],
+ "dataVault.addDescription": [
+  "저장소는 키별로 값을 보관하며 두 번 암호화합니다. 서버를 떠나기 전에 서버 SDK가 사용자의 시크릿으로(PBKDF2 + AES-GCM), 저장 시 플랫폼 시크릿에서 파생된 키로 한 번 더 암호화합니다."
+ ],
+ "dataVault.addTitle": [
+  "저장소 추가"
+ ],
+ "dataVault.displayName": [
+  "표시 이름"
+ ],
+ "dataVault.displayNameOf": [
+  [
+   "id"
+  ],
+  "의 표시 이름"
+ ],
+ "dataVault.idExists": [
+  "ID가 ",
+  [
+   "id"
+  ],
+  "인 저장소가 이미 있습니다."
+ ],
+ "dataVault.idHint": [
+  "문자, 숫자, -와 _. SDK는 이 값으로 저장소를 가리킵니다."
+ ],
+ "dataVault.idInvalid": [
+  "1~63자의 문자, 숫자, - 또는 _를 사용하세요."
+ ],
+ "dataVault.none": [
+  "아직 저장소가 없습니다."
+ ],
+ "dataVault.remove": [
+  "제거"
+ ],
+ "dataVault.removeConfirm": [
+  "저장소 제거"
+ ],
+ "dataVault.removeExplained": [
+  "다시 추가할 때까지 ",
+  [
+   "id"
+  ],
+  "을(를) 읽거나 쓰면 저장소가 없다고 응답합니다. 암호화된 값은 데이터베이스에 남아 있다가 다시 추가하면 돌아옵니다."
+ ],
+ "dataVault.removeNamed": [
+  [
+   "id"
+  ],
+  " 제거"
+ ],
+ "dataVault.removeTitle": [
+  "저장소 ",
+  [
+   "id"
+  ],
+  "을(를) 제거할까요?"
+ ],
+ "dataVault.rename": [
+  "이름 변경"
+ ],
+ "dataVault.renameNamed": [
+  [
+   "id"
+  ],
+  " 이름 변경"
+ ],
+ "dataVault.storeId": [
+  "저장소 ID"
+ ],
+ "dataVault.stores": [
+  "저장소"
+ ],
+ "dataVault.useTitle": [
+  "저장소 사용"
  ],
  "error.generic": [
   "문제가 발생했습니다. 다시 시도하세요."
@@ -169,6 +313,171 @@ export const messages: Messages = {
  "newProject.title": [
   "새 프로젝트 만들기"
  ],
+ "oauthApps.allowDynamic": [
+  "동적 클라이언트 등록 허용(앱과 MCP 클라이언트가 스스로 등록)"
+ ],
+ "oauthApps.applications": [
+  "애플리케이션"
+ ],
+ "oauthApps.clientId": [
+  "클라이언트 ID"
+ ],
+ "oauthApps.clientSecret": [
+  "클라이언트 시크릿"
+ ],
+ "oauthApps.confidential": [
+  "기밀"
+ ],
+ "oauthApps.copyClientId": [
+  "클라이언트 ID 복사"
+ ],
+ "oauthApps.copyClientSecret": [
+  "클라이언트 시크릿 복사"
+ ],
+ "oauthApps.copySecretNow": [
+  "지금 클라이언트 시크릿을 복사하세요. 표시되는 것은 이번 한 번뿐입니다."
+ ],
+ "oauthApps.createdAt": [
+  [
+   "date"
+  ],
+  "에 생성됨"
+ ],
+ "oauthApps.customClaims": [
+  "사용자 지정 클레임: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "삭제"
+ ],
+ "oauthApps.deleteConfirm": [
+  "애플리케이션 삭제"
+ ],
+ "oauthApps.deleteExplained": [
+  "이제부터 이 클라이언트 ID는 거부되며, 보유한 모든 토큰이 즉시 작동을 멈춥니다."
+ ],
+ "oauthApps.deleteNamed": [
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "oauthApps.deleteTitle": [
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "oauthApps.done": [
+  "완료"
+ ],
+ "oauthApps.edit": [
+  "편집"
+ ],
+ "oauthApps.editNamed": [
+  [
+   "name"
+  ],
+  " 편집"
+ ],
+ "oauthApps.grantClientCredentials": [
+  "클라이언트 자격 증명"
+ ],
+ "oauthApps.grantRefresh": [
+  "갱신"
+ ],
+ "oauthApps.grantSignIn": [
+  "로그인"
+ ],
+ "oauthApps.intro": [
+  "이 프로젝트로 사용자를 로그인시키는 앱(\"…으로 로그인\")과 클라이언트 자격 증명으로 토큰을 받는 머신."
+ ],
+ "oauthApps.issuer": [
+  "발급자(디스커버리, JWKS, 엔드포인트가 그 아래에 있음):"
+ ],
+ "oauthApps.logoUrl": [
+  "로고 URL"
+ ],
+ "oauthApps.machineToMachine": [
+  "머신 간(클라이언트 자격 증명)"
+ ],
+ "oauthApps.name": [
+  "이름"
+ ],
+ "oauthApps.newApplication": [
+  "새 애플리케이션"
+ ],
+ "oauthApps.none": [
+  "아직 애플리케이션이 없습니다."
+ ],
+ "oauthApps.provider": [
+  "공급자"
+ ],
+ "oauthApps.public": [
+  "공개"
+ ],
+ "oauthApps.redirectUris": [
+  "리디렉션 URI"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "한 줄에 하나씩, 정확히 비교합니다(와일드카드 없음)."
+ ],
+ "oauthApps.register": [
+  "애플리케이션 등록"
+ ],
+ "oauthApps.registerTitle": [
+  "애플리케이션 등록"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  "이(가) 등록되었습니다"
+ ],
+ "oauthApps.registeredItself": [
+  "스스로 등록됨"
+ ],
+ "oauthApps.registering": [
+  "등록하는 중…"
+ ],
+ "oauthApps.save": [
+  "저장"
+ ],
+ "oauthApps.scopes": [
+  "허용된 범위"
+ ],
+ "oauthApps.scopesHint": [
+  "공백으로 구분: openid, email, profile, offline_access 및 API 고유의 범위."
+ ],
+ "oauthApps.type": [
+  "유형"
+ ],
+ "oauthApps.typeConfidential": [
+  "기밀(시크릿을 보관하는 서버)"
+ ],
+ "oauthApps.typePublic": [
+  "공개(단일 페이지 또는 네이티브 앱, PKCE만)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " 이유: ",
+  [
+   "reason"
+  ]
+ ],
+ "pager.first": [
+  "첫 페이지"
+ ],
+ "pager.next": [
+  "다음 페이지"
+ ],
+ "pager.previous": [
+  "이전 페이지"
+ ],
  "projects.count": [
   [
    "count",
@@ -256,5 +565,282 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "팀"
+ ],
+ "webhookLog.actions": [
+  "작업"
+ ],
+ "webhookLog.allEndpoints": [
+  "모든 엔드포인트"
+ ],
+ "webhookLog.attempts": [
+  "시도"
+ ],
+ "webhookLog.deliveries": [
+  "전송"
+ ],
+ "webhookLog.description": [
+  "최신 100개, 최신순. 실패한 시도는 5초, 5분, 30분, 2시간, 5시간 후, 그다음 10시간마다 재시도됩니다(12회). 재전송하면 같은 webhook-id로 메시지를 다시 보냅니다."
+ ],
+ "webhookLog.disabled": [
+  "비활성화됨"
+ ],
+ "webhookLog.event": [
+  "이벤트"
+ ],
+ "webhookLog.lastAnswer": [
+  "마지막 응답"
+ ],
+ "webhookLog.latency": [
+  "지연 시간"
+ ],
+ "webhookLog.messages": [
+  "메시지"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  "ms"
+ ],
+ "webhookLog.none": [
+  "아직 전송이 없습니다."
+ ],
+ "webhookLog.replay": [
+  "재전송"
+ ],
+ "webhookLog.replayNamed": [
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ],
+  " 재전송"
+ ],
+ "webhookLog.replaying": [
+  "재전송하는 중…"
+ ],
+ "webhookLog.response": [
+  "응답 본문"
+ ],
+ "webhookLog.status": [
+  "상태"
+ ],
+ "webhookPortal.copyToken": [
+  "포털 토큰 복사"
+ ],
+ "webhookPortal.copyUrl": [
+  "엔드포인트 API URL 복사"
+ ],
+ "webhookPortal.create": [
+  "포털 토큰 만들기"
+ ],
+ "webhookPortal.createAnother": [
+  "포털 토큰 하나 더 만들기"
+ ],
+ "webhookPortal.creating": [
+  "만드는 중…"
+ ],
+ "webhookPortal.description": [
+  "이 프로젝트의 웹훅 엔드포인트 관리(목록, 추가, 편집, 테스트, 전송 로그)에만 쓰이며 1시간 동안 유효한 토큰입니다. 관리자 키 대신 수신 측 담당자에게 전달하세요."
+ ],
+ "webhookPortal.endpointsApi": [
+  "엔드포인트 API"
+ ],
+ "webhookPortal.hide": [
+  "토큰 숨기기"
+ ],
+ "webhookPortal.howToSend": [
+  "프로젝트 ID와 함께 관리자 키로 보내세요:"
+ ],
+ "webhookPortal.oneHour": [
+  "1시간(",
+  [
+   "time"
+  ],
+  "경까지)"
+ ],
+ "webhookPortal.othersRefuse": [
+  "다른 관리 작업은 이 토큰을 거부합니다."
+ ],
+ "webhookPortal.title": [
+  "포털 액세스"
+ ],
+ "webhookPortal.token": [
+  "포털 토큰"
+ ],
+ "webhookPortal.tokenTerm": [
+  "토큰"
+ ],
+ "webhookPortal.validFor": [
+  "유효 기간"
+ ],
+ "webhooks.add": [
+  "엔드포인트 추가"
+ ],
+ "webhooks.addDescription": [
+  "프로젝트의 모든 이벤트(사용자, 팀, 멤버십, 권한, 이메일, 결제)가 고유한 whsec_ 시크릿으로 Standard Webhooks에 따라 서명되어 엔드포인트로 전송됩니다. 프로젝트가 localhost를 허용하지 않으면 사설 주소와 루프백 주소는 거부됩니다."
+ ],
+ "webhooks.addTitle": [
+  "엔드포인트 추가"
+ ],
+ "webhooks.adding": [
+  "추가하는 중…"
+ ],
+ "webhooks.copiedIt": [
+  "복사했습니다"
+ ],
+ "webhooks.copySecretNow": [
+  "지금 서명 시크릿을 복사하세요"
+ ],
+ "webhooks.createdAt": [
+  [
+   "date"
+  ],
+  "에 생성됨"
+ ],
+ "webhooks.delete": [
+  "삭제"
+ ],
+ "webhooks.deleteConfirm": [
+  "엔드포인트 삭제"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  "은(는) 더 이상 메시지를 받지 않으며, 대기 중인 전송과 전송 로그가 삭제됩니다."
+ ],
+ "webhooks.deleteNamed": [
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "webhooks.deleteTitle": [
+  "이 엔드포인트를 삭제할까요?"
+ ],
+ "webhooks.deliveryLog": [
+  "전송 로그"
+ ],
+ "webhooks.description": [
+  "설명"
+ ],
+ "webhooks.disabledFailing": [
+  "비활성화됨: 5일 동안 전송에 실패했습니다. 수신 측이 다시 작동하면 활성화하세요."
+ ],
+ "webhooks.edit": [
+  "편집"
+ ],
+ "webhooks.editNamed": [
+  [
+   "url"
+  ],
+  " 편집"
+ ],
+ "webhooks.enabledLabel": [
+  "활성화됨: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "엔드포인트 URL"
+ ],
+ "webhooks.endpoints": [
+  "엔드포인트"
+ ],
+ "webhooks.eventTypes": [
+  "이벤트 유형"
+ ],
+ "webhooks.eventTypesHint": [
+  "쉼표로 구분(예: user.created, team.created). 비워 두면 모든 이벤트."
+ ],
+ "webhooks.everyEventType": [
+  "모든 이벤트 유형"
+ ],
+ "webhooks.listLabel": [
+  "웹훅 엔드포인트"
+ ],
+ "webhooks.newDescription": [
+  "새 설명"
+ ],
+ "webhooks.newEventTypes": [
+  "새 이벤트 유형"
+ ],
+ "webhooks.newEventTypesHint": [
+  "쉼표로 구분. 비워 두면 모든 이벤트."
+ ],
+ "webhooks.newUrl": [
+  "새 URL"
+ ],
+ "webhooks.noAnswer": [
+  "응답 없음"
+ ],
+ "webhooks.none": [
+  "아직 엔드포인트가 없습니다."
+ ],
+ "webhooks.previousSecretUntil": [
+  "이전 시크릿은 ",
+  [
+   "date"
+  ],
+  "까지 서명합니다"
+ ],
+ "webhooks.rotateExplained": [
+  "새 시크릿은 즉시 서명하며, 수신 측이 전환할 수 있도록 현재 시크릿도 24시간 동안 함께 서명합니다."
+ ],
+ "webhooks.rotateSecret": [
+  "시크릿 교체"
+ ],
+ "webhooks.rotateSecretOf": [
+  [
+   "name"
+  ],
+  "의 시크릿 교체"
+ ],
+ "webhooks.rotateTitle": [
+  "서명 시크릿을 교체할까요?"
+ ],
+ "webhooks.save": [
+  "엔드포인트 저장"
+ ],
+ "webhooks.saving": [
+  "저장하는 중…"
+ ],
+ "webhooks.secretExplained": [
+  [
+   "url"
+  ],
+  "의 수신 측은 이 시크릿으로 모든 메시지를 검증합니다(예: standardwebhooks 패키지의 ",
+  [
+   "example"
+  ],
+  "). 여기에는 다시 표시되지 않으며, 새 시크릿이 필요하면 교체하세요."
+ ],
+ "webhooks.sendTest": [
+  "테스트 보내기"
+ ],
+ "webhooks.sendTestTo": [
+  [
+   "name"
+  ],
+  "에 테스트 보내기"
+ ],
+ "webhooks.sending": [
+  "보내는 중…"
+ ],
+ "webhooks.signingSecret": [
+  "서명 시크릿"
+ ],
+ "webhooks.testAccepted": [
+  "테스트 메시지가 수락되었습니다."
+ ],
+ "webhooks.testFailed": [
+  "테스트 메시지가 실패했습니다: ",
+  [
+   "reason"
+  ]
  ]
 };

@@ -4,6 +4,63 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "Ação"
+ ],
+ "auditLog.actor": [
+  "Autor"
+ ],
+ "auditLog.actorId": [
+  "ID do autor"
+ ],
+ "auditLog.description": [
+  "Eventos de segurança e administração, os mais recentes primeiro, cada um gravado na transação da alteração que registra."
+ ],
+ "auditLog.details": [
+  "Detalhes"
+ ],
+ "auditLog.entries": [
+  "Entradas"
+ ],
+ "auditLog.export": [
+  "Exportar ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "Filtrar"
+ ],
+ "auditLog.filters": [
+  "Filtros do log de auditoria"
+ ],
+ "auditLog.ipAddress": [
+  "Endereço IP"
+ ],
+ "auditLog.none": [
+  "Ainda não há entradas."
+ ],
+ "auditLog.noneMatch": [
+  "Nenhuma entrada corresponde."
+ ],
+ "auditLog.pagerLabel": [
+  "Páginas do log de auditoria"
+ ],
+ "auditLog.tableLabel": [
+  "Entradas do log de auditoria"
+ ],
+ "auditLog.target": [
+  "Alvo"
+ ],
+ "auditLog.targetId": [
+  "ID do alvo"
+ ],
+ "auditLog.teamId": [
+  "ID da equipe"
+ ],
+ "auditLog.time": [
+  "Horário"
+ ],
  "common.cancel": [
   "Cancelar"
  ],
@@ -44,6 +101,93 @@ export const messages: Messages = {
  ],
  "common.working": [
   "Processando…"
+ ],
+ "copy.copied": [
+  "Copiado."
+ ],
+ "copy.copy": [
+  "Copiar"
+ ],
+ "copy.refused": [
+  "O navegador não permitiu copiar: selecione e copie manualmente."
+ ],
+ "dataVault.add": [
+  "Adicionar armazenamento"
+ ],
+ "dataVault.addDescription": [
+  "Um armazenamento guarda valores por chave, criptografados duas vezes: pelo SDK do servidor com o seu segredo antes de saírem do seu servidor (PBKDF2 + AES-GCM) e novamente em repouso com uma chave derivada do segredo da plataforma."
+ ],
+ "dataVault.addTitle": [
+  "Adicionar um armazenamento"
+ ],
+ "dataVault.displayName": [
+  "Nome de exibição"
+ ],
+ "dataVault.displayNameOf": [
+  "Nome de exibição de ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "Já existe um armazenamento com o id ",
+  [
+   "id"
+  ],
+  "."
+ ],
+ "dataVault.idHint": [
+  "Letras, dígitos, - e _; o SDK identifica o armazenamento por ele."
+ ],
+ "dataVault.idInvalid": [
+  "Use de 1 a 63 letras, dígitos, - ou _."
+ ],
+ "dataVault.none": [
+  "Ainda não há armazenamentos."
+ ],
+ "dataVault.remove": [
+  "Remover"
+ ],
+ "dataVault.removeConfirm": [
+  "Remover armazenamento"
+ ],
+ "dataVault.removeExplained": [
+  "Ler ou gravar ",
+  [
+   "id"
+  ],
+  " responde que o armazenamento não existe até que seja adicionado de novo; os valores criptografados permanecem no banco de dados e voltam com ele."
+ ],
+ "dataVault.removeNamed": [
+  "Remover ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "Remover o armazenamento ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "dataVault.rename": [
+  "Renomear"
+ ],
+ "dataVault.renameNamed": [
+  "Renomear ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "Id do armazenamento"
+ ],
+ "dataVault.stores": [
+  "Armazenamentos"
+ ],
+ "dataVault.useTitle": [
+  "Usar um armazenamento"
  ],
  "error.generic": [
   "Algo deu errado. Tente novamente."
@@ -171,6 +315,172 @@ export const messages: Messages = {
  "newProject.title": [
   "Criar um projeto"
  ],
+ "oauthApps.allowDynamic": [
+  "Permitir o registro dinâmico de clientes (apps e clientes MCP se registram sozinhos)"
+ ],
+ "oauthApps.applications": [
+  "Aplicativos"
+ ],
+ "oauthApps.clientId": [
+  "ID do cliente"
+ ],
+ "oauthApps.clientSecret": [
+  "Segredo do cliente"
+ ],
+ "oauthApps.confidential": [
+  "confidencial"
+ ],
+ "oauthApps.copyClientId": [
+  "Copiar ID do cliente"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Copiar segredo do cliente"
+ ],
+ "oauthApps.copySecretNow": [
+  "Copie o segredo do cliente agora: esta é a única vez que ele é exibido."
+ ],
+ "oauthApps.createdAt": [
+  "criado em ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "claims personalizados: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Excluir"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Excluir aplicativo"
+ ],
+ "oauthApps.deleteExplained": [
+  "O ID do cliente passa a ser recusado, e todos os tokens dele param de funcionar imediatamente."
+ ],
+ "oauthApps.deleteNamed": [
+  "Excluir ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "Excluir ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "oauthApps.done": [
+  "Concluído"
+ ],
+ "oauthApps.edit": [
+  "Editar"
+ ],
+ "oauthApps.editNamed": [
+  "Editar ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "credenciais do cliente"
+ ],
+ "oauthApps.grantRefresh": [
+  "renovação"
+ ],
+ "oauthApps.grantSignIn": [
+  "login"
+ ],
+ "oauthApps.intro": [
+  "Apps que fazem login dos seus usuários com este projeto (“Entrar com …”) e máquinas que obtêm tokens com credenciais do cliente."
+ ],
+ "oauthApps.issuer": [
+  "Emissor (descoberta, JWKS e endpoints abaixo dele):"
+ ],
+ "oauthApps.logoUrl": [
+  "URL do logotipo"
+ ],
+ "oauthApps.machineToMachine": [
+  "Máquina a máquina (credenciais do cliente)"
+ ],
+ "oauthApps.name": [
+  "Nome"
+ ],
+ "oauthApps.newApplication": [
+  "Novo aplicativo"
+ ],
+ "oauthApps.none": [
+  "Ainda não há aplicativos."
+ ],
+ "oauthApps.provider": [
+  "Provedor"
+ ],
+ "oauthApps.public": [
+  "público"
+ ],
+ "oauthApps.redirectUris": [
+  "URIs de redirecionamento"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "Uma por linha, comparadas exatamente (sem curingas)."
+ ],
+ "oauthApps.register": [
+  "Registrar aplicativo"
+ ],
+ "oauthApps.registerTitle": [
+  "Registrar um aplicativo"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " está registrado"
+ ],
+ "oauthApps.registeredItself": [
+  "registrado por conta própria"
+ ],
+ "oauthApps.registering": [
+  "Registrando…"
+ ],
+ "oauthApps.save": [
+  "Salvar"
+ ],
+ "oauthApps.scopes": [
+  "Escopos permitidos"
+ ],
+ "oauthApps.scopesHint": [
+  "Separados por espaços: openid, email, profile, offline_access e os da sua própria API."
+ ],
+ "oauthApps.type": [
+  "Tipo"
+ ],
+ "oauthApps.typeConfidential": [
+  "Confidencial (um servidor que guarda um segredo)"
+ ],
+ "oauthApps.typePublic": [
+  "Público (app de página única ou nativo, somente PKCE)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Motivo: ",
+  [
+   "reason"
+  ]
+ ],
+ "pager.first": [
+  "Primeira página"
+ ],
+ "pager.next": [
+  "Próxima página"
+ ],
+ "pager.previous": [
+  "Página anterior"
+ ],
  "projects.count": [
   [
    "count",
@@ -261,5 +571,282 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Equipe"
+ ],
+ "webhookLog.actions": [
+  "Ações"
+ ],
+ "webhookLog.allEndpoints": [
+  "Todos os endpoints"
+ ],
+ "webhookLog.attempts": [
+  "Tentativas"
+ ],
+ "webhookLog.deliveries": [
+  "Entregas"
+ ],
+ "webhookLog.description": [
+  "Os 100 mais recentes, os mais novos primeiro. Tentativas com falha são repetidas após 5 s, 5 min, 30 min, 2 h, 5 h e depois a cada 10 h (12 tentativas); um reenvio envia a mensagem novamente com o mesmo webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "desativado"
+ ],
+ "webhookLog.event": [
+  "Evento"
+ ],
+ "webhookLog.lastAnswer": [
+  "Última resposta"
+ ],
+ "webhookLog.latency": [
+  "Latência"
+ ],
+ "webhookLog.messages": [
+  "Mensagens"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "Ainda não há entregas."
+ ],
+ "webhookLog.replay": [
+  "Reenviar"
+ ],
+ "webhookLog.replayNamed": [
+  "Reenviar ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "Reenviando…"
+ ],
+ "webhookLog.response": [
+  "Resposta"
+ ],
+ "webhookLog.status": [
+  "Situação"
+ ],
+ "webhookPortal.copyToken": [
+  "Copiar o token do portal"
+ ],
+ "webhookPortal.copyUrl": [
+  "Copiar a URL da API de endpoints"
+ ],
+ "webhookPortal.create": [
+  "Criar token do portal"
+ ],
+ "webhookPortal.createAnother": [
+  "Criar outro token do portal"
+ ],
+ "webhookPortal.creating": [
+  "Criando…"
+ ],
+ "webhookPortal.description": [
+  "Um token para gerenciar os endpoints de webhooks deste projeto (listar, adicionar, editar, testar, log de entregas) e nada mais, válido por uma hora: entregue-o a quem cuida do lado receptor, em vez de uma chave de administrador."
+ ],
+ "webhookPortal.endpointsApi": [
+  "API de endpoints"
+ ],
+ "webhookPortal.hide": [
+  "Ocultar o token"
+ ],
+ "webhookPortal.howToSend": [
+  "Envie-o como chave de administrador com o id do projeto:"
+ ],
+ "webhookPortal.oneHour": [
+  "uma hora (até cerca de ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "As demais operações de administração o recusam."
+ ],
+ "webhookPortal.title": [
+  "Acesso ao portal"
+ ],
+ "webhookPortal.token": [
+  "Token do portal"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Valor do token"
+ ],
+ "webhookPortal.validFor": [
+  "Válido por"
+ ],
+ "webhooks.add": [
+  "Adicionar endpoint"
+ ],
+ "webhooks.addDescription": [
+  "Cada evento do projeto (usuários, equipes, associações, permissões, e-mails, pagamentos) é enviado ao endpoint, assinado conforme o Standard Webhooks com seu próprio segredo whsec_. Endereços privados e de loopback são recusados, a menos que o projeto permita localhost."
+ ],
+ "webhooks.addTitle": [
+  "Adicionar um endpoint"
+ ],
+ "webhooks.adding": [
+  "Adicionando…"
+ ],
+ "webhooks.copiedIt": [
+  "Já copiei"
+ ],
+ "webhooks.copySecretNow": [
+  "Copie agora o segredo de assinatura"
+ ],
+ "webhooks.createdAt": [
+  "criado em ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Excluir"
+ ],
+ "webhooks.deleteConfirm": [
+  "Excluir endpoint"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " não recebe mais mensagens; as entregas pendentes e o log de entregas são removidos."
+ ],
+ "webhooks.deleteNamed": [
+  "Excluir ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "Excluir este endpoint?"
+ ],
+ "webhooks.deliveryLog": [
+  "Log de entregas"
+ ],
+ "webhooks.description": [
+  "Descrição"
+ ],
+ "webhooks.disabledFailing": [
+  "Desativado: as entregas falharam por 5 dias. Ative-o quando o receptor voltar a funcionar."
+ ],
+ "webhooks.edit": [
+  "Editar"
+ ],
+ "webhooks.editNamed": [
+  "Editar ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "Ativado: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "URL do endpoint"
+ ],
+ "webhooks.endpoints": [
+  "Pontos de extremidade"
+ ],
+ "webhooks.eventTypes": [
+  "Tipos de evento"
+ ],
+ "webhooks.eventTypesHint": [
+  "Separados por vírgulas, ex. user.created, team.created; vazio: todos os eventos."
+ ],
+ "webhooks.everyEventType": [
+  "todos os tipos de evento"
+ ],
+ "webhooks.listLabel": [
+  "Endpoints de webhooks"
+ ],
+ "webhooks.newDescription": [
+  "Nova descrição"
+ ],
+ "webhooks.newEventTypes": [
+  "Novos tipos de evento"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Separados por vírgulas; vazio: todos os eventos."
+ ],
+ "webhooks.newUrl": [
+  "Nova URL"
+ ],
+ "webhooks.noAnswer": [
+  "sem resposta"
+ ],
+ "webhooks.none": [
+  "Ainda não há endpoints."
+ ],
+ "webhooks.previousSecretUntil": [
+  "o segredo anterior assina até ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "O novo segredo assina imediatamente; o atual continua assinando junto por 24 horas, para que o receptor possa trocar."
+ ],
+ "webhooks.rotateSecret": [
+  "Rotacionar segredo"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Rotacionar o segredo de ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "Rotacionar o segredo de assinatura?"
+ ],
+ "webhooks.save": [
+  "Salvar endpoint"
+ ],
+ "webhooks.saving": [
+  "Salvando…"
+ ],
+ "webhooks.secretExplained": [
+  "O receptor em ",
+  [
+   "url"
+  ],
+  " verifica cada mensagem com ele (ex. ",
+  [
+   "example"
+  ],
+  " do pacote standardwebhooks). Ele não é exibido novamente aqui; rotacione-o para obter um novo."
+ ],
+ "webhooks.sendTest": [
+  "Enviar teste"
+ ],
+ "webhooks.sendTestTo": [
+  "Enviar teste para ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "Enviando…"
+ ],
+ "webhooks.signingSecret": [
+  "Segredo de assinatura"
+ ],
+ "webhooks.testAccepted": [
+  "A mensagem de teste foi aceita."
+ ],
+ "webhooks.testFailed": [
+  "A mensagem de teste falhou: ",
+  [
+   "reason"
+  ]
  ]
 };

@@ -4,6 +4,63 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "auditLog.action": [
+  "操作"
+ ],
+ "auditLog.actor": [
+  "执行者"
+ ],
+ "auditLog.actorId": [
+  "执行者 ID"
+ ],
+ "auditLog.description": [
+  "安全和管理事件，最新的在前，每条都在其记录的更改所在的事务中写入。"
+ ],
+ "auditLog.details": [
+  "详情"
+ ],
+ "auditLog.entries": [
+  "条目"
+ ],
+ "auditLog.export": [
+  "导出 ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "筛选"
+ ],
+ "auditLog.filters": [
+  "审计日志筛选条件"
+ ],
+ "auditLog.ipAddress": [
+  "IP 地址"
+ ],
+ "auditLog.none": [
+  "还没有条目。"
+ ],
+ "auditLog.noneMatch": [
+  "没有匹配的条目。"
+ ],
+ "auditLog.pagerLabel": [
+  "审计日志的页面"
+ ],
+ "auditLog.tableLabel": [
+  "审计日志条目"
+ ],
+ "auditLog.target": [
+  "目标"
+ ],
+ "auditLog.targetId": [
+  "目标 ID"
+ ],
+ "auditLog.teamId": [
+  "团队 ID"
+ ],
+ "auditLog.time": [
+  "时间"
+ ],
  "common.cancel": [
   "取消"
  ],
@@ -44,6 +101,93 @@ export const messages: Messages = {
  ],
  "common.working": [
   "处理中…"
+ ],
+ "copy.copied": [
+  "已复制。"
+ ],
+ "copy.copy": [
+  "复制"
+ ],
+ "copy.refused": [
+  "浏览器不允许复制：请选中后手动复制。"
+ ],
+ "dataVault.add": [
+  "添加存储"
+ ],
+ "dataVault.addDescription": [
+  "存储按键保存值，并加密两次：在离开你的服务器前由服务器 SDK 用你的密钥加密（PBKDF2 + AES-GCM），存储时再用从平台密钥派生的密钥加密一次。"
+ ],
+ "dataVault.addTitle": [
+  "添加存储"
+ ],
+ "dataVault.displayName": [
+  "显示名称"
+ ],
+ "dataVault.displayNameOf": [
+  [
+   "id"
+  ],
+  " 的显示名称"
+ ],
+ "dataVault.idExists": [
+  "ID 为 ",
+  [
+   "id"
+  ],
+  " 的存储已存在。"
+ ],
+ "dataVault.idHint": [
+  "字母、数字、- 和 _；SDK 用它来指定存储。"
+ ],
+ "dataVault.idInvalid": [
+  "请使用 1 到 63 个字母、数字、- 或 _。"
+ ],
+ "dataVault.none": [
+  "还没有存储。"
+ ],
+ "dataVault.remove": [
+  "移除"
+ ],
+ "dataVault.removeConfirm": [
+  "移除存储"
+ ],
+ "dataVault.removeExplained": [
+  "在重新添加之前，读取或写入 ",
+  [
+   "id"
+  ],
+  " 会返回存储不存在；加密的值仍保留在数据库中，并会随它一起恢复。"
+ ],
+ "dataVault.removeNamed": [
+  "移除 ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "移除存储 ",
+  [
+   "id"
+  ],
+  "？"
+ ],
+ "dataVault.rename": [
+  "重命名"
+ ],
+ "dataVault.renameNamed": [
+  "重命名 ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "存储 ID"
+ ],
+ "dataVault.stores": [
+  "存储"
+ ],
+ "dataVault.useTitle": [
+  "使用存储"
  ],
  "error.generic": [
   "出了点问题，请重试。"
@@ -171,6 +315,172 @@ export const messages: Messages = {
  "newProject.title": [
   "创建项目"
  ],
+ "oauthApps.allowDynamic": [
+  "允许动态客户端注册（应用和 MCP 客户端自行注册）"
+ ],
+ "oauthApps.applications": [
+  "应用"
+ ],
+ "oauthApps.clientId": [
+  "客户端 ID"
+ ],
+ "oauthApps.clientSecret": [
+  "客户端密钥"
+ ],
+ "oauthApps.confidential": [
+  "机密"
+ ],
+ "oauthApps.copyClientId": [
+  "复制客户端 ID"
+ ],
+ "oauthApps.copyClientSecret": [
+  "复制客户端密钥"
+ ],
+ "oauthApps.copySecretNow": [
+  "请立即复制客户端密钥：它只显示这一次。"
+ ],
+ "oauthApps.createdAt": [
+  "创建于 ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "自定义声明：",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "删除"
+ ],
+ "oauthApps.deleteConfirm": [
+  "删除应用"
+ ],
+ "oauthApps.deleteExplained": [
+  "从现在起它的客户端 ID 将被拒绝，它持有的所有令牌立即失效。"
+ ],
+ "oauthApps.deleteNamed": [
+  "删除 ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "删除 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "oauthApps.done": [
+  "完成"
+ ],
+ "oauthApps.edit": [
+  "编辑"
+ ],
+ "oauthApps.editNamed": [
+  "编辑 ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "客户端凭据"
+ ],
+ "oauthApps.grantRefresh": [
+  "刷新"
+ ],
+ "oauthApps.grantSignIn": [
+  "登录"
+ ],
+ "oauthApps.intro": [
+  "使用此项目让用户登录的应用（“使用 … 登录”），以及通过客户端凭据获取令牌的机器。"
+ ],
+ "oauthApps.issuer": [
+  "签发者（发现、JWKS 和端点位于其下）："
+ ],
+ "oauthApps.logoUrl": [
+  "Logo URL 地址"
+ ],
+ "oauthApps.machineToMachine": [
+  "机器对机器（客户端凭据）"
+ ],
+ "oauthApps.name": [
+  "名称"
+ ],
+ "oauthApps.newApplication": [
+  "新应用"
+ ],
+ "oauthApps.none": [
+  "还没有应用。"
+ ],
+ "oauthApps.provider": [
+  "提供方"
+ ],
+ "oauthApps.public": [
+  "公开"
+ ],
+ "oauthApps.redirectUris": [
+  "重定向 URI"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "每行一个，精确比较（不支持通配符）。"
+ ],
+ "oauthApps.register": [
+  "注册应用"
+ ],
+ "oauthApps.registerTitle": [
+  "注册应用"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " 已注册"
+ ],
+ "oauthApps.registeredItself": [
+  "自行注册"
+ ],
+ "oauthApps.registering": [
+  "正在注册…"
+ ],
+ "oauthApps.save": [
+  "保存"
+ ],
+ "oauthApps.scopes": [
+  "允许的范围"
+ ],
+ "oauthApps.scopesHint": [
+  "以空格分隔：openid、email、profile、offline_access，以及你的 API 自己的范围。"
+ ],
+ "oauthApps.type": [
+  "类型"
+ ],
+ "oauthApps.typeConfidential": [
+  "机密（能保管密钥的服务器）"
+ ],
+ "oauthApps.typePublic": [
+  "公开（单页或原生应用，仅 PKCE）"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " 原因：",
+  [
+   "reason"
+  ]
+ ],
+ "pager.first": [
+  "第一页"
+ ],
+ "pager.next": [
+  "下一页"
+ ],
+ "pager.previous": [
+  "上一页"
+ ],
  "projects.count": [
   [
    "count",
@@ -257,5 +567,283 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "团队"
+ ],
+ "webhookLog.actions": [
+  "操作"
+ ],
+ "webhookLog.allEndpoints": [
+  "所有端点"
+ ],
+ "webhookLog.attempts": [
+  "尝试次数"
+ ],
+ "webhookLog.deliveries": [
+  "投递"
+ ],
+ "webhookLog.description": [
+  "最新的 100 条，按时间倒序。失败的尝试会在 5 秒、5 分钟、30 分钟、2 小时、5 小时后重试，之后每 10 小时一次（共 12 次）；重放会以相同的 webhook-id 再次发送消息。"
+ ],
+ "webhookLog.disabled": [
+  "已停用"
+ ],
+ "webhookLog.event": [
+  "事件"
+ ],
+ "webhookLog.lastAnswer": [
+  "最后应答"
+ ],
+ "webhookLog.latency": [
+  "延迟"
+ ],
+ "webhookLog.messages": [
+  "消息"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " 毫秒"
+ ],
+ "webhookLog.none": [
+  "还没有投递。"
+ ],
+ "webhookLog.replay": [
+  "重放"
+ ],
+ "webhookLog.replayNamed": [
+  "重放 ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "正在重放…"
+ ],
+ "webhookLog.response": [
+  "响应"
+ ],
+ "webhookLog.status": [
+  "状态"
+ ],
+ "webhookPortal.copyToken": [
+  "复制门户令牌"
+ ],
+ "webhookPortal.copyUrl": [
+  "复制端点 API 的 URL"
+ ],
+ "webhookPortal.create": [
+  "创建门户令牌"
+ ],
+ "webhookPortal.createAnother": [
+  "再创建一个门户令牌"
+ ],
+ "webhookPortal.creating": [
+  "正在创建…"
+ ],
+ "webhookPortal.description": [
+  "仅用于管理此项目 Webhook 端点（列出、添加、编辑、测试、投递日志）的令牌，有效期一小时：请把它而不是管理员密钥交给负责接收端的人。"
+ ],
+ "webhookPortal.endpointsApi": [
+  "端点 API"
+ ],
+ "webhookPortal.hide": [
+  "隐藏令牌"
+ ],
+ "webhookPortal.howToSend": [
+  "将其作为管理员密钥与项目 ID 一起发送："
+ ],
+ "webhookPortal.oneHour": [
+  "一小时（约到 ",
+  [
+   "time"
+  ],
+  "）"
+ ],
+ "webhookPortal.othersRefuse": [
+  "其他管理操作会拒绝它。"
+ ],
+ "webhookPortal.title": [
+  "门户访问"
+ ],
+ "webhookPortal.token": [
+  "门户令牌"
+ ],
+ "webhookPortal.tokenTerm": [
+  "令牌"
+ ],
+ "webhookPortal.validFor": [
+  "有效期"
+ ],
+ "webhooks.add": [
+  "添加端点"
+ ],
+ "webhooks.addDescription": [
+  "项目的每个事件（用户、团队、成员资格、权限、邮件、付款）都会发送到该端点，并按 Standard Webhooks 用其专属的 whsec_ 密钥签名。除非项目允许 localhost，否则私有地址和环回地址会被拒绝。"
+ ],
+ "webhooks.addTitle": [
+  "添加端点"
+ ],
+ "webhooks.adding": [
+  "正在添加…"
+ ],
+ "webhooks.copiedIt": [
+  "我已复制"
+ ],
+ "webhooks.copySecretNow": [
+  "请立即复制签名密钥"
+ ],
+ "webhooks.createdAt": [
+  "创建于 ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "删除"
+ ],
+ "webhooks.deleteConfirm": [
+  "删除端点"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " 将不再收到消息；其待处理的投递和投递日志会被删除。"
+ ],
+ "webhooks.deleteNamed": [
+  "删除 ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "删除此端点？"
+ ],
+ "webhooks.deliveryLog": [
+  "投递日志"
+ ],
+ "webhooks.description": [
+  "描述"
+ ],
+ "webhooks.disabledFailing": [
+  "已停用：其投递已连续失败 5 天。接收端恢复后请重新启用。"
+ ],
+ "webhooks.edit": [
+  "编辑"
+ ],
+ "webhooks.editNamed": [
+  "编辑 ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "已启用：",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "端点 URL"
+ ],
+ "webhooks.endpoints": [
+  "端点"
+ ],
+ "webhooks.eventTypes": [
+  "事件类型"
+ ],
+ "webhooks.eventTypesHint": [
+  "以逗号分隔，例如 user.created, team.created；留空表示所有事件。"
+ ],
+ "webhooks.everyEventType": [
+  "所有事件类型"
+ ],
+ "webhooks.listLabel": [
+  "Webhook 端点"
+ ],
+ "webhooks.newDescription": [
+  "新描述"
+ ],
+ "webhooks.newEventTypes": [
+  "新事件类型"
+ ],
+ "webhooks.newEventTypesHint": [
+  "以逗号分隔；留空表示所有事件。"
+ ],
+ "webhooks.newUrl": [
+  "新 URL"
+ ],
+ "webhooks.noAnswer": [
+  "无应答"
+ ],
+ "webhooks.none": [
+  "还没有端点。"
+ ],
+ "webhooks.previousSecretUntil": [
+  "旧密钥签名至 ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "新密钥立即开始签名；当前密钥会并行签名 24 小时，以便接收端切换。"
+ ],
+ "webhooks.rotateSecret": [
+  "轮换密钥"
+ ],
+ "webhooks.rotateSecretOf": [
+  "轮换 ",
+  [
+   "name"
+  ],
+  " 的密钥"
+ ],
+ "webhooks.rotateTitle": [
+  "轮换签名密钥？"
+ ],
+ "webhooks.save": [
+  "保存端点"
+ ],
+ "webhooks.saving": [
+  "正在保存…"
+ ],
+ "webhooks.secretExplained": [
+  [
+   "url"
+  ],
+  " 处的接收端用它验证每条消息（例如 standardwebhooks 包的 ",
+  [
+   "example"
+  ],
+  "）。此处不会再次显示；如需新密钥请轮换。"
+ ],
+ "webhooks.sendTest": [
+  "发送测试"
+ ],
+ "webhooks.sendTestTo": [
+  "向 ",
+  [
+   "name"
+  ],
+  " 发送测试"
+ ],
+ "webhooks.sending": [
+  "正在发送…"
+ ],
+ "webhooks.signingSecret": [
+  "签名密钥"
+ ],
+ "webhooks.testAccepted": [
+  "测试消息已被接受。"
+ ],
+ "webhooks.testFailed": [
+  "测试消息失败：",
+  [
+   "reason"
+  ]
  ]
 };
